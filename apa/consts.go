@@ -1,0 +1,182 @@
+// This file implements the constants π and ln 2 by binary splitting.
+
+package apa
+
+import (
+	"math/big"
+	"sync"
+
+	"github.com/labelinf/labelinf/internal/bigmul"
+)
+
+// consts holds π and ln 2 for the duration of one top-level call (a Ziv
+// loop, or a Newton iteration that calls log many times). It is not shared
+// between calls or goroutines: apa keeps no global mutable state.
+type consts struct {
+	piPrec, ln2Prec uint
+	pi, ln2         xf
+}
+
+// getPi returns π with a relative error below 2^(2-wp).
+func (c *consts) getPi(wp uint) *xf {
+	if c.piPrec < wp {
+		// Compute a little more than asked so that later calls at slightly
+		// higher precision reuse it.
+		p := wp + wp/8 + 64
+		computePi(&c.pi, p)
+		c.piPrec = p
+	}
+	var r xf
+	return r.set(&c.pi).trunc(wp)
+}
+
+// getLn2 returns ln 2 with a relative error below 2^(2-wp).
+func (c *consts) getLn2(wp uint) *xf {
+	if c.ln2Prec < wp {
+		p := wp + wp/8 + 64
+		computeLn2(&c.ln2, p)
+		c.ln2Prec = p
+	}
+	var r xf
+	return r.set(&c.ln2).trunc(wp)
+}
+
+// chudnovskyC324 is 640320³/24, the ratio constant of the Chudnovsky series.
+var chudnovskyC324 = new(big.Int).Div(new(big.Int).Exp(big.NewInt(640320), big.NewInt(3), nil), big.NewInt(24))
+
+// bsPi evaluates the Chudnovsky series terms [a, b) by binary splitting
+// [HP98, §2], returning P, Q, T.
+func bsPi(a, b int64) (p, q, t *big.Int) {
+	if b-a == 1 {
+		p, q = new(big.Int), new(big.Int)
+		if a == 0 {
+			p.SetInt64(1)
+			q.SetInt64(1)
+		} else {
+			p.SetInt64(6*a - 5)
+			p.Mul(p, big.NewInt(2*a-1))
+			p.Mul(p, big.NewInt(6*a-1))
+			q.SetInt64(a)
+			q.Mul(q, q)
+			q.Mul(q, big.NewInt(a))
+			q.Mul(q, chudnovskyC324)
+		}
+		t = new(big.Int).Mul(p, big.NewInt(13591409+545140134*a))
+		if a&1 == 1 {
+			t.Neg(t)
+		}
+		return p, q, t
+	}
+	m := (a + b) / 2
+	var pam, qam, tam, pmb, qmb, tmb *big.Int
+	if b-a > 4096 { // large halves: evaluate them on both cores
+		var wg sync.WaitGroup
+		wg.Go(func() { pam, qam, tam = bsPi(a, m) })
+		pmb, qmb, tmb = bsPi(m, b)
+		wg.Wait()
+	} else {
+		pam, qam, tam = bsPi(a, m)
+		pmb, qmb, tmb = bsPi(m, b)
+	}
+	// T = Qmb·Tam + Pam·Tmb; P = Pam·Pmb; Q = Qam·Qmb.
+	t = bigmul.Mul(new(big.Int), qmb, tam)
+	t.Add(t, bigmul.Mul(tmb, pam, tmb))
+	p = bigmul.Mul(pam, pam, pmb)
+	q = bigmul.Mul(qam, qam, qmb)
+	return p, q, t
+}
+
+// computePi sets z to π with a relative error below 2^(2-wp), by the
+// Chudnovsky series, 1/π = 12 Σ (−1)^k (6k)! (13591409 + 545140134k) /
+// ((3k)! (k!)³ 640320^(3k+3/2)), which gains log10(151931373056000) ≈ 14.18
+// decimal digits (47.11 bits) per term [HP98, §2].
+func computePi(z *xf, wp uint) {
+	n := int64(wp)/47 + 2
+	_, q, t := bsPi(0, n)
+	// π = 426880·√10005·Q / T.
+	var num, den, s, c xf
+	c.setInt64(10005)
+	s.sqrt(&c, wp+8)
+	num.setInt(q)
+	num.mulInt64(&num, 426880, wp+8)
+	num.mul(&num, &s, wp+8)
+	den.setInt(t)
+	z.quo(&num, &den, wp+4)
+	z.trunc(wp)
+}
+
+// bsAtanh evaluates Σ_{k∈[a,b)} 1/((2k+1)·q^(2k)) by binary splitting:
+// with the term ratio 1/q², P(a,b) is 1, so it returns Q = q^(2(b−a)),
+// B = Π(2k+1) and T with Σ = T/(B·Q) [HP98, §2].
+func bsAtanh(a, b int64, q2 *big.Int) (qq, bb, t *big.Int) {
+	if b-a == 1 {
+		qq = new(big.Int)
+		if a == 0 {
+			qq.SetInt64(1)
+		} else {
+			qq.Set(q2)
+		}
+		return qq, big.NewInt(2*a + 1), big.NewInt(1)
+	}
+	m := (a + b) / 2
+	var ql, bl, tl, qr, br, tr *big.Int
+	if b-a > 4096 {
+		var wg sync.WaitGroup
+		wg.Go(func() { ql, bl, tl = bsAtanh(a, m, q2) })
+		qr, br, tr = bsAtanh(m, b, q2)
+		wg.Wait()
+	} else {
+		ql, bl, tl = bsAtanh(a, m, q2)
+		qr, br, tr = bsAtanh(m, b, q2)
+	}
+	// T = Br·Qr·Tl + Bl·Tr; Q = Ql·Qr; B = Bl·Br.
+	t = bigmul.Mul(new(big.Int), br, qr)
+	bigmul.Mul(t, t, tl)
+	t.Add(t, bigmul.Mul(tr, bl, tr))
+	qq = bigmul.Mul(ql, ql, qr)
+	bb = bigmul.Mul(bl, bl, br)
+	return qq, bb, t
+}
+
+// atanhInv sets z to atanh(1/q) = Σ 1/((2k+1) q^(2k+1)) for an integer
+// q ≥ 2, with a relative error below 2^(2-wp).
+func atanhInv(z *xf, q int64, wp uint) {
+	// Terms until q^(-2k) < 2^-(wp+4).
+	bitsPerTerm := 2 * log2Floor(q)
+	n := int64(wp+8)/bitsPerTerm + 2
+	q2 := big.NewInt(q * q)
+	qq, bb, t := bsAtanh(0, n, q2)
+	var num, den xf
+	num.setInt(t)
+	den.setInt(bigmul.Mul(qq, qq, bb))
+	den.mulInt64(&den, q, 0)
+	z.quo(&num, &den, wp+4)
+	z.trunc(wp)
+}
+
+// log2Floor returns ⌊log2 q⌋ for q ≥ 1.
+func log2Floor(q int64) int64 {
+	n := int64(0)
+	for q > 1 {
+		q >>= 1
+		n++
+	}
+	return n
+}
+
+// computeLn2 sets z to ln 2 with a relative error below 2^(2-wp), by the
+// Machin-like formula ln 2 = 18·atanh(1/26) − 2·atanh(1/4801) +
+// 8·atanh(1/8749) [OEIS A002162].
+func computeLn2(z *xf, wp uint) {
+	w := wp + 8
+	var a, b, c xf
+	atanhInv(&a, 26, w)
+	atanhInv(&b, 4801, w)
+	atanhInv(&c, 8749, w)
+	a.mulInt64(&a, 18, w)
+	b.mulInt64(&b, 2, w)
+	c.mulInt64(&c, 8, w)
+	z.sub(&a, &b, w)
+	z.add(z, &c, w)
+	z.trunc(wp)
+}

@@ -1,0 +1,72 @@
+// This file implements the natural logarithm by the arithmetic-geometric mean.
+
+package apa
+
+import (
+	"math/bits"
+)
+
+// logAGM sets z to ln x for x > 0 and returns e such that the absolute error
+// is below 2^e. It uses [MCA, §4.8.2]: for s ≥ 2^(wp/2),
+//
+//	|ln s − π / (2·AGM(1, 4/s))| ≤ 4·ln(s)/s²,
+//
+// with s = x·2^k, so ln x = π/(2·AGM(1, 4/s)) − k·ln 2. Unlike
+// ALTree/bigfloat, the scaling by 2^k is an exponent shift, not k squarings,
+// and every multiplication goes through FFT above the bigmul crossover.
+//
+// Error budget (absolute, in units of 2^-w with w the working precision):
+// ln s < 2^(w/2+...)·... is below 2^20 in the ranges used; the AGM of
+// about log2(w)+4 steps, each of a mean and a square root with relative
+// error below 2^(7-w), loses at most 2^8·(steps) ulps relative; π/(2M) adds
+// 2^7 ulps relative on ln s < 2^(log2 w); k·ln 2 adds |k|·2^(2-w). The
+// bound returned adds these up with a factor of 4 to spare.
+func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
+	w := wp + 2*uint(bits.Len(wp)) + 16
+	// s = x·2^k with s ≥ 2^(w/2 + 8), so the formula error 4·ln(s)/s² is
+	// below 2^-(w+8).
+	k := int64(w/2+8) - x.top() + 1
+	var s xf
+	s.lsh(x, k)
+	s.trunc(w)
+	// b = 4/s, a = 1.
+	var a, b, t xf
+	b.recip(&s, w)
+	b.e += 2
+	a.setInt64(1)
+	steps := 0
+	for {
+		// Stop when |a−b| ≤ 2^(-w/2)·a: then (a+b)/2 is within
+		// (a−b)²/(8a) ≤ 2^-w·a of AGM(a, b) (quadratic convergence).
+		t.sub(&a, &b, w)
+		if t.sign() == 0 || t.top() <= a.top()-int64(w/2)-1 {
+			break
+		}
+		t.mul(&a, &b, w)
+		a.add(&a, &b, w)
+		a.e--
+		b.sqrt(&t, w)
+		steps++
+		if steps > 200 { // cannot happen: the AGM converges in log2(w)+O(1) steps
+			panic("apa: AGM did not converge")
+		}
+	}
+	a.add(&a, &b, w)
+	a.e-- // M = AGM(1, 4/s)
+	// ln s = π / (2M).
+	pi := c.getPi(w)
+	a.e++
+	z.quo(pi, &a, w)
+	if k != 0 {
+		ln2 := c.getLn2(w + uint(bits.Len64(uint64(absInt64(k)))))
+		t.mulInt64(ln2, k, w+64)
+		z.sub(z, &t, w)
+	}
+	// ln s is below w, so its relative error of 2^(8+log2(steps)-w) is an
+	// absolute error below 2^(8+log2(steps)+log2(w)-w); k·ln2 adds
+	// |k|·2^(3-w) with |k| < 2^62.
+	lk := int64(bits.Len64(uint64(absInt64(k))))
+	lw := int64(bits.Len(w))
+	ls := int64(bits.Len(uint(steps + 1)))
+	return max(10+ls+lw, 5+lk) + 2 - int64(w)
+}

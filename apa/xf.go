@@ -1,0 +1,376 @@
+// This file implements xf, the internal binary floating-point number on which
+// the fast algorithms of apa run.
+
+package apa
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+
+	"github.com/labelinf/labelinf/internal/bigmul"
+)
+
+// xf is the value m·2^e with a signed big.Int mantissa m and an int64
+// exponent e. Zero is m = 0 (e is then meaningless). There is no NaN or Inf.
+//
+// Unlike big.Float, an xf carries no precision of its own: each operation
+// takes the working precision wp (in bits) and truncates its result to at
+// most wp significant bits, with an error below one unit in the last place.
+// Multiplication goes through internal/bigmul, so above its crossover it uses
+// FFT multiplication, which big.Float cannot ([BIGNUM], §5).
+type xf struct {
+	m big.Int
+	e int64
+}
+
+func (z *xf) sign() int { return z.m.Sign() }
+
+// top returns t with 2^(t-1) ≤ |z| < 2^t. It is meaningless for zero.
+func (z *xf) top() int64 { return z.e + int64(z.m.BitLen()) }
+
+func (z *xf) set(x *xf) *xf {
+	if z != x {
+		z.m.Set(&x.m)
+		z.e = x.e
+	}
+	return z
+}
+
+func (z *xf) setInt64(v int64) *xf {
+	z.m.SetInt64(v)
+	z.e = 0
+	return z
+}
+
+func (z *xf) setInt(v *big.Int) *xf {
+	z.m.Set(v)
+	z.e = 0
+	return z
+}
+
+// setFloat64 sets z to the finite float64 f exactly.
+func (z *xf) setFloat64(f float64) *xf {
+	if f == 0 {
+		z.m.SetInt64(0)
+		z.e = 0
+		return z
+	}
+	fr, ex := math.Frexp(f) // f = fr·2^ex, 0.5 ≤ |fr| < 1
+	z.m.SetInt64(int64(fr * (1 << 53)))
+	z.e = int64(ex) - 53
+	return z
+}
+
+// setBig sets z to the finite big.Float x exactly.
+func (z *xf) setBig(x *big.Float) *xf {
+	if x.Sign() == 0 {
+		z.m.SetInt64(0)
+		z.e = 0
+		return z
+	}
+	ex := x.MantExp(nil) // x = mant·2^ex, 0.5 ≤ |mant| < 1
+	p := x.MinPrec()
+	var t big.Float
+	t.SetPrec(p).SetMantExp(x, int(p)-ex)
+	t.Int(&z.m) // exact: t is an integer of at most p bits
+	z.e = int64(ex) - int64(p)
+	return z
+}
+
+// float sets f to z exactly (f's precision becomes the mantissa length) and
+// returns f. ok is false if z's exponent is outside big.Float's range, in
+// which case f is ±Inf (ok = false, overflow) or ±0.
+func (z *xf) float(f *big.Float) (res *big.Float, ok bool) {
+	if z.m.Sign() == 0 {
+		return f.SetPrec(1).SetInt64(0), true
+	}
+	n := uint(z.m.BitLen())
+	f.SetPrec(n).SetInt(&z.m)
+	ex := z.e + int64(f.MantExp(nil))
+	if ex > math.MaxInt32 {
+		return f.SetInf(z.m.Sign() < 0), false
+	}
+	if ex < math.MinInt32 {
+		return f.SetInt64(0), false
+	}
+	return f.SetMantExp(f, int(z.e)), true
+}
+
+// approx returns z as fr·2^ex with fr a float64 in [0.5, 1) in absolute
+// value (0 for zero), without overflow for any exponent.
+func (z *xf) approx() (fr float64, ex int64) {
+	if z.m.Sign() == 0 {
+		return 0, 0
+	}
+	n := z.m.BitLen()
+	var t big.Int
+	var top uint64
+	if n > 63 {
+		t.Rsh(&z.m, uint(n-63))
+		top = t.Uint64()
+		if z.m.Sign() < 0 { // Rsh of a negative value floors: use |m|
+			t.Abs(&z.m)
+			t.Rsh(&t, uint(n-63))
+			top = t.Uint64()
+		}
+	} else {
+		t.Abs(&z.m)
+		top = t.Uint64() << uint(63-n)
+	}
+	fr = float64(top) / (1 << 63)
+	if z.m.Sign() < 0 {
+		fr = -fr
+	}
+	return fr, z.e + int64(n)
+}
+
+// float64 returns z rounded to a float64 (±Inf or 0 out of range).
+func (z *xf) float64() float64 {
+	fr, ex := z.approx()
+	if ex > 2000 {
+		return math.Inf(int(math.Copysign(1, fr)))
+	}
+	if ex < -2000 {
+		return 0
+	}
+	return math.Ldexp(fr, int(ex))
+}
+
+// trunc truncates z to at most wp significant bits (toward zero).
+func (z *xf) trunc(wp uint) *xf {
+	n := z.m.BitLen()
+	if n <= int(wp) {
+		return z
+	}
+	s := uint(n) - wp
+	neg := z.m.Sign() < 0
+	if neg {
+		z.m.Neg(&z.m)
+	}
+	z.m.Rsh(&z.m, s)
+	if neg {
+		z.m.Neg(&z.m)
+	}
+	z.e += int64(s)
+	return z
+}
+
+// lsh sets z to x·2^k.
+func (z *xf) lsh(x *xf, k int64) *xf {
+	z.set(x)
+	z.e += k
+	return z
+}
+
+func (z *xf) neg(x *xf) *xf {
+	z.set(x)
+	z.m.Neg(&z.m)
+	return z
+}
+
+// mul sets z to x·y truncated to wp bits. Operands longer than wp+2 bits are
+// truncated first; the error stays below 3 ulps of wp bits.
+func (z *xf) mul(x, y *xf, wp uint) *xf {
+	var xt, yt xf
+	if x.m.BitLen() > int(wp)+2 {
+		x = xt.set(x).trunc(wp + 2)
+	}
+	if y.m.BitLen() > int(wp)+2 {
+		y = yt.set(y).trunc(wp + 2)
+	}
+	e := x.e + y.e
+	bigmul.Mul(&z.m, &x.m, &y.m)
+	z.e = e
+	return z.trunc(wp)
+}
+
+// mulExact sets z to x·y exactly.
+func (z *xf) mulExact(x, y *xf) *xf {
+	e := x.e + y.e
+	bigmul.Mul(&z.m, &x.m, &y.m)
+	z.e = e
+	return z
+}
+
+// add sets z to x+y with a result of at most wp bits. Bits more than wp+4
+// places below the larger operand's leading bit are dropped, so the error is
+// below 2 ulps of wp bits (absolute error below 2^(top-wp+1), top the larger
+// operand's top). Pass wp = 0 for the exact sum.
+func (z *xf) add(x, y *xf, wp uint) *xf {
+	if x.m.Sign() == 0 {
+		z.set(y)
+		if wp > 0 {
+			z.trunc(wp)
+		}
+		return z
+	}
+	if y.m.Sign() == 0 {
+		z.set(x)
+		if wp > 0 {
+			z.trunc(wp)
+		}
+		return z
+	}
+	var xt, yt xf
+	if wp > 0 {
+		floor := max(x.top(), y.top()) - int64(wp) - 4
+		if x.e < floor {
+			x = xt.set(x).trunc(uint(max(x.top()-floor, 1)))
+		}
+		if y.e < floor {
+			y = yt.set(y).trunc(uint(max(y.top()-floor, 1)))
+		}
+	}
+	// Align to the smaller exponent.
+	if x.e < y.e {
+		x, y = y, x
+	}
+	// Now x.e ≥ y.e.
+	var t big.Int
+	t.Lsh(&x.m, uint(x.e-y.e))
+	e := y.e
+	z.m.Add(&t, &y.m)
+	z.e = e
+	if wp > 0 {
+		z.trunc(wp)
+	}
+	return z
+}
+
+// sub sets z to x−y, as add.
+func (z *xf) sub(x, y *xf, wp uint) *xf {
+	var ny xf
+	ny.neg(y)
+	return z.add(x, &ny, wp)
+}
+
+// cmp compares x and y exactly and returns -1, 0 or +1.
+func (x *xf) cmp(y *xf) int {
+	var d xf
+	d.sub(x, y, 0)
+	return d.m.Sign()
+}
+
+// mulInt64 sets z to x·v truncated to wp bits (exact if wp = 0).
+func (z *xf) mulInt64(x *xf, v int64, wp uint) *xf {
+	var t big.Int
+	t.SetInt64(v)
+	z.m.Mul(&x.m, &t)
+	z.e = x.e
+	if wp == 0 {
+		return z
+	}
+	return z.trunc(wp)
+}
+
+// quoInt64 sets z to x/v (v ≠ 0) truncated to wp bits, with an error below
+// 2 ulps.
+func (z *xf) quoInt64(x *xf, v int64, wp uint) *xf {
+	// Scale the dividend so the quotient has wp+2 bits.
+	vb := int64(bits.Len64(uint64(absInt64(v))))
+	s := int64(wp) + 2 + vb - int64(x.m.BitLen())
+	var t, d big.Int
+	if s > 0 {
+		t.Lsh(&x.m, uint(s))
+	} else {
+		t.Rsh(&x.m, uint(-s)) // floors; error below 1 unit of the scaled dividend
+	}
+	d.SetInt64(v)
+	z.m.Quo(&t, &d)
+	z.e = x.e - s
+	return z.trunc(wp)
+}
+
+func absInt64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// seed returns a float64 approximation of 1/x or 1/√x of x > 0 (rsqrt true)
+// as an xf, with a relative error below 2^-50.
+func seedRecip(x *xf, rsqrt bool) *xf {
+	fr, ex := x.approx()
+	var z xf
+	if !rsqrt {
+		z.setFloat64(1 / fr)
+		z.e -= ex
+		return &z
+	}
+	if ex&1 != 0 { // make the exponent even: x = (fr/2)·2^(ex+1)
+		fr /= 2
+		ex++
+	}
+	z.setFloat64(1 / math.Sqrt(fr))
+	z.e -= ex / 2
+	return &z
+}
+
+// seedBits is the accuracy of the float64 seeds of the Newton iterations.
+const seedBits = 48
+
+// recip sets z to 1/x (x ≠ 0) with a relative error below 2^(4-wp), by
+// Newton's iteration y ← y + y(1 − xy) with a doubling precision ladder
+// [MCA, §3.4.1]: each step doubles the number of correct bits, so only the
+// last step runs at full precision.
+func (z *xf) recip(x *xf, wp uint) *xf {
+	if x.m.Sign() < 0 {
+		var ax xf
+		ax.neg(x)
+		z.recip(&ax, wp)
+		z.m.Neg(&z.m)
+		return z
+	}
+	if wp <= seedBits {
+		return z.set(seedRecip(x, false))
+	}
+	var y xf
+	y.recip(x, wp/2+4)
+	// t = 1 − x·y, about 2^(-wp/2) in size.
+	var t, one xf
+	one.setInt64(1)
+	t.mul(x, &y, wp+4)
+	t.sub(&one, &t, wp+4)
+	// y += y·t, where only wp/2+8 bits of the correction matter.
+	t.mul(&y, &t, wp/2+8)
+	z.add(&y, &t, wp+2)
+	return z
+}
+
+// quo sets z to x/y with a relative error below 2^(6-wp).
+func (z *xf) quo(x, y *xf, wp uint) *xf {
+	var r xf
+	r.recip(y, wp+2)
+	return z.mul(x, &r, wp)
+}
+
+// rsqrt sets z to 1/√x (x > 0) with a relative error below 2^(4-wp), by
+// Newton's iteration y ← y + y(1 − xy²)/2 on a doubling ladder [MCA, §3.5.1].
+func (z *xf) rsqrt(x *xf, wp uint) *xf {
+	if wp <= seedBits {
+		return z.set(seedRecip(x, true))
+	}
+	var y xf
+	y.rsqrt(x, wp/2+4)
+	var t, one xf
+	one.setInt64(1)
+	t.mul(&y, &y, wp+4)
+	t.mul(x, &t, wp+4)
+	t.sub(&one, &t, wp+4)
+	t.mul(&y, &t, wp/2+8)
+	t.e-- // halve
+	z.add(&y, &t, wp+2)
+	return z
+}
+
+// sqrt sets z to √x (x ≥ 0) with a relative error below 2^(6-wp).
+func (z *xf) sqrt(x *xf, wp uint) *xf {
+	if x.m.Sign() == 0 {
+		return z.setInt64(0)
+	}
+	var r xf
+	r.rsqrt(x, wp+2)
+	return z.mul(x, &r, wp)
+}
