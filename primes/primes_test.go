@@ -1,0 +1,207 @@
+package primes
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func isPrimeTrial(n uint64) bool {
+	if n < 2 {
+		return false
+	}
+	for d := uint64(2); d*d <= n; d++ {
+		if n%d == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestUpToMatchesTrialDivision(t *testing.T) {
+	for _, x := range []uint64{0, 1, 2, 3, 4, 10, 97, 100, 65535, 65537, 200003} {
+		var want []uint64
+		for n := uint64(0); n <= x; n++ {
+			if isPrimeTrial(n) {
+				want = append(want, n)
+			}
+		}
+		assert.Equal(t, want, UpTo(x), "UpTo(%d)", x)
+	}
+}
+
+func TestFirstN(t *testing.T) {
+	// Known values of p_n (OEIS A000040; p_10^6 = 15485863).
+	tests := []struct {
+		n    int
+		last uint64
+	}{{1, 2}, {2, 3}, {6, 13}, {1000, 7919}, {100000, 1299709}, {1000000, 15485863}}
+	for _, tt := range tests {
+		ps, err := FirstN(tt.n)
+		require.NoError(t, err)
+		require.Len(t, ps, tt.n)
+		assert.Equal(t, tt.last, ps[tt.n-1], "FirstN(%d) last", tt.n)
+	}
+	ps, err := FirstN(0)
+	require.NoError(t, err)
+	assert.Empty(t, ps)
+	_, err = FirstN(-1)
+	assert.ErrorIs(t, err, ErrCount)
+}
+
+func TestNthUpperBound(t *testing.T) {
+	ps, err := FirstN(300000)
+	require.NoError(t, err)
+	for i, p := range ps {
+		b := NthUpperBound(uint64(i + 1))
+		if b < p {
+			t.Fatalf("NthUpperBound(%d) = %d < p_n = %d", i+1, b, p)
+		}
+	}
+	// p_10^7 = 179424673 and p_10^8 = 2038074743 (OEIS A006988).
+	assert.GreaterOrEqual(t, NthUpperBound(1e7), uint64(179424673))
+	assert.GreaterOrEqual(t, NthUpperBound(1e8), uint64(2038074743))
+}
+
+func randInts(r *rand.Rand, n, bits int) []*big.Int {
+	xs := make([]*big.Int, n)
+	for i := range xs {
+		w := make([]big.Word, (bits+63)/64)
+		for j := range w {
+			w[j] = big.Word(r.Uint64())
+		}
+		xs[i] = new(big.Int).SetBits(w)
+		xs[i].Add(xs[i], big.NewInt(1))
+	}
+	return xs
+}
+
+func TestProductAndRemainderTrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 3, 7, 64, 1001} {
+		for _, bits := range []int{5, 64, 3000} {
+			if n*bits > 300000 { // keep the direct-Mod oracle fast
+				continue
+			}
+			xs := randInts(r, n, bits)
+			want := big.NewInt(1)
+			for _, x := range xs {
+				want.Mul(want, x)
+			}
+			tr := NewProductTree(xs)
+			assert.Equal(t, 0, tr.Root().Cmp(want), "root n=%d bits=%d", n, bits)
+			x := randInts(r, 1, 2*want.BitLen()+10)[0]
+			rs := tr.Remainders(x)
+			require.Len(t, rs, n)
+			for i := range xs {
+				w := new(big.Int).Mod(x, xs[i])
+				assert.Equal(t, 0, rs[i].Cmp(w), "x mod leaf %d (n=%d bits=%d)", i, n, bits)
+			}
+		}
+	}
+	assert.Equal(t, int64(1), Product(nil).Int64())
+}
+
+func TestMultiplicities(t *testing.T) {
+	ps, err := FirstN(500)
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, maxExp := range []int{1, 2, 5} {
+		e := make([]int, len(ps))
+		x := big.NewInt(1)
+		for i, p := range ps {
+			e[i] = r.IntN(maxExp + 1)
+			x.Mul(x, new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(e[i])), nil))
+		}
+		got, err := Multiplicities(x, ps, maxExp)
+		require.NoError(t, err)
+		assert.Equal(t, e, got, "maxExp %d", maxExp)
+		// Off by one: not smooth.
+		_, err = Multiplicities(new(big.Int).Add(x, big.NewInt(2)), ps, maxExp)
+		assert.ErrorIs(t, err, ErrNotSmooth)
+		// A foreign prime factor.
+		_, err = Multiplicities(new(big.Int).Mul(x, big.NewInt(7927)), ps, maxExp)
+		assert.ErrorIs(t, err, ErrNotSmooth, "7927 is the 1001st prime")
+	}
+	// Exponent above the bound.
+	_, err = Multiplicities(big.NewInt(8), ps, 2)
+	assert.ErrorIs(t, err, ErrNotSmooth)
+	_, err = Multiplicities(big.NewInt(0), ps, 2)
+	assert.Error(t, err)
+}
+
+func BenchmarkFirstN(b *testing.B) {
+	for _, n := range []int{1e4, 1e5, 1e6} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				FirstN(n)
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "primes/s")
+		})
+	}
+}
+
+// mathBigProduct is the baseline: the same balanced tree with math/big's
+// Karatsuba multiplication only.
+func mathBigProduct(xs []*big.Int) *big.Int {
+	for len(xs) > 1 {
+		nxt := make([]*big.Int, (len(xs)+1)/2)
+		for i := range nxt {
+			if 2*i+1 < len(xs) {
+				nxt[i] = new(big.Int).Mul(xs[2*i], xs[2*i+1])
+			} else {
+				nxt[i] = xs[2*i]
+			}
+		}
+		xs = nxt
+	}
+	return xs[0]
+}
+
+func primeInts(b *testing.B, n int) []*big.Int {
+	ps, err := FirstN(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	xs := make([]*big.Int, n)
+	for i, p := range ps {
+		xs[i] = new(big.Int).SetUint64(p)
+	}
+	return xs
+}
+
+func BenchmarkProductTree(b *testing.B) {
+	for _, n := range []int{1e4, 1e5, 1e6} {
+		xs := primeInts(b, n)
+		b.Run(fmt.Sprintf("n=%d/impl=labelinf", n), func(b *testing.B) {
+			for b.Loop() {
+				NewProductTree(xs)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/impl=mathbig", n), func(b *testing.B) {
+			for b.Loop() {
+				mathBigProduct(xs)
+			}
+		})
+	}
+}
+
+func BenchmarkRemainderTree(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1e4, 1e5} {
+		xs := primeInts(b, n)
+		tr := NewProductTree(xs)
+		x := randInts(r, 1, 2*tr.Root().BitLen())[0]
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				tr.Remainders(x)
+			}
+			b.ReportMetric(float64(x.BitLen()), "bits")
+		})
+	}
+}
