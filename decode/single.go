@@ -1,0 +1,306 @@
+// This file implements the exact single-query attack of [AKXFT21, Theorems
+// 1, 3 and 8].
+
+package decode
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/labelinf/labelinf/apa"
+	"github.com/labelinf/labelinf/internal/bigmul"
+	"github.com/labelinf/labelinf/loss"
+	"github.com/labelinf/labelinf/primes"
+)
+
+// MaxN is the largest number of labels a single-query plan accepts.
+const MaxN = 1 << 26
+
+// ErrInconsistent reports a score that no labeling explains: the decoded
+// integer does not factor over the planned primes, or the labeling it gives
+// does not reproduce the score.
+var ErrInconsistent = errors.New("decode: no labeling explains the observed score")
+
+// PrecisionError reports a score with too few bits for the attack to be
+// sound: the score carries Have bits and the plan needs Need.
+type PrecisionError struct {
+	Have, Need uint
+}
+
+func (e *PrecisionError) Error() string {
+	return fmt.Sprintf("decode: score precision %d bits, the attack needs at least %d", e.Have, e.Need)
+}
+
+// SingleQuery is the plan of the exact single-query attack for N labels in
+// [0, K): the primes, the prediction, and the precision the score must have.
+type SingleQuery struct {
+	N, K   int
+	Primes []uint64 // p_i, the first N primes
+
+	den    *big.Int // Π_i D_i
+	xBits  uint     // X ≤ Π p_i^(K−1) < 2^xBits
+	prec   uint     // planned score precision
+	pred   *loss.Rat
+	maxExp uint
+}
+
+// NewSingleQuery plans the attack for n labels and k classes. It returns an
+// error for n < 1, n > MaxN or k < 2.
+//
+// The planned precision P (see [SingleQuery.Prec]) is derived as follows.
+// Write L = N·ℓ = ln(D/X) with D = Π D_i, so X = D·e^(−L), and L ≥ L_min =
+// ln(D/X_max) with X_max = Π p_i^(K−1). A score rounded to nearest at P bits
+// is off by at most ulp/2 ≤ ℓ·2^−P, so L is off by at most L·2^−P and X by
+// at most 2·X·L·2^−P = 2·D·g(L)·2^−P with g(L) = L·e^(−L) (|e^δ−1| ≤ 2|δ|
+// for |δ| ≤ 1). Rounding to the right integer needs that below 1/4, the
+// other 1/4 being left to the computation:
+//
+//	P = BitLen(D) + ⌈log2 max_{L ≥ L_min} g(L)⌉ + 3,
+//
+// where the maximum is g(1) = 1/e if L_min ≤ 1, else g(L_min). Large X
+// (labels near K−1) means small L, so the worst case is X = X_max, not the
+// largest loss; TestPlannedPrecisionIsTight shows the plan is tight there.
+func NewSingleQuery(n, k int) (*SingleQuery, error) {
+	if n < 1 || n > MaxN {
+		return nil, fmt.Errorf("decode: N = %d outside [1, %d]", n, MaxN)
+	}
+	if k < 2 {
+		return nil, fmt.Errorf("decode: K = %d, need at least 2 classes", k)
+	}
+	ps, err := primes.FirstN(n)
+	if err != nil {
+		return nil, err
+	}
+	q := &SingleQuery{N: n, K: k, Primes: ps, maxExp: uint(k - 1)}
+	// Row i: Num[i][c] = p^c, Den[i] = Σ_c p^c.
+	pred := &loss.Rat{K: k, Num: make([][]*big.Int, n), Den: make([]*big.Int, n)}
+	pk := make([]*big.Int, n) // p_i^(K−1)
+	for i, p := range ps {
+		row := make([]*big.Int, k)
+		pb := new(big.Int).SetUint64(p)
+		d := new(big.Int)
+		for c := range row {
+			if c == 0 {
+				row[c] = big.NewInt(1)
+			} else {
+				row[c] = new(big.Int).Mul(row[c-1], pb)
+			}
+			d.Add(d, row[c])
+		}
+		pred.Num[i], pred.Den[i] = row, d
+		pk[i] = row[k-1]
+	}
+	q.pred = pred
+	q.den = primes.Product(pred.Den)
+	q.xBits = uint(primes.Product(pk).BitLen())
+	// L_min = Σ ln(D_i/p_i^(K−1)) = Σ ln(1 + 1/p + … + 1/p^(K−1)), summed in
+	// float64 and lowered by a relative 10^-9 (g decreases for L > 1, so a
+	// low L_min only raises P).
+	lmin := 0.0
+	for _, p := range ps {
+		inv, s := 1/float64(p), 0.0
+		pw := 1.0
+		for range k - 1 {
+			pw *= inv
+			s += pw
+		}
+		lmin += math.Log1p(s)
+	}
+	lmin *= 1 - 1e-9
+	g := 1 / math.E
+	if lmin > 1 {
+		g = lmin * math.Exp(-lmin)
+	}
+	p := q.den.BitLen() + int(math.Ceil(math.Log2(g)+1e-9)) + 3
+	q.prec = uint(max(p, 2))
+	return q, nil
+}
+
+// Prec returns the score precision in bits that the plan needs.
+func (q *SingleQuery) Prec() uint { return q.prec }
+
+// XBits returns the bit length bound of X = Π p_i^σ_i.
+func (q *SingleQuery) XBits() uint { return q.xBits }
+
+// Prediction returns the prediction to submit. The caller must not modify it.
+func (q *SingleQuery) Prediction() *loss.Rat { return q.pred }
+
+// Options tunes decoding. The zero value is ready to use.
+type Options struct {
+	// ScorePrec is the precision in bits to which the scorer rounded the
+	// score (to nearest). 0 means the score's own precision, Score.Prec().
+	ScorePrec uint
+	// AllowLowPrecision decodes even when ScorePrec is below the plan's
+	// precision. The labels returned still reproduce the score, but may
+	// not be the only labeling that does. For experiments on the bound.
+	AllowLowPrecision bool
+}
+
+// Result is a decoded and verified labeling.
+type Result struct {
+	Labels []int
+	// Verified is true when the labels reproduce the observed score at
+	// the scorer's precision. Decode never returns unverified labels, so
+	// it is always true in a returned Result; it is kept for JSON output.
+	Verified bool
+	// ExactCheck reports that verification needed the full-precision
+	// recomputation of the score (the fast bound was inconclusive).
+	ExactCheck bool
+}
+
+// Decode recovers the labels from the score ℓ̂ returned for the plan's
+// prediction. It computes X' = round(Π D_i · exp(−N·ℓ̂)) with a correctly
+// rounded exponential [apa.Exp], factors X' over the planned primes with a
+// remainder tree ([primes.Multiplicities]) and verifies that the labels
+// reproduce ℓ̂ (see verify). It returns a *PrecisionError if the score has
+// fewer bits than the plan needs, and ErrInconsistent if no labeling
+// explains the score.
+func (q *SingleQuery) Decode(score *big.Float, opts Options) (*Result, error) {
+	if score == nil || score.IsInf() || score.Sign() <= 0 {
+		return nil, fmt.Errorf("%w: score %v is not a positive finite loss", ErrInconsistent, score)
+	}
+	p := opts.ScorePrec
+	if p == 0 {
+		p = score.Prec()
+	}
+	if p < q.prec && !opts.AllowLowPrecision {
+		return nil, &PrecisionError{Have: p, Need: q.prec}
+	}
+	if score.MinPrec() > p {
+		return nil, fmt.Errorf("decode: score has %d significant bits, more than its stated precision %d", score.MinPrec(), p)
+	}
+	// t = −N·ℓ̂ exactly (N < 2^27 adds at most 27 bits).
+	t := new(big.Float).SetPrec(score.MinPrec() + 64).SetInt64(int64(q.N))
+	t.Mul(t, score).Neg(t)
+	// Y = D·e^t with e^t correctly rounded to wp bits: relative error
+	// below 2^-wp. wp = P + 8 keeps the verification slack far inside the
+	// rounding window of the score.
+	wp := max(p, q.xBits) + 8
+	ex, err := apa.Exp(new(big.Float).SetPrec(wp), t)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInconsistent, err)
+	}
+	// Ŷ = v·2^s exactly, with v = D·mant(e^t).
+	var m big.Int
+	s := ex.MantExp(nil) - int(wp)
+	mf := new(big.Float).SetMantExp(ex, int(wp)-ex.MantExp(nil))
+	mf.Int(&m)
+	v := bigmul.Mul(new(big.Int), q.den, &m)
+	// X' = round(Ŷ).
+	x := roundShift(v, s)
+	if x.Sign() <= 0 {
+		return nil, fmt.Errorf("%w: decoded integer %v", ErrInconsistent, x.Sign())
+	}
+	labels, err := primes.Multiplicities(x, q.Primes, int(q.maxExp))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInconsistent, err)
+	}
+	res := &Result{Labels: labels}
+	ok, sure := verifyExp(x, v, s, wp, score, p, q.N)
+	if !sure {
+		// The fast bound was inconclusive: recompute the score exactly.
+		res.ExactCheck = true
+		got, err := loss.CrossEntropy(new(big.Float).SetPrec(p), labels, q.pred)
+		if err != nil {
+			return nil, err
+		}
+		ok = got.Cmp(score) == 0
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: the decoded labeling does not reproduce the score", ErrInconsistent)
+	}
+	res.Verified = true
+	return res, nil
+}
+
+// roundShift returns v·2^s rounded to the nearest integer (ties up).
+func roundShift(v *big.Int, s int) *big.Int {
+	x := new(big.Int)
+	if s >= 0 {
+		return x.Lsh(v, uint(s))
+	}
+	x.Rsh(v, uint(-s-1)) // floor(v·2^(s+1))
+	x.Add(x, big.NewInt(1))
+	return x.Rsh(x, 1)
+}
+
+// verifyExp decides, in the exponential domain, whether the integer X' =
+// Π p_i^σ_i reproduces the score ℓ̂ rounded to nearest at p bits, that is
+// whether ℓ(σ) = ln(D/X')/N lies within ±u/2 of ℓ̂, u = ulp(ℓ̂). Since
+// ℓ(σ) − ℓ̂ = −ln(X'/Y)/N with Y = D·e^(−Nℓ̂), the condition is
+// |ln(X'/Y)| ≤ N·u/2. Y is known as Ŷ = v·2^s with |Ŷ − Y| ≤ Ŷ·2^(1−wp)
+// =: E. With a = |X' − Ŷ| and t = (X'−Y)/Y:
+//
+//	|t| ≤ (a+E)/(Ŷ−E) = t⁺ and |ln(1+t)| ≤ |t|/(1−|t|): accept if t⁺/(1−t⁺) < W,
+//	|t| ≥ (a−E)/(Ŷ+E) = t⁻ and |ln(1+t)| ≥ |t|/(1+|t|): reject if t⁻/(1+t⁻) > W,
+//
+// with W = N·u/2. Otherwise sure = false and the caller recomputes the score.
+// The bounds are evaluated at 256 bits with a relative margin of 2^-200,
+// far above their rounding error.
+func verifyExp(x, v *big.Int, s int, wp uint, score *big.Float, p uint, n int) (ok, sure bool) {
+	const hp = 256
+	nf := func() *big.Float { return new(big.Float).SetPrec(hp) }
+	// For s < 0 all quantities are scaled by 2^-s (Ŷ becomes v), which
+	// leaves the ratios unchanged.
+	var a, yh *big.Float
+	if s < 0 {
+		xs := new(big.Int).Lsh(x, uint(-s))
+		d := new(big.Int).Sub(xs, v)
+		d.Abs(d)
+		a = nf().SetInt(d)
+		yh = nf().SetInt(v)
+	} else {
+		d := new(big.Int).Sub(x, new(big.Int).Lsh(v, uint(s)))
+		d.Abs(d)
+		a = nf().SetInt(d)
+		yh = nf().SetInt(new(big.Int).Lsh(v, uint(s)))
+	}
+	e := nf().SetMantExp(yh, 1-int(wp))
+	// W = N·u/2, u = 2^(exp(ℓ̂) − p).
+	w := nf().SetMantExp(big.NewFloat(float64(n)), score.MantExp(nil)-int(p)-1)
+	one := nf().SetInt64(1)
+	margin := nf().SetMantExp(one, -200)
+	up := nf().Add(one, margin)
+	down := nf().Sub(one, margin)
+
+	tp := nf().Quo(nf().Add(a, e), nf().Sub(yh, e))
+	if tp.Cmp(one) < 0 {
+		b := nf().Quo(tp, nf().Sub(one, tp))
+		if b.Mul(b, up).Cmp(nf().Mul(w, down)) < 0 {
+			return true, true
+		}
+	}
+	am := nf().Sub(a, e)
+	if am.Sign() > 0 {
+		tm := nf().Quo(am, nf().Add(yh, e))
+		b := nf().Quo(tm, nf().Add(one, tm))
+		if b.Mul(b, down).Cmp(nf().Mul(w, up)) > 0 {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// Scorer answers loss queries on rational predictions; [oracle.Exact]
+// implements it.
+type Scorer interface {
+	N() int
+	K() int
+	Score(p *loss.Rat) (*big.Float, error)
+}
+
+// AttackSingle runs the exact single-query attack against s: it plans for
+// s.N() labels and s.K() classes, submits one query and decodes it.
+func AttackSingle(s Scorer, opts Options) (*Result, error) {
+	q, err := NewSingleQuery(s.N(), s.K())
+	if err != nil {
+		return nil, err
+	}
+	score, err := s.Score(q.Prediction())
+	if err != nil {
+		return nil, err
+	}
+	return q.Decode(score, opts)
+}

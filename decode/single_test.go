@@ -1,0 +1,125 @@
+package decode
+
+import (
+	"errors"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func randLabels(r *rand.Rand, n, k int) []int {
+	y := make([]int, n)
+	for i := range y {
+		y[i] = r.IntN(k)
+	}
+	return y
+}
+
+func TestSingleQueryRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, tt := range []struct{ n, k int }{{1, 2}, {2, 2}, {10, 2}, {300, 2}, {2000, 2}, {50, 3}, {400, 6}, {7, 10}} {
+		q, err := NewSingleQuery(tt.n, tt.k)
+		require.NoError(t, err)
+		for trial := 0; trial < 3; trial++ {
+			labels := randLabels(r, tt.n, tt.k)
+			o, err := oracle.NewExact(labels, tt.k, q.Prec())
+			require.NoError(t, err)
+			res, err := AttackSingle(o, Options{})
+			require.NoError(t, err, "N=%d K=%d", tt.n, tt.k)
+			assert.Equal(t, labels, res.Labels, "N=%d K=%d", tt.n, tt.k)
+			assert.True(t, res.Verified)
+			assert.Equal(t, 1, o.Queries())
+		}
+	}
+}
+
+// TestPlannedPrecisionIsTight checks the planner against the worst case it
+// must cover, X = X_max (every label K−1): at the planned precision every
+// labeling decodes, and a few bits below it a measurable fraction fails.
+// The planner is a bound, so random labelings (X far below X_max) still
+// decode below it; only near-worst-case labelings show the edge.
+func TestPlannedPrecisionIsTight(t *testing.T) {
+	for _, base := range []int{40, 200, 1000} {
+		for _, k := range []int{2, 3} {
+			const trials = 12
+			const below = 5
+			fails := 0
+			for n := base; n < base+trials; n++ {
+				q, err := NewSingleQuery(n, k)
+				require.NoError(t, err)
+				labels := make([]int, n)
+				for i := range labels {
+					labels[i] = k - 1
+				}
+				o, err := oracle.NewExact(labels, k, q.Prec())
+				require.NoError(t, err)
+				res, err := AttackSingle(o, Options{})
+				require.NoError(t, err, "N=%d K=%d at planned P=%d", n, k, q.Prec())
+				assert.Equal(t, labels, res.Labels)
+
+				low, err := oracle.NewExact(labels, k, q.Prec()-below)
+				require.NoError(t, err)
+				_, err = AttackSingle(low, Options{})
+				var pe *PrecisionError
+				assert.True(t, errors.As(err, &pe), "below plan must be refused by default")
+				res, err = AttackSingle(low, Options{AllowLowPrecision: true})
+				if err != nil || !equal(res.Labels, labels) {
+					fails++
+				}
+			}
+			t.Logf("N≈%d K=%d: %d/%d worst-case labelings fail %d bits below the plan", base, k, fails, trials, below)
+			assert.GreaterOrEqual(t, fails, trials/3, "N≈%d K=%d: %d bits below the plan should fail often", base, k, below)
+		}
+	}
+}
+
+func equal(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestDecodeRejects(t *testing.T) {
+	q, err := NewSingleQuery(100, 2)
+	require.NoError(t, err)
+	labels := randLabels(rand.New(rand.NewPCG(3, 4)), 100, 2)
+	o, err := oracle.NewExact(labels, 2, q.Prec())
+	require.NoError(t, err)
+	score, err := o.Score(q.Prediction())
+	require.NoError(t, err)
+
+	// One ulp off: no labeling rounds to it.
+	off := new(big.Float).SetPrec(q.Prec()).Set(score)
+	ulp := new(big.Float).SetMantExp(big.NewFloat(1), score.MantExp(nil)-int(q.Prec()))
+	off.Add(off, ulp)
+	_, err = q.Decode(off, Options{})
+	assert.ErrorIs(t, err, ErrInconsistent)
+
+	// A score no labeling explains.
+	_, err = q.Decode(new(big.Float).SetPrec(q.Prec()).SetFloat64(0.123456789), Options{})
+	assert.ErrorIs(t, err, ErrInconsistent)
+	for _, bad := range []*big.Float{nil, big.NewFloat(0), big.NewFloat(-1), new(big.Float).SetInf(false)} {
+		_, err = q.Decode(bad, Options{})
+		assert.ErrorIs(t, err, ErrInconsistent)
+	}
+	// Too few bits.
+	_, err = q.Decode(new(big.Float).SetPrec(53).Set(score), Options{})
+	var pe *PrecisionError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, q.Prec(), pe.Need)
+
+	_, err = NewSingleQuery(0, 2)
+	assert.Error(t, err)
+	_, err = NewSingleQuery(10, 1)
+	assert.Error(t, err)
+}

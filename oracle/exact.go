@@ -1,0 +1,70 @@
+package oracle
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+
+	"github.com/labelinf/labelinf/loss"
+)
+
+// Exact is a scoring server that holds N private labels in [0, K) and
+// returns the mean cross-entropy of each submitted prediction, correctly
+// rounded to nearest-even at Prec bits. It is safe for concurrent use.
+type Exact struct {
+	labels []int
+	k      int
+	prec   uint
+
+	mu      sync.Mutex
+	queries int
+}
+
+// NewExact returns a server holding a copy of labels (each in [0, k)),
+// answering with prec-bit scores.
+func NewExact(labels []int, k int, prec uint) (*Exact, error) {
+	if len(labels) == 0 {
+		return nil, errors.New("oracle: no labels")
+	}
+	if k < 2 {
+		return nil, fmt.Errorf("oracle: K = %d, need at least 2 classes", k)
+	}
+	if prec < 2 {
+		return nil, fmt.Errorf("oracle: precision %d bits, need at least 2", prec)
+	}
+	if err := loss.CheckLabels(labels, len(labels), k); err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
+	}
+	return &Exact{labels: append([]int(nil), labels...), k: k, prec: prec}, nil
+}
+
+// N returns the number of labels.
+func (o *Exact) N() int { return len(o.labels) }
+
+// K returns the number of classes.
+func (o *Exact) K() int { return o.k }
+
+// Prec returns the precision of the scores in bits.
+func (o *Exact) Prec() uint { return o.prec }
+
+// Queries returns the number of queries answered so far (malformed ones
+// included: a real server counts them too).
+func (o *Exact) Queries() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.queries
+}
+
+// Score returns the mean cross-entropy of p against the private labels,
+// correctly rounded to nearest-even at Prec bits. It returns an error if p
+// is malformed or does not have N rows of K classes.
+func (o *Exact) Score(p *loss.Rat) (*big.Float, error) {
+	o.mu.Lock()
+	o.queries++
+	o.mu.Unlock()
+	if p == nil || p.N() != len(o.labels) || p.K != o.k {
+		return nil, fmt.Errorf("oracle: prediction shape does not match %d rows of %d classes", len(o.labels), o.k)
+	}
+	return loss.CrossEntropy(new(big.Float).SetPrec(o.prec), o.labels, p)
+}
