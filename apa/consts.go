@@ -15,10 +15,44 @@ import (
 type consts struct {
 	piPrec, ln2Prec uint
 	pi, ln2         xf
+
+	wg      sync.WaitGroup // a prefetch in flight
+	pending bool
+}
+
+// prefetch starts computing π and ln 2 to wp bits on another goroutine, if
+// they are not cached at that precision, so that they are ready when the
+// AGM that needs them ends. The getters wait for it.
+func (c *consts) prefetch(wp uint) {
+	c.wait()
+	needPi, needLn2 := c.piPrec < wp, c.ln2Prec < wp
+	if !needPi && !needLn2 {
+		return
+	}
+	p := wp + wp/8 + 64
+	c.pending = true
+	c.wg.Go(func() {
+		if needPi {
+			computePi(&c.pi, p)
+			c.piPrec = p
+		}
+		if needLn2 {
+			computeLn2(&c.ln2, p)
+			c.ln2Prec = p
+		}
+	})
+}
+
+func (c *consts) wait() {
+	if c.pending {
+		c.wg.Wait()
+		c.pending = false
+	}
 }
 
 // getPi returns π with a relative error below 2^(2-wp).
 func (c *consts) getPi(wp uint) *xf {
+	c.wait()
 	if c.piPrec < wp {
 		// Compute a little more than asked so that later calls at slightly
 		// higher precision reuse it.
@@ -32,6 +66,7 @@ func (c *consts) getPi(wp uint) *xf {
 
 // getLn2 returns ln 2 with a relative error below 2^(2-wp).
 func (c *consts) getLn2(wp uint) *xf {
+	c.wait()
 	if c.ln2Prec < wp {
 		p := wp + wp/8 + 64
 		computeLn2(&c.ln2, p)

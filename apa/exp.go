@@ -20,6 +20,9 @@ func expNewton(z, x *xf, wp uint, c *consts) (errExp int64, ok bool) {
 		return 0, false
 	}
 	n := int64(math.Round(xf64 / math.Ln2))
+	// The last Newton step's log needs the constants to about w+64 bits:
+	// compute them once, at that precision, while the ladder starts.
+	c.prefetch(w + 128 + uint(bits.Len64(uint64(absInt64(n)))))
 	var r xf
 	r.set(x)
 	if n != 0 {

@@ -26,6 +26,7 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	// s = x·2^k with s ≥ 2^(w/2 + 8), so the formula error 4·ln(s)/s² is
 	// below 2^-(w+8).
 	k := int64(w/2+8) - x.top() + 1
+	c.prefetch(w + uint(bits.Len64(uint64(absInt64(k)))))
 	var s xf
 	s.lsh(x, k)
 	s.trunc(w)

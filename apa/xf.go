@@ -365,12 +365,27 @@ func (z *xf) rsqrt(x *xf, wp uint) *xf {
 	return z
 }
 
-// sqrt sets z to √x (x ≥ 0) with a relative error below 2^(6-wp).
+// sqrt sets z to √x (x ≥ 0) with a relative error below 2^(6-wp), by
+// Karp and Markstein's trick [KM97], [MCA, §3.5.1]: with y ≈ 1/√x to
+// wp/2 bits and s = x·y ≈ √x to wp/2 bits, s + y·(x − s²)/2 is √x to wp
+// bits. The full-precision rsqrt step and the final full product are
+// replaced by products of half-size operands.
 func (z *xf) sqrt(x *xf, wp uint) *xf {
 	if x.m.Sign() == 0 {
 		return z.setInt64(0)
 	}
-	var r xf
-	r.rsqrt(x, wp+2)
-	return z.mul(x, &r, wp)
+	if wp <= 2*seedBits {
+		var r xf
+		r.rsqrt(x, wp+2)
+		return z.mul(x, &r, wp)
+	}
+	h := wp/2 + 8
+	var y, s, t xf
+	y.rsqrt(x, h)
+	s.mul(x, &y, h)
+	t.mul(&s, &s, wp+8)
+	t.sub(x, &t, wp+8) // about 2^(-wp/2) relative to x
+	t.mul(&y, &t, h)
+	t.e--
+	return z.add(&s, &t, wp)
 }
