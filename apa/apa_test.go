@@ -223,7 +223,7 @@ func TestNearOneAndTiny(t *testing.T) {
 	b, err := Log1p(new(big.Float).SetPrec(prec), tt)
 	require.NoError(t, err)
 	s := new(big.Float).SetPrec(prec + 64).Set(tt)
-	t2 := new(big.Float).SetPrec(prec + 64).Mul(tt, tt)
+	t2 := new(big.Float).SetPrec(prec+64).Mul(tt, tt)
 	s.Sub(s, t2.Quo(t2, big.NewFloat(2)))
 	t3 := new(big.Float).SetPrec(prec+64).Mul(tt, tt)
 	t3.Mul(t3, tt)
