@@ -233,10 +233,12 @@ func roundShift(v *big.Int, s int) *big.Int {
 // |ln(X'/Y)| ≤ N·u/2. Y is known as Ŷ = v·2^s with |Ŷ − Y| ≤ Ŷ·2^(1−wp)
 // =: E. With a = |X' − Ŷ| and t = (X'−Y)/Y:
 //
-//	|t| ≤ (a+E)/(Ŷ−E) = t⁺ and |ln(1+t)| ≤ |t|/(1−|t|): accept if t⁺/(1−t⁺) < W,
+//	|t| ≤ (a+E)/(Ŷ−E) = t⁺ and |ln(1+t)| ≤ |t|/(1−|t|): accept if t⁺/(1−t⁺) < W',
 //	|t| ≥ (a−E)/(Ŷ+E) = t⁻ and |ln(1+t)| ≥ |t|/(1+|t|): reject if t⁻/(1+t⁻) > W,
 //
-// with W = N·u/2. Otherwise sure = false and the caller recomputes the score.
+// with W = N·u/2, and W' = W except W/2 when ℓ̂ is a power of two (the
+// rounding interval is then asymmetric). Otherwise sure = false and the
+// caller recomputes the score.
 // The bounds are evaluated at 256 bits with a relative margin of 2^-200,
 // far above their rounding error.
 func verifyExp(x, v *big.Int, s int, wp uint, score *big.Float, p uint, n int) (ok, sure bool) {
@@ -258,8 +260,15 @@ func verifyExp(x, v *big.Int, s int, wp uint, score *big.Float, p uint, n int) (
 		yh = nf().SetInt(new(big.Int).Lsh(v, uint(s)))
 	}
 	e := nf().SetMantExp(yh, 1-int(wp))
-	// W = N·u/2, u = 2^(exp(ℓ̂) − p).
+	// W = N·u/2, u = 2^(exp(ℓ̂) − p), the half-width of ℓ̂'s rounding
+	// interval above it. If ℓ̂ is a power of two the floats below it are
+	// twice as dense, so the interval is [ℓ̂ − u/4, ℓ̂ + u/2]: accept only
+	// within the narrow side (wAcc), reject only beyond the wide one (w).
 	w := nf().SetMantExp(big.NewFloat(float64(n)), score.MantExp(nil)-int(p)-1)
+	wAcc := nf().Set(w)
+	if mant := new(big.Float).SetMantExp(score, -score.MantExp(nil)); mant.Cmp(big.NewFloat(0.5)) == 0 {
+		wAcc.SetMantExp(wAcc, -1)
+	}
 	one := nf().SetInt64(1)
 	margin := nf().SetMantExp(one, -200)
 	up := nf().Add(one, margin)
@@ -268,7 +277,7 @@ func verifyExp(x, v *big.Int, s int, wp uint, score *big.Float, p uint, n int) (
 	tp := nf().Quo(nf().Add(a, e), nf().Sub(yh, e))
 	if tp.Cmp(one) < 0 {
 		b := nf().Quo(tp, nf().Sub(one, tp))
-		if b.Mul(b, up).Cmp(nf().Mul(w, down)) < 0 {
+		if b.Mul(b, up).Cmp(nf().Mul(wAcc, down)) < 0 {
 			return true, true
 		}
 	}
