@@ -15,12 +15,14 @@ import (
 // ALTree/bigfloat, the scaling by 2^k is an exponent shift, not k squarings,
 // and every multiplication goes through FFT above the bigmul crossover.
 //
-// Error budget (absolute, in units of 2^-w with w the working precision):
-// ln s < 2^(w/2+...)·... is below 2^20 in the ranges used; the AGM of
-// about log2(w)+4 steps, each of a mean and a square root with relative
-// error below 2^(7-w), loses at most 2^8·(steps) ulps relative; π/(2M) adds
-// 2^7 ulps relative on ln s < 2^(log2 w); k·ln 2 adds |k|·2^(2-w). The
-// bound returned adds these up with a factor of 4 to spare.
+// Error budget, in units of 2^-w at the working precision w (wp plus
+// 2·log2(wp)+16 guard bits): the AGM runs about log2(w) steps, each a mean
+// and a square root with relative error below 2^(7-w), so M carries a
+// relative error below 2^(8+log2(steps)-w); π/(2M) adds 2^3 ulps; since
+// ln s < w, the absolute error of ln s stays below 2^(10+log2(steps)+log2(w)-w);
+// k·ln 2 adds |k|·2^(3-w). The bound returned is the larger of the two
+// terms times 4. It is checked, not proved: the tests compare against
+// independent series and bigfloat, and Ziv's loop relies on it.
 func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	w := wp + 2*uint(bits.Len(wp)) + 16
 	// s = x·2^k with s ≥ 2^(w/2 + 8), so the formula error 4·ln(s)/s² is

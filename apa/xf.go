@@ -105,17 +105,11 @@ func (z *xf) approx() (fr float64, ex int64) {
 	}
 	n := z.m.BitLen()
 	var t big.Int
+	t.Abs(&z.m)
 	var top uint64
 	if n > 63 {
-		t.Rsh(&z.m, uint(n-63))
-		top = t.Uint64()
-		if z.m.Sign() < 0 { // Rsh of a negative value floors: use |m|
-			t.Abs(&z.m)
-			t.Rsh(&t, uint(n-63))
-			top = t.Uint64()
-		}
+		top = t.Rsh(&t, uint(n-63)).Uint64()
 	} else {
-		t.Abs(&z.m)
 		top = t.Uint64() << uint(63-n)
 	}
 	fr = float64(top) / (1 << 63)

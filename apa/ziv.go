@@ -7,8 +7,8 @@ import (
 )
 
 // approxFunc returns an approximation y of a real value v at working
-// precision wp with |y − v| < 2^errExp (strictly). ok = false reports a value
-// outside any representable range; the caller handles that case first.
+// precision wp with |y − v| < 2^errExp (strictly). Values outside big.Float's
+// range are detected when y is converted, and reported as ErrRange.
 type approxFunc func(wp uint) (y *xf, errExp int64)
 
 // maxZivPrec bounds the working precision of the Ziv loop. The functions of
