@@ -64,10 +64,9 @@ func TestLn2AndEAgainstIndependentSeries(t *testing.T) {
 }
 
 func TestConstantsMatchReferences(t *testing.T) {
-	// π from the Chudnovsky series against bigfloat's AGM π (via 4·atan...
-	// bigfloat has no Pi export, so use Log(-1)-free identity: π = 2·Log of
-	// nothing); instead check ln 2 against the series and π by a second
-	// algorithm: Gauss–Legendre AGM in big.Float.
+	// π from the Chudnovsky series against a second, independent
+	// algorithm: the Gauss–Legendre AGM in big.Float. (ln 2 is checked
+	// against its own series in TestLn2AndEAgainstIndependentSeries.)
 	const prec = 3000
 	var c consts
 	pi := c.getPi(prec)
@@ -147,7 +146,7 @@ func TestAgainstBigfloat(t *testing.T) {
 	}
 }
 
-// TestFloat64Modes checks at 53 bits against math.Log/Exp/Log1p within one
+// TestFloat64 checks at 53 bits against math.Log/Exp/Log1p within one
 // ulp (libm is not correctly rounded), and the directed modes bracket.
 func TestFloat64(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
