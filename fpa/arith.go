@@ -1,0 +1,328 @@
+package fpa
+
+// This file implements the correctly rounded basic operations. Each
+// handles the special values first (IEEE 754 §6 and §7), then computes on
+// integers: with 128-bit words from math/bits when every significand fits
+// in a uint64 (the fast path), with big.Int otherwise, and rounds once.
+
+import (
+	"math/big"
+	"math/bits"
+)
+
+// zeroSign returns the sign of an exact zero sum of operands with
+// different signs: +0, except −0 when rounding toward −Inf (IEEE 754 §6.3).
+func (z *Float) zeroSumNeg() bool { return z.mode == ToNegativeInf }
+
+// Add sets z to the rounded sum x+y and returns z.
+//
+// Special cases are:
+//
+//	Add(±Inf, ∓Inf) = NaN
+//	Add(±0, ±0) = ±0; Add(+0, −0) = +0 (−0 when rounding down)
+//	Add(x, NaN) = Add(NaN, x) = NaN
+func (z *Float) Add(x, y *Float) *Float {
+	z.result(x, y)
+	return z.add(x, y.neg, y)
+}
+
+// Sub sets z to the rounded difference x−y and returns z.
+func (z *Float) Sub(x, y *Float) *Float {
+	z.result(x, y)
+	return z.add(x, !y.neg, y)
+}
+
+// add sets z = x + (−1)^yneg·|y|.
+func (z *Float) add(x *Float, yneg bool, y *Float) *Float {
+	if x.form == finite && y.form == finite {
+		if z.f.small() && x.f.small() && y.f.small() {
+			z.addSmall(x.neg, x.lo, x.exp, yneg, y.lo, y.exp)
+			return z
+		}
+		neg, R, e, st := addInts(x.neg, x.mantBig(new(big.Int)), x.exp, yneg, y.mantBig(new(big.Int)), y.exp, int64(z.f.Prec()))
+		if R.Sign() == 0 {
+			return z.SetZero(z.zeroSumNeg())
+		}
+		z.roundBig(neg, R, e, st)
+		return z
+	}
+	switch {
+	case x.form == nan || y.form == nan:
+		return z.SetNaN()
+	case x.form == inf && y.form == inf:
+		if x.neg != yneg {
+			return z.SetNaN()
+		}
+		return z.SetInf(x.neg)
+	case x.form == inf:
+		return z.SetInf(x.neg)
+	case y.form == inf:
+		return z.SetInf(yneg)
+	case x.form == zero && y.form == zero:
+		if x.neg == yneg {
+			return z.SetZero(x.neg)
+		}
+		return z.SetZero(z.zeroSumNeg())
+	case x.form == zero:
+		return z.setSigned(y, yneg)
+	}
+	return z.setSigned(x, x.neg) // y is ±0
+}
+
+// addSmall adds two finite values with 64-bit significands on 128-bit
+// words: the larger is normalized to the top of hi, the smaller shifted
+// right under it with the bits shifted out folded into a sticky bit. A
+// subtraction with a sticky tail borrows one unit from the last place
+// (X − (Y+t) = (X−Y−1) + (1−t), 0 < 1−t < 1), keeping the round-to-odd
+// invariant of round128.
+func (z *Float) addSmall(xneg bool, xm uint64, xe int64, yneg bool, ym uint64, ye int64) {
+	lx := bits.LeadingZeros64(xm)
+	xh, xe := xm<<lx, xe-int64(lx)
+	ly := bits.LeadingZeros64(ym)
+	yh, ye := ym<<ly, ye-int64(ly)
+	if xe < ye || (xe == ye && xh < yh) {
+		xneg, xh, xe, yneg, yh, ye = yneg, yh, ye, xneg, xh, xe
+	}
+	d := uint64(xe - ye)
+	var yhi, ylo uint64
+	var st bool
+	switch {
+	case d == 0:
+		yhi = yh
+	case d < 64:
+		yhi, ylo = yh>>d, yh<<(64-d)
+	case d < 128:
+		ylo = yh >> (d - 64)
+		st = yh<<(128-d) != 0
+	default:
+		st = true
+	}
+	e := xe - 64
+	if xneg == yneg {
+		lo, c := bits.Add64(0, ylo, 0)
+		hi, c2 := bits.Add64(xh, yhi, c)
+		if c2 != 0 {
+			st = st || lo&1 != 0
+			lo = lo>>1 | hi<<63
+			hi = hi>>1 | 1<<63
+			e++
+		}
+		z.round128(xneg, hi, lo, e, st)
+		return
+	}
+	lo, b := bits.Sub64(0, ylo, 0)
+	hi, _ := bits.Sub64(xh, yhi, b)
+	if st {
+		lo, b = bits.Sub64(lo, 1, 0)
+		hi -= b
+	}
+	if hi|lo == 0 {
+		z.SetZero(z.zeroSumNeg())
+		return
+	}
+	z.round128(xneg, hi, lo, e, st)
+}
+
+// addInts returns (−1)^neg·(R + sticky)·2^e for the exact sum of
+// (−1)^xneg·xm·2^xe and (−1)^yneg·ym·2^ye, keeping at least p+2 bits
+// of the larger operand: an operand too small to reach them is folded into
+// a sticky bit as in addSmall, so no shift is ever larger than the
+// operands' lengths plus p. R = 0 means an exact zero.
+func addInts(xneg bool, xm *big.Int, xe int64, yneg bool, ym *big.Int, ye int64, p int64) (bool, *big.Int, int64, bool) {
+	tx, ty := xe+int64(xm.BitLen()), ye+int64(ym.BitLen())
+	if tx < ty || (tx == ty && xe < ye) {
+		xneg, xm, xe, yneg, ym, ye, tx, ty = yneg, ym, ye, xneg, xm, xe, ty, tx
+	}
+	g := max(0, p+3-int64(xm.BitLen()))
+	if ty <= xe-g { // |y| < 2^(xe−g): only a sticky bit below x's p+3 bits
+		R := new(big.Int).Lsh(xm, uint(g))
+		if xneg != yneg {
+			R.Sub(R, big.NewInt(1))
+		}
+		return xneg, R, xe - g, true
+	}
+	e0 := min(xe, ye)
+	X := new(big.Int).Lsh(xm, uint(xe-e0))
+	Y := new(big.Int).Lsh(ym, uint(ye-e0))
+	if xneg == yneg {
+		return xneg, X.Add(X, Y), e0, false
+	}
+	X.Sub(X, Y)
+	if X.Sign() < 0 {
+		return !xneg, X.Neg(X), e0, false
+	}
+	return xneg, X, e0, false
+}
+
+// Mul sets z to the rounded product x·y and returns z.
+//
+// Special cases are:
+//
+//	Mul(±0, ±Inf) = Mul(±Inf, ±0) = NaN
+//	Mul(x, NaN) = Mul(NaN, x) = NaN
+//	the sign of a zero or infinite product is the xor of the signs
+func (z *Float) Mul(x, y *Float) *Float {
+	z.result(x, y)
+	neg := x.neg != y.neg
+	if x.form == finite && y.form == finite {
+		if z.f.small() && x.f.small() && y.f.small() {
+			hi, lo := bits.Mul64(x.lo, y.lo)
+			z.round128(neg, hi, lo, x.exp+y.exp, false)
+			return z
+		}
+		R := new(big.Int).Mul(x.mantBig(new(big.Int)), y.mantBig(new(big.Int)))
+		z.roundBig(neg, R, x.exp+y.exp, false)
+		return z
+	}
+	switch {
+	case x.form == nan || y.form == nan,
+		x.form == inf && y.form == zero, x.form == zero && y.form == inf:
+		return z.SetNaN()
+	case x.form == inf || y.form == inf:
+		return z.SetInf(neg)
+	}
+	return z.SetZero(neg)
+}
+
+// Quo sets z to the rounded quotient x/y and returns z.
+//
+// Special cases are:
+//
+//	Quo(±0, ±0) = Quo(±Inf, ±Inf) = NaN
+//	Quo(x ≠ 0, ±0) = ±Inf, Quo(x, ±Inf) = ±0 (signs xor'ed)
+//	Quo(x, NaN) = Quo(NaN, x) = NaN
+func (z *Float) Quo(x, y *Float) *Float {
+	z.result(x, y)
+	neg := x.neg != y.neg
+	if x.form == finite && y.form == finite {
+		if z.f.small() && x.f.small() && y.f.small() {
+			z.quoSmall(neg, x.lo, x.exp, y.lo, y.exp)
+			return z
+		}
+		z.quoInts(neg, x.mantBig(new(big.Int)), x.exp, y.mantBig(new(big.Int)), y.exp)
+		return z
+	}
+	switch {
+	case x.form == nan || y.form == nan,
+		x.form == zero && y.form == zero, x.form == inf && y.form == inf:
+		return z.SetNaN()
+	case x.form == inf || y.form == zero:
+		return z.SetInf(neg)
+	}
+	return z.SetZero(neg)
+}
+
+// quoSmall divides 64-bit significands: both are normalized to bit 63 and
+// two 128-by-64 divisions give a 128-bit quotient with at least 127
+// significant bits; a nonzero remainder is the sticky bit.
+func (z *Float) quoSmall(neg bool, xm uint64, xe int64, ym uint64, ye int64) {
+	lx := bits.LeadingZeros64(xm)
+	xm, xe = xm<<lx, xe-int64(lx)
+	ly := bits.LeadingZeros64(ym)
+	ym, ye = ym<<ly, ye-int64(ly)
+	hi, lo, e := xm, uint64(0), xe-ye-128 // numerator xm·2^128
+	if xm >= ym {
+		hi, lo, e = xm>>1, xm<<63, e+1 // numerator xm·2^127
+	}
+	q1, r := bits.Div64(hi, lo, ym)
+	q0, r := bits.Div64(r, 0, ym)
+	z.round128(neg, q1, q0, e, r != 0)
+}
+
+// quoInts sets z to the rounded (xm·2^xe)/(ym·2^ye), xm, ym > 0, with a
+// quotient of at least Prec+2 bits and the remainder as sticky bit.
+func (z *Float) quoInts(neg bool, xm *big.Int, xe int64, ym *big.Int, ye int64) {
+	p := int64(z.f.Prec())
+	s := max(0, p+3+int64(ym.BitLen())-int64(xm.BitLen()))
+	num := new(big.Int).Lsh(xm, uint(s))
+	q, r := new(big.Int).QuoRem(num, ym, new(big.Int))
+	z.roundBig(neg, q, xe-ye-s, r.Sign() != 0)
+}
+
+// Sqrt sets z to the rounded square root of x and returns z.
+//
+// Special cases are:
+//
+//	Sqrt(±0) = ±0
+//	Sqrt(+Inf) = +Inf
+//	Sqrt(x < 0) = NaN
+//	Sqrt(NaN) = NaN
+func (z *Float) Sqrt(x *Float) *Float {
+	z.result(x)
+	switch {
+	case x.form == nan || (x.neg && x.form != zero):
+		return z.SetNaN()
+	case x.form == zero:
+		return z.SetZero(x.neg)
+	case x.form == inf:
+		return z.SetInf(false)
+	}
+	// √(m·2^e) = √(m·2^s)·2^((e−s)/2) with e−s even and m·2^s of at least
+	// 2·(Prec+2) bits, so the integer root has Prec+2 bits; a nonzero
+	// remainder is the sticky bit.
+	p := int64(z.f.Prec())
+	m := x.mantBig(new(big.Int))
+	s := max(0, 2*(p+2)-int64(m.BitLen()))
+	if (x.exp-s)&1 != 0 {
+		s++
+	}
+	m.Lsh(m, uint(s))
+	r := new(big.Int).Sqrt(m)
+	sq := new(big.Int).Mul(r, r)
+	z.roundBig(false, r, (x.exp-s)/2, sq.Cmp(m) != 0)
+	return z
+}
+
+// FMA sets z to x·y+w rounded once and returns z (IEEE 754 fusedMultiplyAdd).
+//
+// Special cases are those of Mul then Add on the exact product; in
+// particular FMA(±0, ±Inf, w) = NaN even when w is NaN, and an exact zero
+// result follows Add's sign rule.
+func (z *Float) FMA(x, y, w *Float) *Float {
+	z.result(x, y, w)
+	pneg := x.neg != y.neg
+	switch {
+	case x.form == nan || y.form == nan || w.form == nan,
+		x.form == inf && y.form == zero, x.form == zero && y.form == inf:
+		return z.SetNaN()
+	case x.form == inf || y.form == inf:
+		if w.form == inf && w.neg != pneg {
+			return z.SetNaN()
+		}
+		return z.SetInf(pneg)
+	case w.form == inf:
+		return z.SetInf(w.neg)
+	case x.form == zero || y.form == zero:
+		if w.form == zero {
+			if pneg == w.neg {
+				return z.SetZero(pneg)
+			}
+			return z.SetZero(z.zeroSumNeg())
+		}
+		return z.setSigned(w, w.neg)
+	}
+	P := new(big.Int).Mul(x.mantBig(new(big.Int)), y.mantBig(new(big.Int)))
+	pe := x.exp + y.exp
+	if w.form == zero {
+		z.roundBig(pneg, P, pe, false)
+		return z
+	}
+	neg, R, e, st := addInts(pneg, P, pe, w.neg, w.mantBig(new(big.Int)), w.exp, int64(z.f.Prec()))
+	if R.Sign() == 0 {
+		return z.SetZero(z.zeroSumNeg())
+	}
+	z.roundBig(neg, R, e, st)
+	return z
+}
+
+// Neg sets z to −x (exactly, if z has x's format) and returns z.
+func (z *Float) Neg(x *Float) *Float {
+	z.result(x)
+	return z.setSigned(x, !x.neg)
+}
+
+// Abs sets z to |x| and returns z.
+func (z *Float) Abs(x *Float) *Float {
+	z.result(x)
+	return z.setSigned(x, false)
+}
