@@ -69,8 +69,8 @@ func zivOdd(q uint, approx func(w uint) (*big.Float, int64)) *big.Float {
 		y, k := approx(w)
 		err := new(big.Float).SetMantExp(big.NewFloat(1), int(k))
 		wide := uint(int64(y.MantExp(nil))-k) + 4
-		lo := new(big.Float).SetPrec(max(wide, y.Prec()) + 4).Sub(y, err)
-		hi := new(big.Float).SetPrec(max(wide, y.Prec()) + 4).Add(y, err)
+		lo := new(big.Float).SetPrec(max(wide, y.Prec())+4).Sub(y, err)
+		hi := new(big.Float).SetPrec(max(wide, y.Prec())+4).Add(y, err)
 		tl := new(big.Float).SetPrec(q).SetMode(big.ToZero).Set(lo)
 		th := new(big.Float).SetPrec(q).SetMode(big.ToZero).Set(hi)
 		if lo.Sign() == hi.Sign() && tl.Cmp(th) == 0 && tl.Cmp(lo) != 0 && tl.Cmp(hi) != 0 {
@@ -132,7 +132,7 @@ func (z *Float) logFinite(x *Float, top int64, plus1 bool) {
 	t := zivOdd(q, func(w uint) (*big.Float, int64) {
 		a, _ := apa.Log(new(big.Float).SetPrec(w), mf) // |err| ≤ 2^−w (a < 1)
 		b := new(big.Float).SetPrec(w+128).Mul(ln2(w+64), T)
-		y := new(big.Float).SetPrec(w + 128).Add(a, b)
+		y := new(big.Float).SetPrec(w+128).Add(a, b)
 		// |top| < 2^62: |err(b)| ≤ 2^62·2^−(w+64); y's rounding ≤ 2^(63−w−128):
 		// |ln x − y| ≤ 2^(2−w). For log1p the one-sided extra (0, 2^−top),
 		// 2^−top < 2^−w, fits in 2^(3−w).

@@ -60,7 +60,7 @@ func randElemArg(r *rand.Rand, f Format, name string) *Float {
 		e = -p + 1 + r.Int64N(3) - 1 // near 1
 		if r.IntN(2) == 0 {
 			e = f.Emin() - p + 1 + r.Int64N(f.Emax()-f.Emin()+2)
-			e = max(e, -(1<<29))
+			e = max(e, -(1 << 29))
 			e = min(e, 1<<29)
 		}
 		x.roundBig(false, m, e, false)

@@ -2,8 +2,8 @@ package fpa
 
 import (
 	"flag"
-	"math/rand/v2"
 	mrand "math/rand"
+	"math/rand/v2"
 )
 
 var long = flag.Bool("long", false, "run the long checks (10^7 random operands per op)")
