@@ -76,8 +76,8 @@ func (z *Float) SetFormat(f Format) *Float {
 	if err := f.Validate(); err != nil {
 		panic(err)
 	}
-	if z.f == f {
-		z.acc = big.Exact
+	if z.f == f || z.f == (Format{}) {
+		z.f, z.acc = f, big.Exact
 		return z
 	}
 	var t Float
@@ -284,7 +284,7 @@ func (x *Float) Big(z *big.Float) (*big.Float, error) {
 	}
 	top := x.exp + int64(x.mantLen())
 	if top > big.MaxExp || x.exp < big.MinExp {
-		return z, fmt.Errorf("fpa: %v outside big.Float's exponent range", x)
+		return z, fmt.Errorf("fpa: %s outside big.Float's exponent range", x.Text('x', -1))
 	}
 	if z.Prec() < x.f.Prec() {
 		z.SetPrec(x.f.Prec())
