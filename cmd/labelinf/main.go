@@ -4,6 +4,7 @@
 // Usage:
 //
 //	labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
+//	labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
 //
 // The demo draws seeded random private labels, puts them behind an exact
 // arbitrary-precision scoring server (mean cross-entropy, correctly rounded
@@ -24,6 +25,26 @@
 //	-k K       classes in the K-ary case (default 6)
 //
 // Progress goes to stderr when stderr is a terminal, nothing when piped.
+//
+// The fpa command evaluates one operation in an emulated floating-point
+// format, correctly rounded, and prints the result as a hex float in Go's
+// %x form (0x1.8p+01), or inf, -inf, nan. Operands are decimal or hex
+// floats (inf and nan too), rounded into the format in the chosen mode
+// first; a negative operand needs no "--". Flags:
+//
+//	-format F  binary16, bfloat16, binary32, binary64 (default), binary128,
+//	           or E,M: E exponent bits (2..62), M fraction bits without the
+//	           hidden bit (1..1000000); phi:Φ is the papers' FPA(Φ)
+//	-round R   nearest (default), nearest-away, zero, away, up, down
+//	-op OP     add, sub, mul, div, sqrt, fma, log, log1p, exp
+//	-acc       also print Below, Exact or Above: the rounding's direction
+//
+// For example
+//
+//	labelinf fpa -format binary64 -op add 1 2           prints 0x1.8p+01
+//	labelinf fpa -format 5,10 -round up -op div 1 3     prints 0x1.558p-02
+//
+// An invalid format, mode, op, operand count or operand exits with status 2.
 package main
 
 import "os"

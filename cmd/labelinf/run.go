@@ -16,6 +16,7 @@ import (
 )
 
 const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
+       labelinf fpa -format NAME|E,M [-round MODE] -op OP A [B [C]]
 run 'go doc ./cmd/labelinf' for the manual`
 
 // run is the whole command; it returns the exit status.
@@ -27,6 +28,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "demo":
 		return runDemo(args[1:], stdout, stderr)
+	case "fpa":
+		return runFPA(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return 0

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/labelinf/labelinf/fpa"
+)
+
+const fpaUsage = `usage: labelinf fpa -format NAME|E,M [-round MODE] -op OP A [B [C]]
+  OP: add sub mul div sqrt fma log log1p exp; MODE: nearest nearest-away zero away up down`
+
+// fpaArity is the number of operands of each fpa op.
+var fpaArity = map[string]int{"add": 2, "sub": 2, "mul": 2, "div": 2, "sqrt": 1, "fma": 3, "log": 1, "log1p": 1, "exp": 1}
+
+// runFPA evaluates one emulated operation and prints its result as a hex
+// float (Go's %x form), inf, -inf or nan.
+func runFPA(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("fpa", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "binary64", "format: a preset (binary16, bfloat16, binary32, binary64, binary128) or E,M (exponent and fraction bits)")
+	round := fs.String("round", "nearest", "rounding mode: nearest, nearest-away, zero, away, up or down")
+	op := fs.String("op", "", "operation: add, sub, mul, div, sqrt, fma, log, log1p or exp")
+	acc := fs.Bool("acc", false, "also print the rounding's direction (Below, Exact, Above)")
+	flags, operands := splitFlags(fs, args)
+	if err := fs.Parse(flags); err != nil {
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "labelinf fpa: "+format+"\n%s\n", append(a, fpaUsage)...)
+		return 2
+	}
+	f, err := fpa.ParseFormat(*format)
+	if err != nil {
+		return fail("-format: %v", err)
+	}
+	mode, err := fpa.ParseRoundingMode(*round)
+	if err != nil {
+		return fail("-round: %v", err)
+	}
+	n, ok := fpaArity[*op]
+	if !ok {
+		return fail("-op %q is not one of add, sub, mul, div, sqrt, fma, log, log1p, exp", *op)
+	}
+	if len(operands) != n {
+		return fail("-op %s takes %d operand(s), got %d", *op, n, len(operands))
+	}
+	xs := make([]*fpa.Float, n)
+	for i, s := range operands {
+		// Operands are rounded into the format in the chosen mode, as a
+		// server parsing them would.
+		if xs[i], err = fpa.Parse(s, f, mode); err != nil {
+			return fail("operand %d: %v", i+1, err)
+		}
+	}
+	z := fpa.New(f).SetMode(mode)
+	switch *op {
+	case "add":
+		z.Add(xs[0], xs[1])
+	case "sub":
+		z.Sub(xs[0], xs[1])
+	case "mul":
+		z.Mul(xs[0], xs[1])
+	case "div":
+		z.Quo(xs[0], xs[1])
+	case "sqrt":
+		z.Sqrt(xs[0])
+	case "fma":
+		z.FMA(xs[0], xs[1], xs[2])
+	case "log":
+		z.Log(xs[0])
+	case "log1p":
+		z.Log1p(xs[0])
+	case "exp":
+		z.Exp(xs[0])
+	}
+	if *acc {
+		fmt.Fprintln(stdout, z.Text('x', -1), z.Acc())
+	} else {
+		fmt.Fprintln(stdout, z.Text('x', -1))
+	}
+	return 0
+}
+
+// splitFlags separates fs's flags from the operands wherever they appear,
+// so that a negative operand ("-1.5") is not taken for a flag: an argument
+// is a flag only if its name is one of fs's. "--" ends the flags.
+func splitFlags(fs *flag.FlagSet, args []string) (flags, rest []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return flags, append(rest, args[i+1:]...)
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || fs.Lookup(name) == nil {
+			rest = append(rest, a)
+			continue
+		}
+		flags = append(flags, a)
+		if _, isBool := fs.Lookup(name).Value.(interface{ IsBoolFlag() bool }); !hasValue && !isBool && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return flags, rest
+}
