@@ -8,6 +8,7 @@ package fpa
 // rounds that once to the format, subnormals and overflow included.
 
 import (
+	"math"
 	"math/big"
 
 	"github.com/labelinf/labelinf/apa"
@@ -108,6 +109,9 @@ func (z *Float) Log(x *Float) *Float {
 	if top == 0 && isPow2(x.mantBig(new(big.Int))) {
 		return z.SetZero(false) // x = 1
 	}
+	if v, ok := z.float64Arg(x); ok && z.setFast(math.Log(v)) {
+		return z
+	}
 	z.logFinite(x, top, false)
 	return z
 }
@@ -182,6 +186,9 @@ func (z *Float) Log1p(x *Float) *Float {
 		z.logFinite(x, top, true)
 		return z
 	}
+	if v, ok := z.float64Arg(x); ok && z.setFast(math.Log1p(v)) {
+		return z
+	}
 	xb, _ := x.Big(nil)
 	t := new(big.Float).SetPrec(uint(q)).SetMode(big.ToZero)
 	apa.Log1p(t, xb) // x > −1, finite: no error
@@ -229,6 +236,9 @@ func (z *Float) Exp(x *Float) *Float {
 		}
 		return z
 	case top < 30:
+		if v, ok := z.float64Arg(x); ok && z.setFast(math.Exp(v)) {
+			return z
+		}
 		xb, _ := x.Big(nil)
 		t := new(big.Float).SetPrec(uint(q)).SetMode(big.ToZero)
 		apa.Exp(t, xb) // |x| < 2^30: e^x within big.Float's range
@@ -264,3 +274,45 @@ func (z *Float) Exp(x *Float) *Float {
 
 // isPow2 reports whether m > 0 is a power of two.
 func isPow2(m *big.Int) bool { return m.TrailingZeroBits() == uint(m.BitLen()-1) }
+
+// fastPrecMax bounds the formats that take the float64 fast path: q =
+// Prec+2 ≤ 47 bits leaves 6 of float64's 53 for the approximation error.
+const fastPrecMax = 45
+
+// float64Arg returns x as a float64 if the fast path applies: z's format
+// is at most fastPrecMax bits and x is a normal float64 exactly.
+func (z *Float) float64Arg(x *Float) (float64, bool) {
+	if z.f.Prec() > fastPrecMax || x.f.Prec() > 53 {
+		return 0, false
+	}
+	v, acc := x.Float64()
+	if acc != big.Exact || v == 0 || math.IsInf(v, 0) || math.Abs(v) < 0x1p-1022 {
+		return 0, false
+	}
+	return v, true
+}
+
+// setFast rounds y, an approximation of an irrational function value
+// within 1 ulp (Go's math.Log, Log1p and Exp are documented to be
+// accurate to below 1 ulp), through round-to-odd at q = Prec+2 bits: it
+// widens y to ±4 float64 ulps (at least 2 ulps of y even at a binade
+// boundary), and succeeds if both ends truncate to the same q bits with
+// the interval strictly inside (Ziv's test [Ziv91] at float64 precision).
+// It reports false, leaving z alone, when it cannot decide.
+func (z *Float) setFast(y float64) bool {
+	if y == 0 || math.IsInf(y, 0) || math.IsNaN(y) || math.Abs(y) < 0x1p-1000 || math.Abs(y) > 0x1p1000 {
+		return false
+	}
+	a := math.Float64bits(math.Abs(y))
+	lo, hi := a-4, a+4
+	q := z.oddPrec()
+	drop := uint64(53 - q) // low significand bits below the q kept
+	mask := uint64(1)<<drop - 1
+	if lo&^mask != hi&^mask || lo&mask == 0 || lo>>52 != hi>>52 {
+		return false
+	}
+	e := int64(lo>>52) - 1023 - 52 // unbiased exponent of the last significand bit
+	m := (lo&(1<<52-1) | 1<<52) >> drop
+	z.round128(y < 0, 0, m, e+int64(drop), true)
+	return true
+}

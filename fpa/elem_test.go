@@ -234,3 +234,62 @@ func TestElemHugeExponents(t *testing.T) {
 		assert.Equal(t, want.Text('x', 0), z.Text('x', 0), "%v Exp(%v)", mode, x.Text('x', 0))
 	}
 }
+
+// TestFastPathMatchesSlow: the float64 fast path of Log, Log1p and Exp
+// (formats up to 45 bits) gives the same result as the apa path in every
+// mode, on random binary32 and binary16 arguments.
+func TestFastPathMatchesSlow(t *testing.T) {
+	r := testrand.New(t)
+	n := 3000
+	if testing.Short() {
+		n = 500
+	}
+	fast := 0
+	for i := range n {
+		f := []Format{Binary32, Binary16, {ExpBits: 8, FracBits: 44}}[i%3]
+		mode := allModes[r.IntN(len(allModes))]
+		x := New(f).SetFloat32(math.Float32frombits(r.Uint32() & 0x7fffffff))
+		if !x.IsFinite() || x.IsZero() {
+			continue
+		}
+		xe := New(f).SetFloat64((r.Float64()*2 - 1) * 80)
+		for _, name := range []string{"log", "log1p", "exp"} {
+			z := New(f).SetMode(mode)
+			slow := New(f).SetMode(mode)
+			arg := x
+			var ok bool
+			switch name {
+			case "log":
+				if v, good := z.float64Arg(x); good {
+					ok = z.setFast(math.Log(v))
+				}
+				slow.logFinite(x, x.top(), false)
+			case "log1p":
+				if v, good := z.float64Arg(x); good {
+					ok = z.setFast(math.Log1p(v))
+				}
+				xb, _ := x.Big(nil)
+				tb := new(big.Float).SetPrec(slow.oddPrec()).SetMode(big.ToZero)
+				apa.Log1p(tb, xb)
+				slow.setOdd(tb, tb.Acc() != big.Exact, 0)
+			case "exp":
+				arg = xe
+				if v, good := z.float64Arg(xe); good {
+					ok = z.setFast(math.Exp(v))
+				}
+				xb, _ := xe.Big(nil)
+				tb := new(big.Float).SetPrec(slow.oddPrec()).SetMode(big.ToZero)
+				apa.Exp(tb, xb)
+				slow.setOdd(tb, tb.Acc() != big.Exact, 0)
+			}
+			if !ok {
+				continue
+			}
+			fast++
+			if z.Cmp(slow) != 0 || z.Signbit() != slow.Signbit() || z.Acc() != slow.Acc() {
+				t.Fatalf("%v %v %s(%v): fast %v (%v), slow %v (%v)", f, mode, name, arg.Text('x', -1), z.Text('x', -1), z.Acc(), slow.Text('x', -1), slow.Acc())
+			}
+		}
+	}
+	assert.Greater(t, fast, n, "the fast path was rarely taken")
+}
