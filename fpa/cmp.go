@@ -3,9 +3,8 @@ package fpa
 import "math/big"
 
 // Cmp compares x and y and returns −1, 0 or +1 for x < y, x = y (−0 = +0)
-// or x > y. NaN is unordered: Cmp returns 0 with ordered = false... use
-// [Float.Compare] for that; Cmp treats NaN as equal to NaN and below
-// everything else, a total order for sorting.
+// or x > y. It orders NaN below every number and equal to itself, a total
+// order for sorting; use [Float.Compare] for IEEE's unordered NaN.
 func (x *Float) Cmp(y *Float) int {
 	c, ok := x.Compare(y)
 	if ok {

@@ -314,5 +314,5 @@ func (x *Float) mantBig(t *big.Int) *big.Int {
 	return t.Set(&x.hi)
 }
 
-// String formats x like x.Text('x', -1) for hex or 'g' when readable.
+// String formats x as x.Text('g', 10) does.
 func (x *Float) String() string { return x.Text('g', 10) }
