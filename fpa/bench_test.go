@@ -144,7 +144,7 @@ func BenchmarkLossBoundTightness(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					exact, maxT := exactBinaryB(&c.l, labels, p)
+					exact, maxT := exactBinaryPrec(&c.l, labels, p, c.l.Format.Prec()+80)
 					gb, _ := got.Big(nil)
 					diff := new(big.Float).SetPrec(exact.Prec()).Sub(gb, exact)
 					diff.Abs(diff)

@@ -42,6 +42,16 @@ func (z *Float) setOdd(t *big.Float, sticky bool, expShift int64) {
 	z.roundBig(t.Signbit(), R, e+expShift, sticky)
 }
 
+// setApa sets z to fn(x) computed by apa truncated to q = Prec+2 bits
+// with its inexact flag as sticky bit (a round-to-odd value), rounded to
+// z's format. x must lie within big.Float's exponent range and fn's domain.
+func (z *Float) setApa(fn func(z, x *big.Float) (*big.Float, error), x *Float) {
+	xb, _ := x.Big(nil)
+	t := new(big.Float).SetPrec(z.oddPrec()).SetMode(big.ToZero)
+	fn(t, xb)
+	z.setOdd(t, t.Acc() != big.Exact, 0)
+}
+
 // setNear sets z to the rounding of a value of sign neg just above m·2^e in
 // magnitude, or just below it when below is set, by less than one unit in
 // the (q+1)-th bit of m·2^e (the callers prove that bound): the
@@ -121,10 +131,7 @@ func (z *Float) Log(x *Float) *Float {
 func (z *Float) logFinite(x *Float, top int64, plus1 bool) {
 	q := z.oddPrec()
 	if top > -bigExpLimit && top < bigExpLimit && !plus1 {
-		xb, _ := x.Big(nil)
-		t := new(big.Float).SetPrec(q).SetMode(big.ToZero)
-		apa.Log(t, xb) // x > 0 and finite: no error
-		z.setOdd(t, t.Acc() != big.Exact, 0)
+		z.setApa(apa.Log, x) // x > 0 and finite: no error
 		return
 	}
 	// ln x = ln(m') + top·ln 2 with m' = x/2^top in [1, 2). The log of a
@@ -189,10 +196,7 @@ func (z *Float) Log1p(x *Float) *Float {
 	if v, ok := z.float64Arg(x); ok && z.setFast(math.Log1p(v)) {
 		return z
 	}
-	xb, _ := x.Big(nil)
-	t := new(big.Float).SetPrec(uint(q)).SetMode(big.ToZero)
-	apa.Log1p(t, xb) // x > −1, finite: no error
-	z.setOdd(t, t.Acc() != big.Exact, 0)
+	z.setApa(apa.Log1p, x) // x > −1, finite: no error
 	return z
 }
 
@@ -239,10 +243,7 @@ func (z *Float) Exp(x *Float) *Float {
 		if v, ok := z.float64Arg(x); ok && z.setFast(math.Exp(v)) {
 			return z
 		}
-		xb, _ := x.Big(nil)
-		t := new(big.Float).SetPrec(uint(q)).SetMode(big.ToZero)
-		apa.Exp(t, xb) // |x| < 2^30: e^x within big.Float's range
-		z.setOdd(t, t.Acc() != big.Exact, 0)
+		z.setApa(apa.Exp, x) // |x| < 2^30: e^x within big.Float's range
 		return z
 	}
 	// ExpBits ≥ 32 and 2^30 ≤ |x| < 2^63: e^x = 2^k·e^r, k = round(x/ln 2),

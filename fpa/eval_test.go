@@ -21,10 +21,6 @@ func exactBinary(t *testing.T, l *Loss, labels []int, p []Float, prec uint) (*bi
 	return m, maxT
 }
 
-func exactBinaryB(l *Loss, labels []int, p []Float) (*big.Float, *big.Float) {
-	return exactBinaryPrec(l, labels, p, l.Format.Prec()+80)
-}
-
 func exactBinaryPrec(l *Loss, labels []int, p []Float, prec uint) (*big.Float, *big.Float) {
 	eps, oneMinus, floor := l.consts()
 	sum := new(big.Float).SetPrec(prec)
