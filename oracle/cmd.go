@@ -1,0 +1,183 @@
+package oracle
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Cmd is an external scorer: a program started once through sh -c that
+// reads one JSON line per query on its standard input,
+// {"predictions": [...]} (see [Pred.AppendJSON]), and answers with one
+// line on its standard output, the score as a decimal number. Its standard
+// error is kept for error messages.
+type Cmd struct {
+	n, k    int
+	timeout time.Duration
+
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	lines   chan string
+	readErr error
+	stderr  tail
+	queries int
+	dead    error
+	buf     []byte
+}
+
+// NewCmd starts program (through sh -c) as a scorer of n points of k
+// classes; each answer must arrive within timeout (0 means one minute).
+func NewCmd(program string, n, k int, timeout time.Duration) (*Cmd, error) {
+	if strings.TrimSpace(program) == "" {
+		return nil, errors.New("oracle: empty scorer command")
+	}
+	if n < 1 || k < 2 {
+		return nil, fmt.Errorf("oracle: scorer of %d points of %d classes", n, k)
+	}
+	if timeout <= 0 {
+		timeout = time.Minute
+	}
+	c := &Cmd{n: n, k: k, timeout: timeout, lines: make(chan string)}
+	c.cmd = exec.Command("sh", "-c", program)
+	c.cmd.Stderr = &c.stderr
+	var err error
+	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := c.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("oracle: starting scorer: %w", err)
+	}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			c.lines <- sc.Text()
+		}
+		c.readErr = sc.Err()
+		close(c.lines)
+	}()
+	return c, nil
+}
+
+func (c *Cmd) N() int { return c.n }
+func (c *Cmd) K() int { return c.k }
+
+// Queries returns the number of queries sent.
+func (c *Cmd) Queries() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.queries
+}
+
+// Score sends p and reads the score. After any failure (the program died,
+// answered something that is not a number, or timed out) the scorer is
+// unusable and every later call returns the same error.
+func (c *Cmd) Score(p *Pred) (*big.Rat, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dead != nil {
+		return nil, c.dead
+	}
+	c.queries++
+	if err := p.check(c.n, c.k); err != nil {
+		return nil, err
+	}
+	c.buf = append(p.AppendJSON(c.buf[:0]), '\n')
+	if _, err := c.stdin.Write(c.buf); err != nil {
+		return nil, c.fail(fmt.Errorf("oracle: scorer stopped reading: %w", err))
+	}
+	select {
+	case line, ok := <-c.lines:
+		if !ok {
+			err := c.readErr
+			if err == nil {
+				err = io.EOF
+			}
+			return nil, c.fail(fmt.Errorf("oracle: scorer exited without answering (%v)", err))
+		}
+		r, ok := new(big.Rat).SetString(strings.TrimSpace(line))
+		if !ok {
+			return nil, c.fail(fmt.Errorf("oracle: scorer answered %q, not a decimal number", clip(line, 80)))
+		}
+		return r, nil
+	case <-time.After(c.timeout):
+		return nil, c.fail(fmt.Errorf("oracle: scorer did not answer within %v", c.timeout))
+	}
+}
+
+func (c *Cmd) fail(err error) error {
+	c.kill()
+	if s := strings.TrimSpace(c.stderr.String()); s != "" {
+		err = fmt.Errorf("%w; its stderr ends: %s", err, clip(s, 300))
+	}
+	c.dead = err
+	return err
+}
+
+func (c *Cmd) kill() {
+	if c.cmd.Process != nil {
+		c.cmd.Process.Kill()
+	}
+	c.cmd.Wait()
+}
+
+// Close ends the program: it closes its input and waits for it.
+func (c *Cmd) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dead != nil {
+		return nil
+	}
+	c.dead = errors.New("oracle: scorer closed")
+	c.stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(c.timeout):
+		c.cmd.Process.Kill()
+		return <-done
+	}
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// tail keeps the last 4 KiB written to it.
+type tail struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > 4096 {
+		t.b = bytes.Clone(t.b[len(t.b)-4096:])
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}

@@ -1,0 +1,166 @@
+package oracle
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/labelinf/labelinf/fpa"
+)
+
+// A Model says how a scoring server computes and reports a mean
+// cross-entropy score: the knowledge an attacker plans with, and what the
+// simulated servers of this package run.
+//
+// A finite-precision server (Exact false) works in Loss.Format as [fpa.Loss]
+// describes: round each prediction to the format, clip, form the row and
+// renormalise it, take an elementwise log (faithful, within Loss.LogULPs
+// ulps), clamp, sum in Loss.Sum's order and divide by N. An exact server
+// (Exact true) takes the float64 predictions as the rationals they are,
+// computes the mean cross-entropy exactly and rounds it to nearest at Prec
+// bits. Either may then round the reported score to Decimals places.
+type Model struct {
+	Name  string
+	Exact bool
+	Prec  uint     // exact servers: bits of the score
+	Loss  fpa.Loss // finite-precision servers
+	// Decimals ≥ 0 rounds the reported score to that many decimal places
+	// (ties to even); −1 reports it unrounded.
+	Decimals int
+	// Desc is a one-line description.
+	Desc string
+}
+
+// Scorer model names accepted by [ParseModel].
+const (
+	Float64Sklearn = "float64-sklearn"
+	Float32Keras   = "float32-keras"
+	TorchBCE       = "torch-bce"
+	Leaderboard    = "leaderboard"
+	APA            = "apa"
+)
+
+// ModelNames lists the preset names, for usage messages.
+var ModelNames = []string{Float64Sklearn, Float32Keras, TorchBCE, Leaderboard, "apa[:BITS]", "fpa:E,M"}
+
+// numpySum is numpy's reduction of a long float array: pairwise summation
+// (8 accumulators, blocks of 128) over buffers of 8,192 elements whose sums
+// are added left to right.
+var numpySum = fpa.SumOptions{Order: fpa.Pairwise, Chunk: 8192}
+
+// ParseModel returns the scorer model called name:
+//
+//   - "float64-sklearn": scikit-learn 1.2–1.4 log_loss. Probabilities
+//     clipped to [ε, 1−ε], ε = 2^−52 (float64 machine epsilon), rows
+//     [1−p, p] renormalised, elementwise log in float64, numpy's summation
+//     (pairwise, buffers of 8,192), mean.
+//   - "float32-keras": Keras 3 binary_crossentropy: ε = 1e−7 clip,
+//     float32 throughout, numpy's summation.
+//   - "torch-bce": PyTorch BCELoss: float32, each log clamped at ≥ −100,
+//     no clipping, mean with pairwise summation.
+//   - "leaderboard": a Kaggle-style leaderboard: clip to [1e−15, 1−1e−15],
+//     float64, numpy's summation, score rounded to 5 decimals.
+//   - "apa" or "apa:BITS": exact arithmetic, score correctly rounded to
+//     BITS bits (default 256).
+//   - "fpa:E,M" (or any name fpa.ParseFormat accepts after "fpa:"): a server
+//     in that format with a correctly rounded log, no clipping, numpy's
+//     summation.
+//
+// The float models' logs are faithful (within 1 ulp), as glibc's and
+// numpy's are; the simulated servers use Go's math.Log, which is too.
+func ParseModel(name string) (*Model, error) {
+	switch name {
+	case Float64Sklearn:
+		return &Model{Name: name, Decimals: -1, Desc: "scikit-learn log_loss: float64, eps = 2^-52 clip, rows renormalised, numpy pairwise sum, mean",
+			Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, Eps: "2.220446049250313e-16", Renormalize: true, LogULPs: 1}}, nil
+	case Float32Keras:
+		return &Model{Name: name, Decimals: -1, Desc: "Keras 3 binary_crossentropy: float32, eps = 1e-7 clip, numpy pairwise sum, mean",
+			Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, Eps: "1e-7", LogULPs: 1}}, nil
+	case TorchBCE:
+		return &Model{Name: name, Decimals: -1, Desc: "PyTorch BCELoss: float32, log clamped at -100, pairwise sum, mean",
+			Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, LogFloor: "-100", LogULPs: 1}}, nil
+	case Leaderboard:
+		return &Model{Name: name, Decimals: 5, Desc: "Kaggle-style leaderboard: float64, clip to [1e-15, 1-1e-15], numpy pairwise sum, mean rounded to 5 decimals",
+			Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, Eps: "1e-15", LogULPs: 1}}, nil
+	}
+	if rest, ok := strings.CutPrefix(name, "apa"); ok {
+		prec := uint(256)
+		if rest != "" {
+			b, ok := strings.CutPrefix(rest, ":")
+			v, err := strconv.ParseUint(b, 10, 32)
+			if !ok || err != nil || v < 8 || v > 1<<24 {
+				return nil, fmt.Errorf("oracle: scorer %q: want apa or apa:BITS with BITS in [8, 2^24]", name)
+			}
+			prec = uint(v)
+		}
+		return &Model{Name: fmt.Sprintf("apa:%d", prec), Exact: true, Prec: prec, Decimals: -1,
+			Desc: fmt.Sprintf("exact mean cross-entropy, correctly rounded to %d bits", prec)}, nil
+	}
+	if rest, ok := strings.CutPrefix(name, "fpa:"); ok {
+		f, err := fpa.ParseFormat(rest)
+		if err != nil {
+			return nil, fmt.Errorf("oracle: scorer %q: %w", name, err)
+		}
+		return &Model{Name: "fpa:" + f.String(), Decimals: -1, Desc: fmt.Sprintf("%v server: correctly rounded log, no clipping, numpy pairwise sum, mean", f),
+			Loss: fpa.Loss{Format: f, Sum: numpySum}}, nil
+	}
+	return nil, fmt.Errorf("oracle: unknown scorer %q (want one of %s)", name, strings.Join(ModelNames, ", "))
+}
+
+// Validate reports whether m is usable.
+func (m *Model) Validate() error {
+	if m.Decimals < -1 || m.Decimals > 30 {
+		return fmt.Errorf("oracle: model %s: %d decimals outside [-1, 30]", m.Name, m.Decimals)
+	}
+	if m.Exact {
+		if m.Prec < 8 {
+			return fmt.Errorf("oracle: model %s: %d bits, need at least 8", m.Name, m.Prec)
+		}
+		return nil
+	}
+	_, err := m.Loss.Bound(1, new(big.Float))
+	return err
+}
+
+// native reports whether m can be evaluated with hardware float64 or
+// float32 arithmetic, and which.
+func (m *Model) native() (f64, ok bool) {
+	if m.Exact || m.Loss.Mode != fpa.ToNearestEven || m.Loss.LogFunc != nil {
+		return false, false
+	}
+	switch m.Loss.Format {
+	case fpa.Binary64:
+		return true, true
+	case fpa.Binary32:
+		return false, true
+	}
+	return false, false
+}
+
+// consts64 returns eps, 1−eps (computed in the format) and the log floor as
+// float64 values of the (binary32 or binary64) format, with ok false where
+// unused.
+func (m *Model) consts64() (eps, oneMinus, floor float64, clip, clamp bool) {
+	f64, _ := m.native()
+	if m.Loss.Eps != "" {
+		e, _ := fpa.Parse(m.Loss.Eps, m.Loss.Format, fpa.ToNearestEven)
+		eps, _ = e.Float64()
+		if f64 {
+			oneMinus = 1 - eps
+		} else {
+			oneMinus = float64(float32(1) - float32(eps))
+		}
+		clip = true
+	}
+	if m.Loss.LogFloor != "" {
+		fl, _ := fpa.Parse(m.Loss.LogFloor, m.Loss.Format, fpa.ToNearestEven)
+		floor, _ = fl.Float64()
+		clamp = true
+	}
+	return
+}
+
+// log32 is a faithful float32 logarithm: float64 log rounded to float32.
+func log32(x float32) float32 { return float32(math.Log(float64(x))) }

@@ -1,0 +1,165 @@
+package oracle
+
+// This file evaluates the float models with hardware float64 and float32
+// arithmetic (IEEE round to nearest-even, which Go guarantees for both), in
+// exactly the operation order of fpa.Loss: a fast path for simulated servers
+// that fpa's tests pin bit for bit.
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/labelinf/labelinf/fpa"
+)
+
+type float interface{ ~float32 | ~float64 }
+
+// evalNative returns the mean cross-entropy of p against labels as m
+// computes it in T, and the terms (in terms, reused).
+func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T) T) (T, []T, error) {
+	n := len(labels)
+	if cap(terms) < n {
+		terms = make([]T, n)
+	}
+	terms = terms[:n]
+	eps64, one64, floor64, clip, clamp := m.consts64()
+	eps, oneMinus, floor := T(eps64), T(one64), T(floor64)
+	var row [16]T
+	for i, y := range labels {
+		var q T
+		if p.K <= 2 {
+			x := T(p.P[i])
+			if clip {
+				x = clipT(x, eps, oneMinus)
+			}
+			r0 := 1 - x
+			if y == 1 {
+				q = x
+			} else {
+				q = r0
+			}
+			if m.Loss.Renormalize {
+				s := T(0) + r0
+				s += x
+				q /= s
+			}
+		} else {
+			r := row[:0]
+			if p.K > len(row) {
+				r = make([]T, 0, p.K)
+			}
+			for c := range p.K {
+				x := T(p.P[i*p.K+c])
+				if clip {
+					x = clipT(x, eps, oneMinus)
+				}
+				r = append(r, x)
+			}
+			q = r[y]
+			if m.Loss.Renormalize {
+				var s T
+				for _, v := range r {
+					s += v
+				}
+				q /= s
+			}
+		}
+		l := logf(q)
+		if clamp && l < floor {
+			l = floor
+		}
+		t := -l
+		if math.IsNaN(float64(t)) || math.IsInf(float64(t), 0) {
+			return 0, terms, fmt.Errorf("oracle: term %d is %v (a probability of 0 or below with no clipping)", i, t)
+		}
+		terms[i] = t
+	}
+	s := sumNative(terms, m.Loss.Sum)
+	mean := s / T(n)
+	if math.IsInf(float64(mean), 0) {
+		return 0, terms, fpa.ErrOverflow
+	}
+	return mean, terms, nil
+}
+
+func clipT[T float](x, lo, hi T) T {
+	if x < lo {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}
+
+// sumNative is fpa.Sum in T.
+func sumNative[T float](x []T, opt fpa.SumOptions) T {
+	if opt.Chunk <= 0 || opt.Chunk >= len(x) {
+		return sumOrder(x, opt)
+	}
+	var acc T
+	for i := 0; i < len(x); i += opt.Chunk {
+		acc += sumOrder(x[i:min(i+opt.Chunk, len(x))], opt)
+	}
+	return acc
+}
+
+func sumOrder[T float](x []T, opt fpa.SumOptions) T {
+	switch opt.Order {
+	case fpa.Pairwise:
+		b := opt.Block
+		if b == 0 {
+			b = 128
+		}
+		return pairwise(x, b)
+	case fpa.Kahan:
+		var s, c T
+		for _, v := range x {
+			y := v - c
+			t := s + y
+			c = (t - s) - y
+			s = t
+		}
+		return s
+	}
+	var s T
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// pairwise is numpy's pairwise_sum (see fpa.Pairwise).
+func pairwise[T float](x []T, block int) T {
+	n := len(x)
+	switch {
+	case n < 8:
+		var s T
+		for _, v := range x {
+			s += v
+		}
+		return s
+	case n <= block:
+		var r [8]T
+		copy(r[:], x[:8])
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			r[0] += x[i]
+			r[1] += x[i+1]
+			r[2] += x[i+2]
+			r[3] += x[i+3]
+			r[4] += x[i+4]
+			r[5] += x[i+5]
+			r[6] += x[i+6]
+			r[7] += x[i+7]
+		}
+		s := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			s += x[i]
+		}
+		return s
+	}
+	n2 := n / 2
+	n2 -= n2 % 8
+	return pairwise(x[:n2], block) + pairwise(x[n2:], block)
+}

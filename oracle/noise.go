@@ -1,0 +1,147 @@
+package oracle
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"sync"
+)
+
+// NoiseKind is a noise model on reported scores [AKXFT21, App. B.4–B.5].
+type NoiseKind int
+
+const (
+	NoNoise NoiseKind = iota
+	// Bounded adds noise uniform in [−τ, τ].
+	Bounded
+	// Gaussian adds N(0, σ²) noise; an attacker bounds it by
+	// σ·√(2 ln(2/δ')) with δ' its per-query failure probability.
+	Gaussian
+	// Multiplicative multiplies the score by 1+ξ, ξ uniform in [−ε, ε]
+	// [AKXFT21, Thm 11].
+	Multiplicative
+)
+
+func (k NoiseKind) String() string {
+	switch k {
+	case NoNoise:
+		return "none"
+	case Bounded:
+		return "bounded"
+	case Gaussian:
+		return "gaussian"
+	case Multiplicative:
+		return "multiplicative"
+	}
+	return fmt.Sprintf("NoiseKind(%d)", int(k))
+}
+
+// Noise is a noise model with its scale: Tau is the half-width τ (Bounded),
+// the standard deviation σ (Gaussian) or the relative bound ε
+// (Multiplicative); Delta is the overall failure probability an attacker
+// accepts for Gaussian noise.
+type Noise struct {
+	Kind  NoiseKind
+	Tau   float64
+	Delta float64
+}
+
+// ParseNoise returns the noise model called kind ("none", "bounded",
+// "gaussian", "multiplicative") with scale tau and failure probability
+// delta (Gaussian only; 0 means 1e−6).
+func ParseNoise(kind string, tau, delta float64) (Noise, error) {
+	var n Noise
+	switch kind {
+	case "", "none":
+		return Noise{}, nil
+	case "bounded", "uniform":
+		n.Kind = Bounded
+	case "gaussian", "normal":
+		n.Kind = Gaussian
+	case "multiplicative", "mult":
+		n.Kind = Multiplicative
+	default:
+		return n, fmt.Errorf("oracle: unknown noise %q (want none, bounded, gaussian or multiplicative)", kind)
+	}
+	n.Tau, n.Delta = tau, delta
+	if n.Kind == Gaussian && delta == 0 {
+		n.Delta = 1e-6
+	}
+	return n, n.Validate()
+}
+
+// Validate reports whether n's parameters are usable.
+func (n Noise) Validate() error {
+	if n.Kind == NoNoise {
+		return nil
+	}
+	if !(n.Tau >= 0) || math.IsInf(n.Tau, 0) {
+		return fmt.Errorf("oracle: noise scale %v is not a finite number ≥ 0", n.Tau)
+	}
+	if n.Kind == Multiplicative && n.Tau >= 1 {
+		return fmt.Errorf("oracle: multiplicative noise ε = %v, need ε < 1", n.Tau)
+	}
+	if n.Kind == Gaussian && !(n.Delta > 0 && n.Delta < 1) {
+		return fmt.Errorf("oracle: failure probability δ = %v outside (0, 1)", n.Delta)
+	}
+	return nil
+}
+
+// HalfWidth returns τ such that |observed − true| ≤ τ for one query whose
+// true score is at most smax: always for bounded and multiplicative noise,
+// and with probability at least 1 − Delta/queries for Gaussian noise, so
+// that a union bound over up to queries queries fails with probability at
+// most Delta [AKXFT21, App. B.5]. The value is rounded up.
+func (n Noise) HalfWidth(smax float64, queries int) float64 {
+	switch n.Kind {
+	case Bounded:
+		return n.Tau
+	case Gaussian:
+		q := float64(max(queries, 1))
+		return math.Nextafter(n.Tau*math.Sqrt(2*math.Log(2*q/n.Delta))*(1+1e-12), math.Inf(1))
+	case Multiplicative:
+		return math.Nextafter(n.Tau*smax*(1+1e-12), math.Inf(1))
+	}
+	return 0
+}
+
+// Noisy wraps a scorer and adds seeded noise to every score it reports.
+type Noisy struct {
+	Scorer
+	noise Noise
+	mu    sync.Mutex
+	rng   *rand.Rand
+}
+
+// NewNoisy returns s with noise n added, drawn from a PCG seeded by seed.
+func NewNoisy(s Scorer, n Noise, seed uint64) (*Noisy, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
+	return &Noisy{Scorer: s, noise: n, rng: rand.New(rand.NewPCG(seed, 0x6e6f697365))}, nil
+}
+
+// Score returns the inner score with noise added.
+func (s *Noisy) Score(p *Pred) (*big.Rat, error) {
+	r, err := s.Scorer.Score(p)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var x float64
+	switch s.noise.Kind {
+	case Bounded:
+		x = s.noise.Tau * (2*s.rng.Float64() - 1)
+	case Gaussian:
+		x = s.noise.Tau * s.rng.NormFloat64()
+	case Multiplicative:
+		xi := s.noise.Tau * (2*s.rng.Float64() - 1)
+		f := new(big.Rat).SetFloat64(xi)
+		return r.Add(r, f.Mul(f, r)), nil
+	default:
+		return r, nil
+	}
+	return r.Add(r, new(big.Rat).SetFloat64(x)), nil
+}
