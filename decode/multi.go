@@ -88,6 +88,13 @@ type MultiOptions struct {
 	// Progress, if set, is called after each query with the number of
 	// labels known and queries spent.
 	Progress func(known, queries int)
+	// NoEmulation makes the block code decode with the rigorous error
+	// budget alone. By default, against a binary64/binary32 model with a
+	// monotone summation, Blocks brackets each candidate labeling's
+	// reported score by emulating the server on the lowest and highest
+	// values its faithful log can return (oracle.Emulator), which
+	// separates labelings far closer than the budget does.
+	NoEmulation bool
 }
 
 // MultiResult is the outcome of a multi-query attack.
@@ -120,10 +127,11 @@ type MultiPlan struct {
 
 // rowInfo is a prediction row and its exact terms.
 type rowInfo struct {
-	row []float64   // [p] for binary, K values otherwise
-	t   []*big.Float // exact term per class
-	tf  []float64   // t as float64, rounded up
-	max float64     // max over classes of tf
+	row        []float64    // [p] for binary, K values otherwise
+	t          []*big.Float // exact term per class
+	tf         []float64    // t as float64, rounded up
+	max        float64      // max over classes of tf
+	lo, hi, rn []float64    // emulation: computed-term range and nearest
 }
 
 // multi is the state of one attack.
@@ -145,10 +153,21 @@ type multi struct {
 	dUnk    float64
 
 	wmax      float64 // largest usable increment V(c)−V(c−1) of one point
+	pExt      float64 // the probability of the most extreme row
 	queries   int
 	maxQ      int
 	fixed     *blockPlan // Primes, Alg3: the fixed block design
 	primeList []uint64
+
+	emu        *oracle.Emulator
+	lo, hi, rn *oracle.Terms // emulation: per-point computed terms
+	baseOK     bool          // lo, hi, rn hold the current state
+	emuFactor  float64       // safety factor on the emulated separation
+	lastG      float64       // the previous block's unit
+	curIdx     []int         // the block being decoded
+
+	pred             *oracle.Pred
+	predNeutralKnown bool
 }
 
 // blockPlan is one query's block design.
@@ -161,6 +180,7 @@ type blockPlan struct {
 	gap    *big.Float     // realized minimum separation of block sums
 	budget float64        // error budget of the query, sum units
 	xmax   *big.Int       // Primes: Π p_j^(K−1)
+	emu    bool           // decode by emulated brackets
 }
 
 func newMulti(n, k int, opt MultiOptions) (*multi, error) {
@@ -231,7 +251,34 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 	if err := a.setWmax(); err != nil {
 		return nil, err
 	}
+	if opt.Strategy == Blocks && !opt.NoEmulation && a.m.Decimals < 0 {
+		if e, err := a.m.NewEmulator(); err == nil {
+			a.emu, a.emuFactor = e, 1.125
+			a.lo, a.hi, a.rn = e.NewTerms(n), e.NewTerms(n), e.NewTerms(n)
+			// Rows made before the emulator existed.
+			a.emuRow(&a.neutral)
+			for c := range a.known {
+				a.emuRow(&a.known[c])
+			}
+		}
+	}
 	return a, nil
+}
+
+// emuRow fills a row's computed-term ranges.
+func (a *multi) emuRow(r *rowInfo) {
+	if a.emu == nil {
+		return
+	}
+	r.lo, r.hi, r.rn = make([]float64, len(r.t)), make([]float64, len(r.t)), make([]float64, len(r.t))
+	for c, t := range r.t {
+		if t.IsInf() {
+			r.lo[c], r.hi[c], r.rn[c] = math.Inf(1), math.Inf(1), math.Inf(1)
+			continue
+		}
+		r.lo[c], r.hi[c] = a.emu.TermRange(t)
+		r.rn[c] = a.emu.Nearest(t)
+	}
 }
 
 // rowInfo computes a row's exact terms; row has K entries (binary: the
@@ -251,6 +298,7 @@ func (a *multi) rowInfo(row []float64) (rowInfo, error) {
 		ri.tf[c] = math.Nextafter(f, math.Inf(1))
 		ri.max = max(ri.max, ri.tf[c])
 	}
+	a.emuRow(&ri)
 	return ri, nil
 }
 
@@ -271,6 +319,7 @@ func (a *multi) setWmax() error {
 			pmin = math.Ldexp(1, int(max(e, -1074)))
 		}
 	}
+	a.pExt = pmin
 	row := make([]float64, a.k)
 	row[a.k-1] = pmin
 	row[0] = 1 - pmin
@@ -353,6 +402,12 @@ func (a *multi) digitRows(k int, g float64) ([]rowInfo, error) {
 		row := make([]float64, a.k)
 		if a.k == 2 {
 			row[1] = 1 / (1 + math.Exp(w))
+			if w >= a.wmax {
+				// The top weight: the extreme row itself, which clipping or
+				// clamping realizes exactly, where 1/(1+e^w) may be a
+				// subnormal with few bits.
+				row[1] = a.pExt
+			}
 			row[0] = 1 - row[1]
 		} else {
 			r := math.Exp(-w)
@@ -493,8 +548,15 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 	g := max(2*b0*(1+0x1p-12), minUnit)
 	if fixedG > 0 {
 		g = fixedG
+	} else if a.emu != nil && !neutralKnown {
+		// Emulation separates far below the budget; start from the last
+		// block's unit and let the loop raise it.
+		g = max(minUnit, 2*b0/64)
+		if a.lastG > 0 {
+			g = max(minUnit, min(g, a.lastG*0.97))
+		}
 	}
-	for iter := 0; iter < 40; iter++ {
+	for iter := 0; iter < 200; iter++ {
 		k := min(a.kDigits(g), kmax)
 		if k < 1 {
 			return nil, &BudgetError{Model: a.m.Name, Budget: 2 * b0, Room: a.wmax}
@@ -513,7 +575,7 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 		p.v = increments(p.rows)
 		p.gap = digitGap(p.v)
 		// Conway–Guy: one or more extra labels when the unit is coarse.
-		if a.k == 2 && !neutralKnown && k < kmax && k <= 19 && gk > a.wmax*0x1p-24 {
+		if a.k == 2 && a.emu == nil && !neutralKnown && k < kmax && k <= 19 && gk > a.wmax*0x1p-24 {
 			if kc := a.kConwayGuy(gk, min(kmax, 20)); kc > k {
 				cp := &blockPlan{kind: Blocks, cg: true, g: gk}
 				if cp.rows, err = a.cgRows(kc, gk); err != nil {
@@ -529,7 +591,13 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 			}
 		}
 		p.budget = a.budgetFor(idx, p.rows, neutralKnown)
-		if p.gap != nil && gapOK(p.gap, p.budget) {
+		need := 2 * p.budget
+		if a.emu != nil && !neutralKnown {
+			need = min(need, a.emuNeed(idx, p))
+			p.emu = need < 2*p.budget
+		}
+		if p.gap != nil && gapOK(p.gap, need/2) {
+			a.lastG = gk
 			return p, nil
 		}
 		if fixedG > 0 {
@@ -540,13 +608,16 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 			kmax = k - 1
 			continue
 		}
-		// Raise the unit to the budget this block really has.
-		need := 2 * p.budget * (1 + 0x1p-12)
-		if p.gap != nil {
-			gf, _ := p.gap.Float64()
-			need = max(need, g*need/gf)
+		// Raise the unit to the separation this block really needs.
+		need *= 1 + 0x1p-12
+		if p.gap == nil {
+			// Realized weights not superincreasing: the unit is below what
+			// the predictions resolve.
+			g *= 1.5
+			continue
 		}
-		g = max(need, g*1.01)
+		gf, _ := p.gap.Float64()
+		g = max(need, g*need/gf, g*1.01)
 	}
 	return nil, fmt.Errorf("decode: no block design converged for %s", a.m.Name)
 }
@@ -684,12 +755,16 @@ func AttackMulti(s oracle.Scorer, opt MultiOptions) (*MultiResult, error) {
 		if a.queries >= a.maxQ {
 			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
 		}
+		a.curIdx = idx
 		score, err := s.Score(a.prediction(idx, p))
 		a.queries++
 		if err != nil {
 			return a.partial(res), err
 		}
 		sigma, ok := a.decode(score, p)
+		for _, i := range idx {
+			a.putRow(i) // undo the block (learn rewrites known points)
+		}
 		if !ok {
 			// Too large a block for what the scorer really does: shrink
 			// it and query again.
@@ -699,6 +774,11 @@ func AttackMulti(s oracle.Scorer, opt MultiOptions) (*MultiResult, error) {
 				return a.partial(res), fmt.Errorf("%w: %d consecutive blocks failed verification against %s (is the scorer model right?)", ErrInconsistent, fails, a.m.Name)
 			}
 			kmax = max(1, len(idx)/2)
+			if p.emu {
+				// The bracket check failed: the emulated separation was
+				// estimated short. Its factor has grown; shrink by one.
+				kmax = max(1, len(idx)-1)
+			}
 			if a.opt.Progress != nil {
 				a.opt.Progress(a.n-a.nUnk, a.queries)
 			}
@@ -776,26 +856,41 @@ func (a *multi) plan(kmax int) (*blockPlan, error) {
 }
 
 // prediction builds the query: block rows at idx, known rows (Blocks) or
-// neutral rows elsewhere.
+// neutral rows elsewhere. The prediction is kept between queries and only
+// the points that changed are rewritten; release undoes the block.
 func (a *multi) prediction(idx []int, p *blockPlan) *oracle.Pred {
-	w := 1
-	if a.k > 2 {
-		w = a.k
-	}
-	pr := &oracle.Pred{K: a.k, P: make([]float64, a.n*w)}
-	put := func(i int, r rowInfo) { copy(pr.P[i*w:(i+1)*w], r.row) }
 	neutralKnown := p.kind != Blocks
-	for i, c := range a.labels {
-		if c >= 0 && !neutralKnown {
-			put(i, a.known[c])
-		} else {
-			put(i, a.neutral)
+	if a.pred == nil || a.predNeutralKnown != neutralKnown {
+		a.pred = &oracle.Pred{K: a.k, P: make([]float64, a.n*a.width())}
+		a.predNeutralKnown = neutralKnown
+		for i := range a.labels {
+			a.putRow(i)
 		}
 	}
 	for j, i := range idx {
-		put(i, p.rows[j])
+		copy(a.pred.P[i*a.width():(i+1)*a.width()], p.rows[j].row)
 	}
-	return pr
+	return a.pred
+}
+
+func (a *multi) width() int {
+	if a.k > 2 {
+		return a.k
+	}
+	return 1
+}
+
+// putRow writes point i's row outside any block.
+func (a *multi) putRow(i int) {
+	if a.pred == nil {
+		return
+	}
+	r := &a.neutral
+	if c := a.labels[i]; c >= 0 && !a.predNeutralKnown {
+		r = &a.known[c]
+	}
+	w := a.width()
+	copy(a.pred.P[i*w:(i+1)*w], r.row)
 }
 
 // decode reads the block's labels from a score and verifies them: the
@@ -805,21 +900,10 @@ func (a *multi) prediction(idx []int, p *blockPlan) *oracle.Pred {
 func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
 	const prec = 192
 	ns := new(big.Float).SetPrec(256).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
-	// C: every term that does not depend on the block's labels.
-	c := new(big.Float).SetPrec(prec)
-	nNeutral := int64(a.nUnk - len(p.rows))
-	for cl := range a.k {
-		if p.kind != Blocks {
-			nNeutral += int64(a.nKnown[cl])
-		} else if a.nKnown[cl] > 0 {
-			c.Add(c, new(big.Float).SetPrec(prec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
-		}
+	t := new(big.Float).SetPrec(prec).Sub(ns, a.constC(p))
+	if p.emu {
+		return a.decodeEmu(score, t, p)
 	}
-	c.Add(c, new(big.Float).SetPrec(prec).Mul(a.neutral.t[0], new(big.Float).SetInt64(nNeutral)))
-	for _, r := range p.rows {
-		c.Add(c, r.t[0])
-	}
-	t := new(big.Float).SetPrec(prec).Sub(ns, c)
 	var sigma []int
 	switch {
 	case p.kind == Primes:
@@ -840,6 +924,26 @@ func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
 		return nil, false
 	}
 	return sigma, true
+}
+
+// constC returns the exact sum of every term that does not depend on the
+// block's labels (the block's points counted at class 0).
+func (a *multi) constC(p *blockPlan) *big.Float {
+	const prec = 192
+	c := new(big.Float).SetPrec(prec)
+	nNeutral := int64(a.nUnk - len(p.rows))
+	for cl := range a.k {
+		if p.kind != Blocks {
+			nNeutral += int64(a.nKnown[cl])
+		} else if a.nKnown[cl] > 0 {
+			c.Add(c, new(big.Float).SetPrec(prec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
+		}
+	}
+	c.Add(c, new(big.Float).SetPrec(prec).Mul(a.neutral.t[0], new(big.Float).SetInt64(nNeutral)))
+	for _, r := range p.rows {
+		c.Add(c, r.t[0])
+	}
+	return c
 }
 
 // decodeDigits reads superincreasing digits greedily, largest first: class
@@ -947,9 +1051,14 @@ func (a *multi) learn(idx, sigma []int) {
 		a.dUnk -= float64(a.depth[i])
 		a.nKnown[sigma[j]]++
 		a.dKnown[sigma[j]] += float64(a.depth[i])
+		a.putRow(i)
 	}
+	a.baseOK = false
 	for a.pos < a.n && a.labels[a.order[a.pos]] >= 0 {
 		a.pos++
+	}
+	if a.emu != nil {
+		a.emuFactor = max(1.125, a.emuFactor*0.95)
 	}
 }
 

@@ -1,0 +1,191 @@
+// This file is the block code's decoding by emulated brackets (see
+// MultiOptions.NoEmulation and oracle.Emulator).
+
+package decode
+
+import (
+	"math"
+	"math/big"
+)
+
+// fillBase writes every point's computed-term range for the current state:
+// known points at their label's row, unknown ones neutral.
+func (a *multi) fillBase() {
+	if a.baseOK {
+		return
+	}
+	for i, c := range a.labels {
+		r, cl := &a.neutral, 0
+		if c >= 0 {
+			r, cl = &a.known[c], c
+		}
+		a.lo.Set(i, r.lo[cl])
+		a.hi.Set(i, r.hi[cl])
+		a.rn.Set(i, r.rn[cl])
+	}
+	a.baseOK = true
+}
+
+// setBlock puts the block's rows at labeling sigma (nil: back to neutral).
+func (a *multi) setBlock(idx []int, p *blockPlan, sigma []int) {
+	for j, i := range idx {
+		r, c := &p.rows[j], 0
+		if sigma == nil {
+			r = &a.neutral
+		} else {
+			c = sigma[j]
+		}
+		a.lo.Set(i, r.lo[c])
+		a.hi.Set(i, r.hi[c])
+		a.rn.Set(i, r.rn[c])
+	}
+}
+
+// nTimes returns N·r.
+func (a *multi) nTimes(r *big.Rat) *big.Float {
+	return new(big.Float).SetPrec(256).SetRat(new(big.Rat).Mul(r, new(big.Rat).SetInt64(int64(a.n))))
+}
+
+// emuNeed estimates the separation (sum units) that keeps the emulated
+// brackets of the block's labelings apart: the width of one bracket, the
+// spread of the label-dependent rounding seen on four probe labelings
+// (correctly rounded terms), the spacing of reported scores and twice the
+// noise, times a safety factor (1.125, ×1.5 after a failed decode, decaying
+// back by 5% a block). It is
+// an estimate: decoding checks the brackets exactly and shrinks the block
+// if two of them overlap.
+func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
+	a.fillBase()
+	defer a.setBlock(idx, p, nil)
+	k := len(idx)
+	sig := make([]int, k)
+	a.setBlock(idx, p, sig)
+	rlo, err1 := a.emu.Report(a.lo)
+	rhi, err2 := a.emu.Report(a.hi)
+	if err1 != nil || err2 != nil {
+		return math.Inf(1)
+	}
+	w, _ := new(big.Float).Sub(a.nTimes(rhi), a.nTimes(rlo)).Float64()
+	c := a.constC(p)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	top := a.k - 1
+	var sf float64
+	for probe := range 4 {
+		for j := range sig {
+			switch probe {
+			case 0:
+				sig[j] = 0
+			case 1:
+				sig[j] = top
+			case 2:
+				sig[j] = top * (j % 2)
+			case 3:
+				sig[j] = top * ((j + 1) % 2)
+			}
+		}
+		a.setBlock(idx, p, sig)
+		r, err := a.emu.Report(a.rn)
+		if err != nil {
+			return math.Inf(1)
+		}
+		ex := new(big.Float).SetPrec(192).Set(c)
+		for j, cl := range sig {
+			ex.Add(ex, p.v[j][cl])
+		}
+		d, _ := ex.Sub(a.nTimes(r), ex).Float64()
+		lo, hi = min(lo, d), max(hi, d)
+		sf, _ = r.Float64()
+	}
+	// Spacing of reported scores near the last probe.
+	ulp := a.emu.Spacing(sf) * float64(a.n)
+	smax := (sf*float64(a.n) + w) / float64(a.n)
+	tau := a.opt.Noise.HalfWidth(smax, a.n) * float64(a.n)
+	return (w + (hi - lo) + ulp + 2*tau) * a.emuFactor
+}
+
+// decodeEmu decodes by brackets. Every labeling whose exact block sum is
+// within the rigorous budget of t is a candidate (the truth is one); for
+// each, the server's reported score is bracketed by emulation on the
+// lowest and highest computed terms. The block decodes only if exactly one
+// candidate's bracket holds the observed score, widened by the noise.
+func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bool) {
+	const maxCand = 1 << 12
+	a.fillBase()
+	idx := a.curIdx
+	defer a.setBlock(idx, p, nil)
+	b := new(big.Float).SetFloat64(p.budget)
+	low := new(big.Float).SetPrec(192).Sub(t, b)
+	high := new(big.Float).SetPrec(192).Add(t, b)
+	sigma := floorDigits(low, p)
+	tau := new(big.Rat)
+	if a.opt.Noise.Kind != 0 {
+		sf, _ := score.Float64()
+		tau.SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n))
+	}
+	sLo := new(big.Rat).Sub(score, tau)
+	sHi := new(big.Rat).Add(score, tau)
+	var found []int
+	sum := new(big.Float).SetPrec(192)
+	for range maxCand {
+		sum.SetInt64(0)
+		for j, c := range sigma {
+			sum.Add(sum, p.v[j][c])
+		}
+		if sum.Cmp(high) > 0 {
+			break
+		}
+		if sum.Cmp(low) >= 0 {
+			a.setBlock(idx, p, sigma)
+			rlo, err1 := a.emu.Report(a.lo)
+			rhi, err2 := a.emu.Report(a.hi)
+			if err1 == nil && err2 == nil && sHi.Cmp(rlo) >= 0 && sLo.Cmp(rhi) <= 0 {
+				if found != nil {
+					a.emuFactor *= 1.5
+					return nil, false // two labelings explain the score
+				}
+				found = append([]int(nil), sigma...)
+			}
+		}
+		if !nextDigits(sigma, a.k) {
+			break
+		}
+	}
+	if found == nil {
+		a.emuFactor *= 1.5
+		return nil, false
+	}
+	return found, true
+}
+
+// floorDigits returns the labeling with the largest block sum ≤ x (all
+// zeros if none), reading superincreasing digits greedily.
+func floorDigits(x *big.Float, p *blockPlan) []int {
+	rem := new(big.Float).SetPrec(192).Set(x)
+	sigma := make([]int, len(p.v))
+	if rem.Sign() < 0 {
+		return sigma
+	}
+	for j := range p.v {
+		for c := len(p.v[j]) - 1; c >= 1; c-- {
+			if rem.Cmp(p.v[j][c]) >= 0 {
+				sigma[j] = c
+				break
+			}
+		}
+		rem.Sub(rem, p.v[j][sigma[j]])
+	}
+	return sigma
+}
+
+// nextDigits steps sigma to the next labeling in increasing block sum
+// (digit 0 most significant); it returns false after the last.
+func nextDigits(sigma []int, k int) bool {
+	for j := len(sigma) - 1; j >= 0; j-- {
+		if sigma[j] < k-1 {
+			sigma[j]++
+			return true
+		}
+		sigma[j] = 0
+	}
+	return false
+}

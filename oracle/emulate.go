@@ -1,0 +1,129 @@
+package oracle
+
+// This file lets an attacker bracket what a float server reports for a
+// labeling without assuming the server's log bit for bit: rounding to
+// nearest is monotone, so a sum computed in a fixed order, a division by N
+// and a decimal rounding are monotone in every term. If each computed term
+// lies in [lo_i, hi_i], the reported score lies between the scores the
+// same computation gives on all the lo_i and on all the hi_i.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/labelinf/labelinf/fpa"
+)
+
+// Emulator brackets a float server's reported score (see the file comment).
+// It needs a binary64 or binary32 model rounding to nearest with recursive
+// or pairwise summation (Kahan's is not monotone).
+type Emulator struct {
+	m   *Model
+	f64 bool
+}
+
+// NewEmulator returns an emulator for m, or an error if m is not a
+// binary64/binary32 round-to-nearest model with a monotone summation.
+func (m *Model) NewEmulator() (*Emulator, error) {
+	f64, ok := m.native()
+	if !ok || m.Loss.Sum.Order == fpa.Kahan || m.Loss.LogULPs > 64 {
+		return nil, fmt.Errorf("oracle: %s cannot be emulated (needs binary64 or binary32, round to nearest, recursive or pairwise sum)", m.Name)
+	}
+	return &Emulator{m: m, f64: f64}, nil
+}
+
+// TermRange returns the computed values between which the server's term
+// lies when the exact term is t: its log is within LogULPs ulps (faithful:
+// the two format values around t, widened by ⌈LogULPs⌉−1 ulps each side),
+// then clamped. t must be finite; it is taken with a relative error of up
+// to 2^−118, and the range allows for that.
+func (e *Emulator) TermRange(t *big.Float) (lo, hi float64) {
+	f := e.m.Loss.Format
+	w := new(big.Float).SetPrec(t.Prec() + 8).Abs(t)
+	w.SetMantExp(w, -118)
+	a := new(big.Float).SetPrec(t.Prec()+8).Sub(t, w)
+	b := new(big.Float).SetPrec(t.Prec()+8).Add(t, w)
+	lo, _ = fpa.New(f).SetMode(big.ToNegativeInf).SetBig(a).Float64()
+	hi, _ = fpa.New(f).SetMode(big.ToPositiveInf).SetBig(b).Float64()
+	for range int(math.Ceil(max(e.m.Loss.LogULPs, 1))) - 1 {
+		lo, hi = e.next(lo, -1), e.next(hi, 1)
+	}
+	if e.m.Loss.LogFloor != "" {
+		fl, _ := fpa.Parse(e.m.Loss.LogFloor, f, fpa.ToNearestEven)
+		c, _ := fl.Float64()
+		lo, hi = min(lo, -c), min(hi, -c)
+	}
+	return lo, hi
+}
+
+// Nearest returns t rounded to nearest in the format: the term a
+// correctly rounded log gives.
+func (e *Emulator) Nearest(t *big.Float) float64 {
+	v, _ := fpa.New(e.m.Loss.Format).SetBig(t).Float64()
+	if e.m.Loss.LogFloor != "" {
+		fl, _ := fpa.Parse(e.m.Loss.LogFloor, e.m.Loss.Format, fpa.ToNearestEven)
+		c, _ := fl.Float64()
+		v = min(v, -c)
+	}
+	return v
+}
+
+func (e *Emulator) next(x float64, dir int) float64 {
+	if e.f64 {
+		return math.Nextafter(x, float64(dir)*math.Inf(1))
+	}
+	return float64(math.Nextafter32(float32(x), float32(dir)*float32(math.Inf(1))))
+}
+
+// Spacing returns the distance from x (a value of the format) to the next
+// value above it.
+func (e *Emulator) Spacing(x float64) float64 { return e.next(x, 1) - x }
+
+// Terms is a buffer of computed terms in the emulator's format.
+type Terms struct {
+	f64 []float64
+	f32 []float32
+}
+
+// NewTerms returns a buffer of n terms, all +0.
+func (e *Emulator) NewTerms(n int) *Terms {
+	if e.f64 {
+		return &Terms{f64: make([]float64, n)}
+	}
+	return &Terms{f32: make([]float32, n)}
+}
+
+// Set sets term i to v, a value of the format.
+func (t *Terms) Set(i int, v float64) {
+	if t.f64 != nil {
+		t.f64[i] = v
+	} else {
+		t.f32[i] = float32(v)
+	}
+}
+
+// Report returns the score the server reports for computed terms: their
+// sum in its order, divided by N in the format, rounded to its decimals.
+func (e *Emulator) Report(t *Terms) (*big.Rat, error) {
+	var mean float64
+	if e.f64 {
+		if len(t.f64) == 0 {
+			return nil, errors.New("oracle: no terms")
+		}
+		mean = sumNative(t.f64, e.m.Loss.Sum) / float64(len(t.f64))
+	} else {
+		if len(t.f32) == 0 {
+			return nil, errors.New("oracle: no terms")
+		}
+		mean = float64(sumNative(t.f32, e.m.Loss.Sum) / float32(len(t.f32)))
+	}
+	if math.IsInf(mean, 0) || math.IsNaN(mean) {
+		return nil, fpa.ErrOverflow
+	}
+	if e.m.Decimals >= 0 {
+		return fpa.RoundDecimal(fpa.New(fpa.Binary64).SetFloat64(mean), e.m.Decimals)
+	}
+	return new(big.Rat).SetFloat64(mean), nil
+}
