@@ -99,6 +99,9 @@ type MultiOptions struct {
 
 // MultiResult is the outcome of a multi-query attack.
 type MultiResult struct {
+	// Labels holds the recovered labels (−1 where unknown). After an error
+	// it holds the blocks decoded before it, verified only under the
+	// assumed model, and Verified is false.
 	Labels []int
 	// Verified: every block decoded to the unique labeling within its
 	// error budget and reproduced its score within it (and the final
@@ -749,7 +752,7 @@ func AttackMulti(s oracle.Scorer, opt MultiOptions) (*MultiResult, error) {
 	for a.nUnk > 0 {
 		p, err := a.plan(kmax)
 		if err != nil {
-			return a.partial(res), err
+			return a.failed(res), err
 		}
 		idx := a.nextIdx(len(p.rows))
 		if a.queries >= a.maxQ {
@@ -759,7 +762,7 @@ func AttackMulti(s oracle.Scorer, opt MultiOptions) (*MultiResult, error) {
 		score, err := s.Score(a.prediction(idx, p))
 		a.queries++
 		if err != nil {
-			return a.partial(res), err
+			return a.failed(res), err
 		}
 		sigma, ok := a.decode(score, p)
 		for _, i := range idx {
@@ -771,7 +774,7 @@ func AttackMulti(s oracle.Scorer, opt MultiOptions) (*MultiResult, error) {
 			res.Retries++
 			fails++
 			if fails > 6 {
-				return a.partial(res), fmt.Errorf("%w: %d consecutive blocks failed verification against %s (is the scorer model right?)", ErrInconsistent, fails, a.m.Name)
+				return a.failed(res), fmt.Errorf("%w: %d consecutive blocks failed verification against %s (is the scorer model right?)", ErrInconsistent, fails, a.m.Name)
 			}
 			kmax = max(1, len(idx)/2)
 			if p.emu {
@@ -795,7 +798,7 @@ func AttackMulti(s oracle.Scorer, opt MultiOptions) (*MultiResult, error) {
 	if opt.Check {
 		ok, decisive, err := a.check(s)
 		if err != nil {
-			return a.partial(res), err
+			return a.failed(res), err
 		}
 		res.Checked, res.CheckDecisive = true, decisive
 		if !ok {
@@ -813,6 +816,13 @@ func (a *multi) partial(res *MultiResult) *MultiResult {
 		res.Verified = false
 	}
 	return res
+}
+
+// failed marks res unverified: an error means the scorer did not behave
+// as the model says, so earlier blocks are suspect too.
+func (a *multi) failed(res *MultiResult) *MultiResult {
+	res.Verified = false
+	return a.partial(res)
 }
 
 // plan designs the next block. Primes and Alg3 keep one design (their k

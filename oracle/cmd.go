@@ -10,7 +10,10 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+
+	"github.com/labelinf/labelinf/fpa"
 )
 
 // Cmd is an external scorer: a program started once through sh -c that
@@ -21,6 +24,11 @@ import (
 type Cmd struct {
 	n, k    int
 	timeout time.Duration
+
+	// RoundTo, if set, rounds each answer to nearest in that format: a
+	// server that prints a float in a form that reads back to the same
+	// float (Python's repr, Go's 'g' −1) reports that float exactly.
+	RoundTo *fpa.Format
 
 	mu      sync.Mutex
 	cmd     *exec.Cmd
@@ -48,6 +56,9 @@ func NewCmd(program string, n, k int, timeout time.Duration) (*Cmd, error) {
 	c := &Cmd{n: n, k: k, timeout: timeout, lines: make(chan string)}
 	c.cmd = exec.Command("sh", "-c", program)
 	c.cmd.Stderr = &c.stderr
+	// The program's children die with it, and I/O waits end soon after.
+	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.cmd.WaitDelay = time.Second
 	var err error
 	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
 		return nil, err
@@ -111,6 +122,16 @@ func (c *Cmd) Score(p *Pred) (*big.Rat, error) {
 		if !ok {
 			return nil, c.fail(fmt.Errorf("oracle: scorer answered %q, not a decimal number", clip(line, 80)))
 		}
+		if c.RoundTo != nil {
+			b, err := fpa.New(*c.RoundTo).SetRat(r).Big(nil)
+			if err != nil {
+				return nil, c.fail(fmt.Errorf("oracle: scorer answered %q: %w", clip(line, 80), err))
+			}
+			if b.IsInf() {
+				return nil, c.fail(fmt.Errorf("oracle: scorer answered %q, out of the format's range", clip(line, 80)))
+			}
+			r, _ = b.Rat(nil)
+		}
 		return r, nil
 	case <-time.After(c.timeout):
 		return nil, c.fail(fmt.Errorf("oracle: scorer did not answer within %v", c.timeout))
@@ -128,6 +149,7 @@ func (c *Cmd) fail(err error) error {
 
 func (c *Cmd) kill() {
 	if c.cmd.Process != nil {
+		syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
 		c.cmd.Process.Kill()
 	}
 	c.cmd.Wait()
@@ -148,7 +170,7 @@ func (c *Cmd) Close() error {
 	case err := <-done:
 		return err
 	case <-time.After(c.timeout):
-		c.cmd.Process.Kill()
+		syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
 		return <-done
 	}
 }

@@ -187,7 +187,11 @@ func exactScore(prec uint, labels []int, p *Pred) (*big.Float, error) {
 		}
 		r.Num[i], r.Den[i] = num, den
 	}
-	return loss.CrossEntropy(new(big.Float).SetPrec(prec), labels, r)
+	z, err := loss.CrossEntropy(new(big.Float).SetPrec(prec), labels, r)
+	if err == nil && z.IsInf() {
+		return nil, errors.New("oracle: a labelled class has probability 0: the loss is infinite")
+	}
+	return z, err
 }
 
 // ratRow writes row values over one power-of-two denominator, the

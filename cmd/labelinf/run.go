@@ -17,6 +17,9 @@ import (
 
 const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
        labelinf fpa -format NAME|E,M [-round MODE] -op OP A [B [C]]
+       labelinf plan -n N [-k K] [-scorer NAME] [-noise KIND -tau T -delta D] [-json]
+       labelinf attack [-scorer NAME|cmd:PROGRAM [-assume NAME]] -n N [-k K] [-seed S]
+                       [-strategy auto|blocks|primes|alg3] [-labels FILE] [-out FILE] [-json]
 run 'go doc ./cmd/labelinf' for the manual`
 
 // run is the whole command; it returns the exit status.
@@ -30,6 +33,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runDemo(args[1:], stdout, stderr)
 	case "fpa":
 		return runFPA(args[1:], stdout, stderr)
+	case "plan":
+		return runPlan(args[1:], stdout, stderr)
+	case "attack":
+		return runAttack(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return 0

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPlanJSON(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"plan", "-n", "2000", "-scorer", "float32-keras", "-json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var p planOut
+	if err := json.Unmarshal(out.Bytes(), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Strategies) != 3 || p.FloorQueries <= 0 {
+		t.Fatalf("plan = %+v", p)
+	}
+	byName := map[string]planRow{}
+	for _, r := range p.Strategies {
+		byName[r.Strategy] = r
+	}
+	if b, a := byName["blocks"], byName["primes"]; b.Queries == 0 || b.Queries >= a.Queries {
+		t.Errorf("blocks %d queries, primes %d", b.Queries, a.Queries)
+	}
+}
+
+func TestAttackJSON(t *testing.T) {
+	dir := t.TempDir()
+	labels := filepath.Join(dir, "y.txt")
+	os.WriteFile(labels, []byte("1\n0\n\n2\n1\n0\n2\n2\n0\n"), 0o644)
+	outFile := filepath.Join(dir, "out.txt")
+	var out, errb bytes.Buffer
+	code := run([]string{"attack", "-scorer", "float64-sklearn", "-k", "3", "-labels", labels, "-out", outFile, "-json", "-check"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
+	}
+	var a attackOut
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.N != 8 || a.K != 3 || a.Accuracy == nil || *a.Accuracy != 1 || !a.Verified || a.Queries < 1 || a.Strategy != "blocks" {
+		t.Errorf("attack = %+v", a)
+	}
+	got, _ := os.ReadFile(outFile)
+	if string(got) != "1\n0\n2\n1\n0\n2\n2\n0\n" {
+		t.Errorf("-out wrote %q", got)
+	}
+	out.Reset()
+	if code := run([]string{"attack", "-n", "300", "-scorer", "leaderboard", "-strategy", "alg3", "-noise", "bounded", "-tau", "1e-6"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "accuracy 100.00%") {
+		t.Errorf("exit %d: %s", code, out.String())
+	}
+}
+
+func TestAttackUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"attack"}, // no n
+		{"attack", "-n", "10", "-scorer", "nope"},     // bad scorer
+		{"attack", "-n", "10", "-strategy", "magic"},  // bad strategy
+		{"attack", "-n", "10", "-scorer", "cmd:true"}, // cmd without -assume
+		{"attack", "-n", "10", "-noise", "bounded", "-tau", "-1"},
+		{"attack", "-labels", "/nonexistent/file"},
+		{"plan", "-n", "0"},
+		{"plan", "-n", "10", "-k", "1"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errb.String())
+		}
+	}
+	// A scorer that answers garbage: a clear error, exit 1.
+	var out, errb bytes.Buffer
+	code := run([]string{"attack", "-n", "10", "-scorer", "cmd:while read l; do echo nan-ish; done", "-assume", "float64-sklearn", "-json"}, &out, &errb)
+	if code != 1 || !strings.Contains(out.String(), "not a decimal") {
+		t.Errorf("garbage scorer: exit %d, %s", code, out.String())
+	}
+}
