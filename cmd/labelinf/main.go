@@ -5,6 +5,11 @@
 //
 //	labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
 //	labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
+//	labelinf plan -n N [-k K] [-scorer NAME] [-noise KIND -tau T -delta D] [-check] [-json]
+//	labelinf attack [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-n N] [-k K] [-seed S]
+//	                [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
+//	                [-labels FILE] [-out FILE] [-check] [-no-emulate] [-allow-partial]
+//	                [-timeout D] [-json]
 //
 // The demo draws seeded random private labels, puts them behind an exact
 // arbitrary-precision scoring server (mean cross-entropy, correctly rounded
@@ -45,6 +50,31 @@
 //	labelinf fpa -format 5,10 -round up -op div 1 3     prints 0x1.558p-02
 //
 // An invalid format, mode, op, operand count or operand exits with status 2.
+//
+// The plan and attack commands are the multi-query attacks against
+// finite-precision scorers. Scorers (-scorer): float64-sklearn (scikit-learn
+// log_loss), float32-keras (Keras binary_crossentropy), torch-bce (PyTorch
+// BCELoss), leaderboard (float64, 1e-15 clip, 5 decimals), apa[:BITS]
+// (exact, BITS-bit scores), fpa:E,M (any emulated format), or
+// cmd:PROGRAM, an external scorer started once through sh -c that reads one
+// JSON line {"predictions": [...]} per query (binary: the probability of
+// class 1 per point; K classes: one row of K probabilities per point) and
+// answers one line, the score as a decimal number; -assume NAME says which
+// model to plan for, -timeout bounds each answer, and the final check query
+// is on by default. Noise (-noise bounded|gaussian|multiplicative with -tau,
+// and -delta for Gaussian) is added to simulated scores and assumed by the
+// attacker.
+//
+// plan prints, for each strategy (primes = ICML Alg 1, alg3 = ICML Alg 3,
+// blocks = ours), the queries and block sizes it would use, and the
+// information floor N·log2(K)/(bits in one score). attack runs the attack
+// against a simulated scorer holding seeded random labels (or the labels
+// in -labels FILE, one class index per line) or against cmd:PROGRAM, and
+// prints queries, retries, accuracy (null in JSON when the labels are
+// unknown), verified, seconds (attack and scorer apart), strategy, n, k.
+// -out FILE writes the recovered labels one per line. It exits 1 when
+// accuracy is below 1 or verification fails (unless -allow-partial), 2 on
+// a usage error. A progress bar goes to stderr on a terminal.
 package main
 
 import "os"
