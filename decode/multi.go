@@ -385,7 +385,7 @@ func (a *multi) budgetFor(idx []int, rs []rowInfo, neutralKnown bool) float64 {
 	return e + float64(a.n)*a.opt.Noise.HalfWidth(smax, a.n)*(1+0x1p-40)
 }
 
-// block returns the next len(idx) candidate points.
+// nextIdx returns the next k unknown points in the block order.
 func (a *multi) nextIdx(k int) []int {
 	idx := make([]int, 0, k)
 	for p := a.pos; p < a.n && len(idx) < k; p++ {
@@ -687,7 +687,7 @@ func (a *multi) planPrimes(kmax int) (*blockPlan, error) {
 func (a *multi) primeBlock(k int) (*blockPlan, error) {
 	p := &blockPlan{kind: Primes, xmax: big.NewInt(1)}
 	p.rows = make([]rowInfo, k)
-	dev := 0.0 // Σ_j max_c |v_j(c) − c·ln p_j|... kept as float64, rounded up
+	dev := 0.0 // max over points and classes of |v_j(c) − c·ln p_j|; ×k below bounds the sum
 	for j := range k {
 		pr := float64(a.primeList[j])
 		row := make([]float64, a.k)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"os"
 	"strconv"
 	"strings"
@@ -121,5 +120,4 @@ func TestPredJSON(t *testing.T) {
 	if err := json.Unmarshal(p.AppendJSON(nil), &v); err != nil || len(v.Predictions) != 2 || v.Predictions[0][2] != 0.7 {
 		t.Errorf("AppendJSON = %s (%v)", p.AppendJSON(nil), err)
 	}
-	_ = big.NewInt
 }
