@@ -10,4 +10,5 @@ require (
 require (
 	github.com/ALTree/bigfloat v0.2.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
 )

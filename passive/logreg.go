@@ -1,0 +1,217 @@
+// This file implements L2-regularized logistic regression trained by
+// Newton's method.
+
+package passive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// A Classifier is a trained binary classifier.
+type Classifier interface {
+	// Prob1 writes P(y = 1 | x) for each row of x to dst, reallocating it
+	// if it is too short, and returns it. It panics if x has the wrong
+	// number of columns.
+	Prob1(dst []float64, x *mat.Dense) []float64
+}
+
+// LogRegOptions configures [TrainLogReg]. The zero value is usable.
+type LogRegOptions struct {
+	// Lambda is the L2 penalty on the weights (not the intercept) added to
+	// the mean log-loss: (λ/2)·‖w‖². 0 means 1e-4; it must be > 0, which
+	// also keeps Newton's Hessian positive definite when one-hot columns
+	// are collinear with the intercept.
+	Lambda float64
+	// MaxIter bounds the Newton steps; 0 means 50.
+	MaxIter int
+	// Tol stops the iteration once the gradient's max-norm is below it; 0
+	// means 1e-10.
+	Tol float64
+}
+
+func (o *LogRegOptions) validate() error {
+	if o.Lambda == 0 {
+		o.Lambda = 1e-4
+	}
+	if o.MaxIter == 0 {
+		o.MaxIter = 50
+	}
+	if o.Tol == 0 {
+		o.Tol = 1e-10
+	}
+	if !(o.Lambda > 0) || math.IsInf(o.Lambda, 0) || o.MaxIter < 0 || !(o.Tol > 0) {
+		return fmt.Errorf("passive: logistic regression options λ=%v, max iterations %d, tolerance %v; want λ > 0, iterations ≥ 0, tolerance > 0", o.Lambda, o.MaxIter, o.Tol)
+	}
+	return nil
+}
+
+// LogReg is a trained logistic-regression model: P(y=1|x) = σ(w·x + b).
+type LogReg struct {
+	W    []float64
+	B    float64
+	Iter int // Newton steps taken
+}
+
+// TrainLogReg fits L2-regularized logistic regression,
+//
+//	minimize (1/n)·Σ_i [softplus(z_i) − y_i·z_i] + (λ/2)·‖w‖²,  z_i = w·x_i + b,
+//
+// by Newton's method (iteratively reweighted least squares) with a
+// backtracking line search, which converges quadratically on this
+// strictly convex objective; it is deterministic and needs no seed. It
+// returns an error if the labels are not 0/1, if their number differs
+// from x's rows, or if the iteration does not converge.
+func TrainLogReg(ctx context.Context, x *mat.Dense, y []int, opt LogRegOptions) (*LogReg, error) {
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	n, d := x.Dims()
+	if n != len(y) || n == 0 {
+		return nil, fmt.Errorf("passive: %d rows but %d labels", n, len(y))
+	}
+	for i, v := range y {
+		if v != 0 && v != 1 {
+			return nil, fmt.Errorf("passive: label %d of row %d is not 0 or 1", v, i)
+		}
+	}
+	// θ = (w, b); augmented rows (x, 1).
+	theta := make([]float64, d+1)
+	grad := make([]float64, d+1)
+	z := make([]float64, n)
+	xs := mat.NewDense(n, d+1, nil) // √s_i·(x_i, 1)
+	h := mat.NewSymDense(d+1, nil)
+	var chol mat.Cholesky
+	step := mat.NewVecDense(d+1, nil)
+	objective := func(th []float64) float64 {
+		logits(z, x, th)
+		var f float64
+		for i, zi := range z {
+			f += softplus(zi) - float64(y[i])*zi
+		}
+		f /= float64(n)
+		var r float64
+		for _, w := range th[:d] {
+			r += w * w
+		}
+		return f + opt.Lambda/2*r
+	}
+	f := objective(theta)
+	m := &LogReg{}
+	for m.Iter = 0; m.Iter < opt.MaxIter; m.Iter++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// z holds the logits at θ.
+		clear(grad)
+		for i := range n {
+			row := x.RawRowView(i)
+			p := sigmoid(z[i])
+			r := (p - float64(y[i])) / float64(n)
+			for j, v := range row {
+				grad[j] += r * v
+			}
+			grad[d] += r
+			sq := math.Sqrt(p * (1 - p) / float64(n))
+			xr := xs.RawRowView(i)
+			for j, v := range row {
+				xr[j] = sq * v
+			}
+			xr[d] = sq
+		}
+		gmax := 0.0
+		for j := range d {
+			grad[j] += opt.Lambda * theta[j]
+		}
+		for _, g := range grad {
+			gmax = max(gmax, math.Abs(g))
+		}
+		if gmax < opt.Tol {
+			m.W, m.B = theta[:d], theta[d]
+			return m, nil
+		}
+		h.SymOuterK(1, xs.T())
+		for j := range d {
+			h.SetSym(j, j, h.At(j, j)+opt.Lambda)
+		}
+		if !chol.Factorize(h) {
+			return nil, errors.New("passive: logistic regression Hessian is not positive definite")
+		}
+		if err := chol.SolveVecTo(step, mat.NewVecDense(d+1, grad)); err != nil {
+			return nil, fmt.Errorf("passive: logistic regression Newton step: %w", err)
+		}
+		// Backtracking (Armijo) line search along −step.
+		dec := 0.0
+		for j := range grad {
+			dec += grad[j] * step.AtVec(j)
+		}
+		t := 1.0
+		next := make([]float64, d+1)
+		for {
+			for j := range theta {
+				next[j] = theta[j] - t*step.AtVec(j)
+			}
+			fn := objective(next)
+			if fn <= f-1e-4*t*dec || t < 1e-10 {
+				f = fn
+				break
+			}
+			t /= 2
+		}
+		copy(theta, next)
+	}
+	return nil, fmt.Errorf("passive: logistic regression did not converge in %d Newton steps", opt.MaxIter)
+}
+
+// logits writes x·w + b to z, with θ = (w, b).
+func logits(z []float64, x *mat.Dense, theta []float64) {
+	d := len(theta) - 1
+	for i := range z {
+		s := theta[d]
+		for j, v := range x.RawRowView(i) {
+			s += theta[j] * v
+		}
+		z[i] = s
+	}
+}
+
+// Prob1 implements [Classifier].
+func (m *LogReg) Prob1(dst []float64, x *mat.Dense) []float64 {
+	n, d := x.Dims()
+	if d != len(m.W) {
+		panic(fmt.Sprintf("passive: LogReg.Prob1: %d features, model has %d", d, len(m.W)))
+	}
+	if cap(dst) < n {
+		dst = make([]float64, n)
+	}
+	dst = dst[:n]
+	for i := range n {
+		s := m.B
+		for j, v := range x.RawRowView(i) {
+			s += m.W[j] * v
+		}
+		dst[i] = sigmoid(s)
+	}
+	return dst
+}
+
+// sigmoid is 1/(1+e^−z), evaluated without overflow for either sign.
+func sigmoid(z float64) float64 {
+	if z >= 0 {
+		return 1 / (1 + math.Exp(-z))
+	}
+	e := math.Exp(z)
+	return e / (1 + e)
+}
+
+// softplus is log(1+e^z), evaluated without overflow.
+func softplus(z float64) float64 {
+	if z > 0 {
+		return z + math.Log1p(math.Exp(-z))
+	}
+	return math.Log1p(math.Exp(z))
+}
