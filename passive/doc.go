@@ -54,6 +54,8 @@
 //     and statistical inference", JASA 22(158), 1927.
 //   - [Ste14] G. L. Steele, D. Lea, C. H. Flood, "Fast splittable
 //     pseudorandom number generators", OOPSLA 2014.
+//   - [BV04] S. Boyd, L. Vandenberghe, "Convex Optimization", Cambridge
+//     University Press, 2004.
 //   - [KB15] D. P. Kingma, J. Ba, "Adam: a method for stochastic
 //     optimization", ICLR 2015, arXiv:1412.6980.
 //   - [HZRS15] K. He, X. Zhang, S. Ren, J. Sun, "Delving deep into

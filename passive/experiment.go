@@ -39,6 +39,21 @@ func (e Epsilon) MarshalJSON() ([]byte, error) {
 	return json.Marshal(float64(e))
 }
 
+// UnmarshalJSON implements [json.Unmarshaler], accepting what
+// [Epsilon.MarshalJSON] writes.
+func (e *Epsilon) UnmarshalJSON(b []byte) error {
+	if string(b) == `"inf"` {
+		*e = Epsilon(math.Inf(1))
+		return nil
+	}
+	var v float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fmt.Errorf("passive: privacy budget %s is not a number or \"inf\"", b)
+	}
+	*e = Epsilon(v)
+	return nil
+}
+
 // ParseEpsilons parses a comma-separated list of privacy budgets such as
 // "inf,4,2,1,0.8,0.5,0.3". Each must be "inf" or a number ≥ 0.
 func ParseEpsilons(s string) ([]Epsilon, error) {

@@ -29,8 +29,9 @@ type LogRegOptions struct {
 	Lambda float64
 	// MaxIter bounds the Newton steps; 0 means 50.
 	MaxIter int
-	// Tol stops the iteration once the gradient's max-norm is below it; 0
-	// means 1e-10.
+	// Tol stops the iteration once half the squared Newton decrement,
+	// λ(θ)²/2 = gᵀH⁻¹g/2, which estimates how far the objective is above
+	// its minimum [BV04, §9.5.1], is below it; 0 means 1e-14.
 	Tol float64
 }
 
@@ -42,7 +43,7 @@ func (o *LogRegOptions) validate() error {
 		o.MaxIter = 50
 	}
 	if o.Tol == 0 {
-		o.Tol = 1e-10
+		o.Tol = 1e-14
 	}
 	if !(o.Lambda > 0) || math.IsInf(o.Lambda, 0) || o.MaxIter < 0 || !(o.Tol > 0) {
 		return fmt.Errorf("passive: logistic regression options λ=%v, max iterations %d, tolerance %v; want λ > 0, iterations ≥ 0, tolerance > 0", o.Lambda, o.MaxIter, o.Tol)
@@ -62,8 +63,8 @@ type LogReg struct {
 //	minimize (1/n)·Σ_i [softplus(z_i) − y_i·z_i] + (λ/2)·‖w‖²,  z_i = w·x_i + b,
 //
 // by Newton's method (iteratively reweighted least squares) with a
-// backtracking line search, which converges quadratically on this
-// strictly convex objective; it is deterministic and needs no seed. It
+// backtracking line search [BV04, Algorithm 9.5], which converges
+// quadratically on this strictly convex objective; it is deterministic and needs no seed. It
 // returns an error if the labels are not 0/1, if their number differs
 // from x's rows, or if the iteration does not converge.
 func TrainLogReg(ctx context.Context, x *mat.Dense, y []int, opt LogRegOptions) (*LogReg, error) {
@@ -123,16 +124,8 @@ func TrainLogReg(ctx context.Context, x *mat.Dense, y []int, opt LogRegOptions) 
 			}
 			xr[d] = sq
 		}
-		gmax := 0.0
 		for j := range d {
 			grad[j] += opt.Lambda * theta[j]
-		}
-		for _, g := range grad {
-			gmax = max(gmax, math.Abs(g))
-		}
-		if gmax < opt.Tol {
-			m.W, m.B = theta[:d], theta[d]
-			return m, nil
 		}
 		h.SymOuterK(1, xs.T())
 		for j := range d {
@@ -144,11 +137,20 @@ func TrainLogReg(ctx context.Context, x *mat.Dense, y []int, opt LogRegOptions) 
 		if err := chol.SolveVecTo(step, mat.NewVecDense(d+1, grad)); err != nil {
 			return nil, fmt.Errorf("passive: logistic regression Newton step: %w", err)
 		}
-		// Backtracking (Armijo) line search along −step.
-		dec := 0.0
+		dec := 0.0 // the squared Newton decrement gᵀH⁻¹g
 		for j := range grad {
 			dec += grad[j] * step.AtVec(j)
 		}
+		if dec/2 <= opt.Tol {
+			// Converged: within rounding of the minimum, where a line
+			// search can no longer see the objective decrease.
+			for j := range theta {
+				theta[j] -= step.AtVec(j)
+			}
+			m.W, m.B = theta[:d], theta[d]
+			return m, nil
+		}
+		// Backtracking (Armijo) line search along −step [BV04, Alg 9.2].
 		t := 1.0
 		next := make([]float64, d+1)
 		for {
