@@ -377,7 +377,7 @@ type Encoder struct {
 
 type colEncoder struct {
 	kind      ColumnKind
-	scale     float64        // numeric: (x/scale − mean)·inv
+	scale     float64 // numeric: (x/scale − mean)·inv
 	mean, inv float64
 	levels    map[string]int // categorical: level → offset within the column's block
 	off       int            // first feature of this column

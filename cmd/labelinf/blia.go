@@ -102,9 +102,9 @@ func runBLIA(args []string, stdout, stderr io.Writer) int {
 	}
 	prog := newProgress(stderr, 1)
 	cfg := passive.Config{
-		Model:  *model,
-		LogReg: passive.LogRegOptions{Lambda: *lambda},
-		MLP:    passive.MLPOptions{Hidden: widths, Epochs: *epochs, Batch: *batch, LR: *lr, Decay: *decay},
+		Model:    *model,
+		LogReg:   passive.LogRegOptions{Lambda: *lambda},
+		MLP:      passive.MLPOptions{Hidden: widths, Epochs: *epochs, Batch: *batch, LR: *lr, Decay: *decay},
 		Epsilons: eps, Seeds: *seeds, FirstSeed: *seed, CanaryFrac: *canaries, TrainFrac: *train,
 		Alpha: *alpha, Beta: *beta, Workers: *workers,
 		Progress: func(done, total int) {
