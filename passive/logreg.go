@@ -72,13 +72,8 @@ func TrainLogReg(ctx context.Context, x *mat.Dense, y []int, opt LogRegOptions) 
 		return nil, err
 	}
 	n, d := x.Dims()
-	if n != len(y) || n == 0 {
-		return nil, fmt.Errorf("passive: %d rows but %d labels", n, len(y))
-	}
-	for i, v := range y {
-		if v != 0 && v != 1 {
-			return nil, fmt.Errorf("passive: label %d of row %d is not 0 or 1", v, i)
-		}
+	if err := checkLabels(n, y); err != nil {
+		return nil, err
 	}
 	// θ = (w, b) over augmented rows (x, 1), stored sparsely: one-hot
 	// encodings are mostly zeros (Census: 15 of 109 entries per row), so
@@ -175,6 +170,19 @@ func TrainLogReg(ctx context.Context, x *mat.Dense, y []int, opt LogRegOptions) 
 		copy(theta, next)
 	}
 	return nil, fmt.Errorf("passive: logistic regression did not converge in %d Newton steps", opt.MaxIter)
+}
+
+// checkLabels returns an error unless y holds n > 0 labels, each 0 or 1.
+func checkLabels(n int, y []int) error {
+	if n != len(y) || n == 0 {
+		return fmt.Errorf("passive: %d rows but %d labels", n, len(y))
+	}
+	for i, v := range y {
+		if v != 0 && v != 1 {
+			return fmt.Errorf("passive: label %d of row %d is not 0 or 1", v, i)
+		}
+	}
+	return nil
 }
 
 // csr holds the rows of a matrix augmented with a constant 1 column, in

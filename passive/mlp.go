@@ -87,13 +87,8 @@ func TrainMLP(ctx context.Context, x *mat.Dense, y []int, opt MLPOptions) (*MLP,
 		return nil, err
 	}
 	n, d := x.Dims()
-	if n != len(y) || n == 0 {
-		return nil, fmt.Errorf("passive: %d rows but %d labels", n, len(y))
-	}
-	for i, v := range y {
-		if v != 0 && v != 1 {
-			return nil, fmt.Errorf("passive: label %d of row %d is not 0 or 1", v, i)
-		}
+	if err := checkLabels(n, y); err != nil {
+		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x6d6c70)) // "mlp"
 	m := &MLP{}
