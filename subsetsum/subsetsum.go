@@ -3,6 +3,13 @@
 // codes, where a score determines a subset sum up to ±τ and distinct,
 // well-separated subset sums make the labeling unique [AKXFT21, §4].
 //
+// Sets: [PowersOfTwo], [ConwayGuy], and the lower bound every such set
+// obeys, [MinLargestBound]. Their exact minimum gap: [Gap]. Decoding a
+// noisy sum: [DecodeSuperincreasing] in O(n) big-integer steps for
+// superincreasing weights, [Window] and [Closest] by meet-in-the-middle in
+// O(2^(n/2)) for any weights, and [BruteClosest], the papers' 2ⁿ
+// enumeration, as the baseline.
+//
 // # References
 //
 //   - [AKXFT21] A. Aggarwal et al., "Label Inference Attacks from Log-loss
@@ -10,6 +17,13 @@
 //   - [GM88] R. K. Guy, "Sets of integers whose subsets have distinct
 //     sums", Annals of Discrete Mathematics 12 (1982) 141–154; J. H.
 //     Conway and R. K. Guy's sequence, OEIS A005318.
+//   - [AKXFT-EA] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
+//     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores"
+//     (extended abstract), ../shared/papers.
+//   - [HS74] E. Horowitz, S. Sahni, "Computing partitions with
+//     applications to the knapsack problem", JACM 21(2), 1974.
+//   - [Fre98] P. E. Frenkel, "Integer sets with distinct subset sums",
+//     Proc. AMS 126(11), 1998.
 //   - [Boh96] T. Bohman, "A sum packing problem of Erdős and the
 //     Conway–Guy sequence", Proc. AMS 124 (1996) 3627–3636.
 package subsetsum

@@ -1,0 +1,300 @@
+package subsetsum
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"math/bits"
+	"slices"
+	"testing"
+
+	"github.com/labelinf/labelinf/internal/testrand"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// bruteGap is μ(S) by sorting all 2ⁿ subset sums: the test oracle of Gap.
+func bruteGap(s []int64) int64 {
+	sums := make([]int64, 1<<len(s))
+	for m := 1; m < len(sums); m++ {
+		i := bits.TrailingZeros(uint(m))
+		sums[m] = sums[m&(m-1)] + s[i]
+	}
+	slices.Sort(sums)
+	best := int64(-1)
+	for i := 1; i < len(sums); i++ {
+		if d := sums[i] - sums[i-1]; best < 0 || d < best {
+			best = d
+		}
+	}
+	return best
+}
+
+func maskSum(w []int64, m uint64) int64 {
+	var s int64
+	for i := range w {
+		if m>>i&1 == 1 {
+			s += w[i]
+		}
+	}
+	return s
+}
+
+func TestGap(t *testing.T) {
+	rng := testrand.New(t)
+	for trial := range 60 {
+		n := 1 + trial%16
+		s := make([]int64, n)
+		for i := range s {
+			s[i] = rng.Int64N(1<<(n+1)) - 1<<n // signed, collisions likely
+		}
+		got, err := Gap(s)
+		require.NoError(t, err)
+		assert.Equal(t, bruteGap(s), got, "Gap(%v)", s)
+	}
+	for n := 1; n <= 20; n++ {
+		cg, err := ConwayGuy(n)
+		require.NoError(t, err)
+		got, err := Gap(cg)
+		require.NoError(t, err)
+		assert.Equal(t, int64(1), got, "Conway–Guy n=%d", n)
+	}
+	// Powers of two at n = 30, the largest size: μ = 1; doubling one
+	// weight makes two subsets collide.
+	p := make([]int64, 30)
+	for i := range p {
+		p[i] = 1 << i
+	}
+	got, err := Gap(p)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), got)
+	p[29] = 1 << 28
+	got, err = Gap(p)
+	require.NoError(t, err)
+	assert.Equal(t, int64(0), got)
+
+	for _, bad := range [][]int64{nil, make([]int64, 31), {1 << 62, 1 << 62}} {
+		_, err := Gap(bad)
+		assert.Error(t, err, "Gap(len %d)", len(bad))
+	}
+}
+
+// TestMinLargestBound checks the bound against the true minima (found here
+// by exhaustive search for n ≤ 6 and from OEIS A276661 up to 9), and that
+// every construction respects it.
+func TestMinLargestBound(t *testing.T) {
+	known := []int64{1, 2, 4, 7, 13, 24, 44, 84, 161} // OEIS A276661, n = 1..9
+	for n := 1; n <= 6; n++ {
+		assert.Equal(t, known[n-1], smallestMax(n), "exhaustive minimum for n=%d", n)
+	}
+	for n := 1; n <= 60; n++ {
+		b, err := MinLargestBound(n)
+		require.NoError(t, err)
+		if n <= len(known) {
+			assert.LessOrEqual(t, b.Int64(), known[n-1], "n=%d", n)
+		}
+		cg, err := ConwayGuy(n)
+		require.NoError(t, err)
+		assert.GreaterOrEqual(t, cg[n-1], b.Int64(), "Conway–Guy n=%d", n)
+		p2, err := PowersOfTwo(n)
+		require.NoError(t, err)
+		assert.GreaterOrEqual(t, p2[n-1].Cmp(b), 0, "powers of two n=%d", n)
+	}
+	_, err := MinLargestBound(0)
+	assert.Error(t, err)
+}
+
+// smallestMax finds the least possible largest element of an n-set with
+// distinct subset sums, by depth-first search over increasing sets.
+func smallestMax(n int) int64 {
+	for m := int64(n); ; m++ {
+		if extend(nil, map[int64]bool{0: true}, n, m) {
+			return m
+		}
+	}
+}
+
+func extend(set []int64, sums map[int64]bool, n int, m int64) bool {
+	if len(set) == n {
+		return set[n-1] == m
+	}
+	lo := int64(1)
+	if len(set) > 0 {
+		lo = set[len(set)-1] + 1
+	}
+	hi := m
+	if len(set) < n-1 {
+		hi = m - 1
+	} else {
+		lo = m
+	}
+	for x := lo; x <= hi; x++ {
+		ok := true
+		for s := range sums {
+			if sums[s+x] {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		next := make(map[int64]bool, 2*len(sums))
+		for s := range sums {
+			next[s] = true
+			next[s+x] = true
+		}
+		if extend(append(set, x), next, n, m) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestClosestAgainstBrute(t *testing.T) {
+	rng := testrand.New(t)
+	ctx := context.Background()
+	for trial := range 200 {
+		n := 1 + trial%20
+		w := make([]int64, n)
+		for i := range w {
+			w[i] = rng.Int64N(1<<20) - 1<<18
+		}
+		target := rng.Int64N(1<<22) - 1<<21
+		_, bs, err := BruteClosest(ctx, w, target)
+		require.NoError(t, err)
+		m, s, err := Closest(ctx, w, target)
+		require.NoError(t, err)
+		assert.Equal(t, bs, s, "Closest(%v, %d)", w, target)
+		assert.Equal(t, s, maskSum(w, m), "mask matches sum")
+	}
+}
+
+func TestWindow(t *testing.T) {
+	rng := testrand.New(t)
+	ctx := context.Background()
+	// Conway–Guy weights scaled by 10: μ = 10, so a window of half-width
+	// 4 around any subset sum holds exactly that subset.
+	for n := 1; n <= 24; n++ {
+		cg, err := ConwayGuy(n)
+		require.NoError(t, err)
+		w := make([]int64, n)
+		for i := range w {
+			w[i] = 10 * cg[i]
+		}
+		mask := rng.Uint64() & (1<<n - 1)
+		s := maskSum(w, mask)
+		noise := rng.Int64N(9) - 4
+		got, err := Window(ctx, w, s+noise-4, s+noise+4, 2)
+		require.NoError(t, err)
+		assert.Equal(t, []uint64{mask}, got, "n=%d", n)
+		// A window wider than μ can hold two subsets.
+		got, err = Window(ctx, w, s-10, s+10, 1)
+		if err != nil {
+			assert.ErrorIs(t, err, ErrAmbiguous)
+			assert.Len(t, got, 1)
+		}
+	}
+	// Every subset of a small random set is found, against brute force.
+	w := []int64{3, -5, 7, 7, 11, 2}
+	got, err := Window(ctx, w, 5, 9, 64)
+	require.NoError(t, err)
+	var want []uint64
+	for m := uint64(0); m < 1<<len(w); m++ {
+		if s := maskSum(w, m); s >= 5 && s <= 9 {
+			want = append(want, m)
+		}
+	}
+	slices.Sort(got)
+	assert.Equal(t, want, got)
+	// Nothing in the window.
+	got, err = Window(ctx, []int64{10, 20}, 11, 19, 4)
+	require.NoError(t, err)
+	assert.Empty(t, got)
+
+	for _, tt := range []struct {
+		w      []int64
+		lo, hi int64
+		limit  int
+	}{{nil, 0, 1, 1}, {make([]int64, MaxMITM+1), 0, 1, 1}, {[]int64{1}, 2, 1, 1}, {[]int64{1}, 0, 1, 0}} {
+		_, err := Window(ctx, tt.w, tt.lo, tt.hi, tt.limit)
+		assert.Error(t, err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = Window(cctx, make([]int64, 30), 0, 1, 1)
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestDecodeSuperincreasing(t *testing.T) {
+	rng := testrand.New(t)
+	p2, err := PowersOfTwo(64)
+	require.NoError(t, err)
+	for range 50 {
+		// Powers of two with r = 0 read off the bits of t.
+		x := new(big.Int).SetUint64(rng.Uint64())
+		bitsOut, err := DecodeSuperincreasing(p2, x, new(big.Int))
+		require.NoError(t, err)
+		for i, b := range bitsOut {
+			assert.Equal(t, x.Bit(i) == 1, b)
+		}
+	}
+	// Weights 2Nτ(1+δ)·2^i rounded to integers: gaps of 30, tolerance 14.
+	w := make([]*big.Int, 40)
+	for i := range w {
+		w[i] = new(big.Int).Lsh(big.NewInt(30), uint(i))
+	}
+	r := big.NewInt(14)
+	for range 50 {
+		sum := new(big.Int)
+		want := make([]bool, len(w))
+		for i := range w {
+			if rng.IntN(2) == 1 {
+				want[i] = true
+				sum.Add(sum, w[i])
+			}
+		}
+		sum.Add(sum, big.NewInt(rng.Int64N(29)-14))
+		got, err := DecodeSuperincreasing(w, sum, r)
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+	}
+	// Inconsistent target, and weights without the margin.
+	_, err = DecodeSuperincreasing(w, big.NewInt(15), r)
+	assert.ErrorIs(t, err, ErrNoSubset)
+	_, err = DecodeSuperincreasing(w, big.NewInt(0), big.NewInt(15))
+	assert.ErrorContains(t, err, "not superincreasing")
+	_, err = DecodeSuperincreasing([]*big.Int{big.NewInt(0)}, big.NewInt(0), big.NewInt(0))
+	assert.Error(t, err)
+	_, err = DecodeSuperincreasing(w, big.NewInt(0), big.NewInt(-1))
+	assert.Error(t, err)
+}
+
+func BenchmarkClosest(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{20, 30, 40, 50} {
+		cg, err := ConwayGuy(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		target := maskSum(cg, 0x5555555555555555&(1<<n-1)) + 1
+		b.Run(fmt.Sprintf("algo=mitm/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := Closest(ctx, cg, target); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(n), "labels/op")
+		})
+		if n <= 30 {
+			b.Run(fmt.Sprintf("algo=brute/n=%d", n), func(b *testing.B) {
+				for b.Loop() {
+					if _, _, err := BruteClosest(ctx, cg, target); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(n), "labels/op")
+			})
+		}
+	}
+}
