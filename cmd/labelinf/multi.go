@@ -223,7 +223,10 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	sf := addScorerFlags(fs)
 	seed := fs.Uint64("seed", 1, "seed of the simulated labels and noise")
-	strategy := fs.String("strategy", "auto", "auto (= blocks), blocks, primes (ICML Alg 1), alg3 (ICML Alg 3)")
+	strategy := fs.String("strategy", "auto", "auto (= blocks), blocks, primes (ICML Alg 1), alg3 (ICML Alg 3), robust-single (ICML Alg 2, one query, -scorer apa)")
+	encoding := fs.String("encoding", "logit", "robust-single: predictions as logit, logprob or prob")
+	weights := fs.String("weights", "powers", "robust-single: weights powers (ICML Alg 2) or conway-guy (K = 2, N ≤ 50)")
+	margin := fs.Float64("margin", 0, "robust-single: δ in the weight unit 2Nτ(1+δ) (0 = 1/16; ln 3 − 1 is EA Thm 14)")
 	labelsFile := fs.String("labels", "", "file of private labels, one class index per line (simulated scorers)")
 	outFile := fs.String("out", "", "write the recovered labels to FILE, one per line")
 	partial := fs.Bool("allow-partial", false, "exit 0 even if accuracy < 1 or verification fails")
@@ -243,6 +246,10 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 	m, prog, nz, err := sf.model()
 	if err != nil {
 		return usage(err)
+	}
+	if *strategy == "robust-single" {
+		return runRobust(robustArgs{sf: sf, m: m, prog: prog, nz: nz, seed: *seed, labelsFile: *labelsFile, outFile: *outFile,
+			encoding: *encoding, weights: *weights, margin: *margin}, stdout, stderr)
 	}
 	st, err := decode.ParseStrategy(*strategy)
 	if err != nil {
@@ -269,24 +276,10 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 		}
 		sc = c
 	} else {
-		if *labelsFile != "" {
-			if truth, err = readLabels(*labelsFile, k); err != nil {
-				return usage(err)
-			}
-			if n != 0 && n != len(truth) {
-				return usage(fmt.Errorf("--n %d but %s holds %d labels", n, *labelsFile, len(truth)))
-			}
-			n = len(truth)
-		} else {
-			if n < 1 || n > decode.MaxN {
-				return usage(fmt.Errorf("--n %d outside [1, %d]", n, decode.MaxN))
-			}
-			r := rand.New(rand.NewPCG(*seed, 0x6c6162656c73))
-			truth = make([]int, n)
-			for i := range truth {
-				truth[i] = r.IntN(k)
-			}
+		if truth, err = privateLabels(*labelsFile, n, k, *seed, decode.MaxN); err != nil {
+			return usage(err)
 		}
+		n = len(truth)
 		sim, err := oracle.NewSim(m, truth, k)
 		if err != nil {
 			return usage(err)
@@ -362,6 +355,31 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// privateLabels returns the labels a simulated scorer holds: those of
+// file if it is not empty (checked against n unless n is 0), else n seeded
+// random labels in [0, k), with n in [1, maxN].
+func privateLabels(file string, n, k int, seed uint64, maxN int) ([]int, error) {
+	if file != "" {
+		truth, err := readLabels(file, k)
+		if err != nil {
+			return nil, err
+		}
+		if n != 0 && n != len(truth) {
+			return nil, fmt.Errorf("--n %d but %s holds %d labels", n, file, len(truth))
+		}
+		return truth, nil
+	}
+	if n < 1 || n > maxN {
+		return nil, fmt.Errorf("--n %d outside [1, %d]", n, maxN)
+	}
+	r := rand.New(rand.NewPCG(seed, 0x6c6162656c73))
+	truth := make([]int, n)
+	for i := range truth {
+		truth[i] = r.IntN(k)
+	}
+	return truth, nil
 }
 
 // readLabels reads one class index in [0, k) per line; blank lines are

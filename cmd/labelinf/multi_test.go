@@ -80,3 +80,42 @@ func TestAttackUsageErrors(t *testing.T) {
 		t.Errorf("garbage scorer: exit %d, %s", code, out.String())
 	}
 }
+
+func TestAttackRobustSingle(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"attack", "--scorer", "apa", "--strategy", "robust-single", "--noise", "bounded", "--tau", "1", "--n", "3000", "--seed", "1", "--json"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, errb.String(), out.String())
+	}
+	var r struct {
+		Queries   int      `json:"queries"`
+		Accuracy  *float64 `json:"accuracy"`
+		Verified  bool     `json:"verified"`
+		ScoreBits uint     `json:"score_bits"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Queries != 1 || r.Accuracy == nil || *r.Accuracy != 1 || !r.Verified || r.ScoreBits < 3000 {
+		t.Fatalf("robust-single = %+v", r)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--scorer", "float64-sklearn", "--noise", "bounded", "--tau", "1"}, 2, "needs --scorer apa"},
+		{[]string{"--scorer", "apa"}, 2, "needs noise"},
+		{[]string{"--scorer", "apa", "--noise", "multiplicative", "--tau", "0.1"}, 2, "multiplicative"},
+		{[]string{"--scorer", "apa", "--noise", "bounded", "--tau", "1", "--encoding", "odds"}, 2, "encoding"},
+		{[]string{"--scorer", "apa", "--noise", "bounded", "--tau", "1", "--encoding", "prob", "--n", "40"}, 2, "exponent range"},
+		{[]string{"--scorer", "apa:256", "--noise", "bounded", "--tau", "1", "--n", "1000"}, 1, "needs at least"},
+	} {
+		var out, errb bytes.Buffer
+		args := append([]string{"attack", "--strategy", "robust-single", "--n", "100"}, tt.args...)
+		code := run(args, &out, &errb)
+		if code != tt.code || !strings.Contains(errb.String()+out.String(), tt.want) {
+			t.Errorf("%v: exit %d, %q %q; want exit %d and %q", tt.args, code, out.String(), errb.String(), tt.code, tt.want)
+		}
+	}
+}

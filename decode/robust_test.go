@@ -1,0 +1,169 @@
+package decode
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"testing"
+
+	"github.com/labelinf/labelinf/internal/testrand"
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRobustRecovers(t *testing.T) {
+	rng := testrand.New(t)
+	for _, tt := range []struct {
+		n, k int
+		tau  float64
+		enc  oracle.Encoding
+		w    WeightSet
+	}{
+		{1, 2, 1, oracle.Logits, PowerWeights},
+		{200, 2, 1, oracle.Logits, PowerWeights},
+		{200, 2, 1e-6, oracle.Logits, PowerWeights}, // small W: logsumexp tails matter
+		{200, 2, 1, oracle.LogProbs, PowerWeights},
+		{150, 3, 0.5, oracle.Logits, PowerWeights},
+		{100, 6, 2, oracle.LogProbs, PowerWeights},
+		{18, 2, 1, oracle.Probs, PowerWeights},
+		{12, 3, 1e-3, oracle.Probs, PowerWeights},
+		{30, 2, 1, oracle.Logits, ConwayGuyWeights},
+		{20, 2, 0.01, oracle.Probs, ConwayGuyWeights},
+	} {
+		t.Run(fmt.Sprintf("n=%d/k=%d/tau=%g/%v/w=%d", tt.n, tt.k, tt.tau, tt.enc, tt.w), func(t *testing.T) {
+			opt := RobustOptions{N: tt.n, K: tt.k, Tau: tt.tau, Encoding: tt.enc, Weights: tt.w}
+			p, err := PlanRobust(opt)
+			require.NoError(t, err)
+			for trial := range 3 {
+				labels := make([]int, tt.n)
+				for i := range labels {
+					labels[i] = rng.IntN(tt.k)
+				}
+				if trial == 1 { // all the top class: the smallest loss
+					for i := range labels {
+						labels[i] = tt.k - 1
+					}
+				}
+				srv, err := oracle.NewBigExact(labels, tt.k, p.Prec(), oracle.Noise{Kind: oracle.Bounded, Tau: tt.tau}, rng.Uint64())
+				require.NoError(t, err)
+				res, err := AttackRobust(srv, opt)
+				require.NoError(t, err)
+				assert.Equal(t, labels, res.Labels)
+				assert.Equal(t, 1, srv.Queries())
+				assert.Less(t, res.Residual, res.Budget)
+			}
+		})
+	}
+}
+
+func TestRobustFailures(t *testing.T) {
+	rng := testrand.New(t)
+	opt := RobustOptions{N: 50, K: 2, Tau: 1}
+	p, err := PlanRobust(opt)
+	require.NoError(t, err)
+	labels := make([]int, 50)
+	// Noise beyond the bound the plan assumed: a returned labeling is
+	// still verified (its score is within the budget of the observed one,
+	// which is all a score can certify), or the score is refused.
+	wrong := 0
+	for range 20 {
+		for i := range labels {
+			labels[i] = rng.IntN(2)
+		}
+		srv, err := oracle.NewBigExact(labels, 2, p.Prec(), oracle.Noise{Kind: oracle.Bounded, Tau: 40}, rng.Uint64())
+		require.NoError(t, err)
+		res, err := AttackRobust(srv, opt)
+		if err != nil {
+			assert.ErrorIs(t, err, ErrInconsistent)
+			continue
+		}
+		assert.LessOrEqual(t, res.Residual, res.Budget)
+		if fmt.Sprint(res.Labels) != fmt.Sprint(labels) {
+			wrong++
+		}
+	}
+	assert.Greater(t, wrong, 0, "noise 40× the bound must mislead some decodings")
+	// A score halfway between two labelings' scores is explained by none.
+	exact, err := oracle.NewBigExact(labels, 2, p.Prec()+64, oracle.Noise{}, 1)
+	require.NoError(t, err)
+	score, err := exact.Score(p.Pred())
+	require.NoError(t, err)
+	shift := new(big.Float).SetPrec(p.Prec() + 64).Quo(p.W, big.NewFloat(100)) // W/(2N), N = 50
+	score.Add(score, shift)
+	_, err = p.Decode(score, p.Prec()+64)
+	assert.ErrorIs(t, err, ErrInconsistent)
+	// Too few bits.
+	srv, err := oracle.NewBigExact(labels, 2, p.Prec()-1, oracle.Noise{}, 1)
+	require.NoError(t, err)
+	_, err = AttackRobust(srv, opt)
+	var pe *PrecisionError
+	require.True(t, errors.As(err, &pe))
+	assert.Equal(t, p.Prec(), pe.Need)
+	// Bad options.
+	for _, bad := range []RobustOptions{
+		{N: 0, K: 2, Tau: 1}, {N: 10, K: 1, Tau: 1}, {N: 10, K: 2}, {N: 10, K: 2, Tau: -1},
+		{N: 10, K: 3, Tau: 1, Weights: ConwayGuyWeights}, {N: 51, K: 2, Tau: 1, Weights: ConwayGuyWeights},
+		{N: 10, K: 2, Tau: 1, Margin: -1}, {N: 1000, K: 2, Tau: 1, Encoding: oracle.Probs},
+	} {
+		_, err := PlanRobust(bad)
+		assert.Error(t, err, "%+v", bad)
+	}
+}
+
+// TestMaxProbRows checks the limit of probability predictions: the attack
+// works at MaxProbRows and the plan refuses one more row, because the
+// smallest probability leaves big.Float's exponent range.
+func TestMaxProbRows(t *testing.T) {
+	for _, tt := range []struct {
+		tau  float64
+		want int
+	}{{1e-9, 54}, {1e-6, 44}, {1e-3, 35}, {1, 25}, {1000, 16}} {
+		assert.Equal(t, tt.want, MaxProbRows(tt.tau, 0), "τ=%g", tt.tau)
+	}
+	rng := testrand.New(t)
+	n := MaxProbRows(1, 0)
+	opt := RobustOptions{N: n, K: 2, Tau: 1, Encoding: oracle.Probs}
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = rng.IntN(2)
+	}
+	p, err := PlanRobust(opt)
+	require.NoError(t, err)
+	srv, err := oracle.NewBigExact(labels, 2, p.Prec(), oracle.Noise{Kind: oracle.Bounded, Tau: 1}, 1)
+	require.NoError(t, err)
+	res, err := p.Attack(srv)
+	require.NoError(t, err)
+	assert.Equal(t, labels, res.Labels)
+	opt.N++
+	_, err = PlanRobust(opt)
+	assert.ErrorContains(t, err, "exponent range")
+}
+
+// TestRobustGaussianFailureRate runs the attack against Gaussian noise with
+// the bound τ = σ·√(2 ln(2/δ)) at δ = 0.05 and checks that the empirical
+// failure rate stays at or below δ [AKXFT21, App. B.5].
+func TestRobustGaussianFailureRate(t *testing.T) {
+	rng := testrand.New(t)
+	const sigma, delta, trials, n = 1.0, 0.05, 400, 40
+	nz := oracle.Noise{Kind: oracle.Gaussian, Tau: sigma, Delta: delta}
+	opt := RobustOptions{N: n, K: 2, Tau: nz.HalfWidth(0, 1)}
+	p, err := PlanRobust(opt)
+	require.NoError(t, err)
+	fail := 0
+	labels := make([]int, n)
+	for range trials {
+		for i := range labels {
+			labels[i] = rng.IntN(2)
+		}
+		srv, err := oracle.NewBigExact(labels, 2, p.Prec(), nz, rng.Uint64())
+		require.NoError(t, err)
+		res, err := p.Attack(srv)
+		if err != nil || fmt.Sprint(res.Labels) != fmt.Sprint(labels) {
+			fail++
+		}
+	}
+	// P(|N(0,1)| > √(2 ln 40) = 2.716) = 0.0066 ≤ δ; 0.05·400 = 20 is the
+	// bound, and the exact failure rate is far below it.
+	assert.LessOrEqual(t, fail, int(delta*trials), "%d failures in %d trials", fail, trials)
+}
