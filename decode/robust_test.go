@@ -89,7 +89,7 @@ func TestRobustFailures(t *testing.T) {
 	require.NoError(t, err)
 	score, err := exact.Score(p.Pred())
 	require.NoError(t, err)
-	shift := new(big.Float).SetPrec(p.Prec() + 64).Quo(p.W, big.NewFloat(100)) // W/(2N), N = 50
+	shift := new(big.Float).SetPrec(p.Prec()+64).Quo(p.W, big.NewFloat(100)) // W/(2N), N = 50
 	score.Add(score, shift)
 	_, err = p.Decode(score, p.Prec()+64)
 	assert.ErrorIs(t, err, ErrInconsistent)
