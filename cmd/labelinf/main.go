@@ -10,6 +10,9 @@
 //	                [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-check] [-no-emulate] [-allow-partial]
 //	                [-timeout D] [-json]
+//	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian -tau T
+//	                [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
+//	                [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
 //	labelinf blia [-data adult|wdbc|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
@@ -79,6 +82,20 @@
 // -out FILE writes the recovered labels one per line. It exits 1 when
 // accuracy is below 1 or verification fails (unless -allow-partial), 2 on
 // a usage error. A progress bar goes to stderr on a terminal.
+//
+// -strategy robust-single is the single-query noise-robust attack (ICML
+// Alg 2, EA Thm 3) against an arbitrary-precision server: row n predicts
+// class k ≥ 1 with logit W·2^(n(K−1)+k−1), W = 2Nτ(1+δ), so that every
+// labeling's score is more than 2τ from every other's and ONE score with
+// noise below τ gives all N labels; the plan asks for N·(K−1) + about 30
+// bits (-scorer apa answers with them; apa:BITS with fewer fails with the
+// bits needed). -encoding submits the same prediction as logits (default),
+// log-probabilities or probabilities (the last only up to N ≈ 25 at τ = 1:
+// big.Float's exponent range); -weights conway-guy uses the Conway–Guy set
+// (K = 2, N ≤ 50), decoded by meet-in-the-middle; -margin sets δ (default
+// 1/16). Gaussian noise is bounded by σ·√(2 ln(2/δ)) with -delta. JSON adds
+// score_bits, encoding and weights. It exits 1 unless every label is right
+// and verified.
 //
 // The blia command is the passive attack of the BLIA paper: for every
 // privacy budget ε in -epsilon (default inf,4,2,1,0.8,0.5,0.3) and every
