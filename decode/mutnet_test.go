@@ -57,7 +57,7 @@ func TestMutNetAttack(t *testing.T) {
 		assert.Equal(t, labels, res.Labels)
 	}
 	for _, bad := range []string{
-		`{"m1":[[0.5]],"m2":[[1]],"x":["1"]}`,  // m1 entry not negative
+		`{"m1":[[0.5]],"m2":[[1]],"x":["1"]}`,    // m1 entry not negative
 		`{"m1":[[-0.5]],"m2":[[1,2]],"x":["1"]}`, // m2 row too long
 		`{"m1":[[-0.5]],"m2":[[1]],"x":["one"]}`,
 		`{"m1":[],"m2":[[1]],"x":["1"]}`,
