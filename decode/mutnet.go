@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"math/rand/v2"
 )
@@ -70,7 +71,7 @@ func (m *MutNet) Logits(v []float64) ([]*big.Float, error) {
 	for j := range h {
 		s := new(big.Float).SetPrec(256)
 		for i, vi := range v {
-			if vi != vi || vi > 1e308 || vi < -1e308 {
+			if math.IsNaN(vi) || math.IsInf(vi, 0) {
 				return nil, errors.New("decode: MUTNET input is not finite")
 			}
 			t := new(big.Float).SetPrec(256).SetFloat64(vi)

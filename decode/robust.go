@@ -68,9 +68,8 @@ type RobustPlan struct {
 	absLg int             // rowL is exact to 2^absLg
 }
 
-// weight returns the integer multiple of W that label k ≥ 1 of row n
-// contributes: 2^(n(K−1)+k−1) for power weights (one bit per label and
-// class), u_n for Conway–Guy.
+// weightExp returns j such that label k ≥ 1 of row n contributes W·2^j
+// under power weights: j = n(K−1)+k−1, one bit per row and class.
 func (p *RobustPlan) weightExp(n, k int) int { return n*(p.K-1) + k - 1 }
 
 // PlanRobust plans the attack: row n gets logits z_{n,0} = 0 and
@@ -117,8 +116,8 @@ func PlanRobust(opt RobustOptions) (*RobustPlan, error) {
 	// W = 2Nτ(1+δ), rounded up to a float64 so that every weight W·2^j is
 	// exact in 53 bits.
 	w := 2 * float64(n) * opt.Tau * (1 + delta)
-	if math.IsInf(w, 0) {
-		return nil, fmt.Errorf("decode: weight unit 2Nτ(1+δ) overflows float64")
+	if math.IsInf(w, 0) || w < 0x1p-900 {
+		return nil, fmt.Errorf("decode: weight unit 2Nτ(1+δ) = %g is outside float64's comfortable range [2^−900, max]", w)
 	}
 	w = math.Nextafter(w, math.Inf(1))
 	p.W = new(big.Float).SetFloat64(w)

@@ -104,7 +104,7 @@ func TestRobustFailures(t *testing.T) {
 	for _, bad := range []RobustOptions{
 		{N: 0, K: 2, Tau: 1}, {N: 10, K: 1, Tau: 1}, {N: 10, K: 2}, {N: 10, K: 2, Tau: -1},
 		{N: 10, K: 3, Tau: 1, Weights: ConwayGuyWeights}, {N: 51, K: 2, Tau: 1, Weights: ConwayGuyWeights},
-		{N: 10, K: 2, Tau: 1, Margin: -1}, {N: 1000, K: 2, Tau: 1, Encoding: oracle.Probs},
+		{N: 10, K: 2, Tau: 1, Margin: -1}, {N: 1000, K: 2, Tau: 1, Encoding: oracle.Probs}, {N: 10, K: 2, Tau: 1e-300},
 	} {
 		_, err := PlanRobust(bad)
 		assert.Error(t, err, "%+v", bad)
