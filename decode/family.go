@@ -1,0 +1,199 @@
+// This file implements the single-query robust attack on the binary loss
+// family [EA, Theorems 4, 6 and 7]: predictions from the root finder
+// x*(y), decoding by the superincreasing or meet-in-the-middle decoders,
+// and the negative results for bounded weights.
+
+package decode
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/labelinf/labelinf/loss"
+	"github.com/labelinf/labelinf/subsetsum"
+)
+
+// NotSeparableError reports a loss that no prediction can make 2τ-separable
+// for N labels: its weights d(θ) are bounded by Sup, and N weights whose
+// subset sums are 2Nτ apart need one of at least Need [AKXFT21, Theorems
+// 5–6; Fre98].
+type NotSeparableError struct {
+	Loss      string
+	N         int
+	Tau       float64
+	Sup, Need float64
+}
+
+func (e *NotSeparableError) Error() string {
+	return fmt.Sprintf("decode: not τ-separable: %s has |d(θ)| < %g for every θ, but %d labels with scores 2τ = %g apart need a weight of at least 2Nτ·C(N−1, ⌊(N−1)/2⌋) = %g (ICML Thm 5–6); with one query, no prediction recovers them under this noise",
+		e.Loss, e.Sup, e.N, 2*e.Tau, e.Need)
+}
+
+// FamilyPlan is a planned single-query attack on a loss of the family.
+type FamilyPlan struct {
+	Loss *loss.Binary
+	N    int
+	Tau  float64
+	// W is the weight unit 2Nτ(1+δ); the weights are W·2^i, or W·u_i for
+	// Conway–Guy (ConwayGuy is then true).
+	W         float64
+	ConwayGuy bool
+	// Theta is the prediction to submit (probabilities, or logits for
+	// sigmoid cross-entropy).
+	Theta []*big.Float
+
+	d    []*big.Float // d(θ_i), from the submitted θ
+	c    *big.Float   // Σ_i Term(0, θ_i)
+	cg   []int64
+	prec uint
+}
+
+// familyMargin is δ in W = 2Nτ(1+δ): the root finder's relative error
+// and the server's rounding must stay inside it.
+const familyMargin = 1.0 / 8
+
+// PlanFamily plans the single-query τ-robust attack on l for n labels
+// [EA, Theorem 4]: θ_i = x*(W·2^i) with W = 2Nτ(1+δ), so that the weights
+// d(θ_i) are superincreasing with gaps above 2Nτ and Λ > 2τ. For losses
+// whose weights are bounded by β = sup |d| (squared Euclidean, norm-like,
+// Mahalanobis, bounded Bregman), the largest weight must stay below β:
+// when powers of two do not fit it tries the Conway–Guy set (n ≤ 50), and
+// when 2Nτ·[subsetsum.MinLargestBound](n) ≥ β no prediction can work and
+// it returns a *NotSeparableError. Otherwise it returns an error saying
+// which weight does not fit (not proof that none would).
+//
+// It returns an error if n is outside [1, 4096] or τ is not positive.
+func PlanFamily(l *loss.Binary, n int, tau float64) (*FamilyPlan, error) {
+	if n < 1 || n > 4096 {
+		return nil, fmt.Errorf("decode: N = %d outside [1, 4096]", n)
+	}
+	if !(tau > 0) || math.IsInf(tau, 0) {
+		return nil, fmt.Errorf("decode: τ = %v; want τ > 0", tau)
+	}
+	w := 2 * float64(n) * tau * (1 + familyMargin)
+	p := &FamilyPlan{Loss: l, N: n, Tau: tau, W: w}
+	sup := l.DSup()
+	if !math.IsInf(sup, 1) {
+		b, err := subsetsum.MinLargestBound(n)
+		if err != nil {
+			return nil, err
+		}
+		bf, _ := new(big.Float).SetInt(b).Float64()
+		need := 2 * float64(n) * tau * bf
+		if need >= sup {
+			return nil, &NotSeparableError{Loss: l.String(), N: n, Tau: tau, Sup: sup, Need: need}
+		}
+		// Leave the root finder room below the supremum.
+		if top := w * math.Ldexp(1, n-1); top >= sup*(1-1e-9) {
+			cg, err := subsetsum.ConwayGuy(min(n, 50))
+			if n > 50 || err != nil || w*float64(cg[n-1]) >= sup*(1-1e-9) {
+				return nil, fmt.Errorf("decode: %v: the largest weight needed, %g (powers of two) or more than the Conway–Guy set's, exceeds sup |d| = %g; no construction found (the lower bound %g does not rule one out)", l, top, sup, need)
+			}
+			p.ConwayGuy, p.cg = true, cg
+		}
+	}
+	// Score bits: N·ℓ is about Σ weights ≤ W·2^N; resolve a quarter of Nτδ.
+	scaleExp := math.Ilogb(w) + n + 2
+	slackExp := math.Ilogb(float64(n)*tau*familyMargin/4) - 1
+	p.prec = uint(max(scaleExp-slackExp+8, 53))
+	tp := p.prec + 32 // θ's precision
+	p.Theta = make([]*big.Float, n)
+	p.d = make([]*big.Float, n)
+	p.c = new(big.Float).SetPrec(p.prec + 64)
+	for i := range n {
+		y := new(big.Float).SetPrec(64).SetFloat64(w)
+		if p.ConwayGuy {
+			y.Mul(y, new(big.Float).SetInt64(p.cg[i]))
+		} else {
+			y.SetMantExp(y, i)
+		}
+		x, err := l.Invert(y, tp)
+		if err != nil {
+			return nil, err
+		}
+		p.Theta[i] = x
+		if p.d[i], err = l.D(new(big.Float).SetPrec(p.prec+64), x); err != nil {
+			return nil, err
+		}
+		t0, err := l.Term(new(big.Float).SetPrec(p.prec+64), 0, x)
+		if err != nil {
+			return nil, err
+		}
+		p.c.Add(p.c, t0)
+	}
+	return p, nil
+}
+
+// Prec returns the score precision, in bits, the plan needs.
+func (p *FamilyPlan) Prec() uint { return p.prec }
+
+// Decode recovers the labels from N·ℓ̂ = N × the observed score, whose
+// error is below Nτ plus serverErr (the server's own rounding, in N·ℓ
+// units). It walks the superincreasing weights from the largest
+// ([subsetsum.DecodeSuperincreasing], on the weights scaled to integers)
+// or searches the Conway–Guy window by meet-in-the-middle, then verifies
+// that the labeling's exact loss is within the bound. It returns
+// ErrInconsistent if no labeling is.
+func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) ([]int, error) {
+	wp := p.prec + 64
+	s := new(big.Float).SetPrec(wp).Mul(score, new(big.Float).SetInt64(int64(p.N)))
+	s.Sub(s, p.c) // Σ σ_i d_i + N·noise
+	bound := float64(p.N)*p.Tau + serverErr
+	labels := make([]int, p.N)
+	if p.ConwayGuy {
+		// In units of W the weights are u_i up to the root finder's error.
+		r := bound / p.W
+		for i, di := range p.d {
+			f, _ := di.Float64()
+			r += math.Abs(f/p.W - float64(p.cg[i]))
+		}
+		t := new(big.Float).SetPrec(wp).Quo(s, new(big.Float).SetFloat64(p.W))
+		tf, _ := t.Float64()
+		lo, hi := int64(math.Ceil(tf-r)), int64(math.Floor(tf+r))
+		masks, err := subsetsum.Window(context.Background(), p.cg, lo, hi, 2)
+		if err != nil || len(masks) != 1 {
+			return nil, fmt.Errorf("%w: %d labelings in the noise window", ErrInconsistent, len(masks))
+		}
+		for i := range labels {
+			labels[i] = int(masks[0] >> i & 1)
+		}
+	} else {
+		// Scale so that the smallest weight has 64 integer bits, round,
+		// and decode; rounding moves each weight by ≤ ½, the target too.
+		shift := 64 - p.d[0].MantExp(nil)
+		ws := make([]*big.Int, p.N)
+		for i, di := range p.d {
+			v := new(big.Float).SetPrec(wp).SetMantExp(di, shift)
+			ws[i] = roundInt(v)
+		}
+		tv := new(big.Float).SetPrec(wp).SetMantExp(s, shift)
+		t := roundInt(tv)
+		rf := new(big.Float).SetPrec(64).SetFloat64(bound)
+		rf.SetMantExp(rf, shift)
+		r := roundInt(rf)
+		r.Add(r, big.NewInt(int64(p.N)+1)) // the roundings
+		bits, err := subsetsum.DecodeSuperincreasing(ws, t, r)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInconsistent, err)
+		}
+		for i, b := range bits {
+			if b {
+				labels[i] = 1
+			}
+		}
+	}
+	// Verify: the decoded labeling's weights must explain the score.
+	got := new(big.Float).SetPrec(wp)
+	for i, y := range labels {
+		if y == 1 {
+			got.Add(got, p.d[i])
+		}
+	}
+	got.Sub(got, s)
+	if f, _ := got.Float64(); math.Abs(f) > bound {
+		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", ErrInconsistent, math.Abs(f), bound)
+	}
+	return labels, nil
+}

@@ -1,0 +1,138 @@
+package decode
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"testing"
+
+	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/internal/testrand"
+	"github.com/labelinf/labelinf/loss"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func newLoss(t *testing.T, k loss.Kind, alpha float64, a [4]float64) *loss.Binary {
+	t.Helper()
+	l, err := loss.NewBinary(k, alpha, a)
+	require.NoError(t, err)
+	return l
+}
+
+// familyScore is N·ℓ of labels at θ, exactly (big.Float at prec bits), plus
+// noise uniform in [−Nτ, Nτ], divided by N: the observed score.
+func familyScore(t *testing.T, p *FamilyPlan, labels []int, noise float64) *big.Float {
+	s := new(big.Float).SetPrec(p.Prec() + 64)
+	for i, y := range labels {
+		term, err := p.Loss.Term(new(big.Float).SetPrec(p.Prec()+64), y, p.Theta[i])
+		require.NoError(t, err)
+		s.Add(s, term)
+	}
+	s.Add(s, new(big.Float).SetFloat64(noise*float64(len(labels))))
+	return s.Quo(s, new(big.Float).SetInt64(int64(len(labels))))
+}
+
+// TestFamilyAttack recovers labels from one noisy score for every loss of
+// the family [EA, Appendix F], with the noise at its bound.
+func TestFamilyAttack(t *testing.T) {
+	rng := testrand.New(t)
+	for _, tt := range []struct {
+		l   *loss.Binary
+		n   int
+		tau float64
+		cg  bool // Conway–Guy weights expected (bounded loss)
+	}{
+		{newLoss(t, loss.CE, 0, [4]float64{}), 12, 0.1, false},
+		{newLoss(t, loss.SigmoidCE, 0, [4]float64{}), 16, 1, false}, // at scale, logits go through PlanRobust
+		{newLoss(t, loss.IS, 0, [4]float64{}), 40, 1, false}, // θ ≈ 1/(W·2^i): singly exponential
+		{newLoss(t, loss.SE, 0, [4]float64{}), 16, 1e-7, false},
+		{newLoss(t, loss.NL, 3, [4]float64{}), 16, 1e-7, false},
+		{newLoss(t, loss.Mahalanobis, 0, [4]float64{2, 0.5, 0.5, 1}), 16, 1e-7, false},
+		{newLoss(t, loss.SE, 0, [4]float64{}), 20, 6e-8, true}, // powers of two overflow sup|d| = 1; Conway–Guy fits
+	} {
+		t.Run(fmt.Sprintf("%v/n=%d/tau=%g", tt.l, tt.n, tt.tau), func(t *testing.T) {
+			p, err := PlanFamily(tt.l, tt.n, tt.tau)
+			require.NoError(t, err)
+			assert.Equal(t, tt.cg, p.ConwayGuy)
+			for trial := range 4 {
+				labels := make([]int, tt.n)
+				for i := range labels {
+					labels[i] = rng.IntN(2)
+				}
+				noise := tt.tau * (2*rng.Float64() - 1)
+				if trial == 0 {
+					noise = tt.tau * (1 - 1e-9)
+				}
+				got, err := p.Decode(familyScore(t, p, labels, noise), 0)
+				require.NoError(t, err)
+				assert.Equal(t, labels, got)
+			}
+		})
+	}
+}
+
+// TestFamilyThroughFPA scores with every term and the sum computed in
+// binary64, as a float64 server would: Itakura–Saito with 20 labels at
+// τ = 1e−3 survives the server's rounding (counted in the error bound).
+func TestFamilyThroughFPA(t *testing.T) {
+	rng := testrand.New(t)
+	l := newLoss(t, loss.IS, 0, [4]float64{})
+	const n, tau = 20, 1e-3
+	p, err := PlanFamily(l, n, tau)
+	require.NoError(t, err)
+	for range 5 {
+		labels := make([]int, n)
+		for i := range labels {
+			labels[i] = rng.IntN(2)
+		}
+		sum := fpa.New(fpa.Binary64)
+		var mag float64
+		for i, y := range labels {
+			x, _ := p.Theta[i].Float64()
+			term, err := l.TermFPA(fpa.Binary64, y, x)
+			require.NoError(t, err)
+			sum.Add(sum, term)
+			f, _ := term.Float64()
+			mag += math.Abs(f)
+		}
+		s, _ := sum.Float64()
+		score := new(big.Float).SetFloat64(s/n + tau*(2*rng.Float64()-1))
+		// Recursive summation: |error| ≤ γ_(n−1)·Σ|terms| plus a few ulps
+		// per term from the terms themselves and the rounded θ.
+		serverErr := (float64(n)*0x1p-52 + 1e-12) * mag
+		got, err := p.Decode(score, serverErr)
+		require.NoError(t, err)
+		assert.Equal(t, labels, got)
+	}
+}
+
+func TestFamilyNegativeResults(t *testing.T) {
+	se := newLoss(t, loss.SE, 0, [4]float64{})
+	// EA Thm 13 / ICML Thm 5–6: a bounded weight cannot separate many
+	// labels under large noise.
+	_, err := PlanFamily(se, 20, 0.01)
+	var ns *NotSeparableError
+	require.True(t, errors.As(err, &ns), "%v", err)
+	assert.Contains(t, err.Error(), "not τ-separable")
+	assert.Equal(t, 1.0, ns.Sup)
+	mh := newLoss(t, loss.Mahalanobis, 0, [4]float64{2, 0.5, 0.5, 1})
+	// EA Thm 8 claims τ < α/N suffices (α = 2, N = 10: τ < 0.2); the
+	// bound says τ = 0.01 is already impossible.
+	_, err = PlanFamily(mh, 10, 0.01)
+	require.True(t, errors.As(err, &ns), "%v", err)
+	// Between the lower bound and what our sets reach, no claim is made.
+	_, err = PlanFamily(se, 30, 1e-10)
+	require.Error(t, err)
+	assert.False(t, errors.As(err, &ns))
+	assert.Contains(t, err.Error(), "no construction found")
+
+	for _, bad := range []struct {
+		n   int
+		tau float64
+	}{{0, 1}, {5000, 1}, {5, 0}, {5, math.Inf(1)}} {
+		_, err := PlanFamily(se, bad.n, bad.tau)
+		assert.Error(t, err)
+	}
+}
