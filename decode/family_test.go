@@ -46,7 +46,7 @@ func TestFamilyAttack(t *testing.T) {
 	}{
 		{newLoss(t, loss.CE, 0, [4]float64{}), 12, 0.1, false},
 		{newLoss(t, loss.SigmoidCE, 0, [4]float64{}), 16, 1, false}, // at scale, logits go through PlanRobust
-		{newLoss(t, loss.IS, 0, [4]float64{}), 40, 1, false}, // θ ≈ 1/(W·2^i): singly exponential
+		{newLoss(t, loss.IS, 0, [4]float64{}), 40, 1, false},        // θ ≈ 1/(W·2^i): singly exponential
 		{newLoss(t, loss.SE, 0, [4]float64{}), 16, 1e-7, false},
 		{newLoss(t, loss.NL, 3, [4]float64{}), 16, 1e-7, false},
 		{newLoss(t, loss.Mahalanobis, 0, [4]float64{2, 0.5, 0.5, 1}), 16, 1e-7, false},
