@@ -129,6 +129,32 @@ func PlanFamily(l *loss.Binary, n int, tau float64) (*FamilyPlan, error) {
 // Prec returns the score precision, in bits, the plan needs.
 func (p *FamilyPlan) Prec() uint { return p.prec }
 
+// Separation returns Λ_θ(f) = μ(D)/N for the submitted θ, the least gap
+// between two labelings' losses [EA, Proposition 1]; it exceeds 2τ. For
+// superincreasing weights μ is exactly min_i (d_i − Σ_{j<i} d_j): two
+// subsets differ first at their largest differing index i, by at least
+// that, and {i} against {0, …, i−1} attains it. For Conway–Guy weights it
+// is W·μ(u) = W less the root finder's error, a lower bound.
+func (p *FamilyPlan) Separation() float64 {
+	if p.ConwayGuy {
+		m := p.W
+		for i, di := range p.d {
+			f, _ := di.Float64()
+			m -= 2 * math.Abs(f-p.W*float64(p.cg[i]))
+		}
+		return m / float64(p.N)
+	}
+	sum := new(big.Float).SetPrec(p.prec + 64)
+	gap := new(big.Float).SetPrec(p.prec + 64)
+	best := math.Inf(1)
+	for _, di := range p.d {
+		g, _ := gap.Sub(di, sum).Float64()
+		best = min(best, g)
+		sum.Add(sum, di)
+	}
+	return best / float64(p.N)
+}
+
 // Decode recovers the labels from N·ℓ̂ = N × the observed score, whose
 // error is below Nτ plus serverErr (the server's own rounding, in N·ℓ
 // units). It walks the superincreasing weights from the largest

@@ -56,6 +56,8 @@ func TestFamilyAttack(t *testing.T) {
 			p, err := PlanFamily(tt.l, tt.n, tt.tau)
 			require.NoError(t, err)
 			assert.Equal(t, tt.cg, p.ConwayGuy)
+			assert.Greater(t, p.Separation(), 2*tt.tau, "Λ > 2τ")
+			assert.Less(t, p.Separation(), 2*tt.tau*1.2, "Λ ≈ 2τ(1+δ)")
 			for trial := range 4 {
 				labels := make([]int, tt.n)
 				for i := range labels {
