@@ -3,6 +3,7 @@ package decode
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"testing"
 
@@ -165,5 +166,35 @@ func TestRobustGaussianFailureRate(t *testing.T) {
 	}
 	// P(|N(0,1)| > √(2 ln 40) = 2.716) = 0.0066 ≤ δ; 0.05·400 = 20 is the
 	// bound, and the exact failure rate is far below it.
-	assert.LessOrEqual(t, fail, int(delta*trials), "%d failures in %d trials", fail, trials)
+	// The exact rate is P(|X| > τ(1+δ_W)) ≈ 0.041 ≤ δ; allow 3σ of sampling.
+	assert.LessOrEqual(t, float64(fail), delta*trials+3*math.Sqrt(delta*(1-delta)*trials), "%d failures in %d trials", fail, trials)
+}
+
+// TestRobustLaplaceFailureRate: Laplace(b) noise bounded by b·ln(1/δ) at
+// δ = 0.05 (ε-DP's noise, sub-exponential); the empirical failure rate of
+// the one-query attack stays at or below δ.
+func TestRobustLaplaceFailureRate(t *testing.T) {
+	rng := testrand.New(t)
+	const b, delta, trials, n = 0.5, 0.05, 2000, 40
+	nz := oracle.Noise{Kind: oracle.Laplace, Tau: b, Delta: delta}
+	tau := nz.HalfWidth(0, 1)
+	assert.InDelta(t, b*math.Log(1/delta), tau, 1e-9)
+	assert.Less(t, tau, oracle.SubExpHalfWidth(2*b, 2*b, delta), "the exact tail beats the generic sub-exponential bound")
+	p, err := PlanRobust(RobustOptions{N: n, K: 2, Tau: tau})
+	require.NoError(t, err)
+	fail := 0
+	labels := make([]int, n)
+	for range trials {
+		for i := range labels {
+			labels[i] = rng.IntN(2)
+		}
+		srv, err := oracle.NewBigExact(labels, 2, p.Prec(), nz, rng.Uint64())
+		require.NoError(t, err)
+		res, err := p.Attack(srv)
+		if err != nil || fmt.Sprint(res.Labels) != fmt.Sprint(labels) {
+			fail++
+		}
+	}
+	// The exact rate is P(|X| > τ(1+δ_W)) ≈ 0.041 ≤ δ; allow 3σ of sampling.
+	assert.LessOrEqual(t, float64(fail), delta*trials+3*math.Sqrt(delta*(1-delta)*trials), "%d failures in %d trials", fail, trials)
 }

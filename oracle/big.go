@@ -83,7 +83,7 @@ type BigExact struct {
 
 // NewBigExact returns a server holding a copy of labels (each in [0, k))
 // that answers with prec-bit scores and adds noise drawn from a PCG
-// seeded by seed. Noise may be NoNoise, Bounded or Gaussian.
+// seeded by seed. Noise may be NoNoise, Bounded, Gaussian or Laplace.
 func NewBigExact(labels []int, k int, prec uint, noise Noise, seed uint64) (*BigExact, error) {
 	if len(labels) == 0 {
 		return nil, errors.New("oracle: no labels")
@@ -101,7 +101,7 @@ func NewBigExact(labels []int, k int, prec uint, noise Noise, seed uint64) (*Big
 		return nil, err
 	}
 	if noise.Kind == Multiplicative {
-		return nil, errors.New("oracle: the arbitrary-precision server adds bounded or Gaussian noise, not multiplicative")
+		return nil, errors.New("oracle: the arbitrary-precision server adds bounded, Gaussian or Laplace noise, not multiplicative")
 	}
 	return &BigExact{labels: append([]int(nil), labels...), k: k, prec: prec, noise: noise,
 		rng: rand.New(rand.NewPCG(seed, 0x626967))}, nil
@@ -188,6 +188,8 @@ func (o *BigExact) Score(p *BigPred) (*big.Float, error) {
 		x = o.noise.Tau * (2*o.rng.Float64() - 1)
 	case Gaussian:
 		x = o.noise.Tau * o.rng.NormFloat64()
+	case Laplace:
+		x = laplace(o.rng, o.noise.Tau)
 	}
 	o.mu.Unlock()
 	total.Add(total, new(big.Float).SetFloat64(x))

@@ -21,7 +21,20 @@ const (
 	// Multiplicative multiplies the score by 1+ξ, ξ uniform in [−ε, ε]
 	// [AKXFT21, Thm 11].
 	Multiplicative
+	// Laplace adds Laplace(0, b) noise, the mechanism of differential
+	// privacy and a sub-exponential law: an attacker bounds it by
+	// b·ln(1/δ'), its exact tail (P(|X| > t) = e^(−t/b)).
+	Laplace
 )
+
+// SubExpHalfWidth returns the half-width τ = max(ν·√(2 ln(2/δ)),
+// 2α·ln(2/δ)) that a sub-exponential(ν, α) noise exceeds with probability
+// at most δ [AKXFT21, App. B.5] (Bernstein's tail bound). Laplace(b) is
+// sub-exponential with ν = α = 2b; its exact tail, b·ln(1/δ), is smaller.
+func SubExpHalfWidth(nu, alpha, delta float64) float64 {
+	l := math.Log(2 / delta)
+	return math.Max(nu*math.Sqrt(2*l), 2*alpha*l)
+}
 
 func (k NoiseKind) String() string {
 	switch k {
@@ -33,6 +46,8 @@ func (k NoiseKind) String() string {
 		return "gaussian"
 	case Multiplicative:
 		return "multiplicative"
+	case Laplace:
+		return "laplace"
 	}
 	return fmt.Sprintf("NoiseKind(%d)", int(k))
 }
@@ -61,11 +76,13 @@ func ParseNoise(kind string, tau, delta float64) (Noise, error) {
 		n.Kind = Gaussian
 	case "multiplicative", "mult":
 		n.Kind = Multiplicative
+	case "laplace":
+		n.Kind = Laplace
 	default:
-		return n, fmt.Errorf("oracle: unknown noise %q (want none, bounded, gaussian or multiplicative)", kind)
+		return n, fmt.Errorf("oracle: unknown noise %q (want none, bounded, gaussian, laplace or multiplicative)", kind)
 	}
 	n.Tau, n.Delta = tau, delta
-	if n.Kind == Gaussian && delta == 0 {
+	if (n.Kind == Gaussian || n.Kind == Laplace) && delta == 0 {
 		n.Delta = 1e-6
 	}
 	return n, n.Validate()
@@ -82,7 +99,7 @@ func (n Noise) Validate() error {
 	if n.Kind == Multiplicative && n.Tau >= 1 {
 		return fmt.Errorf("oracle: multiplicative noise ε = %v, need ε < 1", n.Tau)
 	}
-	if n.Kind == Gaussian && !(n.Delta > 0 && n.Delta < 1) {
+	if (n.Kind == Gaussian || n.Kind == Laplace) && !(n.Delta > 0 && n.Delta < 1) {
 		return fmt.Errorf("oracle: failure probability δ = %v outside (0, 1)", n.Delta)
 	}
 	return nil
@@ -102,6 +119,9 @@ func (n Noise) HalfWidth(smax float64, queries int) float64 {
 		return math.Nextafter(n.Tau*math.Sqrt(2*math.Log(2*q/n.Delta))*(1+1e-12), math.Inf(1))
 	case Multiplicative:
 		return math.Nextafter(n.Tau*smax*(1+1e-12), math.Inf(1))
+	case Laplace:
+		q := float64(max(queries, 1))
+		return math.Nextafter(n.Tau*math.Log(q/n.Delta)*(1+1e-12), math.Inf(1))
 	}
 	return 0
 }
@@ -136,6 +156,8 @@ func (s *Noisy) Score(p *Pred) (*big.Rat, error) {
 		x = s.noise.Tau * (2*s.rng.Float64() - 1)
 	case Gaussian:
 		x = s.noise.Tau * s.rng.NormFloat64()
+	case Laplace:
+		x = laplace(s.rng, s.noise.Tau)
 	case Multiplicative:
 		xi := s.noise.Tau * (2*s.rng.Float64() - 1)
 		f := new(big.Rat).SetFloat64(xi)
@@ -144,4 +166,15 @@ func (s *Noisy) Score(p *Pred) (*big.Rat, error) {
 		return r, nil
 	}
 	return r.Add(r, new(big.Rat).SetFloat64(x)), nil
+}
+
+// laplace draws from Laplace(0, b) by inversion: ±b·ln(1/U), U uniform in
+// (0, 1].
+func laplace(r *rand.Rand, b float64) float64 {
+	u := 1 - r.Float64() // (0, 1]
+	x := -b * math.Log(u)
+	if r.IntN(2) == 1 {
+		return -x
+	}
+	return x
 }

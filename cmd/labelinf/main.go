@@ -10,7 +10,7 @@
 //	                [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-check] [-no-emulate] [-allow-partial]
 //	                [-timeout D] [-json]
-//	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian -tau T
+//	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
 //	                [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
 //	labelinf blia [-data adult|wdbc|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
@@ -93,7 +93,8 @@
 // log-probabilities or probabilities (the last only up to N ≈ 25 at τ = 1:
 // big.Float's exponent range); -weights conway-guy uses the Conway–Guy set
 // (K = 2, N ≤ 50), decoded by meet-in-the-middle; -margin sets δ (default
-// 1/16). Gaussian noise is bounded by σ·√(2 ln(2/δ)) with -delta. JSON adds
+// 1/16). Gaussian noise is bounded by σ·√(2 ln(2/δ)) and Laplace noise
+// (-noise laplace, -tau b) by b·ln(1/δ), with -delta. JSON adds
 // score_bits, encoding and weights. It exits 1 unless every label is right
 // and verified.
 //

@@ -37,9 +37,9 @@ func addScorerFlags(fs *flag.FlagSet) *scorerFlags {
 		k:      fs.Int("k", 2, "number of classes"),
 		scorer: fs.String("scorer", oracle.Float64Sklearn, "scorer: "+strings.Join(oracle.ModelNames, ", ")+", or cmd:PROGRAM"),
 		assume: fs.String("assume", "", "the scorer model to plan for (required with cmd:PROGRAM)"),
-		noise:  fs.String("noise", "none", "noise on each score: none, bounded, gaussian, multiplicative"),
-		tau:    fs.Float64("tau", 0, "noise scale: bounded half-width, Gaussian σ, multiplicative ε"),
-		delta:  fs.Float64("delta", 1e-6, "Gaussian noise: overall failure probability"),
+		noise:  fs.String("noise", "none", "noise on each score: none, bounded, gaussian, laplace, multiplicative"),
+		tau:    fs.Float64("tau", 0, "noise scale: bounded half-width, Gaussian σ, Laplace b, multiplicative ε"),
+		delta:  fs.Float64("delta", 1e-6, "Gaussian and Laplace noise: overall failure probability"),
 		asJSON: fs.Bool("json", false, "print JSON"),
 		check:  fs.Bool("check", false, "spend one more query verifying every label at once (default true for cmd:PROGRAM)"),
 	}

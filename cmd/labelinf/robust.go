@@ -39,8 +39,9 @@ func runRobust(a robustArgs, stdout, stderr io.Writer) int {
 	switch a.nz.Kind {
 	case oracle.Bounded:
 		tau = a.nz.Tau
-	case oracle.Gaussian:
-		// One query: |noise| ≤ σ·√(2 ln(2/δ)) with probability 1 − δ.
+	case oracle.Gaussian, oracle.Laplace:
+		// One query: |noise| ≤ σ·√(2 ln(2/δ)) (Gaussian) or b·ln(1/δ)
+		// (Laplace) with probability 1 − δ.
 		tau = a.nz.HalfWidth(0, 1)
 	case oracle.Multiplicative:
 		return usage(errors.New("--strategy robust-single: multiplicative noise grows with the score, and one query cannot separate it (ICML Thm 11); use bounded or gaussian"))
