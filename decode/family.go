@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/subsetsum"
@@ -222,4 +223,39 @@ func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) ([]int, error) 
 		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", ErrInconsistent, math.Abs(f), bound)
 	}
 	return labels, nil
+}
+
+// MaxSeparationN bounds [Separation]'s exhaustive enumeration.
+const MaxSeparationN = 24
+
+// Separation returns Λ_θ(f) = min over labelings σ₁ ≠ σ₂ of
+// |f(σ₁) − f(σ₂)| for an arbitrary binary loss f at a fixed prediction
+// [EA, Definition 1], by evaluating all 2ⁿ labelings and sorting: labels
+// can be recovered from a τ-noisy score iff Λ ≥ 2τ [EA, Proposition 1].
+// Deciding separability is co-NP-hard in general [EA, Theorem 10], so for
+// a loss with no structure to exploit exhaustion is the honest tool; the
+// decomposable losses get Λ in closed form from [FamilyPlan.Separation].
+// It returns an error if n is outside [1, MaxSeparationN] or f returns NaN.
+func Separation(n int, f func(sigma []int) float64) (float64, error) {
+	if n < 1 || n > MaxSeparationN {
+		return 0, fmt.Errorf("decode: Separation over %d labels; want 1 to %d", n, MaxSeparationN)
+	}
+	vals := make([]float64, 1<<n)
+	sigma := make([]int, n)
+	for m := range vals {
+		for i := range sigma {
+			sigma[i] = m >> i & 1
+		}
+		v := f(sigma)
+		if math.IsNaN(v) {
+			return 0, fmt.Errorf("decode: loss is NaN at labeling %v", sigma)
+		}
+		vals[m] = v
+	}
+	slices.Sort(vals)
+	best := math.Inf(1)
+	for i := 1; i < len(vals); i++ {
+		best = min(best, vals[i]-vals[i-1])
+	}
+	return best, nil
 }

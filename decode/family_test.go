@@ -138,3 +138,41 @@ func TestFamilyNegativeResults(t *testing.T) {
 		assert.Error(t, err)
 	}
 }
+
+// TestSeparationDiscreteLp checks [EA, Theorem 11]: with predictions in
+// {0,1}^N, ‖θ − σ‖_p is never separable (two labelings one flip away from
+// θ tie), for every θ and several p; and the robust plan's Λ from
+// exhaustion agrees with FamilyPlan.Separation.
+func TestSeparationDiscreteLp(t *testing.T) {
+	const n = 6
+	for _, p := range []float64{0.5, 1, 2, 3} {
+		for th := range 1 << n {
+			lam, err := Separation(n, func(sigma []int) float64 {
+				var s float64
+				for i, y := range sigma {
+					s += math.Pow(math.Abs(float64(th>>i&1-y)), p)
+				}
+				return math.Pow(s, 1/p)
+			})
+			require.NoError(t, err)
+			assert.Zero(t, lam, "p=%g θ=%b", p, th)
+		}
+	}
+	l := newLoss(t, loss.IS, 0, [4]float64{})
+	plan, err := PlanFamily(l, 10, 0.01)
+	require.NoError(t, err)
+	lam, err := Separation(10, func(sigma []int) float64 {
+		s := new(big.Float).SetPrec(200)
+		for i, y := range sigma {
+			term, _ := l.Term(new(big.Float).SetPrec(200), y, plan.Theta[i])
+			s.Add(s, term)
+		}
+		f, _ := s.Float64()
+		return f / 10
+	})
+	require.NoError(t, err)
+	assert.InEpsilon(t, plan.Separation(), lam, 1e-9)
+	assert.Greater(t, lam, 0.02)
+	_, err = Separation(0, nil)
+	assert.Error(t, err)
+}

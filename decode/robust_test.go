@@ -16,24 +16,27 @@ import (
 func TestRobustRecovers(t *testing.T) {
 	rng := testrand.New(t)
 	for _, tt := range []struct {
-		n, k int
-		tau  float64
-		enc  oracle.Encoding
-		w    WeightSet
+		n, k   int
+		tau    float64
+		enc    oracle.Encoding
+		w      WeightSet
+		margin float64
 	}{
-		{1, 2, 1, oracle.Logits, PowerWeights},
-		{200, 2, 1, oracle.Logits, PowerWeights},
-		{200, 2, 1e-6, oracle.Logits, PowerWeights}, // small W: logsumexp tails matter
-		{200, 2, 1, oracle.LogProbs, PowerWeights},
-		{150, 3, 0.5, oracle.Logits, PowerWeights},
-		{100, 6, 2, oracle.LogProbs, PowerWeights},
-		{18, 2, 1, oracle.Probs, PowerWeights},
-		{12, 3, 1e-3, oracle.Probs, PowerWeights},
-		{30, 2, 1, oracle.Logits, ConwayGuyWeights},
-		{20, 2, 0.01, oracle.Probs, ConwayGuyWeights},
+		{1, 2, 1, oracle.Logits, PowerWeights, 0},
+		{300, 2, 1, oracle.LogProbs, PowerWeights, math.Log(3) - 1}, // EA Thm 14's base 3: W = 2Nτ·ln 3
+		{20, 2, 1, oracle.Probs, PowerWeights, math.Log(3) - 1},
+		{200, 2, 1, oracle.Logits, PowerWeights, 0},
+		{200, 2, 1e-6, oracle.Logits, PowerWeights, 0}, // small W: logsumexp tails matter
+		{200, 2, 1, oracle.LogProbs, PowerWeights, 0},
+		{150, 3, 0.5, oracle.Logits, PowerWeights, 0},
+		{100, 6, 2, oracle.LogProbs, PowerWeights, 0},
+		{18, 2, 1, oracle.Probs, PowerWeights, 0},
+		{12, 3, 1e-3, oracle.Probs, PowerWeights, 0},
+		{30, 2, 1, oracle.Logits, ConwayGuyWeights, 0},
+		{20, 2, 0.01, oracle.Probs, ConwayGuyWeights, 0},
 	} {
-		t.Run(fmt.Sprintf("n=%d/k=%d/tau=%g/%v/w=%d", tt.n, tt.k, tt.tau, tt.enc, tt.w), func(t *testing.T) {
-			opt := RobustOptions{N: tt.n, K: tt.k, Tau: tt.tau, Encoding: tt.enc, Weights: tt.w}
+		t.Run(fmt.Sprintf("n=%d/k=%d/tau=%g/%v/w=%d/margin=%.3g", tt.n, tt.k, tt.tau, tt.enc, tt.w, tt.margin), func(t *testing.T) {
+			opt := RobustOptions{N: tt.n, K: tt.k, Tau: tt.tau, Encoding: tt.enc, Weights: tt.w, Margin: tt.margin}
 			p, err := PlanRobust(opt)
 			require.NoError(t, err)
 			for trial := range 3 {

@@ -6,6 +6,9 @@ package subsetsum
 import (
 	"fmt"
 	"math/big"
+
+	"github.com/labelinf/labelinf/apa"
+	"github.com/labelinf/labelinf/primes"
 )
 
 // PowersOfTwo returns {1, 2, 4, …, 2^(n−1)}, the superincreasing set of
@@ -40,4 +43,30 @@ func MinLargestBound(n int) (*big.Int, error) {
 		return nil, fmt.Errorf("subsetsum: bound for a set of %d elements", n)
 	}
 	return new(big.Int).Binomial(int64(n-1), int64((n-1)/2)), nil
+}
+
+// PrimeLogs returns {ln 2, ln 3, ln 5, …, ln p_n} at prec bits, each
+// correctly rounded: the weights of [EA, Corollary 3] (squared Euclidean
+// and norm-like losses, 0⁺-separability). Their subset sums are distinct
+// by unique factorization (Σ_A ln p = ln Π_A p), but the gaps are those
+// between products of primes, as small as ln(1 + 1/Π p): decoding them
+// needs the score to that many bits, which is why the noisy attacks use
+// powers of two. It returns an error for n < 1 or prec < 2.
+func PrimeLogs(n int, prec uint) ([]*big.Float, error) {
+	if n < 1 || prec < 2 {
+		return nil, fmt.Errorf("subsetsum: %d prime logarithms at %d bits", n, prec)
+	}
+	ps, err := primes.FirstN(n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*big.Float, n)
+	for i, p := range ps {
+		z := new(big.Float).SetPrec(prec)
+		if _, err := apa.Log(z, new(big.Float).SetUint64(p)); err != nil {
+			return nil, err
+		}
+		out[i] = z
+	}
+	return out, nil
 }

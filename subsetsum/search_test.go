@@ -298,3 +298,46 @@ func BenchmarkClosest(b *testing.B) {
 		}
 	}
 }
+
+// TestPrimeLogs checks that the subset sums of prime logarithms are
+// distinct, with the gaps the products of primes predict: the smallest
+// gap of 2^n subset sums is ln of the ratio of the two closest products,
+// found exactly with integers.
+func TestPrimeLogs(t *testing.T) {
+	const n = 10
+	w, err := PrimeLogs(n, 200)
+	require.NoError(t, err)
+	ps := []int64{2, 3, 5, 7, 11, 13, 17, 19, 23, 29}
+	type sp struct {
+		sum  *big.Float
+		prod int64
+	}
+	all := make([]sp, 1<<n)
+	for m := range all {
+		s, p := new(big.Float).SetPrec(200), int64(1)
+		for i := range n {
+			if m>>i&1 == 1 {
+				s.Add(s, w[i])
+				p *= ps[i]
+			}
+		}
+		all[m] = sp{s, p}
+	}
+	slices.SortFunc(all, func(a, b sp) int { return a.sum.Cmp(b.sum) })
+	for i := 1; i < len(all); i++ {
+		require.Less(t, all[i-1].prod, all[i].prod, "sums sort like products")
+	}
+	// The smallest gap: the pair of consecutive products with the least ratio.
+	best := 0
+	for i := 2; i < len(all); i++ {
+		a, b := all[i-1].prod, all[i].prod
+		c, d := all[best].prod, all[best+1].prod
+		if new(big.Int).Mul(big.NewInt(b), big.NewInt(c)).Cmp(new(big.Int).Mul(big.NewInt(d), big.NewInt(a))) < 0 {
+			best = i - 1
+		}
+	}
+	gap := new(big.Float).SetPrec(200).Sub(all[best+1].sum, all[best].sum)
+	assert.Greater(t, gap.Sign(), 0)
+	_, err = PrimeLogs(0, 64)
+	assert.Error(t, err)
+}
