@@ -182,15 +182,7 @@ func (o *BigExact) Score(p *BigPred) (*big.Float, error) {
 	}
 	total.Quo(total, new(big.Float).SetInt64(int64(n)))
 	o.mu.Lock()
-	x := 0.0
-	switch o.noise.Kind {
-	case Bounded:
-		x = o.noise.Tau * (2*o.rng.Float64() - 1)
-	case Gaussian:
-		x = o.noise.Tau * o.rng.NormFloat64()
-	case Laplace:
-		x = laplace(o.rng, o.noise.Tau)
-	}
+	x := o.noise.additive(o.rng)
 	o.mu.Unlock()
 	total.Add(total, new(big.Float).SetFloat64(x))
 	return new(big.Float).SetPrec(o.prec).Set(total), nil

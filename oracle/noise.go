@@ -150,22 +150,30 @@ func (s *Noisy) Score(p *Pred) (*big.Rat, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var x float64
+	x := s.noise.additive(s.rng)
 	switch s.noise.Kind {
-	case Bounded:
-		x = s.noise.Tau * (2*s.rng.Float64() - 1)
-	case Gaussian:
-		x = s.noise.Tau * s.rng.NormFloat64()
-	case Laplace:
-		x = laplace(s.rng, s.noise.Tau)
+	case NoNoise:
+		return r, nil
 	case Multiplicative:
 		xi := s.noise.Tau * (2*s.rng.Float64() - 1)
 		f := new(big.Rat).SetFloat64(xi)
 		return r.Add(r, f.Mul(f, r)), nil
-	default:
-		return r, nil
 	}
 	return r.Add(r, new(big.Rat).SetFloat64(x)), nil
+}
+
+// additive draws one additive noise value (0 for NoNoise and
+// Multiplicative, which is not additive).
+func (n Noise) additive(r *rand.Rand) float64 {
+	switch n.Kind {
+	case Bounded:
+		return n.Tau * (2*r.Float64() - 1)
+	case Gaussian:
+		return n.Tau * r.NormFloat64()
+	case Laplace:
+		return laplace(r, n.Tau)
+	}
+	return 0
 }
 
 // laplace draws from Laplace(0, b) by inversion: ±b·ln(1/U), U uniform in

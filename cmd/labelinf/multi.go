@@ -319,15 +319,9 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 		out.Queries, out.Retries, out.Verified, out.Checked, out.Blocks = res.Queries, res.Retries, res.Verified, res.Checked, statsOf(res.Blocks)
 		ok = ok && res.Verified
 		if truth != nil {
-			right := 0
-			for i, c := range res.Labels {
-				if c == truth[i] {
-					right++
-				}
-			}
-			acc := float64(right) / float64(n)
+			acc, all := accuracyOf(res.Labels, truth)
 			out.Accuracy = &acc
-			ok = ok && right == n
+			ok = ok && all
 		}
 		if *outFile != "" {
 			if err := writeLabels(*outFile, res.Labels); err != nil {
@@ -355,6 +349,18 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// accuracyOf returns the fraction of got equal to truth, and whether all
+// are.
+func accuracyOf(got, truth []int) (float64, bool) {
+	right := 0
+	for i, c := range got {
+		if c == truth[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(truth)), right == len(truth)
 }
 
 // privateLabels returns the labels a simulated scorer holds: those of

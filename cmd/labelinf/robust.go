@@ -92,15 +92,9 @@ func runRobust(a robustArgs, stdout, stderr io.Writer) int {
 		out.ScorerSeconds = res.ScoreSeconds
 		out.AttackSeconds = out.Seconds - res.ScoreSeconds
 		out.Verified = true
-		right := 0
-		for i, c := range res.Labels {
-			if c == truth[i] {
-				right++
-			}
-		}
-		acc := float64(right) / float64(n)
+		acc, all := accuracyOf(res.Labels, truth)
 		out.Accuracy = &acc
-		ok = right == n
+		ok = all
 		if a.outFile != "" {
 			if err := writeLabels(a.outFile, res.Labels); err != nil {
 				fmt.Fprintf(stderr, "labelinf attack: %v\n", err)
