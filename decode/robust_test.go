@@ -178,6 +178,7 @@ func TestRobustFailureRate(t *testing.T) {
 					fail++
 				}
 			}
+			t.Logf("%d failures in %d trials (τ = %.4g)", fail, trials, tau)
 			assert.LessOrEqual(t, float64(fail), delta*trials+3*math.Sqrt(delta*(1-delta)*trials), "%d failures in %d trials", fail, trials)
 		})
 	}
