@@ -2,6 +2,7 @@ package passive
 
 import (
 	"math"
+	"math/bits"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
@@ -35,13 +36,7 @@ func TestBinomialHalfUpper(t *testing.T) {
 	assert.Equal(t, math.Ldexp(1, -1000), BinomialHalfUpper(1000, 1000))
 }
 
-func popcount(x int) int {
-	c := 0
-	for ; x != 0; x &= x - 1 {
-		c++
-	}
-	return c
-}
+func popcount(x int) int { return bits.OnesCount(uint(x)) }
 
 func TestPoissonBinomialUpper(t *testing.T) {
 	rng := testrand.New(t)

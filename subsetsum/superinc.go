@@ -31,27 +31,30 @@ func DecodeSuperincreasing(w []*big.Int, t, r *big.Int) ([]bool, error) {
 		return nil, fmt.Errorf("subsetsum: negative tolerance %v", r)
 	}
 	n := len(w)
-	prefix := make([]*big.Int, n+1) // prefix[i] = Σ_{j<i} w_j
-	prefix[0] = new(big.Int)
+	// One ascending pass checks the margins and sums the weights; the
+	// descending pass then keeps below = Σ_{j<i} w_j by subtraction, so
+	// memory stays O(n) words beyond the weights, not n prefix sums.
+	below := new(big.Int)
 	twoR := new(big.Int).Lsh(r, 1)
 	gap := new(big.Int)
 	for i, v := range w {
 		if v.Sign() <= 0 {
 			return nil, fmt.Errorf("subsetsum: weight %d is not positive", i)
 		}
-		if gap.Sub(v, prefix[i]).Cmp(twoR) <= 0 {
+		if gap.Sub(v, below).Cmp(twoR) <= 0 {
 			return nil, fmt.Errorf("subsetsum: weight %d exceeds the smaller ones by %v, not more than 2r = %v: not superincreasing with margin", i, gap, twoR)
 		}
-		prefix[i+1] = new(big.Int).Add(prefix[i], v)
+		below.Add(below, v)
 	}
 	res := new(big.Int).Set(t)
 	two := new(big.Int)
 	mid := new(big.Int)
 	out := make([]bool, n)
 	for i := n - 1; i >= 0; i-- {
+		below.Sub(below, w[i]) // now Σ_{j<i} w_j
 		// take w_i iff 2·res ≥ w_i + Σ_{j<i} w_j.
 		two.Lsh(res, 1)
-		mid.Add(w[i], prefix[i])
+		mid.Add(w[i], below)
 		if two.Cmp(mid) >= 0 {
 			out[i] = true
 			res.Sub(res, w[i])
