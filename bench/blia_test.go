@@ -10,16 +10,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// datasetsDir is the shared datasets folder beside the repository.
-const datasetsDir = "../../shared/datasets"
-
-// bliaData loads the shared Census files and encodes an 80% training
+// bliaData loads the embedded Census files and encodes an 80% training
 // split of the size the experiment uses.
 func bliaData(b *testing.B) (x *mat.Dense, y []int) {
 	b.Helper()
-	d, err := passive.LoadDataset(datasetsDir, "adult")
+	d, err := passive.LoadDataset("", "adult")
 	if err != nil {
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	n := d.Train.Rows()
 	perm := rand.New(rand.NewPCG(1, 1)).Perm(n)

@@ -1,18 +1,15 @@
 package bench
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
+	"github.com/labelinf/labelinf/datasets"
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
 )
@@ -114,7 +111,7 @@ func reportQueries(b *testing.B, qs []int, n int, att, sc time.Duration) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// BenchmarkMultiDatasets attacks the real label files of ../shared/datasets
+// BenchmarkMultiDatasets attacks the real label files of package datasets
 // (the ICML datasets' sizes: haberman 306, wdbc 569, banknote 1,372; and
 // satellite, 6 classes) with each strategy and scorer.
 //
@@ -124,9 +121,9 @@ func BenchmarkMultiDatasets(b *testing.B) {
 		name string
 		k    int
 	}{{"haberman", 2}, {"wdbc", 2}, {"banknote", 2}, {"titanic", 2}, {"satellite", 6}} {
-		labels, err := readLabels(filepath.Join("..", "..", "shared", "datasets", d.name+".labels"))
+		labels, err := datasets.Labels(d.name)
 		if err != nil {
-			b.Skipf("datasets not available: %v", err)
+			b.Fatal(err)
 		}
 		for _, model := range []string{"float64-sklearn", "float32-keras", "leaderboard"} {
 			for _, st := range []decode.Strategy{decode.Primes, decode.Alg3, decode.Blocks} {
@@ -144,25 +141,4 @@ func BenchmarkMultiDatasets(b *testing.B) {
 			}
 		}
 	}
-}
-
-func readLabels(name string) ([]int, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []int
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if sc.Text() == "" {
-			continue
-		}
-		v, err := strconv.Atoi(sc.Text())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, sc.Err()
 }

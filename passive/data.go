@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labelinf/labelinf/datasets"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -319,49 +321,69 @@ type Dataset struct {
 }
 
 // DatasetNames lists the built-in names [LoadDataset] accepts.
-var DatasetNames = []string{"adult", "wdbc"}
+var DatasetNames = []string{"adult", "wdbc", "titanic", "banknote", "haberman"}
 
-// LoadDataset loads a data set by name from dir, or a generic CSV file
-// (see [ReadCSV]) when name is not a built-in name:
+// LoadDataset loads a built-in data set by name, or a generic CSV file (see
+// [ReadCSV]) when name is not a built-in name:
 //
-//	adult  adult_train.csv (train) and adult_test.csv (test), the paper's CENSUS
-//	wdbc   wdbc.csv, Wisconsin Diagnostic Breast Cancer (no test file)
+//	adult     adult_train.csv (train) and adult_test.csv (test), the paper's CENSUS
+//	wdbc      wdbc.csv, Wisconsin Diagnostic Breast Cancer (no test file)
+//	titanic   titanic.csv, Titanic survival (no test file)
+//	banknote  banknote.csv, Banknote Authentication (no test file)
+//	haberman  haberman.csv, Haberman's Survival (no test file)
+//
+// The built-in files are the ones package datasets embeds when dir is "",
+// and the files of the same names in directory dir otherwise (to run on
+// other copies of the same files). A generic CSV file name is a path, read
+// from the file system whatever dir is.
 func LoadDataset(dir, name string) (*Dataset, error) {
+	var fsys fs.FS = datasets.FS()
+	where := "the embedded data sets"
+	if dir != "" {
+		fsys, where = os.DirFS(dir), dir
+	}
+	open := func(file string, read func(io.Reader, string) (*Table, error)) (*Table, error) {
+		f, err := fsys.Open(file)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("passive: data file %s not found in %s", file, where)
+			}
+			return nil, fmt.Errorf("passive: %w", err)
+		}
+		defer f.Close()
+		return read(f, file)
+	}
 	switch name {
 	case "adult":
-		train, err := readFile(filepath.Join(dir, "adult_train.csv"), ReadAdult)
+		train, err := open("adult_train.csv", ReadAdult)
 		if err != nil {
 			return nil, err
 		}
-		test, err := readFile(filepath.Join(dir, "adult_test.csv"), ReadAdult)
+		test, err := open("adult_test.csv", ReadAdult)
 		if err != nil {
 			return nil, err
 		}
 		return &Dataset{Name: name, Train: train, Test: test}, nil
-	case "wdbc":
-		train, err := readFile(filepath.Join(dir, "wdbc.csv"), ReadCSV)
+	case "wdbc", "titanic", "banknote", "haberman":
+		train, err := open(name+".csv", ReadCSV)
 		if err != nil {
 			return nil, err
 		}
 		return &Dataset{Name: name, Train: train}, nil
 	}
-	train, err := readFile(name, ReadCSV)
-	if err != nil {
-		return nil, err
-	}
-	return &Dataset{Name: filepath.Base(name), Train: train}, nil
-}
-
-func readFile(path string, read func(io.Reader, string) (*Table, error)) (*Table, error) {
-	f, err := os.Open(path)
+	f, err := os.Open(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("passive: data file %s not found (set the data directory?)", path)
+			return nil, fmt.Errorf("passive: data file %s not found (built-in names: %s)", name, strings.Join(DatasetNames, ", "))
 		}
 		return nil, fmt.Errorf("passive: %w", err)
 	}
 	defer f.Close()
-	return read(f, filepath.Base(path))
+	train, err := ReadCSV(f, filepath.Base(name))
+	if err != nil {
+		return nil, err
+	}
+	return &Dataset{Name: filepath.Base(name), Train: train}, nil
 }
 
 // An Encoder maps rows of a [Table] to feature vectors: numeric columns

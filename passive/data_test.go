@@ -1,49 +1,40 @@
 package passive
 
 import (
-	"bufio"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/labelinf/labelinf/datasets"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// dataDir is where the shared real datasets live, beside the repository.
-const dataDir = "../../shared/datasets"
-
-func needData(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(dataDir); err != nil {
-		t.Skipf("real datasets not found at %s", dataDir)
-	}
-}
-
-// readLabelsFile reads NAME.labels, the independent label vector made from
-// the same files by ../shared/datasets/SOURCES.md.
+// readLabelsFile returns NAME.labels, the label vector package datasets
+// embeds beside NAME.csv, made by an independent parse of the same file
+// (see its SOURCES.md).
 func readLabelsFile(t *testing.T, name string) []int {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dataDir, name+".labels"))
+	y, err := datasets.Labels(name)
 	require.NoError(t, err)
-	defer f.Close()
-	var out []int
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		v, err := strconv.Atoi(strings.TrimSpace(sc.Text()))
-		require.NoError(t, err)
-		out = append(out, v)
-	}
-	require.NoError(t, sc.Err())
-	return out
+	return y
+}
+
+// tempCopy writes the embedded file name to a temporary directory and
+// returns its path, to exercise the generic-CSV path of LoadDataset.
+func tempCopy(t *testing.T, name string) string {
+	t.Helper()
+	b, err := datasets.ReadFile(name)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	return path
 }
 
 func TestReadAdultRealFiles(t *testing.T) {
-	needData(t)
-	d, err := LoadDataset(dataDir, "adult")
+	d, err := LoadDataset("", "adult")
 	require.NoError(t, err)
 	// Counts from SOURCES.md.
 	for _, tt := range []struct {
@@ -82,7 +73,6 @@ func TestReadAdultRealFiles(t *testing.T) {
 }
 
 func TestReadCSVRealFiles(t *testing.T) {
-	needData(t)
 	for _, tt := range []struct {
 		name       string
 		cols       int
@@ -95,8 +85,14 @@ func TestReadCSVRealFiles(t *testing.T) {
 		{"titanic", 3, 3, [2]string{"No", "Yes"}},         // quoted header, all categorical
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := LoadDataset(dataDir, filepath.Join(dataDir, tt.name+".csv"))
+			d, err := LoadDataset("", tt.name) // built-in
 			require.NoError(t, err)
+			assert.Equal(t, tt.name, d.Name)
+			assert.Nil(t, d.Test)
+			f, err := LoadDataset("", tempCopy(t, tt.name+".csv")) // the same bytes as a user's file
+			require.NoError(t, err)
+			assert.Equal(t, tt.name+".csv", f.Name)
+			assert.Equal(t, d.Train.Labels, f.Train.Labels)
 			tab := d.Train
 			assert.Equal(t, readLabelsFile(t, tt.name), tab.Labels)
 			assert.Len(t, tab.Cols, tt.cols)
@@ -110,11 +106,18 @@ func TestReadCSVRealFiles(t *testing.T) {
 			assert.Equal(t, tt.classes, tab.Classes)
 		})
 	}
-	d, err := LoadDataset(dataDir, "titanic.csv") // not in dataDir's cwd
-	assert.Error(t, err)
+	d, err := LoadDataset("", "titanic.csv") // a path, and not in the test's directory
+	assert.ErrorContains(t, err, "data file titanic.csv not found (built-in names: adult, wdbc")
 	assert.Nil(t, d)
-	_, err = LoadDataset(dataDir, filepath.Join(dataDir, "iris.csv"))
+	_, err = LoadDataset("", tempCopy(t, "iris.csv"))
 	assert.ErrorContains(t, err, "3 distinct values (0, 1, 2)")
+	// dir overrides the embedded files.
+	_, err = LoadDataset(t.TempDir(), "adult")
+	assert.ErrorContains(t, err, "data file adult_train.csv not found in /")
+	dir := filepath.Dir(tempCopy(t, "wdbc.csv"))
+	d, err = LoadDataset(dir, "wdbc")
+	require.NoError(t, err)
+	assert.Equal(t, readLabelsFile(t, "wdbc"), d.Train.Labels)
 }
 
 func TestReadAdultErrors(t *testing.T) {

@@ -7,18 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/labelinf/labelinf/passive"
 )
-
-// defaultDataDir is where the blia command looks for the built-in data
-// sets unless -datadir or $LABELINF_DATA says otherwise: the shared
-// folder beside a checkout, seen from the repository root.
-const defaultDataDir = "../shared/datasets"
 
 // censusRow is BLIA's CENSUS result without DP [BLIA, Table 2 and Table 4
 // row "Infinity"], printed beside ours for comparison.
@@ -27,8 +21,8 @@ const censusRow = "BLIA Table 2 (CENSUS, ε = inf): train 84.72%, threshold 51.7
 func runBLIA(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("blia", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	data := fs.String("data", "adult", "data set: adult, wdbc or a CSV `file` (label in the last column)")
-	dir := fs.String("datadir", "", "`dir`ectory of the built-in data sets (default $LABELINF_DATA or "+defaultDataDir+")")
+	data := fs.String("data", "adult", "data set: adult, wdbc, titanic, banknote, haberman or a CSV `file` (label in the last column)")
+	dir := fs.String("datadir", "", "read the built-in data sets' files from `dir` instead of the copies embedded in the binary")
 	model := fs.String("model", "logreg", "model: logreg or mlp")
 	epsFlag := fs.String("epsilon", "inf,4,2,1,0.8,0.5,0.3", "comma-separated privacy `budgets` (inf = no label DP)")
 	seeds := fs.Int("seeds", 5, "repetitions with seeds S, S+1, …")
@@ -87,12 +81,6 @@ func runBLIA(args []string, stdout, stderr io.Writer) int {
 		if !c.ok {
 			fmt.Fprintf(stderr, "labelinf blia: %s\n", c.name)
 			return 2
-		}
-	}
-	if *dir == "" {
-		*dir = os.Getenv("LABELINF_DATA")
-		if *dir == "" {
-			*dir = defaultDataDir
 		}
 	}
 	d, err := passive.LoadDataset(*dir, *data)

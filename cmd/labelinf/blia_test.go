@@ -8,20 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelinf/labelinf/datasets"
 	"github.com/labelinf/labelinf/passive"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// sharedData is the shared datasets folder seen from this package.
-const sharedData = "../../../shared/datasets"
-
 func TestBLIAJSON(t *testing.T) {
-	if _, err := os.Stat(sharedData); err != nil {
-		t.Skip("shared datasets not found")
-	}
 	var out, errb bytes.Buffer
-	code := run([]string{"blia", "-datadir", sharedData, "-data", "wdbc", "-model", "mlp", "-epochs", "3",
+	code := run([]string{"blia", "-data", "wdbc", "-model", "mlp", "-epochs", "3",
 		"-epsilon", "inf,1", "-seeds", "2", "-json"}, &out, &errb)
 	require.Equal(t, 0, code, errb.String())
 	var rep passive.Report
@@ -38,18 +33,29 @@ func TestBLIAJSON(t *testing.T) {
 }
 
 func TestBLIATable(t *testing.T) {
-	if _, err := os.Stat(sharedData); err != nil {
-		t.Skip("shared datasets not found")
-	}
 	// A generic CSV file: the titanic table, all categorical, with a header.
+	b, err := datasets.ReadFile("titanic.csv")
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "titanic.csv")
+	require.NoError(t, os.WriteFile(file, b, 0o644))
 	var out, errb bytes.Buffer
-	code := run([]string{"blia", "-data", filepath.Join(sharedData, "titanic.csv"), "-epsilon", "inf", "-seeds", "1", "-canaries", "0.05"}, &out, &errb)
+	code := run([]string{"blia", "-data", file, "-epsilon", "inf", "-seeds", "1", "-canaries", "0.05"}, &out, &errb)
 	require.Equal(t, 0, code, errb.String())
 	s := out.String()
 	for _, want := range []string{"BLIA on titanic.csv: 1760 training rows, 88 canaries, 8 features", "train acc %", "threshold", "delta-margin(α=1,β=1)", "p(null)"} {
 		assert.Contains(t, s, want)
 	}
 	assert.NotContains(t, s, "BLIA Table 2", "the CENSUS reference is printed for adult only")
+}
+
+// TestBLIAAnyDirectory runs a built-in data set from a directory with no
+// data in or near it: the binary carries the files (package datasets).
+func TestBLIAAnyDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var out, errb bytes.Buffer
+	code := run([]string{"blia", "-data", "titanic", "-epsilon", "inf", "-seeds", "1", "-canaries", "0.05"}, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	assert.Contains(t, out.String(), "BLIA on titanic: 1760 training rows, 88 canaries, 8 features")
 }
 
 func TestBLIAUsageErrors(t *testing.T) {
@@ -71,7 +77,8 @@ func TestBLIAUsageErrors(t *testing.T) {
 		{[]string{"extra"}, 2, "unexpected argument"},
 		{[]string{"-data", filepath.Join(dir, "missing.csv")}, 1, "not found"},
 		{[]string{"-data", bad}, 1, "bad.csv:2: 2 fields"},
-		{[]string{"-data", "adult", "-datadir", dir}, 1, "adult_train.csv not found"},
+		{[]string{"-data", "adult", "-datadir", dir}, 1, "adult_train.csv not found in " + dir},
+		{[]string{"-data", "census"}, 1, "built-in names: adult, wdbc, titanic, banknote, haberman"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(append([]string{"blia"}, tt.args...), &out, &errb)

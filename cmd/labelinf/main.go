@@ -13,7 +13,7 @@
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
 //	                [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
-//	labelinf blia [-data adult|wdbc|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
+//	labelinf blia [-data adult|wdbc|titanic|banknote|haberman|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
 //	              [-datadir DIR] [-all] [-json]
@@ -109,9 +109,12 @@
 // model's outputs with the threshold attack (p₁ ≥ 0.5; mean and median
 // too) and the delta-margin attack (α·margin − β·loss > 0, as written and
 // in a symmetric reading). Data (-data): adult (adult_train.csv and
-// adult_test.csv, the paper's CENSUS), wdbc, or any CSV file with the
-// binary label in the last column; the built-in files are read from
-// -datadir, else $LABELINF_DATA, else ../shared/datasets.
+// adult_test.csv, the paper's CENSUS), wdbc, titanic, banknote, haberman,
+// or any CSV file with the binary label in the last column. The built-in
+// data sets are embedded in the binary (package datasets, whose
+// data/SOURCES.md gives their sources and licences), so they work from
+// any directory; -datadir DIR reads files of the same names from DIR
+// instead.
 //
 // It prints the paper's table (train accuracy against the labels trained
 // on, test accuracy, threshold and delta-margin success ratios, mean ± sd
