@@ -7,6 +7,7 @@
 //
 //   - [AKXFT21] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
 //     N. Teissier, "Label Inference Attacks from Log-loss Scores", ICML 2021.
-//   - [KAX22] S. Kasiviswanathan, A. Aggarwal, Z. Xu, "Label inference from
-//     noisy loss scores" (extended abstract), ../shared/papers.
+//   - [EA] A. Aggarwal, S. P. Kasiviswanathan, Z. Xu, O. Feyisetan,
+//     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
+//     (Extended Abstract)".
 package bench

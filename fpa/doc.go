@@ -11,7 +11,7 @@
 // significand precision in big.Float's sense (53). This is the easiest
 // off-by-one in the project. Presets: [Binary16], [BFloat16], [Binary32],
 // [Binary64], [Binary128]; [FPA](φ) splits φ−1 bits evenly ([AKXFT21],
-// [KAX22] App. D; above 125 bits the exponent stays at 62 and the rest goes
+// [EA] App. D; above 125 bits the exponent stays at 62 and the rest goes
 // to the fraction).
 //
 // # Values and operations
@@ -58,16 +58,18 @@
 // # Bit requirements
 //
 // [MinFormat] and [MinPhi] return the narrowest format whose evaluation
-// error stays within an attack's slack (Λ/2 − τ, [KAX22, Prop 1]);
-// [Prop3Phi] is [KAX22, Prop 3]'s bound, which only accounts for
+// error stays within an attack's slack (Λ/2 − τ, [EA, Prop 1]);
+// [Prop3Phi] is [EA, Prop 3]'s bound, which only accounts for
 // representing Λ and so is far too small for large N (see BENCHMARKS.md).
 //
 // # References
 //
 //   - [AKXFT21] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
 //     N. Teissier, "Label Inference Attacks from Log-loss Scores", ICML 2021.
-//   - [KAX22] S. Kasiviswanathan, A. Aggarwal, Z. Xu, "Label inference from
-//     noisy loss scores", extended abstract (../shared/papers).
+//   - [EA] A. Aggarwal, S. P. Kasiviswanathan, Z. Xu, O. Feyisetan,
+//     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
+//     (Extended Abstract)". Some comments of this package still cite it
+//     under its former key [KAX22].
 //   - [Boldo09] S. Boldo, G. Melquiond, "Emulation of FMA and correctly
 //     rounded sums: proved algorithms using rounding to odd", IEEE Trans.
 //     Computers 57(4), 2008.
