@@ -75,24 +75,45 @@ func (a *Pow2Attack) Need() fpa.Need {
 // greedy read-out of a superincreasing subset sum. It reports whether the
 // residual after decoding is within c/2 (the verification).
 func (a *Pow2Attack) Decode(p []fpa.Float, score *fpa.Float) ([]int, bool) {
-	n := a.N
-	r := fpa.New(wide).Mul(score, fpa.New(wide).SetInt64(int64(n)))
-	d := make([]*fpa.Float, n)
+	return a.decoder(p).decode(score)
+}
+
+// pow2Decoder holds what decoding needs from one set of rounded
+// predictions: the weights dᵢ = ln(1−θ̃ᵢ) − ln θ̃ᵢ and C = Σ −ln(1−θ̃ᵢ),
+// in the wide format, so that many scores can be decoded for the price
+// of one set of wide logarithms.
+type pow2Decoder struct {
+	n    int
+	d    []*fpa.Float
+	negC *fpa.Float // −C
+	half *fpa.Float // c/2
+}
+
+func (a *Pow2Attack) decoder(p []fpa.Float) *pow2Decoder {
+	dec := &pow2Decoder{n: a.N, d: make([]*fpa.Float, a.N), negC: fpa.New(wide)}
 	for i := range p {
 		lt := fpa.New(wide).Log(&p[i])
 		l1 := fpa.New(wide).Log1p(fpa.New(wide).Neg(&p[i])) // ln(1−θ̃)
-		r.Add(r, l1)                                        // − C, C = Σ −ln(1−θ̃)
-		d[i] = fpa.New(wide).Sub(l1, lt)
+		dec.negC.Add(dec.negC, l1)
+		dec.d[i] = fpa.New(wide).Sub(l1, lt)
 	}
-	half := fpa.New(wide).Quo(a.c, fpa.New(wide).SetInt64(2))
-	labels := make([]int, n)
-	for i := n - 1; i >= 0; i-- {
-		if fpa.New(wide).Sub(d[i], half).Cmp(r) <= 0 {
+	dec.half = fpa.New(wide).Quo(a.c, fpa.New(wide).SetInt64(2))
+	return dec
+}
+
+// decode reads the labels off N·score − C greedily, largest weight first.
+func (dec *pow2Decoder) decode(score *fpa.Float) ([]int, bool) {
+	r := fpa.New(wide).Mul(score, fpa.New(wide).SetInt64(int64(dec.n)))
+	r.Add(r, dec.negC)
+	labels := make([]int, dec.n)
+	t := fpa.New(wide)
+	for i := dec.n - 1; i >= 0; i-- {
+		if t.Sub(dec.d[i], dec.half).Cmp(r) <= 0 {
 			labels[i] = 1
-			r.Sub(r, d[i])
+			r.Sub(r, dec.d[i])
 		}
 	}
-	return labels, fpa.New(wide).Abs(r).Cmp(half) < 0
+	return labels, t.Abs(r).Cmp(dec.half) < 0
 }
 
 // Trial runs one attack against a server in format f holding random

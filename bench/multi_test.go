@@ -142,3 +142,45 @@ func BenchmarkMultiDatasets(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMultiLabelings measures how much the query count of each
+// strategy depends on the labels themselves, at the size of the IMDB test
+// split: the IMDB-like labels of package datasets (balanced, shuffled)
+// against all zeros, all ones, and a seeded 10%-ones labeling.
+//
+//	go test ./bench -run '^$' -bench MultiLabelings -benchtime 1x
+func BenchmarkMultiLabelings(b *testing.B) {
+	imdb, err := datasets.Labels(datasets.IMDBLikeName)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := len(imdb)
+	zeros, ones, p10 := make([]int, n), make([]int, n), make([]int, n)
+	r := rand.New(rand.NewPCG(10, uint64(n)))
+	for i := range n {
+		ones[i] = 1
+		if r.IntN(10) == 0 {
+			p10[i] = 1
+		}
+	}
+	for _, model := range []string{"float64-sklearn", "float32-keras"} {
+		for _, st := range []decode.Strategy{decode.Primes, decode.Alg3, decode.Blocks} {
+			for _, l := range []struct {
+				name   string
+				labels []int
+			}{{"imdb_like", imdb}, {"zeros", zeros}, {"ones", ones}, {"p10", p10}} {
+				b.Run(fmt.Sprintf("%s/%v/labels=%s", model, st, l.name), func(b *testing.B) {
+					var qs []int
+					var att, sc time.Duration
+					for b.Loop() {
+						q, a, s := runMulti(b, model, st, l.labels, 2)
+						qs = append(qs, q)
+						att += a
+						sc += s
+					}
+					reportQueries(b, qs, n, att, sc)
+				})
+			}
+		}
+	}
+}
