@@ -206,7 +206,7 @@ func (rep *BitsReport) exact(ctx context.Context, opt BitsOptions) error {
 	rep.Observed.Source = fmt.Sprintf("lowest P at which all K^N labelings decode (emulated when K^N ≤ %d)", opt.ObserveMax)
 	count := labelings(n, k, opt.ObserveMax)
 	if count == 0 {
-		rep.Observed.Missing = fmt.Sprintf("not measured: K^N = %d^%d labelings exceed %d; emulating every labeling grows as K^N", k, n, opt.ObserveMax)
+		rep.Observed.Missing = fmt.Sprintf("not measured: K^N = %d^%d labelings exceed %d; emulating every labeling grows as K^N (-observe-max raises the cut-off)", k, n, opt.ObserveMax)
 		return nil
 	}
 	rep.Labelings = count
@@ -294,7 +294,7 @@ func (rep *BitsReport) robust(ctx context.Context, opt BitsOptions) error {
 	}
 	count := labelings(n, 2, opt.ObserveMax)
 	if count == 0 {
-		rep.Observed.Missing = fmt.Sprintf("not measured: 2^%d labelings exceed %d; emulating every labeling grows as 2^N", n, opt.ObserveMax)
+		rep.Observed.Missing = fmt.Sprintf("not measured: 2^%d labelings exceed %d; emulating every labeling grows as 2^N (-observe-max raises the cut-off)", n, opt.ObserveMax)
 		return nil
 	}
 	rep.Labelings = count

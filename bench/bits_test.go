@@ -81,7 +81,8 @@ func TestBitsRobust(t *testing.T) {
 	assert.LessOrEqual(t, obs, rep.Ours.Bits, "the planner's φ is an upper bound")
 	// At the observed φ, the slow decoder (wide logs per call) decodes
 	// every labeling under each noise value, as the cached one did; one φ
-	// lower, some labeling or noise value fails.
+	// lower, some labeling or noise value fails (this loop, not Bits's
+	// scan, finds it).
 	// Under -short, every 32nd labeling at the observed φ (the search for a
 	// failure one φ lower stops at the first).
 	stride := 1
@@ -93,6 +94,7 @@ func TestBitsRobust(t *testing.T) {
 		require.NoError(t, err)
 		p := a.Predictions(f)
 		server := fpa.Loss{Format: f, Sum: fpa.SumOptions{Order: fpa.Pairwise}}
+		dec := a.decoder(p)
 		failed := false
 		step := stride
 		if phi != obs {
@@ -110,7 +112,13 @@ func TestBitsRobust(t *testing.T) {
 			}
 			for _, z := range []float64{-tau * (1 - 0x1p-20), 0, tau * (1 - 0x1p-20)} {
 				s := fpa.New(f).Add(score, fpa.New(wide).SetFloat64(z))
-				got, ok := a.Decode(p, s)
+				var got []int
+				var ok bool
+				if phi == obs {
+					got, ok = a.Decode(p, s) // the slow path
+				} else {
+					got, ok = dec.decode(s)
+				}
 				if !ok || !slices.Equal(got, y) {
 					failed = true
 				}

@@ -17,6 +17,7 @@
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
 //	              [-datadir DIR] [-all] [-json]
+//	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //
 // The demo draws seeded random private labels, puts them behind an exact
 // arbitrary-precision scoring server (mean cross-entropy, correctly rounded
@@ -127,6 +128,29 @@
 // the whole report, every run included. A progress bar goes to stderr on
 // a terminal. It exits 1 if the data cannot be read or training fails, 2
 // on a usage error.
+//
+// The bits command checks a bit-requirement bound against emulation. For
+// -loss cross-entropy (the only loss with planners at both ends; the
+// other losses of the family exit 2), it prints three rows: the bits the
+// papers' bound asks for, the bits our planner asks for, and the lowest
+// bits at which every labeling was observed to decode, with each row's
+// gap to the observed value (negative: too few bits) and whether every
+// labeling decodes at that value. With -tau 0 (default) the setting is the
+// exact single-query attack (ICML Thm 1/3) against an exact server that
+// rounds the score once to P bits: paper ⌈(K−1)·N·log2(N ln N)⌉ (primes
+// bounded by N ln N), ours decode.NewSingleQuery's P, observed the lowest
+// P at which all K^N labelings decode. With -tau T > 0 (K = 2) it is the
+// robust single-query attack with power-of-two weights against a server
+// computing the mean in FPA(φ) (pairwise sum) plus noise in (−T, T):
+// paper EA Prop 3's φ, ours fpa.MinPhi's, observed the lowest φ at which
+// all 2^N labelings decode under noise −T', 0 and +T' (T' = T(1 − 2^−20)).
+// The observation emulates every labeling at every candidate, so it runs
+// only while there are at most -observe-max labelings (default 1024: N ≤ 10
+// for K = 2, a few seconds); beyond that the observed row says "not
+// measured" and why. -json prints the report (fields loss, n, k, tau,
+// unit, setting, paper, ours, observed, labelings, gap_paper, gap_ours).
+// N < 1, K < 2, a negative or non-finite τ, K > 2 with τ > 0 or an
+// unknown loss exit 2.
 package main
 
 import "os"
