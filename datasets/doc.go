@@ -11,12 +11,12 @@
 //
 //	adult_train  32,561 rows, K = 2  UCI Adult (Census Income) adult.data, BLIA's CENSUS
 //	adult_test   16,281 rows, K = 2  UCI adult.test without its first line
-//	wdbc            569 rows, K = 2  Wisconsin Diagnostic Breast Cancer (ICML D2)
-//	haberman        306 rows, K = 2  Haberman's Survival (ICML D1)
-//	banknote      1,372 rows, K = 2  Banknote Authentication (ICML D3)
+//	wdbc            569 rows, K = 2  Wisconsin Diagnostic Breast Cancer (ICML §5)
+//	haberman        306 rows, K = 2  Haberman's Survival (ICML §5)
+//	banknote      1,372 rows, K = 2  Banknote Authentication (ICML §5)
 //	titanic       2,201 rows, K = 2  Titanic, expanded from titanic_table.csv (EA)
 //	iris            150 rows, K = 3  Iris (EA)
-//	satellite     6,435 rows, K = 6  Statlog (Landsat Satellite) (EA, ICML App C)
+//	satellite     6,435 rows, K = 6  Statlog (Landsat Satellite) (EA)
 //	imdb_like    25,000 labels, K = 2  NOT the IMDB data: a seeded balanced
 //	                                   stand-in for its test labels (no .csv)
 //
@@ -89,6 +89,7 @@
 //   - [EA] A. Aggarwal, S. P. Kasiviswanathan, Z. Xu, O. Feyisetan,
 //     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
 //     (Extended Abstract)".
-//   - [BLIA] "Beyond Labeling Oracles" label inference attacks on
-//     label-DP training (the passive package's reference).
+//   - [BLIA] M. W. Khan, S. Chen, I. Mironov, L. Zhang, R. Noor, "BLIA:
+//     Detect model memorization in binary classification model through
+//     passive label inference attack" (its CENSUS is adult_train/test).
 package datasets
