@@ -146,22 +146,28 @@ const (
 	IMDBLikeN    = 25000
 )
 
-// IMDBLikeSeed is the seed of the IMDB-like labels' shuffle: the PCG source
-// rand.NewPCG(IMDBLikeSeed[0], IMDBLikeSeed[1]). 2011 is the year of the
-// IMDB data set [Maas11]; 25000 its test split's size.
-var IMDBLikeSeed = [2]uint64{2011, 25000}
+// IMDBLikeSeed1 and IMDBLikeSeed2 seed the IMDB-like labels' shuffle: the
+// PCG source rand.NewPCG(IMDBLikeSeed1, IMDBLikeSeed2). 2011 is the year of
+// the IMDB data set [Maas11]; 25000 its test split's size.
+const (
+	IMDBLikeSeed1 = 2011
+	IMDBLikeSeed2 = 25000
+)
 
-// IMDBLike returns the IMDB-like labels, computed from [IMDBLikeSeed]: the
+// IMDBLike returns the IMDB-like labels, computed from their seed: the
 // Fisher–Yates shuffle of N/2 ones followed by N/2 zeros, N = 25,000, each
 // position i = N−1, …, 1 swapped with j uniform in [0, i] (see
 // [uniform]). It equals the embedded imdb_like.labels.
-func IMDBLike() []int {
-	src := rand.NewPCG(IMDBLikeSeed[0], IMDBLikeSeed[1])
-	y := make([]int, IMDBLikeN)
-	for i := range IMDBLikeN / 2 {
+func IMDBLike() []int { return shuffledHalves(IMDBLikeN, IMDBLikeSeed1, IMDBLikeSeed2) }
+
+// shuffledHalves is [IMDBLike] for n labels (n even) and any seed.
+func shuffledHalves(n int, seed1, seed2 uint64) []int {
+	src := rand.NewPCG(seed1, seed2)
+	y := make([]int, n)
+	for i := range n / 2 {
 		y[i] = 1
 	}
-	for i := IMDBLikeN - 1; i > 0; i-- {
+	for i := n - 1; i > 0; i-- {
 		j := uniform(src, uint64(i)+1)
 		y[i], y[j] = y[j], y[i]
 	}

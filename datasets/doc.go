@@ -38,7 +38,8 @@
 // Fisher–Yates shuffle of 12,500 ones followed by 12,500 zeros, with
 // positions i = N−1 down to 1 each swapped with j uniform in [0, i], j
 // drawn by Lemire's unbiased multiply-and-reject method from the
-// math/rand/v2 PCG source seeded with [IMDBLikeSeed]. [IMDBLike] recomputes
+// math/rand/v2 PCG source rand.NewPCG(2011, 25000) ([IMDBLikeSeed1],
+// [IMDBLikeSeed2]). [IMDBLike] recomputes
 // it; the package test checks the file against it, and
 //
 //	go test ./datasets -run TestIMDBLike -update
