@@ -33,14 +33,15 @@
 // the test split's labels was found in the package mirrors or the code
 // index it could reach (SOURCES.md lists where we looked). imdb_like.labels
 // stands in for them: 25,000 labels, exactly 12,500 ones and 12,500 zeros
-// (the published split is 12,500 positive and 12,500 negative reviews),
-// in a seeded random order that was never adjusted afterwards. It is the
-// Fisher–Yates shuffle of 12,500 ones followed by 12,500 zeros, with
-// positions i = N−1 down to 1 each swapped with j uniform in [0, i], j
-// drawn by Lemire's unbiased multiply-and-reject method from the
-// math/rand/v2 PCG source rand.NewPCG(2011, 25000) ([IMDBLikeSeed1],
-// [IMDBLikeSeed2]). [IMDBLike] recomputes
-// it; the package test checks the file against it, and
+// (the data set's README gives 25,000 test reviews and a balanced data
+// set; 12,500 of each class in the test split is the usual description,
+// not verified here), in a seeded random order that was never adjusted
+// afterwards. It is the Fisher–Yates shuffle of 12,500 ones followed by
+// 12,500 zeros, with positions i = N−1 down to 1 each swapped with j
+// uniform in [0, i], j drawn by Lemire's unbiased multiply-and-reject
+// method from the math/rand/v2 PCG source rand.NewPCG(2011, 25000)
+// ([IMDBLikeSeed1], [IMDBLikeSeed2]). [IMDBLike] recomputes it; the
+// package test checks the file against it, and
 //
 //	go test ./datasets -run TestIMDBLike -update
 //
