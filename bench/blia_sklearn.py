@@ -2,7 +2,7 @@
 """Baseline for BENCHMARKS.md §7: scikit-learn trains the same two models as
 `labelinf blia` on the same Census split, and we time them side by side.
 
-It encodes ../shared/datasets/adult_train.csv as passive.Encoder does
+It encodes datasets/data/adult_train.csv as passive.Encoder does
 (numeric columns standardized with the training rows' mean and population
 standard deviation, categorical columns one-hot over the training rows'
 levels, "?" kept as a level), holds out ceil(20%) of the rows, and trains
@@ -64,7 +64,8 @@ def encode(rows, fit):
 
 
 def main():
-    data = os.environ.get("LABELINF_DATA", "../shared/datasets")
+    # The files package datasets embeds; a directory argument overrides.
+    data = sys.argv[1] if len(sys.argv) > 1 else "datasets/data"
     rows, y = read(os.path.join(data, "adult_train.csv"))
     n = len(rows)
     perm = np.random.default_rng(1).permutation(n)
