@@ -10,10 +10,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/oracle"
 )
 
@@ -75,15 +79,50 @@ type BitsOptions struct {
 	ObserveMax int
 }
 
-// ErrUnsupportedLoss is returned for a loss of the family that [Bits] does
-// not plan for (every loss but cross-entropy: only cross-entropy has a
-// planner for an exact server, decode.NewSingleQuery, and one for a
-// finite-precision server, fpa.MinPhi).
+// ErrUnsupportedLoss is returned for a loss name [Bits] does not know, and
+// for the losses of the family that need more than a name (Mahalanobis's
+// matrix, Bregman's h).
 var ErrUnsupportedLoss = errors.New("bench: unsupported loss")
 
-// familyLosses are the other losses of [EA, Appendix F], recognized so that
-// the error can say they exist but are not supported.
-var familyLosses = []string{"sigmoid-ce", "itakura-saito", "squared-euclidean", "norm-like", "mahalanobis", "bregman"}
+// ErrBitsRequest wraps every error [Bits] returns for an invalid request
+// (N, K, τ or ObserveMax out of range, or a combination the settings do
+// not cover).
+var ErrBitsRequest = errors.New("bench: invalid bits request")
+
+// BitsLosses lists the loss names [Bits] accepts; "norm-like:A" sets the
+// norm-like exponent α = A (default 2).
+var BitsLosses = []string{"cross-entropy", "sigmoid-ce", "itakura-saito", "squared-euclidean", "norm-like"}
+
+// familyLoss returns the loss of the family [EA, Appendix F] called name.
+func familyLoss(name string) (*loss.Binary, error) {
+	kind, alpha := loss.CE, 0.0
+	switch {
+	case name == "sigmoid-ce":
+		kind = loss.SigmoidCE
+	case name == "itakura-saito":
+		kind = loss.IS
+	case name == "squared-euclidean":
+		kind = loss.SE
+	case name == "norm-like" || strings.HasPrefix(name, "norm-like:"):
+		kind, alpha = loss.NL, 2
+		if a, ok := strings.CutPrefix(name, "norm-like:"); ok {
+			v, err := strconv.ParseFloat(a, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%w %q: the exponent %q is not a number", ErrUnsupportedLoss, name, a)
+			}
+			alpha = v
+		}
+	case name == "mahalanobis" || name == "bregman":
+		return nil, fmt.Errorf("%w %q: it needs a matrix or a function, not only a name (want one of %s)", ErrUnsupportedLoss, name, strings.Join(BitsLosses, ", "))
+	default:
+		return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnsupportedLoss, name, strings.Join(BitsLosses, ", "))
+	}
+	l, err := loss.NewBinary(kind, alpha, [4]float64{})
+	if err != nil {
+		return nil, fmt.Errorf("%w %q: %v", ErrUnsupportedLoss, name, err)
+	}
+	return l, nil
+}
 
 // Bits returns the bit-requirement report for opt. Two settings:
 //
@@ -103,45 +142,65 @@ var familyLosses = []string{"sigmoid-ce", "itakura-saito", "squared-euclidean", 
 //     (fpa.Prop3Phi). Ours: fpa.MinPhi for the attack's need. Observed:
 //     the lowest φ at which every labeling decodes correctly for noise
 //     −τ', 0 and +τ'.
+//   - τ > 0, another loss of the family (sigmoid CE, Itakura–Saito,
+//     squared Euclidean, norm-like): the robust single-query attack of
+//     decode.PlanFamily [EA, Thm 4] against an exact server that rounds
+//     the noisy mean loss once to P bits, the attacker budgeting one ulp
+//     of the score per point for that rounding. Paper: [EA, Prop 3]'s φ
+//     read as FPA(φ)'s significand, P = φ − ⌊(φ−1)/2⌋ (the most favourable
+//     reading: a server that only rounds the score). Ours: PlanFamily's
+//     P. Observed: the lowest P at which every labeling decodes for noise
+//     −τ', 0 and +τ'.
 //
 // The observation runs only while the labelings to emulate stay within
 // opt.ObserveMax (default [MaxObserveLabelings]); otherwise Observed says
 // "not measured" and why. ctx cancels the observation.
 //
 // It returns an error for N < 1, K < 2, τ < 0 or not finite, K > 2 with
-// τ > 0, and [ErrUnsupportedLoss] (wrapped) for another loss.
+// τ > 0, τ = 0 or K > 2 with a loss other than cross-entropy, an error of
+// decode.PlanFamily (a loss that cannot be separated at this N and τ), and
+// [ErrUnsupportedLoss] (wrapped) for an unknown loss.
 func Bits(ctx context.Context, opt BitsOptions) (*BitsReport, error) {
 	if opt.K == 0 {
 		opt.K = 2
 	}
+	var fam *loss.Binary
 	switch opt.Loss {
 	case "cross-entropy", "ce", "log-loss":
 	default:
-		if slices.Contains(familyLosses, opt.Loss) {
-			return nil, fmt.Errorf("%w %q: only cross-entropy has planners for both an exact and a finite-precision server", ErrUnsupportedLoss, opt.Loss)
+		var err error
+		if fam, err = familyLoss(opt.Loss); err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("%w %q (want cross-entropy)", ErrUnsupportedLoss, opt.Loss)
 	}
 	switch {
 	case opt.N < 1:
-		return nil, fmt.Errorf("bench: N = %d; want N ≥ 1", opt.N)
+		return nil, fmt.Errorf("%w: N = %d; want N ≥ 1", ErrBitsRequest, opt.N)
 	case opt.K < 2:
-		return nil, fmt.Errorf("bench: K = %d; want K ≥ 2", opt.K)
+		return nil, fmt.Errorf("%w: K = %d; want K ≥ 2", ErrBitsRequest, opt.K)
 	case !(opt.Tau >= 0) || math.IsInf(opt.Tau, 0):
-		return nil, fmt.Errorf("bench: τ = %v; want a finite τ ≥ 0", opt.Tau)
+		return nil, fmt.Errorf("%w: τ = %v; want a finite τ ≥ 0", ErrBitsRequest, opt.Tau)
 	case opt.Tau > 0 && opt.K != 2:
-		return nil, fmt.Errorf("bench: K = %d with τ > 0: the robust attack here is binary (K = 2)", opt.K)
+		return nil, fmt.Errorf("%w: K = %d with τ > 0: the robust attack here is binary (K = 2)", ErrBitsRequest, opt.K)
+	case fam != nil && opt.K != 2:
+		return nil, fmt.Errorf("%w: K = %d: the loss family is binary (K = 2)", ErrBitsRequest, opt.K)
+	case fam != nil && opt.Tau == 0:
+		return nil, fmt.Errorf("%w: %v needs τ > 0: its attack is the noise-robust one (decode.PlanFamily)", ErrBitsRequest, fam)
 	case opt.ObserveMax < 0:
-		return nil, fmt.Errorf("bench: ObserveMax = %d; want ≥ 0", opt.ObserveMax)
+		return nil, fmt.Errorf("%w: ObserveMax = %d; want ≥ 0", ErrBitsRequest, opt.ObserveMax)
 	}
 	if opt.ObserveMax == 0 {
 		opt.ObserveMax = MaxObserveLabelings
 	}
 	rep := &BitsReport{Loss: "cross-entropy", N: opt.N, K: opt.K, Tau: opt.Tau}
 	var err error
-	if opt.Tau == 0 {
+	switch {
+	case fam != nil:
+		rep.Loss = fam.String()
+		err = rep.family(ctx, fam, opt)
+	case opt.Tau == 0:
 		err = rep.exact(ctx, opt)
-	} else {
+	default:
 		err = rep.robust(ctx, opt)
 	}
 	if err != nil {
@@ -332,4 +391,79 @@ func (rep *BitsReport) robust(ctx context.Context, opt BitsOptions) error {
 	}
 	hi := max(phi, rep.Ours.Bits) + 16
 	return rep.scan(ctx, 5, hi, works)
+}
+
+func (rep *BitsReport) family(ctx context.Context, l *loss.Binary, opt BitsOptions) error {
+	n, tau := opt.N, opt.Tau
+	rep.Unit = "score-bits"
+	rep.Setting = "robust single-query attack (EA Thm 4, decode.PlanFamily), exact server, noisy mean loss rounded once to P bits"
+	phi, err := fpa.Prop3Phi(tau)
+	if err != nil {
+		return err
+	}
+	// FPA(φ)'s significand: φ − 1 − ⌊(φ−1)/2⌋ fraction bits plus the
+	// hidden one (fpa.FPA's split; above φ = 125 the exponent stays at 62).
+	rep.Paper.Bits = phi - (phi-1)/2
+	if f, err := fpa.FPA(phi); err == nil {
+		rep.Paper.Bits = f.Prec()
+	}
+	rep.Paper.Source = fmt.Sprintf("EA Prop 3: φ = %d, read as the significand of FPA(φ)", phi)
+	plan, err := decode.PlanFamily(l, n, tau)
+	if err != nil {
+		return err
+	}
+	rep.Ours.Bits = plan.Prec()
+	rep.Ours.Source = "decode.PlanFamily: the score's magnitude W·2^N against a quarter of Nτδ"
+	rep.Observed.Source = fmt.Sprintf("lowest P at which all 2^N labelings × noise {−τ', 0, +τ'} decode (emulated when 2^N ≤ %d)", opt.ObserveMax)
+	count := labelings(n, 2, opt.ObserveMax)
+	if count == 0 {
+		rep.Observed.Missing = fmt.Sprintf("not measured: 2^%d labelings exceed %d; emulating every labeling grows as 2^N (-observe-max raises the cut-off)", n, opt.ObserveMax)
+		return nil
+	}
+	rep.Labelings = count
+	// Exact terms, far more precise than any P tried.
+	hi := max(rep.Paper.Bits, rep.Ours.Bits) + 16
+	wp := hi + 128
+	var terms [2][]*big.Float
+	for y := range 2 {
+		for _, th := range plan.Theta {
+			t, err := l.Term(new(big.Float).SetPrec(wp), y, th)
+			if err != nil {
+				return err
+			}
+			terms[y] = append(terms[y], t)
+		}
+	}
+	tp := tau * (1 - 0x1p-20)
+	noise := []*big.Float{big.NewFloat(-tp), big.NewFloat(0), big.NewFloat(tp)}
+	nf := new(big.Float).SetInt64(int64(n))
+	works := func(p uint) (bool, error) {
+		y := make([]int, n)
+		sum := new(big.Float).SetPrec(wp)
+		mean := new(big.Float).SetPrec(wp)
+		for {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+			sum.SetInt64(0)
+			for i, c := range y {
+				sum.Add(sum, terms[c][i])
+			}
+			mean.Quo(sum, nf)
+			for _, z := range noise {
+				score := new(big.Float).SetPrec(wp).Add(mean, z)
+				score.SetPrec(p) // the server's one rounding, to nearest even
+				// The attacker's budget for it: one ulp of the score per point.
+				ulp := math.Ldexp(float64(n), score.MantExp(nil)-int(p))
+				got, err := plan.Decode(score, ulp)
+				if err != nil || !slices.Equal(got, y) {
+					return false, nil
+				}
+			}
+			if !nextLabeling(y, 2) {
+				return true, nil
+			}
+		}
+	}
+	return rep.scan(ctx, 2, hi, works)
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/big"
 	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -166,18 +168,94 @@ func TestBitsErrors(t *testing.T) {
 		{"tau Inf", BitsOptions{Loss: "ce", N: 3, Tau: math.Inf(1)}, "τ = +Inf"},
 		{"robust k=3", BitsOptions{Loss: "ce", N: 3, K: 3, Tau: 1}, "binary"},
 		{"observe<0", BitsOptions{Loss: "ce", N: 3, ObserveMax: -1}, "ObserveMax"},
-		{"unknown", BitsOptions{Loss: "hinge", N: 3}, `unsupported loss "hinge" (want cross-entropy)`},
-		{"family", BitsOptions{Loss: "itakura-saito", N: 3}, "only cross-entropy"},
+		{"unknown", BitsOptions{Loss: "hinge", N: 3}, `unsupported loss "hinge" (want one of cross-entropy, sigmoid-ce,`},
+		{"mahalanobis", BitsOptions{Loss: "mahalanobis", N: 3, Tau: 1}, "needs a matrix"},
+		{"norm-like α", BitsOptions{Loss: "norm-like:x", N: 3, Tau: 1}, "not a number"},
+		{"norm-like α < 2", BitsOptions{Loss: "norm-like:1", N: 3, Tau: 1}, "α ≥ 2"},
+		{"family τ = 0", BitsOptions{Loss: "itakura-saito", N: 3}, "needs τ > 0"},
+		{"family K = 3", BitsOptions{Loss: "sigmoid-ce", N: 3, K: 3, Tau: 1}, "binary"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Bits(context.Background(), tt.opt)
 			assert.ErrorContains(t, err, tt.want)
 		})
 	}
-	_, err := Bits(context.Background(), BitsOptions{Loss: "sigmoid-ce", N: 3})
+	_, err := Bits(context.Background(), BitsOptions{Loss: "bregman", N: 3, Tau: 1})
 	assert.True(t, errors.Is(err, ErrUnsupportedLoss))
+	_, err = Bits(context.Background(), BitsOptions{Loss: "ce", N: 0})
+	assert.True(t, errors.Is(err, ErrBitsRequest))
+	// Not a bad request: no prediction separates 10 labels under this
+	// loss and noise (decode.NotSeparableError), an answer, not misuse.
+	_, err = Bits(context.Background(), BitsOptions{Loss: "squared-euclidean", N: 10, Tau: 0.01})
+	var ns *decode.NotSeparableError
+	assert.ErrorAs(t, err, &ns)
+	assert.False(t, errors.Is(err, ErrBitsRequest))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = Bits(ctx, BitsOptions{Loss: "ce", N: 4})
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// familyFails reports whether the family attack misreads some labeling
+// (or noise value) from a score rounded once to p bits: the slow twin of
+// Bits's family observation, with its own exact terms.
+func familyFails(t *testing.T, l *loss.Binary, plan *decode.FamilyPlan, p uint) bool {
+	t.Helper()
+	n, tau := plan.N, plan.Tau
+	for m := range 1 << n {
+		y := make([]int, n)
+		sum := new(big.Float).SetPrec(256)
+		for i := range y {
+			y[i] = m >> i & 1
+			term, err := l.Term(new(big.Float).SetPrec(256), y[i], plan.Theta[i])
+			require.NoError(t, err)
+			sum.Add(sum, term)
+		}
+		for _, z := range []float64{-tau * (1 - 0x1p-20), 0, tau * (1 - 0x1p-20)} {
+			score := new(big.Float).SetPrec(256).Quo(sum, big.NewFloat(float64(n)))
+			score.Add(score, big.NewFloat(z)).SetPrec(p)
+			got, err := plan.Decode(score, math.Ldexp(float64(n), score.MantExp(nil)-int(p)))
+			if err != nil || !slices.Equal(got, y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestBitsFamily(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		n    int
+		tau  float64
+	}{
+		{"itakura-saito", 6, 0.01},
+		{"squared-euclidean", 4, 0.01},
+		{"sigmoid-ce", 6, 1},
+		{"norm-like", 4, 0.01},
+	} {
+		if testing.Short() {
+			tt.n = min(tt.n, 3) // 8 labelings; the slow twin recomputes every term
+		}
+		t.Run(tt.name, func(t *testing.T) {
+			rep, err := Bits(context.Background(), BitsOptions{Loss: tt.name, N: tt.n, Tau: tt.tau})
+			require.NoError(t, err)
+			assert.Equal(t, "score-bits", rep.Unit)
+			phi, err := fpa.Prop3Phi(tt.tau)
+			require.NoError(t, err)
+			f, err := fpa.FPA(phi)
+			require.NoError(t, err)
+			assert.Equal(t, f.Prec(), rep.Paper.Bits, "Prop 3's φ = %d as a significand", phi)
+			obs := rep.Observed.Bits
+			require.NotZero(t, obs, rep.Observed.Missing)
+			l, err := familyLoss(tt.name)
+			require.NoError(t, err)
+			plan, err := decode.PlanFamily(l, tt.n, tt.tau)
+			require.NoError(t, err)
+			assert.False(t, familyFails(t, l, plan, obs), "P = %d", obs)
+			assert.True(t, familyFails(t, l, plan, obs-1), "P = %d", obs-1)
+			require.NotNil(t, rep.Ours.Works)
+			assert.True(t, *rep.Ours.Works)
+		})
+	}
 }

@@ -20,7 +20,7 @@ import (
 func runBits(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bits", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	lossName := fs.String("loss", "cross-entropy", "loss `name` (cross-entropy; also ce, log-loss)")
+	lossName := fs.String("loss", "cross-entropy", "loss `name`: cross-entropy (ce, log-loss), sigmoid-ce, itakura-saito, squared-euclidean, norm-like[:α]")
 	n := fs.Int("n", 0, "labels `N` (≥ 1; required)")
 	k := fs.Int("k", 2, "classes `K` (≥ 2; 2 when -tau > 0)")
 	tau := fs.Float64("tau", 0, "noise bound `T` (≥ 0; 0 is the exact single-query attack)")
@@ -55,7 +55,7 @@ func runBits(args []string, stdout, stderr io.Writer) int {
 	}
 	rep, err := bench.Bits(context.Background(), opt)
 	if err != nil {
-		if errors.Is(err, bench.ErrUnsupportedLoss) {
+		if errors.Is(err, bench.ErrUnsupportedLoss) || errors.Is(err, bench.ErrBitsRequest) {
 			return usage("%v", err)
 		}
 		fmt.Fprintf(stderr, "labelinf bits: %v\n", err)
@@ -124,7 +124,7 @@ func printBits(w io.Writer, rep *bench.BitsReport) {
 	tw.Flush()
 	if rep.Observed.Bits > 0 {
 		per := fmt.Sprintf("%d labelings", rep.Labelings)
-		if rep.Unit == "phi" {
+		if rep.Tau > 0 {
 			per += " × 3 noise values (−τ', 0, +τ')"
 		}
 		fmt.Fprintf(w, "\nobserved over %s per candidate; gap = bits − observed (negative: too few bits, some labeling fails)\n", per)

@@ -63,6 +63,22 @@ func TestBitsNotMeasured(t *testing.T) {
 	assert.NotContains(t, out.String(), "gap_ours")
 }
 
+func TestBitsFamilyTable(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"bits", "-loss", "itakura-saito", "-n", "4", "-tau", "0.01"}, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	s := out.String()
+	for _, want := range []string{"itakura-saito, N = 4, K = 2, τ = 0.01", "unit: P, significand bits of the score",
+		"EA Prop 3: φ = 13, read as the significand of FPA(φ)", "decode.PlanFamily", "observed over 16 labelings × 3 noise values"} {
+		assert.Contains(t, s, want)
+	}
+	// A loss no prediction can separate at this N and τ: an answer (exit 1), not a usage error.
+	out.Reset()
+	errb.Reset()
+	assert.Equal(t, 1, run([]string{"bits", "-loss", "squared-euclidean", "-n", "10", "-tau", "0.01"}, &out, &errb))
+	assert.Contains(t, errb.String(), "not τ-separable")
+}
+
 func TestBitsUsageErrors(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
@@ -71,7 +87,8 @@ func TestBitsUsageErrors(t *testing.T) {
 		{[]string{"-n", "0"}, "-n 0: need N ≥ 1"},
 		{nil, "-n 0: need N ≥ 1"},
 		{[]string{"-n", "4", "-loss", "hinge"}, `unsupported loss "hinge"`},
-		{[]string{"-n", "4", "-loss", "itakura-saito"}, "only cross-entropy"},
+		{[]string{"-n", "4", "-loss", "itakura-saito"}, "needs τ > 0"},
+		{[]string{"-n", "4", "-loss", "bregman", "-tau", "1"}, "needs a matrix or a function"},
 		{[]string{"-n", "4", "-tau", "-1"}, "-tau -1: need a finite τ ≥ 0"},
 		{[]string{"-n", "4", "-tau", "NaN"}, "-tau NaN"},
 		{[]string{"-n", "4", "-tau", "x"}, "invalid value"},

@@ -129,28 +129,38 @@
 // a terminal. It exits 1 if the data cannot be read or training fails, 2
 // on a usage error.
 //
-// The bits command checks a bit-requirement bound against emulation. For
-// -loss cross-entropy (the only loss with planners at both ends; the
-// other losses of the family exit 2), it prints three rows: the bits the
-// papers' bound asks for, the bits our planner asks for, and the lowest
-// bits at which every labeling was observed to decode, with each row's
-// gap to the observed value (negative: too few bits) and whether every
-// labeling decodes at that value. With -tau 0 (default) the setting is the
-// exact single-query attack (ICML Thm 1/3) against an exact server that
-// rounds the score once to P bits: paper ⌈(K−1)·N·log2(N ln N)⌉ (primes
-// bounded by N ln N), ours decode.NewSingleQuery's P, observed the lowest
-// P at which all K^N labelings decode. With -tau T > 0 (K = 2) it is the
-// robust single-query attack with power-of-two weights against a server
-// computing the mean in FPA(φ) (pairwise sum) plus noise in (−T, T):
-// paper EA Prop 3's φ, ours fpa.MinPhi's, observed the lowest φ at which
-// all 2^N labelings decode under noise −T', 0 and +T' (T' = T(1 − 2^−20)).
+// The bits command checks a bit-requirement bound against emulation. It
+// prints three rows: the bits the papers' bound asks for, the bits our
+// planner asks for, and the lowest bits at which every labeling was
+// observed to decode, with each row's gap to the observed value
+// (negative: too few bits) and whether every labeling decodes at that
+// value. Three settings:
+//
+//   - -loss cross-entropy -tau 0 (the default): the exact single-query
+//     attack (ICML Thm 1/3) against an exact server that rounds the score
+//     once to P bits: paper ⌈(K−1)·N·log2(N ln N)⌉ (primes bounded by
+//     N ln N), ours decode.NewSingleQuery's P, observed the lowest P at
+//     which all K^N labelings decode.
+//   - -loss cross-entropy -tau T > 0 (K = 2): the robust single-query
+//     attack with power-of-two weights against a server computing the mean
+//     in FPA(φ) (pairwise sum) plus noise in (−T, T): paper EA Prop 3's φ,
+//     ours fpa.MinPhi's, observed the lowest φ at which all 2^N labelings
+//     decode under noise −T', 0 and +T' (T' = T(1 − 2^−20)).
+//   - -loss sigmoid-ce|itakura-saito|squared-euclidean|norm-like[:α] with
+//     -tau T > 0 (K = 2): the family's robust attack (decode.PlanFamily,
+//     EA Thm 4) against an exact server that rounds the noisy mean once to
+//     P bits: paper EA Prop 3's φ read as FPA(φ)'s significand, ours
+//     PlanFamily's P, observed as above in P. A loss that no prediction
+//     separates at this N and T exits 1 with the reason.
+//
 // The observation emulates every labeling at every candidate, so it runs
 // only while there are at most -observe-max labelings (default 1024: N ≤ 10
 // for K = 2, a few seconds); beyond that the observed row says "not
 // measured" and why. -json prints the report (fields loss, n, k, tau,
 // unit, setting, paper, ours, observed, labelings, gap_paper, gap_ours).
-// N < 1, K < 2, a negative or non-finite τ, K > 2 with τ > 0 or an
-// unknown loss exit 2.
+// N < 1, K < 2, a negative or non-finite τ, K > 2 with τ > 0, τ = 0 with a
+// loss other than cross-entropy, or an unknown loss (mahalanobis and
+// bregman need more than a name) exit 2.
 package main
 
 import "os"
