@@ -1,0 +1,328 @@
+package defence
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"sync"
+)
+
+// Sentinel errors, for errors.Is.
+var (
+	// ErrNoPerRow is returned by a mechanism that needs per-row losses
+	// (the parameter-free Ladder's paired test, Thresholdout without a
+	// TrainScore) when the metric has none, as ROC AUC has none.
+	ErrNoPerRow = errors.New("defence: the metric has no per-row losses")
+	// ErrExhausted is returned by Thresholdout once its budget B is spent:
+	// the paper's mechanism stops answering (outputs ⊥) [DFHPRR15].
+	ErrExhausted = errors.New("defence: thresholdout budget exhausted")
+	// ErrNotClosed is returned when the private score is asked for before
+	// the competition closes.
+	ErrNotClosed = errors.New("defence: competition not closed; private score withheld")
+)
+
+// Submission is what a scorer knows of one submission when it asks a
+// [Chain] for the score to release. Losses are on the lower-is-better
+// scale (pass 1 − AUC for ROC AUC).
+type Submission struct {
+	// Team names the account the submission is charged to; per-team
+	// Ladders keep one state per Team. The empty string is a team.
+	Team string
+	// Pred is the canonical byte encoding of the prediction (see
+	// [CanonicalPred]); keyed noise hashes it. May be nil unless a keyed
+	// [Noise] keyed on the prediction is in the chain.
+	Pred []byte
+	// Losses holds the per-row loss ℓ(f(x_i), y_i) of every holdout row
+	// (public and private), in row order. Nil for a metric without a
+	// per-row decomposition (AUC); then Mean must be set and mechanisms
+	// that need per-row losses return ErrNoPerRow.
+	Losses []float64
+	// Mean returns the exact score of the submission on the given holdout
+	// rows (indices into the holdout). Nil means the exact rational mean
+	// of Losses over those rows (exact in the float64 values given; see
+	// [ExactMean]). A scorer with an exact or higher-precision loss (the
+	// loss package) sets it so that rounding acts on the true value.
+	Mean func(rows []int) (*big.Rat, error)
+	// Train holds the per-row losses on the training rows (labels public),
+	// used by [Thresholdout]; TrainScore, if non-nil, overrides their mean.
+	Train      []float64
+	TrainScore *big.Rat
+}
+
+// Released is the answer a [Chain] releases for one submission.
+type Released struct {
+	// Score is the released value, an exact rational.
+	Score *big.Rat
+	// Decimals is the number of decimals Score was rounded to by a
+	// [Round] stage, or −1 if no rounding stage ran.
+	Decimals int
+	// Rows is the number of holdout rows the score was computed on.
+	Rows int
+	// Events lists what the stages did, one short line each
+	// ("ladder: repeated best", "thresholdout: holdout answered, budget 3
+	// left"), for logs; the server must not show them to the submitter
+	// (they say whether the Ladder moved, which the score already says,
+	// but Thresholdout's would reveal that the threshold was crossed).
+	Events []string
+}
+
+// Text returns the released score as a decimal string: exactly Decimals
+// digits after the point if it was rounded, else the shortest float64
+// text (a chain without rounding releases more than any display shows;
+// see [Round]).
+func (r Released) Text() string {
+	if r.Decimals >= 0 {
+		return r.Score.FloatString(r.Decimals)
+	}
+	f, _ := r.Score.Float64()
+	return fmt.Sprintf("%v", f)
+}
+
+// Float64 returns the released score as the nearest float64.
+func (r Released) Float64() float64 {
+	f, _ := r.Score.Float64()
+	return f
+}
+
+// state is what flows through the stages of a chain for one submission.
+type state struct {
+	sub      *Submission
+	n        int   // number of holdout rows
+	rows     []int // holdout rows in scope; nil means all n
+	score    *big.Rat
+	decimals int
+	events   []string
+}
+
+// rowIndex returns the rows in scope.
+func (s *state) rowIndex() []int {
+	if s.rows == nil {
+		s.rows = make([]int, s.n)
+		for i := range s.rows {
+			s.rows[i] = i
+		}
+	}
+	return s.rows
+}
+
+// losses returns the per-row losses of the rows in scope.
+func (s *state) losses() ([]float64, error) {
+	if s.sub.Losses == nil {
+		return nil, ErrNoPerRow
+	}
+	r := s.rowIndex()
+	out := make([]float64, len(r))
+	for j, i := range r {
+		out[j] = s.sub.Losses[i]
+	}
+	return out, nil
+}
+
+// value returns the current score, computing the exact score on the rows
+// in scope the first time it is needed.
+func (s *state) value() (*big.Rat, error) {
+	if s.score != nil {
+		return s.score, nil
+	}
+	r := s.rowIndex()
+	var (
+		v   *big.Rat
+		err error
+	)
+	if s.sub.Mean != nil {
+		v, err = s.sub.Mean(r)
+		if err == nil && v == nil {
+			err = errors.New("defence: Submission.Mean returned nil")
+		}
+	} else {
+		l, _ := s.losses()
+		v, err = ExactMean(l)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.score = new(big.Rat).Set(v)
+	return s.score, nil
+}
+
+// Stage is one mechanism of a [Chain]. The set of stages is closed: build
+// them with [NewRound], [NewNoise], [NewLadder], [NewThresholdout],
+// [NewSplit] and [NewSubset].
+type Stage interface {
+	// String names the stage and its settings.
+	String() string
+	apply(s *state) error
+	kind() stageKind
+}
+
+type stageKind int
+
+const (
+	rowStage   stageKind = iota // chooses the rows scored (Split, Subset)
+	scoreStage                  // transforms the score (Round, Noise, Ladder, Thresholdout)
+)
+
+// Chain applies its stages in order to each submission and releases the
+// result. Row stages ([Split], then [Subset]) come first and choose the
+// holdout rows scored; score stages follow, each transforming the score
+// the previous one released (e.g. Ladder → Noise → Round). A Chain is safe
+// for concurrent use; submissions are processed one at a time, in the
+// order Release is called, because the Ladder and Thresholdout are
+// sequential mechanisms.
+type Chain struct {
+	mu     sync.Mutex
+	n      int
+	stages []Stage
+	split  *Split
+}
+
+// NewChain returns a chain over a holdout of n rows. It returns an error
+// if n < 1, if a row stage follows a score stage, if there is more than
+// one Split or Subset, or if a parameter-free Ladder follows a Subset (its
+// paired test needs the same rows for the leader and the challenger).
+func NewChain(n int, stages ...Stage) (*Chain, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("defence: holdout of %d rows", n)
+	}
+	c := &Chain{n: n, stages: stages}
+	seenScore, seenSubset := false, false
+	for i, st := range stages {
+		if st == nil {
+			return nil, fmt.Errorf("defence: stage %d is nil", i)
+		}
+		switch st.kind() {
+		case rowStage:
+			if seenScore {
+				return nil, fmt.Errorf("defence: row stage %v after a score stage", st)
+			}
+		default:
+			seenScore = true
+		}
+		switch t := st.(type) {
+		case *Split:
+			if c.split != nil || seenSubset {
+				return nil, fmt.Errorf("defence: Split must come first and once")
+			}
+			if t.n != n {
+				return nil, fmt.Errorf("defence: Split over %d rows in a chain over %d", t.n, n)
+			}
+			c.split = t
+		case *Subset:
+			if seenSubset {
+				return nil, fmt.Errorf("defence: more than one Subset")
+			}
+			seenSubset = true
+		case *Ladder:
+			if t.opts.Kind == ParameterFree && seenSubset {
+				return nil, fmt.Errorf("defence: a parameter-free Ladder needs fixed rows; it cannot follow a Subset")
+			}
+		}
+	}
+	return c, nil
+}
+
+// Rows returns the number of holdout rows of the chain.
+func (c *Chain) Rows() int { return c.n }
+
+// Split returns the chain's Split stage, or nil.
+func (c *Chain) Split() *Split { return c.split }
+
+// Release runs sub through the chain and returns the released score.
+// It returns an error, and changes no state, if sub is malformed (wrong
+// number of losses, a NaN, infinite or negative loss); a stage's own
+// refusal (ErrExhausted, ErrNoPerRow) is returned as an error too.
+// Stateful stages (Ladder, Thresholdout, fresh Noise) advance only when
+// the whole chain succeeds up to them; the host must call Release only
+// for a submission it has already charged to the submitter's budget.
+func (c *Chain) Release(sub Submission) (Released, error) {
+	if err := checkSubmission(&sub, c.n); err != nil {
+		return Released{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := &state{sub: &sub, n: c.n, decimals: -1}
+	for _, st := range c.stages {
+		if err := st.apply(s); err != nil {
+			return Released{}, err
+		}
+	}
+	v, err := s.value()
+	if err != nil {
+		return Released{}, err
+	}
+	return Released{Score: v, Decimals: s.decimals, Rows: len(s.rowIndex()), Events: s.events}, nil
+}
+
+// checkSubmission validates the user-supplied parts of sub.
+func checkSubmission(sub *Submission, n int) error {
+	if sub.Losses == nil && sub.Mean == nil {
+		return errors.New("defence: submission has neither Losses nor Mean")
+	}
+	if sub.Losses != nil {
+		if len(sub.Losses) != n {
+			return fmt.Errorf("defence: %d per-row losses for a holdout of %d rows", len(sub.Losses), n)
+		}
+		if err := checkLosses(sub.Losses); err != nil {
+			return err
+		}
+	}
+	if err := checkLosses(sub.Train); err != nil {
+		return fmt.Errorf("%w (training rows)", err)
+	}
+	return nil
+}
+
+func checkLosses(l []float64) error {
+	for i, v := range l {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return fmt.Errorf("defence: loss of row %d is %v; want finite and ≥ 0", i, v)
+		}
+	}
+	return nil
+}
+
+// ExactMean returns the exact rational mean of the float64 values x
+// (every float64 is a dyadic rational, so the sum is computed exactly, in
+// a big.Float whose precision spans the exponents of all terms, and
+// divided by len(x) as a rational). It returns an error if x is empty or
+// holds a NaN or an infinity.
+func ExactMean(x []float64) (*big.Rat, error) {
+	if len(x) == 0 {
+		return nil, errors.New("defence: mean of no rows")
+	}
+	minExp, maxExp, any := 0, 0, false
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("defence: value %d is %v", i, v)
+		}
+		if v == 0 {
+			continue
+		}
+		_, e := math.Frexp(v) // v = m·2^e, 0.5 ≤ |m| < 1
+		if !any || e > maxExp {
+			maxExp = e
+		}
+		if !any || e-53 < minExp {
+			minExp = e - 53
+		}
+		any = true
+	}
+	sum := new(big.Rat)
+	if any {
+		// Every term is an integer multiple of 2^minExp below 2^maxExp, so
+		// the sum of len(x) of them fits in maxExp−minExp+Len(len(x))+1 bits.
+		prec := uint(maxExp-minExp) + uint(bits.Len(uint(len(x)))) + 1
+		acc := new(big.Float).SetPrec(prec)
+		t := new(big.Float).SetPrec(53)
+		for _, v := range x {
+			acc.Add(acc, t.SetFloat64(v))
+			if acc.Acc() != big.Exact {
+				return nil, errors.New("defence: internal: inexact sum") // cannot happen: see prec
+			}
+		}
+		acc.Rat(sum)
+	}
+	return sum.Quo(sum, new(big.Rat).SetInt64(int64(len(x)))), nil
+}
