@@ -90,13 +90,13 @@ func TestLadderFixedRepeatsBest(t *testing.T) {
 	steps := []struct {
 		team, score, want string
 	}{
-		{"a", "0.5037", "1/2"},    // R_0 = ∞: moves, [0.5037]_η = 0.50
-		{"a", "0.495", "1/2"},     // not < 0.50 − 0.01: repeat
-		{"b", "0.4849", "12/25"},  // < 0.49: [0.4849]_η = 0.48
-		{"a", "0.4701", "12/25"},  // global best 0.48: 0.4701 ≥ 0.47, repeat
-		{"a", "0.3", "3/10"},      // large improvement
-		{"b", "0.29999", "3/10"},  // tiny improvement: repeat
-		{"b", "0.285", "7/25"},    // < 0.29: [0.285]_η = 0.28 (half even)
+		{"a", "0.5037", "1/2"},   // R_0 = ∞: moves, [0.5037]_η = 0.50
+		{"a", "0.495", "1/2"},    // not < 0.50 − 0.01: repeat
+		{"b", "0.4849", "12/25"}, // < 0.49: [0.4849]_η = 0.48
+		{"a", "0.4701", "12/25"}, // global best 0.48: 0.4701 ≥ 0.47, repeat
+		{"a", "0.3", "3/10"},     // large improvement
+		{"b", "0.29999", "3/10"}, // tiny improvement: repeat
+		{"b", "0.285", "7/25"},   // < 0.29: [0.285]_η = 0.28 (half even)
 	}
 	l, err := NewLadder(LadderOptions{Kind: FixedStep, Eta: big.NewRat(1, 100)})
 	require.NoError(t, err)
@@ -115,7 +115,7 @@ func TestLadderFixedRepeatsBest(t *testing.T) {
 	require.NoError(t, err)
 	for _, st := range []struct{ team, score, want string }{
 		{"a", "0.30", "3/10"},
-		{"b", "0.50", "1/2"},  // global would repeat 0.30
+		{"b", "0.50", "1/2"}, // global would repeat 0.30
 		{"a", "0.295", "3/10"},
 		{"b", "0.45", "9/20"},
 	} {
