@@ -143,12 +143,14 @@ func (b *Board) submission(team string, pred []float64) (Submission, error) {
 	l := make([]float64, len(hp))
 	switch err := b.metric.PerRow(l, hp, b.y); {
 	case err == nil:
+		// The metrics here score the exact mean of their per-row losses,
+		// which is the chain's default: no Mean needed.
 		sub.Losses = l
 	case errors.Is(err, ErrNoPerRow):
+		sub.Mean = func(rows []int) (*big.Rat, error) { return b.metric.Score(hp, b.y, rows) }
 	default:
 		return Submission{}, err
 	}
-	sub.Mean = func(rows []int) (*big.Rat, error) { return b.metric.Score(hp, b.y, rows) }
 	if nt > 0 {
 		all := make([]int, nt)
 		for i := range all {

@@ -283,46 +283,88 @@ func checkLosses(l []float64) error {
 	return nil
 }
 
-// ExactMean returns the exact rational mean of the float64 values x
-// (every float64 is a dyadic rational, so the sum is computed exactly, in
-// a big.Float whose precision spans the exponents of all terms, and
-// divided by len(x) as a rational). It returns an error if x is empty or
-// holds a NaN or an infinity.
+// ExactMean returns the exact rational mean of the float64 values x.
+// Every float64 is m·2^e with an integer m < 2^53; the mantissas are
+// summed exactly in 128-bit accumulators, one per exponent and sign
+// (2^75 terms before overflow), which are then combined in one big.Int
+// and divided by len(x) as a rational. It returns an error if x is empty
+// or holds a NaN or an infinity.
 func ExactMean(x []float64) (*big.Rat, error) {
 	if len(x) == 0 {
 		return nil, errors.New("defence: mean of no rows")
 	}
-	minExp, maxExp, any := 0, 0, false
+	lo, hi := math.MaxInt, math.MinInt
 	for i, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("defence: value %d is %v", i, v)
 		}
-		if v == 0 {
-			continue
+		if v != 0 {
+			_, e := mantExp(v)
+			lo, hi = min(lo, e), max(hi, e)
 		}
-		_, e := math.Frexp(v) // v = m·2^e, 0.5 ≤ |m| < 1
-		if !any || e > maxExp {
-			maxExp = e
-		}
-		if !any || e-53 < minExp {
-			minExp = e - 53
-		}
-		any = true
 	}
 	sum := new(big.Rat)
-	if any {
-		// Every term is an integer multiple of 2^minExp below 2^maxExp, so
-		// the sum of len(x) of them fits in maxExp−minExp+Len(len(x))+1 bits.
-		prec := uint(maxExp-minExp) + uint(bits.Len(uint(len(x)))) + 1
-		acc := new(big.Float).SetPrec(prec)
-		t := new(big.Float).SetPrec(53)
+	if lo <= hi {
+		type acc struct{ hi, lo uint64 }
+		pos := make([]acc, hi-lo+1)
+		neg := make([]acc, hi-lo+1)
 		for _, v := range x {
-			acc.Add(acc, t.SetFloat64(v))
-			if acc.Acc() != big.Exact {
-				return nil, errors.New("defence: internal: inexact sum") // cannot happen: see prec
+			if v == 0 {
+				continue
+			}
+			m, e := mantExp(v)
+			a := &pos[e-lo]
+			if v < 0 {
+				a = &neg[e-lo]
+			}
+			var c uint64
+			a.lo, c = bits.Add64(a.lo, m, 0)
+			a.hi += c
+		}
+		tot, t := new(big.Int), new(big.Int)
+		for k := len(pos) - 1; k >= 0; k-- {
+			// tot = tot·2 + (pos − neg)[k], Horner in base 2 from the top.
+			tot.Lsh(tot, 1)
+			for sign, a := range [2]acc{pos[k], neg[k]} {
+				if a.hi == 0 && a.lo == 0 {
+					continue
+				}
+				t.SetUint64(a.hi)
+				t.Lsh(t, 64)
+				t.Or(t, new(big.Int).SetUint64(a.lo))
+				if sign == 0 {
+					tot.Add(tot, t)
+				} else {
+					tot.Sub(tot, t)
+				}
 			}
 		}
-		acc.Rat(sum)
+		sum.SetInt(tot)
+		p := new(big.Int).Lsh(big.NewInt(1), uint(abs(lo)))
+		if lo >= 0 {
+			sum.Mul(sum, new(big.Rat).SetInt(p))
+		} else {
+			sum.Quo(sum, new(big.Rat).SetInt(p))
+		}
 	}
 	return sum.Quo(sum, new(big.Rat).SetInt64(int64(len(x)))), nil
+}
+
+// mantExp returns the integer mantissa m < 2^53 and exponent e of a
+// finite nonzero v, |v| = m·2^e.
+func mantExp(v float64) (uint64, int) {
+	b := math.Float64bits(v)
+	exp := int(b>>52) & 0x7ff
+	m := b & (1<<52 - 1)
+	if exp == 0 {
+		return m, -1074 // subnormal
+	}
+	return m | 1<<52, exp - 1075
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -79,6 +80,30 @@ func TestExactMean(t *testing.T) {
 	want = new(big.Rat).Add(new(big.Rat).SetFloat64(1e300), new(big.Rat).SetFloat64(5e-324))
 	want.Quo(want, big.NewRat(3, 1))
 	assert.Equal(t, 0, want.Cmp(got))
+	// Against a big.Rat oracle on random values of every sign and scale,
+	// subnormals included.
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := range 200 {
+		x := make([]float64, 1+r.IntN(50))
+		want := new(big.Rat)
+		for i := range x {
+			switch r.IntN(4) {
+			case 0:
+				x[i] = math.Float64frombits(r.Uint64() & (1<<52 - 1)) // subnormal
+			case 1:
+				x[i] = r.NormFloat64() * math.Ldexp(1, r.IntN(200)-100)
+			case 2:
+				x[i] = float64(r.IntN(3))
+			default:
+				x[i] = -r.ExpFloat64()
+			}
+			want.Add(want, new(big.Rat).SetFloat64(x[i]))
+		}
+		want.Quo(want, big.NewRat(int64(len(x)), 1))
+		got, err := ExactMean(x)
+		require.NoError(t, err)
+		assert.Equal(t, want.RatString(), got.RatString(), "trial %d", trial)
+	}
 	_, err = ExactMean(nil)
 	assert.Error(t, err)
 	_, err = ExactMean([]float64{math.NaN()})

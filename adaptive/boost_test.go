@@ -1,0 +1,127 @@
+package adaptive_test
+
+import (
+	"context"
+	"flag"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/labelinf/labelinf/adaptive"
+	"github.com/labelinf/labelinf/defence"
+)
+
+var long = flag.Bool("long", false, "run the full reproductions (≥ 20 seeds)")
+
+// boostRun is one run of the Ladder paper's boosting experiment: n uniform
+// labels, k random 0/1 vectors against a leaderboard, and the holdout 0/1
+// loss of the boosted vector (the "reported loss" of [BH15]'s plot, the
+// unrounded score the leaderboard would show for it).
+func boostRun(t testing.TB, seed uint64, n, k int, ladder bool) float64 {
+	r := rand.New(rand.NewPCG(seed, 0x1add3))
+	y := make([]int, n)
+	for i := range y {
+		y[i] = r.IntN(2)
+	}
+	var (
+		stage defence.Stage
+		err   error
+		mode  = adaptive.KeepBelowHalf
+	)
+	if ladder {
+		stage, err = defence.NewLadder(defence.LadderOptions{Kind: defence.ParameterFree})
+		mode = adaptive.KeepLowered
+	} else {
+		stage, err = defence.NewRound(5) // Kaggle: round(loss, 5)
+	}
+	require.NoError(t, err)
+	c, err := defence.NewChain(n, stage)
+	require.NoError(t, err)
+	b, err := defence.NewBoard(defence.BoardOptions{Metric: defence.ZeroOne{}, Labels: y, Chain: c})
+	require.NoError(t, err)
+	res, err := adaptive.Boost(context.Background(), b, adaptive.BoostOptions{N: n, K: k, Mode: mode, Rand: r})
+	require.NoError(t, err)
+	require.Equal(t, k, res.Submissions)
+	e := 0
+	for i, v := range res.Boosted {
+		if int(v) != y[i] {
+			e++
+		}
+	}
+	return float64(e) / float64(n)
+}
+
+func meanSD(x []float64) (m, sd float64) {
+	for _, v := range x {
+		m += v
+	}
+	m /= float64(len(x))
+	for _, v := range x {
+		sd += (v - m) * (v - m)
+	}
+	return m, math.Sqrt(sd / float64(len(x)-1))
+}
+
+// TestBoostLadderHeadline reproduces the headline of [BH15] (mrtzh/Ladder.jl
+// csvs/kaggleboosting-4000-400-5-highacc.csv, the mean of 5 runs): with
+// n = 4,000 labels and k = 400 queries of 0/1 loss the boosting attack
+// drives the reported loss to 0.42745 on a 5-decimal Kaggle leaderboard
+// and to 0.48425 under the parameter-free Ladder, against a true 1/2.
+//
+// With -long: the mean over 20 seeds must be within ±0.01 of each. Under
+// -short (and by default): 4 seeds, tolerance ±0.02. Justification: the
+// per-seed standard deviation measured over 20 seeds is ≈ 0.008 (Kaggle)
+// and ≈ 0.006 (Ladder) (BENCHMARKS.md), so the mean of 4 seeds has sd ≈
+// 0.004, and the paper's own figure, a mean of 5 runs, carries ≈ 0.004;
+// ±0.02 is more than 3 sd of their difference.
+func TestBoostLadderHeadline(t *testing.T) {
+	seeds, tol := 4, 0.02
+	if *long {
+		seeds, tol = 20, 0.01
+	}
+	for _, tc := range []struct {
+		name   string
+		ladder bool
+		want   float64
+	}{
+		{"kaggle-5-decimals", false, 0.42745},
+		{"ladder-parameter-free", true, 0.48425},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := make([]float64, seeds)
+			for s := range x {
+				x[s] = boostRun(t, uint64(s+1), 4000, 400, tc.ladder)
+			}
+			m, sd := meanSD(x)
+			t.Logf("%s: mean %.5f sd %.5f over %d seeds (paper %.5f)", tc.name, m, sd, seeds, tc.want)
+			assert.InDelta(t, tc.want, m, tol, "boosted holdout loss, mean of %d seeds", seeds)
+		})
+	}
+}
+
+// BenchmarkBoostHeadline runs the same experiment over 20 seeds per
+// iteration and reports the means and standard deviations.
+func BenchmarkBoostHeadline(b *testing.B) {
+	for _, ladder := range []bool{false, true} {
+		name := "board=kaggle5"
+		if ladder {
+			name = "board=ladder-free"
+		}
+		b.Run(name, func(b *testing.B) {
+			var m, sd float64
+			for b.Loop() {
+				x := make([]float64, 20)
+				for s := range x {
+					x[s] = boostRun(b, uint64(s+1), 4000, 400, ladder)
+				}
+				m, sd = meanSD(x)
+			}
+			b.ReportMetric(m, "loss")
+			b.ReportMetric(sd, "sd")
+			b.ReportMetric(400, "queries/op")
+		})
+	}
+}
