@@ -125,3 +125,46 @@ func BenchmarkBoostHeadline(b *testing.B) {
 		})
 	}
 }
+
+// TestBoostSelection checks the selection rules on a scripted leaderboard.
+func TestBoostSelection(t *testing.T) {
+	scores := []float64{0.49, 0.51, 0.48, 0.48, 0.47}
+	for _, tc := range []struct {
+		mode adaptive.BoostMode
+		kept int
+	}{
+		{adaptive.KeepBelowHalf, 4}, // all but 0.51
+		{adaptive.KeepLowered, 3},   // 0.49 (< 1/2), 0.48 (< 0.51), 0.47
+	} {
+		lb := &script{scores: scores}
+		res, err := adaptive.Boost(context.Background(), lb, adaptive.BoostOptions{N: 10, K: 5, Mode: tc.mode, Rand: rand.New(rand.NewPCG(1, 2)), SubmitFinal: true})
+		require.NoError(t, err)
+		assert.Equal(t, tc.kept, res.Kept, "%v", tc.mode)
+		assert.Equal(t, 6, res.Submissions)
+		assert.Equal(t, 0.5, res.Final, "final answer read")
+	}
+	_, err := adaptive.Boost(context.Background(), &script{}, adaptive.BoostOptions{N: 10, K: 5, Mode: 0, Rand: rand.New(rand.NewPCG(1, 2))})
+	assert.Error(t, err)
+	_, err = adaptive.Boost(context.Background(), &script{}, adaptive.BoostOptions{N: 10, K: 5, Mode: adaptive.KeepLowered})
+	assert.Error(t, err)
+	res, err := adaptive.Boost(context.Background(), &script{scores: scores[:2]}, adaptive.BoostOptions{N: 10, K: 5, Mode: adaptive.KeepLowered, Rand: rand.New(rand.NewPCG(1, 2))})
+	assert.Error(t, err, "a refused submission stops the attack")
+	assert.Equal(t, 2, res.Submissions)
+}
+
+// script answers its scores in order, then 0.5 once, then refuses.
+type script struct {
+	scores []float64
+	i      int
+}
+
+func (s *script) Submit(ctx context.Context, pred []float64) (float64, error) {
+	s.i++
+	switch {
+	case s.i <= len(s.scores):
+		return s.scores[s.i-1], nil
+	case s.i == len(s.scores)+1 && len(s.scores) == 5:
+		return 0.5, nil
+	}
+	return 0, context.DeadlineExceeded
+}

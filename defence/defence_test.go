@@ -226,6 +226,10 @@ func TestThresholdout(t *testing.T) {
 	}
 	_, err = c.Release(sub("0.40", "0.42"))
 	assert.ErrorIs(t, err, ErrExhausted, "stops answering once B is spent")
+	assert.Error(t, th.Restore(3))
+	require.NoError(t, th.Restore(1))
+	_, err = c.Release(sub("0.40", "0.42"))
+	assert.NoError(t, err, "a restored budget answers")
 
 	d, err := ThresholdoutDefaults(0.1, 1000, 0.05, 1, 10)
 	require.NoError(t, err)
@@ -495,4 +499,30 @@ func TestChainValidation(t *testing.T) {
 	bad := Submission{Mean: func([]int) (*big.Rat, error) { return nil, errors.New("x") }}
 	_, err = c.Release(bad)
 	assert.Error(t, err)
+}
+
+func TestLadderSnapshot(t *testing.T) {
+	l, err := NewLadder(LadderOptions{Kind: ParameterFree, PerTeam: true})
+	require.NoError(t, err)
+	c, err := NewChain(4, l)
+	require.NoError(t, err)
+	_, err = c.Release(Submission{Team: "a", Losses: []float64{1, 0, 1, 0}})
+	require.NoError(t, err)
+	snap := l.Snapshot()
+	require.Len(t, snap, 1)
+
+	// A restarted server restores the state: the same tiny improvement
+	// repeats the best instead of starting a new ladder.
+	l2, err := NewLadder(LadderOptions{Kind: ParameterFree, PerTeam: true})
+	require.NoError(t, err)
+	require.NoError(t, l2.Restore(snap))
+	c2, err := NewChain(4, l2)
+	require.NoError(t, err)
+	got, err := c2.Release(Submission{Team: "a", Losses: []float64{0, 0, 1, 0}})
+	require.NoError(t, err)
+	assert.Equal(t, "1/2", got.Score.RatString())
+
+	assert.Error(t, l2.Restore(map[string]LadderEntry{"a": {}}))
+	assert.Error(t, l2.Restore(map[string]LadderEntry{"a": {Best: big.NewRat(1, 2), Leader: []float64{math.NaN(), 0}}}))
+	assert.Error(t, l2.Restore(map[string]LadderEntry{"a": {Best: big.NewRat(1, 2)}}))
 }

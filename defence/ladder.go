@@ -211,3 +211,50 @@ func pairedSD(a, b []float64) float64 {
 	}
 	return math.Sqrt(m2 / float64(len(a)-1))
 }
+
+// LadderEntry is the persistent state of one ladder (one team, or the
+// global one under the key ""): the released best and, for the
+// parameter-free Ladder, the leader's per-row losses.
+type LadderEntry struct {
+	Best   *big.Rat
+	Leader []float64
+}
+
+// Snapshot returns a deep copy of the ladder's state by team, for a host
+// to persist (a restarted server that forgot it would let every team
+// start a new ladder).
+func (l *Ladder) Snapshot() map[string]LadderEntry {
+	out := make(map[string]LadderEntry, len(l.state))
+	for team, st := range l.state {
+		if st.best == nil {
+			continue
+		}
+		out[team] = LadderEntry{Best: new(big.Rat).Set(st.best), Leader: append([]float64(nil), st.leader...)}
+	}
+	return out
+}
+
+// Restore replaces the ladder's state by a [Ladder.Snapshot]. It returns
+// an error, and changes nothing, if an entry has no best, a leader with a
+// NaN, infinite or negative loss, or (parameter-free) no leader.
+func (l *Ladder) Restore(snap map[string]LadderEntry) error {
+	st := make(map[string]*ladderState, len(snap))
+	for team, e := range snap {
+		if e.Best == nil {
+			return fmt.Errorf("defence: ladder entry %q has no best", team)
+		}
+		if err := checkLosses(e.Leader); err != nil {
+			return err
+		}
+		if l.opts.Kind == ParameterFree && len(e.Leader) < 2 {
+			return fmt.Errorf("defence: parameter-free ladder entry %q has %d leader rows", team, len(e.Leader))
+		}
+		s := &ladderState{best: new(big.Rat).Set(e.Best)}
+		if l.opts.Kind == ParameterFree {
+			s.leader = append([]float64(nil), e.Leader...)
+		}
+		st[team] = s
+	}
+	l.state = st
+	return nil
+}

@@ -147,3 +147,15 @@ func (t *Thresholdout) apply(s *state) error {
 	s.events = append(s.events, "thresholdout: training score answered")
 	return nil
 }
+
+// Restore sets the budget left, for a host that persists
+// [Thresholdout.Remaining] across restarts (the noise is redrawn from the
+// new seed; only the budget carries the mechanism's guarantee over). It
+// returns an error if remaining is negative or above the configured B.
+func (t *Thresholdout) Restore(remaining int) error {
+	if remaining < 0 || remaining > t.opts.Budget {
+		return fmt.Errorf("defence: Thresholdout budget %d out of [0, %d]", remaining, t.opts.Budget)
+	}
+	t.budget = remaining
+	return nil
+}
