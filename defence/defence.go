@@ -231,11 +231,13 @@ func (c *Chain) Split() *Split { return c.split }
 
 // Release runs sub through the chain and returns the released score.
 // It returns an error, and changes no state, if sub is malformed (wrong
-// number of losses, a NaN, infinite or negative loss); a stage's own
-// refusal (ErrExhausted, ErrNoPerRow) is returned as an error too.
-// Stateful stages (Ladder, Thresholdout, fresh Noise) advance only when
-// the whole chain succeeds up to them; the host must call Release only
-// for a submission it has already charged to the submitter's budget.
+// number of losses, a NaN, infinite or negative loss). A stage's own
+// refusal (ErrExhausted, ErrNoPerRow, a Subset larger than the rows) is
+// returned as an error too; stateful stages before the refusing one
+// (Ladder, Thresholdout, fresh Noise's counter) keep their update, so put
+// Thresholdout first and check a chain's settings once with a test
+// submission. The host must call Release only for a submission it has
+// already charged to the submitter's budget.
 func (c *Chain) Release(sub Submission) (Released, error) {
 	if err := checkSubmission(&sub, c.n); err != nil {
 		return Released{}, err

@@ -526,3 +526,19 @@ func TestLadderSnapshot(t *testing.T) {
 	assert.Error(t, l2.Restore(map[string]LadderEntry{"a": {Best: big.NewRat(1, 2), Leader: []float64{math.NaN(), 0}}}))
 	assert.Error(t, l2.Restore(map[string]LadderEntry{"a": {Best: big.NewRat(1, 2)}}))
 }
+
+func TestHygiene(t *testing.T) {
+	h := Hygiene{Decimals: 2, Clip: 1e-3}
+	require.NoError(t, h.Validate())
+	assert.True(t, h.LabelBelowStep(25000), "ln(999)/25000 = 2.8e−4 < 0.01")
+	assert.False(t, h.LabelBelowStep(198), "ln(999)/198 = 0.035 > 0.01")
+	assert.False(t, Hygiene{Decimals: 5, Clip: 1e-3}.LabelBelowStep(25000), "Kaggle's 5 decimals show every label")
+	assert.False(t, Hygiene{Decimals: 2}.LabelBelowStep(25000), "no clipping: unbounded")
+	r, err := h.Round()
+	require.NoError(t, err)
+	assert.Equal(t, 2, r.Decimals())
+	assert.Equal(t, 1e-3, h.Metric().Eps)
+	assert.Error(t, Hygiene{Decimals: -1}.Validate())
+	assert.Error(t, Hygiene{Clip: 0.5}.Validate())
+	assert.Error(t, Hygiene{Clip: math.NaN()}.Validate())
+}

@@ -190,29 +190,3 @@ func mustLen(a, b, c int) {
 		panic(fmt.Sprintf("defence: lengths %d, %d, %d differ", a, b, c))
 	}
 }
-
-// MaxLabelShift returns the most that changing one label can move a mean
-// log-loss of n rows clipped at eps: the two terms of a row are ln(1/q)
-// and ln(1/(1−q)) with q in [eps, 1−eps], which differ by at most
-// ln((1−eps)/eps); divided by n. It is +Inf for eps = 0 (an unclipped
-// prediction near 0 or 1 makes one label's term as large as it likes),
-// which is why clipping far from 0 and 1 is hygiene: with eps = 10⁻³ the
-// shift is at most 6.907/n.
-func MaxLabelShift(eps float64, n int) float64 {
-	if eps <= 0 || n < 1 {
-		return math.Inf(1)
-	}
-	return math.Log((1-eps)/eps) / float64(n)
-}
-
-// Clip writes p clipped to [eps, 1 − eps] into dst and returns it.
-// It panics if len(dst) != len(p).
-func Clip(dst, p []float64, eps float64) []float64 {
-	if len(dst) != len(p) {
-		panic("defence: Clip lengths differ")
-	}
-	for i, v := range p {
-		dst[i] = math.Min(math.Max(v, eps), 1-eps)
-	}
-	return dst
-}
