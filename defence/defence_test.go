@@ -542,3 +542,55 @@ func TestHygiene(t *testing.T) {
 	assert.Error(t, Hygiene{Clip: 0.5}.Validate())
 	assert.Error(t, Hygiene{Clip: math.NaN()}.Validate())
 }
+
+// TestBoardThresholdout: a board whose predictions cover the training rows
+// (public labels) then the holdout rows. A model as good on both gets the
+// training score; one that fits the training rows only gets the noisy
+// holdout score and spends budget.
+func TestBoardThresholdout(t *testing.T) {
+	const nt, nh = 200, 200
+	r := rand.New(rand.NewPCG(3, 4))
+	train, hold := make([]int, nt), make([]int, nh)
+	for i := range train {
+		train[i], hold[i] = r.IntN(2), r.IntN(2)
+	}
+	seed := [32]byte{1}
+	th, err := NewThresholdout(ThresholdoutOptions{T: 0.1, Sigma: 1e-4, Budget: 3, Seed: &seed})
+	require.NoError(t, err)
+	c, err := NewChain(nh, th)
+	require.NoError(t, err)
+	b, err := NewBoard(BoardOptions{Metric: ZeroOne{}, Labels: hold, Train: train, Chain: c})
+	require.NoError(t, err)
+	assert.Equal(t, nt+nh, b.Rows())
+
+	// Predict 0 everywhere: train and holdout losses are both ≈ 1/2.
+	pred := make([]float64, nt+nh)
+	got, err := b.SubmitAs(context.Background(), "x", pred)
+	require.NoError(t, err)
+	ones := 0
+	for _, v := range train {
+		ones += v
+	}
+	assert.Equal(t, big.NewRat(int64(ones), nt).RatString(), got.Score.RatString(), "training score answered")
+	assert.Equal(t, 3, th.Remaining())
+
+	// Fit the training labels exactly: train loss 0, holdout ≈ 1/2.
+	for i, v := range train {
+		pred[i] = float64(v)
+	}
+	got, err = b.SubmitAs(context.Background(), "x", pred)
+	require.NoError(t, err)
+	assert.Equal(t, 2, th.Remaining(), "overfitting spends budget")
+	hs, err := ZeroOne{}.Score(pred[nt:], hold, seq(nh))
+	require.NoError(t, err)
+	hf, _ := hs.Float64()
+	assert.InDelta(t, hf, got.Float64(), 0.01, "noisy holdout answered (σ = 1e−4, 100σ)")
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
