@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -178,4 +179,85 @@ func (s *script) Submit(ctx context.Context, pred []float64) (float64, error) {
 		return 0.5, nil
 	}
 	return 0, context.DeadlineExceeded
+}
+
+// defenceCase is one leaderboard the boosting attack is run against.
+type defenceCase struct {
+	name  string
+	mode  adaptive.BoostMode
+	train int // training rows with public labels (Thresholdout)
+	stage func(n int) (defence.Stage, error)
+}
+
+var boostDefences = []defenceCase{
+	// η = 1/100 on its own grid [BH15, Algorithm 1]; the code's grid 10^−round(log₁₀ n).
+	{"ladder-fixed-0.01", adaptive.KeepLowered, 0, func(int) (defence.Stage, error) {
+		return defence.NewLadder(defence.LadderOptions{Kind: defence.FixedStep, Eta: big.NewRat(1, 100)})
+	}},
+	{"ladder-fixed-0.01-code-grid", adaptive.KeepLowered, 0, func(n int) (defence.Stage, error) {
+		return defence.NewLadder(defence.LadderOptions{Kind: defence.FixedStep, Eta: big.NewRat(1, 100), Grid: defence.CodeGrid(n)})
+	}},
+	// The Science supplement's settings for n rows (threshold 4/√n,
+	// Gaussian 1/√n), budget 400, 4,000 training rows; the attack keeps
+	// answers ≤ 1/2 as against Kaggle.
+	{"thresholdout-science", adaptive.KeepBelowHalf, 4000, func(n int) (defence.Stage, error) {
+		o, err := defence.ThresholdoutScienceCode(n, 1, 400)
+		if err != nil {
+			return nil, err
+		}
+		return defence.NewThresholdout(o)
+	}},
+}
+
+// boostDefence runs the boosting attack (n holdout rows, k vectors)
+// against one defence and returns the holdout 0/1 loss of the vote.
+func boostDefence(t testing.TB, seed uint64, n, k int, dc defenceCase) float64 {
+	r := rand.New(rand.NewPCG(seed, 0x1add3))
+	y := make([]int, n)
+	for i := range y {
+		y[i] = r.IntN(2)
+	}
+	tr := make([]int, dc.train)
+	for i := range tr {
+		tr[i] = r.IntN(2)
+	}
+	st, err := dc.stage(n)
+	require.NoError(t, err)
+	c, err := defence.NewChain(n, st)
+	require.NoError(t, err)
+	b, err := defence.NewBoard(defence.BoardOptions{Metric: defence.ZeroOne{}, Labels: y, Train: tr, Chain: c})
+	require.NoError(t, err)
+	res, err := adaptive.Boost(context.Background(), b, adaptive.BoostOptions{N: b.Rows(), K: k, Mode: dc.mode, Rand: r})
+	require.NoError(t, err)
+	e := 0
+	for i, v := range res.Boosted[dc.train:] {
+		if int(v) != y[i] {
+			e++
+		}
+	}
+	return float64(e) / float64(n)
+}
+
+// TestBoostAgainstDefences: n = 4,000, k = 400, the defences beyond the
+// headline's two. Where showing every score (Kaggle) lets the vote
+// overfit the holdout by ≈ 0.07, the fixed-step Ladders and Thresholdout
+// keep the overfitting within 0.03 (the bound asserted; the measured
+// means are in BENCHMARKS.md). 2 seeds (fixed, so the test is
+// deterministic), 20 with -long.
+func TestBoostAgainstDefences(t *testing.T) {
+	seeds := 2
+	if *long {
+		seeds = 20
+	}
+	for _, dc := range boostDefences {
+		t.Run(dc.name, func(t *testing.T) {
+			x := make([]float64, seeds)
+			for s := range x {
+				x[s] = boostDefence(t, uint64(s+1), 4000, 400, dc)
+			}
+			m, sd := meanSD(x)
+			t.Logf("%s: holdout loss of the vote %.5f ± %.5f over %d seeds", dc.name, m, sd, seeds)
+			assert.Greater(t, m, 0.47, "overfitting within 0.03")
+		})
+	}
 }

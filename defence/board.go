@@ -139,7 +139,10 @@ func (b *Board) submission(team string, pred []float64) (Submission, error) {
 	}
 	nt := len(b.train)
 	tp, hp := pred[:nt:nt], pred[nt:]
-	sub := Submission{Team: team, Pred: CanonicalPred(pred)}
+	sub := Submission{Team: team}
+	if b.chain.NeedsPred() {
+		sub.Pred = CanonicalPred(pred)
+	}
 	l := make([]float64, len(hp))
 	switch err := b.metric.PerRow(l, hp, b.y); {
 	case err == nil:

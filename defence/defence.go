@@ -176,6 +176,8 @@ type Chain struct {
 	n      int
 	stages []Stage
 	split  *Split
+	// needPred: a stage reads Submission.Pred (noise keyed on it).
+	needPred bool
 }
 
 // NewChain returns a chain over a holdout of n rows. It returns an error
@@ -214,6 +216,8 @@ func NewChain(n int, stages ...Stage) (*Chain, error) {
 				return nil, fmt.Errorf("defence: more than one Subset")
 			}
 			seenSubset = true
+		case *Noise:
+			c.needPred = c.needPred || t.opts.Key == KeyedPrediction
 		case *Ladder:
 			if t.opts.Kind == ParameterFree && seenSubset {
 				return nil, fmt.Errorf("defence: a parameter-free Ladder needs fixed rows; it cannot follow a Subset")
@@ -225,6 +229,10 @@ func NewChain(n int, stages ...Stage) (*Chain, error) {
 
 // Rows returns the number of holdout rows of the chain.
 func (c *Chain) Rows() int { return c.n }
+
+// NeedsPred reports whether a stage reads Submission.Pred (noise keyed
+// on the prediction); a scorer may skip encoding it otherwise.
+func (c *Chain) NeedsPred() bool { return c.needPred }
 
 // Split returns the chain's Split stage, or nil.
 func (c *Chain) Split() *Split { return c.split }
