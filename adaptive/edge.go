@@ -76,7 +76,9 @@ type EdgeResult struct {
 // produces: noise larger than one label's move ln((1−q)/(1−q′))/N makes
 // each reading a coin, about a quarter of the rows then contradict, and
 // Edge returns ErrNoisy with no label verified (see [AverageLabels]).
-// Noise well below that move does not stop the attack.
+// Noise well below that move does not stop the attack. The dial needs a
+// score continuous in the prediction (log-loss); against 0/1 loss, a step
+// function of it, every row conflicts and nothing is verified.
 func Edge(ctx context.Context, lb Leaderboard, o EdgeOptions) (*EdgeResult, error) {
 	if o.N < 1 {
 		return nil, fmt.Errorf("adaptive: edge attack needs N ≥ 1; have %d", o.N)

@@ -144,6 +144,17 @@ func TestEdgeStops(t *testing.T) {
 		}
 	}
 
+	// 0/1 loss is a step in the prediction: no dial reaches an edge with a
+	// one-row move, every row conflicts, nothing is verified.
+	c01, err := defence.NewChain(n, r2)
+	require.NoError(t, err)
+	b01, err := defence.NewBoard(defence.BoardOptions{Metric: defence.ZeroOne{}, Labels: y, Chain: c01})
+	require.NoError(t, err)
+	res, err = adaptive.Edge(context.Background(), b01, adaptive.EdgeOptions{N: n, Eps: 1e-3, Verify: true})
+	if err == nil {
+		assert.Equal(t, 0, res.NumVerified, "0/1 loss")
+	}
+
 	_, err = adaptive.Edge(context.Background(), b, adaptive.EdgeOptions{N: n, Eps: 0})
 	assert.Error(t, err)
 	_, err = adaptive.Edge(context.Background(), b, adaptive.EdgeOptions{N: n, Eps: 1e-3, Rows: []int{n}})

@@ -117,6 +117,7 @@ func TestLadderFixedRepeatsBest(t *testing.T) {
 	}{
 		{"a", "0.5037", "1/2"},   // R_0 = ∞: moves, [0.5037]_η = 0.50
 		{"a", "0.495", "1/2"},    // not < 0.50 − 0.01: repeat
+		{"a", "0.49", "1/2"},     // equal to 0.50 − η is not below it: repeat
 		{"b", "0.4849", "12/25"}, // < 0.49: [0.4849]_η = 0.48
 		{"a", "0.4701", "12/25"}, // global best 0.48: 0.4701 ≥ 0.47, repeat
 		{"a", "0.3", "3/10"},     // large improvement

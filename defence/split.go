@@ -24,6 +24,9 @@ type Clock func() time.Time
 //
 // The seed chooses the rows; the host keeps it secret for as long as the
 // competition runs (with the seed an attacker knows the public rows).
+// The split protects the private labels, not the identity of the public
+// rows: an attacker who can read single labels (adaptive.Edge) also
+// learns which rows move the public score.
 type Split struct {
 	n       int
 	public  []int // sorted
