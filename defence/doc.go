@@ -16,7 +16,9 @@
 //     secret, fresh per submission or keyed on the prediction.
 //   - [Round]: display rounding to D decimals, half to even, exactly.
 //
-// Beside the chain: [Limits] and [Budget], the submission limits as a
+// [Settings] is the same as a host's JSON configuration: it builds the
+// chain in the sensible order and names it for a table ([Presets] holds
+// the platforms' defaults). Beside the chain: [Limits] and [Budget], the submission limits as a
 // pure policy with an injected clock; [LogLoss.Eps] and [MaxLabelShift],
 // clipping as precision hygiene; the metrics the Ladder is defined on
 // ([ZeroOne], [LogLoss]) and [AUCLoss]; and [Board], an in-process
