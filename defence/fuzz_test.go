@@ -82,3 +82,29 @@ func FuzzRelease(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSettings: any JSON either fails to parse or build, or builds a chain
+// that releases without panicking.
+func FuzzSettings(f *testing.F) {
+	f.Add([]byte(`{"ladder": {"kind": "fixed", "eta": "0.01"}, "decimals": 5}`))
+	f.Add([]byte(`{"split": {"public": 0.3, "seed": "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"}, "subset": 2}`))
+	f.Add([]byte(`{"noise": {"kind": "gaussian", "scale": 1e300, "key": "losses"}, "decimals": 30}`))
+	f.Add([]byte(`{"ladder": {"kind": "fixed", "eta": "1/0"}}`))
+	f.Add([]byte(`{"thresholdout": {"t": 0.1, "sigma": 0.01, "budget": 2}, "ladder": {"kind": "free"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ParseSettings(data)
+		if err != nil {
+			return
+		}
+		c, err := s.Chain(8, nil, nil)
+		if err != nil {
+			return
+		}
+		sub := Submission{Pred: data, Losses: []float64{0, 1, 0.5, 2, 0, 0, 1, 3}, Train: []float64{1, 0}}
+		for range 3 {
+			if _, err := c.Release(sub); err != nil {
+				return
+			}
+		}
+	})
+}

@@ -275,6 +275,11 @@ func parseRat(field, v string) (*big.Rat, error) {
 	if v == "" {
 		return nil, nil
 	}
+	// Plain decimals and fractions only: an exponent ("1e999999999")
+	// would make big.Rat compute a huge power.
+	if len(v) > 64 || strings.Trim(v, "0123456789./") != "" {
+		return nil, fmt.Errorf("defence: %s %q: want a decimal (0.01) or a fraction (1/100)", field, v)
+	}
 	r, ok := new(big.Rat).SetString(v)
 	if !ok {
 		return nil, fmt.Errorf("defence: %s %q is not a decimal or fraction", field, v)

@@ -46,6 +46,8 @@ func TestSettings(t *testing.T) {
 		"bad ladder kind": `{"ladder": {"kind": "up"}}`,
 		"fixed no eta":    `{"ladder": {"kind": "fixed"}}`,
 		"bad eta":         `{"ladder": {"kind": "fixed", "eta": "x"}}`,
+		"eta exponent":    `{"ladder": {"kind": "fixed", "eta": "1e999999999"}}`,
+		"negative eta":    `{"ladder": {"kind": "fixed", "eta": "-1"}}`,
 		"bad noise kind":  `{"noise": {"kind": "cauchy", "scale": 1}}`,
 		"bad noise key":   `{"noise": {"kind": "gaussian", "scale": 1, "key": "team"}}`,
 		"zero scale":      `{"noise": {"kind": "gaussian", "scale": 0}}`,
