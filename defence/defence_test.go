@@ -436,6 +436,14 @@ func TestNoise(t *testing.T) {
 		assert.InDelta(t, want, sd, 0.25*want, "%v sd", kind)
 	}
 
+	// A scale near the float64 limit overflows a draw: an error, not a panic.
+	huge, err := NewNoise(NoiseOptions{Kind: Laplace, Scale: math.MaxFloat64})
+	require.NoError(t, err)
+	hc, err := NewChain(1, huge)
+	require.NoError(t, err)
+	for range 20 {
+		_, _ = hc.Release(Submission{Losses: []float64{0}})
+	}
 	for _, o := range []NoiseOptions{
 		{Kind: 0, Scale: 1},
 		{Kind: Gaussian, Scale: 0},

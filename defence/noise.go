@@ -158,6 +158,9 @@ func (z *Noise) apply(s *state) error {
 		return err
 	}
 	e := draw(mrand.New(src), z.opts.Kind, z.opts.Scale)
+	if math.IsInf(e, 0) || math.IsNaN(e) {
+		return fmt.Errorf("defence: noise draw overflowed (scale %g)", z.opts.Scale)
+	}
 	s.score = new(big.Rat).Add(v, new(big.Rat).SetFloat64(e))
 	return nil
 }

@@ -120,7 +120,10 @@ func (p *Split) PrivateScore(sub Submission) (*big.Rat, error) {
 // different rows, so a single row's effect on the score is visible only
 // when the row is drawn (probability Size/rows) and is mixed with the
 // sampling noise of the subset, which has standard deviation about
-// sd(loss)·√(1/Size − 1/rows).
+// sd(loss)·√(1/Size − 1/rows). Size = rows/2 makes that noise equal to the
+// standard error sd(loss)/√rows that the public score carries anyway:
+// honest users' scores move by one standard error, and an attacker must
+// average about (sd(loss)/Δ)² submissions to see a change Δ.
 type Subset struct {
 	size int
 	rng  *mrand.Rand

@@ -137,6 +137,9 @@ func (t *Thresholdout) apply(s *state) error {
 	eta := t.noise(4 * t.opts.Sigma)
 	if math.Abs(hf-tf) > t.that+eta {
 		xi := t.noise(t.opts.Sigma)
+		if math.IsInf(xi, 0) || math.IsNaN(xi) {
+			return fmt.Errorf("defence: Thresholdout noise overflowed (σ %g)", t.opts.Sigma)
+		}
 		t.budget--
 		t.that = t.opts.T + t.noise(2*t.opts.Sigma)
 		s.score = new(big.Rat).Add(h, new(big.Rat).SetFloat64(xi))
