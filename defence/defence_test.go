@@ -186,6 +186,21 @@ func TestLadderParameterFree(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "0", got.Score.RatString())
 
+	// The test is paired: a challenger close to the leader row by row moves
+	// the ladder even though its own losses spread widely. Leader
+	// (2,0,2,0), challenger (1.8,0,1.8,0): paired sd 0.1155, margin 0.058,
+	// 0.9 < 1 − 0.058 moves; an unpaired sd (1.04, margin 0.52) would not.
+	lp, err := NewLadder(LadderOptions{Kind: ParameterFree})
+	require.NoError(t, err)
+	cp, err := NewChain(4, lp)
+	require.NoError(t, err)
+	_, err = cp.Release(Submission{Losses: []float64{2, 0, 2, 0}})
+	require.NoError(t, err)
+	got, err = cp.Release(Submission{Losses: []float64{1.8, 0, 1.8, 0}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"ladder: moved"}, got.Events)
+	assert.InDelta(t, 0.9, got.Float64(), 1e-15)
+
 	// AUC has no per-row losses: the paired test refuses.
 	_, err = c.Release(Submission{Mean: func([]int) (*big.Rat, error) { return big.NewRat(1, 3), nil }})
 	assert.ErrorIs(t, err, ErrNoPerRow)
