@@ -107,12 +107,25 @@ func (s *state) rowIndex() []int {
 	return s.rows
 }
 
-// losses returns the per-row losses of the rows in scope.
+// nrows returns the number of rows in scope.
+func (s *state) nrows() int {
+	if s.rows == nil {
+		return s.n
+	}
+	return len(s.rows)
+}
+
+// losses returns the per-row losses of the rows in scope. The slice may
+// alias the submission's: callers must not modify it, and must copy it to
+// keep it.
 func (s *state) losses() ([]float64, error) {
 	if s.sub.Losses == nil {
 		return nil, ErrNoPerRow
 	}
-	r := s.rowIndex()
+	if s.rows == nil {
+		return s.sub.Losses, nil
+	}
+	r := s.rows
 	out := make([]float64, len(r))
 	for j, i := range r {
 		out[j] = s.sub.Losses[i]
@@ -126,13 +139,12 @@ func (s *state) value() (*big.Rat, error) {
 	if s.score != nil {
 		return s.score, nil
 	}
-	r := s.rowIndex()
 	var (
 		v   *big.Rat
 		err error
 	)
 	if s.sub.Mean != nil {
-		v, err = s.sub.Mean(r)
+		v, err = s.sub.Mean(s.rowIndex())
 		if err == nil && v == nil {
 			err = errors.New("defence: Submission.Mean returned nil")
 		}
@@ -262,7 +274,7 @@ func (c *Chain) Release(sub Submission) (Released, error) {
 	if err != nil {
 		return Released{}, err
 	}
-	return Released{Score: v, Decimals: s.decimals, Rows: len(s.rowIndex()), Events: s.events}, nil
+	return Released{Score: v, Decimals: s.decimals, Rows: s.nrows(), Events: s.events}, nil
 }
 
 // checkSubmission validates the user-supplied parts of sub.

@@ -189,7 +189,7 @@ func (l *Ladder) apply(s *state) error {
 	}
 	st.best = r
 	if losses != nil {
-		st.leader = losses
+		st.leader = append(st.leader[:0], losses...) // losses may alias the submission
 	}
 	l.state[team] = st
 	s.score = new(big.Rat).Set(r)

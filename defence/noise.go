@@ -190,18 +190,29 @@ func (z *Noise) source(s *state) (*mrand.ChaCha8, error) {
 			return nil, err
 		}
 		mac.Write([]byte("labelinf/defence loss noise\x00"))
-		for _, i := range s.rowIndex() {
-			binary.BigEndian.PutUint64(b[:], uint64(i))
-			mac.Write(b[:])
+		// The loss bits, big-endian, each preceded by its row index when the
+		// rows are a subset (all rows: the marker 0, then the bits alone);
+		// written in 4 KiB chunks.
+		buf := make([]byte, 0, 4096)
+		if s.rows == nil {
+			buf = append(buf, 0)
+		} else {
+			buf = append(buf, 1)
 		}
-		mac.Write([]byte{0})
-		for _, v := range l {
+		for j, v := range l {
 			if v == 0 {
 				v = 0 // −0 and +0 are the same loss
 			}
-			binary.BigEndian.PutUint64(b[:], math.Float64bits(v))
-			mac.Write(b[:])
+			if s.rows != nil {
+				buf = binary.BigEndian.AppendUint64(buf, uint64(s.rows[j]))
+			}
+			buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(v))
+			if len(buf) == cap(buf) {
+				mac.Write(buf)
+				buf = buf[:0]
+			}
 		}
+		mac.Write(buf)
 	}
 	var seed [32]byte
 	copy(seed[:], mac.Sum(nil))

@@ -1,0 +1,69 @@
+package defence
+
+import (
+	"math/big"
+	"time"
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkRelease measures one release of a 25,000-row log-loss
+// submission through each chain a server would run (the scoring server's
+// budget is p50 < 10 ms per submission, issue 13).
+func BenchmarkRelease(b *testing.B) {
+	const n = 25000
+	r := rand.New(rand.NewPCG(1, 2))
+	losses := make([]float64, n)
+	for i := range losses {
+		losses[i] = r.Float64() * 3
+	}
+	pred := make([]float64, n)
+	for i := range pred {
+		pred[i] = r.Float64()
+	}
+	predBytes := CanonicalPred(pred)
+	mk := map[string]func() []Stage{
+		"round5": func() []Stage { s, _ := NewRound(5); return []Stage{s} },
+		"ladder-fixed+round5": func() []Stage {
+			l, _ := NewLadder(LadderOptions{Kind: FixedStep, Eta: big.NewRat(1, 100)})
+			s, _ := NewRound(5)
+			return []Stage{l, s}
+		},
+		"ladder-free+round5": func() []Stage {
+			l, _ := NewLadder(LadderOptions{Kind: ParameterFree})
+			s, _ := NewRound(5)
+			return []Stage{l, s}
+		},
+		"noise-keyed-prediction+round2": func() []Stage {
+			z, _ := NewNoise(NoiseOptions{Kind: Gaussian, Scale: 1e-3, Key: KeyedPrediction})
+			s, _ := NewRound(2)
+			return []Stage{z, s}
+		},
+		"noise-keyed-losses+round2": func() []Stage {
+			z, _ := NewNoise(NoiseOptions{Kind: Gaussian, Scale: 1e-3, Key: KeyedLosses})
+			s, _ := NewRound(2)
+			return []Stage{z, s}
+		},
+		"split0.3+subset+round5": func() []Stage {
+			sp, _ := NewSplit(n, 0.3, [32]byte{}, time.Time{}, nil)
+			sb, _ := NewSubset(n*3/20, nil)
+			s, _ := NewRound(5)
+			return []Stage{sp, sb, s}
+		},
+	}
+	for _, name := range []string{"round5", "ladder-fixed+round5", "ladder-free+round5", "noise-keyed-prediction+round2", "noise-keyed-losses+round2", "split0.3+subset+round5"} {
+		b.Run("chain="+name, func(b *testing.B) {
+			c, err := NewChain(n, mk[name]()...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sub := Submission{Team: "t", Pred: predBytes, Losses: losses}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Release(sub); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
