@@ -2,9 +2,9 @@ package defence
 
 import (
 	"math/big"
-	"time"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // BenchmarkRelease measures one release of a 25,000-row log-loss
@@ -65,5 +65,33 @@ func BenchmarkRelease(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestReleaseAllocs: a release over all rows allocates a constant number
+// of objects, not one per row (the losses are aliased, not copied).
+func TestReleaseAllocs(t *testing.T) {
+	allocs := func(n int) float64 {
+		l := make([]float64, n)
+		for i := range l {
+			l[i] = float64(i%7) / 3
+		}
+		lad, _ := NewLadder(LadderOptions{Kind: ParameterFree})
+		z, _ := NewNoise(NoiseOptions{Kind: Gaussian, Scale: 1e-3, Key: KeyedLosses})
+		r, _ := NewRound(5)
+		c, err := NewChain(n, lad, z, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub := Submission{Losses: l}
+		return testing.AllocsPerRun(20, func() {
+			if _, err := c.Release(sub); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, large := allocs(100), allocs(20000)
+	if large > small+5 {
+		t.Errorf("Release allocates %v objects at N = 20,000 and %v at N = 100; want no per-row allocation", large, small)
 	}
 }

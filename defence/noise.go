@@ -207,7 +207,7 @@ func (z *Noise) source(s *state) (*mrand.ChaCha8, error) {
 				buf = binary.BigEndian.AppendUint64(buf, uint64(s.rows[j]))
 			}
 			buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(v))
-			if len(buf) == cap(buf) {
+			if len(buf)+16 > cap(buf) {
 				mac.Write(buf)
 				buf = buf[:0]
 			}
