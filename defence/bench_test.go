@@ -90,8 +90,10 @@ func TestReleaseAllocs(t *testing.T) {
 			}
 		})
 	}
+	// A per-row allocation would add ~20,000; the big integers of the
+	// exact mean and the rounding grow by a few words, a few allocations.
 	small, large := allocs(100), allocs(20000)
-	if large > small+5 {
+	if large > small+20 {
 		t.Errorf("Release allocates %v objects at N = 20,000 and %v at N = 100; want no per-row allocation", large, small)
 	}
 }
