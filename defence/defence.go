@@ -161,7 +161,8 @@ func (s *state) value() (*big.Rat, error) {
 
 // Stage is one mechanism of a [Chain]. The set of stages is closed: build
 // them with [NewRound], [NewNoise], [NewLadder], [NewThresholdout],
-// [NewSplit] and [NewSubset].
+// [NewSplit] and [NewSubset]. A stage belongs to one chain: the chain's
+// lock is what serialises its random streams.
 type Stage interface {
 	// String names the stage and its settings.
 	String() string

@@ -618,3 +618,36 @@ func seq(n int) []int {
 	}
 	return s
 }
+
+// TestConcurrentRelease runs releases and state reads from several
+// goroutines (meaningful under -race).
+func TestConcurrentRelease(t *testing.T) {
+	lad, err := NewLadder(LadderOptions{Kind: ParameterFree, PerTeam: true})
+	require.NoError(t, err)
+	z, err := NewNoise(NoiseOptions{Kind: Gaussian, Scale: 1e-3})
+	require.NoError(t, err)
+	r, _ := NewRound(5)
+	c, err := NewChain(50, lad, z, r)
+	require.NoError(t, err)
+	done := make(chan struct{})
+	for g := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			l := make([]float64, 50)
+			for k := range 50 {
+				for i := range l {
+					l[i] = float64((i+k+g)%3) / 2
+				}
+				if _, err := c.Release(Submission{Team: string(rune('a' + g%2)), Losses: l}); err != nil {
+					t.Error(err)
+				}
+				_ = lad.Snapshot()
+				_ = lad.Best("a")
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	assert.Len(t, lad.Snapshot(), 2)
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sync"
 )
 
 // LadderKind selects the Ladder's improvement test.
@@ -80,6 +81,7 @@ func CodeGrid(n int) *big.Rat {
 // move the ladder on rounding noise).
 type Ladder struct {
 	opts  LadderOptions
+	mu    sync.Mutex // guards state against Best/Snapshot/Restore during a release
 	state map[string]*ladderState
 }
 
@@ -127,6 +129,8 @@ func (l *Ladder) Best(team string) *big.Rat {
 	if !l.opts.PerTeam {
 		team = ""
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	st := l.state[team]
 	if st == nil || st.best == nil {
 		return nil
@@ -135,6 +139,8 @@ func (l *Ladder) Best(team string) *big.Rat {
 }
 
 func (l *Ladder) apply(s *state) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	v, err := s.value()
 	if err != nil {
 		return err
@@ -224,6 +230,8 @@ type LadderEntry struct {
 // to persist (a restarted server that forgot it would let every team
 // start a new ladder).
 func (l *Ladder) Snapshot() map[string]LadderEntry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	out := make(map[string]LadderEntry, len(l.state))
 	for team, st := range l.state {
 		if st.best == nil {
@@ -255,6 +263,8 @@ func (l *Ladder) Restore(snap map[string]LadderEntry) error {
 		}
 		st[team] = s
 	}
+	l.mu.Lock()
 	l.state = st
+	l.mu.Unlock()
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	mrand "math/rand/v2"
+	"sync"
 )
 
 // ThresholdoutOptions configures [NewThresholdout]. T, Sigma and Budget
@@ -76,6 +77,7 @@ func ThresholdoutScienceCode(n int, lossBound float64, budget int) (Thresholdout
 // The budget is global (the paper's mechanism has one analyst); a host
 // that wants one per team runs one chain per team.
 type Thresholdout struct {
+	mu     sync.Mutex // guards the state against Remaining/Restore during a release
 	opts   ThresholdoutOptions
 	rng    *mrand.Rand
 	that   float64 // T̂
@@ -105,7 +107,11 @@ func (t *Thresholdout) String() string {
 func (t *Thresholdout) kind() stageKind { return scoreStage }
 
 // Remaining returns the budget left.
-func (t *Thresholdout) Remaining() int { return t.budget }
+func (t *Thresholdout) Remaining() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.budget
+}
 
 func (t *Thresholdout) noise(scale float64) float64 {
 	if t.opts.Gaussian {
@@ -115,6 +121,8 @@ func (t *Thresholdout) noise(scale float64) float64 {
 }
 
 func (t *Thresholdout) apply(s *state) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.budget < 1 {
 		return ErrExhausted
 	}
@@ -159,6 +167,8 @@ func (t *Thresholdout) Restore(remaining int) error {
 	if remaining < 0 || remaining > t.opts.Budget {
 		return fmt.Errorf("defence: Thresholdout budget %d out of [0, %d]", remaining, t.opts.Budget)
 	}
+	t.mu.Lock()
 	t.budget = remaining
+	t.mu.Unlock()
 	return nil
 }
