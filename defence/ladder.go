@@ -56,7 +56,9 @@ type LadderOptions struct {
 	// "Kaggle leaderboard per team is equivalent to running fixed step
 	// size ladder for each team"); false keeps one global best over all
 	// submissions, as [BH15] defines it. Per team, k accounts give an
-	// attacker k ladders.
+	// attacker k ladders, and since each ladder starts at R_0 = ∞ each
+	// account's first submission is released as is (rounded to the
+	// grid): k accounts buy k unprotected scores.
 	PerTeam bool
 }
 
