@@ -201,6 +201,16 @@ func TestLadderParameterFree(t *testing.T) {
 	assert.Equal(t, []string{"ladder: moved"}, got.Events)
 	assert.InDelta(t, 0.9, got.Float64(), 1e-15)
 
+	// With a Grid the parameter-free Ladder rounds what it releases:
+	// 0.3 on the 1/4 grid is 1/4.
+	lg, err := NewLadder(LadderOptions{Kind: ParameterFree, Grid: big.NewRat(1, 4)})
+	require.NoError(t, err)
+	cg, err := NewChain(4, lg)
+	require.NoError(t, err)
+	got, err = cg.Release(Submission{Losses: []float64{0.25, 0.25, 0.5, 0.2}})
+	require.NoError(t, err)
+	assert.Equal(t, "1/4", got.Score.RatString())
+
 	// AUC has no per-row losses: the paired test refuses.
 	_, err = c.Release(Submission{Mean: func([]int) (*big.Rat, error) { return big.NewRat(1, 3), nil }})
 	assert.ErrorIs(t, err, ErrNoPerRow)
