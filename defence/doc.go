@@ -48,7 +48,8 @@
 // source. Fresh noise mixes a per-process random nonce into its seed, so
 // a restart never replays it; keyed noise is the same for the same
 // prediction as long as the secret is the same. Split and Subset take
-// explicit seeds for reproducible simulations.
+// explicit seeds, and [Settings.SimulationChain] derives every stream
+// from one seed, for reproducible simulations (never for a server).
 //
 // Errors: user input (per-row losses that are NaN, infinite or negative,
 // the wrong number of them, bad options) returns an error; nothing here

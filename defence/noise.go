@@ -97,6 +97,11 @@ type NoiseOptions struct {
 	// needs a persisted secret, or a restart changes every prediction's
 	// noise and lets an attacker average across restarts.
 	Secret []byte
+	// Nonce fixes the per-instance nonce of Fresh noise, for reproducible
+	// simulations (an audit replayed with the same seed) only. A server
+	// must leave it nil: a fixed nonce with a fixed secret replays the
+	// same fresh noise after every restart.
+	Nonce *[16]byte
 }
 
 // Noise adds noise of a given law and scale to the score, drawn from a
@@ -137,7 +142,10 @@ func NewNoise(o NoiseOptions) (*Noise, error) {
 	}
 	o.Secret = append([]byte(nil), o.Secret...)
 	z := &Noise{opts: o}
-	if _, err := rand.Read(z.nonce[:]); err != nil {
+	if o.Nonce != nil {
+		z.nonce = *o.Nonce
+		z.opts.Nonce = nil
+	} else if _, err := rand.Read(z.nonce[:]); err != nil {
 		return nil, fmt.Errorf("defence: reading crypto/rand: %w", err)
 	}
 	return z, nil

@@ -1,6 +1,8 @@
 package defence
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -118,6 +120,30 @@ func ParseSettings(data []byte) (Settings, error) {
 // split closes (nil: time.Now). Randomness of Subset and Thresholdout is
 // seeded from crypto/rand.
 func (s Settings) Chain(n int, secret []byte, clock Clock) (*Chain, error) {
+	return s.chain(n, secret, clock, nil)
+}
+
+// SimulationChain is [Settings.Chain] with every random stream derived
+// from seed (HMAC-SHA256(seed, stage name)): the subset draws,
+// Thresholdout's noise, and the noise secret and fresh-noise nonce. Two
+// chains built from the same settings and seed release the same scores
+// for the same submissions, which is what a reproducible audit needs and
+// what a server must never do (its noise would be predictable to anyone
+// who knows the seed and replayed after a restart).
+func (s Settings) SimulationChain(n int, seed [32]byte, clock Clock) (*Chain, error) {
+	return s.chain(n, nil, clock, &seed)
+}
+
+// derive returns HMAC-SHA256(seed, label).
+func derive(seed *[32]byte, label string) [32]byte {
+	m := hmac.New(sha256.New, seed[:])
+	m.Write([]byte("labelinf/defence simulation\x00" + label))
+	var out [32]byte
+	copy(out[:], m.Sum(nil))
+	return out
+}
+
+func (s Settings) chain(n int, secret []byte, clock Clock, sim *[32]byte) (*Chain, error) {
 	var stages []Stage
 	if s.Split != nil {
 		seed, err := parseSeed(s.Split.Seed)
@@ -131,14 +157,24 @@ func (s Settings) Chain(n int, secret []byte, clock Clock) (*Chain, error) {
 		stages = append(stages, sp)
 	}
 	if s.Subset != 0 {
-		sb, err := NewSubset(s.Subset, nil)
+		var seed *[32]byte
+		if sim != nil {
+			d := derive(sim, "subset")
+			seed = &d
+		}
+		sb, err := NewSubset(s.Subset, seed)
 		if err != nil {
 			return nil, err
 		}
 		stages = append(stages, sb)
 	}
 	if t := s.Thresholdout; t != nil {
-		th, err := NewThresholdout(ThresholdoutOptions{T: t.T, Sigma: t.Sigma, Budget: t.Budget, Gaussian: t.Gaussian})
+		o := ThresholdoutOptions{T: t.T, Sigma: t.Sigma, Budget: t.Budget, Gaussian: t.Gaussian}
+		if sim != nil {
+			d := derive(sim, "thresholdout")
+			o.Seed = &d
+		}
+		th, err := NewThresholdout(o)
 		if err != nil {
 			return nil, err
 		}
@@ -169,6 +205,12 @@ func (s Settings) Chain(n int, secret []byte, clock Clock) (*Chain, error) {
 	}
 	if z := s.Noise; z != nil {
 		o := NoiseOptions{Scale: z.Scale, Secret: secret}
+		if sim != nil {
+			k := derive(sim, "noise secret")
+			nn := derive(sim, "noise nonce")
+			o.Secret = k[:]
+			o.Nonce = (*[16]byte)(nn[:16])
+		}
 		switch z.Kind {
 		case "gaussian", "normal":
 			o.Kind = Gaussian

@@ -31,6 +31,34 @@ func TestSettings(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Limits{PerDay: 5, Total: 100, MinInterval: 600e9}, l)
 
+	// Simulation chains from the same seed release the same scores;
+	// another seed, or a server chain, does not.
+	sim := `{"subset": 6, "noise": {"kind": "gaussian", "scale": 0.01}, "thresholdout": {"t": 0.0, "sigma": 0.01, "budget": 50}, "decimals": 6}`
+	ss, err := ParseSettings([]byte(sim))
+	require.NoError(t, err)
+	run := func(c *Chain) []string {
+		var out []string
+		for k := range 5 {
+			l := []float64{0, 1, 0.5, 2, 0, 0, 1, 3, 0.25, float64(k)}
+			r, err := c.Release(Submission{Losses: l, Train: []float64{5, 5}})
+			require.NoError(t, err)
+			out = append(out, r.Text())
+		}
+		return out
+	}
+	c1, err := ss.SimulationChain(10, [32]byte{1}, nil)
+	require.NoError(t, err)
+	c2, err := ss.SimulationChain(10, [32]byte{1}, nil)
+	require.NoError(t, err)
+	c3, err := ss.SimulationChain(10, [32]byte{2}, nil)
+	require.NoError(t, err)
+	c4, err := ss.Chain(10, nil, nil)
+	require.NoError(t, err)
+	a := run(c1)
+	assert.Equal(t, a, run(c2), "same seed, same releases")
+	assert.NotEqual(t, a, run(c3), "another seed")
+	assert.NotEqual(t, a, run(c4), "a server chain is not the simulation's")
+
 	zero, err := ParseSettings([]byte(`{}`))
 	require.NoError(t, err)
 	assert.Equal(t, "none", zero.String())
