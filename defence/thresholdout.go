@@ -1,0 +1,174 @@
+package defence
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	mrand "math/rand/v2"
+	"sync"
+)
+
+// ThresholdoutOptions configures [NewThresholdout]. T, Sigma and Budget
+// are in score units: the paper states them for queries with values in
+// [0, 1]; for a loss bounded by L (1 for 0/1 loss, ln(1/ε) for log-loss
+// clipped at ε) multiply τ by L, which is what [ThresholdoutDefaults]
+// does.
+type ThresholdoutOptions struct {
+	// T is the threshold on |holdout − train|, ≥ 0.
+	T float64
+	// Sigma is the noise rate σ, > 0: the threshold is perturbed by
+	// Lap(2σ), each comparison by Lap(4σ) and each holdout answer by
+	// Lap(σ) [DFHPRR15, Thresholdout].
+	Sigma float64
+	// Budget is B ≥ 1: the number of holdout answers (comparisons above
+	// the threshold) before the mechanism stops answering.
+	Budget int
+	// Gaussian replaces every Laplace draw by a Gaussian of the same
+	// scale, as the authors' supplementary experiment does
+	// (andyljones/thresholdout thresholdout.py; DEFENCES.md §2.4).
+	Gaussian bool
+	// Seed seeds the ChaCha8 stream of the noise; nil draws it from
+	// crypto/rand (the host keeps it secret; tests fix it).
+	Seed *[32]byte
+}
+
+// ThresholdoutDefaults returns the settings of [DFHPRR15, Theorem 9] for m
+// queries, accuracy tau (on the paper's [0, 1] scale), failure probability
+// beta and a loss bounded by lossBound: T = 3τL/4 and σ = τL/(96·ln(4m/β)).
+// The budget B is the host's choice (the theorem's sample size grows with
+// it); it is set to budget.
+func ThresholdoutDefaults(tau float64, m int, beta, lossBound float64, budget int) (ThresholdoutOptions, error) {
+	if !(tau > 0 && tau <= 1) || m < 1 || !(beta > 0 && beta < 1) || !(lossBound > 0) || math.IsInf(lossBound, 0) || budget < 1 {
+		return ThresholdoutOptions{}, fmt.Errorf("defence: Thresholdout defaults need 0 < τ ≤ 1, m ≥ 1, 0 < β < 1, 0 < L < ∞, B ≥ 1; have τ=%v m=%d β=%v L=%v B=%d", tau, m, beta, lossBound, budget)
+	}
+	return ThresholdoutOptions{
+		T:      3 * tau * lossBound / 4,
+		Sigma:  tau * lossBound / (96 * math.Log(4*float64(m)/beta)),
+		Budget: budget,
+	}, nil
+}
+
+// ThresholdoutScienceCode returns the settings of the authors'
+// supplementary experiment for a holdout of n rows: threshold 4/√n,
+// Gaussian noise of standard deviation ("tolerance") 1/√n
+// (andyljones/thresholdout thresholdout.py, n = 10,000: 0.04 and 0.01),
+// scaled by the loss bound L, with the given budget.
+func ThresholdoutScienceCode(n int, lossBound float64, budget int) (ThresholdoutOptions, error) {
+	if n < 1 || !(lossBound > 0) || math.IsInf(lossBound, 0) || budget < 1 {
+		return ThresholdoutOptions{}, fmt.Errorf("defence: Thresholdout needs n ≥ 1, 0 < L < ∞, B ≥ 1; have n=%d L=%v B=%d", n, lossBound, budget)
+	}
+	r := 1 / math.Sqrt(float64(n))
+	return ThresholdoutOptions{T: 4 * r * lossBound, Sigma: r * lossBound, Budget: budget, Gaussian: true}, nil
+}
+
+// Thresholdout is the reusable holdout of [DFHPRR15]: the competition's
+// training rows, whose labels are public, play the training set S_t and
+// the holdout rows in scope play S_h. For each submission it answers the
+// training score unless |holdout − train| > T̂ + Lap(4σ), where T̂ = T +
+// Lap(2σ); then it answers holdout + Lap(σ), spends one unit of the
+// budget and redraws T̂ (the sparse-vector step the theorem cites
+// [inferred]; DEFENCES.md §2.4). Once the budget is spent it returns
+// ErrExhausted for every submission. Below the threshold the answer
+// depends on the training rows only, so it tells nothing about the
+// private labels.
+//
+// The budget is global (the paper's mechanism has one analyst); a host
+// that wants one per team runs one chain per team.
+type Thresholdout struct {
+	mu     sync.Mutex // guards the state against Remaining/Restore during a release
+	opts   ThresholdoutOptions
+	rng    *mrand.Rand
+	that   float64 // T̂
+	budget int
+}
+
+// NewThresholdout returns a Thresholdout stage.
+func NewThresholdout(o ThresholdoutOptions) (*Thresholdout, error) {
+	if !(o.T >= 0) || math.IsInf(o.T, 0) || !(o.Sigma > 0) || math.IsInf(o.Sigma, 0) || o.Budget < 1 {
+		return nil, fmt.Errorf("defence: Thresholdout needs T ≥ 0, σ > 0 finite, B ≥ 1; have T=%v σ=%v B=%d", o.T, o.Sigma, o.Budget)
+	}
+	var seed [32]byte
+	if o.Seed != nil {
+		seed = *o.Seed
+	} else if _, err := rand.Read(seed[:]); err != nil {
+		return nil, fmt.Errorf("defence: reading crypto/rand: %w", err)
+	}
+	o.Seed = nil // never kept where a caller could read it back
+	t := &Thresholdout{opts: o, rng: mrand.New(mrand.NewChaCha8(seed)), budget: o.Budget}
+	t.that = o.T + t.noise(2*o.Sigma)
+	return t, nil
+}
+
+func (t *Thresholdout) String() string {
+	return fmt.Sprintf("thresholdout(T=%g, σ=%g, B=%d)", t.opts.T, t.opts.Sigma, t.opts.Budget)
+}
+func (t *Thresholdout) kind() stageKind { return scoreStage }
+
+// Remaining returns the budget left.
+func (t *Thresholdout) Remaining() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.budget
+}
+
+func (t *Thresholdout) noise(scale float64) float64 {
+	if t.opts.Gaussian {
+		return draw(t.rng, Gaussian, scale)
+	}
+	return draw(t.rng, Laplace, scale)
+}
+
+func (t *Thresholdout) apply(s *state) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.budget < 1 {
+		return ErrExhausted
+	}
+	train := s.sub.TrainScore
+	if train == nil {
+		if len(s.sub.Train) == 0 {
+			return errors.New("defence: Thresholdout needs the training rows' losses or TrainScore")
+		}
+		var err error
+		if train, err = ExactMean(s.sub.Train); err != nil {
+			return err
+		}
+	}
+	h, err := s.value()
+	if err != nil {
+		return err
+	}
+	hf, _ := h.Float64()
+	tf, _ := train.Float64()
+	eta := t.noise(4 * t.opts.Sigma)
+	if math.Abs(hf-tf) > t.that+eta {
+		xi := t.noise(t.opts.Sigma)
+		if math.IsInf(xi, 0) || math.IsNaN(xi) {
+			return fmt.Errorf("defence: Thresholdout noise overflowed (σ %g)", t.opts.Sigma)
+		}
+		t.budget--
+		t.that = t.opts.T + t.noise(2*t.opts.Sigma)
+		s.score = new(big.Rat).Add(h, new(big.Rat).SetFloat64(xi))
+		s.events = append(s.events, fmt.Sprintf("thresholdout: holdout answered, budget %d left", t.budget))
+		return nil
+	}
+	s.score = new(big.Rat).Set(train)
+	s.events = append(s.events, "thresholdout: training score answered")
+	return nil
+}
+
+// Restore sets the budget left, for a host that persists
+// [Thresholdout.Remaining] across restarts (the noise is redrawn from the
+// new seed; only the budget carries the mechanism's guarantee over). It
+// returns an error if remaining is negative or above the configured B.
+func (t *Thresholdout) Restore(remaining int) error {
+	if remaining < 0 || remaining > t.opts.Budget {
+		return fmt.Errorf("defence: Thresholdout budget %d out of [0, %d]", remaining, t.opts.Budget)
+	}
+	t.mu.Lock()
+	t.budget = remaining
+	t.mu.Unlock()
+	return nil
+}
