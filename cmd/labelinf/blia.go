@@ -1,9 +1,6 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -24,9 +21,9 @@ const defaultDataDir = "../shared/datasets"
 // row "Infinity"], printed beside ours for comparison.
 const censusRow = "BLIA Table 2 (CENSUS, ε = inf): train 84.72%, threshold 51.73%, delta-margin 51.15%"
 
-func runBLIA(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("blia", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runBLIA(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	fs := newFlagSet("blia", stderr)
 	data := fs.String("data", "adult", "data set: adult, wdbc or a CSV `file` (label in the last column)")
 	dir := fs.String("datadir", "", "`dir`ectory of the built-in data sets (default $LABELINF_DATA or "+defaultDataDir+")")
 	model := fs.String("model", "logreg", "model: logreg or mlp")
@@ -46,13 +43,10 @@ func runBLIA(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "models trained at once (default: the number of CPUs)")
 	all := fs.Bool("all", false, "print every attack and the decoy control, not only the paper's two")
 	asJSON := fs.Bool("json", false, "print the full report as JSON")
-	if err := fs.Parse(args); err != nil {
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "labelinf blia: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
+	set := setFlags(fs)
 	eps, err := passive.ParseEpsilons(*epsFlag)
 	if err != nil {
 		fmt.Fprintf(stderr, "labelinf blia: -epsilon: %v\n", err)
@@ -61,8 +55,8 @@ func runBLIA(args []string, stdout, stderr io.Writer) int {
 	var widths []int
 	for _, f := range strings.Split(*hidden, ",") {
 		w, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			fmt.Fprintf(stderr, "labelinf blia: -hidden %q: want comma-separated integers\n", *hidden)
+		if err != nil || w < 1 {
+			fmt.Fprintf(stderr, "labelinf blia: -hidden %q: want comma-separated widths ≥ 1\n", *hidden)
 			return 2
 		}
 		widths = append(widths, w)
@@ -89,6 +83,15 @@ func runBLIA(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	var err2 error
+	if *model == "logreg" {
+		err2 = rejectFlags(set, "to -model logreg (an MLP flag)", "hidden", "epochs", "batch", "lr", "decay")
+	} else {
+		err2 = rejectFlags(set, "to -model mlp (logistic regression's penalty; see -decay)", "lambda")
+	}
+	if err2 != nil {
+		return usageError(stderr, "blia", err2)
+	}
 	if *dir == "" {
 		*dir = os.Getenv("LABELINF_DATA")
 		if *dir == "" {
@@ -112,19 +115,14 @@ func runBLIA(args []string, stdout, stderr io.Writer) int {
 			prog.step(done, "training "+*model+" on "+d.Name)
 		},
 	}
-	rep, err := passive.RunExperiment(context.Background(), d, cfg)
+	rep, err := passive.RunExperiment(e.ctx, d, cfg)
 	prog.done()
 	if err != nil {
 		fmt.Fprintf(stderr, "labelinf blia: %v\n", err)
 		return 1
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "labelinf blia: %v\n", err)
-			return 1
-		}
+		writeJSON(stdout, rep)
 		return 0
 	}
 	printBLIA(stdout, rep, &cfg, *all)
