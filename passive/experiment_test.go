@@ -3,7 +3,9 @@ package passive
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -135,4 +137,28 @@ func TestExperimentErrors(t *testing.T) {
 	cancel()
 	_, err := RunExperiment(ctx, d, Config{Model: "logreg", CanaryFrac: 0.5})
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// TestExperimentDiverged checks that a step size that makes the weights
+// overflow is reported as divergence, not as a bad probability in the data.
+func TestExperimentDiverged(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	x, y := synthetic(rng, 200, []float64{1, -2, 0.5}, 0.1)
+	n, d := x.Dims()
+	tb := &Table{Labels: y}
+	for j := range d {
+		c := Column{Name: fmt.Sprint("x", j), Num: make([]float64, n)}
+		for i := range n {
+			c.Num[i] = x.At(i, j)
+		}
+		tb.Cols = append(tb.Cols, c)
+	}
+	ds := &Dataset{Name: "synthetic", Train: tb}
+	_, err := RunExperiment(context.Background(), ds, Config{Model: "mlp", MLP: MLPOptions{Hidden: []int{4}, Epochs: 2, LR: 1e308},
+		Epsilons: []Epsilon{Epsilon(math.Inf(1))}, Seeds: 1, CanaryFrac: 0.1, Workers: 1})
+	var de *DivergedError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, "mlp", de.Model)
+	assert.Contains(t, err.Error(), "training diverged")
+	assert.NotContains(t, err.Error(), "outside [0, 1]")
 }

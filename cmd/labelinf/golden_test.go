@@ -65,6 +65,7 @@ var goldenCases = []struct {
 	{"attack_empty_cmd", []string{"attack", "-scorer", "cmd:", "-assume", "float64-sklearn", "-n", "10"}},
 	{"blia", []string{"blia", "-data", "testdata/small.csv", "-epsilon", "inf,1", "-seeds", "2", "-workers", "1", "-canaries", "0.1"}},
 	{"blia_json", []string{"blia", "-data", "testdata/small.csv", "-model", "mlp", "-hidden", "8", "-epochs", "3", "-epsilon", "inf", "-seeds", "1", "-workers", "1", "-canaries", "0.1", "-json"}},
+	{"blia_diverged", []string{"blia", "-data", "testdata/small.csv", "-model", "mlp", "-lr", "1e308", "-epsilon", "inf", "-seeds", "1", "-canaries", "0.1"}},
 	{"usage", []string{"help"}},
 }
 
