@@ -29,7 +29,7 @@ func fakeClock() func() time.Time {
 // blia's training time) are masked.
 var (
 	maskJSONSeconds = regexp.MustCompile(`("(?:\w+_)?seconds"): -?[0-9.e+-]+`)
-	maskTextSeconds = regexp.MustCompile(`\b\d+\.\d+ ?s\b`)
+	maskTextSeconds = regexp.MustCompile(`-?\b\d+\.\d+ ?s\b`)
 )
 
 func mask(s string) string {
