@@ -2,6 +2,7 @@ package passive
 
 import (
 	"bufio"
+	"cmp"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,8 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// dataDir is where the shared real datasets live, beside the repository.
-const dataDir = "../../shared/datasets"
+// dataDir is where the shared real datasets live: $LABELINF_DATA (as for
+// labelinf blia), else beside the repository.
+var dataDir = cmp.Or(os.Getenv("LABELINF_DATA"), "../../shared/datasets")
 
 func needData(t *testing.T) {
 	t.Helper()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,8 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// sharedData is the shared datasets folder seen from this package.
-const sharedData = "../../../shared/datasets"
+// sharedData is the shared datasets folder: $LABELINF_DATA (as for
+// labelinf blia), else beside the repository, seen from this package.
+var sharedData = cmp.Or(os.Getenv("LABELINF_DATA"), "../../../shared/datasets")
 
 func TestBLIAJSON(t *testing.T) {
 	if _, err := os.Stat(sharedData); err != nil {

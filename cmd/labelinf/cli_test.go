@@ -17,7 +17,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -235,29 +234,26 @@ func TestVersion(t *testing.T) {
 	assert.Regexp(t, `^labelinf \S+ \S+`, out.String())
 }
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
+// TestMain makes the test binary labelinf itself when
+// LABELINF_TEST_MAIN=1, so that the tests that need a real process (exit
+// status, signals, /dev/full) run the real main without building it.
+func TestMain(m *testing.M) {
+	if os.Getenv("LABELINF_TEST_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
 
-// binary builds labelinf once for the tests that need a real process.
-func binary(t *testing.T) string {
+// labelinfProcess returns labelinf with args as a real process: the test binary
+// running main (see TestMain).
+func labelinfProcess(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "labelinf-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "labelinf")
-		out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = errors.New(string(out))
-		}
-	})
-	require.NoError(t, buildErr)
-	return binPath
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "LABELINF_TEST_MAIN=1")
+	return cmd
 }
 
 func TestDevFull(t *testing.T) {
@@ -266,7 +262,7 @@ func TestDevFull(t *testing.T) {
 		t.Skip("no /dev/full on this system")
 	}
 	defer full.Close()
-	cmd := exec.Command(binary(t), "plan", "-n", "100", "-json")
+	cmd := labelinfProcess(t, "plan", "-n", "100", "-json")
 	cmd.Stdout = full
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
@@ -312,7 +308,7 @@ func TestSignalKillsScorerGroup(t *testing.T) {
 			// The scorer ignores SIGTERM, SIGINT and the end of its input,
 			// and has a child: only a kill of its whole group ends it.
 			script := "trap '' TERM INT; echo $$ > " + pidFile + ".tmp; mv " + pidFile + ".tmp " + pidFile + "; sleep 300 & while :; do sleep 1; done"
-			cmd := exec.Command(binary(t), "attack", "-n", "20", "-scorer", "cmd:"+script, "-assume", "float64-sklearn", "-timeout", "10m")
+			cmd := labelinfProcess(t, "attack", "-n", "20", "-scorer", "cmd:"+script, "-assume", "float64-sklearn", "-timeout", "10m")
 			var errb bytes.Buffer
 			cmd.Stderr = &errb
 			require.NoError(t, cmd.Start())
