@@ -23,8 +23,8 @@
 // attack, unreadable data, an error writing the output), 2 on a usage
 // error: an unknown flag, a value out of range, or a flag that does not
 // apply to the other flags given (it is rejected, never ignored). SIGINT
-// and SIGTERM stop a command at once: an external scorer's whole process
-// group is killed, and the exit status is 1. Flags may be written with one
+// and SIGTERM stop a command at once with exit status 1, after killing an
+// external scorer's whole process group. Flags may be written with one
 // dash or two.
 //
 // # demo
