@@ -142,7 +142,6 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	m, nz := sp.model, sp.noise
 	n, k := *a.n, *a.k
 	var truth []int
-	var sc oracle.Scorer
 	if sp.isCmd {
 		if *a.labels != "" {
 			return fail(errors.New("-labels is for simulated scorers; an external scorer holds its own labels"))
@@ -150,24 +149,6 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		if n < 1 || n > maxAttackN {
 			return fail(fmt.Errorf("-n %d outside [1, %d]", n, maxAttackN))
 		}
-		c, err := oracle.NewCmd(sp.prog, n, k, *a.timeout)
-		if err != nil {
-			return fail(err)
-		}
-		defer c.Close()
-		// On a signal the command returns before the attack does: kill the
-		// scorer's process group at once (Close would wait for a query in
-		// flight), a no-op once Close has run.
-		defer func() {
-			if e.ctx.Err() != nil {
-				c.Kill()
-			}
-		}()
-		if !m.Exact && m.Decimals < 0 {
-			f := m.Loss.Format
-			c.RoundTo = &f
-		}
-		sc = c
 		if !a.set["check"] {
 			// An external scorer may not be the model it is planned as:
 			// verify every label end to end unless told not to.
@@ -178,17 +159,14 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 			return fail(err)
 		}
 		n = len(truth)
-		sim, err := oracle.NewSim(m, truth, k)
-		if err != nil {
-			return fail(err)
-		}
-		sc = sim
-		if nz.Kind != oracle.NoNoise {
-			if sc, err = oracle.NewNoisy(sim, nz, *a.seed); err != nil {
-				return fail(err)
-			}
-		}
 	}
+	sc, closeScorer, err := newScorer(sp, truth, n, k, *a.seed, *a.timeout)
+	if err != nil {
+		return fail(err)
+	}
+	// On a signal the command returns before the attack does: closeScorer
+	// then kills an external scorer's process group at once.
+	defer func() { closeScorer(e.ctx.Err() != nil) }()
 	ts := &timed{Scorer: sc, now: e.now}
 	bar := newProgress(e.stderr, n)
 	t0 := e.now()
@@ -221,6 +199,41 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		fmt.Fprintf(e.stdout, "%s against %s: N = %d, K = %d, %d queries (%d retries), accuracy %s, verified %v, %.2fs (attack %.2fs, scorer %.2fs)\n",
 			out.Strategy, out.Scorer, n, k, out.Queries, out.Retries, acc, out.Verified, out.Seconds, out.AttackSeconds, out.ScorerSeconds)
 	})
+}
+
+// newScorer is attack's one call into oracle: the external scorer of
+// cmd:PROGRAM (n points of k classes), or the simulated scorer of the
+// model holding truth, with the noise. closeScorer ends an external
+// scorer: at once, killing its process group, if kill is set.
+func newScorer(sp scorerSpec, truth []int, n, k int, seed uint64, timeout time.Duration) (sc oracle.Scorer, closeScorer func(kill bool), err error) {
+	m := sp.model
+	if sp.isCmd {
+		c, err := oracle.NewCmd(sp.prog, n, k, timeout)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !m.Exact && m.Decimals < 0 {
+			f := m.Loss.Format
+			c.RoundTo = &f
+		}
+		return c, func(kill bool) {
+			if kill {
+				c.Kill() // Close would wait for a query in flight
+			}
+			c.Close()
+		}, nil
+	}
+	sim, err := oracle.NewSim(m, truth, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc = sim
+	if sp.noise.Kind != oracle.NoNoise {
+		if sc, err = oracle.NewNoisy(sim, sp.noise, seed); err != nil {
+			return nil, nil, err
+		}
+	}
+	return sc, func(bool) {}, nil
 }
 
 // attackMulti is attack's one call into decode for the multi-query

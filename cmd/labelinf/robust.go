@@ -53,36 +53,29 @@ func runRobust(e *env, a *attackFlags, sp scorerSpec) int {
 	}
 	n := len(truth)
 	t0 := e.now()
-	plan, err := decode.PlanRobust(decode.RobustOptions{N: n, K: k, Tau: tau, Margin: *a.margin, Encoding: enc, Weights: ws})
-	if err != nil {
-		return fail(err)
-	}
-	prec := sp.model.Prec
-	if *a.scorer == "apa" {
-		prec = plan.Prec() // an arbitrary-precision server answers with the bits asked for
-	}
-	srv, err := oracle.NewBigExact(truth, k, prec, sp.noise, *a.seed)
-	if err != nil {
-		return fail(err)
-	}
-	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: fmt.Sprintf("apa:%d", prec), Strategy: "robust-single", Noise: sp.noise.Kind.String(), Tau: sp.noise.Tau}
-	var res *decode.RobustAttack
-	var aerr error
-	if err := await(e.ctx, func() { res, aerr = plan.Attack(srv) }); err != nil {
+	var r robustRun
+	if err := await(e.ctx, func() {
+		r = attackRobust(decode.RobustOptions{N: n, K: k, Tau: tau, Margin: *a.margin, Encoding: enc, Weights: ws}, *a.scorer == "apa", sp, truth, *a.seed)
+	}); err != nil {
 		return failure(e.stderr, "attack", err)
 	}
-	out.Seconds = e.since(t0)
-	out.Queries = srv.Queries()
-	var labels []int
-	if aerr != nil {
-		out.Error = aerr.Error()
-	} else {
-		out.ScorerSeconds = res.ScoreSeconds
-		out.AttackSeconds = out.Seconds - res.ScoreSeconds
-		out.Verified = true
-		labels = res.Labels
+	if r.usageErr != nil {
+		return fail(r.usageErr)
 	}
-	asJSON := func(o attackOut) any { return robustOut{o, plan.Prec(), enc.String(), *a.weights} }
+	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: fmt.Sprintf("apa:%d", r.prec), Strategy: "robust-single", Noise: sp.noise.Kind.String(), Tau: sp.noise.Tau}
+	out.Seconds = e.since(t0)
+	out.Queries = r.queries
+	var labels []int
+	if r.err != nil {
+		out.Error = r.err.Error()
+	} else {
+		out.ScorerSeconds = r.res.ScoreSeconds
+		out.AttackSeconds = out.Seconds - r.res.ScoreSeconds
+		out.Verified = true
+		labels = r.res.Labels
+	}
+	prec := r.prec
+	asJSON := func(o attackOut) any { return robustOut{o, r.plan.Prec(), enc.String(), *a.weights} }
 	return finishAttack(e, a, &out, asJSON, labels, truth, out.Verified, func() {
 		acc := "unknown"
 		if out.Accuracy != nil {
@@ -91,4 +84,35 @@ func runRobust(e *env, a *attackFlags, sp scorerSpec) int {
 		fmt.Fprintf(e.stdout, "robust-single against %s (%d-bit scores, %v predictions, τ = %g): N = %d, K = %d, %d query, accuracy %s, verified %v, %.2fs (attack %.2fs, scorer %.2fs)\n",
 			out.Scorer, prec, enc, tau, n, k, out.Queries, acc, out.Verified, out.Seconds, out.AttackSeconds, out.ScorerSeconds)
 	})
+}
+
+// robustRun is the outcome of attackRobust.
+type robustRun struct {
+	plan     *decode.RobustPlan
+	prec     uint // the server's score precision
+	queries  int
+	res      *decode.RobustAttack
+	err      error // the attack's failure
+	usageErr error // an impossible plan or server
+}
+
+// attackRobust is robust-single's one call into decode and oracle: the
+// plan, an arbitrary-precision server holding truth (answering with the
+// bits the plan asks for if exactBits, else the model's), and the attack.
+func attackRobust(opt decode.RobustOptions, exactBits bool, sp scorerSpec, truth []int, seed uint64) (r robustRun) {
+	if r.plan, r.usageErr = decode.PlanRobust(opt); r.usageErr != nil {
+		return r
+	}
+	r.prec = sp.model.Prec
+	if exactBits {
+		r.prec = r.plan.Prec()
+	}
+	srv, err := oracle.NewBigExact(truth, opt.K, r.prec, sp.noise, seed)
+	if err != nil {
+		r.usageErr = err
+		return r
+	}
+	r.res, r.err = r.plan.Attack(srv)
+	r.queries = srv.Queries()
+	return r
 }
