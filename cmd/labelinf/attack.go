@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/oracle"
 )
 
@@ -22,6 +23,14 @@ import (
 // loaded 2-core machine: 2,446 queries, 70 s; 2^17 takes about two
 // minutes there, while N = 10^6 had not finished after 120 s.
 const maxAttackN = 1 << 17
+
+// maxEmulatedCost bounds N²·M for a simulated fpa:E,M scorer that is
+// emulated (any format but binary32 and binary64, which run natively):
+// the attack sends about N/50 queries of N terms, each term a logarithm at
+// M bits. Measured on a loaded 2-core machine, one unit of N²·M costs
+// 1–5·10^-8 s (N = 3000 at fpa:11,500: 40 s; N = 1000 at fpa:11,10000:
+// 107 s), so the bound 2^32 is a few minutes at most.
+const maxEmulatedCost = 1 << 32
 
 // maxAttackFracBits bounds M of an fpa:E,M scorer in attack: the simulated
 // scorer evaluates every term at M bits, so one query costs N logarithms
@@ -159,6 +168,11 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 			return fail(err)
 		}
 		n = len(truth)
+		if f := m.Loss.Format; !m.Exact && f != fpa.Binary64 && f != fpa.Binary32 {
+			if cost := float64(n) * float64(n) * float64(f.FracBits); cost > maxEmulatedCost {
+				return fail(fmt.Errorf("-n %d with the emulated scorer %s: N²·M = %.3g, over the %d this command runs (minutes); lower -n or the fraction bits", n, m.Name, cost, maxEmulatedCost))
+			}
+		}
 	}
 	sc, closeScorer, err := newScorer(sp, truth, n, k, *a.seed, *a.timeout)
 	if err != nil {

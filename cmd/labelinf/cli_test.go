@@ -145,6 +145,7 @@ func TestRejectedValues(t *testing.T) {
 		{[]string{"attack", "-scorer", "cmd:   ", "-assume", "float64-sklearn", "-n", "10"}, "the program is empty"},
 		{[]string{"attack", "-n", "100", "-scorer", "fpa:11,1000000"}, "1000000 fraction bits, over the 16384"},
 		{[]string{"attack", "-n", "67108864"}, "-n 67108864 outside [1, 131072]"},
+		{[]string{"attack", "-n", "1000", "-scorer", "fpa:11,10000"}, "N²·M = 1e+10, over the 4294967296"},
 		{[]string{"attack", "-strategy", "blocks", "-weights", "conway-guy", "-n", "10"}, "-weights does not apply to -strategy blocks"},
 		{[]string{"attack", "-n", "10", "-margin", "0.1"}, "-margin does not apply"},
 		{[]string{"attack", "-n", "10", "-encoding", "prob"}, "-encoding does not apply"},

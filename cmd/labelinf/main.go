@@ -86,8 +86,9 @@
 // finite-precision scorers. Scorers (-scorer): float64-sklearn (scikit-learn
 // log_loss), float32-keras (Keras binary_crossentropy), torch-bce (PyTorch
 // BCELoss), leaderboard (float64, 1e-15 clip, 5 decimals), apa[:BITS]
-// (exact, BITS-bit scores), fpa:E,M (any emulated format; M ≤ 16384 for
-// attack: each query evaluates N logarithms at M bits), or cmd:PROGRAM, an
+// (exact, BITS-bit scores), fpa:E,M (any emulated format; for attack,
+// M ≤ 16384 and, simulated, N²·M ≤ 2^32: each query evaluates N
+// logarithms at M bits), or cmd:PROGRAM, an
 // external scorer started once through sh -c (in its own process group)
 // that reads one JSON line {"predictions": [...]} per query (binary: the
 // probability of class 1 per point; K classes: one row of K probabilities
