@@ -18,6 +18,11 @@ import (
 // MaxN is the largest number of labels a single-query plan accepts.
 const MaxN = 1 << 26
 
+// MaxPredictionBits bounds the memory of a single-query prediction: row i
+// holds p_i^c for every class c < K, about K(K−1)/2·log2 p_i bits, so N
+// rows need up to K(K−1)/2·N·log2 p_N bits. 2^33 bits is 1 GiB.
+const MaxPredictionBits = 1 << 33
+
 // ErrInconsistent reports a score that no labeling explains: the decoded
 // integer does not factor over the planned primes, or the labeling it gives
 // does not reproduce the score.
@@ -47,7 +52,7 @@ type SingleQuery struct {
 }
 
 // NewSingleQuery plans the attack for n labels and k classes. It returns an
-// error for n < 1, n > MaxN or k < 2.
+// error for n < 1, n > MaxN, k < 2, or a prediction over MaxPredictionBits.
 //
 // The planned precision P (see [SingleQuery.Prec]) is derived as follows.
 // Write L = N·ℓ = ln(D/X) with D = Π D_i, so X = D·e^(−L), and L ≥ L_min =
@@ -68,6 +73,11 @@ func NewSingleQuery(n, k int) (*SingleQuery, error) {
 	}
 	if k < 2 {
 		return nil, fmt.Errorf("decode: K = %d, need at least 2 classes", k)
+	}
+	// The sizes are checked together, up front: N·K² grows past memory
+	// long before either does alone.
+	if bits := float64(k) * float64(k-1) / 2 * float64(n) * math.Log2(float64(primes.NthUpperBound(uint64(n)))); bits > MaxPredictionBits {
+		return nil, fmt.Errorf("decode: N = %d, K = %d: the prediction would hold about %.3g GiB (K(K−1)/2·N·log2 p_N bits), over the limit of %d GiB", n, k, bits/(1<<33), MaxPredictionBits>>33)
 	}
 	ps, err := primes.FirstN(n)
 	if err != nil {

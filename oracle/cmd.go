@@ -155,6 +155,17 @@ func (c *Cmd) kill() {
 	c.cmd.Wait()
 }
 
+// Kill ends the program and its whole process group with SIGKILL at once,
+// without waiting for a query in flight (which then fails). Unlike Close it
+// does not take the scorer's lock, so it may be called from another
+// goroutine, for instance on a signal; calling it more than once, or after
+// Close, is harmless.
+func (c *Cmd) Kill() {
+	if p := c.cmd.Process; p != nil {
+		syscall.Kill(-p.Pid, syscall.SIGKILL)
+	}
+}
+
 // Close ends the program: it closes its input and waits for it.
 func (c *Cmd) Close() error {
 	c.mu.Lock()

@@ -492,6 +492,11 @@ func runOne(ctx context.Context, sd *seedData, cfg *Config, eps Epsilon, attacks
 	}
 	r := Run{Seed: sd.seed, TrainRows: n, Canaries: len(sd.canaries), RRFlipped: flipped}
 	p := model.Prob1(nil, sd.x)
+	for i, v := range p {
+		if math.IsNaN(v) {
+			return Run{}, &DivergedError{Model: cfg.Model, Seed: sd.seed, Row: i}
+		}
+	}
 	r.TrainAcc = accuracy(p, yt)
 	if sd.xTest != nil {
 		r.TestAcc, r.TestRows = accuracy(model.Prob1(nil, sd.xTest), sd.yTest), len(sd.yTest)
@@ -519,6 +524,24 @@ func runOne(ctx context.Context, sd *seedData, cfg *Config, eps Epsilon, attacks
 	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// DivergedError reports training that diverged: the trained model's
+// predicted probability of a training row is NaN (weights overflowed, for
+// instance with too large a step size). It is a training failure, not a
+// data error.
+type DivergedError struct {
+	Model string // "logreg" or "mlp"
+	Seed  uint64
+	Row   int // the first training row whose prediction is NaN
+}
+
+func (e *DivergedError) Error() string {
+	hint := ""
+	if e.Model == "mlp" {
+		hint = " (is the step size too large?)"
+	}
+	return fmt.Sprintf("passive: %s training diverged (seed %d): its prediction for training row %d is NaN%s", e.Model, e.Seed, e.Row, hint)
 }
 
 // accuracy is the fraction of rows with (p ≥ ½) == (y = 1).

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -17,25 +14,22 @@ import (
 // runBits is labelinf bits: the bits the papers' bound asks for, the bits
 // our planner asks for, and the lowest bits observed to work by emulating
 // every labeling (bench.Bits).
-func runBits(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bits", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runBits(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	fs := newFlagSet("bits", stderr)
 	lossName := fs.String("loss", "cross-entropy", "loss `name`: cross-entropy (ce, log-loss), sigmoid-ce, itakura-saito, squared-euclidean, norm-like[:α]")
 	n := fs.Int("n", 0, "labels `N` (≥ 1; required)")
 	k := fs.Int("k", 2, "classes `K` (≥ 2; 2 when -tau > 0)")
 	tau := fs.Float64("tau", 0, "noise bound `T` (≥ 0; 0 is the exact single-query attack)")
 	observe := fs.Int("observe-max", bench.MaxObserveLabelings, "emulate at most this many `labelings` per candidate (0: never)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	if err := fs.Parse(args); err != nil {
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "labelinf bits: "+format+"\n", a...)
-		return 2
+		return usageError(stderr, "bits", fmt.Errorf(format, a...))
 	}
 	switch {
-	case fs.NArg() > 0:
-		return usage("unexpected argument %q", fs.Arg(0))
 	case *n < 1:
 		return usage("-n %d: need N ≥ 1 labels", *n)
 	case *k < 2:
@@ -53,24 +47,18 @@ func runBits(args []string, stdout, stderr io.Writer) int {
 	if *observe == 0 {
 		opt.ObserveMax = 1 // no labeling space is that small: never observe
 	}
-	rep, err := bench.Bits(context.Background(), opt)
+	rep, err := bench.Bits(e.ctx, opt)
 	if err != nil {
 		if errors.Is(err, bench.ErrUnsupportedLoss) || errors.Is(err, bench.ErrBitsRequest) {
 			return usage("%v", err)
 		}
-		fmt.Fprintf(stderr, "labelinf bits: %v\n", err)
-		return 1
+		return failure(stderr, "bits", err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "labelinf bits: %v\n", err)
-			return 1
-		}
-		return 0
+		writeJSON(stdout, rep)
+	} else {
+		printBits(stdout, rep)
 	}
-	printBits(stdout, rep)
 	return 0
 }
 

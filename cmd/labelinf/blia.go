@@ -1,9 +1,6 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -18,9 +15,9 @@ import (
 // row "Infinity"], printed beside ours for comparison.
 const censusRow = "BLIA Table 2 (CENSUS, ε = inf): train 84.72%, threshold 51.73%, delta-margin 51.15%"
 
-func runBLIA(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("blia", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runBLIA(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	fs := newFlagSet("blia", stderr)
 	data := fs.String("data", "adult", "data set: adult, wdbc, titanic, banknote, haberman or a CSV `file` (label in the last column)")
 	dir := fs.String("datadir", "", "read the built-in data sets' files from `dir` instead of the copies embedded in the binary")
 	model := fs.String("model", "logreg", "model: logreg or mlp")
@@ -40,13 +37,10 @@ func runBLIA(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "models trained at once (default: the number of CPUs)")
 	all := fs.Bool("all", false, "print every attack and the decoy control, not only the paper's two")
 	asJSON := fs.Bool("json", false, "print the full report as JSON")
-	if err := fs.Parse(args); err != nil {
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "labelinf blia: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
+	set := setFlags(fs)
 	eps, err := passive.ParseEpsilons(*epsFlag)
 	if err != nil {
 		fmt.Fprintf(stderr, "labelinf blia: -epsilon: %v\n", err)
@@ -55,8 +49,8 @@ func runBLIA(args []string, stdout, stderr io.Writer) int {
 	var widths []int
 	for _, f := range strings.Split(*hidden, ",") {
 		w, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			fmt.Fprintf(stderr, "labelinf blia: -hidden %q: want comma-separated integers\n", *hidden)
+		if err != nil || w < 1 {
+			fmt.Fprintf(stderr, "labelinf blia: -hidden %q: want comma-separated widths ≥ 1\n", *hidden)
 			return 2
 		}
 		widths = append(widths, w)
@@ -83,6 +77,15 @@ func runBLIA(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	var err2 error
+	if *model == "logreg" {
+		err2 = rejectFlags(set, "to -model logreg (an MLP flag)", "hidden", "epochs", "batch", "lr", "decay")
+	} else {
+		err2 = rejectFlags(set, "to -model mlp (logistic regression's penalty; see -decay)", "lambda")
+	}
+	if err2 != nil {
+		return usageError(stderr, "blia", err2)
+	}
 	d, err := passive.LoadDataset(*dir, *data)
 	if err != nil {
 		fmt.Fprintf(stderr, "labelinf blia: %v\n", err)
@@ -100,19 +103,14 @@ func runBLIA(args []string, stdout, stderr io.Writer) int {
 			prog.step(done, "training "+*model+" on "+d.Name)
 		},
 	}
-	rep, err := passive.RunExperiment(context.Background(), d, cfg)
+	rep, err := passive.RunExperiment(e.ctx, d, cfg)
 	prog.done()
 	if err != nil {
 		fmt.Fprintf(stderr, "labelinf blia: %v\n", err)
 		return 1
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "labelinf blia: %v\n", err)
-			return 1
-		}
+		writeJSON(stdout, rep)
 		return 0
 	}
 	printBLIA(stdout, rep, &cfg, *all)

@@ -3,13 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/labelinf/labelinf/fpa"
 )
 
-const fpaUsage = `usage: labelinf fpa -format NAME|E,M [-round MODE] -op OP A [B [C]]
+const fpaUsage = `usage: labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
   OP: add sub mul div sqrt fma log log1p exp; MODE: nearest nearest-away zero away up down`
 
 // fpaArity is the number of operands of each fpa op.
@@ -17,19 +16,22 @@ var fpaArity = map[string]int{"add": 2, "sub": 2, "mul": 2, "div": 2, "sqrt": 1,
 
 // runFPA evaluates one emulated operation and prints its result as a hex
 // float (Go's %x form), inf, -inf or nan.
-func runFPA(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fpa", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runFPA(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	fs := newFlagSet("fpa", stderr)
 	format := fs.String("format", "binary64", "format: a preset (binary16, bfloat16, binary32, binary64, binary128) or E,M (exponent and fraction bits)")
 	round := fs.String("round", "nearest", "rounding mode: nearest, nearest-away, zero, away, up or down")
 	op := fs.String("op", "", "operation: add, sub, mul, div, sqrt, fma, log, log1p or exp")
 	acc := fs.Bool("acc", false, "also print the rounding's direction (Below, Exact, Above)")
-	flags, operands := splitFlags(fs, args)
-	if err := fs.Parse(flags); err != nil {
-		return 2
-	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "labelinf fpa: "+format+"\n%s\n", append(a, fpaUsage)...)
+		return 2
+	}
+	flags, operands, err := splitFlags(fs, args)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if err := fs.Parse(flags); err != nil {
 		return 2
 	}
 	f, err := fpa.ParseFormat(*format)
@@ -85,18 +87,22 @@ func runFPA(args []string, stdout, stderr io.Writer) int {
 }
 
 // splitFlags separates fs's flags from the operands wherever they appear,
-// so that a negative operand ("-1.5") is not taken for a flag: an argument
-// is a flag only if its name is one of fs's. "--" ends the flags.
-func splitFlags(fs *flag.FlagSet, args []string) (flags, rest []string) {
+// so that a negative operand ("-1.5", "-inf") is not taken for a flag: an
+// argument starting with "-" is an operand if it reads as a number, and
+// otherwise a flag, which must be one of fs's. "--" ends the flags.
+func splitFlags(fs *flag.FlagSet, args []string) (flags, rest []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			return flags, append(rest, args[i+1:]...)
+			return flags, append(rest, args[i+1:]...), nil
 		}
 		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || fs.Lookup(name) == nil {
+		if !strings.HasPrefix(a, "-") || a == "-" || isNumber(a) {
 			rest = append(rest, a)
 			continue
+		}
+		if fs.Lookup(name) == nil {
+			return nil, nil, fmt.Errorf("flag provided but not defined: %s", a)
 		}
 		flags = append(flags, a)
 		if _, isBool := fs.Lookup(name).Value.(interface{ IsBoolFlag() bool }); !hasValue && !isBool && i+1 < len(args) {
@@ -104,5 +110,20 @@ func splitFlags(fs *flag.FlagSet, args []string) (flags, rest []string) {
 			flags = append(flags, args[i])
 		}
 	}
-	return flags, rest
+	return flags, rest, nil
+}
+
+// isNumber reports whether s, which starts with "-", is a negative
+// operand rather than a flag: a digit or "." after the dashes (fpa.Parse
+// judges the rest), or inf, infinity or nan in any case.
+func isNumber(s string) bool {
+	t := strings.TrimLeft(s, "-")
+	if t != "" && (t[0] >= '0' && t[0] <= '9' || t[0] == '.') {
+		return true
+	}
+	switch strings.ToLower(t) {
+	case "inf", "infinity", "nan":
+		return true
+	}
+	return false
 }

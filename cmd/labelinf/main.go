@@ -5,19 +5,30 @@
 //
 //	labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
 //	labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
-//	labelinf plan -n N [-k K] [-scorer NAME] [-noise KIND -tau T -delta D] [-check] [-json]
+//	labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-noise KIND -tau T -delta D] [-check] [-json]
 //	labelinf attack [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-n N] [-k K] [-seed S]
 //	                [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
-//	                [-labels FILE] [-out FILE] [-check] [-no-emulate] [-allow-partial]
-//	                [-timeout D] [-json]
+//	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
+//	                [-allow-partial] [-timeout D] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
-//	                [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
+//	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
 //	                [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
 //	labelinf blia [-data adult|wdbc|titanic|banknote|haberman|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
 //	              [-datadir DIR] [-all] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
+//	labelinf version
+//
+// Every command exits with status 0 on success, 1 on failure (a failed
+// attack, unreadable data, an error writing the output), 2 on a usage
+// error: an unknown flag, a value out of range, or a flag that does not
+// apply to the other flags given (it is rejected, never ignored). SIGINT
+// and SIGTERM stop a command at once with exit status 1, after killing an
+// external scorer's whole process group. Flags may be written with one
+// dash or two.
+//
+// # demo
 //
 // The demo draws seeded random private labels, puts them behind an exact
 // arbitrary-precision scoring server (mean cross-entropy, correctly rounded
@@ -37,13 +48,23 @@
 //	-kn N      labels in the K-ary case (default 5000; 0 skips it)
 //	-k K       classes in the K-ary case (default 6)
 //
+// The cost of a case grows with N and K together: the score needs about
+// (K−1)·N·log2(p_N) bits (p_N the N-th prime) and the prediction holds
+// about K²/2·N·log2(p_N). Cases whose score would need more than 2^22 bits
+// (about N = 200,000 binary labels, or N = 2,000 at K = 64: minutes on
+// one core) or whose prediction would exceed 1 GiB are refused up front
+// with the figure.
+//
 // Progress goes to stderr when stderr is a terminal, nothing when piped.
+//
+// # fpa
 //
 // The fpa command evaluates one operation in an emulated floating-point
 // format, correctly rounded, and prints the result as a hex float in Go's
 // %x form (0x1.8p+01), or inf, -inf, nan. Operands are decimal or hex
 // floats (inf and nan too), rounded into the format in the chosen mode
-// first; a negative operand needs no "--". Flags:
+// first; a negative operand needs no "--", and flags may come after the
+// operands. Flags:
 //
 //	-format F  binary16, bfloat16, binary32, binary64 (default), binary128,
 //	           or E,M: E exponent bits (2..62), M fraction bits without the
@@ -57,32 +78,59 @@
 //	labelinf fpa -format binary64 -op add 1 2           prints 0x1.8p+01
 //	labelinf fpa -format 5,10 -round up -op div 1 3     prints 0x1.558p-02
 //
-// An invalid format, mode, op, operand count or operand exits with status 2.
+// An invalid format, mode, op, operand count or operand, or an unknown
+// flag, exits with status 2.
+//
+// # plan and attack
 //
 // The plan and attack commands are the multi-query attacks against
 // finite-precision scorers. Scorers (-scorer): float64-sklearn (scikit-learn
 // log_loss), float32-keras (Keras binary_crossentropy), torch-bce (PyTorch
 // BCELoss), leaderboard (float64, 1e-15 clip, 5 decimals), apa[:BITS]
-// (exact, BITS-bit scores), fpa:E,M (any emulated format), or
-// cmd:PROGRAM, an external scorer started once through sh -c that reads one
-// JSON line {"predictions": [...]} per query (binary: the probability of
-// class 1 per point; K classes: one row of K probabilities per point) and
-// answers one line, the score as a decimal number; -assume NAME says which
-// model to plan for, -timeout bounds each answer, and the final check query
-// is on by default. Noise (-noise bounded|gaussian|multiplicative with -tau,
-// and -delta for Gaussian) is added to simulated scores and assumed by the
-// attacker.
+// (exact, BITS-bit scores), fpa:E,M (any emulated format; for attack,
+// M ≤ 16384 and, simulated, N²·M ≤ 2^32: each query evaluates N
+// logarithms at M bits), or cmd:PROGRAM, an
+// external scorer started once through sh -c (in its own process group)
+// that reads one JSON line {"predictions": [...]} per query (binary: the
+// probability of class 1 per point; K classes: one row of K probabilities
+// per point) and answers one line, the score as a decimal number. With
+// cmd:PROGRAM, -assume NAME says which model to plan for (required; an
+// empty PROGRAM is an error), -timeout D (> 0, default 1m) bounds each
+// answer, and the final check query is on by default. -k K is 2..64.
+// Noise (-noise bounded|gaussian|laplace|multiplicative with -tau T > 0,
+// and -delta D in (0, 1) for Gaussian and Laplace, default 1e-6) is added
+// to simulated scores and assumed by the attacker; -tau and -delta without
+// a noise that uses them are rejected.
 //
 // plan prints, for each strategy (primes = ICML Alg 1, alg3 = ICML Alg 3,
 // blocks = ours), the queries and block sizes it would use, and the
-// information floor N·log2(K)/(bits in one score). attack runs the attack
-// against a simulated scorer holding seeded random labels (or the labels
-// in -labels FILE, one class index per line) or against cmd:PROGRAM, and
-// prints queries, retries, accuracy (null in JSON when the labels are
-// unknown), verified, seconds (attack and scorer apart), strategy, n, k.
-// -out FILE writes the recovered labels one per line. It exits 1 when
-// accuracy is below 1 or verification fails (unless -allow-partial), 2 on
-// a usage error. A progress bar goes to stderr on a terminal.
+// information floor N·log2(K)/(bits in one score); -check counts the final
+// check query. N is 1..67108864.
+//
+// attack runs the attack against a simulated scorer holding seeded random
+// labels (or the labels in -labels FILE, one class index per line) or
+// against cmd:PROGRAM, and prints queries, retries, accuracy (null in JSON
+// when the labels are unknown or no query was sent), verified, seconds
+// (attack and scorer apart), strategy, n, k. N is 1..131072: the time
+// grows as N² (N/40 queries of N rows against float64), about a minute at
+// N = 100,000.
+// -strategy is auto (= blocks), blocks, primes or alg3; -no-emulate
+// decodes with the rigorous error budget alone. A progress bar goes to
+// stderr on a terminal.
+//
+// Output files. -out FILE writes the recovered labels, exactly one class
+// index per line, and only when the attack succeeded and every label is
+// verified; otherwise FILE is not written (an existing FILE is left as it
+// was) and the exit status is 1. -partial-out FILE writes, whatever the
+// outcome, what the attack knows: a first line "# labelinf partial labels"
+// with the verification status, then one line "ROW LABEL STATUS" per row,
+// STATUS being verified, model (decoded and checked only against the
+// assumed scorer model, before a failure) or unknown (LABEL −1). A reader
+// expecting -out's format fails on its first line, so a partial answer
+// cannot pass for a full one. -allow-partial makes a failed or unverified
+// attack exit 0 (the output files follow the rules above). The exit status
+// is 1 when accuracy is below 1 or verification fails (unless
+// -allow-partial), 2 on a usage error.
 //
 // -strategy robust-single is the single-query noise-robust attack (ICML
 // Alg 2, EA Thm 3) against an arbitrary-precision server: row n predicts
@@ -90,14 +138,19 @@
 // labeling's score is more than 2τ from every other's and ONE score with
 // noise below τ gives all N labels; the plan asks for N·(K−1) + about 30
 // bits (-scorer apa answers with them; apa:BITS with fewer fails with the
-// bits needed). -encoding submits the same prediction as logits (default),
-// log-probabilities or probabilities (the last only up to N ≈ 25 at τ = 1:
-// big.Float's exponent range); -weights conway-guy uses the Conway–Guy set
-// (K = 2, N ≤ 50), decoded by meet-in-the-middle; -margin sets δ (default
-// 1/16). Gaussian noise is bounded by σ·√(2 ln(2/δ)) and Laplace noise
-// (-noise laplace, -tau b) by b·ln(1/δ), with -delta. JSON adds
-// score_bits, encoding and weights. It exits 1 unless every label is right
-// and verified.
+// bits needed). N is 1..4194304. -encoding submits the same prediction as
+// logits (default), log-probabilities or probabilities (the last only up
+// to N ≈ 25 at τ = 1: big.Float's exponent range); -weights conway-guy
+// uses the Conway–Guy set (K = 2, N ≤ 50), decoded by meet-in-the-middle;
+// -margin sets δ (> 0; default 1/16). Gaussian noise is bounded by
+// σ·√(2 ln(2/δ)) and Laplace noise (-noise laplace, -tau b) by b·ln(1/δ),
+// with -delta. JSON adds score_bits, encoding and weights. The flags of
+// the multi-query attack that do not apply (-assume, -check, -no-emulate,
+// -timeout, -allow-partial, -partial-out) are rejected, and -encoding,
+// -weights and -margin are rejected with the other strategies. It exits 1
+// unless every label is right and verified.
+//
+// # blia
 //
 // The blia command is the passive attack of the BLIA paper: for every
 // privacy budget ε in -epsilon (default inf,4,2,1,0.8,0.5,0.3) and every
@@ -108,14 +161,16 @@
 // L2 logistic regression, -lambda; mlp: ReLU layers -hidden, Adam with
 // -epochs, -batch, -lr, -decay), and infers the canary labels from the
 // model's outputs with the threshold attack (p₁ ≥ 0.5; mean and median
-// too) and the delta-margin attack (α·margin − β·loss > 0, as written and
-// in a symmetric reading). Data (-data): adult (adult_train.csv and
-// adult_test.csv, the paper's CENSUS), wdbc, titanic, banknote, haberman,
-// or any CSV file with the binary label in the last column. The built-in
-// data sets are embedded in the binary (package datasets, whose
-// data/SOURCES.md gives their sources and licences), so they work from
-// any directory; -datadir DIR reads files of the same names from DIR
-// instead.
+// too) and the delta-margin attack (α·margin − β·loss > 0, -alpha and
+// -beta, as written and in a symmetric reading). The MLP's flags with
+// -model logreg, and -lambda with -model mlp, are rejected. -seeds N runs
+// seeds -seed S, S+1, …; -workers W trains W models at once (default: the
+// number of CPUs). Data (-data): adult (adult_train.csv and adult_test.csv,
+// the paper's CENSUS), wdbc, titanic, banknote, haberman, or any CSV file
+// with the binary label in the last column. The built-in data sets are
+// embedded in the binary (package datasets, whose data/SOURCES.md gives
+// their sources and licences), so they work from any directory; -datadir
+// DIR reads files of the same names from DIR instead.
 //
 // It prints the paper's table (train accuracy against the labels trained
 // on, test accuracy, threshold and delta-margin success ratios, mean ± sd
@@ -126,10 +181,13 @@
 // latter below 0.01. -all adds every attack and the decoy control (the
 // same attacks scored against labels the model never saw); -json prints
 // the whole report, every run included. A progress bar goes to stderr on
-// a terminal. It exits 1 if the data cannot be read or training fails, 2
+// a terminal. It exits 1 if the data cannot be read or training fails
+// (training that diverges, with too large a -lr, is reported as such), 2
 // on a usage error.
 //
-// The bits command checks a bit-requirement bound against emulation. It
+// # bits
+//
+// labelinf bits checks a bit-requirement bound against emulation. It
 // prints three rows: the bits the papers' bound asks for, the bits our
 // planner asks for, and the lowest bits at which every labeling was
 // observed to decode, with each row's gap to the observed value
@@ -161,8 +219,25 @@
 // N < 1, K < 2, a negative or non-finite τ, K > 2 with τ > 0, τ = 0 with a
 // loss other than cross-entropy, or an unknown loss (mahalanobis and
 // bregman need more than a name) exit 2.
+//
+// # version
+//
+// labelinf version prints the module path and version the binary was
+// built from (from its build information: a tagged version for
+// go install …@version, "(devel)" plus the VCS revision for a local build).
 package main
 
-import "os"
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr, time.Now)
+	stop()
+	os.Exit(code)
+}

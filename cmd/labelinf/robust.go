@@ -1,129 +1,118 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"strconv"
+	"math"
 	"strings"
-	"time"
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
 )
 
-// robustArgs are the parsed attack flags robust-single uses.
-type robustArgs struct {
-	sf                  *scorerFlags
-	m                   *oracle.Model
-	prog                string
-	nz                  oracle.Noise
-	seed                uint64
-	labelsFile, outFile string
-	encoding, weights   string
-	margin              float64
-}
-
 // runRobust is labelinf attack -strategy robust-single: ICML Alg 2 against
 // an arbitrary-precision scorer, all labels from one noisy score.
-func runRobust(a robustArgs, stdout, stderr io.Writer) int {
-	usage := func(err error) int {
-		fmt.Fprintf(stderr, "labelinf attack: %v\n", err)
-		return 2
-	}
-	if a.prog != "" || !a.m.Exact || !strings.HasPrefix(*a.sf.scorer, "apa") {
-		return usage(errors.New("--strategy robust-single needs --scorer apa or apa:BITS (an arbitrary-precision server)"))
+func runRobust(e *env, a *attackFlags, sp scorerSpec) int {
+	fail := func(err error) int { return usageError(e.stderr, "attack", err) }
+	if sp.isCmd || !sp.model.Exact || !strings.HasPrefix(*a.scorer, "apa") {
+		return fail(errors.New("-strategy robust-single needs -scorer apa or apa:BITS (an arbitrary-precision server)"))
 	}
 	var tau float64
-	switch a.nz.Kind {
+	switch sp.noise.Kind {
 	case oracle.Bounded:
-		tau = a.nz.Tau
+		tau = sp.noise.Tau
 	case oracle.Gaussian, oracle.Laplace:
 		// One query: |noise| ≤ σ·√(2 ln(2/δ)) (Gaussian) or b·ln(1/δ)
 		// (Laplace) with probability 1 − δ.
-		tau = a.nz.HalfWidth(0, 1)
+		tau = sp.noise.HalfWidth(0, 1)
 	case oracle.Multiplicative:
-		return usage(errors.New("--strategy robust-single: multiplicative noise grows with the score, and one query cannot separate it (ICML Thm 11); use bounded or gaussian"))
+		return fail(errors.New("-strategy robust-single: multiplicative noise grows with the score, and one query cannot separate it (ICML Thm 11); use bounded or gaussian"))
 	default:
-		return usage(errors.New("--strategy robust-single needs noise (--noise bounded --tau T); without noise use labelinf demo's exact attack"))
+		return fail(errors.New("-strategy robust-single needs noise (-noise bounded -tau T); without noise use labelinf demo's exact attack"))
 	}
-	enc, err := oracle.ParseEncoding(a.encoding)
+	if !(*a.margin > 0) || math.IsInf(*a.margin, 0) {
+		return fail(fmt.Errorf("-margin %v: want a finite δ > 0", *a.margin))
+	}
+	enc, err := oracle.ParseEncoding(*a.encoding)
 	if err != nil {
-		return usage(err)
+		return fail(err)
 	}
 	var ws decode.WeightSet
-	switch a.weights {
+	switch *a.weights {
 	case "powers":
 		ws = decode.PowerWeights
 	case "conway-guy":
 		ws = decode.ConwayGuyWeights
 	default:
-		return usage(fmt.Errorf("--weights %q: want powers or conway-guy", a.weights))
+		return fail(fmt.Errorf("-weights %q: want powers or conway-guy", *a.weights))
 	}
-	k := *a.sf.k
-	truth, err := privateLabels(a.labelsFile, *a.sf.n, k, a.seed, decode.MaxRobustN)
+	k := *a.k
+	truth, err := privateLabels(*a.labels, *a.n, k, *a.seed, decode.MaxRobustN)
 	if err != nil {
-		return usage(err)
+		return fail(err)
 	}
 	n := len(truth)
-	opt := decode.RobustOptions{N: n, K: k, Tau: tau, Margin: a.margin, Encoding: enc, Weights: ws}
-	t0 := time.Now()
-	plan, err := decode.PlanRobust(opt)
-	if err != nil {
-		return usage(err)
+	t0 := e.now()
+	var r robustRun
+	if err := await(e.ctx, func() {
+		r = attackRobust(decode.RobustOptions{N: n, K: k, Tau: tau, Margin: *a.margin, Encoding: enc, Weights: ws}, *a.scorer == "apa", sp, truth, *a.seed)
+	}); err != nil {
+		return failure(e.stderr, "attack", err)
 	}
-	prec := a.m.Prec
-	if *a.sf.scorer == "apa" {
-		prec = plan.Prec() // an arbitrary-precision server answers with the bits asked for
+	if r.usageErr != nil {
+		return fail(r.usageErr)
 	}
-	srv, err := oracle.NewBigExact(truth, k, prec, a.nz, a.seed)
-	if err != nil {
-		return usage(err)
-	}
-	out := attackOut{N: n, K: k, Scorer: *a.sf.scorer, Assume: fmt.Sprintf("apa:%d", prec), Strategy: "robust-single", Noise: a.nz.Kind.String(), Tau: a.nz.Tau}
-	ok := false
-	res, aerr := plan.Attack(srv)
-	out.Seconds = time.Since(t0).Seconds()
-	out.Queries = srv.Queries()
-	if aerr != nil {
-		out.Error = aerr.Error()
+	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: fmt.Sprintf("apa:%d", r.prec), Strategy: "robust-single", Noise: sp.noise.Kind.String(), Tau: sp.noise.Tau}
+	out.Seconds = e.since(t0)
+	out.Queries = r.queries
+	var labels []int
+	if r.err != nil {
+		out.Error = r.err.Error()
 	} else {
-		out.ScorerSeconds = res.ScoreSeconds
-		out.AttackSeconds = out.Seconds - res.ScoreSeconds
+		out.ScorerSeconds = r.res.ScoreSeconds
+		out.AttackSeconds = out.Seconds - r.res.ScoreSeconds
 		out.Verified = true
-		acc, all := accuracyOf(res.Labels, truth)
-		out.Accuracy = &acc
-		ok = all
-		if a.outFile != "" {
-			if err := writeLabels(a.outFile, res.Labels); err != nil {
-				fmt.Fprintf(stderr, "labelinf attack: %v\n", err)
-				return 1
-			}
-		}
+		labels = r.res.Labels
 	}
-	if *a.sf.asJSON {
-		je := json.NewEncoder(stdout)
-		je.SetIndent("", "  ")
-		je.Encode(struct {
-			attackOut
-			ScoreBits uint   `json:"score_bits"`
-			Encoding  string `json:"encoding"`
-			Weights   string `json:"weights"`
-		}{out, plan.Prec(), enc.String(), a.weights})
-	} else {
+	prec := r.prec
+	asJSON := func(o attackOut) any { return robustOut{o, r.plan.Prec(), enc.String(), *a.weights} }
+	return finishAttack(e, a, &out, asJSON, labels, truth, out.Verified, func() {
 		acc := "unknown"
 		if out.Accuracy != nil {
-			acc = strconv.FormatFloat(*out.Accuracy*100, 'f', 2, 64) + "%"
+			acc = fmt.Sprintf("%.2f%%", *out.Accuracy*100)
 		}
-		fmt.Fprintf(stdout, "robust-single against %s (%d-bit scores, %v predictions, τ = %g): N = %d, K = %d, %d query, accuracy %s, verified %v, %.2fs (attack %.2fs, scorer %.2fs)\n",
+		fmt.Fprintf(e.stdout, "robust-single against %s (%d-bit scores, %v predictions, τ = %g): N = %d, K = %d, %d query, accuracy %s, verified %v, %.2fs (attack %.2fs, scorer %.2fs)\n",
 			out.Scorer, prec, enc, tau, n, k, out.Queries, acc, out.Verified, out.Seconds, out.AttackSeconds, out.ScorerSeconds)
-		if out.Error != "" {
-			fmt.Fprintf(stdout, "error: %s\n", out.Error)
-		}
+	})
+}
+
+// robustRun is the outcome of attackRobust.
+type robustRun struct {
+	plan     *decode.RobustPlan
+	prec     uint // the server's score precision
+	queries  int
+	res      *decode.RobustAttack
+	err      error // the attack's failure
+	usageErr error // an impossible plan or server
+}
+
+// attackRobust is robust-single's one call into decode and oracle: the
+// plan, an arbitrary-precision server holding truth (answering with the
+// bits the plan asks for if exactBits, else the model's), and the attack.
+func attackRobust(opt decode.RobustOptions, exactBits bool, sp scorerSpec, truth []int, seed uint64) (r robustRun) {
+	if r.plan, r.usageErr = decode.PlanRobust(opt); r.usageErr != nil {
+		return r
 	}
-	if !ok {
-		return 1
+	r.prec = sp.model.Prec
+	if exactBits {
+		r.prec = r.plan.Prec()
 	}
-	return 0
+	srv, err := oracle.NewBigExact(truth, opt.K, r.prec, sp.noise, seed)
+	if err != nil {
+		r.usageErr = err
+		return r
+	}
+	r.res, r.err = r.plan.Attack(srv)
+	r.queries = srv.Queries()
+	return r
 }

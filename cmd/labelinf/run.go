@@ -1,185 +1,201 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
-	"text/tabwriter"
+	"strings"
 	"time"
-
-	"github.com/labelinf/labelinf/decode"
-	"github.com/labelinf/labelinf/oracle"
 )
 
+// usage is the short usage, the "Usage:" block of the manual (main.go's
+// package doc); TestUsageMatchesManual keeps the two equal.
 const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
-       labelinf fpa -format NAME|E,M [-round MODE] -op OP A [B [C]]
-       labelinf plan -n N [-k K] [-scorer NAME] [-noise KIND -tau T -delta D] [-json]
-       labelinf attack [-scorer NAME|cmd:PROGRAM [-assume NAME]] -n N [-k K] [-seed S]
-                       [-strategy auto|blocks|primes|alg3] [-labels FILE] [-out FILE] [-json]
-       labelinf blia [-data adult|wdbc|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N] [-json]
-       labelinf bits -loss NAME -n N [-k K] [-tau T] [-json]
+       labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
+       labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-noise KIND -tau T -delta D] [-check] [-json]
+       labelinf attack [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-n N] [-k K] [-seed S]
+                       [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
+                       [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
+                       [-allow-partial] [-timeout D] [-json]
+       labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
+                       [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
+                       [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
+       labelinf blia [-data adult|wdbc|titanic|banknote|haberman|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
+                     [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
+                     [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
+                     [-datadir DIR] [-all] [-json]
+       labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
+       labelinf version
 run 'go doc ./cmd/labelinf' for the manual`
 
-// run is the whole command; it returns the exit status.
+// env is what a subcommand runs in: its context (cancelled by SIGINT or
+// SIGTERM), its output streams and its clock.
+type env struct {
+	ctx    context.Context
+	stdout *errWriter
+	stderr io.Writer
+	now    func() time.Time
+}
+
+// since returns the seconds elapsed since t0 on e's clock.
+func (e *env) since(t0 time.Time) float64 { return e.now().Sub(t0).Seconds() }
+
+// command is one subcommand: its name and the function that runs it on
+// the arguments after the name and returns the exit status.
+type command struct {
+	name string
+	run  func(e *env, args []string) int
+}
+
+var commands = []command{
+	{"demo", runDemo},
+	{"fpa", runFPA},
+	{"plan", runPlan},
+	{"attack", runAttack},
+	{"blia", runBLIA},
+	{"bits", runBits},
+	{"version", runVersion},
+}
+
+// run is the whole command without signal handling (for tests); it
+// returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr, time.Now)
+}
+
+// runContext runs the subcommand named by args[0] in ctx. Exit status: 0
+// on success, 1 on failure (a write error on stdout included), 2 on a
+// usage error.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer, now func() time.Time) int {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	switch args[0] {
-	case "demo":
-		return runDemo(args[1:], stdout, stderr)
-	case "fpa":
-		return runFPA(args[1:], stdout, stderr)
-	case "plan":
-		return runPlan(args[1:], stdout, stderr)
-	case "attack":
-		return runAttack(args[1:], stdout, stderr)
-	case "blia":
-		return runBLIA(args[1:], stdout, stderr)
-	case "bits":
-		return runBits(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
-		fmt.Fprintln(stdout, usage)
+		if _, err := fmt.Fprintln(stdout, usage); err != nil {
+			fmt.Fprintf(stderr, "labelinf: writing output: %v\n", err)
+			return 1
+		}
 		return 0
-	default:
-		fmt.Fprintf(stderr, "labelinf: unknown command %q\n%s\n", args[0], usage)
-		return 2
 	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		e := &env{ctx: ctx, stdout: &errWriter{w: stdout}, stderr: stderr, now: now}
+		code := c.run(e, args[1:])
+		if e.stdout.err != nil {
+			fmt.Fprintf(stderr, "labelinf %s: writing output: %v\n", c.name, e.stdout.err)
+			return max(code, 1)
+		}
+		if code == 0 && ctx.Err() != nil {
+			code = 1
+		}
+		return code
+	}
+	fmt.Fprintf(stderr, "labelinf: unknown command %q\n%s\n", args[0], usage)
+	return 2
 }
 
-// demoRow is one line of the demo's output.
-type demoRow struct {
-	N             int     `json:"n"`
-	K             int     `json:"k"`
-	Queries       int     `json:"queries"`
-	Bits          uint    `json:"bits"`
-	Accuracy      float64 `json:"accuracy"`
-	Verified      bool    `json:"verified"`
-	Seconds       float64 `json:"seconds"`
-	OracleSeconds float64 `json:"oracle_seconds"`
-	AttackSeconds float64 `json:"attack_seconds"`
+// errWriter keeps the first write error; later writes are dropped, so
+// that output code can print freely and the caller checks once.
+type errWriter struct {
+	w   io.Writer
+	err error
 }
 
-func runDemo(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+func (w *errWriter) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n, err := w.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	w.err = err
+	return n, err
+}
+
+// newFlagSet returns a flag set for subcommand name that reports its
+// errors to stderr and returns them instead of exiting.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("labelinf "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	seed := fs.Uint64("seed", 1, "seed of the private labels")
-	n := fs.Int("n", 25000, "labels in the binary case")
-	kn := fs.Int("kn", 5000, "labels in the K-ary case (0 skips it)")
-	k := fs.Int("k", 6, "classes in the K-ary case")
+	return fs
+}
+
+// parseFlags parses args into fs and rejects operands. It returns false
+// after reporting a usage error (exit status 2); -h is a usage request
+// and also returns false.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) bool {
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return false
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "labelinf demo: unexpected argument %q\n", fs.Arg(0))
-		return 2
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return false
 	}
-	if *n < 1 || *n > decode.MaxN {
-		fmt.Fprintf(stderr, "labelinf demo: -n %d outside [1, %d]\n", *n, decode.MaxN)
-		return 2
-	}
-	if *kn < 0 || *kn > decode.MaxN {
-		fmt.Fprintf(stderr, "labelinf demo: -kn %d outside [0, %d]\n", *kn, decode.MaxN)
-		return 2
-	}
-	if *k < 2 || *k > 1<<16 {
-		fmt.Fprintf(stderr, "labelinf demo: -k %d outside [2, 65536]\n", *k)
-		return 2
-	}
-	type job struct{ n, k int }
-	jobs := []job{{*n, 2}}
-	if *kn > 0 {
-		jobs = append(jobs, job{*kn, *k})
-	}
-	prog := newProgress(stderr, len(jobs))
-	var rows []demoRow
-	failed := false
-	for i, j := range jobs {
-		prog.step(i, fmt.Sprintf("N=%d K=%d", j.n, j.k))
-		row, err := demoCase(j.n, j.k, *seed+uint64(i))
-		if err != nil {
-			prog.done()
-			fmt.Fprintf(stderr, "labelinf demo: N=%d K=%d: %v\n", j.n, j.k, err)
-			return 1
-		}
-		if row.Accuracy != 1 || !row.Verified {
-			failed = true
-		}
-		rows = append(rows, row)
-	}
-	prog.done()
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rows); err != nil {
-			fmt.Fprintf(stderr, "labelinf demo: %v\n", err)
-			return 1
-		}
-	} else {
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "N\tK\tqueries\tbits\taccuracy\tverified\tseconds\toracle s\tattack s\t")
-		for _, r := range rows {
-			fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.4f\t%v\t%.3f\t%.3f\t%.3f\t\n", r.N, r.K, r.Queries, r.Bits, r.Accuracy, r.Verified, r.Seconds, r.OracleSeconds, r.AttackSeconds)
-		}
-		tw.Flush()
-	}
-	if failed {
-		fmt.Fprintln(stderr, "labelinf demo: some labels were not recovered")
-		return 1
-	}
-	return 0
+	return true
 }
 
-// demoCase draws n seeded labels in [0, k), hides them in an exact oracle at
-// the planned precision and runs the single-query attack.
-func demoCase(n, k int, seed uint64) (demoRow, error) {
-	r := rand.New(rand.NewPCG(seed, 0x6c6162656c696e66)) // "labelinf"
-	labels := make([]int, n)
-	for i := range labels {
-		labels[i] = r.IntN(k)
-	}
-	start := time.Now()
-	q, err := decode.NewSingleQuery(n, k)
-	if err != nil {
-		return demoRow{}, err
-	}
-	o, err := oracle.NewExact(labels, k, q.Prec())
-	if err != nil {
-		return demoRow{}, err
-	}
-	t0 := time.Now()
-	score, err := o.Score(q.Prediction())
-	if err != nil {
-		return demoRow{}, err
-	}
-	t1 := time.Now()
-	res, err := q.Decode(score, decode.Options{})
-	t2 := time.Now()
-	if err != nil {
-		return demoRow{}, err
-	}
-	if len(res.Labels) != n {
-		return demoRow{}, errors.New("decoded a labeling of the wrong length")
-	}
-	right := 0
-	for i, y := range res.Labels {
-		if y == labels[i] {
-			right++
+// setFlags returns the names of the flags set on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+// rejectFlags returns an error naming the first flag of names that was set
+// on the command line, which does not apply because of why.
+func rejectFlags(set map[string]bool, why string, names ...string) error {
+	for _, n := range names {
+		if set[n] {
+			return fmt.Errorf("-%s does not apply %s", n, why)
 		}
 	}
-	return demoRow{
-		N: n, K: k, Queries: o.Queries(), Bits: q.Prec(),
-		Accuracy: float64(right) / float64(n), Verified: res.Verified,
-		Seconds:       t2.Sub(start).Seconds(),
-		OracleSeconds: t1.Sub(t0).Seconds(),
-		AttackSeconds: t2.Sub(t1).Seconds(),
-	}, nil
+	return nil
+}
+
+// usageError reports err for subcommand name and returns exit status 2.
+func usageError(stderr io.Writer, name string, err error) int {
+	fmt.Fprintf(stderr, "labelinf %s: %v\n", name, err)
+	return 2
+}
+
+// failure reports err for subcommand name and returns exit status 1.
+func failure(stderr io.Writer, name string, err error) int {
+	fmt.Fprintf(stderr, "labelinf %s: %v\n", name, err)
+	return 1
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// await runs f on a goroutine and waits for it or for ctx's end, whichever
+// comes first; it returns ctx's error in the latter case. It is for
+// library calls that take no context: on a signal the command returns at
+// once (its deferred clean-up, such as killing an external scorer, runs)
+// and the process exits, abandoning f.
+func await(ctx context.Context, f func()) error {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("interrupted (%w)", context.Cause(ctx))
+	}
 }
 
 // progress draws a one-line progress bar on a terminal and nothing
@@ -205,14 +221,11 @@ func (p *progress) step(i int, what string) {
 		return
 	}
 	const width = 20
-	filled := width * i / p.total
-	bar := make([]byte, width)
-	for j := range bar {
-		bar[j] = '.'
-		if j < filled {
-			bar[j] = '#'
-		}
+	filled := 0
+	if p.total > 0 {
+		filled = width * min(i, p.total) / p.total
 	}
+	bar := strings.Repeat("#", filled) + strings.Repeat(".", width-filled)
 	fmt.Fprintf(p.w, "\r[%s] %d/%d %s   ", bar, i, p.total, what)
 }
 

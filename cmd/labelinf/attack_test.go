@@ -104,7 +104,7 @@ func TestAttackRobustSingle(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--scorer", "float64-sklearn", "--noise", "bounded", "--tau", "1"}, 2, "needs --scorer apa"},
+		{[]string{"--scorer", "float64-sklearn", "--noise", "bounded", "--tau", "1"}, 2, "needs -scorer apa"},
 		{[]string{"--scorer", "apa"}, 2, "needs noise"},
 		{[]string{"--scorer", "apa", "--noise", "multiplicative", "--tau", "0.1"}, 2, "multiplicative"},
 		{[]string{"--scorer", "apa", "--noise", "bounded", "--tau", "1", "--encoding", "odds"}, 2, "encoding"},

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"text/tabwriter"
+
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/primes"
+)
+
+// maxDemoBits bounds the score precision of one demo case. The exact
+// attack's time grows faster than linearly in it (the server's log and
+// the attacker's exp at that precision): at 2^22 bits, about N = 200,000
+// binary labels, a case takes minutes on one core.
+const maxDemoBits = 1 << 22
+
+// demoRow is one line of the demo's output.
+type demoRow struct {
+	N             int     `json:"n"`
+	K             int     `json:"k"`
+	Queries       int     `json:"queries"`
+	Bits          uint    `json:"bits"`
+	Accuracy      float64 `json:"accuracy"`
+	Verified      bool    `json:"verified"`
+	Seconds       float64 `json:"seconds"`
+	OracleSeconds float64 `json:"oracle_seconds"`
+	AttackSeconds float64 `json:"attack_seconds"`
+}
+
+func runDemo(e *env, args []string) int {
+	fs := newFlagSet("demo", e.stderr)
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	seed := fs.Uint64("seed", 1, "seed of the private labels")
+	n := fs.Int("n", 25000, "labels in the binary case")
+	kn := fs.Int("kn", 5000, "labels in the K-ary case (0 skips it)")
+	k := fs.Int("k", 6, "classes in the K-ary case")
+	if !parseFlags(fs, args, e.stderr) {
+		return 2
+	}
+	type job struct{ n, k int }
+	jobs := []job{{*n, 2}}
+	switch {
+	case *n < 1 || *n > decode.MaxN:
+		return usageError(e.stderr, "demo", fmt.Errorf("-n %d outside [1, %d]", *n, decode.MaxN))
+	case *kn < 0 || *kn > decode.MaxN:
+		return usageError(e.stderr, "demo", fmt.Errorf("-kn %d outside [0, %d]", *kn, decode.MaxN))
+	case *k < 2 || *k > 1<<16:
+		return usageError(e.stderr, "demo", fmt.Errorf("-k %d outside [2, 65536]", *k))
+	}
+	if *kn > 0 {
+		jobs = append(jobs, job{*kn, *k})
+	}
+	for _, j := range jobs {
+		if err := demoCost(j.n, j.k); err != nil {
+			return usageError(e.stderr, "demo", err)
+		}
+	}
+	prog := newProgress(e.stderr, len(jobs))
+	var rows []demoRow
+	failed := false
+	for i, j := range jobs {
+		prog.step(i, fmt.Sprintf("N=%d K=%d", j.n, j.k))
+		var row demoRow
+		var err error
+		if werr := await(e.ctx, func() { row, err = demoCase(e, j.n, j.k, *seed+uint64(i)) }); werr != nil {
+			err = werr
+		}
+		if err != nil {
+			prog.done()
+			return failure(e.stderr, "demo", fmt.Errorf("N=%d K=%d: %w", j.n, j.k, err))
+		}
+		if row.Accuracy != 1 || !row.Verified {
+			failed = true
+		}
+		rows = append(rows, row)
+	}
+	prog.done()
+	if *asJSON {
+		writeJSON(e.stdout, rows)
+	} else {
+		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "N\tK\tqueries\tbits\taccuracy\tverified\tseconds\toracle s\tattack s\t")
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.4f\t%v\t%.3f\t%.3f\t%.3f\t\n", r.N, r.K, r.Queries, r.Bits, r.Accuracy, r.Verified, r.Seconds, r.OracleSeconds, r.AttackSeconds)
+		}
+		tw.Flush()
+	}
+	if failed {
+		return failure(e.stderr, "demo", errors.New("some labels were not recovered"))
+	}
+	return 0
+}
+
+// demoCost refuses a case whose score would need more than maxDemoBits:
+// (K−1)·N·log2(p_N) bits bounds the planned precision's leading term
+// (the log of Π p_i^(K−1)), with p_N bounded by Rosser–Schoenfeld
+// (primes.NthUpperBound). The prediction's memory is checked by
+// decode.NewSingleQuery.
+func demoCost(n, k int) error {
+	bits := float64(k-1) * float64(n) * math.Log2(float64(primes.NthUpperBound(uint64(n))))
+	if bits > maxDemoBits {
+		return fmt.Errorf("N = %d, K = %d: the score would need about %.3g bits ((K−1)·N·log2 p_N), over the %d this command runs (minutes on one core); lower -n, -kn or -k", n, k, bits, maxDemoBits)
+	}
+	return nil
+}
+
+// demoCase draws n seeded labels in [0, k), hides them in an exact oracle at
+// the planned precision and runs the single-query attack.
+func demoCase(e *env, n, k int, seed uint64) (demoRow, error) {
+	r := rand.New(rand.NewPCG(seed, 0x6c6162656c696e66)) // "labelinf"
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = r.IntN(k)
+	}
+	start := e.now()
+	q, err := decode.NewSingleQuery(n, k)
+	if err != nil {
+		return demoRow{}, err
+	}
+	o, err := oracle.NewExact(labels, k, q.Prec())
+	if err != nil {
+		return demoRow{}, err
+	}
+	t0 := e.now()
+	score, err := o.Score(q.Prediction())
+	if err != nil {
+		return demoRow{}, err
+	}
+	t1 := e.now()
+	res, err := q.Decode(score, decode.Options{})
+	t2 := e.now()
+	if err != nil {
+		return demoRow{}, err
+	}
+	if len(res.Labels) != n {
+		return demoRow{}, errors.New("decoded a labeling of the wrong length")
+	}
+	acc, _ := accuracyOf(res.Labels, labels)
+	return demoRow{
+		N: n, K: k, Queries: o.Queries(), Bits: q.Prec(),
+		Accuracy: acc, Verified: res.Verified,
+		Seconds:       t2.Sub(start).Seconds(),
+		OracleSeconds: t1.Sub(t0).Seconds(),
+		AttackSeconds: t2.Sub(t1).Seconds(),
+	}, nil
+}

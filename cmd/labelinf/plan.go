@@ -1,0 +1,211 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/oracle"
+)
+
+// scorerFlags are the flags plan and attack share.
+type scorerFlags struct {
+	n, k          *int
+	scorer        *string
+	assume        *string
+	noise         *string
+	tau, delta    *float64
+	asJSON, check *bool
+}
+
+func addScorerFlags(fs *flag.FlagSet) *scorerFlags {
+	return &scorerFlags{
+		n:      fs.Int("n", 0, "number of labels"),
+		k:      fs.Int("k", 2, "number of classes (2..64)"),
+		scorer: fs.String("scorer", oracle.Float64Sklearn, "scorer: "+strings.Join(oracle.ModelNames, ", ")+", or cmd:PROGRAM"),
+		assume: fs.String("assume", "", "the scorer model to plan for (required with cmd:PROGRAM)"),
+		noise:  fs.String("noise", "none", "noise on each score: none, bounded, gaussian, laplace, multiplicative"),
+		tau:    fs.Float64("tau", 0, "noise scale (> 0): bounded half-width, Gaussian σ, Laplace b, multiplicative ε"),
+		delta:  fs.Float64("delta", 1e-6, "Gaussian and Laplace noise: overall failure probability in (0, 1)"),
+		asJSON: fs.Bool("json", false, "print JSON"),
+		check:  fs.Bool("check", false, "spend one more query verifying every label at once (default true for cmd:PROGRAM)"),
+	}
+}
+
+// scorerSpec is the parsed scorer flags.
+type scorerSpec struct {
+	model *oracle.Model
+	prog  string // the program of cmd:PROGRAM
+	isCmd bool
+	noise oracle.Noise
+}
+
+// parse checks the scorer flags (set holds those given on the command
+// line) and returns the model to plan for, the program of cmd:PROGRAM and
+// the noise.
+func (f *scorerFlags) parse(set map[string]bool) (scorerSpec, error) {
+	var sp scorerSpec
+	name := *f.scorer
+	if p, ok := strings.CutPrefix(name, "cmd:"); ok {
+		sp.isCmd, sp.prog = true, strings.TrimSpace(p)
+		if sp.prog == "" {
+			return sp, errors.New("-scorer cmd:PROGRAM: the program is empty")
+		}
+		if *f.assume == "" {
+			return sp, errors.New("-scorer cmd:PROGRAM needs -assume MODEL, the model to plan for")
+		}
+		name = *f.assume
+	} else if set["assume"] {
+		return sp, errors.New("-assume is only for -scorer cmd:PROGRAM")
+	}
+	m, err := oracle.ParseModel(name)
+	if err != nil {
+		return sp, err
+	}
+	sp.model = m
+	if sp.noise, err = oracle.ParseNoise(*f.noise, *f.tau, *f.delta); err != nil {
+		return sp, err
+	}
+	switch sp.noise.Kind {
+	case oracle.NoNoise:
+		if err := rejectFlags(set, "without -noise", "tau", "delta"); err != nil {
+			return sp, err
+		}
+	default:
+		if !(*f.tau > 0) || math.IsInf(*f.tau, 0) {
+			return sp, fmt.Errorf("-tau %v: -noise %s needs a finite noise scale > 0", *f.tau, *f.noise)
+		}
+		gl := sp.noise.Kind == oracle.Gaussian || sp.noise.Kind == oracle.Laplace
+		if gl && !(*f.delta > 0 && *f.delta < 1) {
+			return sp, fmt.Errorf("-delta %v outside (0, 1)", *f.delta)
+		}
+		if !gl && set["delta"] {
+			return sp, fmt.Errorf("-delta does not apply to -noise %s (only gaussian and laplace)", *f.noise)
+		}
+	}
+	if *f.k < 2 || *f.k > 64 {
+		return sp, fmt.Errorf("-k %d outside [2, 64]", *f.k)
+	}
+	return sp, nil
+}
+
+// blockStats summarises block sizes.
+type blockStats struct {
+	First  int `json:"first"`
+	Min    int `json:"min"`
+	Median int `json:"median"`
+	Max    int `json:"max"`
+	Last   int `json:"last"`
+}
+
+func statsOf(b []int) *blockStats {
+	if len(b) == 0 {
+		return nil
+	}
+	s := slices.Clone(b)
+	slices.Sort(s)
+	return &blockStats{First: b[0], Min: s[0], Median: s[len(s)/2], Max: s[len(s)-1], Last: b[len(b)-1]}
+}
+
+type planRow struct {
+	Strategy string      `json:"strategy"`
+	Queries  int         `json:"queries,omitempty"`
+	Labels   float64     `json:"labels_per_query,omitempty"`
+	Blocks   *blockStats `json:"blocks,omitempty"`
+	Gap      float64     `json:"gap,omitempty"`
+	Budget   float64     `json:"budget,omitempty"`
+	Error    string      `json:"error,omitempty"`
+}
+
+type planOut struct {
+	N            int       `json:"n"`
+	K            int       `json:"k"`
+	Scorer       string    `json:"scorer"`
+	Noise        string    `json:"noise"`
+	Tau          float64   `json:"tau"`
+	ScoreBits    float64   `json:"score_bits"`
+	FloorQueries float64   `json:"floor_queries"`
+	Strategies   []planRow `json:"strategies"`
+}
+
+func runPlan(e *env, args []string) int {
+	fs := newFlagSet("plan", e.stderr)
+	sf := addScorerFlags(fs)
+	if !parseFlags(fs, args, e.stderr) {
+		return 2
+	}
+	sp, err := sf.parse(setFlags(fs))
+	if err == nil && (*sf.n < 1 || *sf.n > decode.MaxN) {
+		err = fmt.Errorf("-n %d outside [1, %d]", *sf.n, decode.MaxN)
+	}
+	if err != nil {
+		return usageError(e.stderr, "plan", err)
+	}
+	var out planOut
+	if err := await(e.ctx, func() { out = planStrategies(*sf.n, *sf.k, sp, *sf.check) }); err != nil {
+		return failure(e.stderr, "plan", err)
+	}
+	if *sf.asJSON {
+		writeJSON(e.stdout, out)
+		return 0
+	}
+	m := sp.model
+	fmt.Fprintf(e.stdout, "N = %d, K = %d, scorer %s (%s), noise %s τ = %g\n", out.N, out.K, m.Name, m.Desc, out.Noise, out.Tau)
+	fmt.Fprintf(e.stdout, "information floor: %.1f queries (%.1f bits per score)\n", out.FloorQueries, out.ScoreBits)
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "strategy\tqueries\tlabels/query\tfirst\tmedian\tlast\tgap\tbudget\t")
+	for _, r := range out.Strategies {
+		if r.Error != "" {
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t\n", r.Strategy)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%d\t%d\t%d\t%.3g\t%.3g\t\n", r.Strategy, r.Queries, r.Labels, r.Blocks.First, r.Blocks.Median, r.Blocks.Last, r.Gap, r.Budget)
+	}
+	tw.Flush()
+	for _, r := range out.Strategies {
+		if r.Error != "" {
+			fmt.Fprintf(e.stdout, "%s: %s\n", r.Strategy, r.Error)
+		}
+	}
+	return 0
+}
+
+// planStrategies is plan's one call into decode: the dry run of every
+// multi-query strategy.
+func planStrategies(n, k int, sp scorerSpec, check bool) planOut {
+	m, nz := sp.model, sp.noise
+	out := planOut{N: n, K: k, Scorer: m.Name, Noise: nz.Kind.String(), Tau: nz.Tau}
+	// The largest mean a query can have: every point at the largest term.
+	out.ScoreBits = m.ScoreBits(maxTerm(m))
+	out.FloorQueries = float64(n) * math.Log2(float64(k)) / out.ScoreBits
+	for _, s := range []decode.Strategy{decode.Primes, decode.Alg3, decode.Blocks} {
+		row := planRow{Strategy: s.String()}
+		p, err := decode.PlanMulti(n, k, decode.MultiOptions{Strategy: s, Model: m, Noise: nz, Check: check})
+		if err != nil {
+			row.Error = err.Error()
+		} else {
+			row.Queries, row.Blocks, row.Gap, row.Budget = p.Queries, statsOf(p.Blocks), p.Gap, p.Budget
+			row.Labels = float64(n) / float64(len(p.Blocks))
+		}
+		out.Strategies = append(out.Strategies, row)
+	}
+	return out
+}
+
+// maxTerm is the largest term one point can contribute under m.
+func maxTerm(m *oracle.Model) float64 {
+	t, err := m.Terms([]float64{0})
+	if err != nil || t[1].IsInf() {
+		t, err = m.Terms([]float64{0x1p-1074})
+		if err != nil {
+			return 745
+		}
+	}
+	f, _ := t[1].Float64()
+	return f
+}
