@@ -15,25 +15,26 @@ import (
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // timedScorer measures the time spent in the simulated server.
 type timedScorer struct {
-	oracle.Scorer
+	scorer.Server
 	d time.Duration
 }
 
-func (t *timedScorer) Score(p *oracle.Pred) (r *big.Rat, err error) {
+func (t *timedScorer) Score(p *scorer.Pred) (r *big.Rat, err error) {
 	t0 := time.Now()
-	r, err = t.Scorer.Score(p)
+	r, err = t.Server.Score(p)
 	t.d += time.Since(t0)
 	return
 }
 
 // runMulti attacks a simulated scorer holding labels and reports queries,
 // attacker and scorer seconds; it fails b on any wrong or unverified label.
-func runMulti(b *testing.B, model string, st decode.Strategy, labels []int, k int) (q int, attack, scorer time.Duration) {
-	m, err := oracle.ParseModel(model)
+func runMulti(b *testing.B, model string, st decode.Strategy, labels []int, k int) (q int, attack, scoring time.Duration) {
+	m, err := scorer.ParseModel(model)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func runMulti(b *testing.B, model string, st decode.Strategy, labels []int, k in
 	if err != nil {
 		b.Fatal(err)
 	}
-	ts := &timedScorer{Scorer: sim}
+	ts := &timedScorer{Server: sim}
 	t0 := time.Now()
 	res, err := decode.AttackMulti(ts, decode.MultiOptions{Model: m, Strategy: st})
 	el := time.Since(t0)

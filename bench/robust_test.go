@@ -9,6 +9,7 @@ import (
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -17,13 +18,13 @@ import (
 // against seeded random labels; it fails on any wrong label.
 func BenchmarkRobustSingle(b *testing.B) {
 	for _, c := range []struct {
-		enc  oracle.Encoding
+		enc  scorer.Encoding
 		k, n int
 		tau  float64
 	}{
-		{oracle.Logits, 2, 10000, 1}, {oracle.Logits, 2, 100000, 1}, {oracle.LogProbs, 2, 100000, 1},
-		{oracle.Logits, 3, 100000, 1}, {oracle.Logits, 6, 50000, 1},
-		{oracle.Probs, 2, 25, 1}, {oracle.Probs, 2, 44, 1e-6},
+		{scorer.Logits, 2, 10000, 1}, {scorer.Logits, 2, 100000, 1}, {scorer.LogProbs, 2, 100000, 1},
+		{scorer.Logits, 3, 100000, 1}, {scorer.Logits, 6, 50000, 1},
+		{scorer.Probs, 2, 25, 1}, {scorer.Probs, 2, 44, 1e-6},
 	} {
 		b.Run(fmt.Sprintf("enc=%v/k=%d/n=%d/tau=%g", c.enc, c.k, c.n, c.tau), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, uint64(c.n)))
@@ -41,7 +42,7 @@ func BenchmarkRobustSingle(b *testing.B) {
 					b.Fatal(err)
 				}
 				plan = time.Since(t0).Seconds()
-				srv, err := oracle.NewBigExact(labels, c.k, p.Prec(), oracle.Noise{Kind: oracle.Bounded, Tau: c.tau}, 2)
+				srv, err := oracle.NewBigExact(labels, c.k, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: c.tau}, 2)
 				if err != nil {
 					b.Fatal(err)
 				}

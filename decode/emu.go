@@ -1,5 +1,5 @@
 // This file is the block code's decoding by emulated brackets (see
-// MultiOptions.NoEmulation and oracle.Emulator).
+// MultiOptions.NoEmulation and scorer.Emulator).
 
 package decode
 

@@ -14,8 +14,8 @@ import (
 	"slices"
 
 	"github.com/labelinf/labelinf/apa"
-	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/primes"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -76,9 +76,9 @@ type MultiOptions struct {
 	Strategy Strategy
 	// Model is the scorer model the attack plans for (its error budget);
 	// required.
-	Model *oracle.Model
+	Model *scorer.Model
 	// Noise is the noise the attacker assumes on each score.
-	Noise oracle.Noise
+	Noise scorer.Noise
 	// Check spends one more query, with every point predicted as its
 	// recovered label, to verify all labels at once end to end.
 	Check bool
@@ -92,7 +92,7 @@ type MultiOptions struct {
 	// budget alone. By default, against a binary64/binary32 model with a
 	// monotone summation, Blocks brackets each candidate labeling's
 	// reported score by emulating the server on the lowest and highest
-	// values its faithful log can return (oracle.Emulator), which
+	// values its faithful log can return (scorer.Emulator), which
 	// separates labelings far closer than the budget does.
 	NoEmulation bool
 }
@@ -140,7 +140,7 @@ type rowInfo struct {
 // multi is the state of one attack.
 type multi struct {
 	n, k   int
-	m      *oracle.Model
+	m      *scorer.Model
 	opt    MultiOptions
 	depth  []int
 	maxD   int
@@ -162,14 +162,14 @@ type multi struct {
 	fixed     *blockPlan // Primes, Alg3: the fixed block design
 	primeList []uint64
 
-	emu        *oracle.Emulator
-	lo, hi, rn *oracle.Terms // emulation: per-point computed terms
+	emu        *scorer.Emulator
+	lo, hi, rn *scorer.Terms // emulation: per-point computed terms
 	baseOK     bool          // lo, hi, rn hold the current state
 	emuFactor  float64       // safety factor on the emulated separation
 	lastG      float64       // the previous block's unit
 	curIdx     []int         // the block being decoded
 
-	pred             *oracle.Pred
+	pred             *scorer.Pred
 	predNeutralKnown bool
 }
 
@@ -352,7 +352,7 @@ func (a *multi) setWmax() error {
 // whose block has rows rs at points idx, the other points unknown-neutral
 // or known (known points neutral if neutralKnown).
 func (a *multi) budgetFor(idx []int, rs []rowInfo, neutralKnown bool) float64 {
-	b := oracle.Budget{N: a.n, MaxD: a.maxD}
+	b := scorer.Budget{N: a.n, MaxD: a.maxD}
 	nNeutral := float64(a.nUnk - len(idx))
 	dNeutral := a.dUnk
 	for j, i := range idx {
@@ -741,7 +741,7 @@ func (a *multi) primeBlock(k int) (*blockPlan, error) {
 
 // Multi attacks s with the strategy of opt: it recovers all N labels with
 // as few queries as the strategy allows, verifying every block.
-func AttackMulti(s oracle.Scorer, opt MultiOptions) (*MultiResult, error) {
+func AttackMulti(s scorer.Server, opt MultiOptions) (*MultiResult, error) {
 	a, err := newMulti(s.N(), s.K(), opt)
 	if err != nil {
 		return nil, err
@@ -868,10 +868,10 @@ func (a *multi) plan(kmax int) (*blockPlan, error) {
 // prediction builds the query: block rows at idx, known rows (Blocks) or
 // neutral rows elsewhere. The prediction is kept between queries and only
 // the points that changed are rewritten; release undoes the block.
-func (a *multi) prediction(idx []int, p *blockPlan) *oracle.Pred {
+func (a *multi) prediction(idx []int, p *blockPlan) *scorer.Pred {
 	neutralKnown := p.kind != Blocks
 	if a.pred == nil || a.predNeutralKnown != neutralKnown {
-		a.pred = &oracle.Pred{K: a.k, P: make([]float64, a.n*a.width())}
+		a.pred = &scorer.Pred{K: a.k, P: make([]float64, a.n*a.width())}
 		a.predNeutralKnown = neutralKnown
 		for i := range a.labels {
 			a.putRow(i)
@@ -1075,12 +1075,12 @@ func (a *multi) learn(idx, sigma []int) {
 // check submits every point at its recovered label's row and compares the
 // score with the exact sum of those rows' terms. It is decisive when one
 // wrong label would move the sum by more than twice the budget.
-func (a *multi) check(s oracle.Scorer) (ok, decisive bool, err error) {
+func (a *multi) check(s scorer.Server) (ok, decisive bool, err error) {
 	w := 1
 	if a.k > 2 {
 		w = a.k
 	}
-	pr := &oracle.Pred{K: a.k, P: make([]float64, a.n*w)}
+	pr := &scorer.Pred{K: a.k, P: make([]float64, a.n*w)}
 	c := new(big.Float).SetPrec(192)
 	for i, cl := range a.labels {
 		copy(pr.P[i*w:(i+1)*w], a.known[cl].row)

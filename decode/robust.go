@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/labelinf/labelinf/apa"
-	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -43,7 +43,7 @@ type RobustOptions struct {
 	Margin float64
 	// Encoding is how predictions are submitted: logits (the zero value),
 	// log-probabilities or probabilities.
-	Encoding oracle.Encoding
+	Encoding scorer.Encoding
 	Weights  WeightSet
 }
 
@@ -57,11 +57,11 @@ type RobustPlan struct {
 	N, K    int
 	Tau     float64
 	W       *big.Float // weight unit, a float64 ≥ 2Nτ(1+δ)
-	Enc     oracle.Encoding
+	Enc     scorer.Encoding
 	Weights WeightSet
 
 	prec  uint            // score bits needed
-	pred  *oracle.BigPred // the submitted prediction
+	pred  *scorer.BigPred // the submitted prediction
 	rowL  [][]*big.Float  // rowL[n][k]: loss of row n if its label were k, from the submitted values
 	base  *big.Float      // Σ_n rowL[n][0]
 	cg    []int64         // Conway–Guy weights (ConwayGuyWeights)
@@ -102,7 +102,7 @@ func PlanRobust(opt RobustOptions) (*RobustPlan, error) {
 		return nil, fmt.Errorf("decode: robust attack needs a noise bound τ > 0, got %v (without noise use the exact prime attack)", opt.Tau)
 	case opt.Margin < 0 || math.IsNaN(opt.Margin) || math.IsInf(opt.Margin, 0):
 		return nil, fmt.Errorf("decode: margin δ = %v; want δ ≥ 0", opt.Margin)
-	case opt.Encoding < oracle.Logits || opt.Encoding > oracle.Probs:
+	case opt.Encoding < scorer.Logits || opt.Encoding > scorer.Probs:
 		return nil, fmt.Errorf("decode: unknown encoding %v", opt.Encoding)
 	}
 	if uint64(n)*uint64(k-1) > 1<<26 {
@@ -201,14 +201,14 @@ func MaxProbRows(tau, margin float64) int {
 }
 
 // buildPred turns the logits into the submitted prediction.
-func (p *RobustPlan) buildPred(logits []*big.Float) (*oracle.BigPred, error) {
+func (p *RobustPlan) buildPred(logits []*big.Float) (*scorer.BigPred, error) {
 	n, k := p.N, p.K
-	pred := &oracle.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
-	if p.Enc == oracle.Logits {
+	pred := &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
+	if p.Enc == scorer.Logits {
 		copy(pred.V, logits)
 		return pred, nil
 	}
-	if p.Enc == oracle.Probs && n > MaxProbRows(p.Tau, 0) && p.cg == nil {
+	if p.Enc == scorer.Probs && n > MaxProbRows(p.Tau, 0) && p.cg == nil {
 		// A quick, conservative check; the exact one is the error below.
 		return nil, fmt.Errorf("decode: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, p.Tau, MaxProbRows(p.Tau, 0))
 	}
@@ -222,7 +222,7 @@ func (p *RobustPlan) buildPred(logits []*big.Float) (*oracle.BigPred, error) {
 			// ln θ_{i,c} = z_{i,c} − logsumexp(z_i), exact to 2^absLg.
 			a := new(big.Float).SetPrec(p.bitsFor(lse))
 			a.Sub(row[c], lse)
-			if p.Enc == oracle.LogProbs {
+			if p.Enc == scorer.LogProbs {
 				if a.Sign() > 0 {
 					a.SetInt64(0)
 				}
@@ -255,7 +255,7 @@ func (p *RobustPlan) logSumExp(z *big.Float, row []*big.Float) error {
 		}
 	}
 	z.SetPrec(p.bitsFor(hi))
-	_, err := oracle.LogSumExp(z, row)
+	_, err := apa.LogSumExp(z, row)
 	return err
 }
 
@@ -269,7 +269,7 @@ func (p *RobustPlan) rowLosses() error {
 	for i := range n {
 		row := p.pred.V[i*k : (i+1)*k]
 		p.rowL[i] = make([]*big.Float, k)
-		if p.Enc == oracle.Logits {
+		if p.Enc == scorer.Logits {
 			if err := p.logSumExp(lse, row); err != nil {
 				return err
 			}
@@ -277,11 +277,11 @@ func (p *RobustPlan) rowLosses() error {
 		for c := range k {
 			l := new(big.Float)
 			switch p.Enc {
-			case oracle.Logits:
+			case scorer.Logits:
 				l.SetPrec(p.bitsFor(lse)).Sub(lse, row[c])
-			case oracle.LogProbs:
+			case scorer.LogProbs:
 				l.SetPrec(row[c].Prec()).Neg(row[c])
-			case oracle.Probs:
+			case scorer.Probs:
 				l.SetPrec(uint(max(64, -p.absLg+16)))
 				if _, err := apa.Log(l, row[c]); err != nil {
 					return err
@@ -300,7 +300,7 @@ func (p *RobustPlan) rowLosses() error {
 func (p *RobustPlan) Prec() uint { return p.prec }
 
 // Pred returns the prediction to submit. It is shared; do not modify it.
-func (p *RobustPlan) Pred() *oracle.BigPred { return p.pred }
+func (p *RobustPlan) Pred() *scorer.BigPred { return p.pred }
 
 // RobustResult is the outcome of decoding one robust score.
 type RobustResult struct {
@@ -414,7 +414,7 @@ type BigScorer interface {
 	N() int
 	K() int
 	Prec() uint
-	Score(*oracle.BigPred) (*big.Float, error)
+	Score(*scorer.BigPred) (*big.Float, error)
 }
 
 // RobustAttack is the result of [AttackRobust].

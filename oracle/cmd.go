@@ -14,11 +14,12 @@ import (
 	"time"
 
 	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // Cmd is an external scorer: a program started once through sh -c that
 // reads one JSON line per query on its standard input,
-// {"predictions": [...]} (see [Pred.AppendJSON]), and answers with one
+// {"predictions": [...]} (see [scorer.Pred.AppendJSON]), and answers with one
 // line on its standard output, the score as a decimal number. Its standard
 // error is kept for error messages.
 type Cmd struct {
@@ -95,14 +96,14 @@ func (c *Cmd) Queries() int {
 // Score sends p and reads the score. After any failure (the program died,
 // answered something that is not a number, or timed out) the scorer is
 // unusable and every later call returns the same error.
-func (c *Cmd) Score(p *Pred) (*big.Rat, error) {
+func (c *Cmd) Score(p *scorer.Pred) (*big.Rat, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead != nil {
 		return nil, c.dead
 	}
 	c.queries++
-	if err := p.check(c.n, c.k); err != nil {
+	if err := p.Check(c.n, c.k); err != nil {
 		return nil, err
 	}
 	c.buf = append(p.AppendJSON(c.buf[:0]), '\n')

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // TestMain doubles as an external scorer: with LABELINF_TEST_SCORER set,
@@ -25,7 +26,7 @@ func TestMain(m *testing.M) {
 
 // fakeScorer serves float64-sklearn scores of labels i%2, or misbehaves.
 func fakeScorer(mode string) {
-	m, _ := ParseModel(Float64Sklearn)
+	m, _ := scorer.ParseModel(scorer.Float64Sklearn)
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
@@ -47,7 +48,7 @@ func fakeScorer(mode string) {
 		for i := range labels {
 			labels[i] = i % 2
 		}
-		r, err := m.Eval(labels, &Pred{K: 2, P: req.Predictions})
+		r, err := m.Eval(labels, &scorer.Pred{K: 2, P: req.Predictions})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(5)
@@ -72,12 +73,12 @@ func TestCmdScorer(t *testing.T) {
 	}
 	defer c.Close()
 	c.RoundTo = &fpa.Binary64
-	p := &Pred{K: 2, P: []float64{0.1, 0.9, 0.5, 1e-300, 0.75}}
+	p := &scorer.Pred{K: 2, P: []float64{0.1, 0.9, 0.5, 1e-300, 0.75}}
 	got, err := c.Score(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := ParseModel(Float64Sklearn)
+	m, _ := scorer.ParseModel(scorer.Float64Sklearn)
 	want, _ := m.Eval([]int{0, 1, 0, 1, 0}, p)
 	if got.Cmp(want) != 0 {
 		t.Errorf("external score %s, want %s", got.FloatString(20), want.FloatString(20))
@@ -85,39 +86,45 @@ func TestCmdScorer(t *testing.T) {
 	if c.Queries() != 1 {
 		t.Errorf("Queries = %d", c.Queries())
 	}
-	if _, err := c.Score(&Pred{K: 2, P: []float64{0.5}}); err == nil {
+	if _, err := c.Score(&scorer.Pred{K: 2, P: []float64{0.5}}); err == nil {
 		t.Error("wrong shape accepted")
 	}
 }
 
+// TestCmdScorerFailures: a scorer that dies, answers garbage or never
+// answers fails its query with an error that says which, and stays
+// failed. The timeout is what is measured only for the scorer that never
+// answers; the others get a deadline far beyond their start-up on any
+// machine load, so that the test checks the failure, not the clock.
 func TestCmdScorerFailures(t *testing.T) {
-	for _, c := range []struct{ mode, want string }{
-		{"die", "exited"},
-		{"garbage", "not a decimal"},
-		{"slow", "did not answer"},
+	const slowTimeout = 300 * time.Millisecond
+	for _, c := range []struct {
+		mode, want string
+		timeout    time.Duration
+	}{
+		{"die", "exited", time.Minute},
+		{"garbage", "not a decimal", time.Minute},
+		{"slow", "did not answer", slowTimeout},
 	} {
-		s, err := NewCmd(selfScorer(t, c.mode), 2, 2, 300*time.Millisecond)
+		s, err := NewCmd(selfScorer(t, c.mode), 2, 2, c.timeout)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.Score(&Pred{K: 2, P: []float64{0.5, 0.5}})
+		t0 := time.Now()
+		_, err = s.Score(&scorer.Pred{K: 2, P: []float64{0.5, 0.5}})
+		el := time.Since(t0)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.mode, err, c.want)
 		}
-		if _, err2 := s.Score(&Pred{K: 2, P: []float64{0.5, 0.5}}); err2 == nil {
+		if c.mode == "slow" && el < slowTimeout {
+			t.Errorf("slow: gave up after %v, before its timeout %v", el, slowTimeout)
+		}
+		if _, err2 := s.Score(&scorer.Pred{K: 2, P: []float64{0.5, 0.5}}); err2 == nil {
 			t.Errorf("%s: scorer usable after a failure", c.mode)
 		}
 		s.Close()
 	}
 	if _, err := NewCmd("  ", 2, 2, 0); err == nil {
 		t.Error("empty command accepted")
-	}
-}
-
-func TestPredJSON(t *testing.T) {
-	p := &Pred{K: 3, P: []float64{0.1, 0.2, 0.7, 1, 0, 0}}
-	var v struct{ Predictions [][]float64 }
-	if err := json.Unmarshal(p.AppendJSON(nil), &v); err != nil || len(v.Predictions) != 2 || v.Predictions[0][2] != 0.7 {
-		t.Errorf("AppendJSON = %s (%v)", p.AppendJSON(nil), err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // scorerFlags are the flags plan and attack share.
@@ -35,7 +36,7 @@ func addScorerFlags(fs *flag.FlagSet) *scorerFlags {
 	return &scorerFlags{
 		n:      fs.Int("n", 0, "number of labels"),
 		k:      fs.Int("k", 2, "number of classes"),
-		scorer: fs.String("scorer", oracle.Float64Sklearn, "scorer: "+strings.Join(oracle.ModelNames, ", ")+", or cmd:PROGRAM"),
+		scorer: fs.String("scorer", scorer.Float64Sklearn, "scorer: "+strings.Join(scorer.ModelNames, ", ")+", or cmd:PROGRAM"),
 		assume: fs.String("assume", "", "the scorer model to plan for (required with cmd:PROGRAM)"),
 		noise:  fs.String("noise", "none", "noise on each score: none, bounded, gaussian, laplace, multiplicative"),
 		tau:    fs.Float64("tau", 0, "noise scale: bounded half-width, Gaussian σ, Laplace b, multiplicative ε"),
@@ -46,27 +47,27 @@ func addScorerFlags(fs *flag.FlagSet) *scorerFlags {
 }
 
 // model returns the model to plan for and, for cmd:PROGRAM, the program.
-func (f *scorerFlags) model() (*oracle.Model, string, oracle.Noise, error) {
+func (f *scorerFlags) model() (*scorer.Model, string, scorer.Noise, error) {
 	name, prog := *f.scorer, ""
 	if p, ok := strings.CutPrefix(name, "cmd:"); ok {
 		prog = p
 		if *f.assume == "" {
-			return nil, "", oracle.Noise{}, errors.New("--scorer cmd:PROGRAM needs --assume MODEL, the model to plan for")
+			return nil, "", scorer.Noise{}, errors.New("--scorer cmd:PROGRAM needs --assume MODEL, the model to plan for")
 		}
 		name = *f.assume
 	} else if *f.assume != "" && *f.assume != name {
-		return nil, "", oracle.Noise{}, errors.New("--assume is only for --scorer cmd:PROGRAM")
+		return nil, "", scorer.Noise{}, errors.New("--assume is only for --scorer cmd:PROGRAM")
 	}
-	m, err := oracle.ParseModel(name)
+	m, err := scorer.ParseModel(name)
 	if err != nil {
-		return nil, "", oracle.Noise{}, err
+		return nil, "", scorer.Noise{}, err
 	}
-	nz, err := oracle.ParseNoise(*f.noise, *f.tau, *f.delta)
+	nz, err := scorer.ParseNoise(*f.noise, *f.tau, *f.delta)
 	if err != nil {
-		return nil, "", oracle.Noise{}, err
+		return nil, "", scorer.Noise{}, err
 	}
 	if *f.k < 2 || *f.k > 64 {
-		return nil, "", oracle.Noise{}, fmt.Errorf("--k %d outside [2, 64]", *f.k)
+		return nil, "", scorer.Noise{}, fmt.Errorf("--k %d outside [2, 64]", *f.k)
 	}
 	return m, prog, nz, nil
 }
@@ -173,7 +174,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 }
 
 // maxTerm is the largest term one point can contribute under m.
-func maxTerm(m *oracle.Model) float64 {
+func maxTerm(m *scorer.Model) float64 {
 	t, err := m.Terms([]float64{0})
 	if err != nil || t[1].IsInf() {
 		t, err = m.Terms([]float64{0x1p-1074})
@@ -207,13 +208,13 @@ type attackOut struct {
 
 // timed measures the time spent in the scorer.
 type timed struct {
-	oracle.Scorer
+	scorer.Server
 	d time.Duration
 }
 
-func (t *timed) Score(p *oracle.Pred) (*big.Rat, error) {
+func (t *timed) Score(p *scorer.Pred) (*big.Rat, error) {
 	t0 := time.Now()
-	r, err := t.Scorer.Score(p)
+	r, err := t.Server.Score(p)
 	t.d += time.Since(t0)
 	return r, err
 }
@@ -257,7 +258,7 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 	}
 	n, k := *sf.n, *sf.k
 	var truth []int
-	var sc oracle.Scorer
+	var sc scorer.Server
 	if prog != "" {
 		if *labelsFile != "" {
 			return usage(errors.New("--labels is for simulated scorers; an external scorer holds its own labels"))
@@ -285,7 +286,7 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 			return usage(err)
 		}
 		sc = sim
-		if nz.Kind != oracle.NoNoise {
+		if nz.Kind != scorer.NoNoise {
 			if sc, err = oracle.NewNoisy(sim, nz, *seed); err != nil {
 				return usage(err)
 			}
@@ -300,7 +301,7 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 			*sf.check = true
 		}
 	}
-	ts := &timed{Scorer: sc}
+	ts := &timed{Server: sc}
 	bar := newProgress(stderr, n)
 	t0 := time.Now()
 	res, aerr := decode.AttackMulti(ts, decode.MultiOptions{

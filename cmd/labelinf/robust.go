@@ -11,14 +11,15 @@ import (
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // robustArgs are the parsed attack flags robust-single uses.
 type robustArgs struct {
 	sf                  *scorerFlags
-	m                   *oracle.Model
+	m                   *scorer.Model
 	prog                string
-	nz                  oracle.Noise
+	nz                  scorer.Noise
 	seed                uint64
 	labelsFile, outFile string
 	encoding, weights   string
@@ -37,18 +38,18 @@ func runRobust(a robustArgs, stdout, stderr io.Writer) int {
 	}
 	var tau float64
 	switch a.nz.Kind {
-	case oracle.Bounded:
+	case scorer.Bounded:
 		tau = a.nz.Tau
-	case oracle.Gaussian, oracle.Laplace:
+	case scorer.Gaussian, scorer.Laplace:
 		// One query: |noise| ≤ σ·√(2 ln(2/δ)) (Gaussian) or b·ln(1/δ)
 		// (Laplace) with probability 1 − δ.
 		tau = a.nz.HalfWidth(0, 1)
-	case oracle.Multiplicative:
+	case scorer.Multiplicative:
 		return usage(errors.New("--strategy robust-single: multiplicative noise grows with the score, and one query cannot separate it (ICML Thm 11); use bounded or gaussian"))
 	default:
 		return usage(errors.New("--strategy robust-single needs noise (--noise bounded --tau T); without noise use labelinf demo's exact attack"))
 	}
-	enc, err := oracle.ParseEncoding(a.encoding)
+	enc, err := scorer.ParseEncoding(a.encoding)
 	if err != nil {
 		return usage(err)
 	}

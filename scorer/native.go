@@ -1,4 +1,4 @@
-package oracle
+package scorer
 
 // This file evaluates the float models with hardware float64 and float32
 // arithmetic (IEEE round to nearest-even, which Go guarantees for both), in
@@ -70,7 +70,7 @@ func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T
 		}
 		t := -l
 		if math.IsNaN(float64(t)) || math.IsInf(float64(t), 0) {
-			return 0, terms, fmt.Errorf("oracle: term %d is %v (a probability of 0 or below with no clipping)", i, t)
+			return 0, terms, fmt.Errorf("scorer: term %d is %v (a probability of 0 or below with no clipping)", i, t)
 		}
 		terms[i] = t
 	}

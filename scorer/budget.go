@@ -1,4 +1,4 @@
-package oracle
+package scorer
 
 // This file is the attacker's side of a model: the exact terms a server's
 // prediction rows produce, and a rigorous bound on how far the reported
@@ -53,7 +53,7 @@ func (m *Model) Terms(row []float64) ([]*big.Float, error) {
 func (m *Model) qhat(row []float64) ([]*big.Float, error) {
 	for _, v := range row {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("oracle: prediction %v", v)
+			return nil, fmt.Errorf("scorer: prediction %v", v)
 		}
 	}
 	if m.Exact {

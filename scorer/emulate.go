@@ -1,4 +1,4 @@
-package oracle
+package scorer
 
 // This file lets an attacker bracket what a float server reports for a
 // labeling without assuming the server's log bit for bit: rounding to
@@ -29,7 +29,7 @@ type Emulator struct {
 func (m *Model) NewEmulator() (*Emulator, error) {
 	f64, ok := m.native()
 	if !ok || m.Loss.Sum.Order == fpa.Kahan || m.Loss.LogULPs > 64 {
-		return nil, fmt.Errorf("oracle: %s cannot be emulated (needs binary64 or binary32, round to nearest, recursive or pairwise sum)", m.Name)
+		return nil, fmt.Errorf("scorer: %s cannot be emulated (needs binary64 or binary32, round to nearest, recursive or pairwise sum)", m.Name)
 	}
 	return &Emulator{m: m, f64: f64}, nil
 }
@@ -110,12 +110,12 @@ func (e *Emulator) Report(t *Terms) (*big.Rat, error) {
 	var mean float64
 	if e.f64 {
 		if len(t.f64) == 0 {
-			return nil, errors.New("oracle: no terms")
+			return nil, errors.New("scorer: no terms")
 		}
 		mean = sumNative(t.f64, e.m.Loss.Sum) / float64(len(t.f64))
 	} else {
 		if len(t.f32) == 0 {
-			return nil, errors.New("oracle: no terms")
+			return nil, errors.New("scorer: no terms")
 		}
 		mean = float64(sumNative(t.f32, e.m.Loss.Sum) / float32(len(t.f32)))
 	}

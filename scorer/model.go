@@ -1,4 +1,4 @@
-package oracle
+package scorer
 
 import (
 	"fmt"
@@ -91,7 +91,7 @@ func ParseModel(name string) (*Model, error) {
 			b, ok := strings.CutPrefix(rest, ":")
 			v, err := strconv.ParseUint(b, 10, 32)
 			if !ok || err != nil || v < 8 || v > 1<<24 {
-				return nil, fmt.Errorf("oracle: scorer %q: want apa or apa:BITS with BITS in [8, 2^24]", name)
+				return nil, fmt.Errorf("scorer: scorer %q: want apa or apa:BITS with BITS in [8, 2^24]", name)
 			}
 			prec = uint(v)
 		}
@@ -101,22 +101,22 @@ func ParseModel(name string) (*Model, error) {
 	if rest, ok := strings.CutPrefix(name, "fpa:"); ok {
 		f, err := fpa.ParseFormat(rest)
 		if err != nil {
-			return nil, fmt.Errorf("oracle: scorer %q: %w", name, err)
+			return nil, fmt.Errorf("scorer: scorer %q: %w", name, err)
 		}
 		return &Model{Name: "fpa:" + f.String(), Decimals: -1, Desc: fmt.Sprintf("%v server: correctly rounded log, no clipping, numpy pairwise sum, mean", f),
 			Loss: fpa.Loss{Format: f, Sum: numpySum}}, nil
 	}
-	return nil, fmt.Errorf("oracle: unknown scorer %q (want one of %s)", name, strings.Join(ModelNames, ", "))
+	return nil, fmt.Errorf("scorer: unknown scorer %q (want one of %s)", name, strings.Join(ModelNames, ", "))
 }
 
 // Validate reports whether m is usable.
 func (m *Model) Validate() error {
 	if m.Decimals < -1 || m.Decimals > 30 {
-		return fmt.Errorf("oracle: model %s: %d decimals outside [-1, 30]", m.Name, m.Decimals)
+		return fmt.Errorf("scorer: model %s: %d decimals outside [-1, 30]", m.Name, m.Decimals)
 	}
 	if m.Exact {
 		if m.Prec < 8 {
-			return fmt.Errorf("oracle: model %s: %d bits, need at least 8", m.Name, m.Prec)
+			return fmt.Errorf("scorer: model %s: %d bits, need at least 8", m.Name, m.Prec)
 		}
 		return nil
 	}
