@@ -311,9 +311,13 @@ func (a *multi) rowInfo(row []float64) (rowInfo, error) {
 func (a *multi) setWmax() error {
 	pmin := math.SmallestNonzeroFloat64
 	if !a.m.Exact {
-		if a.m.Loss.Eps != "" {
+		clip, err := a.m.Clip()
+		if err != nil {
+			return err
+		}
+		if clip.Eps != nil {
 			pmin = 0 // clipped up to eps
-		} else if a.m.Loss.LogFloor != "" {
+		} else if clip.Floor != nil {
 			pmin = 0 // log clamped
 		} else {
 			// The smallest positive value of the format that float64 holds.

@@ -275,18 +275,21 @@ func (p *RobustPlan) rowLosses() error {
 			}
 		}
 		for c := range k {
+			// The loss as the server defines it (scorer.Encoding.RowLoss),
+			// at a precision that holds it to 2^absLg.
 			l := new(big.Float)
+			var lseRow *big.Float
 			switch p.Enc {
 			case scorer.Logits:
-				l.SetPrec(p.bitsFor(lse)).Sub(lse, row[c])
+				l.SetPrec(p.bitsFor(lse))
+				lseRow = lse
 			case scorer.LogProbs:
-				l.SetPrec(row[c].Prec()).Neg(row[c])
+				l.SetPrec(row[c].Prec())
 			case scorer.Probs:
 				l.SetPrec(uint(max(64, -p.absLg+16)))
-				if _, err := apa.Log(l, row[c]); err != nil {
-					return err
-				}
-				l.Neg(l)
+			}
+			if _, err := p.Enc.RowLoss(l, row, c, lseRow); err != nil {
+				return fmt.Errorf("decode: row %d: %w", i, err)
 			}
 			p.rowL[i][c] = l
 		}

@@ -31,6 +31,11 @@ type Model struct {
 	Decimals int
 	// Desc is a one-line description.
 	Desc string
+
+	// clip holds Loss's constants, parsed once by ParseModel. A model
+	// built by hand (or whose Loss is changed: build a new Model from its
+	// exported fields) has none and parses them where they are used.
+	clip *Clip
 }
 
 // Scorer model names accepted by [ParseModel].
@@ -71,6 +76,19 @@ var numpySum = fpa.SumOptions{Order: fpa.Pairwise, Chunk: 8192}
 // The float models' logs are faithful (within 1 ulp), as glibc's and
 // numpy's are; the simulated servers use Go's math.Log, which is too.
 func ParseModel(name string) (*Model, error) {
+	m, err := parseModel(name)
+	if err != nil {
+		return nil, err
+	}
+	if !m.Exact {
+		if m.clip, err = parseClip(&m.Loss); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func parseModel(name string) (*Model, error) {
 	switch name {
 	case Float64Sklearn:
 		return &Model{Name: name, Decimals: -1, Desc: "scikit-learn log_loss: float64, eps = 2^-52 clip, rows renormalised, numpy pairwise sum, mean",
@@ -140,26 +158,14 @@ func (m *Model) native() (f64, ok bool) {
 }
 
 // consts64 returns eps, 1−eps (computed in the format) and the log floor as
-// float64 values of the (binary32 or binary64) format, with ok false where
-// unused.
-func (m *Model) consts64() (eps, oneMinus, floor float64, clip, clamp bool) {
-	f64, _ := m.native()
-	if m.Loss.Eps != "" {
-		e, _ := fpa.Parse(m.Loss.Eps, m.Loss.Format, fpa.ToNearestEven)
-		eps, _ = e.Float64()
-		if f64 {
-			oneMinus = 1 - eps
-		} else {
-			oneMinus = float64(float32(1) - float32(eps))
-		}
-		clip = true
+// float64 values of the (binary32 or binary64) format, with clip and clamp
+// false where unused.
+func (m *Model) consts64() (eps, oneMinus, floor float64, clip, clamp bool, err error) {
+	c, err := m.Clip()
+	if err != nil {
+		return 0, 0, 0, false, false, err
 	}
-	if m.Loss.LogFloor != "" {
-		fl, _ := fpa.Parse(m.Loss.LogFloor, m.Loss.Format, fpa.ToNearestEven)
-		floor, _ = fl.Float64()
-		clamp = true
-	}
-	return
+	return c.eps64, c.oneMinus64, c.floor64, c.Eps != nil, c.Floor != nil, nil
 }
 
 // log32 is a faithful float32 logarithm: float64 log rounded to float32.

@@ -22,7 +22,10 @@ func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T
 		terms = make([]T, n)
 	}
 	terms = terms[:n]
-	eps64, one64, floor64, clip, clamp := m.consts64()
+	eps64, one64, floor64, clip, clamp, err := m.consts64()
+	if err != nil {
+		return 0, terms, err
+	}
 	eps, oneMinus, floor := T(eps64), T(one64), T(floor64)
 	var row [16]T
 	for i, y := range labels {
