@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -24,9 +25,9 @@ type timedScorer struct {
 	d time.Duration
 }
 
-func (t *timedScorer) Score(p *scorer.Pred) (r *big.Rat, err error) {
+func (t *timedScorer) Score(ctx context.Context, p *scorer.Pred) (r *big.Rat, err error) {
 	t0 := time.Now()
-	r, err = t.Server.Score(p)
+	r, err = t.Server.Score(ctx, p)
 	t.d += time.Since(t0)
 	return
 }
@@ -44,7 +45,7 @@ func runMulti(b *testing.B, model string, st decode.Strategy, labels []int, k in
 	}
 	ts := &timedScorer{Server: sim}
 	t0 := time.Now()
-	res, err := decode.AttackMulti(ts, decode.MultiOptions{Model: m, Strategy: st})
+	res, err := decode.AttackMulti(context.Background(), ts, decode.MultiOptions{Model: m, Strategy: st})
 	el := time.Since(t0)
 	var be *decode.BudgetError
 	if errors.As(err, &be) {

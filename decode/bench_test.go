@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -32,7 +33,7 @@ func BenchmarkSingleQuery(b *testing.B) {
 					b.Fatal(err)
 				}
 				t0 := time.Now()
-				score, err := o.Score(q.Prediction())
+				score, err := o.Score(context.Background(), q.Prediction())
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -8,6 +8,28 @@ import (
 	"math/big"
 )
 
+// The safety factor on the emulated separation ([multi.emuNeed]) starts
+// at emuFactorStart, grows by emuFactorGrow after a block whose brackets
+// overlapped (a retry: the estimate was short), and shrinks by
+// emuFactorDecay after each decoded block, never below the start. The
+// estimate sums the spreads seen on four probe labelings; the labelings
+// not probed may spread further, so it gets 1/8 of headroom. A short
+// estimate costs one query (the block is retried smaller), a long one
+// costs labels in every block, hence a quick rise and a slow decay. These
+// are choices, not calibrated optima; the query counts they give are
+// pinned by BENCHMARKS.md §6.
+const (
+	emuFactorStart = 1.125
+	emuFactorGrow  = 1.5
+	emuFactorDecay = 0.95
+)
+
+// maxCand bounds the labelings decodeEmu brackets for one block: the
+// candidates are those within the rigorous budget of the score, and with
+// the unit g sized to at least 2·budget/64 (planDigits) there are at most
+// about 64·K of them; 4,096 leaves a wide margin while bounding the work.
+const maxCand = 1 << 12
+
 // fillBase writes every point's computed-term range for the current state:
 // known points at their label's row, unknown ones neutral.
 func (a *multi) fillBase() {
@@ -50,8 +72,8 @@ func (a *multi) nTimes(r *big.Rat) *big.Float {
 // brackets of the block's labelings apart: the width of one bracket, the
 // spread of the label-dependent rounding seen on four probe labelings
 // (correctly rounded terms), the spacing of reported scores and twice the
-// noise, times a safety factor (1.125, ×1.5 after a failed decode, decaying
-// back by 5% a block). It is
+// noise, times a safety factor (emuFactorStart, ×emuFactorGrow after a
+// failed decode, decaying back by emuFactorDecay a block). It is
 // an estimate: decoding checks the brackets exactly and shrinks the block
 // if two of them overlap.
 func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
@@ -109,7 +131,6 @@ func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
 // lowest and highest computed terms. The block decodes only if exactly one
 // candidate's bracket holds the observed score, widened by the noise.
 func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bool) {
-	const maxCand = 1 << 12
 	a.fillBase()
 	idx := a.curIdx
 	defer a.setBlock(idx, p, nil)
@@ -140,7 +161,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 			rhi, err2 := a.emu.Report(a.hi)
 			if err1 == nil && err2 == nil && sHi.Cmp(rlo) >= 0 && sLo.Cmp(rhi) <= 0 {
 				if found != nil {
-					a.emuFactor *= 1.5
+					a.emuFactor *= emuFactorGrow
 					return nil, false // two labelings explain the score
 				}
 				found = append([]int(nil), sigma...)
@@ -151,7 +172,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 		}
 	}
 	if found == nil {
-		a.emuFactor *= 1.5
+		a.emuFactor *= emuFactorGrow
 		return nil, false
 	}
 	return found, true

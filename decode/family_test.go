@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -53,7 +54,7 @@ func TestFamilyAttack(t *testing.T) {
 		{newLoss(t, loss.SE, 0, [4]float64{}), 20, 6e-8, true}, // powers of two overflow sup|d| = 1; Conway–Guy fits
 	} {
 		t.Run(fmt.Sprintf("%v/n=%d/tau=%g", tt.l, tt.n, tt.tau), func(t *testing.T) {
-			p, err := PlanFamily(tt.l, tt.n, tt.tau)
+			p, err := PlanFamily(FamilyOptions{Loss: tt.l, N: tt.n, Tau: tt.tau})
 			require.NoError(t, err)
 			assert.Equal(t, tt.cg, p.ConwayGuy)
 			assert.Greater(t, p.Separation(), 2*tt.tau, "Λ > 2τ")
@@ -69,7 +70,8 @@ func TestFamilyAttack(t *testing.T) {
 				}
 				got, err := p.Decode(familyScore(t, p, labels, noise), 0)
 				require.NoError(t, err)
-				assert.Equal(t, labels, got)
+				assert.Equal(t, labels, got.Labels)
+				assert.True(t, got.Verified)
 			}
 		})
 	}
@@ -82,7 +84,7 @@ func TestFamilyThroughFPA(t *testing.T) {
 	rng := testrand.New(t)
 	l := newLoss(t, loss.IS, 0, [4]float64{})
 	const n, tau = 20, 1e-3
-	p, err := PlanFamily(l, n, tau)
+	p, err := PlanFamily(FamilyOptions{Loss: l, N: n, Tau: tau})
 	require.NoError(t, err)
 	for range 5 {
 		labels := make([]int, n)
@@ -106,7 +108,7 @@ func TestFamilyThroughFPA(t *testing.T) {
 		serverErr := (float64(n)*0x1p-52 + 1e-12) * mag
 		got, err := p.Decode(score, serverErr)
 		require.NoError(t, err)
-		assert.Equal(t, labels, got)
+		assert.Equal(t, labels, got.Labels)
 	}
 }
 
@@ -114,7 +116,7 @@ func TestFamilyNegativeResults(t *testing.T) {
 	se := newLoss(t, loss.SE, 0, [4]float64{})
 	// EA Thm 13 / ICML Thm 5–6: a bounded weight cannot separate many
 	// labels under large noise.
-	_, err := PlanFamily(se, 20, 0.01)
+	_, err := PlanFamily(FamilyOptions{Loss: se, N: 20, Tau: 0.01})
 	var ns *NotSeparableError
 	require.True(t, errors.As(err, &ns), "%v", err)
 	assert.Contains(t, err.Error(), "not τ-separable")
@@ -122,10 +124,10 @@ func TestFamilyNegativeResults(t *testing.T) {
 	mh := newLoss(t, loss.Mahalanobis, 0, [4]float64{2, 0.5, 0.5, 1})
 	// EA Thm 8 claims τ < α/N suffices (α = 2, N = 10: τ < 0.2); the
 	// bound says τ = 0.01 is already impossible.
-	_, err = PlanFamily(mh, 10, 0.01)
+	_, err = PlanFamily(FamilyOptions{Loss: mh, N: 10, Tau: 0.01})
 	require.True(t, errors.As(err, &ns), "%v", err)
 	// Between the lower bound and what our sets reach, no claim is made.
-	_, err = PlanFamily(se, 30, 1e-10)
+	_, err = PlanFamily(FamilyOptions{Loss: se, N: 30, Tau: 1e-10})
 	require.Error(t, err)
 	assert.False(t, errors.As(err, &ns))
 	assert.Contains(t, err.Error(), "no construction found")
@@ -134,7 +136,7 @@ func TestFamilyNegativeResults(t *testing.T) {
 		n   int
 		tau float64
 	}{{0, 1}, {5000, 1}, {5, 0}, {5, math.Inf(1)}} {
-		_, err := PlanFamily(se, bad.n, bad.tau)
+		_, err := PlanFamily(FamilyOptions{Loss: se, N: bad.n, Tau: bad.tau})
 		assert.Error(t, err)
 	}
 }
@@ -159,7 +161,7 @@ func TestSeparationDiscreteLp(t *testing.T) {
 		}
 	}
 	l := newLoss(t, loss.IS, 0, [4]float64{})
-	plan, err := PlanFamily(l, 10, 0.01)
+	plan, err := PlanFamily(FamilyOptions{Loss: l, N: 10, Tau: 0.01})
 	require.NoError(t, err)
 	lam, err := Separation(10, func(sigma []int) float64 {
 		s := new(big.Float).SetPrec(200)
@@ -175,4 +177,40 @@ func TestSeparationDiscreteLp(t *testing.T) {
 	assert.Greater(t, lam, 0.02)
 	_, err = Separation(0, nil)
 	assert.Error(t, err)
+}
+
+// familyServer holds labels and answers θ with the exact loss of the
+// family plus a fixed noise (in [−τ, τ]).
+type familyServer struct {
+	t      *testing.T
+	l      *loss.Binary
+	labels []int
+	noise  float64
+}
+
+func (s *familyServer) N() int { return len(s.labels) }
+
+func (s *familyServer) Score(ctx context.Context, theta []*big.Float) (*big.Float, error) {
+	p := &FamilyPlan{Loss: s.l, Theta: theta, prec: 256}
+	return familyScore(s.t, p, s.labels, s.noise), nil
+}
+
+// TestAttackFamily runs the one-call form against a server holding the
+// labels: one query, every label known.
+func TestAttackFamily(t *testing.T) {
+	rng := testrand.New(t)
+	l := newLoss(t, loss.CE, 0, [4]float64{})
+	const n, tau = 12, 0.1
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = rng.IntN(2)
+	}
+	s := &familyServer{t: t, l: l, labels: labels, noise: tau * 0.5}
+	res, err := AttackFamily(context.Background(), s, FamilyOptions{Loss: l, N: n, Tau: tau})
+	require.NoError(t, err)
+	assert.Equal(t, labels, res.Labels)
+	assert.Equal(t, 1, res.Queries)
+	assert.True(t, res.Verified)
+	_, err = AttackFamily(context.Background(), s, FamilyOptions{Loss: l, N: n + 1, Tau: tau})
+	assert.Error(t, err, "N mismatch accepted")
 }

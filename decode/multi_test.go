@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"context"
 	"errors"
 	"math/big"
 	"testing"
@@ -12,7 +13,7 @@ import (
 
 func seededLabels(t *testing.T, n, k int) []int { return randLabels(testrand.New(t), n, k) }
 
-func attackSim(t *testing.T, model string, labels []int, k int, opt MultiOptions) *MultiResult {
+func attackSim(t *testing.T, model string, labels []int, k int, opt MultiOptions) *Result {
 	t.Helper()
 	m, err := scorer.ParseModel(model)
 	if err != nil {
@@ -29,7 +30,7 @@ func attackSim(t *testing.T, model string, labels []int, k int, opt MultiOptions
 		}
 	}
 	opt.Model = m
-	res, err := AttackMulti(sc, opt)
+	res, err := AttackMulti(context.Background(), sc, opt)
 	if err != nil {
 		t.Fatalf("%s %v: %v", model, opt.Strategy, err)
 	}
@@ -56,7 +57,7 @@ func TestMultiAllScorers(t *testing.T) {
 				// 11-bit scores under 600 neutral points: Alg 1 cannot fit
 				// even one prime; it must say so.
 				m, _ := scorer.ParseModel(model)
-				_, err := PlanMulti(n, 2, MultiOptions{Strategy: s, Model: m})
+				_, err := PlanMulti(context.Background(), n, 2, MultiOptions{Strategy: s, Model: m})
 				var be *BudgetError
 				if !errors.As(err, &be) {
 					t.Errorf("%s primes: %v, want a BudgetError", model, err)
@@ -68,7 +69,7 @@ func TestMultiAllScorers(t *testing.T) {
 				t.Errorf("%s %v: check %v decisive %v", model, s, res.Checked, res.CheckDecisive)
 			}
 			m, _ := scorer.ParseModel(model)
-			plan, err := PlanMulti(n, 2, MultiOptions{Strategy: s, Model: m, Check: true})
+			plan, err := PlanMulti(context.Background(), n, 2, MultiOptions{Strategy: s, Model: m, Check: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +121,7 @@ func TestMultiWrongModel(t *testing.T) {
 	assumed, _ := scorer.ParseModel("float64-sklearn")
 	for _, check := range []bool{false, true} {
 		sim, _ := oracle.NewSim(real, labels, 2)
-		res, err := AttackMulti(sim, MultiOptions{Model: assumed, Check: check})
+		res, err := AttackMulti(context.Background(), sim, MultiOptions{Model: assumed, Check: check})
 		if err == nil {
 			t.Fatal("attack against a float32 scorer planned as float64 succeeded")
 		}
@@ -135,7 +136,7 @@ type junkScorer struct{ n, q int }
 func (j *junkScorer) N() int       { return j.n }
 func (j *junkScorer) K() int       { return 2 }
 func (j *junkScorer) Queries() int { return j.q }
-func (j *junkScorer) Score(*scorer.Pred) (*big.Rat, error) {
+func (j *junkScorer) Score(context.Context, *scorer.Pred) (*big.Rat, error) {
 	j.q++
 	return big.NewRat(int64(j.q*7919%1000), 997), nil
 }
@@ -143,7 +144,7 @@ func (j *junkScorer) Score(*scorer.Pred) (*big.Rat, error) {
 func TestMultiJunkScores(t *testing.T) {
 	m, _ := scorer.ParseModel("float64-sklearn")
 	for _, s := range []Strategy{Blocks, Primes, Alg3} {
-		_, err := AttackMulti(&junkScorer{n: 300}, MultiOptions{Model: m, Strategy: s})
+		_, err := AttackMulti(context.Background(), &junkScorer{n: 300}, MultiOptions{Model: m, Strategy: s})
 		if !errors.Is(err, ErrInconsistent) {
 			t.Errorf("%v: junk scores gave %v, want ErrInconsistent", s, err)
 		}
@@ -152,17 +153,17 @@ func TestMultiJunkScores(t *testing.T) {
 
 func TestMultiBadInput(t *testing.T) {
 	m, _ := scorer.ParseModel("float64-sklearn")
-	if _, err := PlanMulti(0, 2, MultiOptions{Model: m}); err == nil {
+	if _, err := PlanMulti(context.Background(), 0, 2, MultiOptions{Model: m}); err == nil {
 		t.Error("N = 0 accepted")
 	}
-	if _, err := PlanMulti(10, 1, MultiOptions{Model: m}); err == nil {
+	if _, err := PlanMulti(context.Background(), 10, 1, MultiOptions{Model: m}); err == nil {
 		t.Error("K = 1 accepted")
 	}
-	if _, err := PlanMulti(10, 2, MultiOptions{}); err == nil {
+	if _, err := PlanMulti(context.Background(), 10, 2, MultiOptions{}); err == nil {
 		t.Error("no model accepted")
 	}
 	// Noise far above what one point can carry: a BudgetError.
-	_, err := PlanMulti(1000, 2, MultiOptions{Model: m, Noise: scorer.Noise{Kind: scorer.Bounded, Tau: 1}})
+	_, err := PlanMulti(context.Background(), 1000, 2, MultiOptions{Model: m, Noise: scorer.Noise{Kind: scorer.Bounded, Tau: 1}})
 	var be *BudgetError
 	if !errors.As(err, &be) {
 		t.Errorf("τ = 1 at N = 1000: %v, want a BudgetError", err)

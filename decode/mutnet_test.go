@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"context"
 	"encoding/json"
 	"math/big"
 	"testing"
@@ -51,7 +52,7 @@ func TestMutNetAttack(t *testing.T) {
 			require.Zero(t, z.Cmp(x[i]), "output %d depends on the input", i)
 			pred.V[2*i], pred.V[2*i+1] = new(big.Float), z
 		}
-		score, err := srv.Score(pred)
+		score, err := srv.Score(context.Background(), pred)
 		require.NoError(t, err)
 		res, err := p.Decode(score, srv.Prec())
 		require.NoError(t, err)

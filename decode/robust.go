@@ -11,9 +11,9 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"time"
 
 	"github.com/labelinf/labelinf/apa"
+	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
@@ -305,23 +305,15 @@ func (p *RobustPlan) Prec() uint { return p.prec }
 // Pred returns the prediction to submit. It is shared; do not modify it.
 func (p *RobustPlan) Pred() *scorer.BigPred { return p.pred }
 
-// RobustResult is the outcome of decoding one robust score.
-type RobustResult struct {
-	Labels []int
-	// Residual is |N·ℓ̂ − N·ℓ(σ)| for the decoded labeling, and Budget the
-	// largest residual the noise and rounding bounds allow (< W/2).
-	Residual, Budget float64
-}
-
 // Decode recovers the labels from one observed score ℓ̂ with prec
-// significant bits. It rounds (C − N·ℓ̂)/W to the integer M, reads one
+// significant bits, as a verified [Result] (Queries left to the caller). It rounds (C − N·ℓ̂)/W to the integer M, reads one
 // label per row from M's bits (O(N); Conway–Guy weights go through
 // [subsetsum.Window]), and verifies: the decoded labeling's loss, summed
 // from the submitted values, must be within Nτ plus the rounding bounds
 // of N·ℓ̂ — the only labeling that can be, since the others are at least
 // W > 2(Nτ + rounding) away. It returns a *PrecisionError if prec is
 // below [RobustPlan.Prec], and ErrInconsistent if no labeling explains ℓ̂.
-func (p *RobustPlan) Decode(score *big.Float, prec uint) (*RobustResult, error) {
+func (p *RobustPlan) Decode(score *big.Float, prec uint) (*Result, error) {
 	if score == nil || score.IsInf() {
 		return nil, fmt.Errorf("%w: score is not finite", ErrInconsistent)
 	}
@@ -387,7 +379,9 @@ func (p *RobustPlan) Decode(score *big.Float, prec uint) (*RobustResult, error) 
 	if res.Cmp(budget) > 0 {
 		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond the bound %g", ErrInconsistent, r64, b64)
 	}
-	return &RobustResult{Labels: labels, Residual: r64, Budget: b64}, nil
+	out := allKnown(labels)
+	out.Residual, out.Budget = r64, b64
+	return out, nil
 }
 
 func roundInt(x *big.Float) *big.Int {
@@ -411,64 +405,46 @@ func ceilInt(x *big.Float) *big.Int {
 	return i
 }
 
-// BigScorer is a server answering arbitrary-precision predictions, as
-// [oracle.BigExact] does.
-type BigScorer interface {
-	N() int
-	K() int
-	Prec() uint
-	Score(*scorer.BigPred) (*big.Float, error)
-}
-
-// RobustAttack is the result of [AttackRobust].
-type RobustAttack struct {
-	RobustResult
-	Queries                   int
-	Prec                      uint
-	PlanSeconds, ScoreSeconds float64
-	DecodeSeconds             float64
-}
-
 // AttackRobust plans the attack for s's N and K with [PlanRobust] and runs
 // it with [RobustPlan.Attack].
-func AttackRobust(s BigScorer, opt RobustOptions) (*RobustAttack, error) {
+func AttackRobust(ctx context.Context, s scorer.BigServer, opt RobustOptions) (*Result, error) {
 	if s.N() != opt.N || s.K() != opt.K {
 		return nil, errors.New("decode: options do not match the scorer's N and K")
 	}
-	t0 := time.Now()
-	p, err := PlanRobust(opt)
+	var p *RobustPlan
+	err := ctxwait.Do(ctx, func() (err error) {
+		p, err = PlanRobust(opt)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	plan := time.Since(t0).Seconds()
-	r, err := p.Attack(s)
-	if err != nil {
-		return nil, err
-	}
-	r.PlanSeconds = plan
-	return r, nil
+	return p.Attack(ctx, s)
 }
 
 // Attack submits the plan's one prediction to s and decodes the score. It
 // returns a *PrecisionError before querying if s.Prec() is below
-// [RobustPlan.Prec], the scorer's error, or [RobustPlan.Decode]'s.
-func (p *RobustPlan) Attack(s BigScorer) (*RobustAttack, error) {
+// [RobustPlan.Prec], the scorer's error, [RobustPlan.Decode]'s, or ctx's
+// within a second of ctx being done.
+func (p *RobustPlan) Attack(ctx context.Context, s scorer.BigServer) (*Result, error) {
 	if s.N() != p.N || s.K() != p.K {
 		return nil, errors.New("decode: the plan does not match the scorer's N and K")
 	}
 	if s.Prec() < p.Prec() {
 		return nil, &PrecisionError{Have: s.Prec(), Need: p.Prec()}
 	}
-	t1 := time.Now()
-	score, err := s.Score(p.Pred())
+	score, err := s.Score(ctx, p.Pred())
 	if err != nil {
 		return nil, err
 	}
-	t2 := time.Now()
-	r, err := p.Decode(score, s.Prec())
+	var r *Result
+	err = ctxwait.Do(ctx, func() (err error) {
+		r, err = p.Decode(score, s.Prec())
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &RobustAttack{RobustResult: *r, Queries: 1, Prec: p.Prec(),
-		ScoreSeconds: t2.Sub(t1).Seconds(), DecodeSeconds: time.Since(t2).Seconds()}, nil
+	r.Queries = 1
+	return r, nil
 }

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -52,7 +53,7 @@ func TestRobustRecovers(t *testing.T) {
 				}
 				srv, err := oracle.NewBigExact(labels, tt.k, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: tt.tau}, rng.Uint64())
 				require.NoError(t, err)
-				res, err := AttackRobust(srv, opt)
+				res, err := AttackRobust(context.Background(), srv, opt)
 				require.NoError(t, err)
 				assert.Equal(t, labels, res.Labels)
 				assert.Equal(t, 1, srv.Queries())
@@ -78,7 +79,7 @@ func TestRobustFailures(t *testing.T) {
 		}
 		srv, err := oracle.NewBigExact(labels, 2, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: 40}, rng.Uint64())
 		require.NoError(t, err)
-		res, err := AttackRobust(srv, opt)
+		res, err := AttackRobust(context.Background(), srv, opt)
 		if err != nil {
 			assert.ErrorIs(t, err, ErrInconsistent)
 			continue
@@ -92,7 +93,7 @@ func TestRobustFailures(t *testing.T) {
 	// A score halfway between two labelings' scores is explained by none.
 	exact, err := oracle.NewBigExact(labels, 2, p.Prec()+64, scorer.Noise{}, 1)
 	require.NoError(t, err)
-	score, err := exact.Score(p.Pred())
+	score, err := exact.Score(context.Background(), p.Pred())
 	require.NoError(t, err)
 	shift := new(big.Float).SetPrec(p.Prec()+64).Quo(p.W, big.NewFloat(100)) // W/(2N), N = 50
 	score.Add(score, shift)
@@ -101,7 +102,7 @@ func TestRobustFailures(t *testing.T) {
 	// Too few bits.
 	srv, err := oracle.NewBigExact(labels, 2, p.Prec()-1, scorer.Noise{}, 1)
 	require.NoError(t, err)
-	_, err = AttackRobust(srv, opt)
+	_, err = AttackRobust(context.Background(), srv, opt)
 	var pe *PrecisionError
 	require.True(t, errors.As(err, &pe))
 	assert.Equal(t, p.Prec(), pe.Need)
@@ -137,7 +138,7 @@ func TestMaxProbRows(t *testing.T) {
 	require.NoError(t, err)
 	srv, err := oracle.NewBigExact(labels, 2, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: 1}, 1)
 	require.NoError(t, err)
-	res, err := p.Attack(srv)
+	res, err := p.Attack(context.Background(), srv)
 	require.NoError(t, err)
 	assert.Equal(t, labels, res.Labels)
 	opt.N++
@@ -174,7 +175,7 @@ func TestRobustFailureRate(t *testing.T) {
 				}
 				srv, err := oracle.NewBigExact(labels, 2, p.Prec(), nz, rng.Uint64())
 				require.NoError(t, err)
-				res, err := p.Attack(srv)
+				res, err := p.Attack(context.Background(), srv)
 				if err != nil || fmt.Sprint(res.Labels) != fmt.Sprint(labels) {
 					fail++
 				}

@@ -5,6 +5,7 @@
 package oracle
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -85,11 +86,16 @@ func (o *BigExact) ErrorBound(smax *big.Float) *big.Float {
 	return e.Add(e, new(big.Float).SetMantExp(big.NewFloat(1), -int(o.prec)))
 }
 
+// ctxRows is how often, in rows, a long evaluation polls its context: a
+// row costs at most a few logsumexps at the score's precision, so 256 of
+// them stay far below the second a cancellation may take.
+const ctxRows = 256
+
 // Score returns the mean cross-entropy of p against the private labels,
 // with noise added, rounded to Prec bits. It returns an error if p does
 // not have N rows of K values, or if a value is not finite, a probability
 // is outside (0, 1] or a log-probability is positive.
-func (o *BigExact) Score(p *scorer.BigPred) (*big.Float, error) {
+func (o *BigExact) Score(ctx context.Context, p *scorer.BigPred) (*big.Float, error) {
 	o.mu.Lock()
 	o.queries++
 	o.mu.Unlock()
@@ -101,6 +107,11 @@ func (o *BigExact) Score(p *scorer.BigPred) (*big.Float, error) {
 	total := new(big.Float).SetPrec(wp)
 	t := new(big.Float).SetPrec(wp)
 	for i, y := range o.labels {
+		if i%ctxRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		row := p.V[i*o.k : (i+1)*o.k]
 		for j, v := range row {
 			if v == nil || v.IsInf() {

@@ -3,6 +3,7 @@ package oracle
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +43,11 @@ type Cmd struct {
 	buf     []byte
 }
 
+// maxLine is the longest answer line read: a score is a number, so 1 MiB
+// is far beyond any honest answer, and bounds what a broken scorer can
+// make us hold.
+const maxLine = 1 << 20
+
 // NewCmd starts program (through sh -c) as a scorer of n points of k
 // classes; each answer must arrive within timeout (0 means one minute).
 func NewCmd(program string, n, k int, timeout time.Duration) (*Cmd, error) {
@@ -73,7 +79,7 @@ func NewCmd(program string, n, k int, timeout time.Duration) (*Cmd, error) {
 	}
 	go func() {
 		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		sc.Buffer(make([]byte, 64<<10), maxLine)
 		for sc.Scan() {
 			c.lines <- sc.Text()
 		}
@@ -94,9 +100,10 @@ func (c *Cmd) Queries() int {
 }
 
 // Score sends p and reads the score. After any failure (the program died,
-// answered something that is not a number, or timed out) the scorer is
-// unusable and every later call returns the same error.
-func (c *Cmd) Score(p *scorer.Pred) (*big.Rat, error) {
+// answered something that is not a number, timed out, or ctx was done)
+// the program's whole process group is killed, the scorer is unusable and
+// every later call returns the same error.
+func (c *Cmd) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead != nil {
@@ -106,14 +113,36 @@ func (c *Cmd) Score(p *scorer.Pred) (*big.Rat, error) {
 	if err := p.Check(c.n, c.k); err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, c.fail(fmt.Errorf("oracle: scorer query cancelled: %w", err))
+	}
 	c.buf = append(p.AppendJSON(c.buf[:0]), '\n')
-	if _, err := c.stdin.Write(c.buf); err != nil {
-		return nil, c.fail(fmt.Errorf("oracle: scorer stopped reading: %w", err))
+	timer := time.NewTimer(c.timeout)
+	defer timer.Stop()
+	// The write blocks while the program does not read (a pipe holds
+	// 64 KiB), so it is waited for like the answer.
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := c.stdin.Write(c.buf)
+		wrote <- err
+	}()
+	select {
+	case err := <-wrote:
+		if err != nil {
+			return nil, c.fail(fmt.Errorf("oracle: scorer stopped reading: %w", err))
+		}
+	case <-ctx.Done():
+		return nil, c.fail(fmt.Errorf("oracle: scorer query cancelled: %w", ctx.Err()))
+	case <-timer.C:
+		return nil, c.fail(fmt.Errorf("oracle: scorer did not read the query within %v", c.timeout))
 	}
 	select {
 	case line, ok := <-c.lines:
 		if !ok {
 			err := c.readErr
+			if errors.Is(err, bufio.ErrTooLong) {
+				return nil, c.fail(fmt.Errorf("oracle: scorer answered a line longer than %d bytes, not a score", maxLine))
+			}
 			if err == nil {
 				err = io.EOF
 			}
@@ -134,7 +163,9 @@ func (c *Cmd) Score(p *scorer.Pred) (*big.Rat, error) {
 			r, _ = b.Rat(nil)
 		}
 		return r, nil
-	case <-time.After(c.timeout):
+	case <-ctx.Done():
+		return nil, c.fail(fmt.Errorf("oracle: scorer query cancelled: %w", ctx.Err()))
+	case <-timer.C:
 		return nil, c.fail(fmt.Errorf("oracle: scorer did not answer within %v", c.timeout))
 	}
 }

@@ -2,16 +2,20 @@ package oracle
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/scorer"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestMain doubles as an external scorer: with LABELINF_TEST_SCORER set,
@@ -38,6 +42,10 @@ func fakeScorer(mode string) {
 			continue
 		case "slow":
 			time.Sleep(time.Hour)
+		case "long":
+			// A line of 2 MiB, twice what Cmd reads.
+			fmt.Println(strings.Repeat("1", 2<<20))
+			continue
 		}
 		var req struct{ Predictions []float64 }
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
@@ -74,7 +82,7 @@ func TestCmdScorer(t *testing.T) {
 	defer c.Close()
 	c.RoundTo = &fpa.Binary64
 	p := &scorer.Pred{K: 2, P: []float64{0.1, 0.9, 0.5, 1e-300, 0.75}}
-	got, err := c.Score(p)
+	got, err := c.Score(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +94,7 @@ func TestCmdScorer(t *testing.T) {
 	if c.Queries() != 1 {
 		t.Errorf("Queries = %d", c.Queries())
 	}
-	if _, err := c.Score(&scorer.Pred{K: 2, P: []float64{0.5}}); err == nil {
+	if _, err := c.Score(context.Background(), &scorer.Pred{K: 2, P: []float64{0.5}}); err == nil {
 		t.Error("wrong shape accepted")
 	}
 }
@@ -105,13 +113,14 @@ func TestCmdScorerFailures(t *testing.T) {
 		{"die", "exited", time.Minute},
 		{"garbage", "not a decimal", time.Minute},
 		{"slow", "did not answer", slowTimeout},
+		{"long", "longer than", time.Minute},
 	} {
 		s, err := NewCmd(selfScorer(t, c.mode), 2, 2, c.timeout)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t0 := time.Now()
-		_, err = s.Score(&scorer.Pred{K: 2, P: []float64{0.5, 0.5}})
+		_, err = s.Score(context.Background(), &scorer.Pred{K: 2, P: []float64{0.5, 0.5}})
 		el := time.Since(t0)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.mode, err, c.want)
@@ -119,7 +128,7 @@ func TestCmdScorerFailures(t *testing.T) {
 		if c.mode == "slow" && el < slowTimeout {
 			t.Errorf("slow: gave up after %v, before its timeout %v", el, slowTimeout)
 		}
-		if _, err2 := s.Score(&scorer.Pred{K: 2, P: []float64{0.5, 0.5}}); err2 == nil {
+		if _, err2 := s.Score(context.Background(), &scorer.Pred{K: 2, P: []float64{0.5, 0.5}}); err2 == nil {
 			t.Errorf("%s: scorer usable after a failure", c.mode)
 		}
 		s.Close()
@@ -127,4 +136,67 @@ func TestCmdScorerFailures(t *testing.T) {
 	if _, err := NewCmd("  ", 2, 2, 0); err == nil {
 		t.Error("empty command accepted")
 	}
+}
+
+// TestCmdScorerCancel: a scorer that never answers (with a child of its
+// own) is stopped by its context within a second, and no process of its
+// process group survives.
+func TestCmdScorerCancel(t *testing.T) {
+	// The shell starts a grandchild first, so the group has more than one
+	// process.
+	c, err := NewCmd("sleep 3600 & "+selfScorer(t, "slow"), 2, 2, time.Hour)
+	require.NoError(t, err)
+	defer c.Close()
+	pgid := c.cmd.Process.Pid
+	ctx, cancel := context.WithCancel(context.Background())
+	const after = 100 * time.Millisecond
+	time.AfterFunc(after, cancel)
+	t0 := time.Now()
+	_, err = c.Score(ctx, &scorer.Pred{K: 2, P: []float64{0.5, 0.5}})
+	el := time.Since(t0)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, el, after+time.Second, "Score returned %v after the cancellation", el-after)
+	// SIGKILL takes effect at once, but a killed grandchild stays a zombie
+	// until its new parent reaps it: wait up to a second for the group's
+	// live processes to be gone.
+	var live []string
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(10 * time.Millisecond) {
+		live = liveInGroup(t, pgid)
+		if len(live) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	assert.Empty(t, live, "processes of the scorer's group survived")
+}
+
+// liveInGroup lists the processes of group pgid that are not zombies, from
+// /proc/PID/stat ("pid (comm) state ppid pgrp ...").
+func liveInGroup(t *testing.T, pgid int) []string {
+	if syscall.Kill(-pgid, 0) == syscall.ESRCH {
+		return nil
+	}
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skipf("no /proc to list the group: %v", err)
+	}
+	var live []string
+	for _, d := range dirs {
+		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:]) // state ppid pgrp ...
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
+			live = append(live, s[:i+1]+" "+f[0])
+		}
+	}
+	return live
 }

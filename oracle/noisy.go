@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"context"
 	"math/big"
 	"math/rand/v2"
 	"sync"
@@ -25,8 +26,8 @@ func NewNoisy(s scorer.Server, n scorer.Noise, seed uint64) (*Noisy, error) {
 }
 
 // Score returns the inner score with noise added.
-func (s *Noisy) Score(p *scorer.Pred) (*big.Rat, error) {
-	r, err := s.Server.Score(p)
+func (s *Noisy) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
+	r, err := s.Server.Score(ctx, p)
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,13 @@
 package oracle
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
 	"sync"
 
+	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -62,13 +64,32 @@ func (s *Sim) Queries() int {
 	return s.queries
 }
 
-// Score returns the score of p as the model computes and reports it.
-func (s *Sim) Score(p *scorer.Pred) (*big.Rat, error) {
+// Score returns the score of p as the model computes and reports it, or
+// ctx's error as soon as ctx is done.
+func (s *Sim) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.queries++
 	if err := p.Check(len(s.labels), s.k); err != nil {
 		return nil, err
 	}
-	return s.model.EvalScratch(&s.scratch, s.labels, p)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.model.Native() {
+		// Hardware float64 or float32: a few ns a point.
+		return s.model.EvalScratch(&s.scratch, s.labels, p)
+	}
+	// Emulated formats and exact models can take long; the evaluation is
+	// abandoned if ctx is done first (its own buffers, not s's).
+	var r *big.Rat
+	err := ctxwait.Do(ctx, func() (err error) {
+		var scratch scorer.Scratch
+		r, err = s.model.EvalScratch(&scratch, s.labels, p)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestSimErrors(t *testing.T) {
 	}
 	s, _ := NewSim(m, []int{0, 1}, 2)
 	for _, p := range []*scorer.Pred{nil, {K: 2, P: []float64{0.5}}, {K: 3, P: []float64{0.5, 0.5}}, {K: 2, P: []float64{math.NaN(), 0.5}}} {
-		if _, err := s.Score(p); err == nil {
+		if _, err := s.Score(context.Background(), p); err == nil {
 			t.Errorf("Score(%v) accepted", p)
 		}
 	}
@@ -27,7 +28,7 @@ func TestSimErrors(t *testing.T) {
 	// Unclipped exact server: log 0 is an error, not a panic.
 	a, _ := scorer.ParseModel("apa:64")
 	sa, _ := NewSim(a, []int{1}, 2)
-	if _, err := sa.Score(&scorer.Pred{K: 2, P: []float64{0}}); err == nil {
+	if _, err := sa.Score(context.Background(), &scorer.Pred{K: 2, P: []float64{0}}); err == nil {
 		t.Error("apa: log 0 accepted")
 	}
 }

@@ -142,6 +142,13 @@ func (m *Model) Validate() error {
 	return err
 }
 
+// Native reports whether m is evaluated with hardware float64 or float32
+// arithmetic (fast), rather than emulated or exact arithmetic.
+func (m *Model) Native() bool {
+	_, ok := m.native()
+	return ok
+}
+
 // native reports whether m can be evaluated with hardware float64 or
 // float32 arithmetic, and which.
 func (m *Model) native() (f64, ok bool) {

@@ -2,9 +2,12 @@ package scorer
 
 // This file states what an attack sees of a scoring server: three
 // interfaces, one per kind of prediction. The servers themselves (which
-// hold labels) live in package oracle.
+// hold labels) live in package oracle. Every Score takes a context: a
+// server returns ctx's error within a second of its cancellation, and an
+// external one stops its process.
 
 import (
+	"context"
 	"math/big"
 
 	"github.com/labelinf/labelinf/loss"
@@ -17,7 +20,7 @@ import (
 type Server interface {
 	N() int
 	K() int
-	Score(p *Pred) (*big.Rat, error)
+	Score(ctx context.Context, p *Pred) (*big.Rat, error)
 	// Queries returns the number of queries answered so far.
 	Queries() int
 }
@@ -28,7 +31,7 @@ type BigServer interface {
 	N() int
 	K() int
 	Prec() uint
-	Score(p *BigPred) (*big.Float, error)
+	Score(ctx context.Context, p *BigPred) (*big.Float, error)
 }
 
 // A RatServer answers rational predictions with the exact mean
@@ -36,5 +39,5 @@ type BigServer interface {
 type RatServer interface {
 	N() int
 	K() int
-	Score(p *loss.Rat) (*big.Float, error)
+	Score(ctx context.Context, p *loss.Rat) (*big.Float, error)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -138,7 +139,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	out.FloorQueries = float64(n) * math.Log2(float64(k)) / out.ScoreBits
 	for _, s := range []decode.Strategy{decode.Primes, decode.Alg3, decode.Blocks} {
 		row := planRow{Strategy: s.String()}
-		p, err := decode.PlanMulti(n, k, decode.MultiOptions{Strategy: s, Model: m, Noise: nz, Check: *sf.check})
+		p, err := decode.PlanMulti(context.Background(), n, k, decode.MultiOptions{Strategy: s, Model: m, Noise: nz, Check: *sf.check})
 		if err != nil {
 			row.Error = err.Error()
 		} else {
@@ -212,9 +213,9 @@ type timed struct {
 	d time.Duration
 }
 
-func (t *timed) Score(p *scorer.Pred) (*big.Rat, error) {
+func (t *timed) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	t0 := time.Now()
-	r, err := t.Server.Score(p)
+	r, err := t.Server.Score(ctx, p)
 	t.d += time.Since(t0)
 	return r, err
 }
@@ -304,7 +305,7 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 	ts := &timed{Server: sc}
 	bar := newProgress(stderr, n)
 	t0 := time.Now()
-	res, aerr := decode.AttackMulti(ts, decode.MultiOptions{
+	res, aerr := decode.AttackMulti(context.Background(), ts, decode.MultiOptions{
 		Strategy: st, Model: m, Noise: nz, Check: *sf.check, NoEmulation: *noEmu,
 		Progress: func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) },
 	})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -151,7 +152,7 @@ func demoCase(n, k int, seed uint64) (demoRow, error) {
 		return demoRow{}, err
 	}
 	t0 := time.Now()
-	score, err := o.Score(q.Prediction())
+	score, err := o.Score(context.Background(), q.Prediction())
 	if err != nil {
 		return demoRow{}, err
 	}
