@@ -65,7 +65,7 @@ func (a *multi) setBlock(idx []int, p *blockPlan, sigma []int) {
 
 // nTimes returns N·r.
 func (a *multi) nTimes(r *big.Rat) *big.Float {
-	return new(big.Float).SetPrec(256).SetRat(new(big.Rat).Mul(r, new(big.Rat).SetInt64(int64(a.n))))
+	return new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(r, new(big.Rat).SetInt64(int64(a.n))))
 }
 
 // emuNeed estimates the separation (sum units) that keeps the emulated
@@ -110,7 +110,7 @@ func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
 		if err != nil {
 			return math.Inf(1)
 		}
-		ex := new(big.Float).SetPrec(192).Set(c)
+		ex := new(big.Float).SetPrec(sumPrec).Set(c)
 		for j, cl := range sig {
 			ex.Add(ex, p.v[j][cl])
 		}
@@ -135,8 +135,8 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	idx := a.curIdx
 	defer a.setBlock(idx, p, nil)
 	b := new(big.Float).SetFloat64(p.budget)
-	low := new(big.Float).SetPrec(192).Sub(t, b)
-	high := new(big.Float).SetPrec(192).Add(t, b)
+	low := new(big.Float).SetPrec(sumPrec).Sub(t, b)
+	high := new(big.Float).SetPrec(sumPrec).Add(t, b)
 	sigma := floorDigits(low, p)
 	tau := new(big.Rat)
 	if a.opt.Noise.Kind != 0 {
@@ -146,7 +146,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	sLo := new(big.Rat).Sub(score, tau)
 	sHi := new(big.Rat).Add(score, tau)
 	var found []int
-	sum := new(big.Float).SetPrec(192)
+	sum := new(big.Float).SetPrec(sumPrec)
 	for range maxCand {
 		sum.SetInt64(0)
 		for j, c := range sigma {
@@ -181,7 +181,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 // floorDigits returns the labeling with the largest block sum ≤ x (all
 // zeros if none), reading superincreasing digits greedily.
 func floorDigits(x *big.Float, p *blockPlan) []int {
-	rem := new(big.Float).SetPrec(192).Set(x)
+	rem := new(big.Float).SetPrec(sumPrec).Set(x)
 	sigma := make([]int, len(p.v))
 	if rem.Sign() < 0 {
 		return sigma

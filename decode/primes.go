@@ -35,6 +35,10 @@ func (a *multi) planPrimes(kmax int) (*blockPlan, error) {
 	kmax = min(kmax, a.nUnk)
 	if a.primeList == nil {
 		var err error
+		// A block of k points needs X_max = Π p_j^(K−1) resolved by one
+		// score: ln(1 + 1/X_max) above twice the budget. With at most a
+		// few hundred bits in a finite-precision score, k stays far below
+		// the 4,096 primes listed here.
 		if a.primeList, err = primes.FirstN(min(a.n, 4096)); err != nil {
 			return nil, err
 		}
@@ -81,12 +85,12 @@ func (a *multi) primeBlock(k int) (*blockPlan, error) {
 		if p.rows[j], err = a.rowInfo(row); err != nil {
 			return nil, err
 		}
-		lnp := new(big.Float).SetPrec(160)
+		lnp := new(big.Float).SetPrec(incPrec)
 		if _, err := apa.Log(lnp, new(big.Float).SetUint64(a.primeList[j])); err != nil {
 			return nil, err
 		}
 		for c := 1; c < a.k; c++ {
-			d := new(big.Float).SetPrec(160).Sub(p.rows[j].t[c], p.rows[j].t[0])
+			d := new(big.Float).SetPrec(incPrec).Sub(p.rows[j].t[c], p.rows[j].t[0])
 			d.Sub(d, new(big.Float).Mul(lnp, big.NewFloat(float64(c))))
 			f, _ := d.Float64()
 			dev = max(dev, math.Abs(f)) // per point
@@ -95,14 +99,14 @@ func (a *multi) primeBlock(k int) (*blockPlan, error) {
 			p.xmax.Mul(p.xmax, new(big.Int).SetUint64(a.primeList[j]))
 		}
 	}
-	dev *= float64(k) * (1 + 1e-9)
+	dev *= float64(k) * (1 + 1e-9) // ×k points; 1e−9 rounds the float64 product up
 	p.v = increments(p.rows)
 	idx := a.nextIdx(k)
 	p.budget = a.budgetFor(idx, p.rows, true)
 	// Distinct products X ≠ X' ≤ X_max: |ln X − ln X'| ≥ ln(1 + 1/X_max).
 	xm := new(big.Float).SetInt(p.xmax)
-	inv := new(big.Float).SetPrec(160).Quo(big.NewFloat(1), xm)
-	l1p := new(big.Float).SetPrec(160)
+	inv := new(big.Float).SetPrec(incPrec).Quo(big.NewFloat(1), xm)
+	l1p := new(big.Float).SetPrec(incPrec)
 	if _, err := apa.Log1p(l1p, inv); err != nil {
 		return nil, err
 	}

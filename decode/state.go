@@ -14,6 +14,18 @@ import (
 	"github.com/labelinf/labelinf/scorer"
 )
 
+// The working precisions of the multi-query attack, in bits. The exact
+// terms are accurate to 2^−128 relative (scorer.Model.Terms); incPrec
+// holds their differences (increments, gaps) with 32 guard bits, sumPrec
+// sums of up to 2^26 of them with 64, and scorePrec the rational N·score
+// a server reports (the error budget allows 2^−100 relative for this
+// conversion, scorer.Model.Bound).
+const (
+	incPrec   = 160
+	sumPrec   = 192
+	scorePrec = 256
+)
+
 // rowInfo is a prediction row and its exact terms.
 type rowInfo struct {
 	row        []float64    // [p] for binary, K values otherwise
@@ -83,6 +95,9 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 	a := &multi{n: n, k: k, m: opt.Model, opt: opt, st: st, nUnk: n}
 	a.maxQ = opt.MaxQueries
 	if a.maxQ <= 0 {
+		// A right model spends at most N queries (one label each) plus a
+		// few retries per block; 4N + 64 only stops a scorer that keeps
+		// failing verification. It is a cap, not a tuned figure.
 		a.maxQ = 4*n + 64
 	}
 	a.depth = a.m.Depths(n)
@@ -202,6 +217,9 @@ func (a *multi) setWmax() error {
 	w, _ := d.Float64()
 	// For K > 2 keep 1% headroom: the top point's middle classes must stay
 	// distinct; a binary point can use all of it.
+	// 2^−30 below the extreme row's increment: the rows are float64
+	// probabilities, whose rounding (2^−52 relative) must not push the top
+	// weight past what one point can carry.
 	a.wmax = w * (1 - 0x1p-30)
 	if a.k > 2 {
 		a.wmax = w / float64(a.k-1) * 0.99
@@ -242,6 +260,10 @@ func (a *multi) budgetFor(idx []int, rs []rowInfo, neutralKnown bool) float64 {
 	if nNeutral > 0 {
 		b.Max = max(b.Max, a.neutral.max)
 	}
+	// Round the float64 sums up. 2^−40 covers recursive summation's
+	// γ(N) = N·2^−53 for N ≤ 2^13; for larger N the sums may be low by up
+	// to γ(N) ≤ 2^−27 relative, inside the 2^−12 margin (unitMargin) the
+	// block code keeps on twice the budget.
 	b.SumT *= 1 + 0x1p-40
 	b.SumDT *= 1 + 0x1p-40
 	e := a.m.Bound(b)
@@ -266,7 +288,7 @@ func increments(rs []rowInfo) [][]*big.Float {
 	for j, r := range rs {
 		v[j] = make([]*big.Float, len(r.t))
 		for c := range r.t {
-			v[j][c] = new(big.Float).SetPrec(160).Sub(r.t[c], r.t[0])
+			v[j][c] = new(big.Float).SetPrec(incPrec).Sub(r.t[c], r.t[0])
 		}
 	}
 	return v
@@ -315,9 +337,8 @@ func (a *multi) putRow(i int) {
 // the block's sums are more than twice the budget apart, so it is the only
 // labeling that is.
 func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
-	const prec = 192
-	ns := new(big.Float).SetPrec(256).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
-	t := new(big.Float).SetPrec(prec).Sub(ns, a.constC(p))
+	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
+	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
 	if p.emu {
 		return a.decodeEmu(score, t, p)
 	}
@@ -325,7 +346,7 @@ func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
 	if sigma == nil {
 		return nil, false
 	}
-	rem := new(big.Float).SetPrec(prec).Set(t)
+	rem := new(big.Float).SetPrec(sumPrec).Set(t)
 	for j, cl := range sigma {
 		rem.Sub(rem, p.v[j][cl])
 	}
@@ -338,17 +359,16 @@ func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
 // constC returns the exact sum of every term that does not depend on the
 // block's labels (the block's points counted at class 0).
 func (a *multi) constC(p *blockPlan) *big.Float {
-	const prec = 192
-	c := new(big.Float).SetPrec(prec)
+	c := new(big.Float).SetPrec(sumPrec)
 	nNeutral := int64(a.nUnk - len(p.rows))
 	for cl := range a.k {
 		if a.st.knownNeutral() {
 			nNeutral += int64(a.nKnown[cl])
 		} else if a.nKnown[cl] > 0 {
-			c.Add(c, new(big.Float).SetPrec(prec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
+			c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
 		}
 	}
-	c.Add(c, new(big.Float).SetPrec(prec).Mul(a.neutral.t[0], new(big.Float).SetInt64(nNeutral)))
+	c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.neutral.t[0], new(big.Float).SetInt64(nNeutral)))
 	for _, r := range p.rows {
 		c.Add(c, r.t[0])
 	}
@@ -383,12 +403,12 @@ func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, 
 		w = a.k
 	}
 	pr := &scorer.Pred{K: a.k, P: make([]float64, a.n*w)}
-	c := new(big.Float).SetPrec(192)
+	c := new(big.Float).SetPrec(sumPrec)
 	for i, cl := range a.labels {
 		copy(pr.P[i*w:(i+1)*w], a.known[cl].row)
 	}
 	for cl := range a.k {
-		c.Add(c, new(big.Float).SetPrec(192).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
+		c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
 	}
 	budget := a.budgetFor(nil, nil, false)
 	// The smallest move of one wrong label.
@@ -412,7 +432,7 @@ func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, 
 	if err != nil {
 		return false, false, err
 	}
-	ns := new(big.Float).SetPrec(256).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
+	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
 	ns.Sub(ns, c)
 	return ns.Abs(ns).Cmp(new(big.Float).SetFloat64(budget)) <= 0, minMove > 2*budget, nil
 }
