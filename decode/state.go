@@ -56,6 +56,8 @@ type multi struct {
 
 	wmax      float64 // largest usable increment V(c)−V(c−1) of one point
 	pExt      float64 // the probability of the most extreme row
+	tTop      float64 // its terms (class K−1 and 0), for BoundMulti
+	tBot      float64
 	queries   int
 	maxQ      int
 	fixed     *blockPlan // Primes, Alg3: the fixed block design
@@ -213,6 +215,8 @@ func (a *multi) setWmax() error {
 	if top.IsInf() {
 		return fmt.Errorf("decode: %s takes the log of 0 unclipped", a.m.Name)
 	}
+	a.tTop, _ = top.Float64()
+	a.tBot, _ = bot.Float64()
 	d := new(big.Float).Sub(top, bot)
 	w, _ := d.Float64()
 	// For K > 2 keep 1% headroom: the top point's middle classes must stay
