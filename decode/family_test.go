@@ -39,6 +39,10 @@ func familyScore(t *testing.T, p *FamilyPlan, labels []int, noise float64) *big.
 // the family [EA, Appendix F], with the noise at its bound.
 func TestFamilyAttack(t *testing.T) {
 	rng := testrand.New(t)
+	trials := 4
+	if testing.Short() {
+		trials = 2 // the noise at its bound, and one random
+	}
 	for _, tt := range []struct {
 		l   *loss.Binary
 		n   int
@@ -59,7 +63,7 @@ func TestFamilyAttack(t *testing.T) {
 			assert.Equal(t, tt.cg, p.ConwayGuy)
 			assert.Greater(t, p.Separation(), 2*tt.tau, "Λ > 2τ")
 			assert.Less(t, p.Separation(), 2*tt.tau*1.2, "Λ ≈ 2τ(1+δ)")
-			for trial := range 4 {
+			for trial := range trials {
 				labels := make([]int, tt.n)
 				for i := range labels {
 					labels[i] = rng.IntN(2)
@@ -146,7 +150,10 @@ func TestFamilyNegativeResults(t *testing.T) {
 // θ tie), for every θ and several p; and the robust plan's Λ from
 // exhaustion agrees with FamilyPlan.Separation.
 func TestSeparationDiscreteLp(t *testing.T) {
-	const n = 6
+	n := 6
+	if testing.Short() {
+		n = 4
+	}
 	for _, p := range []float64{0.5, 1, 2, 3} {
 		for th := range 1 << n {
 			lam, err := Separation(n, func(sigma []int) float64 {
@@ -160,17 +167,25 @@ func TestSeparationDiscreteLp(t *testing.T) {
 			assert.Zero(t, lam, "p=%g θ=%b", p, th)
 		}
 	}
+	const ln = 10
 	l := newLoss(t, loss.IS, 0, [4]float64{})
-	plan, err := PlanFamily(FamilyOptions{Loss: l, N: 10, Tau: 0.01})
+	plan, err := PlanFamily(FamilyOptions{Loss: l, N: ln, Tau: 0.01})
 	require.NoError(t, err)
-	lam, err := Separation(10, func(sigma []int) float64 {
+	// Each point's two terms, computed once for the 2^10 labelings.
+	var terms [ln][2]*big.Float
+	for i := range terms {
+		for y := range 2 {
+			terms[i][y], err = l.Term(new(big.Float).SetPrec(200), y, plan.Theta[i])
+			require.NoError(t, err)
+		}
+	}
+	lam, err := Separation(ln, func(sigma []int) float64 {
 		s := new(big.Float).SetPrec(200)
 		for i, y := range sigma {
-			term, _ := l.Term(new(big.Float).SetPrec(200), y, plan.Theta[i])
-			s.Add(s, term)
+			s.Add(s, terms[i][y])
 		}
 		f, _ := s.Float64()
-		return f / 10
+		return f / float64(ln)
 	})
 	require.NoError(t, err)
 	assert.InEpsilon(t, plan.Separation(), lam, 1e-9)

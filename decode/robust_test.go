@@ -128,15 +128,19 @@ func TestMaxProbRows(t *testing.T) {
 		assert.Equal(t, tt.want, MaxProbRows(tt.tau, 0), "τ=%g", tt.tau)
 	}
 	rng := testrand.New(t)
-	n := MaxProbRows(1, 0)
-	opt := RobustOptions{N: n, K: 2, Tau: 1, Encoding: scorer.Probs}
+	tau := 1.0
+	if testing.Short() {
+		tau = 1000 // N = 16 rows instead of 25: smaller exponents
+	}
+	n := MaxProbRows(tau, 0)
+	opt := RobustOptions{N: n, K: 2, Tau: tau, Encoding: scorer.Probs}
 	labels := make([]int, n)
 	for i := range labels {
 		labels[i] = rng.IntN(2)
 	}
 	p, err := PlanRobust(opt)
 	require.NoError(t, err)
-	srv, err := oracle.NewBigExact(labels, 2, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: 1}, 1)
+	srv, err := oracle.NewBigExact(labels, 2, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: tau}, 1)
 	require.NoError(t, err)
 	res, err := p.Attack(context.Background(), srv)
 	require.NoError(t, err)

@@ -44,7 +44,11 @@ func TestSingleQueryRoundTrip(t *testing.T) {
 // The planner is a bound, so random labelings (X far below X_max) still
 // decode below it; only near-worst-case labelings show the edge.
 func TestPlannedPrecisionIsTight(t *testing.T) {
-	for _, base := range []int{40, 200, 1000} {
+	bases := []int{40, 200, 1000}
+	if testing.Short() {
+		bases = bases[:2]
+	}
+	for _, base := range bases {
 		for _, k := range []int{2, 3} {
 			const trials = 12
 			const below = 5

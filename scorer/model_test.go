@@ -145,8 +145,12 @@ func TestEmulatorBrackets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 20 {
-			n := 1 + r.IntN(20000)
+		trials, maxN := 20, 20000
+		if testing.Short() {
+			trials, maxN = 8, 4000
+		}
+		for range trials {
+			n := 1 + r.IntN(maxN)
 			p := randPred(r, n, 2)
 			labels := make([]int, n)
 			lo, hi := e.NewTerms(n), e.NewTerms(n)
