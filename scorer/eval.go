@@ -62,12 +62,19 @@ func (m *Model) score(labels []int, p *Pred, t64 *[]float64, t32 *[]float32, ft 
 			if err != nil {
 				return nil, err
 			}
+			if m.Decimals < 0 {
+				// The float64 itself, exactly: no fpa value on the hot path.
+				return new(big.Rat).SetFloat64(s), nil
+			}
 			v = fpa.New(fpa.Binary64).SetFloat64(s)
 		} else {
 			s, t, err := evalNative(m, labels, p, *t32, log32)
 			*t32 = t
 			if err != nil {
 				return nil, err
+			}
+			if m.Decimals < 0 {
+				return new(big.Rat).SetFloat64(float64(s)), nil
 			}
 			v = fpa.New(fpa.Binary32).SetFloat64(float64(s))
 		}
