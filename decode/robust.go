@@ -21,14 +21,16 @@ import (
 // A WeightSet chooses the weights of the robust code.
 type WeightSet int
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=WeightSet -linecomment -output=weightset_string.go
+
 const (
 	// PowerWeights are W·2^j: superincreasing, decoded by reading the bits
 	// of one rounded integer [AKXFT21, Algorithm 2].
-	PowerWeights WeightSet = iota
+	PowerWeights WeightSet = iota // powers
 	// ConwayGuyWeights are W·u_j with the Conway–Guy set (binary only,
 	// N ≤ 50): the largest weight is about half of 2^(N−1), one bit less
 	// of score, decoded by meet-in-the-middle ([subsetsum.Window]).
-	ConwayGuyWeights
+	ConwayGuyWeights // conway-guy
 )
 
 // RobustOptions configures [PlanRobust].

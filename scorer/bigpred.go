@@ -15,30 +15,22 @@ const (
 	// Logits are z_{n,k}; the loss is softmax cross-entropy,
 	// logsumexp_k(z_{n,k}) − z_{n,σ_n}. For K = 2, logits (0, z) give the
 	// sigmoid cross-entropy of the single logit z.
-	Logits Encoding = iota
+	Logits Encoding = iota // logit
 	// LogProbs are ln p_{n,k} ≤ 0; the loss is −ln p_{n,σ_n}. Doubly
 	// exponential probabilities stay representable as their logarithms.
-	LogProbs
+	LogProbs // logprob
 	// Probs are class probabilities p_{n,k}; the loss of row n is
 	// −ln p_{n,σ_n}. The server takes them as given (it does not
 	// renormalize rows).
-	Probs
+	Probs // prob
 )
 
-var encodingNames = [...]string{"logit", "logprob", "prob"}
-
-func (e Encoding) String() string {
-	if e < 0 || int(e) >= len(encodingNames) {
-		return fmt.Sprintf("Encoding(%d)", int(e))
-	}
-	return encodingNames[e]
-}
 
 // ParseEncoding returns the encoding called s: logit, logprob or prob.
 func ParseEncoding(s string) (Encoding, error) {
-	for i, n := range encodingNames {
-		if s == n {
-			return Encoding(i), nil
+	for e := Logits; e <= Probs; e++ {
+		if s == e.String() {
+			return e, nil
 		}
 	}
 	return 0, fmt.Errorf("scorer: unknown prediction encoding %q (want logit, logprob or prob)", s)

@@ -9,20 +9,22 @@ import (
 // NoiseKind is a noise model on reported scores [AKXFT21, App. B.4–B.5].
 type NoiseKind int
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=NoiseKind,Encoding -linecomment -output=enum_string.go
+
 const (
-	NoNoise NoiseKind = iota
+	NoNoise NoiseKind = iota // none
 	// Bounded adds noise uniform in [−τ, τ].
-	Bounded
+	Bounded // bounded
 	// Gaussian adds N(0, σ²) noise; an attacker bounds it by
 	// σ·√(2 ln(2/δ')) with δ' its per-query failure probability.
-	Gaussian
+	Gaussian // gaussian
 	// Multiplicative multiplies the score by 1+ξ, ξ uniform in [−ε, ε]
 	// [AKXFT21, Thm 11].
-	Multiplicative
+	Multiplicative // multiplicative
 	// Laplace adds Laplace(0, b) noise, the mechanism of differential
 	// privacy and a sub-exponential law: an attacker bounds it by
 	// b·ln(1/δ'), its exact tail (P(|X| > t) = e^(−t/b)).
-	Laplace
+	Laplace // laplace
 )
 
 // SubExpHalfWidth returns the half-width τ = max(ν·√(2 ln(2/δ)),
@@ -34,21 +36,6 @@ func SubExpHalfWidth(nu, alpha, delta float64) float64 {
 	return math.Max(nu*math.Sqrt(2*l), 2*alpha*l)
 }
 
-func (k NoiseKind) String() string {
-	switch k {
-	case NoNoise:
-		return "none"
-	case Bounded:
-		return "bounded"
-	case Gaussian:
-		return "gaussian"
-	case Multiplicative:
-		return "multiplicative"
-	case Laplace:
-		return "laplace"
-	}
-	return fmt.Sprintf("NoiseKind(%d)", int(k))
-}
 
 // Noise is a noise model with its scale: Tau is the half-width τ (Bounded),
 // the standard deviation σ (Gaussian) or the relative bound ε
