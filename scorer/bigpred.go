@@ -25,7 +25,6 @@ const (
 	Probs // prob
 )
 
-
 // ParseEncoding returns the encoding called s: logit, logprob or prob.
 func ParseEncoding(s string) (Encoding, error) {
 	for e := Logits; e <= Probs; e++ {

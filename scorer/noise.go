@@ -36,7 +36,6 @@ func SubExpHalfWidth(nu, alpha, delta float64) float64 {
 	return math.Max(nu*math.Sqrt(2*l), 2*alpha*l)
 }
 
-
 // Noise is a noise model with its scale: Tau is the half-width τ (Bounded),
 // the standard deviation σ (Gaussian) or the relative bound ε
 // (Multiplicative); Delta is the overall failure probability an attacker
