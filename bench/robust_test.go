@@ -38,7 +38,7 @@ func BenchmarkRobustSingle(b *testing.B) {
 			var plan, score, dec float64
 			for b.Loop() {
 				t0 := time.Now()
-				p, err := decode.PlanRobust(opt)
+				p, err := decode.PlanRobust(context.Background(), opt)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -23,7 +23,7 @@ type QueryBound struct {
 }
 
 // BoundMulti returns a lower bound on the queries opt's strategy spends on
-// n labels of k classes, in time proportional to the number of blocks,
+// opt.N labels of opt.K classes, in time proportional to the number of blocks,
 // where [PlanMulti] for the block code designs every block (at N = 10^6,
 // minutes). For the fixed designs (Primes, Alg3) the dry run is fast and
 // BoundMulti returns its count, Exact. PlanMulti's count stays the
@@ -48,13 +48,14 @@ type QueryBound struct {
 // which γ > need(S + W) is possible, and the count of such maximal blocks
 // is a lower bound. Known points add terms that only raise the need, and
 // retried blocks are smaller, so the bound holds for every labeling.
-func BoundMulti(ctx context.Context, n, k int, opt MultiOptions) (*QueryBound, error) {
-	a, err := newMulti(n, k, opt)
+func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
+	n := opt.N
+	a, err := newMulti(opt.N, opt.K, opt)
 	if err != nil {
 		return nil, err
 	}
 	if a.st != Blocks {
-		p, err := PlanMulti(ctx, n, k, opt)
+		p, err := PlanMulti(ctx, opt)
 		if err != nil {
 			return nil, err
 		}

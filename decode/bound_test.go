@@ -35,11 +35,11 @@ func TestBoundMulti(t *testing.T) {
 	} {
 		m, err := scorer.ParseModel(c.model)
 		require.NoError(t, err)
-		opt := MultiOptions{Model: m, Noise: c.noise, NoEmulation: c.noEmu}
-		b, err := BoundMulti(ctx, n, c.k, opt)
+		opt := MultiOptions{N: n, K: c.k, Model: m, Noise: c.noise, NoEmulation: c.noEmu}
+		b, err := BoundMulti(ctx, opt)
 		require.NoError(t, err)
 		assert.True(t, b.Lower)
-		p, err := PlanMulti(ctx, n, c.k, opt)
+		p, err := PlanMulti(ctx, opt)
 		require.NoError(t, err)
 		labels := seededLabels(t, n, c.k)
 		sim, err := oracle.NewSim(m, labels, c.k)
@@ -57,9 +57,9 @@ func TestBoundMulti(t *testing.T) {
 		t.Logf("%s K=%d noEmu=%v: bound %d, dry run %d, attack %d", c.model, c.k, c.noEmu, b.Queries, p.Queries, res.Queries)
 	}
 	m, _ := scorer.ParseModel("float64-sklearn")
-	b, err := BoundMulti(ctx, n, 2, MultiOptions{Model: m, Strategy: Alg3})
+	b, err := BoundMulti(ctx, MultiOptions{N: n, K: 2, Model: m, Strategy: Alg3})
 	require.NoError(t, err)
-	p, err := PlanMulti(ctx, n, 2, MultiOptions{Model: m, Strategy: Alg3})
+	p, err := PlanMulti(ctx, MultiOptions{N: n, K: 2, Model: m, Strategy: Alg3})
 	require.NoError(t, err)
 	assert.True(t, b.Exact)
 	assert.Equal(t, p.Queries, b.Queries)

@@ -84,6 +84,6 @@ func TestAttackMultiCancel(t *testing.T) {
 	}
 	assert.Positive(t, known)
 	assert.Less(t, known, n)
-	_, err = PlanMulti(ctx, n, 2, MultiOptions{Model: m})
+	_, err = PlanMulti(ctx, MultiOptions{N: n, K: 2, Model: m})
 	assert.ErrorIs(t, err, context.Canceled, "PlanMulti on a done context")
 }

@@ -10,11 +10,13 @@
 // Each attack is used in the same four steps, and the one-call form
 // Attack… does all four:
 //
-//  1. A plan, built from an options struct whose zero fields have
-//     documented defaults: [NewSingleQuery] (N, K), [PlanRobust]
-//     ([RobustOptions]), [PlanFamily] ([FamilyOptions]); for the
-//     multi-query attack, whose blocks adapt to the scores, [PlanMulti]
-//     ([MultiOptions]) is the dry run of the same planning.
+//  1. A plan, Plan…(ctx, options), from an options struct that holds N
+//     and K and whose zero fields have documented defaults: [PlanSingle]
+//     ([SingleOptions]; [NewSingleQuery] without a context),
+//     [PlanRobust] ([RobustOptions]), [PlanFamily] ([FamilyOptions]); for
+//     the multi-query attack, whose blocks adapt to the scores,
+//     [PlanMulti] ([MultiOptions]) is the dry run of the same planning
+//     and [BoundMulti] a fast lower bound on its queries.
 //  2. The predictions to submit: [SingleQuery.Prediction],
 //     [RobustPlan.Pred], [FamilyPlan.Theta]; the multi-query attack builds
 //     one per block.

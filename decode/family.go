@@ -59,11 +59,7 @@ func AttackFamily(ctx context.Context, s FamilyServer, opt FamilyOptions) (*Resu
 	if s.N() != opt.N {
 		return nil, errors.New("decode: options do not match the scorer's N")
 	}
-	var p *FamilyPlan
-	err := ctxwait.Do(ctx, func() (err error) {
-		p, err = PlanFamily(opt)
-		return err
-	})
+	p, err := PlanFamily(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -116,8 +112,9 @@ const familyMargin = 1.0 / 8
 // it returns a *NotSeparableError. Otherwise it returns an error saying
 // which weight does not fit (not proof that none would).
 //
-// It returns an error if N is outside [1, 4096] or τ is not positive.
-func PlanFamily(opt FamilyOptions) (*FamilyPlan, error) {
+// It returns an error if N is outside [1, 4096] or τ is not positive, and
+// ctx's error when ctx is done (it polls it every row).
+func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 	l, n, tau := opt.Loss, opt.N, opt.Tau
 	if l == nil {
 		return nil, errors.New("decode: no loss to plan for")
@@ -159,6 +156,9 @@ func PlanFamily(opt FamilyOptions) (*FamilyPlan, error) {
 	p.d = make([]*big.Float, n)
 	p.c = new(big.Float).SetPrec(p.prec + 64)
 	for i := range n {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		y := new(big.Float).SetPrec(64).SetFloat64(w)
 		if p.ConwayGuy {
 			y.Mul(y, new(big.Float).SetInt64(p.cg[i]))

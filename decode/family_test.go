@@ -58,7 +58,7 @@ func TestFamilyAttack(t *testing.T) {
 		{newLoss(t, loss.SE, 0, [4]float64{}), 20, 6e-8, true}, // powers of two overflow sup|d| = 1; Conway–Guy fits
 	} {
 		t.Run(fmt.Sprintf("%v/n=%d/tau=%g", tt.l, tt.n, tt.tau), func(t *testing.T) {
-			p, err := PlanFamily(FamilyOptions{Loss: tt.l, N: tt.n, Tau: tt.tau})
+			p, err := PlanFamily(context.Background(), FamilyOptions{Loss: tt.l, N: tt.n, Tau: tt.tau})
 			require.NoError(t, err)
 			assert.Equal(t, tt.cg, p.ConwayGuy)
 			assert.Greater(t, p.Separation(), 2*tt.tau, "Λ > 2τ")
@@ -88,7 +88,7 @@ func TestFamilyThroughFPA(t *testing.T) {
 	rng := testrand.New(t)
 	l := newLoss(t, loss.IS, 0, [4]float64{})
 	const n, tau = 20, 1e-3
-	p, err := PlanFamily(FamilyOptions{Loss: l, N: n, Tau: tau})
+	p, err := PlanFamily(context.Background(), FamilyOptions{Loss: l, N: n, Tau: tau})
 	require.NoError(t, err)
 	for range 5 {
 		labels := make([]int, n)
@@ -120,7 +120,7 @@ func TestFamilyNegativeResults(t *testing.T) {
 	se := newLoss(t, loss.SE, 0, [4]float64{})
 	// EA Thm 13 / ICML Thm 5–6: a bounded weight cannot separate many
 	// labels under large noise.
-	_, err := PlanFamily(FamilyOptions{Loss: se, N: 20, Tau: 0.01})
+	_, err := PlanFamily(context.Background(), FamilyOptions{Loss: se, N: 20, Tau: 0.01})
 	var ns *NotSeparableError
 	require.True(t, errors.As(err, &ns), "%v", err)
 	assert.Contains(t, err.Error(), "not τ-separable")
@@ -128,10 +128,10 @@ func TestFamilyNegativeResults(t *testing.T) {
 	mh := newLoss(t, loss.Mahalanobis, 0, [4]float64{2, 0.5, 0.5, 1})
 	// EA Thm 8 claims τ < α/N suffices (α = 2, N = 10: τ < 0.2); the
 	// bound says τ = 0.01 is already impossible.
-	_, err = PlanFamily(FamilyOptions{Loss: mh, N: 10, Tau: 0.01})
+	_, err = PlanFamily(context.Background(), FamilyOptions{Loss: mh, N: 10, Tau: 0.01})
 	require.True(t, errors.As(err, &ns), "%v", err)
 	// Between the lower bound and what our sets reach, no claim is made.
-	_, err = PlanFamily(FamilyOptions{Loss: se, N: 30, Tau: 1e-10})
+	_, err = PlanFamily(context.Background(), FamilyOptions{Loss: se, N: 30, Tau: 1e-10})
 	require.Error(t, err)
 	assert.False(t, errors.As(err, &ns))
 	assert.Contains(t, err.Error(), "no construction found")
@@ -140,7 +140,7 @@ func TestFamilyNegativeResults(t *testing.T) {
 		n   int
 		tau float64
 	}{{0, 1}, {5000, 1}, {5, 0}, {5, math.Inf(1)}} {
-		_, err := PlanFamily(FamilyOptions{Loss: se, N: bad.n, Tau: bad.tau})
+		_, err := PlanFamily(context.Background(), FamilyOptions{Loss: se, N: bad.n, Tau: bad.tau})
 		assert.Error(t, err)
 	}
 }
@@ -169,7 +169,7 @@ func TestSeparationDiscreteLp(t *testing.T) {
 	}
 	const ln = 10
 	l := newLoss(t, loss.IS, 0, [4]float64{})
-	plan, err := PlanFamily(FamilyOptions{Loss: l, N: ln, Tau: 0.01})
+	plan, err := PlanFamily(context.Background(), FamilyOptions{Loss: l, N: ln, Tau: 0.01})
 	require.NoError(t, err)
 	// Each point's two terms, computed once for the 2^10 labelings.
 	var terms [ln][2]*big.Float

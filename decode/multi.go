@@ -7,6 +7,7 @@ package decode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -15,6 +16,11 @@ import (
 
 // MultiOptions configures a multi-query attack.
 type MultiOptions struct {
+	// N and K are the labels and classes: required by [PlanMulti] and
+	// [BoundMulti]; [AttackMulti] takes the server's (0) or checks that
+	// they match.
+	N, K int
+	// Strategy is the block layout; nil means [Blocks].
 	Strategy Strategy
 	// Model is the scorer model the attack plans for (its error budget);
 	// required.
@@ -57,6 +63,9 @@ type MultiPlan struct {
 // stops with ctx's error (and the labels verified so far) when ctx is
 // done; the scorer's Score sees ctx too.
 func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Result, error) {
+	if (opt.N != 0 && opt.N != s.N()) || (opt.K != 0 && opt.K != s.K()) {
+		return nil, errors.New("decode: options do not match the scorer's N and K")
+	}
 	a, err := newMulti(s.N(), s.K(), opt)
 	if err != nil {
 		return nil, err
@@ -164,13 +173,14 @@ func (a *multi) failed(res *Result) *Result {
 	return res
 }
 
-// PlanMulti is the dry run of opt's strategy for n labels of k classes: the
+// PlanMulti is the dry run of opt's strategy for opt.N labels of opt.K classes: the
 // blocks it would decode if every query verified. Known points are counted
 // at the class with the largest term (the worst case for the budget).
 //
 // It returns ctx's error when ctx is done.
-func PlanMulti(ctx context.Context, n, k int, opt MultiOptions) (*MultiPlan, error) {
-	a, err := newMulti(n, k, opt)
+func PlanMulti(ctx context.Context, opt MultiOptions) (*MultiPlan, error) {
+	k := opt.K
+	a, err := newMulti(opt.N, opt.K, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func TestMultiAllScorers(t *testing.T) {
 				// 11-bit scores under 600 neutral points: Alg 1 cannot fit
 				// even one prime; it must say so.
 				m, _ := scorer.ParseModel(model)
-				_, err := PlanMulti(context.Background(), n, 2, MultiOptions{Strategy: s, Model: m})
+				_, err := PlanMulti(context.Background(), MultiOptions{N: n, K: 2, Strategy: s, Model: m})
 				var be *BudgetError
 				if !errors.As(err, &be) {
 					t.Errorf("%s primes: %v, want a BudgetError", model, err)
@@ -69,7 +69,7 @@ func TestMultiAllScorers(t *testing.T) {
 				t.Errorf("%s %v: check %v decisive %v", model, s, res.Checked, res.CheckDecisive)
 			}
 			m, _ := scorer.ParseModel(model)
-			plan, err := PlanMulti(context.Background(), n, 2, MultiOptions{Strategy: s, Model: m, Check: true})
+			plan, err := PlanMulti(context.Background(), MultiOptions{N: n, K: 2, Strategy: s, Model: m, Check: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,17 +153,17 @@ func TestMultiJunkScores(t *testing.T) {
 
 func TestMultiBadInput(t *testing.T) {
 	m, _ := scorer.ParseModel("float64-sklearn")
-	if _, err := PlanMulti(context.Background(), 0, 2, MultiOptions{Model: m}); err == nil {
+	if _, err := PlanMulti(context.Background(), MultiOptions{N: 0, K: 2, Model: m}); err == nil {
 		t.Error("N = 0 accepted")
 	}
-	if _, err := PlanMulti(context.Background(), 10, 1, MultiOptions{Model: m}); err == nil {
+	if _, err := PlanMulti(context.Background(), MultiOptions{N: 10, K: 1, Model: m}); err == nil {
 		t.Error("K = 1 accepted")
 	}
-	if _, err := PlanMulti(context.Background(), 10, 2, MultiOptions{}); err == nil {
+	if _, err := PlanMulti(context.Background(), MultiOptions{N: 10, K: 2}); err == nil {
 		t.Error("no model accepted")
 	}
 	// Noise far above what one point can carry: a BudgetError.
-	_, err := PlanMulti(context.Background(), 1000, 2, MultiOptions{Model: m, Noise: scorer.Noise{Kind: scorer.Bounded, Tau: 1}})
+	_, err := PlanMulti(context.Background(), MultiOptions{N: 1000, K: 2, Model: m, Noise: scorer.Noise{Kind: scorer.Bounded, Tau: 1}})
 	var be *BudgetError
 	if !errors.As(err, &be) {
 		t.Errorf("τ = 1 at N = 1000: %v, want a BudgetError", err)

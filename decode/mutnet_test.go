@@ -21,7 +21,7 @@ import (
 func TestMutNetAttack(t *testing.T) {
 	rng := testrand.New(t)
 	const n, d, h, tau = 300, 8, 16, 1.0
-	p, err := PlanRobust(RobustOptions{N: n, K: 2, Tau: tau})
+	p, err := PlanRobust(context.Background(), RobustOptions{N: n, K: 2, Tau: tau})
 	require.NoError(t, err)
 	x := make([]*big.Float, n)
 	for i := range x {

@@ -89,11 +89,12 @@ func (p *RobustPlan) weightExp(n, k int) int { return n*(p.K-1) + k - 1 }
 // space so that nothing doubly exponential is formed where it would
 // overflow.
 //
-// It returns an error if N, K or τ are out of range, if Conway–Guy
+// It returns ctx's error when ctx is done (it polls it every few rows),
+// and an error if N, K or τ are out of range, if Conway–Guy
 // weights are asked for K > 2 or N > 50, or if probability predictions
 // would underflow big.Float's exponent range (use logits or
 // log-probabilities then; [MaxProbRows] gives the limit).
-func PlanRobust(opt RobustOptions) (*RobustPlan, error) {
+func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 	n, k := opt.N, opt.K
 	switch {
 	case n < 1 || n > MaxRobustN:
@@ -164,10 +165,10 @@ func PlanRobust(opt RobustOptions) (*RobustPlan, error) {
 	p.absLg = slackExp - bitsLen(n) - 2
 	// Each row's loss for every label, from the values submitted.
 	var err error
-	if p.pred, err = p.buildPred(logits); err != nil {
+	if p.pred, err = p.buildPred(ctx, logits); err != nil {
 		return nil, err
 	}
-	if err := p.rowLosses(); err != nil {
+	if err := p.rowLosses(ctx); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -203,7 +204,7 @@ func MaxProbRows(tau, margin float64) int {
 }
 
 // buildPred turns the logits into the submitted prediction.
-func (p *RobustPlan) buildPred(logits []*big.Float) (*scorer.BigPred, error) {
+func (p *RobustPlan) buildPred(ctx context.Context, logits []*big.Float) (*scorer.BigPred, error) {
 	n, k := p.N, p.K
 	pred := &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
 	if p.Enc == scorer.Logits {
@@ -216,6 +217,9 @@ func (p *RobustPlan) buildPred(logits []*big.Float) (*scorer.BigPred, error) {
 	}
 	lse := new(big.Float)
 	for i := range n {
+		if err := pollRow(ctx, i); err != nil {
+			return nil, err
+		}
 		row := logits[i*k : (i+1)*k]
 		if err := p.logSumExp(lse, row); err != nil {
 			return nil, err
@@ -263,12 +267,15 @@ func (p *RobustPlan) logSumExp(z *big.Float, row []*big.Float) error {
 
 // rowLosses computes, for every row and label, the loss the server would
 // compute from the submitted values, to an absolute 2^absLg.
-func (p *RobustPlan) rowLosses() error {
+func (p *RobustPlan) rowLosses(ctx context.Context) error {
 	n, k := p.N, p.K
 	p.rowL = make([][]*big.Float, n)
 	p.base = new(big.Float).SetPrec(p.prec + 64)
 	lse := new(big.Float)
 	for i := range n {
+		if err := pollRow(ctx, i); err != nil {
+			return err
+		}
 		row := p.pred.V[i*k : (i+1)*k]
 		p.rowL[i] = make([]*big.Float, k)
 		if p.Enc == scorer.Logits {
@@ -413,11 +420,7 @@ func AttackRobust(ctx context.Context, s scorer.BigServer, opt RobustOptions) (*
 	if s.N() != opt.N || s.K() != opt.K {
 		return nil, errors.New("decode: options do not match the scorer's N and K")
 	}
-	var p *RobustPlan
-	err := ctxwait.Do(ctx, func() (err error) {
-		p, err = PlanRobust(opt)
-		return err
-	})
+	p, err := PlanRobust(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -449,4 +452,18 @@ func (p *RobustPlan) Attack(ctx context.Context, s scorer.BigServer) (*Result, e
 	}
 	r.Queries = 1
 	return r, nil
+}
+
+// pollRowEvery is how often, in rows, a plan polls its context: a row
+// costs a few big-number operations at the score's precision (a
+// logsumexp, an exp), so 64 of them stay well below the second a
+// cancellation may take even at N·(K−1) = 2^26 bits.
+const pollRowEvery = 64
+
+// pollRow returns ctx's error every pollRowEvery rows.
+func pollRow(ctx context.Context, i int) error {
+	if i%pollRowEvery != 0 {
+		return nil
+	}
+	return ctx.Err()
 }

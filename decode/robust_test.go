@@ -39,7 +39,7 @@ func TestRobustRecovers(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("n=%d/k=%d/tau=%g/%v/w=%d/margin=%.3g", tt.n, tt.k, tt.tau, tt.enc, tt.w, tt.margin), func(t *testing.T) {
 			opt := RobustOptions{N: tt.n, K: tt.k, Tau: tt.tau, Encoding: tt.enc, Weights: tt.w, Margin: tt.margin}
-			p, err := PlanRobust(opt)
+			p, err := PlanRobust(context.Background(), opt)
 			require.NoError(t, err)
 			for trial := range 3 {
 				labels := make([]int, tt.n)
@@ -66,7 +66,7 @@ func TestRobustRecovers(t *testing.T) {
 func TestRobustFailures(t *testing.T) {
 	rng := testrand.New(t)
 	opt := RobustOptions{N: 50, K: 2, Tau: 1}
-	p, err := PlanRobust(opt)
+	p, err := PlanRobust(context.Background(), opt)
 	require.NoError(t, err)
 	labels := make([]int, 50)
 	// Noise beyond the bound the plan assumed: a returned labeling is
@@ -112,7 +112,7 @@ func TestRobustFailures(t *testing.T) {
 		{N: 10, K: 3, Tau: 1, Weights: ConwayGuyWeights}, {N: 51, K: 2, Tau: 1, Weights: ConwayGuyWeights},
 		{N: 10, K: 2, Tau: 1, Margin: -1}, {N: 1000, K: 2, Tau: 1, Encoding: scorer.Probs}, {N: 10, K: 2, Tau: 1e-300},
 	} {
-		_, err := PlanRobust(bad)
+		_, err := PlanRobust(context.Background(), bad)
 		assert.Error(t, err, "%+v", bad)
 	}
 }
@@ -138,7 +138,7 @@ func TestMaxProbRows(t *testing.T) {
 	for i := range labels {
 		labels[i] = rng.IntN(2)
 	}
-	p, err := PlanRobust(opt)
+	p, err := PlanRobust(context.Background(), opt)
 	require.NoError(t, err)
 	srv, err := oracle.NewBigExact(labels, 2, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: tau}, 1)
 	require.NoError(t, err)
@@ -146,7 +146,7 @@ func TestMaxProbRows(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, labels, res.Labels)
 	opt.N++
-	_, err = PlanRobust(opt)
+	_, err = PlanRobust(context.Background(), opt)
 	assert.ErrorContains(t, err, "exponent range")
 }
 
@@ -169,7 +169,7 @@ func TestRobustFailureRate(t *testing.T) {
 				assert.InDelta(t, nz.Tau*math.Log(1/delta), tau, 1e-9)
 				assert.Less(t, tau, scorer.SubExpHalfWidth(2*nz.Tau, 2*nz.Tau, delta), "the exact tail beats the generic sub-exponential bound")
 			}
-			p, err := PlanRobust(RobustOptions{N: n, K: 2, Tau: tau})
+			p, err := PlanRobust(context.Background(), RobustOptions{N: n, K: 2, Tau: tau})
 			require.NoError(t, err)
 			fail := 0
 			labels := make([]int, n)

@@ -121,6 +121,26 @@ func NewSingleQuery(n, k int) (*SingleQuery, error) {
 	return q, nil
 }
 
+// SingleOptions configures [PlanSingle]: N labels in [0, K).
+type SingleOptions struct {
+	N, K int
+}
+
+// PlanSingle is [NewSingleQuery] with the attacks' shape: options in, and
+// ctx's error within a second of ctx being done (the plan's products of N
+// primes are one big-number step, abandoned to finish in the background).
+func PlanSingle(ctx context.Context, opt SingleOptions) (*SingleQuery, error) {
+	var q *SingleQuery
+	err := ctxwait.Do(ctx, func() (err error) {
+		q, err = NewSingleQuery(opt.N, opt.K)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
 // Prec returns the score precision in bits that the plan needs.
 func (q *SingleQuery) Prec() uint { return q.prec }
 
@@ -291,11 +311,7 @@ func verifyExp(x, v *big.Int, s int, wp uint, score *big.Float, p uint, n int) (
 // big-number computation that is abandoned, left to finish in the
 // background, when ctx is done first.
 func AttackSingle(ctx context.Context, s scorer.RatServer, opts Options) (*Result, error) {
-	var q *SingleQuery
-	err := ctxwait.Do(ctx, func() (err error) {
-		q, err = NewSingleQuery(s.N(), s.K())
-		return err
-	})
+	q, err := PlanSingle(ctx, SingleOptions{N: s.N(), K: s.K()})
 	if err != nil {
 		return nil, err
 	}

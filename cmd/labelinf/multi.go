@@ -139,7 +139,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	out.FloorQueries = float64(n) * math.Log2(float64(k)) / out.ScoreBits
 	for _, s := range []decode.Strategy{decode.Primes, decode.Alg3, decode.Blocks} {
 		row := planRow{Strategy: s.String()}
-		p, err := decode.PlanMulti(context.Background(), n, k, decode.MultiOptions{Strategy: s, Model: m, Noise: nz, Check: *sf.check})
+		p, err := decode.PlanMulti(context.Background(), decode.MultiOptions{N: n, K: k, Strategy: s, Model: m, Noise: nz, Check: *sf.check})
 		if err != nil {
 			row.Error = err.Error()
 		} else {

@@ -72,7 +72,7 @@ func runRobust(a robustArgs, stdout, stderr io.Writer) int {
 	n := len(truth)
 	opt := decode.RobustOptions{N: n, K: k, Tau: tau, Margin: a.margin, Encoding: enc, Weights: ws}
 	t0 := time.Now()
-	plan, err := decode.PlanRobust(opt)
+	plan, err := decode.PlanRobust(context.Background(), opt)
 	if err != nil {
 		return usage(err)
 	}
