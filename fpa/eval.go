@@ -42,53 +42,56 @@ type Loss struct {
 // ErrOverflow reports an evaluation whose intermediate overflowed.
 var ErrOverflow = errors.New("fpa: loss evaluation overflowed")
 
-func (l *Loss) validate() error {
+// lossConsts are a Loss's clipping constants as values of its format, nil
+// where unused: eps, 1−eps (rounded in the loss's mode) and the log floor.
+type lossConsts struct {
+	eps, oneMinus, floor *Float
+}
+
+// parse checks l and parses its constants, once per evaluation.
+func (l *Loss) parse() (lossConsts, error) {
+	var c lossConsts
 	if err := l.Format.Validate(); err != nil {
-		return err
+		return c, err
 	}
 	if err := l.Sum.validate(); err != nil {
-		return err
+		return c, err
 	}
 	if l.LogULPs < 0 || l.LogULPs != l.LogULPs {
-		return fmt.Errorf("fpa: LogULPs %v is negative or NaN", l.LogULPs)
+		return c, fmt.Errorf("fpa: LogULPs %v is negative or NaN", l.LogULPs)
 	}
 	if l.Eps != "" {
 		eps, err := Parse(l.Eps, l.Format, ToNearestEven)
 		if err != nil {
-			return fmt.Errorf("fpa: Eps: %w", err)
+			return c, fmt.Errorf("fpa: Eps: %w", err)
 		}
 		if eps.Sign() <= 0 || !eps.IsFinite() || eps.Cmp(New(l.Format).SetMode(l.Mode).SetRat(big.NewRat(1, 2))) >= 0 {
-			return fmt.Errorf("fpa: Eps %s is not in (0, 1/2) in %v", l.Eps, l.Format)
+			return c, fmt.Errorf("fpa: Eps %s is not in (0, 1/2) in %v", l.Eps, l.Format)
 		}
 		one := New(l.Format).SetInt64(1)
-		if New(l.Format).SetMode(l.Mode).Sub(one, eps).Cmp(one) == 0 {
-			return fmt.Errorf("fpa: Eps %s is below %v's resolution at 1: 1−eps rounds to 1 and clipping cannot keep 1−p away from 0", l.Eps, l.Format)
+		oneMinus := New(l.Format).SetMode(l.Mode).Sub(one, eps)
+		if oneMinus.Cmp(one) == 0 {
+			return c, fmt.Errorf("fpa: Eps %s is below %v's resolution at 1: 1−eps rounds to 1 and clipping cannot keep 1−p away from 0", l.Eps, l.Format)
 		}
+		c.eps, c.oneMinus = eps, oneMinus
 	}
 	if l.LogFloor != "" {
 		fl, err := Parse(l.LogFloor, l.Format, ToNearestEven)
 		if err != nil {
-			return fmt.Errorf("fpa: LogFloor: %w", err)
+			return c, fmt.Errorf("fpa: LogFloor: %w", err)
 		}
 		if fl.Sign() >= 0 || !fl.IsFinite() {
-			return fmt.Errorf("fpa: LogFloor %s is not a negative number", l.LogFloor)
+			return c, fmt.Errorf("fpa: LogFloor %s is not a negative number", l.LogFloor)
 		}
+		c.floor = fl
 	}
-	return nil
+	return c, nil
 }
 
-// consts returns eps, 1−eps and the floor in the loss's format (nil if
-// unused).
-func (l *Loss) consts() (eps, oneMinus, floor *Float) {
-	if l.Eps != "" {
-		eps, _ = Parse(l.Eps, l.Format, ToNearestEven)
-		one := New(l.Format).SetInt64(1)
-		oneMinus = New(l.Format).SetMode(l.Mode).Sub(one, eps)
-	}
-	if l.LogFloor != "" {
-		floor, _ = Parse(l.LogFloor, l.Format, ToNearestEven)
-	}
-	return
+// validate reports whether l is usable.
+func (l *Loss) validate() error {
+	_, err := l.parse()
+	return err
 }
 
 // Binary returns the mean binary cross-entropy of predictions p (the
@@ -99,7 +102,8 @@ func (l *Loss) consts() (eps, oneMinus, floor *Float) {
 // enough) for [Loss.TermBound]. Errors: invalid options, mismatched
 // lengths, labels outside {0, 1}, NaN predictions, and [ErrOverflow].
 func (l *Loss) Binary(dst []Float, labels []int, p []Float) (*Float, []Float, error) {
-	if err := l.validate(); err != nil {
+	c, err := l.parse()
+	if err != nil {
 		return nil, dst, err
 	}
 	if len(labels) != len(p) || len(p) == 0 {
@@ -118,7 +122,7 @@ func (l *Loss) Binary(dst []Float, labels []int, p []Float) (*Float, []Float, er
 		row[0].f, row[0].mode = l.Format, l.Mode
 		rows[i], k[i] = row, labels[i]
 	}
-	return l.eval(dst, k, rows, one, true)
+	return l.eval(dst, k, rows, one, true, c)
 }
 
 // Multi returns the mean K-class cross-entropy of rows p[i] (K
@@ -126,7 +130,8 @@ func (l *Loss) Binary(dst []Float, labels []int, p []Float) (*Float, []Float, er
 // says: clip each entry, renormalise the row, −log of the label's entry,
 // clamp, sum, divide by n. See [Loss.Binary] for dst and the errors.
 func (l *Loss) Multi(dst []Float, labels []int, p [][]Float) (*Float, []Float, error) {
-	if err := l.validate(); err != nil {
+	c, err := l.parse()
+	if err != nil {
 		return nil, dst, err
 	}
 	if len(labels) != len(p) || len(p) == 0 {
@@ -144,16 +149,16 @@ func (l *Loss) Multi(dst []Float, labels []int, p [][]Float) (*Float, []Float, e
 		}
 		rows[i] = row
 	}
-	return l.eval(dst, labels, rows, nil, false)
+	return l.eval(dst, labels, rows, nil, false, c)
 }
 
-func (l *Loss) eval(dst []Float, labels []int, rows [][]Float, one *Float, binary bool) (*Float, []Float, error) {
+func (l *Loss) eval(dst []Float, labels []int, rows [][]Float, one *Float, binary bool, c lossConsts) (*Float, []Float, error) {
 	n := len(rows)
 	if cap(dst) < n {
 		dst = make([]Float, n)
 	}
 	dst = dst[:n]
-	eps, oneMinus, floor := l.consts()
+	eps, oneMinus, floor := c.eps, c.oneMinus, c.floor
 	logf := l.LogFunc
 	if logf == nil {
 		logf = (*Float).Log

@@ -22,7 +22,11 @@ func exactBinary(t *testing.T, l *Loss, labels []int, p []Float, prec uint) (*bi
 }
 
 func exactBinaryPrec(l *Loss, labels []int, p []Float, prec uint) (*big.Float, *big.Float) {
-	eps, oneMinus, floor := l.consts()
+	c, err := l.parse()
+	if err != nil {
+		return nil, nil
+	}
+	eps, oneMinus, floor := c.eps, c.oneMinus, c.floor
 	sum := new(big.Float).SetPrec(prec)
 	maxT := new(big.Float)
 	for i := range p {
@@ -91,13 +95,17 @@ func TestLossBound(t *testing.T) {
 		{Format: Format{ExpBits: 6, FracBits: 12}, Eps: "1e-4", Mode: ToZero, Sum: SumOptions{Order: Pairwise, Chunk: 100}},
 		{Format: Format{ExpBits: 6, FracBits: 12}, Eps: "1e-3", Mode: ToPositiveInf, Renormalize: true},
 	}
+	trials, maxN := 6, 700
+	if testing.Short() {
+		trials, maxN = 3, 300
+	}
 	for _, l := range losses {
 		t.Run(l.Format.String()+"/"+l.Sum.Order.String(), func(t *testing.T) {
 			worst := 0.0
-			for trial := range 6 {
-				n := 1 + r.IntN(700)
+			for trial := range trials {
+				n := 1 + r.IntN(maxN)
 				if trial == 0 {
-					n = 700
+					n = maxN
 				}
 				labels, p := randPreds(r, l.Format, n)
 				got, terms, err := l.Binary(nil, labels, p)
