@@ -11,7 +11,7 @@ import (
 )
 
 // Clip holds a float model's clipping constants as values of its format,
-// parsed once from the decimal strings of its [fpa.Loss] (Eps, LogFloor).
+// parsed once from the decimal strings of its [FloatLoss] (Eps, LogFloor).
 // A nil field means the model does not clip (Eps) or clamp (Floor).
 type Clip struct {
 	// Eps and OneMinus bound each probability to [Eps, OneMinus];
@@ -24,7 +24,7 @@ type Clip struct {
 }
 
 // parseClip parses l's constants in l's format. An exact model has none.
-func parseClip(l *fpa.Loss) (*Clip, error) {
+func parseClip(l *FloatLoss) (*Clip, error) {
 	c := new(Clip)
 	if l.Eps != "" {
 		eps, err := fpa.Parse(l.Eps, l.Format, fpa.ToNearestEven)

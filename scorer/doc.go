@@ -8,7 +8,7 @@
 // A [Model] describes a scorer: a preset ([ParseModel]: "float64-sklearn",
 // "float32-keras", "torch-bce", "leaderboard", "apa[:BITS]", "fpa:E,M"), a
 // float format with its clipping, renormalisation, log clamp and summation
-// order (an [fpa.Loss]), or an exact server rounding to Prec bits. From a
+// order (a [FloatLoss]), or an exact server rounding to Prec bits. From a
 // model an attacker gets
 //
 //   - [Model.Terms]: the exact term −ln q̂ of each class of a prediction
@@ -18,7 +18,11 @@
 //   - [Emulator]: brackets of the reported score that do not assume the
 //     server's log bit for bit (monotonicity of rounding to nearest);
 //   - [Model.Eval]: the score the model reports, which is what a simulated
-//     server (oracle.Sim) answers and what a real server in Go would run.
+//     server (oracle.Sim) answers and what a real server in Go would run;
+//     for formats other than binary64 and binary32 it is
+//     [FloatLoss.Binary] / [FloatLoss.Multi], the one place that knows a
+//     library's clipping, renormalisation and log clamp (fpa supplies the
+//     arithmetic, the summation and the error bound).
 //
 // [Noise] models the noise a server adds [AKXFT21, App. B.4–B.5], with the
 // half-width an attacker bounds it by ([Noise.HalfWidth]).
@@ -32,9 +36,9 @@
 // # Adding a scorer model
 //
 // A preset is one case in [ParseModel] (model.go) plus its name in
-// [ModelNames]: its fpa.Loss fields say how it computes, and every
+// [ModelNames]: its FloatLoss fields say how it computes, and every
 // attack, bound and emulator follows. A model whose computation an
-// fpa.Loss cannot describe needs, in this package, its evaluation in
+// FloatLoss cannot describe needs, in this package, its evaluation in
 // eval.go (what the server returns) and its exact terms in budget.go
 // (what the attacker predicts); TestBoundHolds and TestNativeMatchesFPA
 // then check it against the rest.

@@ -122,7 +122,7 @@ func (e *Emulator) Report(t *Terms) (*big.Rat, error) {
 		mean = float64(sumNative(t.f32, e.m.Loss.Sum) / float32(len(t.f32)))
 	}
 	if math.IsInf(mean, 0) || math.IsNaN(mean) {
-		return nil, fpa.ErrOverflow
+		return nil, ErrOverflow
 	}
 	if e.m.Decimals >= 0 {
 		return fpa.RoundDecimal(fpa.New(fpa.Binary64).SetFloat64(mean), e.m.Decimals)

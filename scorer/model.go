@@ -3,7 +3,6 @@ package scorer
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -14,7 +13,7 @@ import (
 // cross-entropy score: the knowledge an attacker plans with, and what the
 // simulated servers of this package run.
 //
-// A finite-precision server (Exact false) works in Loss.Format as [fpa.Loss]
+// A finite-precision server (Exact false) works in Loss.Format as [FloatLoss]
 // describes: round each prediction to the format, clip, form the row and
 // renormalise it, take an elementwise log (faithful, within Loss.LogULPs
 // ulps), clamp, sum in Loss.Sum's order and divide by N. An exact server
@@ -24,8 +23,8 @@ import (
 type Model struct {
 	Name  string
 	Exact bool
-	Prec  uint     // exact servers: bits of the score
-	Loss  fpa.Loss // finite-precision servers
+	Prec  uint      // exact servers: bits of the score
+	Loss  FloatLoss // finite-precision servers
 	// Decimals ≥ 0 rounds the reported score to that many decimal places
 	// (ties to even); −1 reports it unrounded.
 	Decimals int
@@ -92,16 +91,16 @@ func parseModel(name string) (*Model, error) {
 	switch name {
 	case Float64Sklearn:
 		return &Model{Name: name, Decimals: -1, Desc: "scikit-learn log_loss: float64, eps = 2^-52 clip, rows renormalised, numpy pairwise sum, mean",
-			Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, Eps: "2.220446049250313e-16", Renormalize: true, LogULPs: 1}}, nil
+			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, Renormalize: true, LogULPs: 1}, Eps: "2.220446049250313e-16"}}, nil
 	case Float32Keras:
 		return &Model{Name: name, Decimals: -1, Desc: "Keras 3 binary_crossentropy: float32, eps = 1e-7 clip, numpy pairwise sum, mean",
-			Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, Eps: "1e-7", LogULPs: 1}}, nil
+			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, LogULPs: 1}, Eps: "1e-7"}}, nil
 	case TorchBCE:
 		return &Model{Name: name, Decimals: -1, Desc: "PyTorch BCELoss: float32, log clamped at -100, pairwise sum, mean",
-			Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, LogFloor: "-100", LogULPs: 1}}, nil
+			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, LogULPs: 1}, LogFloor: "-100"}}, nil
 	case Leaderboard:
 		return &Model{Name: name, Decimals: 5, Desc: "Kaggle-style leaderboard: float64, clip to [1e-15, 1-1e-15], numpy pairwise sum, mean rounded to 5 decimals",
-			Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, Eps: "1e-15", LogULPs: 1}}, nil
+			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, LogULPs: 1}, Eps: "1e-15"}}, nil
 	}
 	if rest, ok := strings.CutPrefix(name, "apa"); ok {
 		prec := uint(256)
@@ -122,7 +121,7 @@ func parseModel(name string) (*Model, error) {
 			return nil, fmt.Errorf("scorer: scorer %q: %w", name, err)
 		}
 		return &Model{Name: "fpa:" + f.String(), Decimals: -1, Desc: fmt.Sprintf("%v server: correctly rounded log, no clipping, numpy pairwise sum, mean", f),
-			Loss: fpa.Loss{Format: f, Sum: numpySum}}, nil
+			Loss: FloatLoss{Loss: fpa.Loss{Format: f, Sum: numpySum}}}, nil
 	}
 	return nil, fmt.Errorf("scorer: unknown scorer %q (want one of %s)", name, strings.Join(ModelNames, ", "))
 }
@@ -138,8 +137,7 @@ func (m *Model) Validate() error {
 		}
 		return nil
 	}
-	_, err := m.Loss.Bound(1, new(big.Float))
-	return err
+	return m.Loss.validate()
 }
 
 // Native reports whether m is evaluated with hardware float64 or float32

@@ -80,7 +80,7 @@ func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T
 	s := sumNative(terms, m.Loss.Sum)
 	mean := s / T(n)
 	if math.IsInf(float64(mean), 0) {
-		return 0, terms, fpa.ErrOverflow
+		return 0, terms, ErrOverflow
 	}
 	return mean, terms, nil
 }
