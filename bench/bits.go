@@ -19,6 +19,7 @@ import (
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // MaxObserveLabelings bounds the labelings [Bits] emulates per candidate
@@ -279,7 +280,7 @@ func (rep *BitsReport) exact(ctx context.Context, opt BitsOptions) error {
 			if err != nil {
 				return false, err
 			}
-			score, err := o.Score(q.Prediction())
+			score, err := o.Score(ctx, q.Prediction())
 			if err != nil {
 				return false, err
 			}
@@ -366,7 +367,7 @@ func (rep *BitsReport) robust(ctx context.Context, opt BitsOptions) error {
 		}
 		p := a.Predictions(f)
 		dec := a.decoder(p)
-		server := fpa.Loss{Format: f, Sum: fpa.SumOptions{Order: fpa.Pairwise}}
+		server := scorer.FloatLoss{Loss: fpa.Loss{Format: f, Sum: fpa.SumOptions{Order: fpa.Pairwise}}}
 		y := make([]int, n)
 		s := fpa.New(f)
 		for {
@@ -408,7 +409,7 @@ func (rep *BitsReport) family(ctx context.Context, l *loss.Binary, opt BitsOptio
 		rep.Paper.Bits = f.Prec()
 	}
 	rep.Paper.Source = fmt.Sprintf("EA Prop 3: φ = %d, read as the significand of FPA(φ)", phi)
-	plan, err := decode.PlanFamily(l, n, tau)
+	plan, err := decode.PlanFamily(ctx, decode.FamilyOptions{Loss: l, N: n, Tau: tau})
 	if err != nil {
 		return err
 	}
@@ -456,7 +457,7 @@ func (rep *BitsReport) family(ctx context.Context, l *loss.Binary, opt BitsOptio
 				// The attacker's budget for it: one ulp of the score per point.
 				ulp := math.Ldexp(float64(n), score.MantExp(nil)-int(p))
 				got, err := plan.Decode(score, ulp)
-				if err != nil || !slices.Equal(got, y) {
+				if err != nil || !slices.Equal(got.Labels, y) {
 					return false, nil
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -30,7 +31,7 @@ func exactFails(t *testing.T, n int, p uint) bool {
 		}
 		o, err := oracle.NewExact(y, 2, p)
 		require.NoError(t, err)
-		s, err := o.Score(q.Prediction())
+		s, err := o.Score(context.Background(), q.Prediction())
 		require.NoError(t, err)
 		res, err := q.Decode(s, decode.Options{ScorePrec: p, AllowLowPrecision: true})
 		if err != nil || !slices.Equal(res.Labels, y) {
@@ -95,7 +96,7 @@ func TestBitsRobust(t *testing.T) {
 		f, err := fpa.FPA(phi)
 		require.NoError(t, err)
 		p := a.Predictions(f)
-		server := fpa.Loss{Format: f, Sum: fpa.SumOptions{Order: fpa.Pairwise}}
+		server := scorer.FloatLoss{Loss: fpa.Loss{Format: f, Sum: fpa.SumOptions{Order: fpa.Pairwise}}}
 		dec := a.decoder(p)
 		failed := false
 		step := stride
@@ -215,7 +216,7 @@ func familyFails(t *testing.T, l *loss.Binary, plan *decode.FamilyPlan, p uint) 
 			score := new(big.Float).SetPrec(256).Quo(sum, big.NewFloat(float64(n)))
 			score.Add(score, big.NewFloat(z)).SetPrec(p)
 			got, err := plan.Decode(score, math.Ldexp(float64(n), score.MantExp(nil)-int(p)))
-			if err != nil || !slices.Equal(got, y) {
+			if err != nil || !slices.Equal(got.Labels, y) {
 				return true
 			}
 		}
@@ -250,7 +251,7 @@ func TestBitsFamily(t *testing.T) {
 			require.NotZero(t, obs, rep.Observed.Missing)
 			l, err := familyLoss(tt.name)
 			require.NoError(t, err)
-			plan, err := decode.PlanFamily(l, tt.n, tt.tau)
+			plan, err := decode.PlanFamily(context.Background(), decode.FamilyOptions{Loss: l, N: tt.n, Tau: tt.tau})
 			require.NoError(t, err)
 			assert.False(t, familyFails(t, l, plan, obs), "P = %d", obs)
 			assert.True(t, familyFails(t, l, plan, obs-1), "P = %d", obs-1)

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // wide is the attacker's working format: 62 exponent bits hold every
@@ -125,7 +126,7 @@ func (a *Pow2Attack) Trial(f fpa.Format, r *rand.Rand) (bool, error) {
 		labels[i] = r.IntN(2)
 	}
 	p := a.Predictions(f)
-	server := fpa.Loss{Format: f, Sum: fpa.SumOptions{Order: fpa.Pairwise}}
+	server := scorer.FloatLoss{Loss: fpa.Loss{Format: f, Sum: fpa.SumOptions{Order: fpa.Pairwise}}}
 	score, _, err := server.Binary(nil, labels, p)
 	if err != nil {
 		// Too few bits: a θ flushed to 0 or 1 makes a term infinite, and

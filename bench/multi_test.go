@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -12,25 +13,26 @@ import (
 	"github.com/labelinf/labelinf/datasets"
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // timedScorer measures the time spent in the simulated server.
 type timedScorer struct {
-	oracle.Scorer
+	scorer.Server
 	d time.Duration
 }
 
-func (t *timedScorer) Score(p *oracle.Pred) (r *big.Rat, err error) {
+func (t *timedScorer) Score(ctx context.Context, p *scorer.Pred) (r *big.Rat, err error) {
 	t0 := time.Now()
-	r, err = t.Scorer.Score(p)
+	r, err = t.Server.Score(ctx, p)
 	t.d += time.Since(t0)
 	return
 }
 
 // runMulti attacks a simulated scorer holding labels and reports queries,
 // attacker and scorer seconds; it fails b on any wrong or unverified label.
-func runMulti(b *testing.B, model string, st decode.Strategy, labels []int, k int) (q int, attack, scorer time.Duration) {
-	m, err := oracle.ParseModel(model)
+func runMulti(b *testing.B, model string, st decode.Strategy, labels []int, k int) (q int, attack, scoring time.Duration) {
+	m, err := scorer.ParseModel(model)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -38,9 +40,9 @@ func runMulti(b *testing.B, model string, st decode.Strategy, labels []int, k in
 	if err != nil {
 		b.Fatal(err)
 	}
-	ts := &timedScorer{Scorer: sim}
+	ts := &timedScorer{Server: sim}
 	t0 := time.Now()
-	res, err := decode.AttackMulti(ts, decode.MultiOptions{Model: m, Strategy: st})
+	res, err := decode.AttackMulti(context.Background(), ts, decode.MultiOptions{Model: m, Strategy: st})
 	el := time.Since(t0)
 	var be *decode.BudgetError
 	if errors.As(err, &be) {

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -17,13 +19,13 @@ import (
 // against seeded random labels; it fails on any wrong label.
 func BenchmarkRobustSingle(b *testing.B) {
 	for _, c := range []struct {
-		enc  oracle.Encoding
+		enc  scorer.Encoding
 		k, n int
 		tau  float64
 	}{
-		{oracle.Logits, 2, 10000, 1}, {oracle.Logits, 2, 100000, 1}, {oracle.LogProbs, 2, 100000, 1},
-		{oracle.Logits, 3, 100000, 1}, {oracle.Logits, 6, 50000, 1},
-		{oracle.Probs, 2, 25, 1}, {oracle.Probs, 2, 44, 1e-6},
+		{scorer.Logits, 2, 10000, 1}, {scorer.Logits, 2, 100000, 1}, {scorer.LogProbs, 2, 100000, 1},
+		{scorer.Logits, 3, 100000, 1}, {scorer.Logits, 6, 50000, 1},
+		{scorer.Probs, 2, 25, 1}, {scorer.Probs, 2, 44, 1e-6},
 	} {
 		b.Run(fmt.Sprintf("enc=%v/k=%d/n=%d/tau=%g", c.enc, c.k, c.n, c.tau), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, uint64(c.n)))
@@ -36,16 +38,24 @@ func BenchmarkRobustSingle(b *testing.B) {
 			var plan, score, dec float64
 			for b.Loop() {
 				t0 := time.Now()
-				p, err := decode.PlanRobust(opt)
+				p, err := decode.PlanRobust(context.Background(), opt)
 				if err != nil {
 					b.Fatal(err)
 				}
 				plan = time.Since(t0).Seconds()
-				srv, err := oracle.NewBigExact(labels, c.k, p.Prec(), oracle.Noise{Kind: oracle.Bounded, Tau: c.tau}, 2)
+				srv, err := oracle.NewBigExact(labels, c.k, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: c.tau}, 2)
 				if err != nil {
 					b.Fatal(err)
 				}
-				res, err := p.Attack(srv)
+				// The phases as the caller times them: the server's score,
+				// then the decoding.
+				t1 := time.Now()
+				sc, err := srv.Score(context.Background(), p.Pred())
+				if err != nil {
+					b.Fatal(err)
+				}
+				t2 := time.Now()
+				res, err := p.Decode(sc, srv.Prec())
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -54,8 +64,8 @@ func BenchmarkRobustSingle(b *testing.B) {
 						b.Fatalf("label %d wrong", i)
 					}
 				}
-				bits = res.Prec
-				score, dec = res.ScoreSeconds, res.DecodeSeconds
+				bits = p.Prec()
+				score, dec = t2.Sub(t1).Seconds(), time.Since(t2).Seconds()
 			}
 			b.ReportMetric(float64(c.n)*float64(b.N)/b.Elapsed().Seconds(), "labels/s")
 			b.ReportMetric(float64(bits), "bits")

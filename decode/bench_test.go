@@ -1,12 +1,14 @@
 package decode
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // BenchmarkSingleQuery runs the exact single-query attack end to end: the
@@ -32,7 +34,7 @@ func BenchmarkSingleQuery(b *testing.B) {
 					b.Fatal(err)
 				}
 				t0 := time.Now()
-				score, err := o.Score(q.Prediction())
+				score, err := o.Score(context.Background(), q.Prediction())
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -50,5 +52,31 @@ func BenchmarkSingleQuery(b *testing.B) {
 			b.ReportMetric(oracleT.Seconds()/float64(b.N), "oracle-s/op")
 			b.ReportMetric(attackT.Seconds()/float64(b.N), "attack-s/op")
 		})
+	}
+}
+
+// BenchmarkBoundMulti times the fast lower bound on the block code's
+// queries and reports it (BENCHMARKS.md §9):
+//
+//	go test ./decode -run '^$' -bench BoundMulti -benchtime 1x
+func BenchmarkBoundMulti(b *testing.B) {
+	for _, model := range []string{"float64-sklearn", "float32-keras", "torch-bce", "leaderboard"} {
+		for _, n := range []int{25000, 1000000} {
+			b.Run(fmt.Sprintf("%s/n=%d", model, n), func(b *testing.B) {
+				m, err := scorer.ParseModel(model)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var q int
+				for b.Loop() {
+					qb, err := BoundMulti(context.Background(), MultiOptions{N: n, K: 2, Model: m})
+					if err != nil {
+						b.Fatal(err)
+					}
+					q = qb.Queries
+				}
+				b.ReportMetric(float64(q), "queries")
+			})
+		}
 	}
 }

@@ -1,9 +1,43 @@
 // Package decode implements the label-inference attacks: it builds the
 // predictions to submit, plans how many bits or queries they need, decodes
 // the returned scores into labels and verifies the labels against the
-// scores. An attack never returns labels that it has not verified: the
-// recovered labeling must reproduce every observed score at the scorer's
-// precision.
+// scores. An attack never returns a label as known that it has not
+// verified: the recovered labeling must reproduce every observed score
+// within the scorer's error budget.
+//
+// # One grammar for every attack
+//
+// Each attack is used in the same four steps, and the one-call form
+// Attack… does all four:
+//
+//  1. A plan, Plan…(ctx, options), from an options struct that holds N
+//     and K and whose zero fields have documented defaults: [PlanSingle]
+//     ([SingleOptions]; [NewSingleQuery] without a context),
+//     [PlanRobust] ([RobustOptions]), [PlanFamily] ([FamilyOptions]); for
+//     the multi-query attack, whose blocks adapt to the scores,
+//     [PlanMulti] ([MultiOptions]) is the dry run of the same planning
+//     and [BoundMulti] a fast lower bound on its queries.
+//  2. The predictions to submit: [SingleQuery.Prediction],
+//     [RobustPlan.Pred], [FamilyPlan.Theta]; the multi-query attack builds
+//     one per block.
+//  3. Decoding of the scores: [SingleQuery.Decode], [RobustPlan.Decode],
+//     [FamilyPlan.Decode], each returning a verified [Result].
+//  4. Attack…(ctx, server, options) → ([*Result], error):
+//     [AttackSingle], [AttackRobust], [AttackFamily], [AttackMulti]. The
+//     server is what the attack sees of a scorer (package scorer's
+//     Server, BigServer, RatServer; [FamilyServer]).
+//
+// Every attack returns the same [Result]: the labels (−1 where unknown),
+// which of them are known (verified), the queries spent and whether the
+// whole labeling is verified, plus a few fields particular to one attack.
+// [Result.Timings] is the caller's to fill: nothing here reads the clock.
+//
+// Every long operation takes a context.Context and returns ctx's error
+// within a second of its cancellation, with the labels verified so far.
+// A big-number step that cannot poll the context (one exponential of
+// millions of bits) is abandoned to finish in the background.
+//
+// # The attacks
 //
 // The exact single-query attack ([SingleQuery], [AttackSingle]) recovers all
 // N labels in [0, K) from one cross-entropy score computed in arbitrary
@@ -21,6 +55,31 @@
 // [MutNet] to submit either as a model [EA, Theorem 9], and [Separation]
 // to measure Λ for any loss [EA, Proposition 1].
 //
+// The multi-query attack ([AttackMulti]) recovers N labels from a
+// finite-precision scorer (a float64 or float32 library, a rounded
+// leaderboard) a block at a time, with a [Strategy]: [Blocks] (our
+// adaptive block code), [Primes] (ICML Alg 1) or [Alg3] (ICML Alg 3).
+//
+// # How to extend
+//
+//   - A multi-query strategy: one new file in this package with a type
+//     implementing [Strategy] (its next method designs a block: rows,
+//     their increments, the gap, a reader of the score), an exported value
+//     of it and an init that calls register with its names. blocks.go,
+//     primes.go and alg3.go are the three examples; nothing else changes.
+//   - A scorer model: package scorer (see its doc); the attacks follow.
+//   - A loss of the binary family: a Bregman loss needs no code
+//     (loss.NewBregman with h and h′); another is one more loss.Kind in
+//     loss/family.go, its formula written once against loss.Arith (so it
+//     runs in big.Float and in fpa) with its sup |d|. [PlanFamily] takes
+//     it as is.
+//
+// The files: attack.go (the shared [Result]), single.go, robust.go,
+// family.go and mutnet.go (the single-query attacks), multi.go (the
+// multi-query API), strategy.go (the strategy interface), blocks.go,
+// primes.go, alg3.go (the strategies), state.go (one multi-query attack's
+// state and its block decoding), emu.go (decoding by emulated brackets).
+//
 // # References
 //
 //   - [AKXFT21] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
@@ -31,6 +90,8 @@
 //     (extended abstract), ../shared/papers.
 //   - [Fre98] P. E. Frenkel, "Integer sets with distinct subset sums",
 //     Proc. AMS 126(11), 1998.
+//   - [HS74] E. Horowitz, S. Sahni, "Computing partitions with applications
+//     to the knapsack problem", JACM 21(2), 1974.
 //   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
 //     with correctly rounded last bit", ACM TOMS 17(3), 1991.
 package decode

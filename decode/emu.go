@@ -1,5 +1,5 @@
 // This file is the block code's decoding by emulated brackets (see
-// MultiOptions.NoEmulation and oracle.Emulator).
+// MultiOptions.NoEmulation and scorer.Emulator).
 
 package decode
 
@@ -7,6 +7,28 @@ import (
 	"math"
 	"math/big"
 )
+
+// The safety factor on the emulated separation ([multi.emuNeed]) starts
+// at emuFactorStart, grows by emuFactorGrow after a block whose brackets
+// overlapped (a retry: the estimate was short), and shrinks by
+// emuFactorDecay after each decoded block, never below the start. The
+// estimate sums the spreads seen on four probe labelings; the labelings
+// not probed may spread further, so it gets 1/8 of headroom. A short
+// estimate costs one query (the block is retried smaller), a long one
+// costs labels in every block, hence a quick rise and a slow decay. These
+// are choices, not calibrated optima; the query counts they give are
+// pinned by BENCHMARKS.md §6.
+const (
+	emuFactorStart = 1.125
+	emuFactorGrow  = 1.5
+	emuFactorDecay = 0.95
+)
+
+// maxCand bounds the labelings decodeEmu brackets for one block: the
+// candidates are those within the rigorous budget of the score, and with
+// the unit g sized to at least 2·budget/64 (planDigits) there are at most
+// about 64·K of them; 4,096 leaves a wide margin while bounding the work.
+const maxCand = 1 << 12
 
 // fillBase writes every point's computed-term range for the current state:
 // known points at their label's row, unknown ones neutral.
@@ -43,15 +65,15 @@ func (a *multi) setBlock(idx []int, p *blockPlan, sigma []int) {
 
 // nTimes returns N·r.
 func (a *multi) nTimes(r *big.Rat) *big.Float {
-	return new(big.Float).SetPrec(256).SetRat(new(big.Rat).Mul(r, new(big.Rat).SetInt64(int64(a.n))))
+	return new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(r, new(big.Rat).SetInt64(int64(a.n))))
 }
 
 // emuNeed estimates the separation (sum units) that keeps the emulated
 // brackets of the block's labelings apart: the width of one bracket, the
 // spread of the label-dependent rounding seen on four probe labelings
 // (correctly rounded terms), the spacing of reported scores and twice the
-// noise, times a safety factor (1.125, ×1.5 after a failed decode, decaying
-// back by 5% a block). It is
+// noise, times a safety factor (emuFactorStart, ×emuFactorGrow after a
+// failed decode, decaying back by emuFactorDecay a block). It is
 // an estimate: decoding checks the brackets exactly and shrinks the block
 // if two of them overlap.
 func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
@@ -88,7 +110,7 @@ func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
 		if err != nil {
 			return math.Inf(1)
 		}
-		ex := new(big.Float).SetPrec(192).Set(c)
+		ex := new(big.Float).SetPrec(sumPrec).Set(c)
 		for j, cl := range sig {
 			ex.Add(ex, p.v[j][cl])
 		}
@@ -109,13 +131,12 @@ func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
 // lowest and highest computed terms. The block decodes only if exactly one
 // candidate's bracket holds the observed score, widened by the noise.
 func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bool) {
-	const maxCand = 1 << 12
 	a.fillBase()
 	idx := a.curIdx
 	defer a.setBlock(idx, p, nil)
 	b := new(big.Float).SetFloat64(p.budget)
-	low := new(big.Float).SetPrec(192).Sub(t, b)
-	high := new(big.Float).SetPrec(192).Add(t, b)
+	low := new(big.Float).SetPrec(sumPrec).Sub(t, b)
+	high := new(big.Float).SetPrec(sumPrec).Add(t, b)
 	sigma := floorDigits(low, p)
 	tau := new(big.Rat)
 	if a.opt.Noise.Kind != 0 {
@@ -125,7 +146,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	sLo := new(big.Rat).Sub(score, tau)
 	sHi := new(big.Rat).Add(score, tau)
 	var found []int
-	sum := new(big.Float).SetPrec(192)
+	sum := new(big.Float).SetPrec(sumPrec)
 	for range maxCand {
 		sum.SetInt64(0)
 		for j, c := range sigma {
@@ -140,7 +161,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 			rhi, err2 := a.emu.Report(a.hi)
 			if err1 == nil && err2 == nil && sHi.Cmp(rlo) >= 0 && sLo.Cmp(rhi) <= 0 {
 				if found != nil {
-					a.emuFactor *= 1.5
+					a.emuFactor *= emuFactorGrow
 					return nil, false // two labelings explain the score
 				}
 				found = append([]int(nil), sigma...)
@@ -151,7 +172,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 		}
 	}
 	if found == nil {
-		a.emuFactor *= 1.5
+		a.emuFactor *= emuFactorGrow
 		return nil, false
 	}
 	return found, true
@@ -160,7 +181,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 // floorDigits returns the labeling with the largest block sum ≤ x (all
 // zeros if none), reading superincreasing digits greedily.
 func floorDigits(x *big.Float, p *blockPlan) []int {
-	rem := new(big.Float).SetPrec(192).Set(x)
+	rem := new(big.Float).SetPrec(sumPrec).Set(x)
 	sigma := make([]int, len(p.v))
 	if rem.Sign() < 0 {
 		return sigma

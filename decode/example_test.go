@@ -1,6 +1,7 @@
 package decode_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/labelinf/labelinf/decode"
@@ -19,7 +20,7 @@ func Example_attack() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := decode.AttackSingle(server, decode.Options{})
+	res, err := decode.AttackSingle(context.Background(), server, decode.Options{})
 	if err != nil {
 		panic(err)
 	}

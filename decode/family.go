@@ -7,11 +7,13 @@ package decode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"slices"
 
+	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/subsetsum"
 )
@@ -30,6 +32,51 @@ type NotSeparableError struct {
 func (e *NotSeparableError) Error() string {
 	return fmt.Sprintf("decode: not τ-separable: %s has |d(θ)| < %g for every θ, but %d labels with scores 2τ = %g apart need a weight of at least 2Nτ·C(N−1, ⌊(N−1)/2⌋) = %g (ICML Thm 5–6); with one query, no prediction recovers them under this noise",
 		e.Loss, e.Sup, e.N, 2*e.Tau, e.Need)
+}
+
+// FamilyOptions configures [PlanFamily] and [AttackFamily].
+type FamilyOptions struct {
+	Loss *loss.Binary
+	N    int
+	// Tau bounds the noise: |observed − exact| < τ, τ > 0.
+	Tau float64
+	// ServerErr bounds the server's own rounding of N·ℓ ([AttackFamily]).
+	ServerErr float64
+}
+
+// A FamilyServer scores a prediction θ (one value per point: a
+// probability, or a logit for sigmoid cross-entropy) under a loss of the
+// family.
+type FamilyServer interface {
+	N() int
+	Score(ctx context.Context, theta []*big.Float) (*big.Float, error)
+}
+
+// AttackFamily plans the attack with [PlanFamily], submits θ to s and
+// decodes its one score. It returns ctx's error within a second of ctx
+// being done.
+func AttackFamily(ctx context.Context, s FamilyServer, opt FamilyOptions) (*Result, error) {
+	if s.N() != opt.N {
+		return nil, errors.New("decode: options do not match the scorer's N")
+	}
+	p, err := PlanFamily(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	score, err := s.Score(ctx, p.Theta)
+	if err != nil {
+		return nil, err
+	}
+	var r *Result
+	err = ctxwait.Do(ctx, func() (err error) {
+		r, err = p.Decode(score, opt.ServerErr)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.Queries = 1
+	return r, nil
 }
 
 // FamilyPlan is a planned single-query attack on a loss of the family.
@@ -65,8 +112,13 @@ const familyMargin = 1.0 / 8
 // it returns a *NotSeparableError. Otherwise it returns an error saying
 // which weight does not fit (not proof that none would).
 //
-// It returns an error if n is outside [1, 4096] or τ is not positive.
-func PlanFamily(l *loss.Binary, n int, tau float64) (*FamilyPlan, error) {
+// It returns an error if N is outside [1, 4096] or τ is not positive, and
+// ctx's error when ctx is done (it polls it every row).
+func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
+	l, n, tau := opt.Loss, opt.N, opt.Tau
+	if l == nil {
+		return nil, errors.New("decode: no loss to plan for")
+	}
 	if n < 1 || n > 4096 {
 		return nil, fmt.Errorf("decode: N = %d outside [1, 4096]", n)
 	}
@@ -104,6 +156,9 @@ func PlanFamily(l *loss.Binary, n int, tau float64) (*FamilyPlan, error) {
 	p.d = make([]*big.Float, n)
 	p.c = new(big.Float).SetPrec(p.prec + 64)
 	for i := range n {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		y := new(big.Float).SetPrec(64).SetFloat64(w)
 		if p.ConwayGuy {
 			y.Mul(y, new(big.Float).SetInt64(p.cg[i]))
@@ -163,7 +218,7 @@ func (p *FamilyPlan) Separation() float64 {
 // or searches the Conway–Guy window by meet-in-the-middle, then verifies
 // that the labeling's exact loss is within the bound. It returns
 // ErrInconsistent if no labeling is.
-func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) ([]int, error) {
+func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*Result, error) {
 	wp := p.prec + 64
 	s := new(big.Float).SetPrec(wp).Mul(score, new(big.Float).SetInt64(int64(p.N)))
 	s.Sub(s, p.c) // Σ σ_i d_i + N·noise
@@ -219,10 +274,13 @@ func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) ([]int, error) 
 		}
 	}
 	got.Sub(got, s)
-	if f, _ := got.Float64(); math.Abs(f) > bound {
+	f, _ := got.Float64()
+	if math.Abs(f) > bound {
 		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", ErrInconsistent, math.Abs(f), bound)
 	}
-	return labels, nil
+	res := allKnown(labels)
+	res.Residual, res.Budget = math.Abs(f), bound
+	return res, nil
 }
 
 // MaxSeparationN bounds [Separation]'s exhaustive enumeration.

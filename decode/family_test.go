@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -38,6 +39,10 @@ func familyScore(t *testing.T, p *FamilyPlan, labels []int, noise float64) *big.
 // the family [EA, Appendix F], with the noise at its bound.
 func TestFamilyAttack(t *testing.T) {
 	rng := testrand.New(t)
+	trials := 4
+	if testing.Short() {
+		trials = 2 // the noise at its bound, and one random
+	}
 	for _, tt := range []struct {
 		l   *loss.Binary
 		n   int
@@ -53,12 +58,12 @@ func TestFamilyAttack(t *testing.T) {
 		{newLoss(t, loss.SE, 0, [4]float64{}), 20, 6e-8, true}, // powers of two overflow sup|d| = 1; Conway–Guy fits
 	} {
 		t.Run(fmt.Sprintf("%v/n=%d/tau=%g", tt.l, tt.n, tt.tau), func(t *testing.T) {
-			p, err := PlanFamily(tt.l, tt.n, tt.tau)
+			p, err := PlanFamily(context.Background(), FamilyOptions{Loss: tt.l, N: tt.n, Tau: tt.tau})
 			require.NoError(t, err)
 			assert.Equal(t, tt.cg, p.ConwayGuy)
 			assert.Greater(t, p.Separation(), 2*tt.tau, "Λ > 2τ")
 			assert.Less(t, p.Separation(), 2*tt.tau*1.2, "Λ ≈ 2τ(1+δ)")
-			for trial := range 4 {
+			for trial := range trials {
 				labels := make([]int, tt.n)
 				for i := range labels {
 					labels[i] = rng.IntN(2)
@@ -69,7 +74,8 @@ func TestFamilyAttack(t *testing.T) {
 				}
 				got, err := p.Decode(familyScore(t, p, labels, noise), 0)
 				require.NoError(t, err)
-				assert.Equal(t, labels, got)
+				assert.Equal(t, labels, got.Labels)
+				assert.True(t, got.Verified)
 			}
 		})
 	}
@@ -82,7 +88,7 @@ func TestFamilyThroughFPA(t *testing.T) {
 	rng := testrand.New(t)
 	l := newLoss(t, loss.IS, 0, [4]float64{})
 	const n, tau = 20, 1e-3
-	p, err := PlanFamily(l, n, tau)
+	p, err := PlanFamily(context.Background(), FamilyOptions{Loss: l, N: n, Tau: tau})
 	require.NoError(t, err)
 	for range 5 {
 		labels := make([]int, n)
@@ -106,7 +112,7 @@ func TestFamilyThroughFPA(t *testing.T) {
 		serverErr := (float64(n)*0x1p-52 + 1e-12) * mag
 		got, err := p.Decode(score, serverErr)
 		require.NoError(t, err)
-		assert.Equal(t, labels, got)
+		assert.Equal(t, labels, got.Labels)
 	}
 }
 
@@ -114,7 +120,7 @@ func TestFamilyNegativeResults(t *testing.T) {
 	se := newLoss(t, loss.SE, 0, [4]float64{})
 	// EA Thm 13 / ICML Thm 5–6: a bounded weight cannot separate many
 	// labels under large noise.
-	_, err := PlanFamily(se, 20, 0.01)
+	_, err := PlanFamily(context.Background(), FamilyOptions{Loss: se, N: 20, Tau: 0.01})
 	var ns *NotSeparableError
 	require.True(t, errors.As(err, &ns), "%v", err)
 	assert.Contains(t, err.Error(), "not τ-separable")
@@ -122,10 +128,10 @@ func TestFamilyNegativeResults(t *testing.T) {
 	mh := newLoss(t, loss.Mahalanobis, 0, [4]float64{2, 0.5, 0.5, 1})
 	// EA Thm 8 claims τ < α/N suffices (α = 2, N = 10: τ < 0.2); the
 	// bound says τ = 0.01 is already impossible.
-	_, err = PlanFamily(mh, 10, 0.01)
+	_, err = PlanFamily(context.Background(), FamilyOptions{Loss: mh, N: 10, Tau: 0.01})
 	require.True(t, errors.As(err, &ns), "%v", err)
 	// Between the lower bound and what our sets reach, no claim is made.
-	_, err = PlanFamily(se, 30, 1e-10)
+	_, err = PlanFamily(context.Background(), FamilyOptions{Loss: se, N: 30, Tau: 1e-10})
 	require.Error(t, err)
 	assert.False(t, errors.As(err, &ns))
 	assert.Contains(t, err.Error(), "no construction found")
@@ -134,7 +140,7 @@ func TestFamilyNegativeResults(t *testing.T) {
 		n   int
 		tau float64
 	}{{0, 1}, {5000, 1}, {5, 0}, {5, math.Inf(1)}} {
-		_, err := PlanFamily(se, bad.n, bad.tau)
+		_, err := PlanFamily(context.Background(), FamilyOptions{Loss: se, N: bad.n, Tau: bad.tau})
 		assert.Error(t, err)
 	}
 }
@@ -144,7 +150,10 @@ func TestFamilyNegativeResults(t *testing.T) {
 // θ tie), for every θ and several p; and the robust plan's Λ from
 // exhaustion agrees with FamilyPlan.Separation.
 func TestSeparationDiscreteLp(t *testing.T) {
-	const n = 6
+	n := 6
+	if testing.Short() {
+		n = 4
+	}
 	for _, p := range []float64{0.5, 1, 2, 3} {
 		for th := range 1 << n {
 			lam, err := Separation(n, func(sigma []int) float64 {
@@ -158,21 +167,65 @@ func TestSeparationDiscreteLp(t *testing.T) {
 			assert.Zero(t, lam, "p=%g θ=%b", p, th)
 		}
 	}
+	const ln = 10
 	l := newLoss(t, loss.IS, 0, [4]float64{})
-	plan, err := PlanFamily(l, 10, 0.01)
+	plan, err := PlanFamily(context.Background(), FamilyOptions{Loss: l, N: ln, Tau: 0.01})
 	require.NoError(t, err)
-	lam, err := Separation(10, func(sigma []int) float64 {
+	// Each point's two terms, computed once for the 2^10 labelings.
+	var terms [ln][2]*big.Float
+	for i := range terms {
+		for y := range 2 {
+			terms[i][y], err = l.Term(new(big.Float).SetPrec(200), y, plan.Theta[i])
+			require.NoError(t, err)
+		}
+	}
+	lam, err := Separation(ln, func(sigma []int) float64 {
 		s := new(big.Float).SetPrec(200)
 		for i, y := range sigma {
-			term, _ := l.Term(new(big.Float).SetPrec(200), y, plan.Theta[i])
-			s.Add(s, term)
+			s.Add(s, terms[i][y])
 		}
 		f, _ := s.Float64()
-		return f / 10
+		return f / float64(ln)
 	})
 	require.NoError(t, err)
 	assert.InEpsilon(t, plan.Separation(), lam, 1e-9)
 	assert.Greater(t, lam, 0.02)
 	_, err = Separation(0, nil)
 	assert.Error(t, err)
+}
+
+// familyServer holds labels and answers θ with the exact loss of the
+// family plus a fixed noise (in [−τ, τ]).
+type familyServer struct {
+	t      *testing.T
+	l      *loss.Binary
+	labels []int
+	noise  float64
+}
+
+func (s *familyServer) N() int { return len(s.labels) }
+
+func (s *familyServer) Score(ctx context.Context, theta []*big.Float) (*big.Float, error) {
+	p := &FamilyPlan{Loss: s.l, Theta: theta, prec: 256}
+	return familyScore(s.t, p, s.labels, s.noise), nil
+}
+
+// TestAttackFamily runs the one-call form against a server holding the
+// labels: one query, every label known.
+func TestAttackFamily(t *testing.T) {
+	rng := testrand.New(t)
+	l := newLoss(t, loss.CE, 0, [4]float64{})
+	const n, tau = 12, 0.1
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = rng.IntN(2)
+	}
+	s := &familyServer{t: t, l: l, labels: labels, noise: tau * 0.5}
+	res, err := AttackFamily(context.Background(), s, FamilyOptions{Loss: l, N: n, Tau: tau})
+	require.NoError(t, err)
+	assert.Equal(t, labels, res.Labels)
+	assert.Equal(t, 1, res.Queries)
+	assert.True(t, res.Verified)
+	_, err = AttackFamily(context.Background(), s, FamilyOptions{Loss: l, N: n + 1, Tau: tau})
+	assert.Error(t, err, "N mismatch accepted")
 }

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"context"
 	"errors"
 	"math/big"
 	"math/rand/v2"
@@ -31,7 +32,7 @@ func FuzzSingleQuery(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		score, err := o.Score(q.Prediction())
+		score, err := o.Score(context.Background(), q.Prediction())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +50,7 @@ func FuzzSingleQuery(f *testing.F) {
 		res, err = q.Decode(js, Options{})
 		if err == nil {
 			o2, _ := oracle.NewExact(res.Labels, k, q.Prec())
-			s2, _ := o2.Score(q.Prediction())
+			s2, _ := o2.Score(context.Background(), q.Prediction())
 			if s2.Cmp(js) != 0 {
 				t.Fatalf("decoded labels score %v, not the given %v", s2, js)
 			}

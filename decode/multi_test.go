@@ -1,19 +1,21 @@
 package decode
 
 import (
+	"context"
 	"errors"
 	"math/big"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 func seededLabels(t *testing.T, n, k int) []int { return randLabels(testrand.New(t), n, k) }
 
-func attackSim(t *testing.T, model string, labels []int, k int, opt MultiOptions) *MultiResult {
+func attackSim(t *testing.T, model string, labels []int, k int, opt MultiOptions) *Result {
 	t.Helper()
-	m, err := oracle.ParseModel(model)
+	m, err := scorer.ParseModel(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,14 +23,14 @@ func attackSim(t *testing.T, model string, labels []int, k int, opt MultiOptions
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sc oracle.Scorer = sim
-	if opt.Noise.Kind != oracle.NoNoise {
+	var sc scorer.Server = sim
+	if opt.Noise.Kind != scorer.NoNoise {
 		if sc, err = oracle.NewNoisy(sim, opt.Noise, 7); err != nil {
 			t.Fatal(err)
 		}
 	}
 	opt.Model = m
-	res, err := AttackMulti(sc, opt)
+	res, err := AttackMulti(context.Background(), sc, opt)
 	if err != nil {
 		t.Fatalf("%s %v: %v", model, opt.Strategy, err)
 	}
@@ -54,8 +56,8 @@ func TestMultiAllScorers(t *testing.T) {
 			if model == "fpa:e8m10" && s == Primes {
 				// 11-bit scores under 600 neutral points: Alg 1 cannot fit
 				// even one prime; it must say so.
-				m, _ := oracle.ParseModel(model)
-				_, err := PlanMulti(n, 2, MultiOptions{Strategy: s, Model: m})
+				m, _ := scorer.ParseModel(model)
+				_, err := PlanMulti(context.Background(), MultiOptions{N: n, K: 2, Strategy: s, Model: m})
 				var be *BudgetError
 				if !errors.As(err, &be) {
 					t.Errorf("%s primes: %v, want a BudgetError", model, err)
@@ -66,8 +68,8 @@ func TestMultiAllScorers(t *testing.T) {
 			if !res.Checked || !res.CheckDecisive {
 				t.Errorf("%s %v: check %v decisive %v", model, s, res.Checked, res.CheckDecisive)
 			}
-			m, _ := oracle.ParseModel(model)
-			plan, err := PlanMulti(n, 2, MultiOptions{Strategy: s, Model: m, Check: true})
+			m, _ := scorer.ParseModel(model)
+			plan, err := PlanMulti(context.Background(), MultiOptions{N: n, K: 2, Strategy: s, Model: m, Check: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,10 +92,10 @@ func TestMultiKClasses(t *testing.T) {
 }
 
 func TestMultiNoise(t *testing.T) {
-	for _, nz := range []oracle.Noise{
-		{Kind: oracle.Bounded, Tau: 1e-4},
-		{Kind: oracle.Gaussian, Tau: 1e-5, Delta: 1e-6},
-		{Kind: oracle.Multiplicative, Tau: 1e-6},
+	for _, nz := range []scorer.Noise{
+		{Kind: scorer.Bounded, Tau: 1e-4},
+		{Kind: scorer.Gaussian, Tau: 1e-5, Delta: 1e-6},
+		{Kind: scorer.Multiplicative, Tau: 1e-6},
 	} {
 		res := attackSim(t, "float64-sklearn", seededLabels(t, 400, 2), 2, MultiOptions{Noise: nz})
 		t.Logf("%v τ=%g: %d queries", nz.Kind, nz.Tau, res.Queries)
@@ -115,11 +117,11 @@ func TestLeaderboard198(t *testing.T) {
 // (Check) is what verifies end to end.
 func TestMultiWrongModel(t *testing.T) {
 	labels := seededLabels(t, 500, 2)
-	real, _ := oracle.ParseModel("float32-keras")
-	assumed, _ := oracle.ParseModel("float64-sklearn")
+	real, _ := scorer.ParseModel("float32-keras")
+	assumed, _ := scorer.ParseModel("float64-sklearn")
 	for _, check := range []bool{false, true} {
 		sim, _ := oracle.NewSim(real, labels, 2)
-		res, err := AttackMulti(sim, MultiOptions{Model: assumed, Check: check})
+		res, err := AttackMulti(context.Background(), sim, MultiOptions{Model: assumed, Check: check})
 		if err == nil {
 			t.Fatal("attack against a float32 scorer planned as float64 succeeded")
 		}
@@ -134,15 +136,15 @@ type junkScorer struct{ n, q int }
 func (j *junkScorer) N() int       { return j.n }
 func (j *junkScorer) K() int       { return 2 }
 func (j *junkScorer) Queries() int { return j.q }
-func (j *junkScorer) Score(*oracle.Pred) (*big.Rat, error) {
+func (j *junkScorer) Score(context.Context, *scorer.Pred) (*big.Rat, error) {
 	j.q++
 	return big.NewRat(int64(j.q*7919%1000), 997), nil
 }
 
 func TestMultiJunkScores(t *testing.T) {
-	m, _ := oracle.ParseModel("float64-sklearn")
+	m, _ := scorer.ParseModel("float64-sklearn")
 	for _, s := range []Strategy{Blocks, Primes, Alg3} {
-		_, err := AttackMulti(&junkScorer{n: 300}, MultiOptions{Model: m, Strategy: s})
+		_, err := AttackMulti(context.Background(), &junkScorer{n: 300}, MultiOptions{Model: m, Strategy: s})
 		if !errors.Is(err, ErrInconsistent) {
 			t.Errorf("%v: junk scores gave %v, want ErrInconsistent", s, err)
 		}
@@ -150,18 +152,18 @@ func TestMultiJunkScores(t *testing.T) {
 }
 
 func TestMultiBadInput(t *testing.T) {
-	m, _ := oracle.ParseModel("float64-sklearn")
-	if _, err := PlanMulti(0, 2, MultiOptions{Model: m}); err == nil {
+	m, _ := scorer.ParseModel("float64-sklearn")
+	if _, err := PlanMulti(context.Background(), MultiOptions{N: 0, K: 2, Model: m}); err == nil {
 		t.Error("N = 0 accepted")
 	}
-	if _, err := PlanMulti(10, 1, MultiOptions{Model: m}); err == nil {
+	if _, err := PlanMulti(context.Background(), MultiOptions{N: 10, K: 1, Model: m}); err == nil {
 		t.Error("K = 1 accepted")
 	}
-	if _, err := PlanMulti(10, 2, MultiOptions{}); err == nil {
+	if _, err := PlanMulti(context.Background(), MultiOptions{N: 10, K: 2}); err == nil {
 		t.Error("no model accepted")
 	}
 	// Noise far above what one point can carry: a BudgetError.
-	_, err := PlanMulti(1000, 2, MultiOptions{Model: m, Noise: oracle.Noise{Kind: oracle.Bounded, Tau: 1}})
+	_, err := PlanMulti(context.Background(), MultiOptions{N: 1000, K: 2, Model: m, Noise: scorer.Noise{Kind: scorer.Bounded, Tau: 1}})
 	var be *BudgetError
 	if !errors.As(err, &be) {
 		t.Errorf("τ = 1 at N = 1000: %v, want a BudgetError", err)

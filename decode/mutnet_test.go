@@ -1,12 +1,14 @@
 package decode
 
 import (
+	"context"
 	"encoding/json"
 	"math/big"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,7 +21,7 @@ import (
 func TestMutNetAttack(t *testing.T) {
 	rng := testrand.New(t)
 	const n, d, h, tau = 300, 8, 16, 1.0
-	p, err := PlanRobust(RobustOptions{N: n, K: 2, Tau: tau})
+	p, err := PlanRobust(context.Background(), RobustOptions{N: n, K: 2, Tau: tau})
 	require.NoError(t, err)
 	x := make([]*big.Float, n)
 	for i := range x {
@@ -36,7 +38,7 @@ func TestMutNetAttack(t *testing.T) {
 	for i := range labels {
 		labels[i] = rng.IntN(2)
 	}
-	srv, err := oracle.NewBigExact(labels, 2, p.Prec(), oracle.Noise{Kind: oracle.Bounded, Tau: tau}, rng.Uint64())
+	srv, err := oracle.NewBigExact(labels, 2, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: tau}, rng.Uint64())
 	require.NoError(t, err)
 	for range 3 {
 		v := make([]float64, d) // the server's private input, in (0,1)^d
@@ -45,12 +47,12 @@ func TestMutNetAttack(t *testing.T) {
 		}
 		logits, err := got.Logits(v)
 		require.NoError(t, err)
-		pred := &oracle.BigPred{Enc: oracle.Logits, K: 2, V: make([]*big.Float, 2*n)}
+		pred := &scorer.BigPred{Enc: scorer.Logits, K: 2, V: make([]*big.Float, 2*n)}
 		for i, z := range logits {
 			require.Zero(t, z.Cmp(x[i]), "output %d depends on the input", i)
 			pred.V[2*i], pred.V[2*i+1] = new(big.Float), z
 		}
-		score, err := srv.Score(pred)
+		score, err := srv.Score(context.Background(), pred)
 		require.NoError(t, err)
 		res, err := p.Decode(score, srv.Prec())
 		require.NoError(t, err)

@@ -11,24 +11,26 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"time"
 
 	"github.com/labelinf/labelinf/apa"
-	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/internal/ctxwait"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
 // A WeightSet chooses the weights of the robust code.
 type WeightSet int
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=WeightSet -linecomment -output=weightset_string.go
+
 const (
 	// PowerWeights are W·2^j: superincreasing, decoded by reading the bits
 	// of one rounded integer [AKXFT21, Algorithm 2].
-	PowerWeights WeightSet = iota
+	PowerWeights WeightSet = iota // powers
 	// ConwayGuyWeights are W·u_j with the Conway–Guy set (binary only,
 	// N ≤ 50): the largest weight is about half of 2^(N−1), one bit less
 	// of score, decoded by meet-in-the-middle ([subsetsum.Window]).
-	ConwayGuyWeights
+	ConwayGuyWeights // conway-guy
 )
 
 // RobustOptions configures [PlanRobust].
@@ -43,7 +45,7 @@ type RobustOptions struct {
 	Margin float64
 	// Encoding is how predictions are submitted: logits (the zero value),
 	// log-probabilities or probabilities.
-	Encoding oracle.Encoding
+	Encoding scorer.Encoding
 	Weights  WeightSet
 }
 
@@ -57,11 +59,11 @@ type RobustPlan struct {
 	N, K    int
 	Tau     float64
 	W       *big.Float // weight unit, a float64 ≥ 2Nτ(1+δ)
-	Enc     oracle.Encoding
+	Enc     scorer.Encoding
 	Weights WeightSet
 
 	prec  uint            // score bits needed
-	pred  *oracle.BigPred // the submitted prediction
+	pred  *scorer.BigPred // the submitted prediction
 	rowL  [][]*big.Float  // rowL[n][k]: loss of row n if its label were k, from the submitted values
 	base  *big.Float      // Σ_n rowL[n][0]
 	cg    []int64         // Conway–Guy weights (ConwayGuyWeights)
@@ -87,11 +89,12 @@ func (p *RobustPlan) weightExp(n, k int) int { return n*(p.K-1) + k - 1 }
 // space so that nothing doubly exponential is formed where it would
 // overflow.
 //
-// It returns an error if N, K or τ are out of range, if Conway–Guy
+// It returns ctx's error when ctx is done (it polls it every few rows),
+// and an error if N, K or τ are out of range, if Conway–Guy
 // weights are asked for K > 2 or N > 50, or if probability predictions
 // would underflow big.Float's exponent range (use logits or
 // log-probabilities then; [MaxProbRows] gives the limit).
-func PlanRobust(opt RobustOptions) (*RobustPlan, error) {
+func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 	n, k := opt.N, opt.K
 	switch {
 	case n < 1 || n > MaxRobustN:
@@ -102,7 +105,7 @@ func PlanRobust(opt RobustOptions) (*RobustPlan, error) {
 		return nil, fmt.Errorf("decode: robust attack needs a noise bound τ > 0, got %v (without noise use the exact prime attack)", opt.Tau)
 	case opt.Margin < 0 || math.IsNaN(opt.Margin) || math.IsInf(opt.Margin, 0):
 		return nil, fmt.Errorf("decode: margin δ = %v; want δ ≥ 0", opt.Margin)
-	case opt.Encoding < oracle.Logits || opt.Encoding > oracle.Probs:
+	case opt.Encoding < scorer.Logits || opt.Encoding > scorer.Probs:
 		return nil, fmt.Errorf("decode: unknown encoding %v", opt.Encoding)
 	}
 	if uint64(n)*uint64(k-1) > 1<<26 {
@@ -162,10 +165,10 @@ func PlanRobust(opt RobustOptions) (*RobustPlan, error) {
 	p.absLg = slackExp - bitsLen(n) - 2
 	// Each row's loss for every label, from the values submitted.
 	var err error
-	if p.pred, err = p.buildPred(logits); err != nil {
+	if p.pred, err = p.buildPred(ctx, logits); err != nil {
 		return nil, err
 	}
-	if err := p.rowLosses(); err != nil {
+	if err := p.rowLosses(ctx); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -201,19 +204,22 @@ func MaxProbRows(tau, margin float64) int {
 }
 
 // buildPred turns the logits into the submitted prediction.
-func (p *RobustPlan) buildPred(logits []*big.Float) (*oracle.BigPred, error) {
+func (p *RobustPlan) buildPred(ctx context.Context, logits []*big.Float) (*scorer.BigPred, error) {
 	n, k := p.N, p.K
-	pred := &oracle.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
-	if p.Enc == oracle.Logits {
+	pred := &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
+	if p.Enc == scorer.Logits {
 		copy(pred.V, logits)
 		return pred, nil
 	}
-	if p.Enc == oracle.Probs && n > MaxProbRows(p.Tau, 0) && p.cg == nil {
+	if p.Enc == scorer.Probs && n > MaxProbRows(p.Tau, 0) && p.cg == nil {
 		// A quick, conservative check; the exact one is the error below.
 		return nil, fmt.Errorf("decode: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, p.Tau, MaxProbRows(p.Tau, 0))
 	}
 	lse := new(big.Float)
 	for i := range n {
+		if err := pollRow(ctx, i); err != nil {
+			return nil, err
+		}
 		row := logits[i*k : (i+1)*k]
 		if err := p.logSumExp(lse, row); err != nil {
 			return nil, err
@@ -222,7 +228,7 @@ func (p *RobustPlan) buildPred(logits []*big.Float) (*oracle.BigPred, error) {
 			// ln θ_{i,c} = z_{i,c} − logsumexp(z_i), exact to 2^absLg.
 			a := new(big.Float).SetPrec(p.bitsFor(lse))
 			a.Sub(row[c], lse)
-			if p.Enc == oracle.LogProbs {
+			if p.Enc == scorer.LogProbs {
 				if a.Sign() > 0 {
 					a.SetInt64(0)
 				}
@@ -255,38 +261,44 @@ func (p *RobustPlan) logSumExp(z *big.Float, row []*big.Float) error {
 		}
 	}
 	z.SetPrec(p.bitsFor(hi))
-	_, err := oracle.LogSumExp(z, row)
+	_, err := apa.LogSumExp(z, row)
 	return err
 }
 
 // rowLosses computes, for every row and label, the loss the server would
 // compute from the submitted values, to an absolute 2^absLg.
-func (p *RobustPlan) rowLosses() error {
+func (p *RobustPlan) rowLosses(ctx context.Context) error {
 	n, k := p.N, p.K
 	p.rowL = make([][]*big.Float, n)
 	p.base = new(big.Float).SetPrec(p.prec + 64)
 	lse := new(big.Float)
 	for i := range n {
+		if err := pollRow(ctx, i); err != nil {
+			return err
+		}
 		row := p.pred.V[i*k : (i+1)*k]
 		p.rowL[i] = make([]*big.Float, k)
-		if p.Enc == oracle.Logits {
+		if p.Enc == scorer.Logits {
 			if err := p.logSumExp(lse, row); err != nil {
 				return err
 			}
 		}
 		for c := range k {
+			// The loss as the server defines it (scorer.Encoding.RowLoss),
+			// at a precision that holds it to 2^absLg.
 			l := new(big.Float)
+			var lseRow *big.Float
 			switch p.Enc {
-			case oracle.Logits:
-				l.SetPrec(p.bitsFor(lse)).Sub(lse, row[c])
-			case oracle.LogProbs:
-				l.SetPrec(row[c].Prec()).Neg(row[c])
-			case oracle.Probs:
+			case scorer.Logits:
+				l.SetPrec(p.bitsFor(lse))
+				lseRow = lse
+			case scorer.LogProbs:
+				l.SetPrec(row[c].Prec())
+			case scorer.Probs:
 				l.SetPrec(uint(max(64, -p.absLg+16)))
-				if _, err := apa.Log(l, row[c]); err != nil {
-					return err
-				}
-				l.Neg(l)
+			}
+			if _, err := p.Enc.RowLoss(l, row, c, lseRow); err != nil {
+				return fmt.Errorf("decode: row %d: %w", i, err)
 			}
 			p.rowL[i][c] = l
 		}
@@ -300,25 +312,17 @@ func (p *RobustPlan) rowLosses() error {
 func (p *RobustPlan) Prec() uint { return p.prec }
 
 // Pred returns the prediction to submit. It is shared; do not modify it.
-func (p *RobustPlan) Pred() *oracle.BigPred { return p.pred }
-
-// RobustResult is the outcome of decoding one robust score.
-type RobustResult struct {
-	Labels []int
-	// Residual is |N·ℓ̂ − N·ℓ(σ)| for the decoded labeling, and Budget the
-	// largest residual the noise and rounding bounds allow (< W/2).
-	Residual, Budget float64
-}
+func (p *RobustPlan) Pred() *scorer.BigPred { return p.pred }
 
 // Decode recovers the labels from one observed score ℓ̂ with prec
-// significant bits. It rounds (C − N·ℓ̂)/W to the integer M, reads one
+// significant bits, as a verified [Result] (Queries left to the caller). It rounds (C − N·ℓ̂)/W to the integer M, reads one
 // label per row from M's bits (O(N); Conway–Guy weights go through
 // [subsetsum.Window]), and verifies: the decoded labeling's loss, summed
 // from the submitted values, must be within Nτ plus the rounding bounds
 // of N·ℓ̂ — the only labeling that can be, since the others are at least
 // W > 2(Nτ + rounding) away. It returns a *PrecisionError if prec is
 // below [RobustPlan.Prec], and ErrInconsistent if no labeling explains ℓ̂.
-func (p *RobustPlan) Decode(score *big.Float, prec uint) (*RobustResult, error) {
+func (p *RobustPlan) Decode(score *big.Float, prec uint) (*Result, error) {
 	if score == nil || score.IsInf() {
 		return nil, fmt.Errorf("%w: score is not finite", ErrInconsistent)
 	}
@@ -384,7 +388,9 @@ func (p *RobustPlan) Decode(score *big.Float, prec uint) (*RobustResult, error) 
 	if res.Cmp(budget) > 0 {
 		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond the bound %g", ErrInconsistent, r64, b64)
 	}
-	return &RobustResult{Labels: labels, Residual: r64, Budget: b64}, nil
+	out := allKnown(labels)
+	out.Residual, out.Budget = r64, b64
+	return out, nil
 }
 
 func roundInt(x *big.Float) *big.Int {
@@ -408,64 +414,56 @@ func ceilInt(x *big.Float) *big.Int {
 	return i
 }
 
-// BigScorer is a server answering arbitrary-precision predictions, as
-// [oracle.BigExact] does.
-type BigScorer interface {
-	N() int
-	K() int
-	Prec() uint
-	Score(*oracle.BigPred) (*big.Float, error)
-}
-
-// RobustAttack is the result of [AttackRobust].
-type RobustAttack struct {
-	RobustResult
-	Queries                   int
-	Prec                      uint
-	PlanSeconds, ScoreSeconds float64
-	DecodeSeconds             float64
-}
-
 // AttackRobust plans the attack for s's N and K with [PlanRobust] and runs
 // it with [RobustPlan.Attack].
-func AttackRobust(s BigScorer, opt RobustOptions) (*RobustAttack, error) {
+func AttackRobust(ctx context.Context, s scorer.BigServer, opt RobustOptions) (*Result, error) {
 	if s.N() != opt.N || s.K() != opt.K {
 		return nil, errors.New("decode: options do not match the scorer's N and K")
 	}
-	t0 := time.Now()
-	p, err := PlanRobust(opt)
+	p, err := PlanRobust(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
-	plan := time.Since(t0).Seconds()
-	r, err := p.Attack(s)
-	if err != nil {
-		return nil, err
-	}
-	r.PlanSeconds = plan
-	return r, nil
+	return p.Attack(ctx, s)
 }
 
 // Attack submits the plan's one prediction to s and decodes the score. It
 // returns a *PrecisionError before querying if s.Prec() is below
-// [RobustPlan.Prec], the scorer's error, or [RobustPlan.Decode]'s.
-func (p *RobustPlan) Attack(s BigScorer) (*RobustAttack, error) {
+// [RobustPlan.Prec], the scorer's error, [RobustPlan.Decode]'s, or ctx's
+// within a second of ctx being done.
+func (p *RobustPlan) Attack(ctx context.Context, s scorer.BigServer) (*Result, error) {
 	if s.N() != p.N || s.K() != p.K {
 		return nil, errors.New("decode: the plan does not match the scorer's N and K")
 	}
 	if s.Prec() < p.Prec() {
 		return nil, &PrecisionError{Have: s.Prec(), Need: p.Prec()}
 	}
-	t1 := time.Now()
-	score, err := s.Score(p.Pred())
+	score, err := s.Score(ctx, p.Pred())
 	if err != nil {
 		return nil, err
 	}
-	t2 := time.Now()
-	r, err := p.Decode(score, s.Prec())
+	var r *Result
+	err = ctxwait.Do(ctx, func() (err error) {
+		r, err = p.Decode(score, s.Prec())
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &RobustAttack{RobustResult: *r, Queries: 1, Prec: p.Prec(),
-		ScoreSeconds: t2.Sub(t1).Seconds(), DecodeSeconds: time.Since(t2).Seconds()}, nil
+	r.Queries = 1
+	return r, nil
+}
+
+// pollRowEvery is how often, in rows, a plan polls its context: a row
+// costs a few big-number operations at the score's precision (a
+// logsumexp, an exp), so 64 of them stay well below the second a
+// cancellation may take even at N·(K−1) = 2^26 bits.
+const pollRowEvery = 64
+
+// pollRow returns ctx's error every pollRowEvery rows.
+func pollRow(ctx context.Context, i int) error {
+	if i%pollRowEvery != 0 {
+		return nil
+	}
+	return ctx.Err()
 }

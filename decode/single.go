@@ -4,6 +4,7 @@
 package decode
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -11,8 +12,10 @@ import (
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/internal/bigmul"
+	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/primes"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // MaxN is the largest number of labels a single-query plan accepts.
@@ -128,6 +131,26 @@ func NewSingleQuery(n, k int) (*SingleQuery, error) {
 	return q, nil
 }
 
+// SingleOptions configures [PlanSingle]: N labels in [0, K).
+type SingleOptions struct {
+	N, K int
+}
+
+// PlanSingle is [NewSingleQuery] with the attacks' shape: options in, and
+// ctx's error within a second of ctx being done (the plan's products of N
+// primes are one big-number step, abandoned to finish in the background).
+func PlanSingle(ctx context.Context, opt SingleOptions) (*SingleQuery, error) {
+	var q *SingleQuery
+	err := ctxwait.Do(ctx, func() (err error) {
+		q, err = NewSingleQuery(opt.N, opt.K)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
 // Prec returns the score precision in bits that the plan needs.
 func (q *SingleQuery) Prec() uint { return q.prec }
 
@@ -148,20 +171,9 @@ type Options struct {
 	AllowLowPrecision bool
 }
 
-// Result is a decoded and verified labeling.
-type Result struct {
-	Labels []int
-	// Verified is true when the labels reproduce the observed score at
-	// the scorer's precision. Decode never returns unverified labels, so
-	// it is always true in a returned Result; it is kept for JSON output.
-	Verified bool
-	// ExactCheck reports that verification needed the full-precision
-	// recomputation of the score (the fast bound was inconclusive).
-	ExactCheck bool
-}
-
 // Decode recovers the labels from the score ℓ̂ returned for the plan's
-// prediction. It computes X' = round(Π D_i · exp(−N·ℓ̂)) with a correctly
+// prediction, as a verified [Result] (every label known; Queries is left
+// to the caller). It computes X' = round(Π D_i · exp(−N·ℓ̂)) with a correctly
 // rounded exponential [apa.Exp], factors X' over the planned primes with a
 // remainder tree ([primes.Multiplicities]) and verifies that the labels
 // reproduce ℓ̂ (see verify). It returns a *PrecisionError if the score has
@@ -207,11 +219,10 @@ func (q *SingleQuery) Decode(score *big.Float, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInconsistent, err)
 	}
-	res := &Result{Labels: labels}
 	ok, sure := verifyExp(x, v, s, wp, score, p, q.N)
+	exact := !sure
 	if !sure {
 		// The fast bound was inconclusive: recompute the score exactly.
-		res.ExactCheck = true
 		got, err := loss.CrossEntropy(new(big.Float).SetPrec(p), labels, q.pred)
 		if err != nil {
 			return nil, err
@@ -221,7 +232,8 @@ func (q *SingleQuery) Decode(score *big.Float, opts Options) (*Result, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: the decoded labeling does not reproduce the score", ErrInconsistent)
 	}
-	res.Verified = true
+	res := allKnown(labels)
+	res.ExactCheck = exact
 	return res, nil
 }
 
@@ -302,24 +314,29 @@ func verifyExp(x, v *big.Int, s int, wp uint, score *big.Float, p uint, n int) (
 	return false, false
 }
 
-// Scorer answers loss queries on rational predictions; [oracle.Exact]
-// implements it.
-type Scorer interface {
-	N() int
-	K() int
-	Score(p *loss.Rat) (*big.Float, error)
-}
-
 // AttackSingle runs the exact single-query attack against s: it plans for
-// s.N() labels and s.K() classes, submits one query and decodes it.
-func AttackSingle(s Scorer, opts Options) (*Result, error) {
-	q, err := NewSingleQuery(s.N(), s.K())
+// s.N() labels and s.K() classes, submits one query and decodes it. It
+// returns ctx's error within a second of ctx being done: each of its
+// three long steps (planning, the server's score, decoding) is one
+// big-number computation that is abandoned, left to finish in the
+// background, when ctx is done first.
+func AttackSingle(ctx context.Context, s scorer.RatServer, opts Options) (*Result, error) {
+	q, err := PlanSingle(ctx, SingleOptions{N: s.N(), K: s.K()})
 	if err != nil {
 		return nil, err
 	}
-	score, err := s.Score(q.Prediction())
+	score, err := s.Score(ctx, q.Prediction())
 	if err != nil {
 		return nil, err
 	}
-	return q.Decode(score, opts)
+	var res *Result
+	err = ctxwait.Do(ctx, func() (err error) {
+		res, err = q.Decode(score, opts)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Queries = 1
+	return res, nil
 }

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"context"
 	"errors"
 	"math/big"
 	"math/rand/v2"
@@ -28,7 +29,7 @@ func TestSingleQueryRoundTrip(t *testing.T) {
 			labels := randLabels(r, tt.n, tt.k)
 			o, err := oracle.NewExact(labels, tt.k, q.Prec())
 			require.NoError(t, err)
-			res, err := AttackSingle(o, Options{})
+			res, err := AttackSingle(context.Background(), o, Options{})
 			require.NoError(t, err, "N=%d K=%d", tt.n, tt.k)
 			assert.Equal(t, labels, res.Labels, "N=%d K=%d", tt.n, tt.k)
 			assert.True(t, res.Verified)
@@ -43,7 +44,11 @@ func TestSingleQueryRoundTrip(t *testing.T) {
 // The planner is a bound, so random labelings (X far below X_max) still
 // decode below it; only near-worst-case labelings show the edge.
 func TestPlannedPrecisionIsTight(t *testing.T) {
-	for _, base := range []int{40, 200, 1000} {
+	bases := []int{40, 200, 1000}
+	if testing.Short() {
+		bases = bases[:2]
+	}
+	for _, base := range bases {
 		for _, k := range []int{2, 3} {
 			const trials = 12
 			const below = 5
@@ -57,16 +62,16 @@ func TestPlannedPrecisionIsTight(t *testing.T) {
 				}
 				o, err := oracle.NewExact(labels, k, q.Prec())
 				require.NoError(t, err)
-				res, err := AttackSingle(o, Options{})
+				res, err := AttackSingle(context.Background(), o, Options{})
 				require.NoError(t, err, "N=%d K=%d at planned P=%d", n, k, q.Prec())
 				assert.Equal(t, labels, res.Labels)
 
 				low, err := oracle.NewExact(labels, k, q.Prec()-below)
 				require.NoError(t, err)
-				_, err = AttackSingle(low, Options{})
+				_, err = AttackSingle(context.Background(), low, Options{})
 				var pe *PrecisionError
 				assert.True(t, errors.As(err, &pe), "below plan must be refused by default")
-				res, err = AttackSingle(low, Options{AllowLowPrecision: true})
+				res, err = AttackSingle(context.Background(), low, Options{AllowLowPrecision: true})
 				if err != nil || !equal(res.Labels, labels) {
 					fails++
 				}
@@ -95,7 +100,7 @@ func TestDecodeRejects(t *testing.T) {
 	labels := randLabels(rand.New(rand.NewPCG(3, 4)), 100, 2)
 	o, err := oracle.NewExact(labels, 2, q.Prec())
 	require.NoError(t, err)
-	score, err := o.Score(q.Prediction())
+	score, err := o.Score(context.Background(), q.Prediction())
 	require.NoError(t, err)
 
 	// One ulp off: no labeling rounds to it.

@@ -3,7 +3,6 @@ package fpa
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"math/rand/v2"
 	"testing"
 )
@@ -114,50 +113,5 @@ func BenchmarkElem(b *testing.B) {
 				})
 			}
 		}
-	}
-}
-
-// BenchmarkLossBoundTightness reports how much of the rigorous bound the
-// observed error uses: the largest |emulated − exact| / TermBound over
-// random predictions (N = 1,000), for library-like settings.
-//
-//	go test ./fpa -run '^$' -bench LossBoundTightness -benchtime 1x
-func BenchmarkLossBoundTightness(b *testing.B) {
-	cases := []struct {
-		name string
-		l    Loss
-	}{
-		{"sklearn64", Loss{Format: Binary64, Eps: "2.220446049250313e-16", Renormalize: true, Sum: SumOptions{Order: Pairwise, Chunk: 8192}}},
-		{"keras32", Loss{Format: Binary32, Eps: "1e-7", Sum: SumOptions{Order: Pairwise}}},
-		{"recursive32", Loss{Format: Binary32, Eps: "1e-7"}},
-		{"kahan32", Loss{Format: Binary32, Eps: "1e-7", Sum: SumOptions{Order: Kahan}}},
-		{"half", Loss{Format: Binary16, Eps: "1e-3"}},
-	}
-	for _, c := range cases {
-		b.Run("loss="+c.name, func(b *testing.B) {
-			r := rand.New(rand.NewPCG(7, 7))
-			worst, priorRatio := 0.0, 0.0
-			for b.Loop() {
-				for range 10 {
-					labels, p := randPreds(r, c.l.Format, 1000)
-					got, terms, err := c.l.Binary(nil, labels, p)
-					if err != nil {
-						b.Fatal(err)
-					}
-					exact, maxT := exactBinaryPrec(&c.l, labels, p, c.l.Format.Prec()+80)
-					gb, _ := got.Big(nil)
-					diff := new(big.Float).SetPrec(exact.Prec()).Sub(gb, exact)
-					diff.Abs(diff)
-					post, _ := c.l.TermBound(terms)
-					prior, _ := c.l.Bound(1000, maxT)
-					ratio, _ := new(big.Float).Quo(diff, post).Float64()
-					worst = max(worst, ratio)
-					pr, _ := new(big.Float).Quo(post, prior).Float64()
-					priorRatio = max(priorRatio, pr)
-				}
-			}
-			b.ReportMetric(worst, "err/termbound")
-			b.ReportMetric(priorRatio, "termbound/bound")
-		})
 	}
 }

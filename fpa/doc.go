@@ -1,7 +1,7 @@
 // Package fpa emulates binary floating-point arithmetic in any format — the
-// papers' FPA(φ) model and the IEEE 754 formats — and evaluates losses the
-// way a scoring server does in such a format, with rigorous bounds on the
-// rounding error and the bits an attack needs.
+// papers' FPA(φ) model and the IEEE 754 formats — with summation in the
+// orders scoring libraries use, rigorous bounds on the rounding error of
+// a loss computed in a format, and the bits an attack needs.
 //
 // # Formats and precision
 //
@@ -44,16 +44,19 @@
 // encodings up to 64 bits), [Parse] for decimal and hexadecimal strings,
 // [Float.Text] with 'x' for Go's %x form ("0x1.8p+01") in any format.
 //
-// # Loss evaluation as a server does it
+// # The error of a loss computed in a format
 //
-// A [Loss] evaluates a mean cross-entropy in a format as libraries do:
-// clipping to [eps, 1−eps], renormalised rows, a clamped log, and a sum in
-// a chosen [Order] — [Recursive], numpy's [Pairwise] (8 accumulators,
-// blocks of 128, optional chunks) or [Kahan]. [Loss.Bound] and
-// [Loss.TermBound] bound the distance to the exact loss rigorously
-// (Higham's γ_k analysis [Higham02, Ch. 3–4], with the exact number of
-// roundings each term goes through, [Depths]); [RoundDecimal] models a
-// score reported to D decimals.
+// A [Loss] describes how a server's mean of N log terms is computed in a
+// format: the rounding mode, a sum in a chosen [Order] — [Recursive],
+// numpy's [Pairwise] (8 accumulators, blocks of 128, optional chunks) or
+// [Kahan] — whether each probability comes out of a renormalised row,
+// and the accuracy of the log. [Loss.Bound] and [Loss.TermBound] bound
+// the distance to the exact loss rigorously (Higham's γ_k analysis
+// [Higham02, Ch. 3–4], with the exact number of roundings each term goes
+// through, [Depths]); [RoundDecimal] models a score reported to D
+// decimals. The evaluation itself, with a library's clipping and log
+// clamp, is package scorer's (scorer.FloatLoss): this package keeps the
+// arithmetic and the summation.
 //
 // # Bit requirements
 //

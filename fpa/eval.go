@@ -1,47 +1,40 @@
 package fpa
 
-// This file implements loss evaluation as a scoring server does it: in one
-// format, term by term, then a sum in the library's order, then a mean;
-// and the rigorous bound on how far that is from the exact loss.
+// This file implements the rigorous bound on how far a mean of N log
+// terms computed in a format, term by term and then summed in a library's
+// order, is from the exact mean; and the decimal rounding of a reported
+// score.
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 )
 
-// A Loss says how a server computes a mean cross-entropy score in a
-// format. The zero value is not usable: Format must be set. Fields left
-// zero mean: round to nearest-even, recursive summation, no clipping, no
-// renormalisation, no clamp, a correctly rounded log.
+// A Loss says how a server's mean of N terms −ln q̂ is computed in a
+// format, as far as its rounding error goes: the format and rounding
+// mode, the order of the sum, whether each q̂ comes out of a renormalised
+// row, and the accuracy of the elementwise log. [Loss.Bound] and
+// [Loss.TermBound] bound the distance of such an evaluation to the exact
+// mean. The evaluation itself, with the clipping a scoring library
+// applies, is package scorer's (scorer.FloatLoss). The zero value is not
+// usable: Format must be set. Fields left zero mean: round to
+// nearest-even, recursive summation, no renormalisation, a correctly
+// rounded log.
 type Loss struct {
 	Format Format
 	Mode   RoundingMode
 	Sum    SumOptions
-	// Eps, if not "", clips each probability to [eps, 1−eps], with eps the
-	// decimal Eps rounded to Format and 1−eps computed in Format, as
-	// scikit-learn, Keras and Kaggle's metrics do.
-	Eps string
-	// Renormalize divides each row of (clipped) class probabilities by its
-	// sum computed in Format (scikit-learn's log_loss).
+	// Renormalize says that each q̂ is a row's entry divided by the row's
+	// sum computed in Format (scikit-learn's log_loss): 4 roundings form
+	// q̂ instead of 1.
 	Renormalize bool
-	// LogFloor, if not "", clamps each log at ≥ LogFloor (PyTorch's BCELoss
-	// uses −100).
-	LogFloor string
 	// LogULPs is the largest error of the server's elementwise log in ulps;
 	// 0 means correctly rounded (½ ulp). Faithful libms (glibc, numpy, Go)
-	// are within 1. It enters the error bound only; the emulated log is
-	// Log (or LogFunc if set).
+	// are within 1.
 	LogULPs float64
-	// LogFunc, if set, replaces the correctly rounded [Float.Log] as the
-	// server's log (for example one that models a faithful libm). It must
-	// stay within LogULPs ulps.
-	LogFunc func(z, x *Float) *Float
 }
 
-// ErrOverflow reports an evaluation whose intermediate overflowed.
-var ErrOverflow = errors.New("fpa: loss evaluation overflowed")
-
+// validate reports whether l is usable.
 func (l *Loss) validate() error {
 	if err := l.Format.Validate(); err != nil {
 		return err
@@ -52,168 +45,7 @@ func (l *Loss) validate() error {
 	if l.LogULPs < 0 || l.LogULPs != l.LogULPs {
 		return fmt.Errorf("fpa: LogULPs %v is negative or NaN", l.LogULPs)
 	}
-	if l.Eps != "" {
-		eps, err := Parse(l.Eps, l.Format, ToNearestEven)
-		if err != nil {
-			return fmt.Errorf("fpa: Eps: %w", err)
-		}
-		if eps.Sign() <= 0 || !eps.IsFinite() || eps.Cmp(New(l.Format).SetMode(l.Mode).SetRat(big.NewRat(1, 2))) >= 0 {
-			return fmt.Errorf("fpa: Eps %s is not in (0, 1/2) in %v", l.Eps, l.Format)
-		}
-		one := New(l.Format).SetInt64(1)
-		if New(l.Format).SetMode(l.Mode).Sub(one, eps).Cmp(one) == 0 {
-			return fmt.Errorf("fpa: Eps %s is below %v's resolution at 1: 1−eps rounds to 1 and clipping cannot keep 1−p away from 0", l.Eps, l.Format)
-		}
-	}
-	if l.LogFloor != "" {
-		fl, err := Parse(l.LogFloor, l.Format, ToNearestEven)
-		if err != nil {
-			return fmt.Errorf("fpa: LogFloor: %w", err)
-		}
-		if fl.Sign() >= 0 || !fl.IsFinite() {
-			return fmt.Errorf("fpa: LogFloor %s is not a negative number", l.LogFloor)
-		}
-	}
 	return nil
-}
-
-// consts returns eps, 1−eps and the floor in the loss's format (nil if
-// unused).
-func (l *Loss) consts() (eps, oneMinus, floor *Float) {
-	if l.Eps != "" {
-		eps, _ = Parse(l.Eps, l.Format, ToNearestEven)
-		one := New(l.Format).SetInt64(1)
-		oneMinus = New(l.Format).SetMode(l.Mode).Sub(one, eps)
-	}
-	if l.LogFloor != "" {
-		floor, _ = Parse(l.LogFloor, l.Format, ToNearestEven)
-	}
-	return
-}
-
-// Binary returns the mean binary cross-entropy of predictions p (the
-// probability of class 1 for each point, values of any format, rounded to
-// the loss's format first) against labels in {0, 1}, computed as the loss
-// says: clip, row [1−p, p], renormalise, −log of the label's entry, clamp,
-// sum, divide by n. It also returns the n terms (dst, reused if long
-// enough) for [Loss.TermBound]. Errors: invalid options, mismatched
-// lengths, labels outside {0, 1}, NaN predictions, and [ErrOverflow].
-func (l *Loss) Binary(dst []Float, labels []int, p []Float) (*Float, []Float, error) {
-	if err := l.validate(); err != nil {
-		return nil, dst, err
-	}
-	if len(labels) != len(p) || len(p) == 0 {
-		return nil, dst, fmt.Errorf("fpa: %d labels for %d predictions", len(labels), len(p))
-	}
-	rows := make([][]Float, len(p))
-	k := make([]int, len(p))
-	one := New(l.Format).SetInt64(1)
-	for i := range p {
-		if labels[i] != 0 && labels[i] != 1 {
-			return nil, dst, fmt.Errorf("fpa: label %d of point %d is not 0 or 1", labels[i], i)
-		}
-		row := make([]Float, 2)
-		row[1].f, row[1].mode = l.Format, l.Mode
-		row[1].Set(&p[i])
-		row[0].f, row[0].mode = l.Format, l.Mode
-		rows[i], k[i] = row, labels[i]
-	}
-	return l.eval(dst, k, rows, one, true)
-}
-
-// Multi returns the mean K-class cross-entropy of rows p[i] (K
-// probabilities each) against labels in [0, K), computed as the loss
-// says: clip each entry, renormalise the row, −log of the label's entry,
-// clamp, sum, divide by n. See [Loss.Binary] for dst and the errors.
-func (l *Loss) Multi(dst []Float, labels []int, p [][]Float) (*Float, []Float, error) {
-	if err := l.validate(); err != nil {
-		return nil, dst, err
-	}
-	if len(labels) != len(p) || len(p) == 0 {
-		return nil, dst, fmt.Errorf("fpa: %d labels for %d prediction rows", len(labels), len(p))
-	}
-	rows := make([][]Float, len(p))
-	for i, r := range p {
-		if labels[i] < 0 || labels[i] >= len(r) {
-			return nil, dst, fmt.Errorf("fpa: label %d of point %d outside [0, %d)", labels[i], i, len(r))
-		}
-		row := make([]Float, len(r))
-		for j := range r {
-			row[j].f, row[j].mode = l.Format, l.Mode
-			row[j].Set(&r[j])
-		}
-		rows[i] = row
-	}
-	return l.eval(dst, labels, rows, nil, false)
-}
-
-func (l *Loss) eval(dst []Float, labels []int, rows [][]Float, one *Float, binary bool) (*Float, []Float, error) {
-	n := len(rows)
-	if cap(dst) < n {
-		dst = make([]Float, n)
-	}
-	dst = dst[:n]
-	eps, oneMinus, floor := l.consts()
-	logf := l.LogFunc
-	if logf == nil {
-		logf = (*Float).Log
-	}
-	var s, q Float
-	s.f, s.mode, q.f, q.mode = l.Format, l.Mode, l.Format, l.Mode
-	for i, row := range rows {
-		if binary {
-			if row[1].IsNaN() {
-				return nil, dst, fmt.Errorf("fpa: prediction %d is NaN", i)
-			}
-			if eps != nil {
-				clip(&row[1], eps, oneMinus)
-			}
-			row[0].Sub(one, &row[1])
-		} else if eps != nil {
-			for j := range row {
-				if row[j].IsNaN() {
-					return nil, dst, fmt.Errorf("fpa: prediction %d is NaN", i)
-				}
-				clip(&row[j], eps, oneMinus)
-			}
-		}
-		q.Set(&row[labels[i]])
-		if l.Renormalize {
-			s.SetZero(false)
-			for j := range row {
-				s.Add(&s, &row[j])
-			}
-			q.Quo(&q, &s)
-		}
-		t := &dst[i]
-		t.f, t.mode = l.Format, l.Mode
-		logf(t, &q)
-		if floor != nil && t.Cmp(floor) < 0 {
-			t.Set(floor)
-		}
-		t.Neg(t)
-		if t.IsNaN() || t.IsInf() {
-			return nil, dst, fmt.Errorf("fpa: term %d is %v (a probability of 0 or below, or out of range, with no clipping)", i, t.Text('g', 6))
-		}
-	}
-	z := New(l.Format).SetMode(l.Mode)
-	if _, err := Sum(z, dst, l.Sum); err != nil {
-		return nil, dst, err
-	}
-	z.Quo(z, New(l.Format).SetMode(l.Mode).SetInt64(int64(n)))
-	if z.IsInf() {
-		return nil, dst, ErrOverflow
-	}
-	return z, dst, nil
-}
-
-// clip sets x to min(max(x, lo), hi).
-func clip(x, lo, hi *Float) {
-	if x.Cmp(lo) < 0 {
-		x.Set(lo)
-	} else if x.Cmp(hi) > 0 {
-		x.Set(hi)
-	}
 }
 
 // unitRoundoff returns u = 2^−Prec for round to nearest and 2^(1−Prec) for
@@ -228,7 +60,8 @@ func (l *Loss) unitRoundoff() int64 {
 // Bound returns a rigorous upper bound on |computed − exact| for a mean
 // of n terms computed as l says, each term of magnitude at most maxTerm,
 // where "exact" is the mean of the exact −ln q (clamped) of the clipped
-// predictions in the loss's format, q = p or 1−p (or the row's entry over
+// predictions in the loss's format (the clipping is the server's, see
+// scorer.FloatLoss), q = p or 1−p (or the row's entry over
 // its exact sum) taken exactly [Higham02, Ch. 3–4]. With the error model
 // fl(a∘b) = (a∘b)(1+δ), |δ| ≤ u (no overflow; a subnormal absolute slack
 // of 2^(Emin−Prec+1) per operation is added):

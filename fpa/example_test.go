@@ -2,6 +2,7 @@ package fpa_test
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/labelinf/labelinf/fpa"
 )
@@ -19,25 +20,18 @@ func ExampleFloat_Quo() {
 	// 0x1.554p-02 Below
 }
 
-// A float32 server's mean log-loss of three predictions, and the rigorous
-// bound on its distance to the exact loss. The confident wrong prediction
-// p = 1 is clipped to 1−eps computed in float32, 1 − 2^−23, so its term is
-// −ln 2^−23 ≈ 15.94, not −ln 10^−7 ≈ 16.12.
+// The rigorous bound on how far a float32 server's mean of 1,000 log terms,
+// each at most 16.2 (−ln 10^−7 ≈ 16.12, Keras's clipped worst case),
+// summed pairwise as numpy does, can be from the exact mean. The
+// evaluation itself, with the clipping, is scorer.FloatLoss's.
 func ExampleLoss() {
-	l := fpa.Loss{Format: fpa.Binary32, Eps: "1e-7", Sum: fpa.SumOptions{Order: fpa.Pairwise}}
-	p := make([]fpa.Float, 3)
-	for i, v := range []float64{0.9, 0.2, 1} {
-		p[i].SetFloat64(v)
-	}
-	score, terms, err := l.Binary(nil, []int{1, 0, 0}, p)
+	l := fpa.Loss{Format: fpa.Binary32, Sum: fpa.SumOptions{Order: fpa.Pairwise}}
+	bound, err := l.Bound(1000, big.NewFloat(16.2))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	bound, _ := l.TermBound(terms)
-	fmt.Println(score.Text('g', 7))
 	fmt.Println(bound.Text('e', 1))
 	// Output:
-	// 5.42363
-	// 3.2e-06
+	// 1.7e-05
 }

@@ -3,6 +3,7 @@ package oracle
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,11 +15,12 @@ import (
 	"time"
 
 	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // Cmd is an external scorer: a program started once through sh -c that
 // reads one JSON line per query on its standard input,
-// {"predictions": [...]} (see [Pred.AppendJSON]), and answers with one
+// {"predictions": [...]} (see [scorer.Pred.AppendJSON]), and answers with one
 // line on its standard output, the score as a decimal number. Its standard
 // error is kept for error messages.
 type Cmd struct {
@@ -40,6 +42,11 @@ type Cmd struct {
 	dead    error
 	buf     []byte
 }
+
+// maxLine is the longest answer line read: a score is a number, so 1 MiB
+// is far beyond any honest answer, and bounds what a broken scorer can
+// make us hold.
+const maxLine = 1 << 20
 
 // NewCmd starts program (through sh -c) as a scorer of n points of k
 // classes; each answer must arrive within timeout (0 means one minute).
@@ -72,7 +79,7 @@ func NewCmd(program string, n, k int, timeout time.Duration) (*Cmd, error) {
 	}
 	go func() {
 		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		sc.Buffer(make([]byte, 64<<10), maxLine)
 		for sc.Scan() {
 			c.lines <- sc.Text()
 		}
@@ -93,26 +100,49 @@ func (c *Cmd) Queries() int {
 }
 
 // Score sends p and reads the score. After any failure (the program died,
-// answered something that is not a number, or timed out) the scorer is
-// unusable and every later call returns the same error.
-func (c *Cmd) Score(p *Pred) (*big.Rat, error) {
+// answered something that is not a number, timed out, or ctx was done)
+// the program's whole process group is killed, the scorer is unusable and
+// every later call returns the same error.
+func (c *Cmd) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead != nil {
 		return nil, c.dead
 	}
 	c.queries++
-	if err := p.check(c.n, c.k); err != nil {
+	if err := p.Check(c.n, c.k); err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, c.fail(fmt.Errorf("oracle: scorer query cancelled: %w", err))
+	}
 	c.buf = append(p.AppendJSON(c.buf[:0]), '\n')
-	if _, err := c.stdin.Write(c.buf); err != nil {
-		return nil, c.fail(fmt.Errorf("oracle: scorer stopped reading: %w", err))
+	timer := time.NewTimer(c.timeout)
+	defer timer.Stop()
+	// The write blocks while the program does not read (a pipe holds
+	// 64 KiB), so it is waited for like the answer.
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := c.stdin.Write(c.buf)
+		wrote <- err
+	}()
+	select {
+	case err := <-wrote:
+		if err != nil {
+			return nil, c.fail(fmt.Errorf("oracle: scorer stopped reading: %w", err))
+		}
+	case <-ctx.Done():
+		return nil, c.fail(fmt.Errorf("oracle: scorer query cancelled: %w", ctx.Err()))
+	case <-timer.C:
+		return nil, c.fail(fmt.Errorf("oracle: scorer did not read the query within %v", c.timeout))
 	}
 	select {
 	case line, ok := <-c.lines:
 		if !ok {
 			err := c.readErr
+			if errors.Is(err, bufio.ErrTooLong) {
+				return nil, c.fail(fmt.Errorf("oracle: scorer answered a line longer than %d bytes, not a score", maxLine))
+			}
 			if err == nil {
 				err = io.EOF
 			}
@@ -133,7 +163,9 @@ func (c *Cmd) Score(p *Pred) (*big.Rat, error) {
 			r, _ = b.Rat(nil)
 		}
 		return r, nil
-	case <-time.After(c.timeout):
+	case <-ctx.Done():
+		return nil, c.fail(fmt.Errorf("oracle: scorer query cancelled: %w", ctx.Err()))
+	case <-timer.C:
 		return nil, c.fail(fmt.Errorf("oracle: scorer did not answer within %v", c.timeout))
 	}
 }

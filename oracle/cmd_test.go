@@ -2,15 +2,20 @@ package oracle
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/scorer"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestMain doubles as an external scorer: with LABELINF_TEST_SCORER set,
@@ -25,7 +30,7 @@ func TestMain(m *testing.M) {
 
 // fakeScorer serves float64-sklearn scores of labels i%2, or misbehaves.
 func fakeScorer(mode string) {
-	m, _ := ParseModel(Float64Sklearn)
+	m, _ := scorer.ParseModel(scorer.Float64Sklearn)
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
@@ -37,6 +42,10 @@ func fakeScorer(mode string) {
 			continue
 		case "slow":
 			time.Sleep(time.Hour)
+		case "long":
+			// A line of 2 MiB, twice what Cmd reads.
+			fmt.Println(strings.Repeat("1", 2<<20))
+			continue
 		}
 		var req struct{ Predictions []float64 }
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
@@ -47,7 +56,7 @@ func fakeScorer(mode string) {
 		for i := range labels {
 			labels[i] = i % 2
 		}
-		r, err := m.Eval(labels, &Pred{K: 2, P: req.Predictions})
+		r, err := m.Eval(labels, &scorer.Pred{K: 2, P: req.Predictions})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(5)
@@ -72,12 +81,12 @@ func TestCmdScorer(t *testing.T) {
 	}
 	defer c.Close()
 	c.RoundTo = &fpa.Binary64
-	p := &Pred{K: 2, P: []float64{0.1, 0.9, 0.5, 1e-300, 0.75}}
-	got, err := c.Score(p)
+	p := &scorer.Pred{K: 2, P: []float64{0.1, 0.9, 0.5, 1e-300, 0.75}}
+	got, err := c.Score(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := ParseModel(Float64Sklearn)
+	m, _ := scorer.ParseModel(scorer.Float64Sklearn)
 	want, _ := m.Eval([]int{0, 1, 0, 1, 0}, p)
 	if got.Cmp(want) != 0 {
 		t.Errorf("external score %s, want %s", got.FloatString(20), want.FloatString(20))
@@ -85,26 +94,41 @@ func TestCmdScorer(t *testing.T) {
 	if c.Queries() != 1 {
 		t.Errorf("Queries = %d", c.Queries())
 	}
-	if _, err := c.Score(&Pred{K: 2, P: []float64{0.5}}); err == nil {
+	if _, err := c.Score(context.Background(), &scorer.Pred{K: 2, P: []float64{0.5}}); err == nil {
 		t.Error("wrong shape accepted")
 	}
 }
 
+// TestCmdScorerFailures: a scorer that dies, answers garbage or never
+// answers fails its query with an error that says which, and stays
+// failed. The timeout is what is measured only for the scorer that never
+// answers; the others get a deadline far beyond their start-up on any
+// machine load, so that the test checks the failure, not the clock.
 func TestCmdScorerFailures(t *testing.T) {
-	for _, c := range []struct{ mode, want string }{
-		{"die", "exited"},
-		{"garbage", "not a decimal"},
-		{"slow", "did not answer"},
+	const slowTimeout = 300 * time.Millisecond
+	for _, c := range []struct {
+		mode, want string
+		timeout    time.Duration
+	}{
+		{"die", "exited", time.Minute},
+		{"garbage", "not a decimal", time.Minute},
+		{"slow", "did not answer", slowTimeout},
+		{"long", "longer than", time.Minute},
 	} {
-		s, err := NewCmd(selfScorer(t, c.mode), 2, 2, 300*time.Millisecond)
+		s, err := NewCmd(selfScorer(t, c.mode), 2, 2, c.timeout)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.Score(&Pred{K: 2, P: []float64{0.5, 0.5}})
+		t0 := time.Now()
+		_, err = s.Score(context.Background(), &scorer.Pred{K: 2, P: []float64{0.5, 0.5}})
+		el := time.Since(t0)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.mode, err, c.want)
 		}
-		if _, err2 := s.Score(&Pred{K: 2, P: []float64{0.5, 0.5}}); err2 == nil {
+		if c.mode == "slow" && el < slowTimeout {
+			t.Errorf("slow: gave up after %v, before its timeout %v", el, slowTimeout)
+		}
+		if _, err2 := s.Score(context.Background(), &scorer.Pred{K: 2, P: []float64{0.5, 0.5}}); err2 == nil {
 			t.Errorf("%s: scorer usable after a failure", c.mode)
 		}
 		s.Close()
@@ -114,10 +138,65 @@ func TestCmdScorerFailures(t *testing.T) {
 	}
 }
 
-func TestPredJSON(t *testing.T) {
-	p := &Pred{K: 3, P: []float64{0.1, 0.2, 0.7, 1, 0, 0}}
-	var v struct{ Predictions [][]float64 }
-	if err := json.Unmarshal(p.AppendJSON(nil), &v); err != nil || len(v.Predictions) != 2 || v.Predictions[0][2] != 0.7 {
-		t.Errorf("AppendJSON = %s (%v)", p.AppendJSON(nil), err)
+// TestCmdScorerCancel: a scorer that never answers (with a child of its
+// own) is stopped by its context within a second, and no process of its
+// process group survives.
+func TestCmdScorerCancel(t *testing.T) {
+	// The shell starts a grandchild first, so the group has more than one
+	// process.
+	c, err := NewCmd("sleep 3600 & "+selfScorer(t, "slow"), 2, 2, time.Hour)
+	require.NoError(t, err)
+	defer c.Close()
+	pgid := c.cmd.Process.Pid
+	ctx, cancel := context.WithCancel(context.Background())
+	const after = 100 * time.Millisecond
+	time.AfterFunc(after, cancel)
+	t0 := time.Now()
+	_, err = c.Score(ctx, &scorer.Pred{K: 2, P: []float64{0.5, 0.5}})
+	el := time.Since(t0)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, el, after+time.Second, "Score returned %v after the cancellation", el-after)
+	// SIGKILL takes effect at once, but a killed grandchild stays a zombie
+	// until its new parent reaps it: wait up to a second for the group's
+	// live processes to be gone.
+	var live []string
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(10 * time.Millisecond) {
+		live = liveInGroup(t, pgid)
+		if len(live) == 0 || time.Now().After(deadline) {
+			break
+		}
 	}
+	assert.Empty(t, live, "processes of the scorer's group survived")
+}
+
+// liveInGroup lists the processes of group pgid that are not zombies, from
+// /proc/PID/stat ("pid (comm) state ppid pgrp ...").
+func liveInGroup(t *testing.T, pgid int) []string {
+	if syscall.Kill(-pgid, 0) == syscall.ESRCH {
+		return nil
+	}
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skipf("no /proc to list the group: %v", err)
+	}
+	var live []string
+	for _, d := range dirs {
+		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:]) // state ppid pgrp ...
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
+			live = append(live, s[:i+1]+" "+f[0])
+		}
+	}
+	return live
 }

@@ -1,11 +1,13 @@
 package oracle
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
 	"sync"
 
+	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
 )
 
@@ -58,13 +60,24 @@ func (o *Exact) Queries() int {
 
 // Score returns the mean cross-entropy of p against the private labels,
 // correctly rounded to nearest-even at Prec bits. It returns an error if p
-// is malformed or does not have N rows of K classes.
-func (o *Exact) Score(p *loss.Rat) (*big.Float, error) {
+// is malformed or does not have N rows of K classes, and ctx's error as
+// soon as ctx is done.
+func (o *Exact) Score(ctx context.Context, p *loss.Rat) (*big.Float, error) {
 	o.mu.Lock()
 	o.queries++
 	o.mu.Unlock()
 	if p == nil || p.N() != len(o.labels) || p.K != o.k {
 		return nil, fmt.Errorf("oracle: prediction shape does not match %d rows of %d classes", len(o.labels), o.k)
 	}
-	return loss.CrossEntropy(new(big.Float).SetPrec(o.prec), o.labels, p)
+	// One product of N rationals: it cannot poll ctx, so it is abandoned
+	// (left to finish in the background) if ctx is done first.
+	var z *big.Float
+	err := ctxwait.Do(ctx, func() (err error) {
+		z, err = loss.CrossEntropy(new(big.Float).SetPrec(o.prec), o.labels, p)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return z, nil
 }

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"context"
 	"math/big"
 	"testing"
 
@@ -14,7 +15,7 @@ func TestExact(t *testing.T) {
 	require.NoError(t, err)
 	p, err := loss.BinaryFromFloats([]*big.Float{big.NewFloat(0.5), big.NewFloat(0.5), big.NewFloat(0.5)})
 	require.NoError(t, err)
-	s, err := o.Score(p)
+	s, err := o.Score(context.Background(), p)
 	require.NoError(t, err)
 	// Every row at ½: the loss is ln 2 whatever the labels.
 	want, _ := new(big.Float).SetPrec(100).SetString("0.693147180559945309417232121458176568")
@@ -22,7 +23,7 @@ func TestExact(t *testing.T) {
 	assert.Equal(t, 0, s.Cmp(want), "score %v", s)
 	assert.Equal(t, 1, o.Queries())
 
-	_, err = o.Score(&loss.Rat{K: 2})
+	_, err = o.Score(context.Background(), &loss.Rat{K: 2})
 	assert.Error(t, err)
 	assert.Equal(t, 2, o.Queries())
 }

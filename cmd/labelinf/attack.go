@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -15,6 +16,7 @@ import (
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // maxAttackN bounds N for the multi-query attack: every query submits N
@@ -69,14 +71,14 @@ type robustOut struct {
 
 // timed measures the time spent in the scorer.
 type timed struct {
-	oracle.Scorer
+	scorer.Server
 	now func() time.Time
 	d   time.Duration
 }
 
-func (t *timed) Score(p *oracle.Pred) (*big.Rat, error) {
+func (t *timed) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	t0 := t.now()
-	r, err := t.Scorer.Score(p)
+	r, err := t.Server.Score(ctx, p)
 	t.d += t.now().Sub(t0)
 	return r, err
 }
@@ -181,13 +183,13 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	// On a signal the command returns before the attack does: closeScorer
 	// then kills an external scorer's process group at once.
 	defer func() { closeScorer(e.ctx.Err() != nil) }()
-	ts := &timed{Scorer: sc, now: e.now}
+	ts := &timed{Server: sc, now: e.now}
 	bar := newProgress(e.stderr, n)
 	t0 := e.now()
-	var res *decode.MultiResult
+	var res *decode.Result
 	var aerr error
 	if err := await(e.ctx, func() {
-		res, aerr = attackMulti(ts, st, sp, *a.check, *a.noEmu, func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) })
+		res, aerr = attackMulti(e.ctx, ts, st, sp, *a.check, *a.noEmu, func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) })
 	}); err != nil {
 		bar.done()
 		return failure(e.stderr, "attack", err)
@@ -197,15 +199,16 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: m.Name, Strategy: st.String(), Noise: nz.Kind.String(), Tau: nz.Tau,
 		Seconds: el, ScorerSeconds: ts.d.Seconds(), AttackSeconds: el - ts.d.Seconds()}
 	var labels []int
+	var known []bool
 	verified := false
 	if aerr != nil {
 		out.Error = aerr.Error()
 	}
 	if res != nil {
 		out.Queries, out.Retries, out.Verified, out.Checked, out.Blocks = res.Queries, res.Retries, res.Verified, res.Checked, statsOf(res.Blocks)
-		labels, verified = res.Labels, res.Verified && aerr == nil
+		labels, known, verified = res.Labels, res.Known, res.Verified && aerr == nil
 	}
-	return finishAttack(e, a, &out, func(o attackOut) any { return o }, labels, truth, verified, func() {
+	return finishAttack(e, a, &out, func(o attackOut) any { return o }, labels, known, truth, verified, func() {
 		acc := "unknown"
 		if out.Accuracy != nil {
 			acc = strconv.FormatFloat(*out.Accuracy*100, 'f', 2, 64) + "%"
@@ -219,7 +222,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 // cmd:PROGRAM (n points of k classes), or the simulated scorer of the
 // model holding truth, with the noise. closeScorer ends an external
 // scorer: at once, killing its process group, if kill is set.
-func newScorer(sp scorerSpec, truth []int, n, k int, seed uint64, timeout time.Duration) (sc oracle.Scorer, closeScorer func(kill bool), err error) {
+func newScorer(sp scorerSpec, truth []int, n, k int, seed uint64, timeout time.Duration) (sc scorer.Server, closeScorer func(kill bool), err error) {
 	m := sp.model
 	if sp.isCmd {
 		c, err := oracle.NewCmd(sp.prog, n, k, timeout)
@@ -242,7 +245,7 @@ func newScorer(sp scorerSpec, truth []int, n, k int, seed uint64, timeout time.D
 		return nil, nil, err
 	}
 	sc = sim
-	if sp.noise.Kind != oracle.NoNoise {
+	if sp.noise.Kind != scorer.NoNoise {
 		if sc, err = oracle.NewNoisy(sim, sp.noise, seed); err != nil {
 			return nil, nil, err
 		}
@@ -252,17 +255,18 @@ func newScorer(sp scorerSpec, truth []int, n, k int, seed uint64, timeout time.D
 
 // attackMulti is attack's one call into decode for the multi-query
 // strategies.
-func attackMulti(s oracle.Scorer, st decode.Strategy, sp scorerSpec, check, noEmu bool, progress func(known, queries int)) (*decode.MultiResult, error) {
-	return decode.AttackMulti(s, decode.MultiOptions{
+func attackMulti(ctx context.Context, s scorer.Server, st decode.Strategy, sp scorerSpec, check, noEmu bool, progress func(known, queries int)) (*decode.Result, error) {
+	return decode.AttackMulti(ctx, s, decode.MultiOptions{
 		Strategy: st, Model: sp.model, Noise: sp.noise, Check: check, NoEmulation: noEmu, Progress: progress,
 	})
 }
 
 // finishAttack fills out's accuracy, writes the output files and prints
 // the result (asJSON(*out) as JSON, or the text of table), and returns the exit
-// status. labels are the recovered labels (−1 unknown), truth the private
-// labels if known, verified whether every label is verified.
-func finishAttack(e *env, a *attackFlags, out *attackOut, asJSON func(attackOut) any, labels, truth []int, verified bool, table func()) int {
+// status. labels are the recovered labels (−1 unknown), known which of them
+// the attack verified (nil: none), truth the private labels if known,
+// verified whether every label is verified.
+func finishAttack(e *env, a *attackFlags, out *attackOut, asJSON func(attackOut) any, labels []int, known []bool, truth []int, verified bool, table func()) int {
 	ok := verified
 	// Accuracy is null when the labels are unknown, and when no query was
 	// sent: nothing was measured.
@@ -286,7 +290,7 @@ func finishAttack(e *env, a *attackFlags, out *attackOut, asJSON func(attackOut)
 		}
 	}
 	if *a.partialOut != "" {
-		if err := writePartial(*a.partialOut, labels, out.N, verified, out.Error); err != nil {
+		if err := writePartial(*a.partialOut, labels, known, out.N, verified, out.Error); err != nil {
 			code = failure(e.stderr, "attack", err)
 		}
 	}
@@ -400,8 +404,9 @@ func writeLabels(name string, labels []int) error {
 
 // writePartial writes what an attack knows about n rows: a header line
 // that no reader of writeLabels' format accepts, then "row label status"
-// per row (see the manual, "Output files").
-func writePartial(name string, labels []int, n int, verified bool, errText string) error {
+// per row (see the manual, "Output files"). A row is verified if the
+// attack verified it (known[i]) or verified everything.
+func writePartial(name string, labels []int, known []bool, n int, verified bool, errText string) error {
 	var b []byte
 	status := "verified"
 	if !verified {
@@ -418,7 +423,7 @@ func writePartial(name string, labels []int, n int, verified bool, errText strin
 		}
 		st := "unknown"
 		switch {
-		case c >= 0 && verified:
+		case c >= 0 && (verified || i < len(known) && known[i]):
 			st = "verified"
 		case c >= 0:
 			st = "model"

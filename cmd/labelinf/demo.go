@@ -126,7 +126,7 @@ func demoCase(e *env, n, k int, seed uint64) (demoRow, error) {
 		return demoRow{}, err
 	}
 	t0 := e.now()
-	score, err := o.Score(q.Prediction())
+	score, err := o.Score(e.ctx, q.Prediction())
 	if err != nil {
 		return demoRow{}, err
 	}

@@ -51,6 +51,7 @@ var goldenCases = []struct {
 	{"fpa", []string{"fpa", "-format", "binary32", "-op", "log", "10", "-acc"}},
 	{"fpa_flag_after_operands", []string{"fpa", "-op", "add", "1", "2", "-bogus"}},
 	{"plan", []string{"plan", "-n", "2000", "-scorer", "float32-keras"}},
+	{"plan_bound", []string{"plan", "-n", "5000", "-dry-run-max", "1000"}},
 	{"plan_json", []string{"plan", "-n", "300", "-scorer", "leaderboard", "-noise", "bounded", "-tau", "1e-6", "-json"}},
 	{"attack", []string{"attack", "-n", "300", "-scorer", "float64-sklearn"}},
 	{"attack_json", []string{"attack", "-n", "200", "-k", "3", "-check", "-json"}},

@@ -5,7 +5,8 @@
 //
 //	labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
 //	labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
-//	labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-noise KIND -tau T -delta D] [-check] [-json]
+//	labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
+//	              [-dry-run-max M] [-json]
 //	labelinf attack [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-n N] [-k K] [-seed S]
 //	                [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
@@ -105,7 +106,13 @@
 // plan prints, for each strategy (primes = ICML Alg 1, alg3 = ICML Alg 3,
 // blocks = ours), the queries and block sizes it would use, and the
 // information floor N·log2(K)/(bits in one score); -check counts the final
-// check query. N is 1..67108864.
+// check query. N is 1..67108864. Beside each count, "at least" is a lower
+// bound on the queries that holds for every labeling (decode.BoundMulti,
+// JSON lower_bound): it takes seconds at N = 10^6, and it is what a
+// defender can rely on. The block code's dry run designs every block and
+// takes minutes at that size, so it runs only for N ≤ -dry-run-max M
+// (default 100000); beyond, plan prints the bound alone and says so
+// (JSON dry_run).
 //
 // attack runs the attack against a simulated scorer holding seeded random
 // labels (or the labels in -labels FILE, one class index per line) or

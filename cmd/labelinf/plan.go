@@ -1,16 +1,18 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/labelinf/labelinf/decode"
-	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // scorerFlags are the flags plan and attack share.
@@ -27,7 +29,7 @@ func addScorerFlags(fs *flag.FlagSet) *scorerFlags {
 	return &scorerFlags{
 		n:      fs.Int("n", 0, "number of labels"),
 		k:      fs.Int("k", 2, "number of classes (2..64)"),
-		scorer: fs.String("scorer", oracle.Float64Sklearn, "scorer: "+strings.Join(oracle.ModelNames, ", ")+", or cmd:PROGRAM"),
+		scorer: fs.String("scorer", scorer.Float64Sklearn, "scorer: "+strings.Join(scorer.ModelNames, ", ")+", or cmd:PROGRAM"),
 		assume: fs.String("assume", "", "the scorer model to plan for (required with cmd:PROGRAM)"),
 		noise:  fs.String("noise", "none", "noise on each score: none, bounded, gaussian, laplace, multiplicative"),
 		tau:    fs.Float64("tau", 0, "noise scale (> 0): bounded half-width, Gaussian σ, Laplace b, multiplicative ε"),
@@ -39,10 +41,10 @@ func addScorerFlags(fs *flag.FlagSet) *scorerFlags {
 
 // scorerSpec is the parsed scorer flags.
 type scorerSpec struct {
-	model *oracle.Model
+	model *scorer.Model
 	prog  string // the program of cmd:PROGRAM
 	isCmd bool
-	noise oracle.Noise
+	noise scorer.Noise
 }
 
 // parse checks the scorer flags (set holds those given on the command
@@ -63,16 +65,16 @@ func (f *scorerFlags) parse(set map[string]bool) (scorerSpec, error) {
 	} else if set["assume"] {
 		return sp, errors.New("-assume is only for -scorer cmd:PROGRAM")
 	}
-	m, err := oracle.ParseModel(name)
+	m, err := scorer.ParseModel(name)
 	if err != nil {
 		return sp, err
 	}
 	sp.model = m
-	if sp.noise, err = oracle.ParseNoise(*f.noise, *f.tau, *f.delta); err != nil {
+	if sp.noise, err = scorer.ParseNoise(*f.noise, *f.tau, *f.delta); err != nil {
 		return sp, err
 	}
 	switch sp.noise.Kind {
-	case oracle.NoNoise:
+	case scorer.NoNoise:
 		if err := rejectFlags(set, "without -noise", "tau", "delta"); err != nil {
 			return sp, err
 		}
@@ -80,7 +82,7 @@ func (f *scorerFlags) parse(set map[string]bool) (scorerSpec, error) {
 		if !(*f.tau > 0) || math.IsInf(*f.tau, 0) {
 			return sp, fmt.Errorf("-tau %v: -noise %s needs a finite noise scale > 0", *f.tau, *f.noise)
 		}
-		gl := sp.noise.Kind == oracle.Gaussian || sp.noise.Kind == oracle.Laplace
+		gl := sp.noise.Kind == scorer.Gaussian || sp.noise.Kind == scorer.Laplace
 		if gl && !(*f.delta > 0 && *f.delta < 1) {
 			return sp, fmt.Errorf("-delta %v outside (0, 1)", *f.delta)
 		}
@@ -119,7 +121,13 @@ type planRow struct {
 	Blocks   *blockStats `json:"blocks,omitempty"`
 	Gap      float64     `json:"gap,omitempty"`
 	Budget   float64     `json:"budget,omitempty"`
-	Error    string      `json:"error,omitempty"`
+	// LowerBound is decode.BoundMulti's count: no run of the strategy
+	// decodes every label in fewer queries (for primes and alg3 it is the
+	// dry run's own count). It is computed at every N, in seconds.
+	LowerBound int `json:"lower_bound,omitempty"`
+	// DryRun says why Queries is missing when the dry run was not run.
+	DryRun string `json:"dry_run,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 type planOut struct {
@@ -136,6 +144,7 @@ type planOut struct {
 func runPlan(e *env, args []string) int {
 	fs := newFlagSet("plan", e.stderr)
 	sf := addScorerFlags(fs)
+	dryMax := fs.Int("dry-run-max", defaultDryRunMax, "run the block code's dry run (its exact query count) only for N ≤ `M`; beyond, print its lower bound alone")
 	if !parseFlags(fs, args, e.stderr) {
 		return 2
 	}
@@ -143,11 +152,14 @@ func runPlan(e *env, args []string) int {
 	if err == nil && (*sf.n < 1 || *sf.n > decode.MaxN) {
 		err = fmt.Errorf("-n %d outside [1, %d]", *sf.n, decode.MaxN)
 	}
+	if err == nil && *dryMax < 0 {
+		err = fmt.Errorf("-dry-run-max %d: want ≥ 0", *dryMax)
+	}
 	if err != nil {
 		return usageError(e.stderr, "plan", err)
 	}
 	var out planOut
-	if err := await(e.ctx, func() { out = planStrategies(*sf.n, *sf.k, sp, *sf.check) }); err != nil {
+	if err := await(e.ctx, func() { out = planStrategies(e.ctx, *sf.n, *sf.k, sp, *sf.check, *dryMax) }); err != nil {
 		return failure(e.stderr, "plan", err)
 	}
 	if *sf.asJSON {
@@ -158,26 +170,42 @@ func runPlan(e *env, args []string) int {
 	fmt.Fprintf(e.stdout, "N = %d, K = %d, scorer %s (%s), noise %s τ = %g\n", out.N, out.K, m.Name, m.Desc, out.Noise, out.Tau)
 	fmt.Fprintf(e.stdout, "information floor: %.1f queries (%.1f bits per score)\n", out.FloorQueries, out.ScoreBits)
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "strategy\tqueries\tlabels/query\tfirst\tmedian\tlast\tgap\tbudget\t")
+	fmt.Fprintln(tw, "strategy\tqueries\tat least\tlabels/query\tfirst\tmedian\tlast\tgap\tbudget\t")
 	for _, r := range out.Strategies {
-		if r.Error != "" {
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t\n", r.Strategy)
-			continue
+		lb := "-"
+		if r.LowerBound > 0 {
+			lb = strconv.Itoa(r.LowerBound)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%d\t%d\t%d\t%.3g\t%.3g\t\n", r.Strategy, r.Queries, r.Labels, r.Blocks.First, r.Blocks.Median, r.Blocks.Last, r.Gap, r.Budget)
+		switch {
+		case r.Error != "":
+			fmt.Fprintf(tw, "%s\t-\t%s\t-\t-\t-\t-\t-\t-\t\n", r.Strategy, lb)
+		case r.DryRun != "":
+			fmt.Fprintf(tw, "%s\tnot run\t%s\t-\t-\t-\t-\t-\t-\t\n", r.Strategy, lb)
+		default:
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f\t%d\t%d\t%d\t%.3g\t%.3g\t\n", r.Strategy, r.Queries, lb, r.Labels, r.Blocks.First, r.Blocks.Median, r.Blocks.Last, r.Gap, r.Budget)
+		}
 	}
 	tw.Flush()
+	fmt.Fprintln(e.stdout, "at least: a lower bound on the queries for every labeling (decode.BoundMulti); queries: the dry run's count")
 	for _, r := range out.Strategies {
 		if r.Error != "" {
 			fmt.Fprintf(e.stdout, "%s: %s\n", r.Strategy, r.Error)
+		} else if r.DryRun != "" {
+			fmt.Fprintf(e.stdout, "%s: %s\n", r.Strategy, r.DryRun)
 		}
 	}
 	return 0
 }
 
-// planStrategies is plan's one call into decode: the dry run of every
-// multi-query strategy.
-func planStrategies(n, k int, sp scorerSpec, check bool) planOut {
+// defaultDryRunMax is plan's default -dry-run-max: the block code's dry
+// run designs every block, which took 70 s at N = 300,000 and over 120 s
+// at 10^6 (issue 12's measurements, 2 cores); at 10^5 it takes seconds.
+const defaultDryRunMax = 100_000
+
+// planStrategies is plan's one call into decode: the lower bound of every
+// multi-query strategy, and its dry run where the block code's is at most
+// dryMax labels.
+func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dryMax int) planOut {
 	m, nz := sp.model, sp.noise
 	out := planOut{N: n, K: k, Scorer: m.Name, Noise: nz.Kind.String(), Tau: nz.Tau}
 	// The largest mean a query can have: every point at the largest term.
@@ -185,7 +213,16 @@ func planStrategies(n, k int, sp scorerSpec, check bool) planOut {
 	out.FloorQueries = float64(n) * math.Log2(float64(k)) / out.ScoreBits
 	for _, s := range []decode.Strategy{decode.Primes, decode.Alg3, decode.Blocks} {
 		row := planRow{Strategy: s.String()}
-		p, err := decode.PlanMulti(n, k, decode.MultiOptions{Strategy: s, Model: m, Noise: nz, Check: check})
+		opt := decode.MultiOptions{N: n, K: k, Strategy: s, Model: m, Noise: nz, Check: check}
+		if b, err := decode.BoundMulti(ctx, opt); err == nil && (b.Lower || b.Exact) {
+			row.LowerBound = b.Queries
+		}
+		if s == decode.Blocks && n > dryMax {
+			row.DryRun = fmt.Sprintf("dry run not run: N = %d > -dry-run-max %d (minutes at 10^6); its count is at least the bound", n, dryMax)
+			out.Strategies = append(out.Strategies, row)
+			continue
+		}
+		p, err := decode.PlanMulti(ctx, opt)
 		if err != nil {
 			row.Error = err.Error()
 		} else {
@@ -198,7 +235,7 @@ func planStrategies(n, k int, sp scorerSpec, check bool) planOut {
 }
 
 // maxTerm is the largest term one point can contribute under m.
-func maxTerm(m *oracle.Model) float64 {
+func maxTerm(m *scorer.Model) float64 {
 	t, err := m.Terms([]float64{0})
 	if err != nil || t[1].IsInf() {
 		t, err = m.Terms([]float64{0x1p-1074})

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
+	"time"
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // runRobust is labelinf attack -strategy robust-single: ICML Alg 2 against
@@ -19,13 +23,13 @@ func runRobust(e *env, a *attackFlags, sp scorerSpec) int {
 	}
 	var tau float64
 	switch sp.noise.Kind {
-	case oracle.Bounded:
+	case scorer.Bounded:
 		tau = sp.noise.Tau
-	case oracle.Gaussian, oracle.Laplace:
+	case scorer.Gaussian, scorer.Laplace:
 		// One query: |noise| ≤ σ·√(2 ln(2/δ)) (Gaussian) or b·ln(1/δ)
 		// (Laplace) with probability 1 − δ.
 		tau = sp.noise.HalfWidth(0, 1)
-	case oracle.Multiplicative:
+	case scorer.Multiplicative:
 		return fail(errors.New("-strategy robust-single: multiplicative noise grows with the score, and one query cannot separate it (ICML Thm 11); use bounded or gaussian"))
 	default:
 		return fail(errors.New("-strategy robust-single needs noise (-noise bounded -tau T); without noise use labelinf demo's exact attack"))
@@ -33,7 +37,7 @@ func runRobust(e *env, a *attackFlags, sp scorerSpec) int {
 	if !(*a.margin > 0) || math.IsInf(*a.margin, 0) {
 		return fail(fmt.Errorf("-margin %v: want a finite δ > 0", *a.margin))
 	}
-	enc, err := oracle.ParseEncoding(*a.encoding)
+	enc, err := scorer.ParseEncoding(*a.encoding)
 	if err != nil {
 		return fail(err)
 	}
@@ -55,7 +59,7 @@ func runRobust(e *env, a *attackFlags, sp scorerSpec) int {
 	t0 := e.now()
 	var r robustRun
 	if err := await(e.ctx, func() {
-		r = attackRobust(decode.RobustOptions{N: n, K: k, Tau: tau, Margin: *a.margin, Encoding: enc, Weights: ws}, *a.scorer == "apa", sp, truth, *a.seed)
+		r = attackRobust(e.ctx, e.now, decode.RobustOptions{N: n, K: k, Tau: tau, Margin: *a.margin, Encoding: enc, Weights: ws}, *a.scorer == "apa", sp, truth, *a.seed)
 	}); err != nil {
 		return failure(e.stderr, "attack", err)
 	}
@@ -66,17 +70,18 @@ func runRobust(e *env, a *attackFlags, sp scorerSpec) int {
 	out.Seconds = e.since(t0)
 	out.Queries = r.queries
 	var labels []int
+	var known []bool
 	if r.err != nil {
 		out.Error = r.err.Error()
 	} else {
-		out.ScorerSeconds = r.res.ScoreSeconds
-		out.AttackSeconds = out.Seconds - r.res.ScoreSeconds
-		out.Verified = true
-		labels = r.res.Labels
+		out.ScorerSeconds = r.scorer.Seconds()
+		out.AttackSeconds = out.Seconds - out.ScorerSeconds
+		out.Verified = r.res.Verified
+		labels, known = r.res.Labels, r.res.Known
 	}
 	prec := r.prec
 	asJSON := func(o attackOut) any { return robustOut{o, r.plan.Prec(), enc.String(), *a.weights} }
-	return finishAttack(e, a, &out, asJSON, labels, truth, out.Verified, func() {
+	return finishAttack(e, a, &out, asJSON, labels, known, truth, out.Verified, func() {
 		acc := "unknown"
 		if out.Accuracy != nil {
 			acc = fmt.Sprintf("%.2f%%", *out.Accuracy*100)
@@ -91,16 +96,17 @@ type robustRun struct {
 	plan     *decode.RobustPlan
 	prec     uint // the server's score precision
 	queries  int
-	res      *decode.RobustAttack
-	err      error // the attack's failure
-	usageErr error // an impossible plan or server
+	res      *decode.Result
+	scorer   time.Duration // time spent in the server
+	err      error         // the attack's failure
+	usageErr error         // an impossible plan or server
 }
 
 // attackRobust is robust-single's one call into decode and oracle: the
 // plan, an arbitrary-precision server holding truth (answering with the
 // bits the plan asks for if exactBits, else the model's), and the attack.
-func attackRobust(opt decode.RobustOptions, exactBits bool, sp scorerSpec, truth []int, seed uint64) (r robustRun) {
-	if r.plan, r.usageErr = decode.PlanRobust(opt); r.usageErr != nil {
+func attackRobust(ctx context.Context, now func() time.Time, opt decode.RobustOptions, exactBits bool, sp scorerSpec, truth []int, seed uint64) (r robustRun) {
+	if r.plan, r.usageErr = decode.PlanRobust(ctx, opt); r.usageErr != nil {
 		return r
 	}
 	r.prec = sp.model.Prec
@@ -112,7 +118,23 @@ func attackRobust(opt decode.RobustOptions, exactBits bool, sp scorerSpec, truth
 		r.usageErr = err
 		return r
 	}
-	r.res, r.err = r.plan.Attack(srv)
+	ts := &timedBig{BigServer: srv, now: now}
+	r.res, r.err = r.plan.Attack(ctx, ts)
 	r.queries = srv.Queries()
+	r.scorer = ts.d
 	return r
+}
+
+// timedBig measures the time spent in an arbitrary-precision scorer.
+type timedBig struct {
+	scorer.BigServer
+	now func() time.Time
+	d   time.Duration
+}
+
+func (t *timedBig) Score(ctx context.Context, p *scorer.BigPred) (*big.Float, error) {
+	t0 := t.now()
+	r, err := t.BigServer.Score(ctx, p)
+	t.d += t.now().Sub(t0)
+	return r, err
 }

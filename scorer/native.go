@@ -1,4 +1,4 @@
-package oracle
+package scorer
 
 // This file evaluates the float models with hardware float64 and float32
 // arithmetic (IEEE round to nearest-even, which Go guarantees for both), in
@@ -22,7 +22,10 @@ func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T
 		terms = make([]T, n)
 	}
 	terms = terms[:n]
-	eps64, one64, floor64, clip, clamp := m.consts64()
+	eps64, one64, floor64, clip, clamp, err := m.consts64()
+	if err != nil {
+		return 0, terms, err
+	}
 	eps, oneMinus, floor := T(eps64), T(one64), T(floor64)
 	var row [16]T
 	for i, y := range labels {
@@ -70,14 +73,14 @@ func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T
 		}
 		t := -l
 		if math.IsNaN(float64(t)) || math.IsInf(float64(t), 0) {
-			return 0, terms, fmt.Errorf("oracle: term %d is %v (a probability of 0 or below with no clipping)", i, t)
+			return 0, terms, fmt.Errorf("scorer: term %d is %v (a probability of 0 or below with no clipping)", i, t)
 		}
 		terms[i] = t
 	}
 	s := sumNative(terms, m.Loss.Sum)
 	mean := s / T(n)
 	if math.IsInf(float64(mean), 0) {
-		return 0, terms, fpa.ErrOverflow
+		return 0, terms, ErrOverflow
 	}
 	return mean, terms, nil
 }

@@ -1,4 +1,4 @@
-package oracle
+package scorer
 
 // This file lets an attacker bracket what a float server reports for a
 // labeling without assuming the server's log bit for bit: rounding to
@@ -20,8 +20,10 @@ import (
 // It needs a binary64 or binary32 model rounding to nearest with recursive
 // or pairwise summation (Kahan's is not monotone).
 type Emulator struct {
-	m   *Model
-	f64 bool
+	m     *Model
+	f64   bool
+	clamp bool    // the model clamps its log at −floor
+	floor float64 // the log floor (negative), a value of the format
 }
 
 // NewEmulator returns an emulator for m, or an error if m is not a
@@ -29,9 +31,13 @@ type Emulator struct {
 func (m *Model) NewEmulator() (*Emulator, error) {
 	f64, ok := m.native()
 	if !ok || m.Loss.Sum.Order == fpa.Kahan || m.Loss.LogULPs > 64 {
-		return nil, fmt.Errorf("oracle: %s cannot be emulated (needs binary64 or binary32, round to nearest, recursive or pairwise sum)", m.Name)
+		return nil, fmt.Errorf("scorer: %s cannot be emulated (needs binary64 or binary32, round to nearest, recursive or pairwise sum)", m.Name)
 	}
-	return &Emulator{m: m, f64: f64}, nil
+	c, err := m.Clip()
+	if err != nil {
+		return nil, err
+	}
+	return &Emulator{m: m, f64: f64, clamp: c.Floor != nil, floor: c.floor64}, nil
 }
 
 // TermRange returns the computed values between which the server's term
@@ -50,10 +56,8 @@ func (e *Emulator) TermRange(t *big.Float) (lo, hi float64) {
 	for range int(math.Ceil(max(e.m.Loss.LogULPs, 1))) - 1 {
 		lo, hi = e.next(lo, -1), e.next(hi, 1)
 	}
-	if e.m.Loss.LogFloor != "" {
-		fl, _ := fpa.Parse(e.m.Loss.LogFloor, f, fpa.ToNearestEven)
-		c, _ := fl.Float64()
-		lo, hi = min(lo, -c), min(hi, -c)
+	if e.clamp {
+		lo, hi = min(lo, -e.floor), min(hi, -e.floor)
 	}
 	return lo, hi
 }
@@ -62,10 +66,8 @@ func (e *Emulator) TermRange(t *big.Float) (lo, hi float64) {
 // correctly rounded log gives.
 func (e *Emulator) Nearest(t *big.Float) float64 {
 	v, _ := fpa.New(e.m.Loss.Format).SetBig(t).Float64()
-	if e.m.Loss.LogFloor != "" {
-		fl, _ := fpa.Parse(e.m.Loss.LogFloor, e.m.Loss.Format, fpa.ToNearestEven)
-		c, _ := fl.Float64()
-		v = min(v, -c)
+	if e.clamp {
+		v = min(v, -e.floor)
 	}
 	return v
 }
@@ -110,17 +112,17 @@ func (e *Emulator) Report(t *Terms) (*big.Rat, error) {
 	var mean float64
 	if e.f64 {
 		if len(t.f64) == 0 {
-			return nil, errors.New("oracle: no terms")
+			return nil, errors.New("scorer: no terms")
 		}
 		mean = sumNative(t.f64, e.m.Loss.Sum) / float64(len(t.f64))
 	} else {
 		if len(t.f32) == 0 {
-			return nil, errors.New("oracle: no terms")
+			return nil, errors.New("scorer: no terms")
 		}
 		mean = float64(sumNative(t.f32, e.m.Loss.Sum) / float32(len(t.f32)))
 	}
 	if math.IsInf(mean, 0) || math.IsNaN(mean) {
-		return nil, fpa.ErrOverflow
+		return nil, ErrOverflow
 	}
 	if e.m.Decimals >= 0 {
 		return fpa.RoundDecimal(fpa.New(fpa.Binary64).SetFloat64(mean), e.m.Decimals)

@@ -1,10 +1,9 @@
-package oracle
+package scorer
 
 import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 )
 
@@ -35,24 +34,24 @@ func (p *Pred) Row(dst []float64, i int) []float64 {
 	return append(dst[:0], p.P[i*p.K:(i+1)*p.K]...)
 }
 
-// check returns an error unless p has n points of k classes, all finite.
-func (p *Pred) check(n, k int) error {
+// Check returns an error unless p has n points of k classes, all finite.
+func (p *Pred) Check(n, k int) error {
 	if p == nil {
-		return errors.New("oracle: nil prediction")
+		return errors.New("scorer: nil prediction")
 	}
 	if p.K != k {
-		return fmt.Errorf("oracle: prediction has %d classes, the scorer %d", p.K, k)
+		return fmt.Errorf("scorer: prediction has %d classes, the scorer %d", p.K, k)
 	}
 	want := n
 	if k > 2 {
 		want = n * k
 	}
 	if len(p.P) != want {
-		return fmt.Errorf("oracle: prediction has %d values, want %d (%d points of %d classes)", len(p.P), want, n, k)
+		return fmt.Errorf("scorer: prediction has %d values, want %d (%d points of %d classes)", len(p.P), want, n, k)
 	}
 	for i, v := range p.P {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("oracle: prediction value %d is %v", i, v)
+			return fmt.Errorf("scorer: prediction value %d is %v", i, v)
 		}
 	}
 	return nil
@@ -83,15 +82,4 @@ func (p *Pred) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	return append(b, "]}"...)
-}
-
-// A Scorer is a scoring server: it holds N private labels in [0, K) and
-// answers each prediction with one number, the score as reported (exactly,
-// as a rational).
-type Scorer interface {
-	N() int
-	K() int
-	Score(p *Pred) (*big.Rat, error)
-	// Queries returns the number of queries answered so far.
-	Queries() int
 }

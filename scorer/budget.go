@@ -1,4 +1,4 @@
-package oracle
+package scorer
 
 // This file is the attacker's side of a model: the exact terms a server's
 // prediction rows produce, and a rigorous bound on how far the reported
@@ -27,10 +27,17 @@ func (m *Model) Terms(row []float64) ([]*big.Float, error) {
 		return nil, err
 	}
 	var floor *big.Float
-	if !m.Exact && m.Loss.LogFloor != "" {
-		fl, _ := fpa.Parse(m.Loss.LogFloor, m.Loss.Format, fpa.ToNearestEven)
-		floor, _ = fl.Big(nil)
-		floor.Neg(floor)
+	if !m.Exact {
+		c, err := m.Clip()
+		if err != nil {
+			return nil, err
+		}
+		if c.Floor != nil {
+			if floor, err = c.Floor.Big(nil); err != nil {
+				return nil, err
+			}
+			floor.Neg(floor)
+		}
 	}
 	out := make([]*big.Float, len(q))
 	for c, v := range q {
@@ -53,7 +60,7 @@ func (m *Model) Terms(row []float64) ([]*big.Float, error) {
 func (m *Model) qhat(row []float64) ([]*big.Float, error) {
 	for _, v := range row {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("oracle: prediction %v", v)
+			return nil, fmt.Errorf("scorer: prediction %v", v)
 		}
 	}
 	if m.Exact {
@@ -70,14 +77,11 @@ func (m *Model) qhat(row []float64) ([]*big.Float, error) {
 	}
 	f, mode := m.Loss.Format, m.Loss.Mode
 	nf := func() *fpa.Float { return fpa.New(f).SetMode(mode) }
-	var eps, oneMinus *fpa.Float
-	if m.Loss.Eps != "" {
-		var err error
-		if eps, err = fpa.Parse(m.Loss.Eps, f, fpa.ToNearestEven); err != nil {
-			return nil, err
-		}
-		oneMinus = nf().Sub(nf().SetInt64(1), eps)
+	c, err := m.Clip()
+	if err != nil {
+		return nil, err
 	}
+	eps, oneMinus := c.Eps, c.OneMinus
 	clip := func(x *fpa.Float) {
 		if eps == nil {
 			return

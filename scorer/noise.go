@@ -1,30 +1,30 @@
-package oracle
+package scorer
 
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"math/rand/v2"
-	"sync"
 )
 
 // NoiseKind is a noise model on reported scores [AKXFT21, App. B.4–B.5].
 type NoiseKind int
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=NoiseKind,Encoding -linecomment -output=enum_string.go
+
 const (
-	NoNoise NoiseKind = iota
+	NoNoise NoiseKind = iota // none
 	// Bounded adds noise uniform in [−τ, τ].
-	Bounded
+	Bounded // bounded
 	// Gaussian adds N(0, σ²) noise; an attacker bounds it by
 	// σ·√(2 ln(2/δ')) with δ' its per-query failure probability.
-	Gaussian
+	Gaussian // gaussian
 	// Multiplicative multiplies the score by 1+ξ, ξ uniform in [−ε, ε]
 	// [AKXFT21, Thm 11].
-	Multiplicative
+	Multiplicative // multiplicative
 	// Laplace adds Laplace(0, b) noise, the mechanism of differential
 	// privacy and a sub-exponential law: an attacker bounds it by
 	// b·ln(1/δ'), its exact tail (P(|X| > t) = e^(−t/b)).
-	Laplace
+	Laplace // laplace
 )
 
 // SubExpHalfWidth returns the half-width τ = max(ν·√(2 ln(2/δ)),
@@ -34,22 +34,6 @@ const (
 func SubExpHalfWidth(nu, alpha, delta float64) float64 {
 	l := math.Log(2 / delta)
 	return math.Max(nu*math.Sqrt(2*l), 2*alpha*l)
-}
-
-func (k NoiseKind) String() string {
-	switch k {
-	case NoNoise:
-		return "none"
-	case Bounded:
-		return "bounded"
-	case Gaussian:
-		return "gaussian"
-	case Multiplicative:
-		return "multiplicative"
-	case Laplace:
-		return "laplace"
-	}
-	return fmt.Sprintf("NoiseKind(%d)", int(k))
 }
 
 // Noise is a noise model with its scale: Tau is the half-width τ (Bounded),
@@ -79,7 +63,7 @@ func ParseNoise(kind string, tau, delta float64) (Noise, error) {
 	case "laplace":
 		n.Kind = Laplace
 	default:
-		return n, fmt.Errorf("oracle: unknown noise %q (want none, bounded, gaussian, laplace or multiplicative)", kind)
+		return n, fmt.Errorf("scorer: unknown noise %q (want none, bounded, gaussian, laplace or multiplicative)", kind)
 	}
 	n.Tau, n.Delta = tau, delta
 	if (n.Kind == Gaussian || n.Kind == Laplace) && delta == 0 {
@@ -94,13 +78,13 @@ func (n Noise) Validate() error {
 		return nil
 	}
 	if !(n.Tau >= 0) || math.IsInf(n.Tau, 0) {
-		return fmt.Errorf("oracle: noise scale %v is not a finite number ≥ 0", n.Tau)
+		return fmt.Errorf("scorer: noise scale %v is not a finite number ≥ 0", n.Tau)
 	}
 	if n.Kind == Multiplicative && n.Tau >= 1 {
-		return fmt.Errorf("oracle: multiplicative noise ε = %v, need ε < 1", n.Tau)
+		return fmt.Errorf("scorer: multiplicative noise ε = %v, need ε < 1", n.Tau)
 	}
 	if (n.Kind == Gaussian || n.Kind == Laplace) && !(n.Delta > 0 && n.Delta < 1) {
-		return fmt.Errorf("oracle: failure probability δ = %v outside (0, 1)", n.Delta)
+		return fmt.Errorf("scorer: failure probability δ = %v outside (0, 1)", n.Delta)
 	}
 	return nil
 }
@@ -126,45 +110,9 @@ func (n Noise) HalfWidth(smax float64, queries int) float64 {
 	return 0
 }
 
-// Noisy wraps a scorer and adds seeded noise to every score it reports.
-type Noisy struct {
-	Scorer
-	noise Noise
-	mu    sync.Mutex
-	rng   *rand.Rand
-}
-
-// NewNoisy returns s with noise n added, drawn from a PCG seeded by seed.
-func NewNoisy(s Scorer, n Noise, seed uint64) (*Noisy, error) {
-	if err := n.Validate(); err != nil {
-		return nil, err
-	}
-	return &Noisy{Scorer: s, noise: n, rng: rand.New(rand.NewPCG(seed, 0x6e6f697365))}, nil
-}
-
-// Score returns the inner score with noise added.
-func (s *Noisy) Score(p *Pred) (*big.Rat, error) {
-	r, err := s.Scorer.Score(p)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	x := s.noise.additive(s.rng)
-	switch s.noise.Kind {
-	case NoNoise:
-		return r, nil
-	case Multiplicative:
-		xi := s.noise.Tau * (2*s.rng.Float64() - 1)
-		f := new(big.Rat).SetFloat64(xi)
-		return r.Add(r, f.Mul(f, r)), nil
-	}
-	return r.Add(r, new(big.Rat).SetFloat64(x)), nil
-}
-
-// additive draws one additive noise value (0 for NoNoise and
-// Multiplicative, which is not additive).
-func (n Noise) additive(r *rand.Rand) float64 {
+// Additive draws one additive noise value from r (0 for NoNoise and
+// Multiplicative, which is not additive: see [Noise.Factor]).
+func (n Noise) Additive(r *rand.Rand) float64 {
 	switch n.Kind {
 	case Bounded:
 		return n.Tau * (2*r.Float64() - 1)

@@ -1,9 +1,8 @@
-package oracle
+package scorer
 
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -14,7 +13,7 @@ import (
 // cross-entropy score: the knowledge an attacker plans with, and what the
 // simulated servers of this package run.
 //
-// A finite-precision server (Exact false) works in Loss.Format as [fpa.Loss]
+// A finite-precision server (Exact false) works in Loss.Format as [FloatLoss]
 // describes: round each prediction to the format, clip, form the row and
 // renormalise it, take an elementwise log (faithful, within Loss.LogULPs
 // ulps), clamp, sum in Loss.Sum's order and divide by N. An exact server
@@ -24,13 +23,18 @@ import (
 type Model struct {
 	Name  string
 	Exact bool
-	Prec  uint     // exact servers: bits of the score
-	Loss  fpa.Loss // finite-precision servers
+	Prec  uint      // exact servers: bits of the score
+	Loss  FloatLoss // finite-precision servers
 	// Decimals ≥ 0 rounds the reported score to that many decimal places
 	// (ties to even); −1 reports it unrounded.
 	Decimals int
 	// Desc is a one-line description.
 	Desc string
+
+	// clip holds Loss's constants, parsed once by ParseModel. A model
+	// built by hand (or whose Loss is changed: build a new Model from its
+	// exported fields) has none and parses them where they are used.
+	clip *Clip
 }
 
 // Scorer model names accepted by [ParseModel].
@@ -71,19 +75,32 @@ var numpySum = fpa.SumOptions{Order: fpa.Pairwise, Chunk: 8192}
 // The float models' logs are faithful (within 1 ulp), as glibc's and
 // numpy's are; the simulated servers use Go's math.Log, which is too.
 func ParseModel(name string) (*Model, error) {
+	m, err := parseModel(name)
+	if err != nil {
+		return nil, err
+	}
+	if !m.Exact {
+		if m.clip, err = parseClip(&m.Loss); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func parseModel(name string) (*Model, error) {
 	switch name {
 	case Float64Sklearn:
 		return &Model{Name: name, Decimals: -1, Desc: "scikit-learn log_loss: float64, eps = 2^-52 clip, rows renormalised, numpy pairwise sum, mean",
-			Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, Eps: "2.220446049250313e-16", Renormalize: true, LogULPs: 1}}, nil
+			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, Renormalize: true, LogULPs: 1}, Eps: "2.220446049250313e-16"}}, nil
 	case Float32Keras:
 		return &Model{Name: name, Decimals: -1, Desc: "Keras 3 binary_crossentropy: float32, eps = 1e-7 clip, numpy pairwise sum, mean",
-			Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, Eps: "1e-7", LogULPs: 1}}, nil
+			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, LogULPs: 1}, Eps: "1e-7"}}, nil
 	case TorchBCE:
 		return &Model{Name: name, Decimals: -1, Desc: "PyTorch BCELoss: float32, log clamped at -100, pairwise sum, mean",
-			Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, LogFloor: "-100", LogULPs: 1}}, nil
+			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, LogULPs: 1}, LogFloor: "-100"}}, nil
 	case Leaderboard:
 		return &Model{Name: name, Decimals: 5, Desc: "Kaggle-style leaderboard: float64, clip to [1e-15, 1-1e-15], numpy pairwise sum, mean rounded to 5 decimals",
-			Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, Eps: "1e-15", LogULPs: 1}}, nil
+			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, LogULPs: 1}, Eps: "1e-15"}}, nil
 	}
 	if rest, ok := strings.CutPrefix(name, "apa"); ok {
 		prec := uint(256)
@@ -91,7 +108,7 @@ func ParseModel(name string) (*Model, error) {
 			b, ok := strings.CutPrefix(rest, ":")
 			v, err := strconv.ParseUint(b, 10, 32)
 			if !ok || err != nil || v < 8 || v > 1<<24 {
-				return nil, fmt.Errorf("oracle: scorer %q: want apa or apa:BITS with BITS in [8, 2^24]", name)
+				return nil, fmt.Errorf("scorer: scorer %q: want apa or apa:BITS with BITS in [8, 2^24]", name)
 			}
 			prec = uint(v)
 		}
@@ -101,27 +118,33 @@ func ParseModel(name string) (*Model, error) {
 	if rest, ok := strings.CutPrefix(name, "fpa:"); ok {
 		f, err := fpa.ParseFormat(rest)
 		if err != nil {
-			return nil, fmt.Errorf("oracle: scorer %q: %w", name, err)
+			return nil, fmt.Errorf("scorer: scorer %q: %w", name, err)
 		}
 		return &Model{Name: "fpa:" + f.String(), Decimals: -1, Desc: fmt.Sprintf("%v server: correctly rounded log, no clipping, numpy pairwise sum, mean", f),
-			Loss: fpa.Loss{Format: f, Sum: numpySum}}, nil
+			Loss: FloatLoss{Loss: fpa.Loss{Format: f, Sum: numpySum}}}, nil
 	}
-	return nil, fmt.Errorf("oracle: unknown scorer %q (want one of %s)", name, strings.Join(ModelNames, ", "))
+	return nil, fmt.Errorf("scorer: unknown scorer %q (want one of %s)", name, strings.Join(ModelNames, ", "))
 }
 
 // Validate reports whether m is usable.
 func (m *Model) Validate() error {
 	if m.Decimals < -1 || m.Decimals > 30 {
-		return fmt.Errorf("oracle: model %s: %d decimals outside [-1, 30]", m.Name, m.Decimals)
+		return fmt.Errorf("scorer: model %s: %d decimals outside [-1, 30]", m.Name, m.Decimals)
 	}
 	if m.Exact {
 		if m.Prec < 8 {
-			return fmt.Errorf("oracle: model %s: %d bits, need at least 8", m.Name, m.Prec)
+			return fmt.Errorf("scorer: model %s: %d bits, need at least 8", m.Name, m.Prec)
 		}
 		return nil
 	}
-	_, err := m.Loss.Bound(1, new(big.Float))
-	return err
+	return m.Loss.validate()
+}
+
+// Native reports whether m is evaluated with hardware float64 or float32
+// arithmetic (fast), rather than emulated or exact arithmetic.
+func (m *Model) Native() bool {
+	_, ok := m.native()
+	return ok
 }
 
 // native reports whether m can be evaluated with hardware float64 or
@@ -140,26 +163,14 @@ func (m *Model) native() (f64, ok bool) {
 }
 
 // consts64 returns eps, 1−eps (computed in the format) and the log floor as
-// float64 values of the (binary32 or binary64) format, with ok false where
-// unused.
-func (m *Model) consts64() (eps, oneMinus, floor float64, clip, clamp bool) {
-	f64, _ := m.native()
-	if m.Loss.Eps != "" {
-		e, _ := fpa.Parse(m.Loss.Eps, m.Loss.Format, fpa.ToNearestEven)
-		eps, _ = e.Float64()
-		if f64 {
-			oneMinus = 1 - eps
-		} else {
-			oneMinus = float64(float32(1) - float32(eps))
-		}
-		clip = true
+// float64 values of the (binary32 or binary64) format, with clip and clamp
+// false where unused.
+func (m *Model) consts64() (eps, oneMinus, floor float64, clip, clamp bool, err error) {
+	c, err := m.Clip()
+	if err != nil {
+		return 0, 0, 0, false, false, err
 	}
-	if m.Loss.LogFloor != "" {
-		fl, _ := fpa.Parse(m.Loss.LogFloor, m.Loss.Format, fpa.ToNearestEven)
-		floor, _ = fl.Float64()
-		clamp = true
-	}
-	return
+	return c.eps64, c.oneMinus64, c.floor64, c.Eps != nil, c.Floor != nil, nil
 }
 
 // log32 is a faithful float32 logarithm: float64 log rounded to float32.

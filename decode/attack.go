@@ -1,0 +1,74 @@
+// This file holds the result every attack shares.
+
+package decode
+
+import "time"
+
+// Result is the outcome of every attack of this package.
+//
+// Labels and Known are always N long after an attack that planned: an
+// attack that fails returns the labels it verified before failing, with
+// Known saying which, so that a caller can keep the verified ones and
+// never mistake the others for an answer. Verified is true only when
+// every label is known.
+type Result struct {
+	// Labels[i] is the recovered class of point i, −1 where unknown.
+	Labels []int
+	// Known[i] reports that Labels[i] was decoded from a score that no
+	// other labeling explains within the scorer's error budget, and that
+	// nothing since has cast doubt on it. After an error that shows the
+	// scorer does not behave as its model says (a failed verification or
+	// a scorer error), no label is known.
+	Known []bool
+	// Verified: every label is known (and the final check, if asked for,
+	// passed).
+	Verified bool
+	// Queries is the number of queries spent, retries and the check
+	// included.
+	Queries int
+	// Timings are filled by the caller if it wants them (the attacks do
+	// not read the clock): a caller times planning and decoding around
+	// the calls, and the scorer by wrapping it.
+	Timings Timings
+
+	// Multi-query attacks ([AttackMulti]).
+	Retries int   // blocks re-queried smaller after failing verification
+	Blocks  []int // labels decoded by each successful query, in order
+	// Checked reports that the final check query was sent, and
+	// CheckDecisive that it could tell a single wrong label from the
+	// error budget (so it verified every label).
+	Checked, CheckDecisive bool
+
+	// Exact single query ([AttackSingle]): ExactCheck reports that
+	// verification needed the full-precision recomputation of the score
+	// (the fast bound was inconclusive).
+	ExactCheck bool
+
+	// Robust single query and family ([AttackRobust], [AttackFamily]):
+	// Residual is |N·ℓ̂ − N·ℓ(σ)| for the decoded labeling, and Budget the
+	// largest residual the noise and rounding bounds allow.
+	Residual, Budget float64
+}
+
+// Timings are the durations of an attack's phases.
+type Timings struct {
+	Plan, Score, Decode time.Duration
+}
+
+// newResult returns a result of n labels, all unknown.
+func newResult(n int) *Result {
+	r := &Result{Labels: make([]int, n), Known: make([]bool, n)}
+	for i := range r.Labels {
+		r.Labels[i] = -1
+	}
+	return r
+}
+
+// allKnown returns a verified result holding labels.
+func allKnown(labels []int) *Result {
+	r := &Result{Labels: labels, Known: make([]bool, len(labels)), Verified: true}
+	for i := range r.Known {
+		r.Known[i] = true
+	}
+	return r
+}

@@ -1,0 +1,135 @@
+// This file implements a fast lower bound on the queries of the block
+// code, for sizes whose dry run (PlanMulti) takes minutes.
+
+package decode
+
+import (
+	"context"
+	"math"
+
+	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// QueryBound is a fast bound on the queries a multi-query strategy spends.
+type QueryBound struct {
+	Strategy Strategy
+	// Queries is the bound: the check query included if asked for.
+	Queries int
+	// Lower reports a lower bound: no run of the strategy against a scorer
+	// of the model, whatever its labels, decodes all N labels in fewer
+	// queries. Exact reports the dry run's own count ([PlanMulti]).
+	Lower, Exact bool
+}
+
+// BoundMulti returns a lower bound on the queries opt's strategy spends on
+// opt.N labels of opt.K classes, in time proportional to the number of blocks,
+// where [PlanMulti] for the block code designs every block (at N = 10^6,
+// minutes). For the fixed designs (Primes, Alg3) the dry run is fast and
+// BoundMulti returns its count, Exact. PlanMulti's count stays the
+// reference; this is what a defender can rely on: the attack needs at
+// least this many queries.
+//
+// The bound for [Blocks]: a block of k points is accepted only if its
+// realized gap exceeds the need (planDigits): twice the rigorous budget,
+// or under emulation the smaller emulated need (emuNeed), which is at
+// least emuFactorStart times the spacing of the reported score plus twice
+// the noise. Both grow with the exact terms T of the query: 2·Bound(T) +
+// 2N·τ and emuFactorStart·(T·u + 2N·τ), u being the spacing of the
+// format relative to the score (2^−53 for binary64, 2^−24 for binary32;
+// the terms' and the sum's rounding are within the factor 1 − 2^−10
+// taken off). A superincreasing block with gap γ has its first point's
+// largest increment W at least M·γ, M = (K−1)·K^(k−1) (K = 2 Conway–Guy
+// blocks: Σ weights ≥ (2^k − 1)·γ over k weights); no row has an
+// increment above the extreme row's, wb (plus 2^−40 for float64 rows);
+// and T ≥ S + W, with S ≥ (nUnk − k)·t₀ the neutral terms of the unknown
+// points outside the block (the emulated need's probe puts the first
+// point at its top class). So each block holds at most the largest k for
+// which γ > need(S + W) is possible, and the count of such maximal blocks
+// is a lower bound. Known points add terms that only raise the need, and
+// retried blocks are smaller, so the bound holds for every labeling.
+func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
+	n := opt.N
+	a, err := newMulti(opt.N, opt.K, opt)
+	if err != nil {
+		return nil, err
+	}
+	if a.st != Blocks {
+		p, err := PlanMulti(ctx, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &QueryBound{Strategy: a.st, Queries: p.Queries, Exact: true}, nil
+	}
+	t0, _ := a.neutral.t[0].Float64()
+	t0 = math.Nextafter(t0, 0) // a float64 below the exact term
+	var tauH float64
+	switch opt.Noise.Kind {
+	case scorer.Bounded, scorer.Gaussian, scorer.Laplace:
+		tauH = opt.Noise.HalfWidth(0, n) // independent of the score
+	}
+	uSp := 0.0 // no emulation: the rigorous need alone
+	if a.emu != nil {
+		uSp = 0x1p-53
+		if a.m.Loss.Format == fpa.Binary32 {
+			uSp = 0x1p-24
+		}
+	}
+	wb := (a.tTop-a.tBot+max(a.tBot, 0))*(1+0x1p-40) + 0x1p-40
+	cg := a.k == 2 && a.emu == nil
+	// need is a lower bound on the gap a block needs when the exact terms
+	// of the query sum to at least t.
+	need := func(t float64) float64 {
+		rig := 2*a.m.Bound(scorer.Budget{N: n, SumT: t}) + 2*float64(n)*tauH
+		if a.emu == nil {
+			return rig
+		}
+		return min(rig, emuFactorStart*(t*uSp+2*float64(n)*tauH))
+	}
+	// fits reports whether a block of kb points can be accepted with nUnk
+	// labels unknown (see the doc comment): with M·γ ≤ W ≤ wb the largest
+	// increment and S + W ≤ the query's terms, γ > need(S + W) for some
+	// W ≤ wb, and as need is concave (the smaller of two affine
+	// functions) it suffices to try W = wb.
+	fits := func(nUnk, kb int) bool {
+		s := float64(nUnk-kb) * t0 * (1 - 0x1p-10)
+		lm := math.Log(float64(a.k-1)) + float64(kb-1)*math.Log(float64(a.k)) // ln M
+		if math.Log(wb)-lm > math.Log(need(s+wb)) {
+			return true
+		}
+		// Conway–Guy: Σ weights W' ≥ (2^kb − 1)·γ, W' ≤ kb·wb.
+		w := float64(kb) * wb
+		return cg && kb <= maxCG && w/(math.Ldexp(1, kb)-1) > need(s+w)
+	}
+	out := &QueryBound{Strategy: a.st, Lower: true}
+	for nUnk := n; nUnk > 0; out.Queries++ {
+		if out.Queries%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		// The sizes that fit form a prefix: the need only falls by the
+		// terms of the points the block takes from S, while M grows K-fold
+		// a point and the block's own largest weight stays in the need.
+		// A block holds at least one label.
+		kb := 1
+		for kb < nUnk && fits(nUnk, kb+1) {
+			kb++
+		}
+		if wb <= float64(a.k)*t0 {
+			// A scorer whose whole room is below K neutral terms (no
+			// preset comes near): the prefix argument needs S's terms to
+			// be small against wb, so try every size.
+			for j := kb + 1; j <= nUnk; j++ {
+				if fits(nUnk, j) {
+					kb = j
+				}
+			}
+		}
+		nUnk -= kb
+	}
+	if opt.Check {
+		out.Queries++
+	}
+	return out, nil
+}

@@ -1,0 +1,66 @@
+package decode
+
+import (
+	"context"
+	"testing"
+
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBoundMulti: the fast lower bound is at most the dry run's count and
+// at most the queries of a real attack (retries and all), for every kind
+// of scorer model, and not vacuous: within a factor 2 of the dry run.
+func TestBoundMulti(t *testing.T) {
+	n := 4000
+	if testing.Short() {
+		n = 800
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		model string
+		k     int
+		noise scorer.Noise
+		noEmu bool
+	}{
+		{model: "float64-sklearn", k: 2},
+		{model: "float32-keras", k: 2},
+		{model: "torch-bce", k: 3},
+		{model: "leaderboard", k: 2},
+		{model: "float64-sklearn", k: 2, noEmu: true},
+		{model: "apa:128", k: 2},
+		{model: "fpa:8,23", k: 2, noise: scorer.Noise{Kind: scorer.Bounded, Tau: 1e-9}},
+	} {
+		m, err := scorer.ParseModel(c.model)
+		require.NoError(t, err)
+		opt := MultiOptions{N: n, K: c.k, Model: m, Noise: c.noise, NoEmulation: c.noEmu}
+		b, err := BoundMulti(ctx, opt)
+		require.NoError(t, err)
+		assert.True(t, b.Lower)
+		p, err := PlanMulti(ctx, opt)
+		require.NoError(t, err)
+		labels := seededLabels(t, n, c.k)
+		sim, err := oracle.NewSim(m, labels, c.k)
+		require.NoError(t, err)
+		var s scorer.Server = sim
+		if c.noise.Kind != scorer.NoNoise {
+			s, err = oracle.NewNoisy(sim, c.noise, 3)
+			require.NoError(t, err)
+		}
+		res, err := AttackMulti(ctx, s, opt)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, b.Queries, p.Queries, "%s K=%d: bound above the dry run", c.model, c.k)
+		assert.LessOrEqual(t, b.Queries, res.Queries, "%s K=%d: bound above the attack", c.model, c.k)
+		assert.GreaterOrEqual(t, 2*b.Queries, p.Queries, "%s K=%d: bound %d vacuous against the dry run's %d", c.model, c.k, b.Queries, p.Queries)
+		t.Logf("%s K=%d noEmu=%v: bound %d, dry run %d, attack %d", c.model, c.k, c.noEmu, b.Queries, p.Queries, res.Queries)
+	}
+	m, _ := scorer.ParseModel("float64-sklearn")
+	b, err := BoundMulti(ctx, MultiOptions{N: n, K: 2, Model: m, Strategy: Alg3})
+	require.NoError(t, err)
+	p, err := PlanMulti(ctx, MultiOptions{N: n, K: 2, Model: m, Strategy: Alg3})
+	require.NoError(t, err)
+	assert.True(t, b.Exact)
+	assert.Equal(t, p.Queries, b.Queries)
+}

@@ -1,0 +1,442 @@
+// This file holds the state of one multi-query attack: the rows it
+// submits and their exact terms, the error budget of a query, the
+// prediction, and the decoding and verification of one block's score.
+
+package decode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// The working precisions of the multi-query attack, in bits. The exact
+// terms are accurate to 2^−128 relative (scorer.Model.Terms); incPrec
+// holds their differences (increments, gaps) with 32 guard bits, sumPrec
+// sums of up to 2^26 of them with 64, and scorePrec the rational N·score
+// a server reports (the error budget allows 2^−100 relative for this
+// conversion, scorer.Model.Bound).
+const (
+	incPrec   = 160
+	sumPrec   = 192
+	scorePrec = 256
+)
+
+// rowInfo is a prediction row and its exact terms.
+type rowInfo struct {
+	row        []float64    // [p] for binary, K values otherwise
+	t          []*big.Float // exact term per class
+	tf         []float64    // t as float64, rounded up
+	max        float64      // max over classes of tf
+	lo, hi, rn []float64    // emulation: computed-term range and nearest
+}
+
+// multi is the state of one attack.
+type multi struct {
+	n, k   int
+	m      *scorer.Model
+	opt    MultiOptions
+	st     Strategy // opt.Strategy, or Blocks
+	depth  []int
+	maxD   int
+	order  []int
+	labels []int // −1: unknown
+	pos    int   // next candidate in order
+
+	neutral rowInfo
+	known   []rowInfo // known[c]: the row given to a point of class c
+	nKnown  []int
+	dKnown  []float64
+	nUnk    int
+	dUnk    float64
+
+	wmax      float64 // largest usable increment V(c)−V(c−1) of one point
+	pExt      float64 // the probability of the most extreme row
+	tTop      float64 // its terms (class K−1 and 0), for BoundMulti
+	tBot      float64
+	queries   int
+	maxQ      int
+	fixed     *blockPlan // Primes, Alg3: the fixed block design
+	primeList []uint64
+
+	emu        *scorer.Emulator
+	lo, hi, rn *scorer.Terms // emulation: per-point computed terms
+	baseOK     bool          // lo, hi, rn hold the current state
+	emuFactor  float64       // safety factor on the emulated separation
+	lastG      float64       // the previous block's unit
+	curIdx     []int         // the block being decoded
+
+	pred             *scorer.Pred
+	predNeutralKnown bool
+}
+
+func newMulti(n, k int, opt MultiOptions) (*multi, error) {
+	if n < 1 || n > MaxN {
+		return nil, fmt.Errorf("decode: N = %d outside [1, %d]", n, MaxN)
+	}
+	if k < 2 || k > 64 {
+		return nil, fmt.Errorf("decode: K = %d outside [2, 64]", k)
+	}
+	if opt.Model == nil {
+		return nil, errors.New("decode: no scorer model to plan for")
+	}
+	if err := opt.Model.Validate(); err != nil {
+		return nil, err
+	}
+	if err := opt.Noise.Validate(); err != nil {
+		return nil, err
+	}
+	st := opt.Strategy
+	if st == nil {
+		st = Blocks
+	}
+	a := &multi{n: n, k: k, m: opt.Model, opt: opt, st: st, nUnk: n}
+	a.maxQ = opt.MaxQueries
+	if a.maxQ <= 0 {
+		// A right model spends at most N queries (one label each) plus a
+		// few retries per block; 4N + 64 only stops a scorer that keeps
+		// failing verification. It is a cap, not a tuned figure.
+		a.maxQ = 4*n + 64
+	}
+	a.depth = a.m.Depths(n)
+	for _, d := range a.depth {
+		a.maxD = max(a.maxD, d)
+		a.dUnk += float64(d)
+	}
+	a.order = make([]int, n)
+	for i := range a.order {
+		a.order[i] = i
+	}
+	a.labels = make([]int, n)
+	for i := range a.labels {
+		a.labels[i] = -1
+	}
+	a.nKnown = make([]int, k)
+	a.dKnown = make([]float64, k)
+	var err error
+	nrow := make([]float64, k)
+	for c := range nrow {
+		nrow[c] = 1 / float64(k)
+	}
+	if a.neutral, err = a.rowInfo(nrow); err != nil {
+		return nil, err
+	}
+	for c := 1; c < k; c++ {
+		if a.neutral.t[c].Cmp(a.neutral.t[0]) != 0 {
+			return nil, fmt.Errorf("decode: the uniform prediction is not neutral under %s (its classes' terms differ)", a.m.Name)
+		}
+	}
+	a.known = make([]rowInfo, k)
+	for c := range k {
+		r := make([]float64, k)
+		r[c] = 1
+		if a.known[c], err = a.rowInfo(r); err != nil {
+			return nil, err
+		}
+	}
+	if err := a.setWmax(); err != nil {
+		return nil, err
+	}
+	st.setup(a)
+	return a, nil
+}
+
+// emuRow fills a row's computed-term ranges.
+func (a *multi) emuRow(r *rowInfo) {
+	if a.emu == nil {
+		return
+	}
+	r.lo, r.hi, r.rn = make([]float64, len(r.t)), make([]float64, len(r.t)), make([]float64, len(r.t))
+	for c, t := range r.t {
+		if t.IsInf() {
+			r.lo[c], r.hi[c], r.rn[c] = math.Inf(1), math.Inf(1), math.Inf(1)
+			continue
+		}
+		r.lo[c], r.hi[c] = a.emu.TermRange(t)
+		r.rn[c] = a.emu.Nearest(t)
+	}
+}
+
+// rowInfo computes a row's exact terms; row has K entries (binary: the
+// class-1 probability is row[1]).
+func (a *multi) rowInfo(row []float64) (rowInfo, error) {
+	r := row
+	if a.k == 2 {
+		r = []float64{row[1]}
+	}
+	t, err := a.m.Terms(r)
+	if err != nil {
+		return rowInfo{}, err
+	}
+	ri := rowInfo{row: r, t: t, tf: make([]float64, len(t))}
+	for c, v := range t {
+		f, _ := v.Float64()
+		ri.tf[c] = math.Nextafter(f, math.Inf(1))
+		ri.max = max(ri.max, ri.tf[c])
+	}
+	a.emuRow(&ri)
+	return ri, nil
+}
+
+// setWmax finds the largest increment one point can carry: the terms of the
+// most extreme row the scorer accepts (class K−1 at the smallest
+// probability that survives clipping), split over K−1 steps.
+func (a *multi) setWmax() error {
+	pmin := math.SmallestNonzeroFloat64
+	if !a.m.Exact {
+		clip, err := a.m.Clip()
+		if err != nil {
+			return err
+		}
+		if clip.Eps != nil {
+			pmin = 0 // clipped up to eps
+		} else if clip.Floor != nil {
+			pmin = 0 // log clamped
+		} else {
+			// The smallest positive value of the format that float64 holds.
+			f := a.m.Loss.Format
+			e := f.Emin() - int64(f.Prec()) + 1
+			pmin = math.Ldexp(1, int(max(e, -1074)))
+		}
+	}
+	a.pExt = pmin
+	row := make([]float64, a.k)
+	row[a.k-1] = pmin
+	row[0] = 1 - pmin
+	ri, err := a.rowInfo(row)
+	if err != nil {
+		return err
+	}
+	top, bot := ri.t[a.k-1], ri.t[0]
+	if top.IsInf() {
+		return fmt.Errorf("decode: %s takes the log of 0 unclipped", a.m.Name)
+	}
+	a.tTop, _ = top.Float64()
+	a.tBot, _ = bot.Float64()
+	d := new(big.Float).Sub(top, bot)
+	w, _ := d.Float64()
+	// For K > 2 keep 1% headroom: the top point's middle classes must stay
+	// distinct; a binary point can use all of it.
+	// 2^−30 below the extreme row's increment: the rows are float64
+	// probabilities, whose rounding (2^−52 relative) must not push the top
+	// weight past what one point can carry.
+	a.wmax = w * (1 - 0x1p-30)
+	if a.k > 2 {
+		a.wmax = w / float64(a.k-1) * 0.99
+	}
+	if !(a.wmax > 0) {
+		return fmt.Errorf("decode: %s leaves no room for a weight", a.m.Name)
+	}
+	return nil
+}
+
+// budgetFor returns the error budget (sum units, noise included) of a query
+// whose block has rows rs at points idx, the other points unknown-neutral
+// or known (known points neutral if neutralKnown).
+func (a *multi) budgetFor(idx []int, rs []rowInfo, neutralKnown bool) float64 {
+	b := scorer.Budget{N: a.n, MaxD: a.maxD}
+	nNeutral := float64(a.nUnk - len(idx))
+	dNeutral := a.dUnk
+	for j, i := range idx {
+		dNeutral -= float64(a.depth[i])
+		b.SumT += rs[j].max
+		b.SumDT += float64(a.depth[i]) * rs[j].max
+		b.Max = max(b.Max, rs[j].max)
+	}
+	for c := range a.k {
+		if neutralKnown {
+			nNeutral += float64(a.nKnown[c])
+			dNeutral += a.dKnown[c]
+		} else {
+			b.SumT += float64(a.nKnown[c]) * a.known[c].tf[c]
+			b.SumDT += a.dKnown[c] * a.known[c].tf[c]
+			if a.nKnown[c] > 0 {
+				b.Max = max(b.Max, a.known[c].tf[c])
+			}
+		}
+	}
+	b.SumT += nNeutral * a.neutral.max
+	b.SumDT += dNeutral * a.neutral.max
+	if nNeutral > 0 {
+		b.Max = max(b.Max, a.neutral.max)
+	}
+	// Round the float64 sums up. 2^−40 covers recursive summation's
+	// γ(N) = N·2^−53 for N ≤ 2^13; for larger N the sums may be low by up
+	// to γ(N) ≤ 2^−27 relative, inside the 2^−12 margin (unitMargin) the
+	// block code keeps on twice the budget.
+	b.SumT *= 1 + 0x1p-40
+	b.SumDT *= 1 + 0x1p-40
+	e := a.m.Bound(b)
+	smax := (b.SumT + e) / float64(a.n)
+	return e + float64(a.n)*a.opt.Noise.HalfWidth(smax, a.n)*(1+0x1p-40)
+}
+
+// nextIdx returns the next k unknown points in the block order.
+func (a *multi) nextIdx(k int) []int {
+	idx := make([]int, 0, k)
+	for p := a.pos; p < a.n && len(idx) < k; p++ {
+		if a.labels[a.order[p]] < 0 {
+			idx = append(idx, a.order[p])
+		}
+	}
+	return idx
+}
+
+// increments returns v[j][c] = t_j(c) − t_j(0).
+func increments(rs []rowInfo) [][]*big.Float {
+	v := make([][]*big.Float, len(rs))
+	for j, r := range rs {
+		v[j] = make([]*big.Float, len(r.t))
+		for c := range r.t {
+			v[j][c] = new(big.Float).SetPrec(incPrec).Sub(r.t[c], r.t[0])
+		}
+	}
+	return v
+}
+
+// prediction builds the query: block rows at idx, known rows (Blocks) or
+// neutral rows elsewhere. The prediction is kept between queries and only
+// the points that changed are rewritten; release undoes the block.
+func (a *multi) prediction(idx []int, p *blockPlan) *scorer.Pred {
+	neutralKnown := a.st.knownNeutral()
+	if a.pred == nil || a.predNeutralKnown != neutralKnown {
+		a.pred = &scorer.Pred{K: a.k, P: make([]float64, a.n*a.width())}
+		a.predNeutralKnown = neutralKnown
+		for i := range a.labels {
+			a.putRow(i)
+		}
+	}
+	for j, i := range idx {
+		copy(a.pred.P[i*a.width():(i+1)*a.width()], p.rows[j].row)
+	}
+	return a.pred
+}
+
+func (a *multi) width() int {
+	if a.k > 2 {
+		return a.k
+	}
+	return 1
+}
+
+// putRow writes point i's row outside any block.
+func (a *multi) putRow(i int) {
+	if a.pred == nil {
+		return
+	}
+	r := &a.neutral
+	if c := a.labels[i]; c >= 0 && !a.predNeutralKnown {
+		r = &a.known[c]
+	}
+	w := a.width()
+	copy(a.pred.P[i*w:(i+1)*w], r.row)
+}
+
+// decode reads the block's labels from a score and verifies them: the
+// decoded labeling's exact sum must be within the budget of N·score, and
+// the block's sums are more than twice the budget apart, so it is the only
+// labeling that is.
+func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
+	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
+	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
+	if p.emu {
+		return a.decodeEmu(score, t, p)
+	}
+	sigma := p.read(a, t, p)
+	if sigma == nil {
+		return nil, false
+	}
+	rem := new(big.Float).SetPrec(sumPrec).Set(t)
+	for j, cl := range sigma {
+		rem.Sub(rem, p.v[j][cl])
+	}
+	if rem.Abs(rem).Cmp(new(big.Float).SetFloat64(p.budget)) > 0 {
+		return nil, false
+	}
+	return sigma, true
+}
+
+// constC returns the exact sum of every term that does not depend on the
+// block's labels (the block's points counted at class 0).
+func (a *multi) constC(p *blockPlan) *big.Float {
+	c := new(big.Float).SetPrec(sumPrec)
+	nNeutral := int64(a.nUnk - len(p.rows))
+	for cl := range a.k {
+		if a.st.knownNeutral() {
+			nNeutral += int64(a.nKnown[cl])
+		} else if a.nKnown[cl] > 0 {
+			c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
+		}
+	}
+	c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.neutral.t[0], new(big.Float).SetInt64(nNeutral)))
+	for _, r := range p.rows {
+		c.Add(c, r.t[0])
+	}
+	return c
+}
+
+// learn records the block's labels.
+func (a *multi) learn(idx, sigma []int) {
+	for j, i := range idx {
+		a.labels[i] = sigma[j]
+		a.nUnk--
+		a.dUnk -= float64(a.depth[i])
+		a.nKnown[sigma[j]]++
+		a.dKnown[sigma[j]] += float64(a.depth[i])
+		a.putRow(i)
+	}
+	a.baseOK = false
+	for a.pos < a.n && a.labels[a.order[a.pos]] >= 0 {
+		a.pos++
+	}
+	if a.emu != nil {
+		a.emuFactor = max(emuFactorStart, a.emuFactor*emuFactorDecay)
+	}
+}
+
+// check submits every point at its recovered label's row and compares the
+// score with the exact sum of those rows' terms. It is decisive when one
+// wrong label would move the sum by more than twice the budget.
+func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, err error) {
+	w := 1
+	if a.k > 2 {
+		w = a.k
+	}
+	pr := &scorer.Pred{K: a.k, P: make([]float64, a.n*w)}
+	c := new(big.Float).SetPrec(sumPrec)
+	for i, cl := range a.labels {
+		copy(pr.P[i*w:(i+1)*w], a.known[cl].row)
+	}
+	for cl := range a.k {
+		c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
+	}
+	budget := a.budgetFor(nil, nil, false)
+	// The smallest move of one wrong label.
+	minMove := math.Inf(1)
+	for cl := range a.k {
+		for o := range a.k {
+			if o != cl {
+				d := new(big.Float).Sub(a.known[cl].t[o], a.known[cl].t[cl])
+				f, _ := d.Float64()
+				minMove = min(minMove, f)
+			}
+		}
+	}
+	// The budget of the check is that of the worst case, all labels right;
+	// a wrong label only raises the sum.
+	if a.queries >= a.maxQ {
+		return false, false, fmt.Errorf("decode: query limit %d reached before the check", a.maxQ)
+	}
+	score, err := s.Score(ctx, pr)
+	a.queries++
+	if err != nil {
+		return false, false, err
+	}
+	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
+	ns.Sub(ns, c)
+	return ns.Abs(ns).Cmp(new(big.Float).SetFloat64(budget)) <= 0, minMove > 2*budget, nil
+}

@@ -1,0 +1,106 @@
+// This file defines the multi-query strategies' interface and registry.
+// A strategy is one file: a type implementing Strategy, an exported value
+// of it, and an init that registers its names (see blocks.go, primes.go,
+// alg3.go).
+
+package decode
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+// A Strategy is a multi-query attack: how it lays out the blocks of points
+// each query decodes. The strategies are [Blocks], [Primes] and [Alg3];
+// [ParseStrategy] finds one by name. A nil Strategy means Blocks.
+type Strategy interface {
+	// String returns the strategy's name, as ParseStrategy accepts it.
+	String() string
+	// knownNeutral reports whether points already decoded are predicted
+	// neutral (1/K) in later queries, rather than at their label's row.
+	knownNeutral() bool
+	// setup prepares a new attack's state (point order, emulation).
+	setup(a *multi)
+	// next designs the next block of at most kmax unknown points.
+	next(a *multi, kmax int) (*blockPlan, error)
+}
+
+// registry lists the strategies in the order they registered, each with
+// the names ParseStrategy accepts for it.
+var registry []struct {
+	s     Strategy
+	names []string
+}
+
+// register makes s known to ParseStrategy under its name and aliases.
+func register(s Strategy, aliases ...string) {
+	registry = append(registry, struct {
+		s     Strategy
+		names []string
+	}{s, append([]string{s.String()}, aliases...)})
+}
+
+// ParseStrategy returns the strategy called name ("auto" and "" are
+// Blocks, "alg1" is Primes).
+func ParseStrategy(name string) (Strategy, error) {
+	var all []string
+	for _, r := range registry {
+		for _, n := range r.names {
+			if n == name {
+				return r.s, nil
+			}
+			if n != "" {
+				all = append(all, n)
+			}
+		}
+	}
+	return nil, fmt.Errorf("decode: unknown strategy %q (want one of %s)", name, strings.Join(all, ", "))
+}
+
+// A reader reads a block's labels from t, the label-dependent part of
+// N·score; it returns nil if t does not decode. Verification follows.
+type reader func(a *multi, t *big.Float, p *blockPlan) []int
+
+// blockPlan is one query's block design.
+type blockPlan struct {
+	read   reader
+	g      float64 // weight unit (0 for Primes, whose gap is in gap)
+	rows   []rowInfo
+	v      [][]*big.Float // v[j][c] = t_j(c) − t_j(0), exact
+	gap    *big.Float     // realized minimum separation of block sums
+	budget float64        // error budget of the query, sum units
+	xmax   *big.Int       // Primes: Π p_j^(K−1)
+	emu    bool           // decode by emulated brackets
+}
+
+// fixedPlan is the planning of the strategies with one block design for
+// the whole attack (Primes, Alg3): design makes it, for at most kmax
+// points, given the previous design (nil at first). The design is kept;
+// its budget is recomputed for the block's own points, and the block
+// shrinks if the design does not fit there.
+func (a *multi) fixedPlan(kmax int, design func(kmax int, prev *blockPlan) (*blockPlan, error)) (*blockPlan, error) {
+	for {
+		if a.fixed == nil || kmax < len(a.fixed.rows) || len(a.fixed.rows) > a.nUnk {
+			p, err := design(kmax, a.fixed)
+			if err != nil {
+				return nil, err
+			}
+			a.fixed = p
+		}
+		p := *a.fixed
+		p.budget = a.budgetFor(a.nextIdx(len(p.rows)), p.rows, true)
+		if gapOK(p.gap, p.budget) {
+			return &p, nil
+		}
+		if len(p.rows) == 1 {
+			return nil, &BudgetError{Model: a.m.Name, Budget: 2 * p.budget, Room: a.wmax}
+		}
+		kmax = len(p.rows) - 1
+	}
+}
+
+// gapOK reports gap > 2·budget.
+func gapOK(gap *big.Float, budget float64) bool {
+	return gap.Cmp(new(big.Float).SetFloat64(2*budget)) > 0
+}

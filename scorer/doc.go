@@ -1,0 +1,52 @@
+// Package scorer is the attacker's knowledge of a scoring server: how a
+// real library computes and reports a loss score, what its prediction
+// types are, and how far the reported score can be from the exact loss.
+// It holds no labels; the servers that do (and count queries) live in
+// package oracle, and the attacks that use this knowledge in package
+// decode.
+//
+// A [Model] describes a scorer: a preset ([ParseModel]: "float64-sklearn",
+// "float32-keras", "torch-bce", "leaderboard", "apa[:BITS]", "fpa:E,M"), a
+// float format with its clipping, renormalisation, log clamp and summation
+// order (a [FloatLoss]), or an exact server rounding to Prec bits. From a
+// model an attacker gets
+//
+//   - [Model.Terms]: the exact term −ln q̂ of each class of a prediction
+//     row, q̂ being what the server takes the log of;
+//   - [Model.Bound] with a [Budget]: a rigorous bound on |N·score − Σ tᵢ|
+//     [Higham02, Ch. 3–4];
+//   - [Emulator]: brackets of the reported score that do not assume the
+//     server's log bit for bit (monotonicity of rounding to nearest);
+//   - [Model.Eval]: the score the model reports, which is what a simulated
+//     server (oracle.Sim) answers and what a real server in Go would run;
+//     for formats other than binary64 and binary32 it is
+//     [FloatLoss.Binary] / [FloatLoss.Multi], the one place that knows a
+//     library's clipping, renormalisation and log clamp (fpa supplies the
+//     arithmetic, the summation and the error bound).
+//
+// [Noise] models the noise a server adds [AKXFT21, App. B.4–B.5], with the
+// half-width an attacker bounds it by ([Noise.HalfWidth]).
+//
+// Predictions are [Pred] (float64 probabilities, the form real scoring
+// code reads) and [BigPred] (arbitrary-precision logits, log-probabilities
+// or probabilities, [Encoding]); the loss of one BigPred row is defined
+// once, in [Encoding.RowLoss]. The interfaces [Server], [BigServer] and
+// [RatServer] are what an attack sees of a server.
+//
+// # Adding a scorer model
+//
+// A preset is one case in [ParseModel] (model.go) plus its name in
+// [ModelNames]: its FloatLoss fields say how it computes, and every
+// attack, bound and emulator follows. A model whose computation an
+// FloatLoss cannot describe needs, in this package, its evaluation in
+// eval.go (what the server returns) and its exact terms in budget.go
+// (what the attacker predicts); TestBoundHolds and TestNativeMatchesFPA
+// then check it against the rest.
+//
+// # References
+//
+//   - [AKXFT21] A. Aggarwal et al., "Label Inference Attacks from Log-loss
+//     Scores", ICML 2021, arXiv:2105.08266.
+//   - [Higham02] N. J. Higham, "Accuracy and Stability of Numerical
+//     Algorithms", 2nd ed., SIAM, 2002.
+package scorer
