@@ -21,6 +21,7 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
        labelinf attack [-scorer NAME|cmd:PROGRAM [-assume NAME]] -n N [-k K] [-seed S]
                        [-strategy auto|blocks|primes|alg3] [-labels FILE] [-out FILE] [-json]
        labelinf blia [-data adult|wdbc|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N] [-json]
+       labelinf serve -config FILE | labelinf serve keys add|list|revoke -config FILE ...
 run 'go doc ./cmd/labelinf' for the manual`
 
 // run is the whole command; it returns the exit status.
@@ -40,6 +41,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runAttack(args[1:], stdout, stderr)
 	case "blia":
 		return runBLIA(args[1:], stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return 0
