@@ -43,7 +43,7 @@ func (c *testClock) Add(d time.Duration) {
 // env is a server on 127.0.0.1 (an ephemeral port) over a fresh SQLite
 // database.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *Server
 	hs     *httptest.Server
 	st     Store
@@ -73,7 +73,7 @@ func randLabels(r *rand.Rand, n, k int) []int {
 
 // newEnv starts a server with one competition per config; each config's
 // Labels field is ignored and labels[i] used instead.
-func newEnv(t *testing.T, labels [][]int, ccs ...CompetitionConfig) *env {
+func newEnv(t testing.TB, labels [][]int, ccs ...CompetitionConfig) *env {
 	t.Helper()
 	st, err := OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "serve.db"))
 	require.NoError(t, err)
@@ -455,7 +455,10 @@ func TestAUCTies(t *testing.T) {
 }
 
 func TestRoundDecimal(t *testing.T) {
-	tests := []struct{ in, want string; d int }{
+	tests := []struct {
+		in, want string
+		d        int
+	}{
 		{"0.125", "0.12", 2}, {"0.135", "0.14", 2}, {"0.1251", "0.13", 2},
 		{"-0.125", "-0.12", 2}, {"-0.135", "-0.14", 2}, {"2.5", "2", 0}, {"3.5", "4", 0},
 		{"0.69314718055994530942", "0.69315", 5},
@@ -559,7 +562,9 @@ func TestCommandKeysAndServe(t *testing.T) {
 	sctx, cancel := context.WithCancel(ctx)
 	addrFile := filepath.Join(dir, "addr")
 	done := make(chan error, 1)
-	go func() { done <- Command(sctx, []string{"-config", cfg, "-listen", "127.0.0.1:0", "-addr-file", addrFile}, io.Discard, io.Discard) }()
+	go func() {
+		done <- Command(sctx, []string{"-config", cfg, "-listen", "127.0.0.1:0", "-addr-file", addrFile}, io.Discard, io.Discard)
+	}()
 	var addr []byte
 	for range 200 {
 		if addr, _ = os.ReadFile(addrFile); len(addr) > 0 {

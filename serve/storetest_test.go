@@ -40,8 +40,12 @@ func postgresOpener(t *testing.T) storeOpener {
 	}
 }
 
-func TestStoreSQLite(t *testing.T)   { testStore(t, sqliteOpener(t), map[string]string{"journal_mode": "wal", "synchronous": "2"}) }
-func TestStorePostgres(t *testing.T) { testStore(t, postgresOpener(t), map[string]string{"synchronous_commit": "on", "fsync": "on"}) }
+func TestStoreSQLite(t *testing.T) {
+	testStore(t, sqliteOpener(t), map[string]string{"journal_mode": "wal", "synchronous": "2"})
+}
+func TestStorePostgres(t *testing.T) {
+	testStore(t, postgresOpener(t), map[string]string{"synchronous_commit": "on", "fsync": "on"})
+}
 
 // testStore is the conformance suite; durability is the settings the
 // store must report (SQLite's synchronous 2 is FULL).

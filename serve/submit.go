@@ -222,4 +222,3 @@ func mediaType(r *http.Request) string {
 	}
 	return mt
 }
-
