@@ -206,4 +206,3 @@ func BenchmarkParseJSON(b *testing.B) {
 		}
 	})
 }
-
