@@ -33,9 +33,11 @@ type dialect struct {
 }
 
 type sqlStore struct {
-	db      *sql.DB
-	d       dialect
-	writeMu sync.Mutex
+	db       *sql.DB
+	d        dialect
+	writeMu  sync.Mutex // SQLite: one writer at a time
+	jobsOnce sync.Once
+	jobs     chan *groupJob // SQLite: submissions for the committer
 }
 
 var _ Store = (*sqlStore)(nil)
@@ -66,7 +68,11 @@ func (s *sqlStore) lock() func() {
 	return s.writeMu.Unlock
 }
 
-func (s *sqlStore) Close() error { return s.db.Close() }
+func (s *sqlStore) Close() error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	return s.db.Close()
+}
 
 func (s *sqlStore) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 
@@ -147,12 +153,27 @@ func (s *sqlStore) RevokeKey(ctx context.Context, id string, t time.Time) error 
 }
 
 func (s *sqlStore) Submit(ctx context.Context, req SubmitRequest, score func(seq int64) (Scores, error)) (Submission, bool, error) {
-	defer s.lock()()
+	if s.d.serialise {
+		return s.groupSubmit(ctx, req, score)
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Submission{}, false, fmt.Errorf("serve: begin: %w", err)
 	}
 	defer tx.Rollback()
+	sub, replay, err := s.submitTx(ctx, tx, req, score)
+	if err != nil || replay {
+		return sub, replay, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Submission{}, false, fmt.Errorf("serve: commit: %w", err)
+	}
+	return sub, false, nil
+}
+
+// submitTx is Submit's work inside transaction tx: lock and check the
+// budget, score, charge, insert.
+func (s *sqlStore) submitTx(ctx context.Context, tx *sql.Tx, req SubmitRequest, score func(seq int64) (Scores, error)) (Submission, bool, error) {
 	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO budgets (key_id, competition, total_used, day, day_used, last_at)
 		VALUES (?, ?, 0, 0, 0, 0) ON CONFLICT DO NOTHING`), req.KeyID, req.Competition); err != nil {
 		return Submission{}, false, fmt.Errorf("serve: budget row: %w", err)
@@ -195,11 +216,112 @@ func (s *sqlStore) Submit(ctx context.Context, req SubmitRequest, score func(seq
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), req.ID, req.Competition, req.KeyID, req.At.UnixNano(), sc.Public, sc.Private, req.PredHash, idem, total); err != nil {
 		return Submission{}, false, fmt.Errorf("serve: store submission: %w", err)
 	}
-	if err := tx.Commit(); err != nil {
-		return Submission{}, false, fmt.Errorf("serve: commit: %w", err)
-	}
 	return Submission{ID: req.ID, Competition: req.Competition, KeyID: req.KeyID, At: req.At.UTC(),
 		Public: sc.Public, Private: sc.Private, PredHash: req.PredHash, Seq: total}, false, nil
+}
+
+// A groupJob is one submission waiting for the SQLite committer.
+type groupJob struct {
+	ctx   context.Context
+	req   SubmitRequest
+	score func(seq int64) (Scores, error)
+	done  chan groupResult
+}
+
+type groupResult struct {
+	sub    Submission
+	replay bool
+	err    error
+}
+
+// maxGroup bounds the submissions committed together (group commit).
+const maxGroup = 64
+
+// groupSubmit hands the submission to the committer, which runs the
+// submissions waiting at that moment in one transaction, each inside its
+// own savepoint, and commits them with one WAL fsync (group commit):
+// SQLite has one writer, so without grouping every submission would wait
+// for every earlier one's fsync. Nothing is acknowledged before the commit
+// that holds it has returned.
+func (s *sqlStore) groupSubmit(ctx context.Context, req SubmitRequest, score func(seq int64) (Scores, error)) (Submission, bool, error) {
+	j := &groupJob{ctx: ctx, req: req, score: score, done: make(chan groupResult, 1)}
+	s.jobsOnce.Do(func() {
+		s.jobs = make(chan *groupJob, 1024)
+		go s.committer()
+	})
+	select {
+	case s.jobs <- j:
+	case <-ctx.Done():
+		return Submission{}, false, ctx.Err()
+	}
+	r := <-j.done
+	return r.sub, r.replay, r.err
+}
+
+func (s *sqlStore) committer() {
+	for j := range s.jobs {
+		batch := []*groupJob{j}
+	fill:
+		for len(batch) < maxGroup {
+			select {
+			case j, ok := <-s.jobs:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, j)
+			default:
+				break fill
+			}
+		}
+		s.commitGroup(batch)
+	}
+}
+
+func (s *sqlStore) commitGroup(batch []*groupJob) {
+	results := make([]groupResult, len(batch))
+	fail := func(err error) {
+		for _, j := range batch {
+			j.done <- groupResult{err: err}
+		}
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	ctx := context.Background()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		fail(fmt.Errorf("serve: begin: %w", err))
+		return
+	}
+	defer tx.Rollback()
+	for i, j := range batch {
+		if err := j.ctx.Err(); err != nil {
+			results[i].err = err
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT sub"); err != nil {
+			fail(fmt.Errorf("serve: savepoint: %w", err))
+			return
+		}
+		sub, replay, err := s.submitTx(ctx, tx, j.req, j.score)
+		results[i] = groupResult{sub: sub, replay: replay, err: err}
+		end := "RELEASE sub"
+		if err != nil {
+			end = "ROLLBACK TO sub; RELEASE sub"
+		}
+		for _, stmt := range strings.Split(end, "; ") {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				fail(fmt.Errorf("serve: savepoint: %w", err))
+				return
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		fail(fmt.Errorf("serve: commit: %w", err))
+		return
+	}
+	for i, j := range batch {
+		j.done <- results[i]
+	}
 }
 
 const selectSubmission = `SELECT id, competition, key_id, created_at, public_score, private_score, pred_hash, seq FROM submissions`
