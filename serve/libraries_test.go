@@ -56,10 +56,10 @@ func havePython(t *testing.T, module string) {
 }
 
 func TestScoresMatchLibraries(t *testing.T) {
-	subs := 1000
 	if testing.Short() {
-		subs = 20
+		t.Skip("-short: importing scikit-learn and PyTorch takes 10-40 s here; run without -short")
 	}
+	subs := 1000
 	for _, lib := range []struct {
 		name, metric, module string
 		ulps                 float64 // tolerance, in ulps of the library's format
