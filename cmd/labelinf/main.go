@@ -17,6 +17,8 @@
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
 //	              [-datadir DIR] [-all] [-json]
+//	labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
+//	labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
 //
 // The demo draws seeded random private labels, puts them behind an exact
 // arbitrary-precision scoring server (mean cross-entropy, correctly rounded
@@ -123,6 +125,20 @@
 // same attacks scored against labels the model never saw); -json prints
 // the whole report, every run included. A progress bar goes to stderr on
 // a terminal. It exits 1 if the data cannot be read or training fails, 2
+// on a usage error.
+//
+// The serve command is a scoring server for competition hosts: it holds
+// the private labels of the competitions in its JSON config (see
+// examples/competition.json), scores submissions (POST
+// /v1/competitions/ID/submissions, JSON or CSV, Authorization: Bearer
+// KEY) with the metric named as -assume names it (or accuracy, roc-auc),
+// charges each key's budget in SQLite or PostgreSQL, and serves the
+// leaderboard (GET /v1/competitions/ID/leaderboard, and a web page at
+// /competitions/ID), /healthz and /metrics. serve keys add prints a new
+// API key once (only its hash is stored); keys list and keys revoke manage
+// them. SIGINT or SIGTERM drains the server. -listen overrides the
+// config's address and -addr-file writes the one bound (127.0.0.1:0 picks
+// a free port). go doc ./serve is its manual. It exits 1 on a failure, 2
 // on a usage error.
 package main
 
