@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -191,7 +192,9 @@ func TestLoad(t *testing.T) {
 	}
 	bs := bodies(7, 16, n)
 	url := e.hs.URL + "/v1/competitions/load/submissions"
+	cpu0 := cpuTime()
 	res := runLoad([]string{url}, tokens, clients, perClient, bs, 5*time.Minute, nil)
+	cpu := cpuTime() - cpu0
 	assert.Empty(t, res.other, "unexpected statuses")
 	assert.Zero(t, res.errors)
 	assert.Equal(t, keys*limit, len(res.acked), "acknowledged")
@@ -200,6 +203,11 @@ func TestLoad(t *testing.T) {
 	t.Logf("load: N=%d, %d clients, %d requests (%d accepted, %d refused by budget) in %v: %.0f requests/s, p50 %v, p99 %v",
 		n, clients, res.requests, len(res.acked), res.budget429.Load(), res.elapsed.Round(time.Millisecond),
 		float64(res.requests)/res.elapsed.Seconds(), res.quantile(0.5).Round(10*time.Microsecond), res.quantile(0.99).Round(10*time.Microsecond))
+	// The machine is shared: CPU time per request (server and clients
+	// together, this process) says what 2 idle cores would sustain.
+	perReq := cpu / time.Duration(res.requests)
+	t.Logf("load: %v CPU per request (server + clients), i.e. %.0f requests/s on 2 idle cores; this process got %.2f cores",
+		perReq.Round(10*time.Microsecond), 2/perReq.Seconds(), cpu.Seconds()/res.elapsed.Seconds())
 
 	// One client at a time, on fresh keys with no limit.
 	seq := 200
@@ -215,5 +223,14 @@ func TestLoad(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// cpuTime is this process's user plus system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 var idPattern201 = regexp.MustCompile(`"id":"(sub_[0-9a-f]+)"`)
