@@ -140,6 +140,13 @@
 // config's address and -addr-file writes the one bound (127.0.0.1:0 picks
 // a free port). go doc ./serve is its manual. It exits 1 on a failure, 2
 // on a usage error.
+//
+// attack -scorer http://HOST:PORT/v1/competitions/ID -api-key-file FILE
+// -assume MODEL attacks a served competition: N, K and the score's
+// decimals come from the server, every query is one charged submission,
+// and a limit answer (429) stops the attack with the labels recovered so
+// far (-out writes them, −1 where unknown; verified false). It needs a
+// competition whose public board scores every row.
 package main
 
 import "os"

@@ -48,7 +48,10 @@ func addScorerFlags(fs *flag.FlagSet) *scorerFlags {
 // model returns the model to plan for and, for cmd:PROGRAM, the program.
 func (f *scorerFlags) model() (*oracle.Model, string, oracle.Noise, error) {
 	name, prog := *f.scorer, ""
-	if p, ok := strings.CutPrefix(name, "cmd:"); ok {
+	if p, ok := strings.CutPrefix(name, "cmd:"); ok || isHTTPScorer(name) {
+		if !ok {
+			p = name
+		}
 		prog = p
 		if *f.assume == "" {
 			return nil, "", oracle.Noise{}, errors.New("--scorer cmd:PROGRAM needs --assume MODEL, the model to plan for")
@@ -232,6 +235,7 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 	partial := fs.Bool("allow-partial", false, "exit 0 even if accuracy < 1 or verification fails")
 	timeout := fs.Duration("timeout", time.Minute, "cmd:PROGRAM: longest wait for one score")
 	noEmu := fs.Bool("no-emulate", false, "decode with the rigorous error budget alone, no emulated brackets")
+	apiKeyFile := fs.String("api-key-file", "", "http://…: file holding the API key of a labelinf serve competition")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -247,6 +251,9 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usage(err)
 	}
+	if *strategy == "robust-single" && isHTTPScorer(prog) {
+		return usage(errors.New("--strategy robust-single needs an arbitrary-precision scorer, not a served competition"))
+	}
 	if *strategy == "robust-single" {
 		return runRobust(robustArgs{sf: sf, m: m, prog: prog, nz: nz, seed: *seed, labelsFile: *labelsFile, outFile: *outFile,
 			encoding: *encoding, weights: *weights, margin: *margin}, stdout, stderr)
@@ -258,7 +265,17 @@ func runAttack(args []string, stdout, stderr io.Writer) int {
 	n, k := *sf.n, *sf.k
 	var truth []int
 	var sc oracle.Scorer
-	if prog != "" {
+	if isHTTPScorer(prog) {
+		if *labelsFile != "" {
+			return usage(errors.New("--labels is for simulated scorers; a served competition holds its own labels"))
+		}
+		c, err := httpScorer(prog, *apiKeyFile, m)
+		if err != nil {
+			return usage(err)
+		}
+		n, k = c.N(), c.K()
+		sc = c
+	} else if prog != "" {
 		if *labelsFile != "" {
 			return usage(errors.New("--labels is for simulated scorers; an external scorer holds its own labels"))
 		}

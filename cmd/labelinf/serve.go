@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
+	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/serve"
 )
 
@@ -26,4 +29,27 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// isHTTPScorer reports whether a -scorer names a served competition.
+func isHTTPScorer(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
+
+// httpScorer connects to the served competition at url with the key in
+// keyFile, and sets m's decimals to the server's.
+func httpScorer(url, keyFile string, m *oracle.Model) (*serve.Client, error) {
+	if keyFile == "" {
+		return nil, errors.New("--scorer http://… needs --api-key-file FILE")
+	}
+	b, err := os.ReadFile(keyFile)
+	if err != nil {
+		return nil, err
+	}
+	c, err := serve.NewClient(context.Background(), url, strings.TrimSpace(string(b)), nil)
+	if err != nil {
+		return nil, err
+	}
+	m.Decimals = c.Decimals()
+	return c, nil
 }
