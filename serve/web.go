@@ -12,6 +12,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 )
 
@@ -123,7 +124,7 @@ func (s *Server) webSubmit() http.Handler {
 		fail := func(e *apiError) {
 			s.met.rejections.WithLabelValues(e.Reason).Inc()
 			if e.RetryAfter > 0 {
-				w.Header().Set("Retry-After", (e.RetryAfter + time.Second - 1).Truncate(time.Second).String())
+				w.Header().Set("Retry-After", strconv.FormatInt(int64((e.RetryAfter+time.Second-1)/time.Second), 10))
 			}
 			s.competitionPage(w, r, c, e.Status, "", e.Message)
 		}
