@@ -56,10 +56,12 @@ func startPostgres() (string, error) {
 	}
 	pg.dir, pg.bin = dir, bin
 	asPG := func(name string, args ...string) *exec.Cmd {
+		cmd := exec.Command(filepath.Join(bin, name), args...)
 		if os.Geteuid() == 0 {
-			return exec.Command("runuser", append([]string{"-u", "postgres", "--", filepath.Join(bin, name)}, args...)...)
+			cmd = exec.Command("runuser", append([]string{"-u", "postgres", "--", filepath.Join(bin, name)}, args...)...)
 		}
-		return exec.Command(filepath.Join(bin, name), args...)
+		cmd.Dir = dir // the postgres user may not enter the test's directory
+		return cmd
 	}
 	if os.Geteuid() == 0 {
 		if out, err := exec.Command("chown", "postgres:postgres", dir).CombinedOutput(); err != nil {
