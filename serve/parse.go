@@ -172,19 +172,51 @@ func (p *jsonParser) str() (string, bool) {
 	return "", false
 }
 
-// num reads one JSON number (RFC 8259 §6) as the nearest float64.
+// num reads one JSON number (RFC 8259 §6) as the nearest float64. The
+// scan checks the grammar and gathers up to 19 significant digits, which
+// Eisel–Lemire converts (parsefloat.go); anything it cannot decide goes to
+// strconv.ParseFloat.
 func (p *jsonParser) num() (float64, error) {
 	start := p.i
 	b := p.b
 	i := p.i
+	neg := false
 	if i < len(b) && b[i] == '-' {
+		neg = true
 		i++
+	}
+	var man uint64
+	nd, exp10 := 0, 0 // significant digits kept; decimal exponent of man
+	trunc := false    // a nonzero digit beyond the 19 kept
+	digit := func(d byte, frac bool) {
+		switch {
+		case nd < 19:
+			if d == '0' && nd == 0 {
+				if frac {
+					exp10--
+				}
+				return
+			}
+			man = man*10 + uint64(d-'0')
+			nd++
+			if frac {
+				exp10--
+			}
+		default:
+			if d != '0' {
+				trunc = true
+			}
+			if !frac {
+				exp10++
+			}
+		}
 	}
 	switch {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && b[i] >= '1' && b[i] <= '9':
 		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			digit(b[i], false)
 			i++
 		}
 	default:
@@ -194,6 +226,7 @@ func (p *jsonParser) num() (float64, error) {
 		i++
 		d := i
 		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			digit(b[i], true)
 			i++
 		}
 		if i == d {
@@ -202,18 +235,34 @@ func (p *jsonParser) num() (float64, error) {
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
+		eneg := false
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			eneg = b[i] == '-'
 			i++
 		}
 		d := i
+		e := 0
 		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			if e < 100000 { // beyond any float64 exponent: ParseFloat decides
+				e = e*10 + int(b[i]-'0')
+			}
 			i++
 		}
 		if i == d {
 			return 0, &ParseError{Offset: i, Msg: "want a digit in the exponent"}
 		}
+		if eneg {
+			e = -e
+		}
+		exp10 += e
 	}
 	tok := b[start:i]
+	if !trunc {
+		if v, ok := eiselLemire(man, exp10, neg); ok {
+			p.i = i
+			return v, nil
+		}
+	}
 	// The string view does not outlive this call: ParseFloat's error keeps
 	// it, so errors are rebuilt from a copy below.
 	v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(tok), len(tok)), 64)
