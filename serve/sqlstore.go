@@ -38,6 +38,8 @@ type sqlStore struct {
 	writeMu  sync.Mutex // SQLite: one writer at a time
 	jobsOnce sync.Once
 	jobs     chan *groupJob // SQLite: submissions for the committer
+	closeMu  sync.RWMutex   // held for reading while sending on jobs
+	closed   bool
 }
 
 var _ Store = (*sqlStore)(nil)
@@ -68,7 +70,17 @@ func (s *sqlStore) lock() func() {
 	return s.writeMu.Unlock
 }
 
+// Close stops the committer (jobs already queued fail) and closes the
+// database.
 func (s *sqlStore) Close() error {
+	s.closeMu.Lock()
+	if !s.closed {
+		s.closed = true
+		if s.jobs != nil {
+			close(s.jobs)
+		}
+	}
+	s.closeMu.Unlock()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	return s.db.Close()
@@ -245,6 +257,11 @@ const maxGroup = 64
 // that holds it has returned.
 func (s *sqlStore) groupSubmit(ctx context.Context, req SubmitRequest, score func(seq int64) (Scores, error)) (Submission, bool, error) {
 	j := &groupJob{ctx: ctx, req: req, score: score, done: make(chan groupResult, 1)}
+	s.closeMu.RLock()
+	if s.closed {
+		s.closeMu.RUnlock()
+		return Submission{}, false, errors.New("serve: store closed")
+	}
 	s.jobsOnce.Do(func() {
 		s.jobs = make(chan *groupJob, 1024)
 		go s.committer()
@@ -252,8 +269,10 @@ func (s *sqlStore) groupSubmit(ctx context.Context, req SubmitRequest, score fun
 	select {
 	case s.jobs <- j:
 	case <-ctx.Done():
+		s.closeMu.RUnlock()
 		return Submission{}, false, ctx.Err()
 	}
+	s.closeMu.RUnlock()
 	r := <-j.done
 	return r.sub, r.replay, r.err
 }
