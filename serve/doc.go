@@ -43,6 +43,7 @@
 // with "score": null and "infinite": true for an infinite loss. Every
 // rejection is a 4xx with {"error": {"reason": "…", "message": "…"}}:
 // 400 malformed, 401 bad_key or revoked_key, 403 closed (or csrf), 404,
+// 405 method (with Allow),
 // 413 too_large, 415 media_type or encoding (compressed bodies are
 // refused), 422 invalid_prediction (outside [0, 1], rows not summing to 1
 // for a metric that does not renormalise), 429 budget_daily,
