@@ -15,12 +15,12 @@ import (
 // package doc); TestUsageMatchesManual keeps the two equal.
 const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
        labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
-       labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
+       labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
                      [-dry-run-max M] [-json]
-       labelinf attack [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-n N] [-k K] [-seed S]
+       labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-n N] [-k K] [-seed S]
                        [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
                        [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
-                       [-allow-partial] [-timeout D] [-json]
+                       [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
        labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
                        [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
                        [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
@@ -29,6 +29,8 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
                      [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
                      [-datadir DIR] [-all] [-json]
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
+       labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
+       labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
        labelinf version
 run 'go doc ./cmd/labelinf' for the manual`
 
@@ -58,6 +60,7 @@ var commands = []command{
 	{"attack", runAttack},
 	{"blia", runBLIA},
 	{"bits", runBits},
+	{"serve", runServe},
 	{"version", runVersion},
 }
 
