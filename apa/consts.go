@@ -9,15 +9,73 @@ import (
 	"github.com/labelinf/labelinf/internal/bigmul"
 )
 
-// consts holds π and ln 2 for the duration of one top-level call (a Ziv
-// loop, or a Newton iteration that calls log many times). It is not shared
-// between calls or goroutines: apa keeps no global mutable state.
-type consts struct {
+// Consts is a cache of the constants π and ln 2 that [Log], [Exp] and the
+// other functions of this package need at the working precision. The
+// package-level functions compute them afresh on every call (apa keeps no
+// global mutable state); a caller that evaluates many functions at high
+// precision holds one Consts and calls its methods instead, so that the
+// constants are computed once, at the highest precision asked so far, and
+// then only truncated. The zero value is an empty cache ready to use. A
+// Consts is safe for concurrent use by many goroutines; it must not be
+// copied after first use. Results never depend on the cache: every method
+// returns exactly what the package-level function of the same name returns.
+type Consts struct {
+	mu              sync.Mutex
 	piPrec, ln2Prec uint
 	pi, ln2         xf
+}
+
+// cachePrec is the precision at which a constant is computed when wp bits
+// are asked: a little more, so that the next Ziv step (wp·3/2 at most) or a
+// later call at slightly higher precision reuses it.
+func cachePrec(wp uint) uint { return wp + wp/8 + 64 }
+
+// has reports whether both constants are cached to at least wp bits.
+func (c *Consts) has(wp uint) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.piPrec >= wp && c.ln2Prec >= wp
+}
+
+// getPi sets z to π with a relative error below 2^(2-wp) and returns z.
+func (c *Consts) getPi(z *xf, wp uint) *xf {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.piPrec < wp {
+		p := cachePrec(wp)
+		computePi(&c.pi, p)
+		c.piPrec = p
+	}
+	return z.set(&c.pi).trunc(wp)
+}
+
+// getLn2 sets z to ln 2 with a relative error below 2^(2-wp) and returns z.
+func (c *Consts) getLn2(z *xf, wp uint) *xf {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ln2Prec < wp {
+		p := cachePrec(wp)
+		computeLn2(&c.ln2, p)
+		c.ln2Prec = p
+	}
+	return z.set(&c.ln2).trunc(wp)
+}
+
+// consts is the view of a [Consts] that one top-level call uses: it can
+// start computing the constants on a second goroutine (prefetch) while the
+// caller's AGM or Newton ladder runs, and the getters wait for it.
+type consts struct {
+	shared *Consts // never nil once in use; a fresh Consts for the package-level functions
 
 	wg      sync.WaitGroup // a prefetch in flight
 	pending bool
+}
+
+func (c *consts) cache() *Consts {
+	if c.shared == nil {
+		c.shared = new(Consts)
+	}
+	return c.shared
 }
 
 // prefetch starts computing π and ln 2 to wp bits on another goroutine, if
@@ -25,21 +83,15 @@ type consts struct {
 // AGM that needs them ends. The getters wait for it.
 func (c *consts) prefetch(wp uint) {
 	c.wait()
-	needPi, needLn2 := c.piPrec < wp, c.ln2Prec < wp
-	if !needPi && !needLn2 {
+	sh := c.cache()
+	if sh.has(wp) {
 		return
 	}
-	p := wp + wp/8 + 64
 	c.pending = true
 	c.wg.Go(func() {
-		if needPi {
-			computePi(&c.pi, p)
-			c.piPrec = p
-		}
-		if needLn2 {
-			computeLn2(&c.ln2, p)
-			c.ln2Prec = p
-		}
+		var t xf
+		sh.getPi(&t, wp)
+		sh.getLn2(&t, wp)
 	})
 }
 
@@ -53,27 +105,13 @@ func (c *consts) wait() {
 // getPi returns π with a relative error below 2^(2-wp).
 func (c *consts) getPi(wp uint) *xf {
 	c.wait()
-	if c.piPrec < wp {
-		// Compute a little more than asked so that later calls at slightly
-		// higher precision reuse it.
-		p := wp + wp/8 + 64
-		computePi(&c.pi, p)
-		c.piPrec = p
-	}
-	var r xf
-	return r.set(&c.pi).trunc(wp)
+	return c.cache().getPi(new(xf), wp)
 }
 
 // getLn2 returns ln 2 with a relative error below 2^(2-wp).
 func (c *consts) getLn2(wp uint) *xf {
 	c.wait()
-	if c.ln2Prec < wp {
-		p := wp + wp/8 + 64
-		computeLn2(&c.ln2, p)
-		c.ln2Prec = p
-	}
-	var r xf
-	return r.set(&c.ln2).trunc(wp)
+	return c.cache().getLn2(new(xf), wp)
 }
 
 // chudnovskyC324 is 640320³/24, the ratio constant of the Chudnovsky series.
