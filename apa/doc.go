@@ -26,8 +26,10 @@
 //     ladders [MCA, §3.4–3.5], [KM97];
 //   - π comes from the Chudnovsky series and ln 2 from a Machin-like atanh
 //     formula, both by binary splitting [HP98], computed on a second
-//     goroutine while the AGM runs and never cached between calls (no
-//     global mutable state);
+//     goroutine while the AGM runs. The package-level functions compute
+//     them on every call (no global mutable state); a caller that makes
+//     many calls holds a [Consts], a cache safe for concurrent use, and
+//     calls its methods, which return the same results;
 //   - the exponential is Newton's iteration on the logarithm after the
 //     reduction x = n·ln 2 + r [MCA, §4.2.5].
 //
