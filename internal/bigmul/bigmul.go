@@ -25,7 +25,14 @@ var fftThreshold = 2800
 // Mul sets z to x·y and returns z. Aliasing is allowed.
 func Mul(z, x, y *big.Int) *big.Int {
 	if len(x.Bits()) > fftThreshold && len(y.Bits()) > fftThreshold {
-		return z.Set(bigfft.Mul(x, y))
+		// Take over the product's words instead of copying them: the
+		// fresh result is referenced by nothing else.
+		r := bigfft.Mul(x, y)
+		z.SetBits(r.Bits())
+		if r.Sign() < 0 {
+			z.Neg(z)
+		}
+		return z
 	}
 	return z.Mul(x, y)
 }
