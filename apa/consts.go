@@ -120,23 +120,17 @@ var chudnovskyC324 = new(big.Int).Div(new(big.Int).Exp(big.NewInt(640320), big.N
 // bsPi evaluates the Chudnovsky series terms [a, b) by binary splitting
 // [HP98, §2], returning P, Q, T.
 func bsPi(a, b int64) (p, q, t *big.Int) {
-	if b-a == 1 {
-		p, q = new(big.Int), new(big.Int)
-		if a == 0 {
-			p.SetInt64(1)
-			q.SetInt64(1)
-		} else {
-			p.SetInt64(6*a - 5)
-			p.Mul(p, big.NewInt(2*a-1))
-			p.Mul(p, big.NewInt(6*a-1))
-			q.SetInt64(a)
-			q.Mul(q, q)
-			q.Mul(q, big.NewInt(a))
-			q.Mul(q, chudnovskyC324)
-		}
-		t = new(big.Int).Mul(p, big.NewInt(13591409+545140134*a))
-		if a&1 == 1 {
-			t.Neg(t)
+	if b-a <= leafTerms {
+		// Fold the terms in one by one: (P, Q, T) ← (P·p_k, Q·q_k,
+		// q_k·T + P·t_k), the combination rule below with a one-term
+		// right half. Small multipliers, no recursion, few allocations.
+		p, q, t = big.NewInt(1), big.NewInt(1), new(big.Int)
+		for k := a; k < b; k++ {
+			pk, qk, tk := bsPi1(k)
+			t.Mul(t, qk)
+			t.Add(t, tk.Mul(tk, p))
+			p.Mul(p, pk)
+			q.Mul(q, qk)
 		}
 		return p, q, t
 	}
@@ -158,6 +152,36 @@ func bsPi(a, b int64) (p, q, t *big.Int) {
 	q = bigmul.Mul(qam, qam, qmb)
 	return p, q, t
 }
+
+// bsPi1 returns the single Chudnovsky term a as (p, q, t) [HP98, §2].
+func bsPi1(a int64) (p, q, t *big.Int) {
+	p, q = new(big.Int), new(big.Int)
+	if a == 0 {
+		p.SetInt64(1)
+		q.SetInt64(1)
+	} else {
+		p.SetInt64(6*a - 5)
+		p.Mul(p, big.NewInt(2*a-1))
+		p.Mul(p, big.NewInt(6*a-1))
+		q.SetInt64(a)
+		q.Mul(q, q)
+		q.Mul(q, big.NewInt(a))
+		q.Mul(q, chudnovskyC324)
+	}
+	t = new(big.Int).Mul(p, big.NewInt(13591409+545140134*a))
+	if a&1 == 1 {
+		t.Neg(t)
+	}
+	return p, q, t
+}
+
+// leafTerms is the number of series terms below which the binary
+// splittings of this file fold terms in linearly instead of recursing: the
+// leaves then cost a few word-sized multiplications instead of three
+// allocations each. The sums only grow to leafTerms·(bits per term) bits,
+// a few words. 16 is a judgement; TestConstantsMatchReferences and
+// TestLn2AndEAgainstIndependentSeries check the results.
+const leafTerms = 16
 
 // computePi sets z to π with a relative error below 2^(2-wp), by the
 // Chudnovsky series, 1/π = 12 Σ (−1)^k (6k)! (13591409 + 545140134k) /
@@ -182,14 +206,23 @@ func computePi(z *xf, wp uint) {
 // with the term ratio 1/q², P(a,b) is 1, so it returns Q = q^(2(b−a)),
 // B = Π(2k+1) and T with Σ = T/(B·Q) [HP98, §2].
 func bsAtanh(a, b int64, q2 *big.Int) (qq, bb, t *big.Int) {
-	if b-a == 1 {
-		qq = new(big.Int)
-		if a == 0 {
-			qq.SetInt64(1)
-		} else {
-			qq.Set(q2)
+	if b-a <= leafTerms {
+		// Fold the terms in one by one: with the term k as right half
+		// (Q_k = q² or 1 for k = 0, B_k = 2k+1, T_k = 1), T ← B_k·Q_k·T + B,
+		// B ← B·B_k, Q ← Q·Q_k.
+		qq, bb, t = big.NewInt(1), big.NewInt(1), new(big.Int)
+		var bk big.Int
+		for k := a; k < b; k++ {
+			bk.SetInt64(2*k + 1)
+			t.Mul(t, &bk)
+			if k > 0 {
+				t.Mul(t, q2)
+				qq.Mul(qq, q2)
+			}
+			t.Add(t, bb)
+			bb.Mul(bb, &bk)
 		}
-		return qq, big.NewInt(2*a + 1), big.NewInt(1)
+		return qq, bb, t
 	}
 	m := (a + b) / 2
 	var ql, bl, tl, qr, br, tr *big.Int
