@@ -14,7 +14,7 @@ import (
 // product of its children, the root the product of all.
 //
 // Only the levels whose nodes have more than scaledCutBits bits are kept:
-// below them a node is the product of at most a few dozen small leaves,
+// below them a node is the product of a handful of small leaves,
 // and keeping a million tiny big.Ints costs more (allocation, GC marking,
 // fresh pages) than the remainder tree saves by reusing them. The first
 // kept level holds the products of 2^c consecutive leaves.
@@ -231,11 +231,14 @@ func (t *ProductTree) scaled(r *big.Int, top int) []*big.Int {
 
 // scaledCutBits is the node size in bits below which a product tree keeps
 // no levels and Remainders leaves the scaled tree for math/big's division:
-// below a few dozen machine words a multiplication and a division cost
-// about the same, and the scaled tree's guard bits are a large share of
-// each operand. 2^11 bits (32 words) is a judgement, not a calibration:
-// at N = 10^6 primes it keeps 2^15 nodes per level instead of 10^6.
-var scaledCutBits = 1 << 11
+// each leaf then takes (x mod node) mod leaf directly, which costs the
+// node's length in words per leaf, so the groups must stay short; above
+// it a million tiny stored nodes cost allocation and GC marking.
+// TestCalibrateCut (go test ./primes -run CalibrateCut -calibrate -v) on
+// the 2-core reference machine, 2026-11-22, first 200,000 primes, CPU
+// medians of 5: build / remainders 167/509 ms at 2^6, 110/462 at 2^7,
+// 99/484 at 2^8, 119/630 at 2^9, 91/689 at 2^11.
+var scaledCutBits = 1 << 8
 
 // modNewton returns x mod m for x ≥ 0, m > 0 with the quotient from a
 // Newton reciprocal (within 1 of ⌊x/m⌋) and at most two corrections.
