@@ -123,6 +123,11 @@ func TestMultiplicities(t *testing.T) {
 		// Off by one: not smooth.
 		_, err = Multiplicities(new(big.Int).Add(x, big.NewInt(2)), ps, maxExp)
 		assert.ErrorIs(t, err, ErrNotSmooth)
+		// p_0 = 2 to the power maxExp+1 times a smooth cofactor: the
+		// residue mod 2^maxExp is 0, read as maxExp, and the check fails.
+		over := new(big.Int).Lsh(x, uint(maxExp+1-e[0]))
+		_, err = Multiplicities(over, ps, maxExp)
+		assert.ErrorIs(t, err, ErrNotSmooth, "2^(maxExp+1) divides x")
 		// A foreign prime factor.
 		_, err = Multiplicities(new(big.Int).Mul(x, big.NewInt(7927)), ps, maxExp)
 		assert.ErrorIs(t, err, ErrNotSmooth, "7927 is the 1001st prime")
