@@ -261,6 +261,17 @@ func (z *Float) Sqrt(x *Float) *Float {
 	// 2·(Prec+2) bits, so the integer root has Prec+2 bits; a nonzero
 	// remainder is the sticky bit.
 	p := int64(z.f.Prec())
+	if p <= sqrtPrecMax && x.f.small() {
+		z.sqrtSmall(x.lo, x.exp)
+		return z
+	}
+	z.sqrtBig(x)
+	return z
+}
+
+// sqrtBig sets z to the rounded √x with big.Int, x finite and positive.
+func (z *Float) sqrtBig(x *Float) {
+	p := int64(z.f.Prec())
 	m := x.mantBig(new(big.Int))
 	s := max(0, 2*(p+2)-int64(m.BitLen()))
 	if (x.exp-s)&1 != 0 {
@@ -270,7 +281,6 @@ func (z *Float) Sqrt(x *Float) *Float {
 	r := new(big.Int).Sqrt(m)
 	sq := new(big.Int).Mul(r, r)
 	z.roundBig(false, r, (x.exp-s)/2, sq.Cmp(m) != 0)
-	return z
 }
 
 // FMA sets z to x·y+w rounded once and returns z (IEEE 754 fusedMultiplyAdd).
@@ -301,18 +311,34 @@ func (z *Float) FMA(x, y, w *Float) *Float {
 		}
 		return z.setSigned(w, w.neg)
 	}
+	if z.f.small() && x.f.small() && y.f.small() && w.f.small() {
+		if w.form == zero {
+			hi, lo := bits.Mul64(x.lo, y.lo)
+			z.round128(pneg, hi, lo, x.exp+y.exp, false)
+			return z
+		}
+		z.fmaSmall(pneg, x.lo, y.lo, x.exp+y.exp, w.neg, w.lo, w.exp)
+		return z
+	}
+	z.fmaBig(pneg, x, y, w)
+	return z
+}
+
+// fmaBig sets z to the rounded (−1)^pneg·|x·y| + w with big.Int, x and y
+// finite nonzero, w finite.
+func (z *Float) fmaBig(pneg bool, x, y, w *Float) {
 	P := new(big.Int).Mul(x.mantBig(new(big.Int)), y.mantBig(new(big.Int)))
 	pe := x.exp + y.exp
 	if w.form == zero {
 		z.roundBig(pneg, P, pe, false)
-		return z
+		return
 	}
 	neg, R, e, st := addInts(pneg, P, pe, w.neg, w.mantBig(new(big.Int)), w.exp, int64(z.f.Prec()))
 	if R.Sign() == 0 {
-		return z.SetZero(z.zeroSumNeg())
+		z.SetZero(z.zeroSumNeg())
+		return
 	}
 	z.roundBig(neg, R, e, st)
-	return z
 }
 
 // Neg sets z to −x (exactly, if z has x's format) and returns z.

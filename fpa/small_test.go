@@ -1,0 +1,119 @@
+package fpa
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/labelinf/labelinf/internal/testrand"
+)
+
+// smallFormats are formats whose significands fit a uint64: the IEEE ones,
+// the widest (Prec 63, 64, where sqrtSmall stops and round128 must hold a
+// full word), and narrow exponent ranges where results often land in the
+// subnormals or overflow.
+var smallFormats = []Format{Binary32, Binary64, {ExpBits: 6, FracBits: 61}, {ExpBits: 6, FracBits: 62},
+	{ExpBits: 7, FracBits: 63}, {ExpBits: 4, FracBits: 20}, {ExpBits: 3, FracBits: 52}}
+
+// randEdge draws a finite nonzero value of f built to hit the fast paths'
+// corners: full or short (1..8-bit) significands, whose products and sums
+// land exactly on ties; exponents near 0 (cancellation), spread by up to
+// 200 bits (the 192-bit window's edge), or anywhere in range (subnormals,
+// overflow).
+func randEdge(r *rand.Rand, f Format) *Float {
+	p := int64(f.Prec())
+	bitsN := p
+	if r.IntN(2) == 0 {
+		bitsN = 1 + r.Int64N(min(p, 8))
+	}
+	m := r.Uint64() >> (64 - bitsN)
+	m |= 1 << (bitsN - 1)
+	var E int64
+	switch r.IntN(3) {
+	case 0:
+		E = r.Int64N(9) - 4
+	case 1:
+		E = r.Int64N(401) - 200
+	default:
+		E = f.Emin() - p + r.Int64N(f.Emax()-f.Emin()+p+1)
+	}
+	x := New(f)
+	x.round128(r.IntN(2) == 0, 0, m, E-(bitsN-1), false)
+	if x.form != finite {
+		x.SetFloat64(1)
+	}
+	return x
+}
+
+// TestSmallPathsMatchBig checks sqrtSmall and fmaSmall against the
+// big.Int paths they replace, value and Acc, in every mode, on operands
+// built to hit ties, cancellation, the window's edge, subnormals and
+// overflow; TestBinary64Hardware, TestBinary32Hardware and
+// TestOracleFormats check the same paths against the hardware and the
+// rational oracle.
+func TestSmallPathsMatchBig(t *testing.T) {
+	r := testrand.New(t)
+	n := 4000
+	if testing.Short() {
+		n = 800
+	}
+	for _, f := range smallFormats {
+		for _, mode := range allModes {
+			got, want := New(f).SetMode(mode), New(f).SetMode(mode)
+			for range n {
+				x, y, w := randEdge(r, f), randEdge(r, f), randEdge(r, f)
+				switch r.IntN(4) {
+				case 0: // w ≈ −x·y: deep cancellation, exact zeros
+					w.Mul(x, y)
+					w.nudge(r)
+					if w.form != finite {
+						w.SetFloat64(1)
+					}
+				case 1: // w = −x·y truncated: exact ties and halfway cases
+					w.SetMode(ToZero).Mul(x, y)
+					w.SetMode(ToNearestEven)
+					if w.form != finite {
+						w.SetFloat64(1)
+					}
+					w.neg = !w.neg
+				}
+				pneg := x.neg != y.neg
+				got.fmaSmall(pneg, x.lo, y.lo, x.exp+y.exp, w.neg, w.lo, w.exp)
+				want.fmaBig(pneg, x, y, w)
+				if got.Cmp(want) != 0 || got.Signbit() != want.Signbit() || got.form != want.form || got.acc != want.acc {
+					t.Fatalf("%v %v fma(%v, %v, %v) = %v (%v); big.Int path %v (%v)", f, mode,
+						x.Text('x', -1), y.Text('x', -1), w.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+				}
+				if f.Prec() > sqrtPrecMax {
+					continue
+				}
+				x.neg = false
+				got.sqrtSmall(x.lo, x.exp)
+				want.sqrtBig(x)
+				if got.Cmp(want) != 0 || got.form != want.form || got.acc != want.acc {
+					t.Fatalf("%v %v sqrt(%v) = %v (%v); big.Int path %v (%v)", f, mode,
+						x.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+				}
+			}
+		}
+	}
+}
+
+// TestSmallPathsAllocs: the fixed-width paths allocate nothing.
+func TestSmallPathsAllocs(t *testing.T) {
+	for _, f := range []Format{Binary32, Binary64} {
+		x, y, w, z := New(f).SetFloat64(1.7), New(f).SetFloat64(-2.3), New(f).SetFloat64(0.1), New(f)
+		ops := map[string]func(){
+			"add":  func() { z.Add(x, y) },
+			"sub":  func() { z.Sub(x, y) },
+			"mul":  func() { z.Mul(x, y) },
+			"quo":  func() { z.Quo(x, y) },
+			"sqrt": func() { z.Sqrt(x) },
+			"fma":  func() { z.FMA(x, y, w) },
+		}
+		for name, op := range ops {
+			if a := testing.AllocsPerRun(100, op); a != 0 {
+				t.Errorf("%v %s: %v allocations per call, want 0", f, name, a)
+			}
+		}
+	}
+}
