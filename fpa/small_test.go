@@ -1,6 +1,7 @@
 package fpa
 
 import (
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -114,6 +115,62 @@ func TestSmallPathsAllocs(t *testing.T) {
 			if a := testing.AllocsPerRun(100, op); a != 0 {
 				t.Errorf("%v %s: %v allocations per call, want 0", f, name, a)
 			}
+		}
+	}
+}
+
+// TestWidePathsAllocs: the big.Int paths of binary128 and a 1,000-bit
+// format reuse pooled scratch integers and the result's words: after a
+// warm-up call, Add, Sub, Mul, Quo, Sqrt and FMA allocate nothing.
+func TestWidePathsAllocs(t *testing.T) {
+	for _, f := range []Format{Binary128, {ExpBits: 20, FracBits: 1000}} {
+		x, y, w, z := New(f), New(f), New(f), New(f)
+		x.Quo(New(f).SetFloat64(1), New(f).SetFloat64(3))
+		y.Sqrt(New(f).SetFloat64(2))
+		w.Quo(New(f).SetFloat64(-5), New(f).SetFloat64(7))
+		ops := map[string]func(){
+			"add":  func() { z.Add(x, y) },
+			"sub":  func() { z.Sub(x, y) },
+			"mul":  func() { z.Mul(x, y) },
+			"quo":  func() { z.Quo(x, y) },
+			"fma":  func() { z.FMA(x, y, w) },
+			"sqrt": func() { z.Sqrt(x) },
+		}
+		for name, op := range ops {
+			op()
+			if a := testing.AllocsPerRun(100, op); a != 0 {
+				t.Errorf("%v %s: %v allocations per call, want 0", f, name, a)
+			}
+		}
+	}
+}
+
+// TestIsqrt checks isqrt against big.Int.Sqrt on random integers of 104
+// to 20,000 bits, squares and their neighbours included.
+func TestIsqrt(t *testing.T) {
+	r := testrand.New(t)
+	var got, q, tt, u big.Int
+	for i := range 3000 {
+		n := 104 + r.IntN(300)
+		if i%10 == 0 {
+			n = 104 + r.IntN(20000)
+		}
+		M := new(big.Int).Rand(r2(r), new(big.Int).Lsh(bigOne, uint(n)))
+		M.SetBit(M, n-1, 1)
+		switch i % 3 {
+		case 1: // a square
+			s := new(big.Int).Sqrt(M)
+			M.Mul(s, s)
+		case 2: // a square minus one
+			s := new(big.Int).Sqrt(M)
+			M.Mul(s, s).Sub(M, bigOne)
+		}
+		if M.BitLen() < 104 {
+			continue
+		}
+		want := new(big.Int).Sqrt(M)
+		if isqrt(&got, M, &q, &tt, &u); got.Cmp(want) != 0 {
+			t.Fatalf("isqrt(%v) = %v, want %v", M, &got, want)
 		}
 	}
 }
