@@ -39,15 +39,13 @@ func (z *Float) add(x *Float, yneg bool, y *Float) *Float {
 			z.addSmall(x.neg, x.lo, x.exp, yneg, y.lo, y.exp)
 			return z
 		}
-		sc := getScratch()
-		R := &sc.a
-		neg, e, st := addInts(R, &sc.b, x.neg, x.mantRef(&sc.c), x.exp, yneg, y.mantRef(&sc.d), y.exp, int64(z.f.Prec()))
-		if R.Sign() == 0 {
-			z.SetZero(z.zeroSumNeg())
-		} else {
-			z.roundBig(neg, R, e, st)
+		if z.f.two() && x.f.two() && y.f.two() {
+			xh, xl := x.words2()
+			yh, yl := y.words2()
+			z.add2(x.neg, xh, xl, x.exp, yneg, yh, yl, y.exp)
+			return z
 		}
-		putScratch(sc)
+		z.addBig(x, yneg, y)
 		return z
 	}
 	switch {
@@ -71,6 +69,19 @@ func (z *Float) add(x *Float, yneg bool, y *Float) *Float {
 		return z.setSigned(y, yneg)
 	}
 	return z.setSigned(x, x.neg) // y is ±0
+}
+
+// addBig sets z = x + (−1)^yneg·|y| with big.Int, x and y finite nonzero.
+func (z *Float) addBig(x *Float, yneg bool, y *Float) {
+	sc := getScratch()
+	R := &sc.a
+	neg, e, st := addInts(R, &sc.b, x.neg, x.mantRef(&sc.c), x.exp, yneg, y.mantRef(&sc.d), y.exp, int64(z.f.Prec()))
+	if R.Sign() == 0 {
+		z.SetZero(z.zeroSumNeg())
+	} else {
+		z.roundBig(neg, R, e, st)
+	}
+	putScratch(sc)
 }
 
 // addSmall adds two finite values with 64-bit significands on 128-bit
@@ -178,10 +189,13 @@ func (z *Float) Mul(x, y *Float) *Float {
 			z.round128(neg, hi, lo, x.exp+y.exp, false)
 			return z
 		}
-		sc := getScratch()
-		R := sc.a.Mul(x.mantRef(&sc.b), y.mantRef(&sc.c))
-		z.roundBig(neg, R, x.exp+y.exp, false)
-		putScratch(sc)
+		if z.f.two() && x.f.two() && y.f.two() {
+			xh, xl := x.words2()
+			yh, yl := y.words2()
+			z.mul2(neg, xh, xl, yh, yl, x.exp+y.exp)
+			return z
+		}
+		z.mulBig(neg, x, y)
 		return z
 	}
 	switch {
@@ -192,6 +206,15 @@ func (z *Float) Mul(x, y *Float) *Float {
 		return z.SetInf(neg)
 	}
 	return z.SetZero(neg)
+}
+
+// mulBig sets z to the rounded (−1)^neg·|x·y| with big.Int, x and y
+// finite nonzero.
+func (z *Float) mulBig(neg bool, x, y *Float) {
+	sc := getScratch()
+	R := sc.a.Mul(x.mantRef(&sc.b), y.mantRef(&sc.c))
+	z.roundBig(neg, R, x.exp+y.exp, false)
+	putScratch(sc)
 }
 
 // Quo sets z to the rounded quotient x/y and returns z.

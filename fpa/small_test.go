@@ -174,3 +174,76 @@ func TestIsqrt(t *testing.T) {
 		}
 	}
 }
+
+// twoFormats take the two-word paths: binary128, the narrowest (Prec 65)
+// and widest (126) such formats, and narrow exponent ranges.
+var twoFormats = []Format{Binary128, {ExpBits: 15, FracBits: 64}, {ExpBits: 8, FracBits: 125}, {ExpBits: 4, FracBits: 100}, {ExpBits: 3, FracBits: 70}}
+
+// randEdge2 is randEdge for the two-word formats.
+func randEdge2(r *rand.Rand, f Format) *Float {
+	p := int64(f.Prec())
+	bitsN := p
+	if r.IntN(2) == 0 {
+		bitsN = 1 + r.Int64N(8)
+	}
+	m := new(big.Int).Rand(r2(r), new(big.Int).Lsh(bigOne, uint(bitsN)))
+	m.SetBit(m, int(bitsN-1), 1)
+	var E int64
+	switch r.IntN(3) {
+	case 0:
+		E = r.Int64N(9) - 4
+	case 1:
+		E = r.Int64N(601) - 300
+	default:
+		E = f.Emin() - p + r.Int64N(f.Emax()-f.Emin()+p+1)
+	}
+	x := New(f)
+	x.roundBig(r.IntN(2) == 0, m, E-(bitsN-1), false)
+	if x.form != finite {
+		x.SetFloat64(1)
+	}
+	return x
+}
+
+// TestTwoPathsMatchBig checks add2 and mul2 against the big.Int paths,
+// value and Acc, in every mode, on operands built to hit ties,
+// cancellation, the 256-bit window's edge, subnormals and overflow;
+// TestOracleFormats checks binary128 and a 101-bit format against the
+// rational oracle.
+func TestTwoPathsMatchBig(t *testing.T) {
+	r := testrand.New(t)
+	n := 3000
+	if testing.Short() {
+		n = 600
+	}
+	for _, f := range twoFormats {
+		for _, mode := range allModes {
+			got, want := New(f).SetMode(mode), New(f).SetMode(mode)
+			for range n {
+				x, y := randEdge2(r, f), randEdge2(r, f)
+				if r.IntN(3) == 0 { // y ≈ ±x: cancellation, exact zeros
+					y.Set(x)
+					y.nudge(r)
+					if y.form != finite {
+						y.SetFloat64(1)
+					}
+				}
+				yneg := r.IntN(2) == 0
+				xh, xl := x.words2()
+				yh, yl := y.words2()
+				got.add2(x.neg, xh, xl, x.exp, yneg, yh, yl, y.exp)
+				want.addBig(x, yneg, y)
+				if got.Cmp(want) != 0 || got.Signbit() != want.Signbit() || got.form != want.form || got.acc != want.acc {
+					t.Fatalf("%v %v add(%v, %v·%v) = %v (%v); big.Int path %v (%v)", f, mode,
+						x.Text('x', -1), yneg, y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+				}
+				got.mul2(yneg, xh, xl, yh, yl, x.exp+y.exp)
+				want.mulBig(yneg, x, y)
+				if got.Cmp(want) != 0 || got.Signbit() != want.Signbit() || got.form != want.form || got.acc != want.acc {
+					t.Fatalf("%v %v mul(%v, %v) = %v (%v); big.Int path %v (%v)", f, mode,
+						x.Text('x', -1), y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,209 @@
+package fpa
+
+// This file holds the two-word paths of Add, Sub and Mul for formats of
+// 65 to 126 bits (binary128 among them): significands of at most two
+// 64-bit words, sums and products on 256-bit integers from math/bits, one
+// rounding (round256), and the result written into the words z already
+// owns, so no big.Int arithmetic and, after z's first wide result, no
+// allocation.
+
+import (
+	"math/big"
+	"math/bits"
+)
+
+// two reports whether f takes the two-word paths: 64 < Prec ≤ 126.
+func (f Format) two() bool { return f.FracBits >= 64 && f.FracBits <= 125 }
+
+// u256 is a 256-bit unsigned integer, least significant word first.
+type u256 [4]uint64
+
+// words2 returns x's significand (x finite, x.f.two()) as hi:lo.
+func (x *Float) words2() (hi, lo uint64) {
+	w := x.hi.Bits()
+	switch len(w) {
+	case 2:
+		return uint64(w[1]), uint64(w[0])
+	case 1:
+		return 0, uint64(w[0])
+	}
+	return 0, 0
+}
+
+// setWords2 sets z's significand to hi:lo (not zero), reusing z.hi's words.
+func (z *Float) setWords2(hi, lo uint64) {
+	w := z.hi.Bits()
+	if cap(w) < 2 {
+		w = make([]big.Word, 2, 4)
+	}
+	w = w[:2]
+	w[0], w[1] = big.Word(lo), big.Word(hi)
+	z.hi.SetBits(w) // drops a zero top word
+}
+
+// norm128 shifts hi:lo (not zero) left until its leading bit is bit 127
+// and returns it with the shift.
+func norm128(hi, lo uint64) (uint64, uint64, int64) {
+	if hi == 0 {
+		n := bits.LeadingZeros64(lo)
+		return lo << n, 0, int64(64 + n)
+	}
+	n := bits.LeadingZeros64(hi)
+	return hi<<n | lo>>(64-n), lo << n, int64(n)
+}
+
+// place256 returns the 128-bit hi:lo (leading bit at bit 127) shifted so
+// that its leading bit lands on bit top of a 256-bit word (top ≤ 255),
+// and whether nonzero bits fell below bit 0.
+func place256(hi, lo uint64, top int64) (a u256, sticky bool) {
+	sh := top - 127
+	switch {
+	case sh >= 64:
+		s := sh - 64
+		return u256{0, lo << s, hi<<s | lo>>(64-s), hi >> (64 - s)}, false
+	case sh >= 0:
+		return u256{lo << sh, hi<<sh | lo>>(64-sh), hi >> (64 - sh), 0}, false
+	}
+	t := -sh // right shift, ≥ 1
+	switch {
+	case t >= 128:
+		return u256{}, true
+	case t >= 64:
+		return u256{hi >> (t - 64)}, lo != 0 || hi<<(128-t) != 0
+	}
+	return u256{lo>>t | hi<<(64-t), hi >> t}, lo<<(64-t) != 0
+}
+
+// add2 sets z to the rounded (−1)^xneg·xm·2^xe + (−1)^yneg·ym·2^ye for
+// nonzero two-word significands, as addSmall does on one word: the larger
+// (by leading bit) goes to bit 254 of a 256-bit window, the other under
+// it with the bits below the window folded into a sticky bit, and a
+// subtraction with a sticky tail borrows one unit. Sticky bits only arise
+// when the two are more than 127 bits apart, and then the result keeps
+// at least 253 bits.
+func (z *Float) add2(xneg bool, xh, xl uint64, xe int64, yneg bool, yh, yl uint64, ye int64) {
+	xh, xl, lx := norm128(xh, xl)
+	tx := xe + 127 - lx
+	yh, yl, ly := norm128(yh, yl)
+	ty := ye + 127 - ly
+	if ty > tx || (ty == tx && (yh > xh || yh == xh && yl > xl)) {
+		xneg, xh, xl, tx, yneg, yh, yl, ty = yneg, yh, yl, ty, xneg, xh, xl, tx
+	}
+	X, _ := place256(xh, xl, 254)
+	Y, st := place256(yh, yl, 254-(tx-ty))
+	var R u256
+	var c uint64
+	if xneg == yneg {
+		R[0], c = bits.Add64(X[0], Y[0], 0)
+		R[1], c = bits.Add64(X[1], Y[1], c)
+		R[2], c = bits.Add64(X[2], Y[2], c)
+		R[3], _ = bits.Add64(X[3], Y[3], c)
+	} else {
+		R[0], c = bits.Sub64(X[0], Y[0], 0)
+		R[1], c = bits.Sub64(X[1], Y[1], c)
+		R[2], c = bits.Sub64(X[2], Y[2], c)
+		R[3], _ = bits.Sub64(X[3], Y[3], c)
+		if st {
+			R[0], c = bits.Sub64(R[0], 1, 0)
+			R[1], c = bits.Sub64(R[1], 0, c)
+			R[2], c = bits.Sub64(R[2], 0, c)
+			R[3], _ = bits.Sub64(R[3], 0, c)
+		}
+		if R[0]|R[1]|R[2]|R[3] == 0 {
+			z.SetZero(z.zeroSumNeg())
+			return
+		}
+	}
+	z.round256(xneg, R, tx-254, st)
+}
+
+// mul2 sets z to the rounded (−1)^neg·(xh:xl)·(yh:yl)·2^e, exactly
+// computed on 256 bits.
+func (z *Float) mul2(neg bool, xh, xl, yh, yl uint64, e int64) {
+	h00, l00 := bits.Mul64(xl, yl)
+	h01, l01 := bits.Mul64(xl, yh)
+	h10, l10 := bits.Mul64(xh, yl)
+	h11, l11 := bits.Mul64(xh, yh)
+	var R u256
+	var c, c2 uint64
+	R[0] = l00
+	R[1], c = bits.Add64(h00, l01, 0)
+	R[2], c2 = bits.Add64(h01, l11, c)
+	R[3], _ = bits.Add64(h11, 0, c2)
+	R[1], c = bits.Add64(R[1], l10, 0)
+	R[2], c2 = bits.Add64(R[2], h10, c)
+	R[3], _ = bits.Add64(R[3], 0, c2)
+	z.round256(neg, R, e, false)
+}
+
+// round256 sets z to the value R·2^e, plus a sticky fraction of 2^e if
+// sticky, with sign neg, rounded to z's format (z.f.two()). R must be
+// nonzero, with at least Prec+1 bits when sticky is set. It is round128
+// on four words with a two-word result.
+func (z *Float) round256(neg bool, R u256, e int64, sticky bool) {
+	// Normalize: leading bit to bit 255.
+	var wsh int
+	for R[3] == 0 {
+		R[3], R[2], R[1], R[0] = R[2], R[1], R[0], 0
+		wsh++
+	}
+	n := bits.LeadingZeros64(R[3])
+	if n > 0 {
+		R[3] = R[3]<<n | R[2]>>(64-n)
+		R[2] = R[2]<<n | R[1]>>(64-n)
+		R[1] = R[1]<<n | R[0]>>(64-n)
+		R[0] <<= n
+	}
+	e -= int64(64*wsh + n)
+	keep, ulpExp := z.f.keepBits(e + 255)
+	var mh, ml uint64
+	var r, s bool
+	switch {
+	case keep > 64: // 65..126 bits: mh:ml = R[3]:R[2] >> (128−keep)
+		sh := uint(128 - keep) // 2..63
+		mh, ml = R[3]>>sh, R[3]<<(64-sh)|R[2]>>sh
+		r = R[2]>>(sh-1)&1 != 0
+		s = R[2]&(1<<(sh-1)-1) != 0 || R[1]|R[0] != 0
+	case keep == 64:
+		ml = R[3]
+		r, s = R[2]>>63 != 0, R[2]<<1 != 0 || R[1]|R[0] != 0
+	case keep >= 1:
+		sh := uint(64 - keep) // 1..63
+		ml = R[3] >> sh
+		r = R[3]>>(sh-1)&1 != 0
+		s = R[3]&(1<<(sh-1)-1) != 0 || R[2]|R[1]|R[0] != 0
+	case keep == 0:
+		r, s = true, R[3]<<1 != 0 || R[2]|R[1]|R[0] != 0
+	default:
+		s = true
+	}
+	s = s || sticky
+	z.neg = neg
+	inc := roundInc(z.mode, neg, ml&1 != 0, r, s)
+	if inc {
+		var c uint64
+		ml, c = bits.Add64(ml, 1, 0)
+		mh += c
+		// A carry out of the kept bits: 2^Prec, one bit more.
+		if keep == int64(z.f.Prec()) && bits.Len64(mh) > int(keep-64) {
+			ml = ml>>1 | mh<<63
+			mh >>= 1
+			ulpExp++
+		}
+	}
+	z.setAcc(r || s, inc)
+	if mh|ml == 0 {
+		z.form = zero
+		return
+	}
+	L := int64(bits.Len64(ml))
+	if mh != 0 {
+		L = 64 + int64(bits.Len64(mh))
+	}
+	if ulpExp+L-1 > z.f.Emax() {
+		z.overflow(neg)
+		return
+	}
+	z.form, z.exp = finite, ulpExp
+	z.setWords2(mh, ml)
+}
