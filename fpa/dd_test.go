@@ -195,3 +195,53 @@ func TestElemAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestLn128PathMatchesSlow: the ln128 path of Log and Log1p gives the apa
+// path's result and Acc in every mode, for binary128 and other formats of
+// 54 to 120 bits, on arguments near 1, tiny log1p arguments and anywhere.
+func TestLn128PathMatchesSlow(t *testing.T) {
+	r := testrand.New(t)
+	n := 600
+	if testing.Short() {
+		n = 120
+	}
+	formats := []Format{Binary128, {ExpBits: 11, FracBits: 53}, {ExpBits: 12, FracBits: 100}, {ExpBits: 15, FracBits: 119}}
+	fast := 0
+	for i := range n {
+		f := formats[i%len(formats)]
+		mode := allModes[r.IntN(len(allModes))]
+		for _, name := range []string{"log", "log1p"} {
+			x := randElemArg(r, f, name)
+			if name == "log" && r.IntN(2) == 0 {
+				x = randEdge2(r, f)
+				x.neg = false
+			}
+			if x.form != finite || x.neg && (name == "log" || x.top() >= 0) || x.top() <= -bigExpLimit || x.top() >= bigExpLimit {
+				continue
+			}
+			xb, _ := x.Big(nil)
+			z, slow := New(f).SetMode(mode), New(f).SetMode(mode)
+			var ok bool
+			switch name {
+			case "log":
+				if x.top() == 0 && x.mantIsPow2() {
+					continue
+				}
+				ok = z.setLn128(xb)
+				slow.setApa(apa.Log, x)
+			case "log1p":
+				v := new(big.Float).SetPrec(f.Prec()+uint(max(x.top(), -x.top()))+2).Add(xb, big.NewFloat(1))
+				ok = z.setLn128(v)
+				slow.setApa(apa.Log1p, x)
+			}
+			if !ok {
+				continue
+			}
+			fast++
+			if z.Cmp(slow) != 0 || z.Signbit() != slow.Signbit() || z.form != slow.form || z.Acc() != slow.Acc() {
+				t.Fatalf("%v %v %s(%v): ln128 %v (%v), apa %v (%v)", f, mode, name, x.Text('x', -1), z.Text('x', -1), z.Acc(), slow.Text('x', -1), slow.Acc())
+			}
+		}
+	}
+	assert.Greater(t, fast, n/2, "the ln128 path was rarely taken")
+}

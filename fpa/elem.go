@@ -125,6 +125,11 @@ func (z *Float) Log(x *Float) *Float {
 	if v, ok := z.ddArg(x); ok && z.ddRound(logDD(v), 0) {
 		return z
 	}
+	if z.ln128Arg() && top > -bigExpLimit && top < bigExpLimit {
+		if xb, err := x.Big(nil); err == nil && z.setLn128(xb) {
+			return z
+		}
+	}
 	z.logFinite(x, top, false)
 	return z
 }
@@ -200,6 +205,15 @@ func (z *Float) Log1p(x *Float) *Float {
 	}
 	if v, ok := z.ddArg(x); ok && z.ddRound(log1pDD(v), 0) {
 		return z
+	}
+	if z.ln128Arg() && top > -4*int64(z.f.Prec()) && top < 4*int64(z.f.Prec()) {
+		// 1+x exactly: x's bits and the gap between them and 1.
+		if xb, err := x.Big(nil); err == nil {
+			v := new(big.Float).SetPrec(x.f.Prec() + uint(max(top, -top)) + 2).Add(xb, big.NewFloat(1))
+			if z.setLn128(v) {
+				return z
+			}
+		}
 	}
 	z.setApa(apa.Log1p, x) // x > −1, finite: no error
 	return z

@@ -18,9 +18,10 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 func getScratch() *scratch { return scratchPool.Get().(*scratch) }
 
-// maxPooledWords bounds the integers kept in the pool (8 KiB each): a
-// 10^6-bit operation should not pin its megabits in every P's cache.
-const maxPooledWords = 1024
+// maxPooledWords bounds the integers kept in the pool (32 KiB each, a
+// product of two 100,000-bit significands): a 10^6-bit operation should
+// not pin its megabits in every P's cache.
+const maxPooledWords = 4096
 
 func putScratch(s *scratch) {
 	for _, t := range []*big.Int{&s.a, &s.b, &s.c, &s.d, &s.e} {
