@@ -209,7 +209,7 @@ func (z *Float) Log1p(x *Float) *Float {
 	if z.ln128Arg() && top > -4*int64(z.f.Prec()) && top < 4*int64(z.f.Prec()) {
 		// 1+x exactly: x's bits and the gap between them and 1.
 		if xb, err := x.Big(nil); err == nil {
-			v := new(big.Float).SetPrec(x.f.Prec() + uint(max(top, -top)) + 2).Add(xb, big.NewFloat(1))
+			v := new(big.Float).SetPrec(x.f.Prec()+uint(max(top, -top))+2).Add(xb, big.NewFloat(1))
 			if z.setLn128(v) {
 				return z
 			}
