@@ -15,6 +15,22 @@ package fpa
 // relative radius ddErrBits = 2^−90 around it decides the rounding to
 // Prec+2 bits (Ziv's test [Ziv91]), and the caller falls back to apa
 // otherwise (about one call in 2^34).
+//
+// References (cited here by key; they are not in doc.go's list):
+//
+//   - [Dekker71] T. J. Dekker, "A floating-point technique for extending
+//     the available precision", Numer. Math. 18(3), 1971.
+//   - [Knuth] D. E. Knuth, The Art of Computer Programming, vol. 2, 3rd
+//     ed., Addison-Wesley, 1997.
+//   - [Joldes17] M. Joldes, J.-M. Muller, V. Popescu, "Tight and rigorous
+//     error bounds for basic building blocks of double-word arithmetic",
+//     ACM TOMS 44(2), 2017.
+//   - [Tang89] P. T. P. Tang, "Table-driven implementation of the
+//     exponential function in IEEE floating-point arithmetic", ACM TOMS
+//     15(2), 1989.
+//   - [Tang90] P. T. P. Tang, "Table-driven implementation of the
+//     logarithm function in IEEE floating-point arithmetic", ACM TOMS
+//     16(4), 1990.
 
 import (
 	"math"
@@ -61,8 +77,9 @@ func (x dd) add(y dd) dd {
 	return dd{s, e}
 }
 
-// mul returns x·y with a relative error below 2^−102 ([Joldes17, Alg. 12]
-// without its FMA on the cross terms: 6·2^−106).
+// mul returns x·y with a relative error below 2^−102: the double-word
+// product of [Joldes17, §5] (exact leading product by twoProd, cross terms
+// in double), whose proved bound is a small multiple of 2^−106.
 func (x dd) mul(y dd) dd {
 	p, e := twoProd(x.hi, y.hi)
 	e += float64(x.hi*y.lo) + float64(x.lo*y.hi)

@@ -4,6 +4,9 @@ package fpa
 // significands fit in a uint64: integer arithmetic on 128- and 192-bit
 // words from math/bits, no big.Int and no allocation, ending in the same
 // single rounding (round128) as Add, Mul and Quo.
+//
+// [MCA] R. P. Brent, P. Zimmermann, Modern Computer Arithmetic, Cambridge
+// University Press, 2010 (cited by key here; not in doc.go's list).
 
 import (
 	"math"

@@ -3,7 +3,7 @@ package fpa
 // This file holds the square root of the wide paths (significands beyond
 // 64 bits) for formats up to sqrtNewtonMax bits, where Newton's iteration
 // from a float64 seed beats big.Int.Sqrt, which starts from a power of
-// two and allocates on each step.
+// two and allocates on each step. [MCA]: see small.go.
 
 import (
 	"math"
