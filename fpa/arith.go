@@ -232,6 +232,12 @@ func (z *Float) Quo(x, y *Float) *Float {
 			z.quoSmall(neg, x.lo, x.exp, y.lo, y.exp)
 			return z
 		}
+		if z.f.two() && x.f.two() && y.f.two() {
+			xh, xl := x.words2()
+			yh, yl := y.words2()
+			z.quo2(neg, xh, xl, x.exp, yh, yl, y.exp)
+			return z
+		}
 		sc := getScratch()
 		z.quoScratch(sc, neg, x.mantRef(&sc.d), x.exp, y.mantRef(&sc.e), y.exp)
 		putScratch(sc)

@@ -205,7 +205,7 @@ func randEdge2(r *rand.Rand, f Format) *Float {
 	return x
 }
 
-// TestTwoPathsMatchBig checks add2 and mul2 against the big.Int paths,
+// TestTwoPathsMatchBig checks add2, quo2 and mul2 against the big.Int paths,
 // value and Acc, in every mode, on operands built to hit ties,
 // cancellation, the 256-bit window's edge, subnormals and overflow;
 // TestOracleFormats checks binary128 and a 101-bit format against the
@@ -237,6 +237,14 @@ func TestTwoPathsMatchBig(t *testing.T) {
 					t.Fatalf("%v %v add(%v, %v·%v) = %v (%v); big.Int path %v (%v)", f, mode,
 						x.Text('x', -1), yneg, y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
 				}
+				got.quo2(yneg, xh, xl, x.exp, yh, yl, y.exp)
+				sc := getScratch()
+				want.quoScratch(sc, yneg, x.mantRef(&sc.d), x.exp, y.mantRef(&sc.e), y.exp)
+				putScratch(sc)
+				if got.Cmp(want) != 0 || got.Signbit() != want.Signbit() || got.form != want.form || got.acc != want.acc {
+					t.Fatalf("%v %v quo(%v, %v) = %v (%v); big.Int path %v (%v)", f, mode,
+						x.Text('x', -1), y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+				}
 				got.mul2(yneg, xh, xl, yh, yl, x.exp+y.exp)
 				want.mulBig(yneg, x, y)
 				if got.Cmp(want) != 0 || got.Signbit() != want.Signbit() || got.form != want.form || got.acc != want.acc {
@@ -244,6 +252,46 @@ func TestTwoPathsMatchBig(t *testing.T) {
 						x.Text('x', -1), y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
 				}
 			}
+		}
+	}
+}
+
+// TestDiv3by2 checks div3by2 against big.Int on random and extreme words
+// (u2 = dh, where the estimate is 2^64−1, and divisors just above 2^127).
+func TestDiv3by2(t *testing.T) {
+	r := testrand.New(t)
+	for i := range 200_000 {
+		dh, dl := r.Uint64()|1<<63, r.Uint64()
+		if i%4 == 0 {
+			dh, dl = 1<<63, r.Uint64()>>r.IntN(64)
+		}
+		u2, u1, u0 := r.Uint64(), r.Uint64(), r.Uint64()
+		switch i % 3 {
+		case 0:
+			u2 = dh
+			if u1 >= dl {
+				u1 = dl - 1
+				if dl == 0 {
+					u2, u1 = dh-1, r.Uint64()
+				}
+			}
+		case 1:
+			u2 = dh - 1
+		}
+		if u2 > dh || u2 == dh && u1 >= dl {
+			u2 %= dh
+		}
+		q, r1, r0 := div3by2(u2, u1, u0, dh, dl)
+		U := new(big.Int).SetUint64(u2)
+		U.Lsh(U, 64).Or(U, new(big.Int).SetUint64(u1))
+		U.Lsh(U, 64).Or(U, new(big.Int).SetUint64(u0))
+		D := new(big.Int).SetUint64(dh)
+		D.Lsh(D, 64).Or(D, new(big.Int).SetUint64(dl))
+		Q, R := new(big.Int).QuoRem(U, D, new(big.Int))
+		gotR := new(big.Int).SetUint64(r1)
+		gotR.Lsh(gotR, 64).Or(gotR, new(big.Int).SetUint64(r0))
+		if !Q.IsUint64() || Q.Uint64() != q || R.Cmp(gotR) != 0 {
+			t.Fatalf("div3by2(%x, %x, %x / %x, %x) = %x, %v; want %v, %v", u2, u1, u0, dh, dl, q, gotR, Q, R)
 		}
 	}
 }

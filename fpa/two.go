@@ -207,3 +207,50 @@ func (z *Float) round256(neg bool, R u256, e int64, sticky bool) {
 	z.form, z.exp = finite, ulpExp
 	z.setWords2(mh, ml)
 }
+
+// div3by2 divides the three-word u2:u1:u0 by the normalized two-word
+// dh:dl (top bit of dh set), u2:u1 < dh:dl, and returns the one-word
+// quotient and the two-word remainder. The estimate q̂ =
+// min(⌊(u2·2^64+u1)/dh⌋, 2^64−1) is never below the quotient and at most
+// 2 above it [Knuth, §4.3.1, Thm B], so at most two add-backs fix it.
+func div3by2(u2, u1, u0, dh, dl uint64) (q, r1, r0 uint64) {
+	q = ^uint64(0)
+	if u2 < dh {
+		q, _ = bits.Div64(u2, u1, dh)
+	}
+	p1h, p1l := bits.Mul64(q, dl)
+	p2h, p2l := bits.Mul64(q, dh)
+	P1, c := bits.Add64(p1h, p2l, 0)
+	P2 := p2h + c
+	var b, r2 uint64
+	r0, b = bits.Sub64(u0, p1l, 0)
+	r1, b = bits.Sub64(u1, P1, b)
+	r2, b = bits.Sub64(u2, P2, b)
+	for b != 0 { // negative (r2:r1:r0 − 2^192): add the divisor back
+		q--
+		r0, c = bits.Add64(r0, dl, 0)
+		r1, c = bits.Add64(r1, dh, c)
+		r2, c = bits.Add64(r2, 0, c)
+		b -= c // a carry out of r2 is the return to ≥ 0
+	}
+	return q, r1, r0
+}
+
+// quo2 sets z to the rounded (−1)^neg·(xh:xl)·2^xe / ((yh:yl)·2^ye) for
+// nonzero two-word significands: both are normalized to 128 bits, N and
+// D; the numerator N·2^128 (N·2^127 when N ≥ D) gives a 128-bit quotient
+// of at least 2^127 in two div3by2 steps, and a nonzero remainder is the
+// sticky bit.
+func (z *Float) quo2(neg bool, xh, xl uint64, xe int64, yh, yl uint64, ye int64) {
+	nh, nl, sx := norm128(xh, xl)
+	dh, dl, sy := norm128(yh, yl)
+	e := xe - sx - ye + sy - 128
+	u3, u2, u1 := nh, nl, uint64(0)
+	if nh > dh || nh == dh && nl >= dl {
+		u3, u2, u1 = nh>>1, nh<<63|nl>>1, nl<<63
+		e++
+	}
+	q1, r1, r0 := div3by2(u3, u2, u1, dh, dl)
+	q0, r1, r0 := div3by2(r1, r0, 0, dh, dl)
+	z.round256(neg, u256{q0, q1}, e, r1|r0 != 0)
+}
