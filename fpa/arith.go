@@ -314,6 +314,11 @@ func (z *Float) Sqrt(x *Float) *Float {
 		z.sqrtSmall(x.lo, x.exp)
 		return z
 	}
+	if z.f.two() && x.f.two() {
+		mh, ml := x.words2()
+		z.sqrt2(mh, ml, x.exp)
+		return z
+	}
 	z.sqrtBig(x)
 	return z
 }

@@ -205,7 +205,7 @@ func randEdge2(r *rand.Rand, f Format) *Float {
 	return x
 }
 
-// TestTwoPathsMatchBig checks add2, quo2 and mul2 against the big.Int paths,
+// TestTwoPathsMatchBig checks add2, quo2, sqrt2 and mul2 against the big.Int paths,
 // value and Acc, in every mode, on operands built to hit ties,
 // cancellation, the 256-bit window's edge, subnormals and overflow;
 // TestOracleFormats checks binary128 and a 101-bit format against the
@@ -245,11 +245,40 @@ func TestTwoPathsMatchBig(t *testing.T) {
 					t.Fatalf("%v %v quo(%v, %v) = %v (%v); big.Int path %v (%v)", f, mode,
 						x.Text('x', -1), y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
 				}
+				got.sqrt2(xh, xl, x.exp)
+				want.sqrtBig(x)
+				if got.Cmp(want) != 0 || got.form != want.form || got.acc != want.acc {
+					t.Fatalf("%v %v sqrt(%v) = %v (%v); big.Int path %v (%v)", f, mode,
+						x.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+				}
 				got.mul2(yneg, xh, xl, yh, yl, x.exp+y.exp)
 				want.mulBig(yneg, x, y)
 				if got.Cmp(want) != 0 || got.Signbit() != want.Signbit() || got.form != want.form || got.acc != want.acc {
 					t.Fatalf("%v %v mul(%v, %v) = %v (%v); big.Int path %v (%v)", f, mode,
 						x.Text('x', -1), y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+				}
+			}
+		}
+	}
+}
+
+// TestSqrt2Top: sqrt2 on the largest significands, where the seed and
+// Newton's steps come closest to 2^127, against the big.Int path.
+func TestSqrt2Top(t *testing.T) {
+	for _, f := range twoFormats {
+		p := int64(f.Prec())
+		for k := range int64(40) {
+			m := new(big.Int).Lsh(bigOne, uint(p))
+			m.Sub(m, new(big.Int).Lsh(bigOne, uint(k)))
+			for _, e := range []int64{-p, 1 - p} {
+				x := New(f)
+				x.roundBig(false, m, e, false)
+				got, want := New(f), New(f)
+				xh, xl := x.words2()
+				got.sqrt2(xh, xl, x.exp)
+				want.sqrtBig(x)
+				if got.Cmp(want) != 0 || got.acc != want.acc {
+					t.Fatalf("%v sqrt(%v) = %v (%v); want %v (%v)", f, x.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
 				}
 			}
 		}

@@ -8,6 +8,7 @@ package fpa
 // allocation.
 
 import (
+	"math"
 	"math/big"
 	"math/bits"
 )
@@ -253,4 +254,79 @@ func (z *Float) quo2(neg bool, xh, xl uint64, xe int64, yh, yl uint64, ye int64)
 	q1, r1, r0 := div3by2(u3, u2, u1, dh, dl)
 	q0, r1, r0 := div3by2(r1, r0, 0, dh, dl)
 	z.round256(neg, u256{q0, q1}, e, r1|r0 != 0)
+}
+
+// sqrt2 sets z to the rounded √(m·2^e) for a nonzero two-word
+// significand m = mh:ml (z.f.two()). m is shifted to M = m·2^s of 253 or
+// 254 bits with e−s even, so r = ⌊√M⌋ has 127 bits, at least Prec+1.
+// r comes from a float64 seed of M's leading 128 bits (relative error
+// below 2^−50) and two Newton steps r ← ⌊(r + ⌊M/r⌋)/2⌋, each at least
+// doubling the correct bits and leaving r ≥ ⌊√M⌋ (AM–GM), so r ends at
+// ⌊√M⌋ or one above [MCA, §1.5.1]; the quotients are two div3by2 steps
+// on M and r shifted left by one bit (r's top bit on bit 127).
+func (z *Float) sqrt2(mh, ml uint64, e int64) {
+	nh, nl, lz := norm128(mh, ml) // m = (nh:nl)·2^−lz, leading bit 127
+	// M = (nh:nl)·2^(125 or 126): leading bit on 252 or 253.
+	s := 125 + lz
+	if (e-s)&1 != 0 {
+		s++
+	}
+	M, _ := place256(nh, nl, 127+s-lz)
+	f := math.Ldexp(float64(M[3]), 64) + float64(M[2]) // M/2^128
+	rh, rl := uint64(math.Sqrt(f)), uint64(0)           // √M ≈ √f·2^64
+	for range 2 {
+		// ⌊√M⌋ < 2^127: clamping there keeps r ≥ ⌊√M⌋ and r<<1 in 128 bits.
+		if rh>>63 != 0 {
+			rh, rl = 1<<63-1, ^uint64(0)
+		}
+		// (M<<1) / (r<<1): the divisor's top bit on bit 127.
+		dh, dl := rh<<1|rl>>63, rl<<1
+		u3, u2, u1, u0 := M[3]<<1|M[2]>>63, M[2]<<1|M[1]>>63, M[1]<<1|M[0]>>63, M[0]<<1
+		q1, r1, r0 := div3by2(u3, u2, u1, dh, dl)
+		q0, _, _ := div3by2(r1, r0, u0, dh, dl)
+		var c uint64
+		rl, c = bits.Add64(rl, q0, 0)
+		rh, c = bits.Add64(rh, q1, c)
+		rl = rl>>1 | rh<<63
+		rh = rh>>1 | c<<63
+	}
+	if rh>>63 != 0 {
+		rh, rl = 1<<63-1, ^uint64(0)
+	}
+	for sqGreater256(rh, rl, M) {
+		rl, _ = bits.Sub64(rl, 1, 0)
+		if rl == ^uint64(0) {
+			rh--
+		}
+	}
+	sq := square128(rh, rl)
+	z.round256(false, u256{rl, rh}, (e-s)/2, sq != M)
+}
+
+// square128 returns (rh:rl)².
+func square128(rh, rl uint64) u256 {
+	h00, l00 := bits.Mul64(rl, rl)
+	h01, l01 := bits.Mul64(rl, rh)
+	h11, l11 := bits.Mul64(rh, rh)
+	var S u256
+	var c, c2 uint64
+	S[0] = l00
+	S[1], c = bits.Add64(h00, l01, 0)
+	S[2], c2 = bits.Add64(h01, l11, c)
+	S[3], _ = bits.Add64(h11, 0, c2)
+	S[1], c = bits.Add64(S[1], l01, 0)
+	S[2], c2 = bits.Add64(S[2], h01, c)
+	S[3], _ = bits.Add64(S[3], 0, c2)
+	return S
+}
+
+// sqGreater256 reports whether (rh:rl)² > M.
+func sqGreater256(rh, rl uint64, M u256) bool {
+	S := square128(rh, rl)
+	for i := 3; i >= 0; i-- {
+		if S[i] != M[i] {
+			return S[i] > M[i]
+		}
+	}
+	return false
 }
