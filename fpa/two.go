@@ -273,7 +273,7 @@ func (z *Float) sqrt2(mh, ml uint64, e int64) {
 	}
 	M, _ := place256(nh, nl, 127+s-lz)
 	f := math.Ldexp(float64(M[3]), 64) + float64(M[2]) // M/2^128
-	rh, rl := uint64(math.Sqrt(f)), uint64(0)           // √M ≈ √f·2^64
+	rh, rl := uint64(math.Sqrt(f)), uint64(0)          // √M ≈ √f·2^64
 	for range 2 {
 		// ⌊√M⌋ < 2^127: clamping there keeps r ≥ ⌊√M⌋ and r<<1 in 128 bits.
 		if rh>>63 != 0 {
