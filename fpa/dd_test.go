@@ -245,3 +245,40 @@ func TestLn128PathMatchesSlow(t *testing.T) {
 	}
 	assert.Greater(t, fast, n/2, "the ln128 path was rarely taken")
 }
+
+// TestExpFixMatchesSlow: the fixed-point Exp gives the apa path's result
+// and Acc in every mode, for binary128, a 1,000-bit and a 2,000-bit
+// format and a narrow exponent range (overflow, subnormal results), on
+// arguments near 0, near the overflow and underflow thresholds, and
+// anywhere below 2^30.
+func TestExpFixMatchesSlow(t *testing.T) {
+	r := testrand.New(t)
+	n := 240
+	if testing.Short() {
+		n = 40
+	}
+	formats := []Format{Binary128, {ExpBits: 20, FracBits: 1000}, {ExpBits: 8, FracBits: 1999}, {ExpBits: 6, FracBits: 80}}
+	fast := 0
+	for i := range n {
+		f := formats[i%len(formats)]
+		mode := allModes[r.IntN(len(allModes))]
+		x := randElemArg(r, f, "exp")
+		if r.IntN(3) == 0 { // near the thresholds: ±(Emax+1)·ln 2, (Emin−Prec)·ln 2
+			lim := []float64{float64(f.Emax()+1) * math.Ln2, float64(f.Emin()-int64(f.Prec())) * math.Ln2, float64(f.Emin()) * math.Ln2}[r.IntN(3)]
+			x.SetFloat64(lim * (1 + (r.Float64()-0.5)*1e-6))
+		}
+		if x.form != finite || x.top() >= 30 || x.top() < -int64(f.Prec())-4 {
+			continue
+		}
+		z, slow := New(f).SetMode(mode), New(f).SetMode(mode)
+		if !z.setExpFix(x) {
+			continue
+		}
+		fast++
+		slow.setApa(apa.Exp, x)
+		if z.Cmp(slow) != 0 || z.Signbit() != slow.Signbit() || z.form != slow.form || z.Acc() != slow.Acc() {
+			t.Fatalf("%v %v exp(%v): fixed point %v (%v), apa %v (%v)", f, mode, x.Text('x', -1), z.Text('x', -1), z.Acc(), slow.Text('x', -1), slow.Acc())
+		}
+	}
+	assert.Greater(t, fast, n/2, "the fixed-point path was rarely taken")
+}

@@ -267,6 +267,9 @@ func (z *Float) Exp(x *Float) *Float {
 				return z
 			}
 		}
+		if z.expFixArg() && z.setExpFix(x) {
+			return z
+		}
 		z.setApa(apa.Exp, x) // |x| < 2^30: e^x within big.Float's range
 		return z
 	}
