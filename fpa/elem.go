@@ -125,8 +125,8 @@ func (z *Float) Log(x *Float) *Float {
 	if v, ok := z.ddArg(x); ok && z.ddRound(logDD(v), 0) {
 		return z
 	}
-	if z.ln128Arg() && top > -bigExpLimit && top < bigExpLimit {
-		if xb, err := x.Big(nil); err == nil && z.setLn128(xb) {
+	if (z.ln128Arg() || z.logFixArg()) && top > -bigExpLimit && top < bigExpLimit {
+		if xb, err := x.Big(nil); err == nil && (z.ln128Arg() && z.setLn128(xb) || z.logFixArg() && z.setLogFix(xb)) {
 			return z
 		}
 	}
@@ -206,11 +206,11 @@ func (z *Float) Log1p(x *Float) *Float {
 	if v, ok := z.ddArg(x); ok && z.ddRound(log1pDD(v), 0) {
 		return z
 	}
-	if z.ln128Arg() && top > -4*int64(z.f.Prec()) && top < 4*int64(z.f.Prec()) {
+	if (z.ln128Arg() || z.logFixArg() && top >= -18) && top > -4*int64(z.f.Prec()) && top < 4*int64(z.f.Prec()) {
 		// 1+x exactly: x's bits and the gap between them and 1.
 		if xb, err := x.Big(nil); err == nil {
 			v := new(big.Float).SetPrec(x.f.Prec()+uint(max(top, -top))+2).Add(xb, big.NewFloat(1))
-			if z.setLn128(v) {
+			if z.ln128Arg() && z.setLn128(v) || z.logFixArg() && z.setLogFix(v) {
 				return z
 			}
 		}

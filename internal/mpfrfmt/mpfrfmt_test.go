@@ -83,7 +83,7 @@ func operand(r *rand.Rand, f fpa.Format, op Op, j int, k kind) *fpa.Float {
 		neg = r.IntN(50) == 0 // a few NaN results
 	case Exp:
 		if k != wide {
-			lo, hi = -p-4, 4
+			lo, hi = -8, 4 // |x| in [2^−8, 32): e^x far from 1
 		} else {
 			hi = min(hi, 40) // beyond, exp overflows or underflows anyway
 		}
