@@ -335,3 +335,39 @@ func TestLogFixMatchesSlow(t *testing.T) {
 	}
 	assert.Greater(t, fast, n/2, "the Newton path was rarely taken")
 }
+
+// FuzzElem64 runs binary64 Log, Log1p and Exp (the double-double path
+// and its fallback) against apa's directed roundings at 64 extra bits.
+func FuzzElem64(f *testing.F) {
+	f.Add(math.Float64bits(1.5), uint8(0), uint8(0))
+	f.Add(math.Float64bits(-0.3), uint8(1), uint8(4))
+	f.Add(math.Float64bits(709.7), uint8(2), uint8(5))
+	f.Fuzz(func(t *testing.T, b uint64, fn, mode uint8) {
+		v := math.Float64frombits(b)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return
+		}
+		name := []string{"log", "log1p", "exp"}[fn%3]
+		md := RoundingMode(mode % 6)
+		x := New(Binary64).SetFloat64(v)
+		if name == "exp" && math.Abs(v) > 1e6 || name == "log" && v <= 0 || name == "log1p" && v <= -1 || v == 0 {
+			return
+		}
+		want, ok := refElem(t, name, x, md)
+		if !ok {
+			return
+		}
+		z := New(Binary64).SetMode(md)
+		switch name {
+		case "log":
+			z.Log(x)
+		case "log1p":
+			z.Log1p(x)
+		case "exp":
+			z.Exp(x)
+		}
+		if z.Cmp(want) != 0 || z.Signbit() != want.Signbit() || z.form != want.form {
+			t.Fatalf("%v %s(%x) = %v; want %v", md, name, v, z.Text('x', -1), want.Text('x', -1))
+		}
+	})
+}

@@ -324,3 +324,35 @@ func TestDiv3by2(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWide runs the two-word paths (and FMA's big.Int path) of binary128
+// and of a 126-bit format with a 4-bit exponent (subnormals, overflow)
+// against the rational oracle: each operand is two significand words and
+// an exponent, and the words' low bits may be cleared for ties.
+func FuzzWide(f *testing.F) {
+	f.Add(uint64(1), uint64(0), int16(0), uint64(3), uint64(0), int16(0), uint8(0), uint8(0), uint8(0))
+	f.Add(^uint64(0), ^uint64(0), int16(-16494), uint64(1), uint64(1<<63), int16(100), uint8(3), uint8(4), uint8(1))
+	f.Fuzz(func(t *testing.T, a1, a2 uint64, ea int16, b1, b2 uint64, eb int16, op, mode, shape uint8) {
+		fm := []Format{Binary128, {ExpBits: 4, FracBits: 125}}[shape&1]
+		md := RoundingMode(mode % 6)
+		name := []string{"add", "sub", "mul", "quo", "sqrt", "fma"}[op%6]
+		mk := func(h, l uint64, e int16, cut uint8) *Float {
+			m := new(big.Int).SetUint64(h)
+			m.Lsh(m, 64).Or(m, new(big.Int).SetUint64(l))
+			m.Rsh(m, uint(cut)%128) // short significands: exact results, ties
+			x := New(fm)
+			if m.Sign() == 0 {
+				return x.SetZero(h&1 != 0)
+			}
+			x.roundBig(l&1 != 0, m, int64(e), false)
+			return x
+		}
+		x, y := mk(a1, a2, ea, shape>>1), mk(b1, b2, eb, shape>>3)
+		w := mk(a2, b1, ea/2+eb/2, shape>>5)
+		want := refOp(name, fm, md, x, y, w)
+		z := apply(name, New(fm).SetMode(md), x, y, w)
+		if !want.same(z) {
+			t.Fatalf("%v %v %s(%v, %v, %v) = %v; want %v", fm, md, name, x.Text('x', -1), y.Text('x', -1), w.Text('x', -1), z.Text('x', -1), want)
+		}
+	})
+}
