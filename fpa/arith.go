@@ -334,8 +334,8 @@ func (z *Float) sqrtBig(x *Float) {
 	}
 	m = sc.a.Lsh(m, uint(s))
 	var r *big.Int
-	if p <= sqrtNewtonMax && m.BitLen() >= 104 {
-		r = isqrt(&sc.b, m, &sc.c, &sc.d, &sc.e)
+	if m.BitLen() >= 104 {
+		r = isqrtRec(&sc.b, m, sc.lv[:], &sc.c, &sc.d, &sc.e)
 	} else {
 		r = sc.b.Sqrt(m)
 	}

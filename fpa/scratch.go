@@ -12,7 +12,10 @@ import (
 )
 
 // scratch holds an operation's intermediate integers.
-type scratch struct{ a, b, c, d, e big.Int }
+type scratch struct {
+	a, b, c, d, e big.Int
+	lv            [isqrtLevels]big.Int // isqrtRec's levels
+}
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
@@ -27,6 +30,11 @@ func putScratch(s *scratch) {
 	for _, t := range []*big.Int{&s.a, &s.b, &s.c, &s.d, &s.e} {
 		if cap(t.Bits()) > maxPooledWords {
 			t.SetBits(nil)
+		}
+	}
+	for i := range s.lv {
+		if cap(s.lv[i].Bits()) > maxPooledWords {
+			s.lv[i].SetBits(nil)
 		}
 	}
 	scratchPool.Put(s)

@@ -145,8 +145,8 @@ func TestWidePathsAllocs(t *testing.T) {
 	}
 }
 
-// TestIsqrt checks isqrt against big.Int.Sqrt on random integers of 104
-// to 20,000 bits, squares and their neighbours included.
+// TestIsqrt checks isqrt and isqrtRec against big.Int.Sqrt on random
+// integers of 104 to 20,000 bits, squares and their neighbours included.
 func TestIsqrt(t *testing.T) {
 	r := testrand.New(t)
 	var got, q, tt, u big.Int
@@ -154,6 +154,9 @@ func TestIsqrt(t *testing.T) {
 		n := 104 + r.IntN(300)
 		if i%10 == 0 {
 			n = 104 + r.IntN(20000)
+		}
+		if i%600 == 0 {
+			n = 200_000 + r.IntN(64) // m = 100,000's radicands
 		}
 		M := new(big.Int).Rand(r2(r), new(big.Int).Lsh(bigOne, uint(n)))
 		M.SetBit(M, n-1, 1)
@@ -171,6 +174,10 @@ func TestIsqrt(t *testing.T) {
 		want := new(big.Int).Sqrt(M)
 		if isqrt(&got, M, &q, &tt, &u); got.Cmp(want) != 0 {
 			t.Fatalf("isqrt(%v) = %v, want %v", M, &got, want)
+		}
+		var lv [isqrtLevels]big.Int
+		if isqrtRec(&got, M, lv[:], &q, &tt, &u); got.Cmp(want) != 0 {
+			t.Fatalf("isqrtRec(%v) = %v, want %v", M, &got, want)
 		}
 	}
 }
