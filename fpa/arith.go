@@ -160,7 +160,11 @@ func addInts(R, T *big.Int, xneg bool, xm *big.Int, xe int64, yneg bool, ym *big
 	}
 	e0 := min(xe, ye)
 	R.Lsh(xm, uint(xe-e0))
-	T.Lsh(ym, uint(ye-e0))
+	if ye > e0 {
+		T.Lsh(ym, uint(ye-e0))
+	} else {
+		T = ym // read only: no copy
+	}
 	if xneg == yneg {
 		R.Add(R, T)
 		return xneg, e0, false
