@@ -37,9 +37,9 @@
 //     FMA and Sqrt on 128- and 192-bit words from math/bits;
 //   - 65 to 126 bits (binary128): Add, Sub, Mul, Quo and Sqrt on 256-bit
 //     words; FMA on big.Int with pooled scratch integers;
-//   - wider: big.Int with pooled scratch integers (Sqrt by Newton from a
-//     float64 seed up to 8,192 bits); above 4,096-word intermediates the
-//     scratch is not kept.
+//   - wider: big.Int with pooled scratch integers (Sqrt by a
+//     precision-halving Newton iteration); above 4,096-word intermediates
+//     the scratch is not kept.
 //
 // Log, Log1p and Exp take, in order: a float64 path up to 45 bits (Go's
 // libm result widened to ±4 ulps), a double-double path up to 53 bits
@@ -53,18 +53,18 @@
 // paths allocate.
 //
 // Measured cost (BENCHMARKS.md; same-run ratios, medians of alternating
-// repetitions on a loaded 2-core machine, ±30% between runs). Against
+// repetitions on a loaded 2-core machine; the ranges are two runs). Against
 // native float64 on a register-resident dependent chain, binary64 Add is
 // about 26× slower, Mul 14×, Quo 3.9×. Against MPFR emulating the same
 // format (mpfr_set_emin/emax, mpfr_subnormalize; internal/mpfrfmt), fpa ÷
 // MPFR per operation:
 //
-//	format       add  sub  mul  div  sqrt  fma  log   exp   log1p
-//	binary32     1.2  1.2  0.9  1.1  1.2   1.1  0.08  0.15  0.01–0.1
-//	binary64     1.2  1.1  0.8  1.0  1.3   1.2  0.15  0.15  0.2
-//	binary128    2.7  2.5  1.6  1.3  2.9   2.4  1.9   2.5   1.8
-//	m = 1,000    3.9  4.0  2.2  2.9  11    1.7  2.9   2.0   3.0
-//	m = 100,000  2.0  2.0  2.2  2.3  ≈60   2.2  6–8   8–15  8–11
+//	format       add      sub      mul      div      sqrt     fma      log        exp        log1p
+//	binary32     1.2–1.3  1.2–1.3  0.9      1.1      1.2      1.1      0.03–0.08  0.15       0.01–0.1
+//	binary64     1.2      1.1–1.2  0.8–0.9  1.0–1.1  1.3      1.2      0.08–0.15  0.07–0.15  0.09–0.2
+//	binary128    2.7      2.5–2.7  1.6–1.7  1.3–1.4  2.3–2.9  2.4–3.0  1.8–1.9    2.5–2.7    1.8–2.0
+//	m = 1,000    3.9      3.9–4.0  2.2–2.3  2.7–2.9  5.7–6.0  1.7–1.9  2.9–3.0    2.0        3.0–3.1
+//	m = 100,000  1.8–2.0  1.7–2.0  2.2–3.7  2.3–2.7  7.4–8.5  2.2–3.4  5–8        7–15       6–11
 //
 // (m = FracBits with 20 exponent bits.)
 //

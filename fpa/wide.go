@@ -1,9 +1,11 @@
 package fpa
 
-// This file holds the square root of the wide paths (significands beyond
-// 64 bits) for formats up to sqrtNewtonMax bits, where Newton's iteration
-// from a float64 seed beats big.Int.Sqrt, which starts from a power of
-// two and allocates on each step. [MCA]: see small.go.
+// This file holds the integer square root of the wide paths (significands
+// beyond 64 bits): Newton's iteration from a float64 seed for radicands up
+// to 400 bits, and above that a recursion that halves the precision, so
+// that the cost is about two full-width divisions; big.Int.Sqrt starts
+// from a power of two, runs a full-width division per step and allocates.
+// [MCA]: see small.go.
 
 import (
 	"math"
