@@ -385,6 +385,13 @@ func (z *Float) FMA(x, y, w *Float) *Float {
 		z.fmaSmall(pneg, x.lo, y.lo, x.exp+y.exp, w.neg, w.lo, w.exp)
 		return z
 	}
+	if z.f.two() && x.f.two() && y.f.two() && w.f.two() && w.form == finite {
+		xh, xl := x.words2()
+		yh, yl := y.words2()
+		wh, wl := w.words2()
+		z.fma2(pneg, xh, xl, yh, yl, x.exp+y.exp, w.neg, wh, wl, w.exp)
+		return z
+	}
 	z.fmaBig(pneg, x, y, w)
 	return z
 }

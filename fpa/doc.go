@@ -36,7 +36,7 @@
 //   - significands of at most 64 bits (FracBits ≤ 63): Add, Sub, Mul, Quo,
 //     FMA and Sqrt on 128- and 192-bit words from math/bits;
 //   - 65 to 126 bits (binary128): Add, Sub, Mul, Quo and Sqrt on 256-bit
-//     words; FMA on big.Int with pooled scratch integers;
+//     words, FMA on 384-bit words;
 //   - wider: big.Int with pooled scratch integers (Sqrt by a
 //     precision-halving Newton iteration); above 4,096-word intermediates
 //     the scratch is not kept.
@@ -62,7 +62,7 @@
 //	format       add      sub      mul      div      sqrt     fma      log        exp        log1p
 //	binary32     1.2–1.3  1.2–1.3  0.9      1.1      1.2      1.1      0.03–0.08  0.15       0.01–0.1
 //	binary64     1.2      1.1–1.2  0.8–0.9  1.0–1.1  1.3      1.2      0.08–0.15  0.07–0.15  0.09–0.2
-//	binary128    2.7      2.5–2.7  1.6–1.7  1.3–1.4  2.3–2.9  2.4–3.0  1.8–1.9    2.5–2.7    1.8–2.0
+//	binary128    2.7      2.5–2.7  1.6–1.7  1.3–1.4  2.3–2.9  1.5      1.8–1.9    2.5–2.7    1.8–2.0
 //	m = 1,000    3.9      3.9–4.0  2.2–2.3  2.7–2.9  5.7–6.0  1.7–1.9  2.9–3.0    2.0        3.0–3.1
 //	m = 100,000  1.8–2.0  1.7–2.0  2.2–3.7  2.3–2.7  7.4–8.5  2.2–3.4  5–8        7–15       6–11
 //

@@ -212,7 +212,7 @@ func randEdge2(r *rand.Rand, f Format) *Float {
 	return x
 }
 
-// TestTwoPathsMatchBig checks add2, quo2, sqrt2 and mul2 against the big.Int paths,
+// TestTwoPathsMatchBig checks add2, quo2, sqrt2, fma2 and mul2 against the big.Int paths,
 // value and Acc, in every mode, on operands built to hit ties,
 // cancellation, the 256-bit window's edge, subnormals and overflow;
 // TestOracleFormats checks binary128 and a 101-bit format against the
@@ -257,6 +257,25 @@ func TestTwoPathsMatchBig(t *testing.T) {
 				if got.Cmp(want) != 0 || got.form != want.form || got.acc != want.acc {
 					t.Fatalf("%v %v sqrt(%v) = %v (%v); big.Int path %v (%v)", f, mode,
 						x.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+				}
+				w := randEdge2(r, f)
+				switch r.IntN(3) {
+				case 0: // w ≈ −x·y: deep cancellation, exact zeros
+					w.Mul(x, y)
+					w.nudge(r)
+				case 1: // w = −x·y truncated: ties and halfway cases
+					w.SetMode(ToZero).Mul(x, y)
+					w.SetMode(ToNearestEven)
+					w.neg = !w.neg
+				}
+				if w.form == finite {
+					wh, wl := w.words2()
+					got.fma2(yneg, xh, xl, yh, yl, x.exp+y.exp, w.neg, wh, wl, w.exp)
+					want.fmaBig(yneg, x, y, w)
+					if got.Cmp(want) != 0 || got.Signbit() != want.Signbit() || got.form != want.form || got.acc != want.acc {
+						t.Fatalf("%v %v fma(%v, %v, %v) = %v (%v); big.Int path %v (%v)", f, mode,
+							x.Text('x', -1), y.Text('x', -1), w.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+					}
 				}
 				got.mul2(yneg, xh, xl, yh, yl, x.exp+y.exp)
 				want.mulBig(yneg, x, y)

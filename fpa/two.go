@@ -330,3 +330,125 @@ func sqGreater256(rh, rl uint64, M u256) bool {
 	}
 	return false
 }
+
+// u384 is a 384-bit unsigned integer, least significant word first.
+type u384 [6]uint64
+
+// placeBits ORs the words of src (least significant first) into a,
+// with src's bit 0 landing on bit pos of a (pos may be negative; a
+// must hold src's top), and reports whether nonzero bits fell below
+// bit 0.
+func placeBits(a *u384, src []uint64, pos int64) (sticky bool) {
+	for i, w := range src {
+		if w == 0 {
+			continue
+		}
+		p := pos + 64*int64(i)
+		j := p >> 6 // floor division
+		b := uint(p - 64*j)
+		lo, hi := w<<b, uint64(0)
+		if b > 0 {
+			hi = w >> (64 - b)
+		}
+		for k, part := range [2]uint64{lo, hi} {
+			t := j + int64(k)
+			switch {
+			case part == 0:
+			case t < 0:
+				sticky = true
+			default:
+				a[t] |= part
+			}
+		}
+	}
+	return sticky
+}
+
+// fma2 sets z to the rounded (−1)^pneg·(xh:xl)·(yh:yl)·2^pe +
+// (−1)^wneg·(wh:wl)·2^we for nonzero two-word significands (z.f.two()):
+// the exact 256-bit product and the addend go to a 384-bit window, the
+// larger (by leading bit) with its leading bit on bit 382 and the other
+// under it, the bits below the window folded into a sticky bit, with a
+// one-unit borrow for a subtraction with a sticky tail, as in fmaSmall.
+// Sticky bits only arise when the two are more than 127 bits apart, and
+// then the result keeps at least 381 bits; its top 256 bits and a sticky
+// bit for the rest go to round256.
+func (z *Float) fma2(pneg bool, xh, xl, yh, yl uint64, pe int64, wneg bool, wh, wl uint64, we int64) {
+	h00, l00 := bits.Mul64(xl, yl)
+	h01, l01 := bits.Mul64(xl, yh)
+	h10, l10 := bits.Mul64(xh, yl)
+	h11, l11 := bits.Mul64(xh, yh)
+	var P [4]uint64
+	var c, c2 uint64
+	P[0] = l00
+	P[1], c = bits.Add64(h00, l01, 0)
+	P[2], c2 = bits.Add64(h01, l11, c)
+	P[3], _ = bits.Add64(h11, 0, c2)
+	P[1], c = bits.Add64(P[1], l10, 0)
+	P[2], c2 = bits.Add64(P[2], h10, c)
+	P[3], _ = bits.Add64(P[3], 0, c2)
+	lenP := int64(256)
+	for i := 3; i >= 0 && P[i] == 0; i-- {
+		lenP -= 64
+	}
+	lenP -= int64(bits.LeadingZeros64(P[(lenP-1)/64]))
+	tp := pe + lenP - 1 // exponent of P's leading bit
+	lenW := int64(128 - bits.LeadingZeros64(wh))
+	if wh == 0 {
+		lenW = int64(64 - bits.LeadingZeros64(wl))
+	}
+	tw := we + lenW - 1
+	W := [2]uint64{wl, wh}
+	var X, Y u384
+	var st bool
+	neg, yneg := pneg, wneg
+	var top int64
+	if tp >= tw { // X = P, Y = w
+		top = tp
+		placeBits(&X, P[:], 382-(lenP-1))
+		st = placeBits(&Y, W[:], 382-(tp-tw)-(lenW-1))
+	} else {
+		top = tw
+		neg, yneg = wneg, pneg
+		placeBits(&X, W[:], 382-(lenW-1))
+		st = placeBits(&Y, P[:], 382-(tw-tp)-(lenP-1))
+	}
+	e := top - 382 // exponent of the window's bit 0
+	var R u384
+	if neg == yneg {
+		c = 0
+		for i := range R {
+			R[i], c = bits.Add64(X[i], Y[i], c)
+		}
+	} else {
+		var b uint64
+		for i := range R {
+			R[i], b = bits.Sub64(X[i], Y[i], b)
+		}
+		if b != 0 { // |Y| > |X|: equal leading bits, no sticky; negate
+			neg = !neg
+			b = 0
+			for i := range R {
+				R[i], b = bits.Sub64(0, R[i], b)
+			}
+		}
+		if st {
+			b = 1
+			for i := range R {
+				R[i], b = bits.Sub64(R[i], 0, b)
+			}
+		}
+		if R[0]|R[1]|R[2]|R[3]|R[4]|R[5] == 0 {
+			z.SetZero(z.zeroSumNeg())
+			return
+		}
+	}
+	t := 5
+	for t > 3 && R[t] == 0 {
+		t--
+	}
+	for i := 0; i < t-3; i++ {
+		st = st || R[i] != 0
+	}
+	z.round256(neg, u256{R[t-3], R[t-2], R[t-1], R[t]}, e+64*int64(t-3), st)
+}
