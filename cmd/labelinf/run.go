@@ -51,17 +51,21 @@ func (e *env) since(t0 time.Time) float64 { return e.now().Sub(t0).Seconds() }
 type command struct {
 	name string
 	run  func(e *env, args []string) int
+	// signalEnds marks a command that a signal ends normally (serve
+	// drains and exits 0); for the others a signal is an interruption
+	// (exit 1).
+	signalEnds bool
 }
 
 var commands = []command{
-	{"demo", runDemo},
-	{"fpa", runFPA},
-	{"plan", runPlan},
-	{"attack", runAttack},
-	{"blia", runBLIA},
-	{"bits", runBits},
-	{"serve", runServe},
-	{"version", runVersion},
+	{name: "demo", run: runDemo},
+	{name: "fpa", run: runFPA},
+	{name: "plan", run: runPlan},
+	{name: "attack", run: runAttack},
+	{name: "blia", run: runBLIA},
+	{name: "bits", run: runBits},
+	{name: "serve", run: runServe, signalEnds: true},
+	{name: "version", run: runVersion},
 }
 
 // run is the whole command without signal handling (for tests); it
@@ -96,7 +100,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer, no
 			fmt.Fprintf(stderr, "labelinf %s: writing output: %v\n", c.name, e.stdout.err)
 			return max(code, 1)
 		}
-		if code == 0 && ctx.Err() != nil {
+		if code == 0 && ctx.Err() != nil && !c.signalEnds {
 			code = 1
 		}
 		return code

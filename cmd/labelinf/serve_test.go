@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -76,4 +77,31 @@ func TestAttackServed(t *testing.T) {
 
 	// Without a key file: a usage error.
 	assert.Equal(t, 2, run([]string{"attack", "-scorer", "http://" + string(addr) + "/v1/competitions/x", "-assume", "float64-sklearn"}, io.Discard, io.Discard))
+}
+
+// TestServeSIGTERMExitsZero runs labelinf serve as a real process and
+// sends it SIGTERM: the server drains and exits 0 (a signal is how a
+// server is stopped, not a failure), while the other commands exit 1 on a
+// signal (TestSignalKillsScorerGroup).
+func TestServeSIGTERMExitsZero(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "labels.txt"), []byte("0\n1\n1\n0\n"), 0o644))
+	cfg := filepath.Join(dir, "c.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(`{"competitions":[{"id":"x","labels":"labels.txt","classes":2,"metric":"float64-sklearn"}]}`), 0o644))
+	addrFile := filepath.Join(dir, "addr")
+	cmd := labelinfProcess(t, "serve", "-config", cfg, "-listen", "127.0.0.1:0", "-addr-file", addrFile)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, _ := os.ReadFile(addrFile); len(b) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	err := cmd.Wait()
+	assert.NoError(t, err, "labelinf serve after SIGTERM: %s", stderr.String())
+	assert.Contains(t, stderr.String(), `"msg":"stopped"`)
 }
