@@ -19,3 +19,17 @@ func TestSmokeTmp(t *testing.T) {
 	b, _ := json.MarshalIndent(rep, "", " ")
 	os.WriteFile("/tmp/aud/out.json", b, 0o644)
 }
+
+func TestPlotTmp(t *testing.T) {
+	for _, f := range []string{"25k", "198"} {
+		b, _ := os.ReadFile("/tmp/aud/" + f + ".json")
+		var r Report
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.SavePlot("/tmp/aud/" + f + ".png"); err != nil {
+			t.Fatal(err)
+		}
+		r.WriteTable(os.Stdout)
+	}
+}

@@ -7,8 +7,8 @@ package audit
 import (
 	"context"
 	"errors"
-	"strconv"
 	"math/big"
+	"strconv"
 	"sync"
 
 	"github.com/labelinf/labelinf/defence"
