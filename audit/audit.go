@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -58,18 +59,21 @@ type CellResult struct {
 	Settings string           `json:"settings"`
 	Defence  defence.Settings `json:"defence"`
 	Attacks  []AttackResult   `json:"attacks"`
-	// Best is the cheapest attack that recovers the labels (whatever the
-	// limit), "" if none does.
+	// Best is the attack that recovers the most public labels within the
+	// limit (the cheaper of two that recover as many), counting only
+	// attacks whose claims are at least 99 % right; "" if none recovers
+	// any.
 	Best string `json:"best,omitempty"`
-	// Submissions the best attack needs (0 if none recovers), and
-	// whether that number is extrapolated.
+	// Submissions the best attack needs to finish (whatever the limit; 0
+	// if there is none), and whether that number is extrapolated.
 	Submissions  int64 `json:"submissions"`
 	Extrapolated bool  `json:"extrapolated,omitempty"`
 	// Limit is the submissions the attacker has: per day × days ×
 	// accounts (capped by the total limit × accounts) when the cell has
 	// a daily limit, else the config's limit.
 	Limit int64 `json:"limit"`
-	// Stopped: no attack recovers the labels within Limit.
+	// Stopped: no attack recovers StopFraction of the public labels
+	// within Limit.
 	Stopped bool `json:"stopped"`
 	// Fractions of labels recovered within the limit (the best over the
 	// attacks; verified: by an attack that verifies its labels).
@@ -85,6 +89,11 @@ type CellResult struct {
 	Honest HonestCost `json:"honest"`
 }
 
+// StopFraction is the share of the public labels an attack must
+// recover within the limit (with at most 1 % of its claims wrong) for a
+// cell not to count as stopped: 1 %.
+const StopFraction = 0.01
+
 // AccDays is the competition length an attack needs with Accounts
 // accounts.
 type AccDays struct {
@@ -98,7 +107,7 @@ type AccDays struct {
 func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 	comp, err := cfg.resolve()
 	if err != nil {
-		return nil, err
+		return nil, &ConfigError{err}
 	}
 	if o.Target == nil {
 		o.Target = InProcess
@@ -106,11 +115,11 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 	hs := o.Honest
 	if hs == nil && comp.cfg.Honest != "" {
 		dir := comp.cfg.Honest
-		if cfg.dir != "" && !isAbs(dir) {
-			dir = cfg.dir + "/" + dir
+		if cfg.dir != "" && !filepath.IsAbs(dir) {
+			dir = filepath.Join(cfg.dir, dir)
 		}
 		if hs, err = LoadHonest(dir, len(comp.labels)); err != nil {
-			return nil, err
+			return nil, &ConfigError{err}
 		}
 	}
 	if hs == nil {
@@ -118,12 +127,12 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 	}
 	for _, h := range hs {
 		if len(h.Pred) != len(comp.labels) {
-			return nil, fmt.Errorf("audit: honest submission %s has %d predictions; want %d", h.Name, len(h.Pred), len(comp.labels))
+			return nil, &ConfigError{fmt.Errorf("audit: honest submission %s has %d predictions; want %d", h.Name, len(h.Pred), len(comp.labels))}
 		}
 	}
 	truth, err := trueScores(comp.model, comp.labels, hs)
 	if err != nil {
-		return nil, err
+		return nil, &ConfigError{err}
 	}
 	pos := 0
 	for _, y := range comp.labels {
@@ -191,8 +200,6 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 	return rep, nil
 }
 
-func isAbs(p string) bool { return len(p) > 0 && p[0] == '/' }
-
 // auditCell runs one cell.
 func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactory, hs []Honest, truth []float64,
 	logf func(string, ...any)) (*CellResult, error) {
@@ -242,10 +249,11 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 	if lim.Total > 0 {
 		cr.Limit = min(cr.Limit, int64(lim.Total)*acc)
 	}
+	bestWithin := 0.0
 	for i := range atks {
 		a := &atks[i]
-		if a.Recovered() && (cr.Best == "" || a.Needed < cr.Submissions) {
-			cr.Best, cr.Submissions, cr.Extrapolated = a.Attack, a.Needed, a.Extrapolated
+		if a.Needed == 0 || !a.Accurate() {
+			continue // failed, or guessing
 		}
 		// What the attack recovers within the limit: its fractions, scaled
 		// down if it needs more submissions than the limit (linear
@@ -254,15 +262,17 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 		if a.Needed > cr.Limit {
 			scale = float64(cr.Limit) / float64(a.Needed)
 		}
-		if a.Needed == 0 || !a.Accurate() {
-			continue // failed, or guessing
+		w := a.PublicRecovered * scale
+		if cr.Best == "" || w > bestWithin || (w == bestWithin && a.Needed < cr.Submissions) {
+			bestWithin = w
+			cr.Best, cr.Submissions, cr.Extrapolated = a.Attack, a.Needed, a.Extrapolated
 		}
-		cr.PublicRecovered = math.Max(cr.PublicRecovered, a.PublicRecovered*scale)
+		cr.PublicRecovered = math.Max(cr.PublicRecovered, w)
 		cr.PublicVerified = math.Max(cr.PublicVerified, a.PublicVerified*scale)
 		cr.PrivateRecovered = math.Max(cr.PrivateRecovered, a.PrivateRecovered*scale)
 		cr.PrivateVerified = math.Max(cr.PrivateVerified, a.PrivateVerified*scale)
 	}
-	cr.Stopped = cr.Best == "" || cr.Submissions > cr.Limit
+	cr.Stopped = bestWithin < StopFraction
 	if cr.Best != "" {
 		for _, k := range []int64{1, 10, 100} {
 			per := int64(cr.PerDay) * k

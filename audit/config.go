@@ -106,12 +106,21 @@ const (
 	DefaultMetric  = scorer.Leaderboard
 )
 
+// ConfigError is a problem with the audit's input: the config file, its
+// labels, its grid or the honest submissions. Run and LoadConfig return
+// one (errors.As) for every such problem, so that a caller can tell bad
+// input from a failed audit.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
 // LoadConfig reads a JSON or YAML (.yaml, .yml) config file. Unknown
 // fields are an error in both.
 func LoadConfig(path string) (*Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("audit: config: %w", err)
+		return nil, &ConfigError{fmt.Errorf("audit: config: %w", err)}
 	}
 	var c *Config
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -121,7 +130,7 @@ func LoadConfig(path string) (*Config, error) {
 		c, err = ParseJSON(b)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("audit: config %s: %w", path, err)
+		return nil, &ConfigError{fmt.Errorf("audit: config %s: %w", path, err)}
 	}
 	c.dir = filepath.Dir(path)
 	return c, nil

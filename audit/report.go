@@ -38,13 +38,13 @@ func (r *Report) WriteTable(w io.Writer) error {
 		c.ID, c.Rows, c.Positives, c.Metric, c.Seed, c.Limit, c.Days, c.Accounts)
 	fmt.Fprintf(w, "honest users: %d submissions, %d with a true score within 0.001 of another's\n\n", c.Honest, c.NearTies)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "defence\tverdict\tcheapest attack\tsubmissions\tdays (1 / 10 acc.)\tpublic rec. (ver.)\tprivate rec.\thonest mean |Δ|\tmax |Δ|\tKendall τ\t")
+	fmt.Fprintln(tw, "defence\tverdict\tbest attack\tsubmissions\tdays (1 / 10 acc.)\tpublic rec. (ver.)\tprivate rec.\thonest mean |Δ|\tmax |Δ|\tKendall τ\t")
 	for _, cr := range r.Cells {
 		verdict := "NOT stopped"
 		if cr.Stopped {
 			verdict = "stopped"
 		}
-		best, subs, days := "none recovers", "—", "—"
+		best, subs, days := "none", "—", "—"
 		if cr.Best != "" {
 			best = cr.Best
 			subs = fmt.Sprint(cr.Submissions)
@@ -61,8 +61,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 		return err
 	}
 	_, err := fmt.Fprint(w, `
-verdict: stopped = no attack recovers half the public labels (≥ 99 % right) within the limit.
-submissions: of the cheapest attack that recovers them, whatever the limit; ~ = extrapolated from a measured prefix.
+verdict: stopped = no attack recovers 1 % of the public labels (claims ≥ 99 % right) within the limit.
+best attack: the one recovering the most labels within the limit; submissions: what it needs to finish, whatever
+the limit (~ = extrapolated from a measured prefix); days: those submissions at the daily limit with 1 / 10 accounts.
 rec. (ver.): fraction of labels recovered within the limit (verified by the attack).
 honest: |reported − true| score over the honest submissions; τ between the true and the reported leaderboards.
 `)
