@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -151,10 +152,11 @@ func (r *Report) Plot() (*plot.Plot, error) {
 	p.X.Tick.Marker, p.Y.Tick.Marker = decadeTicks{}, decadeTicks{}
 	p.Add(plotter.NewGrid())
 	var open, stopped plotter.XYs
-	// Labels: one per position (coincident cells share it); a label
-	// close to an earlier one goes below its point instead of above.
-	var above, below plotter.XYLabels
-	var placed []plotter.XY
+	xmax := math.Pow(10, math.Ceil(math.Log10(math.Max(xmin, maxX(pts))))+1)
+	p.X.Min, p.X.Max = x0/2, xmax
+	p.Y.Min, p.Y.Max = 1, ytop*3
+	var where []plotter.XY
+	var names []string
 	for _, q := range pts {
 		x, y := q.X, q.Y
 		if x <= 0 {
@@ -169,34 +171,10 @@ func (r *Report) Plot() (*plot.Plot, error) {
 		} else {
 			open = append(open, xy)
 		}
-		near := false
-		for k, o := range placed {
-			if o == xy {
-				// Same position: extend that label.
-				if k < len(above.XYs) && above.XYs[k] == xy {
-					above.Labels[k] += ", " + q.Name
-				}
-				near = true
-				xy.X = math.NaN()
-				break
-			}
-			if math.Abs(math.Log10(o.X/x)) < 0.5 && math.Abs(math.Log10(o.Y/y)) < 0.3 {
-				near = true
-			}
-		}
-		if math.IsNaN(xy.X) {
-			continue
-		}
-		if near {
-			below.XYs = append(below.XYs, xy)
-			below.Labels = append(below.Labels, q.Name)
-			placed = append(placed, plotter.XY{X: math.NaN()})
-			continue
-		}
-		above.XYs = append(above.XYs, xy)
-		above.Labels = append(above.Labels, q.Name)
-		placed = append(placed, xy)
+		where = append(where, xy)
+		names = append(names, q.Name)
 	}
+	groups := placeLabels(p, where, names)
 	for _, s := range []struct {
 		xys   plotter.XYs
 		name  string
@@ -214,10 +192,7 @@ func (r *Report) Plot() (*plot.Plot, error) {
 		p.Add(sc)
 		p.Legend.Add(s.name, sc)
 	}
-	for _, g := range []struct {
-		l  plotter.XYLabels
-		dy vg.Length
-	}{{above, 3}, {below, -11}} {
+	for _, g := range groups {
 		if len(g.l.XYs) == 0 {
 			continue
 		}
@@ -225,16 +200,14 @@ func (r *Report) Plot() (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(float64(g.dy))}
+		l.Offset = g.off
 		for i := range l.TextStyle {
-			l.TextStyle[i].Font.Size = vg.Points(8)
+			l.TextStyle[i].Font.Size = vg.Points(labelFont)
+			l.TextStyle[i].XAlign = g.align
 		}
 		p.Add(l)
 	}
-	p.Legend.Top, p.Legend.Left = false, false
-	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(10), vg.Points(10)
 	if lim := float64(c.Limit); lim > 1 && lim < ytop {
-		xmax := math.Pow(10, math.Ceil(math.Log10(math.Max(xmin, maxX(pts))))+1)
 		ln, err := plotter.NewLine(plotter.XYs{{X: x0 / 2, Y: lim}, {X: xmax, Y: lim}})
 		if err != nil {
 			return nil, err
@@ -244,8 +217,6 @@ func (r *Report) Plot() (*plot.Plot, error) {
 		p.Add(ln)
 		p.Legend.Add(fmt.Sprintf("limit without a daily cap (%d)", c.Limit), ln)
 	}
-	p.X.Min, p.X.Max = x0/2, math.Pow(10, math.Ceil(math.Log10(math.Max(xmin, maxX(pts))))+1)
-	p.Y.Min, p.Y.Max = 1, ytop*3
 	return p, nil
 }
 
@@ -294,4 +265,77 @@ func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return out
+}
+
+// labelFont is the labels' font size in points.
+const labelFont = 8
+
+// labelGroup is the labels drawn at one offset from their points.
+type labelGroup struct {
+	l     plotter.XYLabels
+	off   vg.Point
+	align text.XAlignment
+}
+
+// placeLabels places one label per point (points at the same place
+// share one, their names joined) at the first of four positions (right
+// above, right below, left above, left below) whose box overlaps no
+// label placed before and no point, in an approximate data area of
+// 7.3 × 4.4 inches (the plot's size less its axes).
+func placeLabels(p *plot.Plot, where []plotter.XY, names []string) []labelGroup {
+	const w, h = 7.3 * 72, 4.4 * 72 // points
+	px := func(xy plotter.XY) (float64, float64) {
+		return p.X.Norm(xy.X) * w, p.Y.Norm(xy.Y) * h
+	}
+	type box struct{ x0, y0, x1, y1 float64 }
+	overlaps := func(a, b box) bool { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
+	var boxes []box
+	for _, xy := range where {
+		x, y := px(xy)
+		boxes = append(boxes, box{x - 5, y - 5, x + 5, y + 5})
+	}
+	groups := []labelGroup{
+		{off: vg.Point{X: 6, Y: 3}, align: text.XLeft},
+		{off: vg.Point{X: 6, Y: -12}, align: text.XLeft},
+		{off: vg.Point{X: -6, Y: 3}, align: text.XRight},
+		{off: vg.Point{X: -6, Y: -12}, align: text.XRight},
+	}
+	seen := map[plotter.XY]*string{}
+	var order []plotter.XY
+	for i, xy := range where {
+		if n, ok := seen[xy]; ok {
+			*n += ", " + names[i]
+			continue
+		}
+		n := names[i]
+		seen[xy] = &n
+		order = append(order, xy)
+	}
+	for _, xy := range order {
+		name := *seen[xy]
+		x, y := px(xy)
+		tw := 0.5 * labelFont * float64(len([]rune(name)))
+		pick := 0
+		for g, gr := range groups {
+			bx := box{x + float64(gr.off.X), y + float64(gr.off.Y), x + float64(gr.off.X) + tw, y + float64(gr.off.Y) + labelFont + 1}
+			if gr.align == text.XRight {
+				bx.x0, bx.x1 = x+float64(gr.off.X)-tw, x+float64(gr.off.X)
+			}
+			free := bx.x0 >= 0 && bx.x1 <= w
+			for _, o := range boxes {
+				if overlaps(bx, o) {
+					free = false
+					break
+				}
+			}
+			if free {
+				pick = g
+				boxes = append(boxes, bx)
+				break
+			}
+		}
+		groups[pick].l.XYs = append(groups[pick].l.XYs, xy)
+		groups[pick].l.Labels = append(groups[pick].l.Labels, name)
+	}
+	return groups
 }
