@@ -178,6 +178,7 @@ func TestBadConfig(t *testing.T) {
 		{"honest.json", `{"rows": 10, "honest": "nodir"}`, "honest"},
 		{"syntax.yaml", "rows: [1, 2", "yaml"},
 		{"measure.json", `{"rows": 10, "measure": 5}`, "measure"},
+		{"thresholdout.json", `{"rows": 10, "grid": [{"name": "t", "defence": {"thresholdout": {"t": 0.1, "sigma": 0.1, "budget": 5}}}]}`, "training rows"},
 	}
 	for _, tc := range cases {
 		p := write(tc.file, tc.body)

@@ -309,6 +309,9 @@ func (c *Config) resolve() (*competition, error) {
 		if cell.Name == "" {
 			cell.Name = cell.Defence.String()
 		}
+		if cell.Defence.Thresholdout != nil {
+			return nil, fmt.Errorf("audit: grid cell %q: Thresholdout needs training rows with public labels, which an audited competition does not have here", cell.Name)
+		}
 		if seen[cell.Name] {
 			return nil, fmt.Errorf("audit: grid: two cells named %q", cell.Name)
 		}

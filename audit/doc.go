@@ -18,10 +18,11 @@
 //   - boosting (adaptive.Boost, keeping what lowered the score) against
 //     the Ladder [BH15].
 //
-// The robust single-query attacks of package decode need a score of
-// thousands of bits (an arbitrary-precision server); a served score is
-// a float64 at most, so no cell of a served competition admits them and
-// the audit does not run them.
+// The robust single-query attacks of package decode recover N labels
+// from one score, which must then carry at least N bits; a served score
+// is a float64 at most (64 bits), so beyond 64 labels no cell of a served
+// competition admits them, and the audit does not run them. Thresholdout
+// needs training rows with public labels and is refused in a grid.
 //
 // A label counts as recovered when an attack claims it and it is right
 // (the audit holds the labels); an attack more than 1 % of whose claims
