@@ -48,6 +48,11 @@ func resultPrec(z, x *big.Float) (uint, error) {
 //	Log(1) = +0 (exact)
 //	Log(x < 0) returns ErrDomain and leaves z unchanged
 func Log(z, x *big.Float) (*big.Float, error) {
+	return new(Consts).Log(z, x)
+}
+
+// Log is [Log] with π and ln 2 taken from, and kept in, the cache c.
+func (cc *Consts) Log(z, x *big.Float) (*big.Float, error) {
 	prec, err := resultPrec(z, x)
 	if err != nil {
 		return z, err
@@ -70,7 +75,7 @@ func Log(z, x *big.Float) (*big.Float, error) {
 	}
 	// ln x ≈ x−1 near 1: ask for −top(x−1) more bits to see it.
 	extra := uint(max(0, -d.top()))
-	var c consts
+	c := consts{shared: cc}
 	var y xf
 	_, err = roundZivSet(z, prec, func(wp uint) (*xf, int64) {
 		e := logAGM(&y, &xx, wp+extra, &c)
@@ -91,6 +96,11 @@ func roundZivSet(z *big.Float, prec uint, f approxFunc) (big.Accuracy, error) {
 // It returns ErrDomain if num or den is not positive or d = 0, and ErrPrec
 // if z's precision is 0. LogRatio(n, n, d) = +0 (exact).
 func LogRatio(z *big.Float, num, den *big.Int, d uint64) (*big.Float, error) {
+	return new(Consts).LogRatio(z, num, den, d)
+}
+
+// LogRatio is [LogRatio] with π and ln 2 taken from, and kept in, the cache c.
+func (cc *Consts) LogRatio(z *big.Float, num, den *big.Int, d uint64) (*big.Float, error) {
 	prec := z.Prec()
 	if prec == 0 {
 		return z, ErrPrec
@@ -108,7 +118,7 @@ func LogRatio(z *big.Float, num, den *big.Int, d uint64) (*big.Float, error) {
 	var n, dd, q, y xf
 	n.setInt(num)
 	dd.setInt(den)
-	var c consts
+	c := consts{shared: cc}
 	dl := int64(bits.Len64(d))
 	_, err := roundZivSet(z, prec, func(wp uint) (*xf, int64) {
 		w := wp + extra + 8
@@ -138,6 +148,11 @@ func LogRatio(z *big.Float, num, den *big.Int, d uint64) (*big.Float, error) {
 //	a result beyond big.Float's exponent range returns ErrRange with z set
 //	to +Inf (overflow) or +0 (underflow)
 func Exp(z, x *big.Float) (*big.Float, error) {
+	return new(Consts).Exp(z, x)
+}
+
+// Exp is [Exp] with π and ln 2 taken from, and kept in, the cache c.
+func (cc *Consts) Exp(z, x *big.Float) (*big.Float, error) {
 	prec, err := resultPrec(z, x)
 	if err != nil {
 		return z, err
@@ -160,7 +175,7 @@ func Exp(z, x *big.Float) (*big.Float, error) {
 		}
 		return z.SetPrec(prec).SetInt64(0), ErrRange
 	}
-	var c consts
+	c := consts{shared: cc}
 	var y xf
 	_, err = roundZivSet(z, prec, func(wp uint) (*xf, int64) {
 		e, _ := expNewton(&y, &xx, wp, &c)
@@ -226,6 +241,11 @@ func log1p(z, x *xf, wp uint, c *consts) int64 {
 //	Log1p(+Inf) = +Inf
 //	Log1p(x < -1) returns ErrDomain and leaves z unchanged
 func Log1p(z, x *big.Float) (*big.Float, error) {
+	return new(Consts).Log1p(z, x)
+}
+
+// Log1p is [Log1p] with π and ln 2 taken from, and kept in, the cache c.
+func (cc *Consts) Log1p(z, x *big.Float) (*big.Float, error) {
 	prec, err := resultPrec(z, x)
 	if err != nil {
 		return z, err
@@ -245,7 +265,7 @@ func Log1p(z, x *big.Float) (*big.Float, error) {
 	case x.Sign() == 0:
 		return z.SetPrec(prec).Set(x), nil
 	}
-	var c consts
+	c := consts{shared: cc}
 	var y xf
 	// |ln(1+x)| ≥ |x|/2 for x ≥ −1/2; for x < −1/2 it is above 0.69.
 	extra := uint(max(0, -xx.top()))
@@ -269,6 +289,11 @@ func Log1p(z, x *big.Float) (*big.Float, error) {
 //	a result below big.Float's range (x below about −1.49e9) returns
 //	ErrRange with z set to +0
 func Softplus(z, x *big.Float) (*big.Float, error) {
+	return new(Consts).Softplus(z, x)
+}
+
+// Softplus is [Softplus] with π and ln 2 taken from, and kept in, the cache c.
+func (cc *Consts) Softplus(z, x *big.Float) (*big.Float, error) {
 	prec, err := resultPrec(z, x)
 	if err != nil {
 		return z, err
@@ -287,7 +312,7 @@ func Softplus(z, x *big.Float) (*big.Float, error) {
 	if !pos && ax.top() > 32 {
 		return z.SetPrec(prec).SetInt64(0), ErrRange
 	}
-	var c consts
+	c := consts{shared: cc}
 	var y, u, nx xf
 	nx.neg(&ax)
 	_, err = roundZivSet(z, prec, func(wp uint) (*xf, int64) {

@@ -9,15 +9,73 @@ import (
 	"github.com/labelinf/labelinf/internal/bigmul"
 )
 
-// consts holds π and ln 2 for the duration of one top-level call (a Ziv
-// loop, or a Newton iteration that calls log many times). It is not shared
-// between calls or goroutines: apa keeps no global mutable state.
-type consts struct {
+// Consts is a cache of the constants π and ln 2 that [Log], [Exp] and the
+// other functions of this package need at the working precision. The
+// package-level functions compute them afresh on every call (apa keeps no
+// global mutable state); a caller that evaluates many functions at high
+// precision holds one Consts and calls its methods instead, so that the
+// constants are computed once, at the highest precision asked so far, and
+// then only truncated. The zero value is an empty cache ready to use. A
+// Consts is safe for concurrent use by many goroutines; it must not be
+// copied after first use. Results never depend on the cache: every method
+// returns exactly what the package-level function of the same name returns.
+type Consts struct {
+	mu              sync.Mutex
 	piPrec, ln2Prec uint
 	pi, ln2         xf
+}
+
+// cachePrec is the precision at which a constant is computed when wp bits
+// are asked: a little more, so that the next Ziv step (wp·3/2 at most) or a
+// later call at slightly higher precision reuses it.
+func cachePrec(wp uint) uint { return wp + wp/8 + 64 }
+
+// has reports whether both constants are cached to at least wp bits.
+func (c *Consts) has(wp uint) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.piPrec >= wp && c.ln2Prec >= wp
+}
+
+// getPi sets z to π with a relative error below 2^(2-wp) and returns z.
+func (c *Consts) getPi(z *xf, wp uint) *xf {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.piPrec < wp {
+		p := cachePrec(wp)
+		computePi(&c.pi, p)
+		c.piPrec = p
+	}
+	return z.set(&c.pi).trunc(wp)
+}
+
+// getLn2 sets z to ln 2 with a relative error below 2^(2-wp) and returns z.
+func (c *Consts) getLn2(z *xf, wp uint) *xf {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ln2Prec < wp {
+		p := cachePrec(wp)
+		computeLn2(&c.ln2, p)
+		c.ln2Prec = p
+	}
+	return z.set(&c.ln2).trunc(wp)
+}
+
+// consts is the view of a [Consts] that one top-level call uses: it can
+// start computing the constants on a second goroutine (prefetch) while the
+// caller's AGM or Newton ladder runs, and the getters wait for it.
+type consts struct {
+	shared *Consts // never nil once in use; a fresh Consts for the package-level functions
 
 	wg      sync.WaitGroup // a prefetch in flight
 	pending bool
+}
+
+func (c *consts) cache() *Consts {
+	if c.shared == nil {
+		c.shared = new(Consts)
+	}
+	return c.shared
 }
 
 // prefetch starts computing π and ln 2 to wp bits on another goroutine, if
@@ -25,21 +83,15 @@ type consts struct {
 // AGM that needs them ends. The getters wait for it.
 func (c *consts) prefetch(wp uint) {
 	c.wait()
-	needPi, needLn2 := c.piPrec < wp, c.ln2Prec < wp
-	if !needPi && !needLn2 {
+	sh := c.cache()
+	if sh.has(wp) {
 		return
 	}
-	p := wp + wp/8 + 64
 	c.pending = true
 	c.wg.Go(func() {
-		if needPi {
-			computePi(&c.pi, p)
-			c.piPrec = p
-		}
-		if needLn2 {
-			computeLn2(&c.ln2, p)
-			c.ln2Prec = p
-		}
+		var t xf
+		sh.getPi(&t, wp)
+		sh.getLn2(&t, wp)
 	})
 }
 
@@ -53,27 +105,13 @@ func (c *consts) wait() {
 // getPi returns π with a relative error below 2^(2-wp).
 func (c *consts) getPi(wp uint) *xf {
 	c.wait()
-	if c.piPrec < wp {
-		// Compute a little more than asked so that later calls at slightly
-		// higher precision reuse it.
-		p := wp + wp/8 + 64
-		computePi(&c.pi, p)
-		c.piPrec = p
-	}
-	var r xf
-	return r.set(&c.pi).trunc(wp)
+	return c.cache().getPi(new(xf), wp)
 }
 
 // getLn2 returns ln 2 with a relative error below 2^(2-wp).
 func (c *consts) getLn2(wp uint) *xf {
 	c.wait()
-	if c.ln2Prec < wp {
-		p := wp + wp/8 + 64
-		computeLn2(&c.ln2, p)
-		c.ln2Prec = p
-	}
-	var r xf
-	return r.set(&c.ln2).trunc(wp)
+	return c.cache().getLn2(new(xf), wp)
 }
 
 // chudnovskyC324 is 640320³/24, the ratio constant of the Chudnovsky series.
@@ -82,23 +120,17 @@ var chudnovskyC324 = new(big.Int).Div(new(big.Int).Exp(big.NewInt(640320), big.N
 // bsPi evaluates the Chudnovsky series terms [a, b) by binary splitting
 // [HP98, §2], returning P, Q, T.
 func bsPi(a, b int64) (p, q, t *big.Int) {
-	if b-a == 1 {
-		p, q = new(big.Int), new(big.Int)
-		if a == 0 {
-			p.SetInt64(1)
-			q.SetInt64(1)
-		} else {
-			p.SetInt64(6*a - 5)
-			p.Mul(p, big.NewInt(2*a-1))
-			p.Mul(p, big.NewInt(6*a-1))
-			q.SetInt64(a)
-			q.Mul(q, q)
-			q.Mul(q, big.NewInt(a))
-			q.Mul(q, chudnovskyC324)
-		}
-		t = new(big.Int).Mul(p, big.NewInt(13591409+545140134*a))
-		if a&1 == 1 {
-			t.Neg(t)
+	if b-a <= leafTerms {
+		// Fold the terms in one by one: (P, Q, T) ← (P·p_k, Q·q_k,
+		// q_k·T + P·t_k), the combination rule below with a one-term
+		// right half. Small multipliers, no recursion, few allocations.
+		p, q, t = big.NewInt(1), big.NewInt(1), new(big.Int)
+		for k := a; k < b; k++ {
+			pk, qk, tk := bsPi1(k)
+			t.Mul(t, qk)
+			t.Add(t, tk.Mul(tk, p))
+			p.Mul(p, pk)
+			q.Mul(q, qk)
 		}
 		return p, q, t
 	}
@@ -120,6 +152,36 @@ func bsPi(a, b int64) (p, q, t *big.Int) {
 	q = bigmul.Mul(qam, qam, qmb)
 	return p, q, t
 }
+
+// bsPi1 returns the single Chudnovsky term a as (p, q, t) [HP98, §2].
+func bsPi1(a int64) (p, q, t *big.Int) {
+	p, q = new(big.Int), new(big.Int)
+	if a == 0 {
+		p.SetInt64(1)
+		q.SetInt64(1)
+	} else {
+		p.SetInt64(6*a - 5)
+		p.Mul(p, big.NewInt(2*a-1))
+		p.Mul(p, big.NewInt(6*a-1))
+		q.SetInt64(a)
+		q.Mul(q, q)
+		q.Mul(q, big.NewInt(a))
+		q.Mul(q, chudnovskyC324)
+	}
+	t = new(big.Int).Mul(p, big.NewInt(13591409+545140134*a))
+	if a&1 == 1 {
+		t.Neg(t)
+	}
+	return p, q, t
+}
+
+// leafTerms is the number of series terms below which the binary
+// splittings of this file fold terms in linearly instead of recursing: the
+// leaves then cost a few word-sized multiplications instead of three
+// allocations each. The sums only grow to leafTerms·(bits per term) bits,
+// a few words. 16 is a judgement; TestConstantsMatchReferences and
+// TestLn2AndEAgainstIndependentSeries check the results.
+const leafTerms = 16
 
 // computePi sets z to π with a relative error below 2^(2-wp), by the
 // Chudnovsky series, 1/π = 12 Σ (−1)^k (6k)! (13591409 + 545140134k) /
@@ -144,14 +206,23 @@ func computePi(z *xf, wp uint) {
 // with the term ratio 1/q², P(a,b) is 1, so it returns Q = q^(2(b−a)),
 // B = Π(2k+1) and T with Σ = T/(B·Q) [HP98, §2].
 func bsAtanh(a, b int64, q2 *big.Int) (qq, bb, t *big.Int) {
-	if b-a == 1 {
-		qq = new(big.Int)
-		if a == 0 {
-			qq.SetInt64(1)
-		} else {
-			qq.Set(q2)
+	if b-a <= leafTerms {
+		// Fold the terms in one by one: with the term k as right half
+		// (Q_k = q² or 1 for k = 0, B_k = 2k+1, T_k = 1), T ← B_k·Q_k·T + B,
+		// B ← B·B_k, Q ← Q·Q_k.
+		qq, bb, t = big.NewInt(1), big.NewInt(1), new(big.Int)
+		var bk big.Int
+		for k := a; k < b; k++ {
+			bk.SetInt64(2*k + 1)
+			t.Mul(t, &bk)
+			if k > 0 {
+				t.Mul(t, q2)
+				qq.Mul(qq, q2)
+			}
+			t.Add(t, bb)
+			bb.Mul(bb, &bk)
 		}
-		return qq, big.NewInt(2*a + 1), big.NewInt(1)
+		return qq, bb, t
 	}
 	m := (a + b) / 2
 	var ql, bl, tl, qr, br, tr *big.Int

@@ -26,13 +26,18 @@
 //     ladders [MCA, §3.4–3.5], [KM97];
 //   - π comes from the Chudnovsky series and ln 2 from a Machin-like atanh
 //     formula, both by binary splitting [HP98], computed on a second
-//     goroutine while the AGM runs and never cached between calls (no
-//     global mutable state);
-//   - the exponential is Newton's iteration on the logarithm after the
-//     reduction x = n·ln 2 + r [MCA, §4.2.5].
+//     goroutine while the AGM runs. The package-level functions compute
+//     them on every call (no global mutable state); a caller that makes
+//     many calls holds a [Consts], a cache safe for concurrent use, and
+//     calls its methods, which return the same results;
+//   - the exponential is a 6th-order Newton iteration on the logarithm,
+//     y ← y·e^(r − ln y) with e^d summed to 6 terms, after the reduction
+//     x = n·ln 2 + r [MCA, §4.2.5]: about 1.2 logarithms per call.
 //
-// At 10^6 bits Log is about 5.5× faster than ALTree/bigfloat and Exp about
-// 8×; see BENCHMARKS.md for the measured table.
+// At 10^6 bits Log is 3–4.6× faster than ALTree/bigfloat (without and with
+// a warm [Consts]). It is about 2.2× slower than MPFR with warm constants,
+// measured in the same run. BENCHMARKS.md §13 has the table; the cgo
+// harness that measures it is internal/mpfr (build tag mpfr).
 //
 // # References
 //

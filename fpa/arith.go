@@ -39,11 +39,13 @@ func (z *Float) add(x *Float, yneg bool, y *Float) *Float {
 			z.addSmall(x.neg, x.lo, x.exp, yneg, y.lo, y.exp)
 			return z
 		}
-		neg, R, e, st := addInts(x.neg, x.mantBig(new(big.Int)), x.exp, yneg, y.mantBig(new(big.Int)), y.exp, int64(z.f.Prec()))
-		if R.Sign() == 0 {
-			return z.SetZero(z.zeroSumNeg())
+		if z.f.two() && x.f.two() && y.f.two() {
+			xh, xl := x.words2()
+			yh, yl := y.words2()
+			z.add2(x.neg, xh, xl, x.exp, yneg, yh, yl, y.exp)
+			return z
 		}
-		z.roundBig(neg, R, e, st)
+		z.addBig(x, yneg, y)
 		return z
 	}
 	switch {
@@ -67,6 +69,19 @@ func (z *Float) add(x *Float, yneg bool, y *Float) *Float {
 		return z.setSigned(y, yneg)
 	}
 	return z.setSigned(x, x.neg) // y is ±0
+}
+
+// addBig sets z = x + (−1)^yneg·|y| with big.Int, x and y finite nonzero.
+func (z *Float) addBig(x *Float, yneg bool, y *Float) {
+	sc := getScratch()
+	R := &sc.a
+	neg, e, st := addInts(R, &sc.b, x.neg, x.mantRef(&sc.c), x.exp, yneg, y.mantRef(&sc.d), y.exp, int64(z.f.Prec()))
+	if R.Sign() == 0 {
+		z.SetZero(z.zeroSumNeg())
+	} else {
+		z.roundBig(neg, R, e, st)
+	}
+	putScratch(sc)
 }
 
 // addSmall adds two finite values with 64-bit significands on 128-bit
@@ -123,35 +138,43 @@ func (z *Float) addSmall(xneg bool, xm uint64, xe int64, yneg bool, ym uint64, y
 	z.round128(xneg, hi, lo, e, st)
 }
 
-// addInts returns (−1)^neg·(R + sticky)·2^e for the exact sum of
+// addInts sets R to the integer and returns the sign neg, exponent e and
+// sticky bit of (−1)^neg·(R + sticky)·2^e for the exact sum of
 // (−1)^xneg·xm·2^xe and (−1)^yneg·ym·2^ye, keeping at least p+2 bits
-// of the larger operand: an operand too small to reach them is folded into
-// a sticky bit as in addSmall, so no shift is ever larger than the
-// operands' lengths plus p. R = 0 means an exact zero.
-func addInts(xneg bool, xm *big.Int, xe int64, yneg bool, ym *big.Int, ye int64, p int64) (bool, *big.Int, int64, bool) {
+// when sticky: when |y| lies wholly below x's p+3 leading bits only a
+// sticky bit is kept (R = x's bits minus one unit for a subtraction, as
+// in addSmall); otherwise the sum is exact. T is a temporary; R and T
+// must not alias xm or ym. R = 0 means an exact zero.
+func addInts(R, T *big.Int, xneg bool, xm *big.Int, xe int64, yneg bool, ym *big.Int, ye int64, p int64) (bool, int64, bool) {
 	tx, ty := xe+int64(xm.BitLen()), ye+int64(ym.BitLen())
 	if tx < ty || (tx == ty && xe < ye) {
 		xneg, xm, xe, yneg, ym, ye, tx, ty = yneg, ym, ye, xneg, xm, xe, ty, tx
 	}
 	g := max(0, p+3-int64(xm.BitLen()))
 	if ty <= xe-g { // |y| < 2^(xe−g): only a sticky bit below x's p+3 bits
-		R := new(big.Int).Lsh(xm, uint(g))
+		R.Lsh(xm, uint(g))
 		if xneg != yneg {
-			R.Sub(R, big.NewInt(1))
+			R.Sub(R, bigOne)
 		}
-		return xneg, R, xe - g, true
+		return xneg, xe - g, true
 	}
 	e0 := min(xe, ye)
-	X := new(big.Int).Lsh(xm, uint(xe-e0))
-	Y := new(big.Int).Lsh(ym, uint(ye-e0))
+	R.Lsh(xm, uint(xe-e0))
+	if ye > e0 {
+		T.Lsh(ym, uint(ye-e0))
+	} else {
+		T = ym // read only: no copy
+	}
 	if xneg == yneg {
-		return xneg, X.Add(X, Y), e0, false
+		R.Add(R, T)
+		return xneg, e0, false
 	}
-	X.Sub(X, Y)
-	if X.Sign() < 0 {
-		return !xneg, X.Neg(X), e0, false
+	R.Sub(R, T)
+	if R.Sign() < 0 {
+		R.Neg(R)
+		return !xneg, e0, false
 	}
-	return xneg, X, e0, false
+	return xneg, e0, false
 }
 
 // Mul sets z to the rounded product x·y and returns z.
@@ -170,8 +193,13 @@ func (z *Float) Mul(x, y *Float) *Float {
 			z.round128(neg, hi, lo, x.exp+y.exp, false)
 			return z
 		}
-		R := new(big.Int).Mul(x.mantBig(new(big.Int)), y.mantBig(new(big.Int)))
-		z.roundBig(neg, R, x.exp+y.exp, false)
+		if z.f.two() && x.f.two() && y.f.two() {
+			xh, xl := x.words2()
+			yh, yl := y.words2()
+			z.mul2(neg, xh, xl, yh, yl, x.exp+y.exp)
+			return z
+		}
+		z.mulBig(neg, x, y)
 		return z
 	}
 	switch {
@@ -182,6 +210,15 @@ func (z *Float) Mul(x, y *Float) *Float {
 		return z.SetInf(neg)
 	}
 	return z.SetZero(neg)
+}
+
+// mulBig sets z to the rounded (−1)^neg·|x·y| with big.Int, x and y
+// finite nonzero.
+func (z *Float) mulBig(neg bool, x, y *Float) {
+	sc := getScratch()
+	R := sc.a.Mul(x.mantRef(&sc.b), y.mantRef(&sc.c))
+	z.roundBig(neg, R, x.exp+y.exp, false)
+	putScratch(sc)
 }
 
 // Quo sets z to the rounded quotient x/y and returns z.
@@ -199,7 +236,15 @@ func (z *Float) Quo(x, y *Float) *Float {
 			z.quoSmall(neg, x.lo, x.exp, y.lo, y.exp)
 			return z
 		}
-		z.quoInts(neg, x.mantBig(new(big.Int)), x.exp, y.mantBig(new(big.Int)), y.exp)
+		if z.f.two() && x.f.two() && y.f.two() {
+			xh, xl := x.words2()
+			yh, yl := y.words2()
+			z.quo2(neg, xh, xl, x.exp, yh, yl, y.exp)
+			return z
+		}
+		sc := getScratch()
+		z.quoScratch(sc, neg, x.mantRef(&sc.d), x.exp, y.mantRef(&sc.e), y.exp)
+		putScratch(sc)
 		return z
 	}
 	switch {
@@ -232,10 +277,18 @@ func (z *Float) quoSmall(neg bool, xm uint64, xe int64, ym uint64, ye int64) {
 // quoInts sets z to the rounded (xm·2^xe)/(ym·2^ye), xm, ym > 0, with a
 // quotient of at least Prec+2 bits and the remainder as sticky bit.
 func (z *Float) quoInts(neg bool, xm *big.Int, xe int64, ym *big.Int, ye int64) {
+	sc := getScratch()
+	z.quoScratch(sc, neg, xm, xe, ym, ye)
+	putScratch(sc)
+}
+
+// quoScratch is quoInts with its intermediates in sc.a, sc.b and sc.c,
+// which xm and ym must not be.
+func (z *Float) quoScratch(sc *scratch, neg bool, xm *big.Int, xe int64, ym *big.Int, ye int64) {
 	p := int64(z.f.Prec())
 	s := max(0, p+3+int64(ym.BitLen())-int64(xm.BitLen()))
-	num := new(big.Int).Lsh(xm, uint(s))
-	q, r := new(big.Int).QuoRem(num, ym, new(big.Int))
+	num := sc.a.Lsh(xm, uint(s))
+	q, r := sc.b.QuoRem(num, ym, &sc.c)
 	z.roundBig(neg, q, xe-ye-s, r.Sign() != 0)
 }
 
@@ -261,16 +314,38 @@ func (z *Float) Sqrt(x *Float) *Float {
 	// 2·(Prec+2) bits, so the integer root has Prec+2 bits; a nonzero
 	// remainder is the sticky bit.
 	p := int64(z.f.Prec())
-	m := x.mantBig(new(big.Int))
+	if p <= sqrtPrecMax && x.f.small() {
+		z.sqrtSmall(x.lo, x.exp)
+		return z
+	}
+	if z.f.two() && x.f.two() {
+		mh, ml := x.words2()
+		z.sqrt2(mh, ml, x.exp)
+		return z
+	}
+	z.sqrtBig(x)
+	return z
+}
+
+// sqrtBig sets z to the rounded √x with big.Int, x finite and positive.
+func (z *Float) sqrtBig(x *Float) {
+	p := int64(z.f.Prec())
+	sc := getScratch()
+	m := x.mantRef(&sc.a)
 	s := max(0, 2*(p+2)-int64(m.BitLen()))
 	if (x.exp-s)&1 != 0 {
 		s++
 	}
-	m.Lsh(m, uint(s))
-	r := new(big.Int).Sqrt(m)
-	sq := new(big.Int).Mul(r, r)
+	m = sc.a.Lsh(m, uint(s))
+	var r *big.Int
+	if m.BitLen() >= 104 {
+		r = isqrtRec(&sc.b, m, sc.lv[:], &sc.c, &sc.d, &sc.e)
+	} else {
+		r = sc.b.Sqrt(m)
+	}
+	sq := sc.c.Mul(r, r)
 	z.roundBig(false, r, (x.exp-s)/2, sq.Cmp(m) != 0)
-	return z
+	putScratch(sc)
 }
 
 // FMA sets z to x·y+w rounded once and returns z (IEEE 754 fusedMultiplyAdd).
@@ -301,18 +376,44 @@ func (z *Float) FMA(x, y, w *Float) *Float {
 		}
 		return z.setSigned(w, w.neg)
 	}
-	P := new(big.Int).Mul(x.mantBig(new(big.Int)), y.mantBig(new(big.Int)))
+	if z.f.small() && x.f.small() && y.f.small() && w.f.small() {
+		if w.form == zero {
+			hi, lo := bits.Mul64(x.lo, y.lo)
+			z.round128(pneg, hi, lo, x.exp+y.exp, false)
+			return z
+		}
+		z.fmaSmall(pneg, x.lo, y.lo, x.exp+y.exp, w.neg, w.lo, w.exp)
+		return z
+	}
+	if z.f.two() && x.f.two() && y.f.two() && w.f.two() && w.form == finite {
+		xh, xl := x.words2()
+		yh, yl := y.words2()
+		wh, wl := w.words2()
+		z.fma2(pneg, xh, xl, yh, yl, x.exp+y.exp, w.neg, wh, wl, w.exp)
+		return z
+	}
+	z.fmaBig(pneg, x, y, w)
+	return z
+}
+
+// fmaBig sets z to the rounded (−1)^pneg·|x·y| + w with big.Int, x and y
+// finite nonzero, w finite.
+func (z *Float) fmaBig(pneg bool, x, y, w *Float) {
+	sc := getScratch()
+	defer putScratch(sc)
+	P := sc.c.Mul(x.mantRef(&sc.a), y.mantRef(&sc.b))
 	pe := x.exp + y.exp
 	if w.form == zero {
 		z.roundBig(pneg, P, pe, false)
-		return z
+		return
 	}
-	neg, R, e, st := addInts(pneg, P, pe, w.neg, w.mantBig(new(big.Int)), w.exp, int64(z.f.Prec()))
+	R := &sc.a
+	neg, e, st := addInts(R, &sc.b, pneg, P, pe, w.neg, w.mantRef(&sc.d), w.exp, int64(z.f.Prec()))
 	if R.Sign() == 0 {
-		return z.SetZero(z.zeroSumNeg())
+		z.SetZero(z.zeroSumNeg())
+		return
 	}
 	z.roundBig(neg, R, e, st)
-	return z
 }
 
 // Neg sets z to −x (exactly, if z has x's format) and returns z.

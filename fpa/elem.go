@@ -116,11 +116,19 @@ func (z *Float) Log(x *Float) *Float {
 		return z.SetInf(false)
 	}
 	top := x.top()
-	if top == 0 && isPow2(x.mantBig(new(big.Int))) {
+	if top == 0 && x.mantIsPow2() {
 		return z.SetZero(false) // x = 1
 	}
 	if v, ok := z.float64Arg(x); ok && z.setFast(math.Log(v)) {
 		return z
+	}
+	if v, ok := z.ddArg(x); ok && z.ddRound(logDD(v), 0) {
+		return z
+	}
+	if (z.ln128Arg() || z.logFixArg()) && top > -bigExpLimit && top < bigExpLimit {
+		if xb, err := x.Big(nil); err == nil && (z.ln128Arg() && z.setLn128(xb) || z.logFixArg() && z.setLogFix(xb)) {
+			return z
+		}
 	}
 	z.logFinite(x, top, false)
 	return z
@@ -176,9 +184,8 @@ func (z *Float) Log1p(x *Float) *Float {
 	}
 	top := x.top()
 	q := int64(z.oddPrec())
-	m := x.mantBig(new(big.Int))
 	if x.neg && top >= 0 {
-		if top == 0 && isPow2(m) {
+		if top == 0 && x.mantIsPow2() {
 			return z.SetInf(true) // x = −1
 		}
 		return z.SetNaN() // x < −1
@@ -186,7 +193,7 @@ func (z *Float) Log1p(x *Float) *Float {
 	if top < -q-2 {
 		// ln(1+x) = x − x²/2 + …: within x² < 2^(2·top+2) ≤ 2^(top−q) of x,
 		// below it for x > 0 and beyond it (more negative) for x < 0.
-		z.setNear(x.neg, m, x.exp, !x.neg)
+		z.setNear(x.neg, x.mantBig(new(big.Int)), x.exp, !x.neg)
 		return z
 	}
 	if top >= bigExpLimit {
@@ -195,6 +202,18 @@ func (z *Float) Log1p(x *Float) *Float {
 	}
 	if v, ok := z.float64Arg(x); ok && z.setFast(math.Log1p(v)) {
 		return z
+	}
+	if v, ok := z.ddArg(x); ok && z.ddRound(log1pDD(v), 0) {
+		return z
+	}
+	if (z.ln128Arg() || z.logFixArg() && top >= -18) && top > -4*int64(z.f.Prec()) && top < 4*int64(z.f.Prec()) {
+		// 1+x exactly: x's bits and the gap between them and 1.
+		if xb, err := x.Big(nil); err == nil {
+			v := new(big.Float).SetPrec(x.f.Prec()+uint(max(top, -top))+2).Add(xb, big.NewFloat(1))
+			if z.ln128Arg() && z.setLn128(v) || z.logFixArg() && z.setLogFix(v) {
+				return z
+			}
+		}
 	}
 	z.setApa(apa.Log1p, x) // x > −1, finite: no error
 	return z
@@ -243,6 +262,14 @@ func (z *Float) Exp(x *Float) *Float {
 		if v, ok := z.float64Arg(x); ok && z.setFast(math.Exp(v)) {
 			return z
 		}
+		if v, ok := z.ddArg(x); ok && math.Abs(v) < 2048 {
+			if y, k := expDD(v); z.ddRound(y, k) {
+				return z
+			}
+		}
+		if z.expFixArg() && z.setExpFix(x) {
+			return z
+		}
 		z.setApa(apa.Exp, x) // |x| < 2^30: e^x within big.Float's range
 		return z
 	}
@@ -271,6 +298,14 @@ func (z *Float) Exp(x *Float) *Float {
 	})
 	z.setOdd(t, true, k)
 	return z
+}
+
+// mantIsPow2 reports whether x's significand (x finite) is a power of two.
+func (x *Float) mantIsPow2() bool {
+	if x.f.small() {
+		return x.lo&(x.lo-1) == 0
+	}
+	return isPow2(&x.hi)
 }
 
 // isPow2 reports whether m > 0 is a power of two.

@@ -73,8 +73,8 @@ func (z *Float) overflow(neg bool) {
 	if z.f.small() {
 		z.lo = 1<<uint(p) - 1
 	} else {
-		z.hi.Lsh(big.NewInt(1), uint(p))
-		z.hi.Sub(&z.hi, big.NewInt(1))
+		z.hi.Lsh(bigOne, uint(p))
+		z.hi.Sub(&z.hi, bigOne)
 	}
 	z.setAcc(true, false)
 }
@@ -184,7 +184,7 @@ func (z *Float) roundBig(neg bool, R *big.Int, e int64, sticky bool) {
 	z.neg = neg
 	inc := roundInc(z.mode, neg, R.Bit(0) != 0, r, s)
 	if inc {
-		R.Add(R, big.NewInt(1))
+		R.Add(R, bigOne)
 		if int64(R.BitLen()) > p {
 			R.Rsh(R, 1)
 			ulpExp++

@@ -16,10 +16,14 @@ var ErrNotSmooth = errors.New("primes: integer does not factor over the given pr
 // in x, given that every e_i ≤ maxExp and that x = Π p_i^e_i. This is the
 // decoding step of [AKXFT21, Theorems 1 and 3]: σ_i = e_i.
 //
-// It computes x mod p_i^(maxExp+1) for all i by one remainder tree, reads
-// e_i off each residue, and then checks that Π p_i^e_i = x exactly; if
-// not (x has another factor, or an exponent exceeds maxExp) it returns
-// ErrNotSmooth. The ps must be distinct primes; x must be positive.
+// It computes x mod p_i^maxExp for all i by one remainder tree and reads e_i
+// off each residue: a residue 0 means e_i ≥ maxExp, read as maxExp, and
+// otherwise the multiplicity of p_i in the residue is e_i (for e < maxExp,
+// x mod p^maxExp = p^e·(u mod p^(maxExp−e)) with p ∤ u). It then checks
+// that Π p_i^e_i = x exactly; if not (x has another factor, or an exponent
+// exceeds maxExp) it returns ErrNotSmooth. Moduli p^maxExp instead of
+// p^(maxExp+1) halve the tree for binary labels. The ps must be distinct
+// primes; x must be positive.
 func Multiplicities(x *big.Int, ps []uint64, maxExp int) ([]int, error) {
 	if x.Sign() <= 0 {
 		return nil, fmt.Errorf("primes: Multiplicities of non-positive %v", x.Sign())
@@ -34,7 +38,7 @@ func Multiplicities(x *big.Int, ps []uint64, maxExp int) ([]int, error) {
 		return nil, fmt.Errorf("primes: maxExp %d < 1", maxExp)
 	}
 	mods := make([]*big.Int, len(ps))
-	e := big.NewInt(int64(maxExp + 1))
+	e := big.NewInt(int64(maxExp))
 	for i, p := range ps {
 		mods[i] = new(big.Int).Exp(new(big.Int).SetUint64(p), e, nil)
 	}
@@ -47,11 +51,11 @@ func Multiplicities(x *big.Int, ps []uint64, maxExp int) ([]int, error) {
 		pb.SetUint64(p)
 		v := rs[i]
 		k := 0
-		if v.Sign() == 0 {
-			return nil, ErrNotSmooth // p^(maxExp+1) divides x
+		if v.Sign() == 0 { // p^maxExp divides x: e = maxExp, or the check below fails
+			k = maxExp
 		}
 		v = new(big.Int).Set(v)
-		for {
+		for k < maxExp {
 			q.QuoRem(v, &pb, &r)
 			if r.Sign() != 0 {
 				break

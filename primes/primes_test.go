@@ -123,6 +123,11 @@ func TestMultiplicities(t *testing.T) {
 		// Off by one: not smooth.
 		_, err = Multiplicities(new(big.Int).Add(x, big.NewInt(2)), ps, maxExp)
 		assert.ErrorIs(t, err, ErrNotSmooth)
+		// p_0 = 2 to the power maxExp+1 times a smooth cofactor: the
+		// residue mod 2^maxExp is 0, read as maxExp, and the check fails.
+		over := new(big.Int).Lsh(x, uint(maxExp+1-e[0]))
+		_, err = Multiplicities(over, ps, maxExp)
+		assert.ErrorIs(t, err, ErrNotSmooth, "2^(maxExp+1) divides x")
 		// A foreign prime factor.
 		_, err = Multiplicities(new(big.Int).Mul(x, big.NewInt(7927)), ps, maxExp)
 		assert.ErrorIs(t, err, ErrNotSmooth, "7927 is the 1001st prime")
@@ -203,5 +208,48 @@ func BenchmarkRemainderTree(b *testing.B) {
 			}
 			b.ReportMetric(float64(x.BitLen()), "bits")
 		})
+	}
+}
+
+// TestScaledRemainderTree forces the scaled remainder tree down to small
+// nodes and checks it against direct division on the inputs where a
+// fixed-point fraction is most fragile: remainders 0 (x a multiple of
+// leaves), x = root − 1, x ≥ root, and leaves of very unequal sizes.
+func TestScaledRemainderTree(t *testing.T) {
+	old := scaledCutBits
+	defer func() { scaledCutBits = old }()
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, cut := range []int{1, 64, 1 << 11} {
+		scaledCutBits = cut
+		for _, n := range []int{2, 5, 33, 300} {
+			xs := make([]*big.Int, n)
+			for i := range xs {
+				xs[i] = randInts(r, 1, 1+r.IntN(200))[0]
+			}
+			tr := NewProductTree(xs)
+			root := tr.Root()
+			multiple := big.NewInt(1) // product of every other leaf
+			for i := 0; i < n; i += 2 {
+				multiple.Mul(multiple, xs[i])
+			}
+			cases := map[string]*big.Int{
+				"zero":     new(big.Int),
+				"root-1":   new(big.Int).Sub(root, big.NewInt(1)),
+				"root":     new(big.Int).Set(root),
+				"3root+5":  new(big.Int).Add(new(big.Int).Mul(root, big.NewInt(3)), big.NewInt(5)),
+				"multiple": multiple,
+				"random":   randInts(r, 1, root.BitLen()-1)[0],
+			}
+			for name, x := range cases {
+				rs := tr.Remainders(x)
+				require.Len(t, rs, n)
+				for i := range xs {
+					w := new(big.Int).Mod(x, xs[i])
+					if !assert.Equal(t, 0, rs[i].Cmp(w), "%s mod leaf %d (n=%d cut=%d): got %v want %v", name, i, n, cut, rs[i], w) {
+						break
+					}
+				}
+			}
+		}
 	}
 }

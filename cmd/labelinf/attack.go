@@ -17,6 +17,7 @@ import (
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/serve"
 )
 
 // maxAttackN bounds N for the multi-query attack: every query submits N
@@ -91,6 +92,7 @@ type attackFlags struct {
 	encoding, weights            *string
 	margin                       *float64
 	labels, out, partialOut      *string
+	apiKeyFile                   *string
 	allowPartial, noEmu          *bool
 	timeout                      *time.Duration
 	set                          map[string]bool
@@ -111,6 +113,7 @@ func runAttack(e *env, args []string) int {
 	a.allowPartial = fs.Bool("allow-partial", false, "exit 0 even if accuracy < 1 or verification fails")
 	a.timeout = fs.Duration("timeout", time.Minute, "cmd:PROGRAM: longest wait for one score (> 0)")
 	a.noEmu = fs.Bool("no-emulate", false, "decode with the rigorous error budget alone, no emulated brackets")
+	a.apiKeyFile = fs.String("api-key-file", "", "-scorer http://…: `file` holding the API key of a labelinf serve competition")
 	if !parseFlags(fs, args, e.stderr) {
 		return 2
 	}
@@ -123,7 +126,7 @@ func runAttack(e *env, args []string) int {
 		return usageError(e.stderr, "attack", errors.New("-out and -partial-out name the same file"))
 	}
 	if *a.strategy == "robust-single" {
-		if err := rejectFlags(a.set, "to -strategy robust-single", "assume", "check", "no-emulate", "timeout", "allow-partial", "partial-out"); err != nil {
+		if err := rejectFlags(a.set, "to -strategy robust-single", "assume", "check", "no-emulate", "timeout", "allow-partial", "partial-out", "api-key-file"); err != nil {
 			return usageError(e.stderr, "attack", err)
 		}
 		return runRobust(e, a, sp)
@@ -145,7 +148,10 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		return fail(fmt.Errorf("-timeout %v: want a duration > 0", *a.timeout))
 	}
 	if !sp.isCmd && a.set["timeout"] {
-		return fail(errors.New("-timeout does not apply to a simulated scorer (only to cmd:PROGRAM)"))
+		return fail(errors.New("-timeout does not apply to a simulated scorer or a served competition (only to cmd:PROGRAM)"))
+	}
+	if sp.url == "" && a.set["api-key-file"] {
+		return fail(errors.New("-api-key-file does not apply (only to -scorer http://…)"))
 	}
 	if f := sp.model.Loss.Format; !sp.model.Exact && f.FracBits > maxAttackFracBits {
 		return fail(fmt.Errorf("-scorer %s: %d fraction bits, over the %d this command runs (every query evaluates N logarithms at that precision)", sp.model.Name, f.FracBits, maxAttackFracBits))
@@ -153,7 +159,25 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	m, nz := sp.model, sp.noise
 	n, k := *a.n, *a.k
 	var truth []int
-	if sp.isCmd {
+	var client *serve.Client
+	if sp.url != "" {
+		if *a.labels != "" {
+			return fail(errors.New("-labels is for simulated scorers; a served competition holds its own labels"))
+		}
+		if client, err = httpScorer(e.ctx, sp.url, *a.apiKeyFile, m); err != nil {
+			return fail(err)
+		}
+		if a.set["n"] && *a.n != client.N() || a.set["k"] && *a.k != client.K() {
+			return fail(fmt.Errorf("-n %d -k %d, but the served competition has N = %d, K = %d", *a.n, *a.k, client.N(), client.K()))
+		}
+		n, k = client.N(), client.K()
+		if n > maxAttackN {
+			return fail(fmt.Errorf("the served competition has N = %d, over the %d this command runs", n, maxAttackN))
+		}
+		if !a.set["check"] {
+			*a.check = true // as for cmd:PROGRAM: verify end to end
+		}
+	} else if sp.isCmd {
 		if *a.labels != "" {
 			return fail(errors.New("-labels is for simulated scorers; an external scorer holds its own labels"))
 		}
@@ -176,8 +200,11 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 			}
 		}
 	}
-	sc, closeScorer, err := newScorer(sp, truth, n, k, *a.seed, *a.timeout)
-	if err != nil {
+	var sc scorer.Server
+	closeScorer := func(bool) {}
+	if client != nil {
+		sc = client
+	} else if sc, closeScorer, err = newScorer(sp, truth, n, k, *a.seed, *a.timeout); err != nil {
 		return fail(err)
 	}
 	// On a signal the command returns before the attack does: closeScorer

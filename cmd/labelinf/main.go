@@ -5,12 +5,12 @@
 //
 //	labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
 //	labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
-//	labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
+//	labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
 //	              [-dry-run-max M] [-json]
-//	labelinf attack [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-n N] [-k K] [-seed S]
+//	labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-n N] [-k K] [-seed S]
 //	                [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
-//	                [-allow-partial] [-timeout D] [-json]
+//	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
 //	                [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
@@ -20,6 +20,8 @@
 //	              [-datadir DIR] [-all] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf audit -config FILE -inprocess [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+//	labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
+//	labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
 //	labelinf version
 //
 // Every command exits with status 0 on success, 1 on failure (a failed
@@ -262,6 +264,28 @@
 // required: the attacks run against an in-process simulation of each
 // cell; the loopback HTTP mode comes with labelinf serve. A missing or
 // bad config, labels or honest files exit 2.
+// # serve
+//
+// The serve command is a scoring server for competition hosts: it holds
+// the private labels of the competitions in its JSON config (see
+// examples/competition.json), scores submissions (POST
+// /v1/competitions/ID/submissions, JSON or CSV, Authorization: Bearer
+// KEY) with the metric named as -assume names it (or accuracy, roc-auc),
+// charges each key's budget in SQLite or PostgreSQL, and serves the
+// leaderboard (GET /v1/competitions/ID/leaderboard, and a web page at
+// /competitions/ID), /healthz and /metrics. serve keys add prints a new
+// API key once (only its hash is stored); keys list and keys revoke manage
+// them. SIGINT or SIGTERM drains the server. -listen overrides the
+// config's address and -addr-file writes the one bound (127.0.0.1:0 picks
+// a free port). go doc ./serve is its manual. It exits 1 on a failure, 2
+// on a usage error.
+//
+// attack -scorer http://HOST:PORT/v1/competitions/ID -api-key-file FILE
+// -assume MODEL attacks a served competition: N, K and the score's
+// decimals come from the server, every query is one charged submission,
+// and a limit answer (429) stops the attack with the labels recovered so
+// far (verified false: -partial-out writes what is known, -out is not
+// written). It needs a competition whose public board scores every row.
 //
 // # version
 //

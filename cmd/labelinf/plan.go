@@ -29,8 +29,8 @@ func addScorerFlags(fs *flag.FlagSet) *scorerFlags {
 	return &scorerFlags{
 		n:      fs.Int("n", 0, "number of labels"),
 		k:      fs.Int("k", 2, "number of classes (2..64)"),
-		scorer: fs.String("scorer", scorer.Float64Sklearn, "scorer: "+strings.Join(scorer.ModelNames, ", ")+", or cmd:PROGRAM"),
-		assume: fs.String("assume", "", "the scorer model to plan for (required with cmd:PROGRAM)"),
+		scorer: fs.String("scorer", scorer.Float64Sklearn, "scorer: "+strings.Join(scorer.ModelNames, ", ")+", cmd:PROGRAM, or a served competition http://HOST:PORT/v1/competitions/ID"),
+		assume: fs.String("assume", "", "the scorer model to plan for (required with cmd:PROGRAM and http://…)"),
 		noise:  fs.String("noise", "none", "noise on each score: none, bounded, gaussian, laplace, multiplicative"),
 		tau:    fs.Float64("tau", 0, "noise scale (> 0): bounded half-width, Gaussian σ, Laplace b, multiplicative ε"),
 		delta:  fs.Float64("delta", 1e-6, "Gaussian and Laplace noise: overall failure probability in (0, 1)"),
@@ -44,12 +44,13 @@ type scorerSpec struct {
 	model *scorer.Model
 	prog  string // the program of cmd:PROGRAM
 	isCmd bool
+	url   string // a served competition, http://HOST:PORT/v1/competitions/ID
 	noise scorer.Noise
 }
 
 // parse checks the scorer flags (set holds those given on the command
-// line) and returns the model to plan for, the program of cmd:PROGRAM and
-// the noise.
+// line) and returns the model to plan for, the program of cmd:PROGRAM (or
+// the URL of a served competition) and the noise.
 func (f *scorerFlags) parse(set map[string]bool) (scorerSpec, error) {
 	var sp scorerSpec
 	name := *f.scorer
@@ -62,8 +63,14 @@ func (f *scorerFlags) parse(set map[string]bool) (scorerSpec, error) {
 			return sp, errors.New("-scorer cmd:PROGRAM needs -assume MODEL, the model to plan for")
 		}
 		name = *f.assume
+	} else if isHTTPScorer(name) {
+		sp.url = name
+		if *f.assume == "" {
+			return sp, errors.New("-scorer http://… needs -assume MODEL, the model to plan for")
+		}
+		name = *f.assume
 	} else if set["assume"] {
-		return sp, errors.New("-assume is only for -scorer cmd:PROGRAM")
+		return sp, errors.New("-assume is only for -scorer cmd:PROGRAM or http://…")
 	}
 	m, err := scorer.ParseModel(name)
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 // an arbitrary-precision scorer, all labels from one noisy score.
 func runRobust(e *env, a *attackFlags, sp scorerSpec) int {
 	fail := func(err error) int { return usageError(e.stderr, "attack", err) }
-	if sp.isCmd || !sp.model.Exact || !strings.HasPrefix(*a.scorer, "apa") {
+	if sp.isCmd || sp.url != "" || !sp.model.Exact || !strings.HasPrefix(*a.scorer, "apa") {
 		return fail(errors.New("-strategy robust-single needs -scorer apa or apa:BITS (an arbitrary-precision server)"))
 	}
 	var tau float64

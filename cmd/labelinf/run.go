@@ -15,12 +15,12 @@ import (
 // package doc); TestUsageMatchesManual keeps the two equal.
 const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
        labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
-       labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
+       labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
                      [-dry-run-max M] [-json]
-       labelinf attack [-scorer NAME|cmd:PROGRAM [-assume NAME]] [-n N] [-k K] [-seed S]
+       labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-n N] [-k K] [-seed S]
                        [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
                        [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
-                       [-allow-partial] [-timeout D] [-json]
+                       [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
        labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
                        [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
                        [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
@@ -30,6 +30,8 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
                      [-datadir DIR] [-all] [-json]
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
        labelinf audit -config FILE -inprocess [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+       labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
+       labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
        labelinf version
 run 'go doc ./cmd/labelinf' for the manual`
 
@@ -60,6 +62,7 @@ var commands = []command{
 	{"blia", runBLIA},
 	{"bits", runBits},
 	{"audit", runAudit},
+	{"serve", runServe},
 	{"version", runVersion},
 }
 

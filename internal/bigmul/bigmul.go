@@ -4,7 +4,12 @@
 // math/big multiplies with Karatsuba only; at 10^6 bits bigfft is 2.8× faster
 // and at 10^7 bits 7× faster (../shared/anchors/BIGNUM.md §2). Every package of
 // labelinf that multiplies large integers (apa, primes) goes through [Mul] so
-// that the crossover is measured once.
+// that the crossover is measured once. [Recip] and [QuoFixed] divide by
+// Newton reciprocals on these products [MCA, §3.4.1], for the scaled
+// remainder tree of package primes.
+//
+// [MCA]: R. P. Brent, P. Zimmermann, "Modern Computer Arithmetic",
+// Cambridge University Press, 2010.
 package bigmul
 
 import (
@@ -25,7 +30,14 @@ var fftThreshold = 2800
 // Mul sets z to x·y and returns z. Aliasing is allowed.
 func Mul(z, x, y *big.Int) *big.Int {
 	if len(x.Bits()) > fftThreshold && len(y.Bits()) > fftThreshold {
-		return z.Set(bigfft.Mul(x, y))
+		// Take over the product's words instead of copying them: the
+		// fresh result is referenced by nothing else.
+		r := bigfft.Mul(x, y)
+		z.SetBits(r.Bits())
+		if r.Sign() < 0 {
+			z.Neg(z)
+		}
+		return z
 	}
 	return z.Mul(x, y)
 }

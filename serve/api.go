@@ -1,0 +1,155 @@
+package serve
+
+// This file holds the JSON API's handlers.
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// competitionInfo is what the API says about a competition.
+type competitionInfo struct {
+	ID          string     `json:"id"`
+	Title       string     `json:"title"`
+	Metric      string     `json:"metric"`
+	Classes     int        `json:"classes"`
+	Rows        int        `json:"rows"`
+	PublicRows  int        `json:"public_rows"`
+	Decimals    int        `json:"decimals"`
+	LowerBetter bool       `json:"lower_is_better"`
+	Closes      *time.Time `json:"closes,omitempty"`
+	Closed      bool       `json:"closed"`
+	DailyLimit  int        `json:"daily_limit"`
+	TotalLimit  int        `json:"total_limit"`
+	MinInterval string     `json:"min_interval"`
+}
+
+func (s *Server) info(c *Competition) competitionInfo {
+	ci := competitionInfo{ID: c.ID, Title: c.Title, Metric: c.Metric.Name(), Classes: c.K, Rows: c.N, PublicRows: len(c.publicRows),
+		Decimals: c.Decimals, LowerBetter: c.Metric.LowerIsBetter(), Closed: c.Closed(s.o.Now()),
+		DailyLimit: c.Limits.Daily, TotalLimit: c.Limits.Total, MinInterval: c.Limits.MinInterval.String()}
+	if !c.Closes.IsZero() {
+		t := c.Closes.UTC()
+		ci.Closes = &t
+	}
+	return ci
+}
+
+func (s *Server) comp(w http.ResponseWriter, r *http.Request) *Competition {
+	c, ok := s.comps[r.PathValue("id")]
+	if !ok {
+		s.fail(w, r, reject(http.StatusNotFound, "unknown_competition", "no competition "+clipText(r.PathValue("id"), 64)))
+		return nil
+	}
+	return c
+}
+
+// fail writes a rejection and counts it.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, e *apiError) {
+	s.met.rejections.WithLabelValues(e.Reason).Inc()
+	writeError(w, e)
+}
+
+func (s *Server) apiCompetitions() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		out := make([]competitionInfo, 0, len(s.order))
+		for _, c := range s.order {
+			out = append(out, s.info(c))
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"competitions": out})
+	})
+}
+
+func (s *Server) apiCompetition() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c := s.comp(w, r); c != nil {
+			writeJSON(w, http.StatusOK, s.info(c))
+		}
+	})
+}
+
+// apiSubmit: POST /v1/competitions/{id}/submissions with
+// Authorization: Bearer KEY, a body of Content-Type application/json
+// ({"predictions": [...]}) or text/csv, and an optional Idempotency-Key.
+// 201 with the receipt; 200 with replay true for a repeated
+// Idempotency-Key.
+func (s *Server) apiSubmit() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := s.comp(w, r)
+		if c == nil {
+			return
+		}
+		rc, e := s.submitRequest(w, r, c, bearer(r), mediaType(r), r.Header.Get("Idempotency-Key"), nil)
+		if e != nil {
+			s.fail(w, r, e)
+			return
+		}
+		status := http.StatusCreated
+		if rc.Replay {
+			status = http.StatusOK
+		}
+		writeJSON(w, status, rc)
+	})
+}
+
+// submitRequest runs the rejection limiter around one submission: a
+// client (or key) out of rejection tokens is refused before any work, and
+// each rejection takes a token from both. body nil reads the request's.
+func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Competition, token, mt, idem string, body []byte) (*receipt, *apiError) {
+	ip := "ip:" + s.clientIP(r)
+	if e := s.preflight(ip); e != nil {
+		return nil, e
+	}
+	k, e := s.authKey(r.Context(), token)
+	if e != nil {
+		if e.Status < 500 {
+			s.limits.charge(ip, time.Now())
+		}
+		return nil, e
+	}
+	kid := "key:" + k.ID
+	if e := s.preflight(kid); e != nil {
+		return nil, e
+	}
+	if body == nil {
+		body, e = s.readBody(w, r)
+	}
+	var rc *receipt
+	if e == nil {
+		rc, e = s.score(r.Context(), c, k, body, mt, idem)
+	}
+	if e != nil && e.Status < 500 {
+		s.limits.charge(ip, time.Now())
+		s.limits.charge(kid, time.Now())
+	}
+	return rc, e
+}
+
+func (s *Server) apiLeaderboard() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := s.comp(w, r)
+		if c == nil {
+			return
+		}
+		lb, err := s.leaderboard(r.Context(), c)
+		if err != nil {
+			s.fail(w, r, s.storeFailure(err))
+			return
+		}
+		writeJSON(w, http.StatusOK, lb)
+	})
+}
+
+func (s *Server) healthz() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := s.o.Store.Ping(ctx); err != nil {
+			s.log.Error("healthz", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "database unavailable"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+}

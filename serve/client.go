@@ -1,0 +1,164 @@
+package serve
+
+// This file is the attacker's side of a served competition: a client that
+// submits predictions over HTTP and reads back the exact reported score,
+// as a scorer.Server, so the attacks of package decode run against a
+// real server.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// A Client scores predictions on one served competition. It is safe for
+// concurrent use; each Score is one charged submission.
+type Client struct {
+	url   string // …/v1/competitions/ID
+	token string
+	hc    *http.Client
+	info  competitionInfo
+
+	mu      sync.Mutex
+	queries int
+}
+
+var _ scorer.Server = (*Client)(nil)
+
+// A LimitError is the server refusing a submission for a limit (budget,
+// interval, rate): the attack should stop and keep what it recovered.
+type LimitError struct {
+	Status     int
+	Reason     string
+	Message    string
+	RetryAfter time.Duration
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("serve: limit reached (%s): %s", e.Reason, e.Message)
+}
+
+// NewClient connects to the competition at url
+// (http://HOST:PORT/v1/competitions/ID) with API key token, reading its
+// rows, classes and decimals. An attack needs every row on the public
+// board: a competition with a private split scores a subset of rows the
+// server does not disclose, which NewClient refuses.
+func NewClient(ctx context.Context, url, token string, hc *http.Client) (*Client, error) {
+	if hc == nil {
+		hc = &http.Client{Timeout: time.Minute}
+	}
+	url = strings.TrimRight(url, "/")
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		return nil, fmt.Errorf("serve: GET %s: %s: %s", url, resp.Status, bytes.TrimSpace(b))
+	}
+	c := &Client{url: url, token: token, hc: hc}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&c.info); err != nil {
+		return nil, fmt.Errorf("serve: GET %s: %w", url, err)
+	}
+	if c.info.Rows < 1 || c.info.Classes < 2 {
+		return nil, fmt.Errorf("serve: %s: %d rows, %d classes", url, c.info.Rows, c.info.Classes)
+	}
+	if c.info.PublicRows != c.info.Rows {
+		return nil, fmt.Errorf("serve: %s scores %d public rows of %d, chosen by a split the server keeps secret: an attack needs every row scored", url, c.info.PublicRows, c.info.Rows)
+	}
+	return c, nil
+}
+
+// N returns the number of rows.
+func (c *Client) N() int { return c.info.Rows }
+
+// K returns the number of classes.
+func (c *Client) K() int { return c.info.Classes }
+
+// Decimals returns the decimals the server rounds scores to (−1: none).
+func (c *Client) Decimals() int { return c.info.Decimals }
+
+// Metric returns the competition's metric name.
+func (c *Client) Metric() string { return c.info.Metric }
+
+// Queries returns the submissions sent, refused ones included.
+func (c *Client) Queries() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.queries
+}
+
+// Score submits p and returns the reported score exactly (the decimal
+// text the server sent). A limit answer (429) is a *LimitError.
+func (c *Client) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
+	c.mu.Lock()
+	c.queries++
+	c.mu.Unlock()
+	req, err := http.NewRequestWithContext(ctx, "POST", c.url+"/submissions", bytes.NewReader(p.AppendJSON(nil)))
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	if resp.StatusCode != http.StatusCreated {
+		var e struct {
+			Error struct{ Reason, Message string }
+		}
+		_ = json.Unmarshal(body, &e)
+		if resp.StatusCode == http.StatusTooManyRequests {
+			ra, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+			return nil, &LimitError{Status: resp.StatusCode, Reason: e.Error.Reason, Message: e.Error.Message, RetryAfter: time.Duration(ra) * time.Second}
+		}
+		return nil, fmt.Errorf("serve: submission refused: %s: %s %s", resp.Status, e.Error.Reason, e.Error.Message)
+	}
+	var rc struct {
+		Score    json.RawMessage `json:"score"`
+		Infinite bool            `json:"infinite"`
+	}
+	if err := json.Unmarshal(body, &rc); err != nil {
+		return nil, fmt.Errorf("serve: answer: %w", err)
+	}
+	if rc.Infinite {
+		return nil, errors.New("serve: the server reported an infinite loss")
+	}
+	if c.info.Decimals < 0 {
+		// An unrounded score is written as the shortest decimal that reads
+		// back to its float64 (a float32 score is a float64 too): the
+		// exact value is that float64, not the decimal.
+		f, err := strconv.ParseFloat(string(rc.Score), 64)
+		if err != nil {
+			return nil, fmt.Errorf("serve: answer: score %q: %w", rc.Score, err)
+		}
+		return new(big.Rat).SetFloat64(f), nil
+	}
+	r, ok := new(big.Rat).SetString(string(rc.Score))
+	if !ok {
+		return nil, fmt.Errorf("serve: answer: score %q is not a number", rc.Score)
+	}
+	return r, nil
+}

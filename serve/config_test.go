@@ -1,0 +1,148 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestExampleConfig: the shipped example loads, and its competitions
+// build.
+func TestExampleConfig(t *testing.T) {
+	cfg, err := LoadConfig("../examples/competition.json")
+	require.NoError(t, err)
+	require.Len(t, cfg.Competitions, 2)
+	for _, cc := range cfg.Competitions {
+		c, err := NewCompetition(cc, nil)
+		require.NoError(t, err, cc.ID)
+		assert.Positive(t, c.N)
+	}
+	assert.Equal(t, "sqlite", cfg.Database.Driver)
+	assert.Equal(t, filepath.Join("..", "examples", "labelinf.db"), cfg.Database.DSN)
+}
+
+func TestConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "l.txt"), []byte("0\n1\n"), 0o644))
+	tests := []struct{ name, json, want string }{
+		{"unknown field", `{"competitions":[{"id":"a","labels":"l.txt","classes":2,"metric":"float64-sklearn","colour":1}]}`, "unknown field"},
+		{"no competitions", `{}`, "no competitions"},
+		{"bad id", `{"competitions":[{"id":"A B","labels":"l.txt","classes":2,"metric":"accuracy"}]}`, "id"},
+		{"duplicate", `{"competitions":[{"id":"a","labels":"l.txt","classes":2,"metric":"accuracy"},{"id":"a","labels":"l.txt","classes":2,"metric":"accuracy"}]}`, "twice"},
+		{"fraction", `{"competitions":[{"id":"a","labels":"l.txt","classes":2,"metric":"accuracy","public_fraction":1.5}]}`, "public_fraction"},
+		{"driver", `{"database":{"driver":"mysql"},"competitions":[{"id":"a","labels":"l.txt","classes":2,"metric":"accuracy"}]}`, "driver"},
+		{"duration", `{"read_timeout":"soon","competitions":[{"id":"a","labels":"l.txt","classes":2,"metric":"accuracy"}]}`, "duration"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(dir, "c.json")
+			require.NoError(t, os.WriteFile(p, []byte(tt.json), 0o644))
+			_, err := LoadConfig(p)
+			assert.ErrorContains(t, err, tt.want)
+		})
+	}
+	comp := []struct {
+		name string
+		cc   CompetitionConfig
+		want string
+	}{
+		{"metric", CompetitionConfig{ID: "a", Classes: 2, Metric: "sklearn"}, "unknown scorer"},
+		{"exact metric", CompetitionConfig{ID: "a", Classes: 2, Metric: "apa"}, "arbitrary-precision"},
+		{"clip", CompetitionConfig{ID: "a", Classes: 2, Metric: "float64-sklearn", Clip: "0.7"}, "clip"},
+		{"clip on accuracy", CompetitionConfig{ID: "a", Classes: 2, Metric: "accuracy", Clip: "none"}, "log-loss"},
+		{"label range", CompetitionConfig{ID: "a", Classes: 2, Metric: "accuracy", Labels: "bad"}, "want an integer in [0, 2)"},
+		{"auc one class", CompetitionConfig{ID: "a", Classes: 2, Metric: "roc-auc", Labels: "zeros"}, "both classes"},
+		{"auc classes", CompetitionConfig{ID: "a", Classes: 3, Metric: "roc-auc"}, "classes 2"},
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad"), []byte("0\n2\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "zeros"), []byte("0\n0\n"), 0o644))
+	for _, tt := range comp {
+		t.Run(tt.name, func(t *testing.T) {
+			cc := tt.cc
+			if cc.Labels == "" {
+				cc.Labels = "l.txt"
+			}
+			cc.Labels = filepath.Join(dir, cc.Labels)
+			cc.PublicFraction = 1
+			_, err := NewCompetition(cc, nil)
+			assert.ErrorContains(t, err, tt.want)
+		})
+	}
+}
+
+// TestSplit: the split is a seeded partition, sorted, of the requested
+// size.
+func TestSplit(t *testing.T) {
+	pub, priv := Split(1000, 0.3, 7)
+	assert.Len(t, pub, 300)
+	assert.Len(t, priv, 700)
+	seen := map[int]bool{}
+	for _, i := range append(append([]int{}, pub...), priv...) {
+		assert.False(t, seen[i])
+		seen[i] = true
+	}
+	assert.IsIncreasing(t, pub)
+	pub2, _ := Split(1000, 0.3, 7)
+	assert.Equal(t, pub, pub2)
+	pub3, _ := Split(1000, 0.3, 8)
+	assert.NotEqual(t, pub, pub3)
+}
+
+// TestSlowClient: a client that never finishes its headers is cut off
+// after read_header_timeout.
+func TestSlowClient(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "l.txt"), []byte("0\n1\n"), 0o644))
+	cfg := filepath.Join(dir, "c.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(`{"read_header_timeout":"300ms","competitions":[{"id":"a","labels":"l.txt","classes":2,"metric":"accuracy"}]}`), 0o644))
+	ctx, cancel := context.WithCancel(context.Background())
+	addrFile := filepath.Join(dir, "addr")
+	done := make(chan error, 1)
+	go func() {
+		done <- Command(ctx, []string{"-config", cfg, "-listen", "127.0.0.1:0", "-addr-file", addrFile}, io.Discard, io.Discard)
+	}()
+	defer func() { cancel(); <-done }()
+	var addr []byte
+	for range 500 {
+		if addr, _ = os.ReadFile(addrFile); len(addr) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.NotEmpty(t, addr)
+	c, err := net.Dial("tcp", string(addr))
+	require.NoError(t, err)
+	defer c.Close()
+	fmt.Fprintf(c, "POST /v1/competitions/a/submissions HTTP/1.1\r\nHost: x\r\n")
+	start := time.Now()
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	// The server closes the connection (EOF) or answers 408.
+	if err == nil {
+		assert.True(t, strings.Contains(line, "408"), "got %q", line)
+	}
+	assert.Less(t, time.Since(start), 5*time.Second)
+}
+
+// TestNewerSchemaRefused: a database migrated by a newer build is not
+// opened by an older one.
+func TestNewerSchemaRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	st, err := OpenSQLite(context.Background(), path)
+	require.NoError(t, err)
+	_, err = st.(*sqlStore).db.Exec(`INSERT INTO schema_migrations (version, applied_at) VALUES (?, 0)`, SchemaVersion+1)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+	_, err = OpenSQLite(context.Background(), path)
+	assert.ErrorContains(t, err, "newer than this build")
+}

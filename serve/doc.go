@@ -1,0 +1,123 @@
+// Package serve is a scoring server that competition hosts can run: it
+// holds private labels, scores submitted predictions with the metric of a
+// real library, counts every submission against a per-key budget in a
+// database, and shows a leaderboard.
+//
+// # Running it
+//
+//	labelinf serve keys add -config examples/competition.json -name alice   # prints lik_…
+//	labelinf serve -config examples/competition.json
+//	curl -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \
+//	     --data '{"predictions": [0.5, …]}' http://127.0.0.1:8080/v1/competitions/demo/submissions
+//
+// The configuration ([Config], [CompetitionConfig]; a complete example is
+// examples/competition.json) names the database, the limits and the
+// competitions: labels file, classes, metric, clipping, decimals,
+// public/private split, close time and budgets. A log-loss metric is named
+// by the scorer model string that labelinf attack -assume takes
+// (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M), so
+// a served competition and the model an attacker assumes are one thing;
+// accuracy and roc-auc are exact rationals.
+//
+// # API
+//
+//	POST /v1/competitions/{id}/submissions   submit (Authorization: Bearer KEY)
+//	GET  /v1/competitions                    competitions: rows, classes, metric, decimals, limits
+//	GET  /v1/competitions/{id}               one competition
+//	GET  /v1/competitions/{id}/leaderboard   public board; private too once closed
+//	GET  /healthz                            200 when the database answers
+//	GET  /metrics                            Prometheus
+//	GET  /competitions/{id}                  leaderboard page with a submission form
+//
+// A submission's body is application/json, exactly {"predictions": [p0,
+// p1, …]} (binary: the probability of class 1 per row) or {"predictions":
+// [[p00, …, p0K-1], …]} (K classes), or text/csv with a header line and
+// "id,prediction" (or "id,p0,…,pK-1") per row, ids 0 to N−1 in any order.
+// An optional Idempotency-Key header (≤ 128 bytes) makes a retry after a
+// lost answer return the first answer without charging again. The answer
+// (201) is
+//
+//	{"id": "sub_…", "competition": "demo", "board": "public", "rows": 300,
+//	 "score": 0.69315, "decimals": 5, "submitted_at": "…", "used": 1}
+//
+// with "score": null and "infinite": true for an infinite loss. Every
+// rejection is a 4xx with {"error": {"reason": "…", "message": "…"}}:
+// 400 malformed, 401 bad_key or revoked_key, 403 closed (or csrf), 404,
+// 405 method (with Allow),
+// 413 too_large, 415 media_type or encoding (compressed bodies are
+// refused), 422 invalid_prediction (outside [0, 1], rows not summing to 1
+// for a metric that does not renormalise), 429 budget_daily,
+// budget_total, budget_interval (with Retry-After) or rate_limited. 503
+// means the database failed and nothing was charged.
+//
+// # What a rejection may say
+//
+// Nothing a request is told for free may depend on the private labels:
+// key, body, grammar, row and class counts, ranges and row sums are all
+// checked on the prediction alone, and the budget is checked before
+// anything is scored. The scoring runs inside the budget transaction,
+// after the charge, so a label-dependent outcome (with clipping off, a
+// prediction of exactly 0 on a row whose label is 1 gives an infinite
+// loss) is an accepted, charged submission with "infinite": true, never a
+// free 4xx. Rejected requests spend no budget, but each takes a token from
+// a per-address and a per-key bucket (reject_rate, reject_burst), so
+// failed key guesses and malformed floods are throttled.
+//
+// # Storage and durability
+//
+// Every accepted submission (key, time, public and private score, SHA-256
+// of the predictions' float64 bits) and every key's budget use is stored.
+// The budget check, the scoring and the insert are one transaction, so
+// concurrent requests cannot overspend. SQLite (the default; pure Go,
+// modernc.org/sqlite) runs in WAL mode with synchronous=FULL, and commits
+// the submissions waiting at one moment together (group commit, one fsync);
+// PostgreSQL (driver "postgres") runs every session with
+// synchronous_commit=on and locks a key's budget row for its transaction,
+// so several serve replicas behind one load balancer share one budget.
+// An acknowledged submission is on disk. Schema migrations are numbered
+// and applied once each, under an advisory lock on PostgreSQL.
+//
+// API keys read lik_ID_SECRET; only SHA-256(SECRET) is stored, and it is
+// compared in constant time. labelinf serve keys add|list|revoke manages
+// them.
+//
+// # Behind a TLS reverse proxy
+//
+// serve speaks plain HTTP and should listen on 127.0.0.1 behind a proxy
+// that terminates TLS, for example nginx:
+//
+//	server {
+//	    listen 443 ssl;
+//	    server_name scores.example.org;
+//	    ssl_certificate     /etc/ssl/scores.pem;
+//	    ssl_certificate_key /etc/ssl/scores.key;
+//	    client_max_body_size 16m;            # ≥ max_body_bytes
+//	    location / {
+//	        proxy_pass http://127.0.0.1:8080;
+//	        proxy_set_header Host $host;
+//	        proxy_set_header X-Real-IP $remote_addr;
+//	        proxy_set_header X-Forwarded-Proto https;
+//	    }
+//	}
+//
+// with "client_ip_header": "X-Real-IP" in the config so that rejections
+// are limited per client, not per proxy. The CSRF cookie is marked Secure
+// when X-Forwarded-Proto is https. Timeouts (read_header_timeout,
+// read_timeout, write_timeout, idle_timeout) bound slow clients; SIGTERM
+// stops accepting connections and drains those in flight for up to
+// shutdown_timeout.
+//
+// # Defences
+//
+// A competition's released score passes through a [Releaser] chain: the
+// defences (noise, the Ladder, Thresholdout) plug in before the rounding
+// to the configured decimals ([Round]), which is the only releaser this
+// package implements.
+//
+// # References
+//
+//   - [Fawcett06] T. Fawcett, "An introduction to ROC analysis", Pattern
+//     Recognition Letters 27 (2006) 861–874.
+//   - [AKXFT21] A. Aggarwal et al., "Label Inference Attacks from Log-loss
+//     Scores", ICML 2021, arXiv:2105.08266.
+package serve

@@ -1,0 +1,269 @@
+package serve
+
+// This file is the only one in serve that knows the attacker's model of a
+// scoring library (scorer.Model): the log-loss metrics are those models, so
+// that a served competition and the model an attacker assumes
+// (labelinf attack -assume NAME) are one thing. Accuracy and ROC AUC are
+// computed here exactly, as rationals.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// Metric names that are not log-loss models.
+const (
+	MetricAccuracy = "accuracy"
+	MetricAUC      = "roc-auc"
+)
+
+// A Metric scores a prediction against labels. Check looks at the
+// prediction alone (never the labels), so that a rejection it causes says
+// nothing about them; Score runs only on a prediction Check accepted.
+type Metric interface {
+	// Name is the configured name.
+	Name() string
+	// LowerIsBetter orders the leaderboard.
+	LowerIsBetter() bool
+	// DefaultDecimals is the rounding the modelled library applies (−1:
+	// none).
+	DefaultDecimals() int
+	// Check reports whether pred (n rows of k values, row-major; binary: one
+	// probability of class 1 per row) is a valid input.
+	Check(pred []float64, n, k int) error
+	// Score returns the exact score of pred against labels. A loss that is
+	// infinite (a probability of exactly 0 on the true class with no
+	// clipping) is Inf, not an error.
+	Score(labels []int, pred []float64, k int) Value
+}
+
+// A Value is an exact score: a rational, or +Inf.
+type Value struct {
+	R   *big.Rat // nil when Inf
+	Inf bool
+}
+
+// rowSumTol is the tolerance on |Σ row − 1| for a library that does not
+// renormalise: a float32 softmax row of K ≤ 1000 classes sums to 1 within
+// K·2^−24 ≈ 6e−5; 1e−4 accepts those and rejects anything a user meant
+// differently.
+const rowSumTol = 1e-4
+
+// ParseMetric returns the metric called name with the given clipping: name
+// is accuracy, roc-auc or a scorer model name that labelinf attack -assume
+// accepts (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M).
+// clip "" keeps the model's clipping, "none" removes it, a decimal number
+// replaces ε (clip to [ε, 1−ε]); clip applies to log-loss only.
+func ParseMetric(name, clip string) (Metric, error) {
+	switch name {
+	case MetricAccuracy:
+		if clip != "" {
+			return nil, errors.New("serve: clip applies to log-loss metrics only")
+		}
+		return accuracy{}, nil
+	case MetricAUC:
+		if clip != "" {
+			return nil, errors.New("serve: clip applies to log-loss metrics only")
+		}
+		return auc{}, nil
+	}
+	m, err := scorer.ParseModel(name)
+	if err != nil {
+		return nil, fmt.Errorf("serve: metric: %w", err)
+	}
+	if m.Exact {
+		return nil, fmt.Errorf("serve: metric %q: arbitrary-precision scorers are a research tool, not a served metric", name)
+	}
+	switch clip {
+	case "":
+	case "none":
+		m.Loss.Eps = ""
+	default:
+		e, err := parseDecimal(clip)
+		if err != nil || e.Sign() <= 0 || e.Cmp(big.NewRat(1, 2)) >= 0 {
+			return nil, fmt.Errorf("serve: clip %q: want none or a number in (0, 0.5)", clip)
+		}
+		m.Loss.Eps = clip
+	}
+	def := m.Decimals
+	m.Decimals = -1 // the Releaser rounds
+	// A Model caches its parsed clipping constants at ParseModel; after
+	// changing Loss, build it anew from its exported fields (scorer.Model).
+	m = &scorer.Model{Name: m.Name, Exact: m.Exact, Prec: m.Prec, Loss: m.Loss, Decimals: m.Decimals, Desc: m.Desc}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("serve: metric %q: %w", name, err)
+	}
+	return &logLoss{m: m, def: def}, nil
+}
+
+// logLoss is a mean cross-entropy computed as scorer.Model m says.
+type logLoss struct {
+	m   *scorer.Model
+	def int
+}
+
+func (l *logLoss) Name() string         { return l.m.Name }
+func (l *logLoss) LowerIsBetter() bool  { return true }
+func (l *logLoss) DefaultDecimals() int { return l.def }
+
+func (l *logLoss) Check(pred []float64, n, k int) error {
+	if err := checkProbs(pred); err != nil {
+		return err
+	}
+	if k > 2 && !l.m.Loss.Renormalize {
+		return checkRowSums(pred, k)
+	}
+	return nil
+}
+
+func (l *logLoss) Score(labels []int, pred []float64, k int) Value {
+	r, err := l.m.Eval(labels, &scorer.Pred{K: k, P: pred})
+	if err != nil {
+		// After Check, the model fails only on an infinite or NaN term (a
+		// probability of 0 on the true class with no clipping) or an
+		// overflowing sum: an infinite loss.
+		return Value{Inf: true}
+	}
+	return Value{R: r}
+}
+
+// accuracy is the fraction of rows whose predicted class is the label:
+// binary, class 1 iff p ≥ 0.5; K classes, the first class of largest
+// probability (numpy's argmax).
+type accuracy struct{}
+
+func (accuracy) Name() string         { return MetricAccuracy }
+func (accuracy) LowerIsBetter() bool  { return false }
+func (accuracy) DefaultDecimals() int { return 5 }
+func (accuracy) Check(pred []float64, n, k int) error {
+	return checkProbs(pred)
+}
+
+func (accuracy) Score(labels []int, pred []float64, k int) Value {
+	right := 0
+	for i, y := range labels {
+		var c int
+		if k <= 2 {
+			if pred[i] >= 0.5 {
+				c = 1
+			}
+		} else {
+			row := pred[i*k : (i+1)*k]
+			for j, v := range row {
+				if v > row[c] {
+					c = j
+				}
+			}
+		}
+		if c == y {
+			right++
+		}
+	}
+	return Value{R: big.NewRat(int64(right), int64(len(labels)))}
+}
+
+// auc is the area under the ROC curve of a binary prediction: the
+// probability that a random positive row scores above a random negative
+// one, ties counting ½ (the Mann–Whitney statistic, which equals
+// scikit-learn's trapezoidal roc_auc_score [Fawcett06, §7]), exactly.
+type auc struct{}
+
+func (auc) Name() string         { return MetricAUC }
+func (auc) LowerIsBetter() bool  { return false }
+func (auc) DefaultDecimals() int { return 5 }
+func (auc) Check(pred []float64, n, k int) error {
+	if k != 2 {
+		return fmt.Errorf("roc-auc needs a binary competition, this one has %d classes", k)
+	}
+	for i, v := range pred {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &ValueError{Index: i, Value: v, Reason: "not finite"}
+		}
+	}
+	return nil
+}
+
+func (auc) Score(labels []int, pred []float64, k int) Value {
+	idx := make([]int, len(pred))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return pred[idx[a]] < pred[idx[b]] })
+	// Twice the Mann–Whitney U: for each positive, 2·(negatives below) +
+	// (negatives tied).
+	var u2, pos, neg int64
+	for i := 0; i < len(idx); {
+		j := i
+		var p, q int64
+		for ; j < len(idx) && pred[idx[j]] == pred[idx[i]]; j++ {
+			if labels[idx[j]] == 1 {
+				p++
+			} else {
+				q++
+			}
+		}
+		u2 += p * (2*neg + q)
+		pos += p
+		neg += q
+		i = j
+	}
+	if pos == 0 || neg == 0 {
+		// Config validation refuses such splits; keep Score total anyway.
+		return Value{R: big.NewRat(1, 2)}
+	}
+	r := new(big.Rat).SetFrac(big.NewInt(u2), new(big.Int).Mul(big.NewInt(2*pos), big.NewInt(neg)))
+	return Value{R: r}
+}
+
+// A ValueError says which submitted value is invalid and why.
+type ValueError struct {
+	Index  int
+	Value  float64
+	Reason string
+}
+
+func (e *ValueError) Error() string {
+	return fmt.Sprintf("value %d (%v) is %s", e.Index, e.Value, e.Reason)
+}
+
+// checkProbs reports the first value that is not a finite number in [0, 1].
+func checkProbs(pred []float64) error {
+	for i, v := range pred {
+		if !(v >= 0 && v <= 1) {
+			reason := "outside [0, 1]"
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				reason = "not finite"
+			}
+			return &ValueError{Index: i, Value: v, Reason: reason}
+		}
+	}
+	return nil
+}
+
+// checkRowSums reports the first row whose sum is not 1 within rowSumTol.
+func checkRowSums(pred []float64, k int) error {
+	for i := 0; i+k <= len(pred); i += k {
+		var s float64
+		for _, v := range pred[i : i+k] {
+			s += v
+		}
+		if math.Abs(s-1) > rowSumTol {
+			return fmt.Errorf("row %d sums to %v, want 1 (within %g): this metric does not renormalise", i/k, s, rowSumTol)
+		}
+	}
+	return nil
+}
+
+// parseDecimal parses a decimal number exactly.
+func parseDecimal(s string) (*big.Rat, error) {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return nil, fmt.Errorf("serve: %q is not a number", s)
+	}
+	return r, nil
+}

@@ -1,0 +1,224 @@
+package serve
+
+// This file is the one path every submission takes, from the API and from
+// the web form: authenticate, decode, validate (none of which reads the
+// labels), then charge the budget and score in one store transaction.
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// maxIdempotencyLen bounds the Idempotency-Key header.
+const maxIdempotencyLen = 128
+
+// A receipt is an accepted submission as answered.
+type receipt struct {
+	ID          string    `json:"id"`
+	Competition string    `json:"competition"`
+	Board       string    `json:"board"`
+	Rows        int       `json:"rows"`
+	Score       *jsonNum  `json:"score"` // null when infinite
+	Infinite    bool      `json:"infinite,omitempty"`
+	Decimals    int       `json:"decimals"`
+	SubmittedAt time.Time `json:"submitted_at"`
+	Replay      bool      `json:"replay,omitempty"`
+	Used        int       `json:"used"`
+}
+
+// jsonNum is a number written as its exact decimal text.
+type jsonNum string
+
+func (n jsonNum) MarshalJSON() ([]byte, error) { return []byte(n), nil }
+
+// authKey authenticates the request's key (Authorization: Bearer TOKEN),
+// or the token given.
+func (s *Server) authKey(ctx context.Context, token string) (Key, *apiError) {
+	k, err := Authenticate(ctx, s.o.Store, token)
+	switch {
+	case errors.Is(err, errBadKey):
+		return Key{}, reject(http.StatusUnauthorized, "bad_key", "invalid API key: want Authorization: Bearer lik_…")
+	case errors.Is(err, errRevokedKey):
+		return Key{}, reject(http.StatusUnauthorized, "revoked_key", "API key revoked")
+	case err != nil:
+		return Key{}, s.storeFailure(err)
+	}
+	return k, nil
+}
+
+func bearer(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	if t, ok := strings.CutPrefix(h, "Bearer "); ok {
+		return strings.TrimSpace(t)
+	}
+	return ""
+}
+
+// storeFailure logs a database error and answers 503: the request was not
+// charged (the transaction did not commit) and may be retried.
+func (s *Server) storeFailure(err error) *apiError {
+	s.log.Error("store", "err", err)
+	return &apiError{Status: http.StatusServiceUnavailable, Reason: "unavailable", Message: "the database is unavailable; nothing was charged, retry later", RetryAfter: time.Second}
+}
+
+// preflight refuses a client or key with no rejection tokens left.
+func (s *Server) preflight(id string) *apiError {
+	if blocked, wait := s.limits.blocked(id, time.Now()); blocked {
+		return &apiError{Status: http.StatusTooManyRequests, Reason: "rate_limited",
+			Message: fmt.Sprintf("too many rejected requests; retry in %v", wait.Round(time.Millisecond)), RetryAfter: wait}
+	}
+	return nil
+}
+
+// score decodes, checks, charges and scores one submission of body (of the
+// given media type) to c by key k.
+func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, mediaType, idem string) (*receipt, *apiError) {
+	if len(idem) > maxIdempotencyLen {
+		return nil, reject(http.StatusBadRequest, "bad_idempotency_key", fmt.Sprintf("Idempotency-Key longer than %d bytes", maxIdempotencyLen))
+	}
+	now := s.o.Now()
+	if c.Closed(now) {
+		return nil, reject(http.StatusForbidden, "closed", fmt.Sprintf("competition %s closed at %s", c.ID, c.Closes.UTC().Format(time.RFC3339)))
+	}
+	per := 1
+	if c.K > 2 {
+		per = c.K
+	}
+	pred := make([]float64, c.N*per)
+	var err error
+	switch mediaType {
+	case "application/json":
+		err = parseJSON(pred, body, c.N, c.K)
+	case "text/csv":
+		err = parseCSV(pred, bytes.NewReader(body), c.N, c.K)
+	default:
+		return nil, reject(http.StatusUnsupportedMediaType, "media_type", fmt.Sprintf("Content-Type %q: want application/json or text/csv", mediaType))
+	}
+	if err != nil {
+		return nil, reject(http.StatusBadRequest, "malformed", err.Error())
+	}
+	if err := c.Metric.Check(pred, c.N, c.K); err != nil {
+		return nil, reject(http.StatusUnprocessableEntity, "invalid_prediction", err.Error())
+	}
+	id, err := s.newID("sub_")
+	if err != nil {
+		return nil, s.storeFailure(err)
+	}
+	req := SubmitRequest{ID: id, Competition: c.ID, KeyID: k.ID, At: now, PredHash: predHash(pred), Idempotency: idem, Limits: c.Limits}
+	sub, replay, err := s.o.Store.Submit(ctx, req, func(seq int64) (Scores, error) {
+		return c.scoreBoards(pred, k.ID, seq)
+	})
+	var be *BudgetError
+	if errors.As(err, &be) {
+		return nil, &apiError{Status: http.StatusTooManyRequests, Reason: "budget_" + be.Reason, Message: be.Error(), RetryAfter: be.RetryAfter}
+	}
+	if err != nil {
+		return nil, s.storeFailure(err)
+	}
+	if !replay {
+		s.met.submissions.WithLabelValues(c.ID).Inc()
+	}
+	rc := &receipt{ID: sub.ID, Competition: c.ID, Board: "public", Rows: len(c.publicRows), Decimals: c.Decimals,
+		SubmittedAt: sub.At, Replay: replay, Used: int(sub.Seq) + 1}
+	if sub.Public == "inf" {
+		rc.Infinite = true
+	} else {
+		n := jsonNum(sub.Public)
+		rc.Score = &n
+	}
+	return rc, nil
+}
+
+// scoreBoards scores pred on both boards and releases the scores. It runs
+// inside the budget transaction, after the charge.
+func (c *Competition) scoreBoards(pred []float64, keyID string, seq int64) (Scores, error) {
+	per := 1
+	if c.K > 2 {
+		per = c.K
+	}
+	board := func(name string, rows, labels []int) (string, error) {
+		if len(rows) == 0 {
+			return "", nil
+		}
+		sub := pred
+		if len(rows) != c.N {
+			sub = make([]float64, 0, len(rows)*per)
+			for _, i := range rows {
+				sub = append(sub, pred[i*per:(i+1)*per]...)
+			}
+		}
+		v := c.Metric.Score(labels, sub, c.K)
+		out, err := c.Releaser.Release(ReleaseInput{Exact: v, Competition: c.ID, Board: name, Rows: len(rows), KeyID: keyID, Seq: seq})
+		if err != nil {
+			return "", err
+		}
+		return formatValue(out, c.Decimals), nil
+	}
+	pub, err := board("public", c.publicRows, c.publicLabels)
+	if err != nil {
+		return Scores{}, err
+	}
+	priv, err := board("private", c.privateRows, c.privateLabels)
+	if err != nil {
+		return Scores{}, err
+	}
+	return Scores{Public: pub, Private: priv}, nil
+}
+
+// predHash is the hex SHA-256 of the predictions' float64 bits, little
+// endian: the same for the same numbers however they were written.
+func predHash(pred []float64) string {
+	h := sha256.New()
+	var buf [8 * 512]byte
+	for i := 0; i < len(pred); i += 512 {
+		b := buf[:0]
+		for _, v := range pred[i:min(i+512, len(pred))] {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// readBody reads a request body of at most max bytes, refusing compressed
+// ones.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
+	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+		return nil, reject(http.StatusUnsupportedMediaType, "encoding", fmt.Sprintf("Content-Encoding %q: compressed bodies are not accepted", clipText(ce, 40)))
+	}
+	if r.ContentLength > s.o.MaxBodyBytes {
+		return nil, reject(http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("body of %d bytes over the limit of %d", r.ContentLength, s.o.MaxBodyBytes))
+	}
+	body := http.MaxBytesReader(w, r.Body, s.o.MaxBodyBytes)
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength))
+	}
+	_, err := buf.ReadFrom(body)
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, reject(http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("body over the limit of %d bytes", s.o.MaxBodyBytes))
+	case err != nil:
+		return nil, reject(http.StatusBadRequest, "read_body", "could not read the body: "+err.Error())
+	}
+	return buf.Bytes(), nil
+}
+
+func mediaType(r *http.Request) string {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		return ""
+	}
+	return mt
+}
