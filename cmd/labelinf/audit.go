@@ -17,7 +17,7 @@ func runAudit(e *env, args []string) int {
 	config := fs.String("config", "", "competition config `FILE` (.json, .yaml or .yml; required)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of the table")
 	out := fs.String("out", "", "write report.json, table.txt, plot.png and plot.svg into `DIR`")
-	inprocess := fs.Bool("inprocess", false, "attack an in-process simulation of each cell (required: the loopback HTTP mode needs labelinf serve)")
+	inprocess := fs.Bool("inprocess", false, "attack an in-process simulation of each cell (required: the loopback HTTP mode is not built yet)")
 	honest := fs.String("honest", "", "honest submissions: a `DIR` of prediction files (overrides the config's honest)")
 	workers := fs.Int("workers", 2, "cells audited at once (`W` ≥ 1; the report does not depend on it)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
@@ -33,7 +33,7 @@ func runAudit(e *env, args []string) int {
 	case *workers < 1:
 		return usage("-workers %d: need ≥ 1", *workers)
 	case !*inprocess:
-		return usage("the loopback HTTP mode needs labelinf serve, which this build does not have; pass -inprocess")
+		return usage("the loopback HTTP mode is not built yet (labelinf serve takes no defence settings yet); pass -inprocess")
 	}
 	cfg, err := audit.LoadConfig(*config)
 	if err != nil {

@@ -262,8 +262,9 @@
 // against honest-user cost, one point per defence). Progress goes to
 // stderr unless -quiet; -workers cells run at once. -inprocess is
 // required: the attacks run against an in-process simulation of each
-// cell; the loopback HTTP mode comes with labelinf serve. A missing or
-// bad config, labels or honest files exit 2.
+// cell; the loopback HTTP mode against labelinf serve waits for serve to
+// take a competition's defence settings. A missing or bad config, labels
+// or honest files exit 2.
 // # serve
 //
 // The serve command is a scoring server for competition hosts: it holds
