@@ -70,6 +70,10 @@ var goldenCases = []struct {
 	{"bits", []string{"bits", "-loss", "cross-entropy", "-n", "6"}},
 	{"bits_json", []string{"bits", "-loss", "itakura-saito", "-n", "4", "-tau", "0.01", "-json"}},
 	{"bits_bad_n", []string{"bits", "-n", "0"}},
+	{"audit", []string{"audit", "-config", "testdata/audit_small.json", "-inprocess", "-workers", "1"}},
+	{"audit_json", []string{"audit", "-config", "testdata/audit_small.json", "-inprocess", "-json", "-quiet"}},
+	{"audit_bad_config", []string{"audit", "-config", "testdata/audit_bad.json", "-inprocess"}},
+	{"audit_no_mode", []string{"audit", "-config", "testdata/audit_small.json"}},
 	{"usage", []string{"help"}},
 }
 

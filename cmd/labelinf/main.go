@@ -19,6 +19,7 @@
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
 //	              [-datadir DIR] [-all] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
+//	labelinf audit -config FILE -inprocess [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
 //	labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
 //	labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
 //	labelinf version
@@ -229,6 +230,41 @@
 // loss other than cross-entropy, or an unknown loss (mahalanobis and
 // bregman need more than a name) exit 2.
 //
+// # audit
+//
+// labelinf audit is the host's check before opening a competition
+// (package audit): for each defence of a grid (by default none; rounding
+// to 5, 3 and 2 decimals; fresh Gaussian noise at three scales; the
+// fixed-step and parameter-free Ladder; 5 submissions per day; a
+// public/private split; a random half of the rows per submission; and the
+// competition as configured) it runs every attack that applies, told
+// which defence is in place: the block code, ICML Alg 1 and Alg 3
+// (decode.AttackMulti, planning for the cell's rounding and noise), the
+// threshold-crossing attack (adaptive.Edge, verified), averaging where
+// the noise is fresh, boosting against the Ladder. A cell is "stopped"
+// only if no attack recovers 1 % of the public labels (≥ 99 % of its
+// claims right) within the limit: per day × days × accounts when the cell caps
+// submissions per day, else the config's limit (100,000). Attacks run for
+// real up to the config's measure (4,000 submissions) and are projected
+// from that prefix beyond it, marked "~" (extrapolated). Each cell also
+// scores honest submissions (-honest DIR of prediction files, one
+// probability per line; by default 20 noisy versions of the truth, 12 of
+// them near-ties) and reports the mean and largest |reported − true| and
+// Kendall's τ between the true and the reported leaderboards.
+//
+// -config names a JSON or YAML file with serve's competition fields (id,
+// labels or dataset or rows, metric as -assume takes it, clip, decimals,
+// public_fraction, daily_limit, total_limit) and the audit's own (seed,
+// days, accounts, limit, measure, honest, grid: a list of {name, defence}
+// with package defence's settings). It prints a table, or with -json the
+// report (no wall times: the same config gives the same bytes); -out DIR
+// writes report.json, table.txt, plot.png and plot.svg (attack cost
+// against honest-user cost, one point per defence). Progress goes to
+// stderr unless -quiet; -workers cells run at once. -inprocess is
+// required: the attacks run against an in-process simulation of each
+// cell; the loopback HTTP mode against labelinf serve waits for serve to
+// take a competition's defence settings. A missing or bad config, labels
+// or honest files exit 2.
 // # serve
 //
 // The serve command is a scoring server for competition hosts: it holds

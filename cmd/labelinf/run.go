@@ -29,6 +29,7 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
                      [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
                      [-datadir DIR] [-all] [-json]
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
+       labelinf audit -config FILE -inprocess [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
        labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
        labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
        labelinf version
@@ -64,6 +65,7 @@ var commands = []command{
 	{name: "attack", run: runAttack},
 	{name: "blia", run: runBLIA},
 	{name: "bits", run: runBits},
+	{name: "audit", run: runAudit},
 	{name: "serve", run: runServe, signalEnds: true},
 	{name: "version", run: runVersion},
 }

@@ -1,0 +1,305 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/defence"
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
+)
+
+func intp(v int) *int { return &v }
+
+// small runs a small audit of the given grid.
+func small(t *testing.T, rows int, grid []Cell) *Report {
+	t.Helper()
+	cfg := &Config{Rows: rows, LabelSeed: 5, Seed: 9, Measure: 400, Grid: grid, NoConfigured: true}
+	rep, err := Run(context.Background(), cfg, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func cellByName(t *testing.T, rep *Report, name string) *CellResult {
+	t.Helper()
+	for i := range rep.Cells {
+		if rep.Cells[i].Name == name {
+			return &rep.Cells[i]
+		}
+	}
+	t.Fatalf("no cell %q", name)
+	return nil
+}
+
+// TestVerdictNone: with no defence the cell is not stopped, and the
+// block code's cost is the query count of the same attack run directly
+// against oracle.Sim (the same model, no defence chain).
+func TestVerdictNone(t *testing.T) {
+	rep := small(t, 120, []Cell{{Name: "none"}})
+	c := cellByName(t, rep, "none")
+	if c.Stopped || c.PublicRecovered != 1 || c.PublicVerified != 1 {
+		t.Fatalf("none: stopped %v, recovered %v (verified %v); want not stopped, 1 (1)", c.Stopped, c.PublicRecovered, c.PublicVerified)
+	}
+	var blocks *AttackResult
+	for i := range c.Attacks {
+		if c.Attacks[i].Attack == AttackBlocks {
+			blocks = &c.Attacks[i]
+		}
+	}
+	cfg := &Config{Rows: 120, LabelSeed: 5}
+	comp, err := cfg.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := oracle.NewSim(comp.model, comp.labels, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := decode.AttackMulti(context.Background(), sim, decode.MultiOptions{Strategy: decode.Blocks, Model: comp.model})
+	if err != nil || !res.Verified {
+		t.Fatalf("direct block code: %v", err)
+	}
+	if blocks == nil || blocks.Needed != int64(res.Queries) || blocks.Outcome != "recovered" || blocks.Wrong != 0 {
+		t.Fatalf("block code in the audit: %+v; direct attack: %d queries", blocks, res.Queries)
+	}
+	if c.Best == "" || c.Submissions > blocks.Needed {
+		t.Errorf("best %q at %d submissions; the block code needs %d", c.Best, c.Submissions, blocks.Needed)
+	}
+}
+
+// TestVerdictStopped: defences that stop every attack at this size say
+// stopped with nothing recovered — noise far above a label's move
+// whose averaging would need more submissions than the limit, and the
+// fixed-step Ladder.
+func TestVerdictStopped(t *testing.T) {
+	rep := small(t, 120, []Cell{
+		{Name: "loud", Defence: defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 50}}},
+		{Name: "ladder", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01"}}},
+	})
+	for _, name := range []string{"loud", "ladder"} {
+		c := cellByName(t, rep, name)
+		if !c.Stopped {
+			t.Errorf("%s: not stopped: %+v", name, c)
+		}
+		if c.PublicRecovered >= StopFraction {
+			t.Errorf("%s: %v of the labels recovered within the limit", name, c.PublicRecovered)
+		}
+		for _, a := range c.Attacks {
+			if a.Outcome == "recovered" && a.Needed <= c.Limit {
+				t.Errorf("%s: %s recovered within the limit: %+v", name, a.Attack, a)
+			}
+		}
+	}
+	// A daily limit of 1 over 1 day: the limit is 1 submission, the
+	// fraction recovered within it is scaled by 1/needed, and the days
+	// the attack needs are its submissions.
+	cfg := &Config{Rows: 120, LabelSeed: 5, Seed: 9, Measure: 400, Days: 1, NoConfigured: true,
+		Grid: []Cell{{Name: "1/day", Defence: defence.Settings{Limits: defence.LimitSettings{PerDay: 1}}}}}
+	rep, err := Run(context.Background(), cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Cells[0]
+	if c.Limit != 1 || c.Submissions < 2 || c.PublicRecovered != 1/float64(c.Submissions) ||
+		c.PerDay != 1 || c.Days[0] != (AccDays{1, c.Submissions}) || c.Days[1].Days != (c.Submissions+9)/10 {
+		t.Errorf("1/day over 1 day: %+v", c)
+	}
+}
+
+// TestSplitHidesPrivate: behind a split the threshold-crossing attack
+// recovers the public labels, verified, and no private one.
+func TestSplitHidesPrivate(t *testing.T) {
+	rep := small(t, 100, []Cell{{Name: "split", Defence: defence.Settings{Split: &defence.SplitSettings{Public: 0.3}}}})
+	c := rep.Cells[0]
+	if c.Stopped || c.PublicVerified != 1 || c.PrivateRecovered != 0 || c.PrivateVerified != 0 {
+		t.Fatalf("split: stopped %v, public verified %v, private %v/%v; want false, 1, 0/0", c.Stopped, c.PublicVerified, c.PrivateRecovered, c.PrivateVerified)
+	}
+}
+
+// TestDeterministic: the same config gives the same JSON bytes, whatever
+// the workers; another seed gives another report.
+func TestDeterministic(t *testing.T) {
+	grid := []Cell{
+		{Name: "noise", Defence: defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.01}}},
+		{Name: "round 2", Defence: defence.Settings{Decimals: intp(2)}},
+		{Name: "subset", Defence: defence.Settings{Subset: 40}},
+	}
+	js := func(seed uint64, workers int) string {
+		cfg := &Config{Rows: 80, LabelSeed: 1, Seed: seed, Measure: 300, Grid: grid}
+		rep, err := Run(context.Background(), cfg, Options{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := rep.WriteJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	a, b, c := js(1, 1), js(1, 3), js(2, 1)
+	if a != b {
+		t.Error("same seed, different workers: different JSON")
+	}
+	if a == c {
+		t.Error("different seeds: same JSON")
+	}
+}
+
+// TestBadConfig: bad input is a *ConfigError naming the problem.
+func TestBadConfig(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("bad.labels", "0\n1\n2\n")
+	cases := []struct{ file, body, want string }{
+		{"unknown.json", `{"rows": 10, "colour": "red"}`, "unknown field"},
+		{"two.json", `{"rows": 10, "dataset": "wdbc"}`, "exactly one of labels"},
+		{"none.json", `{"id": "x"}`, "exactly one of labels"},
+		{"metric.json", `{"rows": 10, "metric": "sklearn"}`, "unknown scorer"},
+		{"clip.json", `{"rows": 10, "clip": "0.7"}`, "clip"},
+		{"classes.json", `{"rows": 10, "classes": 3}`, "binary"},
+		{"grid.json", `{"rows": 10, "grid": [{"name": "l", "defence": {"ladder": {"kind": "up"}}}]}`, "ladder.kind"},
+		{"dup.json", `{"rows": 10, "grid": [{"name": "a"}, {"name": "a"}]}`, "two cells"},
+		{"labels.json", `{"labels": "bad.labels"}`, "not a class index"},
+		{"missing.json", `{"labels": "nope.labels"}`, "no such file"},
+		{"honest.json", `{"rows": 10, "honest": "nodir"}`, "honest"},
+		{"syntax.yaml", "rows: [1, 2", "yaml"},
+		{"measure.json", `{"rows": 10, "measure": 5}`, "measure"},
+		{"thresholdout.json", `{"rows": 10, "grid": [{"name": "t", "defence": {"thresholdout": {"t": 0.1, "sigma": 0.1, "budget": 5}}}]}`, "training rows"},
+	}
+	for _, tc := range cases {
+		p := write(tc.file, tc.body)
+		cfg, err := LoadConfig(p)
+		if err == nil {
+			_, err = Run(context.Background(), cfg, Options{})
+		}
+		var ce *ConfigError
+		if err == nil || !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v; want a ConfigError containing %q", tc.file, err, tc.want)
+		}
+	}
+}
+
+// TestYAMLEqualsJSON: the two forms read the same config.
+func TestYAMLEqualsJSON(t *testing.T) {
+	j, err := ParseJSON([]byte(`{"id": "c", "rows": 50, "decimals": 3, "grid": [{"name": "n", "defence": {"noise": {"kind": "laplace", "scale": 0.5}, "limits": {"per_day": 5}}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := ParseYAML([]byte("id: c\nrows: 50\ndecimals: 3\ngrid:\n  - name: n\n    defence:\n      noise: {kind: laplace, scale: 0.5}\n      limits: {per_day: 5}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *j.Decimals != *y.Decimals || j.ID != y.ID || j.Rows != y.Rows || len(y.Grid) != 1 ||
+		y.Grid[0].Defence.Noise.Scale != 0.5 || y.Grid[0].Defence.Limits.PerDay != 5 {
+		t.Fatalf("json %+v\nyaml %+v", j, y)
+	}
+}
+
+// TestHonestSet: the default honest set has at least 10 submissions
+// within 0.001 of a neighbour's true score, at both sizes the audit is
+// documented for.
+func TestHonestSet(t *testing.T) {
+	for _, n := range []int{198, 25000} {
+		if testing.Short() && n > 198 {
+			n = 5000
+		}
+		cfg := &Config{Rows: n, LabelSeed: 2}
+		comp, err := cfg.resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := HonestSet(comp.labels, 1)
+		truth, err := trueScores(comp.model, comp.labels, hs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k := nearTies(truth); k < 10 {
+			t.Errorf("N = %d: %d near-ties; want ≥ 10 (scores %v)", n, k, truth)
+		}
+	}
+}
+
+func TestKendallTau(t *testing.T) {
+	for _, tc := range []struct {
+		x, y []float64
+		want float64
+	}{
+		{[]float64{1, 2, 3}, []float64{10, 20, 30}, 1},
+		{[]float64{1, 2, 3}, []float64{3, 2, 1}, -1},
+		{[]float64{1, 2, 3}, []float64{5, 5, 5}, 0},
+		{[]float64{1, 2, 3, 4}, []float64{1, 3, 2, 4}, 4.0 / 6},
+		// τ-b with a tie in y: (4 − 0)/√(6·5).
+		{[]float64{1, 2, 3, 4}, []float64{1, 2, 2, 4}, 5 / 5.477225575051661},
+	} {
+		if got := KendallTau(tc.x, tc.y); abs(got-tc.want) > 1e-12 {
+			t.Errorf("τ(%v, %v) = %v; want %v", tc.x, tc.y, got, tc.want)
+		}
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestTargetMatchesModel: with no defence the in-process target releases
+// exactly the model's score.
+func TestTargetMatchesModel(t *testing.T) {
+	cfg := &Config{Rows: 50, LabelSeed: 4}
+	comp, err := cfg.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := InProcess(context.Background(), comp.labels, comp.model, Cell{Name: "none"}, [32]byte{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := make([]float64, 50)
+	for i := range p {
+		p[i] = float64(i+1) / 52
+	}
+	got, err := tg.Submit(context.Background(), "a", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := comp.model.Eval(comp.labels, &scorer.Pred{K: 2, P: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Cmp(want) != 0 {
+		t.Fatalf("released %v; model %v", got, want)
+	}
+	if _, err := tg.Submit(context.Background(), "a", append(p[:49:49], 1.5)); err == nil {
+		t.Fatal("a probability of 1.5 was accepted")
+	}
+}
+
+// TestPlot writes the plot in both formats.
+func TestPlot(t *testing.T) {
+	rep := small(t, 60, []Cell{{Name: "none"}, {Name: "ladder", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}}})
+	dir := t.TempDir()
+	for _, f := range []string{"p.png", "p.svg"} {
+		if err := rep.SavePlot(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() < 1000 {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/labelinf/labelinf/audit"
+)
+
+// runAudit is labelinf audit: every defence of a grid against every
+// attack that applies, and what each costs honest users (package audit).
+func runAudit(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	fs := newFlagSet("audit", stderr)
+	config := fs.String("config", "", "competition config `FILE` (.json, .yaml or .yml; required)")
+	asJSON := fs.Bool("json", false, "print the report as JSON instead of the table")
+	out := fs.String("out", "", "write report.json, table.txt, plot.png and plot.svg into `DIR`")
+	inprocess := fs.Bool("inprocess", false, "attack an in-process simulation of each cell (required: the loopback HTTP mode is not built yet)")
+	honest := fs.String("honest", "", "honest submissions: a `DIR` of prediction files (overrides the config's honest)")
+	workers := fs.Int("workers", 2, "cells audited at once (`W` ≥ 1; the report does not depend on it)")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	if !parseFlags(fs, args, stderr) {
+		return 2
+	}
+	usage := func(format string, a ...any) int {
+		return usageError(stderr, "audit", fmt.Errorf(format, a...))
+	}
+	switch {
+	case *config == "":
+		return usage("-config is required")
+	case *workers < 1:
+		return usage("-workers %d: need ≥ 1", *workers)
+	case !*inprocess:
+		return usage("the loopback HTTP mode is not built yet (labelinf serve takes no defence settings yet); pass -inprocess")
+	}
+	cfg, err := audit.LoadConfig(*config)
+	if err != nil {
+		return usage("%v", err)
+	}
+	if *honest != "" {
+		cfg.Honest, err = filepath.Abs(*honest)
+		if err != nil {
+			return usage("-honest: %v", err)
+		}
+	}
+	o := audit.Options{Target: audit.InProcess, Workers: *workers}
+	if !*quiet {
+		o.Progress = stderr
+	}
+	rep, err := audit.Run(e.ctx, cfg, o)
+	if err != nil {
+		var ce *audit.ConfigError
+		if errors.As(err, &ce) {
+			return usage("%v", err)
+		}
+		return failure(stderr, "audit", err)
+	}
+	if *out != "" {
+		if err := writeAuditFiles(*out, rep); err != nil {
+			return failure(stderr, "audit", err)
+		}
+	}
+	if *asJSON {
+		err = rep.WriteJSON(stdout)
+	} else {
+		err = rep.WriteTable(stdout)
+	}
+	if err != nil {
+		return failure(stderr, "audit", err)
+	}
+	return 0
+}
+
+// writeAuditFiles writes the report's files into dir.
+func writeAuditFiles(dir string, rep *audit.Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name  string
+		write func(*os.File) error
+	}{
+		{"report.json", func(f *os.File) error { return rep.WriteJSON(f) }},
+		{"table.txt", func(f *os.File) error { return rep.WriteTable(f) }},
+	} {
+		fh, err := os.Create(filepath.Join(dir, f.name))
+		if err != nil {
+			return err
+		}
+		werr := f.write(fh)
+		if err := fh.Close(); werr == nil {
+			werr = err
+		}
+		if werr != nil {
+			return werr
+		}
+	}
+	for _, name := range []string{"plot.png", "plot.svg"} {
+		if err := rep.SavePlot(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
