@@ -97,7 +97,15 @@ func (m *Model) qhat(row []float64) ([]*big.Float, error) {
 		p := nf().SetFloat64(row[0])
 		clip(p)
 		vals = []*fpa.Float{nf().Sub(nf().SetInt64(1), p), p}
+		if m.Loss.AddEps {
+			for c := range vals {
+				vals[c] = nf().Add(vals[c], eps)
+			}
+		}
 	} else {
+		if m.Loss.AddEps {
+			return nil, fmt.Errorf("scorer: %s adds eps inside the log, defined for binary predictions only", m.Name)
+		}
 		for _, v := range row {
 			x := nf().SetFloat64(v)
 			clip(x)
@@ -141,6 +149,13 @@ func (m *Model) Depths(n int) []int {
 	if m.Exact {
 		return make([]int, n)
 	}
+	if m.Loss.ExactSum {
+		d := make([]int, n)
+		for i := range d {
+			d[i] = 1 // one rounding of the exact sum
+		}
+		return d
+	}
 	return fpa.Depths(nil, n, m.Loss.Sum)
 }
 
@@ -174,7 +189,10 @@ func (m *Model) Bound(b Budget) float64 {
 		tiny := math.Ldexp(1, int(m.Loss.Format.Emin())-int(m.Loss.Format.Prec())+4)
 		eterm := rho*b.SumT + n*tiny
 		var esum float64
-		if m.Loss.Sum.Order == fpa.Kahan {
+		if m.Loss.ExactSum {
+			// One rounding of the exact sum of the computed terms.
+			esum = u * (b.SumT*(1+rho) + n*tiny)
+		} else if m.Loss.Sum.Order == fpa.Kahan {
 			esum = (2*u + 8*n*u*u) * (1 + rho) * b.SumT
 		} else {
 			den := 1 - u*float64(b.MaxD)

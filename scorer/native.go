@@ -6,8 +6,11 @@ package scorer
 // that fpa's tests pin bit for bit.
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/big"
+	"math/bits"
 
 	"github.com/labelinf/labelinf/fpa"
 )
@@ -41,12 +44,18 @@ func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T
 			} else {
 				q = r0
 			}
+			if m.Loss.AddEps {
+				q += eps
+			}
 			if m.Loss.Renormalize {
 				s := T(0) + r0
 				s += x
 				q /= s
 			}
 		} else {
+			if m.Loss.AddEps {
+				return 0, terms, errors.New("scorer: adding eps inside the log (Keras 2 binary_crossentropy) is defined for binary predictions only")
+			}
 			r := row[:0]
 			if p.K > len(row) {
 				r = make([]T, 0, p.K)
@@ -77,8 +86,10 @@ func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T
 		}
 		terms[i] = t
 	}
-	s := sumNative(terms, m.Loss.Sum)
-	mean := s / T(n)
+	mean := sumLoss(terms, &m.Loss)
+	if !m.Loss.Total {
+		mean /= T(n)
+	}
 	if math.IsInf(float64(mean), 0) {
 		return 0, terms, ErrOverflow
 	}
@@ -93,6 +104,29 @@ func clipT[T float](x, lo, hi T) T {
 		return hi
 	}
 	return x
+}
+
+// sumLoss sums x as l says: exactly and rounded once (math.fsum), or
+// in l.Sum's order.
+func sumLoss[T float](x []T, l *FloatLoss) T {
+	if !l.ExactSum {
+		return sumNative(x, l.Sum)
+	}
+	s := new(big.Float).SetPrec(2200) // holds any sum of 2^20 float64s exactly
+	if len(x) > 1<<20 {
+		s.SetPrec(2200 + uint(bits.Len(uint(len(x)))))
+	}
+	var b big.Float
+	for _, v := range x {
+		s.Add(s, b.SetFloat64(float64(v)))
+	}
+	var zero T
+	if _, ok := any(zero).(float32); ok {
+		f, _ := s.Float32()
+		return T(f)
+	}
+	f, _ := s.Float64()
+	return T(f)
 }
 
 // sumNative is fpa.Sum in T.
