@@ -241,3 +241,25 @@ func TestKeras2Terms(t *testing.T) {
 		t.Errorf("term of class 1 at p = 0: %v, want %v", got, want)
 	}
 }
+
+// TestFsum checks Shewchuk's sum against an exact big.Float sum rounded
+// once, on sums built to cancel.
+func TestFsum(t *testing.T) {
+	r := testrand.New(t)
+	for range 2000 {
+		n := 1 + r.IntN(40)
+		x := make([]float64, n)
+		exact := new(big.Float).SetPrec(2200)
+		for i := range x {
+			x[i] = math.Ldexp(r.Float64()-0.5, r.IntN(200)-100)
+			if i > 0 && r.IntN(3) == 0 {
+				x[i] = -x[i-1] * (1 + math.Ldexp(r.Float64(), -50))
+			}
+			exact.Add(exact, new(big.Float).SetFloat64(x[i]))
+		}
+		want, _ := exact.Float64()
+		if got := fsum(x); got != want {
+			t.Fatalf("fsum(%v) = %v, want %v", x, got, want)
+		}
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"math/bits"
 
 	"github.com/labelinf/labelinf/fpa"
 )
@@ -112,21 +111,63 @@ func sumLoss[T float](x []T, l *FloatLoss) T {
 	if !l.ExactSum {
 		return sumNative(x, l.Sum)
 	}
-	s := new(big.Float).SetPrec(2200) // holds any sum of 2^20 float64s exactly
-	if len(x) > 1<<20 {
-		s.SetPrec(2200 + uint(bits.Len(uint(len(x)))))
+	if x64, ok := any(x).([]float64); ok {
+		return T(fsum(x64))
 	}
+	s := new(big.Float).SetPrec(400) // float32 values span < 2^300: exact below 2^100 terms
 	var b big.Float
 	for _, v := range x {
 		s.Add(s, b.SetFloat64(float64(v)))
 	}
-	var zero T
-	if _, ok := any(zero).(float32); ok {
-		f, _ := s.Float32()
-		return T(f)
-	}
-	f, _ := s.Float64()
+	f, _ := s.Float32()
 	return T(f)
+}
+
+// fsum is Python's math.fsum: Shewchuk's exact sum of finite float64s
+// as non-overlapping partials [Shewchuk97], rounded once to nearest even
+// (CPython's math_fsum, including its half-way correction).
+func fsum(x []float64) float64 {
+	partials := make([]float64, 0, 8)
+	for _, v := range x {
+		i := 0
+		for _, y := range partials {
+			if math.Abs(v) < math.Abs(y) {
+				v, y = y, v
+			}
+			hi := v + y
+			lo := y - (hi - v)
+			if lo != 0 {
+				partials[i] = lo
+				i++
+			}
+			v = hi
+		}
+		partials = append(partials[:i], v)
+	}
+	n := len(partials)
+	if n == 0 {
+		return 0
+	}
+	hi := partials[n-1]
+	n--
+	var lo float64
+	for n > 0 {
+		x, y := hi, partials[n-1]
+		n--
+		hi = x + y
+		lo = y - (hi - x)
+		if lo != 0 {
+			break
+		}
+	}
+	if n > 0 && ((lo < 0 && partials[n-1] < 0) || (lo > 0 && partials[n-1] > 0)) {
+		y := lo * 2
+		x := hi + y
+		if y == x-hi {
+			hi = x
+		}
+	}
+	return hi
 }
 
 // sumNative is fpa.Sum in T.
