@@ -320,7 +320,10 @@ func separating(hyp []*hyp0, n, off int, labels []int, round int) ([]float64, bo
 			}
 		}
 		var all [][2]float64
-		var owner []int // index of the (hypothesis, decimals) pair
+		// Owners are candidates, not (candidate, decimals) pairs: no probe
+		// is spent on decimals alone, since the coarsest fitting decimals'
+		// error budget covers the finer ones (the model returned uses it).
+		var owner []int
 		pairs := 0
 		for _, h := range hyp {
 			brs, ok := h.brackets(n, off, p, mask)
@@ -342,8 +345,8 @@ func separating(hyp []*hyp0, n, off int, labels []int, round int) ([]float64, bo
 					all = append(all, b)
 					owner = append(owner, pairs)
 				}
-				pairs++
 			}
+			pairs++
 		}
 		// Count pairs of hypotheses whose brackets are all disjoint.
 		score := 0
@@ -406,27 +409,20 @@ func disjoint(all [][2]float64, owner []int, a, b int) bool {
 	return true
 }
 
-// budget is the error budget of h at a typical query, to pick the most
-// cautious of several fitting models.
-func (h *hyp0) budget() float64 {
+// budget is the error budget of model sp at a typical query (N = 1000,
+// terms 1), to pick the most cautious of several fitting models.
+func budget(sp scorer.Spec) float64 {
+	m, err := sp.Model()
+	if err != nil {
+		return -1
+	}
 	n := 1000
-	dd := h.model.Depths(n)
 	b := scorer.Budget{N: n, Max: 1, SumT: float64(n)}
-	for _, d := range dd {
+	for _, d := range m.Depths(n) {
 		b.SumDT += float64(d)
 		b.MaxD = max(b.MaxD, d)
 	}
-	m := *h.model
-	m.Decimals = maxDec(h)
 	return m.Bound(b)
-}
-
-func maxDec(h *hyp0) int {
-	d := -1
-	for k := range h.alive {
-		d = max(d, k)
-	}
-	return d
 }
 
 // value returns h's value of component c.
@@ -513,7 +509,9 @@ func components(hyp, all []*hyp0, elim map[string]int) []Component {
 				ev = append(ev, fmt.Sprintf("%s ruled out by probe %d", v, p))
 			}
 		}
-		if len(fit) > 1 {
+		if len(fit) > 1 && c == "dec" {
+			ev = append(ev, "trailing zeros leave "+strings.Join(fit, ", ")+"; the model assumes the coarsest, whose error budget covers the finer")
+		} else if len(fit) > 1 {
 			ev = append(ev, "the probes cannot tell "+strings.Join(fit, ", ")+" apart")
 		}
 		cp.Evidence = strings.Join(ev, "; ")

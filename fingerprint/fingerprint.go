@@ -198,13 +198,24 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 	if l, ok := sharedLabels(hyp); ok {
 		res.Labels = l
 	}
-	best := hyp[0]
-	for _, h := range hyp[1:] {
-		if h.budget() > best.budget() {
-			best = h
+	// The most cautious fitting model: the largest error budget over
+	// every (candidate, decimals) pair left.
+	var best scorer.Spec
+	bestB := -1.0
+	for _, h := range hyp {
+		for dec := range h.alive {
+			sp := h.spec
+			sp.Decimals = dec
+			if b := budget(sp); b > bestB {
+				best, bestB = sp, b
+			}
 		}
 	}
-	res.Model, res.Spec, res.Exact = best.model, best.spec, distinctSpecs(hyp) == 1
+	m, err := best.Model()
+	if err != nil {
+		return nil, fmt.Errorf("fingerprint: identified model %s: %w", best, err)
+	}
+	res.Model, res.Spec, res.Exact = m, best, distinctSpecs(hyp) == 1
 	res.Components = components(hyp, all, elim)
 	return res, nil
 }
