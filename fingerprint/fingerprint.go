@@ -129,9 +129,9 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 	hyp = filter(hyp, n, 0, extremes[:], p1.Score)
 	res.Probes[0].Fits, res.Probes[1].Fits = len(hyp), len(hyp)
 	elim := map[string]int{} // component=value → the probe that ruled it out
-	note := func(before, after []*hyp0, probe int) {
+	note := func(before map[string][]string, after []*hyp0, probe int) {
 		for _, c := range componentNames {
-			for _, v := range values(before, c) {
+			for _, v := range before[c] {
 				if !slices.Contains(values(after, c), v) {
 					if _, ok := elim[c+"="+v]; !ok {
 						elim[c+"="+v] = probe
@@ -140,7 +140,7 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 			}
 		}
 	}
-	note(all, hyp, 1)
+	note(snapshot(all), hyp, 1)
 
 	off := 0 // the special rows are off..off+3
 	for round := 0; len(hyp) > 1 && len(res.Probes) < MaxProbes; round++ {
@@ -162,7 +162,7 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 				res.NoFit = fmt.Sprintf("the server failed on probe %d: %v", len(res.Probes), pr.Err)
 				return res, nil
 			}
-			before := hyp
+			before := snapshot(hyp)
 			hyp = filter(hyp, n, off, extremes[:], pr.Score)
 			res.Probes[len(res.Probes)-1].Fits = len(hyp)
 			note(before, hyp, len(res.Probes))
@@ -185,7 +185,7 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 			res.NoFit = fmt.Sprintf("the server failed on probe %d: %v", len(res.Probes), pr.Err)
 			return res, nil
 		}
-		before := hyp
+		before := snapshot(hyp)
 		hyp = filter(hyp, n, off, p, pr.Score)
 		res.Probes[len(res.Probes)-1].Fits = len(hyp)
 		note(before, hyp, len(res.Probes))
@@ -218,6 +218,16 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 	res.Model, res.Spec, res.Exact = m, best, distinctSpecs(hyp) == 1
 	res.Components = components(hyp, all, elim)
 	return res, nil
+}
+
+// snapshot returns the values of each component among hyp, before a
+// filter changes them.
+func snapshot(hyp []*hyp0) map[string][]string {
+	m := map[string][]string{}
+	for _, c := range componentNames {
+		m[c] = values(hyp, c)
+	}
+	return m
 }
 
 // ratText prints a score as a decimal.
