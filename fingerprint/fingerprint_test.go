@@ -27,7 +27,11 @@ func TestIdentifySim(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, n := range []int{198, 1000} {
+		sizes := []int{198, 1000}
+		if testing.Short() {
+			sizes = sizes[:1]
+		}
+		for _, n := range sizes {
 			labels := make([]int, n)
 			for i := range labels {
 				labels[i] = r.IntN(2)

@@ -127,7 +127,11 @@ func TestComposedNativeMatchesFPA(t *testing.T) {
 			}
 			return z.SetFloat64(math.Log(v))
 		}
-		for trial := range 12 {
+		trials := 12
+		if testing.Short() {
+			trials = 4
+		}
+		for trial := range trials {
 			n := 1 + r.IntN(300)
 			if trial == 0 {
 				n = 9000
@@ -161,11 +165,14 @@ func TestComposedBoundHolds(t *testing.T) {
 			t.Fatal(err)
 		}
 		e, emuErr := m.NewEmulator()
-		maxN := 1500
+		maxN, trials := 1500, 8
 		if !m.Native() {
 			maxN = 150
 		}
-		for range 8 {
+		if testing.Short() {
+			maxN, trials = maxN/3, 3
+		}
+		for range trials {
 			n := 1 + r.IntN(maxN)
 			p := randPred(r, n, 2)
 			labels := make([]int, n)
