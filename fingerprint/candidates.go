@@ -35,6 +35,7 @@ type hyp0 struct {
 	// choice: 0 the lower, 1 the upper value its log can take).
 	alive map[int]uint32
 	terms map[float64][]*big.Float
+	maxD  int // the deepest term's additions at the probes' N (0: not yet)
 }
 
 // candidateSpecs is the grid of library behaviours the probes choose
@@ -213,6 +214,9 @@ func filter(hyp []*hyp0, n, off int, p []float64, o *big.Rat) []*hyp0 {
 			if union&(1<<mask|1<<(mask+1<<nSpecial)) == 0 {
 				continue
 			}
+			if !h.near(n, off, p, uint16(mask), o, slack(h)) {
+				continue // far outside the error budget: skip the emulation
+			}
 			if br, ok := h.brackets(n, off, p, uint16(mask)); ok {
 				for c, b := range br {
 					cons[mask+uint32(c)<<nSpecial] = b
@@ -239,6 +243,57 @@ func filter(hyp []*hyp0, n, off int, p []float64, o *big.Rat) []*hyp0 {
 		}
 	}
 	return out
+}
+
+// slack is the largest decimal rounding among h's decimals hypotheses.
+func slack(h *hyp0) float64 {
+	sl := 0.0
+	for dec := range h.alive {
+		if dec >= 0 {
+			sl = max(sl, 0.5*math.Pow(10, -float64(dec)))
+		}
+	}
+	return sl
+}
+
+// near reports whether the score o can come from h with the special rows'
+// labels mask by the model's rigorous error budget ([scorer.Model.Bound]:
+// any faithful log, the model's summation) plus a decimal rounding of up
+// to sl: a cheap test (O(1) per labeling) that lets filter skip the
+// emulated brackets of hypotheses that cannot fit. It never rules out a
+// hypothesis whose brackets contain o, since the brackets lie within the
+// budget.
+func (h *hyp0) near(n, off int, p []float64, mask uint16, o *big.Rat, sl float64) bool {
+	tn, ok := h.term(0.5, 0)
+	if !ok {
+		return true // let brackets report the failure
+	}
+	sum, _ := tn.Float64()
+	sum *= float64(n - len(p))
+	tmax, _ := tn.Float64()
+	for i, v := range p {
+		t, ok := h.term(v, int(mask>>i&1))
+		if !ok {
+			return true
+		}
+		f, _ := t.Float64()
+		sum += f
+		tmax = max(tmax, f)
+	}
+	if h.maxD == 0 {
+		for _, d := range h.model.Depths(n) {
+			h.maxD = max(h.maxD, d)
+		}
+		h.maxD = max(h.maxD, 1)
+	}
+	st := sum * (1 + 1e-12)
+	b := h.model.Bound(scorer.Budget{N: n, Max: tmax, SumT: st, SumDT: st * float64(h.maxD), MaxD: h.maxD})
+	v, tol := sum, b
+	if !h.spec.Total {
+		v, tol = sum/float64(n), b/float64(n)
+	}
+	of, _ := o.Float64()
+	return math.Abs(of-v) <= tol*(1+1e-9)+sl*(1+1e-9)+1e-12*math.Abs(v)
 }
 
 // sharedLabels returns the special rows' labels on which every
