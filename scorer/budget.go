@@ -171,7 +171,8 @@ func (m *Model) Depths(n int) []int {
 // plus a subnormal slack of 2^(Emin−Prec+4) per term, (2u + 8N·u²)(1+ρ)·SumT
 // for the sum instead if it is Kahan's (that O(N·u²) constant is not
 // proved; see fpa.Loss.Bound), and N·½·10^−D for a score rounded to D
-// decimals. An exact server's error is 2^−Prec·|S|. The result is
+// decimals (½·10^−D for a summing server, Loss.Total, which also does not
+// divide). An exact server's error is 2^−Prec·|S|. The result is
 // computed in float64 and inflated by 2^−30 relative to stay an upper
 // bound.
 func (m *Model) Bound(b Budget) float64 {
@@ -203,10 +204,19 @@ func (m *Model) Bound(b Budget) float64 {
 		}
 		shat := b.SumT*(1+rho) + esum + n*tiny
 		g2 := 2 * u / (1 - 2*u)
+		if m.Loss.Total {
+			g2 = 0 // a summing server does not divide by N
+		}
 		e = eterm + esum + g2*shat + tiny
 	}
 	if m.Decimals >= 0 {
-		e += n * 0.5 * math.Pow(10, -float64(m.Decimals)) * (1 + 1e-15)
+		// A mean rounded to D decimals moves N·score by N·½·10^−D; a
+		// summing server's rounded sum by ½·10^−D.
+		k := n
+		if !m.Exact && m.Loss.Total {
+			k = 1
+		}
+		e += k * 0.5 * math.Pow(10, -float64(m.Decimals)) * (1 + 1e-15)
 	}
 	// 128-bit terms (ln128) and the attacker's 256-bit conversion of the score.
 	e += math.Ldexp(n*(b.Max+1), -100)
