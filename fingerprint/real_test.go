@@ -24,7 +24,14 @@ const python = "/usr/bin/python3"
 // import every module of mods.
 func needPython(t *testing.T, pkg string, mods ...string) {
 	t.Helper()
-	err := exec.Command(python, "-c", "import "+strings.Join(mods, ", ")).Run()
+	// find_spec locates a module without importing it (importing
+	// scikit-learn takes seconds).
+	quoted := make([]string, len(mods))
+	for i, m := range mods {
+		quoted[i] = fmt.Sprintf("%q", m)
+	}
+	check := "import importlib.util, sys; sys.exit(any(importlib.util.find_spec(m) is None for m in (" + strings.Join(quoted, ", ") + ",)))"
+	err := exec.Command(python, "-c", check).Run()
 	if err == nil {
 		return
 	}
