@@ -97,7 +97,15 @@ func (m *Model) qhat(row []float64) ([]*big.Float, error) {
 		p := nf().SetFloat64(row[0])
 		clip(p)
 		vals = []*fpa.Float{nf().Sub(nf().SetInt64(1), p), p}
+		if m.Loss.AddEps {
+			for c := range vals {
+				vals[c] = nf().Add(vals[c], eps)
+			}
+		}
 	} else {
+		if m.Loss.AddEps {
+			return nil, fmt.Errorf("scorer: %s adds eps inside the log, defined for binary predictions only", m.Name)
+		}
 		for _, v := range row {
 			x := nf().SetFloat64(v)
 			clip(x)
@@ -141,6 +149,13 @@ func (m *Model) Depths(n int) []int {
 	if m.Exact {
 		return make([]int, n)
 	}
+	if m.Loss.ExactSum {
+		d := make([]int, n)
+		for i := range d {
+			d[i] = 1 // one rounding of the exact sum
+		}
+		return d
+	}
 	return fpa.Depths(nil, n, m.Loss.Sum)
 }
 
@@ -156,7 +171,8 @@ func (m *Model) Depths(n int) []int {
 // plus a subnormal slack of 2^(Emin−Prec+4) per term, (2u + 8N·u²)(1+ρ)·SumT
 // for the sum instead if it is Kahan's (that O(N·u²) constant is not
 // proved; see fpa.Loss.Bound), and N·½·10^−D for a score rounded to D
-// decimals. An exact server's error is 2^−Prec·|S|. The result is
+// decimals (½·10^−D for a summing server, Loss.Total, which also does not
+// divide). An exact server's error is 2^−Prec·|S|. The result is
 // computed in float64 and inflated by 2^−30 relative to stay an upper
 // bound.
 func (m *Model) Bound(b Budget) float64 {
@@ -174,7 +190,10 @@ func (m *Model) Bound(b Budget) float64 {
 		tiny := math.Ldexp(1, int(m.Loss.Format.Emin())-int(m.Loss.Format.Prec())+4)
 		eterm := rho*b.SumT + n*tiny
 		var esum float64
-		if m.Loss.Sum.Order == fpa.Kahan {
+		if m.Loss.ExactSum {
+			// One rounding of the exact sum of the computed terms.
+			esum = u * (b.SumT*(1+rho) + n*tiny)
+		} else if m.Loss.Sum.Order == fpa.Kahan {
 			esum = (2*u + 8*n*u*u) * (1 + rho) * b.SumT
 		} else {
 			den := 1 - u*float64(b.MaxD)
@@ -185,10 +204,19 @@ func (m *Model) Bound(b Budget) float64 {
 		}
 		shat := b.SumT*(1+rho) + esum + n*tiny
 		g2 := 2 * u / (1 - 2*u)
+		if m.Loss.Total {
+			g2 = 0 // a summing server does not divide by N
+		}
 		e = eterm + esum + g2*shat + tiny
 	}
 	if m.Decimals >= 0 {
-		e += n * 0.5 * math.Pow(10, -float64(m.Decimals)) * (1 + 1e-15)
+		// A mean rounded to D decimals moves N·score by N·½·10^−D; a
+		// summing server's rounded sum by ½·10^−D.
+		k := n
+		if !m.Exact && m.Loss.Total {
+			k = 1
+		}
+		e += k * 0.5 * math.Pow(10, -float64(m.Decimals)) * (1 + 1e-15)
 	}
 	// 128-bit terms (ln128) and the attacker's 256-bit conversion of the score.
 	e += math.Ldexp(n*(b.Max+1), -100)

@@ -24,6 +24,16 @@
 //     library's clipping, renormalisation and log clamp (fpa supplies the
 //     arithmetic, the summation and the error bound).
 //
+// A model may also be written as its components ([ParseSpec], [Spec]):
+// a format (binary64, binary32, binary16, bfloat16, fpa:E,M, exact) and
+// the clipping (none, a constant, the dtype's eps, Keras 2's eps inside
+// the log), renormalisation, log clamp, input, summation (numpy's
+// pairwise, naive, Kahan, math.fsum's exact sum [Shewchuk97]), mean or
+// sum ([PerPoint] lets the attacks read a summing server), decimals and
+// log accuracy real libraries use, e.g. "float64,clip=eps,renorm,dec=5".
+// The presets are shorthands of such specs and score identically; a spec
+// the package cannot evaluate and bound exactly (logits) is refused.
+//
 // [Noise] models the noise a server adds [AKXFT21, App. B.4–B.5], with the
 // half-width an attacker bounds it by ([Noise.HalfWidth]).
 //
@@ -36,7 +46,7 @@
 // # Adding a scorer model
 //
 // A preset is one case in [ParseModel] (model.go) plus its name in
-// [ModelNames]: its FloatLoss fields say how it computes, and every
+// [ModelNames] and its components in presetSpec (compose.go): its FloatLoss fields say how it computes, and every
 // attack, bound and emulator follows. A model whose computation an
 // FloatLoss cannot describe needs, in this package, its evaluation in
 // eval.go (what the server returns) and its exact terms in budget.go
@@ -49,4 +59,7 @@
 //     Scores", ICML 2021, arXiv:2105.08266.
 //   - [Higham02] N. J. Higham, "Accuracy and Stability of Numerical
 //     Algorithms", 2nd ed., SIAM, 2002.
+//   - [Shewchuk97] J. R. Shewchuk, "Adaptive Precision Floating-Point
+//     Arithmetic and Fast Robust Geometric Predicates", Discrete Comput.
+//     Geom. 18, 1997 (the algorithm of Python's math.fsum).
 package scorer

@@ -114,18 +114,35 @@ func (e *Emulator) Report(t *Terms) (*big.Rat, error) {
 		if len(t.f64) == 0 {
 			return nil, errors.New("scorer: no terms")
 		}
-		mean = sumNative(t.f64, e.m.Loss.Sum) / float64(len(t.f64))
+		mean = sumLoss(t.f64, &e.m.Loss)
+		if !e.m.Loss.Total {
+			mean /= float64(len(t.f64))
+		}
 	} else {
 		if len(t.f32) == 0 {
 			return nil, errors.New("scorer: no terms")
 		}
-		mean = float64(sumNative(t.f32, e.m.Loss.Sum) / float32(len(t.f32)))
+		s := sumLoss(t.f32, &e.m.Loss)
+		if !e.m.Loss.Total {
+			s /= float32(len(t.f32))
+		}
+		mean = float64(s)
 	}
 	if math.IsInf(mean, 0) || math.IsNaN(mean) {
 		return nil, ErrOverflow
 	}
+	var r *big.Rat
 	if e.m.Decimals >= 0 {
-		return fpa.RoundDecimal(fpa.New(fpa.Binary64).SetFloat64(mean), e.m.Decimals)
+		var err error
+		if r, err = fpa.RoundDecimal(fpa.New(fpa.Binary64).SetFloat64(mean), e.m.Decimals); err != nil {
+			return nil, err
+		}
+	} else {
+		r = new(big.Rat).SetFloat64(mean)
 	}
-	return new(big.Rat).SetFloat64(mean), nil
+	if e.m.Loss.Total {
+		// The attacker reads a summing server's score per point ([PerPoint]).
+		r.Quo(r, new(big.Rat).SetInt64(int64(max(len(t.f64), len(t.f32)))))
+	}
+	return r, nil
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"math/bits"
 
 	"github.com/labelinf/labelinf/fpa"
 )
@@ -33,6 +34,15 @@ type FloatLoss struct {
 	// the server's log (for example one that models a faithful libm). It
 	// must stay within LogULPs ulps.
 	LogFunc func(z, x *fpa.Float) *fpa.Float
+	// AddEps adds eps inside the log, after clipping: −log(q + eps), as
+	// Keras 2's binary_crossentropy does (binary models only, with Eps set
+	// and no renormalisation).
+	AddEps bool
+	// ExactSum sums the terms exactly and rounds the sum once, to nearest
+	// in the format, as Python's math.fsum does; Sum is then unused.
+	ExactSum bool
+	// Total reports the sum of the terms, not their mean.
+	Total bool
 }
 
 // ErrOverflow reports an evaluation whose intermediate overflowed.
@@ -75,6 +85,12 @@ func (l *FloatLoss) parse() (lossConsts, error) {
 			return c, fmt.Errorf("scorer: LogFloor %s is not a negative number", l.LogFloor)
 		}
 		c.floor = fl
+	}
+	if l.AddEps && (l.Eps == "" || l.Renormalize) {
+		return c, errors.New("scorer: adding eps inside the log (Keras 2) needs a clipping constant and no renormalisation")
+	}
+	if l.ExactSum && l.Sum.Order != fpa.Recursive {
+		return c, errors.New("scorer: an exact sum (math.fsum) takes no summation order")
 	}
 	return c, nil
 }
@@ -141,6 +157,9 @@ func (l *FloatLoss) Multi(dst []fpa.Float, labels []int, p [][]fpa.Float) (*fpa.
 		}
 		rows[i] = row
 	}
+	if l.AddEps {
+		return nil, dst, errors.New("scorer: adding eps inside the log (Keras 2 binary_crossentropy) is defined for binary predictions only")
+	}
 	return l.eval(dst, labels, rows, nil, false, c)
 }
 
@@ -174,6 +193,9 @@ func (l *FloatLoss) eval(dst []fpa.Float, labels []int, rows [][]fpa.Float, one 
 			}
 		}
 		q.Set(&row[labels[i]])
+		if l.AddEps {
+			q.Add(q, eps)
+		}
 		if l.Renormalize {
 			s.SetZero(false)
 			for j := range row {
@@ -193,14 +215,50 @@ func (l *FloatLoss) eval(dst []fpa.Float, labels []int, rows [][]fpa.Float, one 
 		}
 	}
 	z := l.zero()
-	if _, err := fpa.Sum(z, dst, l.Sum); err != nil {
+	if l.ExactSum {
+		z.SetBig(exactSum(dst))
+	} else if _, err := fpa.Sum(z, dst, l.Sum); err != nil {
 		return nil, dst, err
 	}
-	z.Quo(z, l.zero().SetInt64(int64(n)))
+	if !l.Total {
+		z.Quo(z, l.zero().SetInt64(int64(n)))
+	}
 	if z.IsInf() {
 		return nil, dst, ErrOverflow
 	}
 	return z, dst, nil
+}
+
+// exactSum returns the exact sum of finite values x (Shewchuk's
+// math.fsum computes it too, then rounds once): a big.Float wide enough
+// to hold every bit of every value and of the sum.
+func exactSum(x []fpa.Float) *big.Float {
+	vals := make([]*big.Float, 0, len(x))
+	lo, hi := 0, 0
+	for i := range x {
+		v, err := x[i].Big(nil)
+		if err != nil || v.Sign() == 0 {
+			continue // zeros add nothing; non-finite terms the caller rejected
+		}
+		e := v.MantExp(nil)
+		if len(vals) == 0 || e > hi {
+			hi = e
+		}
+		if m := e - int(v.MinPrec()); len(vals) == 0 || m < lo {
+			lo = m
+		}
+		vals = append(vals, v)
+	}
+	s := new(big.Float)
+	if len(vals) == 0 {
+		return s
+	}
+	// Every partial sum is a multiple of 2^lo below 2^(hi+bits.Len(n)).
+	s.SetPrec(uint(hi-lo) + uint(bits.Len(uint(len(vals)))) + 2)
+	for _, v := range vals {
+		s.Add(s, v)
+	}
+	return s
 }
 
 // clip sets x to min(max(x, lo), hi).

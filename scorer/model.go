@@ -77,7 +77,14 @@ var numpySum = fpa.SumOptions{Order: fpa.Pairwise, Chunk: 8192}
 func ParseModel(name string) (*Model, error) {
 	m, err := parseModel(name)
 	if err != nil {
-		return nil, err
+		sp, serr := ParseSpec(name)
+		if serr == nil {
+			return sp.Model()
+		}
+		if strings.ContainsAny(name, ",=") || !strings.HasPrefix(err.Error(), "scorer: unknown scorer") {
+			return nil, serr
+		}
+		return nil, fmt.Errorf("%w, a format, or a composed model %s", err, ModelSyntax)
 	}
 	if !m.Exact {
 		if m.clip, err = parseClip(&m.Loss); err != nil {

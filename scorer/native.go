@@ -6,8 +6,10 @@ package scorer
 // that fpa's tests pin bit for bit.
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/big"
 
 	"github.com/labelinf/labelinf/fpa"
 )
@@ -41,12 +43,18 @@ func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T
 			} else {
 				q = r0
 			}
+			if m.Loss.AddEps {
+				q += eps
+			}
 			if m.Loss.Renormalize {
 				s := T(0) + r0
 				s += x
 				q /= s
 			}
 		} else {
+			if m.Loss.AddEps {
+				return 0, terms, errors.New("scorer: adding eps inside the log (Keras 2 binary_crossentropy) is defined for binary predictions only")
+			}
 			r := row[:0]
 			if p.K > len(row) {
 				r = make([]T, 0, p.K)
@@ -77,8 +85,10 @@ func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T
 		}
 		terms[i] = t
 	}
-	s := sumNative(terms, m.Loss.Sum)
-	mean := s / T(n)
+	mean := sumLoss(terms, &m.Loss)
+	if !m.Loss.Total {
+		mean /= T(n)
+	}
 	if math.IsInf(float64(mean), 0) {
 		return 0, terms, ErrOverflow
 	}
@@ -93,6 +103,71 @@ func clipT[T float](x, lo, hi T) T {
 		return hi
 	}
 	return x
+}
+
+// sumLoss sums x as l says: exactly and rounded once (math.fsum), or
+// in l.Sum's order.
+func sumLoss[T float](x []T, l *FloatLoss) T {
+	if !l.ExactSum {
+		return sumNative(x, l.Sum)
+	}
+	if x64, ok := any(x).([]float64); ok {
+		return T(fsum(x64))
+	}
+	s := new(big.Float).SetPrec(400) // float32 values span < 2^300: exact below 2^100 terms
+	var b big.Float
+	for _, v := range x {
+		s.Add(s, b.SetFloat64(float64(v)))
+	}
+	f, _ := s.Float32()
+	return T(f)
+}
+
+// fsum is Python's math.fsum: Shewchuk's exact sum of finite float64s
+// as non-overlapping partials [Shewchuk97], rounded once to nearest even
+// (CPython's math_fsum, including its half-way correction).
+func fsum(x []float64) float64 {
+	partials := make([]float64, 0, 8)
+	for _, v := range x {
+		i := 0
+		for _, y := range partials {
+			if math.Abs(v) < math.Abs(y) {
+				v, y = y, v
+			}
+			hi := v + y
+			lo := y - (hi - v)
+			if lo != 0 {
+				partials[i] = lo
+				i++
+			}
+			v = hi
+		}
+		partials = append(partials[:i], v)
+	}
+	n := len(partials)
+	if n == 0 {
+		return 0
+	}
+	hi := partials[n-1]
+	n--
+	var lo float64
+	for n > 0 {
+		x, y := hi, partials[n-1]
+		n--
+		hi = x + y
+		lo = y - (hi - x)
+		if lo != 0 {
+			break
+		}
+	}
+	if n > 0 && ((lo < 0 && partials[n-1] < 0) || (lo > 0 && partials[n-1] > 0)) {
+		y := lo * 2
+		x := hi + y
+		if y == x-hi {
+			hi = x
+		}
+	}
+	return hi
 }
 
 // sumNative is fpa.Sum in T.

@@ -51,6 +51,7 @@ type attackOut struct {
 	Noise         string      `json:"noise"`
 	Tau           float64     `json:"tau"`
 	Queries       int         `json:"queries"`
+	Probes        int         `json:"probes,omitempty"` // -assume auto: probe queries, counted in Queries
 	Retries       int         `json:"retries"`
 	Accuracy      *float64    `json:"accuracy"`
 	Verified      bool        `json:"verified"`
@@ -211,19 +212,42 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	// then kills an external scorer's process group at once.
 	defer func() { closeScorer(e.ctx.Err() != nil) }()
 	ts := &timed{Server: sc, now: e.now}
-	bar := newProgress(e.stderr, n)
 	t0 := e.now()
+	probes := 0
+	if sp.auto {
+		var fo fingerprintOut
+		var ierr error
+		if err := await(e.ctx, func() { _, fo, ierr = identifyFor(e.ctx, ts, sc, &sp, *a.scorer) }); err != nil {
+			return failure(e.stderr, "attack", err)
+		}
+		if fo.Scorer == "" && ierr != nil {
+			return failure(e.stderr, "attack", ierr)
+		}
+		if !*a.asJSON {
+			printFingerprint(e.stdout, fo)
+		} else {
+			printFingerprint(e.stderr, fo)
+		}
+		if ierr != nil {
+			return failure(e.stderr, "attack", fmt.Errorf("-assume auto: %w", ierr))
+		}
+		probes = len(fo.Probes)
+		m = sp.model
+		// An identified model is checked end to end.
+		*a.check = true
+	}
+	bar := newProgress(e.stderr, n)
 	var res *decode.Result
 	var aerr error
 	if err := await(e.ctx, func() {
-		res, aerr = attackMulti(e.ctx, ts, st, sp, *a.check, *a.noEmu, func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) })
+		res, aerr = attackMulti(e.ctx, scorer.PerPoint(ts, sp.model), st, sp, *a.check, *a.noEmu, func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q+probes)) })
 	}); err != nil {
 		bar.done()
 		return failure(e.stderr, "attack", err)
 	}
 	bar.done()
 	el := e.since(t0)
-	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: m.Name, Strategy: st.String(), Noise: nz.Kind.String(), Tau: nz.Tau,
+	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: m.Name, Probes: probes, Strategy: st.String(), Noise: nz.Kind.String(), Tau: nz.Tau,
 		Seconds: el, ScorerSeconds: ts.d.Seconds(), AttackSeconds: el - ts.d.Seconds()}
 	var labels []int
 	var known []bool
@@ -232,7 +256,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		out.Error = aerr.Error()
 	}
 	if res != nil {
-		out.Queries, out.Retries, out.Verified, out.Checked, out.Blocks = res.Queries, res.Retries, res.Verified, res.Checked, statsOf(res.Blocks)
+		out.Queries, out.Retries, out.Verified, out.Checked, out.Blocks = res.Queries+probes, res.Retries, res.Verified, res.Checked, statsOf(res.Blocks)
 		labels, known, verified = res.Labels, res.Known, res.Verified && aerr == nil
 	}
 	return finishAttack(e, a, &out, func(o attackOut) any { return o }, labels, known, truth, verified, func() {
@@ -256,7 +280,7 @@ func newScorer(sp scorerSpec, truth []int, n, k int, seed uint64, timeout time.D
 		if err != nil {
 			return nil, nil, err
 		}
-		if !m.Exact && m.Decimals < 0 {
+		if !sp.auto && !m.Exact && m.Decimals < 0 {
 			f := m.Loss.Format
 			c.RoundTo = &f
 		}

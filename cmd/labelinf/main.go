@@ -7,7 +7,7 @@
 //	labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
 //	labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
 //	              [-dry-run-max M] [-json]
-//	labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-n N] [-k K] [-seed S]
+//	labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME|auto]] [-n N] [-k K] [-seed S]
 //	                [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
@@ -18,6 +18,7 @@
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
 //	              [-datadir DIR] [-all] [-json]
+//	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-seed S] [-labels FILE] [-timeout D] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf audit -config FILE -inprocess [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
 //	labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
@@ -101,6 +102,39 @@
 // cmd:PROGRAM, -assume NAME says which model to plan for (required; an
 // empty PROGRAM is an error), -timeout D (> 0, default 1m) bounds each
 // answer, and the final check query is on by default. -k K is 2..64.
+// Composed scorers. Wherever a scorer model is named (-scorer, -assume),
+// a model may also be written as its components, BASE[,COMPONENT...]:
+// BASE is a preset above or a format (binary64 or float64, binary32 or
+// float32, binary16, bfloat16, fpa:E,M, exact[:BITS]; a format alone: no
+// clip, no renormalisation, no clamp, numpy's pairwise sum, mean,
+// unrounded, faithful log) and each COMPONENT overrides one choice:
+// clip=none|eps|NUMBER (eps: the format's machine epsilon, as
+// scikit-learn ≥ 1.2; 1e-15 as scikit-learn ≤ 1.1; 1e-7 as Keras 3),
+// clip=keras2[:NUMBER] (Keras 2: clip, then −log(q + eps)), renorm or
+// norenorm (scikit-learn ≤ 1.4 renormalises rows, ≥ 1.5 does not),
+// floor=none|NUMBER (PyTorch clamps each log at -100),
+// sum=pairwise|naive|kahan|fsum (numpy's pairwise: 8 accumulators, blocks
+// of 128, buffers of 8,192; left to right; compensated; exact and rounded
+// once as math.fsum), reduce=mean|sum, dec=none|D (score rounded to D
+// decimals), log=faithful|exact, input=prob|logits. For example
+// float64,clip=eps,renorm,dec=5 is scikit-learn 1.2's log_loss rounded to
+// 5 decimals, and leaderboard,clip=eps the leaderboard preset with the
+// dtype's eps. Each preset is the shorthand of its components and scores
+// identically. A component given twice, an unknown one, a value out of
+// range or a combination the code cannot evaluate and bound exactly
+// (input=logits; an exact server with a clip; Keras 2's eps with
+// renormalisation) is a usage error. Noise is not a component: it is
+// -noise. A model with reduce=sum is attacked through its score divided by
+// N.
+//
+// -assume auto (attack) identifies the scorer's model by probe queries
+// before the attack, as the fingerprint command does, prints the
+// identification and its evidence (on stderr with -json), plans for the
+// identified model, and turns -check on; the probes count in the queries
+// (JSON probes). If no model fits, the attack is not run and the command
+// exits 1. With a simulated -scorer, -assume auto attacks it without
+// being told its model.
+//
 // Noise (-noise bounded|gaussian|laplace|multiplicative with -tau T > 0,
 // and -delta D in (0, 1) for Gaussian and Laplace, default 1e-6) is added
 // to simulated scores and assumed by the attacker; -tau and -delta without
@@ -159,6 +193,32 @@
 // -timeout, -allow-partial, -partial-out) are rejected, and -encoding,
 // -weights and -margin are rejected with the other strategies. It exits 1
 // unless every label is right and verified.
+//
+// # fingerprint
+//
+// The fingerprint command identifies the model of a binary scorer whose
+// internals are unknown (package fingerprint): -scorer cmd:PROGRAM with
+// -n N (8..131072) points, or a simulated scorer (any model name, composed
+// ones included) holding -n N seeded labels (-seed S, default 1) or those
+// of -labels FILE. It sends at most 6 probe queries: extremes (1e-300 and
+// 1−2^−53, below every candidate clip) in four rows and ½ elsewhere, the
+// same again (a different score means noise), then, while the fitting
+// models predict disjoint scores for some design, rows of learned label at
+// probabilities whose terms spread over several binades. Candidates are
+// binary64 and binary32 servers with no clip, the dtype's eps, 1e-15, 1e-7
+// or Keras 2's clip, rows renormalised or not, PyTorch's clamp, pairwise,
+// naive or exact summation, mean or sum, any decimals; each prediction is
+// an emulator bracket (the server's log is only assumed faithful). It
+// prints each probe with its score and how many candidates still fit, each
+// component with its value and the probe that ruled out every other
+// value ("undetermined" when the probes cannot separate them: the
+// summation order behind 5 decimals, the renormalisation of two-class
+// rows), and the model: the only candidate left, or the one with the
+// largest error budget. When no candidate fits every probe, it prints "no
+// model fits" with the evidence and exits 1: it never names a model that
+// did not reproduce every score. -timeout D bounds each answer of
+// cmd:PROGRAM; -json prints the report (fields n, scorer, model, exact,
+// no_fit, probes, components, seconds).
 //
 // # blia
 //

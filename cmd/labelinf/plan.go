@@ -45,6 +45,9 @@ type scorerSpec struct {
 	prog  string // the program of cmd:PROGRAM
 	isCmd bool
 	url   string // a served competition, http://HOST:PORT/v1/competitions/ID
+	// auto: -assume auto, the model is identified by probe queries
+	// (package fingerprint) before the attack.
+	auto  bool
 	noise scorer.Noise
 }
 
@@ -63,14 +66,25 @@ func (f *scorerFlags) parse(set map[string]bool) (scorerSpec, error) {
 			return sp, errors.New("-scorer cmd:PROGRAM needs -assume MODEL, the model to plan for")
 		}
 		name = *f.assume
+		if name == autoModel {
+			// Identified by probing once the scorer runs; until then the
+			// checks below see a float64 model.
+			sp.auto, name = true, scorer.Float64Sklearn
+		}
 	} else if isHTTPScorer(name) {
 		sp.url = name
 		if *f.assume == "" {
 			return sp, errors.New("-scorer http://… needs -assume MODEL, the model to plan for")
 		}
 		name = *f.assume
+		if name == autoModel {
+			sp.auto, name = true, scorer.Float64Sklearn
+		}
 	} else if set["assume"] {
-		return sp, errors.New("-assume is only for -scorer cmd:PROGRAM or http://…")
+		if *f.assume != autoModel {
+			return sp, errors.New("-assume is only for -scorer cmd:PROGRAM or http://…, or auto (identify the simulated scorer by probing)")
+		}
+		sp.auto = true
 	}
 	m, err := scorer.ParseModel(name)
 	if err != nil {
@@ -156,6 +170,9 @@ func runPlan(e *env, args []string) int {
 		return 2
 	}
 	sp, err := sf.parse(setFlags(fs))
+	if err == nil && sp.auto {
+		err = errors.New("-assume auto identifies the scorer by probe queries: attack and fingerprint do, plan cannot")
+	}
 	if err == nil && (*sf.n < 1 || *sf.n > decode.MaxN) {
 		err = fmt.Errorf("-n %d outside [1, %d]", *sf.n, decode.MaxN)
 	}

@@ -17,7 +17,7 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
        labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
        labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
                      [-dry-run-max M] [-json]
-       labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-n N] [-k K] [-seed S]
+       labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME|auto]] [-n N] [-k K] [-seed S]
                        [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
                        [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
                        [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
@@ -28,6 +28,7 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
                      [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
                      [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
                      [-datadir DIR] [-all] [-json]
+       labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-seed S] [-labels FILE] [-timeout D] [-json]
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
        labelinf audit -config FILE -inprocess [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
        labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
@@ -63,6 +64,7 @@ var commands = []command{
 	{name: "fpa", run: runFPA},
 	{name: "plan", run: runPlan},
 	{name: "attack", run: runAttack},
+	{name: "fingerprint", run: runFingerprint},
 	{name: "blia", run: runBLIA},
 	{name: "bits", run: runBits},
 	{name: "audit", run: runAudit},

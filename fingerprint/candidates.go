@@ -1,0 +1,576 @@
+package fingerprint
+
+// This file holds the candidate models and what each predicts for a
+// probe: a bracket of the reported score per labeling of the special rows
+// (the emulator's, scorer.Emulator), for each choice of the neutral term.
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// allKeys is every labeling of the special rows with either neutral term.
+const allKeys = 1<<(2<<nSpecial) - 1
+
+// componentNames are the components a probe can tell apart, in the order
+// they are printed.
+var componentNames = []string{"format", "clip", "renorm", "floor", "sum", "reduce", "dec"}
+
+// A hyp0 is one candidate model (decimals aside) with the decimals and
+// labelings of the special rows still consistent with the probes.
+type hyp0 struct {
+	spec  scorer.Spec // Decimals −1
+	model *scorer.Model
+	emu   *scorer.Emulator
+	// alive[dec] is the set of keys still consistent, for each decimals
+	// hypothesis (−1: unrounded): bit key set for a key = labeling of the
+	// special rows (bit i = label of row i) + 16·(the neutral term's
+	// choice: 0 the lower, 1 the upper value its log can take).
+	alive map[int]uint32
+	terms map[float64][]*big.Float
+	maxD  int // the deepest term's additions at the probes' N (0: not yet)
+}
+
+// candidateSpecs is the grid of library behaviours the probes choose
+// from: binary64 and binary32; no clip, the dtype's eps, 1e-15
+// (scikit-learn ≤ 1.1, Kaggle), 1e-7 (Keras 3) or Keras 2's 1e-7 added
+// inside the log; rows renormalised or not; PyTorch's −100 clamp or none;
+// numpy pairwise, naive or exact (fsum) summation; mean or sum. Kahan's
+// sum is left out: it is not monotone, so no emulator brackets it.
+func candidateSpecs() []scorer.Spec {
+	var out []scorer.Spec
+	for _, f := range []fpa.Format{fpa.Binary64, fpa.Binary32} {
+		for _, clip := range []string{"", "eps", "1e-15", "1e-7", "keras2"} {
+			for _, renorm := range []bool{false, true} {
+				for _, floor := range []string{"", "-100"} {
+					if floor != "" && clip != "" {
+						continue // every clip keeps the terms below 100: the clamp never acts
+					}
+					for _, sum := range []string{scorer.SumPairwise, scorer.SumNaive, scorer.SumFsum} {
+						for _, total := range []bool{false, true} {
+							sp := scorer.Spec{Format: f, Clip: clip, Renorm: renorm, Floor: floor, Sum: sum, Total: total, Decimals: -1, LogULPs: 1}
+							if clip == "keras2" {
+								if renorm {
+									continue
+								}
+								sp.Clip, sp.AddEps = "1e-7", true
+							}
+							if clip == "" && floor == "" && f == fpa.Binary32 {
+								continue // 1e-300 is 0 there: the server fails, no model to fit
+							}
+							if clip == "" && renorm {
+								continue // renormalising unclipped rows [1−p, p] is rare; keep the grid small
+							}
+							out = append(out, sp)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hypotheses returns every candidate with the decimals hypotheses the
+// first score allows: unrounded, and its own number of decimals if it has
+// at most 12.
+func hypotheses(n int, first *big.Rat) ([]*hyp0, error) {
+	decs := []int{-1}
+	if d := decimalsOf(first); d >= 0 {
+		// Trailing zeros hide decimals: d, d+1 or d+2 (a later probe's
+		// digits or brackets tell them apart).
+		decs = append(decs, d, d+1, d+2)
+	}
+	var out []*hyp0
+	for _, sp := range candidateSpecs() {
+		m, err := sp.Model()
+		if err != nil {
+			continue // not valid in this format (1e-15 in binary32)
+		}
+		e, err := m.NewEmulator()
+		if err != nil {
+			return nil, fmt.Errorf("fingerprint: candidate %s: %w", sp, err)
+		}
+		h := &hyp0{spec: sp, model: m, emu: e, alive: map[int]uint32{}, terms: map[float64][]*big.Float{}}
+		for _, d := range decs {
+			h.alive[d] = allKeys
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// newRows forgets the labelings (the special rows move) but keeps the
+// neutral terms still consistent.
+func (h *hyp0) newRows() {
+	const masks = 1<<(1<<nSpecial) - 1
+	for d, alive := range h.alive {
+		keep := uint32(0)
+		for c := range 2 {
+			if alive>>(c<<nSpecial)&masks != 0 {
+				keep |= masks << (c << nSpecial)
+			}
+		}
+		h.alive[d] = keep
+	}
+}
+
+func (h *hyp0) term(p float64, label int) (*big.Float, bool) {
+	t, ok := h.terms[p]
+	if !ok {
+		var err error
+		if t, err = h.model.Terms([]float64{p}); err != nil {
+			t = nil
+		}
+		h.terms[p] = t
+	}
+	if t == nil || t[label].IsInf() {
+		return nil, false
+	}
+	return t[label], true
+}
+
+// brackets returns the brackets [lo, hi] of the unrounded reported value
+// (the mean, or the sum for reduce=sum) for prediction p of the special
+// rows with labeling mask, one per value the neutral row's term can take
+// (all neutral rows compute the same log of ½, so they take the same
+// value). ok is false if the model predicts a server error.
+func (h *hyp0) brackets(n, off int, p []float64, mask uint16) (br [][2]float64, ok bool) {
+	tn, ok := h.term(0.5, 0)
+	if !ok {
+		return nil, false
+	}
+	nlo, nhi := h.emu.TermRange(tn)
+	lo, hi := h.emu.NewTerms(n), h.emu.NewTerms(n)
+	for i, v := range p {
+		t, ok := h.term(v, int(mask>>i&1))
+		if !ok {
+			return nil, false
+		}
+		a, b := h.emu.TermRange(t)
+		lo.Set(off+i, a)
+		hi.Set(off+i, b)
+	}
+	neutral := []float64{nlo}
+	if nhi != nlo {
+		neutral = append(neutral, nhi)
+	}
+	for _, v := range neutral {
+		for i := range n {
+			if i < off || i >= off+len(p) {
+				lo.Set(i, v)
+				hi.Set(i, v)
+			}
+		}
+		a, errA := h.emu.Report(lo)
+		b, errB := h.emu.Report(hi)
+		if errA != nil || errB != nil {
+			return nil, false
+		}
+		if h.spec.Total {
+			a.Mul(a, new(big.Rat).SetInt64(int64(n)))
+			b.Mul(b, new(big.Rat).SetInt64(int64(n)))
+		}
+		fa, _ := a.Float64()
+		fb, _ := b.Float64()
+		br = append(br, [2]float64{fa, fb})
+	}
+	return br, true
+}
+
+// fits reports whether the observed score o lies in bracket b under the
+// decimals hypothesis dec.
+func (h *hyp0) fits(o *big.Rat, b [2]float64, dec int) bool {
+	if dec >= 0 {
+		if decimalsOf(o) < 0 || decimalsOf(o) > dec {
+			return false
+		}
+		lo, err1 := fpa.RoundDecimal(fpa.New(fpa.Binary64).SetFloat64(b[0]), dec)
+		hi, err2 := fpa.RoundDecimal(fpa.New(fpa.Binary64).SetFloat64(b[1]), dec)
+		return err1 == nil && err2 == nil && o.Cmp(lo) >= 0 && o.Cmp(hi) <= 0
+	}
+	v, err := roundTo(o, h.spec.Format)
+	return err == nil && v >= b[0] && v <= b[1]
+}
+
+// filter keeps the hypotheses (decimals, labelings) under which a probe
+// predicting p in the special rows could have scored o.
+func filter(hyp []*hyp0, n, off int, p []float64, o *big.Rat) []*hyp0 {
+	var out []*hyp0
+	for _, h := range hyp {
+		union := uint32(0)
+		for _, m := range h.alive {
+			union |= m
+		}
+		cons := map[uint32][2]float64{} // key → bracket
+		for mask := range uint32(1 << nSpecial) {
+			if union&(1<<mask|1<<(mask+1<<nSpecial)) == 0 {
+				continue
+			}
+			if !h.near(n, off, p, uint16(mask), o, slack(h)) {
+				continue // far outside the error budget: skip the emulation
+			}
+			if br, ok := h.brackets(n, off, p, uint16(mask)); ok {
+				for c, b := range br {
+					cons[mask+uint32(c)<<nSpecial] = b
+				}
+			}
+		}
+		any := false
+		for dec, alive := range h.alive {
+			keep := uint32(0)
+			for key, b := range cons {
+				if alive&(1<<key) != 0 && h.fits(o, b, dec) {
+					keep |= 1 << key
+				}
+			}
+			if keep != 0 {
+				h.alive[dec] = keep
+				any = true
+			} else {
+				delete(h.alive, dec)
+			}
+		}
+		if any {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// slack is the largest decimal rounding among h's decimals hypotheses.
+func slack(h *hyp0) float64 {
+	sl := 0.0
+	for dec := range h.alive {
+		if dec >= 0 {
+			sl = max(sl, 0.5*math.Pow(10, -float64(dec)))
+		}
+	}
+	return sl
+}
+
+// near reports whether the score o can come from h with the special rows'
+// labels mask by the model's rigorous error budget ([scorer.Model.Bound]:
+// any faithful log, the model's summation) plus a decimal rounding of up
+// to sl: a cheap test (O(1) per labeling) that lets filter skip the
+// emulated brackets of hypotheses that cannot fit. It never rules out a
+// hypothesis whose brackets contain o, since the brackets lie within the
+// budget.
+func (h *hyp0) near(n, off int, p []float64, mask uint16, o *big.Rat, sl float64) bool {
+	tn, ok := h.term(0.5, 0)
+	if !ok {
+		return true // let brackets report the failure
+	}
+	sum, _ := tn.Float64()
+	sum *= float64(n - len(p))
+	tmax, _ := tn.Float64()
+	for i, v := range p {
+		t, ok := h.term(v, int(mask>>i&1))
+		if !ok {
+			return true
+		}
+		f, _ := t.Float64()
+		sum += f
+		tmax = max(tmax, f)
+	}
+	if h.maxD == 0 {
+		for _, d := range h.model.Depths(n) {
+			h.maxD = max(h.maxD, d)
+		}
+		h.maxD = max(h.maxD, 1)
+	}
+	st := sum * (1 + 1e-12)
+	b := h.model.Bound(scorer.Budget{N: n, Max: tmax, SumT: st, SumDT: st * float64(h.maxD), MaxD: h.maxD})
+	v, tol := sum, b
+	if !h.spec.Total {
+		v, tol = sum/float64(n), b/float64(n)
+	}
+	of, _ := o.Float64()
+	return math.Abs(of-v) <= tol*(1+1e-9)+sl*(1+1e-9)+1e-12*math.Abs(v)
+}
+
+// sharedLabels returns the special rows' labels on which every
+// hypothesis left agrees, −1 for a row whose label some disagree on (its
+// two labels give the same term under some fitting model: clipping is
+// symmetric), and whether any row's label is known.
+func sharedLabels(hyp []*hyp0) ([]int, bool) {
+	var ones, zeros uint16 // rows seen with label 1, with label 0
+	seen := false
+	for _, h := range hyp {
+		for _, alive := range h.alive {
+			for key := range 2 << nSpecial {
+				if alive&(1<<key) != 0 {
+					m := uint16(key & (1<<nSpecial - 1))
+					seen = true
+					ones |= m
+					zeros |= ^m
+				}
+			}
+		}
+	}
+	l := make([]int, nSpecial)
+	known := false
+	for i := range l {
+		switch {
+		case !seen || (ones>>i&1 == 1 && zeros>>i&1 == 1):
+			l[i] = -1
+		case ones>>i&1 == 1:
+			l[i], known = 1, true
+		default:
+			l[i], known = 0, true
+		}
+	}
+	return l, known
+}
+
+// separating returns a prediction of the special rows (labels known) under
+// which some fitting hypotheses predict disjoint scores, trying a few
+// designs whose terms spread over several binades; false if none does.
+func separating(hyp []*hyp0, n, off int, labels []int, round int) ([]float64, bool) {
+	var mask uint16
+	for i, y := range labels {
+		if y == 1 {
+			mask |= 1 << i
+		}
+	}
+	// Designs: the labels' terms log-uniform in [10^−3, 35], from a
+	// generator seeded by the round, so that a rerun sends the same probes.
+	rng := rand.New(rand.NewPCG(uint64(round)+1, 0x9e3779b97f4a7c15))
+	designs := make([][]float64, 48)
+	for j := range designs {
+		d := make([]float64, nSpecial)
+		for i := range d {
+			lo, hi := 1e-3, 35.0
+			if j%2 == 1 {
+				// small terms: their log's ulp is far below the sum's
+				lo, hi = 1e-4, 0.05
+			}
+			d[i] = math.Exp(math.Log(lo) + rng.Float64()*(math.Log(hi)-math.Log(lo)))
+		}
+		designs[j] = d
+	}
+	bestScore, var0 := 0, []float64(nil)
+	for j := range designs {
+		d := designs[j]
+		p := make([]float64, nSpecial)
+		for i, t := range d {
+			// the label's term is about t: p = e^−t for class 1, 1 − e^−t for class 0
+			switch labels[i] {
+			case -1:
+				p[i] = 0.5 // label unknown: the same term either way
+			case 1:
+				p[i] = math.Exp(-t)
+			default:
+				p[i] = -math.Expm1(-t)
+				if p[i] == 1 {
+					p[i] = 1 - 0x1p-53
+				}
+			}
+		}
+		var all [][2]float64
+		// Owners are candidates, not (candidate, decimals) pairs: no probe
+		// is spent on decimals alone, since the coarsest fitting decimals'
+		// error budget covers the finer ones (the model returned uses it).
+		var owner []int
+		pairs := 0
+		for _, h := range hyp {
+			brs, ok := h.brackets(n, off, p, mask)
+			if !ok {
+				continue
+			}
+			for dec, alive := range h.alive {
+				for c, b := range brs {
+					if !aliveWith(alive, labels, c) {
+						continue // that neutral term was ruled out
+					}
+					if dec >= 0 {
+						lo, _ := fpa.RoundDecimal(fpa.New(fpa.Binary64).SetFloat64(b[0]), dec)
+						hh, _ := fpa.RoundDecimal(fpa.New(fpa.Binary64).SetFloat64(b[1]), dec)
+						x, _ := lo.Float64()
+						y, _ := hh.Float64()
+						b = [2]float64{x, y}
+					}
+					all = append(all, b)
+					owner = append(owner, pairs)
+				}
+			}
+			pairs++
+		}
+		// Count pairs of hypotheses whose brackets are all disjoint.
+		score := 0
+		for a := range pairs {
+			for b := a + 1; b < pairs; b++ {
+				if disjoint(all, owner, a, b) {
+					score++
+				}
+			}
+		}
+		if score > bestScore {
+			bestScore, var0 = score, p
+		}
+	}
+	return var0, bestScore > 0
+}
+
+// aliveWith reports whether some key of alive has neutral choice c and
+// the known labels (−1: any).
+func aliveWith(alive uint32, labels []int, c int) bool {
+	for m := range 1 << nSpecial {
+		ok := true
+		for i, y := range labels {
+			if y >= 0 && m>>i&1 != y {
+				ok = false
+			}
+		}
+		if ok && alive&(1<<(m+c<<nSpecial)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func disjoint(all [][2]float64, owner []int, a, b int) bool {
+	na, nb := 0, 0
+	for _, o := range owner {
+		if o == a {
+			na++
+		} else if o == b {
+			nb++
+		}
+	}
+	if na == 0 || nb == 0 {
+		return false
+	}
+	for i, x := range all {
+		if owner[i] != a {
+			continue
+		}
+		for j, y := range all {
+			if owner[j] != b {
+				continue
+			}
+			if x[0] <= y[1] && y[0] <= x[1] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// budget is the error budget of model sp at a typical query (N = 1000,
+// terms 1), to pick the most cautious of several fitting models.
+func budget(sp scorer.Spec) float64 {
+	m, err := sp.Model()
+	if err != nil {
+		return -1
+	}
+	n := 1000
+	b := scorer.Budget{N: n, Max: 1, SumT: float64(n)}
+	for _, d := range m.Depths(n) {
+		b.SumDT += float64(d)
+		b.MaxD = max(b.MaxD, d)
+	}
+	return m.Bound(b)
+}
+
+// value returns h's value of component c.
+func (h *hyp0) value(c string, dec int) string {
+	sp := h.spec
+	switch c {
+	case "format":
+		return sp.Format.String()
+	case "clip":
+		switch {
+		case sp.AddEps:
+			return "keras2"
+		case sp.Clip == "":
+			return "none"
+		}
+		return sp.Clip
+	case "renorm":
+		if sp.Renorm {
+			return "renorm"
+		}
+		return "norenorm"
+	case "floor":
+		if sp.Floor == "" {
+			return "none"
+		}
+		return sp.Floor
+	case "sum":
+		return sp.Sum
+	case "reduce":
+		if sp.Total {
+			return "sum"
+		}
+		return "mean"
+	case "dec":
+		if dec < 0 {
+			return "none"
+		}
+		return fmt.Sprint(dec)
+	}
+	return ""
+}
+
+// values lists the values of component c among hyp, sorted.
+func values(hyp []*hyp0, c string) []string {
+	var out []string
+	for _, h := range hyp {
+		for dec := range h.alive {
+			if v := h.value(c, dec); !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// distinctSpecs counts the distinct models (with decimals) in hyp.
+func distinctSpecs(hyp []*hyp0) int {
+	n := 0
+	for _, h := range hyp {
+		n += len(h.alive)
+	}
+	return n
+}
+
+// components writes the evidence for each component: the values that fit
+// and the probe that ruled out each other value.
+func components(hyp, all []*hyp0, elim map[string]int) []Component {
+	var out []Component
+	for _, c := range componentNames {
+		fit := values(hyp, c)
+		cp := Component{Name: c, Fits: fit}
+		switch len(fit) {
+		case 0:
+			cp.Value = "none fits"
+		case 1:
+			cp.Value = fit[0]
+		default:
+			cp.Value = "undetermined"
+		}
+		var ev []string
+		for _, v := range values(all, c) {
+			if p, ok := elim[c+"="+v]; ok {
+				ev = append(ev, fmt.Sprintf("%s ruled out by probe %d", v, p))
+			}
+		}
+		if len(fit) > 1 && c == "dec" {
+			ev = append(ev, "trailing zeros leave "+strings.Join(fit, ", ")+"; the model assumes the coarsest, whose error budget covers the finer")
+		} else if len(fit) > 1 {
+			ev = append(ev, "the probes cannot tell "+strings.Join(fit, ", ")+" apart")
+		}
+		cp.Evidence = strings.Join(ev, "; ")
+		out = append(out, cp)
+	}
+	return out
+}

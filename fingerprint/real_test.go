@@ -1,0 +1,177 @@
+package fingerprint
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labelinf/labelinf/internal/testrand"
+	"github.com/labelinf/labelinf/oracle"
+)
+
+// python is Debian's system interpreter, whose python3-sklearn,
+// python3-scipy and python3-torch the real-scorer tests import.
+const python = "/usr/bin/python3"
+
+// needPython skips the test (fails it under CI=true) unless python can
+// import every module of mods.
+func needPython(t *testing.T, pkg string, mods ...string) {
+	t.Helper()
+	// find_spec locates a module without importing it (importing
+	// scikit-learn takes seconds).
+	quoted := make([]string, len(mods))
+	for i, m := range mods {
+		quoted[i] = fmt.Sprintf("%q", m)
+	}
+	check := "import importlib.util, sys; sys.exit(any(importlib.util.find_spec(m) is None for m in (" + strings.Join(quoted, ", ") + ",)))"
+	err := exec.Command(python, "-c", check).Run()
+	if err == nil {
+		return
+	}
+	msg := fmt.Sprintf("%s cannot import %s (%v): apt-get install -y %s", python, strings.Join(mods, ", "), err, pkg)
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+// realLabelings is 2 by default (CI runs go test ./... in a few minutes);
+// BENCHMARKS.md's table uses -labelings 5.
+var realLabelings = flag.Int("labelings", 2, "labelings per real scorer (N alternating 198 and 1000)")
+
+// realScorer is one scorer program of testdata and the components it must
+// be identified with (a component may be reported undetermined only if
+// the true value is among those that fit).
+type realScorer struct {
+	prog string
+	dec  int
+	want map[string]string
+	// noFit, if not "", is why "no model fits" is a right answer too: the
+	// scorer computes in a way no candidate models.
+	noFit string
+}
+
+func (r realScorer) name() string {
+	if r.dec >= 0 {
+		return fmt.Sprintf("%s (%d decimals)", r.prog, r.dec)
+	}
+	return r.prog
+}
+
+// identifyReal runs each scorer on labelings of N = 198 and 1000 and
+// checks every identification; it logs the table of results.
+func identifyReal(t *testing.T, scorers []realScorer) {
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := testrand.New(t)
+	labelings := *realLabelings
+	if testing.Short() {
+		labelings = 1
+	}
+	for _, s := range scorers {
+		maxProbes, wrong, nofit := 0, 0, 0
+		var models []string
+		for trial := range labelings {
+			n := []int{198, 1000}[trial%2]
+			labels := make([]string, n)
+			for i := range labels {
+				labels[i] = fmt.Sprint(r.IntN(2))
+			}
+			lf := filepath.Join(t.TempDir(), "labels")
+			if err := os.WriteFile(lf, []byte(strings.Join(labels, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := fmt.Sprintf("%s %s %s", python, filepath.Join(dir, s.prog+".py"), lf)
+			if s.dec >= 0 {
+				cmd += fmt.Sprint(" ", s.dec)
+			}
+			c, err := oracle.NewCmd(cmd, n, 2, 2*time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Identify(context.Background(), c)
+			c.Close()
+			if err != nil {
+				t.Fatalf("%s: %v", s.name(), err)
+			}
+			maxProbes = max(maxProbes, res.Queries())
+			if res.Model == nil {
+				nofit++
+				if s.noFit == "" {
+					t.Errorf("%s N=%d: no model fits: %s", s.name(), n, res.NoFit)
+				}
+				continue
+			}
+			if !slices.Contains(models, res.Model.Name) {
+				models = append(models, res.Model.Name)
+			}
+			for _, cp := range res.Components {
+				w, ok := s.want[cp.Name]
+				if !ok {
+					continue
+				}
+				if cp.Value != w && !(cp.Value == "undetermined" && slices.Contains(cp.Fits, w)) {
+					wrong++
+					t.Errorf("%s N=%d: %s = %s (fits %v), want %s: %s", s.name(), n, cp.Name, cp.Value, cp.Fits, w, cp.Evidence)
+				}
+			}
+		}
+		t.Logf("%-30s %d labelings, at most %d probes, %d wrong, %d no model fits, identified as %s", s.name(), labelings, maxProbes, wrong, nofit, strings.Join(models, " / "))
+		if maxProbes > MaxProbes {
+			t.Errorf("%s: %d probes", s.name(), maxProbes)
+		}
+	}
+}
+
+func f64(clip, renorm, sum string, dec string) map[string]string {
+	return map[string]string{"format": "binary64", "clip": clip, "renorm": renorm, "floor": "none", "sum": sum, "reduce": "mean", "dec": dec}
+}
+
+func f32(clip, renorm, floor string) map[string]string {
+	return map[string]string{"format": "binary32", "clip": clip, "renorm": renorm, "floor": floor, "reduce": "mean", "dec": "none"}
+}
+
+// TestIdentifyRealSklearn identifies Debian's scikit-learn log_loss
+// (1.2: the dtype's eps, rows renormalised) and the numpy programs written
+// from scikit-learn's and Keras's sources for the versions Debian does not
+// ship.
+func TestIdentifyRealSklearn(t *testing.T) {
+	needPython(t, "python3-sklearn", "numpy", "scipy", "sklearn")
+	if testing.Short() {
+		// One scorer, one labeling: each program start imports numpy and
+		// scikit-learn (about a second).
+		identifyReal(t, []realScorer{{"sklearn_real", 5, f64("eps", "renorm", "pairwise", "5"), ""}})
+		return
+	}
+	identifyReal(t, []realScorer{
+		{"sklearn_real", -1, f64("eps", "renorm", "pairwise", "none"), ""},
+		{"sklearn_real", 5, f64("eps", "renorm", "pairwise", "5"), ""},
+		{"sklearn_1_1", -1, f64("1e-15", "renorm", "pairwise", "none"), ""},
+		{"sklearn_1_5", -1, f64("eps", "norenorm", "pairwise", "none"), ""},
+		{"sklearn_float32", -1, f32("eps", "renorm", "none"), ""},
+		{"keras2", -1, f32("keras2", "norenorm", "none"), ""},
+		{"keras3", -1, f32("1e-7", "norenorm", "none"), ""},
+	})
+}
+
+// TestIdentifyRealTorch identifies Debian's PyTorch BCELoss (float32, each
+// log clamped at −100).
+func TestIdentifyRealTorch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("importing torch takes 5-10 s; the full test (CI's fingerprint section) runs it")
+	}
+	needPython(t, "python3-torch", "torch")
+	identifyReal(t, []realScorer{
+		{"torch_real", -1, f32("none", "norenorm", "-100"),
+			"PyTorch's CPU mean adds float32s by its own cascade of vectorised accumulators, not numpy's pairwise sum, and no candidate models it: at N = 1000 its scores differ from every candidate's"},
+	})
+}
