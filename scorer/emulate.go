@@ -87,6 +87,9 @@ func (e *Emulator) Spacing(x float64) float64 { return e.next(x, 1) - x }
 type Terms struct {
 	f64 []float64
 	f32 []float32
+	// c64, c32: the summation tree of a cached buffer (NewCachedTerms).
+	c64 *sumTree[float64]
+	c32 *sumTree[float32]
 }
 
 // NewTerms returns a buffer of n terms, all +0.
@@ -99,6 +102,14 @@ func (e *Emulator) NewTerms(n int) *Terms {
 
 // Set sets term i to v, a value of the format.
 func (t *Terms) Set(i int, v float64) {
+	switch {
+	case t.c64 != nil:
+		t.c64.set(i, v)
+		return
+	case t.c32 != nil:
+		t.c32.set(i, float32(v))
+		return
+	}
 	if t.f64 != nil {
 		t.f64[i] = v
 	} else {
@@ -114,12 +125,20 @@ func (e *Emulator) Report(t *Terms) (*big.Rat, error) {
 		if len(t.f64) == 0 {
 			return nil, errors.New("scorer: no terms")
 		}
-		mean = sumNative(t.f64, e.m.Loss.Sum) / float64(len(t.f64))
+		if t.c64 != nil {
+			mean = t.c64.sum() / float64(len(t.f64))
+		} else {
+			mean = sumNative(t.f64, e.m.Loss.Sum) / float64(len(t.f64))
+		}
 	} else {
 		if len(t.f32) == 0 {
 			return nil, errors.New("scorer: no terms")
 		}
-		mean = float64(sumNative(t.f32, e.m.Loss.Sum) / float32(len(t.f32)))
+		if t.c32 != nil {
+			mean = float64(t.c32.sum() / float32(len(t.f32)))
+		} else {
+			mean = float64(sumNative(t.f32, e.m.Loss.Sum) / float32(len(t.f32)))
+		}
 	}
 	if math.IsInf(mean, 0) || math.IsNaN(mean) {
 		return nil, ErrOverflow
