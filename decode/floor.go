@@ -43,6 +43,15 @@ type Floor struct {
 	// FirstCount, FirstSeparated are the largest first blocks (labels in
 	// the first query, all N unknown) of each class.
 	FirstCount, FirstSeparated int
+	// BlockBracketed (0 if the model cannot be emulated) is the separated
+	// floor with δ raised to what a faithful log leaves: the reported
+	// scores of one labeling fill the bracket between its all-lowest and
+	// all-highest computed terms, of width w (N·score units), so two
+	// labelings' sums must be about w apart; δ = max(spacing, w − 2·spacing).
+	// w is measured by emulation on the block code's own point order with
+	// the known points at class 0's row: an estimate for that arrangement,
+	// not a bound over all arrangements.
+	BlockBracketed, FirstBracketed int
 	// TMin, TMax and TNeutral are the smallest and largest term of one
 	// point and the neutral (uniform) row's term; W = TMax − TMin bounds
 	// what one point's label moves the sum.
@@ -125,7 +134,61 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		nUnk -= kb
 		f.BlockSeparated++
 	}
+	if err := f.bracketed(ctx, opt, w, lk); err != nil {
+		return nil, err
+	}
 	return f, nil
+}
+
+// bracketed computes BlockBracketed and FirstBracketed (see Floor).
+func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64) error {
+	opt.NoEmulation = false
+	opt.Strategy = Blocks
+	b, err := newMulti(opt.N, opt.K, opt)
+	if err != nil {
+		return err
+	}
+	if b.emu == nil {
+		return nil // not emulable, or decimals: the spacing dominates
+	}
+	b.fillBase() // all neutral
+	n := float64(b.n)
+	learned := 0
+	for nUnk := b.n; nUnk > 0; f.BlockBracketed++ {
+		if f.BlockBracketed%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		for ; learned < b.n-nUnk; learned++ {
+			i := b.order[learned]
+			b.lo.Set(i, b.known[0].lo[0])
+			b.hi.Set(i, b.known[0].hi[0])
+		}
+		rlo, err1 := b.emu.Report(b.lo)
+		rhi, err2 := b.emu.Report(b.hi)
+		if err1 != nil || err2 != nil {
+			return nil
+		}
+		lo, _ := rlo.Float64()
+		hi, _ := rhi.Float64()
+		sp := n * b.emu.Spacing(lo)
+		d := max(sp, n*(hi-lo)-2*sp)
+		r := w / d
+		kb := 1
+		for kb < nUnk {
+			k1 := float64(kb + 1)
+			if 2*k1*lk > math.Log2(1+3*k1*r*r) || (b.k == 2 && minLargest(kb+1) > r) {
+				break
+			}
+			kb++
+		}
+		if nUnk == b.n {
+			f.FirstBracketed = kb
+		}
+		nUnk -= kb
+	}
+	return nil
 }
 
 // minLargest returns Frenkel's lower bound C(k−1, ⌊(k−1)/2⌋) [Fre98] on
