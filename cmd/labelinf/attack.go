@@ -61,7 +61,7 @@ type attackOut struct {
 	// AttackCPUSeconds is the attacker's own CPU time: the process's CPU
 	// over the attack less the scorer's calls' CPU on their thread (an
 	// external scorer's process is not counted at all). Null where the
-	// thread clock cannot be read (off Linux).
+	// thread clock cannot be read (off Linux) and for robust-single.
 	AttackCPUSeconds *float64    `json:"attack_cpu_seconds"`
 	ScorerCPUSeconds *float64    `json:"scorer_cpu_seconds"`
 	Blocks           *blockStats `json:"blocks,omitempty"`
