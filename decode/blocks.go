@@ -43,7 +43,7 @@ func (blocks) setup(a *multi) {
 		return // not emulable: decode with the rigorous budget alone
 	}
 	a.emu, a.emuFactor = e, emuFactorStart
-	a.lo, a.hi, a.rn = e.NewTerms(a.n), e.NewTerms(a.n), e.NewTerms(a.n)
+	a.lo, a.hi, a.rn = e.NewCachedTerms(a.n), e.NewCachedTerms(a.n), e.NewCachedTerms(a.n)
 	// Rows made before the emulator existed.
 	a.emuRow(&a.neutral)
 	for c := range a.known {

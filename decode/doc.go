@@ -60,6 +60,56 @@
 // leaderboard) a block at a time, with a [Strategy]: [Blocks] (our
 // adaptive block code), [Primes] (ICML Alg 1) or [Alg3] (ICML Alg 3).
 //
+// # How far from the floor
+//
+// [FloorMulti] computes three lower bounds on the queries that recover N
+// labels of K classes from a noise-free scorer; BENCHMARKS.md ("Query
+// floors and attacker CPU", issue 18) has the table for the presets at
+// N = 25,000 and how far ours is from each. Let
+// tmin and tmax be the smallest and largest term one point can give (the
+// clip decides them: float64-sklearn clips at 2^−52, so tmin =
+// −ln(1 − 2^−52) ≈ 2.2·10^−16 and tmax = 52·ln 2 ≈ 36.04), W = tmax − tmin
+// what one label can move the sum, and t½ = ln K the neutral row's term.
+//
+//  1. Any code. Every score lies in [tmin, tmax] and is a value of the
+//     format (or a multiple of 10^−D): at most V of them, so a decision
+//     tree of q queries has at most V^q leaves and q ≥ N·log2 K / log2 V.
+//     For binary64 V counts 2^52 values per binade over the binades from
+//     tmin to tmax: 59 binades for float64-sklearn, 52 + log2 59 = 57.9
+//     bits per score. (`labelinf plan` printed 62.0 before: it counted
+//     down to the least subnormal, which a clipped scorer never reports;
+//     53 bits is the count of one binade, right only for codes whose
+//     scores keep their exponent, such as block codes below.)
+//  2. Any block code: a query decodes a block of k unknown labels and
+//     nothing else, so every other unknown point must give the same term
+//     whatever its label — the uniform row, t½ — and the known points at
+//     least tmin. The K^k block labelings need K^k distinct scores among
+//     those between S0/N and (S0 + k·W)/N, S0 = (nUnk − k)·t½ + (N −
+//     nUnk + k)·tmin. Blocks as large as that allows give BlockCount.
+//  3. Block codes with separated sums: if two labelings' exact sums must
+//     be δ apart (one reported spacing, N·ulp(S0/N), or N·10^−D), the
+//     Erdős–Moser variance argument bounds the block: the K^k sums of k
+//     points, each moving its own by at most W, have variance ≤ k·W²/4
+//     under uniform labels, and K^k points δ apart have variance ≥
+//     δ²·(K^(2k) − 1)/12, so K^(2k) ≤ 1 + 3k·(W/δ)²; for K = 2 also
+//     max weight ≥ δ·C(k−1, ⌊(k−1)/2⌋) [Fre98]. This gives
+//     BlockSeparated; with δ raised to the width a faithful log leaves
+//     (the emulated bracket between all-lowest and all-highest terms,
+//     measured on our own point order) it gives BlockBracketed, an
+//     estimate for our arrangement rather than a bound over all.
+//
+// Bound 2 is below bound 3 because a code that models the summation
+// exactly need not separate sums: two sums closer than a spacing may still
+// round to different scores. Our block code separates (it verifies by
+// brackets), so bound 3 is its class's floor, and what remains between it
+// and ours is the shape of the weights: superincreasing digits spend a
+// factor 2^(k−1)·δ on the largest weight where an optimal set with
+// distinct subset sums spends about 2^k·δ/√(πk/2), one or two labels a
+// query; the emulated need's safety factor and probe spread (δ about 2–3
+// spacings where the bound takes the bracket alone); and a few retries.
+// Beating bound 2 needs codes that are not block codes: labels carried by
+// several queries and decoded jointly (bound 1 allows it).
+//
 // # How to extend
 //
 //   - A multi-query strategy: one new file in this package with a type
@@ -78,7 +128,8 @@
 // family.go and mutnet.go (the single-query attacks), multi.go (the
 // multi-query API), strategy.go (the strategy interface), blocks.go,
 // primes.go, alg3.go (the strategies), state.go (one multi-query attack's
-// state and its block decoding), emu.go (decoding by emulated brackets).
+// state and its block decoding), emu.go (decoding by emulated brackets),
+// floor.go (the lower bounds of "How far from the floor").
 //
 // # References
 //

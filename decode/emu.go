@@ -31,21 +31,36 @@ const (
 const maxCand = 1 << 12
 
 // fillBase writes every point's computed-term range for the current state:
-// known points at their label's row, unknown ones neutral.
+// known points at their label's row, unknown ones neutral. After the first
+// fill only the points learned since the last one change (a.stale): the
+// buffers' summation trees then recompute only their paths.
 func (a *multi) fillBase() {
 	if a.baseOK {
 		return
 	}
-	for i, c := range a.labels {
-		r, cl := &a.neutral, 0
-		if c >= 0 {
-			r, cl = &a.known[c], c
+	if a.filled {
+		for _, i := range a.stale {
+			a.setBase(i)
 		}
-		a.lo.Set(i, r.lo[cl])
-		a.hi.Set(i, r.hi[cl])
-		a.rn.Set(i, r.rn[cl])
+	} else {
+		for i := range a.labels {
+			a.setBase(i)
+		}
+		a.filled = true
 	}
+	a.stale = a.stale[:0]
 	a.baseOK = true
+}
+
+// setBase writes point i's computed-term range outside any block.
+func (a *multi) setBase(i int) {
+	r, cl := &a.neutral, 0
+	if c := a.labels[i]; c >= 0 {
+		r, cl = &a.known[c], c
+	}
+	a.lo.Set(i, r.lo[cl])
+	a.hi.Set(i, r.hi[cl])
+	a.rn.Set(i, r.rn[cl])
 }
 
 // setBlock puts the block's rows at labeling sigma (nil: back to neutral).

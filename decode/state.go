@@ -66,6 +66,8 @@ type multi struct {
 	emu        *scorer.Emulator
 	lo, hi, rn *scorer.Terms // emulation: per-point computed terms
 	baseOK     bool          // lo, hi, rn hold the current state
+	filled     bool          // lo, hi, rn were filled once (fillBase)
+	stale      []int         // points learned since the last fillBase
 	emuFactor  float64       // safety factor on the emulated separation
 	lastG      float64       // the previous block's unit
 	curIdx     []int         // the block being decoded
@@ -390,6 +392,9 @@ func (a *multi) learn(idx, sigma []int) {
 		a.putRow(i)
 	}
 	a.baseOK = false
+	if a.emu != nil {
+		a.stale = append(a.stale, idx...)
+	}
 	for a.pos < a.n && a.labels[a.order[a.pos]] >= 0 {
 		a.pos++
 	}

@@ -87,6 +87,9 @@ func (e *Emulator) Spacing(x float64) float64 { return e.next(x, 1) - x }
 type Terms struct {
 	f64 []float64
 	f32 []float32
+	// c64, c32: the summation tree of a cached buffer (NewCachedTerms).
+	c64 *sumTree[float64]
+	c32 *sumTree[float32]
 }
 
 // NewTerms returns a buffer of n terms, all +0.
@@ -99,6 +102,14 @@ func (e *Emulator) NewTerms(n int) *Terms {
 
 // Set sets term i to v, a value of the format.
 func (t *Terms) Set(i int, v float64) {
+	switch {
+	case t.c64 != nil:
+		t.c64.set(i, v)
+		return
+	case t.c32 != nil:
+		t.c32.set(i, float32(v))
+		return
+	}
 	if t.f64 != nil {
 		t.f64[i] = v
 	} else {
@@ -114,15 +125,26 @@ func (e *Emulator) Report(t *Terms) (*big.Rat, error) {
 		if len(t.f64) == 0 {
 			return nil, errors.New("scorer: no terms")
 		}
-		mean = sumLoss(t.f64, &e.m.Loss)
-		if !e.m.Loss.Total {
-			mean /= float64(len(t.f64))
+		var s float64
+		if t.c64 != nil {
+			s = t.c64.sum() // the cached tree: sumNative's order, only changed paths recomputed
+		} else {
+			s = sumLoss(t.f64, &e.m.Loss)
 		}
+		if !e.m.Loss.Total {
+			s /= float64(len(t.f64))
+		}
+		mean = s
 	} else {
 		if len(t.f32) == 0 {
 			return nil, errors.New("scorer: no terms")
 		}
-		s := sumLoss(t.f32, &e.m.Loss)
+		var s float32
+		if t.c32 != nil {
+			s = t.c32.sum()
+		} else {
+			s = sumLoss(t.f32, &e.m.Loss)
+		}
 		if !e.m.Loss.Total {
 			s /= float32(len(t.f32))
 		}

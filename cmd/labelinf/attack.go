@@ -15,6 +15,7 @@ import (
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/internal/cputime"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/serve"
@@ -43,24 +44,30 @@ const maxEmulatedCost = 1 << 32
 const maxAttackFracBits = 1 << 14
 
 type attackOut struct {
-	N             int         `json:"n"`
-	K             int         `json:"k"`
-	Scorer        string      `json:"scorer"`
-	Assume        string      `json:"assume"`
-	Strategy      string      `json:"strategy"`
-	Noise         string      `json:"noise"`
-	Tau           float64     `json:"tau"`
-	Queries       int         `json:"queries"`
-	Probes        int         `json:"probes,omitempty"` // -assume auto: probe queries, counted in Queries
-	Retries       int         `json:"retries"`
-	Accuracy      *float64    `json:"accuracy"`
-	Verified      bool        `json:"verified"`
-	Checked       bool        `json:"checked"`
-	Seconds       float64     `json:"seconds"`
-	AttackSeconds float64     `json:"attack_seconds"`
-	ScorerSeconds float64     `json:"scorer_seconds"`
-	Blocks        *blockStats `json:"blocks,omitempty"`
-	Error         string      `json:"error,omitempty"`
+	N             int      `json:"n"`
+	K             int      `json:"k"`
+	Scorer        string   `json:"scorer"`
+	Assume        string   `json:"assume"`
+	Strategy      string   `json:"strategy"`
+	Noise         string   `json:"noise"`
+	Tau           float64  `json:"tau"`
+	Queries       int      `json:"queries"`
+	Probes        int      `json:"probes,omitempty"` // -assume auto: probe queries, counted in Queries
+	Retries       int      `json:"retries"`
+	Accuracy      *float64 `json:"accuracy"`
+	Verified      bool     `json:"verified"`
+	Checked       bool     `json:"checked"`
+	Seconds       float64  `json:"seconds"`
+	AttackSeconds float64  `json:"attack_seconds"`
+	ScorerSeconds float64  `json:"scorer_seconds"`
+	// AttackCPUSeconds is the attacker's own CPU time: the process's CPU
+	// over the attack less the scorer's calls' CPU on their thread (an
+	// external scorer's process is not counted at all). Null where the
+	// thread clock cannot be read (off Linux) and for robust-single.
+	AttackCPUSeconds *float64    `json:"attack_cpu_seconds"`
+	ScorerCPUSeconds *float64    `json:"scorer_cpu_seconds"`
+	Blocks           *blockStats `json:"blocks,omitempty"`
+	Error            string      `json:"error,omitempty"`
 }
 
 // robustOut is attackOut plus the fields of -strategy robust-single.
@@ -76,13 +83,29 @@ type timed struct {
 	scorer.Server
 	now func() time.Time
 	d   time.Duration
+	// cpu is the scorer's CPU time on its calls' thread; cpuBad is set
+	// if a thread clock could not be read.
+	cpu    time.Duration
+	cpuBad bool
 }
 
-func (t *timed) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
+func (t *timed) Score(ctx context.Context, p *scorer.Pred) (r *big.Rat, err error) {
 	t0 := t.now()
-	r, err := t.Server.Score(ctx, p)
+	c, ok := cputime.Call(func() { r, err = t.Server.Score(ctx, p) })
 	t.d += t.now().Sub(t0)
+	t.cpu += c
+	t.cpuBad = t.cpuBad || !ok
 	return r, err
+}
+
+// cpuSeconds returns the attacker's and the scorer's CPU seconds given the
+// process's CPU time over the attack (nil, nil if a clock failed).
+func (t *timed) cpuSeconds(proc time.Duration, ok bool) (attack, scorer *float64) {
+	if !ok || t.cpuBad {
+		return nil, nil
+	}
+	a, s := max(proc-t.cpu, 0).Seconds(), t.cpu.Seconds()
+	return &a, &s
 }
 
 // attackFlags are attack's flags beyond the scorer flags.
@@ -237,6 +260,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		*a.check = true
 	}
 	bar := newProgress(e.stderr, n)
+	c0, cok0 := cputime.Process()
 	var res *decode.Result
 	var aerr error
 	if err := await(e.ctx, func() {
@@ -247,8 +271,10 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	}
 	bar.done()
 	el := e.since(t0)
+	c1, cok1 := cputime.Process()
 	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: m.Name, Probes: probes, Strategy: st.String(), Noise: nz.Kind.String(), Tau: nz.Tau,
 		Seconds: el, ScorerSeconds: ts.d.Seconds(), AttackSeconds: el - ts.d.Seconds()}
+	out.AttackCPUSeconds, out.ScorerCPUSeconds = ts.cpuSeconds(c1-c0, cok0 && cok1)
 	var labels []int
 	var known []bool
 	verified := false
@@ -264,8 +290,12 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		if out.Accuracy != nil {
 			acc = strconv.FormatFloat(*out.Accuracy*100, 'f', 2, 64) + "%"
 		}
-		fmt.Fprintf(e.stdout, "%s against %s: N = %d, K = %d, %d queries (%d retries), accuracy %s, verified %v, %.2fs (attack %.2fs, scorer %.2fs)\n",
-			out.Strategy, out.Scorer, n, k, out.Queries, out.Retries, acc, out.Verified, out.Seconds, out.AttackSeconds, out.ScorerSeconds)
+		cpu := ""
+		if out.AttackCPUSeconds != nil {
+			cpu = fmt.Sprintf("; attacker CPU %.2fs", *out.AttackCPUSeconds)
+		}
+		fmt.Fprintf(e.stdout, "%s against %s: N = %d, K = %d, %d queries (%d retries), accuracy %s, verified %v, %.2fs (attack %.2fs, scorer %.2fs%s)\n",
+			out.Strategy, out.Scorer, n, k, out.Queries, out.Retries, acc, out.Verified, out.Seconds, out.AttackSeconds, out.ScorerSeconds, cpu)
 	})
 }
 

@@ -152,14 +152,19 @@ type planRow struct {
 }
 
 type planOut struct {
-	N            int       `json:"n"`
-	K            int       `json:"k"`
-	Scorer       string    `json:"scorer"`
-	Noise        string    `json:"noise"`
-	Tau          float64   `json:"tau"`
-	ScoreBits    float64   `json:"score_bits"`
-	FloorQueries float64   `json:"floor_queries"`
-	Strategies   []planRow `json:"strategies"`
+	N            int     `json:"n"`
+	K            int     `json:"k"`
+	Scorer       string  `json:"scorer"`
+	Noise        string  `json:"noise"`
+	Tau          float64 `json:"tau"`
+	ScoreBits    float64 `json:"score_bits"`
+	FloorQueries float64 `json:"floor_queries"`
+	// BlockFloor and SeparatedFloor are lower bounds on the queries of
+	// any block code and of the block codes whose sums must be a reported
+	// spacing apart (decode.FloorMulti); zero under noise.
+	BlockFloor     int       `json:"block_floor,omitempty"`
+	SeparatedFloor int       `json:"separated_block_floor,omitempty"`
+	Strategies     []planRow `json:"strategies"`
 }
 
 func runPlan(e *env, args []string) int {
@@ -193,6 +198,9 @@ func runPlan(e *env, args []string) int {
 	m := sp.model
 	fmt.Fprintf(e.stdout, "N = %d, K = %d, scorer %s (%s), noise %s τ = %g\n", out.N, out.K, m.Name, m.Desc, out.Noise, out.Tau)
 	fmt.Fprintf(e.stdout, "information floor: %.1f queries (%.1f bits per score)\n", out.FloorQueries, out.ScoreBits)
+	if out.BlockFloor > 0 {
+		fmt.Fprintf(e.stdout, "block-code floors: %d queries (any block code), %d (sums a reported spacing apart)\n", out.BlockFloor, out.SeparatedFloor)
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "strategy\tqueries\tat least\tlabels/query\tfirst\tmedian\tlast\tgap\tbudget\t")
 	for _, r := range out.Strategies {
@@ -234,6 +242,13 @@ func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dr
 	out := planOut{N: n, K: k, Scorer: m.Name, Noise: nz.Kind.String(), Tau: nz.Tau}
 	// The largest mean a query can have: every point at the largest term.
 	out.ScoreBits = m.ScoreBits(maxTerm(m))
+	if f, err := decode.FloorMulti(ctx, decode.MultiOptions{N: n, K: k, Model: m}); err == nil && nz.Kind == 0 {
+		// Noise-free: count the scores between the smallest and the
+		// largest term (a clipped scorer never reports less than the
+		// smallest), not down to 0.
+		out.ScoreBits = f.ScoreBits
+		out.BlockFloor, out.SeparatedFloor = f.BlockCount, f.BlockSeparated
+	}
 	out.FloorQueries = float64(n) * math.Log2(float64(k)) / out.ScoreBits
 	for _, s := range []decode.Strategy{decode.Primes, decode.Alg3, decode.Blocks} {
 		row := planRow{Strategy: s.String()}

@@ -1,0 +1,261 @@
+// This file computes lower bounds on the queries of any multi-query
+// attack against a scorer model (the information floor), and of the block
+// codes among them; doc.go's "How far from the floor" explains them.
+
+package decode
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/big"
+)
+
+// Floor holds lower bounds on the queries that recover N labels of K
+// classes from a noise-free scorer model, each for a class of attacks
+// (see doc.go, "How far from the floor"):
+//
+//   - AnyCode, for every attack, adaptive or not: no query can answer
+//     more than ScoreBits bits.
+//   - BlockCount, for every block code: a query whose other unknown
+//     points are neutral answers at most the number of scores its block's
+//     sums can reach.
+//   - BlockSeparated, for every block code whose block sums must lie at
+//     least one reported spacing apart (ours: its brackets must not
+//     overlap), by the Erdős–Moser variance bound and, for K = 2,
+//     Frenkel's bound.
+//
+// The bounds are optimistic on purpose (every rounding in the attack's
+// favour), so each is a true lower bound for its class.
+type Floor struct {
+	N, K int
+	// ScoreBits is log2 of the number of scores the server can report
+	// for some labeling: the values of the format (or of its decimals) in
+	// [tmin, tmax], tmin and tmax the smallest and largest term one point
+	// can give.
+	ScoreBits float64
+	// AnyCode is ⌈N·log2 K / ScoreBits⌉.
+	AnyCode int
+	// BlockCount and BlockSeparated are the queries of the best block
+	// code in each class: blocks as large as the class allows, one after
+	// the other, known points at their smallest term.
+	BlockCount, BlockSeparated int
+	// FirstCount, FirstSeparated are the largest first blocks (labels in
+	// the first query, all N unknown) of each class.
+	FirstCount, FirstSeparated int
+	// BlockBracketed (0 if the model cannot be emulated) is the separated
+	// floor with δ raised to what a faithful log leaves: the reported
+	// scores of one labeling fill the bracket between its all-lowest and
+	// all-highest computed terms, of width w (N·score units), so two
+	// labelings' sums must be about w apart; δ = max(spacing, w − 2·spacing).
+	// w is measured by emulation on the block code's own point order with
+	// the known points at class 0's row: an estimate for that arrangement,
+	// not a bound over all arrangements.
+	BlockBracketed, FirstBracketed int
+	// TMin, TMax and TNeutral are the smallest and largest term of one
+	// point and the neutral (uniform) row's term; W = TMax − TMin bounds
+	// what one point's label moves the sum.
+	TMin, TMax, TNeutral float64
+}
+
+// FloorMulti returns the floors of opt's model for opt.N labels of opt.K
+// classes (opt's strategy is ignored). It returns an error for a model
+// with noise, whose scores carry fewer bits than the format's.
+func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
+	if opt.Noise.Kind != 0 {
+		return nil, errors.New("decode: the information floor is for noise-free scorers")
+	}
+	opt.NoEmulation = true
+	opt.Strategy = Primes // no setup work
+	a, err := newMulti(opt.N, opt.K, opt)
+	if err != nil {
+		return nil, err
+	}
+	f := &Floor{N: a.n, K: a.k}
+	f.TMin = math.Inf(1)
+	for c := range a.k {
+		v, _ := a.known[c].t[c].Float64()
+		f.TMin = min(f.TMin, v)
+	}
+	f.TMax = a.tTop
+	f.TNeutral, _ = a.neutral.t[0].Float64()
+	w := f.TMax - f.TMin
+	lk := math.Log2(float64(a.k))
+	f.ScoreBits = a.log2Values(f.TMin, f.TMax)
+	f.AnyCode = int(math.Ceil(float64(a.n) * lk / f.ScoreBits))
+	n := float64(a.n)
+	// s0 is the smallest sum of the terms outside a block of kb points
+	// with nUnk unknown: the others neutral, the known ones at tmin.
+	s0 := func(nUnk, kb int) float64 {
+		return float64(nUnk-kb)*f.TNeutral + float64(a.n-nUnk+kb)*f.TMin
+	}
+	// fitsCount: K^kb labelings need K^kb reportable scores among those
+	// the block's sums can reach, in [s0, s0 + kb·W] (divided by N).
+	fitsCount := func(nUnk, kb int) bool {
+		lo := s0(nUnk, kb)
+		return float64(kb)*lk <= a.log2Values(lo/n, (lo+float64(kb)*w)/n)
+	}
+	// fitsSep: sums at least δ apart, δ the spacing of reported scores
+	// at the smallest sum, times N: the variance bound
+	// K^(2kb) ≤ 1 + 3·kb·(W/δ)², and for K = 2 max weight ≥ δ·L(kb).
+	fitsSep := func(nUnk, kb int) bool {
+		lo := s0(nUnk, kb)
+		d := n * a.spacing(lo/n)
+		r := w / d
+		if 2*float64(kb)*lk > math.Log2(1+3*float64(kb)*r*r) {
+			return false
+		}
+		return a.k > 2 || minLargest(kb) <= r
+	}
+	for nUnk, q := a.n, 0; nUnk > 0; q++ {
+		if q%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		kb := 1
+		for kb < nUnk && fitsCount(nUnk, kb+1) {
+			kb++
+		}
+		if nUnk == a.n {
+			f.FirstCount = kb
+		}
+		nUnk -= kb
+		f.BlockCount++
+	}
+	for nUnk := a.n; nUnk > 0; {
+		kb := 1
+		for kb < nUnk && fitsSep(nUnk, kb+1) {
+			kb++
+		}
+		if nUnk == a.n {
+			f.FirstSeparated = kb
+		}
+		nUnk -= kb
+		f.BlockSeparated++
+	}
+	if err := f.bracketed(ctx, opt, w, lk); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// bracketed computes BlockBracketed and FirstBracketed (see Floor).
+func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64) error {
+	opt.NoEmulation = false
+	opt.Strategy = Blocks
+	b, err := newMulti(opt.N, opt.K, opt)
+	if err != nil {
+		return err
+	}
+	if b.emu == nil {
+		return nil // not emulable, or decimals: the spacing dominates
+	}
+	b.fillBase() // all neutral
+	n := float64(b.n)
+	learned := 0
+	for nUnk := b.n; nUnk > 0; f.BlockBracketed++ {
+		if f.BlockBracketed%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		for ; learned < b.n-nUnk; learned++ {
+			i := b.order[learned]
+			b.lo.Set(i, b.known[0].lo[0])
+			b.hi.Set(i, b.known[0].hi[0])
+		}
+		rlo, err1 := b.emu.Report(b.lo)
+		rhi, err2 := b.emu.Report(b.hi)
+		if err1 != nil || err2 != nil {
+			return nil
+		}
+		lo, _ := rlo.Float64()
+		hi, _ := rhi.Float64()
+		sp := n * b.emu.Spacing(lo)
+		d := max(sp, n*(hi-lo)-2*sp)
+		r := w / d
+		kb := 1
+		for kb < nUnk {
+			k1 := float64(kb + 1)
+			if 2*k1*lk > math.Log2(1+3*k1*r*r) || (b.k == 2 && minLargest(kb+1) > r) {
+				break
+			}
+			kb++
+		}
+		if nUnk == b.n {
+			f.FirstBracketed = kb
+		}
+		nUnk -= kb
+	}
+	return nil
+}
+
+// minLargest returns Frenkel's lower bound C(k−1, ⌊(k−1)/2⌋) [Fre98] on
+// max_j w_j/δ for k reals w_j whose 2^k subset sums are pairwise at least
+// δ apart (the proof holds for real weights with gap δ; see
+// subsetsum.MinLargestBound).
+func minLargest(k int) float64 {
+	v, _ := new(big.Float).SetInt(new(big.Int).Binomial(int64(k-1), int64((k-1)/2))).Float64()
+	return v
+}
+
+// log2Values returns log2 of (an upper bound on) the number of scores the
+// server can report in [x, y]: values of the format, or multiples of
+// 10^−D for a score rounded to D decimals, whichever is fewer.
+func (a *multi) log2Values(x, y float64) float64 {
+	// Widen by the sum's relative error: the attack's own rounding might
+	// reach just outside [x, y].
+	x, y = x*(1-0x1p-20), y*(1+0x1p-20)
+	v := a.log2Format(x, y)
+	if a.m.Decimals >= 0 {
+		p := math.Pow(10, float64(a.m.Decimals))
+		v = min(v, math.Log2(math.Floor(y*p)-math.Ceil(x*p)+1))
+	}
+	return v
+}
+
+// log2Format returns log2 of an upper bound on the values of the model's
+// format (binary, p bits of significand) in [x, y], 0 ≤ x ≤ y: a binade
+// [2^e, 2^(e+1)) holds 2^(p−1) values, spaced 2^(e−p+1).
+func (a *multi) log2Format(x, y float64) float64 {
+	p, emin := a.precEmin()
+	_, ey := math.Frexp(y) // y < 2^ey
+	ey--
+	// All the binades from x's (or the subnormals') to y's.
+	ex := emin - 1
+	if x > 0 {
+		_, e := math.Frexp(x)
+		ex = max(e-1, emin-1)
+	}
+	binades := float64(ey - ex + 1)
+	v := math.Log2(binades) + float64(p-1)
+	if x > 0 && ex == ey {
+		// One binade: (y − x)/spacing + 1.
+		sp := math.Ldexp(1, ex-p+1)
+		v = min(v, math.Log2((y-x)/sp+1))
+	}
+	return v
+}
+
+// spacing returns the smallest spacing of reported scores at or above x.
+func (a *multi) spacing(x float64) float64 {
+	p, emin := a.precEmin()
+	_, e := math.Frexp(x)
+	sp := math.Ldexp(1, max(e-1, emin)-p+1)
+	if a.m.Decimals >= 0 {
+		sp = max(sp, math.Pow(10, -float64(a.m.Decimals)))
+	}
+	return sp
+}
+
+// precEmin returns the significand bits and least normal exponent of the
+// model's score (an exact server: Prec bits, and float64's range, which
+// holds every score a float64 prediction gives).
+func (a *multi) precEmin() (p, emin int) {
+	if a.m.Exact {
+		return int(a.m.Prec), -1022
+	}
+	f := a.m.Loss.Format
+	return int(f.Prec()), int(f.Emin())
+}
