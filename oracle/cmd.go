@@ -128,6 +128,20 @@ func (c *Cmd) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	}()
 	select {
 	case err := <-wrote:
+		if err != nil && errors.Is(err, syscall.EPIPE) {
+			// The program closed its input, almost always by exiting
+			// before it read the query. Which of the write and the read of
+			// its output fails first is a race; report both alike, as an
+			// exit, once its output is closed too.
+			select {
+			case _, ok := <-c.lines:
+				if !ok && c.readErr == nil {
+					return nil, c.fail(fmt.Errorf("oracle: scorer exited without answering (%v)", io.EOF))
+				}
+			case <-ctx.Done():
+			case <-timer.C:
+			}
+		}
 		if err != nil {
 			return nil, c.fail(fmt.Errorf("oracle: scorer stopped reading: %w", err))
 		}
