@@ -183,3 +183,29 @@ func TestRoundDecimal(t *testing.T) {
 	_, err := RoundDecimal(New(Binary64).SetNaN(), 2)
 	assert.Error(t, err)
 }
+
+// TestPairwiseBlockValidated: a pairwise block of 8 would split 9..15
+// terms at 0 and recurse forever; it is refused, and the smallest block
+// accepted, 16, sums 9..40 terms as the recursive order does on exact
+// (small integer) terms.
+func TestPairwiseBlockValidated(t *testing.T) {
+	z := New(Binary64)
+	xs := make([]Float, 12)
+	for i := range xs {
+		xs[i] = *New(Binary64).SetFloat64(float64(i))
+	}
+	_, err := Sum(z, xs, SumOptions{Order: Pairwise, Block: 8})
+	require.Error(t, err)
+	for n := 9; n <= 40; n++ {
+		xs := make([]Float, n)
+		want := 0.0
+		for i := range xs {
+			xs[i] = *New(Binary64).SetFloat64(float64(i))
+			want += float64(i)
+		}
+		_, err := Sum(z, xs, SumOptions{Order: Pairwise, Block: 16})
+		require.NoError(t, err)
+		got, _ := z.Float64()
+		require.Equal(t, want, got, "n = %d", n)
+	}
+}

@@ -43,8 +43,8 @@ func (o Order) String() string {
 // summation of the whole array.
 type SumOptions struct {
 	Order Order
-	// Block is Pairwise's leaf size; 0 means numpy's PW_BLOCKSIZE, 128.
-	// It must be 0 or a multiple of 8 of at least 8.
+	// Block is Pairwise's leaf size, a multiple of 8 of at least 16; 0 means
+	// numpy's PW_BLOCKSIZE, 128.
 	Block int
 	// Chunk, if positive, sums the array in consecutive chunks of Chunk
 	// terms (the last may be shorter), each by Order, and adds the chunk
@@ -57,8 +57,12 @@ func (o SumOptions) validate() error {
 	switch {
 	case o.Order < Recursive || o.Order > Kahan:
 		return fmt.Errorf("fpa: unknown summation order %d", int(o.Order))
-	case o.Block != 0 && (o.Block < 8 || o.Block%8 != 0):
-		return fmt.Errorf("fpa: pairwise block %d is not a positive multiple of 8", o.Block)
+	case o.Block != 0 && (o.Block < 16 || o.Block%8 != 0):
+		// numpy splits a pairwise sum of n > Block terms at n/2 rounded
+		// down to a multiple of 8: with Block = 8 and 8 < n < 16 that is
+		// 0, and the recursion never ends. From 16 on both halves hold
+		// at least 8 terms.
+		return fmt.Errorf("fpa: pairwise block %d is not a multiple of 8 of at least 16", o.Block)
 	case o.Chunk < 0:
 		return fmt.Errorf("fpa: chunk %d is negative", o.Chunk)
 	}
