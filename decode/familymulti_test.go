@@ -9,6 +9,8 @@ import (
 
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/loss"
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -192,4 +194,26 @@ func TestPlanPrimeLogErrors(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, p.Separation(), 0.0)
 	assert.Less(t, p.Separation(), 1e-11)
+}
+
+// TestMultiMaxBlock: Primes (ICML Alg 1) capped at 5 points per query
+// takes exactly ⌈N/5⌉ queries against a float64 scorer, as ICML Table 2
+// runs it, and recovers every label.
+func TestMultiMaxBlock(t *testing.T) {
+	rng := testrand.New(t)
+	const n = 103
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = rng.IntN(2)
+	}
+	m, err := scorer.ParseModel(scorer.Float64Sklearn)
+	require.NoError(t, err)
+	s, err := oracle.NewSim(m, labels, 2)
+	require.NoError(t, err)
+	res, err := AttackMulti(context.Background(), s, MultiOptions{Strategy: Primes, Model: m, MaxBlock: 5})
+	require.NoError(t, err)
+	assert.Equal(t, labels, res.Labels)
+	assert.Equal(t, (n+4)/5, res.Queries)
+	_, err = AttackMulti(context.Background(), s, MultiOptions{Strategy: Primes, Model: m, MaxBlock: -1})
+	assert.Error(t, err)
 }

@@ -19,6 +19,7 @@
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
 //	              [-datadir DIR] [-all] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
+//	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
 //	labelinf version
 //
 // Every command exits with status 0 on success, 1 on failure (a failed
@@ -226,6 +227,31 @@
 // N < 1, K < 2, a negative or non-finite τ, K > 2 with τ > 0, τ = 0 with a
 // loss other than cross-entropy, or an unknown loss (mahalanobis and
 // bregman need more than a name) exit 2.
+//
+// # repro
+//
+// labelinf repro regenerates the papers' tables and figures beside ours
+// (package repro): for each item named (or every item with -all) a table
+// of the paper's numbers and ours, each labelled MATCH (with the
+// tolerance), DIFFERS (with the measured reason) or NOT REPRODUCIBLE
+// (why), the data series as CSV, plots as PNG and SVG, and DIR/REPRO.md
+// linking them, naming the commit it was generated at and ending with
+// the claims where our reproduction contradicts a paper. Flags come
+// before the item names. The items: icml-table2 (ICML Table 2 cell by
+// cell), icml-fig2 (ICML Fig 2), ea-prop3 (EA Prop 3 against the
+// observed bit requirement), ea-thm5 (EA Thm 5 and App J on Titanic).
+//
+//	-all       run every item
+//	-quick     run the expensive items on a smaller case; the cheap ones
+//	           (icml-table2, icml-fig2, ea-prop3) run whole, so their
+//	           tables (ITEM-table.csv) equal a full run's: CI compares
+//	           them with the committed ones
+//	-out DIR   output directory (default docs/repro)
+//
+// It prints one line per item (status, seconds), and progress on stderr
+// when stderr is a terminal. Naming no item and not -all, both, or an
+// unknown item exits 2; an item that fails is reported in REPRO.md as
+// NOT REPRODUCIBLE with its error and the command exits 1.
 //
 // # version
 //

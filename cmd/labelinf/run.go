@@ -29,6 +29,7 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
                      [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
                      [-datadir DIR] [-all] [-json]
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
+       labelinf repro [-all] [-quick] [-out DIR] [NAME...]
        labelinf version
 run 'go doc ./cmd/labelinf' for the manual`
 
@@ -58,6 +59,7 @@ var commands = []command{
 	{"attack", runAttack},
 	{"blia", runBLIA},
 	{"bits", runBits},
+	{"repro", runRepro},
 	{"version", runVersion},
 }
 
