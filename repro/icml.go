@@ -52,7 +52,7 @@ func paperLabels(d icmlDataset) ([]int, error) {
 // p_i/(1+p_i) and the other with 1/(1+p_i), clipped to [ε, 1−ε] (ε =
 // 2⁻⁵², scikit-learn's log_loss); the score is the mean negative log
 // likelihood; the decoder forms X = exp(Σ ln(1+p_i) − N·ℓ) = Π p_i^[σ_i =
-// primeClass] and gives point i the prime's class iff p_i divides X
+// primeClass], rounded to an integer, and gives point i the prime's class iff p_i divides X
 // (math.Mod(X, p_i) == 0). X overflows float64 as soon as the primes of
 // the prime class pass e^709, after which no p_i divides +Inf and every
 // point gets the other class. It returns the accuracy and the number of
@@ -75,7 +75,7 @@ func acc1Float64(y []int, primeClass int) (float64, int, error) {
 		sum += -math.Log(q)
 		logD += math.Log1p(p)
 	}
-	x := math.Exp(logD - float64(n)*(sum/float64(n)))
+	x := math.Round(math.Exp(logD - float64(n)*(sum/float64(n)))) // X is an integer
 	correct, prime := 0, 0
 	for i, lab := range y {
 		got := 1 - primeClass

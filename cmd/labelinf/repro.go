@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,7 +28,7 @@ func runRepro(e *env, args []string) int {
 			return usageError(stderr, "repro", fmt.Errorf("flag %s after an item name: put the flags first", n))
 		}
 		if _, err := repro.Lookup(n); err != nil {
-			return usageError(stderr, "repro", err)
+			return usageError(stderr, "repro", errors.New(strings.TrimPrefix(err.Error(), "repro: ")))
 		}
 	}
 	switch {
