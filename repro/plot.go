@@ -39,6 +39,7 @@ type Figure struct {
 	LogX, LogY     bool
 	YMin, YMax     float64 // both 0: automatic
 	LegendLeft     bool    // legend in the top left corner (default right)
+	LegendBottom   bool    // legend at the bottom (default top)
 	Series         []Series
 }
 
@@ -61,9 +62,12 @@ func (f *Figure) save(dir string, r *Result) error {
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
 	p.Add(plotter.NewGrid())
-	p.Legend.Top = true
+	p.Legend.Top = !f.LegendBottom
 	p.Legend.Left = f.LegendLeft
 	p.Legend.XOffs, p.Legend.YOffs = vg.Points(-4), vg.Points(-4)
+	if f.LegendBottom {
+		p.Legend.YOffs = vg.Points(4)
+	}
 	if f.LegendLeft {
 		p.Legend.XOffs = vg.Points(4)
 	}
