@@ -114,10 +114,13 @@ func PlanPrimeLog(ctx context.Context, opt PrimeLogOptions) (*PrimeLogPlan, erro
 	return p, nil
 }
 
-// invertExact returns x with d(x) = y to a relative 2^−(prec−8), and
-// d(x) at prec bits: [loss.Binary.Invert] at 128 bits (it compares d at
-// 64 bits, so it is good to about that), then secant steps at prec bits,
-// whose order 1.6 convergence takes 64 bits to thousands in a dozen.
+// invertExact returns x with d(x) = y to a relative 2^−(prec−8) where
+// d's evaluation allows it, and d(x) at prec bits: [loss.Binary.Invert] at
+// 128 bits (it compares d at 64 bits, so it is good to about that), then
+// secant steps at prec bits, whose order 1.6 convergence takes 64 bits to
+// thousands in a dozen. If the steps stall (d evaluated through exp and
+// log can be less accurate than prec), it returns the best x reached;
+// callers use the returned d(x), not y, and verify what they decode.
 func invertExact(l *loss.Binary, y *big.Float, prec uint) (x, d *big.Float, err error) {
 	x0, err := l.Invert(y, 128)
 	if err != nil {
@@ -137,15 +140,19 @@ func invertExact(l *loss.Binary, y *big.Float, prec uint) (x, d *big.Float, err 
 	if err != nil {
 		return nil, nil, err
 	}
+	bestX, bestF := x0, f0
 	tol := new(big.Float).SetMantExp(y, -int(prec)+8)
 	tol.Abs(tol)
 	for range 64 {
+		if new(big.Float).Abs(bestF).Cmp(tol) <= 0 {
+			break
+		}
 		f1, err := f(x1)
 		if err != nil {
-			return nil, nil, err
+			break // a step left the domain: keep the best so far
 		}
-		if new(big.Float).Abs(f1).Cmp(tol) <= 0 {
-			return x1, f1.Add(f1, y), nil
+		if new(big.Float).Abs(f1).Cmp(new(big.Float).Abs(bestF)) < 0 {
+			bestX, bestF = x1, f1
 		}
 		den := new(big.Float).SetPrec(prec).Sub(f1, f0)
 		if den.Sign() == 0 {
@@ -156,7 +163,8 @@ func invertExact(l *loss.Binary, y *big.Float, prec uint) (x, d *big.Float, err 
 		x0, f0 = x1, f1
 		x1 = new(big.Float).SetPrec(prec).Sub(x1, step)
 	}
-	return nil, nil, fmt.Errorf("decode: %v: d(x) = %v not solved to %d bits", l, y.Text('g', 10), prec)
+	d = new(big.Float).SetPrec(prec).Add(bestF, y)
+	return bestX, d, nil
 }
 
 // Prec returns the score precision, in bits, the plan needs.
