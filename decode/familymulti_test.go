@@ -58,7 +58,7 @@ func TestAttackFamilyMulti(t *testing.T) {
 	}{
 		{newLoss(t, loss.IS, 0, [4]float64{}), 1e-4, 20},
 		{newLoss(t, loss.SE, 0, [4]float64{}), 1e-9, 12}, // single query: 2Nτ·2^(N−1) ≫ sup|d| = 1
-		{newLoss(t, loss.NL, 3, [4]float64{}), 1e-9, 8}, // d through exp and log: few roots
+		{newLoss(t, loss.NL, 3, [4]float64{}), 1e-9, 8},  // d through exp and log: few roots
 		{newLoss(t, loss.SigmoidCE, 0, [4]float64{}), 1, 16},
 		{newLoss(t, loss.CE, 0, [4]float64{}), 0.01, 7}, // the last block is partial
 	} {
