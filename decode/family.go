@@ -165,7 +165,10 @@ func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 		} else {
 			y.SetMantExp(y, i)
 		}
-		x, err := l.Invert(y, tp)
+		// Invert is good to a relative 2^(−tp/2) (bisection); the weight
+		// W·2^i needs 2^−i·δ, so refine the root to tp bits
+		// (TestFamilyRootAccuracy).
+		x, _, err := invertExact(l, y, tp)
 		if err != nil {
 			return nil, err
 		}

@@ -43,6 +43,18 @@ type MultiOptions struct {
 	// values its faithful log can return (scorer.Emulator), which
 	// separates labelings far closer than the budget does.
 	NoEmulation bool
+	// MaxBlock caps the points decoded per query (0: no cap, the
+	// strategy's largest block). ICML Table 2 runs Alg 1 at exactly N/5
+	// queries: Primes with MaxBlock 5.
+	MaxBlock int
+}
+
+// blockCap is the largest block a query may decode.
+func (opt *MultiOptions) blockCap(n int) int {
+	if opt.MaxBlock > 0 {
+		return min(n, opt.MaxBlock)
+	}
+	return n
 }
 
 // MultiPlan is the dry run of a strategy: the blocks it would decode, in
@@ -70,8 +82,11 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	if err != nil {
 		return nil, err
 	}
+	if opt.MaxBlock < 0 {
+		return nil, fmt.Errorf("decode: MaxBlock = %d; want ≥ 0", opt.MaxBlock)
+	}
 	res := &Result{Verified: true}
-	kmax := a.n
+	kmax := opt.blockCap(a.n)
 	fails := 0
 	for a.nUnk > 0 {
 		if err := ctx.Err(); err != nil {
@@ -121,7 +136,7 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 			continue
 		}
 		fails = 0
-		kmax = a.n
+		kmax = opt.blockCap(a.n)
 		a.learn(idx, sigma)
 		res.Blocks = append(res.Blocks, len(idx))
 		if a.opt.Progress != nil {
@@ -195,7 +210,7 @@ func PlanMulti(ctx context.Context, opt MultiOptions) (*MultiPlan, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p, err := a.st.next(a, a.n)
+		p, err := a.st.next(a, opt.blockCap(a.n))
 		if err != nil {
 			return nil, err
 		}

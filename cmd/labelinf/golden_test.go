@@ -40,7 +40,8 @@ func mask(s string) string {
 // goldenCases are run in-process through runContext with a fake clock;
 // each one's exit status, stdout and stderr are compared with
 // testdata/golden/NAME.golden (rewritten by go test -update). Keep them
-// small: together they take a few seconds.
+// small: together they take a few seconds. An argument TMPDIR is replaced
+// by a fresh temporary directory (the golden file keeps the name).
 var goldenCases = []struct {
 	name string
 	args []string
@@ -74,6 +75,10 @@ var goldenCases = []struct {
 	{"audit_json", []string{"audit", "-config", "testdata/audit_small.json", "-inprocess", "-json", "-quiet"}},
 	{"audit_bad_config", []string{"audit", "-config", "testdata/audit_bad.json", "-inprocess"}},
 	{"audit_no_mode", []string{"audit", "-config", "testdata/audit_small.json"}},
+	{"repro_quick", []string{"repro", "-quick", "-out", "TMPDIR", "ea-prop3"}},
+	{"repro_no_item", []string{"repro", "-quick"}},
+	{"repro_unknown", []string{"repro", "-out", "TMPDIR", "nosuch"}},
+	{"repro_all_and_names", []string{"repro", "-all", "icml-table2"}},
 	{"usage", []string{"help"}},
 }
 
@@ -81,7 +86,13 @@ func TestGolden(t *testing.T) {
 	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := runContext(context.Background(), tc.args, &stdout, &stderr, fakeClock())
+			args := append([]string(nil), tc.args...)
+			for i, a := range args {
+				if a == "TMPDIR" {
+					args[i] = t.TempDir()
+				}
+			}
+			code := runContext(context.Background(), args, &stdout, &stderr, fakeClock())
 			var b strings.Builder
 			fmt.Fprintf(&b, "$ labelinf %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s", quoteArgs(tc.args), code, mask(stdout.String()), mask(stderr.String()))
 			got := b.String()

@@ -20,6 +20,7 @@
 //	              [-datadir DIR] [-all] [-json]
 //	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-seed S] [-labels FILE] [-timeout D] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
+//	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
 //	labelinf audit -config FILE -inprocess [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
 //	labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
 //	labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
@@ -347,6 +348,31 @@
 // and a limit answer (429) stops the attack with the labels recovered so
 // far (verified false: -partial-out writes what is known, -out is not
 // written). It needs a competition whose public board scores every row.
+//
+// # repro
+//
+// labelinf repro regenerates the papers' tables and figures beside ours
+// (package repro): for each item named (or every item with -all) a table
+// of the paper's numbers and ours, each labelled MATCH (with the
+// tolerance), DIFFERS (with the measured reason) or NOT REPRODUCIBLE
+// (why), the data series as CSV, plots as PNG and SVG, and DIR/REPRO.md
+// linking them, naming the commit it was generated at and ending with
+// the claims where our reproduction contradicts a paper. Flags come
+// before the item names. The items: icml-table2 (ICML Table 2 cell by
+// cell), icml-fig2 (ICML Fig 2), ea-prop3 (EA Prop 3 against the
+// observed bit requirement), ea-thm5 (EA Thm 5 and App J on Titanic).
+//
+//	-all       run every item
+//	-quick     run the expensive items on a smaller case; the cheap ones
+//	           (icml-table2, icml-fig2, ea-prop3) run whole, so their
+//	           tables (ITEM-table.csv) equal a full run's: CI compares
+//	           them with the committed ones
+//	-out DIR   output directory (default docs/repro)
+//
+// It prints one line per item (status, seconds), and progress on stderr
+// when stderr is a terminal. Naming no item and not -all, both, or an
+// unknown item exits 2; an item that fails is reported in REPRO.md as
+// NOT REPRODUCIBLE with its error and the command exits 1.
 //
 // # version
 //

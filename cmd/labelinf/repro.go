@@ -1,0 +1,97 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/labelinf/labelinf/repro"
+)
+
+// runRepro is labelinf repro: it regenerates the papers' tables and
+// figures beside ours (package repro) and writes DIR/REPRO.md.
+func runRepro(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	fs := newFlagSet("repro", stderr)
+	all := fs.Bool("all", false, "run every item")
+	quick := fs.Bool("quick", false, "run the expensive items on a smaller case (the cheap ones whole)")
+	out := fs.String("out", "docs/repro", "write REPRO.md, the tables, CSVs and plots under `DIR`")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	names := fs.Args()
+	for _, n := range names {
+		if strings.HasPrefix(n, "-") {
+			return usageError(stderr, "repro", fmt.Errorf("flag %s after an item name: put the flags first", n))
+		}
+		if _, err := repro.Lookup(n); err != nil {
+			return usageError(stderr, "repro", errors.New(strings.TrimPrefix(err.Error(), "repro: ")))
+		}
+	}
+	switch {
+	case *all && len(names) > 0:
+		return usageError(stderr, "repro", fmt.Errorf("-all with item names %s: give one or the other", strings.Join(names, " ")))
+	case !*all && len(names) == 0:
+		return usageError(stderr, "repro", fmt.Errorf("no item: name items or give -all (items: %s)", itemNames()))
+	case *out == "":
+		return usageError(stderr, "repro", fmt.Errorf("-out: need a directory"))
+	}
+	c := &repro.Config{Out: *out, Quick: *quick, Commit: gitCommit()}
+	if isTerminal(stderr) {
+		c.Progress = func(item, msg string) { fmt.Fprintf(stderr, "\r\033[Krepro %s: %s", item, msg) }
+	}
+	res, err := repro.Run(e.ctx, c, names)
+	if c.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "item\tstatus\tseconds\n")
+	for _, r := range res {
+		q := ""
+		if r.Quick {
+			q = " (quick case)"
+		}
+		fmt.Fprintf(tw, "%s\t%s%s\t%.1f s\n", r.Item.Name, r.Status, q, r.Elapsed.Seconds())
+	}
+	tw.Flush()
+	if err != nil {
+		return failure(stderr, "repro", err)
+	}
+	fmt.Fprintf(stdout, "wrote REPRO.md with %d items\n", len(res))
+	return 0
+}
+
+func itemNames() string {
+	var s []string
+	for _, it := range repro.Items() {
+		s = append(s, it.Name)
+	}
+	return strings.Join(s, ", ")
+}
+
+// gitCommit names the commit of the working directory ("unknown" outside
+// a git checkout), with "+dirty" if it has uncommitted changes.
+func gitCommit() string {
+	b, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return "unknown (not a git checkout)"
+	}
+	c := strings.TrimSpace(string(b))
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		c += "+dirty"
+	}
+	return c
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
