@@ -49,6 +49,6 @@
 //     series of rational numbers", ANTS-III, LNCS 1423, 1998.
 //   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
 //     with correctly rounded last bit", ACM TOMS 17(3), 1991.
-//   - [BIGNUM] ../shared/anchors/BIGNUM.md: math/big, bigfloat and bigfft
-//     measured against MPFR/GMP on the reference machine.
+//   - [BIGNUM] math/big, bigfloat and bigfft measured against MPFR/GMP
+//     in one run: BENCHMARKS.md §13 and the internal/mpfr harness.
 package apa

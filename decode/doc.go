@@ -137,8 +137,8 @@
 //     N. Teissier, "Label Inference Attacks from Log-loss Scores", ICML 2021,
 //     arXiv:2105.08266.
 //   - [EA] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
-//     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores"
-//     (extended abstract), ../shared/papers.
+//     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
+//     (Extended Abstract)".
 //   - [Fre98] P. E. Frenkel, "Integer sets with distinct subset sums",
 //     Proc. AMS 126(11), 1998.
 //   - [HS74] E. Horowitz, S. Sahni, "Computing partitions with applications

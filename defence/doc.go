@@ -67,8 +67,8 @@
 //   - [BH15] A. Blum, M. Hardt, "The Ladder: A Reliable Leaderboard for
 //     Machine Learning Competitions", ICML 2015, arXiv:1502.04585;
 //     authors' code mrtzh/Ladder.jl (src/Ladder.jl, examples/attacks.jl,
-//     examples/photo.jl). Algorithms and deviations:
-//     ../shared/anchors/DEFENCES.md §2.1–2.3.
+//     examples/photo.jl); the code's deviations from the paper are
+//     noted at each mechanism below.
 //   - [DFHPRR15] C. Dwork, V. Feldman, M. Hardt, T. Pitassi, O. Reingold,
 //     A. Roth, "The reusable holdout: Preserving validity in adaptive
 //     data analysis", Science 349(6248), 2015; Theorem 9 as in "Guilt-Free

@@ -18,6 +18,6 @@
 //   - [AKXFT21] A. Aggarwal et al., "Label Inference Attacks from Log-loss
 //     Scores", ICML 2021, arXiv:2105.08266, §2 (the log-loss).
 //   - [EA] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
-//     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores"
-//     (extended abstract), ../shared/papers.
+//     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
+//     (Extended Abstract)".
 package loss

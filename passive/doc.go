@@ -41,7 +41,7 @@
 //
 //   - [BLIA] M. W. Khan, S. Chen, I. Mironov, L. Zhang, R. Noor, "BLIA:
 //     Detect model memorization in binary classification model through
-//     passive label inference attack" (../shared/papers).
+//     passive label inference attack".
 //   - [AKXFT21] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
 //     N. Teissier, "Label Inference Attacks from Log-loss Scores", ICML
 //     2021, arXiv:2105.08266.

@@ -18,8 +18,8 @@
 //     sums", Annals of Discrete Mathematics 12 (1982) 141–154; J. H.
 //     Conway and R. K. Guy's sequence, OEIS A005318.
 //   - [AKXFT-EA] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
-//     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores"
-//     (extended abstract), ../shared/papers.
+//     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
+//     (Extended Abstract)".
 //   - [HS74] E. Horowitz, S. Sahni, "Computing partitions with
 //     applications to the knapsack problem", JACM 21(2), 1974.
 //   - [Fre98] P. E. Frenkel, "Integer sets with distinct subset sums",

@@ -2,7 +2,7 @@
 // multiplication (github.com/remyoudompheng/bigfft) above a measured size.
 //
 // math/big multiplies with Karatsuba only; at 10^6 bits bigfft is 2.8× faster
-// and at 10^7 bits 7× faster (../shared/anchors/BIGNUM.md §2). Every package of
+// and at 10^7 bits 7× faster (BENCHMARKS.md §4). Every package of
 // labelinf that multiplies large integers (apa, primes) goes through [Mul] so
 // that the crossover is measured once. [Recip] and [QuoFixed] divide by
 // Newton reciprocals on these products [MCA, §3.4.1], for the scaled
