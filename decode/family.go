@@ -63,13 +63,20 @@ func AttackFamily(ctx context.Context, s FamilyServer, opt FamilyOptions) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	score, err := s.Score(ctx, p.Theta)
+	return attackOneFamily(ctx, s, p.Theta, p.Decode, opt.ServerErr)
+}
+
+// attackOneFamily submits theta to s and decodes its one score: the
+// submit-and-decode steps that every single-query family attack shares
+// ([AttackFamily], [AttackPrimeLog]).
+func attackOneFamily(ctx context.Context, s FamilyServer, theta []*big.Float, decode func(*big.Float, float64) (*Result, error), serverErr float64) (*Result, error) {
+	score, err := s.Score(ctx, theta)
 	if err != nil {
 		return nil, err
 	}
 	var r *Result
 	err = ctxwait.Do(ctx, func() (err error) {
-		r, err = p.Decode(score, opt.ServerErr)
+		r, err = decode(score, serverErr)
 		return err
 	})
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"math/big"
 
 	"github.com/labelinf/labelinf/apa"
-	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/primes"
 	"github.com/labelinf/labelinf/subsetsum"
@@ -239,18 +238,5 @@ func AttackPrimeLog(ctx context.Context, s FamilyServer, opt PrimeLogOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	score, err := s.Score(ctx, p.Theta)
-	if err != nil {
-		return nil, err
-	}
-	var r *Result
-	err = ctxwait.Do(ctx, func() (err error) {
-		r, err = p.Decode(score, opt.ServerErr)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	r.Queries = 1
-	return r, nil
+	return attackOneFamily(ctx, s, p.Theta, p.Decode, opt.ServerErr)
 }
