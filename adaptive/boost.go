@@ -1,5 +1,7 @@
 package adaptive
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=BoostMode -linecomment -output=boost_string.go
+
 import (
 	"context"
 	"errors"
@@ -14,22 +16,12 @@ type BoostMode int
 const (
 	// KeepBelowHalf keeps the vectors whose released loss is ≤ 1/2, the
 	// attack on a leaderboard that shows every (rounded) score.
-	KeepBelowHalf BoostMode = iota + 1
+	KeepBelowHalf BoostMode = iota + 1 // keep-below-half
 	// KeepLowered keeps the vectors that lowered the released score
 	// (the first one if it is below 1/2), the attack on a Ladder, which
 	// repeats its best unless a submission beats it.
-	KeepLowered
+	KeepLowered // keep-lowered
 )
-
-func (m BoostMode) String() string {
-	switch m {
-	case KeepBelowHalf:
-		return "keep-below-half"
-	case KeepLowered:
-		return "keep-lowered"
-	}
-	return fmt.Sprintf("BoostMode(%d)", int(m))
-}
 
 // BoostOptions configures [Boost].
 type BoostOptions struct {

@@ -1,5 +1,7 @@
 package defence
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=LadderKind -linecomment -output=ladder_string.go
+
 import (
 	"errors"
 	"fmt"
@@ -14,7 +16,7 @@ type LadderKind int
 const (
 	// FixedStep is [BH15, Algorithm 1]: a submission moves the ladder only
 	// if its score beats the best so far by more than η.
-	FixedStep LadderKind = iota + 1
+	FixedStep LadderKind = iota + 1 // fixed
 	// ParameterFree is the parameter-free Ladder as the authors' code
 	// implements it (mrtzh/Ladder.jl, score!(::FreeLadder), "one sided
 	// paired t-test"): a submission moves the ladder only if its score
@@ -22,18 +24,8 @@ const (
 	// deviation (n − 1 in the denominator) of the paired per-row loss
 	// differences against the current leader (of the per-row losses
 	// themselves for the first submission).
-	ParameterFree
+	ParameterFree // parameter-free
 )
-
-func (k LadderKind) String() string {
-	switch k {
-	case FixedStep:
-		return "fixed"
-	case ParameterFree:
-		return "parameter-free"
-	}
-	return fmt.Sprintf("LadderKind(%d)", int(k))
-}
 
 // LadderOptions configures [NewLadder].
 type LadderOptions struct {

@@ -1,5 +1,7 @@
 package defence
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=Reason -linecomment -output=limits_string.go
+
 import (
 	"fmt"
 	"sync"
@@ -44,28 +46,14 @@ type Reason int
 
 const (
 	// Allowed: within every limit.
-	Allowed Reason = iota
+	Allowed Reason = iota // allowed
 	// DailyLimit: PerDay accepted submissions today (UTC).
-	DailyLimit
+	DailyLimit // daily limit
 	// TotalLimit: Total accepted submissions in all.
-	TotalLimit
+	TotalLimit // total limit
 	// TooSoon: less than MinInterval since the last accepted one.
-	TooSoon
+	TooSoon // minimum interval
 )
-
-func (r Reason) String() string {
-	switch r {
-	case Allowed:
-		return "allowed"
-	case DailyLimit:
-		return "daily limit"
-	case TotalLimit:
-		return "total limit"
-	case TooSoon:
-		return "minimum interval"
-	}
-	return fmt.Sprintf("Reason(%d)", int(r))
-}
 
 // Usage is what the policy needs to know of an account's accepted
 // submissions: how many in all, how many on the UTC day of the request,

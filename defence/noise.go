@@ -1,5 +1,7 @@
 package defence
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=NoiseKind,NoiseKey -linecomment -output=noise_string.go
+
 import (
 	"crypto/hmac"
 	"crypto/rand"
@@ -17,22 +19,12 @@ type NoiseKind int
 
 const (
 	// Gaussian noise N(0, σ²); Scale is σ.
-	Gaussian NoiseKind = iota + 1
+	Gaussian NoiseKind = iota + 1 // gaussian
 	// Laplace noise with density e^(−|x|/b)/(2b); Scale is b (standard
 	// deviation b√2), the law of the Laplace mechanism of differential
 	// privacy and of Thresholdout [DFHPRR15].
-	Laplace
+	Laplace // laplace
 )
-
-func (k NoiseKind) String() string {
-	switch k {
-	case Gaussian:
-		return "gaussian"
-	case Laplace:
-		return "laplace"
-	}
-	return fmt.Sprintf("NoiseKind(%d)", int(k))
-}
 
 // KeyLen is the length in bytes of a noise secret.
 const KeyLen = 32
@@ -55,7 +47,7 @@ const (
 	// standard deviation σ/√m and an attacker averages the noise away
 	// (adaptive.Average). Cheap for the host, and honest users see
 	// independent errors.
-	Fresh NoiseKey = iota
+	Fresh NoiseKey = iota // fresh
 	// KeyedPrediction makes the noise a function of HMAC-SHA256(key,
 	// Submission.Pred): the same prediction bytes always get the same
 	// noise, on every account and after a restart with the same key, so
@@ -64,25 +56,13 @@ const (
 	// (another probability on the same side of 0.5 under 0/1 loss), nor
 	// one who changes it by a hair (log-loss): both get fresh draws of
 	// nearly the same score. KeyedLosses closes the first hole.
-	KeyedPrediction
+	KeyedPrediction // keyed-prediction
 	// KeyedLosses keys the noise on the per-row losses of the rows scored
 	// (their float64 bits, in row order) instead of the prediction bytes:
 	// two predictions with the same per-row losses (every 0/1-loss
 	// prediction with the same errors) get the same noise.
-	KeyedLosses
+	KeyedLosses // keyed-losses
 )
-
-func (k NoiseKey) String() string {
-	switch k {
-	case Fresh:
-		return "fresh"
-	case KeyedPrediction:
-		return "keyed-prediction"
-	case KeyedLosses:
-		return "keyed-losses"
-	}
-	return fmt.Sprintf("NoiseKey(%d)", int(k))
-}
 
 // NoiseOptions configures [NewNoise].
 type NoiseOptions struct {
