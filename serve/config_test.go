@@ -21,12 +21,16 @@ import (
 func TestExampleConfig(t *testing.T) {
 	cfg, err := LoadConfig("../examples/competition.json")
 	require.NoError(t, err)
-	require.Len(t, cfg.Competitions, 2)
+	require.Len(t, cfg.Competitions, 3)
 	for _, cc := range cfg.Competitions {
 		c, err := NewCompetition(cc, nil)
 		require.NoError(t, err, cc.ID)
 		assert.Positive(t, c.N)
 	}
+	// "open" is the README's attack target: the attack client refuses a
+	// competition that keeps rows private, so every row must be public.
+	assert.Equal(t, "open", cfg.Competitions[1].ID)
+	assert.Equal(t, 1.0, cfg.Competitions[1].PublicFraction)
 	assert.Equal(t, "sqlite", cfg.Database.Driver)
 	assert.Equal(t, filepath.Join("..", "examples", "labelinf.db"), cfg.Database.DSN)
 }
