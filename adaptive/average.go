@@ -89,17 +89,9 @@ func AverageLabels(ctx context.Context, lb Leaderboard, o AverageOptions) (*Aver
 	if o.N < 2 || !(o.Eps > 0 && o.Eps < 0.5) || o.Repeats < 1 {
 		return nil, fmt.Errorf("adaptive: averaging needs N ≥ 2, 0 < ε < 1/2, m ≥ 1; have N=%d ε=%v m=%d", o.N, o.Eps, o.Repeats)
 	}
-	rows := o.Rows
-	if rows == nil {
-		rows = make([]int, o.N)
-		for i := range rows {
-			rows[i] = i
-		}
-	}
-	for _, i := range rows {
-		if i < 0 || i >= o.N {
-			return nil, fmt.Errorf("adaptive: row %d out of [0, %d)", i, o.N)
-		}
+	rows, err := attackRows(o.Rows, o.N)
+	if err != nil {
+		return nil, err
 	}
 	res := &AverageLabelsResult{Labels: make([]int8, o.N)}
 	for i := range res.Labels {

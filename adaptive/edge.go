@@ -86,17 +86,9 @@ func Edge(ctx context.Context, lb Leaderboard, o EdgeOptions) (*EdgeResult, erro
 	if !(o.Eps > 0 && o.Eps < 0.5) {
 		return nil, fmt.Errorf("adaptive: edge attack needs 0 < ε < 1/2; have %v", o.Eps)
 	}
-	rows := o.Rows
-	if rows == nil {
-		rows = make([]int, o.N)
-		for i := range rows {
-			rows[i] = i
-		}
-	}
-	for _, i := range rows {
-		if i < 0 || i >= o.N {
-			return nil, fmt.Errorf("adaptive: row %d out of [0, %d)", i, o.N)
-		}
+	rows, err := attackRows(o.Rows, o.N)
+	if err != nil {
+		return nil, err
 	}
 	res := &EdgeResult{Labels: make([]int8, o.N), Verified: make([]bool, o.N)}
 	for i := range res.Labels {
@@ -219,3 +211,20 @@ var ErrNoisy = errors.New("adaptive: readings contradict a deterministic leaderb
 // ErrSubmissionLimit is returned when an attack reaches its own
 // MaxSubmissions.
 var ErrSubmissionLimit = errors.New("adaptive: submission limit reached")
+
+// attackRows returns the rows an attack works on: rows, checked to lie in
+// [0, n), or every row when rows is nil.
+func attackRows(rows []int, n int) ([]int, error) {
+	if rows == nil {
+		rows = make([]int, n)
+		for i := range rows {
+			rows[i] = i
+		}
+	}
+	for _, i := range rows {
+		if i < 0 || i >= n {
+			return nil, fmt.Errorf("adaptive: row %d out of [0, %d)", i, n)
+		}
+	}
+	return rows, nil
+}

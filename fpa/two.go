@@ -121,6 +121,11 @@ func (z *Float) add2(xneg bool, xh, xl uint64, xe int64, yneg bool, yh, yl uint6
 // mul2 sets z to the rounded (−1)^neg·(xh:xl)·(yh:yl)·2^e, exactly
 // computed on 256 bits.
 func (z *Float) mul2(neg bool, xh, xl, yh, yl uint64, e int64) {
+	z.round256(neg, mul128(xh, xl, yh, yl), e, false)
+}
+
+// mul128 returns the exact 256-bit product (xh:xl)·(yh:yl).
+func mul128(xh, xl, yh, yl uint64) u256 {
 	h00, l00 := bits.Mul64(xl, yl)
 	h01, l01 := bits.Mul64(xl, yh)
 	h10, l10 := bits.Mul64(xh, yl)
@@ -134,7 +139,7 @@ func (z *Float) mul2(neg bool, xh, xl, yh, yl uint64, e int64) {
 	R[1], c = bits.Add64(R[1], l10, 0)
 	R[2], c2 = bits.Add64(R[2], h10, c)
 	R[3], _ = bits.Add64(R[3], 0, c2)
-	z.round256(neg, R, e, false)
+	return R
 }
 
 // round256 sets z to the value R·2^e, plus a sticky fraction of 2^e if
@@ -299,30 +304,13 @@ func (z *Float) sqrt2(mh, ml uint64, e int64) {
 			rh--
 		}
 	}
-	sq := square128(rh, rl)
+	sq := mul128(rh, rl, rh, rl)
 	z.round256(false, u256{rl, rh}, (e-s)/2, sq != M)
-}
-
-// square128 returns (rh:rl)².
-func square128(rh, rl uint64) u256 {
-	h00, l00 := bits.Mul64(rl, rl)
-	h01, l01 := bits.Mul64(rl, rh)
-	h11, l11 := bits.Mul64(rh, rh)
-	var S u256
-	var c, c2 uint64
-	S[0] = l00
-	S[1], c = bits.Add64(h00, l01, 0)
-	S[2], c2 = bits.Add64(h01, l11, c)
-	S[3], _ = bits.Add64(h11, 0, c2)
-	S[1], c = bits.Add64(S[1], l01, 0)
-	S[2], c2 = bits.Add64(S[2], h01, c)
-	S[3], _ = bits.Add64(S[3], 0, c2)
-	return S
 }
 
 // sqGreater256 reports whether (rh:rl)² > M.
 func sqGreater256(rh, rl uint64, M u256) bool {
-	S := square128(rh, rl)
+	S := mul128(rh, rl, rh, rl)
 	for i := 3; i >= 0; i-- {
 		if S[i] != M[i] {
 			return S[i] > M[i]
