@@ -73,7 +73,8 @@ var numpySum = fpa.SumOptions{Order: fpa.Pairwise, Chunk: 8192}
 //     summation.
 //
 // The float models' logs are faithful (within 1 ulp), as glibc's and
-// numpy's are; the simulated servers use Go's math.Log, which is too.
+// numpy's are; the simulated servers use Go's math.Log, which is too
+// except on subnormals, which they log with package fpa (log64).
 func ParseModel(name string) (*Model, error) {
 	m, err := parseModel(name)
 	if err != nil {
@@ -180,5 +181,21 @@ func (m *Model) consts64() (eps, oneMinus, floor float64, clip, clamp bool, err 
 	return c.eps64, c.oneMinus64, c.floor64, c.Eps != nil, c.Floor != nil, nil
 }
 
-// log32 is a faithful float32 logarithm: float64 log rounded to float32.
+// log64 is a faithful float64 logarithm: Go's math.Log, except on
+// subnormal inputs, where the amd64 (and s390x) assembly of math.Log reads
+// the exponent field without normalizing and is off by up to 35
+// (math.Log(2^−1074) = −709.09, not −744.44; golang/go#56600, open). A
+// numpy or glibc server logs subnormals correctly, so there it takes the
+// correctly rounded log of package fpa (slow, and rare: only predictions
+// below 2^−1022 reach it).
+func log64(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		v, _ := new(fpa.Float).Log(fpa.New(fpa.Binary64).SetFloat64(x)).Float64()
+		return v
+	}
+	return math.Log(x)
+}
+
+// log32 is a faithful float32 logarithm: float64 log rounded to float32
+// (float32's subnormals are normal float64s, which math.Log handles).
 func log32(x float32) float32 { return float32(math.Log(float64(x))) }
