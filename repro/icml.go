@@ -58,11 +58,17 @@ func paperLabels(d icmlDataset) ([]int, error) {
 // point gets the other class. It returns the accuracy and the number of
 // points given the prime's class.
 func acc1Float64(y []int, primeClass int) (float64, int, error) {
-	n := len(y)
-	ps, err := primes.FirstN(n)
+	ps, err := primes.FirstN(len(y))
 	if err != nil {
 		return 0, 0, err
 	}
+	a, prime := acc1Primes(y, ps, primeClass)
+	return a, prime, nil
+}
+
+// acc1Primes is acc1Float64 with the primes given (len(ps) ≥ len(y)).
+func acc1Primes(y []int, ps []uint64, primeClass int) (float64, int) {
+	n := len(y)
 	const eps = 0x1p-52
 	var sum, logD float64
 	for i, lab := range y {
@@ -87,7 +93,7 @@ func acc1Float64(y []int, primeClass int) (float64, int, error) {
 			correct++
 		}
 	}
-	return float64(correct) / float64(n), prime, nil
+	return float64(correct) / float64(n), prime
 }
 
 // accuracy is the fraction of labels recovered, an unknown label (−1)

@@ -29,6 +29,9 @@ type Series struct {
 	Color int
 	// Dashed draws the line dashed.
 	Dashed bool
+	// NoLegend leaves the series out of the legend (its name stays in the
+	// CSV): for a companion line whose meaning the axis label states.
+	NoLegend bool
 }
 
 // Figure is one plot: axes with their units, optional log scales.
@@ -55,11 +58,13 @@ func (f *Figure) save(dir string, r *Result) error {
 	p.Y.Label.Text = f.YLabel
 	if f.LogX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = logTicks{}
+	} else {
+		p.X.Tick.Marker = intTicks{}
 	}
 	if f.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = logTicks{}
 	}
 	p.Add(plotter.NewGrid())
 	p.Legend.Top = !f.LegendBottom
@@ -124,7 +129,9 @@ func (f *Figure) save(dir string, r *Result) error {
 			bars.LineStyle.Color = col
 			p.Add(bars)
 		}
-		p.Legend.Add(s.Name, thumbs...)
+		if !s.NoLegend {
+			p.Legend.Add(s.Name, thumbs...)
+		}
 	}
 	if f.YMin != 0 || f.YMax != 0 {
 		p.Y.Min, p.Y.Max = f.YMin, f.YMax
@@ -136,6 +143,69 @@ func (f *Figure) save(dir string, r *Result) error {
 	}
 	r.Figures = append(r.Figures, f.Name)
 	return nil
+}
+
+// logTicks labels 1, 2 and 5 times the powers of ten when the axis spans
+// at most three decades, the powers of ten alone beyond (with the others
+// as minor ticks): gonum's LogTicks labels only powers of ten, which
+// leaves a short axis with one label.
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi >= lo) {
+		return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	}
+	dense := math.Log10(hi/lo) <= 3
+	var ts []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for _, m := range []float64{1, 2, 3, 4, 5, 6, 7, 8, 9} {
+			v := m * math.Pow(10, e)
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
+			}
+			label := ""
+			if m == 1 || dense && (m == 2 || m == 5) {
+				label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			ts = append(ts, plot.Tick{Value: v, Label: label})
+		}
+	}
+	if len(ts) < 2 {
+		return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	}
+	return ts
+}
+
+// intTicks are gonum's default ticks with whole-number steps when the axis
+// spans more than a few units (labels N = 1…40 read 5, 10, 15, not 2.5,
+// 12.5).
+type intTicks struct{}
+
+func (intTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if !(span >= 4) || math.IsInf(span, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step := 1.0
+	for _, s := range []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000} {
+		step = s
+		if span/s <= 8 {
+			break
+		}
+	}
+	if span/step > 8 {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		for m := 1; m < 5 && step >= 5; m++ {
+			if w := v + float64(m)*step/5; w <= hi {
+				ts = append(ts, plot.Tick{Value: w})
+			}
+		}
+	}
+	return ts
 }
 
 // errPoints are points with asymmetric y error bars.

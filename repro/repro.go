@@ -125,8 +125,19 @@ func Run(ctx context.Context, c *Config, names []string) ([]*Result, error) {
 			first = cmp(first, fmt.Errorf("repro: %s: %w", it.Name, err))
 		}
 		r.Elapsed = time.Since(t0)
-		if err := writeTable(c.Out, r); err != nil {
+		if err := writeTable(c.Out, r, "-table.csv"); err != nil {
 			return out, err
+		}
+		if !c.Quick && !it.Cheap {
+			// The full run also writes the -quick case's table, which CI
+			// compares with its own -quick run.
+			c.progress(it.Name, "its -quick case")
+			if err := runQuickTable(ctx, c, it); err != nil {
+				if ctx.Err() != nil {
+					return out, ctx.Err()
+				}
+				first = cmp(first, fmt.Errorf("repro: %s -quick: %w", it.Name, err))
+			}
 		}
 		c.progress(it.Name, fmt.Sprintf("%s in %.1f s", r.Status, r.Elapsed.Seconds()))
 		out = append(out, r)
@@ -150,9 +161,28 @@ func (c *Config) progress(item, msg string) {
 	}
 }
 
-// writeTable writes ITEM-table.csv: the rows, without timings.
-func writeTable(dir string, r *Result) error {
-	f, err := os.Create(filepath.Join(dir, r.Item.Name+"-table.csv"))
+// runQuickTable runs it's -quick case with its plots in a scratch
+// directory and writes its table as c.Out/ITEM-quick-table.csv.
+func runQuickTable(ctx context.Context, c *Config, it *Item) error {
+	tmp, err := os.MkdirTemp("", "repro-quick-")
+	if err != nil {
+		return fmt.Errorf("repro: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	qc := *c
+	qc.Out, qc.Quick = tmp, true
+	r := &Result{Item: it, Quick: true}
+	if err := it.run(ctx, &qc, r); err != nil {
+		return err
+	}
+	return writeTable(c.Out, r, "-quick-table.csv")
+}
+
+// writeTable writes ITEM+suffix (ITEM-table.csv, or ITEM-quick-table.csv
+// for the -quick case of an expensive item written by a full run): the
+// rows, without timings.
+func writeTable(dir string, r *Result, suffix string) error {
+	f, err := os.Create(filepath.Join(dir, r.Item.Name+suffix))
 	if err != nil {
 		return fmt.Errorf("repro: %w", err)
 	}

@@ -79,7 +79,7 @@ func TestFigureAndMarkdown(t *testing.T) {
 	assert.Equal(t, "series,N,bits,lo,hi\ns,1,1,0.5,2\ns,2,10,5,20\ns,3,100,50,200\n", string(b))
 	r.summarize("exact")
 	assert.Equal(t, Differs, r.Status)
-	require.NoError(t, writeTable(dir, r))
+	require.NoError(t, writeTable(dir, r, "-table.csv"))
 	require.NoError(t, writeMarkdown(&Config{Out: dir, Commit: "abc123"}, []*Result{r}))
 	md, err := os.ReadFile(filepath.Join(dir, "REPRO.md"))
 	require.NoError(t, err)
