@@ -8,6 +8,8 @@ var items = []*Item{
 		Command: "labelinf repro icml-fig2", run: runFig2},
 	{Name: "icml-fig1", Title: "ICML Fig 1 (all 8 panels: accuracy and time against N; one query and ⌈N/5⌉ queries; Alg 2 and Alg 3 with noise; float64)",
 		Command: "labelinf repro icml-fig1", run: runFig1},
+	{Name: "icml-fig4", Title: "ICML App C Fig 4 (K-ary single query in float64: accuracy and time against N)",
+		Command: "labelinf repro icml-fig4", run: runFig4},
 	{Name: "ea-prop3", Title: "EA Prop 3 against the observed bit requirement", Cheap: true,
 		Command: "labelinf repro ea-prop3", run: runProp3},
 	{Name: "ea-thm5", Title: "EA Thm 5 / App J: multi-query attack on Titanic, accuracy against M",
