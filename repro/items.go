@@ -12,6 +12,8 @@ var items = []*Item{
 		Command: "labelinf repro icml-fig4", run: runFig4},
 	{Name: "ea-prop3", Title: "EA Prop 3 against the observed bit requirement", Cheap: true,
 		Command: "labelinf repro ea-prop3", run: runProp3},
+	{Name: "robust-tau", Title: "The robust single query's largest N against τ (float formats, probabilities and logits)",
+		Command: "labelinf repro robust-tau", run: runRobustTau},
 	{Name: "ea-thm5", Title: "EA Thm 5 / App J: multi-query attack on Titanic, accuracy against M",
 		Command: "labelinf repro ea-thm5", run: runThm5},
 }
