@@ -14,6 +14,8 @@ var items = []*Item{
 		Command: "labelinf repro ea-prop3", run: runProp3},
 	{Name: "robust-tau", Title: "The robust single query's largest N against τ (float formats, probabilities and logits)",
 		Command: "labelinf repro robust-tau", run: runRobustTau},
+	{Name: "ea-appj-float64", Title: "EA App J under a float64 server: Titanic, cross-entropy, accuracy against M in both readings of M", Cheap: true,
+		Command: "labelinf repro ea-appj-float64", run: runAppJ},
 	{Name: "ea-thm5", Title: "EA Thm 5 / App J: multi-query attack on Titanic, accuracy against M",
 		Command: "labelinf repro ea-thm5", run: runThm5},
 }

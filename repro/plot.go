@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -53,9 +54,9 @@ func (f *Figure) save(dir string, r *Result) error {
 		return err
 	}
 	p := plot.New()
-	p.Title.Text = f.Title
-	p.X.Label.Text = f.XLabel
-	p.Y.Label.Text = f.YLabel
+	p.Title.Text = plotText(f.Title)
+	p.X.Label.Text = plotText(f.XLabel)
+	p.Y.Label.Text = plotText(f.YLabel)
 	if f.LogX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = logTicks{}
@@ -130,7 +131,7 @@ func (f *Figure) save(dir string, r *Result) error {
 			p.Add(bars)
 		}
 		if !s.NoLegend {
-			p.Legend.Add(s.Name, thumbs...)
+			p.Legend.Add(plotText(s.Name), thumbs...)
 		}
 	}
 	if f.YMin != 0 || f.YMax != 0 {
@@ -206,6 +207,12 @@ func (intTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ts
+}
+
+// plotText spells the ceiling brackets, which the plots' font lacks, as
+// ceil(…).
+func plotText(s string) string {
+	return strings.NewReplacer("⌈", "ceil(", "⌉", ")").Replace(s)
 }
 
 // errPoints are points with asymmetric y error bars.
