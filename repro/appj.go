@@ -232,4 +232,3 @@ func intsI(v []int) string {
 	}
 	return ints(f)
 }
-

@@ -97,4 +97,3 @@ func floats(v []float64) string {
 	}
 	return strings.Join(s, ", ")
 }
-
