@@ -214,9 +214,9 @@ func runThm5(ctx context.Context, c *Config, r *Result) error {
 		return err
 	}
 	r.Status = NotReproduced
-	r.Why = "App J (cross-entropy on Titanic: 100% with M ≥ 220 at τ = 1e−4, M ≥ 550 at τ = 1) is not reproduced as stated: with an exact server the attack recovers every label, verified, at these M (" + strings.Join(summary, "; ") + ") and refuses the others (weights beyond sup |d| or big.Float's range) or does not finish them in the time limit; cross-entropy on probabilities leaves big.Float's range from M ≈ 22–55 on, while the same loss on logits (sigmoid-ce) can succeed at M = 550, τ = 1. App J's float64 server is not simulated yet"
+	r.Why = "App J (cross-entropy on Titanic: 100% with M ≥ 220 at τ = 1e−4, M ≥ 550 at τ = 1) is not reproduced as stated: with an exact server the attack recovers every label, verified, at these M (" + strings.Join(summary, "; ") + ") and refuses the others (weights beyond sup |d| or big.Float's range) or does not finish them in the time limit; cross-entropy on probabilities leaves big.Float's range from M ≈ 22–55 on, while the same loss on logits (sigmoid-ce) can succeed at M = 550, τ = 1; ea-appj-float64 runs App J's claims under a float64 server"
 	r.Notes = append(r.Notes,
 		"Each query predicts θ_i = x*(W·2^j) on its M points (W = 2Nτ(1+1/8)) and the neutral ½ (logit 0) elsewhere; the block's share N·ℓ − (N−M)·ℓ(½) is decoded by the single-query attack at noise Nτ/M (decode.AttackFamilyMulti).",
-		"App J's sentence \"100% accuracy using M ≥ 220\" reads backwards for M = points per query (fewer points per query is easier); under an exact server, success depends on whether the weights W·2^(M−1) fit the loss and the arithmetic, not on a lower bound on M. A float64 server (θ rounded to binary64, terms summed in binary64) is what would produce one; that simulation is not done yet.")
+		"App J's sentence \"100% accuracy using M ≥ 220\" reads backwards for M = points per query (fewer points per query is easier); under an exact server, success depends on whether the weights W·2^(M−1) fit the loss and the arithmetic, not on a lower bound on M. A float64 server is what produces one: see ea-appj-float64.")
 	return nil
 }

@@ -25,9 +25,6 @@ const notDone = `## Not yet regenerated
 
 These items of issue 15 are not in this run yet; each is NOT YET DONE (no number is claimed for them here):
 
-- ICML Fig 1, all 8 panels (accuracy and time against N, one query and N/5 queries, Alg 1 and Alg 3, noisy float64); the single-query float64 limit is tested in bench/fig1_test.go.
-- ICML App C Fig 4 (K-ary in float64).
-- EA Fig 1–3 on Iris and Satellite, the K-ary and softmax cross-entropy limits, sigmoid CE at 50%; App J's claims under a float64 server (ea-thm5 above uses an exact server).
-- The robust attack's largest N against τ.
+- EA Fig 1–3 on Iris and Satellite, the K-ary and softmax cross-entropy limits, sigmoid CE at 50%.
 - BLIA Table 4 with confidence intervals as a plot, the DP bound and the decoy control (BENCHMARKS.md §8 has the numbers from ` + "`labelinf blia`" + `).
 `
