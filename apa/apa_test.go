@@ -150,7 +150,11 @@ func TestAgainstBigfloat(t *testing.T) {
 // ulp (libm is not correctly rounded), and the directed modes bracket.
 func TestFloat64(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	for i := 0; i < 2000; i++ {
+	n := 2000
+	if testing.Short() {
+		n = 400
+	}
+	for range n {
 		x := math.Ldexp(r.Float64()+0.5, r.IntN(80)-40)
 		bx := big.NewFloat(x)
 		check := func(name string, f func(z, x *big.Float) (*big.Float, error), ref float64) {

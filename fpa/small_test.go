@@ -221,7 +221,7 @@ func TestTwoPathsMatchBig(t *testing.T) {
 	r := testrand.New(t)
 	n := 3000
 	if testing.Short() {
-		n = 600
+		n = 250
 	}
 	for _, f := range twoFormats {
 		for _, mode := range allModes {

@@ -31,8 +31,13 @@ type Arith[T any] interface {
 }
 
 // BigArith evaluates in big.Float at Prec bits, each operation correctly
-// rounded (log, exp and log1p by apa).
-type BigArith struct{ Prec uint }
+// rounded (log, exp and log1p by apa). Consts, if not nil, caches π and
+// ln 2 across calls (results do not depend on it); with nil every log and
+// exp computes them afresh, as apa's package-level functions do.
+type BigArith struct {
+	Prec   uint
+	Consts *apa.Consts
+}
 
 func (a BigArith) New() *big.Float             { return new(big.Float).SetPrec(a.Prec) }
 func (a BigArith) Set(z *big.Float, x float64) { z.SetFloat64(x) }
@@ -41,9 +46,23 @@ func (a BigArith) Sub(z, x, y *big.Float)      { z.Sub(x, y) }
 func (a BigArith) Mul(z, x, y *big.Float)      { z.Mul(x, y) }
 func (a BigArith) Quo(z, x, y *big.Float)      { z.Quo(x, y) }
 func (a BigArith) Sign(x *big.Float) int       { return x.Sign() }
-func (a BigArith) Log(z, x *big.Float) error   { _, err := apa.Log(z, x); return err }
+func (a BigArith) Log(z, x *big.Float) error {
+	var err error
+	if a.Consts != nil {
+		_, err = a.Consts.Log(z, x)
+	} else {
+		_, err = apa.Log(z, x)
+	}
+	return err
+}
+
 func (a BigArith) Exp(z, x *big.Float) error {
-	_, err := apa.Exp(z, x)
+	var err error
+	if a.Consts != nil {
+		_, err = a.Consts.Exp(z, x)
+	} else {
+		_, err = apa.Exp(z, x)
+	}
 	if errors.Is(err, apa.ErrRange) && x.Sign() < 0 {
 		z.SetInt64(0) // below 2^(−2³¹): flush to zero, as IEEE underflow would
 		return nil
@@ -51,7 +70,15 @@ func (a BigArith) Exp(z, x *big.Float) error {
 	return err
 }
 
-func (a BigArith) Log1p(z, x *big.Float) error { _, err := apa.Log1p(z, x); return err }
+func (a BigArith) Log1p(z, x *big.Float) error {
+	var err error
+	if a.Consts != nil {
+		_, err = a.Consts.Log1p(z, x)
+	} else {
+		_, err = apa.Log1p(z, x)
+	}
+	return err
+}
 
 // FPAArith evaluates in an emulated format, rounding to nearest-even after
 // every operation as a server computing in that format would. NaN and
@@ -127,6 +154,10 @@ type Binary struct {
 	h, hp func(z, x *big.Float) error
 	// dSup is sup |d| over the prediction domain (+Inf if unbounded).
 	dSup float64
+	// consts caches π and ln 2 for Term, D and Invert: a plan evaluates
+	// thousands of terms at the same few thousand bits, and computing the
+	// constants afresh each time was most of its work.
+	consts *apa.Consts
 }
 
 // NewBinary returns the loss of kind k; alpha is NL's exponent (≥ 2) and a
@@ -134,7 +165,7 @@ type Binary struct {
 // definite with a + d > b + c. Bregman losses come from [NewBregman]. It
 // returns an error for invalid parameters.
 func NewBinary(k Kind, alpha float64, a [4]float64) (*Binary, error) {
-	l := &Binary{Kind: k, dSup: math.Inf(1)}
+	l := &Binary{Kind: k, dSup: math.Inf(1), consts: new(apa.Consts)}
 	switch k {
 	case CE, SigmoidCE, IS:
 	case SE:
@@ -176,7 +207,7 @@ func NewBregman(h, hp func(z, x *big.Float) error, dSup float64) (*Binary, error
 	if h == nil || hp == nil || !(dSup > 0) {
 		return nil, errors.New("loss: Bregman loss needs h, h′ and sup |d| > 0")
 	}
-	return &Binary{Kind: Bregman, h: h, hp: hp, dSup: dSup}, nil
+	return &Binary{Kind: Bregman, h: h, hp: hp, dSup: dSup, consts: new(apa.Consts)}, nil
 }
 
 // DSup returns sup |d(x)| over the prediction domain, +Inf if d is
@@ -210,7 +241,7 @@ func (l *Binary) Term(z *big.Float, y int, x *big.Float) (*big.Float, error) {
 	if err := l.checkArgs(y, x.Sign(), x.Cmp(big.NewFloat(1))); err != nil {
 		return z, err
 	}
-	r, err := TermIn(BigArith{Prec: z.Prec() + 16}, l, y, x)
+	r, err := TermIn(BigArith{Prec: z.Prec() + 16, Consts: l.consts}, l, y, x)
 	if err != nil {
 		return z, err
 	}
@@ -437,7 +468,7 @@ func (l *Binary) Invert(y *big.Float, prec uint) (*big.Float, error) {
 	switch l.Kind {
 	case CE: // d = ln((1−x)/x): x = 1/(1 + e^y)
 		e := new(big.Float).SetPrec(prec + 16)
-		if _, err := apa.Exp(e, y); err != nil {
+		if _, err := l.consts.Exp(e, y); err != nil {
 			return nil, fmt.Errorf("loss: cross-entropy weight %v: %w (the probability leaves big.Float's range; submit logits)", y.Text('g', 6), err)
 		}
 		e.Add(e, big.NewFloat(1))

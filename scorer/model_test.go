@@ -83,13 +83,17 @@ func TestNativeMatchesFPA(t *testing.T) {
 // budget of the exact terms' sum, on random and extreme predictions.
 func TestBoundHolds(t *testing.T) {
 	r := testrand.New(t)
+	trials := 20
+	if testing.Short() {
+		trials = 6 // the largest N and five random ones per model
+	}
 	for _, name := range append(presets, "apa:64", "fpa:e8m10") {
 		m, err := ParseModel(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		worst := 0.0
-		for trial := range 20 {
+		for trial := range trials {
 			n := 1 + r.IntN(2000)
 			if trial == 0 {
 				n = 2000
