@@ -359,14 +359,20 @@
 // linking them, naming the commit it was generated at and ending with
 // the claims where our reproduction contradicts a paper. Flags come
 // before the item names. The items: icml-table2 (ICML Table 2 cell by
-// cell), icml-fig2 (ICML Fig 2), ea-prop3 (EA Prop 3 against the
-// observed bit requirement), ea-thm5 (EA Thm 5 and App J on Titanic).
+// cell), icml-fig2 (ICML Fig 2), icml-fig1 (ICML Fig 1's eight panels),
+// icml-fig4 (ICML App C Fig 4, K-ary in float64), ea-prop3 (EA Prop 3
+// against the observed bit requirement), robust-tau (the robust single
+// query's largest N against τ), ea-appj-float64 (EA App J's claims under
+// a float64 server), ea-thm5 (EA Thm 5 and App J on Titanic, exact
+// server).
 //
 //	-all       run every item
 //	-quick     run the expensive items on a smaller case; the cheap ones
-//	           (icml-table2, icml-fig2, ea-prop3) run whole, so their
-//	           tables (ITEM-table.csv) equal a full run's: CI compares
-//	           them with the committed ones
+//	           (icml-table2, icml-fig2, ea-prop3, ea-appj-float64) run
+//	           whole, so their tables (ITEM-table.csv) equal a full run's,
+//	           and a full run writes each expensive item's -quick table
+//	           as ITEM-quick-table.csv: CI compares both with the
+//	           committed ones
 //	-out DIR   output directory (default docs/repro)
 //
 // It prints one line per item (status, seconds), and progress on stderr
