@@ -159,8 +159,8 @@ func (a *alg2Float64) trial(y []int, rng *rand.Rand) float64 {
 // attackFloat64 attacks y with strategy s against a float64 server of
 // model (scorer.ParseModel) with bounded noise τ (0: none) drawn from
 // seed; blocks hold at most maxBlock points (0: any). It returns the
-// fraction of labels recovered (NaN if the attack refused: no labeling
-// could be separated) and whether every label was recovered and verified.
+// fraction of labels recovered (NaN if the attack refused before
+// recovering any label: no labeling could be separated) and whether every label was recovered and verified.
 func attackFloat64(ctx context.Context, y []int, model string, s decode.Strategy, maxBlock int, tau float64, seed uint64) (float64, bool, error) {
 	m, err := scorer.ParseModel(model)
 	if err != nil {
@@ -182,8 +182,8 @@ func attackFloat64(ctx context.Context, y []int, model string, s decode.Strategy
 	if ctx.Err() != nil {
 		return 0, false, ctx.Err()
 	}
-	if err != nil && res == nil {
-		return math.NaN(), false, nil
+	if err != nil && (res == nil || !slices.Contains(res.Known, true)) {
+		return math.NaN(), false, nil // refused before any label
 	}
 	acc := accuracy(res.Labels, y)
 	return acc, err == nil && acc == 1 && res.Verified, nil
@@ -341,7 +341,7 @@ func runFig1(ctx context.Context, c *Config, r *Result) error {
 			row.Status, row.Note = Differs, fmt.Sprintf("not every labeling recovered beyond N = %d", all)
 		}
 		if refused > 0 {
-			row.Note += fmt.Sprintf("; refused from N = %d: one label needs weight 2Nτ(1+δ) > ln(float64 max) ≈ 709", refused)
+			row.Note += fmt.Sprintf("; refused from N = %d: one label needs a weight 2Nτ(1+δ) above the 744 one float64 probability can carry (−ln of the least subnormal)", refused)
 		}
 		r.Rows = append(r.Rows, row)
 	}
