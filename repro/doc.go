@@ -11,7 +11,12 @@
 // it runs whole under -quick; its table (ITEM-table.csv, timings left
 // out) is what CI compares with the committed one, so REPRO.md cannot go
 // stale unnoticed. Expensive items run a smaller case under -quick and
-// say so.
+// say so; a full run also writes that case's table as
+// ITEM-quick-table.csv, which CI compares with its -quick run.
+//
+// Each item's section of REPRO.md is kept in ITEM.md (with the commit it
+// was generated at) and REPRO.md is assembled from them, so one item can
+// be regenerated alone and items added in parallel touch their own files.
 //
 // Adding an item is one value in the items list (items.go) with a run
 // function that fills a [Result]; the plots go through [Figure].
