@@ -375,6 +375,10 @@
 //	           committed ones
 //	-out DIR   output directory (default docs/repro)
 //
+// Naming items regenerates only those: REPRO.md is assembled from one
+// DIR/ITEM.md per item, so the others keep the sections of their last run
+// (each names its commit).
+//
 // It prints one line per item (status, seconds), and progress on stderr
 // when stderr is a terminal. Naming no item and not -all, both, or an
 // unknown item exits 2; an item that fails is reported in REPRO.md as
