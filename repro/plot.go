@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -40,6 +41,13 @@ type Figure struct {
 	YMin, YMax     float64 // both 0: automatic
 	LegendLeft     bool    // legend in the top left corner (default right)
 	LegendBottom   bool    // legend at the bottom (default top)
+	// XTicks, if set, are the labelled x ticks; on a log axis the range
+	// is then padded by a factor 1.5 either side so end points stay clear
+	// of the frame.
+	XTicks []float64
+	// YTicks, if set, are the labelled y ticks (a range that leaves room
+	// for the legend below the data keeps only meaningful labels).
+	YTicks []float64
 	Series         []Series
 }
 
@@ -125,6 +133,23 @@ func (f *Figure) save(dir string, r *Result) error {
 			p.Add(bars)
 		}
 		p.Legend.Add(s.Name, thumbs...)
+	}
+	if len(f.XTicks) > 0 {
+		var ticks []plot.Tick
+		for _, x := range f.XTicks {
+			ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)})
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		if f.LogX {
+			p.X.Min, p.X.Max = slices.Min(f.XTicks)/1.5, slices.Max(f.XTicks)*1.5
+		}
+	}
+	if len(f.YTicks) > 0 {
+		var ticks []plot.Tick
+		for _, y := range f.YTicks {
+			ticks = append(ticks, plot.Tick{Value: y, Label: strconv.FormatFloat(y, 'g', -1, 64)})
+		}
+		p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	}
 	if f.YMin != 0 || f.YMax != 0 {
 		p.Y.Min, p.Y.Max = f.YMin, f.YMax
