@@ -48,7 +48,7 @@ type Figure struct {
 	// YTicks, if set, are the labelled y ticks (a range that leaves room
 	// for the legend below the data keeps only meaningful labels).
 	YTicks []float64
-	Series         []Series
+	Series []Series
 }
 
 // save writes dir/NAME.csv (series,x,y[,lo,hi]), NAME.png and NAME.svg,
