@@ -480,6 +480,12 @@ func runEAFig2(ctx context.Context, c *Config, r *Result) error {
 	}
 	mRows(r, "Fig 2(b)", ms)
 	r.verdict("the text's claims hold")
+	var appJ []string
+	for _, cv := range ms[:3] {
+		star, _ := cv.full()
+		appJ = append(appJ, fmt.Sprintf("τ = %g: M ≤ %d, ⌈%d/%d⌉ = %d queries or more", cv.tau, star, len(d.labels), star, (len(d.labels)+star-1)/star))
+	}
+	r.Notes = append(r.Notes, "Where the textbook sigmoid stops at 100%: "+strings.Join(appJ, "; ")+". App J's \"100% accuracy using M ≥ 220 with τ = 0.0001, and M ≥ 550 with τ = 1\" (said of cross-entropy, whose limits in float64 are the same N) fits these if its M counts queries rather than points per query.")
 	r.Notes = append(r.Notes, eaMethod, eaMultiMethod,
 		"Sigmoid: the logit of row n is ln(θ_{n,1}/θ_{n,2}) = −2^(2n−1)·N·τ·ln 3 from Theorem 3 with K = 2 [EA, (4)]; the textbook server computes s = 1/(1 + e^−x), then −ln s or −ln(1 − s); the stable one is TensorFlow's max(x, 0) − x·y + ln(1 + e^−|x|), which never overflows, so only the enumeration cap stops it.")
 	return nil

@@ -17,6 +17,8 @@ var items = []*Item{
 		Command: "labelinf repro ea-fig2", run: runEAFig2},
 	{Name: "ea-fig3", Title: "EA Fig 3 (multi-query accuracy against M on Iris and Satellite)", Cheap: true,
 		Command: "labelinf repro ea-fig3", run: runEAFig3},
+	{Name: "blia-table4", Title: "BLIA Table 4 (CENSUS against ε) with exact intervals, the DP bound and the decoy control", Cheap: true,
+		Command: "labelinf repro blia-table4", run: runBLIATable4},
 }
 
 // notDone lists the issue's items this package does not regenerate yet.
@@ -28,5 +30,4 @@ These items of issue 15 are not in this run yet; each is NOT YET DONE (no number
 - ICML App C Fig 4 (K-ary in float64).
 - App J's claims under a float64 server (ea-thm5 above uses an exact server).
 - The robust attack's largest N against τ.
-- BLIA Table 4 with confidence intervals as a plot, the DP bound and the decoy control (BENCHMARKS.md §8 has the numbers from ` + "`labelinf blia`" + `).
 `

@@ -30,6 +30,8 @@ type Series struct {
 	Color int
 	// Dashed draws the line dashed.
 	Dashed bool
+	// NoPoints draws the line without markers (a dense curve).
+	NoPoints bool
 }
 
 // Figure is one plot: axes with their units, optional log scales.
@@ -45,6 +47,8 @@ type Figure struct {
 	// is then padded by a factor 1.5 either side so end points stay clear
 	// of the frame.
 	XTicks []float64
+	// XTickLabels, if set, label XTicks (default: the values).
+	XTickLabels []string
 	// YTicks, if set, are the labelled y ticks (a range that leaves room
 	// for the legend below the data keeps only meaningful labels).
 	YTicks []float64
@@ -102,7 +106,9 @@ func (f *Figure) save(dir string, r *Result) error {
 		sc.GlyphStyle.Color = col
 		sc.GlyphStyle.Shape = plotutil.Shape(i % 7)
 		sc.GlyphStyle.Radius = vg.Points(2.5)
-		p.Add(sc)
+		if !s.NoPoints {
+			p.Add(sc)
+		}
 		var thumbs []plot.Thumbnailer
 		if !s.Points {
 			l, err := plotter.NewLine(pts)
@@ -117,7 +123,9 @@ func (f *Figure) save(dir string, r *Result) error {
 			p.Add(l)
 			thumbs = append(thumbs, l)
 		}
-		thumbs = append(thumbs, sc)
+		if !s.NoPoints {
+			thumbs = append(thumbs, sc)
+		}
 		if s.Lo != nil {
 			eb := make(errPoints, 0, len(s.X))
 			for j := range s.X {
@@ -136,8 +144,12 @@ func (f *Figure) save(dir string, r *Result) error {
 	}
 	if len(f.XTicks) > 0 {
 		var ticks []plot.Tick
-		for _, x := range f.XTicks {
-			ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)})
+		for i, x := range f.XTicks {
+			l := strconv.FormatFloat(x, 'g', -1, 64)
+			if i < len(f.XTickLabels) {
+				l = f.XTickLabels[i]
+			}
+			ticks = append(ticks, plot.Tick{Value: x, Label: l})
 		}
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 		if f.LogX {
