@@ -124,7 +124,11 @@ func (c construction) terms(n, k int, tau float64) [][]float64 {
 	return t
 }
 
-// maxLabelings caps the K^N labelings LABELINF enumerates per table.
+// maxLabelings caps the K^N labelings LABELINF enumerates per table:
+// 2^18 keeps a table to 3 MB and the three EA items to a few seconds of
+// CPU in all (so CI runs them whole), and is above every float64 limit
+// of cross-entropy measured (Titanic N = 14 of 18, Iris 6 of 11,
+// Satellite 3 of 6); only the stable softmax and sigmoid reach it.
 const maxLabelings = 1 << 18
 
 // fitN returns the largest N with K^N ≤ maxLabelings.
