@@ -318,8 +318,9 @@ func sampleRows(rng *rand.Rand, rows, n int) []int {
 // to which every trial (all N' ≤ N) recovers all labels, and the same for
 // at least half of them; the scan stops after two consecutive N at which
 // some trial falls below 50%. capped reports that the scan reached
-// fitN(k) still succeeding at 50%.
-func largestN(c construction, labels []int, k int, tau float64, trials int, seed uint64) (all, half int, capped bool) {
+// fitN(k) still succeeding at 50%; past holds the trials at N = half+1
+// (zero when capped).
+func largestN(c construction, labels []int, k int, tau float64, trials int, seed uint64) (all, half int, capped bool, past trialStats) {
 	rng := rand.New(rand.NewPCG(seed, math.Float64bits(tau)))
 	allOK, halfOK := true, true
 	fails := 0
@@ -333,19 +334,19 @@ func largestN(c construction, labels []int, k int, tau float64, trials int, seed
 		}
 		if halfOK && st.half == trials {
 			half = n
-		} else {
-			halfOK = false
+		} else if halfOK {
+			halfOK, past = false, st
 		}
 		if st.half < trials {
 			fails++
 			if fails == 2 {
-				return all, half, false
+				return all, half, false, past
 			}
 		} else {
 			fails = 0
 		}
 	}
-	return all, half, halfOK
+	return all, half, halfOK, past
 }
 
 // blockAccuracy runs LABELINF on the labels M at a time, in order, one
