@@ -32,6 +32,9 @@ type Series struct {
 	Dashed bool
 	// NoPoints draws the line without markers (a dense curve).
 	NoPoints bool
+	// XShift, if not 0, multiplies X when drawing (not in the CSV), to
+	// set side by side the error bars of series that share their x.
+	XShift float64
 }
 
 // Figure is one plot: axes with their units, optional log scales.
@@ -84,12 +87,16 @@ func (f *Figure) save(dir string, r *Result) error {
 		p.Legend.XOffs = vg.Points(4)
 	}
 	for i, s := range f.Series {
+		shift := 1.0
+		if s.XShift != 0 {
+			shift = s.XShift
+		}
 		pts := make(plotter.XYs, 0, len(s.X))
 		for j := range s.X {
 			if math.IsNaN(s.Y[j]) || (f.LogY && s.Y[j] <= 0) || (f.LogX && s.X[j] <= 0) {
 				continue
 			}
-			pts = append(pts, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			pts = append(pts, plotter.XY{X: s.X[j] * shift, Y: s.Y[j]})
 		}
 		if len(pts) == 0 {
 			continue
@@ -130,7 +137,7 @@ func (f *Figure) save(dir string, r *Result) error {
 			eb := make(errPoints, 0, len(s.X))
 			for j := range s.X {
 				if !math.IsNaN(s.Y[j]) {
-					eb = append(eb, errPoint{s.X[j], s.Y[j], s.Y[j] - s.Lo[j], s.Hi[j] - s.Y[j]})
+					eb = append(eb, errPoint{s.X[j] * shift, s.Y[j], s.Y[j] - s.Lo[j], s.Hi[j] - s.Y[j]})
 				}
 			}
 			bars, err := plotter.NewYErrorBars(eb)

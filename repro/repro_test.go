@@ -67,7 +67,7 @@ func TestFigureAndMarkdown(t *testing.T) {
 	it := &Item{Name: "x", Title: "Paper Fig X", Command: "labelinf repro x"}
 	r := &Result{Item: it, Rows: []Row{{What: "a|b", Paper: "1", Ours: "2", Status: Differs, Note: "off by one"}}}
 	f := Figure{Name: "x-fig", Title: "t", XLabel: "N", YLabel: "bits", LogY: true,
-		Series: []Series{{Name: "s", X: []float64{1, 2, 3}, Y: []float64{1, 10, 100}, Lo: []float64{0.5, 5, 50}, Hi: []float64{2, 20, 200}}}}
+		Series: []Series{{Name: "s", XShift: 1.1, X: []float64{1, 2, 3}, Y: []float64{1, 10, 100}, Lo: []float64{0.5, 5, 50}, Hi: []float64{2, 20, 200}}}}
 	require.NoError(t, f.save(dir, r))
 	for _, ext := range []string{".csv", ".png", ".svg"} {
 		st, err := os.Stat(filepath.Join(dir, "x-fig"+ext))
