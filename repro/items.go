@@ -10,6 +10,15 @@ var items = []*Item{
 		Command: "labelinf repro ea-prop3", run: runProp3},
 	{Name: "ea-thm5", Title: "EA Thm 5 / App J: multi-query attack on Titanic, accuracy against M",
 		Command: "labelinf repro ea-thm5", run: runThm5},
+	// Items of the figs2 branch (EA Fig 1–3, BLIA Table 4) follow.
+	{Name: "ea-fig1", Title: "EA Fig 1 (largest N against τ: cross-entropy at 100% and ≥ 50%, softmax at ≥ 50%; Titanic, Iris, Satellite)", Cheap: true,
+		Command: "labelinf repro ea-fig1", run: runEAFig1},
+	{Name: "ea-fig2", Title: "EA Fig 2 (sigmoid cross-entropy on Titanic: largest N against τ, accuracy against M)", Cheap: true,
+		Command: "labelinf repro ea-fig2", run: runEAFig2},
+	{Name: "ea-fig3", Title: "EA Fig 3 (multi-query accuracy against M on Iris and Satellite)", Cheap: true,
+		Command: "labelinf repro ea-fig3", run: runEAFig3},
+	{Name: "blia-table4", Title: "BLIA Table 4 (CENSUS against ε) with exact intervals, the DP bound and the decoy control", Cheap: true,
+		Command: "labelinf repro blia-table4", run: runBLIATable4},
 }
 
 // notDone lists the issue's items this package does not regenerate yet.
@@ -19,7 +28,6 @@ These items of issue 15 are not in this run yet; each is NOT YET DONE (no number
 
 - ICML Fig 1, all 8 panels (accuracy and time against N, one query and N/5 queries, Alg 1 and Alg 3, noisy float64); the single-query float64 limit is tested in bench/fig1_test.go.
 - ICML App C Fig 4 (K-ary in float64).
-- EA Fig 1–3 on Iris and Satellite, the K-ary and softmax cross-entropy limits, sigmoid CE at 50%; App J's claims under a float64 server (ea-thm5 above uses an exact server).
+- App J's claims under a float64 server (ea-thm5 above uses an exact server).
 - The robust attack's largest N against τ.
-- BLIA Table 4 with confidence intervals as a plot, the DP bound and the decoy control (BENCHMARKS.md §8 has the numbers from ` + "`labelinf blia`" + `).
 `

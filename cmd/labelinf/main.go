@@ -356,17 +356,22 @@
 // of the paper's numbers and ours, each labelled MATCH (with the
 // tolerance), DIFFERS (with the measured reason) or NOT REPRODUCIBLE
 // (why), the data series as CSV, plots as PNG and SVG, and DIR/REPRO.md
-// linking them, naming the commit it was generated at and ending with
-// the claims where our reproduction contradicts a paper. Flags come
-// before the item names. The items: icml-table2 (ICML Table 2 cell by
-// cell), icml-fig2 (ICML Fig 2), ea-prop3 (EA Prop 3 against the
-// observed bit requirement), ea-thm5 (EA Thm 5 and App J on Titanic).
+// linking them, and ending with the claims where our reproduction
+// contradicts a paper. Each item's section is also DIR/ITEM.md, naming
+// the commit and run it came from; REPRO.md is assembled from every
+// ITEM.md in DIR, so a run of some items keeps the others' sections.
+// Flags come before the item names. The items: icml-table2 (ICML Table
+// 2 cell by cell), icml-fig2 (ICML Fig 2), ea-prop3 (EA Prop 3 against
+// the observed bit requirement), ea-thm5 (EA Thm 5 and App J on
+// Titanic), ea-fig1, ea-fig2, ea-fig3 (EA Fig 1–3 in binary64 on
+// Titanic, Iris and Satellite), blia-table4 (BLIA Table 4 with exact
+// intervals, the DP bound and the decoy control).
 //
 //	-all       run every item
 //	-quick     run the expensive items on a smaller case; the cheap ones
-//	           (icml-table2, icml-fig2, ea-prop3) run whole, so their
-//	           tables (ITEM-table.csv) equal a full run's: CI compares
-//	           them with the committed ones
+//	           (all but ea-thm5) run whole, so their tables
+//	           (ITEM-table.csv) equal a full run's: CI compares them with
+//	           the committed ones
 //	-out DIR   output directory (default docs/repro)
 //
 // It prints one line per item (status, seconds), and progress on stderr
