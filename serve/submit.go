@@ -116,7 +116,7 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	}
 	req := SubmitRequest{ID: id, Competition: c.ID, KeyID: k.ID, At: now, PredHash: predHash(pred), Idempotency: idem, Limits: c.Limits}
 	sub, replay, err := s.o.Store.Submit(ctx, req, func(seq int64) (Scores, error) {
-		return c.scoreBoards(pred, k.ID, seq)
+		return c.scoreBoards(pred, k, seq)
 	})
 	var be *BudgetError
 	if errors.As(err, &be) {
@@ -140,8 +140,12 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 }
 
 // scoreBoards scores pred on both boards and releases the scores. It runs
-// inside the budget transaction, after the charge.
-func (c *Competition) scoreBoards(pred []float64, keyID string, seq int64) (Scores, error) {
+// inside the budget transaction, after the charge. With defence settings
+// the public score is released by the defence chain, with the key's name
+// as the team (a defence's state, such as the Ladder's best, is kept in
+// memory: a restart starts it afresh, and a submission whose transaction
+// fails after scoring has still moved it).
+func (c *Competition) scoreBoards(pred []float64, k Key, seq int64) (Scores, error) {
 	per := 1
 	if c.K > 2 {
 		per = c.K
@@ -158,13 +162,21 @@ func (c *Competition) scoreBoards(pred []float64, keyID string, seq int64) (Scor
 			}
 		}
 		v := c.Metric.Score(labels, sub, c.K)
-		out, err := c.Releaser.Release(ReleaseInput{Exact: v, Competition: c.ID, Board: name, Rows: len(rows), KeyID: keyID, Seq: seq})
+		out, err := c.Releaser.Release(ReleaseInput{Exact: v, Competition: c.ID, Board: name, Rows: len(rows), KeyID: k.ID, Seq: seq})
 		if err != nil {
 			return "", err
 		}
 		return formatValue(out, c.Decimals), nil
 	}
-	pub, err := board("public", c.publicRows, c.publicLabels)
+	var (
+		pub string
+		err error
+	)
+	if c.defence != nil {
+		pub, err = c.releasePublic(pred, k.Name)
+	} else {
+		pub, err = board("public", c.publicRows, c.publicLabels)
+	}
 	if err != nil {
 		return Scores{}, err
 	}

@@ -1,0 +1,176 @@
+package serve
+
+import (
+	"context"
+	"math/big"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/labelinf/labelinf/defence"
+	"github.com/labelinf/labelinf/scorer"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDefenceConfigErrors: every bad defence setting in a config file is
+// refused at load or build time with a message naming the problem.
+func TestDefenceConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "l.txt"), []byte("0\n1\n1\n0\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "short"), []byte("too short"), 0o600))
+	const seed = `"simulation_seed": "0000000000000000000000000000000000000000000000000000000000000001"`
+	tests := []struct {
+		name, comp, want string
+	}{
+		{"unknown field", `"defence": {"ladder": {"kind": "fixed"}, "ladders": 1}`, `unknown field "ladders"`},
+		{"ladder kind", `"defence": {"ladder": {"kind": "steep"}}`, `ladder.kind "steep"`},
+		{"ladder eta", `"defence": {"ladder": {"kind": "fixed", "eta": "1e99"}}`, `ladder.eta "1e99"`},
+		{"noise kind", `"defence": {"noise": {"kind": "uniform", "scale": 1}}`, `noise.kind "uniform"`},
+		{"noise scale", `"defence": {"noise": {"kind": "gaussian", "scale": -1}}`, `scale`},
+		{"keyed noise without a secret", `"defence": {"noise": {"kind": "gaussian", "scale": 0.01, "key": "prediction"}}`, `needs defence_secret_file`},
+		{"short secret", `"defence": {"noise": {"kind": "gaussian", "scale": 0.01, "key": "prediction"}}, "defence_secret_file": "short"`, `want at least 32`},
+		{"missing secret", `"defence": {"noise": {"kind": "gaussian", "scale": 0.01}}, "defence_secret_file": "nope"`, `defence_secret_file: open`},
+		{"decimals twice", `"decimals": 5, "defence": {"decimals": 2}`, `decimals set both`},
+		{"decimals range", `"defence": {"decimals": 18}`, `defence.decimals 18 outside [0, 17]`},
+		{"split twice", `"public_fraction": 0.5, "defence": {"split": {"public": 0.5, "seed": "00"}}`, `split in one place`},
+		{"split seed", `"defence": {"split": {"public": 0.5, "seed": "00"}}`, `split.seed must be 64 hexadecimal digits`},
+		{"limits twice", `"daily_limit": 5, "defence": {"limits": {"per_day": 5}}`, `set them in one place`},
+		{"bad interval", `"defence": {"limits": {"min_interval": "soon"}}`, `limits.min_interval`},
+		{"clip twice", `"clip": "1e-3", "defence": {"clip": 0.001}`, `clip set both`},
+		{"thresholdout", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 10}}`, `training rows`},
+		{"ladder on accuracy", `"metric": "accuracy", "defence": {"ladder": {"kind": "fixed"}}`, `per-row loss`},
+		{"free ladder after subset", `"defence": {"subset": 2, "ladder": {"kind": "parameter-free"}}`, `cannot follow a Subset`},
+		{"seed without defence", seed, `need a defence`},
+		{"bad simulation seed", `"defence": {}, "simulation_seed": "xyz"`, `simulation_seed must be 64 hexadecimal digits`},
+		{"seed and secret", `"defence": {}, "defence_secret_file": "short", ` + seed, `both set`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			metric := `"metric": "leaderboard", `
+			if strings.Contains(tt.comp, `"metric"`) {
+				metric = ""
+			}
+			cfg := `{"competitions": [{"id": "a", "labels": "l.txt", "classes": 2, ` + metric + tt.comp + `}]}`
+			p := filepath.Join(dir, "c.json")
+			require.NoError(t, os.WriteFile(p, []byte(cfg), 0o644))
+			c, err := LoadConfig(p)
+			if err == nil {
+				_, err = NewCompetition(c.Competitions[0], nil)
+			}
+			require.Error(t, err, cfg)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.True(t, strings.HasPrefix(err.Error(), "serve: "), "error %q does not name the package", err)
+		})
+	}
+}
+
+// servedDefence starts a server with one competition "d" of labels under
+// the defence settings d (simulation seed 1), unrounded unless d rounds.
+func servedDefence(t *testing.T, labels []int, d defence.Settings) *env {
+	t.Helper()
+	cc := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", Defence: &d,
+		SimulationSeed: "0100000000000000000000000000000000000000000000000000000000000000"}
+	if d.Decimals == nil {
+		none := -1
+		cc.Decimals = &none
+	}
+	return newEnv(t, [][]int{labels}, cc)
+}
+
+func submitScore(t *testing.T, e *env, tok string, p []float64) string {
+	t.Helper()
+	a := e.post("/v1/competitions/d/submissions", tok, "application/json", predJSON(p))
+	require.Equal(t, http.StatusCreated, a.Status, a.Raw)
+	return jsonNumber(t, a.Raw, "score")
+}
+
+// TestDefenceServed: a served competition releases what its
+// defence.Chain releases: the same scores as the simulation chain built
+// from the same settings and seed, fed the same submissions (team = key
+// name, per-row losses, the metric's exact score on the rows in scope);
+// the Ladder repeats its best to a worse submission, per team when set.
+func TestDefenceServed(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const n = 300
+	labels := randLabels(r, n, 2)
+	five := 5
+	cases := []struct {
+		name string
+		d    defence.Settings
+	}{
+		{"ladder fixed per team", defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", PerTeam: true}, Decimals: &five}},
+		{"ladder free", defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}},
+		{"noise fresh", defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.01}}},
+		{"noise keyed on losses", defence.Settings{Noise: &defence.NoiseSettings{Kind: "laplace", Scale: 0.01, Key: "losses"}, Decimals: &five}},
+		{"split and subset", defence.Settings{Split: &defence.SplitSettings{Public: 0.4, Seed: strings.Repeat("ab", 32)}, Subset: 50}},
+	}
+	m, err := scorer.ParseModel("leaderboard")
+	require.NoError(t, err)
+	m = &scorer.Model{Name: m.Name, Loss: m.Loss, Decimals: -1}
+	require.NoError(t, m.Validate())
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := servedDefence(t, labels, tc.d)
+			ch, err := tc.d.SimulationChain(n, [32]byte{1}, nil)
+			require.NoError(t, err)
+			toks := map[string]string{"alice": e.key("alice"), "bob": e.key("bob")}
+			good := make([]float64, n) // a good prediction
+			for i, y := range labels {
+				good[i] = 0.2 + 0.6*float64(y)
+			}
+			subs := [][]float64{good}
+			for range 5 {
+				p := make([]float64, n)
+				for i := range p {
+					p[i] = r.Float64()
+				}
+				subs = append(subs, p)
+			}
+			for j, p := range subs {
+				team := []string{"alice", "bob"}[j%2]
+				got := submitScore(t, e, toks[team], p)
+				l := make([]float64, n)
+				require.NoError(t, defence.LogLoss{Eps: 1e-15}.PerRow(l, p, labels))
+				rel, err := ch.Release(defence.Submission{Team: team, Pred: defence.CanonicalPred(p), Losses: l,
+					Mean: func(rows []int) (*big.Rat, error) {
+						var ys []int
+						var ps []float64
+						for _, i := range rows {
+							ys, ps = append(ys, labels[i]), append(ps, p[i])
+						}
+						return m.Eval(ys, &scorer.Pred{K: 2, P: ps})
+					}})
+				require.NoError(t, err)
+				assert.Equal(t, rel.Text(), got, "submission %d by %s", j, team)
+			}
+		})
+	}
+
+	// The Ladder's semantics as served: a worse submission gets the
+	// best score again; per team, a new team starts its own ladder.
+	e := servedDefence(t, labels, defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", PerTeam: true}, Decimals: &five})
+	alice, bob := e.key("alice"), e.key("bob")
+	good, bad := make([]float64, n), make([]float64, n)
+	for i, y := range labels {
+		good[i], bad[i] = 0.3+0.4*float64(y), 0.45+0.1*float64(y)
+	}
+	best := submitScore(t, e, alice, good)
+	assert.Equal(t, best, submitScore(t, e, alice, bad), "the Ladder repeats the best to a worse submission")
+	assert.NotEqual(t, best, submitScore(t, e, bob, bad), "per team: bob's ladder starts at his own score")
+
+	// A defence split: the API says how many rows are public, a client
+	// refuses it, the host's client accepts it.
+	e = servedDefence(t, labels, defence.Settings{Split: &defence.SplitSettings{Public: 0.4, Seed: strings.Repeat("ab", 32)}})
+	assert.Equal(t, 120, e.comps["d"].PublicRows())
+	tok := e.key("carol")
+	_, err = NewClient(context.Background(), e.hs.URL+"/v1/competitions/d", tok, nil)
+	assert.ErrorContains(t, err, "public rows")
+	cl, err := NewHostClient(context.Background(), e.hs.URL+"/v1/competitions/d", tok, nil)
+	require.NoError(t, err)
+	_, err = cl.Score(context.Background(), &scorer.Pred{K: 2, P: good})
+	require.NoError(t, err)
+}
