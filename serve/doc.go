@@ -109,10 +109,22 @@
 //
 // # Defences
 //
-// A competition's released score passes through a [Releaser] chain: the
-// defences (noise, the Ladder, Thresholdout) plug in before the rounding
-// to the configured decimals ([Round]), which is the only releaser this
-// package implements.
+// A competition's "defence" field takes package defence's Settings (the
+// JSON of labelinf audit's grid): a split, random subsets, the Ladder
+// (fixed or parameter-free, global or per team), noise (fresh, or keyed
+// on the prediction or the losses with the host's defence_secret_file),
+// rounding, clipping and limits. The public score is then released by the
+// defence.Chain, given the key's name as the team, the prediction's
+// canonical bytes, the float64 per-row log-losses and the metric's exact
+// score on the rows the chain picks; the private score, revealed at the
+// close, is the metric's, rounded. Each of rounding, split, clipping and
+// limits is set in one place (the competition's field or the defence's);
+// Thresholdout needs training rows with public labels and is refused. The
+// chain's state (the Ladder's bests) lives in memory: a restart starts
+// it afresh. simulation_seed makes every random stream follow from a seed
+// (labelinf audit's loopback mode), never for a real competition.
+// Without a defence, the score passes through a [Releaser] chain ending
+// in the rounding to the configured decimals ([Round]).
 //
 // # References
 //
