@@ -106,6 +106,13 @@ type CompetitionConfig struct {
 	// above, not in both; thresholdout is refused (it needs training rows
 	// with public labels). Absent: rounding alone.
 	Defence *defence.Settings `json:"defence,omitempty"`
+	// TrainLabels is a labels file (the format of Labels) of training
+	// rows whose labels are public, as a Kaggle train.csv: with it a
+	// submission carries predictions for the training rows first, then
+	// for the holdout rows, and defence.thresholdout, which it requires,
+	// answers the training score unless the holdout's differs by more
+	// than its noisy threshold [DFHPRR15].
+	TrainLabels string `json:"train_labels,omitempty"`
 	// DefenceSecretFile holds the host's secret (at least 32 bytes) that
 	// keys the noise; required for noise keyed on the prediction or the
 	// losses, so that a restart gives the same noise to the same
@@ -240,6 +247,9 @@ func (c *Config) validate() error {
 		if cc.DefenceSecretFile != "" {
 			cc.DefenceSecretFile = c.path(cc.DefenceSecretFile)
 		}
+		if cc.TrainLabels != "" {
+			cc.TrainLabels = c.path(cc.TrainLabels)
+		}
 	}
 	return nil
 }
@@ -267,7 +277,12 @@ type Competition struct {
 	publicLabels  []int
 	privateLabels []int
 	defence       *served // nil: the public score goes through Releaser
+	train         []int   // the training rows' labels (public), before the holdout rows
 }
+
+// Rows returns the number of rows a submission carries: the training
+// rows, if any, then the N holdout rows.
+func (c *Competition) Rows() int { return len(c.train) + c.N }
 
 // HasPrivate reports whether the competition keeps a private board.
 func (c *Competition) HasPrivate() bool { return len(c.privateRows) > 0 }
@@ -317,6 +332,11 @@ func NewCompetition(cc CompetitionConfig, defences Chain) (*Competition, error) 
 		c.Decimals = *cc.Decimals
 	}
 	c.publicRows, c.privateRows = Split(len(labels), cc.PublicFraction, cc.SplitSeed)
+	if cc.TrainLabels != "" {
+		if c.train, err = ReadLabels(cc.TrainLabels, cc.Classes); err != nil {
+			return nil, fmt.Errorf("serve: competition %q: train_labels: %w", cc.ID, err)
+		}
+	}
 	if cc.Defence != nil {
 		if err := buildDefence(c, cc, labels); err != nil {
 			return nil, fmt.Errorf("serve: competition %q: %w", cc.ID, err)

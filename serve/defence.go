@@ -32,10 +32,13 @@ const minSecretBytes = 32
 func checkDefence(cc *CompetitionConfig) error {
 	d := cc.Defence
 	if d == nil {
-		if cc.DefenceSecretFile != "" || cc.SimulationSeed != "" {
-			return errors.New("defence_secret_file and simulation_seed need a defence")
+		if cc.DefenceSecretFile != "" || cc.SimulationSeed != "" || cc.TrainLabels != "" {
+			return errors.New("defence_secret_file, simulation_seed and train_labels need a defence")
 		}
 		return nil
+	}
+	if cc.TrainLabels != "" && d.Thresholdout == nil {
+		return errors.New("train_labels without defence.thresholdout: training rows serve only Thresholdout")
 	}
 	switch {
 	case d.Decimals != nil && cc.Decimals != nil:
@@ -50,8 +53,8 @@ func checkDefence(cc *CompetitionConfig) error {
 		return errors.New("clip set both in the competition and in its defence; set it in one place")
 	case d.Limits != (defence.LimitSettings{}) && (cc.DailyLimit != 0 || cc.TotalLimit != 0 || cc.MinInterval != 0):
 		return errors.New("limits set both in the competition (daily_limit, total_limit, min_interval) and in its defence; set them in one place")
-	case d.Thresholdout != nil:
-		return errors.New("defence.thresholdout needs training rows with public labels, which a served competition does not have")
+	case d.Thresholdout != nil && cc.TrainLabels == "":
+		return errors.New("defence.thresholdout needs train_labels: training rows whose labels are public play the paper's training set")
 	}
 	if cc.SimulationSeed != "" {
 		if _, err := parseSimulationSeed(cc.SimulationSeed); err != nil {
@@ -164,8 +167,9 @@ func buildDefence(c *Competition, cc CompetitionConfig, labels []int) error {
 var errInfinite = errors.New("serve: infinite loss")
 
 // releasePublic releases the public score of pred (every holdout row,
-// row-major) by team through the competition's defence chain.
-func (c *Competition) releasePublic(pred []float64, team string) (string, error) {
+// row-major) by team through the competition's defence chain; train holds
+// the predictions of the training rows (Thresholdout), nil without them.
+func (c *Competition) releasePublic(pred, train []float64, team string) (string, error) {
 	s := c.defence
 	per := 1
 	if c.K > 2 {
@@ -192,6 +196,15 @@ func (c *Competition) releasePublic(pred []float64, team string) (string, error)
 			return nil, errInfinite
 		}
 		return v.R, nil
+	}
+	if len(c.train) > 0 {
+		// Thresholdout compares the metric's exact score on the training
+		// rows with the holdout's.
+		v := c.Metric.Score(c.train, train, c.K)
+		if v.Inf {
+			return formatValue(Value{Inf: true}, c.Decimals), nil
+		}
+		sub.TrainScore = v.R
 	}
 	r, err := s.chain.Release(sub)
 	if errors.Is(err, errInfinite) {

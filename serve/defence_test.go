@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -41,7 +42,10 @@ func TestDefenceConfigErrors(t *testing.T) {
 		{"limits twice", `"daily_limit": 5, "defence": {"limits": {"per_day": 5}}`, `set them in one place`},
 		{"bad interval", `"defence": {"limits": {"min_interval": "soon"}}`, `limits.min_interval`},
 		{"clip twice", `"clip": "1e-3", "defence": {"clip": 0.001}`, `clip set both`},
-		{"thresholdout", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 10}}`, `training rows`},
+		{"thresholdout without training rows", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 10}}`, `needs train_labels`},
+		{"training rows without thresholdout", `"defence": {}, "train_labels": "l.txt"`, `training rows serve only Thresholdout`},
+		{"thresholdout budget", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 0}}, "train_labels": "l.txt"`, `B ≥ 1`},
+		{"bad training labels", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 1}}, "train_labels": "short"`, `train_labels`},
 		{"ladder on accuracy", `"metric": "accuracy", "defence": {"ladder": {"kind": "fixed"}}`, `per-row loss`},
 		{"free ladder after subset", `"defence": {"subset": 2, "ladder": {"kind": "parameter-free"}}`, `cannot follow a Subset`},
 		{"seed without defence", seed, `need a defence`},
@@ -173,4 +177,63 @@ func TestDefenceServed(t *testing.T) {
 	require.NoError(t, err)
 	_, err = cl.Score(context.Background(), &scorer.Pred{K: 2, P: good})
 	require.NoError(t, err)
+}
+
+// TestThresholdoutServed: with training rows (public labels) and
+// defence.thresholdout, a submission carries the training rows first; the
+// server answers the exact training score while the holdout agrees with
+// it, answers the noisy holdout score (spending the budget) when it does
+// not, and refuses without charging once the budget is spent [DFHPRR15].
+func TestThresholdoutServed(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const n, nt = 400, 300
+	hold, train := randLabels(r, n, 2), randLabels(r, nt, 2)
+	none := -1
+	cc := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", Decimals: &none, TrainLabels: writeLabels(t, train),
+		Defence: &defence.Settings{Thresholdout: &defence.ThresholdoutSettings{T: 0.05, Sigma: 0.002, Budget: 2}},
+		SimulationSeed: strings.Repeat("07", 32)}
+	e := newEnv(t, [][]int{hold}, cc)
+	tok := e.key("dana")
+	info := e.get("/v1/competitions/d")
+	require.Equal(t, http.StatusOK, info.Status, info.Raw)
+	assert.Equal(t, float64(nt+n), info.Body["rows"])
+	assert.Equal(t, float64(nt), info.Body["train_rows"])
+
+	m, err := scorer.ParseModel("leaderboard")
+	require.NoError(t, err)
+	m = &scorer.Model{Name: m.Name, Loss: m.Loss, Decimals: -1}
+	require.NoError(t, m.Validate())
+	exact := func(labels []int, p []float64) float64 {
+		v, err := m.Eval(labels, &scorer.Pred{K: 2, P: p})
+		require.NoError(t, err)
+		f, _ := v.Float64()
+		return f
+	}
+	// An honest submission (the same model on both sets): the training
+	// score is answered, exactly.
+	p := make([]float64, nt+n)
+	for i := range p {
+		p[i] = 0.3 + 0.4*r.Float64()
+	}
+	got, err := strconv.ParseFloat(submitScore(t, e, tok, p), 64)
+	require.NoError(t, err)
+	assert.Equal(t, exact(train, p[:nt]), got, "below the threshold the training score is answered")
+
+	// Overfitting the holdout (its labels read into the prediction):
+	// the noisy holdout score is answered, twice, then nothing.
+	for i, y := range hold {
+		p[nt+i] = 0.1 + 0.8*float64(y)
+	}
+	for range 2 {
+		got, err := strconv.ParseFloat(submitScore(t, e, tok, p), 64)
+		require.NoError(t, err)
+		h := exact(hold, p[nt:])
+		assert.NotEqual(t, exact(train, p[:nt]), got)
+		assert.InDelta(t, h, got, 20*0.002, "the holdout answer is the holdout score plus Lap(σ)")
+	}
+	before := e.count("d")
+	a := e.post("/v1/competitions/d/submissions", tok, "application/json", predJSON(p))
+	assert.Equal(t, http.StatusForbidden, a.Status, a.Raw)
+	assert.Contains(t, a.Raw, "holdout_exhausted")
+	assert.Equal(t, before, e.count("d"), "a refused submission is not charged")
 }

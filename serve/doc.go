@@ -118,10 +118,14 @@
 // canonical bytes, the float64 per-row log-losses and the metric's exact
 // score on the rows the chain picks; the private score, revealed at the
 // close, is the metric's, rounded. Each of rounding, split, clipping and
-// limits is set in one place (the competition's field or the defence's);
-// Thresholdout needs training rows with public labels and is refused. The
-// chain's state (the Ladder's bests) lives in memory: a restart starts
-// it afresh. simulation_seed makes every random stream follow from a seed
+// limits is set in one place (the competition's field or the defence's).
+// Thresholdout [DFHPRR15] needs train_labels, training rows whose labels
+// are public: a submission then carries their predictions first, the
+// training score (the metric's, exact) is answered unless the holdout's
+// differs by more than the noisy threshold, and once its budget B is
+// spent a submission is refused (403 holdout_exhausted) and not charged.
+// The chain's state (the Ladder's bests, Thresholdout's budget) lives in
+// memory: a restart starts it afresh. simulation_seed makes every random stream follow from a seed
 // (labelinf audit's loopback mode), never for a real competition.
 // Without a defence, the score passes through a [Releaser] chain ending
 // in the rounding to the configured decimals ([Round]).
@@ -132,4 +136,7 @@
 //     Recognition Letters 27 (2006) 861–874.
 //   - [AKXFT21] A. Aggarwal et al., "Label Inference Attacks from Log-loss
 //     Scores", ICML 2021, arXiv:2105.08266.
+//   - [DFHPRR15] C. Dwork, V. Feldman, M. Hardt, T. Pitassi, O. Reingold,
+//     A. Roth, "The reusable holdout: Preserving validity in adaptive data
+//     analysis", Science 349(6248), 2015.
 package serve

@@ -17,6 +17,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/labelinf/labelinf/defence"
 )
 
 // maxIdempotencyLen bounds the Idempotency-Key header.
@@ -94,20 +96,20 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	if c.K > 2 {
 		per = c.K
 	}
-	pred := make([]float64, c.N*per)
+	pred := make([]float64, c.Rows()*per)
 	var err error
 	switch mediaType {
 	case "application/json":
-		err = parseJSON(pred, body, c.N, c.K)
+		err = parseJSON(pred, body, c.Rows(), c.K)
 	case "text/csv":
-		err = parseCSV(pred, bytes.NewReader(body), c.N, c.K)
+		err = parseCSV(pred, bytes.NewReader(body), c.Rows(), c.K)
 	default:
 		return nil, reject(http.StatusUnsupportedMediaType, "media_type", fmt.Sprintf("Content-Type %q: want application/json or text/csv", mediaType))
 	}
 	if err != nil {
 		return nil, reject(http.StatusBadRequest, "malformed", err.Error())
 	}
-	if err := c.Metric.Check(pred, c.N, c.K); err != nil {
+	if err := c.Metric.Check(pred, c.Rows(), c.K); err != nil {
 		return nil, reject(http.StatusUnprocessableEntity, "invalid_prediction", err.Error())
 	}
 	id, err := s.newID("sub_")
@@ -119,6 +121,11 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 		return c.scoreBoards(pred, k, seq)
 	})
 	var be *BudgetError
+	if errors.Is(err, defence.ErrExhausted) {
+		// Thresholdout has spent its budget and answers no more (the
+		// paper's ⊥); the transaction rolled back, so nothing was charged.
+		return nil, reject(http.StatusForbidden, "holdout_exhausted", "the holdout's Thresholdout budget is spent: it answers no more submissions")
+	}
 	if errors.As(err, &be) {
 		return nil, &apiError{Status: http.StatusTooManyRequests, Reason: "budget_" + be.Reason, Message: be.Error(), RetryAfter: be.RetryAfter}
 	}
@@ -150,6 +157,8 @@ func (c *Competition) scoreBoards(pred []float64, k Key, seq int64) (Scores, err
 	if c.K > 2 {
 		per = c.K
 	}
+	train := pred[:len(c.train)*per]
+	pred = pred[len(c.train)*per:]
 	board := func(name string, rows, labels []int) (string, error) {
 		if len(rows) == 0 {
 			return "", nil
@@ -173,7 +182,7 @@ func (c *Competition) scoreBoards(pred []float64, k Key, seq int64) (Scores, err
 		err error
 	)
 	if c.defence != nil {
-		pub, err = c.releasePublic(pred, k.Name)
+		pub, err = c.releasePublic(pred, train, k.Name)
 	} else {
 		pub, err = board("public", c.publicRows, c.publicLabels)
 	}
