@@ -190,7 +190,7 @@ func TestThresholdoutServed(t *testing.T) {
 	hold, train := randLabels(r, n, 2), randLabels(r, nt, 2)
 	none := -1
 	cc := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", Decimals: &none, TrainLabels: writeLabels(t, train),
-		Defence: &defence.Settings{Thresholdout: &defence.ThresholdoutSettings{T: 0.05, Sigma: 0.002, Budget: 2}},
+		Defence:        &defence.Settings{Thresholdout: &defence.ThresholdoutSettings{T: 0.05, Sigma: 0.002, Budget: 2}},
 		SimulationSeed: strings.Repeat("07", 32)}
 	e := newEnv(t, [][]int{hold}, cc)
 	tok := e.key("dana")
