@@ -18,7 +18,7 @@ import (
 func TestLoopbackEqualsInProcess(t *testing.T) {
 	rows, measure := 60, 200
 	if testing.Short() {
-		rows, measure = 40, 100
+		rows, measure = 24, 100
 	}
 	grid := []Cell{
 		{Name: "none"},
@@ -31,7 +31,7 @@ func TestLoopbackEqualsInProcess(t *testing.T) {
 		{Name: "subset", Defence: defence.Settings{Subset: rows / 2}},
 	}
 	if testing.Short() {
-		grid = append(grid[:1], grid[2], grid[4], grid[6])
+		grid = []Cell{grid[2], grid[4], grid[6]}
 	}
 	js := func(f TargetFactory) string {
 		t.Helper()
@@ -46,7 +46,13 @@ func TestLoopbackEqualsInProcess(t *testing.T) {
 		}
 		return b.String()
 	}
-	dir := t.TempDir()
+	// The servers' databases go to tmpfs where there is one: the test
+	// checks the scores, not the disk's fsync.
+	dir, err := os.MkdirTemp(shm(), "labelinf-audit-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
 	in, lo := js(InProcess), js(Loopback(LoopbackOptions{Dir: dir}))
 	if in != lo {
 		os.WriteFile(dir+"/inprocess.json", []byte(in), 0o644)
@@ -60,4 +66,16 @@ func TestLoopbackEqualsInProcess(t *testing.T) {
 	if len(left) != 0 {
 		t.Errorf("%d target directories left behind", len(left))
 	}
+}
+
+// shm returns /dev/shm if it is a writable directory, else "" (the
+// default temporary directory).
+func shm() string {
+	f, err := os.CreateTemp("/dev/shm", "labelinf-probe-")
+	if err != nil {
+		return ""
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return "/dev/shm"
 }
