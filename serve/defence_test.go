@@ -237,3 +237,34 @@ func TestThresholdoutServed(t *testing.T) {
 	assert.Contains(t, a.Raw, "holdout_exhausted")
 	assert.Equal(t, before, e.count("d"), "a refused submission is not charged")
 }
+
+// TestDefenceNoiseRestart: with the host's secret file, noise keyed on
+// the prediction gives the same prediction the same score, also after a
+// restart (averaging learns nothing), while fresh noise differs between
+// two submissions of one prediction and never replays after a restart
+// (a new per-process nonce).
+func TestDefenceNoiseRestart(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	const n = 200
+	labels := randLabels(r, n, 2)
+	secret := filepath.Join(t.TempDir(), "secret")
+	require.NoError(t, os.WriteFile(secret, []byte(strings.Repeat("s3cr3t-", 8)), 0o600))
+	p := make([]float64, n)
+	for i := range p {
+		p[i] = r.Float64()
+	}
+	scores := func(key string) []string {
+		none := -1
+		cc := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", Decimals: &none, DefenceSecretFile: secret,
+			Defence: &defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.01, Key: key}}}
+		e := newEnv(t, [][]int{labels}, cc) // a fresh server: a restart
+		tok := e.key("eve")
+		return []string{submitScore(t, e, tok, p), submitScore(t, e, tok, p)}
+	}
+	k1, k2 := scores("prediction"), scores("prediction")
+	assert.Equal(t, k1[0], k1[1], "keyed: the same prediction, the same score")
+	assert.Equal(t, k1, k2, "keyed: the same score after a restart")
+	f1, f2 := scores("fresh"), scores("fresh")
+	assert.NotEqual(t, f1[0], f1[1], "fresh: new noise for a resubmission")
+	assert.NotEqual(t, f1[0], f2[0], "fresh: a restart does not replay the noise")
+}
