@@ -186,7 +186,7 @@ func openLoopback(ctx context.Context, o LoopbackOptions, s Spec) (t *loopback, 
 	}
 	addr, err := waitAddr(ctx, addrFile, done)
 	if err != nil {
-		t.stop = nil
+		// Close (deferred above) stops the server if it still runs.
 		return nil, fmt.Errorf("audit: loopback: labelinf serve did not start: %w; its log: %s", err, stderr.String())
 	}
 	t.url = "http://" + addr + "/v1/competitions/" + competitionID
