@@ -100,17 +100,16 @@ type loopback struct {
 	clients map[string]*serve.Client
 }
 
-func openLoopback(ctx context.Context, o LoopbackOptions, s Spec) (t *loopback, err error) {
+func openLoopback(ctx context.Context, o LoopbackOptions, s Spec) (_ *loopback, err error) {
 	dir, err := os.MkdirTemp(o.Dir, "labelinf-audit-")
 	if err != nil {
 		return nil, fmt.Errorf("audit: loopback: %w", err)
 	}
-	t = &loopback{dir: dir, rows: len(s.Labels), clients: map[string]*serve.Client{},
+	t := &loopback{dir: dir, rows: len(s.Labels), clients: map[string]*serve.Client{},
 		hc: &http.Client{Timeout: 10 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 4}}}
 	defer func() {
 		if err != nil {
 			t.Close()
-			t = nil
 		}
 	}()
 	var lb bytes.Buffer

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/defence"
@@ -78,4 +79,17 @@ func shm() string {
 	f.Close()
 	os.Remove(f.Name())
 	return "/dev/shm"
+}
+
+// TestLoopbackBadConfig: a server that cannot start (an unknown metric)
+// is an error naming serve's complaint, and leaves no directory behind.
+func TestLoopbackBadConfig(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Loopback(LoopbackOptions{Dir: dir})(context.Background(), Spec{Labels: []int{0, 1, 1}, Metric: "no-such-scorer", Cell: Cell{Name: "none"}})
+	if err == nil || !strings.Contains(err.Error(), "labelinf serve did not start") || !strings.Contains(err.Error(), "no-such-scorer") {
+		t.Fatalf("Loopback with a bad metric: err = %v; want serve's complaint", err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("%d directories left behind", len(left))
+	}
 }
