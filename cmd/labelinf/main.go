@@ -343,8 +343,11 @@
 // leaderboard (GET /v1/competitions/ID/leaderboard, and a web page at
 // /competitions/ID), /healthz and /metrics. serve keys add prints a new
 // API key once (only its hash is stored); keys list and keys revoke manage
-// them. SIGINT or SIGTERM drains the server. -listen overrides the
-// config's address and -addr-file writes the one bound (127.0.0.1:0 picks
+// them. A competition's "defence" field takes package defence's settings
+// (the JSON of labelinf audit's grid: split, random subsets, the Ladder
+// global or per team, noise, Thresholdout with train_labels, rounding,
+// limits), which release its public score. SIGINT or SIGTERM drains the
+// server. -listen overrides the config's address and -addr-file writes the one bound (127.0.0.1:0 picks
 // a free port). go doc ./serve is its manual. It exits 1 on a failure, 2
 // on a usage error.
 //
