@@ -103,8 +103,9 @@ type CompetitionConfig struct {
 	// noise, decimals, clip, limits), released through a defence.Chain
 	// with the submitter's key name as the team. Rounding, the split,
 	// clipping and the limits may each be set here or in the fields
-	// above, not in both; thresholdout is refused (it needs training rows
-	// with public labels). Absent: rounding alone.
+	// above, not in both; thresholdout needs TrainLabels. The private
+	// score, revealed at the close, is the metric's, rounded. Absent:
+	// rounding alone.
 	Defence *defence.Settings `json:"defence,omitempty"`
 	// TrainLabels is a labels file (the format of Labels) of training
 	// rows whose labels are public, as a Kaggle train.csv: with it a
