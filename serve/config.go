@@ -114,6 +114,15 @@ type CompetitionConfig struct {
 	// answers the training score unless the holdout's differs by more
 	// than its noisy threshold [DFHPRR15].
 	TrainLabels string `json:"train_labels,omitempty"`
+	// DefenceStateFile keeps the defence's state across restarts: the
+	// Ladder's bests (and the parameter-free Ladder's leaders) and
+	// Thresholdout's remaining budget, rewritten (atomically) after every
+	// release and read at start. Required with a Ladder or Thresholdout
+	// (a restarted server that forgot them would give every team a fresh
+	// ladder and Thresholdout a fresh budget), unless simulation_seed is
+	// set. One server process per state file: replicas behind one
+	// database would each keep their own.
+	DefenceStateFile string `json:"defence_state_file,omitempty"`
 	// DefenceSecretFile holds the host's secret (at least 32 bytes) that
 	// keys the noise; required for noise keyed on the prediction or the
 	// losses, so that a restart gives the same noise to the same
@@ -250,6 +259,9 @@ func (c *Config) validate() error {
 		}
 		if cc.TrainLabels != "" {
 			cc.TrainLabels = c.path(cc.TrainLabels)
+		}
+		if cc.DefenceStateFile != "" {
+			cc.DefenceStateFile = c.path(cc.DefenceStateFile)
 		}
 	}
 	return nil

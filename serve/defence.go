@@ -32,10 +32,13 @@ const minSecretBytes = 32
 func checkDefence(cc *CompetitionConfig) error {
 	d := cc.Defence
 	if d == nil {
-		if cc.DefenceSecretFile != "" || cc.SimulationSeed != "" || cc.TrainLabels != "" {
-			return errors.New("defence_secret_file, simulation_seed and train_labels need a defence")
+		if cc.DefenceSecretFile != "" || cc.SimulationSeed != "" || cc.TrainLabels != "" || cc.DefenceStateFile != "" {
+			return errors.New("defence_secret_file, defence_state_file, simulation_seed and train_labels need a defence")
 		}
 		return nil
+	}
+	if (d.Ladder != nil || d.Thresholdout != nil) && cc.DefenceStateFile == "" && cc.SimulationSeed == "" {
+		return errors.New("a Ladder or Thresholdout needs defence_state_file: their state must survive a restart")
 	}
 	if cc.TrainLabels != "" && d.Thresholdout == nil {
 		return errors.New("train_labels without defence.thresholdout: training rows serve only Thresholdout")
@@ -95,6 +98,7 @@ func readSecret(path string) ([]byte, error) {
 // the prediction.
 type served struct {
 	chain  *defence.Chain
+	state  string  // the state file; "" keeps the state in memory
 	labels []int   // every holdout row's label, in row order
 	eps    float64 // the per-row log-loss clipping (1e-300 if none)
 	perRow bool    // a stage reads the per-row losses
@@ -152,7 +156,12 @@ func buildDefence(c *Competition, cc CompetitionConfig, labels []int) error {
 			c.Closes = d.Split.Close
 		}
 	}
-	s := &served{chain: ch, labels: labels, eps: 1e-300, perRow: d.Ladder != nil || keyedLosses}
+	if cc.DefenceStateFile != "" {
+		if err := loadState(ch, cc.DefenceStateFile); err != nil {
+			return err
+		}
+	}
+	s := &served{chain: ch, state: cc.DefenceStateFile, labels: labels, eps: 1e-300, perRow: d.Ladder != nil || keyedLosses}
 	if isLog && ll.m.Loss.Eps != "" {
 		if e, err := strconv.ParseFloat(ll.m.Loss.Eps, 64); err == nil && e > 0 {
 			s.eps = e
@@ -212,6 +221,13 @@ func (c *Competition) releasePublic(pred, train []float64, team string) (string,
 	}
 	if err != nil {
 		return "", err
+	}
+	if s.state != "" {
+		// Before the store commits: an acknowledged score's state is on
+		// disk.
+		if err := saveState(s.chain, s.state); err != nil {
+			return "", err
+		}
 	}
 	return formatValue(Value{R: r.Score}, c.Decimals), nil
 }

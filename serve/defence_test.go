@@ -28,8 +28,8 @@ func TestDefenceConfigErrors(t *testing.T) {
 		name, comp, want string
 	}{
 		{"unknown field", `"defence": {"ladder": {"kind": "fixed"}, "ladders": 1}`, `unknown field "ladders"`},
-		{"ladder kind", `"defence": {"ladder": {"kind": "steep"}}`, `ladder.kind "steep"`},
-		{"ladder eta", `"defence": {"ladder": {"kind": "fixed", "eta": "1e99"}}`, `ladder.eta "1e99"`},
+		{"ladder kind", `"defence": {"ladder": {"kind": "steep"}}, "defence_state_file": "st.json"`, `ladder.kind "steep"`},
+		{"ladder eta", `"defence": {"ladder": {"kind": "fixed", "eta": "1e99"}}, "defence_state_file": "st.json"`, `ladder.eta "1e99"`},
 		{"noise kind", `"defence": {"noise": {"kind": "uniform", "scale": 1}}`, `noise.kind "uniform"`},
 		{"noise scale", `"defence": {"noise": {"kind": "gaussian", "scale": -1}}`, `scale`},
 		{"keyed noise without a secret", `"defence": {"noise": {"kind": "gaussian", "scale": 0.01, "key": "prediction"}}`, `needs defence_secret_file`},
@@ -42,13 +42,16 @@ func TestDefenceConfigErrors(t *testing.T) {
 		{"limits twice", `"daily_limit": 5, "defence": {"limits": {"per_day": 5}}`, `set them in one place`},
 		{"bad interval", `"defence": {"limits": {"min_interval": "soon"}}`, `limits.min_interval`},
 		{"clip twice", `"clip": "1e-3", "defence": {"clip": 0.001}`, `clip set both`},
-		{"thresholdout without training rows", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 10}}`, `needs train_labels`},
+		{"thresholdout without training rows", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 10}}, "defence_state_file": "st.json"`, `needs train_labels`},
 		{"training rows without thresholdout", `"defence": {}, "train_labels": "l.txt"`, `training rows serve only Thresholdout`},
-		{"thresholdout budget", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 0}}, "train_labels": "l.txt"`, `B ≥ 1`},
-		{"bad training labels", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 1}}, "train_labels": "short"`, `train_labels`},
-		{"ladder on accuracy", `"metric": "accuracy", "defence": {"ladder": {"kind": "fixed"}}`, `per-row loss`},
-		{"free ladder after subset", `"defence": {"subset": 2, "ladder": {"kind": "parameter-free"}}`, `cannot follow a Subset`},
+		{"thresholdout budget", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 0}}, "train_labels": "l.txt", "defence_state_file": "st.json"`, `B ≥ 1`},
+		{"bad training labels", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 1}}, "train_labels": "short", "defence_state_file": "st.json"`, `train_labels`},
+		{"ladder on accuracy", `"metric": "accuracy", "defence": {"ladder": {"kind": "fixed"}}, "defence_state_file": "st.json"`, `per-row loss`},
+		{"free ladder after subset", `"defence": {"subset": 2, "ladder": {"kind": "parameter-free"}}, "defence_state_file": "st.json"`, `cannot follow a Subset`},
 		{"seed without defence", seed, `need a defence`},
+		{"ladder without a state file", `"defence": {"ladder": {"kind": "fixed"}}`, `needs defence_state_file`},
+		{"state file without a defence", `"defence_state_file": "st.json"`, `need a defence`},
+		{"corrupt state file", `"defence": {"ladder": {"kind": "fixed", "eta": "0.01"}}, "defence_state_file": "short"`, `defence_state_file`},
 		{"bad simulation seed", `"defence": {}, "simulation_seed": "xyz"`, `simulation_seed must be 64 hexadecimal digits`},
 		{"seed and secret", `"defence": {}, "defence_secret_file": "short", ` + seed, `both set`},
 	}
@@ -267,4 +270,54 @@ func TestDefenceNoiseRestart(t *testing.T) {
 	f1, f2 := scores("fresh"), scores("fresh")
 	assert.NotEqual(t, f1[0], f1[1], "fresh: new noise for a resubmission")
 	assert.NotEqual(t, f1[0], f2[0], "fresh: a restart does not replay the noise")
+}
+
+// TestDefenceStateRestart: with defence_state_file, a restarted server
+// remembers each team's Ladder best (a worse submission still gets the
+// best) and Thresholdout's spent budget; a state file that does not fit
+// the competition stops it from starting.
+func TestDefenceStateRestart(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 11))
+	const n, nt = 300, 200
+	hold, train := randLabels(r, n, 2), randLabels(r, nt, 2)
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state.json")
+	five := 5
+	ladder := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", DefenceStateFile: state,
+		Defence: &defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", PerTeam: true}, Decimals: &five}}
+	good, bad := make([]float64, n), make([]float64, n)
+	for i, y := range hold {
+		good[i], bad[i] = 0.3+0.4*float64(y), 0.45+0.1*float64(y)
+	}
+	e := newEnv(t, [][]int{hold}, ladder)
+	best := submitScore(t, e, e.key("fay"), good)
+	e = newEnv(t, [][]int{hold}, ladder) // a restart, a new database
+	assert.Equal(t, best, submitScore(t, e, e.key("fay"), bad), "after a restart fay's ladder still holds her best")
+	assert.NotEqual(t, best, submitScore(t, e, e.key("gus"), bad))
+
+	// The same file under a competition without a Ladder is refused.
+	cc := ladder
+	cc.Labels = writeLabels(t, hold)
+	cc.Defence = &defence.Settings{Decimals: &five}
+	_, err := NewCompetition(cc, nil)
+	assert.ErrorContains(t, err, "has no Ladder")
+
+	// Thresholdout: a budget of 1, spent before the restart, stays spent.
+	none := -1
+	th := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", Decimals: &none, TrainLabels: writeLabels(t, train),
+		DefenceStateFile: filepath.Join(dir, "th.json"),
+		Defence:          &defence.Settings{Thresholdout: &defence.ThresholdoutSettings{T: 0.05, Sigma: 0.002, Budget: 1}}}
+	p := make([]float64, nt+n)
+	for i := range nt {
+		p[i] = 0.5
+	}
+	for i, y := range hold {
+		p[nt+i] = 0.1 + 0.8*float64(y)
+	}
+	e = newEnv(t, [][]int{hold}, th)
+	submitScore(t, e, e.key("hal"), p)
+	e = newEnv(t, [][]int{hold}, th)
+	a := e.post("/v1/competitions/d/submissions", e.key("hal"), "application/json", predJSON(p))
+	assert.Equal(t, http.StatusForbidden, a.Status, a.Raw)
+	assert.Contains(t, a.Raw, "holdout_exhausted")
 }

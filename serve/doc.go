@@ -124,8 +124,12 @@
 // training score (the metric's, exact) is answered unless the holdout's
 // differs by more than the noisy threshold, and once its budget B is
 // spent a submission is refused (403 holdout_exhausted) and not charged.
-// The chain's state (the Ladder's bests, Thresholdout's budget) lives in
-// memory: a restart starts it afresh. simulation_seed makes every random stream follow from a seed
+// The chain's state (the Ladder's bests and leaders, Thresholdout's
+// budget) is rewritten to defence_state_file after every release, before
+// the submission commits, and read at start; a Ladder or Thresholdout
+// requires it. Fresh noise is never replayed after a restart (a new
+// per-process nonce); keyed noise needs defence_secret_file, so that the
+// same prediction gets the same noise after a restart. simulation_seed makes every random stream follow from a seed
 // (labelinf audit's loopback mode), never for a real competition.
 // Without a defence, the score passes through a [Releaser] chain ending
 // in the rounding to the configured decimals ([Round]).

@@ -149,9 +149,8 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 // scoreBoards scores pred on both boards and releases the scores. It runs
 // inside the budget transaction, after the charge. With defence settings
 // the public score is released by the defence chain, with the key's name
-// as the team (a defence's state, such as the Ladder's best, is kept in
-// memory: a restart starts it afresh, and a submission whose transaction
-// fails after scoring has still moved it).
+// as the team (a submission whose transaction fails after its release has
+// still moved the defence's state, such as the Ladder's best).
 func (c *Competition) scoreBoards(pred []float64, k Key, seq int64) (Scores, error) {
 	per := 1
 	if c.K > 2 {
