@@ -172,7 +172,7 @@ func openLoopback(ctx context.Context, o LoopbackOptions, s Spec) (_ *loopback, 
 		}
 		go func() { done <- cmd.Wait() }()
 		t.stop = func() error {
-			// SIGTERM drains the server; it exits 0.
+			// SIGINT drains the server, as SIGTERM does; it exits 0.
 			_ = cmd.Process.Signal(os.Interrupt)
 			select {
 			case err := <-done:
