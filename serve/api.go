@@ -15,6 +15,7 @@ type competitionInfo struct {
 	Metric      string     `json:"metric"`
 	Classes     int        `json:"classes"`
 	Rows        int        `json:"rows"`
+	TrainRows   int        `json:"train_rows,omitempty"`
 	PublicRows  int        `json:"public_rows"`
 	Decimals    int        `json:"decimals"`
 	LowerBetter bool       `json:"lower_is_better"`
@@ -26,7 +27,7 @@ type competitionInfo struct {
 }
 
 func (s *Server) info(c *Competition) competitionInfo {
-	ci := competitionInfo{ID: c.ID, Title: c.Title, Metric: c.Metric.Name(), Classes: c.K, Rows: c.N, PublicRows: len(c.publicRows),
+	ci := competitionInfo{ID: c.ID, Title: c.Title, Metric: c.Metric.Name(), Classes: c.K, Rows: c.Rows(), TrainRows: len(c.train), PublicRows: len(c.publicRows),
 		Decimals: c.Decimals, LowerBetter: c.Metric.LowerIsBetter(), Closed: c.Closed(s.o.Now()),
 		DailyLimit: c.Limits.Daily, TotalLimit: c.Limits.Total, MinInterval: c.Limits.MinInterval.String()}
 	if !c.Closes.IsZero() {

@@ -21,7 +21,7 @@
 //	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-seed S] [-labels FILE] [-timeout D] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
-//	labelinf audit -config FILE -inprocess [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+//	labelinf audit -config FILE [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
 //	labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
 //	labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
 //	labelinf version
@@ -296,8 +296,8 @@
 // labelinf audit is the host's check before opening a competition
 // (package audit): for each defence of a grid (by default none; rounding
 // to 5, 3 and 2 decimals; fresh Gaussian noise at three scales; the
-// fixed-step and parameter-free Ladder; 5 submissions per day; a
-// public/private split; a random half of the rows per submission; and the
+// fixed-step and parameter-free Ladder, each global and per team; 5
+// submissions per day; a public/private split; a random half of the rows per submission; and the
 // competition as configured) it runs every attack that applies, told
 // which defence is in place: the block code, ICML Alg 1 and Alg 3
 // (decode.AttackMulti, planning for the cell's rounding and noise), the
@@ -321,11 +321,17 @@
 // report (no wall times: the same config gives the same bytes); -out DIR
 // writes report.json, table.txt, plot.png and plot.svg (attack cost
 // against honest-user cost, one point per defence). Progress goes to
-// stderr unless -quiet; -workers cells run at once. -inprocess is
-// required: the attacks run against an in-process simulation of each
-// cell; the loopback HTTP mode against labelinf serve waits for serve to
-// take a competition's defence settings. A missing or bad config, labels
-// or honest files exit 2.
+// stderr unless -quiet; -workers cells run at once.
+//
+// By default the attacks run over loopback HTTP against real labelinf
+// serve processes (this executable, one per attack and one for the
+// honest submissions, each with a fresh SQLite database in the temporary
+// directory): each serves the cell's defence as its competition's
+// "defence" settings, seeded with the cell's simulation seed, without
+// submission limits (the audit counts limits in days), and each team
+// submits with its own API key. -inprocess attacks an in-process
+// simulation of each cell instead, faster and with the same report, byte
+// for byte. A missing or bad config, labels or honest files exit 2.
 // # serve
 //
 // The serve command is a scoring server for competition hosts: it holds
@@ -337,8 +343,11 @@
 // leaderboard (GET /v1/competitions/ID/leaderboard, and a web page at
 // /competitions/ID), /healthz and /metrics. serve keys add prints a new
 // API key once (only its hash is stored); keys list and keys revoke manage
-// them. SIGINT or SIGTERM drains the server. -listen overrides the
-// config's address and -addr-file writes the one bound (127.0.0.1:0 picks
+// them. A competition's "defence" field takes package defence's settings
+// (the JSON of labelinf audit's grid: split, random subsets, the Ladder
+// global or per team, noise, Thresholdout with train_labels, rounding,
+// limits), which release its public score. SIGINT or SIGTERM drains the
+// server. -listen overrides the config's address and -addr-file writes the one bound (127.0.0.1:0 picks
 // a free port). go doc ./serve is its manual. It exits 1 on a failure, 2
 // on a usage error.
 //
