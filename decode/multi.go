@@ -47,6 +47,12 @@ type MultiOptions struct {
 	// strategy's largest block). ICML Table 2 runs Alg 1 at exactly N/5
 	// queries: Primes with MaxBlock 5.
 	MaxBlock int
+	// Known, if not nil, holds labels learned before the attack (N
+	// entries, −1 where unknown), for example from the probe queries that
+	// identified the scorer (package fingerprint): the attack starts with
+	// them known and spends no query on them. They are as trustworthy as
+	// their source; Check verifies them with the rest.
+	Known []int
 }
 
 // blockCap is the largest block a query may decode.
@@ -84,6 +90,9 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	}
 	if opt.MaxBlock < 0 {
 		return nil, fmt.Errorf("decode: MaxBlock = %d; want ≥ 0", opt.MaxBlock)
+	}
+	if err := a.learnKnown(opt.Known); err != nil {
+		return nil, err
 	}
 	res := &Result{Verified: true}
 	kmax := opt.blockCap(a.n)

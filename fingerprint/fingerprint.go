@@ -66,8 +66,11 @@ type Result struct {
 	NoFit      string
 	Components []Component
 	Probes     []Probe
-	// Labels are the labels of the special rows learned from the probes
-	// (−1 where unknown).
+	// Labels are the labels the probes determine: N entries, −1 where
+	// unknown. A row's label is known when every candidate model (and
+	// labeling) that fits the probes agrees on it; they are as sure as
+	// the identification, and an attack that starts from them
+	// ([decode.MultiOptions.Known]) verifies them with the rest.
 	Labels []int
 }
 
@@ -86,7 +89,10 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 	if n < 2*nSpecial {
 		return nil, fmt.Errorf("fingerprint: N = %d: the probes need at least %d points", n, 2*nSpecial)
 	}
-	res := &Result{Labels: []int{-1, -1, -1, -1}}
+	res := &Result{Labels: make([]int, n)}
+	for i := range res.Labels {
+		res.Labels[i] = -1
+	}
 	ask := func(off int, purpose string, p []float64) (*Probe, error) {
 		pred := &scorer.Pred{K: 2, P: make([]float64, n)}
 		for i := range pred.P {
@@ -150,6 +156,10 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 			if off+2*nSpecial > n {
 				break
 			}
+			// Every candidate that explains the score by hidden extremes
+			// agrees on the labels that hide them: keep them.
+			l, _ := sharedLabels(hyp)
+			copy(res.Labels[off:], l)
 			off += nSpecial
 			for _, h := range hyp {
 				h.newRows()
@@ -191,13 +201,15 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 		note(before, hyp, len(res.Probes))
 	}
 	if len(hyp) == 0 {
+		for i := range res.Labels {
+			res.Labels[i] = -1 // learned under models that no longer fit
+		}
 		res.NoFit = "no candidate model reproduces every probe's score"
 		res.Components = components(nil, all, elim)
 		return res, nil
 	}
-	if l, ok := sharedLabels(hyp); ok {
-		res.Labels = l
-	}
+	l, _ := sharedLabels(hyp)
+	copy(res.Labels[off:], l)
 	// The most cautious fitting model: the largest error budget over
 	// every (candidate, decimals) pair left.
 	var best scorer.Spec

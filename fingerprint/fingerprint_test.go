@@ -62,6 +62,18 @@ func TestIdentifySim(t *testing.T) {
 				}
 				t.Fatalf("%s N=%d: no model fits: %s", name, n, res.NoFit)
 			}
+			learned := 0
+			for i, c := range res.Labels {
+				if c >= 0 {
+					learned++
+					if c != labels[i] {
+						t.Errorf("%s N=%d: the probes learned label %d of row %d, want %d", name, n, c, i, labels[i])
+					}
+				}
+			}
+			if len(res.Labels) != n {
+				t.Errorf("%s N=%d: %d labels", name, n, len(res.Labels))
+			}
 			got := res.Spec
 			got.Decimals = -1
 			for _, c := range res.Components {
@@ -75,7 +87,7 @@ func TestIdentifySim(t *testing.T) {
 					und = append(und, c.Name+"∈"+strings.Join(c.Fits, "|"))
 				}
 			}
-			t.Logf("%-34s N=%-5d %d probes → %s  undetermined %v", name, n, res.Queries(), res.Model.Name, und)
+			t.Logf("%-34s N=%-5d %d probes → %s  undetermined %v, %d labels learned", name, n, res.Queries(), res.Model.Name, und, learned)
 			if res.Queries() > MaxProbes {
 				t.Errorf("%d probes", res.Queries())
 			}

@@ -1,0 +1,103 @@
+package decode
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// recordAttack attacks a simulated server of model truth with the model
+// assume, recording every query.
+func recordAttack(t *testing.T, truth, assume string, labels []int, k int) (*Result, error, *Transcript) {
+	t.Helper()
+	mt, err := scorer.ParseModel(truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ma, err := scorer.ParseModel(assume)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := oracle.NewSim(mt, labels, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder(sim)
+	res, aerr := AttackMulti(context.Background(), scorer.PerPoint(rec, ma), MultiOptions{Model: ma, Check: true})
+	if rec.Queries() != sim.Queries() {
+		t.Fatalf("recorded %d queries, the server answered %d", rec.Queries(), sim.Queries())
+	}
+	return res, aerr, rec.Transcript()
+}
+
+// Replaying an attack's transcript under the server's own model reads
+// the labels the attack read, and refutes nothing; under a model the
+// attack refuted, it refutes the same score.
+func TestReplay(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		k, n  int
+	}{
+		{"float64-sklearn", 2, 500},
+		{"leaderboard", 2, 198},
+		{"float32-keras", 2, 300},
+		{"float64,clip=eps,renorm,sum=naive", 2, 300},
+		{"float64,floor=-100,reduce=sum", 2, 300},
+		{"float64-sklearn", 3, 200},
+	} {
+		labels := seededLabels(t, tc.n, tc.k)
+		res, err, tr := recordAttack(t, tc.model, tc.model, labels, tc.k)
+		if err != nil || !res.Verified {
+			t.Fatalf("%s: %v", tc.model, err)
+		}
+		m, _ := scorer.ParseModel(tc.model)
+		rp, err := ReplayTranscript(context.Background(), tr, 0, m, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		learned := 0
+		for i, c := range rp.Labels {
+			if c >= 0 {
+				learned++
+				if c != labels[i] {
+					t.Errorf("%s K=%d: replay read label %d of point %d, want %d", tc.model, tc.k, c, i, labels[i])
+				}
+			}
+		}
+		if rp.Refuted >= 0 {
+			t.Errorf("%s K=%d: its own transcript refutes it: %s", tc.model, tc.k, rp.Reason)
+		}
+		if learned != tc.n {
+			t.Errorf("%s K=%d: replay learned %d of %d labels (%d queries undecided)", tc.model, tc.k, learned, tc.n, rp.Undecided)
+		}
+		t.Logf("%-36s K=%d N=%d: %d queries replayed, %d labels, %d undecided", tc.model, tc.k, tc.n, tr.Len(), learned, rp.Undecided)
+	}
+	// A server clipping at 1e-15 attacked as the dtype's eps: the attack
+	// fails, and its transcript refutes eps but not 1e-15.
+	labels := seededLabels(t, 300, 2)
+	_, err, tr := recordAttack(t, "float64,clip=1e-15,renorm", "float64-sklearn", labels, 2)
+	if !errors.Is(err, ErrInconsistent) {
+		t.Fatalf("wrong model: %v", err)
+	}
+	wrong, _ := scorer.ParseModel("float64-sklearn")
+	rp, err := ReplayTranscript(context.Background(), tr, 0, wrong, nil, false)
+	if err != nil || rp.Refuted < 0 {
+		t.Errorf("the assumed model is not refuted by the transcript of its failed attack: %v %+v", err, rp)
+	}
+	right, _ := scorer.ParseModel("float64,clip=1e-15,renorm")
+	rp, err = ReplayTranscript(context.Background(), tr, 0, right, nil, false)
+	if err != nil || rp.Refuted >= 0 {
+		t.Fatalf("the server's model is refuted: %v %s", err, rp.Reason)
+	}
+	for i, c := range rp.Labels {
+		if c >= 0 && c != labels[i] {
+			t.Errorf("replay under the right model read label %d of point %d, want %d", c, i, labels[i])
+		}
+	}
+	if _, err := ReplayTranscript(context.Background(), tr, tr.Len()+1, right, nil, false); err == nil {
+		t.Error("replay past the end: no error")
+	}
+}
