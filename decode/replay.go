@@ -95,8 +95,9 @@ func (r *Recorder) Transcript() *Transcript {
 	return &t
 }
 
-// Queries returns the number of queries recorded.
-func (r *Recorder) Queries() int {
+// Recorded returns the number of queries recorded (Queries is the
+// wrapped server's count).
+func (r *Recorder) Recorded() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.t.steps)

@@ -27,8 +27,8 @@ func recordAttack(t *testing.T, truth, assume string, labels []int, k int) (*Res
 	}
 	rec := NewRecorder(sim)
 	res, aerr := AttackMulti(context.Background(), scorer.PerPoint(rec, ma), MultiOptions{Model: ma, Check: true})
-	if rec.Queries() != sim.Queries() {
-		t.Fatalf("recorded %d queries, the server answered %d", rec.Queries(), sim.Queries())
+	if rec.Recorded() != sim.Queries() {
+		t.Fatalf("recorded %d queries, the server answered %d", rec.Recorded(), sim.Queries())
 	}
 	return res, aerr, rec.Transcript()
 }

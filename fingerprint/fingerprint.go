@@ -62,6 +62,9 @@ type Result struct {
 	Spec  scorer.Spec
 	// Exact reports that exactly one candidate model fits every probe.
 	Exact bool
+	// Fits lists every candidate model (with its decimals) that fits
+	// every probe, the largest error budget first: Spec is Fits[0].
+	Fits []scorer.Spec
 	// NoFit explains why no model fits ("" if one does).
 	NoFit      string
 	Components []Component
@@ -212,17 +215,31 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 	copy(res.Labels[off:], l)
 	// The most cautious fitting model: the largest error budget over
 	// every (candidate, decimals) pair left.
-	var best scorer.Spec
-	bestB := -1.0
+	type fit struct {
+		sp scorer.Spec
+		b  float64
+	}
+	var fits []fit
 	for _, h := range hyp {
 		for dec := range h.alive {
 			sp := h.spec
 			sp.Decimals = dec
-			if b := budget(sp); b > bestB {
-				best, bestB = sp, b
-			}
+			fits = append(fits, fit{sp, budget(sp)})
 		}
 	}
+	slices.SortStableFunc(fits, func(x, y fit) int {
+		if x.b != y.b {
+			if x.b > y.b {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(x.sp.String(), y.sp.String())
+	})
+	for _, f := range fits {
+		res.Fits = append(res.Fits, f.sp)
+	}
+	best := fits[0].sp
 	m, err := best.Model()
 	if err != nil {
 		return nil, fmt.Errorf("fingerprint: identified model %s: %w", best, err)

@@ -1,0 +1,204 @@
+package fingerprint
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"sync/atomic"
+	"testing"
+
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/internal/testrand"
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// redeploy answers its first `after` queries as server a and the rest as
+// b: a host that upgrades its scoring library mid-competition, so that
+// the model identified by the probes stops fitting later.
+type redeploy struct {
+	a, b  scorer.Server
+	after int64
+	n     atomic.Int64
+}
+
+func (r *redeploy) N() int       { return r.a.N() }
+func (r *redeploy) K() int       { return r.a.K() }
+func (r *redeploy) Queries() int { return int(r.n.Load()) }
+func (r *redeploy) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
+	if r.n.Add(1) <= r.after {
+		return r.a.Score(ctx, p)
+	}
+	return r.b.Score(ctx, p)
+}
+
+func sims(t *testing.T, labels []int, k int, names ...string) []scorer.Server {
+	t.Helper()
+	var out []scorer.Server
+	for _, name := range names {
+		m, err := scorer.ParseModel(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := oracle.NewSim(m, labels, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func checkLabels(t *testing.T, what string, ar *AttackResult, labels []int) {
+	t.Helper()
+	res := ar.Result
+	if res == nil || !res.Verified {
+		t.Fatalf("%s: not verified", what)
+	}
+	for i, c := range labels {
+		if res.Labels[i] != c {
+			t.Fatalf("%s: label %d = %d, want %d", what, i, res.Labels[i], c)
+		}
+	}
+}
+
+// Attack on a fixed model: the labels the probes determined are not
+// queried again, and every label is verified.
+func TestAttackKnownModel(t *testing.T) {
+	r := testrand.New(t)
+	for _, name := range []string{scorer.Leaderboard, "float64,clip=eps,renorm,dec=5", scorer.Float32Keras} {
+		labels := make([]int, 198)
+		for i := range labels {
+			labels[i] = r.IntN(2)
+		}
+		s := sims(t, labels, 2, name)[0]
+		ar, err := Attack(context.Background(), s, AttackOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		checkLabels(t, name, ar, labels)
+		if ar.Result.Queries != s.(*oracle.Sim).Queries() {
+			t.Errorf("%s: %d queries reported, %d sent", name, ar.Result.Queries, s.(*oracle.Sim).Queries())
+		}
+		if len(ar.Reidentified) != 0 {
+			t.Errorf("%s: re-identified %+v", name, ar.Reidentified)
+		}
+		t.Logf("%-32s %d queries (%d probes, %d labels from them), model %s", name, ar.Result.Queries, ar.Probes, ar.ProbeLabels, ar.Model.Name)
+	}
+}
+
+// A server that changes its model after the probes: the attack under the
+// model identified fails, re-identifies the scorer from the transcript
+// and new probes, and resumes under the new model; every label verified.
+func TestAttackReidentify(t *testing.T) {
+	r := testrand.New(t)
+	for _, tc := range []struct {
+		a, b string
+		must bool // the attack under a must fail against b
+	}{
+		// scikit-learn 1.1 → 1.2: the clip moves from 1e-15 to the dtype's eps.
+		{"float64,clip=1e-15,renorm", "float64,clip=eps,renorm", true},
+		// Keras 3 → Keras 2: eps added inside the log.
+		{"float32,clip=1e-7", "float32,clip=keras2", true},
+		// numpy's pairwise sum → a left-to-right sum (subtle: unrounded
+		// scores differ in the last bits).
+		{"float64,clip=eps,renorm", "float64,clip=eps,renorm,sum=naive", false},
+	} {
+		for _, n := range []int{198, 1000} {
+			labels := make([]int, n)
+			for i := range labels {
+				labels[i] = r.IntN(2)
+			}
+			ss := sims(t, labels, 2, tc.a, tc.b)
+			s := &redeploy{a: ss[0], b: ss[1], after: 4}
+			ar, err := Attack(context.Background(), s, AttackOptions{})
+			what := tc.a + " → " + tc.b
+			if err != nil {
+				t.Fatalf("%s N=%d: %v (re-identified %+v)", what, n, err, ar.Reidentified)
+			}
+			checkLabels(t, what, ar, labels)
+			if int64(ar.Result.Queries) != s.n.Load() {
+				t.Errorf("%s: %d queries reported, %d sent", what, ar.Result.Queries, s.n.Load())
+			}
+			if tc.must && len(ar.Reidentified) == 0 {
+				t.Errorf("%s N=%d: no re-identification", what, n)
+			}
+			for _, re := range ar.Reidentified {
+				t.Logf("%s N=%d: after %d queries %s failed (%s); now %s: %s; %d labels from the transcript", what, n, re.AfterQuery, re.Failed, re.Why, re.Model, re.How, re.Labels)
+			}
+			if len(ar.Reidentified) > 0 {
+				want, _ := scorer.ParseModel(tc.b)
+				if ar.Model.Name != want.Name {
+					t.Logf("%s N=%d: finished under %s (the server: %s)", what, n, ar.Model.Name, want.Name)
+				}
+			}
+			t.Logf("%s N=%d: %d queries, %d probes, %d re-identifications, model %s", what, n, ar.Result.Queries, ar.Probes, len(ar.Reidentified), ar.Model.Name)
+		}
+	}
+}
+
+// A server that changes to a model outside the grid (clipping at 1e-12)
+// after the probes: no model fits, and no label is reported verified.
+func TestAttackReidentifyNoFit(t *testing.T) {
+	r := testrand.New(t)
+	labels := make([]int, 300)
+	for i := range labels {
+		labels[i] = r.IntN(2)
+	}
+	ss := sims(t, labels, 2, "float64,clip=eps,renorm", "float64,clip=1e-12,renorm")
+	s := &redeploy{a: ss[0], b: ss[1], after: 4}
+	ar, err := Attack(context.Background(), s, AttackOptions{})
+	if !errors.Is(err, ErrNoModel) {
+		t.Fatalf("err %v, want ErrNoModel", err)
+	}
+	if ar.Result != nil {
+		if ar.Result.Verified {
+			t.Fatal("verified")
+		}
+		for i, k := range ar.Result.Known {
+			if k {
+				t.Fatalf("label %d reported known", i)
+			}
+		}
+	}
+	t.Logf("%v; %d queries, re-identified %+v", err, s.n.Load(), ar.Reidentified)
+}
+
+// The transcript alone picks, among the models that fit the probes, the
+// one that explains every score of a failed attack (step 1 of Attack).
+func TestBestFitTranscript(t *testing.T) {
+	r := testrand.New(t)
+	labels := make([]int, 300)
+	for i := range labels {
+		labels[i] = r.IntN(2)
+	}
+	s := sims(t, labels, 2, "float32,clip=keras2")[0]
+	rec := decode.NewRecorder(s)
+	wrong, _ := scorer.ParseModel("float32,clip=1e-7")
+	_, err := decode.AttackMulti(context.Background(), rec, decode.MultiOptions{Model: wrong, Check: true})
+	if !errors.Is(err, decode.ErrInconsistent) {
+		t.Fatalf("attack under the wrong model: %v", err)
+	}
+	var fits []scorer.Spec
+	for _, name := range []string{"float32,clip=1e-7", "float32,clip=1e-7,sum=naive", "float32,clip=keras2"} {
+		sp, _ := scorer.ParseSpec(name)
+		fits = append(fits, sp)
+	}
+	m, rp, stale, err := bestFit(context.Background(), rec.Transcript(), fits, []string{wrong.Name}, false, false)
+	if err != nil || m == nil {
+		t.Fatalf("no fit: %v", err)
+	}
+	if want := fits[2].String(); m.Name != want || stale != 0 {
+		t.Errorf("best fit %s (stale %d), want %s", m.Name, stale, want)
+	}
+	learned := 0
+	for i, c := range rp.Labels {
+		if c >= 0 {
+			learned++
+			if c != labels[i] {
+				t.Fatalf("label %d read %d, want %d", i, c, labels[i])
+			}
+		}
+	}
+	t.Logf("%d queries of a failed attack: %s explains them all, %d labels read from them", rec.Recorded(), m.Name, learned)
+}
