@@ -31,6 +31,9 @@ type AttackOptions struct {
 	// MaxReidentify is the number of re-identifications allowed: 0 means
 	// [DefaultMaxReidentify], a negative value none.
 	MaxReidentify int
+	// IgnoreProbeLabels starts the first attack from no label, as if the
+	// probes had determined none: only to measure what they save.
+	IgnoreProbeLabels bool
 	// OnModel, if set, is called with each model the attack adopts,
 	// before it queries under it (an external scorer's text answers are
 	// then read in the model's format).
@@ -147,6 +150,9 @@ func Attack(ctx context.Context, s scorer.Server, opt AttackOptions) (*AttackRes
 		return out, fmt.Errorf("%w: %s", ErrNoModel, id.NoFit)
 	}
 	model, known := id.Model, id.Labels
+	if opt.IgnoreProbeLabels {
+		known = nil
+	}
 	for _, c := range known {
 		if c >= 0 {
 			out.ProbeLabels++

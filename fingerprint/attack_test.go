@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"context"
 	"errors"
+	"flag"
 	"math/big"
 	"sync/atomic"
 	"testing"
@@ -201,4 +202,51 @@ func TestBestFitTranscript(t *testing.T) {
 		}
 	}
 	t.Logf("%d queries of a failed attack: %s explains them all, %d labels read from them", rec.Recorded(), m.Name, learned)
+}
+
+var (
+	savingN         = flag.Int("saving-n", 198, "TestProbeLabelSaving: N")
+	savingLabelings = flag.Int("saving-labelings", 10, "TestProbeLabelSaving: labelings")
+	savingModel     = flag.String("saving-model", "float64,clip=eps,renorm,dec=5", "TestProbeLabelSaving: the simulated scorer")
+)
+
+// TestProbeLabelSaving measures the queries the probes' labels save: the
+// same scorer and labelings attacked from them and from nothing.
+// BENCHMARKS.md §16 runs it with -saving-n 25000 -saving-model
+// float64-sklearn too.
+func TestProbeLabelSaving(t *testing.T) {
+	r := testrand.New(t)
+	labelings := *savingLabelings
+	if testing.Short() {
+		labelings = 3
+	}
+	var with, without, learned []int
+	for range labelings {
+		labels := make([]int, *savingN)
+		for i := range labels {
+			labels[i] = r.IntN(2)
+		}
+		var q [2]int
+		for j, ignore := range []bool{false, true} {
+			s := sims(t, labels, 2, *savingModel)[0]
+			ar, err := Attack(context.Background(), s, AttackOptions{IgnoreProbeLabels: ignore})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLabels(t, *savingModel, ar, labels)
+			q[j] = ar.Result.Queries
+			if !ignore {
+				learned = append(learned, ar.ProbeLabels)
+			}
+		}
+		with, without = append(with, q[0]), append(without, q[1])
+	}
+	sw, so := 0, 0
+	for i := range with {
+		sw, so = sw+with[i], so+without[i]
+	}
+	t.Logf("%s N=%d, %d labelings: labels from the probes %v; queries from them %v (total %d), from nothing %v (total %d)", *savingModel, *savingN, labelings, learned, with, sw, without, so)
+	if sw > so {
+		t.Errorf("the probes' labels cost queries: %d against %d", sw, so)
+	}
 }

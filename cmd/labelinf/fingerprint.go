@@ -194,18 +194,34 @@ func runFingerprint(e *env, args []string) int {
 	return 0
 }
 
-// identifyFor is attack's -assume auto: it probes s (the timed server;
-// raw the scorer itself) and makes the identified model the one the
-// attack plans for.
-func identifyFor(ctx context.Context, s, raw scorer.Server, sp *scorerSpec, scorerName string) (*fingerprint.Result, fingerprintOut, error) {
-	res, o, err := identify(ctx, s, scorerName)
-	if err != nil {
-		return res, o, err
+// roundTo makes an external scorer read its text answers in m's format
+// when m reports unrounded scores (a decimal text is read exactly
+// otherwise).
+func roundTo(sc scorer.Server, m *scorer.Model) {
+	if c, ok := sc.(*oracle.Cmd); ok {
+		c.RoundTo = nil
+		if m.Decimals < 0 {
+			f := m.Loss.Format
+			c.RoundTo = &f
+		}
 	}
-	if c, ok := raw.(*oracle.Cmd); ok && res.Model.Decimals < 0 {
-		f := res.Model.Loss.Format
-		c.RoundTo = &f
+}
+
+// reidentOut is one re-identification mid-attack (-assume auto).
+type reidentOut struct {
+	AfterQuery int    `json:"after_query"`
+	Failed     string `json:"failed"`
+	Why        string `json:"why"`
+	Model      string `json:"model"`
+	How        string `json:"how"`
+	Probes     int    `json:"probes"`
+	Labels     int    `json:"labels"`
+	Stale      int    `json:"stale"`
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no model"
 	}
-	sp.model = res.Model
-	return res, o, nil
+	return s
 }
