@@ -149,6 +149,12 @@ func runAttack(e *env, args []string) int {
 		return 2
 	}
 	a.set = setFlags(fs)
+	if isHTTPScorer(*a.scorer) && *a.assume == "" {
+		// Plan for the model the served competition publishes.
+		if _, _, _, _, err := servedModel(e.ctx, a.scorerFlags, a.set); err != nil {
+			return servedError(e, "attack", err)
+		}
+	}
 	sp, err := a.parse(a.set)
 	if err != nil {
 		return usageError(e.stderr, "attack", err)

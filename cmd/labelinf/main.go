@@ -5,7 +5,7 @@
 //
 //	labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
 //	labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
-//	labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
+//	labelinf plan [-n N] [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
 //	              [-dry-run-max M] [-json]
 //	labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME|auto]] [-n N] [-k K] [-seed S]
 //	                [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
@@ -132,9 +132,20 @@
 // before the attack, as the fingerprint command does, prints the
 // identification and its evidence (on stderr with -json), plans for the
 // identified model, and turns -check on; the probes count in the queries
-// (JSON probes). If no model fits, the attack is not run and the command
-// exits 1. With a simulated -scorer, -assume auto attacks it without
-// being told its model.
+// (JSON probes). The labels the probes determine are not queried again
+// (JSON probe_labels). When a score stops fitting the model mid-attack
+// (its blocks keep failing verification, or the final check does not
+// match), the scorer is re-identified instead of the attack failing: first
+// among the models that fit the probes, by replaying every query and score
+// so far under each (no query spent), else by new probes, whose models
+// are replayed the same way (a server that changed its model has its
+// earlier scores set aside); the attack resumes under the new model from
+// the labels the scores determine under it, and each re-identification is
+// printed (JSON reidentified). At most 2 re-identifications; a model whose
+// attack failed is not adopted again. Labels are reported verified only
+// after the final check against the scorer itself. If no model fits, the
+// attack stops and the command exits 1. With a simulated -scorer,
+// -assume auto attacks it without being told its model.
 //
 // Noise (-noise bounded|gaussian|laplace|multiplicative with -tau T > 0,
 // and -delta D in (0, 1) for Gaussian and Laplace, default 1e-6) is added
@@ -144,8 +155,9 @@
 // plan prints, for each strategy (primes = ICML Alg 1, alg3 = ICML Alg 3,
 // blocks = ours), the queries and block sizes it would use, and the
 // information floor N·log2(K)/(bits in one score); -check counts the final
-// check query. N is 1..67108864. Beside each count, "at least" is a lower
-// bound on the queries that holds for every labeling (decode.BoundMulti,
+// check query. N (-n, required except for a served competition) is
+// 1..67108864. Beside each count, "at least" is a lower bound on the
+// queries that holds for every labeling (decode.BoundMulti,
 // JSON lower_bound): it takes seconds at N = 10^6, and it is what a
 // defender can rely on. The block code's dry run designs every block and
 // takes minutes at that size, so it runs only for N ≤ -dry-run-max M
@@ -343,8 +355,14 @@
 // on a usage error.
 //
 // attack -scorer http://HOST:PORT/v1/competitions/ID -api-key-file FILE
-// -assume MODEL attacks a served competition: N, K and the score's
-// decimals come from the server, every query is one charged submission,
+// [-assume MODEL|auto] attacks a served competition: N, K and the score's
+// decimals come from the server, and without -assume so does the model
+// (GET /v1/competitions/ID publishes a log-loss competition's model in
+// the composed syntax, clip and decimals included). plan -scorer
+// http://HOST:PORT/v1/competitions/ID (no key needed) plans for that
+// competition the same way: its N, K and published model, or -assume
+// MODEL with the server's decimals; -n or -k other than the server's is
+// a usage error. Every attack query is one charged submission,
 // and a limit answer (429) stops the attack with the labels recovered so
 // far (verified false: -partial-out writes what is known, -out is not
 // written). It needs a competition whose public board scores every row.

@@ -15,7 +15,7 @@ import (
 // package doc); TestUsageMatchesManual keeps the two equal.
 const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
        labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
-       labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
+       labelinf plan [-n N] [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
                      [-dry-run-max M] [-json]
        labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME|auto]] [-n N] [-k K] [-seed S]
                        [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
