@@ -250,3 +250,26 @@ func TestProbeLabelSaving(t *testing.T) {
 		t.Errorf("the probes' labels cost queries: %d against %d", sw, so)
 	}
 }
+
+// -assume auto against K-class scorers: identified, attacked from the
+// probes' labels, every label verified.
+func TestAttackMulticlass(t *testing.T) {
+	r := testrand.New(t)
+	for _, name := range []string{scorer.Float64Sklearn, scorer.Float32Keras, scorer.TorchBCE, "float64,clip=eps,renorm,dec=5"} {
+		for _, k := range []int{3, 5} {
+			labels := make([]int, 300)
+			for i := range labels {
+				labels[i] = r.IntN(k)
+			}
+			s := sims(t, labels, k, name)[0]
+			ar, err := Attack(context.Background(), s, AttackOptions{})
+			if err != nil {
+				t.Fatalf("%s K=%d: %v", name, k, err)
+			}
+			checkLabels(t, name, ar, labels)
+			m, _ := scorer.ParseModel(name)
+			known, _ := decode.AttackMulti(context.Background(), sims(t, labels, k, name)[0], decode.MultiOptions{Model: m, Check: true})
+			t.Logf("%-30s K=%d: %d queries (%d probes, %d retries, re-identified %v) against %d (%d retries) with the model known; identified as %s", name, k, ar.Result.Queries, ar.Probes, ar.Result.Retries, ar.Reidentified, known.Queries, known.Retries, ar.Model.Name)
+		}
+	}
+}

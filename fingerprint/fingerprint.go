@@ -86,8 +86,8 @@ func (r *Result) Queries() int { return len(r.Probes) }
 // result (no model fits); errors are ctx's and invalid servers.
 func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 	n, k := s.N(), s.K()
-	if k != 2 {
-		return nil, fmt.Errorf("fingerprint: K = %d: the probes are designed for binary labels (K = 2)", k)
+	if k < 2 || k > 64 {
+		return nil, fmt.Errorf("fingerprint: K = %d outside [2, 64]", k)
 	}
 	if n < 2*nSpecial {
 		return nil, fmt.Errorf("fingerprint: N = %d: the probes need at least %d points", n, 2*nSpecial)
@@ -97,11 +97,7 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 		res.Labels[i] = -1
 	}
 	ask := func(off int, purpose string, p []float64) (*Probe, error) {
-		pred := &scorer.Pred{K: 2, P: make([]float64, n)}
-		for i := range pred.P {
-			pred.P[i] = 0.5
-		}
-		copy(pred.P[off:], p)
+		pred := probePred(n, k, off, p)
 		score, err := s.Score(ctx, pred)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -130,11 +126,11 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 		return res, nil
 	}
 
-	hyp, err := hypotheses(n, p1.Score)
+	hyp, err := hypotheses(n, k, p1.Score)
 	if err != nil {
 		return nil, err
 	}
-	all, _ := hypotheses(n, p1.Score)
+	all, _ := hypotheses(n, k, p1.Score)
 	hyp = filter(hyp, n, 0, extremes[:], p1.Score)
 	res.Probes[0].Fits, res.Probes[1].Fits = len(hyp), len(hyp)
 	elim := map[string]int{} // component=value → the probe that ruled it out
@@ -162,7 +158,7 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 			// Every candidate that explains the score by hidden extremes
 			// agrees on the labels that hide them: keep them.
 			l, _ := sharedLabels(hyp)
-			copy(res.Labels[off:], l)
+			copy(res.Labels[off:], classes(l, k))
 			off += nSpecial
 			for _, h := range hyp {
 				h.newRows()
@@ -186,7 +182,7 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 		// format round them differently; sent only if it separates some
 		// fitting models.
 		labels, _ := sharedLabels(hyp)
-		p, ok := separating(hyp, n, off, labels, round)
+		p, ok := separating(hyp, n, k, off, labels, round)
 		if !ok {
 			break
 		}
@@ -212,7 +208,7 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 		return res, nil
 	}
 	l, _ := sharedLabels(hyp)
-	copy(res.Labels[off:], l)
+	copy(res.Labels[off:], classes(l, k))
 	// The most cautious fitting model: the largest error budget over
 	// every (candidate, decimals) pair left.
 	type fit struct {
@@ -247,6 +243,44 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 	res.Model, res.Spec, res.Exact = m, best, distinctSpecs(hyp) == 1
 	res.Components = components(hyp, all, elim)
 	return res, nil
+}
+
+// probePred is a probe: the special rows off.. at probabilities p (for
+// K > 2, rows of specialRow), every other row neutral.
+func probePred(n, k, off int, p []float64) *scorer.Pred {
+	if k == 2 {
+		pred := &scorer.Pred{K: 2, P: make([]float64, n)}
+		for i := range pred.P {
+			pred.P[i] = 0.5
+		}
+		copy(pred.P[off:], p)
+		return pred
+	}
+	pred := &scorer.Pred{K: k, P: make([]float64, 0, n*k)}
+	for i := range n {
+		v := neutralP(k)
+		if i >= off && i < off+len(p) {
+			v = p[i-off]
+		}
+		pred.P = specialRow(pred.P, v, k)
+	}
+	return pred
+}
+
+// classes turns the special rows' bits (1: class 1; 0: class 0, or for
+// K > 2 any class but 1; −1 unknown) into labels (−1 unknown).
+func classes(bits []int, k int) []int {
+	if k == 2 {
+		return bits
+	}
+	out := make([]int, len(bits))
+	for i, b := range bits {
+		out[i] = -1
+		if b == 1 {
+			out[i] = 1
+		}
+	}
+	return out
 }
 
 // snapshot returns the values of each component among hyp, before a
