@@ -105,7 +105,11 @@ func TestAttackReidentify(t *testing.T) {
 		// scores differ in the last bits).
 		{"float64,clip=eps,renorm", "float64,clip=eps,renorm,sum=naive", false},
 	} {
-		for _, n := range []int{198, 1000} {
+		sizes := []int{198, 1000}
+		if testing.Short() {
+			sizes = sizes[:1]
+		}
+		for _, n := range sizes {
 			labels := make([]int, n)
 			for i := range labels {
 				labels[i] = r.IntN(2)
@@ -255,8 +259,12 @@ func TestProbeLabelSaving(t *testing.T) {
 // probes' labels, every label verified.
 func TestAttackMulticlass(t *testing.T) {
 	r := testrand.New(t)
-	for _, name := range []string{scorer.Float64Sklearn, scorer.Float32Keras, scorer.TorchBCE, "float64,clip=eps,renorm,dec=5"} {
-		for _, k := range []int{3, 5} {
+	names, ks := []string{scorer.Float64Sklearn, scorer.Float32Keras, scorer.TorchBCE, "float64,clip=eps,renorm,dec=5"}, []int{3, 5}
+	if testing.Short() {
+		names, ks = names[:2], ks[:1]
+	}
+	for _, name := range names {
+		for _, k := range ks {
 			labels := make([]int, 300)
 			for i := range labels {
 				labels[i] = r.IntN(k)

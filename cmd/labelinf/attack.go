@@ -269,7 +269,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 					if ids++; ids > 1 {
 						fmt.Fprintln(fw, "re-identification by new probes:")
 					}
-					printFingerprint(fw, fingerprintReport(*a.scorer, n, id))
+					printFingerprint(fw, fingerprintReport(*a.scorer, n, k, id))
 				},
 				OnModel:  func(m *scorer.Model) { roundTo(sc, m) },
 				Progress: func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) },

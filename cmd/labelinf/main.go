@@ -18,7 +18,7 @@
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
 //	              [-datadir DIR] [-all] [-json]
-//	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-seed S] [-labels FILE] [-timeout D] [-json]
+//	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
 //	labelinf audit -config FILE -inprocess [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
@@ -209,12 +209,16 @@
 //
 // # fingerprint
 //
-// The fingerprint command identifies the model of a binary scorer whose
-// internals are unknown (package fingerprint): -scorer cmd:PROGRAM with
-// -n N (8..131072) points, or a simulated scorer (any model name, composed
-// ones included) holding -n N seeded labels (-seed S, default 1) or those
-// of -labels FILE. It sends at most 6 probe queries: extremes (1e-300 and
-// 1−2^−53, below every candidate clip) in four rows and ½ elsewhere, the
+// The fingerprint command identifies the model of a scorer of -k K
+// classes (2..64, default 2) whose internals are unknown (package
+// fingerprint): -scorer cmd:PROGRAM with -n N (8..131072) points, or a
+// simulated scorer (any model name, composed ones included) holding -n N
+// seeded labels (-seed S, default 1) or those of -labels FILE. It sends at
+// most 6 probe queries: extremes (1e-300 and 1−2^−53, below every
+// candidate clip) in four rows and ½ elsewhere (K > 2: class 1 at the
+// extreme, the other classes sharing the rest equally, and uniform rows
+// elsewhere; later probes' rows sum to 1 + 2^−30, which tells a server
+// that renormalises rows from one that does not), the
 // same again (a different score means noise), then, while the fitting
 // models predict disjoint scores for some design, rows of learned label at
 // probabilities whose terms spread over several binades. Candidates are
