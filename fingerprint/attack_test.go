@@ -137,7 +137,9 @@ func TestAttackReidentify(t *testing.T) {
 					t.Logf("%s N=%d: finished under %s (the server: %s)", what, n, ar.Model.Name, want.Name)
 				}
 			}
-			t.Logf("%s N=%d: %d queries, %d probes, %d re-identifications, model %s", what, n, ar.Result.Queries, ar.Probes, len(ar.Reidentified), ar.Model.Name)
+			mb, _ := scorer.ParseModel(tc.b)
+			kb, _ := decode.AttackMulti(context.Background(), sims(t, labels, 2, tc.b)[0], decode.MultiOptions{Model: mb, Check: true})
+			t.Logf("%s N=%d: %d queries, %d probes, %d re-identifications, model %s; %d queries with b known from the start", what, n, ar.Result.Queries, ar.Probes, len(ar.Reidentified), ar.Model.Name, kb.Queries)
 		}
 	}
 }
