@@ -53,6 +53,14 @@ type MultiOptions struct {
 	// them known and spends no query on them. They are as trustworthy as
 	// their source; Check verifies them with the rest.
 	Known []int
+	// OnFail, if set, is called after a block fails verification, with
+	// the labels known so far (−1 unknown, the failed block's points
+	// among them); a non-nil error stops the attack at once with that
+	// error, wrapped in ErrInconsistent, instead of retrying a smaller
+	// block: a caller that can tell the score refutes the model (package
+	// fingerprint replays it, ReplayTranscript) re-identifies the scorer
+	// rather than retrying blindly.
+	OnFail func(labels []int) error
 }
 
 // blockCap is the largest block a query may decode.
@@ -128,6 +136,11 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 		if !ok {
 			// Too large a block for what the scorer really does: shrink
 			// it and query again.
+			if opt.OnFail != nil {
+				if err := opt.OnFail(slices.Clone(a.labels)); err != nil {
+					return a.failed(res), fmt.Errorf("%w: %w", ErrInconsistent, err)
+				}
+			}
 			res.Retries++
 			fails++
 			if fails > maxFails {

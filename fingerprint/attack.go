@@ -170,8 +170,22 @@ func Attack(ctx context.Context, s scorer.Server, opt AttackOptions) (*AttackRes
 		if opt.Progress != nil {
 			progress = func(k, q int) { opt.Progress(k, before+q) }
 		}
+		// A block that fails verification is replayed under the model:
+		// if no labeling explains its score, the model is refuted and the
+		// scorer is re-identified at once rather than retried.
+		onFail := func(labels []int) error {
+			tr := rec.Transcript()
+			if tr.Len() == 0 {
+				return nil
+			}
+			rp, err := decode.ReplayTranscript(ctx, tr, tr.Len()-1, model, labels, opt.NoEmulation)
+			if err != nil || rp.Refuted < 0 {
+				return nil // undecided: let the attack retry a smaller block
+			}
+			return errors.New(rp.Reason)
+		}
 		res, aerr := decode.AttackMulti(ctx, scorer.PerPoint(rec, model), decode.MultiOptions{
-			Strategy: opt.Strategy, Model: model, Check: true, NoEmulation: opt.NoEmulation, Known: known, Progress: progress,
+			Strategy: opt.Strategy, Model: model, Check: true, NoEmulation: opt.NoEmulation, Known: known, Progress: progress, OnFail: onFail,
 		})
 		if res != nil {
 			res.Queries = int(cnt.n.Load())
