@@ -254,7 +254,9 @@ type rowTerms struct {
 	t       []*big.Float
 	tf      []float64 // rounded up
 	max     float64
-	neutral bool // every class has the same term
+	neutral bool // every class has the same finite term
+	base    int  // the first class whose term is finite (−1: none)
+	fin     []bool
 	lo, hi  []float64
 	err     error
 }
@@ -311,23 +313,35 @@ func (rp *replayer) terms(row []float64) rowTerms {
 	if err != nil {
 		return rowTerms{err: err}
 	}
-	ri := rowTerms{t: t, tf: make([]float64, len(t)), neutral: true}
+	// A class whose term is infinite (the log of 0, unclipped) cannot be
+	// a point's label when the score is finite: it is left out.
+	ri := rowTerms{t: t, tf: make([]float64, len(t)), fin: make([]bool, len(t)), neutral: true, base: -1}
 	for c, v := range t {
 		if v.IsInf() {
-			ri.err = fmt.Errorf("an infinite term (the log of 0) for class %d of the row %v", c, row)
-			return ri
+			ri.tf[c], ri.neutral = math.Inf(1), false
+			continue
+		}
+		ri.fin[c] = true
+		if ri.base < 0 {
+			ri.base = c
 		}
 		f, _ := v.Float64()
 		ri.tf[c] = math.Nextafter(f, math.Inf(1))
 		ri.max = max(ri.max, ri.tf[c])
-		if v.Cmp(t[0]) != 0 {
+		if v.Cmp(t[ri.base]) != 0 {
 			ri.neutral = false
 		}
+	}
+	if ri.base < 0 {
+		ri.err = fmt.Errorf("every class of the row %v has an infinite term", row)
+		return ri
 	}
 	if rp.emu != nil {
 		ri.lo, ri.hi = make([]float64, len(t)), make([]float64, len(t))
 		for c, v := range t {
-			ri.lo[c], ri.hi[c] = rp.emu.TermRange(v)
+			if ri.fin[c] {
+				ri.lo[c], ri.hi[c] = rp.emu.TermRange(v)
+			}
 		}
 	}
 	return ri
@@ -340,7 +354,7 @@ func (rp *replayer) terms(row []float64) rowTerms {
 func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err error) {
 	rp.unk = rp.unk[:0]
 	// The constant part: known points at their label's term, neutral and
-	// unknown points at class 0's.
+	// unknown points at their base class's.
 	type group struct {
 		id    int32
 		class int
@@ -357,7 +371,9 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 			if !ri.neutral {
 				rp.unk = append(rp.unk, i)
 			}
-			c = 0
+			c = ri.base
+		} else if !ri.fin[c] {
+			return nil, false, fmt.Errorf("point %d: its label %d has an infinite term (the log of 0), but the score is finite", i, c)
 		}
 		counts[group{rp.id[i], c}]++
 		tm := ri.tf[c]
@@ -396,7 +412,11 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 		inc[j] = make([]float64, rp.k)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for c := range rp.k {
-			d, _ := new(big.Float).SetPrec(incPrec).Sub(ri.t[c], ri.t[0]).Float64()
+			if !ri.fin[c] {
+				inc[j][c] = math.NaN() // not a possible label
+				continue
+			}
+			d, _ := new(big.Float).SetPrec(incPrec).Sub(ri.t[c], ri.t[ri.base]).Float64()
 			inc[j][c] = d
 			lo, hi = min(lo, d), max(hi, d)
 		}
@@ -417,7 +437,9 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 		sufLo[x], sufHi[x] = sufLo[x+1], sufHi[x+1]
 		mn, mx := math.Inf(1), math.Inf(-1)
 		for _, d := range inc[j] {
-			mn, mx = min(mn, d), max(mx, d)
+			if !math.IsNaN(d) {
+				mn, mx = min(mn, d), max(mx, d)
+			}
 		}
 		sufLo[x] += mn
 		sufHi[x] += mx
@@ -444,6 +466,9 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 		}
 		j := order[x]
 		for c := range rp.k {
+			if math.IsNaN(inc[j][c]) {
+				continue // an infinite term: not this point's label
+			}
 			sigma[j] = c
 			if !dfs(x+1, rem-inc[j][c]) {
 				return false
@@ -466,7 +491,7 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 		ri := &rp.info[rp.id[i]]
 		c := rp.labels[i]
 		if c < 0 {
-			c = 0
+			c = ri.base
 			if j < len(rp.unk) && rp.unk[j] == i {
 				c = sigma[j]
 				j++

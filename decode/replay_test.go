@@ -108,3 +108,30 @@ func TestReplay(t *testing.T) {
 		t.Error("replay past the end: no error")
 	}
 }
+
+// An unclipped model takes the log of 0 for a class predicted 0: the
+// replay leaves that class out as a label instead of refuting the model
+// (the attack's known rows predict 1 for their class). K = 3: at K = 2
+// the attack on an unclipped binary64 scorer fails against its own model
+// at the branch point of this test (9 retries, then 7 failed blocks), a
+// decode matter apart from the replay.
+func TestReplayUnclipped(t *testing.T) {
+	for _, k := range []int{3} {
+		labels := seededLabels(t, 300, k)
+		name := "float64,floor=none"
+		res, err, tr := recordAttack(t, name, name, labels, k)
+		if err != nil || !res.Verified {
+			t.Fatalf("K=%d: %v", k, err)
+		}
+		m, _ := scorer.ParseModel(name)
+		rp, err := ReplayTranscript(context.Background(), tr, 0, m, nil, false)
+		if err != nil || rp.Refuted >= 0 {
+			t.Fatalf("K=%d: refuted by its own transcript: %v %s", k, err, rp.Reason)
+		}
+		for i, c := range rp.Labels {
+			if c != labels[i] {
+				t.Fatalf("K=%d: label %d read %d, want %d", k, i, c, labels[i])
+			}
+		}
+	}
+}
