@@ -116,8 +116,12 @@ func TestReplay(t *testing.T) {
 // at the branch point of this test (9 retries, then 7 failed blocks), a
 // decode matter apart from the replay.
 func TestReplayUnclipped(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 100
+	}
 	for _, k := range []int{3} {
-		labels := seededLabels(t, 300, k)
+		labels := seededLabels(t, n, k)
 		name := "float64,floor=none"
 		res, err, tr := recordAttack(t, name, name, labels, k)
 		if err != nil || !res.Verified {
