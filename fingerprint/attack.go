@@ -68,6 +68,14 @@ type Reidentification struct {
 	Stale int
 }
 
+// A Refinement is a change of the model's decimals mid-attack: a score
+// showed more decimals than the model rounds to.
+type Refinement struct {
+	AfterQuery int
+	From, To   string
+	Decimals   int
+}
+
 // An AttackResult is the outcome of [Attack].
 type AttackResult struct {
 	// Result is the last attack's result, with Queries counting every
@@ -78,6 +86,8 @@ type AttackResult struct {
 	Identifications []*Result
 	// Reidentified lists the changes of model mid-attack.
 	Reidentified []Reidentification
+	// Refined lists the changes of decimals mid-attack (see Attack).
+	Refined []Refinement
 	// Model is the model of the last attack.
 	Model *scorer.Model
 	// Probes counts every probe query, and ProbeLabels the labels the
@@ -99,6 +109,22 @@ func (c *counter) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	return c.Server.Score(ctx, p)
 }
 
+// digits records the most decimals among the scores it passes on.
+type digits struct {
+	scorer.Server
+	max atomic.Int64
+}
+
+func (d *digits) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
+	r, err := d.Server.Score(ctx, p)
+	if err == nil && r != nil {
+		if n := int64(decimalsOf(r)); n > d.max.Load() {
+			d.max.Store(n)
+		}
+	}
+	return r, err
+}
+
 // Attack identifies s's model by probe queries ([Identify]) and attacks it
 // under that model ([decode.AttackMulti] with the final check), starting
 // from the labels the probes determined. When the attack finds a score no
@@ -116,7 +142,11 @@ func (c *counter) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 //     scores before the new probes, the server changed its model, and
 //     the transcript is read from the new probes on (Stale).
 //
-// A model whose attack failed is not adopted again. The attack then
+// A model whose attack failed is not adopted again. A score showing more
+// decimals than the model rounds to (the probes' scores had trailing
+// zeros, and the coarsest decimals that fit were assumed: safe, but a
+// larger error budget) makes the attack resume under the finer decimals
+// with the labels verified so far (Refined). The attack then
 // resumes under the new model from the labels the transcript determines
 // under it; its final check verifies every label end to end, so that
 // labels reported verified were checked against the scorer itself, never
@@ -160,15 +190,27 @@ func Attack(ctx context.Context, s scorer.Server, opt AttackOptions) (*AttackRes
 	}
 	fits := id.Fits
 	var failed []string
+	watch := &digits{Server: rec}
+	watch.max.Store(-1)
 	for {
 		out.Model = model
 		if opt.OnModel != nil {
 			opt.OnModel(model)
 		}
 		before := int(cnt.n.Load())
-		var progress func(int, int)
-		if opt.Progress != nil {
-			progress = func(k, q int) { opt.Progress(k, before+q) }
+		// A score with more decimals than the model rounds to shows the
+		// model's decimals too coarse (trailing zeros of the probes'
+		// scores hid some): the attack stops after the block and resumes
+		// under the finer decimals, keeping every label it verified.
+		actx, cancel := context.WithCancel(ctx)
+		finer := func() bool { return model.Decimals >= 0 && int(watch.max.Load()) > model.Decimals }
+		progress := func(k, q int) {
+			if opt.Progress != nil {
+				opt.Progress(k, before+q)
+			}
+			if k < s.N() && finer() {
+				cancel()
+			}
 		}
 		// A block that fails verification is replayed under the model:
 		// if no labeling explains its score, the model is refuted and the
@@ -184,13 +226,35 @@ func Attack(ctx context.Context, s scorer.Server, opt AttackOptions) (*AttackRes
 			}
 			return errors.New(rp.Reason)
 		}
-		res, aerr := decode.AttackMulti(ctx, scorer.PerPoint(rec, model), decode.MultiOptions{
+		res, aerr := decode.AttackMulti(actx, scorer.PerPoint(watch, model), decode.MultiOptions{
 			Strategy: opt.Strategy, Model: model, Check: true, NoEmulation: opt.NoEmulation, Known: known, Progress: progress, OnFail: onFail,
 		})
+		cancel()
 		if res != nil {
 			res.Queries = int(cnt.n.Load())
 		}
 		out.Result = res
+		if ctx.Err() == nil && errors.Is(aerr, context.Canceled) && finer() && res != nil {
+			sp, err := scorer.ParseSpec(model.Name)
+			if err != nil {
+				return out, fmt.Errorf("fingerprint: model %s: %w", model.Name, err)
+			}
+			sp.Decimals = int(watch.max.Load())
+			m, err := sp.Model()
+			if err != nil {
+				return out, fmt.Errorf("fingerprint: model %s: %w", sp, err)
+			}
+			out.Refined = append(out.Refined, Refinement{AfterQuery: res.Queries, From: model.Name, To: m.Name, Decimals: sp.Decimals})
+			known = make([]int, len(res.Labels))
+			for i, c := range res.Labels {
+				known[i] = -1
+				if res.Known[i] {
+					known[i] = c
+				}
+			}
+			model = m
+			continue
+		}
 		if aerr == nil || !errors.Is(aerr, decode.ErrInconsistent) || ctx.Err() != nil {
 			return out, aerr
 		}

@@ -283,3 +283,37 @@ func TestAttackMulticlass(t *testing.T) {
 		}
 	}
 }
+
+// A 5-decimal scorer whose first probe scores with a trailing zero is
+// identified as 4 decimals (the coarsest that fit); the attack's first
+// score with 5 decimals refines the model and the attack resumes under
+// it, keeping the labels verified so far.
+func TestAttackRefineDecimals(t *testing.T) {
+	r := testrand.New(t)
+	name := "float64,clip=eps,renorm,dec=5"
+	refined := 0
+	for trial := 0; trial < 40 && refined < 2; trial++ {
+		labels := make([]int, 198)
+		for i := range labels {
+			labels[i] = r.IntN(3)
+		}
+		s := sims(t, labels, 3, name)[0]
+		ar, err := Attack(context.Background(), s, AttackOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLabels(t, name, ar, labels)
+		if ar.Identifications[0].Spec.Decimals < 5 {
+			if len(ar.Refined) == 0 || ar.Model.Decimals != 5 {
+				t.Fatalf("identified with %d decimals, finished under %s without refining", ar.Identifications[0].Spec.Decimals, ar.Model.Name)
+			}
+			refined++
+			m, _ := scorer.ParseModel(name)
+			kn, _ := decode.AttackMulti(context.Background(), sims(t, labels, 3, name)[0], decode.MultiOptions{Model: m, Check: true})
+			t.Logf("trial %d: %+v; %d queries (%d probes), %d with the model known", trial, ar.Refined, ar.Result.Queries, ar.Probes, kn.Queries)
+		}
+	}
+	if refined == 0 {
+		t.Fatal("no labeling gave a first score with a trailing zero in 40 trials")
+	}
+}

@@ -59,14 +59,16 @@ type attackOut struct {
 	// determined, which the attack did not query (-assume auto).
 	ProbeLabels int `json:"probe_labels,omitempty"`
 	// Reidentified lists the changes of model mid-attack (-assume auto).
-	Reidentified  []reidentOut `json:"reidentified,omitempty"`
-	Retries       int          `json:"retries"`
-	Accuracy      *float64     `json:"accuracy"`
-	Verified      bool         `json:"verified"`
-	Checked       bool         `json:"checked"`
-	Seconds       float64      `json:"seconds"`
-	AttackSeconds float64      `json:"attack_seconds"`
-	ScorerSeconds float64      `json:"scorer_seconds"`
+	Reidentified []reidentOut `json:"reidentified,omitempty"`
+	// Refined lists the changes of decimals mid-attack (-assume auto).
+	Refined       []refineOut `json:"refined,omitempty"`
+	Retries       int         `json:"retries"`
+	Accuracy      *float64    `json:"accuracy"`
+	Verified      bool        `json:"verified"`
+	Checked       bool        `json:"checked"`
+	Seconds       float64     `json:"seconds"`
+	AttackSeconds float64     `json:"attack_seconds"`
+	ScorerSeconds float64     `json:"scorer_seconds"`
 	// AttackCPUSeconds is the attacker's own CPU time: the process's CPU
 	// over the attack less the scorer's calls' CPU on their thread (an
 	// external scorer's process is not counted at all). Null where the
@@ -306,6 +308,9 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		for _, re := range ar.Reidentified {
 			out.Reidentified = append(out.Reidentified, reidentOut(re))
 		}
+		for _, rf := range ar.Refined {
+			out.Refined = append(out.Refined, refineOut(rf))
+		}
 	}
 	if res != nil {
 		out.Queries, out.Retries, out.Verified, out.Checked, out.Blocks = res.Queries, res.Retries, res.Verified, res.Checked, statsOf(res.Blocks)
@@ -322,6 +327,9 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		}
 		for _, re := range out.Reidentified {
 			fmt.Fprintf(e.stdout, "re-identified after %d queries: %s failed (%s); now %s, from %s; %d labels read from the scores so far\n", re.AfterQuery, re.Failed, re.Why, orNone(re.Model), re.How, re.Labels)
+		}
+		for _, rf := range out.Refined {
+			fmt.Fprintf(e.stdout, "decimals refined after %d queries: a score has %d decimals; %s → %s\n", rf.AfterQuery, rf.Decimals, rf.From, rf.To)
 		}
 		if out.ProbeLabels > 0 {
 			fmt.Fprintf(e.stdout, "%d labels learned by the probes, not queried again\n", out.ProbeLabels)

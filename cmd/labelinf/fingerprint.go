@@ -224,6 +224,14 @@ type reidentOut struct {
 	Stale      int    `json:"stale"`
 }
 
+// refineOut is one change of decimals mid-attack (-assume auto).
+type refineOut struct {
+	AfterQuery int    `json:"after_query"`
+	From       string `json:"from"`
+	To         string `json:"to"`
+	Decimals   int    `json:"decimals"`
+}
+
 func orNone(s string) string {
 	if s == "" {
 		return "no model"

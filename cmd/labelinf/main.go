@@ -134,18 +134,23 @@
 // identified model, and turns -check on; the probes count in the queries
 // (JSON probes). The labels the probes determine are not queried again
 // (JSON probe_labels). When a score stops fitting the model mid-attack
-// (its blocks keep failing verification, or the final check does not
-// match), the scorer is re-identified instead of the attack failing: first
-// among the models that fit the probes, by replaying every query and score
-// so far under each (no query spent), else by new probes, whose models
-// are replayed the same way (a server that changed its model has its
-// earlier scores set aside); the attack resumes under the new model from
-// the labels the scores determine under it, and each re-identification is
-// printed (JSON reidentified). At most 2 re-identifications; a model whose
-// attack failed is not adopted again. Labels are reported verified only
-// after the final check against the scorer itself. If no model fits, the
-// attack stops and the command exits 1. With a simulated -scorer,
-// -assume auto attacks it without being told its model.
+// (no labeling of a failed block explains it under the model, or the
+// blocks keep failing, or the final check does not match), the scorer is
+// re-identified instead of the attack failing: first among the models
+// that fit the probes, by replaying every query and score so far under
+// each (no query spent), else by new probes, whose models are replayed
+// the same way (a server that changed its model has its earlier scores
+// set aside); the attack resumes under the new model from the labels the
+// scores determine under it, and each re-identification is printed (JSON
+// reidentified). At most 2 re-identifications; a model whose attack
+// failed is not adopted again. A score showing more decimals than the
+// model rounds to (trailing zeros in the probes' scores made the coarsest
+// fitting decimals the assumption) resumes the attack under the finer
+// decimals, keeping the labels verified (JSON refined). Labels are
+// reported verified only after the final check against the scorer
+// itself. If no model fits, the attack stops and the command exits 1.
+// With a simulated -scorer, -assume auto attacks it without being told
+// its model.
 //
 // Noise (-noise bounded|gaussian|laplace|multiplicative with -tau T > 0,
 // and -delta D in (0, 1) for Gaussian and Laplace, default 1e-6) is added
