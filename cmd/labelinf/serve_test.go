@@ -141,8 +141,14 @@ func TestPlanServed(t *testing.T) {
 		fmt.Fprintln(&b, i*7%3%2)
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "labels.txt"), []byte(b.String()), 0o644))
+	var b3 strings.Builder
+	for i := range 198 {
+		fmt.Fprintln(&b3, i*5%7%3)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "labels3.txt"), []byte(b3.String()), 0o644))
 	addr := startServe(t, dir, `{"competitions":[
 		{"id":"lb","labels":"labels.txt","classes":2,"metric":"float64-sklearn","clip":"1e-12","decimals":5},
+		{"id":"k3","labels":"labels3.txt","classes":3,"metric":"float64,clip=eps","decimals":-1},
 		{"id":"sk","labels":"labels.txt","classes":2,"metric":"float64-sklearn","decimals":5},
 		{"id":"acc","labels":"labels.txt","classes":2,"metric":"accuracy"}]}`)
 	url := "http://" + addr + "/v1/competitions/"
@@ -209,6 +215,23 @@ func TestPlanServed(t *testing.T) {
 		if extra == nil {
 			assert.Equal(t, "binary64,clip=1e-12,renorm,dec=5", o.Assume)
 		}
+	}
+	// K = 3 without renormalisation (the server checks that rows sum to
+	// 1): plan reads K, and -assume auto identifies and attacks it.
+	k3 := planJSON("-scorer", url+"k3")
+	assert.Equal(t, 3, k3.K)
+	assert.Equal(t, "binary64,clip=eps", k3.ServedModel)
+	{
+		rec := filepath.Join(dir, "rec3.txt")
+		var out, errb bytes.Buffer
+		require.Equal(t, 0, run([]string{"attack", "-scorer", url + "k3", "-api-key-file", keyFile, "-assume", "auto", "-out", rec, "-json"}, &out, &errb), "%s %s", out.String(), errb.String())
+		var o attackOut
+		require.NoError(t, json.Unmarshal(out.Bytes(), &o))
+		assert.True(t, o.Verified)
+		got, err := os.ReadFile(rec)
+		require.NoError(t, err)
+		assert.Equal(t, b3.String(), string(got))
+		t.Logf("attack k3 -assume auto: model %s, %d queries (%d probes)", o.Assume, o.Queries, o.Probes)
 	}
 	// -assume auto against the 1e-12 clip: no model fits, nothing written.
 	rec := filepath.Join(dir, "none.txt")
