@@ -186,7 +186,11 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 		if !ok {
 			break
 		}
-		pr, err := ask(off, fmt.Sprintf("rows %d-%d (labels %v learned, -1 unknown) at %s: the summation order, the decimals, the format", off, off+3, labels, floatsText(p)), p)
+		what := fmt.Sprintf("rows %d-%d (labels %v learned, -1 unknown) at %s: the summation order, the decimals, the format", off, off+3, labels, floatsText(p))
+		if k > 2 {
+			what = fmt.Sprintf("rows %d-%d (labels %v learned: 1 class 1, 0 another class, -1 unknown) with class 1 at %s (-2: a uniform row), rows summing to 1+2^-30: the renormalisation, the summation order, the decimals, the format", off, off+3, labels, floatsText(p))
+		}
+		pr, err := ask(off, what, p)
 		if err != nil {
 			return nil, err
 		}
