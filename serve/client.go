@@ -106,6 +106,11 @@ func (c *Client) K() int { return c.info.Classes }
 // Decimals returns the decimals the server rounds scores to (−1: none).
 func (c *Client) Decimals() int { return c.info.Decimals }
 
+// Model returns the competition's scoring model in the composed syntax
+// of scorer.ParseSpec, decimals included ("" for a metric that is not a
+// log-loss, or a server that does not publish it).
+func (c *Client) Model() string { return c.info.Model }
+
 // Metric returns the competition's metric name.
 func (c *Client) Metric() string { return c.info.Metric }
 

@@ -23,7 +23,10 @@
 //
 //	POST /v1/competitions/{id}/submissions   submit (Authorization: Bearer KEY)
 //	GET  /v1/competitions                    competitions: rows, classes, metric, decimals, limits
-//	GET  /v1/competitions/{id}               one competition
+//	GET  /v1/competitions/{id}               one competition; "model": a log-loss
+//	                                         metric's arithmetic, clip and decimals in
+//	                                         the syntax of labelinf -assume (from the
+//	                                         config alone; absent behind a defence)
 //	GET  /v1/competitions/{id}/leaderboard   public board; private too once closed
 //	GET  /healthz                            200 when the database answers
 //	GET  /metrics                            Prometheus

@@ -5,7 +5,7 @@
 //
 //	labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
 //	labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
-//	labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
+//	labelinf plan [-n N] [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
 //	              [-dry-run-max M] [-json]
 //	labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME|auto]] [-n N] [-k K] [-seed S]
 //	                [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
@@ -18,7 +18,7 @@
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
 //	              [-datadir DIR] [-all] [-json]
-//	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-seed S] [-labels FILE] [-timeout D] [-json]
+//	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
 //	labelinf audit -config FILE [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
@@ -132,9 +132,25 @@
 // before the attack, as the fingerprint command does, prints the
 // identification and its evidence (on stderr with -json), plans for the
 // identified model, and turns -check on; the probes count in the queries
-// (JSON probes). If no model fits, the attack is not run and the command
-// exits 1. With a simulated -scorer, -assume auto attacks it without
-// being told its model.
+// (JSON probes). The labels the probes determine are not queried again
+// (JSON probe_labels). When a score stops fitting the model mid-attack
+// (no labeling of a failed block explains it under the model, or the
+// blocks keep failing, or the final check does not match), the scorer is
+// re-identified instead of the attack failing: first among the models
+// that fit the probes, by replaying every query and score so far under
+// each (no query spent), else by new probes, whose models are replayed
+// the same way (a server that changed its model has its earlier scores
+// set aside); the attack resumes under the new model from the labels the
+// scores determine under it, and each re-identification is printed (JSON
+// reidentified). At most 2 re-identifications; a model whose attack
+// failed is not adopted again. A score showing more decimals than the
+// model rounds to (trailing zeros in the probes' scores made the coarsest
+// fitting decimals the assumption) resumes the attack under the finer
+// decimals, keeping the labels verified (JSON refined). Labels are
+// reported verified only after the final check against the scorer
+// itself. If no model fits, the attack stops and the command exits 1.
+// With a simulated -scorer, -assume auto attacks it without being told
+// its model.
 //
 // Noise (-noise bounded|gaussian|laplace|multiplicative with -tau T > 0,
 // and -delta D in (0, 1) for Gaussian and Laplace, default 1e-6) is added
@@ -144,8 +160,9 @@
 // plan prints, for each strategy (primes = ICML Alg 1, alg3 = ICML Alg 3,
 // blocks = ours), the queries and block sizes it would use, and the
 // information floor N·log2(K)/(bits in one score); -check counts the final
-// check query. N is 1..67108864. Beside each count, "at least" is a lower
-// bound on the queries that holds for every labeling (decode.BoundMulti,
+// check query. N (-n, required except for a served competition) is
+// 1..67108864. Beside each count, "at least" is a lower bound on the
+// queries that holds for every labeling (decode.BoundMulti,
 // JSON lower_bound): it takes seconds at N = 10^6, and it is what a
 // defender can rely on. The block code's dry run designs every block and
 // takes minutes at that size, so it runs only for N ≤ -dry-run-max M
@@ -197,12 +214,16 @@
 //
 // # fingerprint
 //
-// The fingerprint command identifies the model of a binary scorer whose
-// internals are unknown (package fingerprint): -scorer cmd:PROGRAM with
-// -n N (8..131072) points, or a simulated scorer (any model name, composed
-// ones included) holding -n N seeded labels (-seed S, default 1) or those
-// of -labels FILE. It sends at most 6 probe queries: extremes (1e-300 and
-// 1−2^−53, below every candidate clip) in four rows and ½ elsewhere, the
+// The fingerprint command identifies the model of a scorer of -k K
+// classes (2..64, default 2) whose internals are unknown (package
+// fingerprint): -scorer cmd:PROGRAM with -n N (8..131072) points, or a
+// simulated scorer (any model name, composed ones included) holding -n N
+// seeded labels (-seed S, default 1) or those of -labels FILE. It sends at
+// most 6 probe queries: extremes (1e-300 and 1−2^−53, below every
+// candidate clip) in four rows and ½ elsewhere (K > 2: class 1 at the
+// extreme, the other classes sharing the rest equally, and uniform rows
+// elsewhere; later probes' rows sum to 1 + 2^−30, which tells a server
+// that renormalises rows from one that does not), the
 // same again (a different score means noise), then, while the fitting
 // models predict disjoint scores for some design, rows of learned label at
 // probabilities whose terms spread over several binades. Candidates are
@@ -352,8 +373,14 @@
 // on a usage error.
 //
 // attack -scorer http://HOST:PORT/v1/competitions/ID -api-key-file FILE
-// -assume MODEL attacks a served competition: N, K and the score's
-// decimals come from the server, every query is one charged submission,
+// [-assume MODEL|auto] attacks a served competition: N, K and the score's
+// decimals come from the server, and without -assume so does the model
+// (GET /v1/competitions/ID publishes a log-loss competition's model in
+// the composed syntax, clip and decimals included). plan -scorer
+// http://HOST:PORT/v1/competitions/ID (no key needed) plans for that
+// competition the same way: its N, K and published model, or -assume
+// MODEL with the server's decimals; -n or -k other than the server's is
+// a usage error. Every attack query is one charged submission,
 // and a limit answer (429) stops the attack with the labels recovered so
 // far (verified false: -partial-out writes what is known, -out is not
 // written). It needs a competition whose public board scores every row.
