@@ -17,7 +17,8 @@ import (
 
 // Options configures [Run].
 type Options struct {
-	// Target opens the targets; nil is [InProcess].
+	// Target opens the targets; nil is [InProcess] (labelinf audit uses
+	// [Loopback] unless -inprocess).
 	Target TargetFactory
 	// Progress, if set, receives one line per attack and per cell (with
 	// wall times; the report itself has none).

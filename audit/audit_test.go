@@ -266,7 +266,7 @@ func TestTargetMatchesModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := InProcess(context.Background(), comp.labels, comp.model, Cell{Name: "none"}, [32]byte{})
+	tg, err := InProcess(context.Background(), Spec{Labels: comp.labels, Model: comp.model, Cell: Cell{Name: "none"}})
 	if err != nil {
 		t.Fatal(err)
 	}

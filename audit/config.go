@@ -393,7 +393,8 @@ func parseMetric(name, clip string) (*scorer.Model, float64, error) {
 // equal to and ten times one label's largest move ln(10⁶)/n at a 10⁻⁶
 // clip, rounded to one significant digit, so the grid is the same for
 // every metric); the fixed-step Ladder (η = 0.01, the code's grid) and
-// the parameter-free Ladder, both global; 5 submissions per day; a
+// the parameter-free Ladder, each with one global best [BH15] and with
+// one best per team (the authors' code); 5 submissions per day; a
 // public/private split (publicFraction, 0.3 if unset); scoring on a
 // random subset of half the rows.
 func DefaultGrid(n int, publicFraction float64) []Cell {
@@ -420,6 +421,8 @@ func DefaultGrid(n int, publicFraction float64) []Cell {
 	grid = append(grid,
 		Cell{Name: "ladder fixed", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", Grid: defence.CodeGrid(n).FloatString(12)}}},
 		Cell{Name: "ladder free", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}},
+		Cell{Name: "ladder fixed/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", Grid: defence.CodeGrid(n).FloatString(12), PerTeam: true}}},
+		Cell{Name: "ladder free/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", PerTeam: true}}},
 		Cell{Name: "5/day", Defence: defence.Settings{Limits: defence.LimitSettings{PerDay: 5}}},
 		Cell{Name: "split " + strconv.FormatFloat(publicFraction, 'g', -1, 64), Defence: defence.Settings{Split: &defence.SplitSettings{Public: publicFraction}}},
 		Cell{Name: fmt.Sprintf("subset %d", max(1, n/2)), Defence: defence.Settings{Subset: max(1, n/2)}},

@@ -47,13 +47,17 @@
 // # Targets and reproducibility
 //
 // A [Target] is one cell of the competition as a submitter sees it.
-// [InProcess] builds it from the cell's [defence.Settings.SimulationChain]
-// and scores with the metric's scorer.Model, as labelinf serve does. Every
-// random stream (noise, split, subsets, the honest set, the boosting
-// vectors) derives from Config.Seed and the cell's name, and the report
-// holds no wall time: one config gives byte-identical JSON, whatever the
-// number of workers. A loopback HTTP target of labelinf serve plugs in as
-// a [TargetFactory] and must release the same scores for the same seed.
+// [Loopback] (labelinf audit's default) starts a real labelinf serve on
+// 127.0.0.1 for each target, serving the cell's defence settings as its
+// competition's "defence" with the cell's seed as serve's
+// simulation_seed and no submission limits, and submits over HTTP with
+// one API key per team. [InProcess] builds the same chain with the
+// cell's [defence.Settings.SimulationChain] and scores with the metric's
+// scorer.Model, as labelinf serve does, without HTTP. Every random stream
+// (noise, split, subsets, the honest set, the boosting vectors) derives
+// from Config.Seed and the cell's name, and the report holds no wall
+// time: one config gives byte-identical JSON, whatever the number of
+// workers and whichever of the two targets.
 //
 // # References
 //

@@ -13,15 +13,18 @@ import (
 
 	"github.com/labelinf/labelinf/defence"
 	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/serve"
 )
 
 // A Target is one competition under one defence cell, as a submitter
 // sees it: a prediction in (one probability of class 1 per holdout row,
-// in the server's row order), the released score out, exactly (the
-// decimal the leaderboard shows, as a rational). Implementations: the
-// in-process [InProcess]; a loopback HTTP client of labelinf serve plugs
-// in through [Options.Targets] and must release the same scores for the
-// same seed, so that the report is byte-identical.
+// in the server's row order), the released score out, exactly: the
+// decimal the leaderboard shows, as a rational, or, for a cell that does
+// not round, the float64 labelinf serve writes (the nearest to the
+// released value), exactly. Implementations: the in-process simulation
+// [InProcess] and [Loopback], HTTP clients of a real labelinf serve on
+// 127.0.0.1; both release the same scores for the same seed, so that the
+// report is byte-identical.
 type Target interface {
 	// Rows is the number of prediction values a submission carries.
 	Rows() int
@@ -31,27 +34,44 @@ type Target interface {
 	Close() error
 }
 
+// A Spec is one cell of a competition, what a [TargetFactory] opens a
+// target for.
+type Spec struct {
+	// Labels are the private labels in row order.
+	Labels []int
+	// Model is the metric, unrounded (the cell's Round stage rounds);
+	// Metric and Clip name it as the config does (labelinf serve's
+	// competition fields).
+	Model        *scorer.Model
+	Metric, Clip string
+	Cell         Cell
+	// Seed is the cell's simulation seed: every random stream of the
+	// defences (noise, subsets) derives from it as
+	// [defence.Settings.SimulationChain] derives them.
+	Seed [32]byte
+}
+
 // A TargetFactory opens a fresh target (empty leaderboard, fresh
-// defence state) for one cell of a competition. Labels are the private
-// labels in row order, model the metric (unrounded: the cell's Round
-// stage rounds), seed the cell's simulation seed: every random stream
-// of the defences (noise, subsets, split) must derive from it as
-// [defence.Settings.SimulationChain] derives them.
-type TargetFactory func(ctx context.Context, labels []int, model *scorer.Model, cell Cell, seed [32]byte) (Target, error)
+// defence state) for one cell of a competition.
+type TargetFactory func(ctx context.Context, s Spec) (Target, error)
 
 // InProcess is the in-process target factory: the metric's model scores
 // the rows in scope exactly as the modelled library does
 // ([scorer.Model.Eval], which labelinf serve also uses), and the cell's
-// [defence.Settings.SimulationChain] releases the score. Submission limits
-// are not enforced here: the audit accounts for them in days.
-func InProcess(ctx context.Context, labels []int, model *scorer.Model, cell Cell, seed [32]byte) (Target, error) {
-	ch, err := cell.Defence.SimulationChain(len(labels), seed, nil)
+// [defence.Settings.SimulationChain] releases the score, given what
+// labelinf serve gives its chain (the team, the prediction's canonical
+// bytes, the float64 per-row log-losses capped at [serve.MaxRowLoss]).
+// An unrounded release is returned as the nearest float64, as serve
+// writes it. Submission limits are not enforced here: the audit accounts
+// for them in days.
+func InProcess(ctx context.Context, s Spec) (Target, error) {
+	ch, err := s.Cell.Defence.SimulationChain(len(s.Labels), s.Seed, nil)
 	if err != nil {
 		return nil, err
 	}
-	d := cell.Defence
+	d := s.Cell.Defence
 	perRow := d.Ladder != nil || d.Thresholdout != nil || (d.Noise != nil && d.Noise.Key == "losses")
-	return &inProcess{labels: labels, model: model, chain: ch, eps: epsOf(model), perRow: perRow}, nil
+	return &inProcess{labels: s.Labels, model: s.Model, chain: ch, eps: epsOf(s.Model), perRow: perRow}, nil
 }
 
 // errProb rejects a prediction outside [0, 1], before any scoring.
@@ -111,12 +131,18 @@ func (t *inProcess) Submit(ctx context.Context, team string, pred []float64) (*b
 		if err := (defence.LogLoss{Eps: t.eps}).PerRow(l, pred, t.labels); err != nil {
 			return nil, err
 		}
+		for i, v := range l {
+			l[i] = min(v, serve.MaxRowLoss)
+		}
 		sub.Losses = l
 	}
 	sub.Mean = func(rows []int) (*big.Rat, error) { return t.mean(pred, rows) }
 	r, err := t.chain.Release(sub)
 	if err != nil {
 		return nil, err
+	}
+	if r.Decimals < 0 {
+		return new(big.Rat).SetFloat64(r.Float64()), nil
 	}
 	return r.Score, nil
 }

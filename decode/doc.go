@@ -59,6 +59,11 @@
 // finite-precision scorer (a float64 or float32 library, a rounded
 // leaderboard) a block at a time, with a [Strategy]: [Blocks] (our
 // adaptive block code), [Primes] (ICML Alg 1) or [Alg3] (ICML Alg 3).
+// Labels known beforehand (MultiOptions.Known) cost no query. A
+// [Recorder] keeps every query and score of an attack in a [Transcript],
+// and [ReplayTranscript] reads a transcript under another model: the
+// labels its scores determine there, or the first score no labeling
+// explains (how package fingerprint re-identifies a scorer mid-attack).
 //
 // # How far from the floor
 //

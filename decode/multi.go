@@ -47,6 +47,20 @@ type MultiOptions struct {
 	// strategy's largest block). ICML Table 2 runs Alg 1 at exactly N/5
 	// queries: Primes with MaxBlock 5.
 	MaxBlock int
+	// Known, if not nil, holds labels learned before the attack (N
+	// entries, −1 where unknown), for example from the probe queries that
+	// identified the scorer (package fingerprint): the attack starts with
+	// them known and spends no query on them. They are as trustworthy as
+	// their source; Check verifies them with the rest.
+	Known []int
+	// OnFail, if set, is called after a block fails verification, with
+	// the labels known so far (−1 unknown, the failed block's points
+	// among them); a non-nil error stops the attack at once with that
+	// error, wrapped in ErrInconsistent, instead of retrying a smaller
+	// block: a caller that can tell the score refutes the model (package
+	// fingerprint replays it, ReplayTranscript) re-identifies the scorer
+	// rather than retrying blindly.
+	OnFail func(labels []int) error
 }
 
 // blockCap is the largest block a query may decode.
@@ -85,6 +99,9 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	if opt.MaxBlock < 0 {
 		return nil, fmt.Errorf("decode: MaxBlock = %d; want ≥ 0", opt.MaxBlock)
 	}
+	if err := a.learnKnown(opt.Known); err != nil {
+		return nil, err
+	}
 	res := &Result{Verified: true}
 	kmax := opt.blockCap(a.n)
 	fails := 0
@@ -119,6 +136,11 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 		if !ok {
 			// Too large a block for what the scorer really does: shrink
 			// it and query again.
+			if opt.OnFail != nil {
+				if err := opt.OnFail(slices.Clone(a.labels)); err != nil {
+					return a.failed(res), fmt.Errorf("%w: %w", ErrInconsistent, err)
+				}
+			}
 			res.Retries++
 			fails++
 			if fails > maxFails {

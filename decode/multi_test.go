@@ -172,3 +172,41 @@ func TestMultiBadInput(t *testing.T) {
 		t.Error("unknown strategy accepted")
 	}
 }
+
+// Labels known before the attack (MultiOptions.Known) cost no query: the
+// attack starts with them known, and a wrong one is caught by the check.
+func TestMultiKnown(t *testing.T) {
+	for _, k := range []int{2, 3} {
+		labels := seededLabels(t, 400, k)
+		base := attackSim(t, "float64-sklearn", labels, k, MultiOptions{Check: true})
+		known := make([]int, len(labels))
+		for i := range known {
+			known[i] = -1
+			if i%2 == 0 {
+				known[i] = labels[i]
+			}
+		}
+		res := attackSim(t, "float64-sklearn", labels, k, MultiOptions{Check: true, Known: known})
+		if res.Queries >= base.Queries {
+			t.Errorf("K = %d: %d queries with half the labels known, %d without", k, res.Queries, base.Queries)
+		}
+		t.Logf("K = %d: %d queries with half the labels known, %d without", k, res.Queries, base.Queries)
+	}
+	labels := seededLabels(t, 200, 2)
+	m, _ := scorer.ParseModel("float64-sklearn")
+	sim, _ := oracle.NewSim(m, labels, 2)
+	wrong := make([]int, len(labels))
+	for i := range wrong {
+		wrong[i] = -1
+	}
+	wrong[3] = 1 - labels[3]
+	res, err := AttackMulti(context.Background(), sim, MultiOptions{Model: m, Check: true, Known: wrong})
+	if err == nil || res.Verified {
+		t.Errorf("a wrong known label: err %v, verified %v", err, res != nil && res.Verified)
+	}
+	for _, bad := range [][]int{make([]int, 5), append(make([]int, 199), 2)} {
+		if _, err := AttackMulti(context.Background(), sim, MultiOptions{Model: m, Known: bad}); err == nil {
+			t.Errorf("Known %v…: no error", bad[len(bad)-1:])
+		}
+	}
+}

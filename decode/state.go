@@ -403,6 +403,29 @@ func (a *multi) learn(idx, sigma []int) {
 	}
 }
 
+// learnKnown records labels known before the attack (nil: none).
+func (a *multi) learnKnown(known []int) error {
+	if known == nil {
+		return nil
+	}
+	if len(known) != a.n {
+		return fmt.Errorf("decode: %d known labels for N = %d", len(known), a.n)
+	}
+	var idx, sigma []int
+	for i, c := range known {
+		if c < -1 || c >= a.k {
+			return fmt.Errorf("decode: known label %d of point %d outside [-1, %d)", c, i, a.k)
+		}
+		if c >= 0 {
+			idx, sigma = append(idx, i), append(sigma, c)
+		}
+	}
+	if len(idx) > 0 {
+		a.learn(idx, sigma)
+	}
+	return nil
+}
+
 // check submits every point at its recovered label's row and compares the
 // score with the exact sum of those rows' terms. It is decisive when one
 // wrong label would move the sum by more than twice the budget.

@@ -250,6 +250,28 @@ func (c *Chain) NeedsPred() bool { return c.needPred }
 // Split returns the chain's Split stage, or nil.
 func (c *Chain) Split() *Split { return c.split }
 
+// Ladder returns the chain's first Ladder stage, or nil: a host persists
+// its [Ladder.Snapshot] and restores it after a restart.
+func (c *Chain) Ladder() *Ladder {
+	for _, st := range c.stages {
+		if l, ok := st.(*Ladder); ok {
+			return l
+		}
+	}
+	return nil
+}
+
+// Thresholdout returns the chain's first Thresholdout stage, or nil: a
+// host persists its [Thresholdout.Remaining] budget across restarts.
+func (c *Chain) Thresholdout() *Thresholdout {
+	for _, st := range c.stages {
+		if t, ok := st.(*Thresholdout); ok {
+			return t
+		}
+	}
+	return nil
+}
+
 // Release runs sub through the chain and returns the released score.
 // It returns an error, and changes no state, if sub is malformed (wrong
 // number of losses, a NaN, infinite or negative loss). A stage's own

@@ -26,6 +26,7 @@ var componentNames = []string{"format", "clip", "renorm", "floor", "sum", "reduc
 // A hyp0 is one candidate model (decimals aside) with the decimals and
 // labelings of the special rows still consistent with the probes.
 type hyp0 struct {
+	k     int         // classes
 	spec  scorer.Spec // Decimals −1
 	model *scorer.Model
 	emu   *scorer.Emulator
@@ -81,7 +82,7 @@ func candidateSpecs() []scorer.Spec {
 // hypotheses returns every candidate with the decimals hypotheses the
 // first score allows: unrounded, and its own number of decimals if it has
 // at most 12.
-func hypotheses(n int, first *big.Rat) ([]*hyp0, error) {
+func hypotheses(n, k int, first *big.Rat) ([]*hyp0, error) {
 	decs := []int{-1}
 	if d := decimalsOf(first); d >= 0 {
 		// Trailing zeros hide decimals: d, d+1 or d+2 (a later probe's
@@ -98,7 +99,7 @@ func hypotheses(n int, first *big.Rat) ([]*hyp0, error) {
 		if err != nil {
 			return nil, fmt.Errorf("fingerprint: candidate %s: %w", sp, err)
 		}
-		h := &hyp0{spec: sp, model: m, emu: e, alive: map[int]uint32{}, terms: map[float64][]*big.Float{}}
+		h := &hyp0{k: k, spec: sp, model: m, emu: e, alive: map[int]uint32{}, terms: map[float64][]*big.Float{}}
 		for _, d := range decs {
 			h.alive[d] = allKeys
 		}
@@ -122,19 +123,77 @@ func (h *hyp0) newRows() {
 	}
 }
 
-func (h *hyp0) term(p float64, label int) (*big.Float, bool) {
+// term returns the exact term of a special row of probability p (see
+// specialRow) for a point whose bit is 1 (its label is class 1) or 0
+// (another class: every other class has the same term); false if the
+// model cannot score the row.
+func (h *hyp0) term(p float64, bit int) (*big.Float, bool) {
 	t, ok := h.terms[p]
 	if !ok {
+		row := []float64{p}
+		if h.k > 2 {
+			row = specialRow(nil, p, h.k)
+		}
 		var err error
-		if t, err = h.model.Terms([]float64{p}); err != nil {
+		if t, err = h.model.Terms(row); err != nil {
 			t = nil
 		}
 		h.terms[p] = t
 	}
-	if t == nil || t[label].IsInf() {
+	if t == nil || t[bit].IsInf() {
 		return nil, false
 	}
-	return t[label], true
+	return t[bit], true
+}
+
+// neutralP is the probability that stands for the neutral row (every
+// class's term the same): ½ for two classes, and for K > 2 the uniform
+// row, which no probability p writes as a special row.
+func neutralP(k int) float64 {
+	if k == 2 {
+		return 0.5
+	}
+	return -1
+}
+
+// scaledNeutral stands, for K > 2, for the uniform row scaled by
+// 1 + 2^−30: neutral (every class the same term) yet shifted by a server
+// that renormalises (see specialRow).
+const scaledNeutral = -2
+
+// specialRow appends to dst the K probabilities of a special row of
+// probability p for K > 2: class 1 gets p and every other class
+// (1−p)/(K−1), so that a label other than 1 has the same term whichever
+// it is; p = neutralP(k) is the uniform row. Except in the extremes of
+// probe 1, the other classes get (1−p)/(K−1)·(1 + 2^−30): the row sums
+// to 1 + about 10^−9, which every library accepts (scikit-learn ≥ 1.5
+// warns beyond √eps ≈ 1.5·10^−8, serve refuses beyond 10^−4), while a
+// server that renormalises rows shifts each term by about 10^−9: the
+// probes tell renormalisation apart, which rows summing to exactly 1
+// cannot.
+func specialRow(dst []float64, p float64, k int) []float64 {
+	if p == neutralP(k) || p == scaledNeutral {
+		u := 1 / float64(k)
+		if p == scaledNeutral {
+			u *= 1 + 0x1p-30
+		}
+		for range k {
+			dst = append(dst, u)
+		}
+		return dst
+	}
+	q := (1 - p) / float64(k-1)
+	if !slices.Contains(extremes[:], p) {
+		q *= 1 + 0x1p-30
+	}
+	for c := range k {
+		if c == 1 {
+			dst = append(dst, p)
+		} else {
+			dst = append(dst, q)
+		}
+	}
+	return dst
 }
 
 // brackets returns the brackets [lo, hi] of the unrounded reported value
@@ -143,7 +202,7 @@ func (h *hyp0) term(p float64, label int) (*big.Float, bool) {
 // (all neutral rows compute the same log of ½, so they take the same
 // value). ok is false if the model predicts a server error.
 func (h *hyp0) brackets(n, off int, p []float64, mask uint16) (br [][2]float64, ok bool) {
-	tn, ok := h.term(0.5, 0)
+	tn, ok := h.term(neutralP(h.k), 0)
 	if !ok {
 		return nil, false
 	}
@@ -264,7 +323,7 @@ func slack(h *hyp0) float64 {
 // hypothesis whose brackets contain o, since the brackets lie within the
 // budget.
 func (h *hyp0) near(n, off int, p []float64, mask uint16, o *big.Rat, sl float64) bool {
-	tn, ok := h.term(0.5, 0)
+	tn, ok := h.term(neutralP(h.k), 0)
 	if !ok {
 		return true // let brackets report the failure
 	}
@@ -333,7 +392,7 @@ func sharedLabels(hyp []*hyp0) ([]int, bool) {
 // separating returns a prediction of the special rows (labels known) under
 // which some fitting hypotheses predict disjoint scores, trying a few
 // designs whose terms spread over several binades; false if none does.
-func separating(hyp []*hyp0, n, off int, labels []int, round int) ([]float64, bool) {
+func separating(hyp []*hyp0, n, k, off int, labels []int, round int) ([]float64, bool) {
 	var mask uint16
 	for i, y := range labels {
 		if y == 1 {
@@ -361,13 +420,23 @@ func separating(hyp []*hyp0, n, off int, labels []int, round int) ([]float64, bo
 		d := designs[j]
 		p := make([]float64, nSpecial)
 		for i, t := range d {
-			// the label's term is about t: p = e^−t for class 1, 1 − e^−t for class 0
+			// the label's term is about t: p = e^−t for class 1, 1 − e^−t
+			// for class 0 (for K > 2, a label other than 1: the other
+			// classes' share (1−p)/(K−1) is e^−t, which needs t > ln(K−1))
 			switch labels[i] {
 			case -1:
-				p[i] = 0.5 // label unknown: the same term either way
+				p[i] = neutralP(k) // label unknown: the same term either way
+				if k > 2 {
+					p[i] = scaledNeutral
+				}
 			case 1:
 				p[i] = math.Exp(-t)
 			default:
+				if k > 2 {
+					t = max(t, math.Log(float64(k-1))+0.05)
+					p[i] = 1 - float64(k-1)*math.Exp(-t)
+					break
+				}
 				p[i] = -math.Expm1(-t)
 				if p[i] == 1 {
 					p[i] = 1 - 0x1p-53

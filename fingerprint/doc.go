@@ -30,6 +30,14 @@
 //     renormalisation and the format round such sums differently. A probe
 //     is sent only while it separates some survivors.
 //
+// For K > 2 classes a special row gives class 1 the probability p and
+// every other class an equal share (1−p)/(K−1), so that, as for two
+// classes, a row's term depends only on whether its label is class 1,
+// and the neutral rows are uniform. Rows of the later probes sum to
+// 1 + 2^−30 (uniform rows for an unknown label, scaled): every library
+// accepts them, and a server that renormalises rows shifts each term by
+// about 10^−9, which tells renormalisation apart.
+//
 // If no candidate survives, no model fits and the result says so with the
 // probe that ruled out each value of each component: a server outside the
 // grid (clipping at 1e-12, a reversed sum, noise keyed on the prediction)
@@ -38,6 +46,17 @@
 // cannot separate (the summation order behind 5 decimals) are reported
 // undetermined, and the model returned is the fitting one with the
 // largest error budget.
+//
+// [Attack] identifies the scorer, attacks it under the model identified
+// (package decode, final check on) starting from the labels the probes
+// determined ([Result.Labels]), and re-identifies the scorer when a score
+// stops fitting the model mid-attack: it replays every query and score so
+// far ([decode.ReplayTranscript]) under the other models that fit the
+// probes, then, if none explains them, sends new probes and replays
+// under the models that fit those (setting aside the scores before a
+// change of the server's model), and resumes from the labels the scores
+// determine under the new model. Labels are verified only by the final
+// check against the scorer itself.
 //
 // # References
 //

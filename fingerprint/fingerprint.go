@@ -62,12 +62,18 @@ type Result struct {
 	Spec  scorer.Spec
 	// Exact reports that exactly one candidate model fits every probe.
 	Exact bool
+	// Fits lists every candidate model (with its decimals) that fits
+	// every probe, the largest error budget first: Spec is Fits[0].
+	Fits []scorer.Spec
 	// NoFit explains why no model fits ("" if one does).
 	NoFit      string
 	Components []Component
 	Probes     []Probe
-	// Labels are the labels of the special rows learned from the probes
-	// (−1 where unknown).
+	// Labels are the labels the probes determine: N entries, −1 where
+	// unknown. A row's label is known when every candidate model (and
+	// labeling) that fits the probes agrees on it; they are as sure as
+	// the identification, and an attack that starts from them
+	// ([decode.MultiOptions.Known]) verifies them with the rest.
 	Labels []int
 }
 
@@ -80,19 +86,18 @@ func (r *Result) Queries() int { return len(r.Probes) }
 // result (no model fits); errors are ctx's and invalid servers.
 func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 	n, k := s.N(), s.K()
-	if k != 2 {
-		return nil, fmt.Errorf("fingerprint: K = %d: the probes are designed for binary labels (K = 2)", k)
+	if k < 2 || k > 64 {
+		return nil, fmt.Errorf("fingerprint: K = %d outside [2, 64]", k)
 	}
 	if n < 2*nSpecial {
 		return nil, fmt.Errorf("fingerprint: N = %d: the probes need at least %d points", n, 2*nSpecial)
 	}
-	res := &Result{Labels: []int{-1, -1, -1, -1}}
+	res := &Result{Labels: make([]int, n)}
+	for i := range res.Labels {
+		res.Labels[i] = -1
+	}
 	ask := func(off int, purpose string, p []float64) (*Probe, error) {
-		pred := &scorer.Pred{K: 2, P: make([]float64, n)}
-		for i := range pred.P {
-			pred.P[i] = 0.5
-		}
-		copy(pred.P[off:], p)
+		pred := probePred(n, k, off, p)
 		score, err := s.Score(ctx, pred)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -121,11 +126,11 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 		return res, nil
 	}
 
-	hyp, err := hypotheses(n, p1.Score)
+	hyp, err := hypotheses(n, k, p1.Score)
 	if err != nil {
 		return nil, err
 	}
-	all, _ := hypotheses(n, p1.Score)
+	all, _ := hypotheses(n, k, p1.Score)
 	hyp = filter(hyp, n, 0, extremes[:], p1.Score)
 	res.Probes[0].Fits, res.Probes[1].Fits = len(hyp), len(hyp)
 	elim := map[string]int{} // component=value → the probe that ruled it out
@@ -150,6 +155,10 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 			if off+2*nSpecial > n {
 				break
 			}
+			// Every candidate that explains the score by hidden extremes
+			// agrees on the labels that hide them: keep them.
+			l, _ := sharedLabels(hyp)
+			copy(res.Labels[off:], classes(l, k))
 			off += nSpecial
 			for _, h := range hyp {
 				h.newRows()
@@ -173,11 +182,15 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 		// format round them differently; sent only if it separates some
 		// fitting models.
 		labels, _ := sharedLabels(hyp)
-		p, ok := separating(hyp, n, off, labels, round)
+		p, ok := separating(hyp, n, k, off, labels, round)
 		if !ok {
 			break
 		}
-		pr, err := ask(off, fmt.Sprintf("rows %d-%d (labels %v learned, -1 unknown) at %s: the summation order, the decimals, the format", off, off+3, labels, floatsText(p)), p)
+		what := fmt.Sprintf("rows %d-%d (labels %v learned, -1 unknown) at %s: the summation order, the decimals, the format", off, off+3, labels, floatsText(p))
+		if k > 2 {
+			what = fmt.Sprintf("rows %d-%d (labels %v learned: 1 class 1, 0 another class, -1 unknown) with class 1 at %s (-2: a uniform row), rows summing to 1+2^-30: the renormalisation, the summation order, the decimals, the format", off, off+3, labels, floatsText(p))
+		}
+		pr, err := ask(off, what, p)
 		if err != nil {
 			return nil, err
 		}
@@ -191,26 +204,42 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 		note(before, hyp, len(res.Probes))
 	}
 	if len(hyp) == 0 {
+		for i := range res.Labels {
+			res.Labels[i] = -1 // learned under models that no longer fit
+		}
 		res.NoFit = "no candidate model reproduces every probe's score"
 		res.Components = components(nil, all, elim)
 		return res, nil
 	}
-	if l, ok := sharedLabels(hyp); ok {
-		res.Labels = l
-	}
+	l, _ := sharedLabels(hyp)
+	copy(res.Labels[off:], classes(l, k))
 	// The most cautious fitting model: the largest error budget over
 	// every (candidate, decimals) pair left.
-	var best scorer.Spec
-	bestB := -1.0
+	type fit struct {
+		sp scorer.Spec
+		b  float64
+	}
+	var fits []fit
 	for _, h := range hyp {
 		for dec := range h.alive {
 			sp := h.spec
 			sp.Decimals = dec
-			if b := budget(sp); b > bestB {
-				best, bestB = sp, b
-			}
+			fits = append(fits, fit{sp, budget(sp)})
 		}
 	}
+	slices.SortStableFunc(fits, func(x, y fit) int {
+		if x.b != y.b {
+			if x.b > y.b {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(x.sp.String(), y.sp.String())
+	})
+	for _, f := range fits {
+		res.Fits = append(res.Fits, f.sp)
+	}
+	best := fits[0].sp
 	m, err := best.Model()
 	if err != nil {
 		return nil, fmt.Errorf("fingerprint: identified model %s: %w", best, err)
@@ -218,6 +247,44 @@ func Identify(ctx context.Context, s scorer.Server) (*Result, error) {
 	res.Model, res.Spec, res.Exact = m, best, distinctSpecs(hyp) == 1
 	res.Components = components(hyp, all, elim)
 	return res, nil
+}
+
+// probePred is a probe: the special rows off.. at probabilities p (for
+// K > 2, rows of specialRow), every other row neutral.
+func probePred(n, k, off int, p []float64) *scorer.Pred {
+	if k == 2 {
+		pred := &scorer.Pred{K: 2, P: make([]float64, n)}
+		for i := range pred.P {
+			pred.P[i] = 0.5
+		}
+		copy(pred.P[off:], p)
+		return pred
+	}
+	pred := &scorer.Pred{K: k, P: make([]float64, 0, n*k)}
+	for i := range n {
+		v := neutralP(k)
+		if i >= off && i < off+len(p) {
+			v = p[i-off]
+		}
+		pred.P = specialRow(pred.P, v, k)
+	}
+	return pred
+}
+
+// classes turns the special rows' bits (1: class 1; 0: class 0, or for
+// K > 2 any class but 1; −1 unknown) into labels (−1 unknown).
+func classes(bits []int, k int) []int {
+	if k == 2 {
+		return bits
+	}
+	out := make([]int, len(bits))
+	for i, b := range bits {
+		out[i] = -1
+		if b == 1 {
+			out[i] = 1
+		}
+	}
+	return out
 }
 
 // snapshot returns the values of each component among hyp, before a

@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"context"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestIdentifySim(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res.Model == nil {
-				hs, _ := hypotheses(n, big.NewRat(1, 3))
+				hs, _ := hypotheses(n, 2, big.NewRat(1, 3))
 				var mask uint16
 				for i := 0; i < 4; i++ {
 					mask |= uint16(labels[i]) << i
@@ -62,6 +63,18 @@ func TestIdentifySim(t *testing.T) {
 				}
 				t.Fatalf("%s N=%d: no model fits: %s", name, n, res.NoFit)
 			}
+			learned := 0
+			for i, c := range res.Labels {
+				if c >= 0 {
+					learned++
+					if c != labels[i] {
+						t.Errorf("%s N=%d: the probes learned label %d of row %d, want %d", name, n, c, i, labels[i])
+					}
+				}
+			}
+			if len(res.Labels) != n {
+				t.Errorf("%s N=%d: %d labels", name, n, len(res.Labels))
+			}
 			got := res.Spec
 			got.Decimals = -1
 			for _, c := range res.Components {
@@ -75,7 +88,7 @@ func TestIdentifySim(t *testing.T) {
 					und = append(und, c.Name+"∈"+strings.Join(c.Fits, "|"))
 				}
 			}
-			t.Logf("%-34s N=%-5d %d probes → %s  undetermined %v", name, n, res.Queries(), res.Model.Name, und)
+			t.Logf("%-34s N=%-5d %d probes → %s  undetermined %v, %d labels learned", name, n, res.Queries(), res.Model.Name, und, learned)
 			if res.Queries() > MaxProbes {
 				t.Errorf("%d probes", res.Queries())
 			}
@@ -119,5 +132,72 @@ func TestEvidence(t *testing.T) {
 	}
 	if sim.Queries() != res.Queries() || res.Queries() > 3 {
 		t.Errorf("%d queries, %d probes", sim.Queries(), res.Queries())
+	}
+}
+
+// TestIdentifyMulticlass identifies K-class scorers: scikit-learn's
+// multiclass log_loss (1.2–1.4, ≤ 1.1, ≥ 1.5), Keras's categorical
+// cross-entropy and PyTorch's NLL of log-probabilities as modelled, at
+// K = 3 and 10; the labels the probes learn are right.
+func TestIdentifyMulticlass(t *testing.T) {
+	r := testrand.New(t)
+	names := []string{
+		scorer.Float64Sklearn, // sklearn 1.2–1.4: eps, rows renormalised
+		"float64,clip=1e-15,renorm",
+		"float64,clip=eps", // sklearn ≥ 1.5
+		scorer.Leaderboard,
+		scorer.Float32Keras, // Keras categorical_crossentropy
+		scorer.TorchBCE,     // PyTorch nll_loss(log p): float32, log clamped at -100
+		"float64,clip=eps,renorm,dec=5",
+	}
+	ks := []int{3, 10}
+	if testing.Short() {
+		names, ks = names[:5], ks[:1]
+	}
+	for _, name := range names {
+		want, err := scorer.ParseSpec(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range ks {
+			n := 300
+			labels := make([]int, n)
+			for i := range labels {
+				labels[i] = r.IntN(k)
+			}
+			m, _ := scorer.ParseModel(name)
+			sim, err := oracle.NewSim(m, labels, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Identify(context.Background(), sim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Model == nil {
+				t.Fatalf("%s K=%d: no model fits: %s", name, k, res.NoFit)
+			}
+			for _, c := range res.Components {
+				if c.Value != "undetermined" && c.Value != want0(want, c.Name, res) {
+					t.Errorf("%s K=%d: %s = %s, want %s (%s)", name, k, c.Name, c.Value, want0(want, c.Name, res), c.Evidence)
+				}
+				if c.Value == "undetermined" && !slices.Contains(c.Fits, want0(want, c.Name, res)) {
+					t.Errorf("%s K=%d: %s undetermined among %v, without the true %s", name, k, c.Name, c.Fits, want0(want, c.Name, res))
+				}
+			}
+			learned := 0
+			for i, c := range res.Labels {
+				if c >= 0 {
+					learned++
+					if c != labels[i] {
+						t.Errorf("%s K=%d: row %d learned %d, want %d", name, k, i, c, labels[i])
+					}
+				}
+			}
+			if res.Queries() > MaxProbes {
+				t.Errorf("%s K=%d: %d probes", name, k, res.Queries())
+			}
+			t.Logf("%-32s K=%-2d %d probes → %s (exact %v), %d labels learned", name, k, res.Queries(), res.Model.Name, res.Exact, learned)
+		}
 	}
 }

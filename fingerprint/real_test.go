@@ -14,6 +14,7 @@ import (
 
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // python is Debian's system interpreter, whose python3-sklearn,
@@ -52,6 +53,7 @@ var realLabelings = flag.Int("labelings", 2, "labelings per real scorer (N alter
 type realScorer struct {
 	prog string
 	dec  int
+	k    int // classes (0: 2)
 	want map[string]string
 	// noFit, if not "", is why "no model fits" is a right answer too: the
 	// scorer computes in a way no candidate models.
@@ -82,9 +84,10 @@ func identifyReal(t *testing.T, scorers []realScorer) {
 		var models []string
 		for trial := range labelings {
 			n := []int{198, 1000}[trial%2]
+			k := max(s.k, 2)
 			labels := make([]string, n)
 			for i := range labels {
-				labels[i] = fmt.Sprint(r.IntN(2))
+				labels[i] = fmt.Sprint(r.IntN(k))
 			}
 			lf := filepath.Join(t.TempDir(), "labels")
 			if err := os.WriteFile(lf, []byte(strings.Join(labels, "\n")+"\n"), 0o644); err != nil {
@@ -94,7 +97,7 @@ func identifyReal(t *testing.T, scorers []realScorer) {
 			if s.dec >= 0 {
 				cmd += fmt.Sprint(" ", s.dec)
 			}
-			c, err := oracle.NewCmd(cmd, n, 2, 2*time.Minute)
+			c, err := oracle.NewCmd(cmd, n, k, 2*time.Minute)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,17 +152,32 @@ func TestIdentifyRealSklearn(t *testing.T) {
 	if testing.Short() {
 		// One scorer, one labeling: each program start imports numpy and
 		// scikit-learn (about a second).
-		identifyReal(t, []realScorer{{"sklearn_real", 5, f64("eps", "renorm", "pairwise", "5"), ""}})
+		identifyReal(t, []realScorer{{"sklearn_real", 5, 0, f64("eps", "renorm", "pairwise", "5"), ""}})
 		return
 	}
 	identifyReal(t, []realScorer{
-		{"sklearn_real", -1, f64("eps", "renorm", "pairwise", "none"), ""},
-		{"sklearn_real", 5, f64("eps", "renorm", "pairwise", "5"), ""},
-		{"sklearn_1_1", -1, f64("1e-15", "renorm", "pairwise", "none"), ""},
-		{"sklearn_1_5", -1, f64("eps", "norenorm", "pairwise", "none"), ""},
-		{"sklearn_float32", -1, f32("eps", "renorm", "none"), ""},
-		{"keras2", -1, f32("keras2", "norenorm", "none"), ""},
-		{"keras3", -1, f32("1e-7", "norenorm", "none"), ""},
+		{"sklearn_real", -1, 0, f64("eps", "renorm", "pairwise", "none"), ""},
+		{"sklearn_real", 5, 0, f64("eps", "renorm", "pairwise", "5"), ""},
+		{"sklearn_1_1", -1, 0, f64("1e-15", "renorm", "pairwise", "none"), ""},
+		{"sklearn_1_5", -1, 0, f64("eps", "norenorm", "pairwise", "none"), ""},
+		{"sklearn_float32", -1, 0, f32("eps", "renorm", "none"), ""},
+		{"keras2", -1, 0, f32("keras2", "norenorm", "none"), ""},
+		{"keras3", -1, 0, f32("1e-7", "norenorm", "none"), ""},
+	})
+}
+
+// TestIdentifyRealMulticlass identifies Debian's scikit-learn log_loss on
+// rows of K = 3 and 10 classes (the dtype's eps, rows renormalised).
+func TestIdentifyRealMulticlass(t *testing.T) {
+	needPython(t, "python3-sklearn", "numpy", "scipy", "sklearn")
+	if testing.Short() {
+		identifyReal(t, []realScorer{{"sklearn_multi", -1, 3, f64("eps", "renorm", "pairwise", "none"), ""}})
+		return
+	}
+	identifyReal(t, []realScorer{
+		{"sklearn_multi", -1, 3, f64("eps", "renorm", "pairwise", "none"), ""},
+		{"sklearn_multi", 5, 3, f64("eps", "renorm", "pairwise", "5"), ""},
+		{"sklearn_multi", -1, 10, f64("eps", "renorm", "pairwise", "none"), ""},
 	})
 }
 
@@ -171,7 +189,62 @@ func TestIdentifyRealTorch(t *testing.T) {
 	}
 	needPython(t, "python3-torch", "torch")
 	identifyReal(t, []realScorer{
-		{"torch_real", -1, f32("none", "norenorm", "-100"),
+		{"torch_real", -1, 0, f32("none", "norenorm", "-100"),
 			"PyTorch's CPU mean adds float32s by its own cascade of vectorised accumulators, not numpy's pairwise sum, and no candidate models it: at N = 1000 its scores differ from every candidate's"},
 	})
+}
+
+// TestAttackRealRedeploy attacks Debian's scikit-learn log_loss called
+// with eps=1e-15 (scikit-learn ≤ 1.1) for its first 4 queries and with
+// the dtype's eps (1.2) after: the model identified by the probes stops
+// fitting, the scorer is re-identified, and every label is verified.
+func TestAttackRealRedeploy(t *testing.T) {
+	needPython(t, "python3-sklearn", "numpy", "scipy", "sklearn")
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := testrand.New(t)
+	n := 198
+	labels := make([]int, n)
+	text := make([]string, n)
+	for i := range labels {
+		labels[i] = r.IntN(2)
+		text[i] = fmt.Sprint(labels[i])
+	}
+	lf := filepath.Join(t.TempDir(), "labels")
+	if err := os.WriteFile(lf, []byte(strings.Join(text, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := oracle.NewCmd(fmt.Sprintf("%s %s %s -1 4", python, filepath.Join(dir, "redeploy.py"), lf), n, 2, 2*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ar, err := Attack(context.Background(), c, AttackOptions{OnModel: func(m *scorer.Model) {
+		// As labelinf attack does: unrounded text is read in the model's format.
+		c.RoundTo = nil
+		if m.Decimals < 0 {
+			f := m.Loss.Format
+			c.RoundTo = &f
+		}
+	}})
+	if err != nil {
+		t.Fatalf("%v (re-identified %+v)", err, ar.Reidentified)
+	}
+	if ar.Result == nil || !ar.Result.Verified {
+		t.Fatal("not verified")
+	}
+	for i, y := range labels {
+		if ar.Result.Labels[i] != y {
+			t.Fatalf("label %d = %d, want %d", i, ar.Result.Labels[i], y)
+		}
+	}
+	if len(ar.Reidentified) == 0 || ar.Identifications[0].Spec.Clip != "1e-15" || ar.Model.Loss.Eps != "0x1p-52" {
+		t.Errorf("identified %s, finished under %s (eps %q), re-identified %+v", ar.Identifications[0].Spec, ar.Model.Name, ar.Model.Loss.Eps, ar.Reidentified)
+	}
+	for _, re := range ar.Reidentified {
+		t.Logf("after %d queries %s failed (%s); now %s: %s; %d labels from the scores", re.AfterQuery, re.Failed, re.Why, re.Model, re.How, re.Labels)
+	}
+	t.Logf("%d queries (%d probes), %d re-identifications, model %s", ar.Result.Queries, ar.Probes, len(ar.Reidentified), ar.Model.Name)
 }

@@ -19,7 +19,10 @@
 // be regenerated alone and items added in parallel touch their own files.
 //
 // Adding an item is one value in the items list (items.go) with a run
-// function that fills a [Result]; the plots go through [Figure].
+// function that fills a [Result]; the plots go through [Figure]. Each
+// item's section of REPRO.md is written to ITEM.md first, and REPRO.md
+// is assembled from the ITEM.md files found in the output directory, so
+// running some items keeps the others' sections.
 //
 // # References
 //
@@ -30,4 +33,9 @@
 //     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
 //     (Extended Abstract)".
 //   - [BLIA] "Passive label inference" (see package passive).
+//   - [War65] S. L. Warner, "Randomized response: a survey technique for
+//     eliminating evasive answer bias", JASA 60(309), 1965.
+//   - [CP34] C. J. Clopper, E. S. Pearson, "The use of confidence or
+//     fiducial limits illustrated in the case of the binomial",
+//     Biometrika 26(4), 1934.
 package repro

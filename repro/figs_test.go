@@ -110,23 +110,3 @@ func TestTicks(t *testing.T) {
 	}
 	assert.Equal(t, "5 10 15 20 25 30 35 40", strings.Join(labels, " "))
 }
-
-// TestMarkdownKeepsSections: regenerating one item keeps the sections of
-// the others (from their ITEM.md), in the items' order.
-func TestMarkdownKeepsSections(t *testing.T) {
-	dir := t.TempDir()
-	a, err := Lookup("ea-thm5")
-	require.NoError(t, err)
-	b, err := Lookup("icml-fig1")
-	require.NoError(t, err)
-	require.NoError(t, writeMarkdown(&Config{Out: dir, Commit: "c1"}, []*Result{{Item: a, Status: Match, Why: "first"}}))
-	require.NoError(t, writeMarkdown(&Config{Out: dir, Commit: "c2", Quick: true}, []*Result{{Item: b, Status: Differs, Why: "second", Quick: true}}))
-	md, err := os.ReadFile(filepath.Join(dir, "REPRO.md"))
-	require.NoError(t, err)
-	s := string(md)
-	i, j := strings.Index(s, "<a id=\"icml-fig1\"></a>**DIFFERS** — second"), strings.Index(s, "<a id=\"ea-thm5\"></a>**MATCH** — first")
-	assert.True(t, i > 0 && j > i, "both sections, icml-fig1 first:\n%s", s)
-	assert.Contains(t, s, "generated at commit `c1`, full run")
-	assert.Contains(t, s, "generated at commit `c2`, -quick run")
-	assert.Contains(t, s, "| [ea-thm5](#ea-thm5) |")
-}

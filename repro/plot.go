@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,6 +34,11 @@ type Series struct {
 	// NoLegend leaves the series out of the legend (its name stays in the
 	// CSV): for a companion line whose meaning the axis label states.
 	NoLegend bool
+	// NoPoints draws the line without markers (a dense curve).
+	NoPoints bool
+	// XShift, if not 0, multiplies X when drawing (not in the CSV), to
+	// set side by side the error bars of series that share their x.
+	XShift float64
 }
 
 // Figure is one plot: axes with their units, optional log scales.
@@ -44,7 +50,16 @@ type Figure struct {
 	YMin, YMax     float64 // both 0: automatic
 	LegendLeft     bool    // legend in the top left corner (default right)
 	LegendBottom   bool    // legend at the bottom (default top)
-	Series         []Series
+	// XTicks, if set, are the labelled x ticks; on a log axis the range
+	// is then padded by a factor 1.5 either side so end points stay clear
+	// of the frame.
+	XTicks []float64
+	// XTickLabels, if set, label XTicks (default: the values).
+	XTickLabels []string
+	// YTicks, if set, are the labelled y ticks (a range that leaves room
+	// for the legend below the data keeps only meaningful labels).
+	YTicks []float64
+	Series []Series
 }
 
 // save writes dir/NAME.csv (series,x,y[,lo,hi]), NAME.png and NAME.svg,
@@ -78,12 +93,16 @@ func (f *Figure) save(dir string, r *Result) error {
 		p.Legend.XOffs = vg.Points(4)
 	}
 	for i, s := range f.Series {
+		shift := 1.0
+		if s.XShift != 0 {
+			shift = s.XShift
+		}
 		pts := make(plotter.XYs, 0, len(s.X))
 		for j := range s.X {
 			if math.IsNaN(s.Y[j]) || (f.LogY && s.Y[j] <= 0) || (f.LogX && s.X[j] <= 0) {
 				continue
 			}
-			pts = append(pts, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			pts = append(pts, plotter.XY{X: s.X[j] * shift, Y: s.Y[j]})
 		}
 		if len(pts) == 0 {
 			continue
@@ -100,7 +119,9 @@ func (f *Figure) save(dir string, r *Result) error {
 		sc.GlyphStyle.Color = col
 		sc.GlyphStyle.Shape = plotutil.Shape(i % 7)
 		sc.GlyphStyle.Radius = vg.Points(2.5)
-		p.Add(sc)
+		if !s.NoPoints {
+			p.Add(sc)
+		}
 		var thumbs []plot.Thumbnailer
 		if !s.Points {
 			l, err := plotter.NewLine(pts)
@@ -115,12 +136,14 @@ func (f *Figure) save(dir string, r *Result) error {
 			p.Add(l)
 			thumbs = append(thumbs, l)
 		}
-		thumbs = append(thumbs, sc)
+		if !s.NoPoints {
+			thumbs = append(thumbs, sc)
+		}
 		if s.Lo != nil {
 			eb := make(errPoints, 0, len(s.X))
 			for j := range s.X {
 				if !math.IsNaN(s.Y[j]) {
-					eb = append(eb, errPoint{s.X[j], s.Y[j], s.Y[j] - s.Lo[j], s.Hi[j] - s.Y[j]})
+					eb = append(eb, errPoint{s.X[j] * shift, s.Y[j], s.Y[j] - s.Lo[j], s.Hi[j] - s.Y[j]})
 				}
 			}
 			bars, err := plotter.NewYErrorBars(eb)
@@ -133,6 +156,27 @@ func (f *Figure) save(dir string, r *Result) error {
 		if !s.NoLegend {
 			p.Legend.Add(plotText(s.Name), thumbs...)
 		}
+	}
+	if len(f.XTicks) > 0 {
+		var ticks []plot.Tick
+		for i, x := range f.XTicks {
+			l := strconv.FormatFloat(x, 'g', -1, 64)
+			if i < len(f.XTickLabels) {
+				l = f.XTickLabels[i]
+			}
+			ticks = append(ticks, plot.Tick{Value: x, Label: l})
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		if f.LogX {
+			p.X.Min, p.X.Max = slices.Min(f.XTicks)/1.5, slices.Max(f.XTicks)*1.5
+		}
+	}
+	if len(f.YTicks) > 0 {
+		var ticks []plot.Tick
+		for _, y := range f.YTicks {
+			ticks = append(ticks, plot.Tick{Value: y, Label: strconv.FormatFloat(y, 'g', -1, 64)})
+		}
+		p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	}
 	if f.YMin != 0 || f.YMax != 0 {
 		p.Y.Min, p.Y.Max = f.YMin, f.YMax

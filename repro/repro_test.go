@@ -67,7 +67,7 @@ func TestFigureAndMarkdown(t *testing.T) {
 	it := &Item{Name: "x", Title: "Paper Fig X", Command: "labelinf repro x"}
 	r := &Result{Item: it, Rows: []Row{{What: "a|b", Paper: "1", Ours: "2", Status: Differs, Note: "off by one"}}}
 	f := Figure{Name: "x-fig", Title: "t", XLabel: "N", YLabel: "bits", LogY: true,
-		Series: []Series{{Name: "s", X: []float64{1, 2, 3}, Y: []float64{1, 10, 100}, Lo: []float64{0.5, 5, 50}, Hi: []float64{2, 20, 200}}}}
+		Series: []Series{{Name: "s", XShift: 1.1, X: []float64{1, 2, 3}, Y: []float64{1, 10, 100}, Lo: []float64{0.5, 5, 50}, Hi: []float64{2, 20, 200}}}}
 	require.NoError(t, f.save(dir, r))
 	for _, ext := range []string{".csv", ".png", ".svg"} {
 		st, err := os.Stat(filepath.Join(dir, "x-fig"+ext))
@@ -112,4 +112,26 @@ func TestProp3(t *testing.T) {
 		}
 	}
 	assert.True(t, found)
+}
+
+// TestMarkdownKeepsSections: a run of one item keeps the sections an
+// earlier run wrote for the others (REPRO.md is assembled from ITEM.md
+// files in the items' order), and a damaged ITEM.md is an error.
+func TestMarkdownKeepsSections(t *testing.T) {
+	dir := t.TempDir()
+	a := &Result{Item: items[1], Status: Match, Why: "first run", Rows: []Row{{What: "row of A", Status: Match}}}
+	b := &Result{Item: items[0], Status: Differs, Why: "second run", Rows: []Row{{What: "row of B", Status: Differs}}}
+	require.NoError(t, writeMarkdown(&Config{Out: dir, Commit: "c1"}, []*Result{a}))
+	require.NoError(t, writeMarkdown(&Config{Out: dir, Commit: "c2"}, []*Result{b}))
+	md, err := os.ReadFile(filepath.Join(dir, "REPRO.md"))
+	require.NoError(t, err)
+	s := string(md)
+	for _, want := range []string{"row of A", "row of B", "first run", "second run", "commit `c1`", "commit `c2`"} {
+		assert.Contains(t, s, want)
+	}
+	// items[0] comes first in the summary and in the sections.
+	assert.Less(t, strings.Index(s, "row of B"), strings.Index(s, "row of A"))
+	assert.Less(t, strings.Index(s, "| ["+items[0].Name+"]"), strings.Index(s, "| ["+items[1].Name+"]"))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, items[1].Name+".md"), []byte("## no summary row\n"), 0o644))
+	assert.ErrorContains(t, writeMarkdown(&Config{Out: dir, Commit: "c3"}, []*Result{b}), "summary row")
 }

@@ -10,11 +10,17 @@ import (
 
 // competitionInfo is what the API says about a competition.
 type competitionInfo struct {
-	ID          string     `json:"id"`
-	Title       string     `json:"title"`
-	Metric      string     `json:"metric"`
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Metric string `json:"metric"`
+	// Model is a log-loss metric's scoring model, decimals included, in
+	// the composed syntax labelinf attack -assume and plan read
+	// (scorer.ParseSpec); absent for accuracy and ROC AUC. It comes from
+	// the configuration alone: it says nothing about the labels.
+	Model       string     `json:"model,omitempty"`
 	Classes     int        `json:"classes"`
 	Rows        int        `json:"rows"`
+	TrainRows   int        `json:"train_rows,omitempty"`
 	PublicRows  int        `json:"public_rows"`
 	Decimals    int        `json:"decimals"`
 	LowerBetter bool       `json:"lower_is_better"`
@@ -26,14 +32,30 @@ type competitionInfo struct {
 }
 
 func (s *Server) info(c *Competition) competitionInfo {
-	ci := competitionInfo{ID: c.ID, Title: c.Title, Metric: c.Metric.Name(), Classes: c.K, Rows: c.N, PublicRows: len(c.publicRows),
+	ci := competitionInfo{ID: c.ID, Title: c.Title, Metric: c.Metric.Name(), Classes: c.K, Rows: c.Rows(), TrainRows: len(c.train), PublicRows: len(c.publicRows),
 		Decimals: c.Decimals, LowerBetter: c.Metric.LowerIsBetter(), Closed: c.Closed(s.o.Now()),
 		DailyLimit: c.Limits.Daily, TotalLimit: c.Limits.Total, MinInterval: c.Limits.MinInterval.String()}
+	if l, ok := c.Metric.(*logLoss); ok && roundingAlone(c.Releaser) {
+		// Rounding alone releases the score (a defence in front of it,
+		// which the model does not describe, withholds it).
+		ci.Model = l.Model(c.Decimals)
+	}
 	if !c.Closes.IsZero() {
 		t := c.Closes.UTC()
 		ci.Closes = &t
 	}
 	return ci
+}
+
+// roundingAlone reports whether r releases a score by rounding it alone.
+func roundingAlone(r Releaser) bool {
+	switch r := r.(type) {
+	case Round:
+		return true
+	case Chain:
+		return len(r) == 1 && roundingAlone(r[0])
+	}
+	return false
 }
 
 func (s *Server) comp(w http.ResponseWriter, r *http.Request) *Competition {

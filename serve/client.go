@@ -55,6 +55,18 @@ func (e *LimitError) Error() string {
 // board: a competition with a private split scores a subset of rows the
 // server does not disclose, which NewClient refuses.
 func NewClient(ctx context.Context, url, token string, hc *http.Client) (*Client, error) {
+	return newClient(ctx, url, token, hc, false)
+}
+
+// NewHostClient is [NewClient] for the host's own audit (labelinf audit's
+// loopback mode): it accepts a competition with a private split. A
+// submission still carries every row and Score returns the public score,
+// computed on the rows the split makes public.
+func NewHostClient(ctx context.Context, url, token string, hc *http.Client) (*Client, error) {
+	return newClient(ctx, url, token, hc, true)
+}
+
+func newClient(ctx context.Context, url, token string, hc *http.Client, split bool) (*Client, error) {
 	if hc == nil {
 		hc = &http.Client{Timeout: time.Minute}
 	}
@@ -79,7 +91,7 @@ func NewClient(ctx context.Context, url, token string, hc *http.Client) (*Client
 	if c.info.Rows < 1 || c.info.Classes < 2 {
 		return nil, fmt.Errorf("serve: %s: %d rows, %d classes", url, c.info.Rows, c.info.Classes)
 	}
-	if c.info.PublicRows != c.info.Rows {
+	if c.info.PublicRows != c.info.Rows && !split {
 		return nil, fmt.Errorf("serve: %s scores %d public rows of %d, chosen by a split the server keeps secret: an attack needs every row scored", url, c.info.PublicRows, c.info.Rows)
 	}
 	return c, nil
@@ -93,6 +105,11 @@ func (c *Client) K() int { return c.info.Classes }
 
 // Decimals returns the decimals the server rounds scores to (−1: none).
 func (c *Client) Decimals() int { return c.info.Decimals }
+
+// Model returns the competition's scoring model in the composed syntax
+// of scorer.ParseSpec, decimals included ("" for a metric that is not a
+// log-loss, or a server that does not publish it).
+func (c *Client) Model() string { return c.info.Model }
 
 // Metric returns the competition's metric name.
 func (c *Client) Metric() string { return c.info.Metric }

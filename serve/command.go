@@ -66,6 +66,9 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
+		if cc.SimulationSeed != "" {
+			log.Warn(simulationWarning, "competition", cc.ID)
+		}
 		comps = append(comps, c)
 	}
 	srv, err := NewServer(Options{Store: st, Competitions: comps, Logger: log, MaxBodyBytes: cfg.MaxBodyBytes,

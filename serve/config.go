@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/labelinf/labelinf/defence"
 )
 
 // Config is the server's configuration file (JSON). Relative paths in it
@@ -96,6 +98,43 @@ type CompetitionConfig struct {
 	DailyLimit  int      `json:"daily_limit"`
 	TotalLimit  int      `json:"total_limit"`
 	MinInterval Duration `json:"min_interval"`
+	// Defence is the competition's defences as package defence's
+	// Settings (the JSON the audit's grid uses: split, subset, ladder,
+	// noise, decimals, clip, limits), released through a defence.Chain
+	// with the submitter's key name as the team. Rounding, the split,
+	// clipping and the limits may each be set here or in the fields
+	// above, not in both; thresholdout needs TrainLabels. The private
+	// score, revealed at the close, is the metric's, rounded. Absent:
+	// rounding alone.
+	Defence *defence.Settings `json:"defence,omitempty"`
+	// TrainLabels is a labels file (the format of Labels) of training
+	// rows whose labels are public, as a Kaggle train.csv: with it a
+	// submission carries predictions for the training rows first, then
+	// for the holdout rows, and defence.thresholdout, which it requires,
+	// answers the training score unless the holdout's differs by more
+	// than its noisy threshold [DFHPRR15].
+	TrainLabels string `json:"train_labels,omitempty"`
+	// DefenceStateFile keeps the defence's state across restarts: the
+	// Ladder's bests (and the parameter-free Ladder's leaders) and
+	// Thresholdout's remaining budget, rewritten (atomically) after every
+	// release and read at start. Required with a Ladder or Thresholdout
+	// (a restarted server that forgot them would give every team a fresh
+	// ladder and Thresholdout a fresh budget), unless simulation_seed is
+	// set. One server process per state file: replicas behind one
+	// database would each keep their own.
+	DefenceStateFile string `json:"defence_state_file,omitempty"`
+	// DefenceSecretFile holds the host's secret (at least 32 bytes) that
+	// keys the noise; required for noise keyed on the prediction or the
+	// losses, so that a restart gives the same noise to the same
+	// prediction. Fresh noise without it uses a random secret per process.
+	DefenceSecretFile string `json:"defence_secret_file,omitempty"`
+	// SimulationSeed (64 hexadecimal digits) builds the defence with
+	// defence.Settings.SimulationChain: every random stream (noise,
+	// subsets) follows from it, so that labelinf audit's loopback mode
+	// releases the same scores as its in-process simulation. Never set it
+	// on a real competition: its noise would be predictable and replayed
+	// after a restart (the server logs a warning).
+	SimulationSeed string `json:"simulation_seed,omitempty"`
 }
 
 // A Duration is a time.Duration written in JSON as a Go duration string
@@ -212,6 +251,18 @@ func (c *Config) validate() error {
 		if cc.Decimals != nil && (*cc.Decimals < -1 || *cc.Decimals > 17) {
 			return fmt.Errorf("competition %q: decimals %d outside [-1, 17]", cc.ID, *cc.Decimals)
 		}
+		if err := checkDefence(cc); err != nil {
+			return fmt.Errorf("competition %q: %w", cc.ID, err)
+		}
+		if cc.DefenceSecretFile != "" {
+			cc.DefenceSecretFile = c.path(cc.DefenceSecretFile)
+		}
+		if cc.TrainLabels != "" {
+			cc.TrainLabels = c.path(cc.TrainLabels)
+		}
+		if cc.DefenceStateFile != "" {
+			cc.DefenceStateFile = c.path(cc.DefenceStateFile)
+		}
 	}
 	return nil
 }
@@ -238,7 +289,13 @@ type Competition struct {
 	privateRows   []int // ascending
 	publicLabels  []int
 	privateLabels []int
+	defence       *served // nil: the public score goes through Releaser
+	train         []int   // the training rows' labels (public), before the holdout rows
 }
+
+// Rows returns the number of rows a submission carries: the training
+// rows, if any, then the N holdout rows.
+func (c *Competition) Rows() int { return len(c.train) + c.N }
 
 // HasPrivate reports whether the competition keeps a private board.
 func (c *Competition) HasPrivate() bool { return len(c.privateRows) > 0 }
@@ -250,10 +307,25 @@ func (c *Competition) Closed(t time.Time) bool { return !c.Closes.IsZero() && !t
 func (c *Competition) PublicRows() int { return len(c.publicRows) }
 
 // NewCompetition loads cc's labels and builds it. A Releaser chain of
-// defences goes in front of the rounding (nil: rounding alone).
+// defences goes in front of the rounding (nil: rounding alone); it cannot
+// be combined with cc.Defence, which releases the public score through a
+// defence.Chain (the private score, revealed at the close, is the
+// metric's, rounded).
 func NewCompetition(cc CompetitionConfig, defences Chain) (*Competition, error) {
 	if cc.Classes < 2 {
 		return nil, fmt.Errorf("serve: competition %q: classes %d, need at least 2", cc.ID, cc.Classes)
+	}
+	if cc.Defence != nil && len(defences) > 0 {
+		return nil, fmt.Errorf("serve: competition %q: both a Releaser chain and defence settings", cc.ID)
+	}
+	if err := checkDefence(&cc); err != nil {
+		return nil, fmt.Errorf("serve: competition %q: %w", cc.ID, err)
+	}
+	if cc.Defence != nil && cc.Defence.Clip != 0 {
+		if cc.Clip != "" {
+			return nil, fmt.Errorf("serve: competition %q: clip set both in the competition and in its defence; set it in one place", cc.ID)
+		}
+		cc.Clip = strconv.FormatFloat(cc.Defence.Clip, 'g', -1, 64)
 	}
 	m, err := ParseMetric(cc.Metric, cc.Clip)
 	if err != nil {
@@ -272,8 +344,18 @@ func NewCompetition(cc CompetitionConfig, defences Chain) (*Competition, error) 
 	if cc.Decimals != nil {
 		c.Decimals = *cc.Decimals
 	}
-	c.Releaser = append(slices.Clone(defences), Round{Decimals: c.Decimals})
 	c.publicRows, c.privateRows = Split(len(labels), cc.PublicFraction, cc.SplitSeed)
+	if cc.TrainLabels != "" {
+		if c.train, err = ReadLabels(cc.TrainLabels, cc.Classes); err != nil {
+			return nil, fmt.Errorf("serve: competition %q: train_labels: %w", cc.ID, err)
+		}
+	}
+	if cc.Defence != nil {
+		if err := buildDefence(c, cc, labels); err != nil {
+			return nil, fmt.Errorf("serve: competition %q: %w", cc.ID, err)
+		}
+	}
+	c.Releaser = append(slices.Clone(defences), Round{Decimals: c.Decimals})
 	if len(c.publicRows) == 0 {
 		return nil, fmt.Errorf("serve: competition %q: public_fraction %v of %d rows leaves no public row", cc.ID, cc.PublicFraction, len(labels))
 	}

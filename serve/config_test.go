@@ -21,7 +21,7 @@ import (
 func TestExampleConfig(t *testing.T) {
 	cfg, err := LoadConfig("../examples/competition.json")
 	require.NoError(t, err)
-	require.Len(t, cfg.Competitions, 3)
+	require.Len(t, cfg.Competitions, 4)
 	for _, cc := range cfg.Competitions {
 		c, err := NewCompetition(cc, nil)
 		require.NoError(t, err, cc.ID)
@@ -31,6 +31,13 @@ func TestExampleConfig(t *testing.T) {
 	// competition that keeps rows private, so every row must be public.
 	assert.Equal(t, "open", cfg.Competitions[1].ID)
 	assert.Equal(t, 1.0, cfg.Competitions[1].PublicFraction)
+	// "defended" carries defence settings: a 30 % split, 5 decimals and
+	// 5 a day from its defence field.
+	d, err := NewCompetition(cfg.Competitions[3], nil)
+	require.NoError(t, err)
+	assert.Equal(t, 300, d.PublicRows())
+	assert.Equal(t, 5, d.Decimals)
+	assert.Equal(t, 5, d.Limits.Daily)
 	assert.Equal(t, "sqlite", cfg.Database.Driver)
 	assert.Equal(t, filepath.Join("..", "examples", "labelinf.db"), cfg.Database.DSN)
 }

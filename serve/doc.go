@@ -23,7 +23,10 @@
 //
 //	POST /v1/competitions/{id}/submissions   submit (Authorization: Bearer KEY)
 //	GET  /v1/competitions                    competitions: rows, classes, metric, decimals, limits
-//	GET  /v1/competitions/{id}               one competition
+//	GET  /v1/competitions/{id}               one competition; "model": a log-loss
+//	                                         metric's arithmetic, clip and decimals in
+//	                                         the syntax of labelinf -assume (from the
+//	                                         config alone; absent behind a defence)
 //	GET  /v1/competitions/{id}/leaderboard   public board; private too once closed
 //	GET  /healthz                            200 when the database answers
 //	GET  /metrics                            Prometheus
@@ -109,10 +112,30 @@
 //
 // # Defences
 //
-// A competition's released score passes through a [Releaser] chain: the
-// defences (noise, the Ladder, Thresholdout) plug in before the rounding
-// to the configured decimals ([Round]), which is the only releaser this
-// package implements.
+// A competition's "defence" field takes package defence's Settings (the
+// JSON of labelinf audit's grid): a split, random subsets, the Ladder
+// (fixed or parameter-free, global or per team), noise (fresh, or keyed
+// on the prediction or the losses with the host's defence_secret_file),
+// rounding, clipping and limits. The public score is then released by the
+// defence.Chain, given the key's name as the team, the prediction's
+// canonical bytes, the float64 per-row log-losses and the metric's exact
+// score on the rows the chain picks; the private score, revealed at the
+// close, is the metric's, rounded. Each of rounding, split, clipping and
+// limits is set in one place (the competition's field or the defence's).
+// Thresholdout [DFHPRR15] needs train_labels, training rows whose labels
+// are public: a submission then carries their predictions first, the
+// training score (the metric's, exact) is answered unless the holdout's
+// differs by more than the noisy threshold, and once its budget B is
+// spent a submission is refused (403 holdout_exhausted) and not charged.
+// The chain's state (the Ladder's bests and leaders, Thresholdout's
+// budget) is rewritten to defence_state_file after every release, before
+// the submission commits, and read at start; a Ladder or Thresholdout
+// requires it. Fresh noise is never replayed after a restart (a new
+// per-process nonce); keyed noise needs defence_secret_file, so that the
+// same prediction gets the same noise after a restart. simulation_seed makes every random stream follow from a seed
+// (labelinf audit's loopback mode), never for a real competition.
+// Without a defence, the score passes through a [Releaser] chain ending
+// in the rounding to the configured decimals ([Round]).
 //
 // # References
 //
@@ -120,4 +143,7 @@
 //     Recognition Letters 27 (2006) 861–874.
 //   - [AKXFT21] A. Aggarwal et al., "Label Inference Attacks from Log-loss
 //     Scores", ICML 2021, arXiv:2105.08266.
+//   - [DFHPRR15] C. Dwork, V. Feldman, M. Hardt, T. Pitassi, O. Reingold,
+//     A. Roth, "The reusable holdout: Preserving validity in adaptive data
+//     analysis", Science 349(6248), 2015.
 package serve

@@ -76,6 +76,10 @@ func ParseMetric(name, clip string) (Metric, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: metric: %w", err)
 	}
+	// The model as components, clip override applied: what GET
+	// /v1/competitions/{id} publishes so that an attacker (labelinf plan,
+	// attack) can plan for exactly the served model.
+	sp, specErr := scorer.ParseSpec(name)
 	if m.Exact {
 		return nil, fmt.Errorf("serve: metric %q: arbitrary-precision scorers are a research tool, not a served metric", name)
 	}
@@ -83,12 +87,14 @@ func ParseMetric(name, clip string) (Metric, error) {
 	case "":
 	case "none":
 		m.Loss.Eps = ""
+		sp.Clip = ""
 	default:
 		e, err := parseDecimal(clip)
 		if err != nil || e.Sign() <= 0 || e.Cmp(big.NewRat(1, 2)) >= 0 {
 			return nil, fmt.Errorf("serve: clip %q: want none or a number in (0, 0.5)", clip)
 		}
 		m.Loss.Eps = clip
+		sp.Clip = clip
 	}
 	def := m.Decimals
 	m.Decimals = -1 // the Releaser rounds
@@ -98,13 +104,36 @@ func ParseMetric(name, clip string) (Metric, error) {
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("serve: metric %q: %w", name, err)
 	}
-	return &logLoss{m: m, def: def}, nil
+	l := &logLoss{m: m, def: def}
+	if specErr == nil {
+		if _, err := sp.Model(); err == nil {
+			l.spec, l.hasSpec = sp, true
+		}
+	}
+	return l, nil
 }
 
 // logLoss is a mean cross-entropy computed as scorer.Model m says.
 type logLoss struct {
 	m   *scorer.Model
 	def int
+	// spec is m as components (hasSpec: m has such a form), the served
+	// decimals aside.
+	spec    scorer.Spec
+	hasSpec bool
+}
+
+// Model returns the served model in the composed syntax of
+// scorer.ParseSpec, rounded to decimals (−1: unrounded), or "" if it has
+// no such form. It depends on the configuration alone, never on the
+// labels.
+func (l *logLoss) Model(decimals int) string {
+	if !l.hasSpec {
+		return ""
+	}
+	sp := l.spec
+	sp.Decimals = decimals
+	return sp.String()
 }
 
 func (l *logLoss) Name() string         { return l.m.Name }

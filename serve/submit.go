@@ -17,6 +17,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/labelinf/labelinf/defence"
 )
 
 // maxIdempotencyLen bounds the Idempotency-Key header.
@@ -94,20 +96,20 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	if c.K > 2 {
 		per = c.K
 	}
-	pred := make([]float64, c.N*per)
+	pred := make([]float64, c.Rows()*per)
 	var err error
 	switch mediaType {
 	case "application/json":
-		err = parseJSON(pred, body, c.N, c.K)
+		err = parseJSON(pred, body, c.Rows(), c.K)
 	case "text/csv":
-		err = parseCSV(pred, bytes.NewReader(body), c.N, c.K)
+		err = parseCSV(pred, bytes.NewReader(body), c.Rows(), c.K)
 	default:
 		return nil, reject(http.StatusUnsupportedMediaType, "media_type", fmt.Sprintf("Content-Type %q: want application/json or text/csv", mediaType))
 	}
 	if err != nil {
 		return nil, reject(http.StatusBadRequest, "malformed", err.Error())
 	}
-	if err := c.Metric.Check(pred, c.N, c.K); err != nil {
+	if err := c.Metric.Check(pred, c.Rows(), c.K); err != nil {
 		return nil, reject(http.StatusUnprocessableEntity, "invalid_prediction", err.Error())
 	}
 	id, err := s.newID("sub_")
@@ -116,9 +118,14 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	}
 	req := SubmitRequest{ID: id, Competition: c.ID, KeyID: k.ID, At: now, PredHash: predHash(pred), Idempotency: idem, Limits: c.Limits}
 	sub, replay, err := s.o.Store.Submit(ctx, req, func(seq int64) (Scores, error) {
-		return c.scoreBoards(pred, k.ID, seq)
+		return c.scoreBoards(pred, k, seq)
 	})
 	var be *BudgetError
+	if errors.Is(err, defence.ErrExhausted) {
+		// Thresholdout has spent its budget and answers no more (the
+		// paper's ⊥); the transaction rolled back, so nothing was charged.
+		return nil, reject(http.StatusForbidden, "holdout_exhausted", "the holdout's Thresholdout budget is spent: it answers no more submissions")
+	}
 	if errors.As(err, &be) {
 		return nil, &apiError{Status: http.StatusTooManyRequests, Reason: "budget_" + be.Reason, Message: be.Error(), RetryAfter: be.RetryAfter}
 	}
@@ -140,12 +147,17 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 }
 
 // scoreBoards scores pred on both boards and releases the scores. It runs
-// inside the budget transaction, after the charge.
-func (c *Competition) scoreBoards(pred []float64, keyID string, seq int64) (Scores, error) {
+// inside the budget transaction, after the charge. With defence settings
+// the public score is released by the defence chain, with the key's name
+// as the team (a submission whose transaction fails after its release has
+// still moved the defence's state, such as the Ladder's best).
+func (c *Competition) scoreBoards(pred []float64, k Key, seq int64) (Scores, error) {
 	per := 1
 	if c.K > 2 {
 		per = c.K
 	}
+	train := pred[:len(c.train)*per]
+	pred = pred[len(c.train)*per:]
 	board := func(name string, rows, labels []int) (string, error) {
 		if len(rows) == 0 {
 			return "", nil
@@ -158,13 +170,21 @@ func (c *Competition) scoreBoards(pred []float64, keyID string, seq int64) (Scor
 			}
 		}
 		v := c.Metric.Score(labels, sub, c.K)
-		out, err := c.Releaser.Release(ReleaseInput{Exact: v, Competition: c.ID, Board: name, Rows: len(rows), KeyID: keyID, Seq: seq})
+		out, err := c.Releaser.Release(ReleaseInput{Exact: v, Competition: c.ID, Board: name, Rows: len(rows), KeyID: k.ID, Seq: seq})
 		if err != nil {
 			return "", err
 		}
 		return formatValue(out, c.Decimals), nil
 	}
-	pub, err := board("public", c.publicRows, c.publicLabels)
+	var (
+		pub string
+		err error
+	)
+	if c.defence != nil {
+		pub, err = c.releasePublic(pred, train, k.Name)
+	} else {
+		pub, err = board("public", c.publicRows, c.publicLabels)
+	}
 	if err != nil {
 		return Scores{}, err
 	}

@@ -87,7 +87,7 @@ func (s *Server) competitionPage(w http.ResponseWriter, r *http.Request, c *Comp
 		http.Error(w, e.Message, e.Status)
 		return
 	}
-	d := &pageData{Title: c.Title, Info: s.info(c), Board: lb, CSRF: s.csrfToken(s.csrfSecret(w, r)), Message: msg, Error: errMsg, Last: c.N - 1}
+	d := &pageData{Title: c.Title, Info: s.info(c), Board: lb, CSRF: s.csrfToken(s.csrfSecret(w, r)), Message: msg, Error: errMsg, Last: c.Rows() - 1}
 	s.render(w, status, "competition", d)
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"math/rand/v2"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/fingerprint"
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/internal/cputime"
 	"github.com/labelinf/labelinf/oracle"
@@ -44,22 +46,29 @@ const maxEmulatedCost = 1 << 32
 const maxAttackFracBits = 1 << 14
 
 type attackOut struct {
-	N             int      `json:"n"`
-	K             int      `json:"k"`
-	Scorer        string   `json:"scorer"`
-	Assume        string   `json:"assume"`
-	Strategy      string   `json:"strategy"`
-	Noise         string   `json:"noise"`
-	Tau           float64  `json:"tau"`
-	Queries       int      `json:"queries"`
-	Probes        int      `json:"probes,omitempty"` // -assume auto: probe queries, counted in Queries
-	Retries       int      `json:"retries"`
-	Accuracy      *float64 `json:"accuracy"`
-	Verified      bool     `json:"verified"`
-	Checked       bool     `json:"checked"`
-	Seconds       float64  `json:"seconds"`
-	AttackSeconds float64  `json:"attack_seconds"`
-	ScorerSeconds float64  `json:"scorer_seconds"`
+	N        int     `json:"n"`
+	K        int     `json:"k"`
+	Scorer   string  `json:"scorer"`
+	Assume   string  `json:"assume"`
+	Strategy string  `json:"strategy"`
+	Noise    string  `json:"noise"`
+	Tau      float64 `json:"tau"`
+	Queries  int     `json:"queries"`
+	Probes   int     `json:"probes,omitempty"` // -assume auto: probe queries, counted in Queries
+	// ProbeLabels are the labels the first identification's probes
+	// determined, which the attack did not query (-assume auto).
+	ProbeLabels int `json:"probe_labels,omitempty"`
+	// Reidentified lists the changes of model mid-attack (-assume auto).
+	Reidentified []reidentOut `json:"reidentified,omitempty"`
+	// Refined lists the changes of decimals mid-attack (-assume auto).
+	Refined       []refineOut `json:"refined,omitempty"`
+	Retries       int         `json:"retries"`
+	Accuracy      *float64    `json:"accuracy"`
+	Verified      bool        `json:"verified"`
+	Checked       bool        `json:"checked"`
+	Seconds       float64     `json:"seconds"`
+	AttackSeconds float64     `json:"attack_seconds"`
+	ScorerSeconds float64     `json:"scorer_seconds"`
 	// AttackCPUSeconds is the attacker's own CPU time: the process's CPU
 	// over the attack less the scorer's calls' CPU on their thread (an
 	// external scorer's process is not counted at all). Null where the
@@ -142,6 +151,12 @@ func runAttack(e *env, args []string) int {
 		return 2
 	}
 	a.set = setFlags(fs)
+	if isHTTPScorer(*a.scorer) && *a.assume == "" {
+		// Plan for the model the served competition publishes.
+		if _, _, _, _, err := servedModel(e.ctx, a.scorerFlags, a.set); err != nil {
+			return servedError(e, "attack", err)
+		}
+	}
 	sp, err := a.parse(a.set)
 	if err != nil {
 		return usageError(e.stderr, "attack", err)
@@ -236,35 +251,42 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	defer func() { closeScorer(e.ctx.Err() != nil) }()
 	ts := &timed{Server: sc, now: e.now}
 	t0 := e.now()
-	probes := 0
-	if sp.auto {
-		var fo fingerprintOut
-		var ierr error
-		if err := await(e.ctx, func() { _, fo, ierr = identifyFor(e.ctx, ts, sc, &sp, *a.scorer) }); err != nil {
-			return failure(e.stderr, "attack", err)
-		}
-		if fo.Scorer == "" && ierr != nil {
-			return failure(e.stderr, "attack", ierr)
-		}
-		if !*a.asJSON {
-			printFingerprint(e.stdout, fo)
-		} else {
-			printFingerprint(e.stderr, fo)
-		}
-		if ierr != nil {
-			return failure(e.stderr, "attack", fmt.Errorf("-assume auto: %w", ierr))
-		}
-		probes = len(fo.Probes)
-		m = sp.model
-		// An identified model is checked end to end.
-		*a.check = true
-	}
 	bar := newProgress(e.stderr, n)
 	c0, cok0 := cputime.Process()
 	var res *decode.Result
 	var aerr error
-	if err := await(e.ctx, func() {
-		res, aerr = attackMulti(e.ctx, scorer.PerPoint(ts, sp.model), st, sp, *a.check, *a.noEmu, func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q+probes)) })
+	var ar *fingerprint.AttackResult
+	if sp.auto {
+		// An identified model is checked end to end.
+		*a.check = true
+		ids := 0
+		var fw io.Writer = e.stdout
+		if *a.asJSON {
+			fw = e.stderr
+		}
+		if err := await(e.ctx, func() {
+			ar, aerr = fingerprint.Attack(e.ctx, ts, fingerprint.AttackOptions{
+				Strategy: st, NoEmulation: *a.noEmu,
+				OnIdentify: func(id *fingerprint.Result) {
+					if ids++; ids > 1 {
+						fmt.Fprintln(fw, "re-identification by new probes:")
+					}
+					printFingerprint(fw, fingerprintReport(*a.scorer, n, k, id))
+				},
+				OnModel:  func(m *scorer.Model) { roundTo(sc, m) },
+				Progress: func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) },
+			})
+		}); err != nil {
+			bar.done()
+			return failure(e.stderr, "attack", err)
+		}
+		if ar.Result == nil {
+			bar.done()
+			return failure(e.stderr, "attack", fmt.Errorf("-assume auto: %w", aerr))
+		}
+		res, m = ar.Result, ar.Model
+	} else if err := await(e.ctx, func() {
+		res, aerr = attackMulti(e.ctx, scorer.PerPoint(ts, sp.model), st, sp, *a.check, *a.noEmu, func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) })
 	}); err != nil {
 		bar.done()
 		return failure(e.stderr, "attack", err)
@@ -272,7 +294,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	bar.done()
 	el := e.since(t0)
 	c1, cok1 := cputime.Process()
-	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: m.Name, Probes: probes, Strategy: st.String(), Noise: nz.Kind.String(), Tau: nz.Tau,
+	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: m.Name, Strategy: st.String(), Noise: nz.Kind.String(), Tau: nz.Tau,
 		Seconds: el, ScorerSeconds: ts.d.Seconds(), AttackSeconds: el - ts.d.Seconds()}
 	out.AttackCPUSeconds, out.ScorerCPUSeconds = ts.cpuSeconds(c1-c0, cok0 && cok1)
 	var labels []int
@@ -281,8 +303,17 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	if aerr != nil {
 		out.Error = aerr.Error()
 	}
+	if ar != nil {
+		out.Probes, out.ProbeLabels = ar.Probes, ar.ProbeLabels
+		for _, re := range ar.Reidentified {
+			out.Reidentified = append(out.Reidentified, reidentOut(re))
+		}
+		for _, rf := range ar.Refined {
+			out.Refined = append(out.Refined, refineOut(rf))
+		}
+	}
 	if res != nil {
-		out.Queries, out.Retries, out.Verified, out.Checked, out.Blocks = res.Queries+probes, res.Retries, res.Verified, res.Checked, statsOf(res.Blocks)
+		out.Queries, out.Retries, out.Verified, out.Checked, out.Blocks = res.Queries, res.Retries, res.Verified, res.Checked, statsOf(res.Blocks)
 		labels, known, verified = res.Labels, res.Known, res.Verified && aerr == nil
 	}
 	return finishAttack(e, a, &out, func(o attackOut) any { return o }, labels, known, truth, verified, func() {
@@ -293,6 +324,15 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		cpu := ""
 		if out.AttackCPUSeconds != nil {
 			cpu = fmt.Sprintf("; attacker CPU %.2fs", *out.AttackCPUSeconds)
+		}
+		for _, re := range out.Reidentified {
+			fmt.Fprintf(e.stdout, "re-identified after %d queries: %s failed (%s); now %s, from %s; %d labels read from the scores so far\n", re.AfterQuery, re.Failed, re.Why, orNone(re.Model), re.How, re.Labels)
+		}
+		for _, rf := range out.Refined {
+			fmt.Fprintf(e.stdout, "decimals refined after %d queries: a score has %d decimals; %s → %s\n", rf.AfterQuery, rf.Decimals, rf.From, rf.To)
+		}
+		if out.ProbeLabels > 0 {
+			fmt.Fprintf(e.stdout, "%d labels learned by the probes, not queried again\n", out.ProbeLabels)
 		}
 		fmt.Fprintf(e.stdout, "%s against %s: N = %d, K = %d, %d queries (%d retries), accuracy %s, verified %v, %.2fs (attack %.2fs, scorer %.2fs%s)\n",
 			out.Strategy, out.Scorer, n, k, out.Queries, out.Retries, acc, out.Verified, out.Seconds, out.AttackSeconds, out.ScorerSeconds, cpu)

@@ -243,6 +243,7 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
+	selfEnv = []string{"LABELINF_TEST_MAIN=1"}
 	os.Exit(m.Run())
 }
 

@@ -33,6 +33,7 @@ type componentOut struct {
 
 type fingerprintOut struct {
 	N          int            `json:"n"`
+	K          int            `json:"k"`
 	Scorer     string         `json:"scorer"`
 	Model      string         `json:"model,omitempty"`
 	Exact      bool           `json:"exact"`
@@ -42,8 +43,8 @@ type fingerprintOut struct {
 	Seconds    float64        `json:"seconds"`
 }
 
-func fingerprintReport(scorerName string, n int, res *fingerprint.Result) fingerprintOut {
-	out := fingerprintOut{N: n, Scorer: scorerName, Exact: res.Exact, NoFit: res.NoFit}
+func fingerprintReport(scorerName string, n, k int, res *fingerprint.Result) fingerprintOut {
+	out := fingerprintOut{N: n, K: k, Scorer: scorerName, Exact: res.Exact, NoFit: res.NoFit}
 	if res.Model != nil {
 		out.Model = res.Model.Name
 	}
@@ -72,7 +73,7 @@ func ratDecimal(r *big.Rat) string {
 
 // printFingerprint writes the identification as text.
 func printFingerprint(w io.Writer, o fingerprintOut) {
-	fmt.Fprintf(w, "fingerprint of %s: N = %d, %d probe queries\n", o.Scorer, o.N, len(o.Probes))
+	fmt.Fprintf(w, "fingerprint of %s: N = %d, K = %d, %d probe queries\n", o.Scorer, o.N, o.K, len(o.Probes))
 	for i, p := range o.Probes {
 		score := "error: " + p.Error
 		if p.Score != nil {
@@ -105,7 +106,7 @@ func identify(ctx context.Context, s scorer.Server, scorerName string) (*fingerp
 	if err != nil {
 		return nil, fingerprintOut{}, err
 	}
-	o := fingerprintReport(scorerName, s.N(), res)
+	o := fingerprintReport(scorerName, s.N(), s.K(), res)
 	if res.Model == nil {
 		return res, o, fmt.Errorf("no model fits: %s", res.NoFit)
 	}
@@ -120,6 +121,7 @@ func runFingerprint(e *env, args []string) int {
 	fs := newFlagSet("fingerprint", e.stderr)
 	name := fs.String("scorer", scorer.Float64Sklearn, "scorer to identify: a model ("+strings.Join(scorer.ModelNames, ", ")+", or composed) simulated, or cmd:PROGRAM")
 	n := fs.Int("n", 0, "number of labels (at least 8)")
+	k := fs.Int("k", 2, "number of classes (2..64)")
 	seed := fs.Uint64("seed", 1, "seed of the simulated labels")
 	labels := fs.String("labels", "", "file of private labels, one per line (simulated scorers)")
 	timeout := fs.Duration("timeout", time.Minute, "cmd:PROGRAM: longest wait for one score (> 0)")
@@ -132,6 +134,9 @@ func runFingerprint(e *env, args []string) int {
 	if *timeout <= 0 {
 		return fail(fmt.Errorf("-timeout %v: want a duration > 0", *timeout))
 	}
+	if *k < 2 || *k > 64 {
+		return fail(fmt.Errorf("-k %d outside [2, 64]", *k))
+	}
 	var sc scorer.Server
 	if p, ok := strings.CutPrefix(*name, "cmd:"); ok {
 		if *labels != "" {
@@ -143,7 +148,7 @@ func runFingerprint(e *env, args []string) int {
 		if *n < 8 || *n > maxAttackN {
 			return fail(fmt.Errorf("-n %d outside [8, %d]", *n, maxAttackN))
 		}
-		c, err := oracle.NewCmd(strings.TrimSpace(p), *n, 2, *timeout)
+		c, err := oracle.NewCmd(strings.TrimSpace(p), *n, *k, *timeout)
 		if err != nil {
 			return fail(err)
 		}
@@ -162,14 +167,14 @@ func runFingerprint(e *env, args []string) int {
 		if err != nil {
 			return fail(err)
 		}
-		truth, err := privateLabels(*labels, *n, 2, *seed, maxAttackN)
+		truth, err := privateLabels(*labels, *n, *k, *seed, maxAttackN)
 		if err != nil {
 			return fail(err)
 		}
 		if len(truth) < 8 {
 			return fail(fmt.Errorf("%d labels: the probes need at least 8", len(truth)))
 		}
-		if sc, err = oracle.NewSim(m, truth, 2); err != nil {
+		if sc, err = oracle.NewSim(m, truth, *k); err != nil {
 			return fail(err)
 		}
 	}
@@ -194,18 +199,42 @@ func runFingerprint(e *env, args []string) int {
 	return 0
 }
 
-// identifyFor is attack's -assume auto: it probes s (the timed server;
-// raw the scorer itself) and makes the identified model the one the
-// attack plans for.
-func identifyFor(ctx context.Context, s, raw scorer.Server, sp *scorerSpec, scorerName string) (*fingerprint.Result, fingerprintOut, error) {
-	res, o, err := identify(ctx, s, scorerName)
-	if err != nil {
-		return res, o, err
+// roundTo makes an external scorer read its text answers in m's format
+// when m reports unrounded scores (a decimal text is read exactly
+// otherwise).
+func roundTo(sc scorer.Server, m *scorer.Model) {
+	if c, ok := sc.(*oracle.Cmd); ok {
+		c.RoundTo = nil
+		if m.Decimals < 0 {
+			f := m.Loss.Format
+			c.RoundTo = &f
+		}
 	}
-	if c, ok := raw.(*oracle.Cmd); ok && res.Model.Decimals < 0 {
-		f := res.Model.Loss.Format
-		c.RoundTo = &f
+}
+
+// reidentOut is one re-identification mid-attack (-assume auto).
+type reidentOut struct {
+	AfterQuery int    `json:"after_query"`
+	Failed     string `json:"failed"`
+	Why        string `json:"why"`
+	Model      string `json:"model"`
+	How        string `json:"how"`
+	Probes     int    `json:"probes"`
+	Labels     int    `json:"labels"`
+	Stale      int    `json:"stale"`
+}
+
+// refineOut is one change of decimals mid-attack (-assume auto).
+type refineOut struct {
+	AfterQuery int    `json:"after_query"`
+	From       string `json:"from"`
+	To         string `json:"to"`
+	Decimals   int    `json:"decimals"`
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no model"
 	}
-	sp.model = res.Model
-	return res, o, nil
+	return s
 }

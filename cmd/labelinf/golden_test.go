@@ -74,7 +74,6 @@ var goldenCases = []struct {
 	{"audit", []string{"audit", "-config", "testdata/audit_small.json", "-inprocess", "-workers", "1"}},
 	{"audit_json", []string{"audit", "-config", "testdata/audit_small.json", "-inprocess", "-json", "-quiet"}},
 	{"audit_bad_config", []string{"audit", "-config", "testdata/audit_bad.json", "-inprocess"}},
-	{"audit_no_mode", []string{"audit", "-config", "testdata/audit_small.json"}},
 	{"repro_quick", []string{"repro", "-quick", "-out", "TMPDIR", "ea-thm5"}},
 	{"repro_no_item", []string{"repro", "-quick"}},
 	{"repro_unknown", []string{"repro", "-out", "TMPDIR", "nosuch"}},

@@ -5,7 +5,7 @@
 //
 //	labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
 //	labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
-//	labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
+//	labelinf plan [-n N] [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
 //	              [-dry-run-max M] [-json]
 //	labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME|auto]] [-n N] [-k K] [-seed S]
 //	                [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
@@ -18,10 +18,10 @@
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
 //	              [-datadir DIR] [-all] [-json]
-//	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-seed S] [-labels FILE] [-timeout D] [-json]
+//	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
-//	labelinf audit -config FILE -inprocess [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+//	labelinf audit -config FILE [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
 //	labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
 //	labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
 //	labelinf version
@@ -132,9 +132,25 @@
 // before the attack, as the fingerprint command does, prints the
 // identification and its evidence (on stderr with -json), plans for the
 // identified model, and turns -check on; the probes count in the queries
-// (JSON probes). If no model fits, the attack is not run and the command
-// exits 1. With a simulated -scorer, -assume auto attacks it without
-// being told its model.
+// (JSON probes). The labels the probes determine are not queried again
+// (JSON probe_labels). When a score stops fitting the model mid-attack
+// (no labeling of a failed block explains it under the model, or the
+// blocks keep failing, or the final check does not match), the scorer is
+// re-identified instead of the attack failing: first among the models
+// that fit the probes, by replaying every query and score so far under
+// each (no query spent), else by new probes, whose models are replayed
+// the same way (a server that changed its model has its earlier scores
+// set aside); the attack resumes under the new model from the labels the
+// scores determine under it, and each re-identification is printed (JSON
+// reidentified). At most 2 re-identifications; a model whose attack
+// failed is not adopted again. A score showing more decimals than the
+// model rounds to (trailing zeros in the probes' scores made the coarsest
+// fitting decimals the assumption) resumes the attack under the finer
+// decimals, keeping the labels verified (JSON refined). Labels are
+// reported verified only after the final check against the scorer
+// itself. If no model fits, the attack stops and the command exits 1.
+// With a simulated -scorer, -assume auto attacks it without being told
+// its model.
 //
 // Noise (-noise bounded|gaussian|laplace|multiplicative with -tau T > 0,
 // and -delta D in (0, 1) for Gaussian and Laplace, default 1e-6) is added
@@ -144,8 +160,9 @@
 // plan prints, for each strategy (primes = ICML Alg 1, alg3 = ICML Alg 3,
 // blocks = ours), the queries and block sizes it would use, and the
 // information floor N·log2(K)/(bits in one score); -check counts the final
-// check query. N is 1..67108864. Beside each count, "at least" is a lower
-// bound on the queries that holds for every labeling (decode.BoundMulti,
+// check query. N (-n, required except for a served competition) is
+// 1..67108864. Beside each count, "at least" is a lower bound on the
+// queries that holds for every labeling (decode.BoundMulti,
 // JSON lower_bound): it takes seconds at N = 10^6, and it is what a
 // defender can rely on. The block code's dry run designs every block and
 // takes minutes at that size, so it runs only for N ≤ -dry-run-max M
@@ -197,12 +214,16 @@
 //
 // # fingerprint
 //
-// The fingerprint command identifies the model of a binary scorer whose
-// internals are unknown (package fingerprint): -scorer cmd:PROGRAM with
-// -n N (8..131072) points, or a simulated scorer (any model name, composed
-// ones included) holding -n N seeded labels (-seed S, default 1) or those
-// of -labels FILE. It sends at most 6 probe queries: extremes (1e-300 and
-// 1−2^−53, below every candidate clip) in four rows and ½ elsewhere, the
+// The fingerprint command identifies the model of a scorer of -k K
+// classes (2..64, default 2) whose internals are unknown (package
+// fingerprint): -scorer cmd:PROGRAM with -n N (8..131072) points, or a
+// simulated scorer (any model name, composed ones included) holding -n N
+// seeded labels (-seed S, default 1) or those of -labels FILE. It sends at
+// most 6 probe queries: extremes (1e-300 and 1−2^−53, below every
+// candidate clip) in four rows and ½ elsewhere (K > 2: class 1 at the
+// extreme, the other classes sharing the rest equally, and uniform rows
+// elsewhere; later probes' rows sum to 1 + 2^−30, which tells a server
+// that renormalises rows from one that does not), the
 // same again (a different score means noise), then, while the fitting
 // models predict disjoint scores for some design, rows of learned label at
 // probabilities whose terms spread over several binades. Candidates are
@@ -296,8 +317,8 @@
 // labelinf audit is the host's check before opening a competition
 // (package audit): for each defence of a grid (by default none; rounding
 // to 5, 3 and 2 decimals; fresh Gaussian noise at three scales; the
-// fixed-step and parameter-free Ladder; 5 submissions per day; a
-// public/private split; a random half of the rows per submission; and the
+// fixed-step and parameter-free Ladder, each global and per team; 5
+// submissions per day; a public/private split; a random half of the rows per submission; and the
 // competition as configured) it runs every attack that applies, told
 // which defence is in place: the block code, ICML Alg 1 and Alg 3
 // (decode.AttackMulti, planning for the cell's rounding and noise), the
@@ -321,11 +342,17 @@
 // report (no wall times: the same config gives the same bytes); -out DIR
 // writes report.json, table.txt, plot.png and plot.svg (attack cost
 // against honest-user cost, one point per defence). Progress goes to
-// stderr unless -quiet; -workers cells run at once. -inprocess is
-// required: the attacks run against an in-process simulation of each
-// cell; the loopback HTTP mode against labelinf serve waits for serve to
-// take a competition's defence settings. A missing or bad config, labels
-// or honest files exit 2.
+// stderr unless -quiet; -workers cells run at once.
+//
+// By default the attacks run over loopback HTTP against real labelinf
+// serve processes (this executable, one per attack and one for the
+// honest submissions, each with a fresh SQLite database in the temporary
+// directory): each serves the cell's defence as its competition's
+// "defence" settings, seeded with the cell's simulation seed, without
+// submission limits (the audit counts limits in days), and each team
+// submits with its own API key. -inprocess attacks an in-process
+// simulation of each cell instead, faster and with the same report, byte
+// for byte. A missing or bad config, labels or honest files exit 2.
 // # serve
 //
 // The serve command is a scoring server for competition hosts: it holds
@@ -337,14 +364,23 @@
 // leaderboard (GET /v1/competitions/ID/leaderboard, and a web page at
 // /competitions/ID), /healthz and /metrics. serve keys add prints a new
 // API key once (only its hash is stored); keys list and keys revoke manage
-// them. SIGINT or SIGTERM drains the server. -listen overrides the
-// config's address and -addr-file writes the one bound (127.0.0.1:0 picks
+// them. A competition's "defence" field takes package defence's settings
+// (the JSON of labelinf audit's grid: split, random subsets, the Ladder
+// global or per team, noise, Thresholdout with train_labels, rounding,
+// limits), which release its public score. SIGINT or SIGTERM drains the
+// server. -listen overrides the config's address and -addr-file writes the one bound (127.0.0.1:0 picks
 // a free port). go doc ./serve is its manual. It exits 1 on a failure, 2
 // on a usage error.
 //
 // attack -scorer http://HOST:PORT/v1/competitions/ID -api-key-file FILE
-// -assume MODEL attacks a served competition: N, K and the score's
-// decimals come from the server, every query is one charged submission,
+// [-assume MODEL|auto] attacks a served competition: N, K and the score's
+// decimals come from the server, and without -assume so does the model
+// (GET /v1/competitions/ID publishes a log-loss competition's model in
+// the composed syntax, clip and decimals included). plan -scorer
+// http://HOST:PORT/v1/competitions/ID (no key needed) plans for that
+// competition the same way: its N, K and published model, or -assume
+// MODEL with the server's decimals; -n or -k other than the server's is
+// a usage error. Every attack query is one charged submission,
 // and a limit answer (429) stops the attack with the labels recovered so
 // far (verified false: -partial-out writes what is known, -out is not
 // written). It needs a competition whose public board scores every row.
@@ -356,28 +392,28 @@
 // of the paper's numbers and ours, each labelled MATCH (with the
 // tolerance), DIFFERS (with the measured reason) or NOT REPRODUCIBLE
 // (why), the data series as CSV, plots as PNG and SVG, and DIR/REPRO.md
-// linking them, naming the commit it was generated at and ending with
-// the claims where our reproduction contradicts a paper. Flags come
-// before the item names. The items: icml-table2 (ICML Table 2 cell by
-// cell), icml-fig2 (ICML Fig 2), icml-fig1 (ICML Fig 1's eight panels),
-// icml-fig4 (ICML App C Fig 4, K-ary in float64), ea-prop3 (EA Prop 3
-// against the observed bit requirement), robust-tau (the robust single
-// query's largest N against τ), ea-appj-float64 (EA App J's claims under
-// a float64 server), ea-thm5 (EA Thm 5 and App J on Titanic, exact
-// server).
+// linking them, and ending with the claims where our reproduction
+// contradicts a paper. Each item's section is also DIR/ITEM.md, naming
+// the commit and run it came from; REPRO.md is assembled from every
+// ITEM.md in DIR, so a run of some items keeps the others' sections.
+// Flags come before the item names. The items: icml-table2 (ICML Table
+// 2 cell by cell), icml-fig2 (ICML Fig 2), icml-fig1 (ICML Fig 1's eight
+// panels), icml-fig4 (ICML App C Fig 4, K-ary in float64), ea-prop3 (EA
+// Prop 3 against the observed bit requirement), robust-tau (the robust
+// single query's largest N against τ), ea-appj-float64 (EA App J's
+// claims under a float64 server), ea-thm5 (EA Thm 5 and App J on
+// Titanic, exact server), ea-fig1, ea-fig2, ea-fig3 (EA Fig 1–3 in
+// binary64 on Titanic, Iris and Satellite), blia-table4 (BLIA Table 4
+// with exact intervals, the DP bound and the decoy control).
 //
 //	-all       run every item
-//	-quick     run the expensive items on a smaller case; the cheap ones
-//	           (icml-table2, icml-fig2, ea-prop3, ea-appj-float64) run
-//	           whole, so their tables (ITEM-table.csv) equal a full run's,
-//	           and a full run writes each expensive item's -quick table
-//	           as ITEM-quick-table.csv: CI compares both with the
-//	           committed ones
+//	-quick     run the expensive items (icml-fig1, icml-fig4, robust-tau,
+//	           ea-thm5) on a smaller case; the cheap ones run whole, so
+//	           their tables (ITEM-table.csv) equal a full run's, and a
+//	           full run writes each expensive item's -quick table as
+//	           ITEM-quick-table.csv: CI compares both with the committed
+//	           ones
 //	-out DIR   output directory (default docs/repro)
-//
-// Naming items regenerates only those: REPRO.md is assembled from one
-// DIR/ITEM.md per item, so the others keep the sections of their last run
-// (each names its commit).
 //
 // It prints one line per item (status, seconds), and progress on stderr
 // when stderr is a terminal. Naming no item and not -all, both, or an

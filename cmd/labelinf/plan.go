@@ -165,6 +165,10 @@ type planOut struct {
 	BlockFloor     int       `json:"block_floor,omitempty"`
 	SeparatedFloor int       `json:"separated_block_floor,omitempty"`
 	Strategies     []planRow `json:"strategies"`
+	// Served is the competition's URL with -scorer http://…, and
+	// ServedModel the model it publishes (GET /v1/competitions/ID).
+	Served      string `json:"served,omitempty"`
+	ServedModel string `json:"served_model,omitempty"`
 }
 
 func runPlan(e *env, args []string) int {
@@ -174,7 +178,22 @@ func runPlan(e *env, args []string) int {
 	if !parseFlags(fs, args, e.stderr) {
 		return 2
 	}
-	sp, err := sf.parse(setFlags(fs))
+	set := setFlags(fs)
+	var served string // the model the served competition publishes
+	decimals := -1
+	if isHTTPScorer(*sf.scorer) {
+		// N, K, the model, its clip and decimals come from the server.
+		n, k, model, d, err := servedModel(e.ctx, sf, set)
+		if err != nil {
+			return servedError(e, "plan", err)
+		}
+		*sf.n, *sf.k, served, decimals = n, k, model, d
+	}
+	sp, err := sf.parse(set)
+	if err == nil && sp.url != "" && set["assume"] {
+		// An assumed model reports the server's decimals, as in attack.
+		sp.model.Decimals = decimals
+	}
 	if err == nil && sp.auto {
 		err = errors.New("-assume auto identifies the scorer by probe queries: attack and fingerprint do, plan cannot")
 	}
@@ -191,11 +210,17 @@ func runPlan(e *env, args []string) int {
 	if err := await(e.ctx, func() { out = planStrategies(e.ctx, *sf.n, *sf.k, sp, *sf.check, *dryMax) }); err != nil {
 		return failure(e.stderr, "plan", err)
 	}
+	if sp.url != "" {
+		out.Served, out.ServedModel = sp.url, served
+	}
 	if *sf.asJSON {
 		writeJSON(e.stdout, out)
 		return 0
 	}
 	m := sp.model
+	if out.Served != "" {
+		fmt.Fprintf(e.stdout, "served competition %s: N = %d, K = %d, published model %s\n", out.Served, out.N, out.K, orNone(out.ServedModel))
+	}
 	fmt.Fprintf(e.stdout, "N = %d, K = %d, scorer %s (%s), noise %s τ = %g\n", out.N, out.K, m.Name, m.Desc, out.Noise, out.Tau)
 	fmt.Fprintf(e.stdout, "information floor: %.1f queries (%.1f bits per score)\n", out.FloorQueries, out.ScoreBits)
 	if out.BlockFloor > 0 {

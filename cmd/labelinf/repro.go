@@ -60,7 +60,7 @@ func runRepro(e *env, args []string) int {
 	if err != nil {
 		return failure(stderr, "repro", err)
 	}
-	fmt.Fprintf(stdout, "wrote REPRO.md with %d items\n", len(res))
+	fmt.Fprintf(stdout, "ran %d items; wrote REPRO.md (keeping the sections of other items found there)\n", len(res))
 	return 0
 }
 

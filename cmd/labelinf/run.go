@@ -15,7 +15,7 @@ import (
 // package doc); TestUsageMatchesManual keeps the two equal.
 const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
        labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
-       labelinf plan -n N [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
+       labelinf plan [-n N] [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
                      [-dry-run-max M] [-json]
        labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME|auto]] [-n N] [-k K] [-seed S]
                        [-strategy auto|blocks|primes|alg3] [-noise KIND -tau T -delta D]
@@ -28,10 +28,10 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
                      [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
                      [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
                      [-datadir DIR] [-all] [-json]
-       labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-seed S] [-labels FILE] [-timeout D] [-json]
+       labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
        labelinf repro [-all] [-quick] [-out DIR] [NAME...]
-       labelinf audit -config FILE -inprocess [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+       labelinf audit -config FILE [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
        labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
        labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
        labelinf version

@@ -50,3 +50,37 @@ func httpScorer(ctx context.Context, url, keyFile string, m *scorer.Model) (*ser
 	m.Decimals = c.Decimals()
 	return c, nil
 }
+
+// servedModel reads the competition at sf's -scorer URL (public, no key)
+// and, when -assume is not given, makes its published model the one to
+// plan for; it returns the competition's N, K, model and decimals. set holds the
+// flags given on the command line; -n and -k, if given, must match.
+func servedModel(ctx context.Context, sf *scorerFlags, set map[string]bool) (n, k int, model string, decimals int, err error) {
+	c, err := serve.NewClient(ctx, *sf.scorer, "", nil)
+	if err != nil {
+		return 0, 0, "", 0, err
+	}
+	if set["n"] && *sf.n != c.N() || set["k"] && *sf.k != c.K() {
+		return 0, 0, "", 0, flagError{fmt.Errorf("-n %d -k %d, but the served competition has N = %d, K = %d", *sf.n, *sf.k, c.N(), c.K())}
+	}
+	if *sf.assume == "" {
+		if c.Model() == "" {
+			return 0, 0, "", 0, flagError{fmt.Errorf("the served competition (metric %s) publishes no scoring model: give -assume MODEL", c.Metric())}
+		}
+		*sf.assume = c.Model()
+	}
+	return c.N(), c.K(), c.Model(), c.Decimals(), nil
+}
+
+// flagError is an error in the flags given (a usage error, exit 2), as
+// opposed to a failure to reach the server (exit 1).
+type flagError struct{ error }
+
+// servedError reports err as a usage error or a failure of cmd.
+func servedError(e *env, cmd string, err error) int {
+	var fe flagError
+	if errors.As(err, &fe) {
+		return usageError(e.stderr, cmd, fe.error)
+	}
+	return failure(e.stderr, cmd, err)
+}

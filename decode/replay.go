@@ -1,0 +1,509 @@
+// This file keeps the evidence an attack gathers (every prediction sent
+// and the score answered) and replays it under another scorer model: the
+// labels that model reads from the scores, or the first score no labeling
+// explains under it. An attacker whose assumed model failed mid-attack
+// re-identifies the scorer with it (package fingerprint).
+
+package decode
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"sync"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// A Transcript records the queries a [Recorder] sent and the scores it
+// got back: each prediction as the entries that changed since the one
+// before (an attack's predictions differ in a block), so an attack of Q
+// queries costs O(N + Q·block), not O(Q·N).
+type Transcript struct {
+	n, k  int
+	steps []step
+}
+
+type step struct {
+	idx   []int32   // entries of Pred.P changed since the previous query
+	val   []float64 // their new values
+	score *big.Rat
+}
+
+// Len returns the number of queries recorded.
+func (t *Transcript) Len() int { return len(t.steps) }
+
+// N and K are the server's.
+func (t *Transcript) N() int { return t.n }
+func (t *Transcript) K() int { return t.k }
+
+// A Recorder is a [scorer.Server] that records every answered query of
+// the server it wraps in a [Transcript]. A query the server fails is not
+// recorded: it is no evidence about the model. It is safe for concurrent
+// use if the wrapped server is (queries are recorded in answer order).
+type Recorder struct {
+	scorer.Server
+	mu   sync.Mutex
+	t    Transcript
+	last []float64 // the prediction of the last recorded query
+}
+
+// NewRecorder returns a Recorder wrapping s.
+func NewRecorder(s scorer.Server) *Recorder {
+	return &Recorder{Server: s, t: Transcript{n: s.N(), k: s.K()}}
+}
+
+// Score asks the wrapped server and records the query and its answer.
+func (r *Recorder) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
+	s, err := r.Server.Score(ctx, p)
+	if err != nil || s == nil {
+		return s, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last == nil {
+		r.last = make([]float64, len(p.P))
+		for i := range r.last {
+			r.last[i] = math.NaN() // every entry changes on the first query
+		}
+	}
+	if len(p.P) != len(r.last) {
+		return s, nil // a malformed prediction the server accepted: not evidence we can replay
+	}
+	var st step
+	for i, v := range p.P {
+		if math.Float64bits(v) != math.Float64bits(r.last[i]) {
+			st.idx = append(st.idx, int32(i))
+			st.val = append(st.val, v)
+			r.last[i] = v
+		}
+	}
+	st.score = new(big.Rat).Set(s)
+	r.t.steps = append(r.t.steps, st)
+	return s, nil
+}
+
+// Transcript returns the queries recorded so far (a snapshot: later
+// queries are not added to it).
+func (r *Recorder) Transcript() *Transcript {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t := r.t
+	t.steps = slices.Clip(t.steps)
+	return &t
+}
+
+// Recorded returns the number of queries recorded (Queries is the
+// wrapped server's count).
+func (r *Recorder) Recorded() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.t.steps)
+}
+
+// A Replay is what [ReplayTranscript] reads from a transcript under one
+// model.
+type Replay struct {
+	// Labels are the labels the scores determine under the model (N
+	// entries, −1 where undetermined): a label is learned from a score
+	// when every labeling that explains the score agrees on it.
+	Labels []int
+	// Refuted is the index of the first query whose score no labeling
+	// explains under the model (−1 if every score has one), and Reason
+	// says why.
+	Refuted int
+	Reason  string
+	// Undecided counts the queries with too many labelings to search
+	// (they refute nothing and teach nothing).
+	Undecided int
+}
+
+// replayNodes bounds the search of one query's labelings; replayMaxSol
+// the labelings kept (more leave the query undecided).
+const (
+	replayNodes  = 1 << 20
+	replayMaxSol = 64
+)
+
+// ReplayTranscript reads the scores of t's queries from query from on
+// (the predictions before it are applied, their scores ignored) under
+// model m, in order: a query's rows whose labels are unknown (and whose
+// terms differ by class) are its unknowns, and the labelings of them
+// whose exact sum (scorer.Model.Terms) lies within the model's rigorous
+// error budget ([scorer.Model.Bound], taken at the deepest term of the
+// sum) of N times the score are searched depth first, the largest
+// increments first, pruning a branch whose remaining increments cannot
+// reach the score. Where m can be emulated ([scorer.Model.NewEmulator])
+// and the attack did not forbid it, a labeling must also put the score
+// within the emulated bracket of the whole query. A labeling that
+// survives teaches its labels when all survivors agree; no survivor
+// refutes m (the same criterion as the attack's verification of a block,
+// so a model the attack refuted is refuted by its transcript too, where
+// both use the same budget or brackets).
+//
+// known, if not nil, are labels known beforehand (N entries, −1
+// unknown). It returns ctx's error when ctx is done.
+func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Model, known []int, noEmulation bool) (*Replay, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if from < 0 || from > len(t.steps) {
+		return nil, fmt.Errorf("decode: replay from query %d of %d", from, len(t.steps))
+	}
+	n, k := t.n, t.k
+	w := 1
+	if k > 2 {
+		w = k
+	}
+	rp := &replayer{n: n, k: k, w: w, m: m, rows: map[string]int32{}, labels: make([]int, n), id: make([]int32, n), cur: make([]float64, n*w)}
+	for i := range rp.labels {
+		rp.labels[i] = -1
+	}
+	if known != nil {
+		if len(known) != n {
+			return nil, fmt.Errorf("decode: %d known labels for N = %d", len(known), n)
+		}
+		copy(rp.labels, known)
+	}
+	if !noEmulation {
+		if e, err := m.NewEmulator(); err == nil {
+			rp.emu = e
+		}
+	}
+	rp.depth = m.Depths(n)
+	for _, d := range rp.depth {
+		rp.maxD = max(rp.maxD, d)
+	}
+	for i := range rp.id {
+		rp.id[i] = -1
+	}
+	out := &Replay{Refuted: -1}
+	for q := range t.steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		st := &t.steps[q]
+		for j, i := range st.idx {
+			rp.cur[i] = st.val[j]
+		}
+		if q < from {
+			continue
+		}
+		rp.refresh(st, q == from)
+		score := st.score
+		if !m.Exact && m.Loss.Total {
+			// The attacker reads a summing server per point (scorer.PerPoint).
+			score = new(big.Rat).Quo(score, new(big.Rat).SetInt64(int64(n)))
+		}
+		sols, undecided, err := rp.solve(score)
+		if err != nil {
+			out.Refuted, out.Reason = q, err.Error()
+			break
+		}
+		if undecided {
+			out.Undecided++
+			continue
+		}
+		if len(sols) == 0 {
+			out.Refuted = q
+			out.Reason = fmt.Sprintf("query %d: no labeling of its %d unknown rows explains the score %s under %s", q+1, len(rp.unk), ratString(st.score), m.Name)
+			break
+		}
+		for j, i := range rp.unk {
+			c := sols[0][j]
+			agree := true
+			for _, s := range sols[1:] {
+				if s[j] != c {
+					agree = false
+					break
+				}
+			}
+			if agree {
+				rp.labels[i] = c
+			}
+		}
+	}
+	out.Labels = rp.labels
+	return out, nil
+}
+
+func ratString(r *big.Rat) string {
+	f, _ := r.Float64()
+	return fmt.Sprint(f)
+}
+
+// replayer is the state of one replay.
+type replayer struct {
+	n, k, w int
+	m       *scorer.Model
+	emu     *scorer.Emulator
+	depth   []int
+	maxD    int
+	cur     []float64 // the current prediction
+	rows    map[string]int32
+	info    []rowTerms
+	id      []int32 // row id of each point (−1: not yet seen)
+	labels  []int
+	unk     []int // the current query's unknowns
+}
+
+// rowTerms are the exact terms of one distinct prediction row.
+type rowTerms struct {
+	t       []*big.Float
+	tf      []float64 // rounded up
+	max     float64
+	neutral bool // every class has the same finite term
+	base    int  // the first class whose term is finite (−1: none)
+	fin     []bool
+	lo, hi  []float64
+	err     error
+}
+
+// refresh updates the row ids of the changed points (all on the first
+// query).
+func (rp *replayer) refresh(st *step, all bool) {
+	update := func(i int) {
+		row := rp.cur[i*rp.w : (i+1)*rp.w]
+		key := string(float64Bytes(row))
+		id, ok := rp.rows[key]
+		if !ok {
+			id = int32(len(rp.info))
+			rp.rows[key] = id
+			rp.info = append(rp.info, rp.terms(row))
+		}
+		rp.id[i] = id
+	}
+	if all {
+		for i := range rp.n {
+			update(i)
+		}
+		return
+	}
+	seen := -1
+	for _, e := range st.idx {
+		i := int(e) / rp.w
+		if i == seen {
+			continue
+		}
+		seen = i
+		update(i)
+	}
+}
+
+func float64Bytes(row []float64) []byte {
+	b := make([]byte, 0, 8*len(row))
+	for _, v := range row {
+		u := math.Float64bits(v)
+		b = append(b, byte(u), byte(u>>8), byte(u>>16), byte(u>>24), byte(u>>32), byte(u>>40), byte(u>>48), byte(u>>56))
+	}
+	return b
+}
+
+// terms computes a row's exact terms (an error is kept: the model
+// predicts a server error for the row, and a query holding it refutes
+// the model).
+func (rp *replayer) terms(row []float64) rowTerms {
+	r := row
+	if rp.k == 2 {
+		r = []float64{row[0]}
+	}
+	t, err := rp.m.Terms(r)
+	if err != nil {
+		return rowTerms{err: err}
+	}
+	// A class whose term is infinite (the log of 0, unclipped) cannot be
+	// a point's label when the score is finite: it is left out.
+	ri := rowTerms{t: t, tf: make([]float64, len(t)), fin: make([]bool, len(t)), neutral: true, base: -1}
+	for c, v := range t {
+		if v.IsInf() {
+			ri.tf[c], ri.neutral = math.Inf(1), false
+			continue
+		}
+		ri.fin[c] = true
+		if ri.base < 0 {
+			ri.base = c
+		}
+		f, _ := v.Float64()
+		ri.tf[c] = math.Nextafter(f, math.Inf(1))
+		ri.max = max(ri.max, ri.tf[c])
+		if v.Cmp(t[ri.base]) != 0 {
+			ri.neutral = false
+		}
+	}
+	if ri.base < 0 {
+		ri.err = fmt.Errorf("every class of the row %v has an infinite term", row)
+		return ri
+	}
+	if rp.emu != nil {
+		ri.lo, ri.hi = make([]float64, len(t)), make([]float64, len(t))
+		for c, v := range t {
+			if ri.fin[c] {
+				ri.lo[c], ri.hi[c] = rp.emu.TermRange(v)
+			}
+		}
+	}
+	return ri
+}
+
+// solve returns the labelings of the current query's unknowns that
+// explain score (each a class per unknown, in rp.unk's order), or
+// undecided if there are too many to search. An error means the model
+// cannot produce a score for this query at all.
+func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err error) {
+	rp.unk = rp.unk[:0]
+	// The constant part: known points at their label's term, neutral and
+	// unknown points at their base class's.
+	type group struct {
+		id    int32
+		class int
+	}
+	counts := map[group]int64{}
+	b := scorer.Budget{N: rp.n, MaxD: rp.maxD}
+	for i := range rp.n {
+		ri := &rp.info[rp.id[i]]
+		if ri.err != nil {
+			return nil, false, fmt.Errorf("point %d: %v", i, ri.err)
+		}
+		c := rp.labels[i]
+		if c < 0 {
+			if !ri.neutral {
+				rp.unk = append(rp.unk, i)
+			}
+			c = ri.base
+		} else if !ri.fin[c] {
+			return nil, false, fmt.Errorf("point %d: its label %d has an infinite term (the log of 0), but the score is finite", i, c)
+		}
+		counts[group{rp.id[i], c}]++
+		tm := ri.tf[c]
+		if rp.labels[i] < 0 {
+			tm = ri.max
+		}
+		b.SumT += tm
+		b.SumDT += float64(rp.depth[i]) * tm
+		b.Max = max(b.Max, tm)
+	}
+	// Round the float64 sums up: recursive summation of N ≤ 2^17 terms is
+	// low by at most γ(N) < 2^−35 relative.
+	b.SumT *= 1 + 0x1p-30
+	b.SumDT *= 1 + 0x1p-30
+	budget := rp.m.Bound(b)
+	if math.IsInf(budget, 0) || math.IsNaN(budget) {
+		return nil, true, nil
+	}
+	cst := new(big.Float).SetPrec(sumPrec)
+	for g, cnt := range counts {
+		cst.Add(cst, new(big.Float).SetPrec(sumPrec).Mul(rp.info[g.id].t[g.class], new(big.Float).SetInt64(cnt)))
+	}
+	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(rp.n))))
+	target, _ := new(big.Float).SetPrec(sumPrec).Sub(ns, cst).Float64()
+	// Increments of the unknowns, largest spread first; suffix ranges
+	// for pruning.
+	u := len(rp.unk)
+	order := make([]int, u)
+	for j := range order {
+		order[j] = j
+	}
+	inc := make([][]float64, u)
+	spread := make([]float64, u)
+	for j, i := range rp.unk {
+		ri := &rp.info[rp.id[i]]
+		inc[j] = make([]float64, rp.k)
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for c := range rp.k {
+			if !ri.fin[c] {
+				inc[j][c] = math.NaN() // not a possible label
+				continue
+			}
+			d, _ := new(big.Float).SetPrec(incPrec).Sub(ri.t[c], ri.t[ri.base]).Float64()
+			inc[j][c] = d
+			lo, hi = min(lo, d), max(hi, d)
+		}
+		spread[j] = hi - lo
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case spread[a] > spread[b]:
+			return -1
+		case spread[a] < spread[b]:
+			return 1
+		}
+		return 0
+	})
+	sufLo, sufHi := make([]float64, u+1), make([]float64, u+1)
+	for x := u - 1; x >= 0; x-- {
+		j := order[x]
+		sufLo[x], sufHi[x] = sufLo[x+1], sufHi[x+1]
+		mn, mx := math.Inf(1), math.Inf(-1)
+		for _, d := range inc[j] {
+			if !math.IsNaN(d) {
+				mn, mx = min(mn, d), max(mx, d)
+			}
+		}
+		sufLo[x] += mn
+		sufHi[x] += mx
+	}
+	// The float64 sums of increments are off by at most u·2^−50·Σ|inc|:
+	// widen the budget by that (and the target's rounding).
+	slack := budget + 1e-12*(math.Abs(target)+sufHi[0]-sufLo[0]) + 1e-300
+	sigma := make([]int, u)
+	nodes := 0
+	var dfs func(x int, rem float64) bool
+	dfs = func(x int, rem float64) bool {
+		nodes++
+		if nodes > replayNodes || len(sols) > replayMaxSol {
+			return false
+		}
+		if rem < sufLo[x]-slack || rem > sufHi[x]+slack {
+			return true
+		}
+		if x == u {
+			if rp.emu == nil || rp.fitsEmu(score, sigma) {
+				sols = append(sols, slices.Clone(sigma))
+			}
+			return true
+		}
+		j := order[x]
+		for c := range rp.k {
+			if math.IsNaN(inc[j][c]) {
+				continue // an infinite term: not this point's label
+			}
+			sigma[j] = c
+			if !dfs(x+1, rem-inc[j][c]) {
+				return false
+			}
+		}
+		return true
+	}
+	if !dfs(0, target) {
+		return nil, true, nil
+	}
+	return sols, false, nil
+}
+
+// fitsEmu reports whether score lies in the emulated bracket of the
+// current query with the unknowns at sigma.
+func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
+	lo, hi := rp.emu.NewTerms(rp.n), rp.emu.NewTerms(rp.n)
+	j := 0
+	for i := range rp.n {
+		ri := &rp.info[rp.id[i]]
+		c := rp.labels[i]
+		if c < 0 {
+			c = ri.base
+			if j < len(rp.unk) && rp.unk[j] == i {
+				c = sigma[j]
+				j++
+			}
+		}
+		lo.Set(i, ri.lo[c])
+		hi.Set(i, ri.hi[c])
+	}
+	a, errA := rp.emu.Report(lo)
+	b, errB := rp.emu.Report(hi)
+	if errA != nil || errB != nil {
+		return true // no bracket: the budget alone decides
+	}
+	return score.Cmp(a) >= 0 && score.Cmp(b) <= 0
+}

@@ -1,0 +1,141 @@
+package decode
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// recordAttack attacks a simulated server of model truth with the model
+// assume, recording every query.
+func recordAttack(t *testing.T, truth, assume string, labels []int, k int) (*Result, error, *Transcript) {
+	t.Helper()
+	mt, err := scorer.ParseModel(truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ma, err := scorer.ParseModel(assume)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := oracle.NewSim(mt, labels, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder(sim)
+	res, aerr := AttackMulti(context.Background(), scorer.PerPoint(rec, ma), MultiOptions{Model: ma, Check: true})
+	if rec.Recorded() != sim.Queries() {
+		t.Fatalf("recorded %d queries, the server answered %d", rec.Recorded(), sim.Queries())
+	}
+	return res, aerr, rec.Transcript()
+}
+
+// Replaying an attack's transcript under the server's own model reads
+// the labels the attack read, and refutes nothing; under a model the
+// attack refuted, it refutes the same score.
+func TestReplay(t *testing.T) {
+	cases := []struct {
+		model string
+		k, n  int
+	}{
+		{"float64-sklearn", 2, 500},
+		{"leaderboard", 2, 198},
+		{"float32-keras", 2, 300},
+		{"float64,clip=eps,renorm,sum=naive", 2, 300},
+		{"float64,floor=-100,reduce=sum", 2, 300},
+		{"float64-sklearn", 3, 200},
+	}
+	if testing.Short() {
+		cases = []struct {
+			model string
+			k, n  int
+		}{cases[1], cases[5]}
+	}
+	for _, tc := range cases {
+		labels := seededLabels(t, tc.n, tc.k)
+		res, err, tr := recordAttack(t, tc.model, tc.model, labels, tc.k)
+		if err != nil || !res.Verified {
+			t.Fatalf("%s: %v", tc.model, err)
+		}
+		m, _ := scorer.ParseModel(tc.model)
+		rp, err := ReplayTranscript(context.Background(), tr, 0, m, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		learned := 0
+		for i, c := range rp.Labels {
+			if c >= 0 {
+				learned++
+				if c != labels[i] {
+					t.Errorf("%s K=%d: replay read label %d of point %d, want %d", tc.model, tc.k, c, i, labels[i])
+				}
+			}
+		}
+		if rp.Refuted >= 0 {
+			t.Errorf("%s K=%d: its own transcript refutes it: %s", tc.model, tc.k, rp.Reason)
+		}
+		if learned != tc.n {
+			t.Errorf("%s K=%d: replay learned %d of %d labels (%d queries undecided)", tc.model, tc.k, learned, tc.n, rp.Undecided)
+		}
+		t.Logf("%-36s K=%d N=%d: %d queries replayed, %d labels, %d undecided", tc.model, tc.k, tc.n, tr.Len(), learned, rp.Undecided)
+	}
+	// A server clipping at 1e-15 attacked as the dtype's eps: the attack
+	// fails, and its transcript refutes eps but not 1e-15.
+	labels := seededLabels(t, 300, 2)
+	_, err, tr := recordAttack(t, "float64,clip=1e-15,renorm", "float64-sklearn", labels, 2)
+	if !errors.Is(err, ErrInconsistent) {
+		t.Fatalf("wrong model: %v", err)
+	}
+	wrong, _ := scorer.ParseModel("float64-sklearn")
+	rp, err := ReplayTranscript(context.Background(), tr, 0, wrong, nil, false)
+	if err != nil || rp.Refuted < 0 {
+		t.Errorf("the assumed model is not refuted by the transcript of its failed attack: %v %+v", err, rp)
+	}
+	right, _ := scorer.ParseModel("float64,clip=1e-15,renorm")
+	rp, err = ReplayTranscript(context.Background(), tr, 0, right, nil, false)
+	if err != nil || rp.Refuted >= 0 {
+		t.Fatalf("the server's model is refuted: %v %s", err, rp.Reason)
+	}
+	for i, c := range rp.Labels {
+		if c >= 0 && c != labels[i] {
+			t.Errorf("replay under the right model read label %d of point %d, want %d", c, i, labels[i])
+		}
+	}
+	if _, err := ReplayTranscript(context.Background(), tr, tr.Len()+1, right, nil, false); err == nil {
+		t.Error("replay past the end: no error")
+	}
+}
+
+// An unclipped model takes the log of 0 for a class predicted 0: the
+// replay leaves that class out as a label instead of refuting the model
+// (the attack's known rows predict 1 for their class). K = 3: at K = 2
+// the attack on an unclipped binary64 scorer fails against its own model
+// at the branch point of this test (9 retries, then 7 failed blocks), a
+// decode matter apart from the replay.
+func TestReplayUnclipped(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 100
+	}
+	for _, k := range []int{3} {
+		labels := seededLabels(t, n, k)
+		name := "float64,floor=none"
+		res, err, tr := recordAttack(t, name, name, labels, k)
+		if err != nil || !res.Verified {
+			t.Fatalf("K=%d: %v", k, err)
+		}
+		m, _ := scorer.ParseModel(name)
+		rp, err := ReplayTranscript(context.Background(), tr, 0, m, nil, false)
+		if err != nil || rp.Refuted >= 0 {
+			t.Fatalf("K=%d: refuted by its own transcript: %v %s", k, err, rp.Reason)
+		}
+		for i, c := range rp.Labels {
+			if c != labels[i] {
+				t.Fatalf("K=%d: label %d read %d, want %d", k, i, c, labels[i])
+			}
+		}
+	}
+}
