@@ -1,45 +1,81 @@
-// Package bigmul multiplies big integers, switching to Schönhage–Strassen FFT
-// multiplication (github.com/remyoudompheng/bigfft) above a measured size.
+// Package bigmul multiplies big integers, switching from math/big's
+// Karatsuba multiplication to a three-prime number-theoretic transform
+// (ntt.go) above a measured size, with a squaring path (one forward
+// transform instead of two).
 //
-// math/big multiplies with Karatsuba only; at 10^6 bits bigfft is 2.8× faster
-// and at 10^7 bits 7× faster (BENCHMARKS.md §4). Every package of
-// labelinf that multiplies large integers (apa, primes) goes through [Mul] so
-// that the crossover is measured once. [Recip] and [QuoFixed] divide by
-// Newton reciprocals on these products [MCA, §3.4.1], for the scaled
-// remainder tree of package primes.
+// Every package of labelinf that multiplies large integers (apa, primes)
+// goes through [Mul] and [Sqr] so that the crossover is measured once.
+// [Recip] and [QuoFixed] divide by Newton reciprocals on these products
+// [MCA, §3.4.1], for the scaled remainder tree of package primes and the
+// divisions of apa. The transform needs 64-bit words; on 32-bit platforms
+// every product is math/big's.
 //
 // [MCA]: R. P. Brent, P. Zimmermann, "Modern Computer Arithmetic",
 // Cambridge University Press, 2010.
 package bigmul
 
 import (
+	"math"
 	"math/big"
-
-	"github.com/remyoudompheng/bigfft"
+	"math/bits"
 )
 
-// fftThreshold is the operand size in 64-bit words above which [Mul] uses
-// bigfft. Both operands must exceed it. bigfft.Mul itself falls back to
-// math/big below 1800 words, so values below 1800 have no effect.
-// Measured by TestCalibrate (go test ./internal/bigmul -run Calibrate
-// -calibrate -v) on the 2-core reference machine, 2026-11-22: big/fft time
-// ratio 0.97 at 1800 words, 0.62 at 2400 (an FFT size step), 1.14 at 3200,
-// 1.48 at 4800, 2.69 at 16000; see BENCHMARKS.md.
-var fftThreshold = 2800
+// nttMinWords is the smaller operand size, in words, below which [Mul]
+// always uses math/big: an unbalanced product with a short operand is
+// linear in the long one there.
+var nttMinWords = 1000
 
-// Mul sets z to x·y and returns z. Aliasing is allowed.
-func Mul(z, x, y *big.Int) *big.Int {
-	if len(x.Bits()) > fftThreshold && len(y.Bits()) > fftThreshold {
-		// Take over the product's words instead of copying them: the
-		// fresh result is referenced by nothing else.
-		r := bigfft.Mul(x, y)
-		z.SetBits(r.Bits())
-		if r.Sign() < 0 {
-			z.Neg(z)
-		}
-		return z
+// Cost model for the choice between math/big and the transform, fitted
+// to TestCalibrate's medians (go test ./internal/bigmul -run Calibrate
+// -calibrate -v; CPU time of one thread, 2-core reference machine,
+// 2026-11-23): math/big's Karatsuba takes about karatsubaUS·w^1.585 µs
+// for a w×w-word product (279 µs at 1200 words, 893 µs at 2500), its
+// squaring 0.67 of that; the transform takes about nttUS·n·log2(n) µs
+// at length n (240 µs at n = 2048, 508 µs at 4096), its squaring 0.76 of
+// that. The model only chooses an algorithm: both give the exact product.
+const (
+	karatsubaUS = 0.00367
+	nttUS       = 0.01065
+)
+
+// useNTT reports whether the transform is expected to be faster for an
+// xw-word by yw-word product (a square if sq).
+func useNTT(xw, yw int, sq bool) bool {
+	if bits.UintSize != 64 {
+		return false
 	}
-	return z.Mul(x, y)
+	lo, hi := min(xw, yw), max(xw, yw)
+	if lo < nttMinWords {
+		return false
+	}
+	k := karatsubaUS * float64(hi) / float64(lo) * math.Pow(float64(lo), 1.585)
+	pl := planFor(uint(xw)*64, uint(yw)*64)
+	f := nttUS * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+	if sq {
+		k *= 0.67
+		f *= 0.76
+	}
+	return f < k
+}
+
+// Mul sets z to x·y and returns z. Aliasing is allowed; x == y squares.
+func Mul(z, x, y *big.Int) *big.Int {
+	xw, yw := x.Bits(), y.Bits()
+	sq := x == y
+	if !useNTT(len(xw), len(yw), sq) {
+		return z.Mul(x, y)
+	}
+	if sq {
+		yw = nil
+	}
+	neg := x.Sign()*y.Sign() < 0
+	// Take over the product's words instead of copying them: the fresh
+	// result is referenced by nothing else.
+	z.SetBits(nttMul(xw, yw))
+	if neg {
+		z.Neg(z)
+	}
+	return z
 }
 
 // Sqr sets z to x² and returns z.
