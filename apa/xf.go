@@ -167,10 +167,13 @@ func (z *xf) neg(x *xf) *xf {
 // truncated first; the error stays below 3 ulps of wp bits.
 func (z *xf) mul(x, y *xf, wp uint) *xf {
 	var xt, yt xf
+	sq := x == y
 	if x.m.BitLen() > int(wp)+2 {
 		x = xt.set(x).trunc(wp + 2)
 	}
-	if y.m.BitLen() > int(wp)+2 {
+	if sq {
+		y = x // keep the square a square: bigmul squares x == y faster
+	} else if y.m.BitLen() > int(wp)+2 {
 		y = yt.set(y).trunc(wp + 2)
 	}
 	e := x.e + y.e
