@@ -80,3 +80,54 @@ func Mul(z, x, y *big.Int) *big.Int {
 
 // Sqr sets z to x² and returns z.
 func Sqr(z, x *big.Int) *big.Int { return Mul(z, x, x) }
+
+// MulWrap sets z to a value congruent to x·y modulo 2^N − 1, in [0,
+// 2^N − 1], and returns z and N, for some N ≥ minBits of its choosing;
+// x and y must be non-negative and below 2^minBits. A caller who needs
+// only a window of the product's bits, the rest being known or
+// irrelevant (a middle product: Bernstein's scaled remainder tree, the
+// Newton step of a reciprocal), pays for a transform of about minBits
+// bits instead of bits(x) + bits(y) [MCA, §2.3.3 and §3.4.1, wrap-around
+// trick]. It panics if x or y is negative or not below 2^minBits.
+func MulWrap(z, x, y *big.Int, minBits uint) (*big.Int, uint) {
+	if x.Sign() < 0 || y.Sign() < 0 || uint(x.BitLen()) > minBits || uint(y.BitLen()) > minBits {
+		panic("bigmul: MulWrap needs 0 ≤ x, y < 2^minBits")
+	}
+	xw, yw := len(x.Bits()), len(y.Bits())
+	if bits.UintSize != 64 || min(xw, yw) < nttMinWords || !wrapPays(xw, yw, int(minBits+63)/64, x == y) {
+		Mul(z, x, y)
+		foldInt(z, minBits)
+		return z, minBits
+	}
+	var ys []big.Word
+	if x != y {
+		ys = y.Bits()
+	}
+	w, N := nttMulWrap(x.Bits(), ys, minBits)
+	z.SetBits(w)
+	return z, N
+}
+
+// wrapPays reports whether the wrapped transform of about mw words is
+// expected to beat math/big's full xw×yw-word product (model of useNTT).
+func wrapPays(xw, yw, mw int, sq bool) bool {
+	lo, hi := min(xw, yw), max(xw, yw)
+	k := karatsubaUS * float64(hi) / float64(lo) * math.Pow(float64(lo), 1.585)
+	pl := wrapPlan(uint(mw) * 64)
+	f := nttUS * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+	if sq {
+		k *= 0.67
+		f *= 0.76
+	}
+	return f < k
+}
+
+// foldInt reduces z ≥ 0 modulo 2^N − 1 into [0, 2^N − 1] in place.
+func foldInt(z *big.Int, N uint) {
+	var hi big.Int
+	for uint(z.BitLen()) > N {
+		hi.Rsh(z, N)
+		lowBitsInPlace(z, N)
+		z.Add(z, &hi)
+	}
+}

@@ -557,12 +557,65 @@ func newGarnerConsts() *crtConsts {
 	return c
 }
 
+// nttParallelLen is the transform length from which the three primes'
+// transforms run on three goroutines: the CPU time is the same, the wall
+// time on two or more cores about half. Below it, goroutine start-up is
+// not worth it.
+const nttParallelLen = 1 << 13
+
+// bufPool recycles transform buffers (a *[]uint64), so that a sequence of
+// large products does not allocate and clear a buffer for each.
+var bufPool sync.Pool
+
+func getBuf(n int) *[]uint64 {
+	if v, ok := bufPool.Get().(*[]uint64); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	b := make([]uint64, n)
+	return &b
+}
+
+// conv computes the cyclic convolution of length pl.n of the b-bit pieces
+// of x and y (y == nil: of x with itself) modulo each of the three primes,
+// into buf[i·n:(i+1)·n] for prime i, scaled by n·2^−64 (see assemble).
+func conv(buf []uint64, x, y []big.Word, pl nttPlan) {
+	n := pl.n
+	one := func(i int) {
+		q := primes3[i]
+		a := buf[i*n : (i+1)*n]
+		t := q.table(n)
+		q.pieces(a, x, pl.b)
+		q.forward(a, t)
+		if y == nil {
+			q.square(a)
+		} else {
+			by := getBuf(n)
+			q.pieces(*by, y, pl.b)
+			q.forward(*by, t)
+			q.pointwise(a, *by)
+			bufPool.Put(by)
+		}
+		q.inverse(a, t)
+	}
+	if n < nttParallelLen {
+		for i := range primes3 {
+			one(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range primes3 {
+		wg.Go(func() { one(i) })
+	}
+	wg.Wait()
+}
+
 // nttMul returns the product of the non-negative magnitudes x and y
 // (little-endian words; y == nil squares x) by the three-prime transform.
 func nttMul(x, y []big.Word) []big.Word {
-	sq := y == nil
 	yw := y
-	if sq {
+	if y == nil {
 		yw = x
 	}
 	xb, yb := bitLen(x), bitLen(yw)
@@ -570,30 +623,61 @@ func nttMul(x, y []big.Word) []big.Word {
 		return nil
 	}
 	pl := planFor(xb, yb)
-	n := pl.n
-	buf := make([]uint64, 3*n)
-	var bufy []uint64
-	if !sq {
-		bufy = make([]uint64, n)
-	}
-	for i, q := range primes3 {
-		a := buf[i*n : (i+1)*n]
-		t := q.table(n)
-		q.pieces(a, x, pl.b)
-		q.forward(a, t)
-		if sq {
-			q.square(a)
-		} else {
-			q.pieces(bufy, yw, pl.b)
-			q.forward(bufy, t)
-			q.pointwise(a, bufy)
-		}
-		q.inverse(a, t)
-	}
-	zw := (xb + yb + 63) / 64
-	z := make([]big.Word, zw+1)
-	assemble(z, buf, n, pl.b, int(xb/pl.b+yb/pl.b+2))
+	bp := getBuf(3 * pl.n)
+	conv(*bp, x, y, pl)
+	z := make([]big.Word, (xb+yb+63)/64+1)
+	assemble(z, *bp, pl.n, pl.b, int(xb/pl.b+yb/pl.b+2))
+	bufPool.Put(bp)
 	return z
+}
+
+// wrapPlan returns the shortest transform whose cyclic convolution gives
+// products modulo 2^N − 1 with N = n·b ≥ minBits.
+func wrapPlan(minBits uint) nttPlan {
+	for lg := uint(1); ; lg++ {
+		n := uint(1) << lg
+		bmax := min(uint(maxPieceBits), (log2M-lg)/2)
+		if b := (minBits + n - 1) / n; b <= bmax {
+			return nttPlan{b: max(b, 1), n: int(n)}
+		}
+	}
+}
+
+// nttMulWrap returns x·y mod 2^N − 1 and N, for N = n·b ≥ minBits chosen
+// by wrapPlan, and x, y < 2^N (y == nil squares x): the cyclic
+// convolution of the pieces is the product modulo 2^(n·b) − 1, as 2^(n·b)
+// ≡ 1 [MCA, §2.3.3, wrap-around trick]. The result is in [0, 2^N − 1].
+func nttMulWrap(x, y []big.Word, minBits uint) ([]big.Word, uint) {
+	pl := wrapPlan(minBits)
+	N := uint(pl.n) * pl.b
+	bp := getBuf(3 * pl.n)
+	conv(*bp, x, y, pl)
+	// Coefficients below n·2^(2b+log2 n): the sum is below 2^(N+2b+64).
+	z := make([]big.Word, (N+2*pl.b+64+63)/64+2)
+	assemble(z, *bp, pl.n, pl.b, pl.n)
+	bufPool.Put(bp)
+	return foldMersenne(z, N), N
+}
+
+// foldMersenne reduces z (little-endian words) modulo 2^N − 1 by adding
+// the bits above N to the bits below until it is below 2^N.
+func foldMersenne(z []big.Word, N uint) []big.Word {
+	v := new(big.Int).SetBits(z)
+	foldInt(v, N)
+	return v.Bits()
+}
+
+// lowBitsInPlace truncates v ≥ 0 to its n low bits.
+func lowBitsInPlace(v *big.Int, n uint) {
+	w := v.Bits()
+	if uint(len(w))*64 <= n {
+		return
+	}
+	w = w[:(n+63)/64]
+	if r := n % 64; r != 0 {
+		w[len(w)-1] &= 1<<r - 1
+	}
+	v.SetBits(w)
 }
 
 // assemble adds coefficient j (the CRT of buf's three residues, scaled by

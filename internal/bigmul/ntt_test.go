@@ -182,3 +182,33 @@ func BenchmarkNTT(b *testing.B) {
 		})
 	}
 }
+
+// TestMulWrap checks MulWrap against x·y mod 2^N − 1 by math/big, on both
+// sides of the crossover, with squares, dense operands and N = minBits.
+func TestMulWrap(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	sizes := []int{64, 1000, 64000, 64 * 1100, 64 * 3000}
+	if !testing.Short() {
+		sizes = append(sizes, 1<<20, 3<<20)
+	}
+	for _, mb := range sizes {
+		for _, frac := range []int{1, 2, 3} {
+			for _, dense := range []bool{false, true} {
+				x := randBitsD(r, mb-r.IntN(40), dense)
+				y := randBitsD(r, max(1, mb/frac-r.IntN(40)), dense)
+				for _, yy := range []*big.Int{y, x} {
+					z, N := MulWrap(new(big.Int), x, yy, uint(mb))
+					require.GreaterOrEqual(t, N, uint(mb))
+					mod := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), N), big.NewInt(1))
+					want := new(big.Int).Mul(x, yy)
+					want.Mod(want, mod)
+					got := new(big.Int).Mod(z, mod)
+					assert.LessOrEqual(t, z.Cmp(mod), 0, "MulWrap in [0, 2^N−1]")
+					assert.Equal(t, 0, got.Cmp(want), "MulWrap %d×%d bits mod 2^%d−1 dense=%v", x.BitLen(), yy.BitLen(), N, dense)
+				}
+			}
+		}
+	}
+	assert.Panics(t, func() { MulWrap(new(big.Int), big.NewInt(-1), big.NewInt(1), 8) })
+	assert.Panics(t, func() { MulWrap(new(big.Int), big.NewInt(256), big.NewInt(1), 8) })
+}
