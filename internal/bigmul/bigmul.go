@@ -38,40 +38,79 @@ const (
 	nttUS       = 0.01065
 )
 
-// useNTT reports whether the transform is expected to be faster for an
-// xw-word by yw-word product (a square if sq).
-func useNTT(xw, yw int, sq bool) bool {
-	if bits.UintSize != 64 {
-		return false
+// chunkMinWords is the shorter operand's size, in words, below which an
+// unbalanced product never uses the chunked transform.
+var chunkMinWords = 200
+
+// strategy is how Mul multiplies.
+type strategy int
+
+const (
+	byMathBig strategy = iota // math/big (Karatsuba, schoolbook)
+	byNTT                     // one transform of the whole product
+	byChunks                  // the long operand in chunks, the short one's transform reused
+)
+
+// choose picks the cheapest way to multiply an xw-word by a yw-word
+// operand (a square if sq) under the cost model above, for xw ≥ yw.
+func choose(xw, yw int, sq bool) (strategy, nttPlan, int) {
+	if bits.UintSize != 64 || yw < chunkMinWords {
+		return byMathBig, nttPlan{}, 0
 	}
-	lo, hi := min(xw, yw), max(xw, yw)
-	if lo < nttMinWords {
-		return false
-	}
-	k := karatsubaUS * float64(hi) / float64(lo) * math.Pow(float64(lo), 1.585)
-	pl := planFor(uint(xw)*64, uint(yw)*64)
-	f := nttUS * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+	k := karatsubaUS * float64(xw) / float64(yw) * math.Pow(float64(yw), 1.585)
+	best, cost := byMathBig, k
+	var bestPl nttPlan
+	bestCw := 0
 	if sq {
-		k *= 0.67
-		f *= 0.76
+		cost *= 0.67
 	}
-	return f < k
+	if yw >= nttMinWords {
+		pl := planFor(uint(xw)*64, uint(yw)*64)
+		f := nttUS * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+		if sq {
+			f *= 0.76
+		}
+		if f < cost {
+			best, cost, bestPl = byNTT, f, pl
+		}
+	}
+	if !sq && xw >= 3*yw {
+		if pl, cw, ok := chunkPlan(uint(yw) * 64); ok {
+			chunks := (xw + cw - 1) / cw
+			// A third of nttUS per transform; two per chunk and one of y.
+			f := nttUS / 3 * float64(2*chunks+1) * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+			if f < cost {
+				best, bestPl, bestCw = byChunks, pl, cw
+			}
+		}
+	}
+	return best, bestPl, bestCw
 }
 
 // Mul sets z to x·y and returns z. Aliasing is allowed; x == y squares.
 func Mul(z, x, y *big.Int) *big.Int {
-	xw, yw := x.Bits(), y.Bits()
 	sq := x == y
-	if !useNTT(len(xw), len(yw), sq) {
-		return z.Mul(x, y)
+	if len(x.Bits()) < len(y.Bits()) {
+		x, y = y, x
 	}
-	if sq {
-		yw = nil
-	}
+	xw, yw := x.Bits(), y.Bits()
+	st, pl, cw := choose(len(xw), len(yw), sq)
 	neg := x.Sign()*y.Sign() < 0
+	var w []big.Word
+	switch st {
+	case byMathBig:
+		return z.Mul(x, y)
+	case byNTT:
+		if sq {
+			yw = nil
+		}
+		w = nttMulPlan(xw, yw, pl)
+	case byChunks:
+		w = nttMulChunked(xw, yw, pl, cw)
+	}
 	// Take over the product's words instead of copying them: the fresh
 	// result is referenced by nothing else.
-	z.SetBits(nttMul(xw, yw))
+	z.SetBits(w)
 	if neg {
 		z.Neg(z)
 	}
@@ -109,7 +148,7 @@ func MulWrap(z, x, y *big.Int, minBits uint) (*big.Int, uint) {
 }
 
 // wrapPays reports whether the wrapped transform of about mw words is
-// expected to beat math/big's full xw×yw-word product (model of useNTT).
+// expected to beat math/big's full xw×yw-word product (model of choose).
 func wrapPays(xw, yw, mw int, sq bool) bool {
 	lo, hi := min(xw, yw), max(xw, yw)
 	k := karatsubaUS * float64(hi) / float64(lo) * math.Pow(float64(lo), 1.585)

@@ -622,12 +622,119 @@ func nttMul(x, y []big.Word) []big.Word {
 	if xb == 0 || yb == 0 {
 		return nil
 	}
-	pl := planFor(xb, yb)
+	return nttMulPlan(x, y, planFor(xb, yb))
+}
+
+// nttMulPlan is nttMul with the plan given (it must hold the product).
+func nttMulPlan(x, y []big.Word, pl nttPlan) []big.Word {
+	yw := y
+	if y == nil {
+		yw = x
+	}
+	xb, yb := bitLen(x), bitLen(yw)
+	if xb == 0 || yb == 0 {
+		return nil
+	}
 	bp := getBuf(3 * pl.n)
 	conv(*bp, x, y, pl)
 	z := make([]big.Word, (xb+yb+63)/64+1)
 	assemble(z, *bp, pl.n, pl.b, int(xb/pl.b+yb/pl.b+2))
 	bufPool.Put(bp)
+	return z
+}
+
+// chunkPlan returns, for a product of a long operand by a yb-bit one, the
+// transform and the chunk of the long operand, in words, that minimize the
+// transforms' length per chunk bit: each chunk's product with y must fit
+// the transform without wrap-around. ok is false if no chunk of at least
+// twice y's length fits (then a single transform is as good).
+func chunkPlan(yb uint) (pl nttPlan, chunkWords int, ok bool) {
+	best := 0.0
+	for lg := uint(1); lg < 40; lg++ {
+		n := uint(1) << lg
+		b := min(uint(maxPieceBits), (log2M-lg)/2)
+		ny := (yb + b - 1) / b
+		if ny+1 > n {
+			continue
+		}
+		cw := int((n - ny) * b / 64) // chunk pieces + ny − 1 ≤ n
+		if uint(cw)*64 < 2*yb {
+			continue
+		}
+		cost := float64(n) * float64(lg) / float64(cw)
+		if !ok || cost < best {
+			best, pl, chunkWords, ok = cost, nttPlan{b: b, n: int(n)}, cw, true
+		}
+		if uint(cw)*64 > 16*yb {
+			break
+		}
+	}
+	return pl, chunkWords, ok
+}
+
+// nttMulChunked returns x·y for a long x and a short y > 0 by cutting x
+// into chunks and multiplying each by y with one transform of y per prime,
+// kept for every chunk (transform reuse).
+func nttMulChunked(x, y []big.Word, pl nttPlan, chunkWords int) []big.Word {
+	n := pl.n
+	xb, yb := bitLen(x), bitLen(y)
+	z := make([]big.Word, (xb+yb+63)/64+1)
+	ty := getBuf(3 * n)
+	for i, q := range primes3 {
+		a := (*ty)[i*n : (i+1)*n]
+		q.pieces(a, y, pl.b)
+		q.forward(a, q.table(n))
+	}
+	buf := getBuf(3 * n)
+	part := make([]big.Word, chunkWords+len(y)+2)
+	for lo := 0; lo < len(x); lo += chunkWords {
+		c := x[lo:min(lo+chunkWords, len(x))]
+		cb := bitLen(c)
+		if cb == 0 {
+			continue
+		}
+		one := func(i int) {
+			q := primes3[i]
+			a := (*buf)[i*n : (i+1)*n]
+			t := q.table(n)
+			q.pieces(a, c, pl.b)
+			q.forward(a, t)
+			q.pointwise(a, (*ty)[i*n:(i+1)*n])
+			q.inverse(a, t)
+		}
+		if n < nttParallelLen {
+			for i := range primes3 {
+				one(i)
+			}
+		} else {
+			var wg sync.WaitGroup
+			for i := range primes3 {
+				wg.Go(func() { one(i) })
+			}
+			wg.Wait()
+		}
+		clear(part)
+		assemble(part, *buf, n, pl.b, int(cb/pl.b+yb/pl.b+2))
+		// z[lo:] += part; the carry stops inside z (z holds x·y).
+		var cy uint64
+		k := lo
+		for _, w := range part {
+			if k >= len(z) {
+				break
+			}
+			var s uint64
+			s, cy = bits.Add64(uint64(z[k]), uint64(w), cy)
+			z[k] = big.Word(s)
+			k++
+		}
+		for ; cy != 0 && k < len(z); k++ {
+			var s uint64
+			s, cy = bits.Add64(uint64(z[k]), 0, cy)
+			z[k] = big.Word(s)
+		}
+	}
+	bufPool.Put(ty)
+	bufPool.Put(buf)
 	return z
 }
 

@@ -212,3 +212,25 @@ func TestMulWrap(t *testing.T) {
 	assert.Panics(t, func() { MulWrap(new(big.Int), big.NewInt(-1), big.NewInt(1), 8) })
 	assert.Panics(t, func() { MulWrap(new(big.Int), big.NewInt(256), big.NewInt(1), 8) })
 }
+
+// TestChunked checks the chunked product (the short operand's transform
+// reused for every chunk) against math/big, directly at small sizes and
+// through Mul at sizes where choose picks it.
+func TestChunked(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, sz := range [][2]int{{1, 1}, {200, 3}, {5000, 64}, {9000, 700}, {20000, 1100}} {
+		for _, dense := range []bool{false, true} {
+			x, y := randBitsD(r, sz[0]*64-r.IntN(30), dense), randBitsD(r, sz[1]*64-r.IntN(30), dense)
+			pl, cw, ok := chunkPlan(uint(y.BitLen()))
+			require.True(t, ok)
+			got := new(big.Int).SetBits(nttMulChunked(x.Bits(), y.Bits(), pl, cw))
+			want := new(big.Int).Mul(x, y)
+			assert.Equal(t, 0, got.Cmp(want), "chunked %d×%d words dense=%v", sz[0], sz[1], dense)
+			st, _, _ := choose(len(x.Bits()), len(y.Bits()), false)
+			assert.Equal(t, 0, Mul(new(big.Int), x, y).Cmp(want), "Mul %d×%d words (strategy %d)", sz[0], sz[1], st)
+			assert.Equal(t, 0, Mul(new(big.Int), y, x).Cmp(want), "Mul %d×%d words, swapped", sz[1], sz[0])
+		}
+	}
+	st, _, _ := choose(20000, 1100, false)
+	assert.Equal(t, byChunks, st, "choose for 20000×1100 words")
+}
