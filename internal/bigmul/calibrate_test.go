@@ -94,7 +94,11 @@ func TestCalibrateChunks(t *testing.T) {
 				ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
 			}
 		}
-		med := func(d []time.Duration) float64 { s := slices.Clone(d); slices.Sort(s); return float64(s[len(s)/2]) / 1e3 }
+		med := func(d []time.Duration) float64 {
+			s := slices.Clone(d)
+			slices.Sort(s)
+			return float64(s[len(s)/2]) / 1e3
+		}
 		st, _, _ := choose(sz[0], sz[1], false)
 		fmt.Printf("words=%d×%d big=%9.0fus bigmul=%9.0fus strategy=%d\n", sz[0], sz[1], med(ds[0]), med(ds[1]), st)
 	}
