@@ -65,12 +65,27 @@ type prime struct {
 }
 
 // twiddles holds, for k in [1, n), the forward factor w[k] =
-// ω_(2^(s+1))^brev_s(k − 2^s) with s = ⌊log2 k⌋, the inverse factor iw[k] =
-// w[k]^−1, and Shoup's quotients ⌊w·2^64/p⌋ of both. Immutable once
-// published.
+// ω_(2^(s+1))^brev_s(k − 2^s) with s = ⌊log2 k⌋ and its Shoup quotient
+// ⌊w·2^64/p⌋; the inverse factors are derived from them (inv). Immutable
+// once published.
 type twiddles struct {
 	n              int // the longest transform the table serves
-	w, wp, iw, iwp []uint64
+	w, wp []uint64
+}
+
+// inv returns the inverse twiddle of block k of stage s and its Shoup
+// quotient, from the forward table: with j = brev_s(k) > 0,
+// ω_(2^(s+1))^−j = −ω_(2^(s+1))^(2^s − j), the forward factor of block
+// k' = brev_s(2^s − j), negated; and the quotient of p − w is
+// 2^64 − 1 − ⌊w·2^64/p⌋ (w·2^64/p is not an integer), i.e. ^wp.
+func (t *twiddles) inv(s, k int, p uint64) (w, wp uint64) {
+	if k == 0 {
+		return 1, t.wp[1<<s]
+	}
+	j := bits.Reverse64(uint64(k)) >> (64 - s)
+	kk := bits.Reverse64((1<<s)-j) >> (64 - s)
+	i := 1<<s + int(kk)
+	return p - t.w[i], ^t.wp[i]
 }
 
 var primes3 [3]*prime
@@ -147,37 +162,27 @@ func (q *prime) table(n int) *twiddles {
 	t := &twiddles{n: n}
 	t.w = make([]uint64, n)
 	t.wp = make([]uint64, n)
-	t.iw = make([]uint64, n)
-	t.iwp = make([]uint64, n)
 	pow := make([]uint64, n/2)
 	for s := 0; 1<<s < n; s++ {
-		// ω = ω_(2^(s+1)) and its inverse; the stage's 2^s factors are
-		// ω^brev_s(k), k < 2^s.
+		// ω = ω_(2^(s+1)); the stage's 2^s factors are ω^brev_s(k), k < 2^s.
 		m := 1 << s
 		om := q.powMod(q.g, (q.p-1)>>(s+1))
-		iom := q.powMod(om, q.p-2)
-		for pass, base := range []uint64{om, iom} {
-			bp := shoupPre(base, q.p)
-			pow[0] = 1
-			for k := 1; k < m; k++ {
-				v := mulShoup(pow[k-1], base, bp, q.p)
-				if v >= q.p {
-					v -= q.p
-				}
-				pow[k] = v
+		bp := shoupPre(om, q.p)
+		pow[0] = 1
+		for k := 1; k < m; k++ {
+			v := mulShoup(pow[k-1], om, bp, q.p)
+			if v >= q.p {
+				v -= q.p
 			}
-			w, wp := t.w, t.wp
-			if pass == 1 {
-				w, wp = t.iw, t.iwp
+			pow[k] = v
+		}
+		for k := range m {
+			r := uint64(0) // brev_s(k)
+			if s > 0 {
+				r = bits.Reverse64(uint64(k)) >> (64 - s)
 			}
-			for k := range m {
-				r := bits.Reverse64(uint64(k)) >> (64 - s) // brev_s(k)
-				if s == 0 {
-					r = 0
-				}
-				w[m+k] = pow[r]
-				wp[m+k] = shoupPre(pow[r], q.p)
-			}
+			t.w[m+k] = pow[r]
+			t.wp[m+k] = shoupPre(pow[r], q.p)
 		}
 	}
 	q.tab.Store(t)
@@ -344,9 +349,9 @@ func (q *prime) inverse4(a []uint64, t *twiddles, s int) {
 	blocks := 1 << s
 	qs := n >> (s + 2)
 	for k := range blocks {
-		w1, w1p := t.iw[blocks+k], t.iwp[blocks+k]
-		w2, w2p := t.iw[2*blocks+2*k], t.iwp[2*blocks+2*k]
-		w3, w3p := t.iw[2*blocks+2*k+1], t.iwp[2*blocks+2*k+1]
+		w1, w1p := t.inv(s, k, p)
+		w2, w2p := t.inv(s+1, 2*k, p)
+		w3, w3p := t.inv(s+1, 2*k+1, p)
 		base := 4 * qs * k
 		qa := a[base : base+qs]
 		qb := a[base+qs : base+2*qs]

@@ -231,6 +231,6 @@ func TestChunked(t *testing.T) {
 			assert.Equal(t, 0, Mul(new(big.Int), y, x).Cmp(want), "Mul %d×%d words, swapped", sz[1], sz[0])
 		}
 	}
-	st, _, _ := choose(20000, 1100, false)
-	assert.Equal(t, byChunks, st, "choose for 20000×1100 words")
+	st, _, _ := choose(30000, 300, false)
+	assert.Equal(t, byChunks, st, "choose for 30000×300 words")
 }
