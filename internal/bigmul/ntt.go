@@ -69,7 +69,7 @@ type prime struct {
 // ⌊w·2^64/p⌋; the inverse factors are derived from them (inv). Immutable
 // once published.
 type twiddles struct {
-	n              int // the longest transform the table serves
+	n     int // the longest transform the table serves
 	w, wp []uint64
 }
 

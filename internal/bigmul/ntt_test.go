@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -233,4 +234,24 @@ func TestChunked(t *testing.T) {
 	}
 	st, _, _ := choose(30000, 300, false)
 	assert.Equal(t, byChunks, st, "choose for 30000×300 words")
+}
+
+// TestConcurrent multiplies from many goroutines at growing sizes, so that
+// the twiddle tables grow while other goroutines read them and buffers
+// pass through the pool (run with -race).
+func TestConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(g), 17))
+			for _, words := range []int{1100, 2100, 4300, 9000} {
+				x, y := randBitsD(r, words*64-g, false), randBitsD(r, words*64/(1+g%3), true)
+				want := new(big.Int).Mul(x, y)
+				if got := new(big.Int).SetBits(nttMul(x.Bits(), y.Bits())); got.Cmp(want) != 0 {
+					t.Errorf("goroutine %d: %d×%d bits differs", g, x.BitLen(), y.BitLen())
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
