@@ -46,7 +46,7 @@ func (c *Consts) getPi(z *xf, wp uint) *xf {
 		computePi(&c.pi, p)
 		c.piPrec = p
 	}
-	return z.set(&c.pi).trunc(wp)
+	return z.truncOf(&c.pi, wp)
 }
 
 // getLn2 sets z to ln 2 with a relative error below 2^(2-wp) and returns z.
@@ -58,7 +58,7 @@ func (c *Consts) getLn2(z *xf, wp uint) *xf {
 		computeLn2(&c.ln2, p)
 		c.ln2Prec = p
 	}
-	return z.set(&c.ln2).trunc(wp)
+	return z.truncOf(&c.ln2, wp)
 }
 
 // consts is the view of a [Consts] that one top-level call uses: it can

@@ -16,7 +16,8 @@
 // of the error interval round to the same value (Ziv's strategy [Ziv91]).
 //
 // Internally the package works on its own float (a big.Int mantissa and an
-// int64 exponent) whose multiplications use FFT above a measured size
+// int64 exponent) whose multiplications use a number-theoretic transform
+// (three-prime FFT, with a squaring path) above a measured size
 // (internal/bigmul), because big.Float multiplies with Karatsuba only and
 // cannot be given another multiplier ([BIGNUM] §5). On it:
 //   - the logarithm is the AGM formula ln s ≈ π/(2·AGM(1, 4/s)) with the

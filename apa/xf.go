@@ -150,6 +150,28 @@ func (z *xf) trunc(wp uint) *xf {
 	return z
 }
 
+// truncOf sets z to x truncated to at most wp significant bits (toward
+// zero), as z.set(x).trunc(wp) but without copying the bits it drops.
+func (z *xf) truncOf(x *xf, wp uint) *xf {
+	n := x.m.BitLen()
+	if n <= int(wp) {
+		return z.set(x)
+	}
+	s := uint(n) - wp
+	// Rsh floors; toward zero differs for a negative x with nonzero
+	// dropped bits.
+	up := x.m.Sign() < 0 && x.m.TrailingZeroBits() < s
+	e := x.e + int64(s)
+	z.m.Rsh(&x.m, s)
+	if up {
+		z.m.Add(&z.m, bigOne)
+	}
+	z.e = e
+	return z
+}
+
+var bigOne = big.NewInt(1)
+
 // lsh sets z to x·2^k.
 func (z *xf) lsh(x *xf, k int64) *xf {
 	z.set(x)
@@ -167,11 +189,14 @@ func (z *xf) neg(x *xf) *xf {
 // truncated first; the error stays below 3 ulps of wp bits.
 func (z *xf) mul(x, y *xf, wp uint) *xf {
 	var xt, yt xf
+	sq := x == y
 	if x.m.BitLen() > int(wp)+2 {
-		x = xt.set(x).trunc(wp + 2)
+		x = xt.truncOf(x, wp+2)
 	}
-	if y.m.BitLen() > int(wp)+2 {
-		y = yt.set(y).trunc(wp + 2)
+	if sq {
+		y = x // keep the square a square: bigmul squares x == y faster
+	} else if y.m.BitLen() > int(wp)+2 {
+		y = yt.truncOf(y, wp+2)
 	}
 	e := x.e + y.e
 	bigmul.Mul(&z.m, &x.m, &y.m)
@@ -210,10 +235,10 @@ func (z *xf) add(x, y *xf, wp uint) *xf {
 	if wp > 0 {
 		floor := max(x.top(), y.top()) - int64(wp) - 4
 		if x.e < floor {
-			x = xt.set(x).trunc(uint(max(x.top()-floor, 1)))
+			x = xt.truncOf(x, uint(max(x.top()-floor, 1)))
 		}
 		if y.e < floor {
-			y = yt.set(y).trunc(uint(max(y.top()-floor, 1)))
+			y = yt.truncOf(y, uint(max(y.top()-floor, 1)))
 		}
 	}
 	// Align to the smaller exponent.

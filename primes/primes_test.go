@@ -253,3 +253,36 @@ func TestScaledRemainderTree(t *testing.T) {
 		}
 	}
 }
+
+// TestScaledRemainderTreeLarge runs the scaled remainder tree on a tree
+// whose upper nodes are large enough for bigmul's wrapped transform (the
+// middle products), against direct division.
+func TestScaledRemainderTreeLarge(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	n := 4000
+	xs := randInts(r, n, 64)
+	tr := NewProductTree(xs)
+	root := tr.Root()
+	require.Greater(t, root.BitLen(), 200000)
+	for name, x := range map[string]*big.Int{
+		"root-1": new(big.Int).Sub(root, big.NewInt(1)),
+		"random": randInts(r, 1, root.BitLen()-1)[0],
+	} {
+		rs := tr.Remainders(x)
+		require.Len(t, rs, n)
+		// Every 13th leaf and the last: direct division is the slow part.
+		for i := 0; i < n; i = min(i+13, n-1+boolInt(i == n-1)) {
+			w := new(big.Int).Mod(x, xs[i])
+			if !assert.Equal(t, 0, rs[i].Cmp(w), "%s mod leaf %d", name, i) {
+				break
+			}
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

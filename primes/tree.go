@@ -151,9 +151,18 @@ func Product(xs []*big.Int) *big.Int {
 // round(y_P·P) is recovered, and each leaf below takes r mod leaf by
 // math/big's division of a short number.
 //
-// Error: each level truncates once (one unit of 2^−(bits+g)) and scales the
-// error it receives by P₁·2^(bits(P₀)−bits(P)) < 2, so after L levels the
-// fraction is within 2^(L+2) units; g = L + 16 guard bits keep round(y·P)
+// Each child's product is a middle product: only bits bits(P) + g down to
+// bits(P₁) + … of y_P·P₀ are kept, so it is taken modulo 2^N − 1 with N ≥
+// bits(P) + g (bigmul.MulWrap): writing the product as H·2^N + L, the
+// residue is H + L, and H < 2^bits(P₁) adds at most 2 units of the kept
+// window, whose last bit is bit bits(P) − bits(P₀) ≥ bits(P₁) − 1, plus a
+// carry; a wrap past 2^N − 1 changes only the discarded integer part (and
+// the last bit).
+//
+// Error: each level truncates once (one unit of 2^−(bits+g)), adds at most
+// 3 units from the wrapped product, and scales the error it receives by
+// P₁·2^(bits(P₀)−bits(P)) < 2, so after L levels the fraction is within
+// 4·2^(L+1) = 2^(L+3) units; g = L + 18 guard bits keep round(y·P)
 // within 2^−14 of the integer x mod P. The result is exact, and
 // TestProductAndRemainderTrees checks it against direct division.
 func (t *ProductTree) Remainders(x *big.Int) []*big.Int {
@@ -189,7 +198,7 @@ func (t *ProductTree) Remainders(x *big.Int) []*big.Int {
 // down to levels[0] and returns x mod each node of levels[0].
 func (t *ProductTree) scaled(r *big.Int, top int) []*big.Int {
 	root := t.levels[top][0]
-	g := uint(top) + 16
+	g := uint(top) + 18
 	// y at the root: r/root with bits(root)+g fraction bits, truncated.
 	ys := []*big.Int{bigmul.QuoFixed(r, root, uint(root.BitLen())+g)}
 	for lv := top - 1; lv >= 0; lv-- {
@@ -202,8 +211,9 @@ func (t *ProductTree) scaled(r *big.Int, top int) []*big.Int {
 					nxt[i] = ys[i/2]
 					continue
 				}
-				// frac(y·sibling), kept to bits(node)+g fraction bits.
-				v := bigmul.Mul(new(big.Int), ys[i/2], nodes[i^1])
+				// frac(y·sibling), kept to bits(node)+g fraction bits:
+				// a middle product, taken modulo 2^N − 1, N ≥ bp.
+				v, _ := bigmul.MulWrap(new(big.Int), ys[i/2], nodes[i^1], max(bp, uint(nodes[i^1].BitLen())))
 				v.Rsh(v, bp-(uint(nodes[i].BitLen())+g))
 				nxt[i] = lowBits(v, uint(nodes[i].BitLen())+g)
 			}

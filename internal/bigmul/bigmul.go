@@ -1,46 +1,172 @@
-// Package bigmul multiplies big integers, switching to Schönhage–Strassen FFT
-// multiplication (github.com/remyoudompheng/bigfft) above a measured size.
+// Package bigmul multiplies big integers, switching from math/big's
+// Karatsuba multiplication to a three-prime number-theoretic transform
+// (ntt.go) above a measured size, with a squaring path (one forward
+// transform instead of two).
 //
-// math/big multiplies with Karatsuba only; at 10^6 bits bigfft is 2.8× faster
-// and at 10^7 bits 7× faster (BENCHMARKS.md §4). Every package of
-// labelinf that multiplies large integers (apa, primes) goes through [Mul] so
-// that the crossover is measured once. [Recip] and [QuoFixed] divide by
-// Newton reciprocals on these products [MCA, §3.4.1], for the scaled
-// remainder tree of package primes.
+// Every package of labelinf that multiplies large integers (apa, primes)
+// goes through [Mul] and [Sqr] so that the crossover is measured once.
+// [Recip] and [QuoFixed] divide by Newton reciprocals on these products
+// [MCA, §3.4.1], for the scaled remainder tree of package primes and the
+// divisions of apa. The transform needs 64-bit words; on 32-bit platforms
+// every product is math/big's.
 //
 // [MCA]: R. P. Brent, P. Zimmermann, "Modern Computer Arithmetic",
 // Cambridge University Press, 2010.
 package bigmul
 
 import (
+	"math"
 	"math/big"
-
-	"github.com/remyoudompheng/bigfft"
+	"math/bits"
 )
 
-// fftThreshold is the operand size in 64-bit words above which [Mul] uses
-// bigfft. Both operands must exceed it. bigfft.Mul itself falls back to
-// math/big below 1800 words, so values below 1800 have no effect.
-// Measured by TestCalibrate (go test ./internal/bigmul -run Calibrate
-// -calibrate -v) on the 2-core reference machine, 2026-11-22: big/fft time
-// ratio 0.97 at 1800 words, 0.62 at 2400 (an FFT size step), 1.14 at 3200,
-// 1.48 at 4800, 2.69 at 16000; see BENCHMARKS.md.
-var fftThreshold = 2800
+// nttMinWords is the smaller operand size, in words, below which [Mul]
+// always uses math/big: an unbalanced product with a short operand is
+// linear in the long one there.
+var nttMinWords = 1000
 
-// Mul sets z to x·y and returns z. Aliasing is allowed.
-func Mul(z, x, y *big.Int) *big.Int {
-	if len(x.Bits()) > fftThreshold && len(y.Bits()) > fftThreshold {
-		// Take over the product's words instead of copying them: the
-		// fresh result is referenced by nothing else.
-		r := bigfft.Mul(x, y)
-		z.SetBits(r.Bits())
-		if r.Sign() < 0 {
-			z.Neg(z)
-		}
-		return z
+// Cost model for the choice between math/big and the transform, fitted
+// to TestCalibrate's medians (go test ./internal/bigmul -run Calibrate
+// -calibrate -v; CPU time of one thread, 2-core reference machine,
+// 2026-11-23): math/big's Karatsuba takes about karatsubaUS·w^1.585 µs
+// for a w×w-word product (279 µs at 1200 words, 893 µs at 2500), its
+// squaring 0.67 of that; the transform takes about nttUS·n·log2(n) µs
+// at length n (240 µs at n = 2048, 508 µs at 4096), its squaring 0.76 of
+// that. The model only chooses an algorithm: both give the exact product.
+const (
+	karatsubaUS = 0.00367
+	nttUS       = 0.01065
+)
+
+// chunkMinWords is the shorter operand's size, in words, below which an
+// unbalanced product never uses the chunked transform.
+var chunkMinWords = 200
+
+// strategy is how Mul multiplies.
+type strategy int
+
+const (
+	byMathBig strategy = iota // math/big (Karatsuba, schoolbook)
+	byNTT                     // one transform of the whole product
+	byChunks                  // the long operand in chunks, the short one's transform reused
+)
+
+// choose picks the cheapest way to multiply an xw-word by a yw-word
+// operand (a square if sq) under the cost model above, for xw ≥ yw.
+func choose(xw, yw int, sq bool) (strategy, nttPlan, int) {
+	if bits.UintSize != 64 || yw < chunkMinWords {
+		return byMathBig, nttPlan{}, 0
 	}
-	return z.Mul(x, y)
+	k := karatsubaUS * float64(xw) / float64(yw) * math.Pow(float64(yw), 1.585)
+	best, cost := byMathBig, k
+	var bestPl nttPlan
+	bestCw := 0
+	if sq {
+		cost *= 0.67
+	}
+	if yw >= nttMinWords {
+		pl := planFor(uint(xw)*64, uint(yw)*64)
+		f := nttUS * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+		if sq {
+			f *= 0.76
+		}
+		if f < cost {
+			best, cost, bestPl = byNTT, f, pl
+		}
+	}
+	if !sq && xw >= 3*yw {
+		if pl, cw, ok := chunkPlan(uint(yw) * 64); ok {
+			chunks := (xw + cw - 1) / cw
+			// A third of nttUS per transform; two per chunk and one of y.
+			f := nttUS / 3 * float64(2*chunks+1) * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+			if f < cost {
+				best, bestPl, bestCw = byChunks, pl, cw
+			}
+		}
+	}
+	return best, bestPl, bestCw
+}
+
+// Mul sets z to x·y and returns z. Aliasing is allowed; x == y squares.
+func Mul(z, x, y *big.Int) *big.Int {
+	sq := x == y
+	if len(x.Bits()) < len(y.Bits()) {
+		x, y = y, x
+	}
+	xw, yw := x.Bits(), y.Bits()
+	st, pl, cw := choose(len(xw), len(yw), sq)
+	neg := x.Sign()*y.Sign() < 0
+	var w []big.Word
+	switch st {
+	case byMathBig:
+		return z.Mul(x, y)
+	case byNTT:
+		if sq {
+			yw = nil
+		}
+		w = nttMulPlan(xw, yw, pl)
+	case byChunks:
+		w = nttMulChunked(xw, yw, pl, cw)
+	}
+	// Take over the product's words instead of copying them: the fresh
+	// result is referenced by nothing else.
+	z.SetBits(w)
+	if neg {
+		z.Neg(z)
+	}
+	return z
 }
 
 // Sqr sets z to x² and returns z.
 func Sqr(z, x *big.Int) *big.Int { return Mul(z, x, x) }
+
+// MulWrap sets z to a value congruent to x·y modulo 2^N − 1, in [0,
+// 2^N − 1], and returns z and N, for some N ≥ minBits of its choosing;
+// x and y must be non-negative and below 2^minBits. A caller who needs
+// only a window of the product's bits, the rest being known or
+// irrelevant (a middle product: Bernstein's scaled remainder tree, the
+// Newton step of a reciprocal), pays for a transform of about minBits
+// bits instead of bits(x) + bits(y) [MCA, §2.3.3 and §3.4.1, wrap-around
+// trick]. It panics if x or y is negative or not below 2^minBits.
+func MulWrap(z, x, y *big.Int, minBits uint) (*big.Int, uint) {
+	if x.Sign() < 0 || y.Sign() < 0 || uint(x.BitLen()) > minBits || uint(y.BitLen()) > minBits {
+		panic("bigmul: MulWrap needs 0 ≤ x, y < 2^minBits")
+	}
+	xw, yw := len(x.Bits()), len(y.Bits())
+	if bits.UintSize != 64 || min(xw, yw) < nttMinWords || !wrapPays(xw, yw, int(minBits+63)/64, x == y) {
+		Mul(z, x, y)
+		foldInt(z, minBits)
+		return z, minBits
+	}
+	var ys []big.Word
+	if x != y {
+		ys = y.Bits()
+	}
+	w, N := nttMulWrap(x.Bits(), ys, minBits)
+	z.SetBits(w)
+	return z, N
+}
+
+// wrapPays reports whether the wrapped transform of about mw words is
+// expected to beat math/big's full xw×yw-word product (model of choose).
+func wrapPays(xw, yw, mw int, sq bool) bool {
+	lo, hi := min(xw, yw), max(xw, yw)
+	k := karatsubaUS * float64(hi) / float64(lo) * math.Pow(float64(lo), 1.585)
+	pl := wrapPlan(uint(mw) * 64)
+	f := nttUS * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+	if sq {
+		k *= 0.67
+		f *= 0.76
+	}
+	return f < k
+}
+
+// foldInt reduces z ≥ 0 modulo 2^N − 1 into [0, 2^N − 1] in place.
+func foldInt(z *big.Int, N uint) {
+	var hi big.Int
+	for uint(z.BitLen()) > N {
+		hi.Rsh(z, N)
+		lowBitsInPlace(z, N)
+		z.Add(z, &hi)
+	}
+}

@@ -6,12 +6,11 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 )
 
-var calibrate = flag.Bool("calibrate", false, "measure the big.Int.Mul / bigfft.Mul crossover")
+var calibrate = flag.Bool("calibrate", false, "measure the math/big / transform crossover")
 
 func randInt(r *rand.Rand, words int) *big.Int {
 	w := make([]big.Word, words)
@@ -24,13 +23,19 @@ func randInt(r *rand.Rand, words int) *big.Int {
 
 func TestMulMatchesMathBig(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, words := range []int{1, 10, 1000, 1801, 4000} {
+	for _, words := range []int{1, 10, 999, 1000, 1200, 1801, 4000} {
 		for _, other := range []int{1, 3, words, words + 77} {
 			x, y := randInt(r, words), randInt(r, other)
 			if r.IntN(2) == 0 {
 				x.Neg(x)
 			}
 			want := new(big.Int).Mul(x, y)
+			if words == other {
+				sq := new(big.Int).Mul(x, x)
+				assert.Equal(t, 0, Sqr(new(big.Int), x).Cmp(sq), "Sqr(%d words)", words)
+				z := new(big.Int).Set(x)
+				assert.Equal(t, 0, Mul(z, z, z).Cmp(sq), "Mul(z, z, z) at %d words", words)
+			}
 			got := Mul(new(big.Int), x, y)
 			assert.Equal(t, 0, got.Cmp(want), "Mul(%d words, %d words)", words, other)
 			// Aliasing: z = x.
@@ -38,41 +43,6 @@ func TestMulMatchesMathBig(t *testing.T) {
 			Mul(z, z, y)
 			assert.Equal(t, 0, z.Cmp(want), "Mul aliased (%d, %d words)", words, other)
 		}
-	}
-}
-
-// TestCalibrate prints, for a sweep of sizes, the median time of big.Int.Mul
-// and bigfft.Mul. Run with -calibrate; fftThreshold is set from its output.
-func TestCalibrate(t *testing.T) {
-	if !*calibrate {
-		t.Skip("run with -calibrate")
-	}
-	r := rand.New(rand.NewPCG(3, 4))
-	for _, words := range []int{1200, 1800, 2400, 3200, 4800, 8000, 16000} {
-		x, y := randInt(r, words), randInt(r, words)
-		med := func(f func()) time.Duration {
-			var ds []time.Duration
-			for range 9 {
-				start := time.Now()
-				f()
-				ds = append(ds, time.Since(start))
-			}
-			for i := range ds {
-				for j := i + 1; j < len(ds); j++ {
-					if ds[j] < ds[i] {
-						ds[i], ds[j] = ds[j], ds[i]
-					}
-				}
-			}
-			return ds[len(ds)/2]
-		}
-		old := fftThreshold
-		fftThreshold = 1 << 30
-		tb := med(func() { Mul(new(big.Int), x, y) })
-		fftThreshold = 0
-		tf := med(func() { Mul(new(big.Int), x, y) })
-		fftThreshold = old
-		fmt.Printf("words=%d big=%v fft=%v ratio=%.2f\n", words, tb, tf, float64(tb)/float64(tf))
 	}
 }
 
@@ -95,4 +65,35 @@ func BenchmarkMul(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzMul compares Mul and Sqr with big.Int.Mul on operands built from the
+// fuzzer's bytes, stretched to sizes around the crossover.
+func FuzzMul(f *testing.F) {
+	f.Add([]byte{1, 2, 3}, uint16(1000), uint16(1000))
+	f.Add([]byte{255}, uint16(1200), uint16(3000))
+	f.Add([]byte{0, 255, 0}, uint16(2100), uint16(2100))
+	f.Fuzz(func(t *testing.T, seed []byte, xw, yw uint16) {
+		gen := func(words int, salt byte) *big.Int {
+			w := make([]big.Word, words)
+			for i := range w {
+				var v uint64
+				for k := range 8 {
+					if len(seed) > 0 {
+						v = v<<8 | uint64(seed[(i*8+k)%len(seed)]^salt^byte(i>>k))
+					}
+				}
+				w[i] = big.Word(v)
+			}
+			return new(big.Int).SetBits(w)
+		}
+		x, y := gen(int(xw%5000), 0), gen(int(yw%5000), 0x5a)
+		want := new(big.Int).Mul(x, y)
+		if got := Mul(new(big.Int), x, y); got.Cmp(want) != 0 {
+			t.Fatalf("Mul %d×%d words differs", len(x.Bits()), len(y.Bits()))
+		}
+		if got := Sqr(new(big.Int), x); got.Cmp(new(big.Int).Mul(x, x)) != 0 {
+			t.Fatalf("Sqr %d words differs", len(x.Bits()))
+		}
+	})
 }

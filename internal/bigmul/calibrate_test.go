@@ -1,0 +1,106 @@
+//go:build linux
+
+package bigmul
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/remyoudompheng/bigfft"
+)
+
+// threadCPU returns the process's CPU time (all threads: the transform
+// runs its three primes on goroutines from nttParallelLen).
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestCalibrate prints, for a sweep of sizes, the median CPU time (process,
+// alternated repetitions) of big.Int.Mul, bigfft.Mul, a
+// math/big square, the transform's product and its square. Run with
+// -calibrate; the cost model of choose is fitted to its output.
+func TestCalibrate(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, words := range []int{1200, 2500, 16000, 160000} {
+		x, y := randInt(r, words), randInt(r, words)
+		fs := []func(){
+			func() { new(big.Int).Mul(x, y) },
+			func() { bigfft.Mul(x, y) },
+			func() { new(big.Int).Mul(x, x) },
+			func() { nttMul(x.Bits(), y.Bits()) },
+			func() { nttMul(x.Bits(), nil) },
+		}
+		ds := make([][]time.Duration, len(fs))
+		reps := 7
+		inner := max(1, 400000/words)
+		for rep := range reps {
+			for j := range fs {
+				k := (j + rep) % len(fs)
+				c := threadCPU()
+				for range inner {
+					fs[k]()
+				}
+				ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
+			}
+		}
+		med := func(d []time.Duration) float64 {
+			s := slices.Clone(d)
+			slices.Sort(s)
+			return float64(s[len(s)/2]) / 1e3
+		}
+		fmt.Printf("words=%6d big=%9.0fus fft=%9.0fus bigsqr=%9.0fus ntt=%9.0fus nttsqr=%9.0fus\n", words, med(ds[0]), med(ds[1]), med(ds[2]), med(ds[3]), med(ds[4]))
+	}
+}
+
+// TestCalibrateChunks prints math/big's time against Mul's (the chunked
+// transform where choose picks it) for unbalanced products. Run with
+// -calibrate.
+func TestCalibrateChunks(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(3, 5))
+	for _, sz := range [][2]int{{3000, 200}, {10000, 300}, {30000, 300}, {20000, 1000}, {100000, 2000}} {
+		x, y := randInt(r, sz[0]), randInt(r, sz[1])
+		fs := []func(){
+			func() { new(big.Int).Mul(x, y) },
+			func() { Mul(new(big.Int), x, y) },
+		}
+		ds := make([][]time.Duration, len(fs))
+		inner := max(1, 200000/sz[0])
+		for rep := range 7 {
+			for j := range fs {
+				k := (j + rep) % len(fs)
+				c := threadCPU()
+				for range inner {
+					fs[k]()
+				}
+				ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
+			}
+		}
+		med := func(d []time.Duration) float64 {
+			s := slices.Clone(d)
+			slices.Sort(s)
+			return float64(s[len(s)/2]) / 1e3
+		}
+		st, _, _ := choose(sz[0], sz[1], false)
+		fmt.Printf("words=%d×%d big=%9.0fus bigmul=%9.0fus strategy=%d\n", sz[0], sz[1], med(ds[0]), med(ds[1]), st)
+	}
+}

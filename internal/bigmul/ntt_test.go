@@ -1,0 +1,257 @@
+package bigmul
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestNTTPrimes checks that each prime is prime, is 1 mod 2^40, is below
+// 2^64/6, and that g generates its multiplicative group (g^((p−1)/f) ≠ 1
+// for every prime factor f of p − 1).
+func TestNTTPrimes(t *testing.T) {
+	for _, c := range nttPrimes {
+		p := new(big.Int).SetUint64(c.p)
+		require.True(t, p.ProbablyPrime(20), "%d prime", c.p)
+		assert.Equal(t, uint64(1), c.p%(1<<40))
+		assert.Less(t, c.p, ^uint64(0)/6)
+		pm1 := c.p - 1
+		var fs []uint64
+		m := pm1
+		for f := uint64(2); f*f <= m; f++ {
+			if m%f == 0 {
+				fs = append(fs, f)
+				for m%f == 0 {
+					m /= f
+				}
+			}
+		}
+		if m > 1 {
+			fs = append(fs, m)
+		}
+		g := big.NewInt(int64(c.g))
+		for _, f := range fs {
+			e := new(big.Int).SetUint64(pm1 / f)
+			assert.NotEqual(t, 0, new(big.Int).Exp(g, e, p).Cmp(big.NewInt(1)), "g=%d of order dividing (p−1)/%d", c.g, f)
+		}
+	}
+	assert.Less(t, float64(log2M), 3*61.415)
+}
+
+// TestNTTTransform checks the forward transform against the direct
+// evaluation it claims (a mod X − ω_n^brev(j)) and the inverse against n·a.
+func TestNTTTransform(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, q := range primes3 {
+		for _, n := range []int{2, 4, 8, 64} {
+			tw := q.table(n)
+			a := make([]uint64, n)
+			for i := range a {
+				a[i] = r.Uint64N(4 * q.p)
+			}
+			orig := append([]uint64(nil), a...)
+			q.forward(a, tw)
+			om := q.powMod(q.g, (q.p-1)/uint64(n))
+			P := new(big.Int).SetUint64(q.p)
+			lg := 0
+			for 1<<lg < n {
+				lg++
+			}
+			for j := range n {
+				rev := 0
+				for b := range lg {
+					if j>>b&1 == 1 {
+						rev |= 1 << (lg - 1 - b)
+					}
+				}
+				pt := new(big.Int).SetUint64(q.powMod(om, uint64(rev)))
+				want := new(big.Int)
+				for i := n - 1; i >= 0; i-- {
+					want.Mul(want, pt)
+					want.Add(want, new(big.Int).SetUint64(orig[i]))
+					want.Mod(want, P)
+				}
+				assert.Less(t, a[j], 4*q.p)
+				assert.Equal(t, want.Uint64(), a[j]%q.p, "p=%d n=%d j=%d", q.p, n, j)
+			}
+			for i := range a {
+				a[i] = reduce4(a[i], q.p)
+			}
+			q.inverse(a, tw)
+			for i := range a {
+				want := new(big.Int).Mul(big.NewInt(int64(n)), new(big.Int).SetUint64(orig[i]))
+				want.Mod(want, P)
+				assert.Equal(t, want.Uint64(), a[i]%q.p, "inverse p=%d n=%d i=%d", q.p, n, i)
+			}
+		}
+	}
+}
+
+// randBits returns a random positive integer of exactly bits bits, with
+// long runs of ones or zeros when dense is set (carry-propagation cases).
+func randBitsD(r *rand.Rand, bits int, dense bool) *big.Int {
+	w := make([]big.Word, (bits+63)/64)
+	for i := range w {
+		switch {
+		case dense && r.IntN(3) == 0:
+			w[i] = ^big.Word(0)
+		case dense && r.IntN(3) == 0:
+			w[i] = 0
+		default:
+			w[i] = big.Word(r.Uint64())
+		}
+	}
+	x := new(big.Int).SetBits(w)
+	x.SetBit(x, bits-1, 1)
+	mask := new(big.Int).Lsh(big.NewInt(1), uint(bits))
+	return x.Mod(x, mask)
+}
+
+func TestNTTMulMatchesMathBig(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	sizes := []int{1, 63, 64, 65, 100, 1000, 4095, 4096, 10000, 50000}
+	if !testing.Short() {
+		sizes = append(sizes, 300000, 1<<20)
+	}
+	for _, xb := range sizes {
+		for _, yb := range []int{1, 64, xb / 3, xb, xb + 129} {
+			if yb < 1 {
+				continue
+			}
+			for _, dense := range []bool{false, true} {
+				x, y := randBitsD(r, xb, dense), randBitsD(r, yb, dense)
+				want := new(big.Int).Mul(x, y)
+				got := new(big.Int).SetBits(nttMul(x.Bits(), y.Bits()))
+				assert.Equal(t, 0, got.Cmp(want), "nttMul %d×%d bits dense=%v", xb, yb, dense)
+			}
+		}
+		x := randBitsD(r, xb, true)
+		got := new(big.Int).SetBits(nttMul(x.Bits(), nil))
+		assert.Equal(t, 0, got.Cmp(new(big.Int).Mul(x, x)), "nttMul square %d bits", xb)
+		// All ones: the largest coefficients.
+		ones := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(xb)), big.NewInt(1))
+		got = new(big.Int).SetBits(nttMul(ones.Bits(), nil))
+		assert.Equal(t, 0, got.Cmp(new(big.Int).Mul(ones, ones)), "nttMul ones² %d bits", xb)
+	}
+}
+
+// TestPlanBound checks every plan against the CRT bound n·2^(2b) < M and
+// the no-wrap condition.
+func TestPlanBound(t *testing.T) {
+	for xb := uint(1); xb < 1<<26; xb = xb*5/4 + 1 {
+		for _, yb := range []uint{1, xb / 2, xb} {
+			if yb == 0 {
+				continue
+			}
+			pl := planFor(xb, yb)
+			lg := uint(0)
+			for 1<<lg < pl.n {
+				lg++
+			}
+			assert.LessOrEqual(t, 2*pl.b+lg, uint(log2M), "plan %v for %d×%d", pl, xb, yb)
+			assert.LessOrEqual(t, pl.b, uint(maxPieceBits))
+			nx, ny := (xb+pl.b-1)/pl.b, (yb+pl.b-1)/pl.b
+			assert.LessOrEqual(t, int(nx+ny-1), pl.n, "plan %v for %d×%d", pl, xb, yb)
+		}
+	}
+}
+
+func BenchmarkNTT(b *testing.B) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, bits := range []int{2e4, 1e5, 1e6, 1e7} {
+		x, y := randBitsD(r, bits, false), randBitsD(r, bits, false)
+		b.Run(fmt.Sprintf("op=mul/bits=%d/impl=ntt", bits), func(b *testing.B) {
+			for b.Loop() {
+				nttMul(x.Bits(), y.Bits())
+			}
+		})
+		b.Run(fmt.Sprintf("op=sqr/bits=%d/impl=ntt", bits), func(b *testing.B) {
+			for b.Loop() {
+				nttMul(x.Bits(), nil)
+			}
+		})
+		b.Run(fmt.Sprintf("op=mul/bits=%d/impl=old", bits), func(b *testing.B) {
+			var z big.Int
+			for b.Loop() {
+				Mul(&z, x, y)
+			}
+		})
+	}
+}
+
+// TestMulWrap checks MulWrap against x·y mod 2^N − 1 by math/big, on both
+// sides of the crossover, with squares, dense operands and N = minBits.
+func TestMulWrap(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	sizes := []int{64, 1000, 64000, 64 * 1100, 64 * 3000}
+	if !testing.Short() {
+		sizes = append(sizes, 1<<20, 3<<20)
+	}
+	for _, mb := range sizes {
+		for _, frac := range []int{1, 2, 3} {
+			for _, dense := range []bool{false, true} {
+				x := randBitsD(r, mb-r.IntN(40), dense)
+				y := randBitsD(r, max(1, mb/frac-r.IntN(40)), dense)
+				for _, yy := range []*big.Int{y, x} {
+					z, N := MulWrap(new(big.Int), x, yy, uint(mb))
+					require.GreaterOrEqual(t, N, uint(mb))
+					mod := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), N), big.NewInt(1))
+					want := new(big.Int).Mul(x, yy)
+					want.Mod(want, mod)
+					got := new(big.Int).Mod(z, mod)
+					assert.LessOrEqual(t, z.Cmp(mod), 0, "MulWrap in [0, 2^N−1]")
+					assert.Equal(t, 0, got.Cmp(want), "MulWrap %d×%d bits mod 2^%d−1 dense=%v", x.BitLen(), yy.BitLen(), N, dense)
+				}
+			}
+		}
+	}
+	assert.Panics(t, func() { MulWrap(new(big.Int), big.NewInt(-1), big.NewInt(1), 8) })
+	assert.Panics(t, func() { MulWrap(new(big.Int), big.NewInt(256), big.NewInt(1), 8) })
+}
+
+// TestChunked checks the chunked product (the short operand's transform
+// reused for every chunk) against math/big, directly at small sizes and
+// through Mul at sizes where choose picks it.
+func TestChunked(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, sz := range [][2]int{{1, 1}, {200, 3}, {5000, 64}, {9000, 700}, {20000, 1100}} {
+		for _, dense := range []bool{false, true} {
+			x, y := randBitsD(r, sz[0]*64-r.IntN(30), dense), randBitsD(r, sz[1]*64-r.IntN(30), dense)
+			pl, cw, ok := chunkPlan(uint(y.BitLen()))
+			require.True(t, ok)
+			got := new(big.Int).SetBits(nttMulChunked(x.Bits(), y.Bits(), pl, cw))
+			want := new(big.Int).Mul(x, y)
+			assert.Equal(t, 0, got.Cmp(want), "chunked %d×%d words dense=%v", sz[0], sz[1], dense)
+			st, _, _ := choose(len(x.Bits()), len(y.Bits()), false)
+			assert.Equal(t, 0, Mul(new(big.Int), x, y).Cmp(want), "Mul %d×%d words (strategy %d)", sz[0], sz[1], st)
+			assert.Equal(t, 0, Mul(new(big.Int), y, x).Cmp(want), "Mul %d×%d words, swapped", sz[1], sz[0])
+		}
+	}
+	st, _, _ := choose(30000, 300, false)
+	assert.Equal(t, byChunks, st, "choose for 30000×300 words")
+}
+
+// TestConcurrent multiplies from many goroutines at growing sizes, so that
+// the twiddle tables grow while other goroutines read them and buffers
+// pass through the pool (run with -race).
+func TestConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(g), 17))
+			for _, words := range []int{1100, 2100, 4300, 9000} {
+				x, y := randBitsD(r, words*64-g, false), randBitsD(r, words*64/(1+g%3), true)
+				want := new(big.Int).Mul(x, y)
+				if got := new(big.Int).SetBits(nttMul(x.Bits(), y.Bits())); got.Cmp(want) != 0 {
+					t.Errorf("goroutine %d: %d×%d bits differs", g, x.BitLen(), y.BitLen())
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
