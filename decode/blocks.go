@@ -200,7 +200,7 @@ func (a *multi) digitRows(k int, g float64) ([]rowInfo, error) {
 		w := g * math.Pow(float64(a.k), float64(k-1-j))
 		row := make([]float64, a.k)
 		if a.k == 2 {
-			row[1] = 1 / (1 + math.Exp(w))
+			row[1] = sigmoidNeg(w)
 			if w >= a.wmax {
 				// The top weight: the extreme row itself, which clipping or
 				// clamping realizes exactly, where 1/(1+e^w) may be a
@@ -227,6 +227,24 @@ func (a *multi) digitRows(k int, g float64) ([]rowInfo, error) {
 	return rs, nil
 }
 
+// sigmoidNeg returns 1/(1+e^w), the class-1 probability of a binary row of
+// weight w. Past w ≈ 709.78 e^w overflows and 1/(1+e^w) is 0, whose term
+// −log 0 is +Inf when nothing clips (binary64 alone allows weights up to
+// −log 2^−1074 ≈ 744.44): the budget is then infinite and the design gives
+// up. Above maxExpArg it takes e^−w/(1+e^−w), the same value, a subnormal
+// there; its realized weight is checked exactly like every row's.
+func sigmoidNeg(w float64) float64 {
+	if w > maxExpArg {
+		q := math.Exp(-w)
+		return q / (1 + q)
+	}
+	return 1 / (1 + math.Exp(w))
+}
+
+// maxExpArg is below the largest w whose e^w is finite (709.78): the rows
+// at or below it keep their original formula, bit for bit.
+const maxExpArg = 700
+
 // cgRows builds binary rows for Conway–Guy weights g·s_i, largest first.
 func (a *multi) cgRows(k int, g float64) ([]rowInfo, error) {
 	s, err := subsetsum.ConwayGuy(k)
@@ -236,7 +254,7 @@ func (a *multi) cgRows(k int, g float64) ([]rowInfo, error) {
 	rs := make([]rowInfo, k)
 	for j := range k {
 		w := g * float64(s[k-1-j])
-		row := []float64{0, 1 / (1 + math.Exp(w))}
+		row := []float64{0, sigmoidNeg(w)}
 		row[0] = 1 - row[1]
 		if rs[j], err = a.rowInfo(row); err != nil {
 			return nil, err

@@ -14,9 +14,10 @@ import (
 
 // Sim is a simulated scoring server: it holds private labels and answers
 // each prediction as its [scorer.Model] says. Binary64 and binary32 models run on
-// hardware floats with Go's math.Log (faithful, like a real libm); other
-// formats run in fpa; exact models in arbitrary precision. It is safe for
-// concurrent use.
+// hardware floats with a faithful log, like a real libm (Go's math.Log,
+// with subnormal arguments, which its amd64 kernel gets wrong, handled
+// apart); other formats run in fpa; exact models in arbitrary precision.
+// It is safe for concurrent use.
 type Sim struct {
 	model  *scorer.Model
 	labels []int

@@ -125,7 +125,7 @@ func TestComposedNativeMatchesFPA(t *testing.T) {
 			if f == fpa.Binary32 {
 				return z.SetFloat64(float64(log32(float32(v))))
 			}
-			return z.SetFloat64(math.Log(v))
+			return z.SetFloat64(log64(v))
 		}
 		trials := 12
 		if testing.Short() {

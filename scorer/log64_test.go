@@ -5,29 +5,59 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/labelinf/labelinf/apa"
+	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/internal/testrand"
 )
 
-// TestLog64Subnormal: log64 is within 1 ulp of the exact log on normal and
-// subnormal inputs (Go's amd64 math.Log returns −709.09 for 2^−1074,
-// golang/go#56600), and a float64 server scores a subnormal prediction
-// with it.
-func TestLog64Subnormal(t *testing.T) {
-	for _, x := range []float64{5e-324, 1e-320, 1e-310, 0x1p-1022 * (1 - 0x1p-52), 0x1p-1022, 1e-300, 0.3, 7} {
-		l, err := apa.Log(new(big.Float).SetPrec(200), new(big.Float).SetFloat64(x))
-		require.NoError(t, err)
-		want, _ := l.Float64()
-		got := log64(x)
-		ulp := math.Nextafter(math.Abs(want), math.Inf(1)) - math.Abs(want)
-		assert.LessOrEqual(t, math.Abs(got-want), ulp, "log64(%g) = %v; want %v", x, got, want)
+// faithfulLog returns log x rounded down and up in binary64 (fpa's
+// correctly rounded Log): a faithful log returns one of them.
+func faithfulLog(x float64) (lo, hi float64) {
+	arg := fpa.New(fpa.Binary64).SetFloat64(x)
+	lo, _ = fpa.New(fpa.Binary64).SetMode(big.ToNegativeInf).Log(arg).Float64()
+	hi, _ = fpa.New(fpa.Binary64).SetMode(big.ToPositiveInf).Log(arg).Float64()
+	return lo, hi
+}
+
+// TestLog64Faithful checks log64 against the exact log on subnormal
+// arguments, where Go's amd64 math.Log is off by up to 35.4
+// (golang/go#56600), and that it is math.Log itself elsewhere.
+func TestLog64Faithful(t *testing.T) {
+	r := testrand.New(t)
+	xs := []float64{0x1p-1074, 0x2p-1074, 0x3p-1074, 0x1p-1023, 0x1p-1022 - 0x1p-1074, 0x1.8p-1030}
+	for e := -1074; e < -1022; e++ {
+		xs = append(xs, math.Ldexp(1, e), math.Ldexp(1, e)*1.75)
 	}
-	m, err := ParseModel("float64")
-	require.NoError(t, err)
-	r, err := m.Eval([]int{1}, &Pred{K: 2, P: []float64{5e-324}})
-	require.NoError(t, err)
-	f, _ := r.Float64()
-	assert.InDelta(t, 744.4400719213812, f, 1e-12, "score of label 1 at p = 2^−1074")
+	n := 2000
+	if testing.Short() {
+		n = 100
+	}
+	for range n {
+		xs = append(xs, math.Float64frombits(r.Uint64()&(1<<52-1)|1))
+	}
+	for _, x := range xs {
+		lo, hi := faithfulLog(x)
+		if y := log64(x); y < lo || y > hi {
+			t.Fatalf("log64(%x) = %x, want in [%x, %x] (math.Log: %x)", x, y, lo, hi, math.Log(x))
+		}
+	}
+	t.Logf("2^-1074: math.Log %v, log64 %v", math.Log(0x1p-1074), log64(0x1p-1074))
+	for _, x := range []float64{0x1p-1022, 1e-300, 0.5, 1, 3, math.MaxFloat64, 0, math.Inf(1), -1, -0x1p-1074} {
+		if a, b := log64(x), math.Log(x); a != b && !(math.IsNaN(a) && math.IsNaN(b)) {
+			t.Errorf("log64(%v) = %v, math.Log %v", x, a, b)
+		}
+	}
+	// The simulated binary64 server on a subnormal prediction: one point
+	// of class 1 at 2^−1074 costs −log 2^−1074, faithfully.
+	m, err := ParseModel("binary64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Eval([]int{1}, &Pred{K: 2, P: []float64{0x1p-1074}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := faithfulLog(0x1p-1074)
+	if f, _ := s.Float64(); f < -hi || f > -lo {
+		t.Errorf("binary64 score of p = 2^-1074, class 1: %v, want in [%v, %v]", f, -hi, -lo)
+	}
 }

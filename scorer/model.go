@@ -73,8 +73,8 @@ var numpySum = fpa.SumOptions{Order: fpa.Pairwise, Chunk: 8192}
 //     summation.
 //
 // The float models' logs are faithful (within 1 ulp), as glibc's and
-// numpy's are; the simulated servers use Go's math.Log, which is too
-// except on subnormals, which they log with package fpa (log64).
+// numpy's are; the simulated servers use Go's math.Log, which is too for
+// normal arguments (subnormal ones go through log64).
 func ParseModel(name string) (*Model, error) {
 	m, err := parseModel(name)
 	if err != nil {
@@ -181,21 +181,35 @@ func (m *Model) consts64() (eps, oneMinus, floor float64, clip, clamp bool, err 
 	return c.eps64, c.oneMinus64, c.floor64, c.Eps != nil, c.Floor != nil, nil
 }
 
-// log64 is a faithful float64 logarithm: Go's math.Log, except on
-// subnormal inputs, where the amd64 (and s390x) assembly of math.Log reads
-// the exponent field without normalizing and is off by up to 35
-// (math.Log(2^−1074) = −709.09, not −744.44; golang/go#56600, open). A
-// numpy or glibc server logs subnormals correctly, so there it takes the
-// correctly rounded log of package fpa (slow, and rare: only predictions
-// below 2^−1022 reach it).
+// log32 is a faithful float32 logarithm: float64 log rounded to float32
+// (a float32 subnormal is a normal float64, so log64's case never arises).
+func log32(x float32) float32 { return float32(math.Log(float64(x))) }
+
+// log64 is a faithful float64 logarithm for every argument, subnormals
+// included. Go's math.Log is faithful for normal arguments, but on amd64
+// (and s390x) it runs an assembly kernel that does not normalise a
+// subnormal argument: math.Log(0x1p-1074) returns −709.09 (= −1023·ln 2),
+// not −744.44 (golang/go#56600). An unclipped binary64 server meets such
+// arguments whenever a prediction is subnormal, as the block code's most
+// extreme row is. For 0 < x < 2^−1022, log64 writes x = f·2^e with
+// f ∈ [½, 1) (math.Frexp normalises subnormals) and returns
+// e·ln2Hi + (e·ln2Lo + log f): e·ln2Hi is exact (21 × 11 significant
+// bits), the parenthesis is within 2^−52 of its value (|log f| < 0.7, one
+// ulp of math.Log and one rounding), and the last addition rounds once, so
+// the result is within 0.51 ulp of log x (|log x| ∈ [708, 745)): faithful.
 func log64(x float64) float64 {
-	if x > 0 && x < 0x1p-1022 {
-		v, _ := new(fpa.Float).Log(fpa.New(fpa.Binary64).SetFloat64(x)).Float64()
-		return v
+	if !(x > 0) || x >= 0x1p-1022 {
+		return math.Log(x)
 	}
-	return math.Log(x)
+	f, e := math.Frexp(x)
+	fe := float64(e)
+	return fe*ln2Hi + (fe*ln2Lo + math.Log(f))
 }
 
-// log32 is a faithful float32 logarithm: float64 log rounded to float32
-// (float32's subnormals are normal float64s, which math.Log handles).
-func log32(x float32) float32 { return float32(math.Log(float64(x))) }
+// ln2Hi + ln2Lo = ln 2 to about 2^−75: ln2Hi is ln 2 cut to 21 significant
+// bits (so that e·ln2Hi is exact for |e| < 2^11), ln2Lo the nearest float64
+// to the rest.
+const (
+	ln2Hi = 0x1.62e42p-1
+	ln2Lo = 0x1.fdf473de6af28p-22
+)

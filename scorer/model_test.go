@@ -55,7 +55,7 @@ func TestNativeMatchesFPA(t *testing.T) {
 			if f == fpa.Binary32 {
 				return z.SetFloat64(float64(log32(float32(v))))
 			}
-			return z.SetFloat64(math.Log(v))
+			return z.SetFloat64(log64(v))
 		}
 		for trial := range 30 {
 			n := 1 + r.IntN(300)
