@@ -109,6 +109,10 @@
 //     Algorithms", 2nd ed., SIAM, 2002.
 //   - [Kahan65] W. Kahan, "Further remarks on reducing truncation errors",
 //     CACM 8(1), 1965.
+//   - [Zim99] P. Zimmermann, "Karatsuba Square Root", INRIA Research
+//     Report RR-3805, 1999.
+//   - [MCA] R. P. Brent, P. Zimmermann, "Modern Computer Arithmetic",
+//     Cambridge University Press, 2010.
 //   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
 //     with correctly rounded last bit", ACM TOMS 17(3), 1991.
 //   - [Fig95] S. A. Figueroa, "When is double rounding innocuous?", ACM
