@@ -90,6 +90,10 @@ func (z *Float) add2(xneg bool, xh, xl uint64, xe int64, yneg bool, yh, yl uint6
 	if ty > tx || (ty == tx && (yh > xh || yh == xh && yl > xl)) {
 		xneg, xh, xl, tx, yneg, yh, yl, ty = yneg, yh, yl, ty, xneg, xh, xl, tx
 	}
+	if d := uint64(tx - ty); d < 64 {
+		z.add2Near(xneg != yneg, xneg, xh, xl, yh, yl, uint(d), tx)
+		return
+	}
 	X, _ := place256(xh, xl, 254)
 	Y, st := place256(yh, yl, 254-(tx-ty))
 	var R u256
@@ -116,6 +120,32 @@ func (z *Float) add2(xneg bool, xh, xl uint64, xe int64, yneg bool, yh, yl uint6
 		}
 	}
 	z.round256(xneg, R, tx-254, st)
+}
+
+// add2Near is add2 for normalized operands whose leading bits (bit 127
+// of xh:xl and yh:yl, |x| ≥ |y|) are d < 64 places apart: on a 192-bit
+// window with x's leading bit on bit 190 and y's on bit 190−d every bit
+// of both fits (y's lowest lands on bit 63−d ≥ 0), so the sum is exact.
+// tx is the exponent of x's leading bit.
+func (z *Float) add2Near(sub, neg bool, xh, xl, yh, yl uint64, d uint, tx int64) {
+	x2, x1, x0 := xh>>1, xh<<63|xl>>1, xl<<63
+	s := d + 1 // 1..64; Go's shifts by ≥ 64 give 0
+	y2, y1, y0 := yh>>s, yh<<(64-s)|yl>>s, yl<<(64-s)
+	var r0, r1, r2, c uint64
+	if sub {
+		r0, c = bits.Sub64(x0, y0, 0)
+		r1, c = bits.Sub64(x1, y1, c)
+		r2, _ = bits.Sub64(x2, y2, c)
+		if r0|r1|r2 == 0 {
+			z.SetZero(z.zeroSumNeg())
+			return
+		}
+	} else {
+		r0, c = bits.Add64(x0, y0, 0)
+		r1, c = bits.Add64(x1, y1, c)
+		r2, _ = bits.Add64(x2, y2, c)
+	}
+	z.round256(neg, u256{0, r0, r1, r2}, tx-190-64, false)
 }
 
 // mul2 sets z to the rounded (−1)^neg·(xh:xl)·(yh:yl)·2^e, exactly
