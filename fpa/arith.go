@@ -45,6 +45,10 @@ func (z *Float) add(x *Float, yneg bool, y *Float) *Float {
 			z.add2(x.neg, xh, xl, x.exp, yneg, yh, yl, y.exp)
 			return z
 		}
+		if z.f.nw() && x.f.nw() && y.f.nw() {
+			z.addW(x.neg, x.hi.Bits(), x.exp, yneg, y.hi.Bits(), y.exp)
+			return z
+		}
 		z.addBig(x, yneg, y)
 		return z
 	}
@@ -197,6 +201,10 @@ func (z *Float) Mul(x, y *Float) *Float {
 			xh, xl := x.words2()
 			yh, yl := y.words2()
 			z.mul2(neg, xh, xl, yh, yl, x.exp+y.exp)
+			return z
+		}
+		if z.f.nw() && x.f.nw() && y.f.nw() {
+			z.mulW(neg, x, y)
 			return z
 		}
 		z.mulBig(neg, x, y)
