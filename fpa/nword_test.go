@@ -166,9 +166,9 @@ func TestNWPathsAllocs(t *testing.T) {
 	x.neg = false
 	z := New(f)
 	for name, op := range map[string]func(){
-		"add": func() { z.Add(x, y) },
-		"sub": func() { z.Sub(x, y) },
-		"mul": func() { z.Mul(x, y) },
+		"add":         func() { z.Add(x, y) },
+		"sub":         func() { z.Sub(x, y) },
+		"mul":         func() { z.Mul(x, y) },
 		"mul aliased": func() { z.Set(x).Mul(z, y) },
 	} {
 		op()
