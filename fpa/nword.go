@@ -88,7 +88,7 @@ func (z *Float) roundW(neg bool, R []big.Word, e int64, sticky bool) {
 	nz := int((max(keep, 0) + 64) >> 6)
 	dst := z.hi.Bits()
 	if cap(dst) < nz {
-		dst = make([]big.Word, nz, int(z.f.Prec()+64)>>6)
+		dst = make([]big.Word, nz, int(z.f.Prec()+63)>>6+1) // addWNear's room
 	}
 	dst = dst[:nz]
 	if shift >= 0 {
@@ -115,6 +115,15 @@ func (z *Float) roundW(neg bool, R []big.Word, e int64, sticky bool) {
 	if keep <= 0 {
 		clear(dst)
 	}
+	z.finishW(neg, dst, keep, ulpExp, r, s)
+}
+
+// finishW ends roundW: dst (z's significand words, one bit longer than
+// keep) holds the kept bits of the result, whose last place has exponent
+// ulpExp, with round bit r and sticky bit s; it rounds dst up if the mode
+// says so and sets z's form, exponent and Acc.
+func (z *Float) finishW(neg bool, dst []big.Word, keep, ulpExp int64, r, s bool) {
+	z.neg = neg
 	inc := roundInc(z.mode, neg, dst[0]&1 != 0, r, s)
 	if inc {
 		for i := range dst {
@@ -164,6 +173,15 @@ func (z *Float) addW(xneg bool, xm []big.Word, xe int64, yneg bool, ym []big.Wor
 		xneg, xm, xe, lx, yneg, ym, ye, ly = yneg, ym, ye, ly, xneg, xm, xe, lx
 	}
 	d := xe - ye
+	if d < 64 && len(ym) <= len(xm) && z.addWNear(xneg != yneg, xneg, xm, xe, ym, uint(d)) {
+		return
+	}
+	z.addWWindow(xneg, xm, xe, yneg, ym, d)
+}
+
+// addWWindow is addW on the window, for operands ordered by addW, y
+// d ≥ 0 places below x.
+func (z *Float) addWWindow(xneg bool, xm []big.Word, xe int64, yneg bool, ym []big.Word, d int64) {
 	var W [nwMaxWords + 2]big.Word
 	R := W[:max(len(xm), len(ym))+2]
 	copy(R[1:], xm)
@@ -225,6 +243,133 @@ func (z *Float) addW(xneg bool, xm []big.Word, xe int64, yneg bool, ym []big.Wor
 		}
 	}
 	z.roundW(neg, R, xe-64, sticky)
+}
+
+// addWNear is addW's path for y less than 64 places below x (d < 64) with
+// no more words than x, and a result with Prec or Prec+1 bits above x's
+// last place (the common case): x ± y>>d is formed straight in z's
+// significand words, the d bits of y below x's last place in a guard
+// word g, and the result is rounded with a shift of at most one bit. It
+// reports false for any other result (cancellation, subnormals), which
+// addWWindow then forms again: z's value is then unchanged, though its
+// words may not be (they are not an operand's). When z is x or y the sum
+// goes to a stack copy first.
+func (z *Float) addWNear(sub, neg bool, xm []big.Word, xe int64, ym []big.Word, d uint) bool {
+	n := len(xm)
+	p := int64(z.f.Prec())
+	if int64(n) != (p+63)>>6 {
+		return false
+	}
+	dst := z.hi.Bits()
+	if cap(dst) < n+1 {
+		return false // z's first wide result: the general path allocates
+	}
+	d &= 63
+	dc := (63 - d) & 63   // y's word i+1 moves up by 64−d = 1+dc
+	g := ym[0] << 1 << dc // y's bits below x's last place
+	if sub && g != 0 {
+		g = -g // 0 − g, with a borrow into word 0 below
+	}
+	out := dst[:n+1]
+	if len(dst) > 0 && (&dst[:1][0] == &xm[0] || &dst[:1][0] == &ym[0]) {
+		// z is x or y: sum into a stack copy, since a result that
+		// falls back must leave the operands intact.
+		var T [nwMaxWords + 1]big.Word
+		out = T[:n+1]
+		if !addNear(out, xm, ym, sub, g != 0, d, dc) {
+			return false
+		}
+		return z.roundNear(neg, dst, out, g, xe)
+	}
+	if !addNear(out, xm, ym, sub, g != 0, d, dc) {
+		return false
+	}
+	return z.roundNear(neg, dst, out, g, xe)
+}
+
+// addNear sets out[:len(xm)+1] to xm ± ym>>d (d < 64, dc = 63−d,
+// len(ym) ≤ len(xm) = len(out)−1), less one unit when sub and borrow
+// (the guard word's borrow), and reports false if the difference is
+// negative.
+func addNear(out, xm, ym []big.Word, sub, borrow bool, d, dc uint) bool {
+	n, ly := len(xm), len(ym)
+	out = out[:n+1]
+	d, dc = d&63, dc&63 // plain shifts
+	var c uint
+	if sub {
+		if borrow {
+			c = 1
+		}
+		i := 0
+		for ; i < ly-1; i++ {
+			yw := ym[i]>>d | ym[i+1]<<1<<dc
+			var w uint
+			w, c = bits.Sub(uint(xm[i]), uint(yw), c)
+			out[i] = big.Word(w)
+		}
+		var w uint
+		w, c = bits.Sub(uint(xm[i]), uint(ym[i]>>d), c)
+		out[i] = big.Word(w)
+		for i++; i < n; i++ {
+			w, c = bits.Sub(uint(xm[i]), 0, c)
+			out[i] = big.Word(w)
+		}
+		out[n] = 0
+		return c == 0
+	}
+	i := 0
+	for ; i < ly-1; i++ {
+		yw := ym[i]>>d | ym[i+1]<<1<<dc
+		var w uint
+		w, c = bits.Add(uint(xm[i]), uint(yw), c)
+		out[i] = big.Word(w)
+	}
+	var w uint
+	w, c = bits.Add(uint(xm[i]), uint(ym[i]>>d), c)
+	out[i] = big.Word(w)
+	for i++; i < n; i++ {
+		w, c = bits.Add(uint(xm[i]), 0, c)
+		out[i] = big.Word(w)
+	}
+	out[n] = big.Word(c)
+	return true
+}
+
+// roundNear ends addWNear: out (dst itself or a copy) holds the sum
+// above the guard word g, whose last place has exponent xe; it rounds
+// into dst if the result has Prec or Prec+1 bits above g, else reports
+// false.
+func (z *Float) roundNear(neg bool, dst, out []big.Word, g big.Word, xe int64) bool {
+	n := len(out) - 1
+	L := bitLenW(out)
+	if L == 0 {
+		return false // an exact zero, or all in g
+	}
+	keep, ulpExp := z.f.keepBits(xe + L - 1)
+	var r, s bool
+	switch k := L - keep; {
+	case k == 0:
+		r, s = g>>63 != 0, g<<1 != 0
+	case k == 1:
+		r, s = out[0]&1 != 0, g != 0
+		shrVU(out[:n], out, 1)
+		out[n] = 0
+	case k < 0 && k > -64: // cancellation: shift g's top bits in
+		b := uint(-k) & 63
+		r, s = g>>(63-b)&1 != 0, g<<1<<b != 0
+		for i := n; i > 0; i-- {
+			out[i] = out[i]<<b | out[i-1]>>1>>(63-b)
+		}
+		out[0] = out[0]<<b | g>>1>>(63-b)
+	default:
+		return false
+	}
+	dst = dst[:n+1]
+	if &out[0] != &dst[0] {
+		copy(dst, out)
+	}
+	z.finishW(neg, dst, keep, ulpExp, r, s)
+	return true
 }
 
 // mulW sets z to the rounded (−1)^neg·|x·y| for finite nonzero x and y
