@@ -122,6 +122,7 @@ func TestNWPathsMatchBig(t *testing.T) {
 	for _, f := range nwFormats {
 		for _, mode := range allModes {
 			want := New(f).SetMode(mode)
+			reused := New(f).SetMode(mode)
 			for range n {
 				x := randEdgeN(r, f, nil)
 				y := randEdgeN(r, f, x)
@@ -133,20 +134,26 @@ func TestNWPathsMatchBig(t *testing.T) {
 					}
 				}
 				yneg := r.IntN(2) == 0
+				// z is a fresh Float (no words yet), a reused one, x or y.
 				got := New(f).SetMode(mode)
-				alias := r.IntN(2) == 0
-				xs := new(Float).Set(x)
-				if alias {
+				xs, ys := new(Float).Set(x), new(Float).Set(y)
+				switch r.IntN(4) {
+				case 1:
+					got = reused.SetMode(mode)
+				case 2:
 					got = xs.SetMode(mode)
+				case 3:
+					got = ys.SetMode(mode)
 				}
-				got.addW(xs.neg, xs.hi.Bits(), xs.exp, yneg, y.hi.Bits(), y.exp)
+				got.addW(xs.neg, xs.hi.Bits(), xs.exp, yneg, ys.hi.Bits(), ys.exp)
 				want.addBig(x, yneg, y)
 				if !sameFloat(got, want) {
 					t.Fatalf("%v %v add(%v, %v·%v) = %v (%v); big.Int path %v (%v)", f, mode,
 						x.Text('x', -1), yneg, y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
 				}
 				xs.Set(x)
-				got.mulW(yneg, xs, y)
+				ys.Set(y)
+				got.mulW(yneg, xs, ys)
 				want.mulBig(yneg, x, y)
 				if !sameFloat(got, want) {
 					t.Fatalf("%v %v mul(%v, %v) = %v (%v); big.Int path %v (%v)", f, mode,
