@@ -331,6 +331,10 @@ func (z *Float) Sqrt(x *Float) *Float {
 		z.sqrt2(mh, ml, x.exp)
 		return z
 	}
+	if z.f.nw() && x.f.nw() {
+		z.sqrtW(&x.hi, x.exp)
+		return z
+	}
 	z.sqrtBig(x)
 	return z
 }

@@ -152,6 +152,13 @@ func TestNWPathsMatchBig(t *testing.T) {
 						x.Text('x', -1), yneg, y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
 				}
 				xs.Set(x)
+				got.sqrtW(&xs.hi, xs.exp)
+				want.sqrtBig(x)
+				if !sameFloat(got, want) {
+					t.Fatalf("%v %v sqrt(%v) = %v (%v); big.Int path %v (%v)", f, mode,
+						x.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+				}
+				xs.Set(x)
 				ys.Set(y)
 				got.mulW(yneg, xs, ys)
 				want.mulBig(yneg, x, y)
@@ -177,6 +184,7 @@ func TestNWPathsAllocs(t *testing.T) {
 		"sub":         func() { z.Sub(x, y) },
 		"mul":         func() { z.Mul(x, y) },
 		"mul aliased": func() { z.Set(x).Mul(z, y) },
+		"sqrt":        func() { z.Sqrt(x) },
 	} {
 		op()
 		if a := testing.AllocsPerRun(100, op); a != 0 {

@@ -23,12 +23,15 @@ func TestSqrtRem256(t *testing.T) {
 			M.Lsh(M, 64).Or(M, new(big.Int).SetUint64(a[i]))
 		}
 		want := new(big.Int).Sqrt(M)
-		rh, rl, exact := sqrtRem256(a[3], a[2], a[1], a[0])
+		rh, rl, r2, r1, r0 := sqrtRem256(a[3], a[2], a[1], a[0])
 		got := new(big.Int).SetUint64(rh)
 		got.Lsh(got, 64).Or(got, new(big.Int).SetUint64(rl))
-		wantExact := new(big.Int).Mul(want, want).Cmp(M) == 0
-		if got.Cmp(want) != 0 || exact != wantExact {
-			t.Fatalf("sqrtRem256(%x) = %x, %v; want %x, %v", a, got, exact, want, wantExact)
+		rem := new(big.Int).SetUint64(r2)
+		rem.Lsh(rem, 64).Or(rem, new(big.Int).SetUint64(r1))
+		rem.Lsh(rem, 64).Or(rem, new(big.Int).SetUint64(r0))
+		wantRem := new(big.Int).Sub(M, new(big.Int).Mul(want, want))
+		if got.Cmp(want) != 0 || rem.Cmp(wantRem) != 0 {
+			t.Fatalf("sqrtRem256(%x) = %x, rem %x; want %x, rem %x", a, got, rem, want, wantRem)
 		}
 	}
 	words := func(x *big.Int) [4]uint64 {

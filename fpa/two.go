@@ -305,8 +305,8 @@ func (z *Float) sqrt2(mh, ml uint64, e int64) {
 		s--
 		a3, a2, a1 = nh>>1, nh<<63|nl>>1, nl<<63
 	}
-	rh, rl, exact := sqrtRem256(a3, a2, a1, 0)
-	z.round256(false, u256{0, 0, rl, rh}, (e-s)/2-128, !exact)
+	rh, rl, r2, r1, r0 := sqrtRem256(a3, a2, a1, 0)
+	z.round256(false, u256{0, 0, rl, rh}, (e-s)/2-128, r2|r1|r0 != 0)
 }
 
 // sqrtRem128 returns s = ⌊√A⌋ and the remainder A − s² = rh·2^64 + rl
@@ -346,14 +346,15 @@ func sqrtRem128(a1, a0 uint64) (s, rh, rl uint64) {
 	return s, rh, rl
 }
 
-// sqrtRem256 returns r = ⌊√M⌋ = rh·2^64 + rl and whether M = r² for
+// sqrtRem256 returns r = ⌊√M⌋ = rh·2^64 + rl and the remainder M − r² =
+// r2·2^128 + r1·2^64 + r0 (at most 2r, so r2 ≤ 1) for
 // M = a3·2^192 + a2·2^128 + a1·2^64 + a0 with a3 ≥ 2^62, by Zimmermann's
 // SqrtRem [Zim99], [MCA, Algorithm 1.12] with β = 2^64: (s', r') =
 // SqrtRem(a3·β + a2); (q, u) = DivRem(r'·β + a1, 2s'); s = s'·β + q and
 // r = u·β + a0 − q²; if r < 0, r += 2s − 1 and s−−. q ≤ β and s' ≥ 2^63;
 // the division halves r'·β + a1 (< 2^129) and divides by s', the
 // quotient's top word (0 or 1) coming from the case ⌊r'/2⌋ = s'.
-func sqrtRem256(a3, a2, a1, a0 uint64) (rh, rl uint64, exact bool) {
+func sqrtRem256(a3, a2, a1, a0 uint64) (rh, rl, r2, r1, r0 uint64) {
 	s1, r1h, r1l := sqrtRem128(a3, a2)
 	// N/2 = (r'·β + a1) >> 1 = nh:nl, with the lost bit a1&1.
 	nh, nl := r1h<<63|r1l>>1, r1l<<63|a1>>1
@@ -372,9 +373,9 @@ func sqrtRem256(a3, a2, a1, a0 uint64) (rh, rl uint64, exact bool) {
 		q2h, q2l = bits.Mul64(ql, ql)
 	}
 	var b uint64
-	r0, b := bits.Sub64(a0, q2l, 0)
-	r1, b := bits.Sub64(ul, q2h, b)
-	r2, _ := bits.Sub64(uh, qh, b)
+	r0, b = bits.Sub64(a0, q2l, 0)
+	r1, b = bits.Sub64(ul, q2h, b)
+	r2, _ = bits.Sub64(uh, qh, b)
 	// s = s'·β + q, at most 2^128 (then corrected below).
 	rl = ql
 	rh, c := bits.Add64(s1, qh, 0)
@@ -389,7 +390,7 @@ func sqrtRem256(a3, a2, a1, a0 uint64) (rh, rl uint64, exact bool) {
 		r2, _ = bits.Add64(r2, rh>>63, cc)
 	}
 	_ = c
-	return rh, rl, r0|r1|r2 == 0
+	return rh, rl, r2, r1, r0
 }
 
 // u384 is a 384-bit unsigned integer, least significant word first.
