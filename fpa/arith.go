@@ -250,6 +250,10 @@ func (z *Float) Quo(x, y *Float) *Float {
 			z.quo2(neg, xh, xl, x.exp, yh, yl, y.exp)
 			return z
 		}
+		if z.f.nw() && x.f.nw() && y.f.nw() {
+			z.quoW(neg, x, y)
+			return z
+		}
 		sc := getScratch()
 		z.quoScratch(sc, neg, x.mantRef(&sc.d), x.exp, y.mantRef(&sc.e), y.exp)
 		putScratch(sc)
@@ -332,7 +336,7 @@ func (z *Float) Sqrt(x *Float) *Float {
 		return z
 	}
 	if z.f.nw() && x.f.nw() {
-		z.sqrtW(&x.hi, x.exp)
+		z.sqrtW(x)
 		return z
 	}
 	z.sqrtBig(x)

@@ -152,7 +152,17 @@ func TestNWPathsMatchBig(t *testing.T) {
 						x.Text('x', -1), yneg, y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
 				}
 				xs.Set(x)
-				got.sqrtW(&xs.hi, xs.exp)
+				ys.Set(y)
+				got.quoW(yneg, xs, ys)
+				sc := getScratch()
+				want.quoScratch(sc, yneg, x.mantRef(&sc.d), x.exp, y.mantRef(&sc.e), y.exp)
+				putScratch(sc)
+				if !sameFloat(got, want) {
+					t.Fatalf("%v %v quo(%v, %v) = %v (%v); big.Int path %v (%v)", f, mode,
+						x.Text('x', -1), y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+				}
+				xs.Set(x)
+				got.sqrtW(xs)
 				want.sqrtBig(x)
 				if !sameFloat(got, want) {
 					t.Fatalf("%v %v sqrt(%v) = %v (%v); big.Int path %v (%v)", f, mode,
@@ -185,6 +195,7 @@ func TestNWPathsAllocs(t *testing.T) {
 		"mul":         func() { z.Mul(x, y) },
 		"mul aliased": func() { z.Set(x).Mul(z, y) },
 		"sqrt":        func() { z.Sqrt(x) },
+		"quo":         func() { z.Quo(x, y) },
 	} {
 		op()
 		if a := testing.AllocsPerRun(100, op); a != 0 {

@@ -73,3 +73,91 @@ func TestSqrtRem256(t *testing.T) {
 		}
 	}
 }
+
+// TestSqrtRemN checks sqrtRemN against big.Int.Sqrt, root and remainder,
+// at every radicand size of the n-word formats, on random radicands,
+// perfect squares and their neighbours, and the extremes 2^(64N−2) and
+// 2^(64N)−1.
+func TestSqrtRemN(t *testing.T) {
+	r := testrand.New(t)
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	var work [4 * sqrtWords]big.Word
+	for N := 8; N <= sqrtWords; N *= 2 {
+		one := new(big.Int).Lsh(bigOne, uint(64*N))
+		for i := range n {
+			M := new(big.Int).Rand(r2(r), one)
+			switch i % 5 {
+			case 0:
+				M.Sub(one, bigOne)
+			case 1:
+				M.Rsh(one, 2)
+			case 2, 3: // a square or one off, with roots of ones and zeros
+				R := new(big.Int).Rand(r2(r), new(big.Int).Lsh(bigOne, uint(32*N)))
+				if i%10 == 2 {
+					R.Sub(new(big.Int).Lsh(bigOne, uint(32*N)), big.NewInt(int64(1+r.IntN(3))))
+				}
+				R.SetBit(R, 32*N-1, 1)
+				M.Mul(R, R)
+				M.Add(M, big.NewInt(int64(r.IntN(3))-1))
+			}
+			M.SetBit(M, 64*N-2, 1)
+			if M.BitLen() > 64*N {
+				continue
+			}
+			words := make([]big.Word, N)
+			copy(words, M.Bits())
+			s, rem := make([]big.Word, N/2), make([]big.Word, N/2+1)
+			sqrtRemN(s, rem, words, work[:])
+			want := new(big.Int).Sqrt(M)
+			wantRem := new(big.Int).Sub(M, new(big.Int).Mul(want, want))
+			got := new(big.Int).SetBits(s)
+			gotRem := new(big.Int).SetBits(rem)
+			if got.Cmp(want) != 0 || gotRem.Cmp(wantRem) != 0 {
+				t.Fatalf("N=%d sqrtRemN(%x) = %x, rem %x; want %x, rem %x", N, M, got, gotRem, want, wantRem)
+			}
+		}
+	}
+}
+
+// TestDivW checks divW against big.Int.QuoRem on random operands, on
+// remainders whose top words equal the divisor's (q̂ = 2^64−1) and on
+// divisors of the form 2^(64n−1) + small, where add-backs occur.
+func TestDivW(t *testing.T) {
+	r := testrand.New(t)
+	n := 20_000
+	if testing.Short() {
+		n = 2000
+	}
+	for i := range n {
+		nv := 2 + r.IntN(17)
+		nq := 1 + r.IntN(18)
+		V := new(big.Int).Rand(r2(r), new(big.Int).Lsh(bigOne, uint(64*nv)))
+		V.SetBit(V, 64*nv-1, 1)
+		if i%4 == 0 {
+			V.Lsh(bigOne, uint(64*nv-1))
+			V.Add(V, new(big.Int).Rand(r2(r), new(big.Int).Lsh(bigOne, uint(r.IntN(64*nv-1)))))
+		}
+		// U < V·β^nq, built so that its top words often match V's.
+		U := new(big.Int).Rand(r2(r), new(big.Int).Lsh(V, uint(64*nq)))
+		if i%3 == 0 {
+			top := new(big.Int).Lsh(V, uint(64*(nq-1)))
+			U.Add(top, new(big.Int).Rand(r2(r), new(big.Int).Lsh(bigOne, uint(64*(nq-1)+r.IntN(64)))))
+			if U.Cmp(new(big.Int).Lsh(V, uint(64*nq))) >= 0 {
+				U.Sub(U, V)
+			}
+		}
+		u := make([]big.Word, nq+nv)
+		copy(u, U.Bits())
+		v := make([]big.Word, nv)
+		copy(v, V.Bits())
+		q := make([]big.Word, nq)
+		divW(q, u, v)
+		wantQ, wantR := new(big.Int).QuoRem(U, V, new(big.Int))
+		if new(big.Int).SetBits(q).Cmp(wantQ) != 0 || new(big.Int).SetBits(u).Cmp(wantR) != 0 {
+			t.Fatalf("divW(%x / %x) = %x rem %x; want %x rem %x", U, V, q, u, wantQ, wantR)
+		}
+	}
+}
