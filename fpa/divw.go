@@ -16,7 +16,18 @@ import (
 // normalized (top bit of v[n−1] set), len(u) = len(q) + n and u's top n
 // words are below v (so each quotient word fits). u's low n words hold
 // the remainder afterwards; its other words are zero.
-func divW(q, u, v []big.Word) {
+func divW(q, u, v []big.Word) { divShortW(q, u, v, 0) }
+
+// divShortW is divW with every product that lands below word P of u
+// left out (Mulders' short division idea, [MCA, §3.5]): step j subtracts
+// q̂·v only from word max(j, P) up. Each step then leaves at most β^(P+1)
+// (β = 2^64) in u that the full division subtracts, so the words of u
+// from P up and the quotient are those of a dividend larger by less than
+// len(q)·β^(P+1), less than 2·len(q)/β^(len(v)−1−P) times v: with
+// P ≤ len(v)−2 the quotient is off by at most 2 units of its last word
+// (TestDivW). The quotient digits only read words from j+len(v)−2 ≥ P
+// up. P = 0 is divW.
+func divShortW(q, u, v []big.Word, P int) {
 	n := len(v)
 	vh, vl := uint64(v[n-1]), uint64(v[n-2])
 	if len(u) != len(q)+n {
@@ -33,11 +44,12 @@ func divW(q, u, v []big.Word) {
 		}
 		// uj −= q̂·v, one carry word (hi + c + b < 2^64: hi ≤ 2^64−2).
 		var carry uint64
-		for i, vi := range v {
+		i0 := max(0, P-j)
+		for i, vi := range v[i0:] {
 			hi, lo := bits.Mul64(qh, uint64(vi))
 			lo, c := bits.Add64(lo, carry, 0)
-			w, b := bits.Sub64(uint64(uj[i]), lo, 0)
-			uj[i] = big.Word(w)
+			w, b := bits.Sub64(uint64(uj[i0+i]), lo, 0)
+			uj[i0+i] = big.Word(w)
 			carry = hi + c + b
 		}
 		top, b1 := bits.Sub64(uint64(uj[n]), carry, 0)
@@ -45,7 +57,7 @@ func divW(q, u, v []big.Word) {
 		for b1 != 0 { // q̂ was too large: add v back
 			qh--
 			var c uint64
-			for i := 0; i < n; i++ {
+			for i := i0; i < n; i++ {
 				var w uint64
 				w, c = bits.Add64(uint64(uj[i]), uint64(v[i]), c)
 				uj[i] = big.Word(w)
@@ -60,18 +72,69 @@ func divW(q, u, v []big.Word) {
 }
 
 // quoW sets z to the rounded (−1)^neg·x/y for finite nonzero x and y of
-// the n-word formats: x's significand shifted left by s has Prec+3 bits
-// more than y's, math/big's QuoRem (its assembly kernels beat divW's
-// pure Go at these sizes) gives a quotient of at least Prec+2 bits, and
-// roundW rounds it with the remainder as sticky bit.
+// the n-word formats. y's significand is normalized to V (n words, top
+// bit set) and x's shifted to U so that the quotient fills nq−1 words,
+// nq−1 = ⌈(Prec+18)/64⌉: at least Prec+16 bits, the last 16 or more
+// below the round bit, and divShortW with P = n−2 forms it to within 2
+// units. If those bits, less their lowest 4, are neither all zeros nor
+// all ones, the exact quotient has the same bits from the round bit up
+// and a nonzero tail (a Ziv test [Ziv91]): it rounds as the computed one
+// with a sticky bit. Otherwise (about 2^−11 of random operands or
+// fewer, and exact quotients) the division is redone exactly.
 func (z *Float) quoW(neg bool, x, y *Float) {
-	sc := getScratch()
+	xm, ym := x.hi.Bits(), y.hi.Bits()
+	n := len(ym)
 	p := int64(z.f.Prec())
-	s := max(0, p+3+int64(y.hi.BitLen())-int64(x.hi.BitLen()))
-	num := sc.a.Lsh(&x.hi, uint(s))
-	q, r := sc.b.QuoRem(num, &y.hi, &sc.c)
-	z.roundW(neg, q.Bits(), x.exp-y.exp-s, r.Sign() != 0)
-	putScratch(sc)
+	lx := int64(x.hi.BitLen())
+	nq := int((p+18+63)>>6) + 1    // U's top n words are below V
+	k := 64*int64(nq+n-1) - 1 - lx // U = xm·2^k has 64(nq+n−1)−1 bits
+	if n < 2 || k < 0 || n > nwMaxWords {
+		z.quoInts(neg, &x.hi, x.exp, &y.hi, y.exp)
+		return
+	}
+	ly := uint(bits.LeadingZeros64(uint64(ym[n-1])))
+	var Vb [nwMaxWords + 1]big.Word
+	var Ub [3*nwMaxWords + 4]big.Word
+	var Qb [2*nwMaxWords + 4]big.Word
+	shlVU(Vb[:n+1], ym, ly) // Vb[n] = 0: ly leading zeros
+	V := Vb[:n]
+	wo, bo := int(k>>6), uint(k&63)
+	if wo+len(xm)+1 > len(Ub) {
+		z.quoInts(neg, &x.hi, x.exp, &y.hi, y.exp)
+		return
+	}
+	shlVU(Ub[wo:wo+len(xm)+1], xm, bo) // the words from nq+n up stay zero
+	U, Q := Ub[:nq+n], Qb[:nq]
+	divShortW(Q, U, V, max(0, n-2))
+	e := x.exp - y.exp + int64(ly) - k
+	L := bitLenW(Q)
+	keep, _ := z.f.keepBits(e + L - 1)
+	rb := L - keep - 1 // the round bit's position in Q
+	if rb >= 16 && !tailAll(Q, 4, rb) {
+		z.roundW(neg, Q, e, true)
+		return
+	}
+	z.quoInts(neg, &x.hi, x.exp, &y.hi, y.exp)
+}
+
+// tailAll reports whether bits [lo, hi) of R are all zeros or all ones.
+func tailAll(R []big.Word, lo, hi int64) bool {
+	var or, and uint64 = 0, ^uint64(0)
+	for k := lo; k < hi; k += 64 {
+		w := wordAt(R, k)
+		if hi-k < 64 {
+			m := uint64(1)<<(hi-k) - 1
+			or |= w & m
+			and &= w | ^m
+		} else {
+			or |= w
+			and &= w
+		}
+		if or != 0 && and != ^uint64(0) {
+			return false
+		}
+	}
+	return true
 }
 
 // sqrW sets z (2·len(x) words) to x², schoolbook on math/bits.

@@ -122,7 +122,8 @@ func TestSqrtRemN(t *testing.T) {
 	}
 }
 
-// TestDivW checks divW against big.Int.QuoRem on random operands, on
+// TestDivW checks divW against big.Int.QuoRem, and divShortW's error
+// bound (at most 2 units), on random operands, on
 // remainders whose top words equal the divisor's (q̂ = 2^64−1) and on
 // divisors of the form 2^(64n−1) + small, where add-backs occur.
 func TestDivW(t *testing.T) {
@@ -153,11 +154,18 @@ func TestDivW(t *testing.T) {
 		copy(u, U.Bits())
 		v := make([]big.Word, nv)
 		copy(v, V.Bits())
+		us := append([]big.Word(nil), u...)
+		qs := make([]big.Word, nq)
+		divShortW(qs, us, v, max(0, nv-2))
 		q := make([]big.Word, nq)
 		divW(q, u, v)
 		wantQ, wantR := new(big.Int).QuoRem(U, V, new(big.Int))
 		if new(big.Int).SetBits(q).Cmp(wantQ) != 0 || new(big.Int).SetBits(u).Cmp(wantR) != 0 {
 			t.Fatalf("divW(%x / %x) = %x rem %x; want %x rem %x", U, V, q, u, wantQ, wantR)
+		}
+		// The short division is within 2 units of the quotient.
+		if d := new(big.Int).Sub(new(big.Int).SetBits(qs), wantQ); d.CmpAbs(big.NewInt(2)) > 0 {
+			t.Fatalf("divShortW(%x / %x) = %x, off by %v", U, V, qs, d)
 		}
 	}
 }
