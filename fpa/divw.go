@@ -39,7 +39,7 @@ func divShortW(q, u, v []big.Word, P int) {
 		// q̂ from the top three words by the top two: never below the
 		// quotient word, at most two above it (div3by2).
 		qh := ^uint64(0)
-		if u2 != vh || u1 != vl {
+		if u2 < vh || u2 == vh && u1 < vl {
 			qh, _, _ = div3by2(u2, u1, u0, vh, vl)
 		}
 		// uj −= q̂·v, one carry word (hi + c + b < 2^64: hi ≤ 2^64−2).
