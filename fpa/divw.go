@@ -34,47 +34,63 @@ func divShortW(q, u, v []big.Word, P int) {
 		panic("fpa: divW: len(u) != len(q)+len(v)")
 	}
 	for j := len(q) - 1; j >= 0; j-- {
-		uj := u[j : j+n+1]
-		u2, u1, u0 := uint64(uj[n]), uint64(uj[n-1]), uint64(uj[n-2])
+		t := j + n // u[j:t+1] is the current remainder
+		u2, u1, u0 := uint64(u[t]), uint64(u[t-1]), uint64(u[t-2])
 		// q̂ from the top three words by the top two: never below the
 		// quotient word, at most two above it (div3by2).
 		qh := ^uint64(0)
 		if u2 < vh || u2 == vh && u1 < vl {
 			qh, _, _ = div3by2(u2, u1, u0, vh, vl)
 		}
-		// uj −= q̂·v, one carry word (hi + c + b < 2^64: hi ≤ 2^64−2).
-		var carry uint64
-		i0 := max(0, P-j)
-		for i, vi := range v[i0:] {
-			hi, lo := bits.Mul64(qh, uint64(vi))
-			lo, c := bits.Add64(lo, carry, 0)
-			w, b := bits.Sub64(uint64(uj[i0+i]), lo, 0)
-			uj[i0+i] = big.Word(w)
-			carry = hi + c + b
+		i0 := 0
+		if P > j {
+			i0 = P - j
 		}
-		top, b1 := bits.Sub64(uint64(uj[n]), carry, 0)
-		uj[n] = big.Word(top)
-		for b1 != 0 { // q̂ was too large: add v back
-			qh--
-			var c uint64
-			for i := i0; i < n; i++ {
-				var w uint64
-				w, c = bits.Add64(uint64(uj[i]), uint64(v[i]), c)
-				uj[i] = big.Word(w)
-			}
-			var w uint64
-			w, c = bits.Add64(uint64(uj[n]), 0, c)
-			uj[n] = big.Word(w)
-			b1 -= c // a carry out is the return to ≥ 0
+		top, b1 := bits.Sub64(u2, subMulVW(u[j+i0:t], v[i0:], qh), 0)
+		u[t] = big.Word(top)
+		if b1 != 0 { // q̂ was too large: add v back, at most twice
+			qh = addBackW(u[j+i0:t+1], v[i0:], qh)
 		}
 		q[j] = big.Word(qh)
 	}
 }
 
+// subMulVW sets z −= x·y (len(x) = len(z)) and returns the word to
+// subtract above z: one carry word, since hi + c + b < 2^64 (hi ≤ 2^64−2).
+func subMulVW(z, x []big.Word, y uint64) uint64 {
+	x = x[:len(z)]
+	var carry uint64
+	for i, xi := range x {
+		hi, lo := bits.Mul64(y, uint64(xi))
+		lo, c := bits.Add64(lo, carry, 0)
+		w, b := bits.Sub64(uint64(z[i]), lo, 0)
+		z[i] = big.Word(w)
+		carry = hi + c + b
+	}
+	return carry
+}
+
+// addBackW adds v to uj (one word longer) until the sum carries out of
+// uj's top word (the remainder is back to ≥ 0), decrementing q̂ each time,
+// and returns q̂.
+func addBackW(uj, v []big.Word, qh uint64) uint64 {
+	n := len(v)
+	for {
+		qh--
+		c := addVV(uj[:n], v)
+		var w big.Word
+		w, c = addWW(uj[n], 0, c)
+		uj[n] = w
+		if c != 0 {
+			return qh
+		}
+	}
+}
+
 // quoW sets z to the rounded (−1)^neg·x/y for finite nonzero x and y of
 // the n-word formats. y's significand is normalized to V (n words, top
-// bit set) and x's shifted to U so that the quotient fills nq−1 words,
-// nq−1 = ⌈(Prec+18)/64⌉: at least Prec+16 bits, the last 16 or more
+// bit set) and x's shifted to U so that the quotient fills nq words,
+// nq = ⌈(Prec+18)/64⌉: at least Prec+16 bits, the last 16 or more
 // below the round bit, and divShortW with P = n−2 forms it to within 2
 // units. If those bits, less their lowest 4, are neither all zeros nor
 // all ones, the exact quotient has the same bits from the round bit up
@@ -86,8 +102,8 @@ func (z *Float) quoW(neg bool, x, y *Float) {
 	n := len(ym)
 	p := int64(z.f.Prec())
 	lx := int64(x.hi.BitLen())
-	nq := int((p+18+63)>>6) + 1    // U's top n words are below V
-	k := 64*int64(nq+n-1) - 1 - lx // U = xm·2^k has 64(nq+n−1)−1 bits
+	nq := int((p + 18 + 63) >> 6) // quotient words
+	k := 64*int64(nq+n) - 1 - lx  // U = xm·2^k has 64(nq+n)−1 bits: its top n words are below V
 	if n < 2 || k < 0 || n > nwMaxWords {
 		z.quoInts(neg, &x.hi, x.exp, &y.hi, y.exp)
 		return
