@@ -203,3 +203,78 @@ func TestNWPathsAllocs(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNWord runs the n-word paths (Add, Sub, Mul, Quo, Sqrt; FMA on its
+// big.Int path) of m = 1,000 and of a 192-bit format with a 4-bit
+// exponent (subnormals, overflow) against the rational oracle, and their
+// Acc against the big.Int paths'. Each operand's significand repeats two
+// fuzzed words over the precision, cut short for ties and exact results;
+// special selects ±0, ±Inf and NaN operands.
+func FuzzNWord(f *testing.F) {
+	f.Add(uint64(1), uint64(0), int16(0), uint64(3), uint64(0), int16(0), uint8(0), uint8(0), uint8(0), uint8(0))
+	f.Add(^uint64(0), ^uint64(0), int16(-30), uint64(1), uint64(1<<63), int16(100), uint8(3), uint8(4), uint8(1), uint8(0))
+	f.Add(uint64(1<<63), uint64(0), int16(64), uint64(1<<63), uint64(1), int16(0), uint8(1), uint8(2), uint8(6), uint8(9))
+	f.Fuzz(func(t *testing.T, a1, a2 uint64, ea int16, b1, b2 uint64, eb int16, op, mode, shape, special uint8) {
+		fm := []Format{{ExpBits: 20, FracBits: 1000}, {ExpBits: 4, FracBits: 191}}[shape&1]
+		md := RoundingMode(mode % 6)
+		name := []string{"add", "sub", "mul", "quo", "sqrt", "fma"}[op%6]
+		p := int(fm.Prec())
+		mk := func(h, l uint64, e int16, cut uint8, sp uint8) *Float {
+			x := New(fm)
+			switch sp % 8 {
+			case 1:
+				return x.SetZero(h&1 != 0)
+			case 2:
+				return x.SetInf(h&1 != 0)
+			case 3:
+				return x.SetNaN()
+			}
+			w := make([]big.Word, (p+63)/64)
+			for i := range w {
+				w[i] = big.Word(l)
+				if i%2 == 1 {
+					w[i] = big.Word(h)
+				}
+			}
+			m := new(big.Int).SetBits(w)
+			m.Rsh(m, uint(len(w)*64-p)+uint(cut)%uint(p))
+			if m.Sign() == 0 {
+				return x.SetZero(h&1 != 0)
+			}
+			x.roundBig(l&1 != 0, m, int64(e)-int64(m.BitLen()), false)
+			return x
+		}
+		x := mk(a1, a2, ea, shape>>1, special)
+		y := mk(b1, b2, eb, shape>>4, special>>3)
+		w := mk(a2, b1, ea/2+eb/2, shape>>6, special>>6)
+		want := refOp(name, fm, md, x, y, w)
+		z := apply(name, New(fm).SetMode(md), x, y, w)
+		if !want.same(z) {
+			t.Fatalf("%v %v %s(%v, %v, %v) = %v; want %v", fm, md, name, x.Text('x', -1), y.Text('x', -1), w.Text('x', -1), z.Text('x', -1), want)
+		}
+		if x.form != finite || y.form != finite {
+			return
+		}
+		slow := New(fm).SetMode(md)
+		switch name {
+		case "add":
+			slow.addBig(x, y.neg, y)
+		case "sub":
+			slow.addBig(x, !y.neg, y)
+		case "mul":
+			slow.mulBig(x.neg != y.neg, x, y)
+		case "quo":
+			slow.quoInts(x.neg != y.neg, &x.hi, x.exp, &y.hi, y.exp)
+		case "sqrt":
+			if x.neg {
+				return
+			}
+			slow.sqrtBig(x)
+		default:
+			return
+		}
+		if !sameFloat(z, slow) {
+			t.Fatalf("%v %v %s(%v, %v) = %v (%v); big.Int path %v (%v)", fm, md, name, x.Text('x', -1), y.Text('x', -1), z.Text('x', -1), z.acc, slow.Text('x', -1), slow.acc)
+		}
+	})
+}
