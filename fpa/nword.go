@@ -295,39 +295,43 @@ func addNear(out, xm, ym []big.Word, sub, borrow bool, d, dc uint) bool {
 	n, ly := len(xm), len(ym)
 	out = out[:n+1]
 	d, dc = d&63, dc&63 // plain shifts
+	// Words 0..ly−2 take y's words i and i+1; word ly−1 y's top word
+	// alone; the words above only x's and the carry.
+	xs, os := xm[:ly-1], out[:ly-1]
+	cur := ym[0]
 	var c uint
 	if sub {
 		if borrow {
 			c = 1
 		}
-		i := 0
-		for ; i < ly-1; i++ {
-			yw := ym[i]>>d | ym[i+1]<<1<<dc
+		for i, next := range ym[1:] {
+			yw := cur>>d | next<<1<<dc
+			cur = next
 			var w uint
-			w, c = bits.Sub(uint(xm[i]), uint(yw), c)
-			out[i] = big.Word(w)
+			w, c = bits.Sub(uint(xs[i]), uint(yw), c)
+			os[i] = big.Word(w)
 		}
 		var w uint
-		w, c = bits.Sub(uint(xm[i]), uint(ym[i]>>d), c)
-		out[i] = big.Word(w)
-		for i++; i < n; i++ {
+		w, c = bits.Sub(uint(xm[ly-1]), uint(cur>>d), c)
+		out[ly-1] = big.Word(w)
+		for i := ly; i < n; i++ {
 			w, c = bits.Sub(uint(xm[i]), 0, c)
 			out[i] = big.Word(w)
 		}
 		out[n] = 0
 		return c == 0
 	}
-	i := 0
-	for ; i < ly-1; i++ {
-		yw := ym[i]>>d | ym[i+1]<<1<<dc
+	for i, next := range ym[1:] {
+		yw := cur>>d | next<<1<<dc
+		cur = next
 		var w uint
-		w, c = bits.Add(uint(xm[i]), uint(yw), c)
-		out[i] = big.Word(w)
+		w, c = bits.Add(uint(xs[i]), uint(yw), c)
+		os[i] = big.Word(w)
 	}
 	var w uint
-	w, c = bits.Add(uint(xm[i]), uint(ym[i]>>d), c)
-	out[i] = big.Word(w)
-	for i++; i < n; i++ {
+	w, c = bits.Add(uint(xm[ly-1]), uint(cur>>d), c)
+	out[ly-1] = big.Word(w)
+	for i := ly; i < n; i++ {
 		w, c = bits.Add(uint(xm[i]), 0, c)
 		out[i] = big.Word(w)
 	}
