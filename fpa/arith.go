@@ -425,11 +425,14 @@ func (z *Float) fmaBig(pneg bool, x, y, w *Float) {
 	}
 	R := &sc.a
 	neg, e, st := addInts(R, &sc.b, pneg, P, pe, w.neg, w.mantRef(&sc.d), w.exp, int64(z.f.Prec()))
-	if R.Sign() == 0 {
+	switch {
+	case R.Sign() == 0:
 		z.SetZero(z.zeroSumNeg())
-		return
+	case z.f.nw(): // R is scratch, not z's: round straight into z's words
+		z.roundW(neg, R.Bits(), e, st)
+	default:
+		z.roundBig(neg, R, e, st)
 	}
-	z.roundBig(neg, R, e, st)
 }
 
 // Neg sets z to −x (exactly, if z has x's format) and returns z.
