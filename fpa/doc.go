@@ -43,7 +43,7 @@
 //     Add and Sub on the words with math/bits, Mul by math/big's product,
 //     Quo by a short Knuth division with a Ziv test (the exact division
 //     when it fails), Sqrt by SqrtRem [MCA, Algorithm 1.12] on words; FMA
-//     as below;
+//     sums on big.Int and rounds with the same word-level rounding;
 //   - wider: big.Int with pooled scratch integers (Sqrt by a
 //     precision-halving Newton iteration); above 4,096-word intermediates
 //     the scratch is not kept.
