@@ -45,6 +45,10 @@ func (z *Float) add(x *Float, yneg bool, y *Float) *Float {
 			z.add2(x.neg, xh, xl, x.exp, yneg, yh, yl, y.exp)
 			return z
 		}
+		if z.f.nw() && x.f.nw() && y.f.nw() {
+			z.addW(x.neg, x.hi.Bits(), x.exp, yneg, y.hi.Bits(), y.exp)
+			return z
+		}
 		z.addBig(x, yneg, y)
 		return z
 	}
@@ -199,6 +203,10 @@ func (z *Float) Mul(x, y *Float) *Float {
 			z.mul2(neg, xh, xl, yh, yl, x.exp+y.exp)
 			return z
 		}
+		if z.f.nw() && x.f.nw() && y.f.nw() {
+			z.mulW(neg, x, y)
+			return z
+		}
 		z.mulBig(neg, x, y)
 		return z
 	}
@@ -240,6 +248,10 @@ func (z *Float) Quo(x, y *Float) *Float {
 			xh, xl := x.words2()
 			yh, yl := y.words2()
 			z.quo2(neg, xh, xl, x.exp, yh, yl, y.exp)
+			return z
+		}
+		if z.f.nw() && x.f.nw() && y.f.nw() {
+			z.quoW(neg, x, y)
 			return z
 		}
 		sc := getScratch()
@@ -321,6 +333,10 @@ func (z *Float) Sqrt(x *Float) *Float {
 	if z.f.two() && x.f.two() {
 		mh, ml := x.words2()
 		z.sqrt2(mh, ml, x.exp)
+		return z
+	}
+	if z.f.nw() && x.f.nw() {
+		z.sqrtW(x)
 		return z
 	}
 	z.sqrtBig(x)
@@ -409,11 +425,14 @@ func (z *Float) fmaBig(pneg bool, x, y, w *Float) {
 	}
 	R := &sc.a
 	neg, e, st := addInts(R, &sc.b, pneg, P, pe, w.neg, w.mantRef(&sc.d), w.exp, int64(z.f.Prec()))
-	if R.Sign() == 0 {
+	switch {
+	case R.Sign() == 0:
 		z.SetZero(z.zeroSumNeg())
-		return
+	case z.f.nw(): // R is scratch, not z's: round straight into z's words
+		z.roundW(neg, R.Bits(), e, st)
+	default:
+		z.roundBig(neg, R, e, st)
 	}
-	z.roundBig(neg, R, e, st)
 }
 
 // Neg sets z to −x (exactly, if z has x's format) and returns z.

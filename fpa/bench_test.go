@@ -3,6 +3,7 @@ package fpa
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -171,6 +172,72 @@ func BenchmarkElem(b *testing.B) {
 					b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "ops/s")
 				})
 			}
+		}
+	}
+}
+
+// wideOperands returns n values of f with random significands of full
+// precision and leading-bit exponents in [−8, 8], positive (pos) or of
+// random sign, as internal/mpfrfmt's typical operands.
+func wideOperands(f Format, n int, pos bool, r *rand.Rand) []*Float {
+	xs := make([]*Float, n)
+	p := int(f.Prec())
+	for i := range xs {
+		w := make([]big.Word, (p+63)/64)
+		for j := range w {
+			w[j] = big.Word(r.Uint64())
+		}
+		m := new(big.Int).SetBits(w)
+		m.Rsh(m, uint(len(w)*64-p))
+		m.SetBit(m, p-1, 1)
+		x := New(f)
+		x.roundBig(!pos && r.IntN(2) == 0, m, int64(r.IntN(17)-8)-int64(p-1), false)
+		xs[i] = x
+	}
+	return xs
+}
+
+// BenchmarkArithWide times Add, Sub, Mul, Quo, Sqrt and FMA in binary128
+// and with 1,000 fraction bits over batches of typical operands (as
+// BenchmarkVsMPFR in internal/mpfrfmt, without MPFR).
+//
+//	go test ./fpa -run '^$' -bench ArithWide
+func BenchmarkArithWide(b *testing.B) {
+	for _, fc := range []struct {
+		name string
+		f    Format
+	}{{"binary128", Binary128}, {"e20m1000", Format{ExpBits: 20, FracBits: 1000}}} {
+		for _, op := range []string{"add", "sub", "mul", "quo", "sqrt", "fma"} {
+			b.Run(fmt.Sprintf("fmt=%s/op=%s", fc.name, op), func(b *testing.B) {
+				r := rand.New(rand.NewPCG(17, 1))
+				n := 1024
+				x := wideOperands(fc.f, n, op == "sqrt", r)
+				y := wideOperands(fc.f, n, false, r)
+				w := wideOperands(fc.f, n, false, r)
+				zs := make([]*Float, n)
+				for i := range zs {
+					zs[i] = New(fc.f)
+				}
+				for b.Loop() {
+					for i, z := range zs {
+						switch op {
+						case "add":
+							z.Add(x[i], y[i])
+						case "sub":
+							z.Sub(x[i], y[i])
+						case "mul":
+							z.Mul(x[i], y[i])
+						case "quo":
+							z.Quo(x[i], y[i])
+						case "sqrt":
+							z.Sqrt(x[i])
+						case "fma":
+							z.FMA(x[i], y[i], w[i])
+						}
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/elem")
+			})
 		}
 	}
 }

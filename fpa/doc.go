@@ -36,7 +36,14 @@
 //   - significands of at most 64 bits (FracBits ≤ 63): Add, Sub, Mul, Quo,
 //     FMA and Sqrt on 128- and 192-bit words from math/bits;
 //   - 65 to 126 bits (binary128): Add, Sub, Mul, Quo and Sqrt on 256-bit
-//     words, FMA on 384-bit words;
+//     words (Add of operands less than 64 places apart on 192 bits, Sqrt
+//     by Zimmermann's SqrtRem [Zim99]), FMA on 384-bit words;
+//   - 127 to 2,048 bits (m = 1,000): the significands' words read in
+//     place and every result rounded straight into z's words (roundW):
+//     Add and Sub on the words with math/bits, Mul by math/big's product,
+//     Quo by a short Knuth division with a Ziv test (the exact division
+//     when it fails), Sqrt by SqrtRem [MCA, Algorithm 1.12] on words; FMA
+//     sums on big.Int and rounds with the same word-level rounding;
 //   - wider: big.Int with pooled scratch integers (Sqrt by a
 //     precision-halving Newton iteration); above 4,096-word intermediates
 //     the scratch is not kept.
@@ -62,8 +69,8 @@
 //	format       add      sub      mul      div      sqrt     fma      log        exp        log1p
 //	binary32     1.2–1.3  1.2–1.3  0.9      1.1      1.2      1.1      0.03–0.08  0.15       0.01–0.1
 //	binary64     1.2      1.1–1.2  0.8–0.9  1.0–1.1  1.3      1.2      0.08–0.15  0.07–0.15  0.09–0.2
-//	binary128    2.7      2.5–2.7  1.6–1.7  1.3–1.4  2.3–2.9  1.5      1.8–1.9    2.5–2.7    1.8–2.0
-//	m = 1,000    3.9      3.9–4.0  2.2–2.3  2.7–2.9  5.7–6.0  1.7–1.9  2.9–3.0    2.0        3.0–3.1
+//	binary128    1.7–1.8  1.7–1.8  1.8      1.3–1.4  1.5      1.4      1.8–1.9    2.5–2.7    1.8–2.0
+//	m = 1,000    2.0–2.3  1.9–2.3  1.9–2.1  2.1–2.5  1.9–2.0  1.7–2.1  2.9–3.0    2.0        3.0–3.1
 //	m = 100,000  1.8–2.0  1.7–2.0  2.2–3.7  2.3–2.7  7.4–8.5  2.2–3.4  5–8        7–15       6–11
 //
 // (m = FracBits with 20 exponent bits.)
@@ -109,6 +116,10 @@
 //     Algorithms", 2nd ed., SIAM, 2002.
 //   - [Kahan65] W. Kahan, "Further remarks on reducing truncation errors",
 //     CACM 8(1), 1965.
+//   - [Zim99] P. Zimmermann, "Karatsuba Square Root", INRIA Research
+//     Report RR-3805, 1999.
+//   - [MCA] R. P. Brent, P. Zimmermann, "Modern Computer Arithmetic",
+//     Cambridge University Press, 2010.
 //   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
 //     with correctly rounded last bit", ACM TOMS 17(3), 1991.
 //   - [Fig95] S. A. Figueroa, "When is double rounding innocuous?", ACM

@@ -90,6 +90,10 @@ func (z *Float) add2(xneg bool, xh, xl uint64, xe int64, yneg bool, yh, yl uint6
 	if ty > tx || (ty == tx && (yh > xh || yh == xh && yl > xl)) {
 		xneg, xh, xl, tx, yneg, yh, yl, ty = yneg, yh, yl, ty, xneg, xh, xl, tx
 	}
+	if d := uint64(tx - ty); d < 64 {
+		z.add2Near(xneg != yneg, xneg, xh, xl, yh, yl, uint(d), tx)
+		return
+	}
 	X, _ := place256(xh, xl, 254)
 	Y, st := place256(yh, yl, 254-(tx-ty))
 	var R u256
@@ -116,6 +120,32 @@ func (z *Float) add2(xneg bool, xh, xl uint64, xe int64, yneg bool, yh, yl uint6
 		}
 	}
 	z.round256(xneg, R, tx-254, st)
+}
+
+// add2Near is add2 for normalized operands whose leading bits (bit 127
+// of xh:xl and yh:yl, |x| ≥ |y|) are d < 64 places apart: on a 192-bit
+// window with x's leading bit on bit 190 and y's on bit 190−d every bit
+// of both fits (y's lowest lands on bit 63−d ≥ 0), so the sum is exact.
+// tx is the exponent of x's leading bit.
+func (z *Float) add2Near(sub, neg bool, xh, xl, yh, yl uint64, d uint, tx int64) {
+	x2, x1, x0 := xh>>1, xh<<63|xl>>1, xl<<63
+	s := d + 1 // 1..64; Go's shifts by ≥ 64 give 0
+	y2, y1, y0 := yh>>s, yh<<(64-s)|yl>>s, yl<<(64-s)
+	var r0, r1, r2, c uint64
+	if sub {
+		r0, c = bits.Sub64(x0, y0, 0)
+		r1, c = bits.Sub64(x1, y1, c)
+		r2, _ = bits.Sub64(x2, y2, c)
+		if r0|r1|r2 == 0 {
+			z.SetZero(z.zeroSumNeg())
+			return
+		}
+	} else {
+		r0, c = bits.Add64(x0, y0, 0)
+		r1, c = bits.Add64(x1, y1, c)
+		r2, _ = bits.Add64(x2, y2, c)
+	}
+	z.round256(neg, u256{0, r0, r1, r2}, tx-190-64, false)
 }
 
 // mul2 sets z to the rounded (−1)^neg·(xh:xl)·(yh:yl)·2^e, exactly
@@ -262,61 +292,105 @@ func (z *Float) quo2(neg bool, xh, xl uint64, xe int64, yh, yl uint64, ye int64)
 }
 
 // sqrt2 sets z to the rounded √(m·2^e) for a nonzero two-word
-// significand m = mh:ml (z.f.two()). m is shifted to M = m·2^s of 253 or
-// 254 bits with e−s even, so r = ⌊√M⌋ has 127 bits, at least Prec+1.
-// r comes from a float64 seed of M's leading 128 bits (relative error
-// below 2^−50) and two Newton steps r ← ⌊(r + ⌊M/r⌋)/2⌋, each at least
-// doubling the correct bits and leaving r ≥ ⌊√M⌋ (AM–GM), so r ends at
-// ⌊√M⌋ or one above [MCA, §1.5.1]; the quotients are two div3by2 steps
-// on M and r shifted left by one bit (r's top bit on bit 127).
+// significand m = mh:ml (z.f.two()). m is shifted to M = m·2^s of 255 or
+// 256 bits with e−s even, so r = ⌊√M⌋ has 128 bits, at least Prec+2;
+// √(m·2^e) lies in [r, r+1)·2^((e−s)/2), strictly inside unless the
+// remainder M − r² is zero (the sticky bit). r and the remainder come
+// from sqrtRem256.
 func (z *Float) sqrt2(mh, ml uint64, e int64) {
 	nh, nl, lz := norm128(mh, ml) // m = (nh:nl)·2^−lz, leading bit 127
-	// M = (nh:nl)·2^(125 or 126): leading bit on 252 or 253.
-	s := 125 + lz
-	if (e-s)&1 != 0 {
-		s++
+	s := 128 + lz                 // M = (nh:nl)·2^128
+	a3, a2, a1 := nh, nl, uint64(0)
+	if (e-s)&1 != 0 { // M = (nh:nl)·2^127
+		s--
+		a3, a2, a1 = nh>>1, nh<<63|nl>>1, nl<<63
 	}
-	M, _ := place256(nh, nl, 127+s-lz)
-	f := math.Ldexp(float64(M[3]), 64) + float64(M[2]) // M/2^128
-	rh, rl := uint64(math.Sqrt(f)), uint64(0)          // √M ≈ √f·2^64
-	for range 2 {
-		// ⌊√M⌋ < 2^127: clamping there keeps r ≥ ⌊√M⌋ and r<<1 in 128 bits.
-		if rh>>63 != 0 {
-			rh, rl = 1<<63-1, ^uint64(0)
-		}
-		// (M<<1) / (r<<1): the divisor's top bit on bit 127.
-		dh, dl := rh<<1|rl>>63, rl<<1
-		u3, u2, u1, u0 := M[3]<<1|M[2]>>63, M[2]<<1|M[1]>>63, M[1]<<1|M[0]>>63, M[0]<<1
-		q1, r1, r0 := div3by2(u3, u2, u1, dh, dl)
-		q0, _, _ := div3by2(r1, r0, u0, dh, dl)
-		var c uint64
-		rl, c = bits.Add64(rl, q0, 0)
-		rh, c = bits.Add64(rh, q1, c)
-		rl = rl>>1 | rh<<63
-		rh = rh>>1 | c<<63
-	}
-	if rh>>63 != 0 {
-		rh, rl = 1<<63-1, ^uint64(0)
-	}
-	for sqGreater256(rh, rl, M) {
-		rl, _ = bits.Sub64(rl, 1, 0)
-		if rl == ^uint64(0) {
-			rh--
-		}
-	}
-	sq := mul128(rh, rl, rh, rl)
-	z.round256(false, u256{rl, rh}, (e-s)/2, sq != M)
+	rh, rl, r2, r1, r0 := sqrtRem256(a3, a2, a1, 0)
+	z.round256(false, u256{0, 0, rl, rh}, (e-s)/2-128, r2|r1|r0 != 0)
 }
 
-// sqGreater256 reports whether (rh:rl)² > M.
-func sqGreater256(rh, rl uint64, M u256) bool {
-	S := mul128(rh, rl, rh, rl)
-	for i := 3; i >= 0; i-- {
-		if S[i] != M[i] {
-			return S[i] > M[i]
+// sqrtRem128 returns s = ⌊√A⌋ and the remainder A − s² = rh·2^64 + rl
+// (at most 2s, so rh ≤ 1) for A = a1·2^64 + a0 with a1 ≥ 2^62. The seed
+// is float64's √A, within 2^12 of √A (relative error below 2^−52); one
+// integer Newton step s ← ⌊(s + ⌊A/s⌋)/2⌋ then lands on ⌊√A⌋ or one
+// above (it never goes below, by AM–GM, and the error (s−√A)²/(2s) is
+// below 2^−39) [MCA, §1.5.1], and the remainder's sign settles which.
+func sqrtRem128(a1, a0 uint64) (s, rh, rl uint64) {
+	if a1 == ^uint64(0) { // A ≥ 2^128 − 2^64 > (2^64−1)²
+		s = ^uint64(0)
+	} else {
+		f := math.Sqrt(float64(a1)*0x1p64 + float64(a0))
+		s = ^uint64(0)
+		if f < 0x1p64 {
+			s = uint64(f)
 		}
+		if s <= a1 { // only when √A is within 2^12 of 2^64: start above it
+			s = ^uint64(0)
+		}
+		q, _ := bits.Div64(a1, a0, s)
+		t, c := bits.Add64(s, q, 0)
+		s = t>>1 | c<<63
 	}
-	return false
+	sh, sl := bits.Mul64(s, s)
+	var b uint64
+	rl, b = bits.Sub64(a0, sl, 0)
+	rh, b = bits.Sub64(a1, sh, b)
+	if b != 0 { // s = ⌊√A⌋ + 1: r += 2s − 1, s−−
+		tl, bb := bits.Sub64(s<<1, 1, 0) // 2s − 1 = th:tl
+		th := s>>63 - bb
+		var c uint64
+		rl, c = bits.Add64(rl, tl, 0)
+		rh, _ = bits.Add64(rh, th, c) // modulo 2^128: back to ≥ 0
+		s--
+	}
+	return s, rh, rl
+}
+
+// sqrtRem256 returns r = ⌊√M⌋ = rh·2^64 + rl and the remainder M − r² =
+// r2·2^128 + r1·2^64 + r0 (at most 2r, so r2 ≤ 1) for
+// M = a3·2^192 + a2·2^128 + a1·2^64 + a0 with a3 ≥ 2^62, by Zimmermann's
+// SqrtRem [Zim99], [MCA, Algorithm 1.12] with β = 2^64: (s', r') =
+// SqrtRem(a3·β + a2); (q, u) = DivRem(r'·β + a1, 2s'); s = s'·β + q and
+// r = u·β + a0 − q²; if r < 0, r += 2s − 1 and s−−. q ≤ β and s' ≥ 2^63;
+// the division halves r'·β + a1 (< 2^129) and divides by s', the
+// quotient's top word (0 or 1) coming from the case ⌊r'/2⌋ = s'.
+func sqrtRem256(a3, a2, a1, a0 uint64) (rh, rl, r2, r1, r0 uint64) {
+	s1, r1h, r1l := sqrtRem128(a3, a2)
+	// N/2 = (r'·β + a1) >> 1 = nh:nl, with the lost bit a1&1.
+	nh, nl := r1h<<63|r1l>>1, r1l<<63|a1>>1
+	var qh, ql, rem uint64
+	if nh >= s1 { // nh = s1: N/2 = s1·β + nl, nl < s1
+		qh, nh = 1, nh-s1
+	}
+	ql, rem = bits.Div64(nh, nl, s1)
+	// u = 2·rem + (a1&1) < 2s' < 2^65: uh:ul.
+	uh, ul := rem>>63, rem<<1|a1&1
+	// r = u·β + a0 − q² on three words, two's complement.
+	var q2h, q2l uint64
+	if qh != 0 { // q = β (then ql = 0): q² = 2^128
+		q2h, q2l = 0, 0
+	} else {
+		q2h, q2l = bits.Mul64(ql, ql)
+	}
+	var b uint64
+	r0, b = bits.Sub64(a0, q2l, 0)
+	r1, b = bits.Sub64(ul, q2h, b)
+	r2, _ = bits.Sub64(uh, qh, b)
+	// s = s'·β + q, at most 2^128 (then corrected below).
+	rl = ql
+	rh, c := bits.Add64(s1, qh, 0)
+	if int64(r2) < 0 { // r += 2s − 1 = 2·(s−1) + 1; s−−
+		var bb uint64
+		rl, bb = bits.Sub64(rl, 1, 0)
+		rh, bb = bits.Sub64(rh, 0, bb)
+		c -= bb // s−1 < 2^128
+		var cc uint64
+		r0, cc = bits.Add64(r0, rl<<1|1, 0)
+		r1, cc = bits.Add64(r1, rh<<1|rl>>63, cc)
+		r2, _ = bits.Add64(r2, rh>>63, cc)
+	}
+	_ = c
+	return rh, rl, r2, r1, r0
 }
 
 // u384 is a 384-bit unsigned integer, least significant word first.
