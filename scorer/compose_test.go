@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/internal/testrand"
 )
 
@@ -119,14 +118,8 @@ func TestComposedNativeMatchesFPA(t *testing.T) {
 			continue
 		}
 		slow := *m
-		f := m.Loss.Format
-		slow.Loss.LogFunc = func(z, x *fpa.Float) *fpa.Float {
-			v, _ := x.Float64()
-			if f == fpa.Binary32 {
-				return z.SetFloat64(float64(log32(float32(v))))
-			}
-			return z.SetFloat64(math.Log(v))
-		}
+		// The same log, called from the emulated path.
+		slow.Loss.LogFunc, slow.Loss.LogLib = m.Loss.LogLib.fpaLog(), LogGo
 		trials := 12
 		if testing.Short() {
 			trials = 4

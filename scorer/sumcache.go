@@ -20,6 +20,7 @@ const (
 	nodeSplit        // kids[0] + kids[1]
 	nodeElems        // s = 0; s += x[i] for i in [lo, hi): recursive order
 	nodeKids         // s = 0; s += kid for each kid: chunks in turn
+	nodeWhole        // sumOrder(x[lo:hi]) recomputed whole: PyTorch's cascade
 )
 
 type sumNode[T float] struct {
@@ -38,12 +39,13 @@ type sumNode[T float] struct {
 type sumTree[T float] struct {
 	x     []T
 	block int
+	lanes int
 	nodes []sumNode[T]
 	owner []int // owner[i]: the leaf or nodeElems node holding x[i]
 }
 
 func newSumTree[T float](x []T, opt fpa.SumOptions) *sumTree[T] {
-	t := &sumTree[T]{x: x, block: opt.Block, owner: make([]int, len(x))}
+	t := &sumTree[T]{x: x, block: opt.Block, lanes: opt.Lanes, owner: make([]int, len(x))}
 	if t.block == 0 {
 		t.block = 128
 	}
@@ -67,11 +69,19 @@ func (t *sumTree[T]) add(nd sumNode[T]) int {
 	return len(t.nodes) - 1
 }
 
-// order builds sumOrder's tree over x[lo:hi] (pairwise or recursive; the
-// emulator refuses Kahan).
+// order builds sumOrder's tree over x[lo:hi] (pairwise, cascade or
+// recursive; the emulator refuses Kahan). PyTorch's cascade is one node,
+// recomputed whole when a term changes (O(N) per Report).
 func (t *sumTree[T]) order(lo, hi, parent, pos int, o fpa.Order) int {
-	if o == fpa.Pairwise {
+	switch o {
+	case fpa.Pairwise:
 		return t.pairwise(lo, hi, parent, pos)
+	case fpa.Cascade:
+		k := t.add(sumNode[T]{kind: nodeWhole, lo: lo, hi: hi, parent: parent, pos: pos})
+		for i := lo; i < hi; i++ {
+			t.owner[i] = k
+		}
+		return k
 	}
 	k := t.add(sumNode[T]{kind: nodeElems, lo: lo, hi: hi, parent: parent, pos: pos, prefix: make([]T, hi-lo)})
 	for i := lo; i < hi; i++ {
@@ -138,6 +148,8 @@ func (t *sumTree[T]) eval(k int) T {
 	switch nd.kind {
 	case nodeLeaf:
 		nd.val = pairwise(t.x[nd.lo:nd.hi], t.block)
+	case nodeWhole:
+		nd.val = cascade(t.x[nd.lo:nd.hi], t.lanes)
 	case nodeSplit:
 		l, r := nd.kids[0], nd.kids[1]
 		nd.val = t.eval(l) + t.eval(r)

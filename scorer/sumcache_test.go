@@ -16,7 +16,8 @@ func TestSumTree(t *testing.T) {
 	opts := []fpa.SumOptions{
 		{Order: fpa.Pairwise}, {Order: fpa.Pairwise, Block: 16}, {Order: fpa.Pairwise, Block: 32},
 		{Order: fpa.Recursive}, {Order: fpa.Pairwise, Chunk: 100}, {Order: fpa.Recursive, Chunk: 37},
-		{Order: fpa.Pairwise, Chunk: 1 << 20},
+		{Order: fpa.Pairwise, Chunk: 1 << 20}, {Order: fpa.Cascade}, {Order: fpa.Cascade, Lanes: 4},
+		{Order: fpa.Cascade, Lanes: 16},
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{1, 7, 8, 9, 129, 1000, 4099} {
