@@ -28,6 +28,17 @@ func TestSumTree(t *testing.T) {
 			})
 		}
 	}
+	// PyTorch's cascade at every level: 2^4 rows per level-0 block, 2^8
+	// per level 1, 2^12 per level 2, over 4 columns of 8 lanes.
+	sizes := []int{8 * 4 * 4096 * 2, 8*4*4096*2 + 8*4*300 + 8*3 + 5}
+	if testing.Short() {
+		sizes = []int{8*4*600 + 8*3 + 5} // levels 0 to 2 (2.5 s for the full sizes)
+	}
+	for _, n := range sizes {
+		t.Run(fmt.Sprintf("n=%d/cascade", n), func(t *testing.T) {
+			checkTree(t, r, n, fpa.SumOptions{Order: fpa.Cascade}, func(x float64) float32 { return float32(x) })
+		})
+	}
 }
 
 func checkTree[T float](t *testing.T, r *rand.Rand, n int, opt fpa.SumOptions, conv func(float64) T) {
