@@ -32,8 +32,8 @@ type sumNode[T float] struct {
 	pos    int // index among the parent's kids
 	val    T
 	dirty  bool
-	prefix []T // nodeElems, nodeKids, nodeChain: the running sum after each item
-	first  int // nodeElems, nodeKids, nodeChain: first item whose prefix is stale
+	prefix []T   // nodeElems, nodeKids, nodeChain: the running sum after each item
+	first  int   // nodeElems, nodeKids, nodeChain: first item whose prefix is stale
 	items  []int // nodeChain: a kid's node index, or −1−i for term i
 }
 
