@@ -252,3 +252,25 @@ func BenchmarkLogf(b *testing.B) {
 	}
 	_ = s
 }
+
+// The same loops with Go's math.Log: the baseline of BENCHMARKS.md's
+// ratio (run together: go test ./libm -bench Log -count 5).
+func BenchmarkMathLog(b *testing.B) {
+	x := 0.3
+	var s float64
+	for b.Loop() {
+		s += math.Log(x)
+		x += 0x1p-30
+	}
+	_ = s
+}
+
+func BenchmarkMathLog32(b *testing.B) {
+	x := float32(0.3)
+	var s float32
+	for b.Loop() {
+		s += float32(math.Log(float64(x)))
+		x += 0x1p-20
+	}
+	_ = s
+}
