@@ -224,7 +224,8 @@
 // value ("undetermined" when the probes cannot separate them: the
 // summation order behind 5 decimals, the renormalisation of two-class
 // rows), and the model: the only candidate left, or the one with the
-// largest error budget. When no candidate fits every probe, it prints "no
+// largest error budget (PyTorch's cascade sum only if every other order
+// is ruled out). When no candidate fits every probe, it prints "no
 // model fits" with the evidence and exits 1: it never names a model that
 // did not reproduce every score. -timeout D bounds each answer of
 // cmd:PROGRAM; -json prints the report (fields n, scorer, model, exact,
