@@ -210,7 +210,7 @@ func TestAgainstLibm(t *testing.T) {
 	}
 	n := 200000
 	if testing.Short() {
-		n = 5000
+		n = 1000
 	}
 	d, f := inputs(testrand.New(t), n)
 	for _, nofma := range []bool{false, true} {
