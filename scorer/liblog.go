@@ -19,7 +19,8 @@ type LogLib string
 
 // The log functions a model can name.
 const (
-	// LogGo is Go's math.Log: faithful, the default simulated server.
+	// LogGo is Go's math.Log (glibc's on subnormal arguments, where Go's
+	// amd64 math.Log is wrong): faithful, the default simulated server.
 	LogGo LogLib = ""
 	// LogGlibc is glibc 2.28–2.40's log and logf on an x86-64 CPU with FMA
 	// and AVX2 ([libm.Log], [libm.Logf]): what scikit-learn's xlogy and
@@ -34,13 +35,23 @@ const (
 func (l LogLib) funcs() (func(float64) float64, func(float32) float32, error) {
 	switch l {
 	case LogGo:
-		return math.Log, log32, nil
+		return goLog, log32, nil
 	case LogGlibc:
 		return libm.Log, libm.Logf, nil
 	case LogGlibcNoFMA:
 		return libm.LogNoFMA, libm.LogfNoFMA, nil
 	}
 	return nil, nil, fmt.Errorf("scorer: unknown log library %q (want glibc or glibc-nofma)", string(l))
+}
+
+// goLog is math.Log, except on subnormal arguments: Go's amd64 math.Log
+// (Go 1.26) returns about −709.09 for every one of them (ln 2^−1074 is
+// −744.44), so there the faithful glibc log stands in.
+func goLog(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return libm.Log(x)
+	}
+	return math.Log(x)
 }
 
 // check reports whether l can be the log of format f: a library log takes
