@@ -43,8 +43,9 @@ type hyp0 struct {
 // from: binary64 and binary32; no clip, the dtype's eps, 1e-15
 // (scikit-learn ≤ 1.1, Kaggle), 1e-7 (Keras 3) or Keras 2's 1e-7 added
 // inside the log; rows renormalised or not; PyTorch's −100 clamp or none;
-// numpy pairwise, naive or exact (fsum) summation; mean or sum. Kahan's
-// sum is left out: it is not monotone, so no emulator brackets it.
+// numpy pairwise, naive, exact (fsum) or PyTorch's cascade (256-bit
+// vectors, its AVX2 and default CPU kernels) summation; mean or sum.
+// Kahan's sum is left out: it is not monotone, so no emulator brackets it.
 func candidateSpecs() []scorer.Spec {
 	var out []scorer.Spec
 	for _, f := range []fpa.Format{fpa.Binary64, fpa.Binary32} {
@@ -54,7 +55,7 @@ func candidateSpecs() []scorer.Spec {
 					if floor != "" && clip != "" {
 						continue // every clip keeps the terms below 100: the clamp never acts
 					}
-					for _, sum := range []string{scorer.SumPairwise, scorer.SumNaive, scorer.SumFsum} {
+					for _, sum := range []string{scorer.SumPairwise, scorer.SumNaive, scorer.SumFsum, scorer.SumTorch} {
 						for _, total := range []bool{false, true} {
 							sp := scorer.Spec{Format: f, Clip: clip, Renorm: renorm, Floor: floor, Sum: sum, Total: total, Decimals: -1, LogULPs: 1}
 							if clip == "keras2" {

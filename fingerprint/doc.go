@@ -45,7 +45,8 @@
 // differ from every candidate's on the probes. Components the probes
 // cannot separate (the summation order behind 5 decimals) are reported
 // undetermined, and the model returned is the fitting one with the
-// largest error budget.
+// largest error budget, PyTorch's cascade sum only if the probes rule out
+// every other order.
 //
 // [Attack] identifies the scorer, attacks it under the model identified
 // (package decode, final check on) starting from the labels the probes

@@ -84,9 +84,10 @@
 //
 // A [Loss] describes how a server's mean of N log terms is computed in a
 // format: the rounding mode, a sum in a chosen [Order] — [Recursive],
-// numpy's [Pairwise] (8 accumulators, blocks of 128, optional chunks) or
-// [Kahan] — whether each probability comes out of a renormalised row,
-// and the accuracy of the log. [Loss.Bound] and [Loss.TermBound] bound
+// numpy's [Pairwise] (8 accumulators, blocks of 128, optional chunks),
+// [Kahan] or PyTorch's [Cascade] ([CascadeSum]) — whether each
+// probability comes out of a renormalised row, and the accuracy of the
+// log. [Loss.Bound] and [Loss.TermBound] bound
 // the distance to the exact loss rigorously (Higham's γ_k analysis
 // [Higham02, Ch. 3–4], with the exact number of roundings each term goes
 // through, [Depths]); [RoundDecimal] models a score reported to D

@@ -89,8 +89,13 @@ func numpyPairwise(a []float64) float64 {
 // TestDepths checks Depths against a count of the additions each term's
 // partial sum goes through, done by tagging the terms.
 func TestDepths(t *testing.T) {
-	for _, opt := range []SumOptions{{}, {Order: Pairwise}, {Order: Pairwise, Block: 16}, {Order: Pairwise, Chunk: 100}, {Chunk: 7}} {
-		for _, n := range []int{1, 2, 7, 8, 9, 17, 128, 129, 300, 1000} {
+	for _, opt := range []SumOptions{{}, {Order: Pairwise}, {Order: Pairwise, Block: 16}, {Order: Pairwise, Chunk: 100}, {Chunk: 7},
+		{Order: Cascade}, {Order: Cascade, Lanes: 4}, {Order: Cascade, Lanes: 16}, {Order: Cascade, Lanes: 1}} {
+		sizes := []int{1, 2, 7, 8, 9, 17, 128, 129, 300, 1000}
+		if opt.Order == Cascade && !testing.Short() {
+			sizes = append(sizes, 8*4*16*16+37) // the cascade's level 2
+		}
+		for _, n := range sizes {
 			got := Depths(nil, n, opt)
 			want := countDepths(n, opt)
 			assert.Equal(t, want, got, "%+v n=%d", opt, n)
@@ -149,8 +154,11 @@ func countDepths(n int, opt SumOptions) []int {
 		return add(pw(lo, lo+m2), pw(lo+m2, hi))
 	}
 	whole := func(lo, hi int) part {
-		if opt.Order == Pairwise {
+		switch opt.Order {
+		case Pairwise:
 			return pw(lo, hi)
+		case Cascade:
+			return CascadeSum(hi-lo, opt.lanes(), func(i int) part { return part{lo + i} }, add, part{})
 		}
 		return seq(lo, hi)
 	}

@@ -5,6 +5,7 @@ package fpa
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 )
 
@@ -25,6 +26,9 @@ const (
 	// Kahan is compensated summation [Kahan65]: y = x−c, t = s+y,
 	// c = (t−s)−y, s = t.
 	Kahan
+	// Cascade is PyTorch's CPU sum of a contiguous tensor (cascade_sum,
+	// see [CascadeSum]) with Lanes-wide vector accumulators.
+	Cascade
 )
 
 func (o Order) String() string {
@@ -35,6 +39,8 @@ func (o Order) String() string {
 		return "pairwise"
 	case Kahan:
 		return "kahan"
+	case Cascade:
+		return "cascade"
 	}
 	return fmt.Sprintf("Order(%d)", int(o))
 }
@@ -51,11 +57,14 @@ type SumOptions struct {
 	// sums left to right to an accumulator starting at 0: numpy's
 	// buffered reduction over an array longer than its buffer (8192).
 	Chunk int
+	// Lanes is Cascade's vector width in elements; 0 means
+	// [CascadeLanes] (8: float32 on AVX2).
+	Lanes int
 }
 
 func (o SumOptions) validate() error {
 	switch {
-	case o.Order < Recursive || o.Order > Kahan:
+	case o.Order < Recursive || o.Order > Cascade:
 		return fmt.Errorf("fpa: unknown summation order %d", int(o.Order))
 	case o.Block != 0 && (o.Block < 16 || o.Block%8 != 0):
 		// numpy splits a pairwise sum of n > Block terms at n/2 rounded
@@ -65,8 +74,17 @@ func (o SumOptions) validate() error {
 		return fmt.Errorf("fpa: pairwise block %d is not a multiple of 8 of at least 16", o.Block)
 	case o.Chunk < 0:
 		return fmt.Errorf("fpa: chunk %d is negative", o.Chunk)
+	case o.Lanes < 0 || o.Lanes > 64:
+		return fmt.Errorf("fpa: %d lanes outside [0, 64]", o.Lanes)
 	}
 	return nil
+}
+
+func (o SumOptions) lanes() int {
+	if o.Lanes == 0 {
+		return CascadeLanes
+	}
+	return o.Lanes
 }
 
 func (o SumOptions) block() int {
@@ -104,6 +122,10 @@ func (z *Float) sum(xs []Float, opt SumOptions) {
 		z.pairwise(xs, opt.block())
 	case Kahan:
 		z.kahan(xs)
+	case Cascade:
+		zero := (&Float{f: z.f, mode: z.mode}).SetZero(false)
+		z.Set(CascadeSum(len(xs), opt.lanes(), func(i int) *Float { return &xs[i] },
+			func(a, b *Float) *Float { return (&Float{f: z.f, mode: z.mode}).Add(a, b) }, zero))
 	default:
 		z.SetZero(false)
 		for i := range xs {
@@ -202,8 +224,12 @@ func Depths(dst []int, n int, opt SumOptions) []int {
 }
 
 func depthsOf(d []int, opt SumOptions) {
-	if opt.Order == Pairwise {
+	switch opt.Order {
+	case Pairwise:
 		pairDepths(d, opt.block())
+		return
+	case Cascade:
+		cascadeDepths(d, opt.lanes())
 		return
 	}
 	// Recursive: term 0 joins an exact zero; term i ≥ 1 then passes through
@@ -254,4 +280,41 @@ func gamma(k int, uExp int64) *big.Float {
 		return new(big.Float).SetInf(false)
 	}
 	return new(big.Float).SetPrec(64).SetMode(big.ToPositiveInf).Quo(ku, den)
+}
+
+// cascadeDepths runs [CascadeSum] on nodes of the summation tree instead of
+// values, then counts each term's rounded additions: the internal nodes
+// above it. An addition to an accumulator still at its exact zero is
+// exact and makes no node.
+func cascadeDepths(d []int, lanes int) {
+	n := len(d)
+	type node struct{ l, r int } // children, −1−i for term i
+	var nodes []node
+	const zero = math.MinInt
+	root := CascadeSum(n, lanes, func(i int) int { return -1 - i }, func(a, b int) int {
+		switch {
+		case a == zero:
+			return b
+		case b == zero:
+			return a
+		}
+		nodes = append(nodes, node{a, b})
+		return len(nodes) - 1
+	}, zero)
+	if root == zero {
+		return
+	}
+	// Depth-first from the root, with an explicit stack.
+	type item struct{ id, depth int }
+	stack := []item{{root, 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.id < 0 {
+			d[-1-it.id] = it.depth
+			continue
+		}
+		nd := nodes[it.id]
+		stack = append(stack, item{nd.l, it.depth + 1}, item{nd.r, it.depth + 1})
+	}
 }

@@ -44,8 +44,10 @@ type Spec struct {
 	Logits bool
 	// Sum is the summation: "pairwise" (numpy: 8 accumulators, blocks of
 	// 128, buffers of 8,192 added left to right), "naive" (left to
-	// right), "kahan" (compensated) or "fsum" (exact, rounded once, as
-	// Python's math.fsum).
+	// right), "kahan" (compensated), "fsum" (exact, rounded once, as
+	// Python's math.fsum), "torch-cascade" (PyTorch's CPU sum with
+	// 256-bit vector accumulators: its AVX2 and default kernels) or
+	// "torch-cascade:avx512" (its AVX-512 kernels).
 	Sum string
 	// Total reports the sum of the terms instead of their mean.
 	Total bool
@@ -54,6 +56,9 @@ type Spec struct {
 	// LogULPs is the log's accuracy in ulps: 1 faithful (glibc, numpy), 0
 	// correctly rounded.
 	LogULPs float64
+	// LogLib, if not LogGo, is the library log the server calls, bit for
+	// bit (LogULPs is then 1).
+	LogLib LogLib
 }
 
 // Summations accepted by the sum= component.
@@ -62,6 +67,10 @@ const (
 	SumNaive    = "naive"
 	SumKahan    = "kahan"
 	SumFsum     = "fsum"
+	// SumTorch is PyTorch's cascade sum with 256-bit vectors (8 float32
+	// or 4 float64 lanes), SumTorch512 with AVX-512's 512-bit ones.
+	SumTorch    = "torch-cascade"
+	SumTorch512 = "torch-cascade:avx512"
 )
 
 // presetSpecs are the presets as components: ParseSpec starts from one of
@@ -69,11 +78,11 @@ const (
 func presetSpec(name string) (Spec, bool) {
 	switch name {
 	case Float64Sklearn:
-		return Spec{Format: fpa.Binary64, Clip: "eps", Renorm: true, Sum: SumPairwise, Decimals: -1, LogULPs: 1}, true
+		return Spec{Format: fpa.Binary64, Clip: "eps", Renorm: true, Sum: SumPairwise, Decimals: -1, LogULPs: 1, LogLib: LogGlibc}, true
 	case Float32Keras:
 		return Spec{Format: fpa.Binary32, Clip: "1e-7", Sum: SumPairwise, Decimals: -1, LogULPs: 1}, true
 	case TorchBCE:
-		return Spec{Format: fpa.Binary32, Floor: "-100", Sum: SumPairwise, Decimals: -1, LogULPs: 1}, true
+		return Spec{Format: fpa.Binary32, Floor: "-100", Sum: SumTorch, Decimals: -1, LogULPs: 1, LogLib: LogGlibc}, true
 	case Leaderboard:
 		return Spec{Format: fpa.Binary64, Clip: "1e-15", Sum: SumPairwise, Decimals: 5, LogULPs: 1}, true
 	}
@@ -83,7 +92,7 @@ func presetSpec(name string) (Spec, bool) {
 // ModelSyntax is the syntax of a composed model, for usage messages.
 const ModelSyntax = "BASE[,COMPONENT...]: BASE a preset or a format (binary64, binary32, binary16, bfloat16, fpa:E,M, exact[:BITS]); " +
 	"COMPONENT clip=none|eps|NUMBER|keras2[:NUMBER], renorm|norenorm, floor=none|NUMBER, input=prob|logits, " +
-	"sum=pairwise|naive|kahan|fsum, reduce=mean|sum, dec=none|D, log=faithful|exact"
+	"sum=pairwise|naive|kahan|fsum|torch-cascade[:avx512], reduce=mean|sum, dec=none|D, log=faithful|exact|glibc|glibc-nofma"
 
 // ParseSpec parses a model written as components:
 //
@@ -101,10 +110,12 @@ const ModelSyntax = "BASE[,COMPONENT...]: BASE a preset or a format (binary64, b
 //	renorm, norenorm       divide each clipped row by its sum, or not
 //	floor=none|NUMBER      clamp each log at ≥ NUMBER (PyTorch: -100)
 //	input=prob|logits      logits are refused: not emulated
-//	sum=pairwise|naive|kahan|fsum
+//	sum=pairwise|naive|kahan|fsum|torch-cascade[:avx512]
 //	reduce=mean|sum        report the mean or the sum of the terms
 //	dec=none|D             round the reported score to D decimals
 //	log=faithful|exact     the log within 1 ulp, or correctly rounded
+//	log=glibc|glibc-nofma  glibc's log and logf, bit for bit, as x86-64
+//	                       runs them with FMA and AVX2, or without FMA
 //
 // Example: "float64,clip=eps,renorm,dec=5" is scikit-learn 1.2's log_loss
 // rounded to 5 decimals. Each component may appear once.
@@ -241,10 +252,10 @@ func (sp *Spec) set(key, val string) error {
 		}
 	case "sum":
 		switch val {
-		case SumPairwise, SumNaive, SumKahan, SumFsum:
+		case SumPairwise, SumNaive, SumKahan, SumFsum, SumTorch, SumTorch512:
 			sp.Sum = val
 		default:
-			return fmt.Errorf("sum=%s: want pairwise (numpy), naive, kahan or fsum (exact)", val)
+			return fmt.Errorf("sum=%s: want pairwise (numpy), naive, kahan, fsum (exact), torch-cascade or torch-cascade:avx512 (PyTorch)", val)
 		}
 	case "reduce":
 		switch val {
@@ -266,11 +277,13 @@ func (sp *Spec) set(key, val string) error {
 	case "log":
 		switch val {
 		case "faithful":
-			sp.LogULPs = 1
+			sp.LogULPs, sp.LogLib = 1, LogGo
 		case "exact":
-			sp.LogULPs = 0
+			sp.LogULPs, sp.LogLib = 0, LogGo
+		case string(LogGlibc), string(LogGlibcNoFMA):
+			sp.LogULPs, sp.LogLib = 1, LogLib(val)
 		default:
-			return fmt.Errorf("log=%s: want faithful or exact", val)
+			return fmt.Errorf("log=%s: want faithful, exact, glibc or glibc-nofma", val)
 		}
 	default:
 		return fmt.Errorf("unknown component %q (%s)", key, ModelSyntax)
@@ -312,7 +325,10 @@ func (sp Spec) String() string {
 		if sp.Sum != SumPairwise {
 			b.WriteString(",sum=" + sp.Sum)
 		}
-		if sp.LogULPs == 0 {
+		switch {
+		case sp.LogLib != LogGo:
+			b.WriteString(",log=" + string(sp.LogLib))
+		case sp.LogULPs == 0:
 			b.WriteString(",log=exact")
 		}
 	}
@@ -363,7 +379,14 @@ func (sp Spec) Describe() string {
 			parts = append(parts, "log clamped at ≥ "+sp.Floor)
 		}
 		parts = append(parts, map[string]string{SumPairwise: "numpy pairwise sum", SumNaive: "left-to-right sum",
-			SumKahan: "Kahan sum", SumFsum: "exact sum rounded once (math.fsum)"}[sp.Sum])
+			SumKahan: "Kahan sum", SumFsum: "exact sum rounded once (math.fsum)",
+			SumTorch: "PyTorch cascade sum (256-bit vectors)", SumTorch512: "PyTorch cascade sum (AVX-512 vectors)"}[sp.Sum])
+		switch sp.LogLib {
+		case LogGlibc:
+			parts = append(parts, "glibc log (x86-64, FMA)")
+		case LogGlibcNoFMA:
+			parts = append(parts, "glibc log (x86-64, no FMA)")
+		}
 	}
 	if sp.Total {
 		parts = append(parts, "sum of the terms")
@@ -398,13 +421,13 @@ func (sp Spec) model(name string) (*Model, error) {
 	}
 	m := &Model{Name: name, Decimals: sp.Decimals, Desc: sp.Describe()}
 	if sp.Exact {
-		if sp.Clip != "" || sp.Renorm || sp.Floor != "" || sp.Total || sp.Sum != SumPairwise {
+		if sp.Clip != "" || sp.Renorm || sp.Floor != "" || sp.Total || sp.Sum != SumPairwise || sp.LogLib != LogGo {
 			return nil, fmt.Errorf("scorer: model %s: an exact server takes only dec= (it neither clips, renormalises, clamps nor sums in a format)", name)
 		}
 		m.Exact, m.Prec = true, sp.Prec
 		return m, m.Validate()
 	}
-	l := FloatLoss{Loss: fpa.Loss{Format: sp.Format, Renormalize: sp.Renorm, LogULPs: sp.LogULPs}, LogFloor: sp.Floor, AddEps: sp.AddEps, Total: sp.Total}
+	l := FloatLoss{Loss: fpa.Loss{Format: sp.Format, Renormalize: sp.Renorm, LogULPs: sp.LogULPs}, LogFloor: sp.Floor, AddEps: sp.AddEps, Total: sp.Total, LogLib: sp.LogLib}
 	switch sp.Clip {
 	case "":
 	case "eps":
@@ -421,6 +444,19 @@ func (sp Spec) model(name string) (*Model, error) {
 		l.Sum = fpa.SumOptions{Order: fpa.Kahan}
 	case SumFsum:
 		l.ExactSum = true
+	case SumTorch, SumTorch512:
+		bitsWide := 256
+		if sp.Sum == SumTorch512 {
+			bitsWide = 512
+		}
+		switch sp.Format {
+		case fpa.Binary32:
+			l.Sum = fpa.SumOptions{Order: fpa.Cascade, Lanes: bitsWide / 32}
+		case fpa.Binary64:
+			l.Sum = fpa.SumOptions{Order: fpa.Cascade, Lanes: bitsWide / 64}
+		default:
+			return nil, fmt.Errorf("scorer: model %s: PyTorch's cascade sum is modelled for float32 and float64 tensors, not %v", name, sp.Format)
+		}
 	default:
 		return nil, fmt.Errorf("scorer: model %s: unknown summation %q", name, sp.Sum)
 	}

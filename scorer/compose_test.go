@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/internal/testrand"
 )
 
@@ -24,6 +23,9 @@ var composed = []string{
 	"binary32,floor=-100,reduce=sum,dec=4",
 	"leaderboard,clip=eps",
 	"torch-bce,sum=naive",
+	"binary64,clip=eps,renorm,sum=torch-cascade,log=glibc-nofma",
+	"binary32,floor=-100,sum=torch-cascade:avx512,log=glibc,reduce=sum",
+	"float64-sklearn,log=glibc-nofma",
 	"bfloat16,clip=eps",
 	"binary16,clip=keras2:1e-3",
 	"fpa:8,20,clip=1e-5,renorm,sum=fsum",
@@ -80,24 +82,29 @@ func TestSpecRoundTrip(t *testing.T) {
 
 func TestParseSpecErrors(t *testing.T) {
 	for s, want := range map[string]string{
-		"":                            "unknown scorer",
-		"binary64,clip=x":             "not a number",
-		"binary64,clip=eps,clip=none": "twice",
-		"binary64,sum=reverse":        "want pairwise",
-		"binary64,dec=-2":             "decimals",
-		"binary64,colour=red":         "unknown component",
-		"binary64,renorm=yes":         "takes no value",
-		"binary64,clip":               "KEY=VALUE",
-		"binary64,input=logits":       "not emulated",
-		"float128x,clip=eps":          "neither a preset",
-		"exact,clip=eps":              "exact server",
-		"binary64,clip=keras2,renorm": "Keras 2",
-		"binary64,clip=0.7":           "not in (0, 1/2)",
-		"binary64,clip=1e-20":         "resolution",
-		"binary64,floor=3":            "not a negative",
-		"binary64,log=sloppy":         "faithful",
-		"binary64,reduce=max":         "mean or sum",
-		"exact:3":                     "BITS",
+		"":                             "unknown scorer",
+		"binary64,clip=x":              "not a number",
+		"binary64,clip=eps,clip=none":  "twice",
+		"binary64,sum=reverse":         "want pairwise",
+		"binary64,dec=-2":              "decimals",
+		"binary64,colour=red":          "unknown component",
+		"binary64,renorm=yes":          "takes no value",
+		"binary64,clip":                "KEY=VALUE",
+		"binary64,input=logits":        "not emulated",
+		"float128x,clip=eps":           "neither a preset",
+		"exact,clip=eps":               "exact server",
+		"binary64,clip=keras2,renorm":  "Keras 2",
+		"binary64,clip=0.7":            "not in (0, 1/2)",
+		"binary64,clip=1e-20":          "resolution",
+		"binary64,floor=3":             "not a negative",
+		"binary64,log=sloppy":          "faithful",
+		"binary64,reduce=max":          "mean or sum",
+		"exact:3":                      "BITS",
+		"binary16,log=glibc":           "binary64 or binary32 function",
+		"exact,log=glibc":              "exact server",
+		"bfloat16,sum=torch-cascade":   "float32 and float64",
+		"binary64,sum=torch-cascade:9": "want pairwise",
+		"binary64,log=musl":            "glibc",
 	} {
 		_, err := ParseModel(s)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -119,14 +126,8 @@ func TestComposedNativeMatchesFPA(t *testing.T) {
 			continue
 		}
 		slow := *m
-		f := m.Loss.Format
-		slow.Loss.LogFunc = func(z, x *fpa.Float) *fpa.Float {
-			v, _ := x.Float64()
-			if f == fpa.Binary32 {
-				return z.SetFloat64(float64(log32(float32(v))))
-			}
-			return z.SetFloat64(log64(v))
-		}
+		// The same log, called from the emulated path.
+		slow.Loss.LogFunc, slow.Loss.LogLib = m.Loss.LogLib.fpaLog(), LogGo
 		trials := 12
 		if testing.Short() {
 			trials = 4

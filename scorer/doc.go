@@ -28,9 +28,15 @@
 // a format (binary64, binary32, binary16, bfloat16, fpa:E,M, exact) and
 // the clipping (none, a constant, the dtype's eps, Keras 2's eps inside
 // the log), renormalisation, log clamp, input, summation (numpy's
-// pairwise, naive, Kahan, math.fsum's exact sum [Shewchuk97]), mean or
-// sum ([PerPoint] lets the attacks read a summing server), decimals and
-// log accuracy real libraries use, e.g. "float64,clip=eps,renorm,dec=5".
+// pairwise, naive, Kahan, math.fsum's exact sum [Shewchuk97], PyTorch's
+// cascade of vector accumulators), mean or sum ([PerPoint] lets the
+// attacks read a summing server), decimals and log real libraries use:
+// its accuracy, or the library's log itself bit for bit ([LogLib]:
+// glibc's log and logf, package libm), e.g. "float64,clip=eps,renorm,dec=5".
+// The float64-sklearn and torch-bce presets name glibc's log and (for
+// torch-bce) PyTorch's cascade sum, and so score bit for bit as Debian 12's
+// scikit-learn 1.2.1 and PyTorch 1.13.1 do on an x86-64 CPU with FMA and
+// AVX2.
 // The presets are shorthands of such specs and score identically; a spec
 // the package cannot evaluate and bound exactly (logits) is refused.
 //

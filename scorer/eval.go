@@ -56,6 +56,10 @@ func (m *Model) score(labels []int, p *Pred, t64 *[]float64, t32 *[]float32, ft 
 		return m.report(r)
 	}
 	if f64, ok := m.native(); ok {
+		log64, log32, err := m.Loss.LogLib.funcs()
+		if err != nil {
+			return nil, err
+		}
 		if f64 {
 			s, t, err := evalNative(m, labels, p, *t64, log64)
 			*t64 = t

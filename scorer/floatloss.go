@@ -34,6 +34,10 @@ type FloatLoss struct {
 	// the server's log (for example one that models a faithful libm). It
 	// must stay within LogULPs ulps.
 	LogFunc func(z, x *fpa.Float) *fpa.Float
+	// LogLib, if not LogGo, names the library log the server calls, bit
+	// for bit (binary64 and binary32 only): the simulated server then
+	// calls it, natively or from the emulated path.
+	LogLib LogLib
 	// AddEps adds eps inside the log, after clipping: −log(q + eps), as
 	// Keras 2's binary_crossentropy does (binary models only, with Eps set
 	// and no renormalisation).
@@ -85,6 +89,12 @@ func (l *FloatLoss) parse() (lossConsts, error) {
 			return c, fmt.Errorf("scorer: LogFloor %s is not a negative number", l.LogFloor)
 		}
 		c.floor = fl
+	}
+	if err := l.LogLib.check(l.Format, l.LogULPs); err != nil {
+		return c, err
+	}
+	if l.LogLib != LogGo && l.LogFunc != nil {
+		return c, errors.New("scorer: a model takes a library log (LogLib) or its own (LogFunc), not both")
 	}
 	if l.AddEps && (l.Eps == "" || l.Renormalize) {
 		return c, errors.New("scorer: adding eps inside the log (Keras 2) needs a clipping constant and no renormalisation")
@@ -171,7 +181,11 @@ func (l *FloatLoss) eval(dst []fpa.Float, labels []int, rows [][]fpa.Float, one 
 	dst = dst[:n]
 	eps, oneMinus, floor := c.eps, c.oneMinus, c.floor
 	logf := l.LogFunc
-	if logf == nil {
+	switch {
+	case logf != nil:
+	case l.LogLib != LogGo:
+		logf = l.LogLib.fpaLog()
+	default:
 		logf = (*fpa.Float).Log
 	}
 	s, q := l.zero(), l.zero()

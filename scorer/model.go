@@ -54,16 +54,24 @@ var ModelNames = []string{Float64Sklearn, Float32Keras, TorchBCE, Leaderboard, "
 // are added left to right.
 var numpySum = fpa.SumOptions{Order: fpa.Pairwise, Chunk: 8192}
 
+// torchSum32 is PyTorch's sum of a contiguous float32 tensor on CPU with
+// its AVX2 or default kernels: the cascade of 8-lane vector accumulators.
+var torchSum32 = fpa.SumOptions{Order: fpa.Cascade, Lanes: 8}
+
 // ParseModel returns the scorer model called name:
 //
 //   - "float64-sklearn": scikit-learn 1.2–1.4 log_loss. Probabilities
 //     clipped to [ε, 1−ε], ε = 2^−52 (float64 machine epsilon), rows
-//     [1−p, p] renormalised, elementwise log in float64, numpy's summation
-//     (pairwise, buffers of 8,192), mean.
+//     [1−p, p] renormalised, elementwise log in float64 (glibc's log, which
+//     scipy.special.xlogy calls, as x86-64 with FMA runs it), numpy's
+//     summation (pairwise, buffers of 8,192), mean. Bit for bit Debian 12's
+//     scikit-learn 1.2.1 on such a CPU.
 //   - "float32-keras": Keras 3 binary_crossentropy: ε = 1e−7 clip,
 //     float32 throughout, numpy's summation.
-//   - "torch-bce": PyTorch BCELoss: float32, each log clamped at ≥ −100,
-//     no clipping, mean with pairwise summation.
+//   - "torch-bce": PyTorch BCELoss: float32, each log glibc's logf
+//     (x86-64, FMA) of p or of 1−p clamped at ≥ −100, no clipping, mean by
+//     PyTorch's cascade sum with 8-lane vectors (its AVX2 and default
+//     kernels). Bit for bit Debian 12's PyTorch 1.13.1 on such a CPU.
 //   - "leaderboard": a Kaggle-style leaderboard: clip to [1e−15, 1−1e−15],
 //     float64, numpy's summation, score rounded to 5 decimals.
 //   - "apa" or "apa:BITS": exact arithmetic, score correctly rounded to
@@ -73,8 +81,8 @@ var numpySum = fpa.SumOptions{Order: fpa.Pairwise, Chunk: 8192}
 //     summation.
 //
 // The float models' logs are faithful (within 1 ulp), as glibc's and
-// numpy's are; the simulated servers use Go's math.Log, which is too for
-// normal arguments (subnormal ones go through log64).
+// numpy's are; the simulated servers use Go's math.Log, which is too,
+// except where the model names a library log (log=glibc: package libm).
 func ParseModel(name string) (*Model, error) {
 	m, err := parseModel(name)
 	if err != nil {
@@ -98,14 +106,14 @@ func ParseModel(name string) (*Model, error) {
 func parseModel(name string) (*Model, error) {
 	switch name {
 	case Float64Sklearn:
-		return &Model{Name: name, Decimals: -1, Desc: "scikit-learn log_loss: float64, eps = 2^-52 clip, rows renormalised, numpy pairwise sum, mean",
-			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, Renormalize: true, LogULPs: 1}, Eps: "2.220446049250313e-16"}}, nil
+		return &Model{Name: name, Decimals: -1, Desc: "scikit-learn log_loss: float64, eps = 2^-52 clip, rows renormalised, glibc log (x86-64, FMA), numpy pairwise sum, mean",
+			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, Renormalize: true, LogULPs: 1}, Eps: "2.220446049250313e-16", LogLib: LogGlibc}}, nil
 	case Float32Keras:
 		return &Model{Name: name, Decimals: -1, Desc: "Keras 3 binary_crossentropy: float32, eps = 1e-7 clip, numpy pairwise sum, mean",
 			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, LogULPs: 1}, Eps: "1e-7"}}, nil
 	case TorchBCE:
-		return &Model{Name: name, Decimals: -1, Desc: "PyTorch BCELoss: float32, log clamped at -100, pairwise sum, mean",
-			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary32, Sum: numpySum, LogULPs: 1}, LogFloor: "-100"}}, nil
+		return &Model{Name: name, Decimals: -1, Desc: "PyTorch BCELoss: float32, glibc logf (x86-64, FMA), log clamped at -100, PyTorch cascade sum (256-bit vectors), mean",
+			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary32, Sum: torchSum32, LogULPs: 1}, LogFloor: "-100", LogLib: LogGlibc}}, nil
 	case Leaderboard:
 		return &Model{Name: name, Decimals: 5, Desc: "Kaggle-style leaderboard: float64, clip to [1e-15, 1-1e-15], numpy pairwise sum, mean rounded to 5 decimals",
 			Loss: FloatLoss{Loss: fpa.Loss{Format: fpa.Binary64, Sum: numpySum, LogULPs: 1}, Eps: "1e-15"}}, nil
@@ -182,34 +190,5 @@ func (m *Model) consts64() (eps, oneMinus, floor float64, clip, clamp bool, err 
 }
 
 // log32 is a faithful float32 logarithm: float64 log rounded to float32
-// (a float32 subnormal is a normal float64, so log64's case never arises).
+// (a float32 subnormal is a normal float64, so goLog's subnormal case never arises).
 func log32(x float32) float32 { return float32(math.Log(float64(x))) }
-
-// log64 is a faithful float64 logarithm for every argument, subnormals
-// included. Go's math.Log is faithful for normal arguments, but on amd64
-// (and s390x) it runs an assembly kernel that does not normalise a
-// subnormal argument: math.Log(0x1p-1074) returns −709.09 (= −1023·ln 2),
-// not −744.44 (golang/go#56600). An unclipped binary64 server meets such
-// arguments whenever a prediction is subnormal, as the block code's most
-// extreme row is. For 0 < x < 2^−1022, log64 writes x = f·2^e with
-// f ∈ [½, 1) (math.Frexp normalises subnormals) and returns
-// e·ln2Hi + (e·ln2Lo + log f): e·ln2Hi is exact (21 × 11 significant
-// bits), the parenthesis is within 2^−52 of its value (|log f| < 0.7, one
-// ulp of math.Log and one rounding), and the last addition rounds once, so
-// the result is within 0.51 ulp of log x (|log x| ∈ [708, 745)): faithful.
-func log64(x float64) float64 {
-	if !(x > 0) || x >= 0x1p-1022 {
-		return math.Log(x)
-	}
-	f, e := math.Frexp(x)
-	fe := float64(e)
-	return fe*ln2Hi + (fe*ln2Lo + math.Log(f))
-}
-
-// ln2Hi + ln2Lo = ln 2 to about 2^−75: ln2Hi is ln 2 cut to 21 significant
-// bits (so that e·ln2Hi is exact for |e| < 2^11), ln2Lo the nearest float64
-// to the rest.
-const (
-	ln2Hi = 0x1.62e42p-1
-	ln2Lo = 0x1.fdf473de6af28p-22
-)

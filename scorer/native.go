@@ -190,6 +190,8 @@ func sumOrder[T float](x []T, opt fpa.SumOptions) T {
 			b = 128
 		}
 		return pairwise(x, b)
+	case fpa.Cascade:
+		return cascade(x, opt.Lanes)
 	case fpa.Kahan:
 		var s, c T
 		for _, v := range x {
@@ -205,6 +207,15 @@ func sumOrder[T float](x []T, opt fpa.SumOptions) T {
 		s += v
 	}
 	return s
+}
+
+// cascade is PyTorch's cascade_sum of x with vectors of lanes elements
+// (0: fpa.CascadeLanes), in T's hardware arithmetic.
+func cascade[T float](x []T, lanes int) T {
+	if lanes == 0 {
+		lanes = fpa.CascadeLanes
+	}
+	return fpa.CascadeSum(len(x), lanes, func(i int) T { return x[i] }, func(a, b T) T { return a + b }, 0)
 }
 
 // pairwise is numpy's pairwise_sum (see fpa.Pairwise).

@@ -20,6 +20,8 @@ const (
 	nodeSplit        // kids[0] + kids[1]
 	nodeElems        // s = 0; s += x[i] for i in [lo, hi): recursive order
 	nodeKids         // s = 0; s += kid for each kid: chunks in turn
+	nodeWhole        // sumOrder(x[lo:hi]) recomputed whole (an empty cascade)
+	nodeChain        // s = 0; s += item for each item, a term or a kid: PyTorch's accumulators
 )
 
 type sumNode[T float] struct {
@@ -30,26 +32,33 @@ type sumNode[T float] struct {
 	pos    int // index among the parent's kids
 	val    T
 	dirty  bool
-	prefix []T // nodeElems, nodeKids: the running sum after each item
-	first  int // nodeElems, nodeKids: first item whose prefix is stale
+	prefix []T   // nodeElems, nodeKids, nodeChain: the running sum after each item
+	first  int   // nodeElems, nodeKids, nodeChain: first item whose prefix is stale
+	items  []int // nodeChain: a kid's node index, or −1−i for term i
 }
 
 // sumTree is the summation tree of sumNative over x.
 type sumTree[T float] struct {
 	x     []T
 	block int
+	lanes int
 	nodes []sumNode[T]
-	owner []int // owner[i]: the leaf or nodeElems node holding x[i]
+	owner []int // owner[i]: the leaf, nodeElems or nodeChain node holding x[i]
+	tpos  []int // nodeChain owners: the item index of x[i] in its chain
+	root  int   // the node whose value is the sum
 }
 
 func newSumTree[T float](x []T, opt fpa.SumOptions) *sumTree[T] {
-	t := &sumTree[T]{x: x, block: opt.Block, owner: make([]int, len(x))}
+	t := &sumTree[T]{x: x, block: opt.Block, lanes: opt.Lanes, owner: make([]int, len(x))}
 	if t.block == 0 {
 		t.block = 128
 	}
+	if t.lanes == 0 {
+		t.lanes = fpa.CascadeLanes
+	}
 	n := len(x)
 	if opt.Chunk <= 0 || opt.Chunk >= n {
-		t.order(0, n, -1, 0, opt.Order)
+		t.root = t.order(0, n, -1, 0, opt.Order)
 		return t
 	}
 	root := t.add(sumNode[T]{kind: nodeKids, lo: 0, hi: n, parent: -1})
@@ -67,17 +76,61 @@ func (t *sumTree[T]) add(nd sumNode[T]) int {
 	return len(t.nodes) - 1
 }
 
-// order builds sumOrder's tree over x[lo:hi] (pairwise or recursive; the
-// emulator refuses Kahan).
+// order builds sumOrder's tree over x[lo:hi] (pairwise, cascade or
+// recursive; the emulator refuses Kahan).
 func (t *sumTree[T]) order(lo, hi, parent, pos int, o fpa.Order) int {
-	if o == fpa.Pairwise {
+	switch o {
+	case fpa.Pairwise:
 		return t.pairwise(lo, hi, parent, pos)
+	case fpa.Cascade:
+		return t.cascade(lo, hi, parent, pos)
 	}
 	k := t.add(sumNode[T]{kind: nodeElems, lo: lo, hi: hi, parent: parent, pos: pos, prefix: make([]T, hi-lo)})
 	for i := lo; i < hi; i++ {
 		t.owner[i] = k
 	}
 	return k
+}
+
+// cascade builds the tree of PyTorch's cascade sum over x[lo:hi]: every
+// accumulator of fpa.CascadeSum, from the zero it starts or is reset at
+// to the moment it is added to another (or is the result), is a chain
+// node of the terms and accumulators added to it in turn. It runs
+// fpa.CascadeSum itself on node handles, so the tree is its order by
+// construction; an accumulator still zero when added adds nothing (s + 0
+// is s: the chains start at +0, so s is never −0).
+func (t *sumTree[T]) cascade(lo, hi, parent, pos int) int {
+	if hi == lo {
+		return t.add(sumNode[T]{kind: nodeWhole, lo: lo, hi: hi, parent: parent, pos: pos})
+	}
+	if t.tpos == nil {
+		t.tpos = make([]int, len(t.x))
+	}
+	const zero = math.MinInt
+	first := len(t.nodes)
+	root := fpa.CascadeSum(hi-lo, t.lanes, func(i int) int { return -1 - (lo + i) }, func(a, b int) int {
+		if b == zero {
+			return a
+		}
+		if a == zero {
+			a = t.add(sumNode[T]{kind: nodeChain, lo: lo, hi: hi, parent: -1})
+		}
+		nd := &t.nodes[a]
+		if b >= 0 {
+			t.nodes[b].parent, t.nodes[b].pos = a, len(nd.items)
+		} else {
+			t.owner[-1-b], t.tpos[-1-b] = a, len(nd.items)
+		}
+		nd.items = append(nd.items, b)
+		return a
+	}, zero)
+	t.nodes[root].parent, t.nodes[root].pos = parent, pos
+	for k := first; k < len(t.nodes); k++ {
+		if t.nodes[k].kind == nodeChain {
+			t.nodes[k].prefix = make([]T, len(t.nodes[k].items))
+		}
+	}
+	return root
 }
 
 // pairwise builds pairwise's tree: a leaf at most block long (or under
@@ -107,9 +160,12 @@ func (t *sumTree[T]) set(i int, v T) {
 	}
 	t.x[i] = v
 	k, item := t.owner[i], i-t.nodes[t.owner[i]].lo
+	if t.nodes[k].kind == nodeChain {
+		item = t.tpos[i]
+	}
 	for k >= 0 {
 		nd := &t.nodes[k]
-		if nd.kind == nodeElems || nd.kind == nodeKids {
+		if nd.kind == nodeElems || nd.kind == nodeKids || nd.kind == nodeChain {
 			nd.first = min(nd.first, item)
 		}
 		if nd.dirty {
@@ -127,7 +183,7 @@ func (t *sumTree[T]) sum() T {
 	if len(t.nodes) == 0 {
 		return 0
 	}
-	return t.eval(0)
+	return t.eval(t.root)
 }
 
 func (t *sumTree[T]) eval(k int) T {
@@ -138,6 +194,23 @@ func (t *sumTree[T]) eval(k int) T {
 	switch nd.kind {
 	case nodeLeaf:
 		nd.val = pairwise(t.x[nd.lo:nd.hi], t.block)
+	case nodeWhole:
+		nd.val = cascade(t.x[nd.lo:nd.hi], t.lanes)
+	case nodeChain:
+		var s T
+		if nd.first > 0 {
+			s = nd.prefix[nd.first-1]
+		}
+		for j := nd.first; j < len(nd.items); j++ {
+			if it := nd.items[j]; it < 0 {
+				s += t.x[-1-it]
+			} else {
+				s += t.eval(it)
+				nd = &t.nodes[k] // eval does not grow t.nodes, but keep nd fresh
+			}
+			nd.prefix[j] = s
+		}
+		nd.val, nd.first = s, len(nd.prefix)
 	case nodeSplit:
 		l, r := nd.kids[0], nd.kids[1]
 		nd.val = t.eval(l) + t.eval(r)

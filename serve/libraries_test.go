@@ -2,15 +2,17 @@ package serve
 
 // The served scores against the real libraries: Debian's scikit-learn
 // (log_loss) and PyTorch (binary_cross_entropy), run with the system
-// interpreter /usr/bin/python3.
+// interpreter /usr/bin/python3, must agree bit for bit.
 //
-// They agree to a few ulps, and mostly bit for bit, but not always: the
-// oracle models evaluate the log with Go's math.Log, while numpy's float64
-// log here is its own SIMD routine (it differs from glibc's in ~20% of
-// arguments on this machine), and PyTorch uses SLEEF's vectorised logf and
-// its own cascade summation, not numpy's pairwise sum. Making the models
-// bit-exact is the scorer package's task; this test pins the tolerance
-// and logs how many scores are bit for bit.
+// They do because the metrics' models are the libraries' own arithmetic:
+// scikit-learn 1.2.1 takes its logs through scipy.special.xlogy, which
+// calls glibc's log (not numpy's SIMD np.log), and PyTorch 1.13.1's CPU
+// binary_cross_entropy calls glibc's logf on each float32 and sums with its
+// cascade of vector accumulators; the float64-sklearn and torch-bce
+// presets name both (log=glibc, sum=torch-cascade; see package libm for
+// the CPU variant). On a CPU without FMA, glibc runs other variants of its
+// log: the models are then log=glibc-nofma, and this test reports the
+// mismatches.
 
 import (
 	"encoding/json"
@@ -62,11 +64,10 @@ func TestScoresMatchLibraries(t *testing.T) {
 	subs := 1000
 	for _, lib := range []struct {
 		name, metric, module string
-		ulps                 float64 // tolerance, in ulps of the library's format
 		f32                  bool
 	}{
-		{"sklearn", "float64-sklearn", "sklearn", 4, false},
-		{"torch", "torch-bce", "torch", 8, true},
+		{"sklearn", "float64-sklearn", "sklearn", false},
+		{"torch", "torch-bce", "torch", true},
 	} {
 		t.Run(lib.name, func(t *testing.T) {
 			havePython(t, lib.module)
@@ -92,6 +93,10 @@ func TestScoresMatchLibraries(t *testing.T) {
 							p[i] = float64(r.IntN(2)) // exact 0 or 1: clipped / clamped
 						case 1:
 							p[i] = math.Ldexp(r.Float64(), -r.IntN(60))
+						case 2: // down to float64's subnormals (0 in float32)
+							p[i] = math.Ldexp(r.Float64(), -r.IntN(1075))
+						case 3: // near 1: clipping at 1−eps, glibc's near-1 path, 1−p rounding
+							p[i] = 1 - math.Ldexp(r.Float64(), -r.IntN(60))
 						default:
 							p[i] = r.Float64()
 						}
@@ -110,7 +115,7 @@ func TestScoresMatchLibraries(t *testing.T) {
 				var want []string
 				require.NoError(t, json.Unmarshal(out, &want))
 				require.Len(t, want, count)
-				exact, far := 0, 0
+				exact, differ := 0, 0
 				for i := range want {
 					w, err1 := strconv.ParseFloat(want[i], 64)
 					g, err2 := strconv.ParseFloat(served[i], 64)
@@ -124,16 +129,14 @@ func TestScoresMatchLibraries(t *testing.T) {
 					if lib.f32 {
 						ulp = float64(math.Nextafter32(float32(w), float32(math.Inf(1))) - float32(w))
 					}
-					if d := math.Abs(g-w) / ulp; d > lib.ulps {
-						far++
-						if far <= 5 {
-							t.Errorf("n=%d submission %d: served %s, %s computes %s (%.1f ulps apart)", n, i, served[i], lib.name, want[i], d)
-						}
+					if differ++; differ <= 5 {
+						t.Errorf("n=%d submission %d: served %s, %s computes %s (%.1f ulps apart)", n, i, served[i], lib.name, want[i], math.Abs(g-w)/ulp)
 					}
 				}
-				// Bit-for-bit agreement needs the model's log and sum to be
-				// the library's own; see the comment at the top of the file.
-				t.Logf("%s n=%d: %d submissions, %d bit for bit, all others within %g ulps", lib.name, n, count, exact, lib.ulps)
+				t.Logf("%s n=%d: %d submissions, %d bit for bit", lib.name, n, count, exact)
+				if exact != count {
+					t.Errorf("%s n=%d: %d of %d scores differ from the library's", lib.name, n, count-exact, count)
+				}
 			}
 		})
 	}

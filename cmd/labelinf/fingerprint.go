@@ -94,7 +94,7 @@ func printFingerprint(w io.Writer, o fingerprintOut) {
 	case o.Exact:
 		fmt.Fprintf(w, "model: %s (the only candidate that fits every probe)\n", o.Model)
 	default:
-		fmt.Fprintf(w, "model: %s (several candidates fit every probe; this is the one with the largest error budget)\n", o.Model)
+		fmt.Fprintf(w, "model: %s (several candidates fit every probe; this is the one with the largest error budget, PyTorch's cascade sum only if the probes rule out every other order)\n", o.Model)
 	}
 }
 

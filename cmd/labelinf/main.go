@@ -92,7 +92,10 @@
 // The plan and attack commands are the multi-query attacks against
 // finite-precision scorers. Scorers (-scorer): float64-sklearn (scikit-learn
 // log_loss), float32-keras (Keras binary_crossentropy), torch-bce (PyTorch
-// BCELoss), leaderboard (float64, 1e-15 clip, 5 decimals), apa[:BITS]
+// BCELoss; float64-sklearn and torch-bce are bit for bit Debian 12's
+// scikit-learn 1.2.1 and PyTorch 1.13.1 on an x86-64 CPU with FMA and
+// AVX2: glibc's log, PyTorch's cascade sum), leaderboard (float64, 1e-15
+// clip, 5 decimals), apa[:BITS]
 // (exact, BITS-bit scores), fpa:E,M (any emulated format; for attack,
 // M ≤ 16384 and, simulated, N²·M ≤ 2^32: each query evaluates N
 // logarithms at M bits), or cmd:PROGRAM, an
@@ -114,10 +117,16 @@
 // clip=keras2[:NUMBER] (Keras 2: clip, then −log(q + eps)), renorm or
 // norenorm (scikit-learn ≤ 1.4 renormalises rows, ≥ 1.5 does not),
 // floor=none|NUMBER (PyTorch clamps each log at -100),
-// sum=pairwise|naive|kahan|fsum (numpy's pairwise: 8 accumulators, blocks
-// of 128, buffers of 8,192; left to right; compensated; exact and rounded
-// once as math.fsum), reduce=mean|sum, dec=none|D (score rounded to D
-// decimals), log=faithful|exact, input=prob|logits. For example
+// sum=pairwise|naive|kahan|fsum|torch-cascade[:avx512] (numpy's pairwise:
+// 8 accumulators, blocks of 128, buffers of 8,192; left to right;
+// compensated; exact and rounded once as math.fsum; PyTorch's CPU sum: a
+// cascade of 4 levels of 256-bit vector accumulators, as its AVX2 and
+// default kernels run, or 512-bit ones as its AVX-512 kernels do),
+// reduce=mean|sum, dec=none|D (score rounded to D decimals),
+// log=faithful|exact|glibc|glibc-nofma (any log within an ulp, as Go's
+// math.Log; correctly rounded; glibc 2.28-2.40's log and logf bit for bit
+// as x86-64 runs them with FMA and AVX2, or without FMA),
+// input=prob|logits. For example
 // float64,clip=eps,renorm,dec=5 is scikit-learn 1.2's log_loss rounded to
 // 5 decimals, and leaderboard,clip=eps the leaderboard preset with the
 // dtype's eps. Each preset is the shorthand of its components and scores
@@ -236,7 +245,8 @@
 // value ("undetermined" when the probes cannot separate them: the
 // summation order behind 5 decimals, the renormalisation of two-class
 // rows), and the model: the only candidate left, or the one with the
-// largest error budget. When no candidate fits every probe, it prints "no
+// largest error budget (PyTorch's cascade sum only if every other order
+// is ruled out). When no candidate fits every probe, it prints "no
 // model fits" with the evidence and exits 1: it never names a model that
 // did not reproduce every score. -timeout D bounds each answer of
 // cmd:PROGRAM; -json prints the report (fields n, scorer, model, exact,
