@@ -6,6 +6,7 @@ package decode
 import (
 	"math"
 	"math/big"
+	"slices"
 )
 
 // The safety factor on the emulated separation ([multi.emuNeed]) starts
@@ -23,6 +24,21 @@ const (
 	emuFactorGrow  = 1.5
 	emuFactorDecay = 0.95
 )
+
+// factorCtl is how a strategy steers the safety factor on the emulated
+// separation (multi.emuFactor): it starts at start, is multiplied by grow
+// after a block no single labeling explains (a retry), by amb after a
+// partially decoded block (partial: several labelings explain the score
+// and only the labels they agree on are learned), and by decay after each
+// decoded block, never going below min.
+type factorCtl struct {
+	start, min, grow, amb, decay float64
+	partial                      bool
+}
+
+// blocksCtl is the block code's: no partial decoding, a quick rise and a
+// slow decay back to the start.
+var blocksCtl = factorCtl{start: emuFactorStart, min: emuFactorStart, grow: emuFactorGrow, amb: emuFactorGrow, decay: emuFactorDecay}
 
 // maxCand bounds the labelings decodeEmu brackets for one block: the
 // candidates are those within the rigorous budget of the score, and with
@@ -140,6 +156,7 @@ func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
 	return (w + (hi - lo) + ulp + 2*tau) * a.emuFactor
 }
 
+
 // decodeEmu decodes by brackets. Every labeling whose exact block sum is
 // within the rigorous budget of t is a candidate (the truth is one); for
 // each, the server's reported score is bracketed by emulation on the
@@ -161,6 +178,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	sLo := new(big.Rat).Sub(score, tau)
 	sHi := new(big.Rat).Add(score, tau)
 	var found []int
+	ambiguous := false
 	sum := new(big.Float).SetPrec(sumPrec)
 	for range maxCand {
 		sum.SetInt64(0)
@@ -175,19 +193,36 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 			rlo, err1 := a.emu.Report(a.lo)
 			rhi, err2 := a.emu.Report(a.hi)
 			if err1 == nil && err2 == nil && sHi.Cmp(rlo) >= 0 && sLo.Cmp(rhi) <= 0 {
-				if found != nil {
-					a.emuFactor *= emuFactorGrow
+				switch {
+				case found == nil:
+					found = append([]int(nil), sigma...)
+				case !a.fac.partial:
+					a.emuFactor *= a.fac.grow
 					return nil, false // two labelings explain the score
+				default:
+					// Partial decoding: keep only the labels every
+					// labeling that explains the score agrees on.
+					ambiguous = true
+					for j, c := range sigma {
+						if found[j] != c {
+							found[j] = -1
+						}
+					}
 				}
-				found = append([]int(nil), sigma...)
 			}
 		}
 		if !nextDigits(sigma, a.k) {
 			break
 		}
 	}
+	if ambiguous {
+		a.emuFactor *= a.fac.amb
+		if !slices.ContainsFunc(found, func(c int) bool { return c >= 0 }) {
+			return nil, false // no label common to them all: a retry
+		}
+	}
 	if found == nil {
-		a.emuFactor *= emuFactorGrow
+		a.emuFactor *= a.fac.grow
 		return nil, false
 	}
 	return found, true

@@ -69,6 +69,8 @@ type multi struct {
 	filled     bool          // lo, hi, rn were filled once (fillBase)
 	stale      []int         // points learned since the last fillBase
 	emuFactor  float64       // safety factor on the emulated separation
+	fac        factorCtl     // how the strategy steers emuFactor
+	rows       *rowCache     // nil, or digit rows by weight on a grid of units
 	lastG      float64       // the previous block's unit
 	curIdx     []int         // the block being decoded
 
@@ -384,6 +386,9 @@ func (a *multi) constC(p *blockPlan) *big.Float {
 // learn records the block's labels.
 func (a *multi) learn(idx, sigma []int) {
 	for j, i := range idx {
+		if sigma[j] < 0 {
+			continue // partially decoded block: still unknown
+		}
 		a.labels[i] = sigma[j]
 		a.nUnk--
 		a.dUnk -= float64(a.depth[i])
@@ -393,13 +398,17 @@ func (a *multi) learn(idx, sigma []int) {
 	}
 	a.baseOK = false
 	if a.emu != nil {
-		a.stale = append(a.stale, idx...)
+		for j, i := range idx {
+			if sigma[j] >= 0 {
+				a.stale = append(a.stale, i)
+			}
+		}
 	}
 	for a.pos < a.n && a.labels[a.order[a.pos]] >= 0 {
 		a.pos++
 	}
 	if a.emu != nil {
-		a.emuFactor = max(emuFactorStart, a.emuFactor*emuFactorDecay)
+		a.emuFactor = max(a.fac.min, a.emuFactor*a.fac.decay)
 	}
 }
 
