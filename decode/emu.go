@@ -156,7 +156,6 @@ func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
 	return (w + (hi - lo) + ulp + 2*tau) * a.emuFactor
 }
 
-
 // decodeEmu decodes by brackets. Every labeling whose exact block sum is
 // within the rigorous budget of t is a candidate (the truth is one); for
 // each, the server's reported score is bracketed by emulation on the
