@@ -118,6 +118,16 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 		}
 		if p.gap != nil && gapOK(p.gap, need/2) {
 			a.lastG = gk
+			if a.mixed && p.emu && k < kmax && k < a.nUnk {
+				// Lean: a Conway–Guy top may fit more points at this unit.
+				mp, err := a.tryMixed(k, min(kmax, a.nUnk), gk)
+				if err != nil {
+					return nil, err
+				}
+				if mp != nil {
+					return mp, nil
+				}
+			}
 			return p, nil
 		}
 		if fixedG > 0 {

@@ -168,7 +168,6 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	b := new(big.Float).SetFloat64(p.budget)
 	low := new(big.Float).SetPrec(sumPrec).Sub(t, b)
 	high := new(big.Float).SetPrec(sumPrec).Add(t, b)
-	sigma := floorDigits(low, p)
 	tau := new(big.Rat)
 	if a.opt.Noise.Kind != 0 {
 		sf, _ := score.Float64()
@@ -177,42 +176,41 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	sLo := new(big.Rat).Sub(score, tau)
 	sHi := new(big.Rat).Add(score, tau)
 	var found []int
-	ambiguous := false
-	sum := new(big.Float).SetPrec(sumPrec)
-	for range maxCand {
-		sum.SetInt64(0)
-		for j, c := range sigma {
-			sum.Add(sum, p.v[j][c])
+	ambiguous, twice := false, false
+	each := eachDigits
+	if p.each != nil {
+		each = p.each
+	}
+	complete := each(a, p, low, high, func(sigma []int) bool {
+		a.setBlock(idx, p, sigma)
+		rlo, err1 := a.emu.Report(a.lo)
+		rhi, err2 := a.emu.Report(a.hi)
+		if err1 != nil || err2 != nil || sHi.Cmp(rlo) < 0 || sLo.Cmp(rhi) > 0 {
+			return true
 		}
-		if sum.Cmp(high) > 0 {
-			break
-		}
-		if sum.Cmp(low) >= 0 {
-			a.setBlock(idx, p, sigma)
-			rlo, err1 := a.emu.Report(a.lo)
-			rhi, err2 := a.emu.Report(a.hi)
-			if err1 == nil && err2 == nil && sHi.Cmp(rlo) >= 0 && sLo.Cmp(rhi) <= 0 {
-				switch {
-				case found == nil:
-					found = append([]int(nil), sigma...)
-				case !a.fac.partial:
-					a.emuFactor *= a.fac.grow
-					return nil, false // two labelings explain the score
-				default:
-					// Partial decoding: keep only the labels every
-					// labeling that explains the score agrees on.
-					ambiguous = true
-					for j, c := range sigma {
-						if found[j] != c {
-							found[j] = -1
-						}
-					}
+		switch {
+		case found == nil:
+			found = append([]int(nil), sigma...)
+		case !a.fac.partial:
+			twice = true // two labelings explain the score
+			return false
+		default:
+			// Partial decoding: keep only the labels every labeling
+			// that explains the score agrees on.
+			ambiguous = true
+			for j, c := range sigma {
+				if found[j] != c {
+					found[j] = -1
 				}
 			}
 		}
-		if !nextDigits(sigma, a.k) {
-			break
-		}
+		return true
+	})
+	if twice || !complete {
+		// Two labelings explain the score, or too many candidates to
+		// bracket them all: nothing is decoded.
+		a.emuFactor *= a.fac.grow
+		return nil, false
 	}
 	if ambiguous {
 		a.emuFactor *= a.fac.amb
@@ -225,6 +223,31 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 		return nil, false
 	}
 	return found, true
+}
+
+// eachDigits calls f on every labeling of a digit block whose exact block
+// sum lies in [low, high], in increasing order of the sum, until f
+// returns false. It reports false if it stopped at maxCand labelings
+// before reaching high (some candidates were not seen).
+func eachDigits(_ *multi, p *blockPlan, low, high *big.Float, f func(sigma []int) bool) bool {
+	sigma := floorDigits(low, p)
+	sum := new(big.Float).SetPrec(sumPrec)
+	for range maxCand {
+		sum.SetInt64(0)
+		for j, c := range sigma {
+			sum.Add(sum, p.v[j][c])
+		}
+		if sum.Cmp(high) > 0 {
+			return true
+		}
+		if sum.Cmp(low) >= 0 && !f(sigma) {
+			return true
+		}
+		if !nextDigits(sigma, p.k()) {
+			return true
+		}
+	}
+	return false
 }
 
 // floorDigits returns the labeling with the largest block sum ≤ x (all

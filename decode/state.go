@@ -71,6 +71,7 @@ type multi struct {
 	emuFactor  float64       // safety factor on the emulated separation
 	fac        factorCtl     // how the strategy steers emuFactor
 	rows       *rowCache     // nil, or digit rows by weight on a grid of units
+	mixed      bool          // try mixed Conway–Guy blocks under emulation (Lean)
 	lastG      float64       // the previous block's unit
 	curIdx     []int         // the block being decoded
 
