@@ -126,12 +126,14 @@ const mixedMaxTop = maxCG
 func (a *multi) tryMixed(kd, kmax int, g float64) (*blockPlan, error) {
 	k := 0
 	var m, l int
-	for kk := kmax; kk > kd; kk-- {
+	u, err := subsetsum.ConwayGuySeq(mixedMaxTop)
+	if err != nil {
+		return nil, err
+	}
+	// u_m ≥ 2^(m−2) for m ≥ 2, so no mixed block holds more than kd + 2
+	// points where kd binary digits fit.
+	for kk := min(kmax, kd+2); kk > kd; kk-- {
 		mm := min(kk, mixedMaxTop)
-		u, err := subsetsum.ConwayGuySeq(mm)
-		if err != nil {
-			return nil, err
-		}
 		if math.Ldexp(float64(u[mm]), kk-mm)*g <= a.wmax {
 			k, m, l = kk, mm, kk-mm
 			break
