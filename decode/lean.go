@@ -142,6 +142,26 @@ func (a *multi) tryMixed(kd, kmax int, g float64) (*blockPlan, error) {
 	if k == 0 {
 		return nil, nil
 	}
+	p, err := a.mixedDesign(m, l, g)
+	if p == nil || err != nil {
+		return nil, err
+	}
+	idx := a.nextIdx(k)
+	p.budget = a.budgetFor(idx, p.rows, false)
+	need := min(2*p.budget, a.emuNeed(idx, p))
+	p.emu = need < 2*p.budget
+	if !gapOK(p.gap, need/2) {
+		return nil, nil
+	}
+	return p, nil
+}
+
+// mixedDesign builds the mixed block of a Conway–Guy top of m points over
+// l binary digits at unit g (see tryMixed): its rows, increments, realized
+// gap and candidate lister. It returns nil if the realized weights stray
+// so far from g·c that the gap is not positive.
+func (a *multi) mixedDesign(m, l int, g float64) (*blockPlan, error) {
+	k := m + l
 	s, err := subsetsum.ConwayGuy(m)
 	if err != nil {
 		return nil, err
@@ -179,13 +199,6 @@ func (a *multi) tryMixed(kd, kmax int, g float64) (*blockPlan, error) {
 	mx.dev = dev
 	p.each = mx.each
 	p.read = mx.read
-	idx := a.nextIdx(k)
-	p.budget = a.budgetFor(idx, p.rows, false)
-	need := min(2*p.budget, a.emuNeed(idx, p))
-	p.emu = need < 2*p.budget
-	if !gapOK(p.gap, need/2) {
-		return nil, nil
-	}
 	return p, nil
 }
 
