@@ -58,7 +58,10 @@
 // The multi-query attack ([AttackMulti]) recovers N labels from a
 // finite-precision scorer (a float64 or float32 library, a rounded
 // leaderboard) a block at a time, with a [Strategy]: [Blocks] (our
-// adaptive block code), [Primes] (ICML Alg 1) or [Alg3] (ICML Alg 3).
+// adaptive block code), [Lean] (the block code with partial decoding of
+// ambiguous blocks, a safety factor steered by the outcomes and mixed
+// Conway–Guy blocks: fewer queries against float scorers), [Primes] (ICML
+// Alg 1) or [Alg3] (ICML Alg 3).
 //
 // # How far from the floor
 //
@@ -127,7 +130,7 @@
 // The files: attack.go (the shared [Result]), single.go, robust.go,
 // family.go and mutnet.go (the single-query attacks), multi.go (the
 // multi-query API), strategy.go (the strategy interface), blocks.go,
-// primes.go, alg3.go (the strategies), state.go (one multi-query attack's
+// lean.go, primes.go, alg3.go (the strategies), state.go (one multi-query attack's
 // state and its block decoding), emu.go (decoding by emulated brackets),
 // floor.go (the lower bounds of "How far from the floor").
 //

@@ -12,7 +12,7 @@ import (
 )
 
 // A Strategy is a multi-query attack: how it lays out the blocks of points
-// each query decodes. The strategies are [Blocks], [Primes] and [Alg3];
+// each query decodes. The strategies are [Blocks], [Lean], [Primes] and [Alg3];
 // [ParseStrategy] finds one by name. A nil Strategy means Blocks.
 type Strategy interface {
 	// String returns the strategy's name, as ParseStrategy accepts it.
