@@ -72,7 +72,7 @@ func (a *multi) fillBase() {
 func (a *multi) setBase(i int) {
 	r, cl := &a.neutral, 0
 	if c := a.labels[i]; c >= 0 {
-		r, cl = &a.known[c], c
+		r, cl = a.knownRow(i, c), c
 	}
 	a.lo.Set(i, r.lo[cl])
 	a.hi.Set(i, r.hi[cl])

@@ -54,6 +54,43 @@ func (lean) setup(a *multi) {
 	a.rows = newRowCache()
 	a.mixed = a.k == 2
 	blocks{}.setup(a)
+	if a.emu != nil {
+		a.setDither()
+	}
+}
+
+// setDither gives known points of class c rows with class-c probability
+// 1 − ε_j, ε_j = 10^−4·(1 + j/16), j = ditherIdx(i), instead of 1. Their
+// terms (about 10^−4 each) are far below a spacing of the score, yet
+// above the rounding unit of the summation's partial sums, so that the
+// partial sums of different leaves of the tree differ. Without them the
+// neutral terms, all equal, round the same way in every leaf: the
+// emulated bracket between all-lowest and all-highest terms grows to
+// 9–17 spacings while the unknown points fill the deepest leaves (a third
+// of the attack), 1–3 with them (BENCHMARKS.md §17).
+func (a *multi) setDither() {
+	a.dither = make([][]rowInfo, a.k)
+	a.dcount = make([][]int, a.k)
+	a.ditherMax = make([]float64, a.k)
+	for c := range a.k {
+		a.dither[c] = make([]rowInfo, ditherRows)
+		a.dcount[c] = make([]int, ditherRows)
+		for j := range ditherRows {
+			eps := 1e-4 * (1 + float64(j)/ditherRows)
+			row := make([]float64, a.k)
+			for o := range row {
+				row[o] = eps / float64(a.k-1)
+			}
+			row[c] = 1 - eps
+			r, err := a.rowInfo(row)
+			if err != nil {
+				a.dither, a.dcount, a.ditherMax = nil, nil, nil
+				return // keep the plain known rows
+			}
+			a.dither[c][j] = r
+			a.ditherMax[c] = max(a.ditherMax[c], r.tf[c])
+		}
+	}
 }
 
 func (lean) next(a *multi, kmax int) (*blockPlan, error) { return a.planDigits(kmax, false, 0) }
