@@ -78,8 +78,8 @@ type multi struct {
 	dither    [][]rowInfo
 	dcount    [][]int
 	ditherMax []float64
-	lastG      float64       // the previous block's unit
-	curIdx     []int         // the block being decoded
+	lastG     float64 // the previous block's unit
+	curIdx    []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
