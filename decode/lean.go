@@ -31,7 +31,7 @@ import (
 //     Blocks must keep its factor high (1.125 and up) because every
 //     ambiguity costs it a whole query.
 //
-// Without emulation (decimals, Kahan sums, noise too wide) Lean is Blocks.
+// Without emulation (decimals, Kahan sums) Lean is exactly Blocks.
 var Lean Strategy = lean{}
 
 type lean struct{}
@@ -51,12 +51,13 @@ var leanCtl = factorCtl{start: emuFactorStart, min: 0.3, grow: 1.5, amb: 1.15, d
 
 func (lean) setup(a *multi) {
 	a.fac = leanCtl
+	blocks{}.setup(a)
+	if a.emu == nil {
+		return // not emulable (decimals, Kahan sums): exactly Blocks
+	}
 	a.rows = newRowCache()
 	a.mixed = a.k == 2
-	blocks{}.setup(a)
-	if a.emu != nil {
-		a.setDither()
-	}
+	a.setDither()
 }
 
 // setDither gives known points of class c rows with class-c probability
