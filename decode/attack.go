@@ -34,6 +34,11 @@ type Result struct {
 	// Multi-query attacks ([AttackMulti]).
 	Retries int   // blocks re-queried smaller after failing verification
 	Blocks  []int // labels decoded by each successful query, in order
+	// Partial counts the queries that decoded only part of their block
+	// (strategies with partial decoding, [Lean]): several labelings
+	// explained the score and only the labels they all agree on were
+	// learned; the others were queried again.
+	Partial int
 	// Checked reports that the final check query was sent, and
 	// CheckDecisive that it could tell a single wrong label from the
 	// error budget (so it verified every label).

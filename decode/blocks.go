@@ -42,7 +42,10 @@ func (blocks) setup(a *multi) {
 	if err != nil {
 		return // not emulable: decode with the rigorous budget alone
 	}
-	a.emu, a.emuFactor = e, emuFactorStart
+	if a.fac.start == 0 {
+		a.fac = blocksCtl
+	}
+	a.emu, a.emuFactor = e, a.fac.start
 	a.lo, a.hi, a.rn = e.NewCachedTerms(a.n), e.NewCachedTerms(a.n), e.NewCachedTerms(a.n)
 	// Rows made before the emulator existed.
 	a.emuRow(&a.neutral)
@@ -69,6 +72,9 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 		}
 	}
 	for iter := 0; iter < maxDesignIter; iter++ {
+		if a.rows != nil && fixedG == 0 {
+			g = a.rows.grid(g)
+		}
 		k := min(a.kDigits(g), kmax)
 		if k < 1 {
 			return nil, &BudgetError{Model: a.m.Name, Budget: 2 * b0, Room: a.wmax}
@@ -112,6 +118,16 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 		}
 		if p.gap != nil && gapOK(p.gap, need/2) {
 			a.lastG = gk
+			if a.mixed && p.emu && k < kmax && k < a.nUnk {
+				// Lean: a Conway–Guy top may fit more points at this unit.
+				mp, err := a.tryMixed(k, min(kmax, a.nUnk), gk)
+				if err != nil {
+					return nil, err
+				}
+				if mp != nil {
+					return mp, nil
+				}
+			}
 			return p, nil
 		}
 		if fixedG > 0 {
@@ -198,6 +214,10 @@ func (a *multi) digitRows(k int, g float64) ([]rowInfo, error) {
 	rs := make([]rowInfo, k)
 	for j := range k {
 		w := g * math.Pow(float64(a.k), float64(k-1-j))
+		if r, ok := a.rows.get(w); ok {
+			rs[j] = r
+			continue
+		}
 		row := make([]float64, a.k)
 		if a.k == 2 {
 			row[1] = sigmoidNeg(w)
@@ -223,6 +243,7 @@ func (a *multi) digitRows(k int, g float64) ([]rowInfo, error) {
 		if rs[j], err = a.rowInfo(row); err != nil {
 			return nil, err
 		}
+		a.rows.put(w, rs[j])
 	}
 	return rs, nil
 }

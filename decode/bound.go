@@ -48,13 +48,18 @@ type QueryBound struct {
 // which γ > need(S + W) is possible, and the count of such maximal blocks
 // is a lower bound. Known points add terms that only raise the need, and
 // retried blocks are smaller, so the bound holds for every labeling.
+//
+// For [Lean] the same argument holds with its least safety factor
+// (0.3 instead of 1.125) and, for K = 2, M halved (its mixed blocks'
+// Conway–Guy top); a partially decoded block learns fewer labels than it
+// holds, which only adds queries.
 func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 	n := opt.N
 	a, err := newMulti(opt.N, opt.K, opt)
 	if err != nil {
 		return nil, err
 	}
-	if a.st != Blocks {
+	if a.st != Blocks && a.st != Lean {
 		p, err := PlanMulti(ctx, opt)
 		if err != nil {
 			return nil, err
@@ -75,6 +80,19 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 			uSp = 0x1p-24
 		}
 	}
+	// fmin is the least safety factor on the emulated need: Blocks'
+	// start, or Lean's floor (leanCtl.min).
+	fmin := emuFactorStart
+	if a.fac.partial {
+		fmin = a.fac.min
+	}
+	// Lean's mixed blocks (K = 2, under emulation) carry a Conway–Guy top
+	// whose largest weight u_m·2^l is at least 2^(k−2) units (u_m ≥
+	// 0.51·2^(m−1) for m ≤ 20): half the digits' M.
+	mixedHalf := 0.0
+	if a.mixed && a.emu != nil {
+		mixedHalf = math.Ln2
+	}
 	wb := (a.tTop-a.tBot+max(a.tBot, 0))*(1+0x1p-40) + 0x1p-40
 	cg := a.k == 2 && a.emu == nil
 	// need is a lower bound on the gap a block needs when the exact terms
@@ -84,7 +102,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		if a.emu == nil {
 			return rig
 		}
-		return min(rig, emuFactorStart*(t*uSp+2*float64(n)*tauH))
+		return min(rig, fmin*(t*uSp+2*float64(n)*tauH))
 	}
 	// fits reports whether a block of kb points can be accepted with nUnk
 	// labels unknown (see the doc comment): with M·γ ≤ W ≤ wb the largest
@@ -93,7 +111,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 	// functions) it suffices to try W = wb.
 	fits := func(nUnk, kb int) bool {
 		s := float64(nUnk-kb) * t0 * (1 - 0x1p-10)
-		lm := math.Log(float64(a.k-1)) + float64(kb-1)*math.Log(float64(a.k)) // ln M
+		lm := math.Log(float64(a.k-1)) + float64(kb-1)*math.Log(float64(a.k)) - mixedHalf // ln M
 		if math.Log(wb)-lm > math.Log(need(s+wb)) {
 			return true
 		}

@@ -58,12 +58,15 @@
 // The multi-query attack ([AttackMulti]) recovers N labels from a
 // finite-precision scorer (a float64 or float32 library, a rounded
 // leaderboard) a block at a time, with a [Strategy]: [Blocks] (our
-// adaptive block code), [Primes] (ICML Alg 1) or [Alg3] (ICML Alg 3).
-// Labels known beforehand (MultiOptions.Known) cost no query. A
-// [Recorder] keeps every query and score of an attack in a [Transcript],
-// and [ReplayTranscript] reads a transcript under another model: the
-// labels its scores determine there, or the first score no labeling
-// explains (how package fingerprint re-identifies a scorer mid-attack).
+// adaptive block code), [Lean] (the block code with partial decoding of
+// ambiguous blocks, a safety factor steered by the outcomes and mixed
+// Conway–Guy blocks: fewer queries against float scorers), [Primes] (ICML
+// Alg 1) or [Alg3] (ICML Alg 3). Labels known beforehand
+// (MultiOptions.Known) cost no query. A [Recorder] keeps every query and
+// score of an attack in a [Transcript], and [ReplayTranscript] reads a
+// transcript under another model: the labels its scores determine there,
+// or the first score no labeling explains (how package fingerprint
+// re-identifies a scorer mid-attack).
 //
 // # How far from the floor
 //
@@ -115,6 +118,22 @@
 // Beating bound 2 needs codes that are not block codes: labels carried by
 // several queries and decoded jointly (bound 1 allows it).
 //
+// [Lean] takes back part of that distance. Its mixed blocks put a
+// Conway–Guy set on top of the binary digits, whose largest weight is
+// about 0.51·2^(k−1) units for a top of 20 [GM88]: one label a query
+// more, of the two to three Frenkel's bound leaves room for (the best
+// construction known, Bohman's, reaches about 0.44·2^(k−1) [Boh98]: a
+// fifth of a label more).
+// Partial decoding makes an ambiguous block cost the few labels its
+// candidates disagree on instead of a query, so the safety factor can
+// settle where about one block in eight is ambiguous (0.6–0.9 instead of
+// 1.125 and up). What is left is the bracket itself: the emulated width
+// between all-lowest and all-highest computed terms is 1 to 5 spacings,
+// and 10 to 17 while the unknown points fill the deepest part of the
+// summation tree (a third of the attack; the identical neutral terms
+// round coherently in every leaf), where the floor's bracketed δ assumes
+// the smaller widths of a fresh arrangement.
+//
 // # How to extend
 //
 //   - A multi-query strategy: one new file in this package with a type
@@ -132,7 +151,7 @@
 // The files: attack.go (the shared [Result]), single.go, robust.go,
 // family.go and mutnet.go (the single-query attacks), multi.go (the
 // multi-query API), strategy.go (the strategy interface), blocks.go,
-// primes.go, alg3.go (the strategies), state.go (one multi-query attack's
+// lean.go, primes.go, alg3.go (the strategies), state.go (one multi-query attack's
 // state and its block decoding), emu.go (decoding by emulated brackets),
 // floor.go (the lower bounds of "How far from the floor").
 //
@@ -146,6 +165,11 @@
 //     (Extended Abstract)".
 //   - [Fre98] P. E. Frenkel, "Integer sets with distinct subset sums",
 //     Proc. AMS 126(11), 1998.
+//   - [GM88] R. K. Guy, "Sets of integers whose subsets have distinct
+//     sums", Annals of Discrete Mathematics 12 (1982) 141–154; J. H.
+//     Conway and R. K. Guy's sequence, OEIS A005318.
+//   - [Boh98] T. Bohman, "A construction for sets of integers with
+//     distinct subset sums", Electronic J. Combinatorics 5 (1998) R3.
 //   - [HS74] E. Horowitz, S. Sahni, "Computing partitions with applications
 //     to the knapsack problem", JACM 21(2), 1974.
 //   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions

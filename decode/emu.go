@@ -6,6 +6,7 @@ package decode
 import (
 	"math"
 	"math/big"
+	"slices"
 )
 
 // The safety factor on the emulated separation ([multi.emuNeed]) starts
@@ -23,6 +24,21 @@ const (
 	emuFactorGrow  = 1.5
 	emuFactorDecay = 0.95
 )
+
+// factorCtl is how a strategy steers the safety factor on the emulated
+// separation (multi.emuFactor): it starts at start, is multiplied by grow
+// after a block no single labeling explains (a retry), by amb after a
+// partially decoded block (partial: several labelings explain the score
+// and only the labels they agree on are learned), and by decay after each
+// decoded block, never going below min.
+type factorCtl struct {
+	start, min, grow, amb, decay float64
+	partial                      bool
+}
+
+// blocksCtl is the block code's: no partial decoding, a quick rise and a
+// slow decay back to the start.
+var blocksCtl = factorCtl{start: emuFactorStart, min: emuFactorStart, grow: emuFactorGrow, amb: emuFactorGrow, decay: emuFactorDecay}
 
 // maxCand bounds the labelings decodeEmu brackets for one block: the
 // candidates are those within the rigorous budget of the score, and with
@@ -56,7 +72,7 @@ func (a *multi) fillBase() {
 func (a *multi) setBase(i int) {
 	r, cl := &a.neutral, 0
 	if c := a.labels[i]; c >= 0 {
-		r, cl = &a.known[c], c
+		r, cl = a.knownRow(i, c), c
 	}
 	a.lo.Set(i, r.lo[cl])
 	a.hi.Set(i, r.hi[cl])
@@ -152,7 +168,6 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	b := new(big.Float).SetFloat64(p.budget)
 	low := new(big.Float).SetPrec(sumPrec).Sub(t, b)
 	high := new(big.Float).SetPrec(sumPrec).Add(t, b)
-	sigma := floorDigits(low, p)
 	tau := new(big.Rat)
 	if a.opt.Noise.Kind != 0 {
 		sf, _ := score.Float64()
@@ -161,6 +176,61 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	sLo := new(big.Rat).Sub(score, tau)
 	sHi := new(big.Rat).Add(score, tau)
 	var found []int
+	ambiguous, twice := false, false
+	each := eachDigits
+	if p.each != nil {
+		each = p.each
+	}
+	complete := each(a, p, low, high, func(sigma []int) bool {
+		a.setBlock(idx, p, sigma)
+		rlo, err1 := a.emu.Report(a.lo)
+		rhi, err2 := a.emu.Report(a.hi)
+		if err1 != nil || err2 != nil || sHi.Cmp(rlo) < 0 || sLo.Cmp(rhi) > 0 {
+			return true
+		}
+		switch {
+		case found == nil:
+			found = append([]int(nil), sigma...)
+		case !a.fac.partial:
+			twice = true // two labelings explain the score
+			return false
+		default:
+			// Partial decoding: keep only the labels every labeling
+			// that explains the score agrees on.
+			ambiguous = true
+			for j, c := range sigma {
+				if found[j] != c {
+					found[j] = -1
+				}
+			}
+		}
+		return true
+	})
+	if twice || !complete {
+		// Two labelings explain the score, or too many candidates to
+		// bracket them all: nothing is decoded.
+		a.emuFactor *= a.fac.grow
+		return nil, false
+	}
+	if ambiguous {
+		a.emuFactor *= a.fac.amb
+		if !slices.ContainsFunc(found, func(c int) bool { return c >= 0 }) {
+			return nil, false // no label common to them all: a retry
+		}
+	}
+	if found == nil {
+		a.emuFactor *= a.fac.grow
+		return nil, false
+	}
+	return found, true
+}
+
+// eachDigits calls f on every labeling of a digit block whose exact block
+// sum lies in [low, high], in increasing order of the sum, until f
+// returns false. It reports false if it stopped at maxCand labelings
+// before reaching high (some candidates were not seen).
+func eachDigits(_ *multi, p *blockPlan, low, high *big.Float, f func(sigma []int) bool) bool {
+	sigma := floorDigits(low, p)
 	sum := new(big.Float).SetPrec(sumPrec)
 	for range maxCand {
 		sum.SetInt64(0)
@@ -168,29 +238,16 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 			sum.Add(sum, p.v[j][c])
 		}
 		if sum.Cmp(high) > 0 {
-			break
+			return true
 		}
-		if sum.Cmp(low) >= 0 {
-			a.setBlock(idx, p, sigma)
-			rlo, err1 := a.emu.Report(a.lo)
-			rhi, err2 := a.emu.Report(a.hi)
-			if err1 == nil && err2 == nil && sHi.Cmp(rlo) >= 0 && sLo.Cmp(rhi) <= 0 {
-				if found != nil {
-					a.emuFactor *= emuFactorGrow
-					return nil, false // two labelings explain the score
-				}
-				found = append([]int(nil), sigma...)
-			}
+		if sum.Cmp(low) >= 0 && !f(sigma) {
+			return true
 		}
-		if !nextDigits(sigma, a.k) {
-			break
+		if !nextDigits(sigma, p.k()) {
+			return true
 		}
 	}
-	if found == nil {
-		a.emuFactor *= emuFactorGrow
-		return nil, false
-	}
-	return found, true
+	return false
 }
 
 // floorDigits returns the labeling with the largest block sum ≤ x (all

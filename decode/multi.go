@@ -160,7 +160,16 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 		fails = 0
 		kmax = opt.blockCap(a.n)
 		a.learn(idx, sigma)
-		res.Blocks = append(res.Blocks, len(idx))
+		got := 0
+		for _, c := range sigma {
+			if c >= 0 {
+				got++
+			}
+		}
+		if got < len(idx) {
+			res.Partial++
+		}
+		res.Blocks = append(res.Blocks, got)
 		if a.opt.Progress != nil {
 			a.opt.Progress(a.n-a.nUnk, a.queries)
 		}

@@ -69,8 +69,17 @@ type multi struct {
 	filled     bool          // lo, hi, rn were filled once (fillBase)
 	stale      []int         // points learned since the last fillBase
 	emuFactor  float64       // safety factor on the emulated separation
-	lastG      float64       // the previous block's unit
-	curIdx     []int         // the block being decoded
+	fac        factorCtl     // how the strategy steers emuFactor
+	rows       *rowCache     // nil, or digit rows by weight on a grid of units
+	mixed      bool          // try mixed Conway–Guy blocks under emulation (Lean)
+	// dither[c] (nil: none) are the rows known points of class c get in
+	// turn (ditherIdx), dcount[c][j] how many points have row j, and
+	// ditherMax[c] the largest of their class-c terms (Lean).
+	dither    [][]rowInfo
+	dcount    [][]int
+	ditherMax []float64
+	lastG     float64 // the previous block's unit
+	curIdx    []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
@@ -254,10 +263,14 @@ func (a *multi) budgetFor(idx []int, rs []rowInfo, neutralKnown bool) float64 {
 			nNeutral += float64(a.nKnown[c])
 			dNeutral += a.dKnown[c]
 		} else {
-			b.SumT += float64(a.nKnown[c]) * a.known[c].tf[c]
-			b.SumDT += a.dKnown[c] * a.known[c].tf[c]
+			tf := a.known[c].tf[c]
+			if a.dither != nil {
+				tf = a.ditherMax[c]
+			}
+			b.SumT += float64(a.nKnown[c]) * tf
+			b.SumDT += a.dKnown[c] * tf
 			if a.nKnown[c] > 0 {
-				b.Max = max(b.Max, a.known[c].tf[c])
+				b.Max = max(b.Max, tf)
 			}
 		}
 	}
@@ -325,6 +338,21 @@ func (a *multi) width() int {
 	return 1
 }
 
+// knownRow returns the row of known point i of class c.
+func (a *multi) knownRow(i, c int) *rowInfo {
+	if a.dither != nil {
+		return &a.dither[c][ditherIdx(i)]
+	}
+	return &a.known[c]
+}
+
+// ditherRows is the number of dither rows per class; ditherIdx spreads
+// them over the points by a multiplicative hash (Knuth's 2654435761), so
+// that no two leaves of the summation tree hold the same pattern.
+const ditherRows = 16
+
+func ditherIdx(i int) int { return int(uint32(i) * 2654435761 >> 28) }
+
 // putRow writes point i's row outside any block.
 func (a *multi) putRow(i int) {
 	if a.pred == nil {
@@ -332,7 +360,7 @@ func (a *multi) putRow(i int) {
 	}
 	r := &a.neutral
 	if c := a.labels[i]; c >= 0 && !a.predNeutralKnown {
-		r = &a.known[c]
+		r = a.knownRow(i, c)
 	}
 	w := a.width()
 	copy(a.pred.P[i*w:(i+1)*w], r.row)
@@ -370,6 +398,12 @@ func (a *multi) constC(p *blockPlan) *big.Float {
 	for cl := range a.k {
 		if a.st.knownNeutral() {
 			nNeutral += int64(a.nKnown[cl])
+		} else if a.dither != nil {
+			for j, n := range a.dcount[cl] {
+				if n > 0 {
+					c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.dither[cl][j].t[cl], new(big.Float).SetInt64(int64(n))))
+				}
+			}
 		} else if a.nKnown[cl] > 0 {
 			c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
 		}
@@ -384,22 +418,32 @@ func (a *multi) constC(p *blockPlan) *big.Float {
 // learn records the block's labels.
 func (a *multi) learn(idx, sigma []int) {
 	for j, i := range idx {
+		if sigma[j] < 0 {
+			continue // partially decoded block: still unknown
+		}
 		a.labels[i] = sigma[j]
 		a.nUnk--
 		a.dUnk -= float64(a.depth[i])
 		a.nKnown[sigma[j]]++
 		a.dKnown[sigma[j]] += float64(a.depth[i])
+		if a.dither != nil {
+			a.dcount[sigma[j]][ditherIdx(i)]++
+		}
 		a.putRow(i)
 	}
 	a.baseOK = false
 	if a.emu != nil {
-		a.stale = append(a.stale, idx...)
+		for j, i := range idx {
+			if sigma[j] >= 0 {
+				a.stale = append(a.stale, i)
+			}
+		}
 	}
 	for a.pos < a.n && a.labels[a.order[a.pos]] >= 0 {
 		a.pos++
 	}
 	if a.emu != nil {
-		a.emuFactor = max(emuFactorStart, a.emuFactor*emuFactorDecay)
+		a.emuFactor = max(a.fac.min, a.emuFactor*a.fac.decay)
 	}
 }
 

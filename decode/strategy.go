@@ -12,7 +12,7 @@ import (
 )
 
 // A Strategy is a multi-query attack: how it lays out the blocks of points
-// each query decodes. The strategies are [Blocks], [Primes] and [Alg3];
+// each query decodes. The strategies are [Blocks], [Lean], [Primes] and [Alg3];
 // [ParseStrategy] finds one by name. A nil Strategy means Blocks.
 type Strategy interface {
 	// String returns the strategy's name, as ParseStrategy accepts it.
@@ -72,7 +72,16 @@ type blockPlan struct {
 	budget float64        // error budget of the query, sum units
 	xmax   *big.Int       // Primes: Π p_j^(K−1)
 	emu    bool           // decode by emulated brackets
+	// each, if set, enumerates the block's candidate labelings for
+	// decoding by brackets (nil: superincreasing digits, eachDigits): it
+	// calls f on every labeling whose exact block sum lies in [low, high]
+	// (a superset is allowed) until f returns false, and reports false if
+	// it could not list them all.
+	each func(a *multi, p *blockPlan, low, high *big.Float, f func(sigma []int) bool) bool
 }
+
+// k returns the number of classes of the block's rows.
+func (p *blockPlan) k() int { return len(p.v[0]) }
 
 // fixedPlan is the planning of the strategies with one block design for
 // the whole attack (Primes, Alg3): design makes it, for at most kmax

@@ -163,9 +163,9 @@ func TestPlanServed(t *testing.T) {
 	served := planJSON("-scorer", url+"lb")
 	assert.Equal(t, 198, served.N)
 	assert.Equal(t, 2, served.K)
-	assert.Equal(t, "binary64,clip=1e-12,renorm,dec=5", served.ServedModel)
+	assert.Equal(t, "binary64,clip=1e-12,renorm,log=glibc,dec=5", served.ServedModel)
 	assert.Equal(t, served.ServedModel, served.Scorer)
-	named := planJSON("-scorer", "binary64,clip=1e-12,renorm,dec=5", "-n", "198")
+	named := planJSON("-scorer", "binary64,clip=1e-12,renorm,log=glibc,dec=5", "-n", "198")
 	assert.Equal(t, named.Strategies, served.Strategies)
 	require.NotEmpty(t, served.Strategies)
 	for _, r := range served.Strategies {
@@ -179,7 +179,7 @@ func TestPlanServed(t *testing.T) {
 	// The text form says where the model came from.
 	var out bytes.Buffer
 	require.Equal(t, 0, run([]string{"plan", "-scorer", url + "lb"}, &out, io.Discard))
-	assert.Contains(t, out.String(), "published model binary64,clip=1e-12,renorm,dec=5")
+	assert.Contains(t, out.String(), "published model binary64,clip=1e-12,renorm,log=glibc,dec=5")
 	// Usage errors: -n against the server's, a metric with no model.
 	var errb bytes.Buffer
 	assert.Equal(t, 2, run([]string{"plan", "-scorer", url + "lb", "-n", "100"}, io.Discard, &errb))
@@ -213,7 +213,7 @@ func TestPlanServed(t *testing.T) {
 		assert.Equal(t, b.String(), string(got))
 		t.Logf("attack %s %v: model %s, %d queries (%d probes)", comp, extra, o.Assume, o.Queries, o.Probes)
 		if extra == nil {
-			assert.Equal(t, "binary64,clip=1e-12,renorm,dec=5", o.Assume)
+			assert.Equal(t, "binary64,clip=1e-12,renorm,log=glibc,dec=5", o.Assume)
 		}
 	}
 	// K = 3 without renormalisation (the server checks that rows sum to

@@ -1,0 +1,344 @@
+// This file implements the Lean strategy: the block code with partial
+// decoding and a safety factor steered by what the scores show.
+
+package decode
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"slices"
+
+	"github.com/labelinf/labelinf/subsetsum"
+)
+
+// Lean is the block code ([Blocks]: the same digit weights, point order,
+// error budget and decoding by emulated brackets) with two changes that
+// spend fewer queries against an emulable scorer (binary64 or binary32):
+//
+//   - Partial decoding. When several labelings of a block explain the
+//     score (their emulated brackets all hold it), Blocks re-queries the
+//     whole block smaller; Lean learns the labels every one of them
+//     agrees on and leaves only the others unknown, to be decoded in a
+//     later block. Adjacent block sums differ in the trailing digits
+//     only, so an ambiguous query still decodes all but a few labels.
+//     Verification is unchanged: a label is learned only if no other
+//     labeling that the model allows explains the score.
+//   - A lower safety factor on the emulated separation, steered by the
+//     outcomes: it falls by leanDecay after each block decoded whole and
+//     rises by leanAmb after a partial one (leanGrow after a block no
+//     labeling explains), so that about one block in eight is partial.
+//     Blocks must keep its factor high (1.125 and up) because every
+//     ambiguity costs it a whole query.
+//
+// Without emulation (decimals, Kahan sums) Lean is exactly Blocks.
+var Lean Strategy = lean{}
+
+type lean struct{}
+
+func init() { register(Lean) }
+
+func (lean) String() string     { return "lean" }
+func (lean) knownNeutral() bool { return false }
+
+// The safety factor's control (see factorCtl). At equilibrium a fraction
+// p of the blocks is partial with p·ln(leanAmb·leanDecay) = (1−p)·ln(1/leanDecay):
+// p ≈ 1/8 for these values. The start is Blocks' own; the floor keeps a
+// run of lucky blocks from driving it where every block is ambiguous.
+// These are choices (BENCHMARKS.md §17 gives the query counts they reach),
+// not calibrated optima.
+var leanCtl = factorCtl{start: emuFactorStart, min: 0.3, grow: 1.5, amb: 1.15, decay: 0.98, partial: true}
+
+func (lean) setup(a *multi) {
+	a.fac = leanCtl
+	blocks{}.setup(a)
+	if a.emu == nil {
+		return // not emulable (decimals, Kahan sums): exactly Blocks
+	}
+	a.rows = newRowCache()
+	a.mixed = a.k == 2
+	a.setDither()
+}
+
+// setDither gives known points of class c rows with class-c probability
+// 1 − ε_j, ε_j = 10^−4·(1 + j/16), j = ditherIdx(i), instead of 1. Their
+// terms (about 10^−4 each) are far below a spacing of the score, yet
+// above the rounding unit of the summation's partial sums, so that the
+// partial sums of different leaves of the tree differ. Without them the
+// neutral terms, all equal, round the same way in every leaf: the
+// emulated bracket between all-lowest and all-highest terms grows to
+// 9–17 spacings while the unknown points fill the deepest leaves (a third
+// of the attack), 1–3 with them (BENCHMARKS.md §17).
+func (a *multi) setDither() {
+	a.dither = make([][]rowInfo, a.k)
+	a.dcount = make([][]int, a.k)
+	a.ditherMax = make([]float64, a.k)
+	for c := range a.k {
+		a.dither[c] = make([]rowInfo, ditherRows)
+		a.dcount[c] = make([]int, ditherRows)
+		for j := range ditherRows {
+			eps := 1e-4 * (1 + float64(j)/ditherRows)
+			row := make([]float64, a.k)
+			for o := range row {
+				row[o] = eps / float64(a.k-1)
+			}
+			row[c] = 1 - eps
+			r, err := a.rowInfo(row)
+			if err != nil {
+				a.dither, a.dcount, a.ditherMax = nil, nil, nil
+				return // keep the plain known rows
+			}
+			a.dither[c][j] = r
+			a.ditherMax[c] = max(a.ditherMax[c], r.tf[c])
+		}
+	}
+}
+
+func (lean) next(a *multi, kmax int) (*blockPlan, error) { return a.planDigits(kmax, false, 0) }
+
+// rowCache keeps the digit rows of the recent blocks by weight. The block
+// design puts its unit g on a geometric grid (grid), so that the weights
+// g·K^j of one block recur in the next ones, whose units differ by a few
+// grid steps at most; a row's exact terms (K logarithms at 128 bits) and
+// emulated ranges are then computed once. Rounding g up to the grid costs
+// at most log_K(2^(1/rowGridSteps)) labels a block.
+type rowCache struct {
+	m map[float64]rowInfo
+}
+
+// rowGridSteps is the number of grid units per octave: 64 steps round g up
+// by at most 1.1%, less than planDigits' smallest raise (1%), and cost at
+// most 0.016 labels a binary block.
+const rowGridSteps = 64
+
+// rowCacheMax bounds the cache: past it, it starts afresh (the rows of
+// the blocks before are unlikely to recur once the unit has moved on).
+const rowCacheMax = 1 << 12
+
+func newRowCache() *rowCache { return &rowCache{m: make(map[float64]rowInfo)} }
+
+// grid rounds g up to the grid 2^(i/rowGridSteps).
+func (c *rowCache) grid(g float64) float64 {
+	if !(g > 0) || math.IsInf(g, 0) {
+		return g
+	}
+	return math.Exp2(math.Ceil(math.Log2(g)*rowGridSteps-1e-9) / rowGridSteps)
+}
+
+// get returns the row of weight w; a nil cache holds nothing.
+func (c *rowCache) get(w float64) (rowInfo, bool) {
+	if c == nil {
+		return rowInfo{}, false
+	}
+	r, ok := c.m[w]
+	return r, ok
+}
+
+func (c *rowCache) put(w float64, r rowInfo) {
+	if c == nil {
+		return
+	}
+	if len(c.m) >= rowCacheMax {
+		clear(c.m)
+	}
+	c.m[w] = r
+}
+
+// mixedMaxTop is the largest Conway–Guy top of a mixed block: its subset
+// sums are distinct (TestConwayGuyDistinct checks every n ≤ 20
+// exhaustively), and subsetsum.Window lists the few top subsets a score
+// allows from two halves of 2^10 sums.
+const mixedMaxTop = maxCG
+
+// tryMixed designs a binary block of more than kd points at unit g (kd
+// the digit block's size at g) whose integer weights are a Conway–Guy set
+// of m elements scaled by 2^L on top of L binary digits:
+//
+//	c = {2^L·s : s ∈ CG(m)} ∪ {2^(L−1), …, 2, 1},
+//
+// so that its 2^(L+m) subset sums are distinct integers. Its largest
+// weight 2^L·u_m is about 0.51·2^(L+m−1) for m = 20 [GM88], against
+// 2^(k−1) for k binary digits: about one more label in the same room. It
+// returns nil when no such block fits or its realized gap is short of the
+// need (the caller keeps the digit block).
+func (a *multi) tryMixed(kd, kmax int, g float64) (*blockPlan, error) {
+	k := 0
+	var m, l int
+	u, err := subsetsum.ConwayGuySeq(mixedMaxTop)
+	if err != nil {
+		return nil, err
+	}
+	// u_m ≥ 2^(m−2) for m ≥ 2, so no mixed block holds more than kd + 2
+	// points where kd binary digits fit.
+	for kk := min(kmax, kd+2); kk > kd; kk-- {
+		mm := min(kk, mixedMaxTop)
+		if math.Ldexp(float64(u[mm]), kk-mm)*g <= a.wmax {
+			k, m, l = kk, mm, kk-mm
+			break
+		}
+	}
+	if k == 0 {
+		return nil, nil
+	}
+	p, err := a.mixedDesign(m, l, g)
+	if p == nil || err != nil {
+		return nil, err
+	}
+	idx := a.nextIdx(k)
+	p.budget = a.budgetFor(idx, p.rows, false)
+	need := min(2*p.budget, a.emuNeed(idx, p))
+	p.emu = need < 2*p.budget
+	if !gapOK(p.gap, need/2) {
+		return nil, nil
+	}
+	return p, nil
+}
+
+// mixedDesign builds the mixed block of a Conway–Guy top of m points over
+// l binary digits at unit g (see tryMixed): its rows, increments, realized
+// gap and candidate lister. It returns nil if the realized weights stray
+// so far from g·c that the gap is not positive.
+func (a *multi) mixedDesign(m, l int, g float64) (*blockPlan, error) {
+	k := m + l
+	s, err := subsetsum.ConwayGuy(m)
+	if err != nil {
+		return nil, err
+	}
+	mx := &mixed{c: make([]int64, k), top: make([]int64, m), l: l}
+	for i := range m {
+		mx.top[i] = s[m-1-i] // point 0 carries the largest weight
+		mx.c[i] = mx.top[i] << l
+	}
+	for j := range l {
+		mx.c[m+j] = 1 << (l - 1 - j)
+	}
+	p := &blockPlan{g: g, rows: make([]rowInfo, k)}
+	for j, c := range mx.c {
+		if p.rows[j], err = a.binRow(g * float64(c)); err != nil {
+			return nil, err
+		}
+	}
+	p.v = increments(p.rows)
+	// The realized increments are g·c_j + e_j; with D = Σ|e_j| two
+	// labelings' sums are at least g − 2D apart, and a sum in [lo, hi]
+	// has its integer in [(lo − D)/g, (hi + D)/g].
+	gb := new(big.Float).SetPrec(incPrec).SetFloat64(g)
+	dev := new(big.Float).SetPrec(incPrec)
+	d := new(big.Float).SetPrec(incPrec)
+	for j, c := range mx.c {
+		d.Mul(gb, new(big.Float).SetInt64(c))
+		d.Sub(p.v[j][1], d)
+		dev.Add(dev, d.Abs(d))
+	}
+	p.gap = new(big.Float).SetPrec(incPrec).Sub(gb, new(big.Float).Mul(dev, big.NewFloat(2)))
+	if p.gap.Sign() <= 0 {
+		return nil, nil
+	}
+	mx.dev = dev
+	p.each = mx.each
+	p.read = mx.read
+	return p, nil
+}
+
+// mixed is a mixed block's integer weights (see tryMixed).
+type mixed struct {
+	c   []int64 // integer weight of each point, point 0 largest
+	top []int64 // the Conway–Guy part, points 0 … m−1
+	l   int     // binary digits below it
+	dev *big.Float
+}
+
+// each calls f on every labeling whose integer subset sum n has n·g in
+// [low − D, high + D]: a superset of those whose exact sums lie in
+// [low, high]. The top's subsets come from a meet in the middle over the
+// Conway–Guy weights (subsetsum.Window), the digits below from n's bits.
+// It reports false, listing nothing, when more than maxCand integers or
+// top subsets qualify.
+func (mx *mixed) each(_ *multi, p *blockPlan, low, high *big.Float, f func(sigma []int) bool) bool {
+	gb := new(big.Float).SetPrec(sumPrec).SetFloat64(p.g)
+	lo := new(big.Float).SetPrec(sumPrec).Sub(low, mx.dev)
+	hi := new(big.Float).SetPrec(sumPrec).Add(high, mx.dev)
+	lo.Quo(lo, gb)
+	hi.Quo(hi, gb)
+	var total int64
+	for _, c := range mx.c {
+		total += c
+	}
+	if lo.IsInf() || hi.IsInf() {
+		return false
+	}
+	nlo, nhi := ceilInt(lo), floorInt(hi)
+	if nlo.Sign() < 0 {
+		nlo.SetInt64(0)
+	}
+	if nhi.Cmp(big.NewInt(total)) > 0 {
+		nhi.SetInt64(total)
+	}
+	if nlo.Cmp(nhi) > 0 {
+		return true // no integer in range: no candidate
+	}
+	if new(big.Int).Sub(nhi, nlo).Cmp(big.NewInt(maxCand)) >= 0 {
+		return false
+	}
+	a0, b0 := nlo.Int64(), nhi.Int64()
+	masks, err := subsetsum.Window(context.Background(), mx.top, a0>>mx.l, b0>>mx.l, maxCand)
+	if err != nil {
+		return false
+	}
+	m := len(mx.top)
+	sigma := make([]int, len(mx.c))
+	for _, mask := range masks {
+		var s int64
+		for i := range m {
+			sigma[i] = int(mask >> i & 1)
+			s += int64(sigma[i]) * mx.top[i]
+		}
+		base := s << mx.l
+		for r := max(a0-base, 0); r <= min(b0-base, 1<<mx.l-1); r++ {
+			for j := range mx.l {
+				sigma[m+j] = int(r >> (mx.l - 1 - j) & 1)
+			}
+			if !f(sigma) {
+				return true
+			}
+		}
+	}
+	return true
+}
+
+// read is the mixed block's reader without emulation: the one labeling
+// whose integer sum is within the budget of t (gap > 2·budget leaves at
+// most one); decode verifies it.
+func (mx *mixed) read(a *multi, t *big.Float, p *blockPlan) []int {
+	b := new(big.Float).SetFloat64(p.budget)
+	low := new(big.Float).SetPrec(sumPrec).Sub(t, b)
+	high := new(big.Float).SetPrec(sumPrec).Add(t, b)
+	var got []int
+	n := 0
+	if !mx.each(a, p, low, high, func(sigma []int) bool {
+		n++
+		got = slices.Clone(sigma)
+		return n < 2
+	}) || n != 1 {
+		return nil
+	}
+	return got
+}
+
+// binRow returns the binary row of weight w (row c ∝ e^(−c·w)), cached.
+func (a *multi) binRow(w float64) (rowInfo, error) {
+	if r, ok := a.rows.get(w); ok {
+		return r, nil
+	}
+	row := []float64{0, 1 / (1 + math.Exp(w))}
+	if w >= a.wmax {
+		row[1] = a.pExt // as digitRows: the extreme row itself
+	}
+	row[0] = 1 - row[1]
+	r, err := a.rowInfo(row)
+	if err != nil {
+		return rowInfo{}, err
+	}
+	a.rows.put(w, r)
+	return r, nil
+}
