@@ -74,11 +74,20 @@ func parseJSON(dst []float64, body []byte, n, k int) error {
 			return p.fail(fmt.Sprintf("predictions: more than %d rows", n))
 		}
 		if per == 1 {
-			v, err := p.num()
-			if err != nil {
-				return err
+			// A number whose text is the previous number's is that number:
+			// attack queries repeat one value over most rows.
+			if t := p.prev; len(t) > 0 && bytes.HasPrefix(p.b[p.i:], t) && !numByte(p.b, p.i+len(t)) {
+				p.i += len(t)
+				dst[got] = p.prevV
+			} else {
+				start := p.i
+				v, err := p.num()
+				if err != nil {
+					return err
+				}
+				dst[got] = v
+				p.prev, p.prevV = p.b[start:p.i], v
 			}
-			dst[got] = v
 		} else {
 			if !p.eat('[') {
 				return p.fail(fmt.Sprintf("row %d: want '[' (an array of %d class probabilities)", got, k))
@@ -129,6 +138,22 @@ func parseJSON(dst []float64, body []byte, n, k int) error {
 type jsonParser struct {
 	b []byte
 	i int
+	// prev is the text of the last binary prediction read, prevV its value.
+	prev  []byte
+	prevV float64
+}
+
+// numByte reports whether b[i] exists and may continue a JSON number: a
+// token equal to the previous number's text ends there only if not.
+func numByte(b []byte, i int) bool {
+	if i >= len(b) {
+		return false
+	}
+	switch c := b[i]; {
+	case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
+		return true
+	}
+	return false
 }
 
 func (p *jsonParser) fail(msg string) error { return &ParseError{Offset: p.i, Msg: msg} }
@@ -258,6 +283,23 @@ func (p *jsonParser) num() (float64, error) {
 		exp10 += e
 	}
 	tok := b[start:i]
+	if !trunc && man <= 1<<53 && exp10 >= -22 && exp10 <= 22 {
+		// Clinger's fast path [Clinger90]: man and 10^|exp10| are exact
+		// float64s, so one correctly rounded product or quotient is the
+		// nearest float64 (strconv's atof64exact; Eisel–Lemire gives up
+		// on exact halfway-looking inputs such as 0.2509765625).
+		v := float64(man)
+		if exp10 < 0 {
+			v /= float64pow10[-exp10]
+		} else {
+			v *= float64pow10[exp10]
+		}
+		if neg {
+			v = -v
+		}
+		p.i = i
+		return v, nil
+	}
 	if !trunc {
 		if v, ok := eiselLemire(man, exp10, neg); ok {
 			p.i = i
@@ -273,6 +315,10 @@ func (p *jsonParser) num() (float64, error) {
 	p.i = i
 	return v, nil
 }
+
+// float64pow10[k] is 10^k, exact for k ≤ 22.
+var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // tokenHint names a few common non-numbers.
 func tokenHint(b []byte) string {
