@@ -75,12 +75,21 @@ func parseJSON(dst []float64, body []byte, n, k int) error {
 		}
 		if per == 1 {
 			// A number whose text is the previous number's is that number:
-			// attack queries repeat one value over most rows.
+			// attack queries repeat one value over most rows. Right after
+			// "prev," the copies of "prev," that follow are counted with
+			// a few long compares.
+			if k := p.repeats(n - got); k > 0 {
+				for j := range k {
+					dst[got+j] = p.prevV
+				}
+				got += k
+				continue
+			}
+			start := p.i
 			if t := p.prev; len(t) > 0 && bytes.HasPrefix(p.b[p.i:], t) && !numByte(p.b, p.i+len(t)) {
 				p.i += len(t)
 				dst[got] = p.prevV
 			} else {
-				start := p.i
 				v, err := p.num()
 				if err != nil {
 					return err
@@ -88,6 +97,7 @@ func parseJSON(dst []float64, body []byte, n, k int) error {
 				dst[got] = v
 				p.prev, p.prevV = p.b[start:p.i], v
 			}
+			p.prevAt = start
 		} else {
 			if !p.eat('[') {
 				return p.fail(fmt.Sprintf("row %d: want '[' (an array of %d class probabilities)", got, k))
@@ -138,9 +148,46 @@ func parseJSON(dst []float64, body []byte, n, k int) error {
 type jsonParser struct {
 	b []byte
 	i int
-	// prev is the text of the last binary prediction read, prevV its value.
-	prev  []byte
-	prevV float64
+	// prev is the text of the last binary prediction read, prevV its value
+	// and prevAt where it starts in b.
+	prev   []byte
+	prevV  float64
+	prevAt int
+}
+
+// repeats: if the last value read is the text prev followed by ',' and
+// the parser stands right after that comma, repeats counts the copies of
+// "prev," that follow (at most max), steps past them and returns their
+// number. Each copy is the number prev ended by a comma, so its value is
+// prevV. The run is found by comparing b[i:i+m] with b[i−L:i−L+m], L =
+// len("prev,"): equal exactly when b is periodic with period L there.
+func (p *jsonParser) repeats(max int) int {
+	L := len(p.prev) + 1
+	i := p.i
+	if len(p.prev) == 0 || p.prevAt != i-L || p.b[i-1] != ',' {
+		return 0
+	}
+	lim := min(len(p.b), i+max*L)
+	same := func(m, step int) bool {
+		return i+m+step <= lim && bytes.Equal(p.b[i+m:i+m+step], p.b[i+m-L:i+m-L+step])
+	}
+	m, step := 0, L
+	for same(m, step) {
+		m += step
+		step *= 2
+	}
+	for step > L {
+		step /= 2
+		if same(m, step) {
+			m += step
+		}
+	}
+	if m == 0 {
+		return 0
+	}
+	p.i += m
+	p.prevAt = p.i - L
+	return m / L
 }
 
 // numByte reports whether b[i] exists and may continue a JSON number: a
