@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 )
 
 // Sentinel errors, for errors.Is.
@@ -96,15 +97,31 @@ type state struct {
 	events   []string
 }
 
-// rowIndex returns the rows in scope.
+// rowIndex returns the rows in scope. The slice may be shared with other
+// submissions (every row in order): callers must not modify it.
 func (s *state) rowIndex() []int {
 	if s.rows == nil {
-		s.rows = make([]int, s.n)
-		for i := range s.rows {
-			s.rows[i] = i
-		}
+		s.rows = identityRows(s.n)
 	}
 	return s.rows
+}
+
+// identity holds 0, 1, …, m−1 for the largest m asked for so far; its
+// prefixes are shared, read-only, by every submission scored on all rows.
+var identity atomic.Pointer[[]int]
+
+// identityRows returns 0, 1, …, n−1, shared (its capacity is n, so that
+// an append copies).
+func identityRows(n int) []int {
+	if p := identity.Load(); p != nil && len(*p) >= n {
+		return (*p)[:n:n]
+	}
+	r := make([]int, n)
+	for i := range r {
+		r[i] = i
+	}
+	identity.Store(&r)
+	return r[:n:n]
 }
 
 // nrows returns the number of rows in scope.

@@ -30,6 +30,10 @@ func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T
 	}
 	eps, oneMinus, floor := T(eps64), T(one64), T(floor64)
 	var row [16]T
+	var (
+		lastQ, lastL [2]T
+		haveQ        [2]bool
+	)
 	for i, y := range labels {
 		var q T
 		if p.K <= 2 {
@@ -75,7 +79,20 @@ func evalNative[T float](m *Model, labels []int, p *Pred, terms []T, logf func(T
 				q /= s
 			}
 		}
-		l := logf(q)
+		// logf is a function of q alone: a q seen in one of the last two
+		// rows reuses its log (a binary prediction constant over many
+		// rows gives two values of q, one per label).
+		var l T
+		switch {
+		case haveQ[0] && q == lastQ[0]:
+			l = lastL[0]
+		case haveQ[1] && q == lastQ[1]:
+			l = lastL[1]
+		default:
+			l = logf(q)
+			lastQ[1], lastL[1], haveQ[1] = lastQ[0], lastL[0], haveQ[0]
+			lastQ[0], lastL[0], haveQ[0] = q, l, true
+		}
 		if clamp && l < floor {
 			l = floor
 		}

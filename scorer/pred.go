@@ -60,16 +60,27 @@ func (p *Pred) Check(n, k int) error {
 // AppendJSON appends p as the JSON object {"predictions": [...]} that
 // external scorers read: binary, one number per point; K classes, one array
 // of K numbers per point. Numbers are written in the shortest form that
-// reads back to the same float64.
+// reads back to the same float64. A binary value equal (bit for bit) to
+// the one before it is copied from that one's text rather than formatted
+// again: attack queries repeat one value over most rows.
 func (p *Pred) AppendJSON(b []byte) []byte {
 	b = append(b, `{"predictions":[`...)
 	n := p.N()
+	prevStart, prevEnd, prevBits := 0, 0, uint64(0)
 	for i := range n {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		if p.K <= 2 {
-			b = strconv.AppendFloat(b, p.P[i], 'g', -1, 64)
+			if bits := math.Float64bits(p.P[i]); i > 0 && bits == prevBits {
+				start := len(b)
+				b = append(b, b[prevStart:prevEnd]...)
+				prevStart, prevEnd = start, len(b)
+			} else {
+				prevStart = len(b)
+				b = strconv.AppendFloat(b, p.P[i], 'g', -1, 64)
+				prevEnd, prevBits = len(b), bits
+			}
 			continue
 		}
 		b = append(b, '[')

@@ -2,6 +2,8 @@ package scorer
 
 import (
 	"encoding/json"
+	"math"
+	"strconv"
 	"testing"
 )
 
@@ -10,6 +12,29 @@ func TestPredJSON(t *testing.T) {
 	var v struct{ Predictions [][]float64 }
 	if err := json.Unmarshal(p.AppendJSON(nil), &v); err != nil || len(v.Predictions) != 2 || v.Predictions[0][2] != 0.7 {
 		t.Errorf("AppendJSON = %s (%v)", p.AppendJSON(nil), err)
+	}
+}
+
+// TestPredJSONRepeats: a binary prediction with runs of one value (which
+// AppendJSON copies rather than formats again) is written as formatting
+// every value would write it.
+func TestPredJSONRepeats(t *testing.T) {
+	vals := []float64{0.5, 0.4999999959800076, 0, 1, 1e-300, 0.25}
+	var p []float64
+	for i := range 200 {
+		p = append(p, vals[(i*i/7)%len(vals)])
+	}
+	p = append(p, math.Copysign(0, -1), 0, math.Copysign(0, -1)) // -0 and 0 differ in bits and text
+	want := []byte(`{"predictions":[`)
+	for i, v := range p {
+		if i > 0 {
+			want = append(want, ',')
+		}
+		want = strconv.AppendFloat(want, v, 'g', -1, 64)
+	}
+	want = append(want, "]}"...)
+	if got := (&Pred{K: 2, P: p}).AppendJSON(nil); string(got) != string(want) {
+		t.Errorf("AppendJSON = %s\nwant %s", got, want)
 	}
 }
 

@@ -136,6 +136,9 @@ func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Compet
 	}
 	if body == nil {
 		body, e = s.readBody(w, r)
+		if e == nil {
+			defer putBody(body)
+		}
 	}
 	var rc *receipt
 	if e == nil {

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labelinf/labelinf/scorer"
@@ -121,16 +122,62 @@ func (c *Client) Queries() int {
 	return c.queries
 }
 
+// bodyPool holds request body buffers: a submission's JSON is as large as
+// its rows (about 19 bytes a row), and an attack sends thousands.
+var bodyPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// A pooledBuf is a request body buffer shared by Score and the bodies the
+// transport reads (the request's and any GetBody makes for a retry). It
+// returns to bodyPool when Score is done and every body is closed: the
+// transport may still read a body after Do returns, and closes it when
+// done (net/http.RoundTripper).
+type pooledBuf struct {
+	buf  *[]byte
+	refs atomic.Int32
+}
+
+func (p *pooledBuf) release() {
+	if p.refs.Add(-1) == 0 {
+		bodyPool.Put(p.buf)
+	}
+}
+
+// body returns a new reader of the buffer holding a reference.
+func (p *pooledBuf) body() io.ReadCloser {
+	p.refs.Add(1)
+	return &pooledBody{Reader: bytes.NewReader(*p.buf), p: p}
+}
+
+type pooledBody struct {
+	*bytes.Reader
+	once sync.Once
+	p    *pooledBuf
+}
+
+func (b *pooledBody) Close() error {
+	b.once.Do(b.p.release)
+	return nil
+}
+
 // Score submits p and returns the reported score exactly (the decimal
 // text the server sent). A limit answer (429) is a *LimitError.
 func (c *Client) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	c.mu.Lock()
 	c.queries++
 	c.mu.Unlock()
-	req, err := http.NewRequestWithContext(ctx, "POST", c.url+"/submissions", bytes.NewReader(p.AppendJSON(nil)))
+	pb := &pooledBuf{buf: bodyPool.Get().(*[]byte)}
+	pb.refs.Store(1) // Score's own
+	defer pb.release()
+	*pb.buf = p.AppendJSON((*pb.buf)[:0])
+	rb := pb.body()
+	req, err := http.NewRequestWithContext(ctx, "POST", c.url+"/submissions", rb)
 	if err != nil {
+		rb.Close()
 		return nil, fmt.Errorf("serve: %w", err)
 	}
+	// NewRequest sets the length and the rewind of a *bytes.Reader only.
+	req.ContentLength = int64(len(*pb.buf))
+	req.GetBody = func() (io.ReadCloser, error) { return pb.body(), nil }
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	resp, err := c.hc.Do(req)

@@ -195,12 +195,19 @@ func (c *Competition) releasePublic(pred, train []float64, team string) (string,
 	var rowLabels []int
 	var rowPred []float64
 	sub.Mean = func(rows []int) (*big.Rat, error) {
-		rowLabels, rowPred = rowLabels[:0], rowPred[:0]
-		for _, i := range rows {
-			rowLabels = append(rowLabels, s.labels[i])
-			rowPred = append(rowPred, pred[i*per:(i+1)*per]...)
+		labels, rp := s.labels, pred
+		if !identity(rows, len(s.labels)) {
+			if rowLabels == nil {
+				rowLabels, rowPred = make([]int, 0, len(rows)), make([]float64, 0, len(rows)*per)
+			}
+			rowLabels, rowPred = rowLabels[:0], rowPred[:0]
+			for _, i := range rows {
+				rowLabels = append(rowLabels, s.labels[i])
+				rowPred = append(rowPred, pred[i*per:(i+1)*per]...)
+			}
+			labels, rp = rowLabels, rowPred
 		}
-		v := c.Metric.Score(rowLabels, rowPred, c.K)
+		v := c.Metric.Score(labels, rp, c.K)
 		if v.Inf {
 			return nil, errInfinite
 		}
@@ -230,6 +237,19 @@ func (c *Competition) releasePublic(pred, train []float64, team string) (string,
 		}
 	}
 	return formatValue(Value{R: r.Score}, c.Decimals), nil
+}
+
+// identity reports whether rows is 0, 1, …, n−1: every row, in order.
+func identity(rows []int, n int) bool {
+	if len(rows) != n {
+		return false
+	}
+	for j, i := range rows {
+		if i != j {
+			return false
+		}
+	}
+	return true
 }
 
 // rowLosses writes the float64 log-loss of every row into dst: binary

@@ -150,4 +150,10 @@
 //   - [DFHPRR15] C. Dwork, V. Feldman, M. Hardt, T. Pitassi, O. Reingold,
 //     A. Roth, "The reusable holdout: Preserving validity in adaptive data
 //     analysis", Science 349(6248), 2015.
+//   - [Clinger90] W. D. Clinger, "How to read floating point numbers
+//     accurately", PLDI 1990.
+//   - [Lemire21] D. Lemire, "Number parsing at a gigabyte per second",
+//     Software: Practice and Experience 51(8), 2021.
+//   - [Tao20] N. Tao, "The Eisel-Lemire ParseNumberF64 Algorithm", 2020,
+//     https://nigeltao.github.io/blog/2020/eisel-lemire.html.
 package serve

@@ -12,6 +12,7 @@ import (
 	"math"
 	"math/big"
 	"sort"
+	"sync"
 
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -150,8 +151,20 @@ func (l *logLoss) Check(pred []float64, n, k int) error {
 	return nil
 }
 
+// scratchPool holds the per-row buffers of scorer.Model.EvalScratch.
+var scratchPool = sync.Pool{New: func() any { return new(scorer.Scratch) }}
+
 func (l *logLoss) Score(labels []int, pred []float64, k int) Value {
-	r, err := l.m.Eval(labels, &scorer.Pred{K: k, P: pred})
+	// The model was validated when built and the labels when loaded; the
+	// prediction's length and finiteness are checked here (Check has
+	// checked its range), as Eval would.
+	p := &scorer.Pred{K: k, P: pred}
+	if err := p.Check(len(labels), k); err != nil {
+		return Value{Inf: true}
+	}
+	sc := scratchPool.Get().(*scorer.Scratch)
+	r, err := l.m.EvalScratch(sc, labels, p)
+	scratchPool.Put(sc)
 	if err != nil {
 		// After Check, the model fails only on an infinite or NaN term (a
 		// probability of 0 on the true class with no clipping) or an

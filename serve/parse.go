@@ -74,11 +74,30 @@ func parseJSON(dst []float64, body []byte, n, k int) error {
 			return p.fail(fmt.Sprintf("predictions: more than %d rows", n))
 		}
 		if per == 1 {
-			v, err := p.num()
-			if err != nil {
-				return err
+			// A number whose text is the previous number's is that number:
+			// attack queries repeat one value over most rows. Right after
+			// "prev," the copies of "prev," that follow are counted with
+			// a few long compares.
+			if k := p.repeats(n - got); k > 0 {
+				for j := range k {
+					dst[got+j] = p.prevV
+				}
+				got += k
+				continue
 			}
-			dst[got] = v
+			start := p.i
+			if t := p.prev; len(t) > 0 && bytes.HasPrefix(p.b[p.i:], t) && !numByte(p.b, p.i+len(t)) {
+				p.i += len(t)
+				dst[got] = p.prevV
+			} else {
+				v, err := p.num()
+				if err != nil {
+					return err
+				}
+				dst[got] = v
+				p.prev, p.prevV = p.b[start:p.i], v
+			}
+			p.prevAt = start
 		} else {
 			if !p.eat('[') {
 				return p.fail(fmt.Sprintf("row %d: want '[' (an array of %d class probabilities)", got, k))
@@ -129,6 +148,59 @@ func parseJSON(dst []float64, body []byte, n, k int) error {
 type jsonParser struct {
 	b []byte
 	i int
+	// prev is the text of the last binary prediction read, prevV its value
+	// and prevAt where it starts in b.
+	prev   []byte
+	prevV  float64
+	prevAt int
+}
+
+// repeats: if the last value read is the text prev followed by ',' and
+// the parser stands right after that comma, repeats counts the copies of
+// "prev," that follow (at most max), steps past them and returns their
+// number. Each copy is the number prev ended by a comma, so its value is
+// prevV. The run is found by comparing b[i:i+m] with b[i−L:i−L+m], L =
+// len("prev,"): equal exactly when b is periodic with period L there.
+func (p *jsonParser) repeats(max int) int {
+	L := len(p.prev) + 1
+	i := p.i
+	if len(p.prev) == 0 || p.prevAt != i-L || p.b[i-1] != ',' {
+		return 0
+	}
+	lim := min(len(p.b), i+max*L)
+	same := func(m, step int) bool {
+		return i+m+step <= lim && bytes.Equal(p.b[i+m:i+m+step], p.b[i+m-L:i+m-L+step])
+	}
+	m, step := 0, L
+	for same(m, step) {
+		m += step
+		step *= 2
+	}
+	for step > L {
+		step /= 2
+		if same(m, step) {
+			m += step
+		}
+	}
+	if m == 0 {
+		return 0
+	}
+	p.i += m
+	p.prevAt = p.i - L
+	return m / L
+}
+
+// numByte reports whether b[i] exists and may continue a JSON number: a
+// token equal to the previous number's text ends there only if not.
+func numByte(b []byte, i int) bool {
+	if i >= len(b) {
+		return false
+	}
+	switch c := b[i]; {
+	case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
+		return true
+	}
+	return false
 }
 
 func (p *jsonParser) fail(msg string) error { return &ParseError{Offset: p.i, Msg: msg} }
@@ -258,6 +330,23 @@ func (p *jsonParser) num() (float64, error) {
 		exp10 += e
 	}
 	tok := b[start:i]
+	if !trunc && man <= 1<<53 && exp10 >= -22 && exp10 <= 22 {
+		// Clinger's fast path [Clinger90]: man and 10^|exp10| are exact
+		// float64s, so one correctly rounded product or quotient is the
+		// nearest float64 (strconv's atof64exact; Eisel–Lemire gives up
+		// on exact halfway-looking inputs such as 0.2509765625).
+		v := float64(man)
+		if exp10 < 0 {
+			v /= float64pow10[-exp10]
+		} else {
+			v *= float64pow10[exp10]
+		}
+		if neg {
+			v = -v
+		}
+		p.i = i
+		return v, nil
+	}
 	if !trunc {
 		if v, ok := eiselLemire(man, exp10, neg); ok {
 			p.i = i
@@ -273,6 +362,10 @@ func (p *jsonParser) num() (float64, error) {
 	p.i = i
 	return v, nil
 }
+
+// float64pow10[k] is 10^k, exact for k ≤ 22.
+var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // tokenHint names a few common non-numbers.
 func tokenHint(b []byte) string {

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -59,11 +60,76 @@ func TestParseJSONRoundTrip(t *testing.T) {
 	}
 }
 
+// TestParseJSONRepeats: a number whose text begins with the previous
+// number's is read in full (the repeat shortcut takes only an exact
+// token), each value as strconv.ParseFloat reads it.
+func TestParseJSONRepeats(t *testing.T) {
+	toks := []string{"0.5", "0.5", "0.55", "0.5", "0.5e-1", "0.5", "0.5E1", "0.5", "0.5", "0.50", "0.5", "0.5e+0", "0.5",
+		"0.4999999959800076", "0.4999999959800076", "0.49999999598000761", "0.4999999959800076", "1", "1", "10", "1", "1.0", "0", "0"}
+	for _, sep := range []string{",", " , ", "\n,\t"} {
+		body := `{"predictions":[` + strings.Join(toks, sep) + "]}"
+		got := make([]float64, len(toks))
+		require.NoError(t, parseJSON(got, []byte(body), len(toks), 2))
+		for i, tok := range toks {
+			want, err := strconv.ParseFloat(tok, 64)
+			require.NoError(t, err)
+			if math.Float64bits(got[i]) != math.Float64bits(want) {
+				t.Fatalf("sep %q: value %d (%s) = %v, want %v", sep, i, tok, got[i], want)
+			}
+		}
+	}
+	// Long runs of one text (which repeats counts with periodic
+	// compares), broken by near-copies and whitespace, at random.
+	r := rand.New(rand.NewPCG(21, 22))
+	alphabet := []string{"0.5", "0.55", "0.5e-1", "0.4999999959800076", "1", "10", "0"}
+	for range 300 {
+		var toks []string
+		for len(toks) < 2000 {
+			tok := alphabet[r.IntN(len(alphabet))]
+			for range 1 + r.IntN(1<<r.IntN(10)) {
+				toks = append(toks, tok)
+			}
+		}
+		var b strings.Builder
+		b.WriteString(`{"predictions":[`)
+		for i, tok := range toks {
+			if i > 0 {
+				if r.IntN(50) == 0 {
+					b.WriteString(" ,\n")
+				} else {
+					b.WriteByte(',')
+				}
+			}
+			b.WriteString(tok)
+		}
+		b.WriteString("]}")
+		got := make([]float64, len(toks))
+		require.NoError(t, parseJSON(got, []byte(b.String()), len(toks), 2))
+		for i, tok := range toks {
+			want, _ := strconv.ParseFloat(tok, 64)
+			if math.Float64bits(got[i]) != math.Float64bits(want) {
+				t.Fatalf("value %d (%s) = %v, want %v", i, tok, got[i], want)
+			}
+		}
+		// One row fewer than sent: refused, however long the last run.
+		err := parseJSON(got[:len(toks)-1], []byte(b.String()), len(toks)-1, 2)
+		require.ErrorContains(t, err, "more than")
+	}
+	// A repeated token followed by garbage is still refused.
+	got := make([]float64, 3)
+	require.Error(t, parseJSON(got, []byte(`{"predictions":[0.5,0.5x,0.5]}`), 3, 2))
+	require.Error(t, parseJSON(got, []byte(`{"predictions":[0.5,0.5.5,0.5]}`), 3, 2))
+	require.Error(t, parseJSON(got, []byte(`{"predictions":[0.5,0.5,0.5,]}`), 3, 2))
+	require.Error(t, parseJSON(got, []byte(`{"predictions":[0.5,0.5,0.5,0.5]}`), 3, 2))
+	require.Error(t, parseJSON(got, []byte(`{"predictions":[0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5}`), 3, 2))
+}
+
 // FuzzParseJSON: never panics; whatever it accepts, encoding/json reads
 // as the same numbers (the hand-written parser is stricter, never looser).
 func FuzzParseJSON(f *testing.F) {
 	for _, s := range []string{`{"predictions":[0.5,1,0]}`, `{"predictions":[[0.2,0.3,0.5],[1,0,0]]}`, ` { "predictions" : [ 1e-3 , 0.25 ,1E+0] } `,
-		`{"predictions":[NaN,1,0]}`, `{"predictions":[-0,1,0]}`, `{"predictions":[1e400,1,0]}`, `{"predictions":[0.5,1,0]`, `{}`, `[]`, ``} {
+		`{"predictions":[NaN,1,0]}`, `{"predictions":[-0,1,0]}`, `{"predictions":[1e400,1,0]}`, `{"predictions":[0.5,1,0]`,
+		`{"predictions":[0.5,0.5,0.55]}`, `{"predictions":[0.25,0.25e1,0.25]}`, `{"predictions":[1,1,1,1,1,1,1,1]}`, `{"predictions":[1,1,1,1,1,1,1,1,]}`, `{}`, `[]`, ``} {
 		f.Add([]byte(s), uint8(3), uint8(2))
 	}
 	f.Fuzz(func(t *testing.T, body []byte, n8, k8 uint8) {

@@ -12,10 +12,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labelinf/labelinf/defence"
@@ -96,7 +98,13 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	if c.K > 2 {
 		per = c.K
 	}
-	pred := make([]float64, c.Rows()*per)
+	pp := predPool.Get().(*[]float64)
+	defer predPool.Put(pp)
+	if cap(*pp) < c.Rows()*per {
+		*pp = make([]float64, c.Rows()*per)
+	}
+	// Every value is written by the parse, or the submission is refused.
+	pred := (*pp)[:c.Rows()*per]
 	var err error
 	switch mediaType {
 	case "application/json":
@@ -210,8 +218,17 @@ func predHash(pred []float64) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// predPool and bodyBufPool hold a submission's predictions and request
+// body between requests: both are as large as the rows, and nothing keeps
+// them once the submission is answered (the store has run its scoring
+// callback before Submit returns; the defence chain copies what it keeps).
+var (
+	predPool    = sync.Pool{New: func() any { return new([]float64) }}
+	bodyBufPool = sync.Pool{New: func() any { return new([]byte) }}
+)
+
 // readBody reads a request body of at most max bytes, refusing compressed
-// ones.
+// ones. The caller may hand the body back with putBody once done with it.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
 	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
 		return nil, reject(http.StatusUnsupportedMediaType, "encoding", fmt.Sprintf("Content-Encoding %q: compressed bodies are not accepted", clipText(ce, 40)))
@@ -220,11 +237,27 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiE
 		return nil, reject(http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("body of %d bytes over the limit of %d", r.ContentLength, s.o.MaxBodyBytes))
 	}
 	body := http.MaxBytesReader(w, r.Body, s.o.MaxBodyBytes)
-	var buf bytes.Buffer
-	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength))
+	b := (*bodyBufPool.Get().(*[]byte))[:0]
+	if r.ContentLength > 0 && int64(cap(b)) <= r.ContentLength {
+		// One byte more than announced, to read the EOF without growing.
+		b = make([]byte, 0, r.ContentLength+1)
 	}
-	_, err := buf.ReadFrom(body)
+	var err error
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		var n int
+		n, err = body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			err = nil
+			break
+		}
+		if err != nil {
+			break
+		}
+	}
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
@@ -232,7 +265,13 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiE
 	case err != nil:
 		return nil, reject(http.StatusBadRequest, "read_body", "could not read the body: "+err.Error())
 	}
-	return buf.Bytes(), nil
+	return b, nil
+}
+
+// putBody hands a body from readBody back for reuse.
+func putBody(b []byte) {
+	b = b[:0]
+	bodyBufPool.Put(&b)
 }
 
 func mediaType(r *http.Request) string {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/labelinf/labelinf/audit"
 )
@@ -23,7 +24,7 @@ func runAudit(e *env, args []string) int {
 	out := fs.String("out", "", "write report.json, table.txt, plot.png and plot.svg into `DIR`")
 	inprocess := fs.Bool("inprocess", false, "attack an in-process simulation of each cell instead of labelinf serve over loopback HTTP (faster; the same report)")
 	honest := fs.String("honest", "", "honest submissions: a `DIR` of prediction files (overrides the config's honest)")
-	workers := fs.Int("workers", 2, "cells audited at once (`W` ≥ 1; the report does not depend on it)")
+	workers := fs.Int("workers", 0, "cells audited at once (`W` ≥ 1; default: over loopback HTTP twice the cores, at least 2, as cells wait on their servers' fsyncs; with -inprocess 2; the report does not depend on it)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	if !parseFlags(fs, args, stderr) {
 		return 2
@@ -34,7 +35,7 @@ func runAudit(e *env, args []string) int {
 	switch {
 	case *config == "":
 		return usage("-config is required")
-	case *workers < 1:
+	case *workers < 0 || (*workers == 0 && setFlags(fs)["workers"]):
 		return usage("-workers %d: need ≥ 1", *workers)
 	}
 	cfg, err := audit.LoadConfig(*config)
@@ -45,6 +46,15 @@ func runAudit(e *env, args []string) int {
 		cfg.Honest, err = filepath.Abs(*honest)
 		if err != nil {
 			return usage("-honest: %v", err)
+		}
+	}
+	if *workers == 0 {
+		*workers = 2
+		if !*inprocess {
+			// A loopback cell waits on its server (each submission's
+			// commit is fsynced before the answer): more cells than cores
+			// keep the cores busy meanwhile.
+			*workers = max(2, 2*runtime.GOMAXPROCS(0))
 		}
 	}
 	o := audit.Options{Target: audit.InProcess, Workers: *workers}
