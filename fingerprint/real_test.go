@@ -169,11 +169,13 @@ func TestIdentifyRealSklearn(t *testing.T) {
 // TestIdentifyRealMulticlass identifies Debian's scikit-learn log_loss on
 // rows of K = 3 and 10 classes (the dtype's eps, rows renormalised).
 func TestIdentifyRealMulticlass(t *testing.T) {
-	needPython(t, "python3-sklearn", "numpy", "scipy", "sklearn")
 	if testing.Short() {
-		identifyReal(t, []realScorer{{"sklearn_multi", -1, 3, f64("eps", "renorm", "pairwise", "none"), ""}})
-		return
+		// Like serve's and scorer's real-library tests: each program start
+		// imports numpy and scikit-learn (a second of CPU); -short keeps
+		// one real-scorer test (TestIdentifyRealSklearn), CI runs them all.
+		t.Skip("-short: TestIdentifyRealSklearn covers the real scorer; run without -short")
 	}
+	needPython(t, "python3-sklearn", "numpy", "scipy", "sklearn")
 	identifyReal(t, []realScorer{
 		{"sklearn_multi", -1, 3, f64("eps", "renorm", "pairwise", "none"), ""},
 		{"sklearn_multi", 5, 3, f64("eps", "renorm", "pairwise", "5"), ""},
@@ -198,6 +200,9 @@ func TestIdentifyRealTorch(t *testing.T) {
 // the dtype's eps (1.2) after: the model identified by the probes stops
 // fitting, the scorer is re-identified, and every label is verified.
 func TestAttackRealRedeploy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: TestIdentifyRealSklearn covers the real scorer; run without -short")
+	}
 	needPython(t, "python3-sklearn", "numpy", "scipy", "sklearn")
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
