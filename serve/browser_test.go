@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -211,7 +212,13 @@ func TestBrowserLeaderboard(t *testing.T) {
 	e := newEnv(t, [][]int{{0, 1, 1, 0}}, CompetitionConfig{ID: "web", Title: "Browser test", Classes: 2, Metric: "leaderboard"})
 	tok := e.key("browser team")
 
-	profile := t.TempDir()
+	// The profile is not a t.TempDir: chromium's helper processes (zygote,
+	// renderers, crashpad) write into it for a moment after the browser is
+	// killed, and TempDir's cleanup then failed with "directory not empty".
+	// Chromium runs in its own process group; the deferred cleanup kills
+	// the whole group, waits until it is gone, then removes the profile.
+	profile, err := os.MkdirTemp("", "labelinf-chromium-")
+	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -219,8 +226,24 @@ func TestBrowserLeaderboard(t *testing.T) {
 		"--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1", "--window-size=1100,800", "about:blank")
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	require.NoError(t, cmd.Start())
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	defer func() {
+		pgid := cmd.Process.Pid
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		cmd.Wait()
+		for i := 0; i < 50 && syscall.Kill(-pgid, 0) == nil; i++ {
+			time.Sleep(100 * time.Millisecond) // the group's last members exiting
+		}
+		var err error
+		for range 20 {
+			if err = os.RemoveAll(profile); err == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Errorf("removing chromium's profile %s: %v", profile, err)
+	}()
 	re := regexp.MustCompile(`DevTools listening on (ws://[^\s]+)`)
 	sc := bufio.NewScanner(stderr)
 	var browserWS string
