@@ -46,7 +46,7 @@ func divShortW(q, u, v []big.Word, P int) {
 		if P > j {
 			i0 = P - j
 		}
-		top, b1 := bits.Sub64(u2, subMulVW(u[j+i0:t], v[i0:], qh), 0)
+		top, b1 := bits.Sub64(u2, subMul(u[j+i0:t], v[i0:], qh), 0)
 		u[t] = big.Word(top)
 		if b1 != 0 { // q̂ was too large: add v back, at most twice
 			qh = addBackW(u[j+i0:t+1], v[i0:], qh)

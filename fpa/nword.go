@@ -377,10 +377,15 @@ func (z *Float) roundNear(neg bool, dst, out []big.Word, g big.Word, xe int64) b
 }
 
 // mulW sets z to the rounded (−1)^neg·|x·y| for finite nonzero x and y
-// of the n-word formats: math/big's product, formed in z's own
+// of the n-word formats: mulWADX where the CPU has BMI2 and ADX, else
+// math/big's product, formed in z's own
 // significand when z is neither operand (else in a pooled scratch
 // integer), rounded in place by roundW.
 func (z *Float) mulW(neg bool, x, y *Float) {
+	if useADX {
+		z.mulWADX(neg, x.hi.Bits(), y.hi.Bits(), x.exp+y.exp)
+		return
+	}
 	if z == x || z == y {
 		sc := getScratch()
 		P := sc.a.Mul(&x.hi, &y.hi)

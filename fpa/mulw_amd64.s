@@ -1,0 +1,177 @@
+// Word kernels of the n-word paths on amd64 with BMI2 (MULX) and ADX
+// (ADCX, ADOX): two carry chains, one through CF and one through OF, so
+// a word product costs about four instructions (see mulw.go). Loops are
+// counted in CX by LOOP and entered through JCXZQ, which leave the flags
+// alone, so the chains run unbroken through a row.
+
+#include "textflag.h"
+
+// func cpuADX() bool
+TEXT ·cpuADX(SB), NOSPLIT, $0-1
+	MOVL $0, AX
+	CPUID
+	CMPL AX, $7
+	JLT  no
+	MOVL $7, AX
+	MOVL $0, CX
+	CPUID
+	ANDL $0x80100, BX // BMI2 (bit 8) and ADX (bit 19) of leaf 7's EBX
+	CMPL BX, $0x80100
+	JNE  no
+	MOVB $1, ret+0(FP)
+	RET
+no:
+	MOVB $0, ret+0(FP)
+	RET
+
+// func mulShortADX(z, x, y []big.Word, c int)
+//
+// Row i (y[i]) adds x[s:]·y[i] into z[s+i:len(x)+i] and stores its carry
+// in z[len(x)+i], s = max(0, c−i): every product of column c or higher.
+// z (len(x)+len(y) words) must be zero on entry.
+TEXT ·mulShortADX(SB), NOSPLIT, $0-80
+	MOVQ z_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), R10
+	XORQ R12, R12 // i
+	XORQ R11, R11 // zero
+
+row:
+	CMPQ R12, y_len+56(FP)
+	JGE  done
+	MOVQ c+72(FP), R13
+	SUBQ R12, R13 // s = c − i
+	JGE  haves
+	XORQ R13, R13
+
+haves:
+	MOVQ x_len+32(FP), AX
+	SUBQ R13, AX // words in the row
+	JLE  next
+	LEAQ (SI)(R13*8), R14 // &x[s]
+	ADDQ R12, R13
+	LEAQ (DI)(R13*8), BX  // &z[s+i]
+	MOVQ AX, R13
+	SHRQ $2, R13          // blocks of four
+	ANDQ $3, AX
+	MOVQ AX, CX           // single words
+	MOVQ (R10)(R12*8), DX // y[i]
+	XORQ R9, R9           // carry word; clears CF and OF
+	JCXZQ m1done
+
+m1:
+	MULXQ 0(R14), AX, R8
+	ADCXQ R9, AX
+	ADOXQ 0(BX), AX
+	MOVQ  AX, 0(BX)
+	MOVQ  R8, R9
+	LEAQ  8(R14), R14
+	LEAQ  8(BX), BX
+	LOOP  m1
+
+m1done:
+	MOVQ  R13, CX
+	JCXZQ m4done
+
+m4:
+	MULXQ 0(R14), AX, R8
+	ADCXQ R9, AX
+	ADOXQ 0(BX), AX
+	MOVQ  AX, 0(BX)
+	MULXQ 8(R14), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 8(BX), AX
+	MOVQ  AX, 8(BX)
+	MULXQ 16(R14), AX, R8
+	ADCXQ R9, AX
+	ADOXQ 16(BX), AX
+	MOVQ  AX, 16(BX)
+	MULXQ 24(R14), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 24(BX), AX
+	MOVQ  AX, 24(BX)
+	LEAQ  32(R14), R14
+	LEAQ  32(BX), BX
+	LOOP  m4
+
+m4done:
+	ADCXQ R11, R9 // x·y + carry + z < β²: no carry out
+	ADOXQ R11, R9
+	MOVQ  R9, 0(BX)
+
+next:
+	INCQ R12
+	JMP  row
+
+done:
+	RET
+
+// func subMulADX(z, x []big.Word, y big.Word) big.Word
+//
+// z −= x[:len(z)]·y; returns the word to subtract above z. The products'
+// carries run through CF (ADCX); the subtraction z − p = z + ¬p + 1 runs
+// through OF (ADOX), which starts at 1 and holds 1 − borrow.
+TEXT ·subMulADX(SB), NOSPLIT, $0-64
+	MOVQ z_base+0(FP), BX
+	MOVQ z_len+8(FP), R13
+	MOVQ x_base+24(FP), R14
+	MOVQ y+48(FP), DX
+	MOVQ R13, R12
+	ANDQ $3, R12  // single words
+	SHRQ $2, R13  // blocks of four
+	XORQ R11, R11 // zero; clears CF and OF
+	XORQ R9, R9   // carry word
+	MOVQ $-1, R10
+	MOVQ $1, AX
+	ADOXQ R10, AX // 1 + (2^64−1): OF = 1
+	MOVQ R12, CX
+	JCXZQ s1done
+
+s1:
+	MULXQ 0(R14), AX, R8
+	ADCXQ R9, AX
+	NOTQ  AX
+	ADOXQ 0(BX), AX
+	MOVQ  AX, 0(BX)
+	MOVQ  R8, R9
+	LEAQ  8(R14), R14
+	LEAQ  8(BX), BX
+	LOOP  s1
+
+s1done:
+	MOVQ  R13, CX
+	JCXZQ s4done
+
+s4:
+	MULXQ 0(R14), AX, R8
+	ADCXQ R9, AX
+	NOTQ  AX
+	ADOXQ 0(BX), AX
+	MOVQ  AX, 0(BX)
+	MULXQ 8(R14), AX, R9
+	ADCXQ R8, AX
+	NOTQ  AX
+	ADOXQ 8(BX), AX
+	MOVQ  AX, 8(BX)
+	MULXQ 16(R14), AX, R8
+	ADCXQ R9, AX
+	NOTQ  AX
+	ADOXQ 16(BX), AX
+	MOVQ  AX, 16(BX)
+	MULXQ 24(R14), AX, R9
+	ADCXQ R8, AX
+	NOTQ  AX
+	ADOXQ 24(BX), AX
+	MOVQ  AX, 24(BX)
+	LEAQ  32(R14), R14
+	LEAQ  32(BX), BX
+	LOOP  s4
+
+s4done:
+	ADCXQ R11, R9 // the last carry word plus CF
+	MOVQ  R11, AX
+	ADOXQ R11, AX // AX = OF = 1 − borrow
+	INCQ  R9
+	SUBQ  AX, R9
+	MOVQ  R9, ret+56(FP)
+	RET

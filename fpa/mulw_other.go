@@ -1,0 +1,17 @@
+//go:build !amd64 || purego
+
+package fpa
+
+import "math/big"
+
+// useADX is false without the amd64 assembly kernels: the pure-Go paths
+// run.
+var useADX = false
+
+// mulShortADX is mulShortGo where there is no assembly.
+func mulShortADX(z, x, y []big.Word, c int) { mulShortGo(z, x, y, c) }
+
+// subMulADX is subMulVW where there is no assembly.
+func subMulADX(z, x []big.Word, y big.Word) big.Word {
+	return big.Word(subMulVW(z, x, uint64(y)))
+}
