@@ -28,11 +28,20 @@ func divW(q, u, v []big.Word) { divShortW(q, u, v, 0) }
 // (TestDivW). The quotient digits only read words from j+len(v)−2 ≥ P
 // up. P = 0 is divW.
 func divShortW(q, u, v []big.Word, P int) {
-	n := len(v)
-	vh, vl := uint64(v[n-1]), uint64(v[n-2])
-	if len(u) != len(q)+n {
+	if len(u) != len(q)+len(v) {
 		panic("fpa: divW: len(u) != len(q)+len(v)")
 	}
+	if useADX && P <= len(v)-2 {
+		divShortADX(q, u, v, P)
+		return
+	}
+	divShortGo(q, u, v, P)
+}
+
+// divShortGo is divShortW on math/bits (and subMul).
+func divShortGo(q, u, v []big.Word, P int) {
+	n := len(v)
+	vh, vl := uint64(v[n-1]), uint64(v[n-2])
 	for j := len(q) - 1; j >= 0; j-- {
 		t := j + n // u[j:t+1] is the current remainder
 		u2, u1, u0 := uint64(u[t]), uint64(u[t-1]), uint64(u[t-2])

@@ -20,3 +20,9 @@ func mulShortADX(z, x, y []big.Word, c int)
 //
 //go:noescape
 func subMulADX(z, x []big.Word, y big.Word) big.Word
+
+// divShortADX is divShortGo in assembly (BMI2 and ADX only), for
+// 0 ≤ P ≤ len(v)−2.
+//
+//go:noescape
+func divShortADX(q, u, v []big.Word, P int)

@@ -175,3 +175,163 @@ s4done:
 	SUBQ  AX, R9
 	MOVQ  R9, ret+56(FP)
 	RET
+
+// func divShortADX(q, u, v []big.Word, P int)
+//
+// divShortGo in one call: per quotient word, q̂ from u's top three words
+// by v's top two (DIVQ and Knuth's test, the exact 3-by-2 quotient, or
+// 2^64−1 when u's top two words are not below v's), then u −= q̂·v from
+// word max(j, P) up (subMulADX's loop) and v added back while the top
+// word borrows. Needs len(v) ≥ 2, 0 ≤ P ≤ len(v)−2, len(u) = len(q)+len(v).
+TEXT ·divShortADX(SB), NOSPLIT, $0-80
+	MOVQ u_base+24(FP), SI
+	MOVQ v_base+48(FP), DI
+	MOVQ q_len+8(FP), R12 // j+1
+
+step:
+	SUBQ $1, R12
+	JLT  done
+	MOVQ v_len+56(FP), R13   // n
+	LEAQ (R12)(R13*1), BX    // t = j+n
+	MOVQ (SI)(BX*8), R8      // u2
+	MOVQ -8(SI)(BX*8), R9    // u1
+	MOVQ -16(SI)(BX*8), R10  // u0
+	MOVQ -8(DI)(R13*8), R11  // vh
+	MOVQ -16(DI)(R13*8), R14 // vl
+	MOVQ $-1, CX             // q̂
+	CMPQ R8, R11
+	JHI  qdone
+	JCS  qdiv
+	CMPQ R9, R14
+	JCC  qdone               // (u2, u1) ≥ (vh, vl)
+	MOVQ R9, R8
+	ADDQ R11, R8             // u2 = vh: q̂ = 2^64−1, r̂ = u1 + vh
+	JCS  qdone
+	JMP  qtest
+
+qdiv:
+	MOVQ R9, AX
+	MOVQ R8, DX
+	DIVQ R11
+	MOVQ AX, CX // q̂
+	MOVQ DX, R8 // r̂
+
+qtest: // while q̂·vl > r̂·β + u0: q̂−1, r̂ + vh (until r̂ ≥ β)
+	MOVQ CX, AX
+	MULQ R14
+	CMPQ DX, R8
+	JCS  qdone
+	JHI  qdec
+	CMPQ AX, R10
+	JLS  qdone
+
+qdec:
+	SUBQ $1, CX
+	ADDQ R11, R8
+	JCC  qtest
+
+qdone:
+	MOVQ P+72(FP), AX
+	SUBQ R12, AX
+	JGE  i0ok
+	XORQ AX, AX
+
+i0ok: // i0 = max(0, P−j)
+	LEAQ (DI)(AX*8), R14 // &v[i0]
+	SUBQ AX, R13         // n − i0 words
+	ADDQ R12, AX
+	LEAQ (SI)(AX*8), BX  // &u[j+i0]
+	MOVQ CX, DX          // q̂
+	MOVQ R13, CX
+	ANDQ $3, CX
+	SHRQ $2, R13
+	XORQ R11, R11        // zero; clears CF and OF
+	XORQ R9, R9
+	MOVQ $-1, R10
+	MOVQ $1, AX
+	ADOXQ R10, AX        // OF = 1
+	JCXZQ d1done
+
+d1:
+	MULXQ 0(R14), AX, R8
+	ADCXQ R9, AX
+	NOTQ  AX
+	ADOXQ 0(BX), AX
+	MOVQ  AX, 0(BX)
+	MOVQ  R8, R9
+	LEAQ  8(R14), R14
+	LEAQ  8(BX), BX
+	LOOP  d1
+
+d1done:
+	MOVQ  R13, CX
+	JCXZQ d4done
+
+d4:
+	MULXQ 0(R14), AX, R8
+	ADCXQ R9, AX
+	NOTQ  AX
+	ADOXQ 0(BX), AX
+	MOVQ  AX, 0(BX)
+	MULXQ 8(R14), AX, R9
+	ADCXQ R8, AX
+	NOTQ  AX
+	ADOXQ 8(BX), AX
+	MOVQ  AX, 8(BX)
+	MULXQ 16(R14), AX, R8
+	ADCXQ R9, AX
+	NOTQ  AX
+	ADOXQ 16(BX), AX
+	MOVQ  AX, 16(BX)
+	MULXQ 24(R14), AX, R9
+	ADCXQ R8, AX
+	NOTQ  AX
+	ADOXQ 24(BX), AX
+	MOVQ  AX, 24(BX)
+	LEAQ  32(R14), R14
+	LEAQ  32(BX), BX
+	LOOP  d4
+
+d4done:
+	ADCXQ R11, R9
+	MOVQ  R11, AX
+	ADOXQ R11, AX
+	INCQ  R9
+	SUBQ  AX, R9    // the word to subtract from u[t]
+	SUBQ  R9, 0(BX) // BX = &u[t]
+	JCC   store
+
+addback: // q̂ was too large: q̂−1, u[j+i0 : t+1] += v[i0:]
+	SUBQ $1, DX
+	MOVQ P+72(FP), AX
+	SUBQ R12, AX
+	JGE  i0ok2
+	XORQ AX, AX
+
+i0ok2:
+	LEAQ (DI)(AX*8), R14
+	MOVQ v_len+56(FP), CX
+	SUBQ AX, CX
+	ADDQ R12, AX
+	LEAQ (SI)(AX*8), BX
+	CLC
+	JCXZQ abtop
+
+ab:
+	MOVQ 0(R14), AX
+	ADCQ AX, 0(BX)
+	LEAQ 8(R14), R14
+	LEAQ 8(BX), BX
+	LOOP ab
+
+abtop:
+	ADCQ $0, 0(BX)
+	JCC  addback // no carry out of u[t]: still negative
+
+store:
+	MOVQ q_base+0(FP), AX
+	MOVQ DX, (AX)(R12*8)
+	JMP  step
+
+done:
+	RET

@@ -15,3 +15,6 @@ func mulShortADX(z, x, y []big.Word, c int) { mulShortGo(z, x, y, c) }
 func subMulADX(z, x []big.Word, y big.Word) big.Word {
 	return big.Word(subMulVW(z, x, uint64(y)))
 }
+
+// divShortADX is divShortGo where there is no assembly.
+func divShortADX(q, u, v []big.Word, P int) { divShortGo(q, u, v, P) }
