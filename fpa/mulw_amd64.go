@@ -26,3 +26,21 @@ func subMulADX(z, x []big.Word, y big.Word) big.Word
 //
 //go:noescape
 func divShortADX(q, u, v []big.Word, P int)
+
+// shlVU is shlVUGo in assembly.
+func shlVU(z, x []big.Word, s uint) {
+	z = z[:len(x)+1]
+	shlVUAsm(z, x, s&63)
+}
+
+// shrVU is shrVUGo in assembly.
+func shrVU(z, x []big.Word, s uint) {
+	x = x[:len(z)+1]
+	shrVUAsm(z, x, s&63)
+}
+
+//go:noescape
+func shlVUAsm(z, x []big.Word, s uint)
+
+//go:noescape
+func shrVUAsm(z, x []big.Word, s uint)

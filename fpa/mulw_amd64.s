@@ -1,3 +1,5 @@
+//go:build !purego
+
 // Word kernels of the n-word paths on amd64 with BMI2 (MULX) and ADX
 // (ADCX, ADOX): two carry chains, one through CF and one through OF, so
 // a word product costs about four instructions (see mulw.go). Loops are
@@ -334,4 +336,60 @@ store:
 	JMP  step
 
 done:
+	RET
+
+// func shlVUAsm(z, x []big.Word, s uint)
+//
+// shlVUGo with SHLQ's double shift: z[i] = x[i]<<s | x[i−1]>>(64−s),
+// z[len(x)] = x[len(x)−1]>>(64−s); a shift by 0 moves nothing in.
+TEXT ·shlVUAsm(SB), NOSPLIT, $0-56
+	MOVQ z_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ x_len+32(FP), BX
+	MOVQ s+48(FP), CX
+	XORQ R8, R8 // x[i−1]
+	TESTQ BX, BX
+	JZ   shltop
+
+shlloop:
+	MOVQ 0(SI), R9
+	MOVQ R9, R10
+	SHLQ CX, R8, R10
+	MOVQ R10, 0(DI)
+	MOVQ R9, R8
+	LEAQ 8(SI), SI
+	LEAQ 8(DI), DI
+	SUBQ $1, BX
+	JNZ  shlloop
+
+shltop:
+	XORQ R10, R10
+	SHLQ CX, R8, R10
+	MOVQ R10, 0(DI)
+	RET
+
+// func shrVUAsm(z, x []big.Word, s uint)
+//
+// shrVUGo with SHRQ's double shift: z[i] = x[i]>>s | x[i+1]<<(64−s) for
+// i < len(z); each x[i+1] is read before z[i] is written.
+TEXT ·shrVUAsm(SB), NOSPLIT, $0-56
+	MOVQ z_base+0(FP), DI
+	MOVQ z_len+8(FP), BX
+	MOVQ x_base+24(FP), SI
+	MOVQ s+48(FP), CX
+	TESTQ BX, BX
+	JZ   shrdone
+	MOVQ 0(SI), R8
+
+shrloop:
+	MOVQ 8(SI), R9
+	SHRQ CX, R9, R8
+	MOVQ R8, 0(DI)
+	MOVQ R9, R8
+	LEAQ 8(SI), SI
+	LEAQ 8(DI), DI
+	SUBQ $1, BX
+	JNZ  shrloop
+
+shrdone:
 	RET

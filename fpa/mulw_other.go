@@ -18,3 +18,9 @@ func subMulADX(z, x []big.Word, y big.Word) big.Word {
 
 // divShortADX is divShortGo where there is no assembly.
 func divShortADX(q, u, v []big.Word, P int) { divShortGo(q, u, v, P) }
+
+// shlVU is shlVUGo where there is no assembly.
+func shlVU(z, x []big.Word, s uint) { shlVUGo(z, x, s) }
+
+// shrVU is shrVUGo where there is no assembly.
+func shrVU(z, x []big.Word, s uint) { shrVUGo(z, x, s) }

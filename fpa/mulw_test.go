@@ -3,6 +3,7 @@ package fpa
 import (
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
@@ -127,6 +128,35 @@ func TestMulWFallbacks(t *testing.T) {
 		if !sameFloat(got, want) {
 			t.Fatalf("%v %v pure-Go mul(%v, %v) = %v (%v); big.Int path %v (%v)", f, mode,
 				x.Text('x', -1), y.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+		}
+	}
+}
+
+// TestShiftKernels checks shlVU and shrVU (the assembly on amd64)
+// against shlVUGo and shrVUGo for lengths 0 to 40 and every shift,
+// shrVU also in place.
+func TestShiftKernels(t *testing.T) {
+	r := testrand.New(t)
+	for n := 0; n <= 40; n++ {
+		for s := uint(0); s < 64; s++ {
+			x := randWords(r, n+1)
+			got, want := make([]big.Word, n+2), make([]big.Word, n+2)
+			shlVU(got, x[:n+1], s)
+			shlVUGo(want, x[:n+1], s)
+			if !slices.Equal(got, want) {
+				t.Fatalf("shlVU(%x, %d) = %x; want %x", x, s, got, want)
+			}
+			got, want = make([]big.Word, n), make([]big.Word, n)
+			shrVU(got, x, s)
+			shrVUGo(want, x, s)
+			if !slices.Equal(got, want) {
+				t.Fatalf("shrVU(%x, %d) = %x; want %x", x, s, got, want)
+			}
+			in := append([]big.Word(nil), x...)
+			shrVU(in[:n], in, s)
+			if !slices.Equal(in[:n], want) {
+				t.Fatalf("shrVU in place (%x, %d) = %x; want %x", x, s, in[:n], want)
+			}
 		}
 	}
 }

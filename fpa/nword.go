@@ -433,8 +433,9 @@ func subVV(z, x []big.Word) big.Word {
 	return big.Word(c)
 }
 
-// shlVU sets z = x << s, 0 ≤ s < 64, with len(z) = len(x)+1.
-func shlVU(z, x []big.Word, s uint) {
+// shlVUGo sets z = x << s, 0 ≤ s < 64, with len(z) = len(x)+1 (shlVU:
+// the assembly on amd64).
+func shlVUGo(z, x []big.Word, s uint) {
 	s &= 63
 	z = z[:len(x)+1]
 	var prev big.Word
@@ -445,9 +446,10 @@ func shlVU(z, x []big.Word, s uint) {
 	z[len(x)] = prev >> 1 >> (63 - s)
 }
 
-// shrVU sets z[i] = bits [64i+s, 64i+s+64) of x for i < len(z), with
-// 0 ≤ s < 64 and len(x) ≥ len(z)+1. z may be x or start below it.
-func shrVU(z, x []big.Word, s uint) {
+// shrVUGo sets z[i] = bits [64i+s, 64i+s+64) of x for i < len(z), with
+// 0 ≤ s < 64 and len(x) ≥ len(z)+1. z may be x or start below it
+// (shrVU: the assembly on amd64).
+func shrVUGo(z, x []big.Word, s uint) {
 	s &= 63
 	x = x[:len(z)+1]
 	for i := range z {
