@@ -44,3 +44,15 @@ func shlVUAsm(z, x []big.Word, s uint)
 
 //go:noescape
 func shrVUAsm(z, x []big.Word, s uint)
+
+// addShrADX sets z[:len(x)] = x + (y >> s) + cin (0 < len(y) ≤ len(x),
+// s < 64, cin ≤ 1) and returns the carry out (BMI2 only).
+//
+//go:noescape
+func addShrADX(z, x, y []big.Word, s uint, cin big.Word) big.Word
+
+// subShrADX sets z[:len(x)] = x − (y >> s) − bin and returns the borrow
+// out, as addShrADX.
+//
+//go:noescape
+func subShrADX(z, x, y []big.Word, s uint, bin big.Word) big.Word

@@ -393,3 +393,121 @@ shrloop:
 
 shrdone:
 	RET
+
+// func addShrADX(z, x, y []big.Word, s uint, cin big.Word) big.Word
+//
+// z[:len(x)] = x + (y >> s) + cin (0 < len(y) ≤ len(x), s < 64) and the
+// carry out. y's words are shifted with SHRXQ and SHLXQ (BMI2), which
+// leave the flags alone, so one ADCQ chain runs through the words;
+// y[i+1] moves up by 1 then 63−s (0 when s = 0).
+TEXT ·addShrADX(SB), NOSPLIT, $0-96
+	MOVQ z_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ x_len+32(FP), R12
+	MOVQ y_base+48(FP), R8
+	MOVQ y_len+56(FP), BX
+	MOVQ s+72(FP), R9
+	MOVQ $63, R10
+	SUBQ R9, R10  // 63 − s
+	SUBQ BX, R12  // words of x above y
+	SUBQ $1, BX   // words with two of y's
+	MOVQ BX, CX
+	MOVQ cin+80(FP), AX
+	NEGQ AX       // CF = cin
+	JCXZQ apairdone
+
+apair:
+	MOVQ   8(R8), AX
+	LEAQ   (AX)(AX*1), DX
+	SHLXQ  R10, DX, DX
+	SHRXQ  R9, 0(R8), R11
+	LEAQ   (R11)(DX*1), R11 // disjoint bits: the sum is the or
+	MOVQ   0(SI), AX
+	ADCQ   R11, AX
+	MOVQ   AX, 0(DI)
+	LEAQ   8(R8), R8
+	LEAQ   8(SI), SI
+	LEAQ   8(DI), DI
+	LOOP   apair
+
+apairdone:
+	SHRXQ R9, 0(R8), R11 // y's top word
+	MOVQ  0(SI), AX
+	ADCQ  R11, AX
+	MOVQ  AX, 0(DI)
+	LEAQ  8(SI), SI
+	LEAQ  8(DI), DI
+	MOVQ  R12, CX
+	JCXZQ arestdone
+
+arest:
+	MOVQ 0(SI), AX
+	ADCQ $0, AX
+	MOVQ AX, 0(DI)
+	LEAQ 8(SI), SI
+	LEAQ 8(DI), DI
+	LOOP arest
+
+arestdone:
+	SBBQ AX, AX
+	NEGQ AX
+	MOVQ AX, ret+88(FP)
+	RET
+
+// func subShrADX(z, x, y []big.Word, s uint, bin big.Word) big.Word
+//
+// addShrADX's subtraction: z[:len(x)] = x − (y >> s) − bin and the borrow
+// out.
+TEXT ·subShrADX(SB), NOSPLIT, $0-96
+	MOVQ z_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ x_len+32(FP), R12
+	MOVQ y_base+48(FP), R8
+	MOVQ y_len+56(FP), BX
+	MOVQ s+72(FP), R9
+	MOVQ $63, R10
+	SUBQ R9, R10
+	SUBQ BX, R12
+	SUBQ $1, BX
+	MOVQ BX, CX
+	MOVQ bin+80(FP), AX
+	NEGQ AX       // CF = bin
+	JCXZQ spairdone
+
+spair:
+	MOVQ   8(R8), AX
+	LEAQ   (AX)(AX*1), DX
+	SHLXQ  R10, DX, DX
+	SHRXQ  R9, 0(R8), R11
+	LEAQ   (R11)(DX*1), R11
+	MOVQ   0(SI), AX
+	SBBQ   R11, AX
+	MOVQ   AX, 0(DI)
+	LEAQ   8(R8), R8
+	LEAQ   8(SI), SI
+	LEAQ   8(DI), DI
+	LOOP   spair
+
+spairdone:
+	SHRXQ R9, 0(R8), R11
+	MOVQ  0(SI), AX
+	SBBQ  R11, AX
+	MOVQ  AX, 0(DI)
+	LEAQ  8(SI), SI
+	LEAQ  8(DI), DI
+	MOVQ  R12, CX
+	JCXZQ srestdone
+
+srest:
+	MOVQ 0(SI), AX
+	SBBQ $0, AX
+	MOVQ AX, 0(DI)
+	LEAQ 8(SI), SI
+	LEAQ 8(DI), DI
+	LOOP srest
+
+srestdone:
+	SBBQ AX, AX
+	NEGQ AX
+	MOVQ AX, ret+88(FP)
+	RET

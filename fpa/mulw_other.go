@@ -24,3 +24,13 @@ func shlVU(z, x []big.Word, s uint) { shlVUGo(z, x, s) }
 
 // shrVU is shrVUGo where there is no assembly.
 func shrVU(z, x []big.Word, s uint) { shrVUGo(z, x, s) }
+
+// addShrADX is addShrGo where there is no assembly.
+func addShrADX(z, x, y []big.Word, s uint, cin big.Word) big.Word {
+	return addShrGo(z, x, y, s, cin)
+}
+
+// subShrADX is subShrGo where there is no assembly.
+func subShrADX(z, x, y []big.Word, s uint, bin big.Word) big.Word {
+	return subShrGo(z, x, y, s, bin)
+}

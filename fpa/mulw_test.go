@@ -160,3 +160,27 @@ func TestShiftKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestShrAddKernels checks addShrADX and subShrADX against addShrGo and
+// subShrGo for len(x) up to 34, every len(y) ≤ len(x), every shift and
+// carry in.
+func TestShrAddKernels(t *testing.T) {
+	r := testrand.New(t)
+	for n := 1; n <= 34; n++ {
+		for ly := 1; ly <= n; ly++ {
+			for s := uint(0); s < 64; s += 1 + uint(r.IntN(4)) {
+				x, y := randWords(r, n), randWords(r, ly)
+				c := big.Word(r.IntN(2))
+				got, want := make([]big.Word, n), make([]big.Word, n)
+				cg, cw := addShrADX(got, x, y, s, c), addShrGo(want, x, y, s, c)
+				if cg != cw || !slices.Equal(got, want) {
+					t.Fatalf("addShrADX(%x, %x>>%d, %d) = %x, %d; addShrGo %x, %d", x, y, s, c, got, cg, want, cw)
+				}
+				cg, cw = subShrADX(got, x, y, s, c), subShrGo(want, x, y, s, c)
+				if cg != cw || !slices.Equal(got, want) {
+					t.Fatalf("subShrADX(%x, %x>>%d, %d) = %x, %d; subShrGo %x, %d", x, y, s, c, got, cg, want, cw)
+				}
+			}
+		}
+	}
+}

@@ -276,67 +276,107 @@ func (z *Float) addWNear(sub, neg bool, xm []big.Word, xe int64, ym []big.Word, 
 		// falls back must leave the operands intact.
 		var T [nwMaxWords + 1]big.Word
 		out = T[:n+1]
-		if !addNear(out, xm, ym, sub, g != 0, d, dc) {
+		if !addNear(out, xm, ym, sub, g != 0, d) {
 			return false
 		}
 		return z.roundNear(neg, dst, out, g, xe)
 	}
-	if !addNear(out, xm, ym, sub, g != 0, d, dc) {
+	if !addNear(out, xm, ym, sub, g != 0, d) {
 		return false
 	}
 	return z.roundNear(neg, dst, out, g, xe)
 }
 
-// addNear sets out[:len(xm)+1] to xm ± ym>>d (d < 64, dc = 63−d,
-// len(ym) ≤ len(xm) = len(out)−1), less one unit when sub and borrow
-// (the guard word's borrow), and reports false if the difference is
-// negative.
-func addNear(out, xm, ym []big.Word, sub, borrow bool, d, dc uint) bool {
-	n, ly := len(xm), len(ym)
+// addNear sets out[:len(xm)+1] to xm ± ym>>d (d < 64, len(ym) ≤
+// len(xm) = len(out)−1), less one unit when sub and borrow (the guard
+// word's borrow), and reports false if the difference is negative.
+func addNear(out, xm, ym []big.Word, sub, borrow bool, d uint) bool {
+	n := len(xm)
 	out = out[:n+1]
-	d, dc = d&63, dc&63 // plain shifts
-	// Words 0..ly−2 take y's words i and i+1; word ly−1 y's top word
-	// alone; the words above only x's and the carry.
-	xs, os := xm[:ly-1], out[:ly-1]
-	cur := ym[0]
-	var c uint
 	if sub {
+		var b big.Word
 		if borrow {
-			c = 1
+			b = 1
 		}
-		for i, next := range ym[1:] {
-			yw := cur>>d | next<<1<<dc
-			cur = next
-			var w uint
-			w, c = bits.Sub(uint(xs[i]), uint(yw), c)
-			os[i] = big.Word(w)
-		}
-		var w uint
-		w, c = bits.Sub(uint(xm[ly-1]), uint(cur>>d), c)
-		out[ly-1] = big.Word(w)
-		for i := ly; i < n; i++ {
-			w, c = bits.Sub(uint(xm[i]), 0, c)
-			out[i] = big.Word(w)
-		}
+		c := subShr(out[:n], xm, ym, d&63, b)
 		out[n] = 0
 		return c == 0
 	}
-	for i, next := range ym[1:] {
-		yw := cur>>d | next<<1<<dc
+	out[n] = addShr(out[:n], xm, ym, d&63, 0)
+	return true
+}
+
+// addShr sets z[:len(x)] = x + (y >> s) + cin (0 < len(y) ≤ len(x),
+// s < 64, cin ≤ 1) and returns the carry out: addShrADX where the CPU
+// has BMI2 and ADX, else addShrGo.
+func addShr(z, x, y []big.Word, s uint, cin big.Word) big.Word {
+	if useADX {
+		return addShrADX(z, x, y, s, cin)
+	}
+	return addShrGo(z, x, y, s, cin)
+}
+
+// subShr sets z[:len(x)] = x − (y >> s) − bin and returns the borrow
+// out, as addShr.
+func subShr(z, x, y []big.Word, s uint, bin big.Word) big.Word {
+	if useADX {
+		return subShrADX(z, x, y, s, bin)
+	}
+	return subShrGo(z, x, y, s, bin)
+}
+
+// addShrGo is addShr on math/bits: words 0..len(y)−2 take y's words i
+// and i+1, word len(y)−1 y's top word alone, the words above only x's
+// and the carry.
+func addShrGo(z, x, y []big.Word, s uint, cin big.Word) big.Word {
+	n, ly := len(x), len(y)
+	z = z[:n]
+	s &= 63
+	sc := (63 - s) & 63 // y's word i+1 moves up by 64−s = 1+sc
+	xs, zs := x[:ly-1], z[:ly-1]
+	cur := y[0]
+	c := uint(cin)
+	for i, next := range y[1:] {
+		yw := cur>>s | next<<1<<sc
 		cur = next
 		var w uint
 		w, c = bits.Add(uint(xs[i]), uint(yw), c)
-		os[i] = big.Word(w)
+		zs[i] = big.Word(w)
 	}
 	var w uint
-	w, c = bits.Add(uint(xm[ly-1]), uint(cur>>d), c)
-	out[ly-1] = big.Word(w)
+	w, c = bits.Add(uint(x[ly-1]), uint(cur>>s), c)
+	z[ly-1] = big.Word(w)
 	for i := ly; i < n; i++ {
-		w, c = bits.Add(uint(xm[i]), 0, c)
-		out[i] = big.Word(w)
+		w, c = bits.Add(uint(x[i]), 0, c)
+		z[i] = big.Word(w)
 	}
-	out[n] = big.Word(c)
-	return true
+	return big.Word(c)
+}
+
+// subShrGo is subShr on math/bits, as addShrGo.
+func subShrGo(z, x, y []big.Word, s uint, bin big.Word) big.Word {
+	n, ly := len(x), len(y)
+	z = z[:n]
+	s &= 63
+	sc := (63 - s) & 63
+	xs, zs := x[:ly-1], z[:ly-1]
+	cur := y[0]
+	c := uint(bin)
+	for i, next := range y[1:] {
+		yw := cur>>s | next<<1<<sc
+		cur = next
+		var w uint
+		w, c = bits.Sub(uint(xs[i]), uint(yw), c)
+		zs[i] = big.Word(w)
+	}
+	var w uint
+	w, c = bits.Sub(uint(x[ly-1]), uint(cur>>s), c)
+	z[ly-1] = big.Word(w)
+	for i := ly; i < n; i++ {
+		w, c = bits.Sub(uint(x[i]), 0, c)
+		z[i] = big.Word(w)
+	}
+	return big.Word(c)
 }
 
 // roundNear ends addWNear: out (dst itself or a copy) holds the sum
