@@ -40,10 +40,15 @@
 //     by Zimmermann's SqrtRem [Zim99]), FMA on 384-bit words;
 //   - 127 to 2,048 bits (m = 1,000): the significands' words read in
 //     place and every result rounded straight into z's words (roundW):
-//     Add and Sub on the words with math/bits, Mul by math/big's product,
-//     Quo by a short Knuth division with a Ziv test (the exact division
-//     when it fails), Sqrt by SqrtRem [MCA, Algorithm 1.12] on words; FMA
-//     sums on big.Int and rounds with the same word-level rounding;
+//     Add and Sub on the words, Mul by a short product with a Ziv test
+//     (the full product when it fails; math/big's product without the
+//     assembly), Quo by a short Knuth division with a Ziv test (the exact
+//     division when it fails), Sqrt by SqrtRem [MCA, Algorithm 1.12] on
+//     words; FMA sums on big.Int and rounds with the same word-level
+//     rounding. On amd64 with BMI2 and ADX the word loops (products,
+//     multiply-subtract, the division, shifts, shifted sums) are assembly
+//     kernels (mulw_amd64.s) checked word for word against their math/bits
+//     versions, which run elsewhere (and under the purego build tag);
 //   - wider: big.Int with pooled scratch integers (Sqrt by a
 //     precision-halving Newton iteration); above 4,096-word intermediates
 //     the scratch is not kept.

@@ -93,7 +93,8 @@ func TestSubMulKernels(t *testing.T) {
 // TestMulWFallbacks checks mulW against mulBig on the products where the
 // short product's Ziv test fails (exact products, and (2^p−1)², whose
 // bits below the round bit are zeros down to a last one), and the
-// pure-Go path (useADX off) on random operands.
+// pure-Go path (useADX off) on random operands; the fallback allocates
+// nothing either.
 func TestMulWFallbacks(t *testing.T) {
 	r := testrand.New(t)
 	for _, f := range nwFormats {
@@ -111,6 +112,9 @@ func TestMulWFallbacks(t *testing.T) {
 				if !sameFloat(got, want) {
 					t.Fatalf("%v %v mul(%v, itself) = %v (%v); big.Int path %v (%v)", f, mode,
 						x.Text('x', -1), got.Text('x', -1), got.acc, want.Text('x', -1), want.acc)
+				}
+				if a := testing.AllocsPerRun(5, func() { got.Mul(x, x) }); a != 0 {
+					t.Errorf("%v mul(%v, itself): %v allocations per op", f, x.Text('x', -1), a)
 				}
 			}
 		}
