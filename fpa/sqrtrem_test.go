@@ -134,7 +134,7 @@ func TestDivW(t *testing.T) {
 	r := testrand.New(t)
 	n := 20_000
 	if testing.Short() {
-		n = 1500
+		n = 1200
 	}
 	for i := range n {
 		nv := 2 + r.IntN(17)
