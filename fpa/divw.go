@@ -1,11 +1,12 @@
 package fpa
 
-// This file holds the divisions of the n-word formats (see nword.go):
-// Knuth's Algorithm D [Knuth, §4.3.1] on 64-bit words with math/bits, a
-// fused multiply-subtract per quotient word and the quotient digit
-// estimated from three words of the remainder by two of the divisor
-// (div3by2), for the small divisions of sqrtW's recursion; Quo's
-// full-width division stays with math/big's assembly.
+// This file holds the divisions of the n-word formats (see nword.go), for
+// Quo and for sqrtW's recursion: Knuth's Algorithm D [Knuth, §4.3.1] on
+// 64-bit words, a fused multiply-subtract per quotient word and the
+// quotient digit estimated from three words of the remainder by two of
+// the divisor (div3by2), with products below a chosen word left out (a
+// short division). With BMI2 and ADX the whole loop is one assembly call
+// (divShortADX in mulw_amd64.s), else math/bits (divShortGo).
 
 import (
 	"math/big"

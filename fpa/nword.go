@@ -6,8 +6,9 @@ package fpa
 // stack with math/bits, and every result is rounded once by roundW,
 // which writes the kept bits straight into the words z already owns, so
 // the paths neither allocate (after z's first wide result) nor pay
-// big.Int's per-call overhead. Products and quotients still come from
-// math/big (its assembly kernels), rounded by roundW.
+// big.Int's per-call overhead. Products (mulw.go) and quotients
+// (divw.go) are formed on words too, rounded by roundW; with BMI2 and ADX
+// the word loops are the assembly kernels of mulw_amd64.s.
 
 import (
 	"math/big"
