@@ -13,6 +13,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/subsetsum"
@@ -187,7 +188,7 @@ func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.c.Add(p.c, t0)
+		apa.Add(p.c, p.c, t0) // terms down to e^(−2^31): no exact alignment
 	}
 	return p, nil
 }
@@ -231,7 +232,7 @@ func (p *FamilyPlan) Separation() float64 {
 func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*Result, error) {
 	wp := p.prec + 64
 	s := new(big.Float).SetPrec(wp).Mul(score, new(big.Float).SetInt64(int64(p.N)))
-	s.Sub(s, p.c) // Σ σ_i d_i + N·noise
+	apa.Sub(s, s, p.c) // Σ σ_i d_i + N·noise
 	bound := float64(p.N)*p.Tau + serverErr
 	labels := make([]int, p.N)
 	if p.ConwayGuy {

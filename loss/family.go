@@ -41,8 +41,8 @@ type BigArith struct {
 
 func (a BigArith) New() *big.Float             { return new(big.Float).SetPrec(a.Prec) }
 func (a BigArith) Set(z *big.Float, x float64) { z.SetFloat64(x) }
-func (a BigArith) Add(z, x, y *big.Float)      { z.Add(x, y) }
-func (a BigArith) Sub(z, x, y *big.Float)      { z.Sub(x, y) }
+func (a BigArith) Add(z, x, y *big.Float)      { apa.Add(z, x, y) } // same rounding as z.Add, any exponent gap
+func (a BigArith) Sub(z, x, y *big.Float)      { apa.Sub(z, x, y) }
 func (a BigArith) Mul(z, x, y *big.Float)      { z.Mul(x, y) }
 func (a BigArith) Quo(z, x, y *big.Float)      { z.Quo(x, y) }
 func (a BigArith) Sign(x *big.Float) int       { return x.Sign() }
