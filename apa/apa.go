@@ -67,14 +67,20 @@ func (cc *Consts) Log(z, x *big.Float) (*big.Float, error) {
 	}
 	var xx xf
 	xx.setBig(x)
-	var one, d xf
-	one.setInt64(1)
-	d.sub(&xx, &one, 0)
-	if d.sign() == 0 {
-		return z.SetPrec(prec).SetInt64(0), nil
+	// ln x ≈ x−1 near 1: ask for −top(x−1) more bits to see it. Only x in
+	// [½, 2) is near 1: elsewhere |x−1| ≥ ½ needs no extra bits, and the
+	// exact difference would shift 1 by x's exponent (10⁹ bits for the
+	// probability 2^(−10⁹)).
+	extra := uint(0)
+	if t := xx.top(); t == 0 || t == 1 {
+		var one, d xf
+		one.setInt64(1)
+		d.sub(&xx, &one, 0)
+		if d.sign() == 0 {
+			return z.SetPrec(prec).SetInt64(0), nil
+		}
+		extra = uint(max(0, -d.top()))
 	}
-	// ln x ≈ x−1 near 1: ask for −top(x−1) more bits to see it.
-	extra := uint(max(0, -d.top()))
 	c := consts{shared: cc}
 	var y xf
 	_, err = roundZivSet(z, prec, func(wp uint) (*xf, int64) {

@@ -196,6 +196,19 @@ func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 // Prec returns the score precision, in bits, the plan needs.
 func (p *FamilyPlan) Prec() uint { return p.prec }
 
+// Candidates returns the number of subset sums [FamilyPlan.Decode]
+// examines, a count fixed by the plan: N for powers of two (the
+// superincreasing walk decides one weight per step), 2^⌈N/2⌉ + 2^⌊N/2⌋ for
+// Conway–Guy weights (the two sorted half-lists of [subsetsum.Window]'s
+// meet-in-the-middle). The exhaustive decoder of [EA, Section 3]
+// (LABELINF) examines 2^N.
+func (p *FamilyPlan) Candidates() int64 {
+	if p.ConwayGuy {
+		return 1<<((p.N+1)/2) + 1<<(p.N/2)
+	}
+	return int64(p.N)
+}
+
 // Separation returns Λ_θ(f) = μ(D)/N for the submitted θ, the least gap
 // between two labelings' losses [EA, Proposition 1]; it exceeds 2τ. For
 // superincreasing weights μ is exactly min_i (d_i − Σ_{j<i} d_j): two
