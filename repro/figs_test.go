@@ -2,6 +2,7 @@ package repro
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -109,4 +110,46 @@ func TestTicks(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "5 10 15 20 25 30 35 40", strings.Join(labels, " "))
+}
+
+// TestThm5CostBound runs ea-thm5 on the first 40 Titanic labels: with the
+// bound one candidate below the N = 40 a powers-of-two attack examines,
+// every M of every loss is reported over the cost bound; at 40 every one
+// runs, and two runs write byte-identical tables and data (no clock in
+// them).
+func TestThm5CostBound(t *testing.T) {
+	y, err := datasets.Labels("titanic")
+	require.NoError(t, err)
+	y = y[:40]
+	ms := []int{4, 8}
+	it, err := Lookup("ea-thm5")
+	require.NoError(t, err)
+	run := func(maxCand int64) (*Result, string) {
+		dir := t.TempDir()
+		r := &Result{Item: it}
+		require.NoError(t, thm5(context.Background(), &Config{Out: dir}, r, y, ms, maxCand))
+		require.NoError(t, writeTable(dir, r, "-table.csv"))
+		return r, dir
+	}
+	r, _ := run(39)
+	require.Len(t, r.Rows, 5)
+	for _, row := range r.Rows {
+		assert.Equal(t, "0", row.Ours, row.What)
+		for _, m := range ms {
+			assert.Contains(t, row.Note, fmt.Sprintf("M = %d: over the cost bound (40 candidates > 39)", m), row.What)
+		}
+	}
+	r1, d1 := run(40)
+	_, d2 := run(40)
+	for _, row := range r1.Rows {
+		assert.Equal(t, "8", row.Ours, "%s: %s", row.What, row.Note)
+		assert.NotContains(t, row.Note, "cost bound")
+	}
+	for _, f := range []string{"ea-thm5-table.csv", "ea-thm5.csv", "ea-thm5.svg"} {
+		a, err := os.ReadFile(filepath.Join(d1, f))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(d2, f))
+		require.NoError(t, err)
+		assert.Equal(t, string(a), string(b), "%s differs between two runs", f)
+	}
 }
