@@ -35,6 +35,46 @@ func TestAlg2Float64(t *testing.T) {
 	}
 }
 
+// TestFig1TauRange checks fig1TauRange against alg2Float64 itself: just
+// inside each paper N's range every labeling of N points comes back and the
+// all-ones labeling of N+1 does not (its top weight overflows e^x); just
+// above the range N fails too. It also checks that fig1TauRatios is the
+// ratio of those ranges' ends (c and the limit cancel), and that τ = 0.1
+// lies outside N = 8's range (it recovers 9).
+func TestFig1TauRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	allOnes := func(n int) []int {
+		y := make([]int, n)
+		for i := range y {
+			y[i] = 1
+		}
+		return y
+	}
+	recovers := func(n int, tau float64) bool {
+		a := newAlg2Float64(n, tau)
+		ok := a.trial(allOnes(n), rng) == 1
+		for range 50 {
+			ok = ok && a.trial(randomLabels(rng, n, 2), rng) == 1
+		}
+		return ok
+	}
+	for _, n := range fig1PaperN {
+		lo, hi := fig1TauRange(n)
+		for _, tau := range []float64{lo * 1.001, hi * 0.999} {
+			assert.True(t, recovers(n, tau), "N = %d at τ = %g", n, tau)
+			assert.False(t, recovers(n+1, tau), "N = %d at τ = %g", n+1, tau)
+		}
+		assert.False(t, recovers(n, hi*1.001), "N = %d just above its range, τ = %g", n, hi*1.001)
+	}
+	lo12, hi12 := fig1TauRange(12)
+	lo8, hi8 := fig1TauRange(8)
+	rlo, rhi := fig1TauRatios(12, 8)
+	assert.InEpsilon(t, lo8/hi12, rlo, 1e-12)
+	assert.InEpsilon(t, hi8/lo12, rhi, 1e-12)
+	assert.True(t, recovers(9, 0.1), "τ = 0.1 recovers N = 9")
+	assert.Contains(t, fig1TauNote(), "0.1 is outside")
+}
+
 // TestKaryFloat64: K = 2 is Theorem 1's query of Fig 1(a) (the same
 // accuracy on every labeling), and a small K-ary labeling comes back.
 func TestKaryFloat64(t *testing.T) {
