@@ -230,7 +230,7 @@ func thm5(ctx context.Context, c *Config, r *Result, y []int, ms []int, maxCand 
 		}
 		fig.Series = append(fig.Series, Series{Name: name, X: xs, Y: ys})
 		row := Row{What: "largest M tried with 100%, verified (exact server): " + name, Paper: "—", Ours: fmt.Sprint(maxOK), Status: Match,
-			Note: "100%, verified, at M ∈ {" + strings.Join(oks, ", ") + "}; " + strings.Join(fails, "; ")}
+			Note: strings.Join(append([]string{"100%, verified, at M ∈ {" + strings.Join(oks, ", ") + "}"}, fails...), "; ")}
 		if k.kind == loss.CE && k.tau == 1e-4 {
 			row.Paper, row.Status = "100% with M ≥ 220 (App J)", NotReproduced
 		}
