@@ -411,7 +411,7 @@ func runFig1(ctx context.Context, c *Config, r *Result) error {
 		figs[6].Series = append(figs[6].Series, accSeries(pg[ti], l, ti+1)...)
 		figs[7].Series = append(figs[7].Series, Series{Name: "τ = " + fmt.Sprint(tau), X: pg[ti].n, Y: pg[ti].ms, Color: ti + 1})
 	}
-	paperE := Series{Name: "paper: largest N at 100% (τ = 0.01, 0.1, 1)", Points: true, Color: 4}
+	paperE := Series{Name: "paper: largest N at 100% (τ read as 0.01, 0.1, 1)", Points: true, Color: 4}
 	for ti := range fig1Taus {
 		paperE.X = append(paperE.X, float64(fig1PaperN[ti]))
 		paperE.Y = append(paperE.Y, 1)
