@@ -162,6 +162,9 @@ func TestThm5CostBound(t *testing.T) {
 	require.NoError(t, err)
 	y = y[:40]
 	ms := []int{4, 8}
+	if testing.Short() {
+		ms = []int{4} // planning dominates; one M still covers the bound and the comparison
+	}
 	it, err := Lookup("ea-thm5")
 	require.NoError(t, err)
 	run := func(maxCand int64) (*Result, string) {
@@ -182,7 +185,7 @@ func TestThm5CostBound(t *testing.T) {
 	r1, d1 := run(40)
 	_, d2 := run(40)
 	for _, row := range r1.Rows {
-		assert.Equal(t, "8", row.Ours, "%s: %s", row.What, row.Note)
+		assert.Equal(t, fmt.Sprint(ms[len(ms)-1]), row.Ours, "%s: %s", row.What, row.Note)
 		assert.NotContains(t, row.Note, "cost bound")
 	}
 	for _, f := range []string{"ea-thm5-table.csv", "ea-thm5.csv", "ea-thm5.svg"} {
