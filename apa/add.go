@@ -55,9 +55,10 @@ func standIn(z, x, y *big.Float) (s *big.Float, ok bool) {
 	}
 	q := int64(max(x.MinPrec(), p+2))
 	ex, ey := int64(x.MantExp(nil)), int64(y.MantExp(nil))
-	// The plain sum shifts by ex − ey bits; below 4q it costs about as
-	// much as the stand-in's own shift of q+1 bits.
-	if ey > ex-q || ex-ey < 4*q+64 || ex-q-1 < big.MinExp {
+	// The plain sum shifts by ex − ey bits; up to a few thousand bits
+	// that costs less than the stand-in's two allocations
+	// (BenchmarkAddGap).
+	if ey > ex-q || ex-ey < 16*q+4096 || ex-q-1 < big.MinExp {
 		return nil, false
 	}
 	s = new(big.Float).SetMantExp(big.NewFloat(0.5), int(ex-q)).SetPrec(y.Prec())
