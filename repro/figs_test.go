@@ -176,6 +176,7 @@ func TestThm5CostBound(t *testing.T) {
 	}
 	r, _ := run(39)
 	require.Len(t, r.Rows, 5)
+	assert.Contains(t, r.Why, fmt.Sprintf("%d over the cost bound", 5*len(ms)))
 	for _, row := range r.Rows {
 		assert.Equal(t, "0", row.Ours, row.What)
 		for _, m := range ms {
@@ -184,6 +185,7 @@ func TestThm5CostBound(t *testing.T) {
 	}
 	r1, d1 := run(40)
 	_, d2 := run(40)
+	assert.Contains(t, r1.Why, "none is over the cost bound")
 	for _, row := range r1.Rows {
 		assert.Equal(t, fmt.Sprint(ms[len(ms)-1]), row.Ours, "%s: %s", row.What, row.Note)
 		assert.NotContains(t, row.Note, "cost bound")
