@@ -1,6 +1,8 @@
 // Package apa provides correctly rounded elementary functions of big.Float
 // values at any precision: [Log], [Exp], [Log1p], [Softplus] and [LogRatio]
 // (the log of a ratio of two big integers, as an exact scorer needs).
+// [Add] and [Sub] round as big.Float's do at a cost that does not grow
+// with the operands' exponent gap (exact scores sum e^(−z) beside z).
 //
 // Conventions follow math/big: the result goes in z and is returned;
 // precision is a uint count of bits; a z of precision 0 takes its operand's

@@ -266,6 +266,23 @@ func (z *xf) sub(x, y *xf, wp uint) *xf {
 
 // cmp compares x and y exactly and returns -1, 0 or +1.
 func (x *xf) cmp(y *xf) int {
+	// Signs, then magnitudes by top, decide without aligning the operands
+	// (an exact difference shifts by the exponent gap: 2^(−10⁹) against −1
+	// would shift by 10⁹ bits).
+	sx, sy := x.sign(), y.sign()
+	switch {
+	case sx != sy:
+		if sx < sy {
+			return -1
+		}
+		return 1
+	case sx == 0:
+		return 0
+	case x.top() > y.top():
+		return sx
+	case x.top() < y.top():
+		return -sx
+	}
 	var d xf
 	d.sub(x, y, 0)
 	return d.m.Sign()
