@@ -37,12 +37,21 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	b.recip(&s, w)
 	b.e += 2
 	a.setInt64(1)
+	// Stop when η = (a−b)/(a+b) is below 2^-(w/6+2): then, with m =
+	// (a+b)/2 and h = (a−b)/2 = η·m,
+	//
+	//	1/AGM(a, b) = (1/m)·(2/π)·K(η) = (1/m)·(1 + η²/4 + 9η⁴/64 + 25η⁶/256 + …)
+	//
+	// ([MCA, §4.8.2]; the series of the complete elliptic integral K,
+	// whose coefficients are ((2n)!/(4^n n!²))², all below 1), so two
+	// terms leave a relative error below 2·η⁶·… < 2^-(w+10). This saves the
+	// last one or two steps of the quadratic phase against stopping at
+	// 2^(-w/2).
+	stop := int64(w/6) + 3
 	steps := 0
 	for {
-		// Stop when |a−b| ≤ 2^(-w/2)·a: then (a+b)/2 is within
-		// (a−b)²/(8a) ≤ 2^-w·a of AGM(a, b) (quadratic convergence).
 		t.sub(&a, &b, w)
-		if t.sign() == 0 || t.top() <= a.top()-int64(w/2)-1 {
+		if t.sign() == 0 || t.top() <= a.top()-stop {
 			break
 		}
 		t.mul(&a, &b, w)
@@ -54,12 +63,30 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 			panic("apa: AGM did not converge")
 		}
 	}
+	// t = a − b = 2h; a ← m = (a+b)/2.
 	a.add(&a, &b, w)
-	a.e-- // M = AGM(1, 4/s)
-	// ln s = π / (2M).
+	a.e--
+	t.e--
+	// ln s = π/(2·AGM) = (π/(2m))·(1 + η²/4 + 9η⁴/64), η = h/m.
+	var r xf
+	r.recip(&a, w+4)
 	pi := c.getPi(w)
-	a.e++
-	z.quo(pi, &a, w)
+	z.mul(pi, &r, w)
+	z.e--
+	if t.sign() != 0 {
+		// η² is below 2^-(w/3+4): its terms need w − 2·(w/6+2) + 8 bits.
+		pe := w - 2*(w/6+2) + 8
+		var e2, e4 xf
+		e2.mul(&t, &r, pe)
+		e2.mul(&e2, &e2, pe)
+		e4.mul(&e2, &e2, pe)
+		e4.mulInt64(&e4, 9, pe)
+		e4.e -= 6
+		e2.e -= 2
+		e2.add(&e2, &e4, pe)
+		e2.mul(z, &e2, pe)
+		z.add(z, &e2, w)
+	}
 	if k != 0 {
 		ln2 := c.getLn2(w + uint(bits.Len64(uint64(absInt64(k)))))
 		t.mulInt64(ln2, k, w+64)

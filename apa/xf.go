@@ -216,16 +216,27 @@ func (z *xf) mulExact(x, y *xf) *xf {
 // places below the larger operand's leading bit are dropped, so the error is
 // below 2 ulps of wp bits (absolute error below 2^(top-wp+1), top the larger
 // operand's top). Pass wp = 0 for the exact sum.
-func (z *xf) add(x, y *xf, wp uint) *xf {
-	if x.m.Sign() == 0 {
-		z.set(y)
+func (z *xf) add(x, y *xf, wp uint) *xf { return z.addSub(x, y, wp, false) }
+
+// sub sets z to x−y, as add.
+func (z *xf) sub(x, y *xf, wp uint) *xf { return z.addSub(x, y, wp, true) }
+
+// addSub sets z to x+y, or x−y if neg, as add. It aligns the operands in
+// z's own buffer when it can, so that a loop that updates z in place does
+// not allocate.
+func (z *xf) addSub(x, y *xf, wp uint, neg bool) *xf {
+	if y.m.Sign() == 0 {
+		z.set(x)
 		if wp > 0 {
 			z.trunc(wp)
 		}
 		return z
 	}
-	if y.m.Sign() == 0 {
-		z.set(x)
+	if x.m.Sign() == 0 {
+		z.set(y)
+		if neg {
+			z.m.Neg(&z.m)
+		}
 		if wp > 0 {
 			z.trunc(wp)
 		}
@@ -241,27 +252,52 @@ func (z *xf) add(x, y *xf, wp uint) *xf {
 			y = yt.truncOf(y, uint(max(y.top()-floor, 1)))
 		}
 	}
-	// Align to the smaller exponent.
-	if x.e < y.e {
-		x, y = y, x
+	// Align to the smaller exponent: shift the other operand left.
+	if x.e >= y.e {
+		s := uint(x.e - y.e)
+		e := y.e
+		if z == y && z != x {
+			var t big.Int
+			t.Lsh(&x.m, s)
+			if neg {
+				z.m.Sub(&t, &y.m)
+			} else {
+				z.m.Add(&t, &y.m)
+			}
+		} else {
+			z.m.Lsh(&x.m, s)
+			if neg {
+				z.m.Sub(&z.m, &y.m)
+			} else {
+				z.m.Add(&z.m, &y.m)
+			}
+		}
+		z.e = e
+	} else {
+		s := uint(y.e - x.e)
+		e := x.e
+		if z == x {
+			var t big.Int
+			t.Lsh(&y.m, s)
+			if neg {
+				z.m.Sub(&x.m, &t)
+			} else {
+				z.m.Add(&x.m, &t)
+			}
+		} else {
+			z.m.Lsh(&y.m, s)
+			if neg {
+				z.m.Sub(&x.m, &z.m)
+			} else {
+				z.m.Add(&x.m, &z.m)
+			}
+		}
+		z.e = e
 	}
-	// Now x.e ≥ y.e.
-	var t big.Int
-	t.Lsh(&x.m, uint(x.e-y.e))
-	e := y.e
-	z.m.Add(&t, &y.m)
-	z.e = e
 	if wp > 0 {
 		z.trunc(wp)
 	}
 	return z
-}
-
-// sub sets z to x−y, as add.
-func (z *xf) sub(x, y *xf, wp uint) *xf {
-	var ny xf
-	ny.neg(y)
-	return z.add(x, &ny, wp)
 }
 
 // cmp compares x and y exactly and returns -1, 0 or +1.
