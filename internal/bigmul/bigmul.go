@@ -66,7 +66,7 @@ func choose(xw, yw int, sq bool) (strategy, nttPlan, int) {
 	}
 	if yw >= nttMinWords {
 		pl := planFor(uint(xw)*64, uint(yw)*64)
-		f := nttUS * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+		f := nttUS * pl.cost()
 		if sq {
 			f *= 0.76
 		}
@@ -153,7 +153,7 @@ func wrapPays(xw, yw, mw int, sq bool) bool {
 	lo, hi := min(xw, yw), max(xw, yw)
 	k := karatsubaUS * float64(hi) / float64(lo) * math.Pow(float64(lo), 1.585)
 	pl := wrapPlan(uint(mw) * 64)
-	f := nttUS * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+	f := nttUS * pl.cost()
 	if sq {
 		k *= 0.67
 		f *= 0.76
