@@ -39,3 +39,26 @@ func BenchmarkXf(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkConstants times π and ln 2 at the precisions a cold Log needs.
+func BenchmarkConstants(b *testing.B) {
+	for _, prec := range []uint{1e4, 1e5} {
+		wp := cachePrec(prec + 100)
+		b.Run(fmt.Sprintf("c=pi/bits=%d", prec), func(b *testing.B) {
+			var z xf
+			c0 := cpuNanos()
+			for b.Loop() {
+				computePi(&z, wp)
+			}
+			b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
+		})
+		b.Run(fmt.Sprintf("c=ln2/bits=%d", prec), func(b *testing.B) {
+			var z xf
+			c0 := cpuNanos()
+			for b.Loop() {
+				computeLn2(&z, wp)
+			}
+			b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
