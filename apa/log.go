@@ -49,6 +49,7 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	// 2^(-w/2).
 	stop := int64(w/6) + 3
 	steps := 0
+	var sc rootScratch
 	for {
 		t.sub(&a, &b, w)
 		if t.sign() == 0 || t.top() <= a.top()-stop {
@@ -57,7 +58,7 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 		t.mul(&a, &b, w)
 		a.add(&a, &b, w)
 		a.e--
-		b.sqrt(&t, w)
+		b.sqrtS(&t, w, &sc)
 		steps++
 		if steps > 200 { // cannot happen: the AGM converges in log2(w)+O(1) steps
 			panic("apa: AGM did not converge")

@@ -98,21 +98,22 @@ func (z *xf) float(f *big.Float) (res *big.Float, ok bool) {
 }
 
 // approx returns z as fr·2^ex with fr a float64 in [0.5, 1) in absolute
-// value (0 for zero), without overflow for any exponent.
+// value (0 for zero), without overflow for any exponent. It reads z's top
+// words in place.
 func (z *xf) approx() (fr float64, ex int64) {
 	if z.m.Sign() == 0 {
 		return 0, 0
 	}
 	n := z.m.BitLen()
-	var t big.Int
-	t.Abs(&z.m)
-	var top uint64
-	if n > 63 {
-		top = t.Rsh(&t, uint(n-63)).Uint64()
-	} else {
-		top = t.Uint64() << uint(63-n)
+	w := z.m.Bits()
+	// The top 64 bits of |z|, left-aligned.
+	l := len(w) - 1
+	s := uint(bits.LeadingZeros64(uint64(w[l])))
+	top := uint64(w[l]) << s
+	if s > 0 && l > 0 {
+		top |= uint64(w[l-1]) >> (64 - s)
 	}
-	fr = float64(top) / (1 << 63)
+	fr = float64(top>>1) / (1 << 63)
 	if z.m.Sign() < 0 {
 		fr = -fr
 	}
@@ -186,22 +187,40 @@ func (z *xf) neg(x *xf) *xf {
 }
 
 // mul sets z to x·y truncated to wp bits. Operands longer than wp+2 bits are
-// truncated first; the error stays below 3 ulps of wp bits.
+// truncated first (to a whole number of words, at least wp+2 bits, by a
+// view that shares their words); the error stays below 3 ulps of wp bits.
 func (z *xf) mul(x, y *xf, wp uint) *xf {
 	var xt, yt xf
 	sq := x == y
-	if x.m.BitLen() > int(wp)+2 {
-		x = xt.truncOf(x, wp+2)
+	if x.m.BitLen() > int(wp)+66 {
+		x = xt.topView(x, wp+2)
 	}
 	if sq {
 		y = x // keep the square a square: bigmul squares x == y faster
-	} else if y.m.BitLen() > int(wp)+2 {
-		y = yt.truncOf(y, wp+2)
+	} else if y.m.BitLen() > int(wp)+66 {
+		y = yt.topView(y, wp+2)
 	}
 	e := x.e + y.e
 	bigmul.Mul(&z.m, &x.m, &y.m)
 	z.e = e
 	return z.trunc(wp)
+}
+
+// topView sets z to x truncated toward zero to its leading words, at
+// least n bits, sharing x's words (no copy): z is read-only, for use as
+// an operand. math/big and bigmul see the shared words as aliases and
+// never write through them.
+func (z *xf) topView(x *xf, n uint) *xf {
+	k := (x.m.BitLen() - int(n)) / 64
+	if k <= 0 {
+		return x
+	}
+	z.m.SetBits(x.m.Bits()[k:])
+	if x.m.Sign() < 0 {
+		z.m.Neg(&z.m)
+	}
+	z.e = x.e + 64*int64(k)
+	return z
 }
 
 // mulExact sets z to x·y exactly.
@@ -344,15 +363,14 @@ func absInt64(v int64) int64 {
 	return v
 }
 
-// seed returns a float64 approximation of 1/x or 1/√x of x > 0 (rsqrt true)
-// as an xf, with a relative error below 2^-50.
-func seedRecip(x *xf, rsqrt bool) *xf {
+// seedRecip sets z to a float64 approximation of 1/x or 1/√x of x > 0
+// (rsqrt true), with a relative error below 2^-50, and returns z.
+func seedRecip(z, x *xf, rsqrt bool) *xf {
 	fr, ex := x.approx()
-	var z xf
 	if !rsqrt {
 		z.setFloat64(1 / fr)
 		z.e -= ex
-		return &z
+		return z
 	}
 	if ex&1 != 0 { // make the exponent even: x = (fr/2)·2^(ex+1)
 		fr /= 2
@@ -360,7 +378,7 @@ func seedRecip(x *xf, rsqrt bool) *xf {
 	}
 	z.setFloat64(1 / math.Sqrt(fr))
 	z.e -= ex / 2
-	return &z
+	return z
 }
 
 // seedBits is the accuracy of the float64 seeds of the Newton iterations.
@@ -379,7 +397,7 @@ func (z *xf) recip(x *xf, wp uint) *xf {
 		return z
 	}
 	if wp <= seedBits {
-		return z.set(seedRecip(x, false))
+		return seedRecip(z, x, false)
 	}
 	var y xf
 	y.recip(x, wp/2+4)
@@ -402,21 +420,59 @@ func (z *xf) quo(x, y *xf, wp uint) *xf {
 }
 
 // rsqrt sets z to 1/√x (x > 0) with a relative error below 2^(4-wp), by
-// Newton's iteration y ← y + y(1 − xy²)/2 on a doubling ladder [MCA, §3.5.1].
+// Newton's iteration y ← y − y(xy² − 1)/2 on a doubling ladder [MCA,
+// §3.5.1].
 func (z *xf) rsqrt(x *xf, wp uint) *xf {
-	if wp <= seedBits {
-		return z.set(seedRecip(x, true))
+	var sc rootScratch
+	return z.rsqrtS(x, wp, &sc, 0)
+}
+
+// rootScratch holds the temporaries of sqrt and rsqrt, one set per rung of
+// the precision ladder, so that a caller that takes many square roots (the
+// AGM) reuses their words instead of allocating them at every call.
+type rootScratch struct {
+	lv []*rootLevel // pointers: a level stays put while deeper ones are added
+}
+
+type rootLevel struct {
+	y, t, u, v xf
+	pow        big.Int
+}
+
+func (sc *rootScratch) level(i int) *rootLevel {
+	for len(sc.lv) <= i {
+		sc.lv = append(sc.lv, new(rootLevel))
 	}
-	var y xf
-	y.rsqrt(x, wp/2+4)
-	var t, one xf
-	one.setInt64(1)
-	t.mul(&y, &y, wp+4)
-	t.mul(x, &t, wp+4)
-	t.sub(&one, &t, wp+4)
-	t.mul(&y, &t, wp/2+8)
-	t.e-- // halve
-	z.add(&y, &t, wp+2)
+	return sc.lv[i]
+}
+
+// subOne sets z to z − 1 exactly, using pow as scratch.
+func (z *xf) subOne(pow *big.Int) {
+	if z.e > 0 || z.m.Sign() == 0 {
+		var one xf
+		one.setInt64(1)
+		z.sub(z, &one, 0)
+		return
+	}
+	pow.SetInt64(0)
+	pow.SetBit(pow, int(-z.e), 1)
+	z.m.Sub(&z.m, pow)
+}
+
+// rsqrtS is rsqrt with the temporaries of rung depth and below in sc; z
+// must not be one of them.
+func (z *xf) rsqrtS(x *xf, wp uint, sc *rootScratch, depth int) *xf {
+	if wp <= seedBits {
+		return seedRecip(z, x, true)
+	}
+	L := sc.level(depth)
+	L.y.rsqrtS(x, wp/2+4, sc, depth+1)
+	L.t.mul(&L.y, &L.y, wp+4)
+	L.u.mul(x, &L.t, wp+4)
+	L.u.subOne(&L.pow) // x·y² − 1, about 2^(-wp/2) in size
+	L.t.mul(&L.y, &L.u, wp/2+8)
+	L.t.e-- // halve
+	z.sub(&L.y, &L.t, wp+2)
 	return z
 }
 
@@ -426,21 +482,26 @@ func (z *xf) rsqrt(x *xf, wp uint) *xf {
 // bits. The full-precision rsqrt step and the final full product are
 // replaced by products of half-size operands.
 func (z *xf) sqrt(x *xf, wp uint) *xf {
+	var sc rootScratch
+	return z.sqrtS(x, wp, &sc)
+}
+
+// sqrtS is sqrt with its temporaries in sc; z must not be one of them.
+func (z *xf) sqrtS(x *xf, wp uint, sc *rootScratch) *xf {
 	if x.m.Sign() == 0 {
 		return z.setInt64(0)
 	}
+	L := sc.level(0)
 	if wp <= 2*seedBits {
-		var r xf
-		r.rsqrt(x, wp+2)
-		return z.mul(x, &r, wp)
+		L.y.rsqrtS(x, wp+2, sc, 1)
+		return z.mul(x, &L.y, wp)
 	}
 	h := wp/2 + 8
-	var y, s, t xf
-	y.rsqrt(x, h)
-	s.mul(x, &y, h)
-	t.mul(&s, &s, wp+8)
-	t.sub(x, &t, wp+8) // about 2^(-wp/2) relative to x
-	t.mul(&y, &t, h)
-	t.e--
-	return z.add(&s, &t, wp)
+	L.y.rsqrtS(x, h, sc, 1)
+	L.u.mul(x, &L.y, h)       // s
+	L.t.mul(&L.u, &L.u, wp+8) // s²
+	L.v.sub(x, &L.t, wp+8)    // about 2^(-wp/2) relative to x
+	L.t.mul(&L.y, &L.v, h)
+	L.t.e--
+	return z.add(&L.u, &L.t, wp)
 }
