@@ -44,6 +44,8 @@
 //
 //   - [MCA] R. P. Brent, P. Zimmermann, "Modern Computer Arithmetic",
 //     Cambridge University Press, 2010.
+//   - [AS] M. Abramowitz, I. A. Stegun, "Handbook of Mathematical
+//     Functions", NBS, 1964 (17.3.26: K near modulus 1).
 //   - [KM97] A. H. Karp, P. Markstein, "High-precision division and square
 //     root", ACM TOMS 23(4), 1997.
 //   - [HP98] B. Haible, T. Papanikolaou, "Fast multiprecision evaluation of

@@ -7,11 +7,16 @@ import (
 )
 
 // logAGM sets z to ln x for x > 0 and returns e such that the absolute error
-// is below 2^e. It uses [MCA, §4.8.2]: for s ≥ 2^(wp/2),
+// is below 2^e. It uses [MCA, §4.8.2]: with κ = (4/s)², G = π/(2·AGM(1,
+// 4/s)) is the complete elliptic integral K of complementary modulus
+// 4/s, whose expansion [AS, 17.3.26] is
 //
-//	|ln s − π / (2·AGM(1, 4/s))| ≤ 4·ln(s)/s²,
+//	G = λ + (κ/4)(λ − 1) + (9κ²/64)(λ − 7/6) + …,  λ = ln s,
 //
-// with s = x·2^k, so ln x = π/(2·AGM(1, 4/s)) − k·ln 2. Unlike
+// a series in κ with coefficients below 1 (times λ). So for s ≥ 2^(w/4+8),
+// ln s = G − (κ/4)(G − 1) up to about κ²·λ < 2^-(w+20): keeping the κ term
+// lets s be 2^(w/4) instead of 2^(w/2), one AGM step fewer. With s =
+// x·2^k, ln x = ln s − k·ln 2. Unlike
 // ALTree/bigfloat, the scaling by 2^k is an exponent shift, not k squarings,
 // and every multiplication goes through FFT above the bigmul crossover.
 //
@@ -25,9 +30,8 @@ import (
 // independent series and bigfloat, and Ziv's loop relies on it.
 func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	w := wp + 2*uint(bits.Len(wp)) + 16
-	// s = x·2^k with s ≥ 2^(w/2 + 8), so the formula error 4·ln(s)/s² is
-	// below 2^-(w+8).
-	k := int64(w/2+8) - x.top() + 1
+	// s = x·2^k with s ≥ 2^(w/4 + 8).
+	k := int64(w/4+8) - x.top() + 1
 	c.prefetch(w + uint(bits.Len64(uint64(absInt64(k)))))
 	var s xf
 	s.lsh(x, k)
@@ -37,6 +41,9 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	b.recip(&s, w)
 	b.e += 2
 	a.setInt64(1)
+	// κ = (4/s)² < 2^-(w/2+12) is needed to about w/2 bits.
+	var kap xf
+	kap.mul(&b, &b, w/2+16)
 	// Stop when η = (a−b)/(a+b) is below 2^-(w/6+2): then, with m =
 	// (a+b)/2 and h = (a−b)/2 = η·m,
 	//
@@ -88,6 +95,12 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 		e2.mul(z, &e2, pe)
 		z.add(z, &e2, w)
 	}
+	// ln s = G − (κ/4)(G − 1).
+	var g1 xf
+	g1.sub(z, bigOneXf, w/2+16)
+	g1.mul(&kap, &g1, w/2+16)
+	g1.e -= 2
+	z.sub(z, &g1, w)
 	if k != 0 {
 		ln2 := c.getLn2(w + uint(bits.Len64(uint64(absInt64(k)))))
 		t.mulInt64(ln2, k, w+64)

@@ -173,6 +173,9 @@ func (z *xf) truncOf(x *xf, wp uint) *xf {
 
 var bigOne = big.NewInt(1)
 
+// bigOneXf is the xf 1, read-only.
+var bigOneXf = new(xf).setInt64(1)
+
 // lsh sets z to x·2^k.
 func (z *xf) lsh(x *xf, k int64) *xf {
 	z.set(x)

@@ -1,0 +1,56 @@
+package apa
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestErrorBounds checks the error bounds that Ziv's loop relies on: the
+// absolute bound of logAGM and the relative bound of expNewton, at a
+// range of working precisions and magnitudes, against the same function
+// at twice the precision plus 64 bits (whose own error is then far below
+// the bound checked: |y − ref| must stay below 2^e − 2^e_ref). A wrong
+// series term or stopping rule leaves an error that scales with the
+// working precision, which this catches.
+func TestErrorBounds(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	precs := []uint{60, 150, 700, 3000}
+	if !testing.Short() {
+		precs = append(precs, 20000)
+	}
+	var cc Consts
+	c := consts{shared: &cc}
+	for _, wp := range precs {
+		for i := range 6 {
+			xb := randFloat(r, wp+20, -60, 60)
+			if i == 0 {
+				xb.SetMantExp(xb, -xb.MantExp(nil)) // in [0.5, 1)
+			}
+			var x, y, ref, d xf
+			x.setBig(xb)
+			e := logAGM(&y, &x, wp, &c)
+			logAGM(&ref, &x, 2*wp+64, &c)
+			d.sub(&y, &ref, 0)
+			// |d| < 2^(e−1), and the reference's own error is far below
+			// 2^(e−1), so |y − ln x| < 2^e.
+			if d.m.Sign() != 0 {
+				assert.Less(t, d.top(), e, "logAGM wp=%d case %d: error 2^%d, bound 2^%d", wp, i, d.top(), e)
+			}
+			// Exp: relative bound, on |x| ≤ 40.
+			x.setBig(xb.SetMantExp(xb, -xb.MantExp(nil)+r.IntN(6)))
+			if i%2 == 1 {
+				x.m.Neg(&x.m)
+			}
+			e, ok := expNewton(&y, &x, wp, &c)
+			assert.True(t, ok)
+			expNewton(&ref, &x, 2*wp+64, &c)
+			d.sub(&y, &ref, 0)
+			// |d|/|ref| < 2^(top(d) − top(ref) + 1) must stay below 2^(e−1).
+			if d.m.Sign() != 0 {
+				assert.Less(t, d.top()-ref.top()+1, e, "expNewton wp=%d case %d: relative error over 2^%d", wp, i, e)
+			}
+		}
+	}
+}
