@@ -1,10 +1,12 @@
 package apa
 
 import (
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestErrorBounds checks the error bounds that Ziv's loop relies on: the
@@ -51,6 +53,36 @@ func TestErrorBounds(t *testing.T) {
 			if d.m.Sign() != 0 {
 				assert.Less(t, d.top()-ref.top()+1, e, "expNewton wp=%d case %d: relative error over 2^%d", wp, i, e)
 			}
+		}
+	}
+}
+
+// TestLongInputShortOutput evaluates Log and Exp of 20,000-bit inputs at
+// 53 and 300 bits, where the working precision is far below the input's
+// length (the operands are truncated by views of their words, and
+// expNewton's reduction subtracts in place from a long operand), against
+// the same function at 600 bits rounded to the target.
+func TestLongInputShortOutput(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for i := range 8 {
+		x := randFloat(r, 20000, -3, 5)
+		if i%2 == 1 {
+			x.Neg(x)
+		}
+		for _, prec := range []uint{53, 300} {
+			wide := new(big.Float).SetPrec(600)
+			_, err := Exp(wide, x)
+			require.NoError(t, err)
+			got := new(big.Float).SetPrec(prec)
+			_, err = Exp(got, x)
+			require.NoError(t, err)
+			assert.Equal(t, 0, got.Cmp(new(big.Float).SetPrec(prec).Set(wide)), "Exp case %d at %d bits", i, prec)
+			ax := new(big.Float).Abs(x)
+			_, err = Log(wide, ax)
+			require.NoError(t, err)
+			_, err = Log(got, ax)
+			require.NoError(t, err)
+			assert.Equal(t, 0, got.Cmp(new(big.Float).SetPrec(prec).Set(wide)), "Log case %d at %d bits", i, prec)
 		}
 	}
 }

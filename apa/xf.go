@@ -267,11 +267,23 @@ func (z *xf) addSub(x, y *xf, wp uint, neg bool) *xf {
 	var xt, yt xf
 	if wp > 0 {
 		floor := max(x.top(), y.top()) - int64(wp) - 4
-		if x.e < floor {
-			x = xt.truncOf(x, uint(max(x.top()-floor, 1)))
+		// Drop the operands' bits below the floor by word views (they
+		// keep up to 63 bits more, which only lowers the error). An
+		// operand that is also z is truncated in place instead: z's words
+		// are about to be written, and a view of them could be read after.
+		if x.e < floor-64 {
+			if z == x {
+				x = z.truncOf(x, uint(max(x.top()-floor, 1)))
+			} else {
+				x = xt.topView(x, uint(max(x.top()-floor, 1)))
+			}
 		}
-		if y.e < floor {
-			y = yt.truncOf(y, uint(max(y.top()-floor, 1)))
+		if y.e < floor-64 {
+			if z == y {
+				y = z.truncOf(y, uint(max(y.top()-floor, 1)))
+			} else {
+				y = yt.topView(y, uint(max(y.top()-floor, 1)))
+			}
 		}
 	}
 	// Align to the smaller exponent: shift the other operand left.
