@@ -13,9 +13,10 @@ import (
 //
 //	G = λ + (κ/4)(λ − 1) + (9κ²/64)(λ − 7/6) + …,  λ = ln s,
 //
-// a series in κ with coefficients below 1 (times λ). So for s ≥ 2^(w/4+8),
-// ln s = G − (κ/4)(G − 1) up to about κ²·λ < 2^-(w+20): keeping the κ term
-// lets s be 2^(w/4) instead of 2^(w/2), one AGM step fewer. With s =
+// a series in κ with coefficients below 1 (times λ). Solving for λ to the
+// κ² term, ln s = G − (κ/4)(G − 1) − κ²(5G/64 − 13/128) up to about κ³·λ,
+// below 2^-(w+30) for s ≥ 2^(w/6+8): the two terms let s be 2^(w/6)
+// instead of 2^(w/2), log2(3) AGM steps fewer. With s =
 // x·2^k, ln x = ln s − k·ln 2. Unlike
 // ALTree/bigfloat, the scaling by 2^k is an exponent shift, not k squarings,
 // and every multiplication goes through FFT above the bigmul crossover.
@@ -30,8 +31,8 @@ import (
 // independent series and bigfloat, and Ziv's loop relies on it.
 func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	w := wp + 2*uint(bits.Len(wp)) + 16
-	// s = x·2^k with s ≥ 2^(w/4 + 8).
-	k := int64(w/4+8) - x.top() + 1
+	// s = x·2^k with s ≥ 2^(w/6 + 8).
+	k := int64(w/6+8) - x.top() + 1
 	c.prefetch(w + uint(bits.Len64(uint64(absInt64(k)))))
 	var s xf
 	s.lsh(x, k)
@@ -41,9 +42,10 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	b.recip(&s, w)
 	b.e += 2
 	a.setInt64(1)
-	// κ = (4/s)² < 2^-(w/2+12) is needed to about w/2 bits.
+	// κ = (4/s)² < 2^-(w/3+12) is needed to about 2w/3 bits.
+	pk := w - w/3 + 16
 	var kap xf
-	kap.mul(&b, &b, w/2+16)
+	kap.mul(&b, &b, pk)
 	// Stop when η = (a−b)/(a+b) is below 2^-(w/6+2): then, with m =
 	// (a+b)/2 and h = (a−b)/2 = η·m,
 	//
@@ -95,11 +97,18 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 		e2.mul(z, &e2, pe)
 		z.add(z, &e2, w)
 	}
-	// ln s = G − (κ/4)(G − 1).
-	var g1 xf
-	g1.sub(z, bigOneXf, w/2+16)
-	g1.mul(&kap, &g1, w/2+16)
+	// ln s = G − (κ/4)(G − 1) − κ²(5G/64 − 13/128).
+	var g1, g2 xf
+	g1.sub(z, bigOneXf, pk)
+	g1.mul(&kap, &g1, pk)
 	g1.e -= 2
+	pk2 := w/3 + 16
+	g2.mulInt64(z, 10, pk2) // 5G/64 − 13/128 = (10G − 13)/128
+	g2.sub(&g2, new(xf).setInt64(13), pk2)
+	g2.e -= 7
+	g2.mul(&g2, &kap, pk2)
+	g2.mul(&g2, &kap, pk2)
+	g1.add(&g1, &g2, pk)
 	z.sub(z, &g1, w)
 	if k != 0 {
 		ln2 := c.getLn2(w + uint(bits.Len64(uint64(absInt64(k)))))
