@@ -86,3 +86,40 @@ func TestLongInputShortOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestSqrtRecipBounds checks sqrt, rsqrt and recip against big.Float's
+// correctly rounded square root and quotient at many precisions: the
+// relative errors must stay below the documented 2^(6−wp), 2^(4−wp) and
+// 2^(4−wp).
+func TestSqrtRecipBounds(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	precs := []uint{10, 47, 48, 49, 60, 97, 100, 200, 613, 1000, 4099, 20000}
+	if testing.Short() {
+		precs = precs[:10]
+	}
+	relErr := func(got *xf, want *big.Float) int {
+		var g big.Float
+		got.float(&g)
+		g.SetPrec(want.Prec() + 64).Sub(&g, want)
+		if g.Sign() == 0 {
+			return -1 << 30
+		}
+		return g.MantExp(nil) - want.MantExp(nil) + 1 // ≥ log2 of the relative error
+	}
+	for _, wp := range precs {
+		for i := range 5 {
+			xb := randFloat(r, wp+40, -50, 50)
+			var x, z xf
+			x.setBig(xb)
+			want := new(big.Float).SetPrec(2*wp + 64).Sqrt(xb)
+			z.sqrt(&x, wp)
+			assert.LessOrEqual(t, relErr(&z, want), 6-int(wp), "sqrt wp=%d case %d", wp, i)
+			z.rsqrt(&x, wp)
+			want.Quo(new(big.Float).SetPrec(2*wp+64).SetInt64(1), want)
+			assert.LessOrEqual(t, relErr(&z, want), 4-int(wp), "rsqrt wp=%d case %d", wp, i)
+			z.recip(&x, wp)
+			want.Quo(new(big.Float).SetPrec(2*wp+64).SetInt64(1), xb)
+			assert.LessOrEqual(t, relErr(&z, want), 4-int(wp), "recip wp=%d case %d", wp, i)
+		}
+	}
+}
