@@ -100,7 +100,7 @@ func TestSqrtRecipBounds(t *testing.T) {
 	relErr := func(got *xf, want *big.Float) int {
 		var g big.Float
 		got.float(&g)
-		g.SetPrec(want.Prec() + 64).Sub(&g, want)
+		g.SetPrec(want.Prec()+64).Sub(&g, want)
 		if g.Sign() == 0 {
 			return -1 << 30
 		}
