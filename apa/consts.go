@@ -20,6 +20,9 @@ import (
 // Consts is safe for concurrent use by many goroutines; it must not be
 // copied after first use. Results never depend on the cache: every method
 // returns exactly what the package-level function of the same name returns.
+// Up to tableBits (32,768) bits neither computes anything: π and ln 2 are
+// read from a generated table (consttab.go, checked by TestConstTable),
+// so a single call at small precision does not pay for them.
 type Consts struct {
 	mu              sync.Mutex
 	piPrec, ln2Prec uint
@@ -31,8 +34,12 @@ type Consts struct {
 // later call at slightly higher precision reuses it.
 func cachePrec(wp uint) uint { return wp + wp/8 + 64 }
 
-// has reports whether both constants are cached to at least wp bits.
+// has reports whether both constants are cached to at least wp bits (or
+// in the generated table, consttab.go).
 func (c *Consts) has(wp uint) bool {
+	if tableServes(wp) {
+		return true
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.piPrec >= wp && c.ln2Prec >= wp
@@ -40,6 +47,9 @@ func (c *Consts) has(wp uint) bool {
 
 // getPi sets z to π with a relative error below 2^(2-wp) and returns z.
 func (c *Consts) getPi(z *xf, wp uint) *xf {
+	if tableServes(wp) {
+		return z.truncOf(tablePi(), wp)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.piPrec < wp {
@@ -52,6 +62,9 @@ func (c *Consts) getPi(z *xf, wp uint) *xf {
 
 // getLn2 sets z to ln 2 with a relative error below 2^(2-wp) and returns z.
 func (c *Consts) getLn2(z *xf, wp uint) *xf {
+	if tableServes(wp) {
+		return z.truncOf(tableLn2(), wp)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ln2Prec < wp {
