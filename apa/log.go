@@ -13,10 +13,14 @@ import (
 //
 //	G = λ + (κ/4)(λ − 1) + (9κ²/64)(λ − 7/6) + …,  λ = ln s,
 //
-// a series in κ with coefficients below 1 (times λ). Solving for λ to the
-// κ² term, ln s = G − (κ/4)(G − 1) − κ²(5G/64 − 13/128) up to about κ³·λ,
-// below 2^-(w+30) for s ≥ 2^(w/6+8): the two terms let s be 2^(w/6)
-// instead of 2^(w/2), log2(3) AGM steps fewer. With s =
+// (the κ^n term is ((2n)!/(4^n n!²))²·κ^n·(λ − 2·Σ_{j≤n} 1/((2j−1)·2j))), a
+// series in κ with coefficients below 1 (times λ). Solving for λ to the
+// κ³ term,
+//
+//	ln s = G − (G − 1)κ/4 − (10G − 13)κ²/128 − (33G − 46)κ³/768
+//
+// up to about κ⁴·λ, below 2^-(w+40) for s ≥ 2^(w/8+8): the three terms let
+// s be 2^(w/8) instead of 2^(w/2), two AGM steps fewer. With s =
 // x·2^k, ln x = ln s − k·ln 2. Unlike
 // ALTree/bigfloat, the scaling by 2^k is an exponent shift, not k squarings,
 // and every multiplication goes through FFT above the bigmul crossover.
@@ -31,8 +35,8 @@ import (
 // independent series and bigfloat, and Ziv's loop relies on it.
 func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	w := wp + 2*uint(bits.Len(wp)) + 16
-	// s = x·2^k with s ≥ 2^(w/6 + 8).
-	k := int64(w/6+8) - x.top() + 1
+	// s = x·2^k with s ≥ 2^(w/8 + 8).
+	k := int64(w/8+8) - x.top() + 1
 	c.prefetch(w + uint(bits.Len64(uint64(absInt64(k)))))
 	var s xf
 	s.lsh(x, k)
@@ -42,21 +46,21 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	b.recip(&s, w)
 	b.e += 2
 	a.setInt64(1)
-	// κ = (4/s)² < 2^-(w/3+12) is needed to about 2w/3 bits.
-	pk := w - w/3 + 16
+	// κ = (4/s)² < 2^-(w/4+12) is needed to about 3w/4 bits.
+	pk := w - w/4 + 16
 	var kap xf
 	kap.mul(&b, &b, pk)
-	// Stop when η = (a−b)/(a+b) is below 2^-(w/6+2): then, with m =
+	// Stop when η = (a−b)/(a+b) is below 2^-(w/8+2): then, with m =
 	// (a+b)/2 and h = (a−b)/2 = η·m,
 	//
 	//	1/AGM(a, b) = (1/m)·(2/π)·K(η) = (1/m)·(1 + η²/4 + 9η⁴/64 + 25η⁶/256 + …)
 	//
 	// ([MCA, §4.8.2]; the series of the complete elliptic integral K,
-	// whose coefficients are ((2n)!/(4^n n!²))², all below 1), so two
-	// terms leave a relative error below 2·η⁶·… < 2^-(w+10). This saves the
-	// last one or two steps of the quadratic phase against stopping at
+	// whose coefficients are ((2n)!/(4^n n!²))², all below 1), so three
+	// terms leave a relative error below 2·η⁸·… < 2^-(w+14). This saves
+	// the last two steps of the quadratic phase against stopping at
 	// 2^(-w/2).
-	stop := int64(w/6) + 3
+	stop := int64(w/8) + 3
 	steps := 0
 	var sc rootScratch
 	for {
@@ -77,37 +81,50 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	a.add(&a, &b, w)
 	a.e--
 	t.e--
-	// ln s = π/(2·AGM) = (π/(2m))·(1 + η²/4 + 9η⁴/64), η = h/m.
+	// ln s = π/(2·AGM) = (π/(2m))·(1 + η²/4 + 9η⁴/64 + 25η⁶/256), η = h/m.
 	var r xf
 	r.recip(&a, w+4)
 	pi := c.getPi(w)
 	z.mul(pi, &r, w)
 	z.e--
 	if t.sign() != 0 {
-		// η² is below 2^-(w/3+4): its terms need w − 2·(w/6+2) + 8 bits.
-		pe := w - 2*(w/6+2) + 8
-		var e2, e4 xf
+		// η² is below 2^-(w/4+4): its terms need w − 2·(w/8+2) + 8 bits,
+		// η⁴'s w/2 + 16, η⁶'s w/4 + 16.
+		pe := w - 2*(w/8+2) + 8
+		var e2, e4, e6 xf
 		e2.mul(&t, &r, pe)
 		e2.mul(&e2, &e2, pe)
-		e4.mul(&e2, &e2, pe)
-		e4.mulInt64(&e4, 9, pe)
+		e4.mul(&e2, &e2, w/2+16)
+		e6.mul(&e4, &e2, w/4+16)
+		e6.mulInt64(&e6, 25, w/4+16)
+		e6.e -= 8
+		e4.mulInt64(&e4, 9, w/2+16)
 		e4.e -= 6
+		e4.add(&e4, &e6, w/2+16)
 		e2.e -= 2
 		e2.add(&e2, &e4, pe)
 		e2.mul(z, &e2, pe)
 		z.add(z, &e2, w)
 	}
-	// ln s = G − (κ/4)(G − 1) − κ²(5G/64 − 13/128).
-	var g1, g2 xf
+	// ln s = G − (G − 1)κ/4 − (10G − 13)κ²/128 − (33G − 46)κ³/768.
+	var g1, g2, g3 xf
 	g1.sub(z, bigOneXf, pk)
 	g1.mul(&kap, &g1, pk)
 	g1.e -= 2
-	pk2 := w/3 + 16
-	g2.mulInt64(z, 10, pk2) // 5G/64 − 13/128 = (10G − 13)/128
+	pk2 := w/2 + 16
+	g2.mulInt64(z, 10, pk2)
 	g2.sub(&g2, new(xf).setInt64(13), pk2)
 	g2.e -= 7
 	g2.mul(&g2, &kap, pk2)
 	g2.mul(&g2, &kap, pk2)
+	pk3 := w/4 + 16
+	g3.mulInt64(z, 33, pk3)
+	g3.sub(&g3, new(xf).setInt64(46), pk3)
+	g3.quoInt64(&g3, 768, pk3)
+	g3.mul(&g3, &kap, pk3)
+	g3.mul(&g3, &kap, pk3)
+	g3.mul(&g3, &kap, pk3)
+	g2.add(&g2, &g3, pk2)
 	g1.add(&g1, &g2, pk)
 	z.sub(z, &g1, w)
 	if k != 0 {
