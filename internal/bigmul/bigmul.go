@@ -1,7 +1,8 @@
 // Package bigmul multiplies big integers, switching from math/big's
 // Karatsuba multiplication to a three-prime number-theoretic transform
 // (ntt.go) above a measured size, with a squaring path (one forward
-// transform instead of two).
+// transform instead of two) and split lengths n + n/2 between the powers
+// of two (ntt_split.go).
 //
 // Every package of labelinf that multiplies large integers (apa, primes)
 // goes through [Mul] and [Sqr] so that the crossover is measured once.

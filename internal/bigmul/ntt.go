@@ -3,7 +3,8 @@
 // (the "three-prime FFT" [MCA, §2.3.3], [Pol71]).
 //
 // An operand is cut into b-bit pieces (b ≤ 86), the pieces' cyclic
-// convolution of length L (a power of two) is computed modulo each prime
+// convolution of length L (a power of two, or 3·2^k by a split plan, see
+// nttPlan and ntt_split.go) is computed modulo each prime
 // p_i = c_i·2^40 + 1 by a transform, a pointwise product and an inverse
 // transform, and the three residues of each convolution coefficient are
 // combined by Garner's algorithm into the exact coefficient, which is below
