@@ -43,7 +43,7 @@
 //     y ← y·e^(r − ln y) with e^d summed to 6 terms, after the reduction
 //     x = n·ln 2 + r [MCA, §4.2.5]: about 1.2 logarithms per call.
 //
-// With a warm [Consts], Log and Exp take about 1.7–2.4× MPFR's CPU time
+// With a warm [Consts], Log and Exp take about 1.7–2.7× MPFR's CPU time
 // at 10^4 to 10^6 bits, measured in the same run (BENCHMARKS.md §19 has
 // the table; the cgo harness that measures it is internal/mpfr, build tag
 // mpfr).
