@@ -14,8 +14,9 @@ type approxFunc func(wp uint) (y *xf, errExp int64)
 // maxZivPrec bounds the working precision of the Ziv loop. The functions of
 // this package are transcendental away from the points they special-case
 // (Lindemann–Weierstrass), so the loop ends; the bound turns a bug into an
-// error instead of an endless loop.
-const maxZivPrec = 1 << 32
+// error instead of an endless loop. It is half of big.MaxPrec (2^32 − 1),
+// so that the loop's step wp + wp/2 + 16 cannot wrap a 32-bit uint.
+const maxZivPrec = big.MaxPrec / 2
 
 // roundZiv sets z to v rounded to prec bits in mode, where v is given by f,
 // and returns the accuracy of z relative to v. Following [Ziv91] and [MCA,

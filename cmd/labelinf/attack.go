@@ -36,7 +36,7 @@ const maxAttackN = 1 << 17
 // M bits. Measured on a loaded 2-core machine, one unit of N²·M costs
 // 1–5·10^-8 s (N = 3000 at fpa:11,500: 40 s; N = 1000 at fpa:11,10000:
 // 107 s), so the bound 2^32 is a few minutes at most.
-const maxEmulatedCost = 1 << 32
+const maxEmulatedCost = 1 << 32 // untyped; compared as float64
 
 // maxAttackFracBits bounds M of an fpa:E,M scorer in attack: the simulated
 // scorer evaluates every term at M bits, so one query costs N logarithms
@@ -235,7 +235,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		n = len(truth)
 		if f := m.Loss.Format; !m.Exact && f != fpa.Binary64 && f != fpa.Binary32 {
 			if cost := float64(n) * float64(n) * float64(f.FracBits); cost > maxEmulatedCost {
-				return fail(fmt.Errorf("-n %d with the emulated scorer %s: N²·M = %.3g, over the %d this command runs (minutes); lower -n or the fraction bits", n, m.Name, cost, maxEmulatedCost))
+				return fail(fmt.Errorf("-n %d with the emulated scorer %s: N²·M = %.3g, over the %.3g this command runs (minutes); lower -n or the fraction bits", n, m.Name, cost, float64(maxEmulatedCost)))
 			}
 		}
 	}

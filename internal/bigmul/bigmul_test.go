@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -17,7 +18,7 @@ func randInt(r *rand.Rand, words int) *big.Int {
 	for i := range w {
 		w[i] = big.Word(r.Uint64())
 	}
-	w[words-1] |= 1 << 63
+	w[words-1] |= 1 << (bits.UintSize - 1)
 	return new(big.Int).SetBits(w)
 }
 
