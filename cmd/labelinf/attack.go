@@ -235,7 +235,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		n = len(truth)
 		if f := m.Loss.Format; !m.Exact && f != fpa.Binary64 && f != fpa.Binary32 {
 			if cost := float64(n) * float64(n) * float64(f.FracBits); cost > maxEmulatedCost {
-				return fail(fmt.Errorf("-n %d with the emulated scorer %s: N²·M = %.3g, over the %.3g this command runs (minutes); lower -n or the fraction bits", n, m.Name, cost, float64(maxEmulatedCost)))
+				return fail(fmt.Errorf("-n %d with the emulated scorer %s: N²·M = %.3g, over the %.0f this command runs (minutes); lower -n or the fraction bits", n, m.Name, cost, float64(maxEmulatedCost)))
 			}
 		}
 	}
