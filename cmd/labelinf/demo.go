@@ -14,9 +14,9 @@ import (
 
 // maxDemoBits bounds the score precision of one demo case. The exact
 // attack's time grows faster than linearly in it (the server's log and
-// the attacker's exp at that precision): at 2^22 bits, about N = 200,000
-// binary labels, a case takes minutes on one core.
-const maxDemoBits = 1 << 22
+// the attacker's exp at that precision): at 2^25 bits, about N = 1.4·10^6
+// binary labels, a case takes minutes on two cores (BENCHMARKS.md §13).
+const maxDemoBits = 1 << 25
 
 // demoRow is one line of the demo's output.
 type demoRow struct {
@@ -125,6 +125,9 @@ func demoCase(e *env, n, k int, seed uint64) (demoRow, error) {
 	if err != nil {
 		return demoRow{}, err
 	}
+	// π and ln 2 are public: server and attacker share one cache, so the
+	// 10^7-bit constants are computed once (by the server's logarithm).
+	o.UseConsts(q.Consts())
 	t0 := e.now()
 	score, err := o.Score(e.ctx, q.Prediction())
 	if err != nil {
