@@ -49,13 +49,14 @@ type SingleQuery struct {
 	N, K   int
 	Primes []uint64 // p_i, the first N primes
 
-	den    *big.Int            // Π_i D_i
-	tree   *primes.ProductTree // of the p_i^(K−1), for factoring X
-	xBits  uint                // X ≤ Π p_i^(K−1) < 2^xBits
-	prec   uint                // planned score precision
-	pred   *loss.Rat
-	maxExp uint
-	consts apa.Consts // π and ln 2 for Decode's exponential
+	den      *big.Int // Π_i D_i
+	xBits    uint     // X ≤ Π p_i^(K−1) < D < 2^xBits
+	treeOnce sync.Once
+	tree     *primes.ProductTree // of the p_i^(K−1), for factoring X; built by the first Decode
+	prec     uint                // planned score precision
+	pred     *loss.Rat
+	maxExp   uint
+	consts   apa.Consts // π and ln 2 for Decode's exponential
 }
 
 // NewSingleQuery plans the attack for n labels and k classes. It returns an
@@ -92,13 +93,12 @@ func NewSingleQuery(n, k int) (*SingleQuery, error) {
 	}
 	q := &SingleQuery{N: n, K: k, Primes: ps, maxExp: uint(k - 1)}
 	q.pred = primePrediction(ps, k)
-	// The attacker's two products, on two goroutines: D = Π D_i, and the
-	// tree of the p_i^(K−1) that factors X (its root is X_max).
-	var wg sync.WaitGroup
-	wg.Go(func() { q.den = primes.Product(q.pred.Den) })
-	q.tree = primes.NewPowerTree(ps, k-1)
-	wg.Wait()
-	q.xBits = uint(q.tree.Root().BitLen())
+	q.den = primes.Product(q.pred.Den)
+	// D_i = Σ_c p_i^c > p_i^(K−1), so X ≤ X_max < D. The tree that
+	// factors X is built by Decode, after its exponential: while the
+	// server's logarithm and the exponential run, their memory peaks,
+	// and the tree (about N·log2 p_N bits per level) would add to it.
+	q.xBits = uint(q.den.BitLen())
 	// L_min = Σ ln(D_i/p_i^(K−1)) = Σ ln(1 + 1/p + … + 1/p^(K−1)), summed in
 	// float64 and lowered by a relative 10^-9 (g decreases for L > 1, so a
 	// low L_min only raises P).
@@ -145,7 +145,8 @@ func PlanSingle(ctx context.Context, opt SingleOptions) (*SingleQuery, error) {
 // Prec returns the score precision in bits that the plan needs.
 func (q *SingleQuery) Prec() uint { return q.prec }
 
-// XBits returns the bit length bound of X = Π p_i^σ_i.
+// XBits returns a bit length bound of X = Π p_i^σ_i: the bit length of D
+// = Π_i D_i, which exceeds X_max = Π p_i^(K−1).
 func (q *SingleQuery) XBits() uint { return q.xBits }
 
 // Prediction returns the prediction to submit. The caller must not modify it.
@@ -261,6 +262,7 @@ func (q *SingleQuery) Decode(score *big.Float, opts Options) (*Result, error) {
 	if x.Sign() <= 0 {
 		return nil, fmt.Errorf("%w: decoded integer %v", ErrInconsistent, x.Sign())
 	}
+	q.treeOnce.Do(func() { q.tree = primes.NewPowerTree(q.Primes, int(q.maxExp)) })
 	labels, err := q.tree.Multiplicities(x)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInconsistent, err)

@@ -389,3 +389,35 @@ func TestGroupLog(t *testing.T) {
 }
 
 func bitsLen(p uint64) int { return new(big.Int).SetUint64(p).BitLen() }
+
+// BenchmarkMultiplicities decodes x = Π p_i^e_i (e_i random in [0, e])
+// over the first n primes, as decode's single query does for K = e+1
+// classes: e = 1 (binary, word leaves) and e = 5 (K = 6; p^5 ≥ 2^64 from
+// p = 7,132 on, so most leaves take the big path).
+func BenchmarkMultiplicities(b *testing.B) {
+	r := rand.New(rand.NewPCG(31, 32))
+	for _, n := range []int{1e4, 1e5} {
+		ps, err := FirstN(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, e := range []int{1, 5} {
+			xs := make([]*big.Int, 0, n)
+			for _, p := range ps {
+				if k := r.IntN(e + 1); k > 0 {
+					xs = append(xs, new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(k)), nil))
+				}
+			}
+			x := Product(xs)
+			b.Run(fmt.Sprintf("n=%d/e=%d", n, e), func(b *testing.B) {
+				c0 := cpuTime()
+				for b.Loop() {
+					if _, err := Multiplicities(x, ps, e); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+			})
+		}
+	}
+}
