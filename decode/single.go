@@ -222,7 +222,8 @@ type Options struct {
 // prediction, as a verified [Result] (every label known; Queries is left
 // to the caller). It computes X' = round(Π D_i · exp(−N·ℓ̂)) with a correctly
 // rounded exponential [apa.Exp], factors X' over the planned primes with a
-// remainder tree ([primes.Multiplicities]) and verifies that the labels
+// remainder tree ([primes.ProductTree.Multiplicities] on the tree of the
+// p_i^(K−1), built by the first Decode) and verifies that the labels
 // reproduce ℓ̂ (see verify). It returns a *PrecisionError if the score has
 // fewer bits than the plan needs, and ErrInconsistent if no labeling
 // explains the score.
