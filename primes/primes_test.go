@@ -421,3 +421,33 @@ func BenchmarkMultiplicities(b *testing.B) {
 		}
 	}
 }
+
+// TestPowerTreeNoGroups forces c = 0 (every word leaf its own node of the
+// first kept level) and checks remainders, residues and multiplicities.
+func TestPowerTreeNoGroups(t *testing.T) {
+	old := scaledCutBits
+	defer func() { scaledCutBits = old }()
+	scaledCutBits = 1
+	ps, err := FirstN(60)
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(25, 26))
+	for _, e := range []int{1, 2, 12} { // 12: p^12 ≥ 2^64 from p = 41 on
+		tr := NewPowerTree(ps, e)
+		require.Equal(t, uint(0), tr.c)
+		x := randInts(r, 1, tr.Root().BitLen()+30)[0]
+		rs := tr.Remainders(x)
+		for i, p := range ps {
+			m := new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(e)), nil)
+			require.Equal(t, 0, rs[i].Cmp(new(big.Int).Mod(x, m)), "e=%d leaf %d", e, i)
+		}
+		es := make([]int, len(ps))
+		y := big.NewInt(1)
+		for i, p := range ps {
+			es[i] = r.IntN(e + 1)
+			y.Mul(y, new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(es[i])), nil))
+		}
+		got, err := tr.Multiplicities(y)
+		require.NoError(t, err)
+		require.Equal(t, es, got, "e=%d", e)
+	}
+}
