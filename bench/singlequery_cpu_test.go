@@ -54,6 +54,8 @@ func BenchmarkExactSingleQueryCPU(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				o.UseConsts(q.Consts()) // as the demo does
+
 				c1 := processCPU(b)
 				s, err := o.Score(context.Background(), q.Prediction())
 				if err != nil {

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
+	"sync"
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/internal/bigmul"
@@ -47,11 +49,14 @@ type SingleQuery struct {
 	N, K   int
 	Primes []uint64 // p_i, the first N primes
 
-	den    *big.Int // Π_i D_i
-	xBits  uint     // X ≤ Π p_i^(K−1) < 2^xBits
-	prec   uint     // planned score precision
-	pred   *loss.Rat
-	maxExp uint
+	den      *big.Int // Π_i D_i
+	xBits    uint     // X ≤ Π p_i^(K−1) < D < 2^xBits
+	treeOnce sync.Once
+	tree     *primes.ProductTree // of the p_i^(K−1), for factoring X; built by the first Decode
+	prec     uint                // planned score precision
+	pred     *loss.Rat
+	maxExp   uint
+	consts   apa.Consts // π and ln 2 for Decode's exponential
 }
 
 // NewSingleQuery plans the attack for n labels and k classes. It returns an
@@ -87,27 +92,13 @@ func NewSingleQuery(n, k int) (*SingleQuery, error) {
 		return nil, err
 	}
 	q := &SingleQuery{N: n, K: k, Primes: ps, maxExp: uint(k - 1)}
-	// Row i: Num[i][c] = p^c, Den[i] = Σ_c p^c.
-	pred := &loss.Rat{K: k, Num: make([][]*big.Int, n), Den: make([]*big.Int, n)}
-	pk := make([]*big.Int, n) // p_i^(K−1)
-	for i, p := range ps {
-		row := make([]*big.Int, k)
-		pb := new(big.Int).SetUint64(p)
-		d := new(big.Int)
-		for c := range row {
-			if c == 0 {
-				row[c] = big.NewInt(1)
-			} else {
-				row[c] = new(big.Int).Mul(row[c-1], pb)
-			}
-			d.Add(d, row[c])
-		}
-		pred.Num[i], pred.Den[i] = row, d
-		pk[i] = row[k-1]
-	}
-	q.pred = pred
-	q.den = primes.Product(pred.Den)
-	q.xBits = uint(primes.Product(pk).BitLen())
+	q.pred = primePrediction(ps, k)
+	q.den = primes.Product(q.pred.Den)
+	// D_i = Σ_c p_i^c > p_i^(K−1), so X ≤ X_max < D. The tree that
+	// factors X is built by Decode, after its exponential: while the
+	// server's logarithm and the exponential run, their memory peaks,
+	// and the tree (about N·log2 p_N bits per level) would add to it.
+	q.xBits = uint(q.den.BitLen())
 	// L_min = Σ ln(D_i/p_i^(K−1)) = Σ ln(1 + 1/p + … + 1/p^(K−1)), summed in
 	// float64 and lowered by a relative 10^-9 (g decreases for L > 1, so a
 	// low L_min only raises P).
@@ -154,11 +145,67 @@ func PlanSingle(ctx context.Context, opt SingleOptions) (*SingleQuery, error) {
 // Prec returns the score precision in bits that the plan needs.
 func (q *SingleQuery) Prec() uint { return q.prec }
 
-// XBits returns the bit length bound of X = Π p_i^σ_i.
+// XBits returns a bit length bound of X = Π p_i^σ_i: the bit length of D
+// = Π_i D_i, which exceeds X_max = Π p_i^(K−1).
 func (q *SingleQuery) XBits() uint { return q.xBits }
 
 // Prediction returns the prediction to submit. The caller must not modify it.
 func (q *SingleQuery) Prediction() *loss.Rat { return q.pred }
+
+// Consts returns the cache of π and ln 2 that Decode's exponential uses.
+// They are public constants, not secrets: a server that scores with the
+// same cache ([oracle.Exact.UseConsts]) computes them once for both
+// sides, as an attacker who kept them from an earlier run would.
+func (q *SingleQuery) Consts() *apa.Consts { return &q.consts }
+
+// primePrediction returns the prediction of [AKXFT21, Theorem 1] for the
+// primes ps and k classes: row i is Num[i][c] = p_i^c, Den[i] = Σ_c p_i^c.
+// Its integers are allocated in a few slabs instead of one by one (N·K of
+// them, millions at N = 10^6): the class-0 numerator 1 is one shared
+// integer, and every value below 2^64 takes one word of a shared word
+// slab. The prediction is read-only, so the sharing is invisible.
+func primePrediction(ps []uint64, k int) *loss.Rat {
+	n := len(ps)
+	pred := &loss.Rat{K: k, Num: make([][]*big.Int, n), Den: make([]*big.Int, n)}
+	one := big.NewInt(1)
+	ptrs := make([]*big.Int, n*k)
+	ints := make([]big.Int, n*k) // p^c for c ≥ 1, then Den, per row
+	words := make([]big.Word, n*k)
+	for i, p := range ps {
+		row := ptrs[i*k : (i+1)*k : (i+1)*k]
+		slab := ints[i*k : (i+1)*k]
+		ws := words[i*k : (i+1)*k]
+		row[0] = one
+		pb := new(big.Int).SetUint64(p)
+		small := true // every p^c so far below 2^64
+		pw, sum := uint64(1), uint64(1)
+		for c := 1; c < k; c++ {
+			if small {
+				hi, lo := bits.Mul64(pw, p)
+				s, carry := bits.Add64(sum, lo, 0)
+				if hi == 0 && carry == 0 {
+					pw, sum = lo, s
+					ws[c-1] = big.Word(lo)
+					row[c] = slab[c-1].SetBits(ws[c-1 : c : c])
+					continue
+				}
+				small = false
+			}
+			row[c] = slab[c-1].Mul(row[c-1], pb)
+		}
+		d := &slab[k-1]
+		if small {
+			ws[k-1] = big.Word(sum)
+			d.SetBits(ws[k-1 : k : k])
+		} else {
+			for _, v := range row {
+				d.Add(d, v)
+			}
+		}
+		pred.Num[i], pred.Den[i] = row, d
+	}
+	return pred
+}
 
 // Options tunes decoding. The zero value is ready to use.
 type Options struct {
@@ -175,7 +222,8 @@ type Options struct {
 // prediction, as a verified [Result] (every label known; Queries is left
 // to the caller). It computes X' = round(Π D_i · exp(−N·ℓ̂)) with a correctly
 // rounded exponential [apa.Exp], factors X' over the planned primes with a
-// remainder tree ([primes.Multiplicities]) and verifies that the labels
+// remainder tree ([primes.ProductTree.Multiplicities] on the tree of the
+// p_i^(K−1), built by the first Decode) and verifies that the labels
 // reproduce ℓ̂ (see verify). It returns a *PrecisionError if the score has
 // fewer bits than the plan needs, and ErrInconsistent if no labeling
 // explains the score.
@@ -200,7 +248,7 @@ func (q *SingleQuery) Decode(score *big.Float, opts Options) (*Result, error) {
 	// below 2^-wp. wp = P + 8 keeps the verification slack far inside the
 	// rounding window of the score.
 	wp := max(p, q.xBits) + 8
-	ex, err := apa.Exp(new(big.Float).SetPrec(wp), t)
+	ex, err := q.consts.Exp(new(big.Float).SetPrec(wp), t)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInconsistent, err)
 	}
@@ -215,7 +263,8 @@ func (q *SingleQuery) Decode(score *big.Float, opts Options) (*Result, error) {
 	if x.Sign() <= 0 {
 		return nil, fmt.Errorf("%w: decoded integer %v", ErrInconsistent, x.Sign())
 	}
-	labels, err := primes.Multiplicities(x, q.Primes, int(q.maxExp))
+	q.treeOnce.Do(func() { q.tree = primes.NewPowerTree(q.Primes, int(q.maxExp)) })
+	labels, err := q.tree.Multiplicities(x)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInconsistent, err)
 	}

@@ -128,3 +128,34 @@ func TestDecodeRejects(t *testing.T) {
 	_, err = NewSingleQuery(10, 1)
 	assert.Error(t, err)
 }
+
+// TestPrimePrediction checks the slab-allocated prediction against the
+// construction written out with one big.Int per entry: Num[i][c] = p_i^c,
+// Den[i] = Σ_c p_i^c, for powers below 2^64 (word slab) and above (K = 8
+// on primes past 600).
+func TestPrimePrediction(t *testing.T) {
+	for _, tt := range []struct{ n, k int }{{1, 2}, {50, 2}, {30, 3}, {200, 8}} {
+		q, err := NewSingleQuery(tt.n, tt.k)
+		require.NoError(t, err)
+		p := q.Prediction()
+		require.NoError(t, p.Validate())
+		require.Equal(t, tt.n, p.N())
+		for i, pr := range q.Primes {
+			pb := new(big.Int).SetUint64(pr)
+			den := new(big.Int)
+			for c := range tt.k {
+				want := new(big.Int).Exp(pb, big.NewInt(int64(c)), nil)
+				require.Equal(t, 0, p.Num[i][c].Cmp(want), "N=%d K=%d row %d class %d", tt.n, tt.k, i, c)
+				den.Add(den, want)
+			}
+			require.Equal(t, 0, p.Den[i].Cmp(den), "N=%d K=%d row %d", tt.n, tt.k, i)
+		}
+		// The plan's D is the product of the denominators.
+		d := big.NewInt(1)
+		for _, v := range p.Den {
+			d.Mul(d, v)
+		}
+		require.Equal(t, 0, q.den.Cmp(d))
+		require.Equal(t, uint(d.BitLen()), q.XBits())
+	}
+}

@@ -5,8 +5,10 @@
 // integer, and with which multiplicity.
 //
 // Big products go through FFT multiplication above a measured crossover
-// (internal/bigmul). Slices of results are called dst where the caller
-// supplies them.
+// (internal/bigmul). A tree over primes or their powers ([NewPowerTree])
+// keeps its leaves as words and gives remainders as words
+// ([ProductTree.Residues]), with no big.Int per leaf. Slices of results
+// are called dst where the caller supplies them.
 //
 // # References
 //

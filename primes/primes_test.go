@@ -286,3 +286,168 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// TestPowerTree checks NewPowerTree's root, Remainders, Residues and
+// Multiplicities against math/big, with leaves below 2^64 (word path) and
+// above (e = 7 on primes above 600: the big path).
+func TestPowerTree(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	ps, err := FirstN(1201)
+	require.NoError(t, err)
+	foreign := new(big.Int).SetUint64(ps[1200])
+	ps = ps[:1200]
+	for _, tc := range []struct {
+		ps []uint64
+		e  int
+	}{{ps[:1], 1}, {ps[:7], 1}, {ps, 1}, {ps, 2}, {ps[:300], 5}, {ps[110:400], 7}} {
+		tr := NewPowerTree(tc.ps, tc.e)
+		leaves := make([]*big.Int, len(tc.ps))
+		want := big.NewInt(1)
+		for i, p := range tc.ps {
+			leaves[i] = new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(tc.e)), nil)
+			want.Mul(want, leaves[i])
+		}
+		require.Equal(t, 0, tr.Root().Cmp(want), "root of %d primes ^%d", len(tc.ps), tc.e)
+		fits := true
+		for _, l := range leaves {
+			fits = fits && l.BitLen() <= 64
+		}
+		for _, x := range []*big.Int{big.NewInt(0), new(big.Int).Sub(want, big.NewInt(1)), randInts(r, 1, want.BitLen()+70)[0]} {
+			xc := new(big.Int).Set(x)
+			rs := tr.Remainders(x)
+			require.Len(t, rs, len(tc.ps))
+			var ws []uint64
+			if fits {
+				ws = tr.Residues(x, make([]uint64, 3))
+			} else {
+				assert.Panics(t, func() { tr.Residues(x, nil) })
+			}
+			for i, l := range leaves {
+				m := new(big.Int).Mod(x, l)
+				require.Equal(t, 0, rs[i].Cmp(m), "x mod leaf %d (e=%d)", i, tc.e)
+				if fits {
+					require.Equal(t, m.Uint64(), ws[i], "residue %d (e=%d)", i, tc.e)
+				}
+			}
+			rs[0].SetInt64(12345) // results are fresh: x is untouched
+			require.Equal(t, 0, x.Cmp(xc))
+		}
+		// Multiplicities on the tree: a random smooth x, and x·q for a
+		// foreign prime q.
+		es := make([]int, len(tc.ps))
+		x := big.NewInt(1)
+		for i, p := range tc.ps {
+			es[i] = r.IntN(tc.e + 1)
+			x.Mul(x, new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(es[i])), nil))
+		}
+		got, err := tr.Multiplicities(x)
+		require.NoError(t, err)
+		require.Equal(t, es, got, "e=%d", tc.e)
+		_, err = tr.Multiplicities(x.Mul(x, foreign))
+		require.ErrorIs(t, err, ErrNotSmooth)
+	}
+	_, err = NewProductTree([]*big.Int{big.NewInt(6)}).Multiplicities(big.NewInt(6))
+	assert.Error(t, err, "not a power tree")
+	assert.Panics(t, func() { NewPowerTree(nil, 1) })
+	assert.Panics(t, func() { NewPowerTree([]uint64{2, 0}, 1) })
+	assert.Panics(t, func() { NewPowerTree([]uint64{2}, 0) })
+}
+
+// TestModWord checks word division against math/big on random lengths
+// and moduli, including the top word below and above the modulus.
+func TestModWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	for range 2000 {
+		x := randInts(r, 1, 64*(r.IntN(9)))[0]
+		if r.IntN(4) == 0 {
+			x.SetUint64(r.Uint64N(1000))
+		}
+		m := r.Uint64() >> r.IntN(64)
+		if m == 0 {
+			m = 1
+		}
+		want := new(big.Int).Mod(x, new(big.Int).SetUint64(m)).Uint64()
+		require.Equal(t, want, modWord(x.Bits(), m), "%v mod %d", x, m)
+	}
+	assert.Equal(t, uint64(0), modWord(nil, 7))
+}
+
+// TestGroupLog checks that the group size follows the mean leaf, not the
+// first (short) primes: 2^c mean-sized leaves just exceed scaledCutBits.
+func TestGroupLog(t *testing.T) {
+	ps, err := FirstN(100000) // 17-bit primes but for the first few
+	require.NoError(t, err)
+	c := groupLog(powerLeaves(ps, 1))
+	mean := 0
+	for _, p := range ps {
+		mean += bitsLen(p)
+	}
+	mean /= len(ps)
+	assert.Greater(t, mean<<c, scaledCutBits, "c = %d", c)
+	assert.LessOrEqual(t, mean<<(c-1), scaledCutBits, "c = %d", c)
+	assert.Equal(t, uint(0), groupLog(bigLeaves(randInts(rand.New(rand.NewPCG(1, 1)), 4, 3*scaledCutBits))))
+}
+
+func bitsLen(p uint64) int { return new(big.Int).SetUint64(p).BitLen() }
+
+// BenchmarkMultiplicities decodes x = Π p_i^e_i (e_i random in [0, e])
+// over the first n primes, as decode's single query does for K = e+1
+// classes: e = 1 (binary, word leaves) and e = 5 (K = 6; p^5 ≥ 2^64 from
+// p = 7,132 on, so most leaves take the big path).
+func BenchmarkMultiplicities(b *testing.B) {
+	r := rand.New(rand.NewPCG(31, 32))
+	for _, n := range []int{1e4, 1e5} {
+		ps, err := FirstN(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, e := range []int{1, 5} {
+			xs := make([]*big.Int, 0, n)
+			for _, p := range ps {
+				if k := r.IntN(e + 1); k > 0 {
+					xs = append(xs, new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(k)), nil))
+				}
+			}
+			x := Product(xs)
+			b.Run(fmt.Sprintf("n=%d/e=%d", n, e), func(b *testing.B) {
+				c0 := cpuTime()
+				for b.Loop() {
+					if _, err := Multiplicities(x, ps, e); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+			})
+		}
+	}
+}
+
+// TestPowerTreeNoGroups forces c = 0 (every word leaf its own node of the
+// first kept level) and checks remainders, residues and multiplicities.
+func TestPowerTreeNoGroups(t *testing.T) {
+	old := scaledCutBits
+	defer func() { scaledCutBits = old }()
+	scaledCutBits = 1
+	ps, err := FirstN(60)
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(25, 26))
+	for _, e := range []int{1, 2, 12} { // 12: p^12 ≥ 2^64 from p = 41 on
+		tr := NewPowerTree(ps, e)
+		require.Equal(t, uint(0), tr.c)
+		x := randInts(r, 1, tr.Root().BitLen()+30)[0]
+		rs := tr.Remainders(x)
+		for i, p := range ps {
+			m := new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(e)), nil)
+			require.Equal(t, 0, rs[i].Cmp(new(big.Int).Mod(x, m)), "e=%d leaf %d", e, i)
+		}
+		es := make([]int, len(ps))
+		y := big.NewInt(1)
+		for i, p := range ps {
+			es[i] = r.IntN(e + 1)
+			y.Mul(y, new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(es[i])), nil))
+		}
+		got, err := tr.Multiplicities(y)
+		require.NoError(t, err)
+		require.Equal(t, es, got, "e=%d", e)
+	}
+}

@@ -19,33 +19,32 @@ import (
 // fresh pages) than the remainder tree saves by reusing them. The first
 // kept level holds the products of 2^c consecutive leaves.
 type ProductTree struct {
-	leaves []*big.Int
+	leaves *leafSet
 	c      uint         // levels[0][j] = Π leaves[j·2^c : (j+1)·2^c]
 	levels [][]*big.Int // levels[0] … the root; levels[0] is the leaves if c = 0
 }
 
-// parallelBits is the size of a tree level's nodes above which a level is
-// computed by two goroutines (2 cores on the reference machine); below it
-// goroutine overhead outweighs the work.
-const parallelBits = 1 << 14
+// parallelBits is the size of a tree level, in bits over all its nodes,
+// above which a level is computed by two goroutines (2 cores on the
+// reference machine); below it goroutine overhead outweighs the work.
+const parallelBits = 1 << 16
 
 // maxGroupLog bounds c, the log of the number of leaves multiplied
 // linearly into one node of the first kept level.
 const maxGroupLog = 8
 
-// groupLog returns c: the smallest c ≤ maxGroupLog such that the product
-// of the first 2^c leaves exceeds scaledCutBits bits, judged from bit
-// lengths (a product of k numbers has at most the sum of their lengths).
-func groupLog(xs []*big.Int) uint {
-	c, sum := uint(0), 0
-	for i, x := range xs {
-		if sum > scaledCutBits || c >= maxGroupLog {
-			break
-		}
-		sum += x.BitLen()
-		if i+1 > 1<<c {
-			c++
-		}
+// groupLog returns c: the smallest c ≤ maxGroupLog such that 2^c leaves of
+// the mean bit length exceed scaledCutBits bits. The mean, not the first
+// leaves, decides: the first primes are much shorter than the rest.
+func groupLog(ls *leafSet) uint {
+	n := ls.len()
+	sum := 0
+	for i := range n {
+		sum += ls.bitLen(i)
+	}
+	c := uint(0)
+	for c < maxGroupLog && sum<<c <= scaledCutBits*n {
+		c++
 	}
 	return c
 }
@@ -56,6 +55,9 @@ func parallel(n int, big bool, work func(lo, hi int)) {
 	if n >= 2 && big {
 		var wg sync.WaitGroup
 		h := n / 2 &^ 1
+		if h == 0 {
+			h = 1
+		}
 		wg.Go(func() { work(0, h) })
 		work(h, n)
 		wg.Wait()
@@ -65,30 +67,40 @@ func parallel(n int, big bool, work func(lo, hi int)) {
 }
 
 // groups returns the products of 2^c consecutive leaves, each by a linear
-// product (the leaves are small by choice of c).
-func groups(xs []*big.Int, c uint) []*big.Int {
-	if c == 0 {
-		return xs
+// product (the leaves are small by choice of c). For c = 0 and big leaves
+// it returns the leaves themselves.
+func groups(ls *leafSet, c uint) []*big.Int {
+	n := ls.len()
+	if c == 0 && ls.big != nil {
+		return ls.big
 	}
-	g := make([]*big.Int, (len(xs)+(1<<c)-1)>>c)
-	parallel(len(g), len(g) >= 1024, func(lo, hi int) {
+	g := make([]*big.Int, (n+(1<<c)-1)>>c)
+	parallel(len(g), n >= 1<<14, func(lo, hi int) {
+		var a, b, tmp big.Int
 		for j := lo; j < hi; j++ {
-			leaves := xs[j<<c : min(len(xs), (j+1)<<c)]
-			p := new(big.Int).Set(leaves[0])
-			for _, x := range leaves[1:] {
-				p.Mul(p, x)
+			s, e := j<<c, min(n, (j+1)<<c)
+			cur, nxt := &a, &b
+			cur.Set(ls.value(s, &tmp))
+			for i := s + 1; i < e; i++ {
+				// Alternating accumulators: no aliasing, so each product
+				// reuses the other's words.
+				nxt.Mul(cur, ls.value(i, &tmp))
+				cur, nxt = nxt, cur
 			}
-			g[j] = p
+			g[j] = new(big.Int).Set(cur)
 		}
 	})
 	return g
 }
 
+// levelBits is the size of a level, estimated from its first node.
+func levelBits(cur []*big.Int) int { return len(cur) * cur[0].BitLen() }
+
 // up returns the next level of a product tree: the products of pairs, an
 // odd last node carried up unchanged.
 func up(cur []*big.Int) []*big.Int {
 	nxt := make([]*big.Int, (len(cur)+1)/2)
-	parallel(len(nxt), cur[0].BitLen() > parallelBits, func(lo, hi int) {
+	parallel(len(nxt), levelBits(cur) > parallelBits, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if 2*i+1 < len(cur) {
 				nxt[i] = bigmul.Mul(new(big.Int), cur[2*i], cur[2*i+1])
@@ -106,8 +118,31 @@ func NewProductTree(xs []*big.Int) *ProductTree {
 	if len(xs) == 0 {
 		panic("primes: NewProductTree of no integers")
 	}
-	c := groupLog(xs)
-	t := &ProductTree{leaves: xs, c: c, levels: [][]*big.Int{groups(xs, c)}}
+	return newTree(bigLeaves(xs))
+}
+
+// NewPowerTree builds the product tree of the powers ps[i]^e, keeping the
+// bases as words: no big.Int per leaf. Its [ProductTree.Multiplicities]
+// reads the multiplicity of each ps[i] up to e. It panics if ps is empty,
+// an entry is 0 or e < 1. ps is referenced, not copied.
+func NewPowerTree(ps []uint64, e int) *ProductTree {
+	if len(ps) == 0 {
+		panic("primes: NewPowerTree of no integers")
+	}
+	if e < 1 {
+		panic("primes: NewPowerTree with exponent below 1")
+	}
+	for _, p := range ps {
+		if p == 0 {
+			panic("primes: NewPowerTree with a zero base")
+		}
+	}
+	return newTree(powerLeaves(ps, uint(e)))
+}
+
+func newTree(ls *leafSet) *ProductTree {
+	c := groupLog(ls)
+	t := &ProductTree{leaves: ls, c: c, levels: [][]*big.Int{groups(ls, c)}}
 	for cur := t.levels[0]; len(cur) > 1; {
 		cur = up(cur)
 		t.levels = append(t.levels, cur)
@@ -119,7 +154,7 @@ func NewProductTree(xs []*big.Int) *ProductTree {
 func (t *ProductTree) Root() *big.Int { return t.levels[len(t.levels)-1][0] }
 
 // Len returns the number of leaves.
-func (t *ProductTree) Len() int { return len(t.leaves) }
+func (t *ProductTree) Len() int { return t.leaves.len() }
 
 // Product returns the product of xs by a product tree, keeping only the
 // level being built (Product(nil) = 1).
@@ -127,11 +162,16 @@ func Product(xs []*big.Int) *big.Int {
 	if len(xs) == 0 {
 		return big.NewInt(1)
 	}
-	cur := groups(xs, groupLog(xs))
+	return product(bigLeaves(xs))
+}
+
+// product returns the product of the (at least one) leaves of ls.
+func product(ls *leafSet) *big.Int {
+	cur := groups(ls, groupLog(ls))
 	for len(cur) > 1 {
 		cur = up(cur)
 	}
-	if len(xs) == 1 {
+	if ls.big != nil && ls.len() == 1 {
 		return new(big.Int).Set(cur[0])
 	}
 	return cur[0]
@@ -148,8 +188,9 @@ func Product(xs []*big.Int) *big.Int {
 // frac(y_P·P₀) (exactly: frac(x/P₀) = frac(P₁·x/P)). Only the root needs a
 // division, done by a Newton reciprocal (bigmul.QuoFixed). At the first
 // kept level (nodes just above scaledCutBits) the remainder r =
-// round(y_P·P) is recovered, and each leaf below takes r mod leaf by
-// math/big's division of a short number.
+// round(y_P·P) is recovered, and each leaf below takes r mod leaf: by word
+// division for word leaves, by math/big's division of a short number
+// otherwise.
 //
 // Each child's product is a middle product: only bits bits(P) + g down to
 // bits(P₁) + … of y_P·P₀ are kept, so it is taken modulo 2^N − 1 with N ≥
@@ -165,33 +206,81 @@ func Product(xs []*big.Int) *big.Int {
 // 4·2^(L+1) = 2^(L+3) units; g = L + 18 guard bits keep round(y·P)
 // within 2^−14 of the integer x mod P. The result is exact, and
 // TestProductAndRemainderTrees checks it against direct division.
+//
+// The results are fresh integers, not shared with x, t or each other.
 func (t *ProductTree) Remainders(x *big.Int) []*big.Int {
-	top := len(t.levels) - 1
-	root := t.levels[top][0]
-	r := x
-	if x.Cmp(root) >= 0 {
-		r = modNewton(x, root)
+	rs := t.nodeRemainders(x)
+	n := t.Len()
+	ls := t.leaves
+	if t.c == 0 && ls.big != nil {
+		return rs // levels[0] is the leaves
 	}
-	rs := []*big.Int{r}
-	if top > 0 {
-		rs = t.scaled(r, top)
+	out := make([]*big.Int, n)
+	if ls.fits {
+		ws := make([]uint64, n)
+		t.wordRemainders(rs, ws)
+		slab := make([]big.Int, n)
+		for i, w := range ws {
+			out[i] = slab[i].SetUint64(w)
+		}
+		return out
 	}
-	// Leaves below the first kept level: x mod leaf = (x mod node) mod leaf.
-	if t.c == 0 && top > 0 {
-		return rs
-	}
-	out := make([]*big.Int, len(t.leaves))
-	parallel(len(out), len(out) >= 1<<16, func(lo, hi int) {
+	parallel(n, n >= 1<<14, func(lo, hi int) {
+		var tmp big.Int
 		for i := lo; i < hi; i++ {
-			r := rs[i>>t.c]
-			if r.Cmp(t.leaves[i]) < 0 {
-				out[i] = r
-			} else {
-				out[i] = new(big.Int).Mod(r, t.leaves[i])
-			}
+			m := ls.value(i, &tmp)
+			out[i] = new(big.Int).Mod(rs[i>>t.c], m)
 		}
 	})
 	return out
+}
+
+// Residues writes x mod m for every leaf m of t into dst (grown to Len()
+// if it is shorter) and returns it. It is [ProductTree.Remainders] for a
+// tree from [NewPowerTree] whose every leaf is below 2^64, without a
+// big.Int per leaf. x must not be negative. It panics if a leaf is 2^64
+// or more.
+func (t *ProductTree) Residues(x *big.Int, dst []uint64) []uint64 {
+	if !t.leaves.fits {
+		panic("primes: Residues of a tree with a leaf of 2^64 or more")
+	}
+	n := t.Len()
+	if cap(dst) < n {
+		dst = make([]uint64, n)
+	}
+	dst = dst[:n]
+	t.wordRemainders(t.nodeRemainders(x), dst)
+	return dst
+}
+
+// wordRemainders sets dst[i] = rs[i>>c] mod leaf i for word leaves.
+func (t *ProductTree) wordRemainders(rs []*big.Int, dst []uint64) {
+	ls := t.leaves
+	parallel(len(dst), len(dst) >= 1<<14, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			dst[i] = modWord(rs[i>>t.c].Bits(), ls.word(i))
+		}
+	})
+}
+
+// nodeRemainders returns x mod P for every node P of levels[0], as fresh
+// integers.
+func (t *ProductTree) nodeRemainders(x *big.Int) []*big.Int {
+	if x.Sign() < 0 {
+		panic("primes: remainders of a negative integer")
+	}
+	top := len(t.levels) - 1
+	root := t.levels[top][0]
+	var r *big.Int
+	if x.Cmp(root) >= 0 {
+		r = modNewton(x, root)
+	} else {
+		r = new(big.Int).Set(x)
+	}
+	if top == 0 {
+		return []*big.Int{r}
+	}
+	return t.scaled(r, top)
 }
 
 // scaled runs the scaled remainder tree from r = x mod root (0 ≤ r < root)
@@ -204,7 +293,7 @@ func (t *ProductTree) scaled(r *big.Int, top int) []*big.Int {
 	for lv := top - 1; lv >= 0; lv-- {
 		parents, nodes := t.levels[lv+1], t.levels[lv]
 		nxt := make([]*big.Int, len(nodes))
-		parallel(len(nodes), nodes[0].BitLen() > parallelBits, func(lo, hi int) {
+		parallel(len(nodes), levelBits(nodes) > parallelBits, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				bp := uint(parents[i/2].BitLen()) + g
 				if i^1 >= len(nodes) { // an odd node carried up unchanged
@@ -223,7 +312,7 @@ func (t *ProductTree) scaled(r *big.Int, top int) []*big.Int {
 	// Back to integers: x mod P = round(y·P/2^(bits(P)+g)) mod P.
 	nodes := t.levels[0]
 	rs := make([]*big.Int, len(nodes))
-	parallel(len(nodes), len(nodes) >= 1024, func(lo, hi int) {
+	parallel(len(nodes), levelBits(nodes) > parallelBits, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			p := nodes[i]
 			b := uint(p.BitLen()) + g

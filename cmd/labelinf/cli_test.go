@@ -159,8 +159,8 @@ func TestRejectedValues(t *testing.T) {
 		{[]string{"blia", "-model", "logreg", "-hidden", "8"}, "-hidden does not apply to -model logreg"},
 		{[]string{"blia", "-epochs", "3"}, "-epochs does not apply to -model logreg"},
 		{[]string{"blia", "-model", "mlp", "-lambda", "0.1"}, "-lambda does not apply to -model mlp"},
-		{[]string{"demo", "-n", "1", "-kn", "20", "-k", "65536"}, "8.36e+06 bits"},
-		{[]string{"demo", "-n", "300000", "-kn", "0"}, "over the 4194304"},
+		{[]string{"demo", "-n", "1", "-kn", "100", "-k", "65536"}, "6.07e+07 bits"},
+		{[]string{"demo", "-n", "2000000", "-kn", "0"}, "over the 33554432"},
 		{[]string{"fpa", "-op", "add", "1", "2", "-nope"}, "flag provided but not defined: -nope"},
 		{[]string{"version", "extra"}, "unexpected argument"},
 	} {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"runtime/debug"
 	"text/tabwriter"
 
 	"github.com/labelinf/labelinf/decode"
@@ -14,9 +16,9 @@ import (
 
 // maxDemoBits bounds the score precision of one demo case. The exact
 // attack's time grows faster than linearly in it (the server's log and
-// the attacker's exp at that precision): at 2^22 bits, about N = 200,000
-// binary labels, a case takes minutes on one core.
-const maxDemoBits = 1 << 22
+// the attacker's exp at that precision): at 2^25 bits, about N = 1.4·10^6
+// binary labels, a case takes minutes on two cores (BENCHMARKS.md §13).
+const maxDemoBits = 1 << 25
 
 // demoRow is one line of the demo's output.
 type demoRow struct {
@@ -38,8 +40,20 @@ func runDemo(e *env, args []string) int {
 	n := fs.Int("n", 25000, "labels in the binary case")
 	kn := fs.Int("kn", 5000, "labels in the K-ary case (0 skips it)")
 	k := fs.Int("k", 6, "classes in the K-ary case")
+	memLimit := fs.Int64("memlimit", 900, "soft memory limit of the Go runtime in `MiB` while the demo runs (0: the runtime's, GOMEMLIMIT)")
 	if !parseFlags(fs, args, e.stderr) {
 		return 2
+	}
+	if *memLimit < 0 {
+		return usageError(e.stderr, "demo", fmt.Errorf("-memlimit %d is negative", *memLimit))
+	}
+	if *memLimit > 0 && (setFlags(fs)["memlimit"] || os.Getenv("GOMEMLIMIT") == "") {
+		// The logarithm and exponential at 2·10^7 bits hold about 600 MB
+		// live at their peak (FFT buffers, the constants' binary
+		// splitting, the prediction); with the default GOGC the heap
+		// would grow to twice that before a collection.
+		old := debug.SetMemoryLimit(*memLimit << 20)
+		defer debug.SetMemoryLimit(old)
 	}
 	type job struct{ n, k int }
 	jobs := []job{{*n, 2}}
@@ -125,6 +139,9 @@ func demoCase(e *env, n, k int, seed uint64) (demoRow, error) {
 	if err != nil {
 		return demoRow{}, err
 	}
+	// π and ln 2 are public: server and attacker share one cache, so the
+	// 10^7-bit constants are computed once (by the server's logarithm).
+	o.UseConsts(q.Consts())
 	t0 := e.now()
 	score, err := o.Score(e.ctx, q.Prediction())
 	if err != nil {

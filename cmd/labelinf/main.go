@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
+//	labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-memlimit MiB]
 //	labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
 //	labelinf plan [-n N] [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
 //	              [-dry-run-max M] [-json]
@@ -53,12 +53,18 @@
 //	-n N       labels in the binary case (default 25000)
 //	-kn N      labels in the K-ary case (default 5000; 0 skips it)
 //	-k K       classes in the K-ary case (default 6)
+//	-memlimit MiB
+//	           soft limit of the Go runtime's memory (runtime/debug.SetMemoryLimit)
+//	           while the demo runs: near it the garbage collector runs more often
+//	           instead of letting the heap double (default 900, which keeps
+//	           N = 10^6 under 1 GB; 0 leaves the runtime's, GOMEMLIMIT); when
+//	           GOMEMLIMIT is set and -memlimit is not given, GOMEMLIMIT stands
 //
 // The cost of a case grows with N and K together: the score needs about
 // (K−1)·N·log2(p_N) bits (p_N the N-th prime) and the prediction holds
-// about K²/2·N·log2(p_N). Cases whose score would need more than 2^22 bits
-// (about N = 200,000 binary labels, or N = 2,000 at K = 64: minutes on
-// one core) or whose prediction would exceed 1 GiB are refused up front
+// about K²/2·N·log2(p_N). Cases whose score would need more than 2^25 bits
+// (about N = 1,400,000 binary labels, or N = 14,000 at K = 64: minutes on
+// two cores) or whose prediction would exceed 1 GiB are refused up front
 // with the figure.
 //
 // Progress goes to stderr when stderr is a terminal, nothing when piped.

@@ -13,7 +13,7 @@ import (
 
 // usage is the short usage, the "Usage:" block of the manual (main.go's
 // package doc); TestUsageMatchesManual keeps the two equal.
-const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K]
+const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-memlimit MiB]
        labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
        labelinf plan [-n N] [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
                      [-dry-run-max M] [-json]

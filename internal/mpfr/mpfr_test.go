@@ -131,8 +131,12 @@ func TestAgreeIntegers(t *testing.T) {
 	want := make([]uint64, n)
 	gt.Remainders(want, gx)
 	got := tr.Remainders(x)
+	pt := primes.NewPowerTree(ps, 1)
+	require.Equal(t, 0, pt.Root().Cmp(gt.Root()), "power tree of the first %d primes", n)
+	words := pt.Residues(x, nil)
 	for i := range want {
-		if !assert.Equal(t, want[i], got[i].Uint64(), "x mod p_%d", i) {
+		if !assert.Equal(t, want[i], got[i].Uint64(), "x mod p_%d", i) ||
+			!assert.Equal(t, want[i], words[i], "Residues: x mod p_%d", i) {
 			break
 		}
 	}
@@ -283,7 +287,10 @@ func bigfftTree(xs []*big.Int) *big.Int {
 // (mpz_mul and mpz_tdiv_r trees) and a plain bigfft product tree. "primes"
 // is primes.NewProductTree, which keeps its levels for Remainders;
 // "product" is primes.Product, which keeps only the level being built, as
-// the GMP and bigfft baselines do.
+// the GMP and bigfft baselines do. "power" is primes.NewPowerTree (the
+// primes kept as words, as GMP's tree gets them) and "residues" its
+// Residues, which writes uint64 remainders as GMP's tree does; "primes"
+// is Remainders of the big.Int tree, one big.Int per leaf.
 func BenchmarkTrees(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 3))
 	for _, n := range []int{1e5, 1e6} {
@@ -300,18 +307,22 @@ func BenchmarkTrees(b *testing.B) {
 				{name: "gmp", run: func() { NewTree(ps).Free() }},
 				{name: "primes", run: func() { primes.NewProductTree(xs) }},
 				{name: "product", run: func() { primes.Product(xs) }},
+				{name: "power", run: func() { primes.NewPowerTree(ps, 1) }},
 				{name: "bigfft", run: func() { bigfftTree(xs) }},
 			})
 		})
 		tr := primes.NewProductTree(xs)
+		pt := primes.NewPowerTree(ps, 1)
 		gt := NewTree(ps)
 		x := randInt(r, tr.Root().BitLen()-3)
 		gx := NewInt(x)
 		dst := make([]uint64, n)
+		ws := make([]uint64, n)
 		b.Run(fmt.Sprintf("op=remainder/n=%d", n), func(b *testing.B) {
 			compare(b, []*impl{
 				{name: "gmp", run: func() { gt.Remainders(dst, gx) }},
 				{name: "primes", run: func() { tr.Remainders(x) }},
+				{name: "residues", run: func() { pt.Residues(x, ws) }},
 			})
 		})
 		gx.Free()
