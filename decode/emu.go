@@ -177,6 +177,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	sHi := new(big.Rat).Add(score, tau)
 	var found []int
 	ambiguous, twice := false, false
+	pairTie := p.pair > 0 // every explaining labeling has σ_0 + σ_pair = 1
 	each := eachDigits
 	if p.each != nil {
 		each = p.each
@@ -187,6 +188,9 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 		rhi, err2 := a.emu.Report(a.hi)
 		if err1 != nil || err2 != nil || sHi.Cmp(rlo) < 0 || sLo.Cmp(rhi) > 0 {
 			return true
+		}
+		if pairTie && sigma[0]+sigma[p.pair] != 1 {
+			pairTie = false
 		}
 		switch {
 		case found == nil:
@@ -211,6 +215,14 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 		// bracket them all: nothing is decoded.
 		a.emuFactor *= a.fac.grow
 		return nil, false
+	}
+	if ambiguous && pairTie && found[0] < 0 && found[p.pair] < 0 {
+		a.tie(idx[0], idx[p.pair])
+		if onlyPair(found, p.pair) {
+			// The tie the pair was made for, not a short separation:
+			// the safety factor stays.
+			return found, true
+		}
 	}
 	if ambiguous {
 		a.emuFactor *= a.fac.amb
@@ -281,4 +293,15 @@ func nextDigits(sigma []int, k int) bool {
 		sigma[j] = 0
 	}
 	return false
+}
+
+// onlyPair reports whether found's unknown labels are points 0 and pair
+// alone.
+func onlyPair(found []int, pair int) bool {
+	for j, c := range found {
+		if c < 0 && j != 0 && j != pair {
+			return false
+		}
+	}
+	return true
 }

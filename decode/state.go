@@ -68,6 +68,7 @@ type multi struct {
 	baseOK     bool          // lo, hi, rn hold the current state
 	filled     bool          // lo, hi, rn were filled once (fillBase)
 	stale      []int         // points learned since the last fillBase
+	exactLog   bool          // rows take the server's computed terms (Cross, a model naming its log)
 	emuFactor  float64       // safety factor on the emulated separation
 	fac        factorCtl     // how the strategy steers emuFactor
 	rows       *rowCache     // nil, or digit rows by weight on a grid of units
@@ -78,8 +79,14 @@ type multi struct {
 	dither    [][]rowInfo
 	dcount    [][]int
 	ditherMax []float64
-	lastG     float64 // the previous block's unit
-	curIdx    []int   // the block being decoded
+	// follower[i] (nil: none) is the point whose label is 1 − point i's
+	// (K = 2), tied by a score every explaining labeling of which gave
+	// the pair one label 1 (Cross); −1 none. tied counts the followers,
+	// which nextIdx skips until their leader is learned.
+	follower, leader []int
+	tied             int
+	lastG            float64 // the previous block's unit
+	curIdx           []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
@@ -169,6 +176,15 @@ func (a *multi) emuRow(r *rowInfo) {
 		}
 		r.lo[c], r.hi[c] = a.emu.TermRange(t)
 		r.rn[c] = a.emu.Nearest(t)
+		if a.exactLog {
+			// The model names its log: the server's own term, bit for
+			// bit; a term outside the faithful range would mean the
+			// model contradicts itself, and keeps the range.
+			v, ok, err := a.emu.ComputedTerm(r.row, a.k, c)
+			if ok && err == nil && v >= r.lo[c] && v <= r.hi[c] {
+				r.lo[c], r.hi[c], r.rn[c] = v, v, v
+			}
+		}
 	}
 }
 
@@ -294,7 +310,7 @@ func (a *multi) budgetFor(idx []int, rs []rowInfo, neutralKnown bool) float64 {
 func (a *multi) nextIdx(k int) []int {
 	idx := make([]int, 0, k)
 	for p := a.pos; p < a.n && len(idx) < k; p++ {
-		if a.labels[a.order[p]] < 0 {
+		if i := a.order[p]; a.labels[i] < 0 && (a.follower == nil || !a.isFollower(i)) {
 			idx = append(idx, a.order[p])
 		}
 	}
@@ -430,6 +446,9 @@ func (a *multi) learn(idx, sigma []int) {
 			a.dcount[sigma[j]][ditherIdx(i)]++
 		}
 		a.putRow(i)
+	}
+	if a.follower != nil {
+		a.learnFollowers(idx, sigma)
 	}
 	a.baseOK = false
 	if a.emu != nil {

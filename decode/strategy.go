@@ -72,6 +72,11 @@ type blockPlan struct {
 	budget float64        // error budget of the query, sum units
 	xmax   *big.Int       // Primes: Π p_j^(K−1)
 	emu    bool           // decode by emulated brackets
+	// pair, if > 0, is the point whose row repeats point 0's (Cross):
+	// labelings that swap their labels have one exact sum, and a score
+	// whose every explaining labeling gives the two points one label 1
+	// ties them (multi.tie).
+	pair int
 	// each, if set, enumerates the block's candidate labelings for
 	// decoding by brackets (nil: superincreasing digits, eachDigits): it
 	// calls f on every labeling whose exact block sum lies in [low, high]
