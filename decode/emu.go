@@ -177,7 +177,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	sHi := new(big.Rat).Add(score, tau)
 	var found []int
 	ambiguous, twice := false, false
-	pairTie := p.pair > 0 // every explaining labeling has σ_0 + σ_pair = 1
+	var cands [][]int // every explaining labeling, if ties are kept (Cross)
 	each := eachDigits
 	if p.each != nil {
 		each = p.each
@@ -189,8 +189,8 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 		if err1 != nil || err2 != nil || sHi.Cmp(rlo) < 0 || sLo.Cmp(rhi) > 0 {
 			return true
 		}
-		if pairTie && sigma[0]+sigma[p.pair] != 1 {
-			pairTie = false
+		if a.leader != nil {
+			cands = append(cands, slices.Clone(sigma))
 		}
 		switch {
 		case found == nil:
@@ -216,13 +216,10 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 		a.emuFactor *= a.fac.grow
 		return nil, false
 	}
-	if ambiguous && pairTie && found[0] < 0 && found[p.pair] < 0 {
-		a.tie(idx[0], idx[p.pair])
-		if onlyPair(found, p.pair) {
-			// The tie the pair was made for, not a short separation:
-			// the safety factor stays.
-			return found, true
-		}
+	if ambiguous && a.leader != nil && !a.tieCands(idx, p, cands, found) {
+		// Only the tie the paired top was made for, not a short
+		// separation: the safety factor stays.
+		return found, true
 	}
 	if ambiguous {
 		a.emuFactor *= a.fac.amb
@@ -293,15 +290,4 @@ func nextDigits(sigma []int, k int) bool {
 		sigma[j] = 0
 	}
 	return false
-}
-
-// onlyPair reports whether found's unknown labels are points 0 and pair
-// alone.
-func onlyPair(found []int, pair int) bool {
-	for j, c := range found {
-		if c < 0 && j != 0 && j != pair {
-			return false
-		}
-	}
-	return true
 }

@@ -79,14 +79,16 @@ type multi struct {
 	dither    [][]rowInfo
 	dcount    [][]int
 	ditherMax []float64
-	// follower[i] (nil: none) is the point whose label is 1 − point i's
-	// (K = 2), tied by a score every explaining labeling of which gave
-	// the pair one label 1 (Cross); −1 none. tied counts the followers,
-	// which nextIdx skips until their leader is learned.
-	follower, leader []int
-	tied             int
-	lastG            float64 // the previous block's unit
-	curIdx           []int   // the block being decoded
+	// Parity ties (Cross, K = 2; nil: none): leader[j] ≥ 0 means that
+	// every labeling explaining an earlier score has σ_j = σ_leader[j] ⊕
+	// flip[j]; follows[i] lists point i's followers. tied counts the
+	// followers, which nextIdx skips until their leader is learned.
+	leader  []int
+	flip    []uint8
+	follows [][]int
+	tied    int
+	lastG   float64 // the previous block's unit
+	curIdx  []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
@@ -310,7 +312,7 @@ func (a *multi) budgetFor(idx []int, rs []rowInfo, neutralKnown bool) float64 {
 func (a *multi) nextIdx(k int) []int {
 	idx := make([]int, 0, k)
 	for p := a.pos; p < a.n && len(idx) < k; p++ {
-		if i := a.order[p]; a.labels[i] < 0 && (a.follower == nil || !a.isFollower(i)) {
+		if i := a.order[p]; a.labels[i] < 0 && (a.leader == nil || a.leader[i] < 0) {
 			idx = append(idx, a.order[p])
 		}
 	}
@@ -447,7 +449,7 @@ func (a *multi) learn(idx, sigma []int) {
 		}
 		a.putRow(i)
 	}
-	if a.follower != nil {
+	if a.leader != nil {
 		a.learnFollowers(idx, sigma)
 	}
 	a.baseOK = false
