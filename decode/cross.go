@@ -62,8 +62,6 @@ func (cross) knownNeutral() bool { return false }
 
 func (cross) setup(a *multi) {
 	lean{}.setup(a)
-	a.fac = crossCtl
-	a.emuFactor = crossCtl.start
 	if a.emu == nil {
 		return
 	}
@@ -72,6 +70,9 @@ func (cross) setup(a *multi) {
 		for i := range a.leader {
 			a.leader[i] = -1
 		}
+		// Partial blocks cost less with ties (K = 2 only).
+		a.fac = crossCtl
+		a.emuFactor = crossCtl.start
 	}
 	if !a.emu.ExactLog() {
 		return

@@ -14,7 +14,7 @@ import (
 func TestCrossAllScorers(t *testing.T) {
 	n := 3000
 	if testing.Short() {
-		n = 300
+		n = 150
 	}
 	cases := []struct {
 		model  string
