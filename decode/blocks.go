@@ -23,7 +23,7 @@ var Blocks Strategy = blocks{}
 
 type blocks struct{}
 
-func init() { register(Blocks, "auto", "") }
+func init() { register(Blocks) }
 
 func (blocks) String() string     { return "blocks" }
 func (blocks) knownNeutral() bool { return false }

@@ -55,7 +55,7 @@ var Cross Strategy = cross{}
 
 type cross struct{}
 
-func init() { register(Cross) }
+func init() { register(Cross, "auto", "") }
 
 func (cross) String() string     { return "cross" }
 func (cross) knownNeutral() bool { return false }

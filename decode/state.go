@@ -40,7 +40,7 @@ type multi struct {
 	n, k   int
 	m      *scorer.Model
 	opt    MultiOptions
-	st     Strategy // opt.Strategy, or Blocks
+	st     Strategy // opt.Strategy, or Cross
 	depth  []int
 	maxD   int
 	order  []int
@@ -112,7 +112,7 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 	}
 	st := opt.Strategy
 	if st == nil {
-		st = Blocks
+		st = Cross
 	}
 	a := &multi{n: n, k: k, m: opt.Model, opt: opt, st: st, nUnk: n}
 	a.maxQ = opt.MaxQueries

@@ -12,8 +12,9 @@ import (
 )
 
 // A Strategy is a multi-query attack: how it lays out the blocks of points
-// each query decodes. The strategies are [Blocks], [Lean], [Primes] and [Alg3];
-// [ParseStrategy] finds one by name. A nil Strategy means Blocks.
+// each query decodes. The strategies are [Cross], [Blocks], [Lean], [Primes]
+// and [Alg3]; [ParseStrategy] finds one by name. A nil Strategy means
+// Cross.
 type Strategy interface {
 	// String returns the strategy's name, as ParseStrategy accepts it.
 	String() string
@@ -42,7 +43,7 @@ func register(s Strategy, aliases ...string) {
 }
 
 // ParseStrategy returns the strategy called name ("auto" and "" are
-// Blocks, "alg1" is Primes).
+// Cross, "alg1" is Primes).
 func ParseStrategy(name string) (Strategy, error) {
 	var all []string
 	for _, r := range registry {

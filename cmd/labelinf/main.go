@@ -185,9 +185,9 @@
 // (attack and scorer apart), strategy, n, k. N is 1..131072: the time
 // grows as N² (N/40 queries of N rows against float64), about a minute at
 // N = 100,000.
-// -strategy is auto (= blocks), blocks, primes or alg3; -no-emulate
-// decodes with the rigorous error budget alone. A progress bar goes to
-// stderr on a terminal.
+// -strategy is auto (= cross), cross, blocks, lean, primes or alg3;
+// -no-emulate decodes with the rigorous error budget alone. A progress
+// bar goes to stderr on a terminal.
 //
 // Output files. -out FILE writes the recovered labels, exactly one class
 // index per line, and only when the attack succeeded and every label is
