@@ -23,7 +23,7 @@ var Blocks Strategy = blocks{}
 
 type blocks struct{}
 
-func init() { register(Blocks, "auto", "") }
+func init() { register(Blocks) }
 
 func (blocks) String() string     { return "blocks" }
 func (blocks) knownNeutral() bool { return false }
@@ -80,7 +80,7 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 			return nil, &BudgetError{Model: a.m.Name, Budget: 2 * b0, Room: a.wmax}
 		}
 		gk := g
-		if k == a.nUnk && fixedG == 0 {
+		if k == a.nUnk-a.tied && fixedG == 0 {
 			// Last block: spread the weights over all the room.
 			gk = a.wmax / math.Pow(float64(a.k), float64(k-1))
 		}

@@ -53,13 +53,20 @@ type QueryBound struct {
 // (0.3 instead of 1.125) and, for K = 2, M halved (its mixed blocks'
 // Conway–Guy top); a partially decoded block learns fewer labels than it
 // holds, which only adds queries.
+//
+// For [Cross] too, with one point more a block for K = 2 under emulation
+// (the paired top) and its floor on the factor (crossCtl.min = Lean's);
+// its exact terms leave the spacing in the need. A tie lets a later query
+// learn a follower outside its block, but every label is learned after a
+// block held it, and blocks only grow as labels become known, so the
+// blocks' sizes still bound the labels learned.
 func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 	n := opt.N
 	a, err := newMulti(opt.N, opt.K, opt)
 	if err != nil {
 		return nil, err
 	}
-	if a.st != Blocks && a.st != Lean {
+	if a.st != Blocks && a.st != Lean && a.st != Cross {
 		p, err := PlanMulti(ctx, opt)
 		if err != nil {
 			return nil, err
@@ -143,6 +150,9 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 					kb = j
 				}
 			}
+		}
+		if a.leader != nil && kb < nUnk {
+			kb++ // Cross: the paired top's partner
 		}
 		nUnk -= kb
 	}

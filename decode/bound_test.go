@@ -56,6 +56,20 @@ func TestBoundMulti(t *testing.T) {
 		assert.GreaterOrEqual(t, 2*b.Queries, p.Queries, "%s K=%d: bound %d vacuous against the dry run's %d", c.model, c.k, b.Queries, p.Queries)
 		t.Logf("%s K=%d noEmu=%v: bound %d, dry run %d, attack %d", c.model, c.k, c.noEmu, b.Queries, p.Queries, res.Queries)
 	}
+	// Cross (exact terms, paired tops, ties): below its attacks too.
+	for _, model := range []string{"torch-bce", "float32-keras"} {
+		m, _ := scorer.ParseModel(model)
+		opt := MultiOptions{N: n, K: 2, Model: m, Strategy: Cross}
+		b, err := BoundMulti(ctx, opt)
+		require.NoError(t, err)
+		sim, err := oracle.NewSim(m, seededLabels(t, n, 2), 2)
+		require.NoError(t, err)
+		res, err := AttackMulti(ctx, sim, opt)
+		require.NoError(t, err)
+		assert.True(t, b.Lower)
+		assert.LessOrEqual(t, b.Queries, res.Queries, "%s Cross: bound above the attack", model)
+		t.Logf("%s Cross: bound %d, attack %d", model, b.Queries, res.Queries)
+	}
 	m, _ := scorer.ParseModel("float64-sklearn")
 	b, err := BoundMulti(ctx, MultiOptions{N: n, K: 2, Model: m, Strategy: Alg3})
 	require.NoError(t, err)

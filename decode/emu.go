@@ -177,6 +177,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	sHi := new(big.Rat).Add(score, tau)
 	var found []int
 	ambiguous, twice := false, false
+	var cands [][]int // every explaining labeling, if ties are kept (Cross)
 	each := eachDigits
 	if p.each != nil {
 		each = p.each
@@ -187,6 +188,9 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 		rhi, err2 := a.emu.Report(a.hi)
 		if err1 != nil || err2 != nil || sHi.Cmp(rlo) < 0 || sLo.Cmp(rhi) > 0 {
 			return true
+		}
+		if a.leader != nil {
+			cands = append(cands, slices.Clone(sigma))
 		}
 		switch {
 		case found == nil:
@@ -211,6 +215,11 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 		// bracket them all: nothing is decoded.
 		a.emuFactor *= a.fac.grow
 		return nil, false
+	}
+	if ambiguous && a.leader != nil && !a.tieCands(idx, p, cands, found) {
+		// Only the tie the paired top was made for, not a short
+		// separation: the safety factor stays.
+		return found, true
 	}
 	if ambiguous {
 		a.emuFactor *= a.fac.amb

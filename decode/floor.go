@@ -52,6 +52,22 @@ type Floor struct {
 	// the known points at class 0's row: an estimate for that arrangement,
 	// not a bound over all arrangements.
 	BlockBracketed, FirstBracketed int
+	// Spread (and SpreadBits, the bits of the first query) is the floor of
+	// the codes that query while every label is either known or uniform
+	// given the scores so far (block codes, Lean, Cross, whose tied pairs
+	// count as one uniform label), for a labeling drawn uniformly at
+	// random: a query's score then has mean at least nUnk·ln K (Gibbs:
+	// a row's expected term over a uniform label is at least ln K) and
+	// lies within λ·W·√m of it but for probability 2·e^(−2λ²)
+	// (Hoeffding, m points moving it, each by at most W), so its entropy
+	// is at most log2 of the reportable scores in that window plus the
+	// tail's share (see spreadBits). Unlike AnyCode it counts the
+	// background of the unknown points' terms, which keeps a score in a
+	// few binades and spaces its values by ulp(nUnk·ln K/N). It is a
+	// bound on the expected queries over random labelings, which the max
+	// over any set of them is at least (up to the sampling).
+	Spread     int
+	SpreadBits float64
 	// TMin, TMax and TNeutral are the smallest and largest term of one
 	// point and the neutral (uniform) row's term; W = TMax − TMin bounds
 	// what one point's label moves the sum.
@@ -134,6 +150,17 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		nUnk -= kb
 		f.BlockSeparated++
 	}
+	f.SpreadBits = a.spreadBits(a.n, f)
+	for nUnk := float64(a.n); nUnk > 1e-9; f.Spread++ {
+		if f.Spread%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		// At most spreadBits(nUnk) bits a query: nUnk falls by at most
+		// that over log2 K (the fastest trajectory, so a lower bound).
+		nUnk -= a.spreadBits(int(math.Ceil(nUnk)), f) / lk
+	}
 	if err := f.bracketed(ctx, opt, w, lk); err != nil {
 		return nil, err
 	}
@@ -191,6 +218,47 @@ func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64) 
 	return nil
 }
 
+// spreadLambda sets the Hoeffding window ±λ·W·√m of spreadBits: the
+// tail 2·e^(−2λ²) = 7.5·10^−6 costs it at most 5·10^−4 bits.
+const spreadLambda = 2.5
+
+// spreadBits bounds the entropy (bits) of one query's score while nUnk
+// labels are unknown and uniform (Floor.Spread): for m of them moved by
+// rows of spread W (the others neutral or moved less: extremes maximise
+// the window against the mean), the sum has mean at least μ_m =
+// (nUnk − m)·ln K + m·E_W + (N − nUnk)·tmin, E_W the least mean term of a
+// row of spread W (binary: ln(2·cosh(W/2)); K > 2: max(ln K, W/K), as
+// every term is ≥ 0 and one is ≥ W), and lies in μ_m ± a, a =
+// λ·W·√m, but for probability P ≤ 2·e^(−2λ²). Then H(score) ≤ h(P) +
+// log2(values in [μ_m − a, μ_m + a]/N) + P·ScoreBits; the count falls
+// with μ (spacings grow), so the least mean gives the most values. It
+// takes the largest over m on a grid of ratios 2^(1/4).
+func (a *multi) spreadBits(nUnk int, f *Floor) float64 {
+	w := f.TMax - f.TMin
+	lnK := math.Log(float64(a.k))
+	ew := max(lnK, w/float64(a.k))
+	if a.k == 2 {
+		ew = w/2 + math.Log1p(math.Exp(-w)) // ln(2·cosh(w/2))
+	}
+	pt := min(1, 2*math.Exp(-2*spreadLambda*spreadLambda))
+	tail := pt * f.ScoreBits
+	if pt > 0 && pt < 1 {
+		tail += -pt*math.Log2(pt) - (1-pt)*math.Log2(1-pt)
+	}
+	n := float64(a.n)
+	best := 0.0
+	for m := 1.0; ; m *= math.Pow(2, 0.25) {
+		m = min(m, float64(nUnk))
+		mu := (float64(nUnk)-m)*lnK + m*ew + (n-float64(nUnk))*f.TMin
+		r := spreadLambda * w * math.Sqrt(m)
+		best = max(best, a.log2Count(max(0, mu-r)/n, (mu+r)/n))
+		if m >= float64(nUnk) {
+			break
+		}
+	}
+	return min(f.ScoreBits, best+tail)
+}
+
 // minLargest returns Frenkel's lower bound C(k−1, ⌊(k−1)/2⌋) [Fre98] on
 // max_j w_j/δ for k reals w_j whose 2^k subset sums are pairwise at least
 // δ apart (the proof holds for real weights with gap δ; see
@@ -234,6 +302,30 @@ func (a *multi) log2Format(x, y float64) float64 {
 		// One binade: (y − x)/spacing + 1.
 		sp := math.Ldexp(1, ex-p+1)
 		v = min(v, math.Log2((y-x)/sp+1))
+	}
+	return v
+}
+
+// log2Count is log2Values with the values of a window that straddles
+// binades counted binade by binade (log2Format counts whole binades).
+func (a *multi) log2Count(x, y float64) float64 {
+	x, y = x*(1-0x1p-20), y*(1+0x1p-20)
+	p, emin := a.precEmin()
+	var cnt float64
+	for lo := x; lo < y; {
+		_, e := math.Frexp(lo) // lo in [2^(e−1), 2^e)
+		e = max(e, emin)
+		hi := min(y, math.Ldexp(1, e))
+		if lo <= 0 {
+			hi = min(y, math.Ldexp(1, emin))
+		}
+		cnt += (hi-lo)/math.Ldexp(1, max(e-1, emin)-p+1) + 1
+		lo = hi
+	}
+	v := math.Log2(max(cnt, 1))
+	if a.m.Decimals >= 0 {
+		d := math.Pow(10, float64(a.m.Decimals))
+		v = min(v, math.Log2(math.Floor(y*d)-math.Ceil(x*d)+1))
 	}
 	return v
 }

@@ -47,11 +47,14 @@ func TestFloorMulti(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if fs.Spread > p.Queries || f.Spread < f.AnyCode {
+			t.Errorf("%s K=%d: spread floor %d (N=600: %d) outside [any code %d, the block code's dry run %d]", tc.model, tc.k, f.Spread, fs.Spread, f.AnyCode, p.Queries)
+		}
 		if max(fs.BlockSeparated, fs.BlockBracketed) > p.Queries {
 			t.Errorf("%s K=%d N=600: separated block floor %d above the block code's dry run %d", tc.model, tc.k, fs.BlockSeparated, p.Queries)
 		}
-		t.Logf("%s K=%d N=%d: %.2f bits/score, any code %d, block (count) %d [first %d], block (separated) %d [first %d], bracketed %d [first %d], ours ≥ %d",
-			tc.model, tc.k, n, f.ScoreBits, f.AnyCode, f.BlockCount, f.FirstCount, f.BlockSeparated, f.FirstSeparated, f.BlockBracketed, f.FirstBracketed, b.Queries)
+		t.Logf("%s K=%d N=%d: %.2f bits/score, any code %d, known-or-uniform %d [first %.1f bits], block (count) %d [first %d], block (separated) %d [first %d], bracketed %d [first %d], ours ≥ %d",
+			tc.model, tc.k, n, f.ScoreBits, f.AnyCode, f.Spread, f.SpreadBits, f.BlockCount, f.FirstCount, f.BlockSeparated, f.FirstSeparated, f.BlockBracketed, f.FirstBracketed, b.Queries)
 		if !(f.AnyCode <= f.BlockCount && f.BlockCount <= f.BlockSeparated) || (f.BlockBracketed > 0 && f.BlockBracketed < f.BlockSeparated) {
 			t.Errorf("%s K=%d: floors out of order: any %d, count %d, separated %d",
 				tc.model, tc.k, f.AnyCode, f.BlockCount, f.BlockSeparated)

@@ -20,7 +20,7 @@ type MultiOptions struct {
 	// [BoundMulti]; [AttackMulti] takes the server's (0) or checks that
 	// they match.
 	N, K int
-	// Strategy is the block layout; nil means [Blocks].
+	// Strategy is the block layout; nil means [Cross].
 	Strategy Strategy
 	// Model is the scorer model the attack plans for (its error budget);
 	// required.

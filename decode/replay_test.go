@@ -13,6 +13,15 @@ import (
 // assume, recording every query.
 func recordAttack(t *testing.T, truth, assume string, labels []int, k int) (*Result, error, *Transcript) {
 	t.Helper()
+	return recordAttackWith(t, Lean, truth, assume, labels, k)
+}
+
+// recordAttackWith is recordAttack with strategy st. recordAttack records
+// Lean's attacks, whose blocks are sized by the faithful bracket the
+// replay decodes with; Cross's blocks, sized on exact terms, leave the
+// faithful replay more candidates to bracket (TestReplayCross).
+func recordAttackWith(t *testing.T, st Strategy, truth, assume string, labels []int, k int) (*Result, error, *Transcript) {
+	t.Helper()
 	mt, err := scorer.ParseModel(truth)
 	if err != nil {
 		t.Fatal(err)
@@ -26,11 +35,46 @@ func recordAttack(t *testing.T, truth, assume string, labels []int, k int) (*Res
 		t.Fatal(err)
 	}
 	rec := NewRecorder(sim)
-	res, aerr := AttackMulti(context.Background(), scorer.PerPoint(rec, ma), MultiOptions{Model: ma, Check: true})
+	res, aerr := AttackMulti(context.Background(), scorer.PerPoint(rec, ma), MultiOptions{Model: ma, Check: true, Strategy: st})
 	if rec.Recorded() != sim.Queries() {
 		t.Fatalf("recorded %d queries, the server answered %d", rec.Recorded(), sim.Queries())
 	}
 	return res, aerr, rec.Transcript()
+}
+
+// A Cross transcript (exact terms, paired tops, ties) replayed under the
+// server's own model: every label it reads is the truth, nothing is
+// refuted.
+func TestReplayCross(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 80
+	}
+	for _, model := range []string{"float64-sklearn", "torch-bce"} {
+		labels := seededLabels(t, n, 2)
+		res, err, tr := recordAttackWith(t, Cross, model, model, labels, 2)
+		if err != nil || !res.Verified {
+			t.Fatalf("%s: %v", model, err)
+		}
+		m, _ := scorer.ParseModel(model)
+		rp, err := ReplayTranscript(context.Background(), tr, 0, m, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		learned := 0
+		for i, c := range rp.Labels {
+			if c >= 0 {
+				learned++
+				if c != labels[i] {
+					t.Errorf("%s: replay read label %d of point %d, want %d", model, c, i, labels[i])
+				}
+			}
+		}
+		if rp.Refuted >= 0 {
+			t.Errorf("%s: its own transcript refutes it: %s", model, rp.Reason)
+		}
+		t.Logf("%s N=%d: %d queries replayed, %d labels, %d undecided", model, n, tr.Len(), learned, rp.Undecided)
+	}
 }
 
 // Replaying an attack's transcript under the server's own model reads

@@ -40,7 +40,7 @@ type multi struct {
 	n, k   int
 	m      *scorer.Model
 	opt    MultiOptions
-	st     Strategy // opt.Strategy, or Blocks
+	st     Strategy // opt.Strategy, or Cross
 	depth  []int
 	maxD   int
 	order  []int
@@ -68,6 +68,7 @@ type multi struct {
 	baseOK     bool          // lo, hi, rn hold the current state
 	filled     bool          // lo, hi, rn were filled once (fillBase)
 	stale      []int         // points learned since the last fillBase
+	exactLog   bool          // rows take the server's computed terms (Cross, a model naming its log)
 	emuFactor  float64       // safety factor on the emulated separation
 	fac        factorCtl     // how the strategy steers emuFactor
 	rows       *rowCache     // nil, or digit rows by weight on a grid of units
@@ -78,8 +79,16 @@ type multi struct {
 	dither    [][]rowInfo
 	dcount    [][]int
 	ditherMax []float64
-	lastG     float64 // the previous block's unit
-	curIdx    []int   // the block being decoded
+	// Parity ties (Cross, K = 2; nil: none): leader[j] ≥ 0 means that
+	// every labeling explaining an earlier score has σ_j = σ_leader[j] ⊕
+	// flip[j]; follows[i] lists point i's followers. tied counts the
+	// followers, which nextIdx skips until their leader is learned.
+	leader  []int
+	flip    []uint8
+	follows [][]int
+	tied    int
+	lastG   float64 // the previous block's unit
+	curIdx  []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
@@ -103,7 +112,7 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 	}
 	st := opt.Strategy
 	if st == nil {
-		st = Blocks
+		st = Cross
 	}
 	a := &multi{n: n, k: k, m: opt.Model, opt: opt, st: st, nUnk: n}
 	a.maxQ = opt.MaxQueries
@@ -169,6 +178,15 @@ func (a *multi) emuRow(r *rowInfo) {
 		}
 		r.lo[c], r.hi[c] = a.emu.TermRange(t)
 		r.rn[c] = a.emu.Nearest(t)
+		if a.exactLog {
+			// The model names its log: the server's own term, bit for
+			// bit; a term outside the faithful range would mean the
+			// model contradicts itself, and keeps the range.
+			v, ok, err := a.emu.ComputedTerm(r.row, a.k, c)
+			if ok && err == nil && v >= r.lo[c] && v <= r.hi[c] {
+				r.lo[c], r.hi[c], r.rn[c] = v, v, v
+			}
+		}
 	}
 }
 
@@ -294,7 +312,7 @@ func (a *multi) budgetFor(idx []int, rs []rowInfo, neutralKnown bool) float64 {
 func (a *multi) nextIdx(k int) []int {
 	idx := make([]int, 0, k)
 	for p := a.pos; p < a.n && len(idx) < k; p++ {
-		if a.labels[a.order[p]] < 0 {
+		if i := a.order[p]; a.labels[i] < 0 && (a.leader == nil || a.leader[i] < 0) {
 			idx = append(idx, a.order[p])
 		}
 	}
@@ -430,6 +448,9 @@ func (a *multi) learn(idx, sigma []int) {
 			a.dcount[sigma[j]][ditherIdx(i)]++
 		}
 		a.putRow(i)
+	}
+	if a.leader != nil {
+		a.learnFollowers(idx, sigma)
 	}
 	a.baseOK = false
 	if a.emu != nil {

@@ -12,8 +12,9 @@ import (
 )
 
 // A Strategy is a multi-query attack: how it lays out the blocks of points
-// each query decodes. The strategies are [Blocks], [Lean], [Primes] and [Alg3];
-// [ParseStrategy] finds one by name. A nil Strategy means Blocks.
+// each query decodes. The strategies are [Cross], [Blocks], [Lean], [Primes]
+// and [Alg3]; [ParseStrategy] finds one by name. A nil Strategy means
+// Cross.
 type Strategy interface {
 	// String returns the strategy's name, as ParseStrategy accepts it.
 	String() string
@@ -42,7 +43,7 @@ func register(s Strategy, aliases ...string) {
 }
 
 // ParseStrategy returns the strategy called name ("auto" and "" are
-// Blocks, "alg1" is Primes).
+// Cross, "alg1" is Primes).
 func ParseStrategy(name string) (Strategy, error) {
 	var all []string
 	for _, r := range registry {
@@ -72,6 +73,11 @@ type blockPlan struct {
 	budget float64        // error budget of the query, sum units
 	xmax   *big.Int       // Primes: Π p_j^(K−1)
 	emu    bool           // decode by emulated brackets
+	// pair, if > 0, is the point whose row repeats point 0's (Cross):
+	// labelings that swap their labels have one exact sum, and a score
+	// whose every explaining labeling gives the two points one label 1
+	// ties them (multi.tie).
+	pair int
 	// each, if set, enumerates the block's candidate labelings for
 	// decoding by brackets (nil: superincreasing digits, eachDigits): it
 	// calls f on every labeling whose exact block sum lies in [low, high]

@@ -24,7 +24,7 @@ const DefaultMaxReidentify = 2
 
 // AttackOptions are the settings of [Attack]. The zero value works.
 type AttackOptions struct {
-	// Strategy is the block layout (nil: decode.Blocks).
+	// Strategy is the block layout (nil: decode.Cross).
 	Strategy decode.Strategy
 	// NoEmulation decodes with the rigorous error budget alone.
 	NoEmulation bool

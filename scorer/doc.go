@@ -16,7 +16,10 @@
 //   - [Model.Bound] with a [Budget]: a rigorous bound on |N·score − Σ tᵢ|
 //     [Higham02, Ch. 3–4];
 //   - [Emulator]: brackets of the reported score that do not assume the
-//     server's log bit for bit (monotonicity of rounding to nearest);
+//     server's log bit for bit (monotonicity of rounding to nearest), and,
+//     for a model that names its log ([Emulator.ExactLog]), the server's
+//     own terms bit for bit ([Emulator.ComputedTerm]), whose emulated sum
+//     is the reported score exactly;
 //   - [Model.Eval]: the score the model reports, which is what a simulated
 //     server (oracle.Sim) answers and what a real server in Go would run;
 //     for formats other than binary64 and binary32 it is
