@@ -129,6 +129,8 @@
 //     Cambridge University Press, 2010.
 //   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
 //     with correctly rounded last bit", ACM TOMS 17(3), 1991.
+//   - [Muller16] J.-M. Muller, "Elementary Functions: Algorithms and
+//     Implementation", 3rd ed., Birkhäuser, 2016.
 //   - [Fig95] S. A. Figueroa, "When is double rounding innocuous?", ACM
 //     SIGNUM Newsletter 30(3), 1995.
 package fpa
