@@ -57,7 +57,9 @@
 // libm result widened to ±4 ulps), a double-double path up to 53 bits
 // (Tang's table-driven algorithms, relative error below 2^−98), ln128's
 // logarithm up to 120 bits, and up to 2,000 bits a fixed-point exp with a
-// cached ln 2 and a Newton logarithm built on it; each result is accepted
+// cached ln 2 and a table-driven logarithm (Wong–Goto reduction by 15
+// small-integer multiplications, logarithms of the table computed on first
+// use, a Taylor series of about ten terms [Muller16]); each result is accepted
 // only when its error interval decides the rounding (Ziv's test [Ziv91]),
 // and otherwise, as in wider formats, apa's correctly rounded functions at
 // Prec+2 bits run; for exponents beyond big.Float's int32 range they
