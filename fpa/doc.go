@@ -77,10 +77,12 @@
 //	binary32     1.2   1.2   0.88  1.1   1.2   1.2   0.03  0.05  0.04
 //	binary64     1.1   1.2   0.83  1.0   1.2   1.2   0.14  0.16  0.04
 //	binary128    1.7   1.6   1.8   1.5   1.5   1.5   2.2   2.6   1.9
-//	m = 1,000    2.0   2.1   1.4   1.5   1.8   1.8   3.5   2.1   3.1
+//	m = 1,000    2.0   2.1   1.4   1.5   1.8   1.8   0.7   2.1   0.7
 //	m = 100,000  1.8   1.9   2.2   2.4   6.5   2.2   7.0   5.6   7.1
 //
-// (m = FracBits with 20 exponent bits. MPFR's binary32/binary64 log, exp
+// (m = FracBits with 20 exponent bits; the m = 1,000 log and log1p cells
+// are from a later same-run comparison, after the table-driven logarithm,
+// BENCHMARKS.md §14. MPFR's binary32/binary64 log, exp
 // and log1p times swing most between repetitions: 0.02–0.2.)
 //
 // Conversions: [Float.SetFloat64], [Float.Float64], [Float.SetBig],
