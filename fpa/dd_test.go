@@ -283,7 +283,7 @@ func TestExpFixMatchesSlow(t *testing.T) {
 	assert.Greater(t, fast, n/2, "the fixed-point path was rarely taken")
 }
 
-// TestLogFixMatchesSlow: the Newton logarithm gives the apa path's result
+// TestLogFixMatchesSlow: the table-driven logarithm gives the apa path's result
 // and Acc in every mode, for formats of 121 to 2,000 bits (a 1,000-bit
 // one among them), for Log and Log1p, on arguments near 1 (down to the
 // 2^−20 where it hands over to apa), and anywhere.
@@ -329,11 +329,11 @@ func TestLogFixMatchesSlow(t *testing.T) {
 			}
 			fast++
 			if z.Cmp(slow) != 0 || z.Signbit() != slow.Signbit() || z.form != slow.form || z.Acc() != slow.Acc() {
-				t.Fatalf("%v %v %s(%v): Newton %v (%v), apa %v (%v)", f, mode, name, x.Text('x', -1), z.Text('x', -1), z.Acc(), slow.Text('x', -1), slow.Acc())
+				t.Fatalf("%v %v %s(%v): table %v (%v), apa %v (%v)", f, mode, name, x.Text('x', -1), z.Text('x', -1), z.Acc(), slow.Text('x', -1), slow.Acc())
 			}
 		}
 	}
-	assert.Greater(t, fast, n/2, "the Newton path was rarely taken")
+	assert.Greater(t, fast, n/2, "the table path was rarely taken")
 }
 
 // FuzzElem64 runs binary64 Log, Log1p and Exp (the double-double path

@@ -57,7 +57,9 @@
 // libm result widened to ±4 ulps), a double-double path up to 53 bits
 // (Tang's table-driven algorithms, relative error below 2^−98), ln128's
 // logarithm up to 120 bits, and up to 2,000 bits a fixed-point exp with a
-// cached ln 2 and a Newton logarithm built on it; each result is accepted
+// cached ln 2 and a table-driven logarithm (Wong–Goto reduction by 15
+// small-integer multiplications, logarithms of the table computed on first
+// use, a Taylor series of about ten terms [Muller16]); each result is accepted
 // only when its error interval decides the rounding (Ziv's test [Ziv91]),
 // and otherwise, as in wider formats, apa's correctly rounded functions at
 // Prec+2 bits run; for exponents beyond big.Float's int32 range they
@@ -75,10 +77,12 @@
 //	binary32     1.2   1.2   0.88  1.1   1.2   1.2   0.03  0.05  0.04
 //	binary64     1.1   1.2   0.83  1.0   1.2   1.2   0.14  0.16  0.04
 //	binary128    1.7   1.6   1.8   1.5   1.5   1.5   2.2   2.6   1.9
-//	m = 1,000    2.0   2.1   1.4   1.5   1.8   1.8   3.5   2.1   3.1
+//	m = 1,000    2.0   2.1   1.4   1.5   1.8   1.8   0.7   2.1   0.7
 //	m = 100,000  1.8   1.9   2.2   2.4   6.5   2.2   7.0   5.6   7.1
 //
-// (m = FracBits with 20 exponent bits. MPFR's binary32/binary64 log, exp
+// (m = FracBits with 20 exponent bits; the m = 1,000 log and log1p cells
+// are from a later same-run comparison, after the table-driven logarithm,
+// BENCHMARKS.md §14. MPFR's binary32/binary64 log, exp
 // and log1p times swing most between repetitions: 0.02–0.2.)
 //
 // Conversions: [Float.SetFloat64], [Float.Float64], [Float.SetBig],
@@ -129,6 +133,8 @@
 //     Cambridge University Press, 2010.
 //   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
 //     with correctly rounded last bit", ACM TOMS 17(3), 1991.
+//   - [Muller16] J.-M. Muller, "Elementary Functions: Algorithms and
+//     Implementation", 3rd ed., Birkhäuser, 2016.
 //   - [Fig95] S. A. Figueroa, "When is double rounding innocuous?", ACM
 //     SIGNUM Newsletter 30(3), 1995.
 package fpa
