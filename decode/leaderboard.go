@@ -483,7 +483,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	lo, hi := tf-budget-margin, tf+budget+margin
 	// Meet in the middle over the fresh points: halves A (first kA) and B.
 	kA := k / 2
-	sumA := subsetSums(vf[nd:nd+kA])
+	sumA := subsetSums(vf[nd : nd+kA])
 	type sm struct {
 		s float64
 		m uint32
