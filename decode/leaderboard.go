@@ -124,6 +124,7 @@ type lbState struct {
 	cur  int       // fresh cursor in a.order
 	cell float64   // Δ: twice the budget of a query with no block
 	tgt  float64   // lbTargetFew or lbTargetMany
+	few  bool      // N ≤ lbFewN: a longer descent for the carried weights
 }
 
 func (leaderboard) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
@@ -134,7 +135,7 @@ func (leaderboard) run(ctx context.Context, a *multi, s scorer.Server) (*Result,
 	st := &lbState{a: a, rng: rand.New(rand.NewPCG(0x6c62, 0x1d)), inD: make([]bool, a.n), cand: [][]uint8{{}}}
 	st.tgt = lbTargetMany
 	if a.n <= lbFewN {
-		st.tgt = lbTargetFew
+		st.tgt, st.few = lbTargetFew, true
 	}
 	if err := st.palette(); err != nil {
 		return a.failed(res), err
@@ -408,7 +409,10 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 		pv[q] = kern(sl[p[0]] - sl[p[1]])
 		cur += pv[q]
 	}
-	const passes, opts = 2, 6
+	passes, opts := 2, 6
+	if st.few {
+		passes, opts = 3, 10
+	}
 	var aff []int32 // pairs the coordinate moves, sign in the low bit
 	for range passes {
 		for j := range cw {
