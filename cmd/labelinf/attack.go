@@ -251,7 +251,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	defer func() { closeScorer(e.ctx.Err() != nil) }()
 	if *a.strategy == "auto" && !sp.auto && !sp.model.Exact && sp.model.Decimals >= 0 && k == 2 {
 		// A binary score rounded to decimals: list decoding across
-		// queries beats every block code there (BENCHMARKS.md §19).
+		// queries beats every block code there (BENCHMARKS.md, "The leaderboard: list decoding across queries").
 		st = decode.Leaderboard
 	}
 	ts := &timed{Server: sc, now: e.now}
