@@ -67,14 +67,20 @@ func (cc *Consts) Log(z, x *big.Float) (*big.Float, error) {
 	}
 	var xx xf
 	xx.setBig(x)
-	var one, d xf
-	one.setInt64(1)
-	d.sub(&xx, &one, 0)
-	if d.sign() == 0 {
-		return z.SetPrec(prec).SetInt64(0), nil
+	// ln x ≈ x−1 near 1: ask for −top(x−1) more bits to see it. Only x in
+	// [½, 2) is near 1: elsewhere |x−1| ≥ ½ needs no extra bits, and the
+	// exact difference would shift 1 by x's exponent (10⁹ bits for the
+	// probability 2^(−10⁹)).
+	extra := uint(0)
+	if t := xx.top(); t == 0 || t == 1 {
+		var one, d xf
+		one.setInt64(1)
+		d.sub(&xx, &one, 0)
+		if d.sign() == 0 {
+			return z.SetPrec(prec).SetInt64(0), nil
+		}
+		extra = uint(max(0, -d.top()))
 	}
-	// ln x ≈ x−1 near 1: ask for −top(x−1) more bits to see it.
-	extra := uint(max(0, -d.top()))
 	c := consts{shared: cc}
 	var y xf
 	_, err = roundZivSet(z, prec, func(wp uint) (*xf, int64) {
@@ -191,6 +197,28 @@ func (cc *Consts) Exp(z, x *big.Float) (*big.Float, error) {
 	return z, err
 }
 
+// log1pTiny returns s > 0 such that ln(1+x) rounds to prec bits, in every
+// mode, as x − s does, when x ≠ 0 is tiny enough for that. For 0 < |x| ≤ ½,
+// ln(1+x) = x − δ with 0 < δ < x² (the alternating series for x > 0; all
+// terms negative for x < 0). With |x| < 2^e and q = max(x's significant
+// bits, prec+2), e ≤ −q gives δ < 2^(2e) ≤ 2^(e−q): no rounding boundary
+// lies strictly between x − δ and x (the argument of [Add]), so s =
+// 2^(e−q−1) stands in for δ. This is MPFR's small-input shortcut
+// (MPFR_FAST_COMPUTE_IF_SMALL_INPUT in mpfr_log1p). Without it Ziv's loop
+// must separate x − δ from x, which costs about 2|e| bits: 10⁹ bits for the
+// sigmoid cross-entropy of a logit near 7·10⁸.
+func log1pTiny(x *big.Float, prec uint) (s *big.Float, ok bool) {
+	if x.Sign() == 0 || x.IsInf() {
+		return nil, false
+	}
+	e := int64(x.MantExp(nil))
+	q := int64(max(x.MinPrec(), prec+2))
+	if e > -q || e-q-1 < big.MinExp {
+		return nil, false
+	}
+	return new(big.Float).SetMantExp(big.NewFloat(0.5), int(e-q)), true
+}
+
 // log1p sets z to ln(1+x) for x > −1 at working precision wp and returns
 // the absolute error exponent.
 func log1p(z, x *xf, wp uint, c *consts) int64 {
@@ -265,12 +293,18 @@ func (cc *Consts) Log1p(z, x *big.Float) (*big.Float, error) {
 	case x.Sign() == 0:
 		return z.SetPrec(prec).Set(x), nil
 	}
+	if s, ok := log1pTiny(x, prec); ok {
+		z.SetPrec(prec) // a no-op if z is x: z's precision is nonzero then
+		return z.Sub(x, s), nil
+	}
 	c := consts{shared: cc}
 	var y xf
-	// |ln(1+x)| ≥ |x|/2 for x ≥ −1/2; for x < −1/2 it is above 0.69.
-	extra := uint(max(0, -xx.top()))
+	// log1p's error is already relative to |x| for small x (its series
+	// truncates each term to wp bits; its AGM path adds −top(x) bits for
+	// 1+x), and |ln(1+x)| ≥ |x|/2 for x ≥ −1/2, so wp bits suffice. (Adding
+	// −top(x) again made Log1p(2^(−10⁹)) divide at 10⁹ bits.)
 	_, err = roundZivSet(z, prec, func(wp uint) (*xf, int64) {
-		e := log1p(&y, &xx, wp+extra, &c)
+		e := log1p(&y, &xx, wp, &c)
 		return &y, e
 	})
 	return z, err

@@ -46,3 +46,30 @@ func BenchmarkLogExp(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLogExpWarm times Log and Exp through a warm Consts (π and ln 2
+// cached), the like-for-like row against MPFR's global constant cache; it
+// is the benchmark to profile (-cpuprofile) for the algorithms alone.
+func BenchmarkLogExpWarm(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, prec := range []uint{1e4, 1e5, 1e6} {
+		x := randFloat(r, prec, 0, 0)
+		x.Quo(x, big.NewFloat(1.25))
+		for _, fn := range []string{"log", "exp"} {
+			b.Run(fmt.Sprintf("fn=%s/bits=%d", fn, prec), func(b *testing.B) {
+				var c Consts
+				z := new(big.Float).SetPrec(prec)
+				f := c.Log
+				if fn == "exp" {
+					f = c.Exp
+				}
+				f(z, x)
+				c0 := cpuNanos()
+				for b.Loop() {
+					f(z, x)
+				}
+				b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}

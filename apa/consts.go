@@ -4,6 +4,7 @@ package apa
 
 import (
 	"math/big"
+	"math/bits"
 	"sync"
 
 	"github.com/labelinf/labelinf/internal/bigmul"
@@ -19,6 +20,9 @@ import (
 // Consts is safe for concurrent use by many goroutines; it must not be
 // copied after first use. Results never depend on the cache: every method
 // returns exactly what the package-level function of the same name returns.
+// Up to tableBits (32,768) bits neither computes anything: π and ln 2 are
+// read from a generated table (consttab.go, checked by TestConstTable),
+// so a single call at small precision does not pay for them.
 type Consts struct {
 	mu              sync.Mutex
 	piPrec, ln2Prec uint
@@ -30,8 +34,12 @@ type Consts struct {
 // later call at slightly higher precision reuses it.
 func cachePrec(wp uint) uint { return wp + wp/8 + 64 }
 
-// has reports whether both constants are cached to at least wp bits.
+// has reports whether both constants are cached to at least wp bits (or
+// in the generated table, consttab.go).
 func (c *Consts) has(wp uint) bool {
+	if tableServes(wp) {
+		return true
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.piPrec >= wp && c.ln2Prec >= wp
@@ -39,6 +47,9 @@ func (c *Consts) has(wp uint) bool {
 
 // getPi sets z to π with a relative error below 2^(2-wp) and returns z.
 func (c *Consts) getPi(z *xf, wp uint) *xf {
+	if tableServes(wp) {
+		return z.truncOf(tablePi(), wp)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.piPrec < wp {
@@ -51,6 +62,9 @@ func (c *Consts) getPi(z *xf, wp uint) *xf {
 
 // getLn2 sets z to ln 2 with a relative error below 2^(2-wp) and returns z.
 func (c *Consts) getLn2(z *xf, wp uint) *xf {
+	if tableServes(wp) {
+		return z.truncOf(tableLn2(), wp)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ln2Prec < wp {
@@ -123,14 +137,27 @@ func bsPi(a, b int64) (p, q, t *big.Int) {
 	if b-a <= leafTerms {
 		// Fold the terms in one by one: (P, Q, T) ← (P·p_k, Q·q_k,
 		// q_k·T + P·t_k), the combination rule below with a one-term
-		// right half. Small multipliers, no recursion, few allocations.
+		// right half. With t_k = ±p_k·(A + Bk), P·t_k = ±P_new·(A + Bk),
+		// and q_k = k³·C: every step multiplies by words, in place.
 		p, q, t = big.NewInt(1), big.NewInt(1), new(big.Int)
+		var u big.Int
 		for k := a; k < b; k++ {
-			pk, qk, tk := bsPi1(k)
-			t.Mul(t, qk)
-			t.Add(t, tk.Mul(tk, p))
-			p.Mul(p, pk)
-			q.Mul(q, qk)
+			if k == 0 {
+				t.SetInt64(13591409) // p_0 = q_0 = 1
+				continue
+			}
+			uk := uint64(k)
+			mulWordsInPlace(t, uk*uk, uk)
+			mulWordInPlace(t, chudnovskyC324.Uint64())
+			mulWordsInPlace(q, uk*uk, uk)
+			mulWordInPlace(q, chudnovskyC324.Uint64())
+			mulWordsInPlace(p, (6*uk-5)*(2*uk-1), 6*uk-1)
+			mulWordTo(&u, p, uint64(13591409+545140134*k))
+			if k&1 == 1 {
+				t.Sub(t, &u)
+			} else {
+				t.Add(t, &u)
+			}
 		}
 		return p, q, t
 	}
@@ -153,26 +180,56 @@ func bsPi(a, b int64) (p, q, t *big.Int) {
 	return p, q, t
 }
 
-// bsPi1 returns the single Chudnovsky term a as (p, q, t) [HP98, §2].
-func bsPi1(a int64) (p, q, t *big.Int) {
-	p, q = new(big.Int), new(big.Int)
-	if a == 0 {
-		p.SetInt64(1)
-		q.SetInt64(1)
-	} else {
-		p.SetInt64(6*a - 5)
-		p.Mul(p, big.NewInt(2*a-1))
-		p.Mul(p, big.NewInt(6*a-1))
-		q.SetInt64(a)
-		q.Mul(q, q)
-		q.Mul(q, big.NewInt(a))
-		q.Mul(q, chudnovskyC324)
+// mulWordInPlace sets z to z·w, reusing z's words (no allocation unless
+// z grows past its capacity). The sign of z is kept.
+func mulWordInPlace(z *big.Int, w uint64) {
+	neg := z.Sign() < 0
+	ws := z.Bits()
+	var carry uint64
+	for i, x := range ws {
+		hi, lo := bits.Mul64(uint64(x), w)
+		lo, c := bits.Add64(lo, carry, 0)
+		ws[i] = big.Word(lo)
+		carry = hi + c
 	}
-	t = new(big.Int).Mul(p, big.NewInt(13591409+545140134*a))
-	if a&1 == 1 {
-		t.Neg(t)
+	if carry != 0 {
+		ws = append(ws, big.Word(carry))
 	}
-	return p, q, t
+	z.SetBits(ws)
+	if neg {
+		z.Neg(z)
+	}
+}
+
+// mulWordsInPlace sets z to z·v·w, in one pass if v·w fits a word. The
+// callers' factors fit a word each: their term index k stays below 2^27
+// for any precision below maxZivPrec, so 12k² and k² are below 2^60.
+func mulWordsInPlace(z *big.Int, v, w uint64) {
+	if hi, lo := bits.Mul64(v, w); hi == 0 {
+		mulWordInPlace(z, lo)
+		return
+	}
+	mulWordInPlace(z, v)
+	mulWordInPlace(z, w)
+}
+
+// mulWordTo sets z to x·w for x ≥ 0, in z's own words; z must not be x.
+func mulWordTo(z, x *big.Int, w uint64) {
+	xs := x.Bits()
+	zs := z.Bits()
+	if cap(zs) < len(xs)+1 {
+		zs = make([]big.Word, len(xs)+1, len(xs)+len(xs)/4+2)
+	}
+	zs = zs[:len(xs)+1]
+	var carry uint64
+	for i, v := range xs {
+		hi, lo := bits.Mul64(uint64(v), w)
+		lo, c := bits.Add64(lo, carry, 0)
+		zs[i] = big.Word(lo)
+		carry = hi + c
+	}
+	zs[len(xs)] = big.Word(carry)
+	z.SetBits(zs) // normalizes
 }
 
 // leafTerms is the number of series terms below which the binary
@@ -209,18 +266,19 @@ func bsAtanh(a, b int64, q2 *big.Int) (qq, bb, t *big.Int) {
 	if b-a <= leafTerms {
 		// Fold the terms in one by one: with the term k as right half
 		// (Q_k = q² or 1 for k = 0, B_k = 2k+1, T_k = 1), T ← B_k·Q_k·T + B,
-		// B ← B·B_k, Q ← Q·Q_k.
+		// B ← B·B_k, Q ← Q·Q_k; every product is by a word, in place.
 		qq, bb, t = big.NewInt(1), big.NewInt(1), new(big.Int)
-		var bk big.Int
+		q2w := q2.Uint64()
 		for k := a; k < b; k++ {
-			bk.SetInt64(2*k + 1)
-			t.Mul(t, &bk)
+			bk := uint64(2*k + 1)
 			if k > 0 {
-				t.Mul(t, q2)
-				qq.Mul(qq, q2)
+				mulWordsInPlace(t, bk, q2w)
+				mulWordInPlace(qq, q2w)
+			} else {
+				mulWordInPlace(t, bk)
 			}
 			t.Add(t, bb)
-			bb.Mul(bb, &bk)
+			mulWordInPlace(bb, bk)
 		}
 		return qq, bb, t
 	}

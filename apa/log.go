@@ -7,11 +7,21 @@ import (
 )
 
 // logAGM sets z to ln x for x > 0 and returns e such that the absolute error
-// is below 2^e. It uses [MCA, §4.8.2]: for s ≥ 2^(wp/2),
+// is below 2^e. It uses [MCA, §4.8.2]: with κ = (4/s)², G = π/(2·AGM(1,
+// 4/s)) is the complete elliptic integral K of complementary modulus
+// 4/s, whose expansion [AS, 17.3.26] is
 //
-//	|ln s − π / (2·AGM(1, 4/s))| ≤ 4·ln(s)/s²,
+//	G = λ + (κ/4)(λ − 1) + (9κ²/64)(λ − 7/6) + …,  λ = ln s,
 //
-// with s = x·2^k, so ln x = π/(2·AGM(1, 4/s)) − k·ln 2. Unlike
+// (the κ^n term is ((2n)!/(4^n n!²))²·κ^n·(λ − 2·Σ_{j≤n} 1/((2j−1)·2j))), a
+// series in κ with coefficients below 1 (times λ). Solving for λ to the
+// κ³ term,
+//
+//	ln s = G − (G − 1)κ/4 − (10G − 13)κ²/128 − (33G − 46)κ³/768
+//
+// up to about κ⁴·λ, below 2^-(w+40) for s ≥ 2^(w/8+8): the three terms let
+// s be 2^(w/8) instead of 2^(w/2), two AGM steps fewer. With s =
+// x·2^k, ln x = ln s − k·ln 2. Unlike
 // ALTree/bigfloat, the scaling by 2^k is an exponent shift, not k squarings,
 // and every multiplication goes through FFT above the bigmul crossover.
 //
@@ -25,9 +35,8 @@ import (
 // independent series and bigfloat, and Ziv's loop relies on it.
 func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	w := wp + 2*uint(bits.Len(wp)) + 16
-	// s = x·2^k with s ≥ 2^(w/2 + 8), so the formula error 4·ln(s)/s² is
-	// below 2^-(w+8).
-	k := int64(w/2+8) - x.top() + 1
+	// s = x·2^k with s ≥ 2^(w/8 + 8).
+	k := int64(w/8+8) - x.top() + 1
 	c.prefetch(w + uint(bits.Len64(uint64(absInt64(k)))))
 	var s xf
 	s.lsh(x, k)
@@ -37,29 +46,87 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	b.recip(&s, w)
 	b.e += 2
 	a.setInt64(1)
+	// κ = (4/s)² < 2^-(w/4+12) is needed to about 3w/4 bits.
+	pk := w - w/4 + 16
+	var kap xf
+	kap.mul(&b, &b, pk)
+	// Stop when η = (a−b)/(a+b) is below 2^-(w/8+2): then, with m =
+	// (a+b)/2 and h = (a−b)/2 = η·m,
+	//
+	//	1/AGM(a, b) = (1/m)·(2/π)·K(η) = (1/m)·(1 + η²/4 + 9η⁴/64 + 25η⁶/256 + …)
+	//
+	// ([MCA, §4.8.2]; the series of the complete elliptic integral K,
+	// whose coefficients are ((2n)!/(4^n n!²))², all below 1), so three
+	// terms leave a relative error below 2·η⁸·… < 2^-(w+14). This saves
+	// the last two steps of the quadratic phase against stopping at
+	// 2^(-w/2).
+	stop := int64(w/8) + 3
 	steps := 0
+	var sc rootScratch
 	for {
-		// Stop when |a−b| ≤ 2^(-w/2)·a: then (a+b)/2 is within
-		// (a−b)²/(8a) ≤ 2^-w·a of AGM(a, b) (quadratic convergence).
 		t.sub(&a, &b, w)
-		if t.sign() == 0 || t.top() <= a.top()-int64(w/2)-1 {
+		if t.sign() == 0 || t.top() <= a.top()-stop {
 			break
 		}
 		t.mul(&a, &b, w)
 		a.add(&a, &b, w)
 		a.e--
-		b.sqrt(&t, w)
+		b.sqrtS(&t, w, &sc)
 		steps++
 		if steps > 200 { // cannot happen: the AGM converges in log2(w)+O(1) steps
 			panic("apa: AGM did not converge")
 		}
 	}
+	// t = a − b = 2h; a ← m = (a+b)/2.
 	a.add(&a, &b, w)
-	a.e-- // M = AGM(1, 4/s)
-	// ln s = π / (2M).
+	a.e--
+	t.e--
+	// ln s = π/(2·AGM) = (π/(2m))·(1 + η²/4 + 9η⁴/64 + 25η⁶/256), η = h/m.
+	var r xf
+	r.recip(&a, w+4)
 	pi := c.getPi(w)
-	a.e++
-	z.quo(pi, &a, w)
+	z.mul(pi, &r, w)
+	z.e--
+	if t.sign() != 0 {
+		// η² is below 2^-(w/4+4): its terms need w − 2·(w/8+2) + 8 bits,
+		// η⁴'s w/2 + 16, η⁶'s w/4 + 16.
+		pe := w - 2*(w/8+2) + 8
+		var e2, e4, e6 xf
+		e2.mul(&t, &r, pe)
+		e2.mul(&e2, &e2, pe)
+		e4.mul(&e2, &e2, w/2+16)
+		e6.mul(&e4, &e2, w/4+16)
+		e6.mulInt64(&e6, 25, w/4+16)
+		e6.e -= 8
+		e4.mulInt64(&e4, 9, w/2+16)
+		e4.e -= 6
+		e4.add(&e4, &e6, w/2+16)
+		e2.e -= 2
+		e2.add(&e2, &e4, pe)
+		e2.mul(z, &e2, pe)
+		z.add(z, &e2, w)
+	}
+	// ln s = G − (G − 1)κ/4 − (10G − 13)κ²/128 − (33G − 46)κ³/768.
+	var g1, g2, g3 xf
+	g1.sub(z, bigOneXf, pk)
+	g1.mul(&kap, &g1, pk)
+	g1.e -= 2
+	pk2 := w/2 + 16
+	g2.mulInt64(z, 10, pk2)
+	g2.sub(&g2, new(xf).setInt64(13), pk2)
+	g2.e -= 7
+	g2.mul(&g2, &kap, pk2)
+	g2.mul(&g2, &kap, pk2)
+	pk3 := w/4 + 16
+	g3.mulInt64(z, 33, pk3)
+	g3.sub(&g3, new(xf).setInt64(46), pk3)
+	g3.quoInt64(&g3, 768, pk3)
+	g3.mul(&g3, &kap, pk3)
+	g3.mul(&g3, &kap, pk3)
+	g3.mul(&g3, &kap, pk3)
+	g2.add(&g2, &g3, pk2)
+	g1.add(&g1, &g2, pk)
+	z.sub(z, &g1, w)
 	if k != 0 {
 		ln2 := c.getLn2(w + uint(bits.Len64(uint64(absInt64(k)))))
 		t.mulInt64(ln2, k, w+64)

@@ -98,21 +98,22 @@ func (z *xf) float(f *big.Float) (res *big.Float, ok bool) {
 }
 
 // approx returns z as fr·2^ex with fr a float64 in [0.5, 1) in absolute
-// value (0 for zero), without overflow for any exponent.
+// value (0 for zero), without overflow for any exponent. It reads z's top
+// words in place.
 func (z *xf) approx() (fr float64, ex int64) {
 	if z.m.Sign() == 0 {
 		return 0, 0
 	}
 	n := z.m.BitLen()
-	var t big.Int
-	t.Abs(&z.m)
-	var top uint64
-	if n > 63 {
-		top = t.Rsh(&t, uint(n-63)).Uint64()
-	} else {
-		top = t.Uint64() << uint(63-n)
+	w := z.m.Bits()
+	// The top 64 bits of |z|, left-aligned.
+	l := len(w) - 1
+	s := uint(bits.LeadingZeros64(uint64(w[l])))
+	top := uint64(w[l]) << s
+	if s > 0 && l > 0 {
+		top |= uint64(w[l-1]) >> (64 - s)
 	}
-	fr = float64(top) / (1 << 63)
+	fr = float64(top>>1) / (1 << 63)
 	if z.m.Sign() < 0 {
 		fr = -fr
 	}
@@ -172,6 +173,9 @@ func (z *xf) truncOf(x *xf, wp uint) *xf {
 
 var bigOne = big.NewInt(1)
 
+// bigOneXf is the xf 1, read-only.
+var bigOneXf = new(xf).setInt64(1)
+
 // lsh sets z to x·2^k.
 func (z *xf) lsh(x *xf, k int64) *xf {
 	z.set(x)
@@ -186,22 +190,40 @@ func (z *xf) neg(x *xf) *xf {
 }
 
 // mul sets z to x·y truncated to wp bits. Operands longer than wp+2 bits are
-// truncated first; the error stays below 3 ulps of wp bits.
+// truncated first (to a whole number of words, at least wp+2 bits, by a
+// view that shares their words); the error stays below 3 ulps of wp bits.
 func (z *xf) mul(x, y *xf, wp uint) *xf {
 	var xt, yt xf
 	sq := x == y
-	if x.m.BitLen() > int(wp)+2 {
-		x = xt.truncOf(x, wp+2)
+	if x.m.BitLen() > int(wp)+66 {
+		x = xt.topView(x, wp+2)
 	}
 	if sq {
 		y = x // keep the square a square: bigmul squares x == y faster
-	} else if y.m.BitLen() > int(wp)+2 {
-		y = yt.truncOf(y, wp+2)
+	} else if y.m.BitLen() > int(wp)+66 {
+		y = yt.topView(y, wp+2)
 	}
 	e := x.e + y.e
 	bigmul.Mul(&z.m, &x.m, &y.m)
 	z.e = e
 	return z.trunc(wp)
+}
+
+// topView sets z to x truncated toward zero to its leading words, at
+// least n bits, sharing x's words (no copy): z is read-only, for use as
+// an operand. math/big and bigmul see the shared words as aliases and
+// never write through them.
+func (z *xf) topView(x *xf, n uint) *xf {
+	k := (x.m.BitLen() - int(n)) / 64
+	if k <= 0 {
+		return x
+	}
+	z.m.SetBits(x.m.Bits()[k:])
+	if x.m.Sign() < 0 {
+		z.m.Neg(&z.m)
+	}
+	z.e = x.e + 64*int64(k)
+	return z
 }
 
 // mulExact sets z to x·y exactly.
@@ -216,16 +238,27 @@ func (z *xf) mulExact(x, y *xf) *xf {
 // places below the larger operand's leading bit are dropped, so the error is
 // below 2 ulps of wp bits (absolute error below 2^(top-wp+1), top the larger
 // operand's top). Pass wp = 0 for the exact sum.
-func (z *xf) add(x, y *xf, wp uint) *xf {
-	if x.m.Sign() == 0 {
-		z.set(y)
+func (z *xf) add(x, y *xf, wp uint) *xf { return z.addSub(x, y, wp, false) }
+
+// sub sets z to x−y, as add.
+func (z *xf) sub(x, y *xf, wp uint) *xf { return z.addSub(x, y, wp, true) }
+
+// addSub sets z to x+y, or x−y if neg, as add. It aligns the operands in
+// z's own buffer when it can, so that a loop that updates z in place does
+// not allocate.
+func (z *xf) addSub(x, y *xf, wp uint, neg bool) *xf {
+	if y.m.Sign() == 0 {
+		z.set(x)
 		if wp > 0 {
 			z.trunc(wp)
 		}
 		return z
 	}
-	if y.m.Sign() == 0 {
-		z.set(x)
+	if x.m.Sign() == 0 {
+		z.set(y)
+		if neg {
+			z.m.Neg(&z.m)
+		}
 		if wp > 0 {
 			z.trunc(wp)
 		}
@@ -234,38 +267,92 @@ func (z *xf) add(x, y *xf, wp uint) *xf {
 	var xt, yt xf
 	if wp > 0 {
 		floor := max(x.top(), y.top()) - int64(wp) - 4
-		if x.e < floor {
-			x = xt.truncOf(x, uint(max(x.top()-floor, 1)))
+		// Drop the operands' bits below the floor by word views (they
+		// keep up to 63 bits more, which only lowers the error). An
+		// operand that is also z is truncated in place instead: z's words
+		// are about to be written, and a view of them could be read after.
+		if x.e < floor-64 {
+			if z == x {
+				x = z.truncOf(x, uint(max(x.top()-floor, 1)))
+			} else {
+				x = xt.topView(x, uint(max(x.top()-floor, 1)))
+			}
 		}
-		if y.e < floor {
-			y = yt.truncOf(y, uint(max(y.top()-floor, 1)))
+		if y.e < floor-64 {
+			if z == y {
+				y = z.truncOf(y, uint(max(y.top()-floor, 1)))
+			} else {
+				y = yt.topView(y, uint(max(y.top()-floor, 1)))
+			}
 		}
 	}
-	// Align to the smaller exponent.
-	if x.e < y.e {
-		x, y = y, x
+	// Align to the smaller exponent: shift the other operand left.
+	if x.e >= y.e {
+		s := uint(x.e - y.e)
+		e := y.e
+		if z == y && z != x {
+			var t big.Int
+			t.Lsh(&x.m, s)
+			if neg {
+				z.m.Sub(&t, &y.m)
+			} else {
+				z.m.Add(&t, &y.m)
+			}
+		} else {
+			z.m.Lsh(&x.m, s)
+			if neg {
+				z.m.Sub(&z.m, &y.m)
+			} else {
+				z.m.Add(&z.m, &y.m)
+			}
+		}
+		z.e = e
+	} else {
+		s := uint(y.e - x.e)
+		e := x.e
+		if z == x {
+			var t big.Int
+			t.Lsh(&y.m, s)
+			if neg {
+				z.m.Sub(&x.m, &t)
+			} else {
+				z.m.Add(&x.m, &t)
+			}
+		} else {
+			z.m.Lsh(&y.m, s)
+			if neg {
+				z.m.Sub(&x.m, &z.m)
+			} else {
+				z.m.Add(&x.m, &z.m)
+			}
+		}
+		z.e = e
 	}
-	// Now x.e ≥ y.e.
-	var t big.Int
-	t.Lsh(&x.m, uint(x.e-y.e))
-	e := y.e
-	z.m.Add(&t, &y.m)
-	z.e = e
 	if wp > 0 {
 		z.trunc(wp)
 	}
 	return z
 }
 
-// sub sets z to x−y, as add.
-func (z *xf) sub(x, y *xf, wp uint) *xf {
-	var ny xf
-	ny.neg(y)
-	return z.add(x, &ny, wp)
-}
-
 // cmp compares x and y exactly and returns -1, 0 or +1.
 func (x *xf) cmp(y *xf) int {
+	// Signs, then magnitudes by top, decide without aligning the operands
+	// (an exact difference shifts by the exponent gap: 2^(−10⁹) against −1
+	// would shift by 10⁹ bits).
+	sx, sy := x.sign(), y.sign()
+	switch {
+	case sx != sy:
+		if sx < sy {
+			return -1
+		}
+		return 1
+	case sx == 0:
+		return 0
+	case x.top() > y.top():
+		return sx
+	case x.top() < y.top():
+		return -sx
+	}
 	var d xf
 	d.sub(x, y, 0)
 	return d.m.Sign()
@@ -308,15 +395,14 @@ func absInt64(v int64) int64 {
 	return v
 }
 
-// seed returns a float64 approximation of 1/x or 1/√x of x > 0 (rsqrt true)
-// as an xf, with a relative error below 2^-50.
-func seedRecip(x *xf, rsqrt bool) *xf {
+// seedRecip sets z to a float64 approximation of 1/x or 1/√x of x > 0
+// (rsqrt true), with a relative error below 2^-50, and returns z.
+func seedRecip(z, x *xf, rsqrt bool) *xf {
 	fr, ex := x.approx()
-	var z xf
 	if !rsqrt {
 		z.setFloat64(1 / fr)
 		z.e -= ex
-		return &z
+		return z
 	}
 	if ex&1 != 0 { // make the exponent even: x = (fr/2)·2^(ex+1)
 		fr /= 2
@@ -324,7 +410,7 @@ func seedRecip(x *xf, rsqrt bool) *xf {
 	}
 	z.setFloat64(1 / math.Sqrt(fr))
 	z.e -= ex / 2
-	return &z
+	return z
 }
 
 // seedBits is the accuracy of the float64 seeds of the Newton iterations.
@@ -343,7 +429,7 @@ func (z *xf) recip(x *xf, wp uint) *xf {
 		return z
 	}
 	if wp <= seedBits {
-		return z.set(seedRecip(x, false))
+		return seedRecip(z, x, false)
 	}
 	var y xf
 	y.recip(x, wp/2+4)
@@ -366,45 +452,122 @@ func (z *xf) quo(x, y *xf, wp uint) *xf {
 }
 
 // rsqrt sets z to 1/√x (x > 0) with a relative error below 2^(4-wp), by
-// Newton's iteration y ← y + y(1 − xy²)/2 on a doubling ladder [MCA, §3.5.1].
+// Newton's iteration y ← y − y(xy² − 1)/2 on a doubling ladder [MCA,
+// §3.5.1].
 func (z *xf) rsqrt(x *xf, wp uint) *xf {
-	if wp <= seedBits {
-		return z.set(seedRecip(x, true))
+	var sc rootScratch
+	return z.rsqrtS(x, wp, &sc, 0)
+}
+
+// rootScratch holds the temporaries of sqrt and rsqrt, one set per rung of
+// the precision ladder, so that a caller that takes many square roots (the
+// AGM) reuses their words instead of allocating them at every call.
+type rootScratch struct {
+	lv []*rootLevel // pointers: a level stays put while deeper ones are added
+	y  xf           // the top level's 1/(2√x) in sqrtS
+}
+
+type rootLevel struct {
+	y, t, u, v xf
+	pow        big.Int
+}
+
+func (sc *rootScratch) level(i int) *rootLevel {
+	for len(sc.lv) <= i {
+		sc.lv = append(sc.lv, new(rootLevel))
 	}
-	var y xf
-	y.rsqrt(x, wp/2+4)
-	var t, one xf
-	one.setInt64(1)
-	t.mul(&y, &y, wp+4)
-	t.mul(x, &t, wp+4)
-	t.sub(&one, &t, wp+4)
-	t.mul(&y, &t, wp/2+8)
-	t.e-- // halve
-	z.add(&y, &t, wp+2)
+	return sc.lv[i]
+}
+
+// subOne sets z to z − 1 exactly, using pow as scratch.
+func (z *xf) subOne(pow *big.Int) {
+	if z.e > 0 || z.m.Sign() == 0 {
+		var one xf
+		one.setInt64(1)
+		z.sub(z, &one, 0)
+		return
+	}
+	pow.SetInt64(0)
+	pow.SetBit(pow, int(-z.e), 1)
+	z.m.Sub(&z.m, pow)
+}
+
+// rsqrtS is rsqrt with the temporaries of rung depth and below in sc; z
+// must not be one of them.
+func (z *xf) rsqrtS(x *xf, wp uint, sc *rootScratch, depth int) *xf {
+	if wp <= seedBits {
+		return seedRecip(z, x, true)
+	}
+	L := sc.level(depth)
+	L.y.rsqrtS(x, wp/2+4, sc, depth+1)
+	L.t.mul(&L.y, &L.y, wp+4)
+	L.u.mul(x, &L.t, wp+4)
+	L.u.subOne(&L.pow) // x·y² − 1, about 2^(-wp/2) in size
+	L.t.mul(&L.y, &L.u, wp/2+8)
+	L.t.e-- // halve
+	z.sub(&L.y, &L.t, wp+2)
 	return z
 }
 
-// sqrt sets z to √x (x ≥ 0) with a relative error below 2^(6-wp), by
-// Karp and Markstein's trick [KM97], [MCA, §3.5.1]: with y ≈ 1/√x to
-// wp/2 bits and s = x·y ≈ √x to wp/2 bits, s + y·(x − s²)/2 is √x to wp
-// bits. The full-precision rsqrt step and the final full product are
-// replaced by products of half-size operands.
+// sqrt sets z to √x (x ≥ 0) with a relative error below 2^(6-wp).
 func (z *xf) sqrt(x *xf, wp uint) *xf {
+	var sc rootScratch
+	return z.sqrtS(x, wp, &sc)
+}
+
+// sqrtS is sqrt with its temporaries in sc; z must not be one of them.
+// It runs Newton's iteration for √x coupled with one for y ≈ 1/(2√x)
+// [MCA, §3.5.1, exercise 3.14; KM97]: from s to n/2 bits and y to n/4
+// bits, y ← y + y(1 − 2sy) brings y to n/2 bits and s ← s + y(x − s²)
+// brings s to n bits. Every product but s² has a half-sized operand, and
+// y never needs full precision, so a square root costs about 1.3
+// products at math/big's sizes (against 1.7 for a reciprocal square root
+// ladder followed by Karp–Markstein's step).
+func (z *xf) sqrtS(x *xf, wp uint, sc *rootScratch) *xf {
 	if x.m.Sign() == 0 {
 		return z.setInt64(0)
 	}
-	if wp <= 2*seedBits {
-		var r xf
-		r.rsqrt(x, wp+2)
-		return z.mul(x, &r, wp)
+	return z.sqrtPair(&sc.y, x, wp, sc, 0)
+}
+
+// sqrtPair sets s to √x with a relative error below 2^(5−n) and y to
+// 1/(2s) with a relative error below 2^(5−n/2), for x > 0, and returns s.
+// s and y must not be sc's levels at depth or below.
+//
+// Error: with s = √x(1+σ), |σ| ≤ 2^(5−h), h = n/2+8, and y = (1+υ)/(2s),
+// |υ| ≤ 2^(5−h/2): 1 − 2sy = −υ, so y' = y(1 − υ) = (1 − υ²)/(2s), |υ²| ≤
+// 2^(10−h) = 2^(2−n/2) plus the truncations (a few units of 2^−(h+2));
+// s' = s + y'(x − s²) = √x(1 + σ)(1 − σ(1 + σ/2)(1 − υ'))... leaves
+// |σ'| ≤ σ²/2 + |σ·υ'| + truncations ≤ 2^(9−2h) + 2^(8−n/2−h) + 2^(−n−1),
+// below 2^(5−n) for n > seedBits.
+func (s *xf) sqrtPair(y, x *xf, n uint, sc *rootScratch, depth int) *xf {
+	if n <= seedBits {
+		fr, ex := x.approx()
+		if ex&1 != 0 { // make the exponent even: x = (fr/2)·2^(ex+1)
+			fr /= 2
+			ex++
+		}
+		r := math.Sqrt(fr)
+		s.setFloat64(r)
+		s.e += ex / 2
+		y.setFloat64(0.5 / r)
+		y.e -= ex / 2
+		return s
 	}
-	h := wp/2 + 8
-	var y, s, t xf
-	y.rsqrt(x, h)
-	s.mul(x, &y, h)
-	t.mul(&s, &s, wp+8)
-	t.sub(x, &t, wp+8) // about 2^(-wp/2) relative to x
-	t.mul(&y, &t, h)
-	t.e--
-	return z.add(&s, &t, wp)
+	L := sc.level(depth)
+	h := n/2 + 8
+	L.u.sqrtPair(&L.y, x, h, sc, depth+1) // s to h bits, y to h/2
+	// 2sy − 1 = υ, about 2^(−h/2).
+	L.t.mul(&L.u, &L.y, h+4)
+	L.t.e++
+	L.t.subOne(&L.pow)
+	// y' = y − y·υ, to h bits.
+	L.v.mul(&L.y, &L.t, h/2+8)
+	y.sub(&L.y, &L.v, h+2)
+	// r = x − s², about 2^(−h) relative to x.
+	L.t.mul(&L.u, &L.u, n+8)
+	L.v.sub(x, &L.t, n+8)
+	// s' = s + y'·r.
+	L.t.mul(y, &L.v, n-h+16)
+	return s.add(&L.u, &L.t, n+2)
 }

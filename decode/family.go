@@ -13,6 +13,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/subsetsum"
@@ -187,13 +188,26 @@ func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.c.Add(p.c, t0)
+		apa.Add(p.c, p.c, t0) // terms down to e^(−2^31): no exact alignment
 	}
 	return p, nil
 }
 
 // Prec returns the score precision, in bits, the plan needs.
 func (p *FamilyPlan) Prec() uint { return p.prec }
+
+// Candidates returns the number of subset sums [FamilyPlan.Decode]
+// examines, a count fixed by the plan: N for powers of two (the
+// superincreasing walk decides one weight per step), 2^⌈N/2⌉ + 2^⌊N/2⌋ for
+// Conway–Guy weights (the two sorted half-lists of [subsetsum.Window]'s
+// meet-in-the-middle). The exhaustive decoder of [EA, Section 3]
+// (LABELINF) examines 2^N.
+func (p *FamilyPlan) Candidates() int64 {
+	if p.ConwayGuy {
+		return 1<<((p.N+1)/2) + 1<<(p.N/2)
+	}
+	return int64(p.N)
+}
 
 // Separation returns Λ_θ(f) = μ(D)/N for the submitted θ, the least gap
 // between two labelings' losses [EA, Proposition 1]; it exceeds 2τ. For
@@ -231,7 +245,7 @@ func (p *FamilyPlan) Separation() float64 {
 func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*Result, error) {
 	wp := p.prec + 64
 	s := new(big.Float).SetPrec(wp).Mul(score, new(big.Float).SetInt64(int64(p.N)))
-	s.Sub(s, p.c) // Σ σ_i d_i + N·noise
+	apa.Sub(s, s, p.c) // Σ σ_i d_i + N·noise
 	bound := float64(p.N)*p.Tau + serverErr
 	labels := make([]int, p.N)
 	if p.ConwayGuy {

@@ -19,6 +19,25 @@ type FamilyMultiOptions struct {
 	// labelings at most per query ([EA, Section 3]: M = O(log N) makes it
 	// polynomial).
 	M int
+	// MaxCandidates, if positive, bounds the decoding work: the subset
+	// sums the block decoders examine over all ⌈N/M⌉ blocks
+	// ([FamilyPlan.Candidates]: M per block of M points with powers of two,
+	// 2^⌈M/2⌉ + 2^⌊M/2⌋ with Conway–Guy weights). The count follows from
+	// the plans alone, so the bound is checked before the first query and
+	// gives the same answer on any machine under any load, as a time limit
+	// cannot; an attack over it returns a *[CostError].
+	MaxCandidates int64
+}
+
+// CostError reports an attack whose counted work exceeds the caller's
+// bound ([FamilyMultiOptions.MaxCandidates]); no query was sent.
+type CostError struct {
+	What        string // the unit counted: "candidates"
+	Need, Limit int64
+}
+
+func (e *CostError) Error() string {
+	return fmt.Sprintf("decode: over the cost bound (%d %s > %d)", e.Need, e.What, e.Limit)
 }
 
 // neutral returns the prediction whose weight d is 0, so that a point
@@ -42,10 +61,14 @@ func neutral(logits bool) *big.Float {
 // finite-precision score recover N far beyond the single query's limit.
 // One plan serves every full block.
 //
-// It returns the labels verified so far with an error: a *NotSeparableError
-// (or PlanFamily's error) if M points cannot be separated at this noise,
-// [ErrInconsistent] wrapped if a block does not decode, the server's error,
-// or ctx's error within a second of ctx being done.
+// It plans the full block and the last, shorter one before the first
+// query, so a plan's error or the cost bound is reported before any query
+// is spent. It returns the labels verified so far with an error: a
+// *NotSeparableError (or PlanFamily's error) if M points cannot be
+// separated at this noise, a *[CostError] if the decoding would examine
+// more than opt.MaxCandidates subset sums, [ErrInconsistent] wrapped if a
+// block does not decode, the server's error, or ctx's error within a
+// second of ctx being done.
 func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptions) (*Result, error) {
 	n := opt.N
 	if s.N() != n {
@@ -66,21 +89,27 @@ func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptio
 	}
 	res := newResult(n)
 	theta0 := neutral(opt.Loss.LogitDomain())
-	var full *FamilyPlan
+	// One plan per block size: M, and N mod M for the last block.
+	plans := map[int]*FamilyPlan{}
+	var need int64
 	for lo := 0; lo < n; lo += m {
-		hi := min(lo+m, n)
-		k := hi - lo
-		p := full
-		if p == nil || k != len(p.Theta) {
-			var err error
-			p, err = PlanFamily(ctx, FamilyOptions{Loss: opt.Loss, N: k, Tau: opt.Tau * float64(n) / float64(k)})
+		k := min(m, n-lo)
+		if plans[k] == nil {
+			p, err := PlanFamily(ctx, FamilyOptions{Loss: opt.Loss, N: k, Tau: opt.Tau * float64(n) / float64(k)})
 			if err != nil {
 				return res, err
 			}
-			if k == m {
-				full = p
-			}
+			plans[k] = p
 		}
+		need += plans[k].Candidates()
+	}
+	if opt.MaxCandidates > 0 && need > opt.MaxCandidates {
+		return res, &CostError{What: "candidates", Need: need, Limit: opt.MaxCandidates}
+	}
+	for lo := 0; lo < n; lo += m {
+		hi := min(lo+m, n)
+		k := hi - lo
+		p := plans[k]
 		wp := p.prec + 64
 		c0, err := opt.Loss.Term(new(big.Float).SetPrec(wp), 0, theta0)
 		if err != nil {

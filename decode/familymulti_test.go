@@ -126,6 +126,51 @@ func TestAttackFamilyMultiErrors(t *testing.T) {
 	}
 }
 
+// TestAttackFamilyMultiCostBound checks MaxCandidates: the count is the
+// plans' (N per block walk for powers of two; both half-lists of the
+// meet-in-the-middle for Conway–Guy), an attack one candidate over the
+// bound is refused with a *CostError before any query, and one at the
+// bound runs and recovers the labels.
+func TestAttackFamilyMultiCostBound(t *testing.T) {
+	rng := testrand.New(t)
+	for _, tt := range []struct {
+		l       *loss.Binary
+		n, m    int
+		tau     float64
+		cg      bool
+		wantMax int64
+	}{
+		// Blocks of 10, 10 and 4 points, powers of two: 24 steps.
+		{newLoss(t, loss.SigmoidCE, 0, [4]float64{}), 24, 10, 1, false, 24},
+		// Two blocks of 20 at τ·N/M = 6e-8: powers of two would pass
+		// sup |d| = 1, Conway–Guy fits; each block lists 2^10 + 2^10 sums.
+		{newLoss(t, loss.SE, 0, [4]float64{}), 40, 20, 3e-8, true, 2 * (1<<10 + 1<<10)},
+	} {
+		t.Run(fmt.Sprintf("%v/n=%d/m=%d", tt.l, tt.n, tt.m), func(t *testing.T) {
+			p, err := PlanFamily(context.Background(), FamilyOptions{Loss: tt.l, N: tt.m, Tau: tt.tau * float64(tt.n) / float64(tt.m)})
+			require.NoError(t, err)
+			require.Equal(t, tt.cg, p.ConwayGuy, "weights of a full block")
+			labels := make([]int, tt.n)
+			for i := range labels {
+				labels[i] = rng.IntN(2)
+			}
+			s := &precServer{t: t, l: tt.l, labels: labels, prec: 256, noise: func() float64 { return 0.999 * tt.tau }}
+			opt := FamilyMultiOptions{FamilyOptions: FamilyOptions{Loss: tt.l, N: tt.n, Tau: tt.tau}, M: tt.m, MaxCandidates: tt.wantMax - 1}
+			_, err = AttackFamilyMulti(context.Background(), s, opt)
+			var ce *CostError
+			require.ErrorAs(t, err, &ce)
+			assert.Equal(t, CostError{What: "candidates", Need: tt.wantMax, Limit: tt.wantMax - 1}, *ce)
+			assert.Contains(t, err.Error(), fmt.Sprintf("over the cost bound (%d candidates > %d)", tt.wantMax, tt.wantMax-1))
+			assert.Zero(t, s.queries, "queries sent before the refusal")
+			opt.MaxCandidates = tt.wantMax
+			res, err := AttackFamilyMulti(context.Background(), s, opt)
+			require.NoError(t, err)
+			assert.Equal(t, labels, res.Labels)
+			assert.True(t, res.Verified)
+		})
+	}
+}
+
 // TestAttackPrimeLog recovers N labels from one exact score with the
 // weights ln(p_i)/N of [EA, Corollary 3], for the squared Euclidean and
 // norm-like losses the corollary names and for cross-entropy; the

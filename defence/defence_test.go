@@ -505,6 +505,10 @@ func TestLogLossHygiene(t *testing.T) {
 	assert.InDelta(t, -math.Log(1-1e-3), l[1], 1e-12)
 	assert.InDelta(t, math.Log(999)/25000, MaxLabelShift(1e-3, 25000), 1e-18)
 	assert.True(t, math.IsInf(MaxLabelShift(0, 10), 1))
+	// Unclipped, a subnormal probability has its true loss (Go's amd64
+	// math.Log gives 709.09 for 2^−1074).
+	require.NoError(t, LogLoss{}.PerRow(l, []float64{0x1p-1074, 0.5}, []int{1, 1}))
+	assert.Equal(t, 744.4400719213812, l[0])
 }
 
 func TestChainValidation(t *testing.T) {

@@ -3,6 +3,7 @@ package defence
 import (
 	"errors"
 	"fmt"
+	"github.com/labelinf/labelinf/libm"
 	"math"
 	"math/big"
 	"sort"
@@ -96,7 +97,7 @@ func (m LogLoss) PerRow(dst, pred []float64, y []int) error {
 			p = math.Min(math.Max(p, m.Eps), 1-m.Eps)
 		}
 		if y[i] == 1 {
-			dst[i] = -math.Log(p)
+			dst[i] = -libm.GoLog(p)
 		} else {
 			dst[i] = -math.Log1p(-p)
 		}

@@ -1,11 +1,12 @@
 package fpa
 
-// This file holds the divisions of the n-word formats (see nword.go):
-// Knuth's Algorithm D [Knuth, §4.3.1] on 64-bit words with math/bits, a
-// fused multiply-subtract per quotient word and the quotient digit
-// estimated from three words of the remainder by two of the divisor
-// (div3by2), for the small divisions of sqrtW's recursion; Quo's
-// full-width division stays with math/big's assembly.
+// This file holds the divisions of the n-word formats (see nword.go), for
+// Quo and for sqrtW's recursion: Knuth's Algorithm D [Knuth, §4.3.1] on
+// 64-bit words, a fused multiply-subtract per quotient word and the
+// quotient digit estimated from three words of the remainder by two of
+// the divisor (div3by2), with products below a chosen word left out (a
+// short division). With BMI2 and ADX the whole loop is one assembly call
+// (divShortADX in mulw_amd64.s), else math/bits (divShortGo).
 
 import (
 	"math/big"
@@ -28,11 +29,20 @@ func divW(q, u, v []big.Word) { divShortW(q, u, v, 0) }
 // (TestDivW). The quotient digits only read words from j+len(v)−2 ≥ P
 // up. P = 0 is divW.
 func divShortW(q, u, v []big.Word, P int) {
-	n := len(v)
-	vh, vl := uint64(v[n-1]), uint64(v[n-2])
-	if len(u) != len(q)+n {
+	if len(u) != len(q)+len(v) {
 		panic("fpa: divW: len(u) != len(q)+len(v)")
 	}
+	if useADX && P <= len(v)-2 {
+		divShortADX(q, u, v, P)
+		return
+	}
+	divShortGo(q, u, v, P)
+}
+
+// divShortGo is divShortW on math/bits (and subMul).
+func divShortGo(q, u, v []big.Word, P int) {
+	n := len(v)
+	vh, vl := uint64(v[n-1]), uint64(v[n-2])
 	for j := len(q) - 1; j >= 0; j-- {
 		t := j + n // u[j:t+1] is the current remainder
 		u2, u1, u0 := uint64(u[t]), uint64(u[t-1]), uint64(u[t-2])
@@ -46,7 +56,7 @@ func divShortW(q, u, v []big.Word, P int) {
 		if P > j {
 			i0 = P - j
 		}
-		top, b1 := bits.Sub64(u2, subMulVW(u[j+i0:t], v[i0:], qh), 0)
+		top, b1 := bits.Sub64(u2, subMul(u[j+i0:t], v[i0:], qh), 0)
 		u[t] = big.Word(top)
 		if b1 != 0 { // q̂ was too large: add v back, at most twice
 			qh = addBackW(u[j+i0:t+1], v[i0:], qh)

@@ -40,10 +40,15 @@
 //     by Zimmermann's SqrtRem [Zim99]), FMA on 384-bit words;
 //   - 127 to 2,048 bits (m = 1,000): the significands' words read in
 //     place and every result rounded straight into z's words (roundW):
-//     Add and Sub on the words with math/bits, Mul by math/big's product,
-//     Quo by a short Knuth division with a Ziv test (the exact division
-//     when it fails), Sqrt by SqrtRem [MCA, Algorithm 1.12] on words; FMA
-//     sums on big.Int and rounds with the same word-level rounding;
+//     Add and Sub on the words, Mul by a short product with a Ziv test
+//     (the full product when it fails; math/big's product without the
+//     assembly), Quo by a short Knuth division with a Ziv test (the exact
+//     division when it fails), Sqrt by SqrtRem [MCA, Algorithm 1.12] on
+//     words; FMA sums on big.Int and rounds with the same word-level
+//     rounding. On amd64 with BMI2 and ADX the word loops (products,
+//     multiply-subtract, the division, shifts, shifted sums) are assembly
+//     kernels (mulw_amd64.s) checked word for word against their math/bits
+//     versions, which run elsewhere (and under the purego build tag);
 //   - wider: big.Int with pooled scratch integers (Sqrt by a
 //     precision-halving Newton iteration); above 4,096-word intermediates
 //     the scratch is not kept.
@@ -59,21 +64,22 @@
 // reduce the argument and apply Ziv's strategy. Beyond 53 bits these
 // paths allocate.
 //
-// Measured cost (BENCHMARKS.md; same-run ratios, medians of alternating
-// repetitions on a loaded 2-core machine; the ranges are two runs). Against
-// native float64 on a register-resident dependent chain, binary64 Add is
-// about 26× slower, Mul 14×, Quo 3.9×. Against MPFR emulating the same
-// format (mpfr_set_emin/emax, mpfr_subnormalize; internal/mpfrfmt), fpa ÷
-// MPFR per operation:
+// Measured cost (BENCHMARKS.md; same-run ratios, medians of five
+// alternating repetitions on a loaded 2-core machine, load average
+// 22–31). Against native float64 on a register-resident dependent chain,
+// binary64 Add is about 26× slower, Mul 14×, Quo 3.9×. Against MPFR
+// emulating the same format (mpfr_set_emin/emax, mpfr_subnormalize;
+// internal/mpfrfmt), fpa ÷ MPFR per operation:
 //
-//	format       add      sub      mul      div      sqrt     fma      log        exp        log1p
-//	binary32     1.2–1.3  1.2–1.3  0.9      1.1      1.2      1.1      0.03–0.08  0.15       0.01–0.1
-//	binary64     1.2      1.1–1.2  0.8–0.9  1.0–1.1  1.3      1.2      0.08–0.15  0.07–0.15  0.09–0.2
-//	binary128    1.7–1.8  1.7–1.8  1.8      1.3–1.4  1.5      1.4      1.8–1.9    2.5–2.7    1.8–2.0
-//	m = 1,000    2.0–2.3  1.9–2.3  1.9–2.1  2.1–2.5  1.9–2.0  1.7–2.1  2.9–3.0    2.0        3.0–3.1
-//	m = 100,000  1.8–2.0  1.7–2.0  2.2–3.7  2.3–2.7  7.4–8.5  2.2–3.4  5–8        7–15       6–11
+//	format       add   sub   mul   div   sqrt  fma   log   exp   log1p
+//	binary32     1.2   1.2   0.88  1.1   1.2   1.2   0.03  0.05  0.04
+//	binary64     1.1   1.2   0.83  1.0   1.2   1.2   0.14  0.16  0.04
+//	binary128    1.7   1.6   1.8   1.5   1.5   1.5   2.2   2.6   1.9
+//	m = 1,000    2.0   2.1   1.4   1.5   1.8   1.8   3.5   2.1   3.1
+//	m = 100,000  1.8   1.9   2.2   2.4   6.5   2.2   7.0   5.6   7.1
 //
-// (m = FracBits with 20 exponent bits.)
+// (m = FracBits with 20 exponent bits. MPFR's binary32/binary64 log, exp
+// and log1p times swing most between repetitions: 0.02–0.2.)
 //
 // Conversions: [Float.SetFloat64], [Float.Float64], [Float.SetBig],
 // [Float.Big], [Float.SetRat], [Float.SetBits] and [Float.Bits] (IEEE

@@ -6,8 +6,9 @@ package fpa
 // stack with math/bits, and every result is rounded once by roundW,
 // which writes the kept bits straight into the words z already owns, so
 // the paths neither allocate (after z's first wide result) nor pay
-// big.Int's per-call overhead. Products and quotients still come from
-// math/big (its assembly kernels), rounded by roundW.
+// big.Int's per-call overhead. Products (mulw.go) and quotients
+// (divw.go) are formed on words too, rounded by roundW; with BMI2 and ADX
+// the word loops are the assembly kernels of mulw_amd64.s.
 
 import (
 	"math/big"
@@ -276,67 +277,107 @@ func (z *Float) addWNear(sub, neg bool, xm []big.Word, xe int64, ym []big.Word, 
 		// falls back must leave the operands intact.
 		var T [nwMaxWords + 1]big.Word
 		out = T[:n+1]
-		if !addNear(out, xm, ym, sub, g != 0, d, dc) {
+		if !addNear(out, xm, ym, sub, g != 0, d) {
 			return false
 		}
 		return z.roundNear(neg, dst, out, g, xe)
 	}
-	if !addNear(out, xm, ym, sub, g != 0, d, dc) {
+	if !addNear(out, xm, ym, sub, g != 0, d) {
 		return false
 	}
 	return z.roundNear(neg, dst, out, g, xe)
 }
 
-// addNear sets out[:len(xm)+1] to xm ± ym>>d (d < 64, dc = 63−d,
-// len(ym) ≤ len(xm) = len(out)−1), less one unit when sub and borrow
-// (the guard word's borrow), and reports false if the difference is
-// negative.
-func addNear(out, xm, ym []big.Word, sub, borrow bool, d, dc uint) bool {
-	n, ly := len(xm), len(ym)
+// addNear sets out[:len(xm)+1] to xm ± ym>>d (d < 64, len(ym) ≤
+// len(xm) = len(out)−1), less one unit when sub and borrow (the guard
+// word's borrow), and reports false if the difference is negative.
+func addNear(out, xm, ym []big.Word, sub, borrow bool, d uint) bool {
+	n := len(xm)
 	out = out[:n+1]
-	d, dc = d&63, dc&63 // plain shifts
-	// Words 0..ly−2 take y's words i and i+1; word ly−1 y's top word
-	// alone; the words above only x's and the carry.
-	xs, os := xm[:ly-1], out[:ly-1]
-	cur := ym[0]
-	var c uint
 	if sub {
+		var b big.Word
 		if borrow {
-			c = 1
+			b = 1
 		}
-		for i, next := range ym[1:] {
-			yw := cur>>d | next<<1<<dc
-			cur = next
-			var w uint
-			w, c = bits.Sub(uint(xs[i]), uint(yw), c)
-			os[i] = big.Word(w)
-		}
-		var w uint
-		w, c = bits.Sub(uint(xm[ly-1]), uint(cur>>d), c)
-		out[ly-1] = big.Word(w)
-		for i := ly; i < n; i++ {
-			w, c = bits.Sub(uint(xm[i]), 0, c)
-			out[i] = big.Word(w)
-		}
+		c := subShr(out[:n], xm, ym, d&63, b)
 		out[n] = 0
 		return c == 0
 	}
-	for i, next := range ym[1:] {
-		yw := cur>>d | next<<1<<dc
+	out[n] = addShr(out[:n], xm, ym, d&63, 0)
+	return true
+}
+
+// addShr sets z[:len(x)] = x + (y >> s) + cin (0 < len(y) ≤ len(x),
+// s < 64, cin ≤ 1) and returns the carry out: addShrADX where the CPU
+// has BMI2 and ADX, else addShrGo.
+func addShr(z, x, y []big.Word, s uint, cin big.Word) big.Word {
+	if useADX {
+		return addShrADX(z, x, y, s, cin)
+	}
+	return addShrGo(z, x, y, s, cin)
+}
+
+// subShr sets z[:len(x)] = x − (y >> s) − bin and returns the borrow
+// out, as addShr.
+func subShr(z, x, y []big.Word, s uint, bin big.Word) big.Word {
+	if useADX {
+		return subShrADX(z, x, y, s, bin)
+	}
+	return subShrGo(z, x, y, s, bin)
+}
+
+// addShrGo is addShr on math/bits: words 0..len(y)−2 take y's words i
+// and i+1, word len(y)−1 y's top word alone, the words above only x's
+// and the carry.
+func addShrGo(z, x, y []big.Word, s uint, cin big.Word) big.Word {
+	n, ly := len(x), len(y)
+	z = z[:n]
+	s &= 63
+	sc := (63 - s) & 63 // y's word i+1 moves up by 64−s = 1+sc
+	xs, zs := x[:ly-1], z[:ly-1]
+	cur := y[0]
+	c := uint(cin)
+	for i, next := range y[1:] {
+		yw := cur>>s | next<<1<<sc
 		cur = next
 		var w uint
 		w, c = bits.Add(uint(xs[i]), uint(yw), c)
-		os[i] = big.Word(w)
+		zs[i] = big.Word(w)
 	}
 	var w uint
-	w, c = bits.Add(uint(xm[ly-1]), uint(cur>>d), c)
-	out[ly-1] = big.Word(w)
+	w, c = bits.Add(uint(x[ly-1]), uint(cur>>s), c)
+	z[ly-1] = big.Word(w)
 	for i := ly; i < n; i++ {
-		w, c = bits.Add(uint(xm[i]), 0, c)
-		out[i] = big.Word(w)
+		w, c = bits.Add(uint(x[i]), 0, c)
+		z[i] = big.Word(w)
 	}
-	out[n] = big.Word(c)
-	return true
+	return big.Word(c)
+}
+
+// subShrGo is subShr on math/bits, as addShrGo.
+func subShrGo(z, x, y []big.Word, s uint, bin big.Word) big.Word {
+	n, ly := len(x), len(y)
+	z = z[:n]
+	s &= 63
+	sc := (63 - s) & 63
+	xs, zs := x[:ly-1], z[:ly-1]
+	cur := y[0]
+	c := uint(bin)
+	for i, next := range y[1:] {
+		yw := cur>>s | next<<1<<sc
+		cur = next
+		var w uint
+		w, c = bits.Sub(uint(xs[i]), uint(yw), c)
+		zs[i] = big.Word(w)
+	}
+	var w uint
+	w, c = bits.Sub(uint(x[ly-1]), uint(cur>>s), c)
+	z[ly-1] = big.Word(w)
+	for i := ly; i < n; i++ {
+		w, c = bits.Sub(uint(x[i]), 0, c)
+		z[i] = big.Word(w)
+	}
+	return big.Word(c)
 }
 
 // roundNear ends addWNear: out (dst itself or a copy) holds the sum
@@ -377,10 +418,15 @@ func (z *Float) roundNear(neg bool, dst, out []big.Word, g big.Word, xe int64) b
 }
 
 // mulW sets z to the rounded (−1)^neg·|x·y| for finite nonzero x and y
-// of the n-word formats: math/big's product, formed in z's own
+// of the n-word formats: mulWADX where the CPU has BMI2 and ADX, else
+// math/big's product, formed in z's own
 // significand when z is neither operand (else in a pooled scratch
 // integer), rounded in place by roundW.
 func (z *Float) mulW(neg bool, x, y *Float) {
+	if useADX {
+		z.mulWADX(neg, x.hi.Bits(), y.hi.Bits(), x.exp+y.exp)
+		return
+	}
 	if z == x || z == y {
 		sc := getScratch()
 		P := sc.a.Mul(&x.hi, &y.hi)
@@ -428,8 +474,9 @@ func subVV(z, x []big.Word) big.Word {
 	return big.Word(c)
 }
 
-// shlVU sets z = x << s, 0 ≤ s < 64, with len(z) = len(x)+1.
-func shlVU(z, x []big.Word, s uint) {
+// shlVUGo sets z = x << s, 0 ≤ s < 64, with len(z) = len(x)+1 (shlVU:
+// the assembly on amd64).
+func shlVUGo(z, x []big.Word, s uint) {
 	s &= 63
 	z = z[:len(x)+1]
 	var prev big.Word
@@ -440,9 +487,10 @@ func shlVU(z, x []big.Word, s uint) {
 	z[len(x)] = prev >> 1 >> (63 - s)
 }
 
-// shrVU sets z[i] = bits [64i+s, 64i+s+64) of x for i < len(z), with
-// 0 ≤ s < 64 and len(x) ≥ len(z)+1. z may be x or start below it.
-func shrVU(z, x []big.Word, s uint) {
+// shrVUGo sets z[i] = bits [64i+s, 64i+s+64) of x for i < len(z), with
+// 0 ≤ s < 64 and len(x) ≥ len(z)+1. z may be x or start below it
+// (shrVU: the assembly on amd64).
+func shrVUGo(z, x []big.Word, s uint) {
 	s &= 63
 	x = x[:len(z)+1]
 	for i := range z {

@@ -2,6 +2,7 @@ package fpa
 
 import (
 	"math/big"
+	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
@@ -122,15 +123,18 @@ func TestSqrtRemN(t *testing.T) {
 	}
 }
 
-// TestDivW checks divW against big.Int.QuoRem, and divShortW's error
-// bound (at most 2 units), on random operands, on
-// remainders whose top words equal the divisor's (q̂ = 2^64−1) and on
-// divisors of the form 2^(64n−1) + small, where add-backs occur.
+// TestDivW checks divW against big.Int.QuoRem and divShortW's error
+// bound (at most 2 units) on random operands, on remainders whose top
+// words equal the divisor's, on divisors of the form 2^(64n−1) + small,
+// on dividends just below V·β^nq (u's top word equal to v's: q̂ = 2^64−1)
+// and on divisors with all-ones low words under multiples of their top
+// words (add-backs), and the assembly against divShortGo word for word at
+// a random cut P.
 func TestDivW(t *testing.T) {
 	r := testrand.New(t)
 	n := 20_000
 	if testing.Short() {
-		n = 2000
+		n = 1200
 	}
 	for i := range n {
 		nv := 2 + r.IntN(17)
@@ -150,6 +154,19 @@ func TestDivW(t *testing.T) {
 				U.Sub(U, V)
 			}
 		}
+		switch i % 5 {
+		case 1: // V·β^nq − small: u's top word equals v's (q̂ = 2^64−1)
+			U.Lsh(V, uint(64*nq))
+			U.Sub(U, new(big.Int).Rand(r2(r), new(big.Int).Lsh(bigOne, uint(1+r.IntN(64*nq)))))
+			U.Sub(U, bigOne)
+		case 2: // V's low words all ones, U a multiple of V's top two
+			// words with zero low words: q̂ one too large, add-backs
+			T := new(big.Int).Rsh(V, uint(64*(nv-2)))
+			V.Lsh(T, uint(64*(nv-2)))
+			V.Add(V, new(big.Int).Sub(new(big.Int).Lsh(bigOne, uint(64*(nv-2))), bigOne))
+			K := new(big.Int).Rand(r2(r), new(big.Int).Lsh(bigOne, uint(64*nq)))
+			U.Mul(T, K).Lsh(U, uint(64*(nv-2)))
+		}
 		u := make([]big.Word, nq+nv)
 		copy(u, U.Bits())
 		v := make([]big.Word, nv)
@@ -157,6 +174,16 @@ func TestDivW(t *testing.T) {
 		us := append([]big.Word(nil), u...)
 		qs := make([]big.Word, nq)
 		divShortW(qs, us, v, max(0, nv-2))
+		// The assembly (where the CPU has it) and math/bits give the
+		// same words, for every cut P.
+		P := r.IntN(nv - 1)
+		ua, ug := append([]big.Word(nil), u...), append([]big.Word(nil), u...)
+		qa, qg := make([]big.Word, nq), make([]big.Word, nq)
+		divShortW(qa, ua, v, P)
+		divShortGo(qg, ug, v, P)
+		if !slices.Equal(qa, qg) || !slices.Equal(ua, ug) {
+			t.Fatalf("divShortW(%x / %x, P=%d) = %x rem %x; divShortGo %x rem %x", U, V, P, qa, ua, qg, ug)
+		}
 		q := make([]big.Word, nq)
 		divW(q, u, v)
 		wantQ, wantR := new(big.Int).QuoRem(U, V, new(big.Int))

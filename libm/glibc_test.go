@@ -331,3 +331,22 @@ func withinULPs32(a, b float32) bool {
 	}
 	return a == b || math.Nextafter32(a, b) == b
 }
+
+func TestGoLogSubnormal(t *testing.T) {
+	for _, c := range []struct{ x, want float64 }{
+		{0x1p-1074, -744.4400719213812},
+		{0x1p-1040, -720.8730677823431},
+		{0x1.fffffffffffffp-1023, -708.3964185322641},
+		{0x1p-1022, -708.3964185322641},
+		{0.5, -0.6931471805599453},
+	} {
+		if got := GoLog(c.x); got != c.want {
+			t.Errorf("GoLog(%b) = %v, want %v", c.x, got, c.want)
+		}
+	}
+	for _, x := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if got, want := GoLog(x), math.Log(x); !(got == want || math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("GoLog(%v) = %v, want %v", x, got, want)
+		}
+	}
+}

@@ -41,8 +41,8 @@ type BigArith struct {
 
 func (a BigArith) New() *big.Float             { return new(big.Float).SetPrec(a.Prec) }
 func (a BigArith) Set(z *big.Float, x float64) { z.SetFloat64(x) }
-func (a BigArith) Add(z, x, y *big.Float)      { z.Add(x, y) }
-func (a BigArith) Sub(z, x, y *big.Float)      { z.Sub(x, y) }
+func (a BigArith) Add(z, x, y *big.Float)      { apa.Add(z, x, y) } // same rounding as z.Add, any exponent gap
+func (a BigArith) Sub(z, x, y *big.Float)      { apa.Sub(z, x, y) }
 func (a BigArith) Mul(z, x, y *big.Float)      { z.Mul(x, y) }
 func (a BigArith) Quo(z, x, y *big.Float)      { z.Quo(x, y) }
 func (a BigArith) Sign(x *big.Float) int       { return x.Sign() }
@@ -407,23 +407,23 @@ func (l *Binary) bregmanTerm(z *big.Float, y int, x *big.Float) error {
 	}
 	wp := z.Prec() + 16
 	p := [2]*big.Float{big.NewFloat(float64(y)), big.NewFloat(float64(1 - y))}
-	q := [2]*big.Float{new(big.Float).SetPrec(wp).Set(x), new(big.Float).SetPrec(wp).Sub(big.NewFloat(1), x)}
+	q := [2]*big.Float{new(big.Float).SetPrec(wp).Set(x), apa.Sub(new(big.Float).SetPrec(wp), big.NewFloat(1), x)}
 	s := new(big.Float).SetPrec(wp)
 	t := new(big.Float).SetPrec(wp)
 	for j := range 2 {
 		if err := l.h(t, p[j]); err != nil {
 			return err
 		}
-		s.Add(s, t)
+		apa.Add(s, s, t)
 		if err := l.h(t, q[j]); err != nil {
 			return err
 		}
-		s.Sub(s, t)
+		apa.Sub(s, s, t)
 		if err := l.hp(t, q[j]); err != nil {
 			return err
 		}
-		d := new(big.Float).SetPrec(wp).Sub(p[j], q[j])
-		s.Sub(s, t.Mul(t, d))
+		d := apa.Sub(new(big.Float).SetPrec(wp), p[j], q[j])
+		apa.Sub(s, s, t.Mul(t, d))
 	}
 	z.Set(s)
 	return nil
@@ -447,7 +447,7 @@ func (l *Binary) D(z *big.Float, x *big.Float) (*big.Float, error) {
 	if err != nil {
 		return z, err
 	}
-	return z.Sub(t1, t0), nil
+	return apa.Sub(z, t1, t0), nil // terms far apart: no exact alignment
 }
 
 // Invert returns a prediction x with d(x) within a relative 2^(−prec/2)
@@ -471,7 +471,7 @@ func (l *Binary) Invert(y *big.Float, prec uint) (*big.Float, error) {
 		if _, err := l.consts.Exp(e, y); err != nil {
 			return nil, fmt.Errorf("loss: cross-entropy weight %v: %w (the probability leaves big.Float's range; submit logits)", y.Text('g', 6), err)
 		}
-		e.Add(e, big.NewFloat(1))
+		apa.Add(e, e, big.NewFloat(1)) // e up to 2^(2^31): no exact alignment
 		return x.Quo(big.NewFloat(1), e), nil
 	case SigmoidCE: // d(z) = −z
 		return x.Neg(y), nil

@@ -6,6 +6,7 @@ package passive
 
 import (
 	"fmt"
+	"github.com/labelinf/labelinf/libm"
 	"math"
 	"slices"
 )
@@ -175,7 +176,7 @@ func (a Attack) Infer(dst []int, p1 []float64, trained []int) ([]int, error) {
 	case LossInversion:
 		for i, p := range p1 {
 			l := rowLoss(p, trained[i])
-			d1 := math.Abs(l + math.Log(p))
+			d1 := math.Abs(l + libm.GoLog(p))
 			d0 := math.Abs(l + math.Log1p(-p))
 			dst[i] = b2i(d1 <= d0)
 		}
@@ -187,7 +188,7 @@ func (a Attack) Infer(dst []int, p1 []float64, trained []int) ([]int, error) {
 // training label t; +Inf when p_t = 0.
 func rowLoss(p float64, t int) float64 {
 	if t == 1 {
-		return -math.Log(p)
+		return -libm.GoLog(p)
 	}
 	return -math.Log1p(-p)
 }

@@ -113,6 +113,12 @@ func TestLossInversion(t *testing.T) {
 	assert.Equal(t, tr, got, "the loss against the training label gives the label away")
 }
 
+func TestRowLossSubnormal(t *testing.T) {
+	// Go's amd64 math.Log gives 709.09 for 2^−1074; ln 2^−1074 = −744.44.
+	assert.Equal(t, 744.4400719213812, rowLoss(0x1p-1074, 1))
+	assert.Equal(t, 720.8730677823431, rowLoss(0x1p-1040, 1))
+}
+
 func TestAttackErrors(t *testing.T) {
 	p := []float64{0.2, 0.7}
 	for _, tt := range []struct {

@@ -2,6 +2,7 @@ package repro
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -32,6 +33,46 @@ func TestAlg2Float64(t *testing.T) {
 		}
 		assert.Equal(t, tt.want, all, "alg2Float64(N = %d, τ = %g) recovers every labeling", tt.n, tt.tau)
 	}
+}
+
+// TestFig1TauRange checks fig1TauRange against alg2Float64 itself: just
+// inside each paper N's range every labeling of N points comes back and the
+// all-ones labeling of N+1 does not (its top weight overflows e^x); just
+// above the range N fails too. It also checks that fig1TauRatios is the
+// ratio of those ranges' ends (c and the limit cancel), and that τ = 0.1
+// lies outside N = 8's range (it recovers 9).
+func TestFig1TauRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	allOnes := func(n int) []int {
+		y := make([]int, n)
+		for i := range y {
+			y[i] = 1
+		}
+		return y
+	}
+	recovers := func(n int, tau float64) bool {
+		a := newAlg2Float64(n, tau)
+		ok := a.trial(allOnes(n), rng) == 1
+		for range 50 {
+			ok = ok && a.trial(randomLabels(rng, n, 2), rng) == 1
+		}
+		return ok
+	}
+	for _, n := range fig1PaperN {
+		lo, hi := fig1TauRange(n)
+		for _, tau := range []float64{lo * 1.001, hi * 0.999} {
+			assert.True(t, recovers(n, tau), "N = %d at τ = %g", n, tau)
+			assert.False(t, recovers(n+1, tau), "N = %d at τ = %g", n+1, tau)
+		}
+		assert.False(t, recovers(n, hi*1.001), "N = %d just above its range, τ = %g", n, hi*1.001)
+	}
+	lo12, hi12 := fig1TauRange(12)
+	lo8, hi8 := fig1TauRange(8)
+	rlo, rhi := fig1TauRatios(12, 8)
+	assert.InEpsilon(t, lo8/hi12, rlo, 1e-12)
+	assert.InEpsilon(t, hi8/lo12, rhi, 1e-12)
+	assert.True(t, recovers(9, 0.1), "τ = 0.1 recovers N = 9")
+	assert.Contains(t, fig1TauNote(), "0.1 is outside")
 }
 
 // TestKaryFloat64: K = 2 is Theorem 1's query of Fig 1(a) (the same
@@ -109,4 +150,51 @@ func TestTicks(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "5 10 15 20 25 30 35 40", strings.Join(labels, " "))
+}
+
+// TestThm5CostBound runs ea-thm5 on the first 40 Titanic labels: with the
+// bound one candidate below the N = 40 a powers-of-two attack examines,
+// every M of every loss is reported over the cost bound; at 40 every one
+// runs, and two runs write byte-identical tables and data (no clock in
+// them).
+func TestThm5CostBound(t *testing.T) {
+	y, err := datasets.Labels("titanic")
+	require.NoError(t, err)
+	y = y[:40]
+	ms := []int{4, 8}
+	if testing.Short() {
+		ms = []int{4} // planning dominates; one M still covers the bound and the comparison
+	}
+	it, err := Lookup("ea-thm5")
+	require.NoError(t, err)
+	run := func(maxCand int64) (*Result, string) {
+		dir := t.TempDir()
+		r := &Result{Item: it}
+		require.NoError(t, thm5(context.Background(), &Config{Out: dir}, r, y, ms, maxCand))
+		require.NoError(t, writeTable(dir, r, "-table.csv"))
+		return r, dir
+	}
+	r, _ := run(39)
+	require.Len(t, r.Rows, 5)
+	assert.Contains(t, r.Why, fmt.Sprintf("%d over the cost bound", 5*len(ms)))
+	for _, row := range r.Rows {
+		assert.Equal(t, "0", row.Ours, row.What)
+		for _, m := range ms {
+			assert.Contains(t, row.Note, fmt.Sprintf("M = %d: over the cost bound (40 candidates > 39)", m), row.What)
+		}
+	}
+	r1, d1 := run(40)
+	_, d2 := run(40)
+	assert.Contains(t, r1.Why, "none is over the cost bound")
+	for _, row := range r1.Rows {
+		assert.Equal(t, fmt.Sprint(ms[len(ms)-1]), row.Ours, "%s: %s", row.What, row.Note)
+		assert.NotContains(t, row.Note, "cost bound")
+	}
+	for _, f := range []string{"ea-thm5-table.csv", "ea-thm5.csv", "ea-thm5.svg"} {
+		a, err := os.ReadFile(filepath.Join(d1, f))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(d2, f))
+		require.NoError(t, err)
+		assert.Equal(t, string(a), string(b), "%s differs between two runs", f)
+	}
 }

@@ -157,6 +157,26 @@ func (f *Figure) save(dir string, r *Result) error {
 			p.Legend.Add(plotText(s.Name), thumbs...)
 		}
 	}
+	// A log axis with no point on it (every value refused) would keep the
+	// empty range gonum draws as [−1, 1], where its log ticks panic: span the
+	// series' positive x instead, or one decade.
+	if f.LogX && !(p.X.Min > 0 && p.X.Min <= p.X.Max) {
+		p.X.Min, p.X.Max = 1, 10
+		var xs []float64
+		for _, s := range f.Series {
+			for _, x := range s.X {
+				if x > 0 {
+					xs = append(xs, x)
+				}
+			}
+		}
+		if len(xs) > 0 {
+			p.X.Min, p.X.Max = slices.Min(xs)/1.5, slices.Max(xs)*1.5
+		}
+	}
+	if f.LogY && !(p.Y.Min > 0 && p.Y.Min <= p.Y.Max) && f.YMin <= 0 {
+		p.Y.Min, p.Y.Max = 1, 10
+	}
 	if len(f.XTicks) > 0 {
 		var ticks []plot.Tick
 		for i, x := range f.XTicks {

@@ -6,7 +6,6 @@ package scorer
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/libm"
@@ -44,15 +43,9 @@ func (l LogLib) funcs() (func(float64) float64, func(float32) float32, error) {
 	return nil, nil, fmt.Errorf("scorer: unknown log library %q (want glibc or glibc-nofma)", string(l))
 }
 
-// goLog is math.Log, except on subnormal arguments: Go's amd64 math.Log
-// (Go 1.26) returns about −709.09 for every one of them (ln 2^−1074 is
-// −744.44), so there the faithful glibc log stands in.
-func goLog(x float64) float64 {
-	if x > 0 && x < 0x1p-1022 {
-		return libm.Log(x)
-	}
-	return math.Log(x)
-}
+// goLog is math.Log, except on subnormal arguments, where Go's amd64
+// math.Log is wrong and the faithful glibc log stands in ([libm.GoLog]).
+func goLog(x float64) float64 { return libm.GoLog(x) }
 
 // check reports whether l can be the log of format f: a library log takes
 // binary64 or binary32 only, and is faithful (LogULPs ≥ 1).

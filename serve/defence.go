@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/labelinf/labelinf/libm"
 	"math"
 	"math/big"
 	"os"
@@ -262,7 +263,7 @@ func (s *served) rowLosses(dst, pred []float64, k int) {
 		_ = defence.LogLoss{Eps: s.eps}.PerRow(dst, pred, s.labels)
 	} else {
 		for i, y := range s.labels {
-			dst[i] = -math.Log(math.Min(math.Max(pred[i*k+y], s.eps), 1-s.eps))
+			dst[i] = -libm.GoLog(math.Min(math.Max(pred[i*k+y], s.eps), 1-s.eps))
 		}
 	}
 	// Without clipping a certain wrong prediction has an infinite loss

@@ -1,7 +1,8 @@
 // Package bigmul multiplies big integers, switching from math/big's
 // Karatsuba multiplication to a three-prime number-theoretic transform
 // (ntt.go) above a measured size, with a squaring path (one forward
-// transform instead of two).
+// transform instead of two) and split lengths n + n/2 between the powers
+// of two (ntt_split.go).
 //
 // Every package of labelinf that multiplies large integers (apa, primes)
 // goes through [Mul] and [Sqr] so that the crossover is measured once.
@@ -66,7 +67,7 @@ func choose(xw, yw int, sq bool) (strategy, nttPlan, int) {
 	}
 	if yw >= nttMinWords {
 		pl := planFor(uint(xw)*64, uint(yw)*64)
-		f := nttUS * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+		f := nttUS * pl.cost()
 		if sq {
 			f *= 0.76
 		}
@@ -153,7 +154,7 @@ func wrapPays(xw, yw, mw int, sq bool) bool {
 	lo, hi := min(xw, yw), max(xw, yw)
 	k := karatsubaUS * float64(hi) / float64(lo) * math.Pow(float64(lo), 1.585)
 	pl := wrapPlan(uint(mw) * 64)
-	f := nttUS * float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+	f := nttUS * pl.cost()
 	if sq {
 		k *= 0.67
 		f *= 0.76

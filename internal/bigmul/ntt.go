@@ -3,7 +3,8 @@
 // (the "three-prime FFT" [MCA, §2.3.3], [Pol71]).
 //
 // An operand is cut into b-bit pieces (b ≤ 86), the pieces' cyclic
-// convolution of length L (a power of two) is computed modulo each prime
+// convolution of length L (a power of two, or 3·2^k by a split plan, see
+// nttPlan and ntt_split.go) is computed modulo each prime
 // p_i = c_i·2^40 + 1 by a transform, a pointwise product and an inverse
 // transform, and the three residues of each convolution coefficient are
 // combined by Garner's algorithm into the exact coefficient, which is below
@@ -427,26 +428,75 @@ func (q *prime) square(a []uint64) {
 
 // nttPlan is the piece width and transform length for a product of
 // operands of xb and yb bits.
+//
+// A plan with h = n/2 > 0 (a split plan) holds n + h = 3n/2 coefficients:
+// the product is computed modulo X^n − 1 by the length-n transform and
+// modulo X^h − i (i a primitive 4th root of unity, so X^h − i divides
+// X^(2n) − 1 and is prime to X^n − 1) by a twisted length-h transform, and
+// rebuilt by the Chinese remainder theorem for polynomials (convSplit).
+// It costs about 3/4 of the length-2n transform it replaces, which smooths
+// the power-of-two steps of the plain plan.
 type nttPlan struct {
 	b uint // bits per piece, ≤ maxPieceBits
 	n int  // transform length, a power of two
+	h int  // 0, or n/2 for a split plan
 }
 
-// planFor returns the shortest transform that holds the full product of
-// an xb-bit and a yb-bit operand without wrap-around: n ≥ ⌈xb/b⌉ + ⌈yb/b⌉
-// − 1 pieces and n·2^(2b) < p_1·p_2·p_3.
+// coeffs returns the number of coefficients the plan's convolution holds.
+func (pl nttPlan) coeffs() int { return pl.n + pl.h }
+
+// cost returns the plan's work in units of one point of one butterfly
+// stage of a plain plan: n·log2 n for a plain plan, and splitCost times
+// that of the plain plan of length 2n for a split plan.
+func (pl nttPlan) cost() float64 {
+	if pl.h > 0 {
+		return splitCost * float64(2*pl.n) * float64(bits.TrailingZeros(uint(pl.n))+1)
+	}
+	return float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
+}
+
+// splitCost is the CPU time of a split plan of length n + n/2 relative to
+// the plain plan of length 2n: 0.86–0.88 from 3·10^4 to 3·10^6 bits
+// (BenchmarkSplitVsPlain, 2-core reference machine, 2026-11-23). The
+// transforms alone would give 0.72; the pieces, the CRT and the twists
+// are the rest.
+const splitCost = 0.88
+
+// planFor returns the cheapest transform that holds the full product of
+// an xb-bit and a yb-bit operand without wrap-around: ⌈xb/b⌉ + ⌈yb/b⌉
+// − 1 pieces at most n (or n + n/2 for a split plan), and N·2^(2b) <
+// p_1·p_2·p_3 with N the next power of two at or above that count.
 func planFor(xb, yb uint) nttPlan {
+	fits := func(b, cap uint) bool { return (xb+b-1)/b+(yb+b-1)/b-1 <= cap }
 	for lg := uint(1); ; lg++ {
 		n := uint(1) << lg
 		bmax := min(uint(maxPieceBits), (log2M-lg)/2)
 		// The smallest b with ⌈xb/b⌉ + ⌈yb/b⌉ − 1 ≤ n.
 		b := (xb + yb + n - 1) / n
-		for b <= bmax && (xb+b-1)/b+(yb+b-1)/b-1 > n {
+		for b <= bmax && !fits(b, n) {
 			b++
 		}
-		if b <= bmax {
-			return nttPlan{b: max(b, 1), n: int(n)}
+		if b > bmax {
+			continue
 		}
+		pl := nttPlan{b: max(b, 1), n: int(n)}
+		if lg < 3 {
+			return pl
+		}
+		// The split plan of length n/2 + n/4, same bound (its
+		// coefficient count is below n).
+		hn := n / 2
+		cap := hn + hn/2
+		bs := (xb + yb + cap - 1) / cap
+		for bs <= bmax && !fits(bs, cap) {
+			bs++
+		}
+		if bs <= bmax {
+			if sp := (nttPlan{b: max(bs, 1), n: int(hn), h: int(hn / 2)}); sp.cost() < pl.cost() {
+				return sp
+			}
+		}
+		return pl
 	}
 }
 
@@ -585,6 +635,10 @@ func getBuf(n int) *[]uint64 {
 // of x and y (y == nil: of x with itself) modulo each of the three primes,
 // into buf[i·n:(i+1)·n] for prime i, scaled by n·2^−64 (see assemble).
 func conv(buf []uint64, x, y []big.Word, pl nttPlan) {
+	if pl.h > 0 {
+		convSplit(buf, x, y, pl)
+		return
+	}
 	n := pl.n
 	one := func(i int) {
 		q := primes3[i]
@@ -640,10 +694,10 @@ func nttMulPlan(x, y []big.Word, pl nttPlan) []big.Word {
 	if xb == 0 || yb == 0 {
 		return nil
 	}
-	bp := getBuf(3 * pl.n)
+	bp := getBuf(3 * pl.coeffs())
 	conv(*bp, x, y, pl)
 	z := make([]big.Word, (xb+yb+63)/64+1)
-	assemble(z, *bp, pl.n, pl.b, int(xb/pl.b+yb/pl.b+2))
+	assemble(z, *bp, pl.coeffs(), pl.n, pl.b, int(xb/pl.b+yb/pl.b+2))
 	bufPool.Put(bp)
 	return z
 }
@@ -719,7 +773,7 @@ func nttMulChunked(x, y []big.Word, pl nttPlan, chunkWords int) []big.Word {
 			wg.Wait()
 		}
 		clear(part)
-		assemble(part, *buf, n, pl.b, int(cb/pl.b+yb/pl.b+2))
+		assemble(part, *buf, n, n, pl.b, int(cb/pl.b+yb/pl.b+2))
 		// z[lo:] += part; the carry stops inside z (z holds x·y).
 		var cy uint64
 		k := lo
@@ -766,7 +820,7 @@ func nttMulWrap(x, y []big.Word, minBits uint) ([]big.Word, uint) {
 	conv(*bp, x, y, pl)
 	// Coefficients below n·2^(2b+log2 n): the sum is below 2^(N+2b+64).
 	z := make([]big.Word, (N+2*pl.b+64+63)/64+2)
-	assemble(z, *bp, pl.n, pl.b, pl.n)
+	assemble(z, *bp, pl.n, pl.n, pl.b, pl.n)
 	bufPool.Put(bp)
 	return foldMersenne(z, N), N
 }
@@ -792,11 +846,11 @@ func lowBitsInPlace(v *big.Int, n uint) {
 	v.SetBits(w)
 }
 
-// assemble adds coefficient j (the CRT of buf's three residues, scaled by
-// the inverse transform's n^−1 and Montgomery's 2^64) at bit offset j·b of
-// z, for j < min(n, terms).
-func assemble(z []big.Word, buf []uint64, n int, b uint, terms int) {
-	r1, r2, r3 := buf[:n], buf[n:2*n], buf[2*n:3*n]
+// assemble adds coefficient j (the CRT of buf's three residues, prime i's
+// at buf[i·L + j], scaled by the inverse transform's n^−1 and Montgomery's
+// 2^64) at bit offset j·b of z, for j < min(L, terms).
+func assemble(z []big.Word, buf []uint64, L, n int, b uint, terms int) {
+	r1, r2, r3 := buf[:L], buf[L:2*L], buf[2*L:3*L]
 	r2, r3 = r2[:len(r1)], r3[:len(r1)]
 	var sc, scp [3]uint64
 	for i, q := range primes3 {
@@ -811,7 +865,7 @@ func assemble(z []big.Word, buf []uint64, n int, b uint, terms int) {
 	// words wide.
 	var a0, a1, a2, a3 uint64
 	pos := 0
-	terms = min(terms, n)
+	terms = min(terms, L)
 	for j := range terms {
 		off := uint(j) * b
 		for int(off/64) > pos {

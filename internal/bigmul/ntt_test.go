@@ -150,13 +150,14 @@ func TestPlanBound(t *testing.T) {
 			}
 			pl := planFor(xb, yb)
 			lg := uint(0)
-			for 1<<lg < pl.n {
+			for 1<<lg < pl.coeffs() {
 				lg++
 			}
 			assert.LessOrEqual(t, 2*pl.b+lg, uint(log2M), "plan %v for %d×%d", pl, xb, yb)
 			assert.LessOrEqual(t, pl.b, uint(maxPieceBits))
+			assert.True(t, pl.h == 0 || pl.h == pl.n/2, "plan %v", pl)
 			nx, ny := (xb+pl.b-1)/pl.b, (yb+pl.b-1)/pl.b
-			assert.LessOrEqual(t, int(nx+ny-1), pl.n, "plan %v for %d×%d", pl, xb, yb)
+			assert.LessOrEqual(t, int(nx+ny-1), pl.coeffs(), "plan %v for %d×%d", pl, xb, yb)
 		}
 	}
 }
@@ -254,4 +255,50 @@ func TestConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestSplitPlan runs products and squares through split plans (length n
+// modulo X^n − 1 plus n/2 modulo X^(n/2) − i) with the widest pieces that
+// fit, against math/big, including all-ones operands (the largest
+// coefficients), and checks that planFor picks split plans at some sizes.
+func TestSplitPlan(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	sizes := []int{100, 2000, 20000, 90000}
+	if !testing.Short() {
+		sizes = append(sizes, 700000)
+	}
+	for _, xb := range sizes {
+		for _, yb := range []int{xb / 2, xb} {
+			for _, dense := range []bool{false, true} {
+				x, y := randBitsD(r, xb, dense), randBitsD(r, yb, dense)
+				ones := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(xb)), big.NewInt(1))
+				if dense {
+					x = ones
+				}
+				for lg := uint(3); ; lg++ {
+					n := uint(1) << lg
+					b := min(uint(maxPieceBits), (log2M-lg)/2)
+					nx, ny := (uint(xb)+b-1)/b, (uint(yb)+b-1)/b
+					if nx+ny-1 > n+n/2 {
+						continue
+					}
+					pl := nttPlan{b: b, n: int(n), h: int(n / 2)}
+					got := new(big.Int).SetBits(nttMulPlan(x.Bits(), y.Bits(), pl))
+					assert.Equal(t, 0, got.Cmp(new(big.Int).Mul(x, y)), "split %v: %d×%d bits dense=%v", pl, xb, yb, dense)
+					if xb == yb {
+						got = new(big.Int).SetBits(nttMulPlan(x.Bits(), nil, pl))
+						assert.Equal(t, 0, got.Cmp(new(big.Int).Mul(x, x)), "split %v: square %d bits", pl, xb)
+					}
+					break
+				}
+			}
+		}
+	}
+	split := 0
+	for xb := uint(1000); xb < 1<<24; xb = xb * 9 / 8 {
+		if planFor(xb, xb).h > 0 {
+			split++
+		}
+	}
+	assert.Positive(t, split, "planFor never chose a split plan")
 }

@@ -1,0 +1,125 @@
+package apa
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestErrorBounds checks the error bounds that Ziv's loop relies on: the
+// absolute bound of logAGM and the relative bound of expNewton, at a
+// range of working precisions and magnitudes, against the same function
+// at twice the precision plus 64 bits (whose own error is then far below
+// the bound checked: |y − ref| must stay below 2^e − 2^e_ref). A wrong
+// series term or stopping rule leaves an error that scales with the
+// working precision, which this catches.
+func TestErrorBounds(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	precs := []uint{60, 150, 700, 3000}
+	if !testing.Short() {
+		precs = append(precs, 20000)
+	}
+	var cc Consts
+	c := consts{shared: &cc}
+	for _, wp := range precs {
+		for i := range 6 {
+			xb := randFloat(r, wp+20, -60, 60)
+			if i == 0 {
+				xb.SetMantExp(xb, -xb.MantExp(nil)) // in [0.5, 1)
+			}
+			var x, y, ref, d xf
+			x.setBig(xb)
+			e := logAGM(&y, &x, wp, &c)
+			logAGM(&ref, &x, 2*wp+64, &c)
+			d.sub(&y, &ref, 0)
+			// |d| < 2^(e−1), and the reference's own error is far below
+			// 2^(e−1), so |y − ln x| < 2^e.
+			if d.m.Sign() != 0 {
+				assert.Less(t, d.top(), e, "logAGM wp=%d case %d: error 2^%d, bound 2^%d", wp, i, d.top(), e)
+			}
+			// Exp: relative bound, on |x| ≤ 40.
+			x.setBig(xb.SetMantExp(xb, -xb.MantExp(nil)+r.IntN(6)))
+			if i%2 == 1 {
+				x.m.Neg(&x.m)
+			}
+			e, ok := expNewton(&y, &x, wp, &c)
+			assert.True(t, ok)
+			expNewton(&ref, &x, 2*wp+64, &c)
+			d.sub(&y, &ref, 0)
+			// |d|/|ref| < 2^(top(d) − top(ref) + 1) must stay below 2^(e−1).
+			if d.m.Sign() != 0 {
+				assert.Less(t, d.top()-ref.top()+1, e, "expNewton wp=%d case %d: relative error over 2^%d", wp, i, e)
+			}
+		}
+	}
+}
+
+// TestLongInputShortOutput evaluates Log and Exp of 20,000-bit inputs at
+// 53 and 300 bits, where the working precision is far below the input's
+// length (the operands are truncated by views of their words, and
+// expNewton's reduction subtracts in place from a long operand), against
+// the same function at 600 bits rounded to the target.
+func TestLongInputShortOutput(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for i := range 8 {
+		x := randFloat(r, 20000, -3, 5)
+		if i%2 == 1 {
+			x.Neg(x)
+		}
+		for _, prec := range []uint{53, 300} {
+			wide := new(big.Float).SetPrec(600)
+			_, err := Exp(wide, x)
+			require.NoError(t, err)
+			got := new(big.Float).SetPrec(prec)
+			_, err = Exp(got, x)
+			require.NoError(t, err)
+			assert.Equal(t, 0, got.Cmp(new(big.Float).SetPrec(prec).Set(wide)), "Exp case %d at %d bits", i, prec)
+			ax := new(big.Float).Abs(x)
+			_, err = Log(wide, ax)
+			require.NoError(t, err)
+			_, err = Log(got, ax)
+			require.NoError(t, err)
+			assert.Equal(t, 0, got.Cmp(new(big.Float).SetPrec(prec).Set(wide)), "Log case %d at %d bits", i, prec)
+		}
+	}
+}
+
+// TestSqrtRecipBounds checks sqrt, rsqrt and recip against big.Float's
+// correctly rounded square root and quotient at many precisions: the
+// relative errors must stay below the documented 2^(6−wp), 2^(4−wp) and
+// 2^(4−wp).
+func TestSqrtRecipBounds(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	precs := []uint{10, 47, 48, 49, 60, 97, 100, 200, 613, 1000, 4099, 20000}
+	if testing.Short() {
+		precs = precs[:10]
+	}
+	relErr := func(got *xf, want *big.Float) int {
+		var g big.Float
+		got.float(&g)
+		g.SetPrec(want.Prec()+64).Sub(&g, want)
+		if g.Sign() == 0 {
+			return -1 << 30
+		}
+		return g.MantExp(nil) - want.MantExp(nil) + 1 // ≥ log2 of the relative error
+	}
+	for _, wp := range precs {
+		for i := range 5 {
+			xb := randFloat(r, wp+40, -50, 50)
+			var x, z xf
+			x.setBig(xb)
+			want := new(big.Float).SetPrec(2*wp + 64).Sqrt(xb)
+			z.sqrt(&x, wp)
+			assert.LessOrEqual(t, relErr(&z, want), 6-int(wp), "sqrt wp=%d case %d", wp, i)
+			z.rsqrt(&x, wp)
+			want.Quo(new(big.Float).SetPrec(2*wp+64).SetInt64(1), want)
+			assert.LessOrEqual(t, relErr(&z, want), 4-int(wp), "rsqrt wp=%d case %d", wp, i)
+			z.recip(&x, wp)
+			want.Quo(new(big.Float).SetPrec(2*wp+64).SetInt64(1), xb)
+			assert.LessOrEqual(t, relErr(&z, want), 4-int(wp), "recip wp=%d case %d", wp, i)
+		}
+	}
+}

@@ -1,0 +1,174 @@
+// This file implements the split convolution of length 3n/2: a product
+// modulo X^n − 1 and one modulo X^(n/2) − i, joined by the Chinese
+// remainder theorem for polynomials.
+
+package bigmul
+
+import (
+	"math/big"
+	"sync"
+)
+
+// splitTables holds, for one prime and one cyclic length n (h = n/2), the
+// twist factors of convSplit with their Shoup quotients: tw[j] = ζ^j and
+// twInv[j] = ζ^−j for j < h, ζ a primitive 2n-th root of unity, and i =
+// ζ^h, a primitive 4th root of unity. Immutable once built.
+type splitTables struct {
+	tw, twp, twInv, twInvp []uint64
+	i, ip                  uint64
+}
+
+// newSplitTables computes q's tables for the cyclic length n (a power of
+// two ≥ 2 dividing (p−1)/2).
+func (q *prime) newSplitTables(n int) *splitTables {
+	p := q.p
+	h := n / 2
+	zeta := q.powMod(q.g, (p-1)/uint64(2*n))
+	zinv := q.powMod(zeta, p-2)
+	st := &splitTables{
+		tw: make([]uint64, h), twp: make([]uint64, h),
+		twInv: make([]uint64, h), twInvp: make([]uint64, h),
+	}
+	st.i = q.powMod(zeta, uint64(h))
+	st.ip = shoupPre(st.i, p)
+	zp, zip := shoupPre(zeta, p), shoupPre(zinv, p)
+	w, wi := uint64(1), uint64(1)
+	for j := range h {
+		st.tw[j], st.twp[j] = w, shoupPre(w, p)
+		st.twInv[j], st.twInvp[j] = wi, shoupPre(wi, p)
+		w = reduce2(mulShoup(w, zeta, zp, p), p)
+		wi = reduce2(mulShoup(wi, zinv, zip, p), p)
+	}
+	return st
+}
+
+// splitCache keeps splitTables per prime and length: a *splitTables per
+// key [2]int{prime index, n}.
+var splitCache sync.Map
+
+func splitTablesFor(i, n int) *splitTables {
+	k := [2]int{i, n}
+	if v, ok := splitCache.Load(k); ok {
+		return v.(*splitTables)
+	}
+	st := primes3[i].newSplitTables(n)
+	v, _ := splitCache.LoadOrStore(k, st)
+	return v.(*splitTables)
+}
+
+// addMod and subMod are a ± b mod p for a, b < p.
+func addMod(a, b, p uint64) uint64 {
+	s := a + b
+	if s >= p {
+		s -= p
+	}
+	return s
+}
+
+func subMod(a, b, p uint64) uint64 {
+	if a >= b {
+		return a - b
+	}
+	return a - b + p
+}
+
+// halfMod returns a/2 mod p for a < p (p odd).
+func halfMod(a, p uint64) uint64 {
+	if a&1 == 0 {
+		return a >> 1
+	}
+	return a>>1 + p>>1 + 1
+}
+
+// splitFold turns a[0 : n+h], the pieces P_j of an operand (values in
+// [0, 4p), h = n/2), into a[0:n] = P mod X^n − 1 and a[n:n+h] = the
+// twisted residue (P mod X^h − i)(ζ·Y), whose cyclic convolutions of
+// length n and h the transforms compute. X^n ≡ 1 folds P_(n+j) onto P_j;
+// X^h ≡ i folds P_(h+j) and P_(n+j) = P_(2h+j) onto P_j with factors i and
+// i² = −1; the twist multiplies coefficient j by ζ^j, since (ζY)^h = i.
+// Values out are in [0, 2p).
+func (q *prime) splitFold(a []uint64, n int, st *splitTables) {
+	p := q.p
+	h := n / 2
+	lo, mid, hi := a[:h], a[h:n], a[n:n+h]
+	mid, hi = mid[:len(lo)], hi[:len(lo)]
+	tw, twp := st.tw[:len(lo)], st.twp[:len(lo)]
+	for j, u := range lo {
+		u = reduce4(u, p)
+		v := reduce2(mulShoup(mid[j], st.i, st.ip, p), p)
+		w := reduce4(hi[j], p)
+		c := subMod(addMod(u, v, p), w, p)
+		hi[j] = mulShoup(c, tw[j], twp[j], p)
+		lo[j] = addMod(u, w, p)
+	}
+}
+
+// splitJoin rebuilds the n + h coefficients of the product from a[0:n] =
+// n·2^−64·(product mod X^n − 1) and a[n:n+h] = h·2^−64·(twisted product
+// mod Y^h − 1), both in [0, 2p) as the inverse transforms leave them. With
+// A the first residue and B = 2·ζ^−j·a[n+j] the second one, both at the
+// scale n·2^−64, the product is A + (X^n − 1)·U with U = (A mod (X^h − i)
+// − B)/2, since X^n − 1 ≡ i² − 1 = −2 modulo X^h − i. The result, in
+// [0, p) at the scale n·2^−64, replaces a.
+func (q *prime) splitJoin(a []uint64, n int, st *splitTables) {
+	p := q.p
+	h := n / 2
+	lo, mid, hi := a[:h], a[h:n], a[n:n+h]
+	mid, hi = mid[:len(lo)], hi[:len(lo)]
+	twi, twip := st.twInv[:len(lo)], st.twInvp[:len(lo)]
+	for j, x := range lo {
+		x = reduce2(x, p)
+		y := reduce2(mid[j], p)
+		b2 := reduce2(mulShoup(hi[j], twi[j], twip[j], p), p) // B/2
+		ared := addMod(x, reduce2(mulShoup(y, st.i, st.ip, p), p), p)
+		u := subMod(halfMod(ared, p), b2, p)
+		lo[j] = subMod(x, u, p)
+		mid[j] = y
+		hi[j] = u
+	}
+}
+
+// convSplit is conv for a split plan (pl.h = pl.n/2): it leaves in
+// buf[i·L : (i+1)·L], L = n + h, the n + h coefficients of the product of
+// the pieces of x and y (y == nil: x²) modulo prime i, scaled by n·2^−64
+// as conv's.
+func convSplit(buf []uint64, x, y []big.Word, pl nttPlan) {
+	n, h := pl.n, pl.h
+	L := n + h
+	one := func(i int) {
+		q := primes3[i]
+		r := splitTablesFor(i, n)
+		a := buf[i*L : (i+1)*L]
+		t := q.table(n)
+		q.pieces(a, x, pl.b)
+		q.splitFold(a, n, r)
+		q.forward(a[:n], t)
+		q.forward(a[n:], t)
+		if y == nil {
+			q.square(a)
+		} else {
+			by := getBuf(L)
+			b := *by
+			q.pieces(b, y, pl.b)
+			q.splitFold(b, n, r)
+			q.forward(b[:n], t)
+			q.forward(b[n:], t)
+			q.pointwise(a, b)
+			bufPool.Put(by)
+		}
+		q.inverse(a[:n], t)
+		q.inverse(a[n:], t)
+		q.splitJoin(a, n, r)
+	}
+	if n < nttParallelLen {
+		for i := range primes3 {
+			one(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range primes3 {
+		wg.Go(func() { one(i) })
+	}
+	wg.Wait()
+}
