@@ -360,13 +360,16 @@ func (st *lbState) carriedSums(cw []int) []float64 {
 func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []int {
 	nd, L := len(st.cD), len(st.cand)
 	cw := make([]int, nd)
+	// free draws a palette row not in used; past 64 draws (a query with
+	// nearly as many points as the palette has rows) it allows a repeat,
+	// which costs separation, never correctness.
 	free := func() int {
-		for {
-			r := st.rng.IntN(len(st.pal))
-			if !used[r] {
+		for range 64 {
+			if r := st.rng.IntN(len(st.pal)); !used[r] {
 				return r
 			}
 		}
+		return st.rng.IntN(len(st.pal))
 	}
 	for j := range cw {
 		cw[j] = free()
