@@ -63,7 +63,10 @@
 // log: fewest queries against float scorers), [Blocks] (our adaptive
 // block code), [Lean] (the block code with partial decoding of ambiguous
 // blocks, a safety factor steered by the outcomes and mixed Conway–Guy
-// blocks), [Primes] (ICML Alg 1) or [Alg3] (ICML Alg 3). Labels known beforehand
+// blocks), [Primes] (ICML Alg 1), [Alg3] (ICML Alg 3) or, for binary
+// scores rounded to decimals, [Leaderboard] (list decoding across
+// queries: the labelings that explain every score so far are kept and
+// carried into the next query). Labels known beforehand
 // (MultiOptions.Known) cost no query. A [Recorder] keeps every query and
 // score of an attack in a [Transcript], and [ReplayTranscript] reads a
 // transcript under another model: the labels its scores determine there,
@@ -175,6 +178,27 @@
 // whether they round to different scores, not a bracket's width
 // (BENCHMARKS.md §22 has the counts and what is left).
 //
+// Scores rounded to D decimals. The reported N·score moves in steps of
+// Δ = N·10^−D, so every block code, whatever its weights and the offset
+// of its known points, puts its 2^k block labelings in 2^k distinct
+// steps; the variance argument with the rounding's offset added gives
+// √((4^k − 1)/12) ≤ √k·W/(2Δ) + 1/2 ([RoundedBlockMax]): for the 1e−15
+// leaderboard (W = 34.54, 21.72 bits per score) 16 labels a query at
+// N = 198, so 13 queries for every block code, and 9 at N = 25,000
+// (2,778); the count of reportable scores gives 10 and 1,152 for any
+// code. [Leaderboard] is not a block code: sums may share a step, and
+// the ambiguity is carried into later queries, so it needs 9–11 queries
+// at N = 198 and about 2,320 at N = 25,000. What stays between it and
+// the any-code floor: a query's score spreads over about √(2πe)·σ/Δ
+// steps, σ² = Σ w²/4 over the points whose labels are still open; on
+// the first query (independent uniform labels) that bounds its entropy
+// by log2(√(2πe)·(σ/Δ + 1)), 18.95 bits at N = 198 with all 198 points
+// in it (so about 11 queries for a typical labeling) and 15.5 at
+// N = 25,000; reaching it would need every open point in every query,
+// whose list cannot be enumerated. Ours puts the list's points and up
+// to 24 fresh ones in a query: 18 labels a query at N = 198 and 10.8 at
+// N = 25,000.
+//
 // # How to extend
 //
 //   - A multi-query strategy: one new file in this package with a type
@@ -192,7 +216,7 @@
 // The files: attack.go (the shared [Result]), single.go, robust.go,
 // family.go and mutnet.go (the single-query attacks), multi.go (the
 // multi-query API), strategy.go (the strategy interface), blocks.go,
-// lean.go, cross.go, primes.go, alg3.go (the strategies), state.go (one multi-query attack's
+// lean.go, cross.go, primes.go, alg3.go, leaderboard.go (the strategies), state.go (one multi-query attack's
 // state and its block decoding), emu.go (decoding by emulated brackets),
 // floor.go (the lower bounds of "How far from the floor").
 //

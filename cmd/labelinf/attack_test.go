@@ -57,6 +57,22 @@ func TestAttackJSON(t *testing.T) {
 	}
 }
 
+// -strategy auto attacks a binary score rounded to decimals with the
+// leaderboard strategy: 11 queries or fewer at N = 198 (blocks: 13).
+func TestAttackLeaderboardDefault(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"attack", "-n", "198", "-scorer", "leaderboard", "-json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var a attackOut
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Strategy != "leaderboard" || !a.Verified || a.Accuracy == nil || *a.Accuracy != 1 || a.Queries > 11 || a.AttackCPUSeconds == nil {
+		t.Errorf("attack = %+v", a)
+	}
+}
+
 func TestAttackUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"attack"}, // no n

@@ -1,0 +1,702 @@
+// This file implements the Leaderboard strategy: list decoding across
+// queries for scores rounded to a few decimals.
+
+package decode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// Leaderboard is a cross-query code for binary scorers whose score is
+// rounded to D decimals (a leaderboard): N·score then pins the sum of the
+// terms to a cell of width Δ = N·10^−D, far wider than a float's spacing,
+// and a block code must keep every pair of block sums a cell apart,
+// which caps a block at about log2(√(3k)·W/Δ) labels (the Erdős–Moser
+// variance argument, see "How far from the floor"): 16 at N = 198, 8 at
+// N = 25,000.
+//
+// Leaderboard does not separate. It keeps the list of every labeling of
+// the undecided points (the carried points) that explains all scores so
+// far, and each query gives the carried points and k fresh points
+// generic weights of magnitude in [W/2, W] (W = the clip's ln((1−ε)/ε),
+// 34.54 nats at ε = 10^−15), so that the L·2^k candidate sums spread over
+// about √(Σw²)·√π/Δ cells, more than a block code's √(3k)·W/Δ because
+// several sums may share a cell. The score's cell keeps the candidates
+// whose exact sums lie within the rigorous budget of N·score (found by
+// meet in the middle over the fresh points); the points on which all of
+// them agree are learned, the others are carried into the next query
+// with the surviving list. The carried points' weights are chosen by
+// coordinate descent to push the list's sums apart (a pair is resolved
+// when its sums land in different cells), and k is the largest for which
+// the expected list after the query, L·2^k·Δ·∫f² under a Gaussian f of
+// the sum, stays at most a target (64 for N ≤ 4096, else 16: lists cost
+// CPU as their square). The last query, when the remaining
+// fresh points fit a Conway–Guy set at a unit above the cell and the list
+// can be spread wider than that set's span, separates every candidate.
+//
+// Verification is as strict as the block code's: a label is learned only
+// when every labeling that explains every score within the model's
+// rigorous error budget (no emulation) agrees on it; the list is
+// exhaustive, so no labeling the model allows is left out.
+var Leaderboard Strategy = leaderboard{}
+
+type leaderboard struct{}
+
+func init() { register(Leaderboard, "list") }
+
+func (leaderboard) String() string     { return "leaderboard" }
+func (leaderboard) knownNeutral() bool { return false }
+
+// setup orders the points as Blocks does; the strategy decodes by the
+// rigorous budget alone.
+func (leaderboard) setup(a *multi) {
+	slices.SortStableFunc(a.order, func(x, y int) int { return a.depth[x] - a.depth[y] })
+}
+
+// errNoDryRun: the strategy's queries follow the scores.
+var errNoDryRun = errors.New("decode: the leaderboard strategy adapts every query to the scores before it: it has no dry run")
+
+func (leaderboard) next(*multi, int) (*blockPlan, error) { return nil, errNoDryRun }
+
+// A runner is a strategy that runs the whole attack itself rather than
+// designing one block at a time (AttackMulti hands it over).
+type runner interface {
+	run(ctx context.Context, a *multi, s scorer.Server) (*Result, error)
+}
+
+// The strategy's constants.
+const (
+	// lbTargetFew and lbTargetMany are the expected number of
+	// candidates a query may leave (the list's size after it, the true
+	// labeling included) in an attack of few queries (N ≤ lbFewN) and of
+	// many. Larger lists carry more points and spread the sums wider, so
+	// fewer queries (N = 198, 23 labelings: at most 12 queries at 8, at
+	// most 11 at 64; N = 25,000, seed 1: 2,417 at 8, 2,325 at 16, 2,264
+	// at 32, 2,225 at 64), but the carried weights' descent costs CPU as
+	// the square of the list (N = 25,000, seed 1: 0.5 s at 8, 1.0 s at
+	// 16, 1.9 s at 32, 6 s at 64). Choices, not calibrated optima.
+	lbTargetFew, lbTargetMany = 64, 16
+	lbFewN                    = 4096
+	// lbBeta is the smallest fresh weight, in units of W.
+	lbBeta = 0.5
+	// lbPalette is the number of precomputed rows (random weights in
+	// [−W, W]); a query draws its rows from them without repetition.
+	lbPalette = 512
+	// lbMaxFresh caps the fresh points of one query (2^(k/2) sums a half
+	// of the meet in the middle).
+	lbMaxFresh = 24
+	// lbMaxList caps the list: above it the next query adds no fresh
+	// point. lbMaxWork caps L·2^⌈k/2⌉, the enumeration's work.
+	lbMaxList = 1 << 12
+	lbMaxWork = 1 << 22
+	// lbOptList: the carried weights are optimized for lists up to this
+	// size (the objective is over pairs); above it they are random.
+	lbOptList = 96
+	// lbPairs caps the pairs carryWeights and lbExpected look at.
+	lbPairs = 1024
+)
+
+// lbRow is a palette row: its exact terms and increment t(1) − t(0).
+type lbRow struct {
+	ri rowInfo
+	v  *big.Float // exact, incPrec
+	vf float64
+}
+
+// lbState is one Leaderboard attack.
+type lbState struct {
+	a    *multi
+	rng  *rand.Rand
+	pal  []lbRow
+	pos  []int // palette rows of weight ≥ lbBeta·W
+	cD   []int // carried points
+	inD  []bool
+	cand [][]uint8 // the list: labels of cD per candidate
+	cur  int       // fresh cursor in a.order
+	cell float64   // Δ: twice the budget of a query with no block
+	tgt  float64   // lbTargetFew or lbTargetMany
+	few  bool      // N ≤ lbFewN: a longer descent for the carried weights
+}
+
+func (leaderboard) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+	res := &Result{Verified: true}
+	if a.k != 2 {
+		return a.failed(res), fmt.Errorf("decode: the leaderboard strategy needs K = 2, not %d", a.k)
+	}
+	st := &lbState{a: a, rng: rand.New(rand.NewPCG(0x6c62, 0x1d)), inD: make([]bool, a.n), cand: [][]uint8{{}}}
+	st.tgt = lbTargetMany
+	if a.n <= lbFewN {
+		st.tgt, st.few = lbTargetFew, true
+	}
+	if err := st.palette(); err != nil {
+		return a.failed(res), err
+	}
+	for a.nUnk > 0 {
+		if err := ctx.Err(); err != nil {
+			return a.partial(res), err
+		}
+		if a.queries >= a.maxQ {
+			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
+		}
+		idx, rs, err := st.design()
+		if err != nil {
+			return a.failed(res), err
+		}
+		p := &blockPlan{rows: rs}
+		score, err := s.Score(ctx, a.prediction(idx, p))
+		a.queries++
+		for _, i := range idx {
+			a.putRow(i)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return a.partial(res), err
+			}
+			return a.failed(res), err
+		}
+		got, err := st.decode(score, idx, rs)
+		if err != nil {
+			if a.opt.OnFail != nil {
+				if ferr := a.opt.OnFail(slices.Clone(a.labels)); ferr != nil {
+					return a.failed(res), fmt.Errorf("%w: %w", ErrInconsistent, ferr)
+				}
+			}
+			return a.failed(res), err
+		}
+		res.Blocks = append(res.Blocks, got)
+		if a.opt.Progress != nil {
+			a.opt.Progress(a.n-a.nUnk, a.queries)
+		}
+	}
+	if a.opt.Check {
+		ok, decisive, err := a.check(ctx, s)
+		if err != nil {
+			return a.failed(res), err
+		}
+		res.Checked, res.CheckDecisive = true, decisive
+		if !ok {
+			res.Verified = false
+			return a.failed(res), fmt.Errorf("%w: the final check query does not match the recovered labels", ErrInconsistent)
+		}
+	}
+	return a.partial(res), nil
+}
+
+// palette computes the rows the queries draw from: lbPalette random
+// weights in [−W, W], half of them in [lbBeta·W, W].
+func (st *lbState) palette() error {
+	a := st.a
+	b0 := a.budgetFor(nil, nil, false)
+	st.cell = 2 * b0
+	if !(st.cell > 0) || math.IsInf(st.cell, 0) || st.cell >= a.wmax {
+		return &BudgetError{Model: a.m.Name, Budget: st.cell, Room: a.wmax}
+	}
+	for j := range lbPalette {
+		var w float64
+		if j%2 == 0 {
+			w = a.wmax * (lbBeta + (1-lbBeta)*st.rng.Float64())
+		} else {
+			w = a.wmax * (2*st.rng.Float64() - 1)
+		}
+		row := []float64{0, sigmoidNeg(w)}
+		if w >= a.wmax {
+			row[1] = a.pExt
+		}
+		row[0] = 1 - row[1]
+		ri, err := a.rowInfo(row)
+		if err != nil {
+			return err
+		}
+		v := new(big.Float).SetPrec(incPrec).Sub(ri.t[1], ri.t[0])
+		vf, _ := v.Float64()
+		if math.IsInf(vf, 0) || math.IsNaN(vf) {
+			return fmt.Errorf("decode: %s: a row of weight %.3g has an infinite term", a.m.Name, w)
+		}
+		st.pal = append(st.pal, lbRow{ri: ri, v: v, vf: vf})
+		if vf >= lbBeta*a.wmax {
+			st.pos = append(st.pos, len(st.pal)-1)
+		}
+	}
+	return nil
+}
+
+// fresh returns up to k fresh points (unknown, not carried), in order.
+func (st *lbState) fresh(k int) []int {
+	a := st.a
+	for st.cur < a.n && (a.labels[a.order[st.cur]] >= 0 || st.inD[a.order[st.cur]]) {
+		st.cur++
+	}
+	var idx []int
+	for p := st.cur; p < a.n && len(idx) < k; p++ {
+		if i := a.order[p]; a.labels[i] < 0 && !st.inD[i] {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// design returns the next query's points (carried, then fresh) and rows.
+func (st *lbState) design() ([]int, []rowInfo, error) {
+	a := st.a
+	L := len(st.cand)
+	nFresh := a.nUnk - len(st.cD)
+	if idx, rs, ok := st.final(nFresh); ok {
+		return idx, rs, nil
+	}
+	kmax := min(nFresh, lbMaxFresh, len(st.pos)/2)
+	if a.opt.MaxBlock > 0 {
+		kmax = min(kmax, a.opt.MaxBlock)
+	}
+	if L > lbMaxList {
+		kmax = 0
+	}
+	for kmax > 0 && L<<((kmax+1)/2) > lbMaxWork {
+		kmax--
+	}
+	// Fresh weights: distinct rows of large weight, in random order.
+	perm := st.rng.Perm(len(st.pos))
+	used := make(map[int]bool)
+	fw := make([]int, kmax)
+	for j := range fw {
+		fw[j] = st.pos[perm[j]]
+		used[fw[j]] = true
+	}
+	vf := make([]float64, kmax+1) // vf[k]: variance of the first k fresh sums
+	for j, r := range fw {
+		vf[j+1] = vf[j] + st.pal[r].vf*st.pal[r].vf/4
+	}
+	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
+	sl := st.carriedSums(cw)
+	// The largest k whose expected list is at most st.tgt (the
+	// expectation grows with k): binary search.
+	ok := func(k int) bool {
+		return lbExpected(sl, float64(L)*math.Exp2(float64(k)), math.Sqrt(vf[k]), st.cell) <= st.tgt
+	}
+	k, hiK := 0, kmax
+	for k < hiK {
+		mid := (k + hiK + 1) / 2
+		if ok(mid) {
+			k = mid
+		} else {
+			hiK = mid - 1
+		}
+	}
+	idx := append(slices.Clone(st.cD), st.fresh(k)...)
+	rs := make([]rowInfo, 0, len(idx))
+	for _, r := range cw {
+		rs = append(rs, st.pal[r].ri)
+	}
+	for _, r := range fw[:k] {
+		rs = append(rs, st.pal[r].ri)
+	}
+	if len(idx) == 0 {
+		return nil, nil, errors.New("decode: leaderboard: nothing left to query (internal error)")
+	}
+	return idx, rs, nil
+}
+
+// lbExpected estimates the list after a query: 1 + (M − 1)·Δ·∫f², f the
+// density of the sum, a mixture over the carried sums sl of Gaussians of
+// deviation sf (the fresh points, M candidates in all); with no fresh
+// point, the exact expectation for a uniform offset (a pair d < Δ apart
+// shares a cell with probability 1 − d/Δ).
+func lbExpected(sl []float64, m, sf, cell float64) float64 {
+	L := len(sl)
+	if sf == 0 {
+		var p float64
+		for x := range sl {
+			for y := x + 1; y < L; y++ {
+				if d := math.Abs(sl[x] - sl[y]); d < cell {
+					p += 2 * (1 - d/cell)
+				}
+			}
+		}
+		return 1 + p/float64(L)
+	}
+	// The mean of exp(−d²/(4·sf²)) over ordered pairs (the diagonal
+	// included), over every pair or a fixed stride of them.
+	var sum float64
+	step := max(1, L*L/lbPairs)
+	cnt := 0
+	for q := 0; q < L*L; q += step {
+		d := sl[q/L] - sl[q%L]
+		sum += math.Exp(-d * d / (4 * sf * sf))
+		cnt++
+	}
+	sum /= float64(cnt)
+	return 1 + (m-1)*cell*sum/(2*sf*math.Sqrt(math.Pi))
+}
+
+// carriedSums returns the float64 sums of the carried weights cw over the
+// list.
+func (st *lbState) carriedSums(cw []int) []float64 {
+	sl := make([]float64, len(st.cand))
+	for l, c := range st.cand {
+		for j, b := range c {
+			if b == 1 {
+				sl[l] += st.pal[cw[j]].vf
+			}
+		}
+	}
+	return sl
+}
+
+// carryWeights picks palette rows (not in used, which it extends) for the
+// carried points by coordinate descent over pairs of candidates: with
+// sep == 0 it minimizes Σ_pairs (1 − d²/(16·sf²))₊², a compact stand-in
+// for exp(−d²/(4·sf²)), the pair's share of ∫f² (sums far apart rarely
+// share a cell); with sep > 0 it minimizes Σ_pairs max(0, sep − |d|)²,
+// zero once every pair is sep apart. With sep == 0 and more than
+// lbPairs pairs it descends on a random sample of lbPairs of them.
+func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []int {
+	nd, L := len(st.cD), len(st.cand)
+	cw := make([]int, nd)
+	// free draws a palette row not in used; past 64 draws (a query with
+	// nearly as many points as the palette has rows) it allows a repeat,
+	// which costs separation, never correctness.
+	free := func() int {
+		for range 64 {
+			if r := st.rng.IntN(len(st.pal)); !used[r] {
+				return r
+			}
+		}
+		return st.rng.IntN(len(st.pal))
+	}
+	for j := range cw {
+		cw[j] = free()
+		used[cw[j]] = true
+	}
+	if L < 2 || L > lbOptList || (sf == 0 && sep == 0) {
+		return cw
+	}
+	sl := st.carriedSums(cw)
+	kern := func(d float64) float64 {
+		if sep > 0 {
+			e := max(0, sep-math.Abs(d))
+			return e * e
+		}
+		u := d * d / (16 * sf * sf)
+		if u >= 1 {
+			return 0
+		}
+		return (1 - u) * (1 - u)
+	}
+	var pairs [][2]int32
+	if all := L * (L - 1) / 2; sep > 0 || all <= lbPairs {
+		pairs = make([][2]int32, 0, all)
+		for x := range L {
+			for y := x + 1; y < L; y++ {
+				pairs = append(pairs, [2]int32{int32(x), int32(y)})
+			}
+		}
+	} else {
+		for len(pairs) < lbPairs {
+			x, y := st.rng.IntN(L), st.rng.IntN(L)
+			if x != y {
+				pairs = append(pairs, [2]int32{int32(x), int32(y)})
+			}
+		}
+	}
+	pv := make([]float64, len(pairs))
+	cur := 0.0
+	for q, p := range pairs {
+		pv[q] = kern(sl[p[0]] - sl[p[1]])
+		cur += pv[q]
+	}
+	passes, opts := 2, 6
+	if st.few {
+		passes, opts = 3, 10
+	}
+	var aff []int32 // pairs the coordinate moves, sign in the low bit
+	for range passes {
+		for j := range cw {
+			if cur == 0 {
+				break
+			}
+			aff = aff[:0]
+			for q, p := range pairs {
+				if cx, cy := st.cand[p[0]][j], st.cand[p[1]][j]; cx != cy {
+					aff = append(aff, int32(q)<<1|int32(cx))
+				}
+			}
+			best, bestGain := cw[j], 0.0
+			for range opts {
+				r := free()
+				d := st.pal[r].vf - st.pal[cw[j]].vf
+				gain := 0.0
+				for _, e := range aff {
+					p := pairs[e>>1]
+					dd := sl[p[0]] - sl[p[1]]
+					if e&1 == 1 {
+						dd += d
+					} else {
+						dd -= d
+					}
+					gain += pv[e>>1] - kern(dd)
+				}
+				if gain > bestGain {
+					best, bestGain = r, gain
+				}
+			}
+			if best == cw[j] {
+				continue
+			}
+			d := st.pal[best].vf - st.pal[cw[j]].vf
+			for l, c := range st.cand {
+				if c[j] == 1 {
+					sl[l] += d
+				}
+			}
+			for _, e := range aff {
+				q := e >> 1
+				p := pairs[q]
+				v := kern(sl[p[0]] - sl[p[1]])
+				cur += v - pv[q]
+				pv[q] = v
+			}
+			if cur < 0 {
+				cur = 0
+			}
+			delete(used, cw[j])
+			used[best] = true
+			cw[j] = best
+		}
+	}
+	return cw
+}
+
+// final designs the last query if it can separate every candidate: the
+// nFresh fresh points as a Conway–Guy set at a unit g above twice the
+// budget, the list's sums more than the set's span (plus g) apart.
+func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
+	a := st.a
+	if nFresh > maxCG || len(st.cand) > lbOptList {
+		return nil, nil, false
+	}
+	idx := append(slices.Clone(st.cD), st.fresh(nFresh)...)
+	g := st.cell * (1 + 0x1p-8)
+	for range 4 {
+		var frs []rowInfo
+		span, gf := 0.0, math.Inf(1)
+		if nFresh > 0 {
+			if a.kConwayGuy(g, nFresh) < nFresh {
+				return nil, nil, false
+			}
+			var err error
+			if frs, err = a.cgRows(nFresh, g); err != nil {
+				return nil, nil, false
+			}
+			v := increments(frs)
+			gap := cgGap(v, g)
+			if gap == nil {
+				return nil, nil, false
+			}
+			for _, x := range v {
+				f, _ := x[1].Float64()
+				span += f
+			}
+			gf, _ = gap.Float64()
+		}
+		var crs []rowInfo
+		sep := (span + g) * (1 + 0x1p-10)
+		if len(st.cD) > 0 {
+			cw := st.carryWeights(0, map[int]bool{}, sep)
+			sl := st.carriedSums(cw)
+			slices.Sort(sl)
+			for x := 1; x < len(sl); x++ {
+				if sl[x]-sl[x-1] < sep {
+					return nil, nil, false
+				}
+			}
+			for _, r := range cw {
+				crs = append(crs, st.pal[r].ri)
+			}
+		}
+		rs := append(crs, frs...)
+		if b := a.budgetFor(idx, rs, false); gf > 2*b*(1+0x1p-12) && g > 2*b*(1+0x1p-12) {
+			return idx, rs, true
+		}
+		g *= 1 + 0x1p-6
+	}
+	return nil, nil, false
+}
+
+// decode keeps the candidates that explain the score, learns the points
+// they agree on and carries the others; it returns the labels learned.
+func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) {
+	a := st.a
+	nd := len(st.cD)
+	k := len(idx) - nd
+	budget := a.budgetFor(idx, rs, false)
+	p := &blockPlan{rows: rs}
+	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
+	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
+	tf, _ := t.Float64()
+	v := increments(rs)
+	vf := make([]float64, len(rs))
+	abs := math.Abs(tf) + 1
+	for j := range v {
+		vf[j], _ = v[j][1].Float64()
+		abs += math.Abs(vf[j])
+	}
+	// The float64 filter keeps a superset: its sums are off by far less
+	// than 2^−40 of the magnitudes involved; the exact test follows.
+	margin := abs * 0x1p-40
+	lo, hi := tf-budget-margin, tf+budget+margin
+	// Meet in the middle over the fresh points: halves A (first kA) and B.
+	kA := k / 2
+	sumA := subsetSums(vf[nd : nd+kA])
+	type sm struct {
+		s float64
+		m uint32
+	}
+	sb := subsetSums(vf[nd+kA:])
+	sortedB := make([]sm, len(sb))
+	for m, s := range sb {
+		sortedB[m] = sm{s, uint32(m)}
+	}
+	sort.Slice(sortedB, func(x, y int) bool { return sortedB[x].s < sortedB[y].s })
+	type surv struct {
+		l int
+		m uint32 // fresh labels, bit j for fresh point j
+	}
+	var keep []surv
+	bud := new(big.Float).SetFloat64(budget)
+	exact := new(big.Float).SetPrec(sumPrec)
+	diff := new(big.Float).SetPrec(sumPrec)
+	for l, c := range st.cand {
+		var sc float64
+		for j, b := range c {
+			if b == 1 {
+				sc += vf[j]
+			}
+		}
+		for ma, sa := range sumA {
+			base := sc + sa
+			x := sort.Search(len(sortedB), func(i int) bool { return sortedB[i].s >= lo-base })
+			for ; x < len(sortedB) && sortedB[x].s <= hi-base; x++ {
+				m := uint32(ma) | sortedB[x].m<<kA
+				exact.SetInt64(0)
+				for j, b := range c {
+					if b == 1 {
+						exact.Add(exact, v[j][1])
+					}
+				}
+				for j := range k {
+					if m>>j&1 == 1 {
+						exact.Add(exact, v[nd+j][1])
+					}
+				}
+				if diff.Sub(t, exact).Abs(diff).Cmp(bud) <= 0 {
+					keep = append(keep, surv{l, m})
+				}
+			}
+		}
+	}
+	if len(keep) == 0 {
+		return 0, fmt.Errorf("%w: no labeling of the %d carried and %d fresh points explains the score under %s", ErrInconsistent, nd, k, a.m.Name)
+	}
+	old := st.cand
+	label := func(s surv, j int) uint8 {
+		if j < nd {
+			return old[s.l][j]
+		}
+		return uint8(s.m >> (j - nd) & 1)
+	}
+	sigma := make([]int, len(idx))
+	var open []int // positions in idx still undecided
+	for j := range idx {
+		sigma[j] = int(label(keep[0], j))
+		for _, s := range keep[1:] {
+			if label(s, j) != label(keep[0], j) {
+				sigma[j] = -1
+				open = append(open, j)
+				break
+			}
+		}
+	}
+	for _, i := range st.cD {
+		st.inD[i] = false
+	}
+	a.learn(idx, sigma)
+	got := 0
+	for _, c := range sigma {
+		if c >= 0 {
+			got++
+		}
+	}
+	st.cD = st.cD[:0]
+	for _, j := range open {
+		st.cD = append(st.cD, idx[j])
+		st.inD[idx[j]] = true
+	}
+	seen := make(map[string]bool, len(keep))
+	st.cand = nil
+	for _, s := range keep {
+		c := make([]uint8, len(open))
+		for x, j := range open {
+			c[x] = label(s, j)
+		}
+		if !seen[string(c)] {
+			seen[string(c)] = true
+			st.cand = append(st.cand, c)
+		}
+	}
+	return got, nil
+}
+
+// subsetSums returns the 2^len(w) subset sums of w, indexed by the subset's
+// bit mask.
+func subsetSums(w []float64) []float64 {
+	s := make([]float64, 1<<len(w))
+	for j, x := range w {
+		b := 1 << j
+		for m := range b {
+			s[b+m] = s[m] + x
+		}
+	}
+	return s
+}
+
+// RoundedBlockMax returns the most binary labels one query of any block
+// code can decode from a score whose mean over n points is rounded to
+// decimals (the reported N·score moves in steps of Δ = n·10^−decimals),
+// when one point moves the sum by at most w (ln((1−ε)/ε) for a clip at
+// ε): the largest k with
+//
+//	√((4^k − 1)/12) ≤ √k·w/(2Δ) + 1/2.
+//
+// A block code decodes its k labels from their one score with every other
+// point's term fixed, so the reported value is f(σ) = round((c + s(σ))/Δ)
+// for a constant c and the block's sum s(σ), and the 2^k labelings need
+// 2^k distinct integers f. Under uniform σ those have variance at least
+// (4^k − 1)/12 (2^k distinct integers), while f = (c + s)/Δ − φ with
+// |φ| ≤ 1/2, so its deviation is at most sd(s)/Δ + 1/2 ≤ √k·w/(2Δ) + 1/2
+// (the Erdős–Moser variance argument [Fre98] with the rounding's offset
+// added; the float summation moves s by far less than Δ). Choosing the
+// offset c does not help: it is already free in the bound. It returns 0
+// for n < 1, decimals < 0 or w ≤ 0.
+func RoundedBlockMax(n, decimals int, w float64) int {
+	if n < 1 || decimals < 0 || !(w > 0) || math.IsInf(w, 0) {
+		return 0
+	}
+	cell := float64(n) * math.Pow(10, -float64(decimals))
+	k := 0
+	for k < 62 {
+		next := float64(k + 1)
+		if math.Sqrt((math.Exp2(2*next)-1)/12) > math.Sqrt(next)*w/(2*cell)+0.5 {
+			break
+		}
+		k++
+	}
+	return k
+}
