@@ -10,7 +10,7 @@
 // quarter as often; a soft memory limit keeps a test with a large live
 // heap from growing to five times it. An explicit GOGC or GOMEMLIMIT in
 // the environment wins, so `GOGC=100 go test` measures the default.
-// BENCHMARKS.md ("go test -short", issue 12) gives the measured effect.
+// BENCHMARKS.md §19 gives the measured effect.
 //
 // Only tests use this package: a test file declares
 //
