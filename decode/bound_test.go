@@ -16,7 +16,7 @@ import (
 func TestBoundMulti(t *testing.T) {
 	n := 4000
 	if testing.Short() {
-		n = 800
+		n = 400
 	}
 	ctx := context.Background()
 	for _, c := range []struct {

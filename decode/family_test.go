@@ -60,6 +60,9 @@ func TestFamilyAttack(t *testing.T) {
 		if testing.Short() && tt.l.Kind == loss.NL {
 			tt.n = 10 // its d goes through exp and log at each root: the full run takes 16
 		}
+		if testing.Short() && tt.l.Kind == loss.IS {
+			tt.n = 20 // TestFamilyRootAccuracy plans Itakura–Saito at N = 55 under -short too
+		}
 		t.Run(fmt.Sprintf("%v/n=%d/tau=%g", tt.l, tt.n, tt.tau), func(t *testing.T) {
 			p, err := PlanFamily(context.Background(), FamilyOptions{Loss: tt.l, N: tt.n, Tau: tt.tau})
 			require.NoError(t, err)

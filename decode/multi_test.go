@@ -52,6 +52,9 @@ func TestMultiAllScorers(t *testing.T) {
 	for _, model := range []string{"float64-sklearn", "float32-keras", "torch-bce", "leaderboard", "apa:64", "fpa:e8m10"} {
 		for _, s := range []Strategy{Blocks, Primes, Alg3} {
 			n := 600
+			if testing.Short() {
+				n = 300 // still several blocks, prime groups and Alg 3 rounds per model
+			}
 			labels := seededLabels(t, n, 2)
 			if model == "fpa:e8m10" && s == Primes {
 				// 11-bit scores under 600 neutral points: Alg 1 cannot fit

@@ -46,7 +46,11 @@ func TestHexMatchesStrconv(t *testing.T) {
 // for the other modes and formats.
 func TestParseDecimal(t *testing.T) {
 	r := testrand.New(t)
-	for range 5000 {
+	n := 5000
+	if testing.Short() {
+		n = 2000
+	}
+	for range n {
 		v := randFloat64(r, 1)
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			continue

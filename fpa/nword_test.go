@@ -67,7 +67,7 @@ func TestRoundW(t *testing.T) {
 	r := testrand.New(t)
 	n := 20_000
 	if testing.Short() {
-		n = 3000
+		n = 1500
 	}
 	for _, f := range nwFormats {
 		p := int64(f.Prec())
@@ -117,7 +117,7 @@ func TestNWPathsMatchBig(t *testing.T) {
 	r := testrand.New(t)
 	n := 2000
 	if testing.Short() {
-		n = 300
+		n = 150
 	}
 	for _, f := range nwFormats {
 		for _, mode := range allModes {

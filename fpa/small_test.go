@@ -150,7 +150,11 @@ func TestWidePathsAllocs(t *testing.T) {
 func TestIsqrt(t *testing.T) {
 	r := testrand.New(t)
 	var got, q, tt, u big.Int
-	for i := range 3000 {
+	n := 3000
+	if testing.Short() {
+		n = 1000 // still two of the 200,000-bit radicands and a hundred of 20,000 bits
+	}
+	for i := range n {
 		n := 104 + r.IntN(300)
 		if i%10 == 0 {
 			n = 104 + r.IntN(20000)
@@ -221,7 +225,7 @@ func TestTwoPathsMatchBig(t *testing.T) {
 	r := testrand.New(t)
 	n := 3000
 	if testing.Short() {
-		n = 250
+		n = 120
 	}
 	for _, f := range twoFormats {
 		for _, mode := range allModes {
@@ -315,7 +319,11 @@ func TestSqrt2Top(t *testing.T) {
 // (u2 = dh, where the estimate is 2^64−1, and divisors just above 2^127).
 func TestDiv3by2(t *testing.T) {
 	r := testrand.New(t)
-	for i := range 200_000 {
+	n := 200_000
+	if testing.Short() {
+		n = 50_000
+	}
+	for i := range n {
 		dh, dl := r.Uint64()|1<<63, r.Uint64()
 		if i%4 == 0 {
 			dh, dl = 1<<63, r.Uint64()>>r.IntN(64)

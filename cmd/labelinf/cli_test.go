@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labelinf/labelinf/internal/testmain"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -244,7 +245,7 @@ func TestMain(m *testing.M) {
 		return
 	}
 	selfEnv = []string{"LABELINF_TEST_MAIN=1"}
-	os.Exit(m.Run())
+	os.Exit(testmain.Run(m))
 }
 
 // labelinfProcess returns labelinf with args as a real process: the test binary
