@@ -247,6 +247,10 @@ type replayer struct {
 	id      []int32 // row id of each point (−1: not yet seen)
 	labels  []int
 	unk     []int // the current query's unknowns
+	// elo, ehi: the current query's term brackets in the server's cached
+	// summation tree, every point at its label or base class; fitsEmu
+	// sets only the unknowns (nil: not built for this query yet).
+	elo, ehi *scorer.Terms
 }
 
 // rowTerms are the exact terms of one distinct prediction row.
@@ -353,6 +357,7 @@ func (rp *replayer) terms(row []float64) rowTerms {
 // cannot produce a score for this query at all.
 func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err error) {
 	rp.unk = rp.unk[:0]
+	rp.elo, rp.ehi = nil, nil
 	// The constant part: known points at their label's term, neutral and
 	// unknown points at their base class's.
 	type group struct {
@@ -485,20 +490,23 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 // fitsEmu reports whether score lies in the emulated bracket of the
 // current query with the unknowns at sigma.
 func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
-	lo, hi := rp.emu.NewTerms(rp.n), rp.emu.NewTerms(rp.n)
-	j := 0
-	for i := range rp.n {
-		ri := &rp.info[rp.id[i]]
-		c := rp.labels[i]
-		if c < 0 {
-			c = ri.base
-			if j < len(rp.unk) && rp.unk[j] == i {
-				c = sigma[j]
-				j++
+	if rp.elo == nil {
+		rp.elo, rp.ehi = rp.emu.NewCachedTerms(rp.n), rp.emu.NewCachedTerms(rp.n)
+		for i := range rp.n {
+			ri := &rp.info[rp.id[i]]
+			c := rp.labels[i]
+			if c < 0 {
+				c = ri.base
 			}
+			rp.elo.Set(i, ri.lo[c])
+			rp.ehi.Set(i, ri.hi[c])
 		}
-		lo.Set(i, ri.lo[c])
-		hi.Set(i, ri.hi[c])
+	}
+	lo, hi := rp.elo, rp.ehi
+	for j, i := range rp.unk {
+		ri := &rp.info[rp.id[i]]
+		lo.Set(i, ri.lo[sigma[j]])
+		hi.Set(i, ri.hi[sigma[j]])
 	}
 	a, errA := rp.emu.Report(lo)
 	b, errB := rp.emu.Report(hi)
