@@ -251,6 +251,7 @@ type replayer struct {
 	// summation tree, every point at its label or base class; fitsEmu
 	// sets only the unknowns (nil: not built for this query yet).
 	elo, ehi *scorer.Terms
+	eset     []int // the unknowns' classes now set in elo and ehi
 }
 
 // rowTerms are the exact terms of one distinct prediction row.
@@ -357,7 +358,7 @@ func (rp *replayer) terms(row []float64) rowTerms {
 // cannot produce a score for this query at all.
 func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err error) {
 	rp.unk = rp.unk[:0]
-	rp.elo, rp.ehi = nil, nil
+	rp.elo, rp.ehi, rp.eset = nil, nil, rp.eset[:0]
 	// The constant part: known points at their label's term, neutral and
 	// unknown points at their base class's.
 	type group struct {
@@ -503,10 +504,22 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 		}
 	}
 	lo, hi := rp.elo, rp.ehi
+	if len(rp.eset) != len(rp.unk) {
+		rp.eset = make([]int, len(rp.unk))
+		for j := range rp.eset {
+			rp.eset[j] = -1 // not set yet
+		}
+	}
+	// The search moves sigma's suffix between calls: only the points
+	// whose class changed are set again.
 	for j, i := range rp.unk {
+		if rp.eset[j] == sigma[j] {
+			continue
+		}
 		ri := &rp.info[rp.id[i]]
 		lo.Set(i, ri.lo[sigma[j]])
 		hi.Set(i, ri.hi[sigma[j]])
+		rp.eset[j] = sigma[j]
 	}
 	a, errA := rp.emu.Report(lo)
 	b, errB := rp.emu.Report(hi)
