@@ -50,19 +50,7 @@ func TestCrossAllScorers(t *testing.T) {
 // Cross spends fewer queries than Lean against torch-bce, where exact
 // terms remove a bracket of 2–7 spacings (BENCHMARKS.md §22 has
 // N = 25,000: about 9% fewer).
-func TestCrossBeatsLean(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 500
-	}
-	labels := seededLabels(t, n, 2)
-	l := attackSim(t, "torch-bce", labels, 2, MultiOptions{Strategy: Lean})
-	c := attackSim(t, "torch-bce", labels, 2, MultiOptions{Strategy: Cross})
-	if c.Queries >= l.Queries {
-		t.Errorf("torch-bce N=%d: Cross %d queries, Lean %d; want fewer", n, c.Queries, l.Queries)
-	}
-	t.Logf("torch-bce N=%d: Cross %d, Lean %d queries", n, c.Queries, l.Queries)
-}
+func TestCrossBeatsLean(t *testing.T) { beats(t, "torch-bce", Cross, Lean) }
 
 // tieCands ties exactly the disagreeing points whose parity is the same
 // in every explaining labeling, and learning a leader learns its

@@ -46,18 +46,23 @@ func TestLeanAllScorers(t *testing.T) {
 // Lean spends fewer queries than Blocks on the float32 scorer, where the
 // mixed blocks gain most (one label of about 13); at N = 3,000 it saves
 // about 7% (BENCHMARKS.md §17 has N = 25,000).
-func TestLeanBeatsBlocks(t *testing.T) {
+func TestLeanBeatsBlocks(t *testing.T) { beats(t, "float32-keras", Lean, Blocks) }
+
+// beats checks that strategy a needs fewer queries than b against the
+// named scorer on one seeded labeling (N = 3000, 500 under -short).
+func beats(t *testing.T, model string, a, b Strategy) {
+	t.Helper()
 	n := 3000
 	if testing.Short() {
 		n = 500
 	}
 	labels := seededLabels(t, n, 2)
-	b := attackSim(t, "float32-keras", labels, 2, MultiOptions{Strategy: Blocks})
-	l := attackSim(t, "float32-keras", labels, 2, MultiOptions{Strategy: Lean})
-	if l.Queries >= b.Queries {
-		t.Errorf("float32-keras N=%d: Lean %d queries, Blocks %d; want fewer", n, l.Queries, b.Queries)
+	rb := attackSim(t, model, labels, 2, MultiOptions{Strategy: b})
+	ra := attackSim(t, model, labels, 2, MultiOptions{Strategy: a})
+	if ra.Queries >= rb.Queries {
+		t.Errorf("%s N=%d: %v %d queries, %v %d; want fewer", model, n, a, ra.Queries, b, rb.Queries)
 	}
-	t.Logf("float32-keras N=%d: Lean %d, Blocks %d queries", n, l.Queries, b.Queries)
+	t.Logf("%s N=%d: %v %d, %v %d queries", model, n, a, ra.Queries, b, rb.Queries)
 }
 
 // mixed.each must list every labeling whose exact block sum lies in the
