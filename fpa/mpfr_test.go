@@ -83,29 +83,7 @@ func TestMPFRBulk(t *testing.T) {
 					y[i].Set(x[i])
 				}
 			}
-			b, err := mpfrfmt.NewBatch(f, x, y, w)
-			if err != nil {
-				t.Fatal(err)
-			}
-			bad, total := 0, 0
-			z := fpa.New(f)
-			for _, mode := range mpfrfmt.Modes {
-				if err := b.Run(op, mode); err != nil {
-					t.Fatal(err)
-				}
-				z.SetMode(mode)
-				for i := range n {
-					op.Apply(z, x[i], y[i], w[i])
-					total++
-					if err := b.Check(i, z); err != nil {
-						if bad++; bad <= 5 {
-							t.Errorf("%v %v %v: %v (x=%v y=%v w=%v)", f, op, mode, err, x[i].Text('x', -1), y[i].Text('x', -1), w[i].Text('x', -1))
-						}
-					}
-				}
-			}
-			b.Free()
-			t.Logf("%v %v: %d results, %d mismatches", f, op, total, bad)
+			bulkCheck(t, f, op, x, y, w)
 		}
 	}
 }
@@ -157,29 +135,37 @@ func TestMPFRBulkLog(t *testing.T) {
 			for i := range n {
 				x[i] = logOperand(r, f, op == mpfrfmt.Log1p)
 			}
-			b, err := mpfrfmt.NewBatch(f, x, x, x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			bad, total := 0, 0
-			z := fpa.New(f)
-			for _, mode := range mpfrfmt.Modes {
-				if err := b.Run(op, mode); err != nil {
-					t.Fatal(err)
-				}
-				z.SetMode(mode)
-				for i := range n {
-					op.Apply(z, x[i], x[i], x[i])
-					total++
-					if err := b.Check(i, z); err != nil {
-						if bad++; bad <= 5 {
-							t.Errorf("%v %v %v: %v (x=%v)", f, op, mode, err, x[i].Text('x', -1))
-						}
-					}
-				}
-			}
-			b.Free()
-			t.Logf("%v %v: %d results, %d mismatches", f, op, total, bad)
+			bulkCheck(t, f, op, x, x, x)
 		}
 	}
+}
+
+// bulkCheck runs op on every operand triple in MPFR's five modes, in MPFR
+// and in fpa, and reports the results whose value or ternary differ (the
+// first five of them in full).
+func bulkCheck(t *testing.T, f fpa.Format, op mpfrfmt.Op, x, y, w []*fpa.Float) {
+	t.Helper()
+	b, err := mpfrfmt.NewBatch(f, x, y, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Free()
+	bad, total := 0, 0
+	z := fpa.New(f)
+	for _, mode := range mpfrfmt.Modes {
+		if err := b.Run(op, mode); err != nil {
+			t.Fatal(err)
+		}
+		z.SetMode(mode)
+		for i := range x {
+			op.Apply(z, x[i], y[i], w[i])
+			total++
+			if err := b.Check(i, z); err != nil {
+				if bad++; bad <= 5 {
+					t.Errorf("%v %v %v: %v (x=%v y=%v w=%v)", f, op, mode, err, x[i].Text('x', -1), y[i].Text('x', -1), w[i].Text('x', -1))
+				}
+			}
+		}
+	}
+	t.Logf("%v %v: %d results, %d mismatches", f, op, total, bad)
 }
