@@ -45,6 +45,18 @@ func TestLogAgainstAPA(t *testing.T) {
 	}
 }
 
+// TestLogAllocs guards the reuse of Log's temporaries: 4 allocations a
+// call (inside big.Float's division), against 38 when each call made its
+// own (the margin covers -race, where sync.Pool drops some
+// of what it is given).
+func TestLogAllocs(t *testing.T) {
+	x := new(big.Float).SetFloat64(0.123456789)
+	z := new(big.Float)
+	if a := testing.AllocsPerRun(200, func() { Log(z, x) }); a > 12 {
+		t.Errorf("Log: %v allocations a call, want at most 12", a)
+	}
+}
+
 func BenchmarkLog(b *testing.B) {
 	x := new(big.Float).SetFloat64(0.123456789)
 	z := new(big.Float)
