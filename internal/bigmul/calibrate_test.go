@@ -104,3 +104,52 @@ func TestCalibrateChunks(t *testing.T) {
 		fmt.Printf("words=%d×%d big=%9.0fus bigmul=%9.0fus strategy=%d\n", sz[0], sz[1], med(ds[0]), med(ds[1]), st)
 	}
 }
+
+// TestCalibrateToom prints, for mid-size balanced operands, the median
+// CPU time (alternated repetitions) of math/big, of toomMul with Toom-3
+// only and with Toom-4 over Toom-3, and of the transform, for products
+// and squares. Run with -calibrate; toom3Words, toom4Words and the cost
+// model of choose are fitted to its output.
+func TestCalibrateToom(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(3, 6))
+	for _, words := range []int{100, 150, 200, 300, 450, 700, 1000, 1600, 2500, 3500, 5000} {
+		x, y := randInt(r, words), randInt(r, words)
+		for _, sq := range []bool{false, true} {
+			yy, ys := y, y.Bits()
+			if sq {
+				yy, ys = x, nil
+			}
+			fs := []func(){
+				func() { new(big.Int).Mul(x, yy) },
+				func() { withToomThresholds(toom3Words, 1<<30, func() { toomMul(x.Bits(), yy.Bits(), sq) }) },
+				func() { toomMul(x.Bits(), yy.Bits(), sq) },
+				func() { nttMul(x.Bits(), ys) },
+			}
+			ds := make([][]time.Duration, len(fs))
+			inner := max(1, 100000/words)
+			for rep := range 7 {
+				for j := range fs {
+					k := (j + rep) % len(fs)
+					c := threadCPU()
+					for range inner {
+						fs[k]()
+					}
+					ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
+				}
+			}
+			med := func(d []time.Duration) float64 {
+				s := slices.Clone(d)
+				slices.Sort(s)
+				return float64(s[len(s)/2]) / 1e3
+			}
+			b := med(ds[0])
+			fmt.Printf("words=%5d sq=%-5v big=%8.1fus toom3=%8.1fus (%.2f) toom4=%8.1fus (%.2f) ntt=%8.1fus (%.2f)\n",
+				words, sq, b, med(ds[1]), med(ds[1])/b, med(ds[2]), med(ds[2])/b, med(ds[3]), med(ds[3])/b)
+		}
+	}
+}

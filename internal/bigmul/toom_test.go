@@ -1,0 +1,127 @@
+package bigmul
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+// withToomThresholds runs f with the Toom thresholds set to t3 and t4.
+func withToomThresholds(t3, t4 int, f func()) {
+	o3, o4 := toom3Words, toom4Words
+	toom3Words, toom4Words = t3, t4
+	defer func() { toom3Words, toom4Words = o3, o4 }()
+	f()
+}
+
+// adversarial returns operands of n words that stress carries and signs:
+// all ones, a power of two, 2^k − 1 pieces, alternating patterns.
+func adversarial(r *rand.Rand, n int) []*big.Int {
+	ones := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(64*n)), big.NewInt(1))
+	pow := new(big.Int).Lsh(big.NewInt(1), uint(64*n-1))
+	alt := make([]big.Word, n)
+	sparse := make([]big.Word, n)
+	for i := range alt {
+		alt[i] = big.Word(0xAAAAAAAAAAAAAAAA)
+		if i%7 == 0 {
+			sparse[i] = ^big.Word(0)
+		}
+	}
+	sparse[n-1] = 1
+	return []*big.Int{ones, pow, new(big.Int).SetBits(alt), new(big.Int).SetBits(sparse), randInt(r, n)}
+}
+
+func TestToomMatchesMathBig(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	sizes := []int{12, 13, 14, 25, 47, 64, 97, 130}
+	for _, th := range [][2]int{{4, 8}, {4, 1 << 30}, {1 << 30, 8}, {3, 4}} {
+		withToomThresholds(th[0], th[1], func() {
+			for _, n := range sizes {
+				for _, other := range []int{n, n - 1, n - n/5, n - n/4 + 1} {
+					xs, ys := adversarial(r, n), adversarial(r, other)
+					for i, x := range xs {
+						y := ys[(i+1)%len(ys)]
+						want := new(big.Int).Mul(x, y)
+						got := new(big.Int).SetBits(toomMul(x.Bits(), y.Bits(), false))
+						if got.Cmp(want) != 0 {
+							t.Fatalf("thresholds %v: toomMul(%d words #%d, %d words) wrong", th, n, i, other)
+						}
+						sq := new(big.Int).SetBits(toomMul(x.Bits(), x.Bits(), true))
+						if sq.Cmp(new(big.Int).Mul(x, x)) != 0 {
+							t.Fatalf("thresholds %v: toom square of %d words #%d wrong", th, n, i)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestToomResultOwned checks that a product's words are not the arena's:
+// a second product must leave the first one intact.
+func TestToomResultOwned(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 8))
+	withToomThresholds(4, 8, func() {
+		x, y := randInt(r, 100), randInt(r, 90)
+		want := new(big.Int).Mul(x, y)
+		got := new(big.Int).SetBits(toomMul(x.Bits(), y.Bits(), false))
+		toomMul(y.Bits(), x.Bits(), true)
+		toomMul(x.Bits(), x.Bits(), false)
+		if got.Cmp(want) != 0 {
+			t.Fatal("a later product overwrote an earlier one")
+		}
+	})
+}
+
+func TestDivExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, d := range []uint64{3, 5, 15, 17, 255} {
+		for n := 1; n < 20; n++ {
+			q := randInt(r, n)
+			if n%2 == 0 {
+				q.Neg(q)
+			}
+			x := new(big.Int).Mul(q, new(big.Int).SetUint64(d))
+			got := new(big.Int)
+			divExact(got, x, d)
+			if got.Cmp(q) != 0 {
+				t.Fatalf("divExact(%d words, %d) = %v, want %v", n, d, got, q)
+			}
+			divExact(x, x, d)
+			if x.Cmp(q) != 0 {
+				t.Fatalf("divExact in place (%d words, %d) wrong", n, d)
+			}
+		}
+	}
+}
+
+// BenchmarkToom times toomMul against math/big (product and square) for
+// mid-size operands.
+func BenchmarkToom(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, words := range []int{150, 300, 700, 1600, 3000, 5000} {
+		x, y := randInt(r, words), randInt(r, words)
+		z := new(big.Int)
+		b.Run(fmt.Sprintf("words=%d/op=mul/impl=mathbig", words), func(b *testing.B) {
+			for b.Loop() {
+				z.Mul(x, y)
+			}
+		})
+		b.Run(fmt.Sprintf("words=%d/op=mul/impl=toom", words), func(b *testing.B) {
+			for b.Loop() {
+				toomMul(x.Bits(), y.Bits(), false)
+			}
+		})
+		b.Run(fmt.Sprintf("words=%d/op=sqr/impl=mathbig", words), func(b *testing.B) {
+			for b.Loop() {
+				z.Mul(x, x)
+			}
+		})
+		b.Run(fmt.Sprintf("words=%d/op=sqr/impl=toom", words), func(b *testing.B) {
+			for b.Loop() {
+				toomMul(x.Bits(), x.Bits(), true)
+			}
+		})
+	}
+}
