@@ -153,3 +153,126 @@ func TestCalibrateToom(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateBase prints the median CPU time of math/big against the
+// word-level Karatsuba (kmul, ksqr) over the assembly rows, for small
+// balanced operands. Run with -calibrate; karaWords, karaSqrWords and
+// sqrRowsWords are fitted to its output.
+func TestCalibrateBase(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(3, 7))
+	s := getArena(toomScratchWords(400))
+	for _, words := range []int{8, 16, 24, 32, 48, 64, 100, 150, 250, 400} {
+		x, y := randInt(r, words), randInt(r, words)
+		z := new(big.Int).Mul(x, y)
+		zw := make([]big.Word, 2*words)
+		fs := []func(){
+			func() { z.Mul(x, y) },
+			func() { s.off = 0; s.kmul(zw, x.Bits(), y.Bits()) },
+			func() { z.Mul(x, x) },
+			func() { s.off = 0; s.ksqr(zw, x.Bits()) },
+		}
+		ds := make([][]time.Duration, len(fs))
+		inner := max(1, 200000/(words*words))
+		for rep := range 9 {
+			for j := range fs {
+				k := (j + rep) % len(fs)
+				c := threadCPU()
+				for range inner {
+					fs[k]()
+				}
+				ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
+			}
+		}
+		med := func(d []time.Duration) float64 {
+			s := slices.Clone(d)
+			slices.Sort(s)
+			return float64(s[len(s)/2]) / 1e3
+		}
+		fmt.Printf("words=%4d big=%8.2fus kmul=%8.2fus (%.2f) bigsqr=%8.2fus ksqr=%8.2fus (%.2f)\n",
+			words, med(ds[0]), med(ds[1]), med(ds[1])/med(ds[0]), med(ds[2]), med(ds[3]), med(ds[3])/med(ds[2]))
+	}
+}
+
+// TestCalibrateToomSweep prints toomMul's median CPU time relative to
+// math/big for a grid of thresholds (toom3Words, toom4Words, the leaf:
+// math/big or the word-level Karatsuba). Run with -calibrate.
+func TestCalibrateToomSweep(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(3, 9))
+	o3, o4, ol := toom3Words, toom4Words, leafWords
+	defer func() { toom3Words, toom4Words, leafWords = o3, o4, ol }()
+	type cfg struct {
+		t3, t4 int
+		leaf   bool
+	}
+	var cfgs []cfg
+	for _, t3 := range []int{60, 100, 150, 1 << 30} {
+		for _, t4 := range []int{200, 300, 450, 700, 1 << 30} {
+			for _, leaf := range []bool{false, true} {
+				cfgs = append(cfgs, cfg{t3, t4, leaf})
+			}
+		}
+	}
+	for _, words := range []int{300, 700, 1600} {
+		x, y := randInt(r, words), randInt(r, words)
+		for _, sq := range []bool{false, true} {
+			yy := y
+			if sq {
+				yy = x
+			}
+			fs := []func(){func() { new(big.Int).Mul(x, yy) }}
+			for _, c := range cfgs {
+				fs = append(fs, func() {
+					toom3Words, toom4Words, leafWords = c.t3, c.t4, c.leaf
+					toomMul(x.Bits(), yy.Bits(), sq)
+				})
+			}
+			ds := make([][]time.Duration, len(fs))
+			inner := max(1, 20000/words)
+			for rep := range 5 {
+				for j := range fs {
+					k := (j + rep) % len(fs)
+					c := threadCPU()
+					for range inner {
+						fs[k]()
+					}
+					ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
+				}
+			}
+			med := func(d []time.Duration) float64 {
+				s := slices.Clone(d)
+				slices.Sort(s)
+				return float64(s[len(s)/2]) / 1e3
+			}
+			b := med(ds[0])
+			type res struct {
+				c cfg
+				r float64
+			}
+			var rs []res
+			for i, c := range cfgs {
+				rs = append(rs, res{c, med(ds[i+1]) / b})
+			}
+			slices.SortFunc(rs, func(a, b res) int {
+				if a.r < b.r {
+					return -1
+				}
+				return 1
+			})
+			fmt.Printf("words=%d sq=%v big=%.1fus best:", words, sq, b)
+			for _, r := range rs[:6] {
+				fmt.Printf(" t3=%d,t4=%d,leaf=%v:%.2f", r.c.t3, r.c.t4, r.c.leaf, r.r)
+			}
+			fmt.Println()
+		}
+	}
+}

@@ -50,6 +50,14 @@ var (
 	toom4Words = 360
 )
 
+// leafWords and sqrWordLeaves choose, below the Toom sizes and where the
+// amd64 kernels run, the word-level Karatsuba of basemul.go over
+// math/big for products and for squares.
+var (
+	leafWords     = true
+	sqrWordLeaves = false
+)
+
 // toomMul returns x·y for x, y ≥ 0 (words, x == y squares), by Toom-4 or
 // Toom-3 according to the size, with math/big below.
 func toomMul(x, y []big.Word, sq bool) []big.Word {
@@ -125,6 +133,21 @@ func (s *arena) mul(z, x, y *big.Int, sq bool) {
 		s.toom4(z, x, y, sq)
 	case n >= toom3Words && 3*n > 2*nx:
 		s.toom3(z, x, y, sq)
+	case useADX && (!sq || sqrWordLeaves) && leafWords:
+		xw, yw := x.Bits(), y.Bits()
+		if len(xw) < len(yw) {
+			xw, yw = yw, xw
+		}
+		zw := z.Bits()[:len(xw)+len(yw)]
+		switch {
+		case len(yw) == 0:
+			zw = zw[:0]
+		case sq:
+			s.ksqr(zw, xw)
+		default:
+			s.kmul(zw, xw, yw)
+		}
+		z.SetBits(zw)
 	case sq:
 		z.Mul(x, x)
 	default:
@@ -337,15 +360,8 @@ func compose(z *big.Int, n, m int, c []*big.Int) {
 
 // addAt adds c·2^(64·off) into w; the sum must fit in w.
 func addAt(w, c []big.Word, off int) {
-	var carry uint64
-	i := 0
-	for ; i < len(c); i++ {
-		s, cc := bits.Add64(uint64(w[off+i]), uint64(c[i]), carry)
-		w[off+i], carry = big.Word(s), cc
-	}
-	for j := off + i; carry != 0; j++ {
-		s, cc := bits.Add64(uint64(w[j]), 0, carry)
-		w[j], carry = big.Word(s), cc
+	if len(c) > 0 {
+		addTo(w[off:], c)
 	}
 }
 

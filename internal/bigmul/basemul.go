@@ -1,0 +1,248 @@
+// This file implements the products below the Toom sizes when the amd64
+// kernels are there (useADX): schoolbook rows in assembly
+// (basemul_amd64.s) under Karatsuba's recursion on words [MCA, §1.3.2],
+// with the scratch words taken from the caller's arena.
+
+package bigmul
+
+import (
+	"math/big"
+	"math/bits"
+)
+
+// mulRowsGo is the reference for mulRowsADX: for every j, z[j:j+len(x)]
+// += x·y[j] and z[j+len(x)] = the row's carry word.
+func mulRowsGo(z, x, y []big.Word) {
+	for j, d := range y {
+		var c uint64
+		row := z[j : j+len(x)]
+		for i, xi := range x {
+			hi, lo := bits.Mul64(uint64(xi), uint64(d))
+			lo, cc := bits.Add64(lo, c, 0)
+			hi += cc
+			lo, cc = bits.Add64(lo, uint64(row[i]), 0)
+			hi += cc
+			row[i], c = big.Word(lo), hi
+		}
+		z[j+len(x)] = big.Word(c)
+	}
+}
+
+// karaWords and karaSqrWords are the sizes, in words, from which kmul
+// and ksqr use Karatsuba's recursion instead of schoolbook rows, and
+// sqrRowsWords the size from which a schoolbook square adds only the
+// products x_i·x_j, i < j, doubles them and adds the squares. Measured
+// by TestCalibrateBase.
+var (
+	karaWords    = 24
+	karaSqrWords = 40
+	sqrRowsWords = 12
+)
+
+// kmul sets z[:len(x)+len(y)] = x·y for len(x) ≥ len(y) ≥ 1 by
+// Karatsuba's method over the schoolbook rows of mulRowsADX.
+func (s *arena) kmul(z, x, y []big.Word) {
+	nx, ny := len(x), len(y)
+	z = z[:nx+ny]
+	if ny < karaWords {
+		clear(z[:nx])
+		mulRowsADX(z, x, y)
+		return
+	}
+	h := (nx + 1) / 2
+	if ny <= h {
+		// Unbalanced: x in chunks of ny words, each a balanced product.
+		mark := s.off
+		t := s.words(2 * ny)[:2*ny]
+		s.kmul(z, x[:ny], y)
+		clear(z[2*ny:])
+		for i := ny; i < nx; i += ny {
+			c := x[i:min(i+ny, nx)]
+			if len(c) >= ny {
+				s.kmul(t, c, y)
+			} else {
+				s.kmul(t, y, c)
+			}
+			addTo(z[i:], t[:len(c)+ny])
+		}
+		s.off = mark
+		return
+	}
+	mark := s.off
+	defer func() { s.off = mark }()
+	x0, x1, y0, y1 := x[:h], x[h:], y[:h], y[h:]
+	s.kmul(z[:2*h], x0, y0)
+	s.kmul(z[2*h:], x1, y1)
+	w := s.words(6*h + 1)[:6*h+1]
+	dx, dy, t, m := w[:h], w[h:2*h], w[2*h:4*h], w[4*h:]
+	sx := subAbs(dx, x0, x1)
+	sy := subAbs(dy, y0, y1)
+	s.kmul(t, dx, dy)
+	copy(m, z[:2*h])
+	m[2*h] = 0
+	addTo(m, z[2*h:])
+	if sx == sy {
+		subFrom(m, t)
+	} else {
+		addTo(m, t)
+	}
+	addTo(z[h:], m[:min(len(m), nx+ny-h)])
+}
+
+// ksqr sets z[:2·len(x)] = x² by Karatsuba's method for squares,
+// (x0 − x1)² for the middle term, over schoolbook squares.
+func (s *arena) ksqr(z, x []big.Word) {
+	n := len(x)
+	z = z[:2*n]
+	if n < karaSqrWords {
+		sqrBasecase(z, x)
+		return
+	}
+	mark := s.off
+	defer func() { s.off = mark }()
+	h := (n + 1) / 2
+	x0, x1 := x[:h], x[h:]
+	s.ksqr(z[:2*h], x0)
+	s.ksqr(z[2*h:], x1)
+	w := s.words(5*h + 1)[:5*h+1]
+	d, t, m := w[:h], w[h:3*h], w[3*h:]
+	subAbs(d, x0, x1)
+	s.ksqr(t, d)
+	copy(m, z[:2*h])
+	m[2*h] = 0
+	addTo(m, z[2*h:])
+	subFrom(m, t)
+	addTo(z[h:], m[:min(len(m), 2*n-h)])
+}
+
+// sqrBasecase sets z[:2·len(x)] = x²: the products x_i·x_j for i < j by
+// rows, doubled, plus the squares x_i².
+func sqrBasecase(z, x []big.Word) {
+	n := len(x)
+	if n < sqrRowsWords {
+		clear(z[:n])
+		mulRowsADX(z, x, x)
+		return
+	}
+	clear(z[:2*n])
+	for i := 0; i < n-1; i++ {
+		// z[2i+1 : i+n+1] += x[i+1:]·x[i], carry word to z[i+n].
+		mulRowsADX(z[2*i+1:], x[i+1:], x[i:i+1])
+	}
+	var c uint64
+	for i := range z[:2*n] {
+		v := uint64(z[i])
+		z[i] = big.Word(v<<1 | c)
+		c = v >> 63
+	}
+	var carry uint64
+	for i, xi := range x {
+		hi, lo := bits.Mul64(uint64(xi), uint64(xi))
+		var c0 uint64
+		lo, c0 = bits.Add64(uint64(z[2*i]), lo, carry)
+		hi, carry = bits.Add64(uint64(z[2*i+1]), hi, c0)
+		z[2*i], z[2*i+1] = big.Word(lo), big.Word(hi)
+	}
+}
+
+// subAbs sets d = |a − b| for len(a) = len(d) ≥ len(b) and reports
+// whether a < b.
+func subAbs(d, a, b []big.Word) bool {
+	if cmpPadded(a, b) >= 0 {
+		br := subVV(d[:len(b)], a, b)
+		copy(d[len(b):], a[len(b):])
+		if br != 0 {
+			decr(d[len(b):])
+		}
+		return false
+	}
+	// b > a: a's words beyond len(b) are zero.
+	n := len(b)
+	if subVV(d[:n], b, a) != 0 {
+		panic("bigmul: subAbs borrow")
+	}
+	clear(d[n:])
+	return true
+}
+
+// cmpPadded compares a and b as numbers (missing top words are zero).
+func cmpPadded(a, b []big.Word) int {
+	for i := max(len(a), len(b)) - 1; i >= 0; i-- {
+		var ai, bi big.Word
+		if i < len(a) {
+			ai = a[i]
+		}
+		if i < len(b) {
+			bi = b[i]
+		}
+		if ai != bi {
+			if ai < bi {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// addTo adds x into z (len(z) ≥ len(x)), propagating the carry through
+// z; the sum must fit in z.
+func addTo(z, x []big.Word) {
+	if addVV(z[:len(x)], z, x) != 0 {
+		incr(z[len(x):])
+	}
+}
+
+// subFrom subtracts x from z (len(z) ≥ len(x)), propagating the borrow;
+// the difference must be non-negative.
+func subFrom(z, x []big.Word) {
+	if subVV(z[:len(x)], z, x) != 0 {
+		decr(z[len(x):])
+	}
+}
+
+// incr adds 1 to z; the sum must fit.
+func incr(z []big.Word) {
+	for i := range z {
+		z[i]++
+		if z[i] != 0 {
+			return
+		}
+	}
+	panic("bigmul: carry out of the product")
+}
+
+// decr subtracts 1 from z; z must be positive.
+func decr(z []big.Word) {
+	for i := range z {
+		z[i]--
+		if z[i] != ^big.Word(0) {
+			return
+		}
+	}
+	panic("bigmul: borrow out of a difference")
+}
+
+// addVVGo sets z = x + y over len(z) words and returns the carry.
+func addVVGo(z, x, y []big.Word) big.Word {
+	var c uint64
+	x, y = x[:len(z)], y[:len(z)]
+	for i := range z {
+		var s uint64
+		s, c = bits.Add64(uint64(x[i]), uint64(y[i]), c)
+		z[i] = big.Word(s)
+	}
+	return big.Word(c)
+}
+
+// subVVGo sets z = x − y over len(z) words and returns the borrow.
+func subVVGo(z, x, y []big.Word) big.Word {
+	var b uint64
+	x, y = x[:len(z)], y[:len(z)]
+	for i := range z {
+		var d uint64
+		d, b = bits.Sub64(uint64(x[i]), uint64(y[i]), b)
+		z[i] = big.Word(d)
+	}
+	return big.Word(b)
+}
