@@ -34,8 +34,8 @@ func mulRowsGo(z, x, y []big.Word) {
 // products x_i·x_j, i < j, doubles them and adds the squares. Measured
 // by TestCalibrateBase.
 var (
-	karaWords    = 24
-	karaSqrWords = 40
+	karaWords    = 32
+	karaSqrWords = 64
 	sqrRowsWords = 12
 )
 

@@ -50,21 +50,69 @@ const (
 	byMathBig strategy = iota // math/big (Karatsuba, schoolbook)
 	byNTT                     // one transform of the whole product
 	byChunks                  // the long operand in chunks, the short one's transform reused
+	byToom                    // Toom-4/Toom-3 and word-level Karatsuba (toom.go, basemul.go)
 )
+
+// Toom's cost relative to math/big's, from TestCalibrateToomSweep's
+// medians (CPU time, 2-core reference machine, 2026-11-23): with the
+// amd64 kernels, 0.60–0.69 for balanced products from 200 to 2,500
+// words, 0.74–0.89 for squares, 0.76–0.90 for the word-level Karatsuba
+// alone (from 32 words, any shape); over math/big's own products (other
+// platforms, purego) 0.79–0.88 for balanced products from 1,000 words,
+// and no gain for squares.
+const (
+	toomGainADX     = 0.68
+	toomSqrGainADX  = 0.85
+	karaGainADX     = 0.88
+	toomGainPureGo  = 0.9
+	toomMinWordsADX = 32   // below, math/big
+	toomMinWordsGo  = 1000 // below, math/big (no amd64 kernels)
+)
+
+// toomGain returns the expected cost of toomMul relative to math/big's
+// for an xw×yw-word product (xw ≥ yw), or 1 where it does not pay.
+func toomGain(xw, yw int, sq bool) float64 {
+	balanced := 4*yw > 3*xw && yw >= toom3Words
+	switch {
+	case useADX && sq && balanced:
+		return toomSqrGainADX
+	case useADX && sq:
+		return 1
+	case useADX && balanced:
+		return toomGainADX
+	case useADX && yw >= toomMinWordsADX:
+		return karaGainADX
+	case !sq && balanced && yw >= toomMinWordsGo:
+		return toomGainPureGo
+	}
+	return 1
+}
+
+// schoolCost returns the model's cost, in µs, of the best product below
+// the transform: math/big's, or Toom's where toomGain says it pays.
+func schoolCost(xw, yw int, sq bool) (float64, strategy) {
+	k := karatsubaUS * float64(xw) / float64(yw) * math.Pow(float64(yw), 1.585)
+	if sq {
+		k *= 0.67
+	}
+	if g := toomGain(xw, yw, sq); g < 1 {
+		return k * g, byToom
+	}
+	return k, byMathBig
+}
 
 // choose picks the cheapest way to multiply an xw-word by a yw-word
 // operand (a square if sq) under the cost model above, for xw ≥ yw.
 func choose(xw, yw int, sq bool) (strategy, nttPlan, int) {
-	if bits.UintSize != 64 || yw < chunkMinWords {
+	if bits.UintSize != 64 || yw == 0 {
 		return byMathBig, nttPlan{}, 0
 	}
-	k := karatsubaUS * float64(xw) / float64(yw) * math.Pow(float64(yw), 1.585)
-	best, cost := byMathBig, k
+	cost, best := schoolCost(xw, yw, sq)
+	if yw < chunkMinWords {
+		return best, nttPlan{}, 0
+	}
 	var bestPl nttPlan
 	bestCw := 0
-	if sq {
-		cost *= 0.67
-	}
 	if yw >= nttMinWords {
 		pl := planFor(uint(xw)*64, uint(yw)*64)
 		f := nttUS * pl.cost()
@@ -101,6 +149,8 @@ func Mul(z, x, y *big.Int) *big.Int {
 	switch st {
 	case byMathBig:
 		return z.Mul(x, y)
+	case byToom:
+		w = toomMul(xw, yw, sq)
 	case byNTT:
 		if sq {
 			yw = nil
@@ -151,12 +201,10 @@ func MulWrap(z, x, y *big.Int, minBits uint) (*big.Int, uint) {
 // wrapPays reports whether the wrapped transform of about mw words is
 // expected to beat math/big's full xw×yw-word product (model of choose).
 func wrapPays(xw, yw, mw int, sq bool) bool {
-	lo, hi := min(xw, yw), max(xw, yw)
-	k := karatsubaUS * float64(hi) / float64(lo) * math.Pow(float64(lo), 1.585)
+	k, _ := schoolCost(max(xw, yw), min(xw, yw), sq)
 	pl := wrapPlan(uint(mw) * 64)
 	f := nttUS * pl.cost()
 	if sq {
-		k *= 0.67
 		f *= 0.76
 	}
 	return f < k

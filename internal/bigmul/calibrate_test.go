@@ -176,6 +176,24 @@ func TestCalibrateBase(t *testing.T) {
 			func() { z.Mul(x, x) },
 			func() { s.off = 0; s.ksqr(zw, x.Bits()) },
 		}
+		for _, kw := range []int{16, 32, 48} {
+			fs = append(fs, func() {
+				o := karaWords
+				karaWords = kw
+				s.off = 0
+				s.kmul(zw, x.Bits(), y.Bits())
+				karaWords = o
+			})
+		}
+		for _, kw := range []int{24, 64, 100} {
+			fs = append(fs, func() {
+				o := karaSqrWords
+				karaSqrWords = kw
+				s.off = 0
+				s.ksqr(zw, x.Bits())
+				karaSqrWords = o
+			})
+		}
 		ds := make([][]time.Duration, len(fs))
 		inner := max(1, 200000/(words*words))
 		for rep := range 9 {
@@ -193,8 +211,9 @@ func TestCalibrateBase(t *testing.T) {
 			slices.Sort(s)
 			return float64(s[len(s)/2]) / 1e3
 		}
-		fmt.Printf("words=%4d big=%8.2fus kmul=%8.2fus (%.2f) bigsqr=%8.2fus ksqr=%8.2fus (%.2f)\n",
-			words, med(ds[0]), med(ds[1]), med(ds[1])/med(ds[0]), med(ds[2]), med(ds[3]), med(ds[3])/med(ds[2]))
+		fmt.Printf("words=%4d big=%8.2fus kmul=%8.2fus (%.2f; kara 16/32/48: %.2f %.2f %.2f) bigsqr=%8.2fus ksqr=%8.2fus (%.2f; kara 24/64/100: %.2f %.2f %.2f)\n",
+			words, med(ds[0]), med(ds[1]), med(ds[1])/med(ds[0]), med(ds[4])/med(ds[0]), med(ds[5])/med(ds[0]), med(ds[6])/med(ds[0]),
+			med(ds[2]), med(ds[3]), med(ds[3])/med(ds[2]), med(ds[7])/med(ds[2]), med(ds[8])/med(ds[2]), med(ds[9])/med(ds[2]))
 	}
 }
 
@@ -215,14 +234,14 @@ func TestCalibrateToomSweep(t *testing.T) {
 		leaf   bool
 	}
 	var cfgs []cfg
-	for _, t3 := range []int{60, 100, 150, 1 << 30} {
-		for _, t4 := range []int{200, 300, 450, 700, 1 << 30} {
-			for _, leaf := range []bool{false, true} {
+	for _, t3 := range []int{100, 150, 200, 1 << 30} {
+		for _, t4 := range []int{250, 350, 500, 800, 1 << 30} {
+			for _, leaf := range []bool{useADX} {
 				cfgs = append(cfgs, cfg{t3, t4, leaf})
 			}
 		}
 	}
-	for _, words := range []int{300, 700, 1600} {
+	for _, words := range []int{200, 300, 450, 700, 1000, 1600, 2500} {
 		x, y := randInt(r, words), randInt(r, words)
 		for _, sq := range []bool{false, true} {
 			yy := y
@@ -269,8 +288,8 @@ func TestCalibrateToomSweep(t *testing.T) {
 				return 1
 			})
 			fmt.Printf("words=%d sq=%v big=%.1fus best:", words, sq, b)
-			for _, r := range rs[:6] {
-				fmt.Printf(" t3=%d,t4=%d,leaf=%v:%.2f", r.c.t3, r.c.t4, r.c.leaf, r.r)
+			for _, r := range rs[:5] {
+				fmt.Printf(" %d/%d:%.2f", r.c.t3, r.c.t4, r.r)
 			}
 			fmt.Println()
 		}

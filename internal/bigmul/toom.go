@@ -46,8 +46,8 @@ import (
 // from which the recursion of toomMul uses Toom-3 and Toom-4; below
 // toom3Words it calls math/big. Measured by TestCalibrateToom.
 var (
-	toom3Words = 120
-	toom4Words = 360
+	toom3Words = 150
+	toom4Words = 350
 )
 
 // leafWords and sqrWordLeaves choose, below the Toom sizes and where the

@@ -1,6 +1,7 @@
 package bigmul
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -128,3 +129,48 @@ func BenchmarkToom(b *testing.B) {
 		})
 	}
 }
+
+// FuzzToom checks toomMul and Mul against math/big on fuzzed operands,
+// with the Toom and Karatsuba thresholds lowered to a few words so that
+// short inputs run every level; rep repeats the operand's bytes to reach
+// longer inputs with the fuzzer's patterns.
+func FuzzToom(f *testing.F) {
+	f.Add([]byte{1}, []byte{255, 255, 255}, uint8(3), false)
+	f.Add(bytesOf(0xff, 200), bytesOf(0xff, 190), uint8(1), false)
+	f.Add(bytesOf(0x80, 64), []byte{}, uint8(9), true)
+	f.Fuzz(func(t *testing.T, a, b []byte, rep uint8, neg bool) {
+		r := int(rep%16) + 1
+		x := new(big.Int).SetBytes(bytes.Repeat(a, r))
+		y := new(big.Int).SetBytes(bytes.Repeat(b, r))
+		if neg {
+			x.Neg(x)
+		}
+		ok, okS, okR := karaWords, karaSqrWords, sqrRowsWords
+		defer func() { karaWords, karaSqrWords, sqrRowsWords = ok, okS, okR }()
+		karaWords, karaSqrWords, sqrRowsWords = 3, 4, 2
+		withToomThresholds(5, 9, func() {
+			want := new(big.Int).Mul(x, y)
+			if got := Mul(new(big.Int), x, y); got.Cmp(want) != 0 {
+				t.Fatalf("Mul(%x, %x) = %x, want %x", x, y, got, want)
+			}
+			xa, ya := new(big.Int).Abs(x), new(big.Int).Abs(y)
+			if xa.Sign() == 0 || ya.Sign() == 0 {
+				return
+			}
+			if len(xa.Bits()) < len(ya.Bits()) {
+				xa, ya = ya, xa
+			}
+			if got := new(big.Int).SetBits(toomMul(xa.Bits(), ya.Bits(), false)); got.Cmp(new(big.Int).Mul(xa, ya)) != 0 {
+				t.Fatalf("toomMul(%x, %x) wrong", xa, ya)
+			}
+			if got := new(big.Int).SetBits(toomMul(xa.Bits(), xa.Bits(), true)); got.Cmp(new(big.Int).Mul(xa, xa)) != 0 {
+				t.Fatalf("toom square of %x wrong", xa)
+			}
+			if got := Sqr(new(big.Int), x); got.Cmp(new(big.Int).Mul(x, x)) != 0 {
+				t.Fatalf("Sqr(%x) wrong", x)
+			}
+		})
+	})
+}
+
+func bytesOf(b byte, n int) []byte { return bytes.Repeat([]byte{b}, n) }
