@@ -45,7 +45,7 @@ TEXT ·mulRowsADX(SB), NOSPLIT, $0-72
 	LEAQ (DI)(R13*8), BX  // &z[n]: the blocks' end in row 0
 	LEAQ (SI)(R13*8), SI  // &x[n]
 	MOVQ R13, AX
-	ANDQ $3, AX           // r = n mod 4
+	ANDQ $7, AX           // r = n mod 8
 	LEAQ (DI)(AX*8), DI   // &z[r]: the singles' end in row 0
 	SUBQ AX, R13
 	NEGQ R13              // −(n − r)
@@ -57,7 +57,7 @@ row:
 	MOVQ  (R10), DX // y[j]
 	LEAQ  8(R10), R10
 	MOVQ  x_len+32(FP), CX
-	ANDQ  $3, CX
+	ANDQ  $7, CX
 	NEGQ  CX        // −r
 	XORQ  R9, R9    // carry word; clears CF and OF
 	JCXZQ singlesdone
@@ -74,7 +74,12 @@ singles:
 
 singlesdone:
 	MOVQ  R13, CX // −(n − r)
-	JCXZQ blocksdone
+	JCXZQ noblocks // JCXZQ reaches only 127 bytes: jump on from here
+	JMP   blocks
+
+noblocks:
+	LEAQ (CX), CX // not a bare jump, which the assembler would thread
+	JMP  blocksdone
 
 blocks:
 	MULXQ (SI)(CX*8), AX, R8
@@ -93,7 +98,23 @@ blocks:
 	ADCXQ R8, AX
 	ADOXQ 24(BX)(CX*8), AX
 	MOVQ  AX, 24(BX)(CX*8)
-	LEAQ  4(CX), CX
+	MULXQ 32(SI)(CX*8), AX, R8
+	ADCXQ R9, AX
+	ADOXQ 32(BX)(CX*8), AX
+	MOVQ  AX, 32(BX)(CX*8)
+	MULXQ 40(SI)(CX*8), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 40(BX)(CX*8), AX
+	MOVQ  AX, 40(BX)(CX*8)
+	MULXQ 48(SI)(CX*8), AX, R8
+	ADCXQ R9, AX
+	ADOXQ 48(BX)(CX*8), AX
+	MOVQ  AX, 48(BX)(CX*8)
+	MULXQ 56(SI)(CX*8), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 56(BX)(CX*8), AX
+	MOVQ  AX, 56(BX)(CX*8)
+	LEAQ  8(CX), CX
 	JCXZQ blocksdone
 	JMP   blocks
 

@@ -11,7 +11,7 @@ import (
 // math/big on every small shape, random and all-ones words.
 func TestMulRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 3))
-	for nx := 1; nx <= 21; nx++ {
+	for nx := 1; nx <= 41; nx++ {
 		for ny := 1; ny <= 9; ny++ {
 			for _, ones := range []bool{false, true} {
 				x, y := make([]big.Word, nx), make([]big.Word, ny)

@@ -150,7 +150,11 @@ func Mul(z, x, y *big.Int) *big.Int {
 	case byMathBig:
 		return z.Mul(x, y)
 	case byToom:
-		w = toomMul(xw, yw, sq)
+		var buf []big.Word
+		if zw := z.Bits(); !overlaps(zw, xw) && !overlaps(zw, yw) {
+			buf = zw // z's words, when z is not an operand, take the product
+		}
+		w = toomMul(buf, xw, yw, sq)
 	case byNTT:
 		if sq {
 			yw = nil
@@ -166,6 +170,12 @@ func Mul(z, x, y *big.Int) *big.Int {
 		z.Neg(z)
 	}
 	return z
+}
+
+// overlaps reports whether a and b share their backing array (math/big's
+// alias test: the same last element of the capacity).
+func overlaps(a, b []big.Word) bool {
+	return cap(a) > 0 && cap(b) > 0 && &a[0:cap(a)][cap(a)-1] == &b[0:cap(b)][cap(b)-1]
 }
 
 // Sqr sets z to x² and returns z.

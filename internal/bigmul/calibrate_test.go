@@ -126,8 +126,8 @@ func TestCalibrateToom(t *testing.T) {
 			}
 			fs := []func(){
 				func() { new(big.Int).Mul(x, yy) },
-				func() { withToomThresholds(toom3Words, 1<<30, func() { toomMul(x.Bits(), yy.Bits(), sq) }) },
-				func() { toomMul(x.Bits(), yy.Bits(), sq) },
+				func() { withToomThresholds(toom3Words, 1<<30, func() { toomMul(nil, x.Bits(), yy.Bits(), sq) }) },
+				func() { toomMul(nil, x.Bits(), yy.Bits(), sq) },
 				func() { nttMul(x.Bits(), ys) },
 			}
 			ds := make([][]time.Duration, len(fs))
@@ -252,7 +252,7 @@ func TestCalibrateToomSweep(t *testing.T) {
 			for _, c := range cfgs {
 				fs = append(fs, func() {
 					toom3Words, toom4Words, leafWords = c.t3, c.t4, c.leaf
-					toomMul(x.Bits(), yy.Bits(), sq)
+					toomMul(nil, x.Bits(), yy.Bits(), sq)
 				})
 			}
 			ds := make([][]time.Duration, len(fs))

@@ -60,12 +60,18 @@ var (
 
 // toomMul returns x·y for x, y ≥ 0 (words, x == y squares), by Toom-4 or
 // Toom-3 according to the size, with math/big below.
-func toomMul(x, y []big.Word, sq bool) []big.Word {
+//
+// The product is written into buf's storage when buf has room for
+// len(x)+len(y) words (buf must not overlap x or y), else into a new
+// slice; never into the arena's, which later products reuse.
+func toomMul(buf, x, y []big.Word, sq bool) []big.Word {
 	var a, b, z big.Int
 	a.SetBits(x)
 	b.SetBits(y)
-	// The product's storage is the caller's, never the arena's.
-	z.SetBits(make([]big.Word, 0, len(x)+len(y)))
+	if cap(buf) < len(x)+len(y) {
+		buf = make([]big.Word, 0, len(x)+len(y))
+	}
+	z.SetBits(buf[:0])
 	s := getArena(toomScratchWords(max(len(x), len(y))))
 	defer arenaPool.Put(s)
 	if sq {
@@ -346,14 +352,28 @@ func (s *arena) toom3(z, x, y *big.Int, sq bool) {
 
 // compose sets z = Σ c_i·2^(64·m·i) for c_i ≥ 0, a sum below 2^(64·n),
 // in z's storage (room for n words).
+//
+// The first and the last coefficient (x0·y0 < 2^(128m) and the top
+// pieces' product) are copied into place, the words between them
+// cleared, and the others added.
 func compose(z *big.Int, n, m int, c []*big.Int) {
 	w := z.Bits()[:n]
-	clear(w)
-	for i, ci := range c {
+	for _, ci := range c {
 		if ci.Sign() < 0 {
 			panic("bigmul: negative Toom coefficient")
 		}
-		addAt(w, ci.Bits(), i*m)
+	}
+	k := len(c) - 1
+	c0, ck := c[0].Bits(), c[k].Bits()
+	top := min(k*m, n) // ck is zero when its pieces are empty
+	copy(w, c0)
+	clear(w[len(c0):top])
+	if top < n {
+		copy(w[top:], ck)
+		clear(w[top+len(ck):])
+	}
+	for i := 1; i < k; i++ {
+		addAt(w, c[i].Bits(), i*m)
 	}
 	z.SetBits(w)
 }

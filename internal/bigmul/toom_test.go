@@ -47,11 +47,11 @@ func TestToomMatchesMathBig(t *testing.T) {
 					for i, x := range xs {
 						y := ys[(i+1)%len(ys)]
 						want := new(big.Int).Mul(x, y)
-						got := new(big.Int).SetBits(toomMul(x.Bits(), y.Bits(), false))
+						got := new(big.Int).SetBits(toomMul(nil, x.Bits(), y.Bits(), false))
 						if got.Cmp(want) != 0 {
 							t.Fatalf("thresholds %v: toomMul(%d words #%d, %d words) wrong", th, n, i, other)
 						}
-						sq := new(big.Int).SetBits(toomMul(x.Bits(), x.Bits(), true))
+						sq := new(big.Int).SetBits(toomMul(nil, x.Bits(), x.Bits(), true))
 						if sq.Cmp(new(big.Int).Mul(x, x)) != 0 {
 							t.Fatalf("thresholds %v: toom square of %d words #%d wrong", th, n, i)
 						}
@@ -69,13 +69,41 @@ func TestToomResultOwned(t *testing.T) {
 	withToomThresholds(4, 8, func() {
 		x, y := randInt(r, 100), randInt(r, 90)
 		want := new(big.Int).Mul(x, y)
-		got := new(big.Int).SetBits(toomMul(x.Bits(), y.Bits(), false))
-		toomMul(y.Bits(), x.Bits(), true)
-		toomMul(x.Bits(), x.Bits(), false)
+		got := new(big.Int).SetBits(toomMul(nil, x.Bits(), y.Bits(), false))
+		toomMul(nil, y.Bits(), x.Bits(), true)
+		toomMul(nil, x.Bits(), x.Bits(), false)
 		if got.Cmp(want) != 0 {
 			t.Fatal("a later product overwrote an earlier one")
 		}
 	})
+}
+
+// TestMulReusesZ checks Mul on the Toom path when z's storage is large
+// enough (reused), shared with an operand (not reused), or a window of
+// an operand's array.
+func TestMulReusesZ(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 8))
+	x, y := randInt(r, 400), randInt(r, 390)
+	want := new(big.Int).Mul(x, y)
+	z := new(big.Int).Lsh(randInt(r, 900), 7)
+	if Mul(z, x, y).Cmp(want) != 0 {
+		t.Fatal("Mul into a large z wrong")
+	}
+	if Mul(z, x, y).Cmp(want) != 0 {
+		t.Fatal("Mul into a reused z wrong")
+	}
+	// z shares x's backing array (x's words are its low words).
+	big2 := make([]big.Word, 2000)
+	copy(big2, x.Bits())
+	xs := new(big.Int).SetBits(big2[:len(x.Bits())])
+	zs := new(big.Int).SetBits(big2[:0])
+	if Mul(zs, xs, y).Cmp(want) != 0 {
+		t.Fatal("Mul into z sharing x's array wrong")
+	}
+	x2 := new(big.Int).Set(x)
+	if Mul(x2, x2, x2).Cmp(new(big.Int).Mul(x, x)) != 0 {
+		t.Fatal("Mul(x, x, x) wrong")
+	}
 }
 
 func TestDivExact(t *testing.T) {
@@ -114,7 +142,7 @@ func BenchmarkToom(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("words=%d/op=mul/impl=toom", words), func(b *testing.B) {
 			for b.Loop() {
-				toomMul(x.Bits(), y.Bits(), false)
+				toomMul(nil, x.Bits(), y.Bits(), false)
 			}
 		})
 		b.Run(fmt.Sprintf("words=%d/op=sqr/impl=mathbig", words), func(b *testing.B) {
@@ -124,7 +152,7 @@ func BenchmarkToom(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("words=%d/op=sqr/impl=toom", words), func(b *testing.B) {
 			for b.Loop() {
-				toomMul(x.Bits(), x.Bits(), true)
+				toomMul(nil, x.Bits(), x.Bits(), true)
 			}
 		})
 	}
@@ -160,10 +188,10 @@ func FuzzToom(f *testing.F) {
 			if len(xa.Bits()) < len(ya.Bits()) {
 				xa, ya = ya, xa
 			}
-			if got := new(big.Int).SetBits(toomMul(xa.Bits(), ya.Bits(), false)); got.Cmp(new(big.Int).Mul(xa, ya)) != 0 {
+			if got := new(big.Int).SetBits(toomMul(nil, xa.Bits(), ya.Bits(), false)); got.Cmp(new(big.Int).Mul(xa, ya)) != 0 {
 				t.Fatalf("toomMul(%x, %x) wrong", xa, ya)
 			}
-			if got := new(big.Int).SetBits(toomMul(xa.Bits(), xa.Bits(), true)); got.Cmp(new(big.Int).Mul(xa, xa)) != 0 {
+			if got := new(big.Int).SetBits(toomMul(nil, xa.Bits(), xa.Bits(), true)); got.Cmp(new(big.Int).Mul(xa, xa)) != 0 {
 				t.Fatalf("toom square of %x wrong", xa)
 			}
 			if got := Sqr(new(big.Int), x); got.Cmp(new(big.Int).Mul(x, x)) != 0 {
