@@ -73,20 +73,83 @@ func (s *arena) kmul(z, x, y []big.Word) {
 	x0, x1, y0, y1 := x[:h], x[h:], y[:h], y[h:]
 	s.kmul(z[:2*h], x0, y0)
 	s.kmul(z[2*h:], x1, y1)
-	w := s.words(6*h + 1)[:6*h+1]
-	dx, dy, t, m := w[:h], w[h:2*h], w[2*h:4*h], w[4*h:]
+	w := s.words(5 * h)[:5*h]
+	dx, dy, t, sum := w[:h], w[h:2*h], w[2*h:4*h], w[4*h:]
 	sx := subAbs(dx, x0, x1)
 	sy := subAbs(dy, y0, y1)
 	s.kmul(t, dx, dy)
-	copy(m, z[:2*h])
-	m[2*h] = 0
-	addTo(m, z[2*h:])
-	if sx == sy {
-		subFrom(m, t)
+	addMiddle(z, t, sum, h, sx == sy)
+}
+
+// addMiddle adds (lo + hi ∓ t)·β^h into z = lo + hi·β^(2h) (lo of 2h
+// words, hi the rest, at least h), Karatsuba's middle term: minus t when
+// sub. With lo = L0 + L1·β^h and hi = H0 + H1·β^h, the words [h, 2h)
+// gain L0 + L1 + H0 and [2h, 3h) gain L1 + H0 + H1, so S = L1 + H0 is
+// formed once (in sum, h words) [MCA, §1.3.2; GMP's toom22]. The carry
+// out of z, tracked in top, must come back to zero.
+func addMiddle(z, t, sum []big.Word, h int, sub bool) {
+	n := len(z)
+	l := n - 3*h // H1's length, 0 ≤ l ≤ h
+	c1 := addVV(sum, z[h:2*h], z[2*h:3*h])
+	c2 := addVV(z[h:2*h], sum, z[:h])
+	c3 := addVV(z[2*h:2*h+l], sum[:l], z[3*h:])
+	c3 = addVWc(z[2*h+l:3*h], sum[l:], c3)
+	top := addWc(z[2*h:], c1+c2)
+	top += addWc(z[3*h:], c1+c3)
+	if sub {
+		top -= subToC(z[h:], t)
 	} else {
-		addTo(m, t)
+		top += addToC(z[h:], t)
 	}
-	addTo(z[h:], m[:min(len(m), nx+ny-h)])
+	if top != 0 {
+		panic("bigmul: Karatsuba carry out of the product")
+	}
+}
+
+// addVWc sets z = x + c (len(z) = len(x)) and returns the carry.
+func addVWc(z, x []big.Word, c big.Word) big.Word {
+	for i, v := range x {
+		s := v + c
+		c = 0
+		if s < v {
+			c = 1
+		}
+		z[i] = s
+	}
+	return c
+}
+
+// addWc adds c into z, propagating, and returns the carry out of z.
+func addWc(z []big.Word, c big.Word) big.Word {
+	for i := 0; c != 0 && i < len(z); i++ {
+		s := z[i] + c
+		c = 0
+		if s < z[i] {
+			c = 1
+		}
+		z[i] = s
+	}
+	return c
+}
+
+// addToC adds x into z (len(z) ≥ len(x)), propagating, and returns the
+// carry out of z.
+func addToC(z, x []big.Word) big.Word {
+	return addWc(z[len(x):], addVV(z[:len(x)], z, x))
+}
+
+// subToC subtracts x from z (len(z) ≥ len(x)), propagating, and returns
+// the borrow out of z.
+func subToC(z, x []big.Word) big.Word {
+	b := subVV(z[:len(x)], z, x)
+	for i := len(x); b != 0 && i < len(z); i++ {
+		b = 0
+		if z[i] == 0 {
+			b = 1
+		}
+		z[i]--
+	}
+	return b
 }
 
 // ksqr sets z[:2·len(x)] = x² by Karatsuba's method for squares,
@@ -104,15 +167,11 @@ func (s *arena) ksqr(z, x []big.Word) {
 	x0, x1 := x[:h], x[h:]
 	s.ksqr(z[:2*h], x0)
 	s.ksqr(z[2*h:], x1)
-	w := s.words(5*h + 1)[:5*h+1]
-	d, t, m := w[:h], w[h:3*h], w[3*h:]
+	w := s.words(4 * h)[:4*h]
+	d, t, sum := w[:h], w[h:3*h], w[3*h:]
 	subAbs(d, x0, x1)
 	s.ksqr(t, d)
-	copy(m, z[:2*h])
-	m[2*h] = 0
-	addTo(m, z[2*h:])
-	subFrom(m, t)
-	addTo(z[h:], m[:min(len(m), 2*n-h)])
+	addMiddle(z, t, sum, h, true)
 }
 
 // sqrBasecase sets z[:2·len(x)] = x²: the products x_i·x_j for i < j by
@@ -129,19 +188,19 @@ func sqrBasecase(z, x []big.Word) {
 		// z[2i+1 : i+n+1] += x[i+1:]·x[i], carry word to z[i+n].
 		mulRowsADX(z[2*i+1:], x[i+1:], x[i:i+1])
 	}
-	var c uint64
-	for i := range z[:2*n] {
-		v := uint64(z[i])
-		z[i] = big.Word(v<<1 | c)
-		c = v >> 63
-	}
-	var carry uint64
+	// z = 2z + Σ x_i²·β^(2i) in one pass: cs is the bit shifted out of
+	// the previous word pair, carry the addition's carry.
+	var cs, carry uint64
 	for i, xi := range x {
 		hi, lo := bits.Mul64(uint64(xi), uint64(xi))
+		a, b := uint64(z[2*i]), uint64(z[2*i+1])
+		a2 := a<<1 | cs
+		b2 := b<<1 | a>>63
+		cs = b >> 63
 		var c0 uint64
-		lo, c0 = bits.Add64(uint64(z[2*i]), lo, carry)
-		hi, carry = bits.Add64(uint64(z[2*i+1]), hi, c0)
-		z[2*i], z[2*i+1] = big.Word(lo), big.Word(hi)
+		a2, c0 = bits.Add64(a2, lo, carry)
+		b2, carry = bits.Add64(b2, hi, c0)
+		z[2*i], z[2*i+1] = big.Word(a2), big.Word(b2)
 	}
 }
 

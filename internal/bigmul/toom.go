@@ -55,7 +55,7 @@ var (
 // math/big for products and for squares.
 var (
 	leafWords     = true
-	sqrWordLeaves = false
+	sqrWordLeaves = true
 )
 
 // toomMul returns x·y for x, y ≥ 0 (words, x == y squares), by Toom-4 or
