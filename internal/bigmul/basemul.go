@@ -28,6 +28,14 @@ func mulRowsGo(z, x, y []big.Word) {
 	}
 }
 
+// sqrRowsGo is the reference for sqrRowsADX: for every i < len(x)−1,
+// z[2i+1 : i+len(x)] += x[i+1:]·x[i], and z[i+len(x)] = the row's carry.
+func sqrRowsGo(z, x []big.Word) {
+	for i := 0; i < len(x)-1; i++ {
+		mulRowsGo(z[2*i+1:], x[i+1:], x[i:i+1])
+	}
+}
+
 // karaWords and karaSqrWords are the sizes, in words, from which kmul
 // and ksqr use Karatsuba's recursion instead of schoolbook rows, and
 // sqrRowsWords the size from which a schoolbook square adds only the
@@ -184,10 +192,7 @@ func sqrBasecase(z, x []big.Word) {
 		return
 	}
 	clear(z[:2*n])
-	for i := 0; i < n-1; i++ {
-		// z[2i+1 : i+n+1] += x[i+1:]·x[i], carry word to z[i+n].
-		mulRowsADX(z[2*i+1:], x[i+1:], x[i:i+1])
-	}
+	sqrRowsADX(z, x)
 	// z = 2z + Σ x_i²·β^(2i) in one pass: cs is the bit shifted out of
 	// the previous word pair, carry the addition's carry.
 	var cs, carry uint64

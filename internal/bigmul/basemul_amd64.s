@@ -247,3 +247,106 @@ subbdone:
 	ADCQ  $0, AX
 	MOVQ  AX, ret+72(FP)
 	RET
+
+// func sqrRowsADX(z, x []big.Word)
+//
+// The triangle of a schoolbook square: for every i < len(x)−1,
+// z[2i+1 : i+len(x)] += x[i+1:]·x[i] and the row's carry word is stored
+// in z[i+len(x)]. z[:2·len(x)] must be zero on entry; the rows are
+// mulRowsADX's, each row's length n−1−i split into n−1−i mod 8 single
+// steps and blocks of eight. Locals: 0(SP) = −(blocks' words).
+TEXT ·sqrRowsADX(SB), NOSPLIT, $8-48
+	MOVQ z_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ x_len+32(FP), R13
+	XORQ R12, R12 // i
+
+srow:
+	MOVQ R13, AX
+	SUBQ R12, AX
+	SUBQ $1, AX           // L = n − 1 − i
+	JLE  sdone
+	MOVQ (SI)(R12*8), DX  // x[i]
+	MOVQ AX, CX
+	ANDQ $7, CX           // r
+	SUBQ CX, AX           // q = L − r
+	NEGQ AX
+	MOVQ AX, 0(SP)        // −q
+	LEAQ 8(SI)(R12*8), R10 // &x[i+1]
+	LEAQ (R12)(R12*1), R11
+	LEAQ 8(DI)(R11*8), R11 // &z[2i+1]
+	LEAQ (R10)(CX*8), R10  // singles' ends: &x[i+1+r], &z[2i+1+r]
+	LEAQ (R11)(CX*8), R11
+	NEGQ AX
+	LEAQ (R10)(AX*8), BX   // blocks' ends: &x[n], &z[i+n]
+	LEAQ (R11)(AX*8), R14
+	NEGQ CX                // −r
+	XORQ R9, R9            // carry word; clears CF and OF
+	JCXZQ ssinglesdone
+
+ssingles:
+	MULXQ (R10)(CX*8), AX, R8
+	ADCXQ R9, AX
+	ADOXQ (R11)(CX*8), AX
+	MOVQ  AX, (R11)(CX*8)
+	MOVQ  R8, R9
+	LEAQ  1(CX), CX
+	JCXZQ ssinglesdone
+	JMP   ssingles
+
+ssinglesdone:
+	MOVQ  0(SP), CX // −q
+	JCXZQ snoblocks
+	JMP   sblocks
+
+snoblocks:
+	LEAQ (CX), CX // not a bare jump, which the assembler would thread
+	JMP  sblocksdone
+
+sblocks:
+	MULXQ (BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	ADOXQ (R14)(CX*8), AX
+	MOVQ  AX, (R14)(CX*8)
+	MULXQ 8(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 8(R14)(CX*8), AX
+	MOVQ  AX, 8(R14)(CX*8)
+	MULXQ 16(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	ADOXQ 16(R14)(CX*8), AX
+	MOVQ  AX, 16(R14)(CX*8)
+	MULXQ 24(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 24(R14)(CX*8), AX
+	MOVQ  AX, 24(R14)(CX*8)
+	MULXQ 32(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	ADOXQ 32(R14)(CX*8), AX
+	MOVQ  AX, 32(R14)(CX*8)
+	MULXQ 40(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 40(R14)(CX*8), AX
+	MOVQ  AX, 40(R14)(CX*8)
+	MULXQ 48(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	ADOXQ 48(R14)(CX*8), AX
+	MOVQ  AX, 48(R14)(CX*8)
+	MULXQ 56(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 56(R14)(CX*8), AX
+	MOVQ  AX, 56(R14)(CX*8)
+	LEAQ  8(CX), CX
+	JCXZQ sblocksdone
+	JMP   sblocks
+
+sblocksdone:
+	MOVQ  $0, AX
+	ADCXQ AX, R9
+	ADOXQ AX, R9
+	MOVQ  R9, (R14) // z[i+n]
+	INCQ  R12
+	JMP   srow
+
+sdone:
+	RET

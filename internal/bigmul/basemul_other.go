@@ -16,3 +16,6 @@ func addVV(z, x, y []big.Word) big.Word { return addVVGo(z, x, y) }
 
 // subVV is subVVGo where there is no assembly.
 func subVV(z, x, y []big.Word) big.Word { return subVVGo(z, x, y) }
+
+// sqrRowsADX is sqrRowsGo where there is no assembly.
+func sqrRowsADX(z, x []big.Word) { sqrRowsGo(z, x) }

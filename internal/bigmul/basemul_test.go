@@ -82,6 +82,30 @@ func TestKaratsubaWords(t *testing.T) {
 	}
 }
 
+// TestSqrRows checks sqrRowsADX against sqrRowsGo on every length up to
+// 40, random and all-ones words.
+func TestSqrRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 3))
+	for n := 1; n <= 40; n++ {
+		for _, ones := range []bool{false, true} {
+			x := make([]big.Word, n)
+			for i := range x {
+				x[i] = big.Word(r.Uint64())
+				if ones {
+					x[i] = ^big.Word(0)
+				}
+			}
+			z1, z2 := make([]big.Word, 2*n+1), make([]big.Word, 2*n+1)
+			z1[2*n], z2[2*n] = 7, 7 // guard word
+			sqrRowsADX(z1[:2*n], x)
+			sqrRowsGo(z2[:2*n], x)
+			if !slices.Equal(z1, z2) {
+				t.Fatalf("sqrRowsADX(%d words, ones %v) = %v, want %v", n, ones, z1, z2)
+			}
+		}
+	}
+}
+
 // TestAddSubVV checks addVV and subVV (assembly where it runs) against
 // the Go loops at every length up to 21, with all-ones words for long
 // carry chains.
