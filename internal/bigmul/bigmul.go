@@ -53,19 +53,20 @@ const (
 	byToom                    // Toom-4/Toom-3 and word-level Karatsuba (toom.go, basemul.go)
 )
 
-// Toom's cost relative to math/big's, from TestCalibrateToomSweep's
-// medians (CPU time, 2-core reference machine, 2026-11-23): with the
-// amd64 kernels, 0.60–0.69 for balanced products from 200 to 2,500
-// words, 0.74–0.89 for squares, 0.76–0.90 for the word-level Karatsuba
-// alone (from 32 words, any shape); over math/big's own products (other
-// platforms, purego) 0.79–0.88 for balanced products from 1,000 words,
-// and no gain for squares.
+// Toom's cost relative to math/big's, from TestCalibrateToomSweep's and
+// TestCalibrateBase's medians (CPU time, 2-core reference machine,
+// 2026-11-23): with the amd64 kernels, 0.52–0.77 for balanced products
+// from 200 to 2,500 words, 0.51–0.69 for squares, 0.70–0.80 for the
+// word-level Karatsuba alone (from 16 words, any shape; squares
+// 0.61–0.79); over math/big's own products (other platforms, purego)
+// 0.79–0.88 for balanced products from 1,000 words, and no gain for
+// squares.
 const (
-	toomGainADX     = 0.68
-	toomSqrGainADX  = 0.85
-	karaGainADX     = 0.88
+	toomGainADX     = 0.6
+	toomSqrGainADX  = 0.68
+	karaGainADX     = 0.78
 	toomGainPureGo  = 0.9
-	toomMinWordsADX = 32   // below, math/big
+	toomMinWordsADX = 16   // below, math/big
 	toomMinWordsGo  = 1000 // below, math/big (no amd64 kernels)
 )
 
@@ -76,8 +77,6 @@ func toomGain(xw, yw int, sq bool) float64 {
 	switch {
 	case useADX && sq && balanced:
 		return toomSqrGainADX
-	case useADX && sq:
-		return 1
 	case useADX && balanced:
 		return toomGainADX
 	case useADX && yw >= toomMinWordsADX:

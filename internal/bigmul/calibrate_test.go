@@ -36,7 +36,7 @@ func TestCalibrate(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, words := range []int{1200, 2500, 16000, 160000} {
+	for _, words := range []int{1200, 2500, 3500, 5000, 8000, 16000, 160000} {
 		x, y := randInt(r, words), randInt(r, words)
 		fs := []func(){
 			func() { new(big.Int).Mul(x, y) },
@@ -44,10 +44,15 @@ func TestCalibrate(t *testing.T) {
 			func() { new(big.Int).Mul(x, x) },
 			func() { nttMul(x.Bits(), y.Bits()) },
 			func() { nttMul(x.Bits(), nil) },
+			func() { toomMul(nil, x.Bits(), y.Bits(), false) },
+			func() { toomMul(nil, x.Bits(), x.Bits(), true) },
 		}
 		ds := make([][]time.Duration, len(fs))
 		reps := 7
 		inner := max(1, 400000/words)
+		if words > 16000 {
+			fs[5], fs[6] = func() {}, func() {} // Toom never runs there
+		}
 		for rep := range reps {
 			for j := range fs {
 				k := (j + rep) % len(fs)
@@ -63,7 +68,7 @@ func TestCalibrate(t *testing.T) {
 			slices.Sort(s)
 			return float64(s[len(s)/2]) / 1e3
 		}
-		fmt.Printf("words=%6d big=%9.0fus fft=%9.0fus bigsqr=%9.0fus ntt=%9.0fus nttsqr=%9.0fus\n", words, med(ds[0]), med(ds[1]), med(ds[2]), med(ds[3]), med(ds[4]))
+		fmt.Printf("words=%6d big=%9.0fus fft=%9.0fus bigsqr=%9.0fus ntt=%9.0fus nttsqr=%9.0fus toom=%9.0fus toomsqr=%9.0fus\n", words, med(ds[0]), med(ds[1]), med(ds[2]), med(ds[3]), med(ds[4]), med(ds[5]), med(ds[6]))
 	}
 }
 
