@@ -14,13 +14,13 @@ import (
 // += x·y[j] and z[j+len(x)] = the row's carry word.
 func mulRowsGo(z, x, y []big.Word) {
 	for j, d := range y {
-		var c uint64
+		var c uint
 		row := z[j : j+len(x)]
 		for i, xi := range x {
-			hi, lo := bits.Mul64(uint64(xi), uint64(d))
-			lo, cc := bits.Add64(lo, c, 0)
+			hi, lo := bits.Mul(uint(xi), uint(d))
+			lo, cc := bits.Add(lo, c, 0)
 			hi += cc
-			lo, cc = bits.Add64(lo, uint64(row[i]), 0)
+			lo, cc = bits.Add(lo, uint(row[i]), 0)
 			hi += cc
 			row[i], c = big.Word(lo), hi
 		}
@@ -195,16 +195,16 @@ func sqrBasecase(z, x []big.Word) {
 	sqrRowsADX(z, x)
 	// z = 2z + Σ x_i²·β^(2i) in one pass: cs is the bit shifted out of
 	// the previous word pair, carry the addition's carry.
-	var cs, carry uint64
+	var cs, carry uint
 	for i, xi := range x {
-		hi, lo := bits.Mul64(uint64(xi), uint64(xi))
-		a, b := uint64(z[2*i]), uint64(z[2*i+1])
+		hi, lo := bits.Mul(uint(xi), uint(xi))
+		a, b := uint(z[2*i]), uint(z[2*i+1])
 		a2 := a<<1 | cs
-		b2 := b<<1 | a>>63
-		cs = b >> 63
-		var c0 uint64
-		a2, c0 = bits.Add64(a2, lo, carry)
-		b2, carry = bits.Add64(b2, hi, c0)
+		b2 := b<<1 | a>>(bits.UintSize-1)
+		cs = b >> (bits.UintSize - 1)
+		var c0 uint
+		a2, c0 = bits.Add(a2, lo, carry)
+		b2, carry = bits.Add(b2, hi, c0)
 		z[2*i], z[2*i+1] = big.Word(a2), big.Word(b2)
 	}
 }
@@ -289,11 +289,11 @@ func decr(z []big.Word) {
 
 // addVVGo sets z = x + y over len(z) words and returns the carry.
 func addVVGo(z, x, y []big.Word) big.Word {
-	var c uint64
+	var c uint
 	x, y = x[:len(z)], y[:len(z)]
 	for i := range z {
-		var s uint64
-		s, c = bits.Add64(uint64(x[i]), uint64(y[i]), c)
+		var s uint
+		s, c = bits.Add(uint(x[i]), uint(y[i]), c)
 		z[i] = big.Word(s)
 	}
 	return big.Word(c)
@@ -301,11 +301,11 @@ func addVVGo(z, x, y []big.Word) big.Word {
 
 // subVVGo sets z = x − y over len(z) words and returns the borrow.
 func subVVGo(z, x, y []big.Word) big.Word {
-	var b uint64
+	var b uint
 	x, y = x[:len(z)], y[:len(z)]
 	for i := range z {
-		var d uint64
-		d, b = bits.Sub64(uint64(x[i]), uint64(y[i]), b)
+		var d uint
+		d, b = bits.Sub(uint(x[i]), uint(y[i]), b)
 		z[i] = big.Word(d)
 	}
 	return big.Word(b)

@@ -1,8 +1,11 @@
-// Package bigmul multiplies big integers, switching from math/big's
-// Karatsuba multiplication to a three-prime number-theoretic transform
-// (ntt.go) above a measured size, with a squaring path (one forward
-// transform instead of two) and split lengths n + n/2 between the powers
-// of two (ntt_split.go).
+// Package bigmul multiplies big integers: Toom-4 and Toom-3 (toom.go)
+// over a word-level Karatsuba with amd64 BMI2/ADX schoolbook kernels
+// (basemul.go, basemul_amd64.s) from a few dozen words, and a
+// three-prime number-theoretic transform (ntt.go) above a measured size,
+// with a squaring path (one forward transform instead of two) and split
+// lengths n + n/2 between the powers of two (ntt_split.go). Without the
+// kernels (other platforms, the purego tag, CPUs without ADX) math/big
+// multiplies below the Toom sizes.
 //
 // Every package of labelinf that multiplies large integers (apa, primes)
 // goes through [Mul] and [Sqr] so that the crossover is measured once.

@@ -12,7 +12,7 @@
 // recurse (Toom-4 above toom4Words, Toom-3 above toom3Words, math/big
 // below), and the interpolation is a fixed sequence of additions, shifts
 // and exact divisions by 3 and 5, done by multiplication by the inverse
-// modulo 2^64 (Jebelean's exact division [Jeb93]).
+// modulo the word base (Jebelean's exact division [Jeb93]).
 //
 // Interpolation of Toom-4, with c_0 … c_6 the product's coefficients,
 // r_t its value at t and r_h = 2^6·r(1/2):
@@ -386,16 +386,16 @@ func addAt(w, c []big.Word, off int) {
 }
 
 // divExact sets z = x/d for d in {3, 5, 15, 17, …} (a divisor of
-// 2^64 − 1) and x a multiple of d (either sign). With m = (2^64 − 1)/d,
-// d^−1 ≡ −m·(1 + 2^64 + 2^128 + …) modulo 2^(64n), so the quotient's
-// words are the running sums −Σ x_j·m·2^(64j), whose carry chain is a
-// subtraction instead of a product (GMP's bdiv_dbm1c, a form of
+// β − 1, β = 2^64 or 2^32 the word base) and x a multiple of d (either
+// sign). With m = (β − 1)/d, d^−1 ≡ −m·(1 + β + β² + …) modulo β^n, so
+// the quotient's words are the running sums −Σ x_j·m·β^j, whose carry
+// chain is a subtraction instead of a product (GMP's bdiv_dbm1c, a form of
 // Jebelean's exact division [Jeb93]). z == x is allowed.
-func divExact(z, x *big.Int, d uint64) {
-	if (^uint64(0))%d != 0 {
-		panic("bigmul: divExact needs a divisor of 2^64 − 1")
+func divExact(z, x *big.Int, d uint) {
+	if (^uint(0))%d != 0 {
+		panic("bigmul: divExact needs a divisor of the word base minus 1")
 	}
-	m := ^uint64(0) / d
+	m := ^uint(0) / d
 	neg := x.Sign() < 0
 	xw := x.Bits()
 	zw := z.Bits()
@@ -405,13 +405,13 @@ func divExact(z, x *big.Int, d uint64) {
 		}
 		zw = zw[:len(xw)]
 	}
-	var h uint64
+	var h uint
 	for i, v := range xw {
-		p1, p0 := bits.Mul64(uint64(v), m)
-		var b uint64
-		h, b = bits.Sub64(h, p0, 0)
+		p1, p0 := bits.Mul(uint(v), m)
+		var b uint
+		h, b = bits.Sub(h, p0, 0)
 		zw[i] = big.Word(h)
-		h, _ = bits.Sub64(h, p1, b)
+		h, _ = bits.Sub(h, p1, b)
 	}
 	z.SetBits(zw)
 	if neg {
