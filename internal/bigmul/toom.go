@@ -193,14 +193,14 @@ func (s *arena) toom4(z, x, y *big.Int, sq bool) {
 		for i := range p {
 			piece(&p[i], w, i, m)
 		}
-		for i := range e {
+		for i := 1; i < 6; i++ {
 			s.int(&e[i], m+2)
 		}
 		var t, u big.Int
 		s.int(&t, m+2)
 		s.int(&u, m+2)
-		e[0].Set(&p[0])
-		e[6].Set(&p[3])
+		e[0].SetBits(p[0].Bits()) // shared, read only
+		e[6].SetBits(p[3].Bits())
 		t.Add(&p[0], &p[2]) // x0 + x2
 		u.Add(&p[1], &p[3]) // x1 + x3
 		e[1].Add(&t, &u)
@@ -297,11 +297,11 @@ func (s *arena) toom3(z, x, y *big.Int, sq bool) {
 		for i := range p {
 			piece(&p[i], w, i, m)
 		}
-		for i := range e {
+		for i := 1; i < 4; i++ {
 			s.int(&e[i], m+2)
 		}
-		e[0].Set(&p[0])
-		e[4].Set(&p[2])
+		e[0].SetBits(p[0].Bits()) // shared, read only
+		e[4].SetBits(p[2].Bits())
 		e[3].Add(&p[0], &p[2]) // x0 + x2
 		e[1].Add(&e[3], &p[1])
 		e[2].Sub(&e[3], &p[1])
