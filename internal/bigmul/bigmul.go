@@ -61,16 +61,18 @@ const (
 // 2026-11-23): with the amd64 kernels, 0.52–0.77 for balanced products
 // from 200 to 2,500 words, 0.51–0.69 for squares, 0.70–0.80 for the
 // word-level Karatsuba alone (from 16 words, any shape; squares
-// 0.61–0.79); over math/big's own products (other platforms, purego)
+// 0.61–0.79; unbalanced products from 200 words, 0.69–0.77 by
+// TestCalibrateChunks); over math/big's own products (other platforms, purego)
 // 0.79–0.88 for balanced products from 1,000 words, and no gain for
 // squares.
 const (
-	toomGainADX     = 0.6
-	toomSqrGainADX  = 0.68
-	karaGainADX     = 0.78
-	toomGainPureGo  = 0.9
-	toomMinWordsADX = 16   // below, math/big
-	toomMinWordsGo  = 1000 // below, math/big (no amd64 kernels)
+	toomGainADX      = 0.6
+	toomSqrGainADX   = 0.68
+	karaGainADX      = 0.78
+	toomChunkGainADX = 0.72 // unbalanced, the long operand in balanced pieces
+	toomGainPureGo   = 0.9
+	toomMinWordsADX  = 16   // below, math/big
+	toomMinWordsGo   = 1000 // below, math/big (no amd64 kernels)
 )
 
 // toomGain returns the expected cost of toomMul relative to math/big's
@@ -82,6 +84,8 @@ func toomGain(xw, yw int, sq bool) float64 {
 		return toomSqrGainADX
 	case useADX && balanced:
 		return toomGainADX
+	case useADX && yw >= toom3Words:
+		return toomChunkGainADX
 	case useADX && yw >= toomMinWordsADX:
 		return karaGainADX
 	case !sq && balanced && yw >= toomMinWordsGo:

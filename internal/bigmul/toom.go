@@ -139,6 +139,8 @@ func (s *arena) mul(z, x, y *big.Int, sq bool) {
 		s.toom4(z, x, y, sq)
 	case n >= toom3Words && 3*n > 2*nx:
 		s.toom3(z, x, y, sq)
+	case n >= toom3Words:
+		s.mulChunks(z, x, y)
 	case useADX && (!sq || sqrWordLeaves) && leafWords:
 		xw, yw := x.Bits(), y.Bits()
 		if len(xw) < len(yw) {
@@ -159,6 +161,33 @@ func (s *arena) mul(z, x, y *big.Int, sq bool) {
 	default:
 		z.Mul(x, y)
 	}
+}
+
+// mulChunks sets z = x·y for operands of unequal lengths (the shorter
+// at least toom3Words) by balanced products of the shorter operand with
+// pieces of the longer one, each by s.mul, added at their offsets.
+func (s *arena) mulChunks(z, x, y *big.Int) {
+	xw, yw := x.Bits(), y.Bits()
+	if len(xw) < len(yw) {
+		xw, yw = yw, xw
+		x, y = y, x
+	}
+	mark := s.off
+	defer func() { s.off = mark }()
+	nx, ny := len(xw), len(yw)
+	zw := z.Bits()[:nx+ny]
+	clear(zw)
+	var a, t big.Int
+	s.int(&t, 2*ny)
+	for i := 0; i < nx; i += ny {
+		a.SetBits(xw[i:min(i+ny, nx)])
+		if a.Sign() == 0 {
+			continue
+		}
+		s.mul(&t, &a, y, false)
+		addAt(zw, t.Bits(), i)
+	}
+	z.SetBits(zw)
 }
 
 // piece returns words [i·m, (i+1)·m) of x as a big.Int (shared storage).
