@@ -113,10 +113,15 @@ func choose(xw, yw int, sq bool) (strategy, nttPlan, int) {
 	if bits.UintSize != 64 || yw == 0 {
 		return byMathBig, nttPlan{}, 0
 	}
-	cost, best := schoolCost(xw, yw, sq)
 	if yw < chunkMinWords {
-		return best, nttPlan{}, 0
+		// No transform pays here: no need for the model's powers, whose
+		// cost is not negligible against a product of a few words.
+		if toomGain(xw, yw, sq) < 1 {
+			return byToom, nttPlan{}, 0
+		}
+		return byMathBig, nttPlan{}, 0
 	}
+	cost, best := schoolCost(xw, yw, sq)
 	var bestPl nttPlan
 	bestCw := 0
 	if yw >= nttMinWords {
