@@ -43,7 +43,7 @@ func TestToomMatchesMathBig(t *testing.T) {
 	for _, th := range ths {
 		withToomThresholds(th[0], th[1], func() {
 			for _, n := range sizes {
-				for _, other := range []int{n, n - 1, n - n/5, n - n/4 + 1, n/2, n/3 + 1} {
+				for _, other := range []int{n, n - 1, n - n/5, n - n/4 + 1, n / 2, n/3 + 1} {
 					if other < 1 {
 						continue
 					}
