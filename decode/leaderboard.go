@@ -125,18 +125,39 @@ type lbState struct {
 	cell float64   // Δ: twice the budget of a query with no block
 	tgt  float64   // lbTargetFew or lbTargetMany
 	few  bool      // N ≤ lbFewN: a longer descent for the carried weights
+	// emu: decode by emulated brackets (Carry) rather than the rigorous
+	// budget; cell is then the width of sums one score leaves (carry.go,
+	// resolution), recomputed before each query.
+	emu bool
+	// brFac scales the emulated resolution (Carry).
+	brFac float64
+	// maxFresh, if > 0, replaces lbMaxFresh (at most 32: the fresh
+	// labels are a uint32 mask).
+	maxFresh int
 }
 
 func (leaderboard) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
-	res := &Result{Verified: true}
 	if a.k != 2 {
-		return a.failed(res), fmt.Errorf("decode: the leaderboard strategy needs K = 2, not %d", a.k)
+		return a.failed(&Result{}), fmt.Errorf("decode: the leaderboard strategy needs K = 2, not %d", a.k)
 	}
-	st := &lbState{a: a, rng: rand.New(rand.NewPCG(0x6c62, 0x1d)), inD: make([]bool, a.n), cand: [][]uint8{{}}}
+	st := newLbState(a)
 	st.tgt = lbTargetMany
 	if a.n <= lbFewN {
 		st.tgt, st.few = lbTargetFew, true
 	}
+	return st.run(ctx, s)
+}
+
+// newLbState starts a list decoder: an empty list of one candidate.
+func newLbState(a *multi) *lbState {
+	return &lbState{a: a, rng: rand.New(rand.NewPCG(0x6c62, 0x1d)), inD: make([]bool, a.n), cand: [][]uint8{{}}}
+}
+
+// run is the list decoder's attack: a query of the carried points and
+// fresh ones at a time, until every label is learned.
+func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
+	a := st.a
+	res := &Result{Verified: true}
 	if err := st.palette(); err != nil {
 		return a.failed(res), err
 	}
@@ -249,10 +270,18 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 	a := st.a
 	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
-	if idx, rs, ok := st.final(nFresh); ok {
+	if st.emu {
+		// The final query's separation is the rigorous budget's, far
+		// wider than an emulated bracket: Carry keeps listing.
+		st.cell = st.resolution()
+	} else if idx, rs, ok := st.final(nFresh); ok {
 		return idx, rs, nil
 	}
-	kmax := min(nFresh, lbMaxFresh, len(st.pos)/2)
+	maxFresh := lbMaxFresh
+	if st.maxFresh > 0 {
+		maxFresh = st.maxFresh
+	}
+	kmax := min(nFresh, maxFresh, len(st.pos)/2)
 	if a.opt.MaxBlock > 0 {
 		kmax = min(kmax, a.opt.MaxBlock)
 	}
@@ -531,28 +560,74 @@ func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
 }
 
 // decode keeps the candidates that explain the score, learns the points
-// they agree on and carries the others; it returns the labels learned.
+// they agree on and carries the others; it returns the labels learned. A
+// candidate explains the score when its exact sum lies within the
+// rigorous budget of N·score (Leaderboard) or, with st.emu, when the
+// emulated bracket of its reported score holds the score (Carry).
 func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) {
 	a := st.a
 	nd := len(st.cD)
-	k := len(idx) - nd
 	budget := a.budgetFor(idx, rs, false)
 	p := &blockPlan{rows: rs}
 	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
 	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
-	tf, _ := t.Float64()
 	v := increments(rs)
-	vf := make([]float64, len(rs))
+	var explains func(l int, m uint32) bool
+	if st.emu {
+		explains = st.bracketTest(score, idx, rs)
+		defer st.neutralize(idx)
+	} else {
+		bud := new(big.Float).SetFloat64(budget)
+		exact := new(big.Float).SetPrec(sumPrec)
+		diff := new(big.Float).SetPrec(sumPrec)
+		explains = func(l int, m uint32) bool {
+			exact.SetInt64(0)
+			for j, b := range st.cand[l] {
+				if b == 1 {
+					exact.Add(exact, v[j][1])
+				}
+			}
+			for j := nd; j < len(v); j++ {
+				if m>>(j-nd)&1 == 1 {
+					exact.Add(exact, v[j][1])
+				}
+			}
+			return diff.Sub(t, exact).Abs(diff).Cmp(bud) <= 0
+		}
+	}
+	keep := st.window(t, budget, v, len(idx)-nd, explains)
+	if len(keep) == 0 {
+		return 0, fmt.Errorf("%w: no labeling of the %d carried and %d fresh points explains the score under %s", ErrInconsistent, nd, len(idx)-nd, a.m.Name)
+	}
+	return st.update(idx, keep), nil
+}
+
+// lbSurv is a candidate of a query: list entry l with fresh labels m
+// (bit j for fresh point j).
+type lbSurv struct {
+	l int
+	m uint32
+}
+
+// window returns the candidates (list entry, fresh labels) of a query of
+// the carried points and k fresh points, increments v, whose float64 sum
+// lies within budget of t (widened by a margin far above float64's
+// rounding, so a superset of those whose exact sums do) and that
+// explains accepts. The fresh labels are found by a meet in the middle
+// [HS74]: halves A (the first k/2) and B, B's sums sorted.
+func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int, explains func(l int, m uint32) bool) []lbSurv {
+	nd := len(st.cD)
+	tf, _ := t.Float64()
+	vf := make([]float64, len(v))
 	abs := math.Abs(tf) + 1
 	for j := range v {
 		vf[j], _ = v[j][1].Float64()
 		abs += math.Abs(vf[j])
 	}
 	// The float64 filter keeps a superset: its sums are off by far less
-	// than 2^−40 of the magnitudes involved; the exact test follows.
+	// than 2^−40 of the magnitudes involved; explains decides.
 	margin := abs * 0x1p-40
 	lo, hi := tf-budget-margin, tf+budget+margin
-	// Meet in the middle over the fresh points: halves A (first kA) and B.
 	kA := k / 2
 	sumA := subsetSums(vf[nd : nd+kA])
 	type sm struct {
@@ -565,14 +640,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 		sortedB[m] = sm{s, uint32(m)}
 	}
 	sort.Slice(sortedB, func(x, y int) bool { return sortedB[x].s < sortedB[y].s })
-	type surv struct {
-		l int
-		m uint32 // fresh labels, bit j for fresh point j
-	}
-	var keep []surv
-	bud := new(big.Float).SetFloat64(budget)
-	exact := new(big.Float).SetPrec(sumPrec)
-	diff := new(big.Float).SetPrec(sumPrec)
+	var keep []lbSurv
 	for l, c := range st.cand {
 		var sc float64
 		for j, b := range c {
@@ -585,28 +653,23 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 			x := sort.Search(len(sortedB), func(i int) bool { return sortedB[i].s >= lo-base })
 			for ; x < len(sortedB) && sortedB[x].s <= hi-base; x++ {
 				m := uint32(ma) | sortedB[x].m<<kA
-				exact.SetInt64(0)
-				for j, b := range c {
-					if b == 1 {
-						exact.Add(exact, v[j][1])
-					}
-				}
-				for j := range k {
-					if m>>j&1 == 1 {
-						exact.Add(exact, v[nd+j][1])
-					}
-				}
-				if diff.Sub(t, exact).Abs(diff).Cmp(bud) <= 0 {
-					keep = append(keep, surv{l, m})
+				if explains(l, m) {
+					keep = append(keep, lbSurv{l, m})
 				}
 			}
 		}
 	}
-	if len(keep) == 0 {
-		return 0, fmt.Errorf("%w: no labeling of the %d carried and %d fresh points explains the score under %s", ErrInconsistent, nd, k, a.m.Name)
-	}
+	return keep
+}
+
+// update learns the points of the query idx on which every candidate of
+// keep agrees, carries the others with the list of keep's distinct labels
+// on them, and returns the number of labels learned.
+func (st *lbState) update(idx []int, keep []lbSurv) int {
+	a := st.a
+	nd := len(st.cD)
 	old := st.cand
-	label := func(s surv, j int) uint8 {
+	label := func(s lbSurv, j int) uint8 {
 		if j < nd {
 			return old[s.l][j]
 		}
@@ -651,7 +714,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 			st.cand = append(st.cand, c)
 		}
 	}
-	return got, nil
+	return got
 }
 
 // subsetSums returns the 2^len(w) subset sums of w, indexed by the subset's

@@ -1,0 +1,163 @@
+// This file implements the Carry strategy: the leaderboard's list
+// decoding across queries against float scorers, decoded by emulated
+// brackets.
+
+package decode
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/big"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// Carry is [Leaderboard]'s list decoding across queries for binary float
+// scorers that can be emulated (binary64 or binary32, a monotone
+// summation): where a model names no log (float32-keras), every term
+// keeps a faithful-log bracket, so one score leaves the labelings whose
+// sums lie within a few spacings of each other, and a block code
+// ([Cross]) must space its block sums that far apart (2–6 spacings), or
+// pay for the ambiguity with partial blocks.
+//
+// Carry does not separate. It keeps the list of every labeling of the
+// undecided (carried) points that explains every score so far, and each
+// query gives the carried points and k fresh points generic weights
+// (fresh ones in [W/2, W], W what one point can move the sum), so that
+// the candidates' sums spread over about √(Σw²/4)·√(2πe) where digits
+// spread over 2W: the ambiguity a bracket leaves is resolved by later
+// queries, in which the list's members get different weights, instead of
+// being paid for by smaller blocks. The carried weights are chosen by
+// coordinate descent to push the list's sums apart, and k is the largest
+// for which the expected list after the query stays at most a target
+// (Leaderboard's estimate, with the cell replaced by the width of sums
+// one score leaves: the emulated bracket of the current state plus one
+// reported spacing, resolution).
+//
+// A candidate explains a score when the emulated bracket of what the
+// server reports for it (scorer.Emulator on the lowest and on the highest
+// computed terms, exact where the model names its log) holds the score:
+// the criterion of Lean's and Cross's decoding. The candidates bracketed
+// are every list entry with every fresh labeling whose sum lies within
+// the rigorous error budget of N·score (a meet in the middle over the
+// fresh points); no other labeling can explain the score under the
+// model. A label is learned only when every labeling that explains every
+// score agrees on it, so verification is as strict as Cross's.
+//
+// Against a model that cannot be emulated (decimals, Kahan sums) or for
+// K > 2, Carry is [Cross].
+var Carry Strategy = carry{}
+
+type carry struct{}
+
+func init() { register(Carry) }
+
+func (carry) String() string     { return "carry" }
+func (carry) knownNeutral() bool { return false }
+
+// setup is Cross's (the point order, the emulator, dithered known rows,
+// the model's exact terms where it names its log) without parity ties:
+// the list holds what ties would. Without emulation, or for K > 2, the
+// attack is Cross's.
+func (carry) setup(a *multi) {
+	cross{}.setup(a)
+	if a.emu == nil || a.k != 2 {
+		a.st = Cross
+		return
+	}
+	a.leader, a.flip, a.follows = nil, nil, nil
+}
+
+// errCarryDryRun: the strategy's queries follow the scores.
+var errCarryDryRun = errors.New("decode: the carry strategy adapts every query to the scores before it: it has no dry run")
+
+func (carry) next(*multi, int) (*blockPlan, error) { return nil, errCarryDryRun }
+
+// Carry's constants.
+const (
+	// carryTarget is the expected list after a query (the true labeling
+	// included), as Leaderboard's lbTargetMany.
+	carryTarget = 16
+	// carryResFac scales the resolution (the width of sums one score
+	// leaves) in the expected list.
+	carryResFac = 1.0
+	// carryMaxFresh caps the fresh points of a query: the meet in the
+	// middle holds 2^(k/2) sums a half.
+	carryMaxFresh = 28
+)
+
+func (carry) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+	st := newLbState(a)
+	st.emu, st.tgt, st.brFac, st.maxFresh = true, carryTarget, carryResFac, carryMaxFresh
+	return st.run(ctx, s)
+}
+
+// resolution returns the width (sum units) of the sums one score leaves
+// in the current state: the emulated bracket of the state's own score
+// (every unknown point neutral) plus one spacing of the reported score,
+// times st.brFac. A labeling explains a score when its bracket holds it,
+// so the labelings left are those whose sums lie within about that width.
+func (st *lbState) resolution() float64 {
+	a := st.a
+	a.fillBase()
+	rlo, err1 := a.emu.Report(a.lo)
+	rhi, err2 := a.emu.Report(a.hi)
+	if err1 != nil || err2 != nil {
+		return st.cell
+	}
+	w, _ := new(big.Rat).Sub(rhi, rlo).Float64()
+	sf, _ := rhi.Float64()
+	r := (w + a.emu.Spacing(sf)) * float64(a.n) * st.brFac
+	if !(r > 0) || math.IsInf(r, 0) {
+		return st.cell
+	}
+	return r
+}
+
+// bracketTest returns the test of one candidate of the query idx, rows
+// rs (list entry l for the carried points, fresh labels m): whether the
+// emulated bracket of its reported score holds score (widened by the
+// assumed noise). It leaves the query's points at their candidate's
+// terms: neutralize puts them back.
+func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l int, m uint32) bool {
+	a := st.a
+	a.fillBase()
+	tau := new(big.Rat)
+	if a.opt.Noise.Kind != 0 {
+		sf, _ := score.Float64()
+		tau.SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n))
+	}
+	sLo := new(big.Rat).Sub(score, tau)
+	sHi := new(big.Rat).Add(score, tau)
+	nd := len(st.cD)
+	return func(l int, m uint32) bool {
+		for j, i := range idx {
+			var c int
+			if j < nd {
+				c = int(st.cand[l][j])
+			} else {
+				c = int(m >> (j - nd) & 1)
+			}
+			a.lo.Set(i, rs[j].lo[c])
+			a.hi.Set(i, rs[j].hi[c])
+		}
+		// An emulation that fails keeps the candidate: the list may only
+		// grow by it, never lose a labeling that explains the score.
+		rlo, err := a.emu.Report(a.lo)
+		if err == nil && sHi.Cmp(rlo) < 0 {
+			return false
+		}
+		rhi, err := a.emu.Report(a.hi)
+		return err != nil || sLo.Cmp(rhi) <= 0
+	}
+}
+
+// neutralize puts the query's points back at the neutral terms.
+func (st *lbState) neutralize(idx []int) {
+	a := st.a
+	for _, i := range idx {
+		a.lo.Set(i, a.neutral.lo[0])
+		a.hi.Set(i, a.neutral.hi[0])
+	}
+}
