@@ -4,6 +4,7 @@
 package decode
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
-	"sort"
 
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -134,6 +134,9 @@ type lbState struct {
 	// maxFresh, if > 0, replaces lbMaxFresh (at most 32: the fresh
 	// labels are a uint32 mask).
 	maxFresh int
+	// passes, if > 0, replaces the descent's passes over the carried
+	// weights.
+	passes int
 }
 
 func (leaderboard) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
@@ -445,6 +448,9 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 	if st.few {
 		passes, opts = 3, 10
 	}
+	if st.passes > 0 {
+		passes = st.passes
+	}
 	var aff []int32 // pairs the coordinate moves, sign in the low bit
 	for range passes {
 		for j := range cw {
@@ -629,17 +635,20 @@ func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int,
 	margin := abs * 0x1p-40
 	lo, hi := tf-budget-margin, tf+budget+margin
 	kA := k / 2
-	sumA := subsetSums(vf[nd : nd+kA])
 	type sm struct {
 		s float64
 		m uint32
 	}
-	sb := subsetSums(vf[nd+kA:])
-	sortedB := make([]sm, len(sb))
-	for m, s := range sb {
-		sortedB[m] = sm{s, uint32(m)}
+	sorted := func(w []float64) []sm {
+		ss := subsetSums(w)
+		out := make([]sm, len(ss))
+		for m, x := range ss {
+			out[m] = sm{x, uint32(m)}
+		}
+		slices.SortFunc(out, func(x, y sm) int { return cmp.Compare(x.s, y.s) })
+		return out
 	}
-	sort.Slice(sortedB, func(x, y int) bool { return sortedB[x].s < sortedB[y].s })
+	sortedA, sortedB := sorted(vf[nd:nd+kA]), sorted(vf[nd+kA:])
 	var keep []lbSurv
 	for l, c := range st.cand {
 		var sc float64
@@ -648,11 +657,16 @@ func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int,
 				sc += vf[j]
 			}
 		}
-		for ma, sa := range sumA {
-			base := sc + sa
-			x := sort.Search(len(sortedB), func(i int) bool { return sortedB[i].s >= lo-base })
-			for ; x < len(sortedB) && sortedB[x].s <= hi-base; x++ {
-				m := uint32(ma) | sortedB[x].m<<kA
+		// A's sums ascend, so the first B sum ≥ lo − base descends: one
+		// sweep of a pointer down B per list entry.
+		x := len(sortedB)
+		for _, a := range sortedA {
+			base := sc + a.s
+			for x > 0 && sortedB[x-1].s >= lo-base {
+				x--
+			}
+			for y := x; y < len(sortedB) && sortedB[y].s <= hi-base; y++ {
+				m := a.m | sortedB[y].m<<kA
 				if explains(l, m) {
 					keep = append(keep, lbSurv{l, m})
 				}
