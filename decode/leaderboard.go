@@ -105,11 +105,13 @@ const (
 	lbPairs = 1024
 )
 
-// lbRow is a palette row: its exact terms and increment t(1) − t(0).
+// lbRow is a palette row: its nominal weight and, once a query has used
+// it (lbState.row), its exact terms and realized increment t(1) − t(0).
 type lbRow struct {
-	ri rowInfo
-	v  *big.Float // exact, incPrec
-	vf float64
+	w    float64
+	done bool
+	ri   rowInfo
+	vf   float64
 }
 
 // lbState is one Leaderboard attack.
@@ -131,6 +133,8 @@ type lbState struct {
 	emu bool
 	// brFac scales the emulated resolution (Carry).
 	brFac float64
+	// err is the first error computing a palette row (row).
+	err error
 	// maxFresh, if > 0, replaces lbMaxFresh (at most 32: the fresh
 	// labels are a uint32 mask).
 	maxFresh int
@@ -215,8 +219,10 @@ func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 	return a.partial(res), nil
 }
 
-// palette computes the rows the queries draw from: lbPalette random
-// weights in [−W, W], half of them in [lbBeta·W, W].
+// palette draws the weights of the rows the queries draw from: lbPalette
+// random weights in [−W, W], half of them in [lbBeta·W, W]. A row's exact
+// terms are computed when a query first uses it (row): a short attack
+// uses few of them.
 func (st *lbState) palette() error {
 	a := st.a
 	b0 := a.budgetFor(nil, nil, false)
@@ -231,26 +237,44 @@ func (st *lbState) palette() error {
 		} else {
 			w = a.wmax * (2*st.rng.Float64() - 1)
 		}
-		row := []float64{0, sigmoidNeg(w)}
-		if w >= a.wmax {
-			row[1] = a.pExt
-		}
-		row[0] = 1 - row[1]
-		ri, err := a.rowInfo(row)
-		if err != nil {
-			return err
-		}
-		v := new(big.Float).SetPrec(incPrec).Sub(ri.t[1], ri.t[0])
-		vf, _ := v.Float64()
-		if math.IsInf(vf, 0) || math.IsNaN(vf) {
-			return fmt.Errorf("decode: %s: a row of weight %.3g has an infinite term", a.m.Name, w)
-		}
-		st.pal = append(st.pal, lbRow{ri: ri, v: v, vf: vf})
-		if vf >= lbBeta*a.wmax {
-			st.pos = append(st.pos, len(st.pal)-1)
+		st.pal = append(st.pal, lbRow{w: w})
+		// The realized increment is w within far less than the 2^−30
+		// that would move a weight across lbBeta·W but by chance.
+		if w >= lbBeta*a.wmax {
+			st.pos = append(st.pos, j)
 		}
 	}
 	return nil
+}
+
+// row returns palette row r, its terms computed on first use. An error
+// (a row the model refuses, an infinite term) is kept in st.err, which
+// the query's design returns, and the row has increment 0.
+func (st *lbState) row(r int) *lbRow {
+	p := &st.pal[r]
+	if p.done {
+		return p
+	}
+	p.done = true
+	a := st.a
+	row := []float64{0, sigmoidNeg(p.w)}
+	if p.w >= a.wmax {
+		row[1] = a.pExt
+	}
+	row[0] = 1 - row[1]
+	ri, err := a.rowInfo(row)
+	if err != nil {
+		st.err = cmp.Or(st.err, err)
+		return p
+	}
+	v := new(big.Float).SetPrec(incPrec).Sub(ri.t[1], ri.t[0])
+	vf, _ := v.Float64()
+	if math.IsInf(vf, 0) || math.IsNaN(vf) {
+		st.err = cmp.Or(st.err, fmt.Errorf("decode: %s: a row of weight %.3g has an infinite term", a.m.Name, p.w))
+		return p
+	}
+	p.ri, p.vf = ri, vf
+	return p
 }
 
 // fresh returns up to k fresh points (unknown, not carried), in order.
@@ -277,8 +301,8 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 		// The final query's separation is the rigorous budget's, far
 		// wider than an emulated bracket: Carry keeps listing.
 		st.cell = st.resolution()
-	} else if idx, rs, ok := st.final(nFresh); ok {
-		return idx, rs, nil
+	} else if idx, rs, ok := st.final(nFresh); ok || st.err != nil {
+		return idx, rs, st.err
 	}
 	maxFresh := lbMaxFresh
 	if st.maxFresh > 0 {
@@ -304,7 +328,7 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 	}
 	vf := make([]float64, kmax+1) // vf[k]: variance of the first k fresh sums
 	for j, r := range fw {
-		vf[j+1] = vf[j] + st.pal[r].vf*st.pal[r].vf/4
+		vf[j+1] = vf[j] + st.row(r).vf*st.row(r).vf/4
 	}
 	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
 	sl := st.carriedSums(cw)
@@ -325,10 +349,13 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 	idx := append(slices.Clone(st.cD), st.fresh(k)...)
 	rs := make([]rowInfo, 0, len(idx))
 	for _, r := range cw {
-		rs = append(rs, st.pal[r].ri)
+		rs = append(rs, st.row(r).ri)
 	}
 	for _, r := range fw[:k] {
-		rs = append(rs, st.pal[r].ri)
+		rs = append(rs, st.row(r).ri)
+	}
+	if st.err != nil {
+		return nil, nil, st.err
 	}
 	if len(idx) == 0 {
 		return nil, nil, errors.New("decode: leaderboard: nothing left to query (internal error)")
@@ -375,7 +402,7 @@ func (st *lbState) carriedSums(cw []int) []float64 {
 	for l, c := range st.cand {
 		for j, b := range c {
 			if b == 1 {
-				sl[l] += st.pal[cw[j]].vf
+				sl[l] += st.row(cw[j]).vf
 			}
 		}
 	}
@@ -466,7 +493,7 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			best, bestGain := cw[j], 0.0
 			for range opts {
 				r := free()
-				d := st.pal[r].vf - st.pal[cw[j]].vf
+				d := st.row(r).vf - st.row(cw[j]).vf
 				gain := 0.0
 				for _, e := range aff {
 					p := pairs[e>>1]
@@ -485,7 +512,7 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			if best == cw[j] {
 				continue
 			}
-			d := st.pal[best].vf - st.pal[cw[j]].vf
+			d := st.row(best).vf - st.row(cw[j]).vf
 			for l, c := range st.cand {
 				if c[j] == 1 {
 					sl[l] += d
@@ -553,7 +580,7 @@ func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
 				}
 			}
 			for _, r := range cw {
-				crs = append(crs, st.pal[r].ri)
+				crs = append(crs, st.row(r).ri)
 			}
 		}
 		rs := append(crs, frs...)
