@@ -198,3 +198,26 @@ func ratUp(r *big.Rat) float64 {
 	}
 	return f
 }
+
+// Auto returns the strategy that spends the fewest queries on a scorer
+// of model m with k classes (BENCHMARKS.md, "The leaderboard: list
+// decoding across queries" and "List decoding for float scorers"):
+// [Leaderboard] for a binary score rounded to decimals, [Carry] for a
+// binary float score decoded by faithful-log brackets (an emulable model
+// that names no log, such as float32-keras; noEmu turns emulation off),
+// and [Cross] for the others.
+func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
+	if m == nil || k != 2 || m.Exact {
+		return Cross
+	}
+	if m.Decimals >= 0 {
+		return Leaderboard
+	}
+	if noEmu {
+		return Cross
+	}
+	if e, err := m.NewEmulator(); err == nil && !e.ExactLog() {
+		return Carry
+	}
+	return Cross
+}

@@ -228,3 +228,29 @@ func TestCarryWrongModel(t *testing.T) {
 		t.Error("failed attack reported labels known")
 	}
 }
+
+// Auto picks Leaderboard for decimals, Carry for bracketed binary float
+// scorers and Cross for the others.
+func TestAuto(t *testing.T) {
+	for _, tt := range []struct {
+		model string
+		k     int
+		noEmu bool
+		want  Strategy
+	}{
+		{"leaderboard", 2, false, Leaderboard}, {"float32-keras", 2, false, Carry}, {"float32-keras", 2, true, Cross},
+		{"float32-keras", 3, false, Cross}, {"torch-bce", 2, false, Cross}, {"float64-sklearn", 2, false, Cross},
+		{"apa", 2, false, Cross}, {"binary32,sum=kahan", 2, false, Cross},
+	} {
+		m, err := scorer.ParseModel(tt.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Auto(m, tt.k, tt.noEmu); got != tt.want {
+			t.Errorf("Auto(%s, %d, %v) = %v, want %v", tt.model, tt.k, tt.noEmu, got, tt.want)
+		}
+	}
+	if Auto(nil, 2, false) != Cross {
+		t.Error("Auto(nil) is not Cross")
+	}
+}
