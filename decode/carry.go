@@ -9,6 +9,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -67,6 +68,20 @@ func (carry) setup(a *multi) {
 		return
 	}
 	a.leader, a.flip, a.follows = nil, nil, nil
+	if pointTerms(a, nil) {
+		// Every term is the server's own, so brackets are points and the
+		// point order does not widen them: consecutive points share the
+		// summation's leaves and chains, and emulating a candidate
+		// recomputes a few of them, not one per point (torch-bce,
+		// N = 25,000, seed 1: 2.9 s of attacker CPU against 4.7 s in
+		// depth order, 1,194 and 1,193 queries). Brackets of faithful
+		// logs keep the depth order: in index order the unknown points
+		// fill whole leaves of equal neutral terms, which round alike,
+		// and float32-keras took 1,568 queries against 1,456.
+		for i := range a.order {
+			a.order[i] = i
+		}
+	}
 }
 
 // errCarryDryRun: the strategy's queries follow the scores.
@@ -84,13 +99,17 @@ const (
 	// (0.5–1.5 s) at 16. A choice for the CPU target (< 2 s), not a
 	// calibrated optimum.
 	carryTarget = 12
+	// carryTargetPoint is the target where every term is the server's own
+	// (brackets are points, torch-bce): lists cost more there, each
+	// candidate in the budget's window is emulated and the window holds
+	// more of them per survivor. torch-bce, N = 25,000, seed 1: 1,229
+	// queries at 4 (1.1 s of attacker CPU), 1,224 at 5 (1.3 s), 1,213 at
+	// 6 (1.5 s), 1,204 at 8 (2.0 s), 1,193 at 12 (2.9 s).
+	carryTargetPoint = 5
 	// carryPasses is the descent's passes over the carried weights: 0
 	// (random weights) took 1,533 queries on seed 1, 1 took 1,449, 2 took
 	// 1,438 for 30% more CPU (target 16).
 	carryPasses = 1
-	// carryResFac scales the resolution (the width of sums one score
-	// leaves) in the expected list.
-	carryResFac = 1.0
 	// carryMaxFresh caps the fresh points of a query: the meet in the
 	// middle holds 2^(k/2) sums a half.
 	carryMaxFresh = 28
@@ -98,7 +117,10 @@ const (
 
 func (carry) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
 	st := newLbState(a)
-	st.emu, st.tgt, st.brFac, st.maxFresh, st.passes = true, carryTarget, carryResFac, carryMaxFresh, carryPasses
+	st.emu, st.tgt, st.maxFresh, st.passes = true, carryTarget, carryMaxFresh, carryPasses
+	if pointTerms(a, nil) {
+		st.tgt = carryTargetPoint
+	}
 	return st.run(ctx, s)
 }
 
@@ -117,7 +139,7 @@ func (st *lbState) resolution() float64 {
 	}
 	w, _ := new(big.Rat).Sub(rhi, rlo).Float64()
 	sf, _ := rhi.Float64()
-	r := (w + a.emu.Spacing(sf)) * float64(a.n) * st.brFac
+	r := (w + a.emu.Spacing(sf)) * float64(a.n)
 	if !(r > 0) || math.IsInf(r, 0) {
 		return st.cell
 	}
@@ -144,6 +166,23 @@ func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l i
 	// exact float64 reports with them keeps every candidate the exact
 	// comparison keeps.
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
+	if _, ok, _ := a.emu.ReportFloat(a.lo); ok && pointTerms(a, rs) {
+		// Every term is the server's own (the model names its log): the
+		// bracket is a point, one emulation on a.lo.
+		return func(l int, m uint32) bool {
+			for j, i := range idx {
+				var c int
+				if j < nd {
+					c = int(st.cand[l][j])
+				} else {
+					c = int(m >> (j - nd) & 1)
+				}
+				a.lo.Set(i, rs[j].lo[c])
+			}
+			r, _, err := a.emu.ReportFloat(a.lo)
+			return err != nil || (r >= fLo && r <= fHi)
+		}
+	}
 	return func(l int, m uint32) bool {
 		for j, i := range idx {
 			var c int
@@ -171,6 +210,37 @@ func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l i
 		rhi, err := a.emu.Report(a.hi)
 		return err != nil || sLo.Cmp(rhi) <= 0
 	}
+}
+
+// pointTerms reports whether every computed term of the state and of the
+// rows rs is one value (lo = hi: the model names its log, Cross's exact
+// terms), so that a labeling's bracket is one emulation.
+func pointTerms(a *multi, rs []rowInfo) bool {
+	if !a.exactLog {
+		return false
+	}
+	point := func(r *rowInfo) bool { return slices.Equal(r.lo, r.hi) }
+	if !point(&a.neutral) {
+		return false
+	}
+	for c := range a.known {
+		if !point(&a.known[c]) {
+			return false
+		}
+	}
+	for _, d := range a.dither {
+		for j := range d {
+			if !point(&d[j]) {
+				return false
+			}
+		}
+	}
+	for j := range rs {
+		if !point(&rs[j]) {
+			return false
+		}
+	}
+	return true
 }
 
 // neutralize puts the query's points back at the neutral terms.
@@ -203,9 +273,12 @@ func ratUp(r *big.Rat) float64 {
 // of model m with k classes (BENCHMARKS.md, "The leaderboard: list
 // decoding across queries" and "List decoding for float scorers"):
 // [Leaderboard] for a binary score rounded to decimals, [Carry] for a
-// binary float score decoded by faithful-log brackets (an emulable model
-// that names no log, such as float32-keras; noEmu turns emulation off),
-// and [Cross] for the others.
+// binary float32 score that can be emulated (float32-keras, torch-bce;
+// noEmu turns emulation off), and [Cross] for the others. A binary64
+// score stays with Cross: its blocks carry about 45 labels, beyond the
+// list decoder's meet in the middle over at most carryMaxFresh fresh
+// points (Carry took 893 queries on float64-sklearn at N = 25,000, Cross
+// 548).
 func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
 	if m == nil || k != 2 || m.Exact {
 		return Cross
@@ -213,10 +286,10 @@ func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
 	if m.Decimals >= 0 {
 		return Leaderboard
 	}
-	if noEmu {
+	if noEmu || m.Loss.Format.Prec() > 24 {
 		return Cross
 	}
-	if e, err := m.NewEmulator(); err == nil && !e.ExactLog() {
+	if _, err := m.NewEmulator(); err == nil {
 		return Carry
 	}
 	return Cross

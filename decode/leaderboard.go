@@ -131,8 +131,6 @@ type lbState struct {
 	// budget; cell is then the width of sums one score leaves (carry.go,
 	// resolution), recomputed before each query.
 	emu bool
-	// brFac scales the emulated resolution (Carry).
-	brFac float64
 	// err is the first error computing a palette row (row).
 	err error
 	// maxFresh, if > 0, replaces lbMaxFresh (at most 32: the fresh

@@ -136,7 +136,7 @@ func runAttack(e *env, args []string) int {
 	fs := newFlagSet("attack", e.stderr)
 	a := &attackFlags{scorerFlags: addScorerFlags(fs)}
 	a.seed = fs.Uint64("seed", 1, "seed of the simulated labels and noise")
-	a.strategy = fs.String("strategy", "auto", "auto (= leaderboard for a binary score rounded to decimals, carry for a binary float score whose model names no log, else cross), carry (list decoding across queries by emulated brackets, binary float scorers), cross (lean with labels carried across queries and the model's exact terms: fewest queries on float scorers), blocks, lean (blocks with partial decoding and mixed Conway–Guy blocks), primes (ICML Alg 1), alg3 (ICML Alg 3), leaderboard (list decoding across queries, binary scores rounded to decimals), robust-single (ICML Alg 2, one query, -scorer apa)")
+	a.strategy = fs.String("strategy", "auto", "auto (= leaderboard for a binary score rounded to decimals, carry for a binary float32 score, else cross), carry (list decoding across queries by emulated brackets, binary float scorers), cross (lean with labels carried across queries and the model's exact terms: fewest queries on float scorers), blocks, lean (blocks with partial decoding and mixed Conway–Guy blocks), primes (ICML Alg 1), alg3 (ICML Alg 3), leaderboard (list decoding across queries, binary scores rounded to decimals), robust-single (ICML Alg 2, one query, -scorer apa)")
 	a.encoding = fs.String("encoding", "logit", "robust-single: predictions as logit, logprob or prob")
 	a.weights = fs.String("weights", "powers", "robust-single: weights powers (ICML Alg 2) or conway-guy (K = 2, N ≤ 50)")
 	a.margin = fs.Float64("margin", 1.0/16, "robust-single: δ > 0 in the weight unit 2Nτ(1+δ) (ln 3 − 1 is EA Thm 14)")
