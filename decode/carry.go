@@ -46,8 +46,17 @@ import (
 // model. A label is learned only when every labeling that explains every
 // score agrees on it, so verification is as strict as Cross's.
 //
+// Where the model names its log (torch-bce, float64-sklearn) every term
+// is the server's own (Cross's exact terms) and a bracket is a point:
+// one emulation a candidate, the points in index order (a query's points
+// then share the summation's leaves, so an emulation recomputes a few)
+// and a smaller list target, the window of the budget holding more
+// candidates per survivor there.
+//
 // Against a model that cannot be emulated (decimals, Kahan sums) or for
-// K > 2, Carry is [Cross].
+// K > 2, Carry is [Cross]. [Auto] picks Carry for binary float32 models
+// only: a binary64 block carries about 45 labels, more than the meet in
+// the middle lists (at most carryMaxFresh fresh points a query).
 var Carry Strategy = carry{}
 
 type carry struct{}
