@@ -135,9 +135,10 @@ func (carry) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error
 
 // resolution returns the width (sum units) of the sums one score leaves
 // in the current state: the emulated bracket of the state's own score
-// (every unknown point neutral) plus one spacing of the reported score,
-// times st.brFac. A labeling explains a score when its bracket holds it,
-// so the labelings left are those whose sums lie within about that width.
+// (every unknown point neutral) plus one spacing of the reported score
+// and twice the assumed noise. A labeling explains a score when its
+// bracket holds it, so the labelings left are those whose sums lie
+// within about that width.
 func (st *lbState) resolution() float64 {
 	a := st.a
 	a.fillBase()
@@ -148,7 +149,12 @@ func (st *lbState) resolution() float64 {
 	}
 	w, _ := new(big.Rat).Sub(rhi, rlo).Float64()
 	sf, _ := rhi.Float64()
-	r := (w + a.emu.Spacing(sf)) * float64(a.n)
+	// The noise widens what explains a score by the noise's width.
+	tau := 0.0
+	if a.opt.Noise.Kind != 0 {
+		tau = a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n)
+	}
+	r := (w + a.emu.Spacing(sf) + 2*tau) * float64(a.n)
 	if !(r > 0) || math.IsInf(r, 0) {
 		return st.cell
 	}
