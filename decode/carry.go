@@ -162,11 +162,12 @@ func (st *lbState) resolution() float64 {
 }
 
 // bracketTest returns the test of one candidate of the query idx, rows
-// rs (list entry l for the carried points, fresh labels m): whether the
+// rs (list entry l for the carried points, fresh labels m; above, a hint:
+// whether its sum lies above the score's): whether the
 // emulated bracket of its reported score holds score (widened by the
 // assumed noise). It leaves the query's points at their candidate's
 // terms: neutralize puts them back.
-func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l int, m uint32) bool {
+func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l int, m uint32, above bool) bool {
 	a := st.a
 	a.fillBase()
 	tau := new(big.Rat)
@@ -184,7 +185,7 @@ func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l i
 	if _, ok, _ := a.emu.ReportFloat(a.lo); ok && pointTerms(a, rs) {
 		// Every term is the server's own (the model names its log): the
 		// bracket is a point, one emulation on a.lo.
-		return func(l int, m uint32) bool {
+		return func(l int, m uint32, _ bool) bool {
 			for j, i := range idx {
 				var c int
 				if j < nd {
@@ -198,7 +199,7 @@ func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l i
 			return err != nil || (r >= fLo && r <= fHi)
 		}
 	}
-	return func(l int, m uint32) bool {
+	return func(l int, m uint32, above bool) bool {
 		for j, i := range idx {
 			var c int
 			if j < nd {
@@ -209,12 +210,19 @@ func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l i
 			a.lo.Set(i, rs[j].lo[c])
 			a.hi.Set(i, rs[j].hi[c])
 		}
-		if flo, ok, err := a.emu.ReportFloat(a.lo); ok && err == nil {
-			if flo > fHi {
+		// A candidate whose sum lies above the score's is more likely
+		// refuted by its lowest report, one below by its highest: that
+		// emulation first, the other only if the first holds.
+		first, second := a.lo, a.hi
+		if !above {
+			first, second = a.hi, a.lo
+		}
+		if f1, ok, err := a.emu.ReportFloat(first); ok && err == nil {
+			if above && f1 > fHi || !above && f1 < fLo {
 				return false
 			}
-			fhi, ok, err := a.emu.ReportFloat(a.hi)
-			return !ok || err != nil || fhi >= fLo
+			f2, ok, err := a.emu.ReportFloat(second)
+			return !ok || err != nil || (above && f2 >= fLo) || (!above && f2 <= fHi)
 		}
 		// An emulation that fails keeps the candidate: the list may only
 		// grow by it, never lose a labeling that explains the score.

@@ -603,7 +603,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
 	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
 	v := increments(rs)
-	var explains func(l int, m uint32) bool
+	var explains func(l int, m uint32, above bool) bool
 	if st.emu {
 		explains = st.bracketTest(score, idx, rs)
 		defer st.neutralize(idx)
@@ -611,7 +611,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 		bud := new(big.Float).SetFloat64(budget)
 		exact := new(big.Float).SetPrec(sumPrec)
 		diff := new(big.Float).SetPrec(sumPrec)
-		explains = func(l int, m uint32) bool {
+		explains = func(l int, m uint32, _ bool) bool {
 			exact.SetInt64(0)
 			for j, b := range st.cand[l] {
 				if b == 1 {
@@ -646,7 +646,7 @@ type lbSurv struct {
 // rounding, so a superset of those whose exact sums do) and that
 // explains accepts. The fresh labels are found by a meet in the middle
 // [HS74]: halves A (the first k/2) and B, B's sums sorted.
-func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int, explains func(l int, m uint32) bool) []lbSurv {
+func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int, explains func(l int, m uint32, above bool) bool) []lbSurv {
 	nd := len(st.cD)
 	tf, _ := t.Float64()
 	vf := make([]float64, len(v))
@@ -692,7 +692,7 @@ func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int,
 			}
 			for y := x; y < len(sortedB) && sortedB[y].s <= hi-base; y++ {
 				m := a.m | sortedB[y].m<<kA
-				if explains(l, m) {
+				if explains(l, m, base+sortedB[y].s >= tf) {
 					keep = append(keep, lbSurv{l, m})
 				}
 			}
