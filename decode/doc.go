@@ -66,7 +66,10 @@
 // blocks), [Primes] (ICML Alg 1), [Alg3] (ICML Alg 3) or, for binary
 // scores rounded to decimals, [Leaderboard] (list decoding across
 // queries: the labelings that explain every score so far are kept and
-// carried into the next query). Labels known beforehand
+// carried into the next query) and, for binary float32 scorers, [Carry]
+// (the same list decoding, a labeling explaining a score when the
+// emulated bracket of its report holds it). [Auto] picks the one with
+// the fewest queries for a model. Labels known beforehand
 // (MultiOptions.Known) cost no query. A [Recorder] keeps every query and
 // score of an attack in a [Transcript], and [ReplayTranscript] reads a
 // transcript under another model: the labels its scores determine there,
@@ -178,6 +181,21 @@
 // whether they round to different scores, not a bracket's width
 // (BENCHMARKS.md §22 has the counts and what is left).
 //
+// [Carry] stops separating. A bracket that leaves several labelings is
+// no loss in itself: any code pays log2 of the sums one score cannot
+// tell apart, and what a block code loses is the shape of its weights
+// (digits spread their sums over 2W) and the margin on top of the
+// bracket. Carry keeps the list of explaining labelings, gives the
+// carried points and 12–28 fresh ones generic weights (their sums spread
+// over about √(2πe)·σ, σ² = Σ w²/4 over about 50 points, where a digit
+// block's spread over 2W) and lets later queries tell the list apart:
+// float32-keras at N = 25,000 in about 1,460 queries where Cross takes
+// about 1,736 (17.2 labels a query against 14.4), torch-bce in about
+// 1,220 against 1,391. A float64 score carries about 45 labels a block,
+// more than its meet in the middle over the fresh points lists, so
+// float64-sklearn stays with Cross (BENCHMARKS.md, "List decoding for
+// float scorers").
+//
 // Scores rounded to D decimals. The reported N·score moves in steps of
 // Δ = N·10^−D, so every block code, whatever its weights and the offset
 // of its known points, puts its 2^k block labelings in 2^k distinct
@@ -216,7 +234,7 @@
 // The files: attack.go (the shared [Result]), single.go, robust.go,
 // family.go and mutnet.go (the single-query attacks), multi.go (the
 // multi-query API), strategy.go (the strategy interface), blocks.go,
-// lean.go, cross.go, primes.go, alg3.go, leaderboard.go (the strategies), state.go (one multi-query attack's
+// lean.go, cross.go, primes.go, alg3.go, leaderboard.go, carry.go (the strategies), state.go (one multi-query attack's
 // state and its block decoding), emu.go (decoding by emulated brackets),
 // floor.go (the lower bounds of "How far from the floor").
 //
