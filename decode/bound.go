@@ -151,7 +151,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 				}
 			}
 		}
-		if a.leader != nil && kb < nUnk {
+		if a.leader != nil && a.k == 2 && kb < nUnk {
 			kb++ // Cross: the paired top's partner
 		}
 		nUnk -= kb

@@ -65,19 +65,32 @@ func (cross) setup(a *multi) {
 	if a.emu == nil {
 		return
 	}
-	if a.k == 2 {
+	exact := a.emu.ExactLog()
+	if a.k == 2 || exact {
 		a.leader, a.flip, a.follows = make([]int, a.n), make([]uint8, a.n), make([][]int, a.n)
 		for i := range a.leader {
 			a.leader[i] = -1
 		}
+	}
+	if a.k == 2 {
 		// Partial blocks cost less with ties (K = 2 only).
 		a.fac = crossCtl
 		a.emuFactor = crossCtl.start
 	}
-	if !a.emu.ExactLog() {
+	if !exact {
 		return
 	}
 	a.exactLog = true
+	if a.k > 2 {
+		// The K-ary code (kties.go): label sets, ties mod K, mixed radix.
+		a.mask = make([]uint64, a.n)
+		for i := range a.mask {
+			a.mask[i] = maskAll(a.k)
+		}
+		a.radixRows = make(map[radixKey]rowInfo)
+		a.fac = kCtl
+		a.emuFactor = kCtl.start
+	}
 	// Recompute the rows made before: their terms become the server's.
 	a.emuRow(&a.neutral)
 	for c := range a.known {
@@ -90,6 +103,9 @@ func (cross) setup(a *multi) {
 }
 
 func (cross) next(a *multi, kmax int) (*blockPlan, error) {
+	if a.mask != nil {
+		return a.planRadix(kmax)
+	}
 	free := a.nUnk - a.tied
 	kmax = min(kmax, free)
 	if a.leader == nil || kmax < 3 {
@@ -187,19 +203,21 @@ func (a *multi) tieCands(idx []int, p *blockPlan, cands [][]int, found []int) bo
 	return true
 }
 
-// tie records σ_f = σ_l ⊕ flip (K = 2): f waits, skipped by nextIdx,
-// until l is learned. Both are unknown and not followers.
-func (a *multi) tie(l, f int, flip uint8) {
+// tie records σ_f = σ_l + flip mod K (σ_l ⊕ flip for K = 2): f waits,
+// skipped by nextIdx, until l is learned. Both must be unknown and not
+// followers; tie reports whether it recorded the tie.
+func (a *multi) tie(l, f int, flip uint8) bool {
 	if a.leader[l] >= 0 || a.leader[f] >= 0 || a.labels[l] >= 0 || a.labels[f] >= 0 {
-		return
+		return false
 	}
 	a.leader[f], a.flip[f] = l, flip
 	a.follows[l] = append(a.follows[l], f)
 	a.tied++
+	return true
 }
 
 // learnFollowers learns the followers of the points just learned: label
-// c ⊕ flip for a leader of label c.
+// c + flip mod K (c ⊕ flip for K = 2) for a leader of label c.
 func (a *multi) learnFollowers(idx, sigma []int) {
 	var fi, fs []int
 	for j, i := range idx {
@@ -210,7 +228,7 @@ func (a *multi) learnFollowers(idx, sigma []int) {
 			a.leader[f] = -1
 			a.tied--
 			if a.labels[f] < 0 {
-				fi, fs = append(fi, f), append(fs, sigma[j]^int(a.flip[f]))
+				fi, fs = append(fi, f), append(fs, (sigma[j]+int(a.flip[f]))%a.k)
 			}
 		}
 		a.follows[i] = nil

@@ -216,6 +216,16 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 		a.emuFactor *= a.fac.grow
 		return nil, false
 	}
+	if ambiguous && a.mask != nil {
+		// The K-ary code: label sets and ties mod K carry the rest. Only
+		// a score that teaches nothing is a retry.
+		changed := a.tieSets(idx, cands, found)
+		if !changed && !slices.ContainsFunc(found, func(c int) bool { return c >= 0 }) {
+			a.emuFactor *= a.fac.grow
+			return nil, false
+		}
+		return found, true
+	}
 	if ambiguous && a.leader != nil && !a.tieCands(idx, p, cands, found) {
 		// Only the tie the paired top was made for, not a short
 		// separation: the safety factor stays.

@@ -87,6 +87,11 @@ type multi struct {
 	flip    []uint8
 	follows [][]int
 	tied    int
+	// mask[i] is the set of labels the scores so far allow unknown point
+	// i (bit c: label c); nil but in Cross's K-ary code (kties.go), whose
+	// digit rows radixRows caches by (set, step).
+	mask      []uint64
+	radixRows map[radixKey]rowInfo
 	lastG   float64 // the previous block's unit
 	curIdx  []int   // the block being decoded
 

@@ -1,0 +1,367 @@
+// This file implements Cross's K-ary code (K > 2, exact terms): blocks of
+// mixed-radix digits over each point's still possible labels, the unit
+// sized below the spacing of the score, and what an ambiguous score says
+// about the points it leaves open carried to later queries as label sets
+// and ties modulo K.
+
+package decode
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"slices"
+)
+
+// The K-ary code (Cross, K > 2, a model that names its log) differs from
+// the digit blocks of Lean in three ways:
+//
+//   - Label sets. Each unknown point i keeps the set M_i of labels that
+//     the scores so far allow it (a.mask; all K at first). When several
+//     labelings explain a block's score (they lie within a spacing of
+//     the score: the block's sums are spaced below it on purpose), a point
+//     they disagree on keeps the labels they give it. Adjacent labelings
+//     in the digit order differ in the last digit (M of two or three
+//     labels) or, across a carry, in a run of trailing digits.
+//   - Ties modulo K. Two points j, e of the block whose difference
+//     σ_j − σ_e mod K is the same in every explaining labeling are tied:
+//     only the leader is decoded later, and the follower is learned with
+//     it (σ_f = σ_l + d mod K). A carry (…x, K−1 against …x+1, 0) ties
+//     the two points, with M = {x, x+1} on the leader: the pair costs
+//     later queries one binary digit.
+//   - Mixed radix. A point with |M_i| = r labels is a digit of radix r:
+//     its row gives the classes of M_i the terms b + m·u_i (m = 0 … r−1)
+//     and the others the largest of them. The block's digits are
+//     superincreasing, u_i = g·Π r_j over the digits below, and the top
+//     digit (the point of smallest radix r_0) spans (r_0 − 1)·u_0 ≤ W,
+//     the room of one point: the block's sums cover W·r_0/(r_0 − 1), 2W
+//     when a carried pair is on top (1.2W for six fresh labels), and the
+//     unit fills the room exactly, so no fraction of a digit is lost.
+//
+// A label set or a tie is what every labeling explaining the score
+// agrees on (they are its projections: the set of explaining labelings
+// is kept as a superset), so a label is learned only when every labeling
+// that explains every score so far, under the model, has it: verification
+// is as strict as Lean's.
+
+// kCtl steers the factor on the unit's target (radixUnit): ambiguous
+// blocks are the code's purpose and leave it, a retry (no labeling
+// explains the score, or too many candidates to list) raises it ×1.5, and
+// each block lets it fall back by 3% towards 1.
+var kCtl = factorCtl{start: 1, min: 1, grow: 1.5, amb: 1, decay: 0.97, partial: true}
+
+// radixRho is the unit's target in spacings of the reported score
+// (N·ulp of the expected score): the design takes the most digits whose
+// unit, filling the room, stays at or above it, so that the realized unit
+// lies in [ρ, K·ρ) spacings. Below one spacing several labelings share a
+// score and the label sets carry what they leave open. A choice (the
+// queries it gives are in BENCHMARKS.md), not a calibrated optimum.
+var radixRho = 0.25
+
+// radixRoom scales the room W a block may span; 1 but in tests that
+// shrink the room so that small N has ambiguous scores.
+var radixRoom = 1.0
+
+// radixPlan is the digit layout of one mixed-radix block.
+type radixPlan struct {
+	ord []int   // block positions, most significant digit first
+	cls [][]int // cls[j]: the labels position j may have, by increasing term
+	// d[j][m] = v[j][cls[j][m]] − v[j][cls[j][0]] (the digit's step sums),
+	// base = Σ_j v[j][cls[j][0]].
+	d    [][]*big.Float
+	base *big.Float
+}
+
+// maskAll is the label set of K labels.
+func maskAll(k int) uint64 { return 1<<k - 1 }
+
+// maskClasses lists the labels of a set in increasing order.
+func maskClasses(m uint64) []int {
+	var c []int
+	for m != 0 {
+		c = append(c, bits.TrailingZeros64(m))
+		m &= m - 1
+	}
+	return c
+}
+
+// sumEst returns a float64 estimate of the exact terms' sum outside any
+// block: every unknown point neutral, known points at their rows.
+func (a *multi) sumEst() float64 {
+	s := float64(a.nUnk) * a.neutral.tf[0]
+	for c := range a.k {
+		tf := a.known[c].tf[c]
+		if a.dither != nil {
+			tf = a.ditherMax[c]
+		}
+		s += float64(a.nKnown[c]) * tf
+	}
+	return s
+}
+
+// planRadix designs the next mixed-radix block of at most kmax points.
+func (a *multi) planRadix(kmax int) (*blockPlan, error) {
+	kmax = min(kmax, a.nUnk-a.tied)
+	cand := a.nextIdx(kmax)
+	if len(cand) == 0 {
+		return nil, &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
+	}
+	room := float64(a.k-1) * a.wmax * radixRoom
+	s := a.sumEst()
+	ulpN := a.emu.Spacing(s/float64(a.n)) * float64(a.n)
+	target := max(minUnit, radixRho*ulpN*a.emuFactor)
+	for range maxDesignIter {
+		// The most points whose unit, filling the room, stays ≥ target:
+		// with r_0 the least radix (the top) and P the product of all,
+		// the unit is room·r_0/((r_0 − 1)·P).
+		k, r0, prod := 0, a.k+1, 1.0
+		for k < len(cand) {
+			r := bits.OnesCount64(a.mask[cand[k]])
+			nr, np := min(r0, r), prod*float64(r)
+			if k > 0 && room*float64(nr)/(float64(nr-1)*np) < target {
+				break
+			}
+			k, r0, prod = k+1, nr, np
+		}
+		g := room * float64(r0) / (float64(r0-1) * prod)
+		g = gridDown(g)
+		p, err := a.radixDesign(cand[:k], g)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil {
+			return p, nil
+		}
+		// Realized steps not superincreasing (the unit is below what the
+		// rows resolve): ask for a coarser one.
+		target = max(target, g) * 1.5
+	}
+	return nil, fmt.Errorf("decode: no block design converged for %s", a.m.Name)
+}
+
+// gridDown rounds g down to the grid 2^(i/rowGridSteps) (rowCache.grid
+// rounds up), so that units, and with them rows, recur across blocks.
+func gridDown(g float64) float64 {
+	if !(g > 0) || math.IsInf(g, 0) {
+		return g
+	}
+	return math.Exp2(math.Floor(math.Log2(g)*rowGridSteps+1e-9) / rowGridSteps)
+}
+
+// radixDesign builds the block of points idx at unit g: the top digit is
+// the first point of least radix, the others follow in idx's order. It
+// returns nil if the realized steps are not superincreasing.
+func (a *multi) radixDesign(idx []int, g float64) (*blockPlan, error) {
+	k := len(idx)
+	rp := &radixPlan{ord: make([]int, 0, k), cls: make([][]int, k)}
+	top := 0
+	for j, i := range idx {
+		rp.cls[j] = maskClasses(a.mask[i])
+		if len(rp.cls[j]) < len(rp.cls[top]) {
+			top = j
+		}
+	}
+	rp.ord = append(rp.ord, top)
+	for j := range idx {
+		if j != top {
+			rp.ord = append(rp.ord, j)
+		}
+	}
+	p := &blockPlan{g: g, rows: make([]rowInfo, k), emu: true, each: rp.each, read: readNone}
+	u := g
+	for s := k - 1; s >= 0; s-- {
+		j := rp.ord[s]
+		r, err := a.radixRow(a.mask[idx[j]], u)
+		if err != nil {
+			return nil, err
+		}
+		p.rows[j] = r
+		u *= float64(len(rp.cls[j]))
+	}
+	p.v = increments(p.rows)
+	rp.d = make([][]*big.Float, k)
+	rp.base = new(big.Float).SetPrec(sumPrec)
+	for j := range k {
+		b := p.v[j][rp.cls[j][0]]
+		rp.base.Add(rp.base, b)
+		rp.d[j] = make([]*big.Float, len(rp.cls[j]))
+		for m, c := range rp.cls[j] {
+			rp.d[j][m] = new(big.Float).SetPrec(incPrec).Sub(p.v[j][c], b)
+		}
+	}
+	if p.gap = rp.gap(); p.gap == nil {
+		return nil, nil
+	}
+	p.budget = a.budgetFor(idx, p.rows, false)
+	return p, nil
+}
+
+// readNone is the reader of blocks decoded by brackets alone.
+var readNone reader = func(*multi, *big.Float, *blockPlan) []int { return nil }
+
+// radixRow returns the row of a digit over the label set mask at step u:
+// the m-th label of the set gets probability ∝ e^(−m·u), the labels
+// outside the set the smallest of those, so that no term exceeds the
+// set's largest. Rows are cached by (set, step).
+func (a *multi) radixRow(mask uint64, u float64) (rowInfo, error) {
+	key := radixKey{mask, u}
+	if r, ok := a.radixRows[key]; ok {
+		return r, nil
+	}
+	cls := maskClasses(mask)
+	q := make([]float64, len(cls))
+	var z float64
+	for m := len(cls) - 1; m >= 0; m-- {
+		q[m] = math.Exp(-float64(m) * u)
+		z += q[m]
+	}
+	last := q[len(q)-1]
+	z += float64(a.k-len(cls)) * last
+	row := make([]float64, a.k)
+	for c := range row {
+		row[c] = last / z
+	}
+	for m, c := range cls {
+		row[c] = q[m] / z
+	}
+	r, err := a.rowInfo(row)
+	if err != nil {
+		return rowInfo{}, err
+	}
+	if len(a.radixRows) >= rowCacheMax {
+		clear(a.radixRows)
+	}
+	a.radixRows[key] = r
+	return r, nil
+}
+
+// radixKey identifies a cached digit row.
+type radixKey struct {
+	mask uint64
+	u    float64
+}
+
+// gap returns the least margin by which each digit step exceeds the
+// largest sum of the digits below, min over digits and steps of
+// d_j(m) − d_j(m−1) − Σ_{below} d_i(r_i − 1): the separation of adjacent
+// block sums in digit order (nil if some margin is not positive, and the
+// order of the sums is not that of the digits).
+func (rp *radixPlan) gap() *big.Float {
+	var gap *big.Float
+	rest := new(big.Float).SetPrec(incPrec)
+	d := new(big.Float).SetPrec(incPrec)
+	for s := len(rp.ord) - 1; s >= 0; s-- {
+		dj := rp.d[rp.ord[s]]
+		for m := 1; m < len(dj); m++ {
+			d.Sub(dj[m], dj[m-1])
+			d.Sub(d, rest)
+			if gap == nil || d.Cmp(gap) < 0 {
+				gap = new(big.Float).SetPrec(incPrec).Set(d)
+			}
+		}
+		rest.Add(rest, dj[len(dj)-1])
+	}
+	if gap == nil || gap.Sign() <= 0 {
+		return nil
+	}
+	return gap
+}
+
+// each calls f on every labeling of the block (each point within its
+// label set) whose exact block sum lies in [low, high], in increasing
+// order of the sum, until f returns false. It reports false if it
+// stopped at maxCand labelings before reaching high.
+func (rp *radixPlan) each(_ *multi, p *blockPlan, low, high *big.Float, f func(sigma []int) bool) bool {
+	k := len(rp.ord)
+	dig := make([]int, k) // digit of position rp.ord[s], most significant first
+	rem := new(big.Float).SetPrec(sumPrec).Sub(low, rp.base)
+	if rem.Sign() > 0 {
+		for s, j := range rp.ord {
+			for m := len(rp.d[j]) - 1; m >= 1; m-- {
+				if rem.Cmp(rp.d[j][m]) >= 0 {
+					dig[s] = m
+					break
+				}
+			}
+			rem.Sub(rem, rp.d[j][dig[s]])
+		}
+	}
+	sigma := make([]int, k)
+	sum := new(big.Float).SetPrec(sumPrec)
+	for range maxCand {
+		sum.Set(rp.base)
+		for s, j := range rp.ord {
+			sum.Add(sum, rp.d[j][dig[s]])
+			sigma[j] = rp.cls[j][dig[s]]
+		}
+		if sum.Cmp(high) > 0 {
+			return true
+		}
+		if sum.Cmp(low) >= 0 && !f(sigma) {
+			return true
+		}
+		s := k - 1
+		for ; s >= 0; s-- {
+			if dig[s] < len(rp.d[rp.ord[s]])-1 {
+				dig[s]++
+				break
+			}
+			dig[s] = 0
+		}
+		if s < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// tieSets records what an ambiguous block's explaining labelings cands
+// say about the points they disagree on (found[j] < 0): each keeps the
+// labels they give it, and points whose difference σ_j − σ_e mod K is
+// the same in all of them are tied to the first of them. It reports
+// whether anything was learned: a label set shrank or a tie was made.
+func (a *multi) tieSets(idx []int, cands [][]int, found []int) bool {
+	k := a.k
+	changed := false
+	var groups [][]int
+	for j, c := range found {
+		if c >= 0 {
+			continue
+		}
+		g := slices.IndexFunc(groups, func(gr []int) bool {
+			e := gr[0]
+			d0 := ((cands[0][j]-cands[0][e])%k + k) % k
+			for _, s := range cands[1:] {
+				if ((s[j]-s[e])%k+k)%k != d0 {
+					return false
+				}
+			}
+			return true
+		})
+		if g < 0 {
+			groups = append(groups, []int{j})
+		} else {
+			groups[g] = append(groups[g], j)
+		}
+	}
+	for _, gr := range groups {
+		l := idx[gr[0]]
+		var m uint64
+		for _, s := range cands {
+			m |= 1 << s[gr[0]]
+		}
+		m &= a.mask[l]
+		if m != a.mask[l] {
+			a.mask[l] = m
+			changed = true
+		}
+		for _, j := range gr[1:] {
+			d := ((cands[0][j]-cands[0][gr[0]])%k + k) % k
+			if a.tie(l, idx[j], uint8(d)) {
+				changed = true
+			}
+		}
+	}
+	return changed
+}
