@@ -92,8 +92,8 @@ type multi struct {
 	// digit rows radixRows caches by (set, step).
 	mask      []uint64
 	radixRows map[radixKey]rowInfo
-	lastG   float64 // the previous block's unit
-	curIdx  []int   // the block being decoded
+	lastG     float64 // the previous block's unit
+	curIdx    []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
