@@ -59,6 +59,11 @@ var kCtl = factorCtl{start: 1, min: 1, grow: 1.5, amb: 1, decay: 0.97, partial: 
 // queries it gives are in BENCHMARKS.md), not a calibrated optimum.
 var radixRho = 0.25
 
+// radixMinUnit is the least unit: minUnit, but in tests at small N,
+// whose spacing is below it (the realized steps are then coarse, and
+// the gap check keeps the design only if they stay superincreasing).
+var radixMinUnit = minUnit
+
 // radixRoom scales the room W a block may span; 1 but in tests that
 // shrink the room so that small N has ambiguous scores.
 var radixRoom = 1.0
@@ -110,7 +115,7 @@ func (a *multi) planRadix(kmax int) (*blockPlan, error) {
 	room := float64(a.k-1) * a.wmax * radixRoom
 	s := a.sumEst()
 	ulpN := a.emu.Spacing(s/float64(a.n)) * float64(a.n)
-	target := max(minUnit, radixRho*ulpN*a.emuFactor)
+	target := max(radixMinUnit, radixRho*ulpN*a.emuFactor)
 	for range maxDesignIter {
 		// The most points whose unit, filling the room, stays ≥ target:
 		// with r_0 the least radix (the top) and P the product of all,

@@ -102,6 +102,9 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	if err := a.learnKnown(opt.Known); err != nil {
 		return nil, err
 	}
+	if debugState != nil {
+		debugState(a)
+	}
 	if r, ok := a.st.(runner); ok {
 		return r.run(ctx, a, s) // Leaderboard: no block at a time
 	}
@@ -190,6 +193,9 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	}
 	return a.partial(res), nil
 }
+
+// debugState, if set (by tests), is given the state of each attack.
+var debugState func(a *multi)
 
 // maxFails is the number of consecutive blocks that may fail verification
 // before the attack gives up on the model: each failure at least halves
