@@ -83,7 +83,7 @@ func (cross) setup(a *multi) {
 	a.exactLog = true
 	if a.k > 2 {
 		// The K-ary code (kties.go): label sets, ties mod K, mixed radix.
-		a.mask = make([]uint64, a.n)
+		a.mask, a.neg = make([]uint64, a.n), make([]bool, a.n)
 		for i := range a.mask {
 			a.mask[i] = maskAll(a.k)
 		}
@@ -217,7 +217,8 @@ func (a *multi) tie(l, f int, flip uint8) bool {
 }
 
 // learnFollowers learns the followers of the points just learned: label
-// c + flip mod K (c ⊕ flip for K = 2) for a leader of label c.
+// c + flip mod K (c ⊕ flip for K = 2) for a leader of label c, or flip − c
+// mod K for a follower tied by a sum (neg, the K-ary code's paired top).
 func (a *multi) learnFollowers(idx, sigma []int) {
 	var fi, fs []int
 	for j, i := range idx {
@@ -228,7 +229,11 @@ func (a *multi) learnFollowers(idx, sigma []int) {
 			a.leader[f] = -1
 			a.tied--
 			if a.labels[f] < 0 {
-				fi, fs = append(fi, f), append(fs, (sigma[j]+int(a.flip[f]))%a.k)
+				c := (sigma[j] + int(a.flip[f])) % a.k
+				if a.neg != nil && a.neg[f] {
+					c = (int(a.flip[f]) - sigma[j] + a.k) % a.k
+				}
+				fi, fs = append(fi, f), append(fs, c)
 			}
 		}
 		a.follows[i] = nil

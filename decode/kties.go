@@ -11,7 +11,6 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-	"slices"
 )
 
 // The K-ary code (Cross, K > 2, a model that names its log) differs from
@@ -59,6 +58,15 @@ var kCtl = factorCtl{start: 1, min: 1, grow: 1.5, amb: 1, decay: 0.97, partial: 
 // queries it gives are in BENCHMARKS.md), not a calibrated optimum.
 var radixRho = 0.25
 
+// radixPair turns on the paired top: unless a point of two labels can be
+// the top (2·W), two points of all K labels get the top's row; the score then reads
+// the count σ_top + σ_partner ∈ [0, 2K−2] above the other digits, and a
+// count that leaves several pairs ties the two by their sum (σ_partner =
+// count − σ_top) with the top's set narrowed to the pairs' labels: the
+// block's sums span (2K − 1)/(K − 1)·W (2.2·W for K = 6) instead of
+// K/(K − 1)·W.
+var radixPair = true
+
 // radixMinUnit is the least unit: minUnit, but in tests at small N,
 // whose spacing is below it (the realized steps are then coarse, and
 // the gap check keeps the design only if they stay superincreasing).
@@ -70,7 +78,8 @@ var radixRoom = 1.0
 
 // radixPlan is the digit layout of one mixed-radix block.
 type radixPlan struct {
-	ord []int   // block positions, most significant digit first
+	ord  []int // block positions, most significant digit first
+	pair int   // the top's partner (ord[1], same row as ord[0]), or −1
 	cls [][]int // cls[j]: the labels position j may have, by increasing term
 	// d[j][m] = v[j][cls[j][m]] − v[j][cls[j][0]] (the digit's step sums),
 	// base = Σ_j v[j][cls[j][0]].
@@ -130,8 +139,31 @@ func (a *multi) planRadix(kmax int) (*blockPlan, error) {
 			k, r0, prod = k+1, nr, np
 		}
 		g := room * float64(r0) / (float64(r0-1) * prod)
+		pair := false
+		if radixPair && r0 >= 3 {
+			// A paired top (two points of K labels, one row) spans
+			// (2K − 1)/(K − 1)·W, more than a top of r0 ≥ 3 labels:
+			// the unit is the top's step over the digits below.
+			kp, full, below := 0, 0, 1.0
+			for kp < len(cand) {
+				r := bits.OnesCount64(a.mask[cand[kp]])
+				f, b := full, below
+				if r == a.k && full < 2 {
+					f++
+				} else {
+					b *= float64(r)
+				}
+				if f == 2 && room/(float64(a.k-1)*b) < target {
+					break
+				}
+				kp, full, below = kp+1, f, b
+			}
+			if full == 2 {
+				k, g, pair = kp, room/(float64(a.k-1)*below), true
+			}
+		}
 		g = gridDown(g)
-		p, err := a.radixDesign(cand[:k], g)
+		p, err := a.radixDesign(cand[:k], g, pair)
 		if err != nil {
 			return nil, err
 		}
@@ -155,11 +187,13 @@ func gridDown(g float64) float64 {
 }
 
 // radixDesign builds the block of points idx at unit g: the top digit is
-// the first point of least radix, the others follow in idx's order. It
-// returns nil if the realized steps are not superincreasing.
-func (a *multi) radixDesign(idx []int, g float64) (*blockPlan, error) {
+// the first point of least radix, the others follow in idx's order; with
+// pair, the top is a point of K labels and a second one gets its
+// row (the first two points of K labels are the pair). It returns nil if
+// the realized steps are not superincreasing.
+func (a *multi) radixDesign(idx []int, g float64, pair bool) (*blockPlan, error) {
 	k := len(idx)
-	rp := &radixPlan{ord: make([]int, 0, k), cls: make([][]int, k)}
+	rp := &radixPlan{ord: make([]int, 0, k), cls: make([][]int, k), pair: -1}
 	top := 0
 	for j, i := range idx {
 		rp.cls[j] = maskClasses(a.mask[i])
@@ -167,9 +201,28 @@ func (a *multi) radixDesign(idx []int, g float64) (*blockPlan, error) {
 			top = j
 		}
 	}
+	if pair {
+		// The first two points of K labels.
+		top = -1
+		for j := range idx {
+			if len(rp.cls[j]) == a.k {
+				if top < 0 {
+					top = j
+				} else if rp.pair < 0 {
+					rp.pair = j
+				}
+			}
+		}
+		if rp.pair < 0 {
+			return nil, fmt.Errorf("decode: a paired top without two points of %d labels", a.k)
+		}
+	}
 	rp.ord = append(rp.ord, top)
+	if pair {
+		rp.ord = append(rp.ord, rp.pair)
+	}
 	for j := range idx {
-		if j != top {
+		if j != top && j != rp.pair {
 			rp.ord = append(rp.ord, j)
 		}
 	}
@@ -177,12 +230,18 @@ func (a *multi) radixDesign(idx []int, g float64) (*blockPlan, error) {
 	u := g
 	for s := k - 1; s >= 0; s-- {
 		j := rp.ord[s]
+		if j == rp.pair {
+			continue // the top's row, below
+		}
 		r, err := a.radixRow(a.mask[idx[j]], u)
 		if err != nil {
 			return nil, err
 		}
 		p.rows[j] = r
 		u *= float64(len(rp.cls[j]))
+	}
+	if pair {
+		p.rows[rp.pair] = p.rows[top]
 	}
 	p.v = increments(p.rows)
 	rp.d = make([][]*big.Float, k)
@@ -251,12 +310,20 @@ type radixKey struct {
 // largest sum of the digits below, min over digits and steps of
 // d_j(m) − d_j(m−1) − Σ_{below} d_i(r_i − 1): the separation of adjacent
 // block sums in digit order (nil if some margin is not positive, and the
-// order of the sums is not that of the digits).
+// order of the sums is not that of the digits). A paired top is
+// superincreasing over the digits below it, not over its partner.
 func (rp *radixPlan) gap() *big.Float {
 	var gap *big.Float
 	rest := new(big.Float).SetPrec(incPrec)
 	d := new(big.Float).SetPrec(incPrec)
+	var below *big.Float // the digits' below the pair
 	for s := len(rp.ord) - 1; s >= 0; s-- {
+		if rp.pair >= 0 && s == 1 {
+			below = new(big.Float).SetPrec(incPrec).Set(rest)
+		}
+		if rp.pair >= 0 && s == 0 {
+			rest = below
+		}
 		dj := rp.d[rp.ord[s]]
 		for m := 1; m < len(dj); m++ {
 			d.Sub(dj[m], dj[m-1])
@@ -265,7 +332,9 @@ func (rp *radixPlan) gap() *big.Float {
 				gap = new(big.Float).SetPrec(incPrec).Set(d)
 			}
 		}
-		rest.Add(rest, dj[len(dj)-1])
+		if s > 0 {
+			rest.Add(rest, dj[len(dj)-1])
+		}
 	}
 	if gap == nil || gap.Sign() <= 0 {
 		return nil
@@ -274,15 +343,48 @@ func (rp *radixPlan) gap() *big.Float {
 }
 
 // each calls f on every labeling of the block (each point within its
-// label set) whose exact block sum lies in [low, high], in increasing
-// order of the sum, until f returns false. It reports false if it
-// stopped at maxCand labelings before reaching high.
+// label set) whose exact block sum lies in [low, high], until f returns
+// false; without a paired top in increasing order of the sum. It reports
+// false if it stopped at maxCand labelings before it had seen them all.
 func (rp *radixPlan) each(_ *multi, p *blockPlan, low, high *big.Float, f func(sigma []int) bool) bool {
-	k := len(rp.ord)
-	dig := make([]int, k) // digit of position rp.ord[s], most significant first
+	sigma := make([]int, len(rp.ord))
+	n := 0
+	if rp.pair < 0 {
+		ok, _ := rp.eachFrom(0, low, high, sigma, &n, f)
+		return ok
+	}
+	// Every label pair of the top and its partner (their sums need not
+	// be ordered: equal rows give equal steps), then the digits below.
+	top := rp.ord[0]
+	lo := new(big.Float).SetPrec(sumPrec)
+	hi := new(big.Float).SetPrec(sumPrec)
+	for mt := range rp.d[top] {
+		for mp := range rp.d[rp.pair] {
+			sigma[top], sigma[rp.pair] = rp.cls[top][mt], rp.cls[rp.pair][mp]
+			lo.Sub(low, rp.d[top][mt])
+			lo.Sub(lo, rp.d[rp.pair][mp])
+			hi.Sub(high, rp.d[top][mt])
+			hi.Sub(hi, rp.d[rp.pair][mp])
+			ok, stop := rp.eachFrom(2, lo, hi, sigma, &n, f)
+			if !ok || stop {
+				return ok
+			}
+		}
+	}
+	return true
+}
+
+// eachFrom lists the digits ord[from:] (superincreasing) whose sum with
+// base lies in [low, high], the digits before from already in sigma, in
+// increasing order. *n counts the labelings seen; ok is false if it
+// reached maxCand, stop true if f returned false.
+func (rp *radixPlan) eachFrom(from int, low, high *big.Float, sigma []int, n *int, f func(sigma []int) bool) (ok, stop bool) {
+	ord := rp.ord[from:]
+	k := len(ord)
+	dig := make([]int, k)
 	rem := new(big.Float).SetPrec(sumPrec).Sub(low, rp.base)
 	if rem.Sign() > 0 {
-		for s, j := range rp.ord {
+		for s, j := range ord {
 			for m := len(rp.d[j]) - 1; m >= 1; m-- {
 				if rem.Cmp(rp.d[j][m]) >= 0 {
 					dig[s] = m
@@ -292,78 +394,92 @@ func (rp *radixPlan) each(_ *multi, p *blockPlan, low, high *big.Float, f func(s
 			rem.Sub(rem, rp.d[j][dig[s]])
 		}
 	}
-	sigma := make([]int, k)
 	sum := new(big.Float).SetPrec(sumPrec)
-	for range maxCand {
+	for ; *n < maxCand; *n++ {
 		sum.Set(rp.base)
-		for s, j := range rp.ord {
+		for s, j := range ord {
 			sum.Add(sum, rp.d[j][dig[s]])
 			sigma[j] = rp.cls[j][dig[s]]
 		}
 		if sum.Cmp(high) > 0 {
-			return true
+			return true, false
 		}
 		if sum.Cmp(low) >= 0 && !f(sigma) {
-			return true
+			return true, true
 		}
 		s := k - 1
 		for ; s >= 0; s-- {
-			if dig[s] < len(rp.d[rp.ord[s]])-1 {
+			if dig[s] < len(rp.d[ord[s]])-1 {
 				dig[s]++
 				break
 			}
 			dig[s] = 0
 		}
 		if s < 0 {
-			return true
+			return true, false
 		}
 	}
-	return false
+	return false, false
 }
 
 // tieSets records what an ambiguous block's explaining labelings cands
 // say about the points they disagree on (found[j] < 0): each keeps the
-// labels they give it, and points whose difference σ_j − σ_e mod K is
-// the same in all of them are tied to the first of them. It reports
-// whether anything was learned: a label set shrank or a tie was made.
+// labels they give it, and points whose difference σ_j − σ_e mod K (or
+// sum σ_j + σ_e mod K: a paired top's count) is the same in all of them
+// are tied to the first of them. It reports whether anything was
+// learned: a label set shrank or a tie was made.
 func (a *multi) tieSets(idx []int, cands [][]int, found []int) bool {
 	k := a.k
+	mod := func(x int) int { return (x%k + k) % k }
+	// rel reports whether σ_j = d + s·σ_e mod K in every labeling, s = ±1.
+	rel := func(j, e, sgn int) (int, bool) {
+		d := mod(cands[0][j] - sgn*cands[0][e])
+		for _, s := range cands[1:] {
+			if mod(s[j]-sgn*s[e]) != d {
+				return 0, false
+			}
+		}
+		return d, true
+	}
+	type member struct{ j, d, sgn int }
 	changed := false
-	var groups [][]int
+	var groups [][]member
 	for j, c := range found {
 		if c >= 0 {
 			continue
 		}
-		g := slices.IndexFunc(groups, func(gr []int) bool {
-			e := gr[0]
-			d0 := ((cands[0][j]-cands[0][e])%k + k) % k
-			for _, s := range cands[1:] {
-				if ((s[j]-s[e])%k+k)%k != d0 {
-					return false
+		placed := false
+		for g, gr := range groups {
+			for _, sgn := range []int{1, -1} {
+				if d, ok := rel(j, gr[0].j, sgn); ok {
+					groups[g] = append(gr, member{j, d, sgn})
+					placed = true
+					break
 				}
 			}
-			return true
-		})
-		if g < 0 {
-			groups = append(groups, []int{j})
-		} else {
-			groups[g] = append(groups[g], j)
+			if placed {
+				break
+			}
+		}
+		if !placed {
+			groups = append(groups, []member{{j, 0, 1}})
 		}
 	}
 	for _, gr := range groups {
-		l := idx[gr[0]]
+		l := idx[gr[0].j]
 		var m uint64
 		for _, s := range cands {
-			m |= 1 << s[gr[0]]
+			m |= 1 << s[gr[0].j]
 		}
 		m &= a.mask[l]
 		if m != a.mask[l] {
 			a.mask[l] = m
 			changed = true
 		}
-		for _, j := range gr[1:] {
-			d := ((cands[0][j]-cands[0][gr[0]])%k + k) % k
-			if a.tie(l, idx[j], uint8(d)) {
+		for _, mb := range gr[1:] {
+			f := idx[mb.j]
+			if a.tie(l, f, uint8(mb.d)) {
+				a.neg[f] = mb.sgn < 0
 				changed = true
 			}
 		}

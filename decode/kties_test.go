@@ -214,7 +214,7 @@ func TestRadixEachComplete(t *testing.T) {
 			a.mask[i] = r.Uint64() & maskAll(k) // at least two labels
 		}
 	}
-	p, err := a.radixDesign(idx, 1e-3)
+	p, err := a.radixDesign(idx, 1e-3, false)
 	if err != nil || p == nil {
 		t.Fatalf("radixDesign: %v, %v", p, err)
 	}

@@ -91,6 +91,7 @@ type multi struct {
 	// i (bit c: label c); nil but in Cross's K-ary code (kties.go), whose
 	// digit rows radixRows caches by (set, step).
 	mask      []uint64
+	neg       []bool // neg[f]: σ_f = flip[f] − σ_leader mod K (kties.go)
 	radixRows map[radixKey]rowInfo
 	lastG     float64 // the previous block's unit
 	curIdx    []int   // the block being decoded
