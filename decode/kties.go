@@ -78,9 +78,9 @@ var radixRoom = 1.0
 
 // radixPlan is the digit layout of one mixed-radix block.
 type radixPlan struct {
-	ord  []int // block positions, most significant digit first
-	pair int   // the top's partner (ord[1], same row as ord[0]), or −1
-	cls [][]int // cls[j]: the labels position j may have, by increasing term
+	ord  []int   // block positions, most significant digit first
+	pair int     // the top's partner (ord[1], same row as ord[0]), or −1
+	cls  [][]int // cls[j]: the labels position j may have, by increasing term
 	// d[j][m] = v[j][cls[j][m]] − v[j][cls[j][0]] (the digit's step sums),
 	// base = Σ_j v[j][cls[j][0]].
 	d    [][]*big.Float
