@@ -88,6 +88,15 @@ func (cross) setup(a *multi) {
 			a.mask[i] = maskAll(a.k)
 		}
 		a.radixRows = make(map[radixKey]rowInfo)
+		a.baseExact = a.neutral.exact
+		for c := range a.known {
+			a.baseExact = a.baseExact && a.known[c].exact
+		}
+		for _, d := range a.dither {
+			for _, r := range d {
+				a.baseExact = a.baseExact && r.exact
+			}
+		}
 		a.fac = kCtl
 		a.emuFactor = kCtl.start
 	}

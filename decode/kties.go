@@ -358,6 +358,12 @@ func (rp *radixPlan) each(_ *multi, p *blockPlan, low, high *big.Float, f func(s
 	top := rp.ord[0]
 	lo := new(big.Float).SetPrec(sumPrec)
 	hi := new(big.Float).SetPrec(sumPrec)
+	// The digits below span [base, base + rest]: skip the pairs whose
+	// window misses it.
+	rest := new(big.Float).SetPrec(sumPrec).Set(rp.base)
+	for _, j := range rp.ord[2:] {
+		rest.Add(rest, rp.d[j][len(rp.d[j])-1])
+	}
 	for mt := range rp.d[top] {
 		for mp := range rp.d[rp.pair] {
 			sigma[top], sigma[rp.pair] = rp.cls[top][mt], rp.cls[rp.pair][mp]
@@ -365,6 +371,9 @@ func (rp *radixPlan) each(_ *multi, p *blockPlan, low, high *big.Float, f func(s
 			lo.Sub(lo, rp.d[rp.pair][mp])
 			hi.Sub(high, rp.d[top][mt])
 			hi.Sub(hi, rp.d[rp.pair][mp])
+			if hi.Cmp(rp.base) < 0 || lo.Cmp(rest) > 0 {
+				continue
+			}
 			ok, stop := rp.eachFrom(2, lo, hi, sigma, &n, f)
 			if !ok || stop {
 				return ok
@@ -394,26 +403,32 @@ func (rp *radixPlan) eachFrom(from int, low, high *big.Float, sigma []int, n *in
 			rem.Sub(rem, rp.d[j][dig[s]])
 		}
 	}
-	sum := new(big.Float).SetPrec(sumPrec)
+	sum := new(big.Float).SetPrec(sumPrec).Set(rp.base)
+	for s, j := range ord {
+		sum.Add(sum, rp.d[j][dig[s]])
+		sigma[j] = rp.cls[j][dig[s]]
+	}
 	for ; *n < maxCand; *n++ {
-		sum.Set(rp.base)
-		for s, j := range ord {
-			sum.Add(sum, rp.d[j][dig[s]])
-			sigma[j] = rp.cls[j][dig[s]]
-		}
 		if sum.Cmp(high) > 0 {
 			return true, false
 		}
 		if sum.Cmp(low) >= 0 && !f(sigma) {
 			return true, true
 		}
+		// The next labeling: the sum follows the digits that change.
 		s := k - 1
 		for ; s >= 0; s-- {
-			if dig[s] < len(rp.d[ord[s]])-1 {
+			j := ord[s]
+			if dig[s] < len(rp.d[j])-1 {
+				sum.Sub(sum, rp.d[j][dig[s]])
 				dig[s]++
+				sum.Add(sum, rp.d[j][dig[s]])
+				sigma[j] = rp.cls[j][dig[s]]
 				break
 			}
+			sum.Sub(sum, rp.d[j][dig[s]])
 			dig[s] = 0
+			sigma[j] = rp.cls[j][0]
 		}
 		if s < 0 {
 			return true, false

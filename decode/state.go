@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -33,6 +34,7 @@ type rowInfo struct {
 	tf         []float64    // t as float64, rounded up
 	max        float64      // max over classes of tf
 	lo, hi, rn []float64    // emulation: computed-term range and nearest
+	exact      bool         // emulation: lo = hi for every class (the server's own terms)
 }
 
 // multi is the state of one attack.
@@ -69,6 +71,7 @@ type multi struct {
 	filled     bool          // lo, hi, rn were filled once (fillBase)
 	stale      []int         // points learned since the last fillBase
 	exactLog   bool          // rows take the server's computed terms (Cross, a model naming its log)
+	baseExact  bool          // the rows outside a block (neutral, known, dither) are all exact
 	emuFactor  float64       // safety factor on the emulated separation
 	fac        factorCtl     // how the strategy steers emuFactor
 	rows       *rowCache     // nil, or digit rows by weight on a grid of units
@@ -194,6 +197,7 @@ func (a *multi) emuRow(r *rowInfo) {
 			}
 		}
 	}
+	r.exact = slices.Equal(r.lo, r.hi)
 }
 
 // rowInfo computes a row's exact terms; row has K entries (binary: the
