@@ -222,6 +222,7 @@ func (a *multi) tie(l, f int, flip uint8) bool {
 	a.leader[f], a.flip[f] = l, flip
 	a.follows[l] = append(a.follows[l], f)
 	a.tied++
+	a.markSkip(f)
 	return true
 }
 
