@@ -72,6 +72,12 @@ var radixPair = true
 // the gap check keeps the design only if they stay superincreasing).
 var radixMinUnit = minUnit
 
+// radixBlockMax bounds the points of a block of the K-ary code: every
+// digit has radix at least 2 and the unit is at least radixMinUnit, so
+// that 2^k·minUnit ≤ (2K − 1)/(K − 1)·W ≤ 3·37 (W ≤ 37 for every float64
+// preset) gives k ≤ 51.
+const radixBlockMax = 64
+
 // radixRoom scales the room W a block may span; 1 but in tests that
 // shrink the room so that small N has ambiguous scores.
 var radixRoom = 1.0
