@@ -1,6 +1,7 @@
 // This file implements the Cross strategy: Lean's blocks with labels
 // carried across queries (parity ties, a paired top digit), decoded
 // against the server's exact computed terms where the model names its log.
+// For K > 2 under such a model its blocks are kties.go's K-ary code.
 
 package decode
 
@@ -49,6 +50,16 @@ import (
 //     server computes those logs), the same claim its simulated server
 //     makes; a model that names no log (float32-keras) keeps the
 //     faithful brackets.
+//
+// For K > 2 against a model that names its log (float64-sklearn,
+// torch-bce) Cross is the K-ary code of kties.go instead of digit blocks:
+// every unknown point keeps the set of labels the scores allow it, points
+// whose labels differ by a constant mod K (or sum to one, for a paired
+// top) in every labeling that explains a score are tied, and each block
+// is a mixed-radix number over the points' remaining label sets whose
+// unit fills the room below the spacing of the score, so that a score
+// that several labelings explain passes what they agree on to later
+// queries instead of being lost (BENCHMARKS.md, "K-ary ties").
 //
 // Without emulation (the leaderboard) Cross is exactly Blocks.
 var Cross Strategy = cross{}
