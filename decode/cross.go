@@ -99,15 +99,6 @@ func (cross) setup(a *multi) {
 			a.mask[i] = maskAll(a.k)
 		}
 		a.radixRows = make(map[radixKey]rowInfo)
-		a.baseExact = a.neutral.exact
-		for c := range a.known {
-			a.baseExact = a.baseExact && a.known[c].exact
-		}
-		for _, d := range a.dither {
-			for _, r := range d {
-				a.baseExact = a.baseExact && r.exact
-			}
-		}
 		a.fac = kCtl
 		a.emuFactor = kCtl.start
 	}
@@ -120,6 +111,17 @@ func (cross) setup(a *multi) {
 		a.setDither()
 	}
 	a.rows = newRowCache()
+	// Whether every row outside a block is the server's own term (one
+	// emulation brackets a candidate, decodeEmu).
+	a.baseExact = a.neutral.exact
+	for c := range a.known {
+		a.baseExact = a.baseExact && a.known[c].exact
+	}
+	for _, d := range a.dither {
+		for _, r := range d {
+			a.baseExact = a.baseExact && r.exact
+		}
+	}
 }
 
 func (cross) next(a *multi, kmax int) (*blockPlan, error) {

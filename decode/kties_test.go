@@ -263,3 +263,20 @@ func TestRadixEachComplete(t *testing.T) {
 		}
 	}
 }
+
+// Under float64-sklearn (a model that names its log) every row outside a
+// block is the server's own term, so that decodeEmu brackets a candidate
+// with one emulation.
+func TestKtiesBaseExact(t *testing.T) {
+	m, err := scorer.ParseModel("float64-sklearn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newMulti(50, 6, MultiOptions{Model: m, Strategy: Cross})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.mask == nil || !a.baseExact {
+		t.Errorf("K-ary code %v, rows outside a block exact %v; want both", a.mask != nil, a.baseExact)
+	}
+}
