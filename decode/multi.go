@@ -232,6 +232,13 @@ func (a *multi) failed(res *Result) *Result {
 // blocks it would decode if every query verified. Known points are counted
 // at the class with the largest term (the worst case for the budget).
 //
+// For Cross's K-ary code (K > 2 against a model that names its log,
+// kties.go) the dry run decodes every block whole, which its units below
+// the spacing of the score do not: it is no upper bound there, only the
+// blocks' sizes (1,377 queries at N = 25,000, K = 6, float64-sklearn,
+// where [BoundMulti] proves at least 1,443 and the attack takes about
+// 1,470).
+//
 // It returns ctx's error when ctx is done.
 func PlanMulti(ctx context.Context, opt MultiOptions) (*MultiPlan, error) {
 	k := opt.K
