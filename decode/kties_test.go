@@ -41,7 +41,7 @@ func TestKtiesStrict(t *testing.T) {
 		rooms = rooms[1:]
 	}
 	all := allLabelings(n, k)
-	carried, tiedSeen := 0, 0
+	carried, tiedSeen, negSeen := 0, 0, 0
 	for _, room := range rooms {
 		radixRoom = room
 		for name, y := range labelings {
@@ -96,7 +96,7 @@ func TestKtiesStrict(t *testing.T) {
 	if carried == 0 || tiedSeen == 0 {
 		t.Errorf("%d label sets and %d ties carried: the test does not reach the K-ary code's ambiguity", carried, tiedSeen)
 	}
-	t.Logf("points with a carried label set: %d, followers: %d (summed over runs)", carried, tiedSeen)
+	t.Logf("points with a carried label set: %d, followers: %d, %d of them tied by a sum (summed over runs)", carried, tiedSeen, negSeen)
 }
 
 // attackMultiState is AttackMulti keeping the attack's state in *st.
@@ -278,5 +278,51 @@ func TestKtiesBaseExact(t *testing.T) {
 	}
 	if a.mask == nil || !a.baseExact {
 		t.Errorf("K-ary code %v, rows outside a block exact %v; want both", a.mask != nil, a.baseExact)
+	}
+}
+
+// tieSets narrows each disagreeing point's label set to the labels the
+// explaining labelings give it, ties points whose difference or sum mod K
+// is constant over them (a carry; a paired top's count), and learning a
+// leader learns its followers with the right labels.
+func TestTieSets(t *testing.T) {
+	m, err := scorer.ParseModel("float64-sklearn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newMulti(20, 6, MultiOptions{Model: m, Strategy: Cross})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := []int{3, 4, 5, 6, 7}
+	// Positions 0 and 1: a paired top of count 7 (sum 1 mod 6); 2 and 3:
+	// a carry (…2, 5 against …3, 0: difference 3); 4 agrees (label 4).
+	cands := [][]int{
+		{2, 5, 2, 5, 4},
+		{3, 4, 3, 0, 4},
+		{4, 3, 2, 5, 4},
+		{5, 2, 3, 0, 4},
+	}
+	found := []int{-1, -1, -1, -1, 4}
+	if !a.tieSets(idx, cands, found) {
+		t.Fatal("tieSets learned nothing")
+	}
+	if a.leader[4] != 3 || !a.neg[4] || a.flip[4] != 1 {
+		t.Errorf("point 4: leader %d, neg %v, flip %d; want 3, true, 1 (σ_4 = 1 − σ_3)", a.leader[4], a.neg[4], a.flip[4])
+	}
+	if a.leader[6] != 5 || a.neg[6] || a.flip[6] != 3 {
+		t.Errorf("point 6: leader %d, neg %v, flip %d; want 5, false, 3 (σ_6 = σ_5 + 3)", a.leader[6], a.neg[6], a.flip[6])
+	}
+	if a.mask[3] != 0b111100 || a.mask[5] != 0b1100 {
+		t.Errorf("label sets %b, %b; want {2, 3, 4, 5}, {2, 3}", a.mask[3], a.mask[5])
+	}
+	a.learn([]int{3, 5}, []int{4, 3})
+	if a.labels[4] != 3 || a.labels[6] != 0 || a.tied != 0 {
+		t.Errorf("after the leaders: labels[4] %d, labels[6] %d, tied %d; want 3, 0, 0", a.labels[4], a.labels[6], a.tied)
+	}
+	// Nothing to learn: no tie, no narrower set.
+	b, _ := newMulti(20, 6, MultiOptions{Model: m, Strategy: Cross})
+	if b.tieSets([]int{0, 1}, [][]int{{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {0, 1}}, []int{-1, -1}) {
+		t.Error("tieSets reported progress where the labelings allow every label pair")
 	}
 }
