@@ -14,7 +14,8 @@ import (
 )
 
 // The K-ary code (Cross, K > 2, a model that names its log) differs from
-// the digit blocks of Lean in three ways:
+// the digit blocks of Lean in three ways, and adds a paired top
+// (radixPair):
 //
 //   - Label sets. Each unknown point i keeps the set M_i of labels that
 //     the scores so far allow it (a.mask; all K at first). When several
@@ -44,7 +45,7 @@ import (
 // that explains every score so far, under the model, has it: verification
 // is as strict as Lean's.
 
-// kCtl steers the factor on the unit's target (radixUnit): ambiguous
+// kCtl steers the factor on the unit's target (planRadix): ambiguous
 // blocks are the code's purpose and leave it, a retry (no labeling
 // explains the score, or too many candidates to list) raises it ×1.5, and
 // each block lets it fall back by 3% towards 1.
@@ -55,19 +56,20 @@ var kCtl = factorCtl{start: 1, min: 1, grow: 1.5, amb: 1, decay: 0.97, partial: 
 // unit, filling the room, stays at or above it, so that the realized unit
 // lies in [ρ, K·ρ) spacings. Below one spacing several labelings share a
 // score and the label sets carry what they leave open. A choice, not a
-// calibrated optimum: at N = 25,000, K = 6 (seeds 1, 11, 12 of the test
-// generator) ρ = 0.12, 0.18, 0.25, 0.35, 0.5 took 1,480, 1,473,
-// 1,472–1,473, 1,470–1,472 and 1,478 queries; a larger ρ lists fewer
-// candidates a score (attacker CPU).
+// calibrated optimum: at N = 25,000, K = 6 (the test generator's
+// labelings) ρ = 0.12 and 0.18 took 1,480 and 1,473 queries (seed 1), and
+// ρ = 0.25, 0.35, 0.5 took 1,472–1,473, 1,470–1,472 and 1,478 (seeds 1,
+// 11, 12); a larger ρ lists fewer candidates a score (attacker CPU).
 var radixRho = 0.35
 
 // radixPair turns on the paired top: unless a point of two labels can be
-// the top (2·W), two points of all K labels get the top's row; the score then reads
-// the count σ_top + σ_partner ∈ [0, 2K−2] above the other digits, and a
-// count that leaves several pairs ties the two by their sum (σ_partner =
-// count − σ_top) with the top's set narrowed to the pairs' labels: the
-// block's sums span (2K − 1)/(K − 1)·W (2.2·W for K = 6) instead of
-// K/(K − 1)·W.
+// the top (2·W), two points of all K labels get the top's row. The score
+// then reads the count σ_top + σ_partner ∈ [0, 2K−2] above the other
+// digits, and a count that leaves several pairs ties the two by their
+// sum (σ_partner = count − σ_top) with the top's set narrowed to the
+// pairs' labels: the block's sums span (2K − 1)/(K − 1)·W (2.2·W for
+// K = 6) instead of K/(K − 1)·W. Seed 1 at N = 25,000, K = 6: 1,482
+// queries without it, 1,470 with it.
 var radixPair = true
 
 // radixMinUnit is the least unit: minUnit, but in tests at small N,
