@@ -69,8 +69,7 @@ var radixRho = 0.35
 // sum (σ_partner = count − σ_top) with the top's set narrowed to the
 // pairs' labels: the block's sums span (2K − 1)/(K − 1)·W (2.2·W for
 // K = 6) instead of K/(K − 1)·W. At N = 25,000, K = 6 (the test
-// generator's seed 1): 1,482
-// queries without it, 1,470 with it.
+// generator's seed 1): 1,482 queries without it, 1,470 with it.
 var radixPair = true
 
 // radixMinUnit is the least unit: minUnit, but in tests at small N,
