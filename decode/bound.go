@@ -54,6 +54,11 @@ type QueryBound struct {
 // Conway–Guy top); a partially decoded block learns fewer labels than it
 // holds, which only adds queries.
 //
+// For [Cross] with K > 2 against a model that names its log (the K-ary
+// code, kties.go) the blocks' units go below the spacing on purpose and
+// the argument above does not hold; its bound is [RangeFloor] with the
+// span of its blocks, (2K − 1)/(K − 1)·W.
+//
 // For [Cross] too, with one point more a block for K = 2 under emulation
 // (the paired top) and its floor on the factor (crossCtl.min = Lean's);
 // its exact terms leave the spacing in the need. A tie lets a later query
@@ -72,6 +77,20 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 			return nil, err
 		}
 		return &QueryBound{Strategy: a.st, Queries: p.Queries, Exact: true}, nil
+	}
+	if a.mask != nil {
+		// Cross's K-ary code: its blocks' sums span at most
+		// (2K − 1)/(K − 1)·W (RangeFloor), and it holds at most
+		// radixBlockMax points (every digit has radix ≥ 2 and its unit is
+		// at least minUnit).
+		q, err := RangeFloor(ctx, opt, float64(2*a.k-1)/float64(a.k-1), radixBlockMax)
+		if err != nil {
+			return nil, err
+		}
+		if opt.Check {
+			q++
+		}
+		return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
 	}
 	t0, _ := a.neutral.t[0].Float64()
 	t0 = math.Nextafter(t0, 0) // a float64 below the exact term
@@ -151,7 +170,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 				}
 			}
 		}
-		if a.leader != nil && kb < nUnk {
+		if a.leader != nil && a.k == 2 && kb < nUnk {
 			kb++ // Cross: the paired top's partner
 		}
 		nUnk -= kb

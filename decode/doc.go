@@ -196,6 +196,23 @@
 // float64-sklearn stays with Cross (BENCHMARKS.md, "List decoding for
 // float scorers").
 //
+// For K > 2 every block code spends the room of a query on
+// superincreasing digits whose sums span only K/(K − 1)·W (1.2·W for
+// K = 6: the top point's K − 1 steps fill W, the digits below add a
+// fifth), and [RangeFloor] bounds every code whose queries' sums span at
+// most c·W, carried label sets and ties included: a score then takes at
+// most log2 of the reportable values in [S0, S0 + c·W]/N, S0 the neutral
+// terms of the unknown points, and following the largest branch of the
+// decision tree gives the bound for the worst labeling. Cross's K-ary
+// code (kties.go) has c = (2K − 1)/(K − 1) (a paired top; 2.2 for K = 6)
+// and fills it: at N = 25,000, K = 6, RangeFloor gives 1,472 queries for
+// c = 1.2 and 1,443 for c = 2.2, and the K-ary code needs about 1,470.
+// 1,350 needs c ≈ 20: the sum of a query must range over about 20·W,
+// twenty points with rows of full spread whose labels are still open,
+// their collisions resolved by later queries (list decoding, as
+// [Leaderboard] does where W is 138 steps of the score; here it is
+// 2^42). No such code is built.
+//
 // Scores rounded to D decimals. The reported N·score moves in steps of
 // Δ = N·10^−D, so every block code, whatever its weights and the offset
 // of its known points, puts its 2^k block labelings in 2^k distinct
@@ -234,9 +251,10 @@
 // The files: attack.go (the shared [Result]), single.go, robust.go,
 // family.go and mutnet.go (the single-query attacks), multi.go (the
 // multi-query API), strategy.go (the strategy interface), blocks.go,
-// lean.go, cross.go, primes.go, alg3.go, leaderboard.go, carry.go (the strategies), state.go (one multi-query attack's
-// state and its block decoding), emu.go (decoding by emulated brackets),
-// floor.go (the lower bounds of "How far from the floor").
+// lean.go, cross.go (with kties.go, its K-ary code), primes.go, alg3.go,
+// leaderboard.go, carry.go (the strategies), floorrange.go ([RangeFloor]),
+// state.go (one multi-query attack's state and its block decoding),
+// emu.go (decoding by emulated brackets), floor.go (the lower bounds of "How far from the floor").
 //
 // # References
 //
