@@ -20,8 +20,9 @@ import (
 //	ln s = G − (G − 1)κ/4 − (10G − 13)κ²/128 − (33G − 46)κ³/768
 //
 // up to about κ⁴·λ, below 2^-(w+40) for s ≥ 2^(w/8+8): the three terms let
-// s be 2^(w/8) instead of 2^(w/2), two AGM steps fewer. With s =
-// x·2^k, ln x = ln s − k·ln 2. Unlike
+// s be 2^(w/8) instead of 2^(w/2), two AGM steps fewer. The AGM's
+// second argument 4/s is x·2^(2−k) itself (an exponent shift, no
+// reciprocal), so s = 2^k/x and ln x = k·ln 2 − ln s. Unlike
 // ALTree/bigfloat, the scaling by 2^k is an exponent shift, not k squarings,
 // and every multiplication goes through FFT above the bigmul crossover.
 //
@@ -30,21 +31,21 @@ import (
 // and a square root with relative error below 2^(7-w), so M carries a
 // relative error below 2^(8+log2(steps)-w); π/(2M) adds 2^3 ulps; since
 // ln s < w, the absolute error of ln s stays below 2^(10+log2(steps)+log2(w)-w);
-// k·ln 2 adds |k|·2^(3-w). The bound returned is the larger of the two
+// k·ln 2 adds |k|·2^(3-w), and truncating 4/s to w bits 2^(2−w). The bound returned is the larger of the two
 // terms times 4. It is checked, not proved: the tests compare against
 // independent series and bigfloat, and Ziv's loop relies on it.
 func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	w := wp + 2*uint(bits.Len(wp)) + 16
-	// s = x·2^k with s ≥ 2^(w/8 + 8).
-	k := int64(w/8+8) - x.top() + 1
+	// b = 4/s = x·2^(2−k), truncated to w bits, with b < 2^(−w/8−6)
+	// (s ≥ 2^(w/8+8)): x itself, scaled, is the AGM's second argument, so
+	// no reciprocal is needed, and ln x = ln b + (k−2)·ln 2 = k·ln 2 −
+	// ln s. The truncation changes x by a relative 2^(1−w) at most, ln x
+	// by 2^(2−w).
+	k := int64(w/8+8) + x.top()
 	c.prefetch(w + uint(bits.Len64(uint64(absInt64(k)))))
-	var s xf
-	s.lsh(x, k)
-	s.trunc(w)
-	// b = 4/s, a = 1.
 	var a, b, t xf
-	b.recip(&s, w)
-	b.e += 2
+	b.lsh(x, 2-k)
+	b.trunc(w)
 	a.setInt64(1)
 	// κ = (4/s)² < 2^-(w/4+12) is needed to about 3w/4 bits.
 	pk := w - w/4 + 16
@@ -127,10 +128,12 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	g2.add(&g2, &g3, pk2)
 	g1.add(&g1, &g2, pk)
 	z.sub(z, &g1, w)
+	// ln x = k·ln 2 − ln s.
+	z.m.Neg(&z.m)
 	if k != 0 {
 		ln2 := c.getLn2(w + uint(bits.Len64(uint64(absInt64(k)))))
 		t.mulInt64(ln2, k, w+64)
-		z.sub(z, &t, w)
+		z.add(z, &t, w)
 	}
 	// ln s is below w, so its relative error of 2^(8+log2(steps)-w) is an
 	// absolute error below 2^(8+log2(steps)+log2(w)-w); k·ln2 adds
