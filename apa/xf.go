@@ -534,38 +534,42 @@ func (z *xf) sqrtS(x *xf, wp uint, sc *rootScratch) *xf {
 }
 
 // sqrtTop sets s to √x (x > 0, n > seedBits) with a relative error below
-// 2^(5−n), as sqrtPair's last step but without y' = 1/(2s') to n/2 bits,
-// which only a caller of sqrtPair needs. From s to h = n/2+8 bits and y
-// to h/2 bits (sqrtPair at h), with υ = 2sy − 1 (about 2^(−h/2)) and
-// r = x − s² (about 2^(−h) relative to x), the step s' = s + y'·r with
-// y' = y(1 − υ) is computed as
+// 2^(5−n). It is sqrtPair's last step without y' = 1/(2s') to n/2 bits,
+// which only a caller of sqrtPair needs: from s to h = n/2+8 bits and y
+// to h/2 bits (sqrtPair at h), and r = x − s² (about 2^(−h) relative to
+// x), the correction q = r/(2s) of s' = s + q is the quotient of r by 2s
+// by Karp and Markstein's step [MCA, §3.4.1, §3.5.1; KM97] with y as the
+// reciprocal:
 //
-//	s' = s + y·r − (y·r)·υ,
+//	q₀ = y·r to h/2 bits,  ρ = r − 2s·q₀,  q = q₀ + y·ρ.
 //
-// the same value as sqrtPair's (y' is y(1 − υ) exactly, before
-// truncation), so sqrtPair's error bound holds. The products are y·r, an
-// n/4 by n/2 bit product kept to n/2 bits, and (y·r)·υ, of about
-// 2^(−3h/2) relative to s, needed to n/4 bits; sqrtPair's y' and y'·r are
-// an n/4 by n/4 and an n/2 by n/2 bit product. In math/big's Karatsuba
-// range that saves about a tenth of a full product per square root
-// (measured at 1,563 words: M(n/2) = 0.35, M(n/2, n/4) = 0.21, M(n/4) =
-// 0.10 of M(n)). The truncations add below 2^(−n−8) relative.
+// Error: with υ = 2sy − 1 (|υ| ≤ 2^(5−h/2)), q₀ + y·ρ = y·r − υ·q₀ =
+// y(1 − υ)·r up to υ·(q₀ − y·r), and y(1 − υ) = (1 − υ²)/(2s) is
+// exactly sqrtPair's y' before truncation: the same relative error
+// 2^(10−h) on q, plus truncations (q₀'s 2^(−h/2−6) times υ, ρ's and
+// y·ρ's 2^(−n−8) relative to s), so sqrtPair's bound holds. The products
+// are y·r and y·ρ, n/4 by n/4 bits, and 2s·q₀, n/2 by n/4 bits kept to
+// n/2 bits: about 0.4 of a full product in math/big's Karatsuba range
+// (measured at 1,563 words: M(n/2) = 0.35, M(n/2, n/4) = 0.21, M(n/4)
+// = 0.10 of M(n)), against sqrtPair's υ, y' and y'·r, about 0.66.
 func (s *xf) sqrtTop(x *xf, n uint, sc *rootScratch) *xf {
 	L := sc.level(0)
 	h := n/2 + 8
 	L.u.sqrtPair(&L.y, x, h, sc, 1) // s to h bits, y to h/2
-	// υ = 2sy − 1, about 2^(−h/2), to h/2 + 4 bits.
-	L.t.mul(&L.u, &L.y, h+4)
-	L.t.e++
-	L.t.subOne(&L.pow)
-	// r = x − s², about 2^(−h) relative to x.
+	// r = x − s², about 2^(−h) relative to x, to n − h + 8 bits.
 	L.w.mul(&L.u, &L.u, n+8)
 	L.v.sub(x, &L.w, n+8)
-	// y·r to n − h + 16 bits, then (y·r)·υ to n + 24 − h − h/2 bits.
-	L.w.mul(&L.y, &L.v, n-h+16)
-	L.v.mul(&L.w, &L.t, n+24-h-h/2)
-	L.w.sub(&L.w, &L.v, n-h+16)
-	return s.add(&L.u, &L.w, n+2)
+	// q₀ = y·r to h/2 + 8 bits.
+	L.t.mul(&L.y, &L.v, h/2+8)
+	// ρ = r − 2s·q₀, about 2^(−h/2) relative to r, to the absolute
+	// precision of r.
+	L.w.mul(&L.u, &L.t, n-h+16)
+	L.w.e++
+	L.v.sub(&L.v, &L.w, n-h+16)
+	// q = q₀ + y·ρ; y·ρ is about 2^(−3h/2) relative to s.
+	L.w.mul(&L.y, &L.v, n+24-h-h/2)
+	L.t.add(&L.t, &L.w, n-h+16)
+	return s.add(&L.u, &L.t, n+2)
 }
 
 // sqrtPair sets s to √x with a relative error below 2^(5−n) and y to
