@@ -468,8 +468,8 @@ type rootScratch struct {
 }
 
 type rootLevel struct {
-	y, t, u, v, w xf
-	pow           big.Int
+	y, t, u, v, w, sq xf
+	pow               big.Int
 }
 
 func (sc *rootScratch) level(i int) *rootLevel {
@@ -528,7 +528,7 @@ func (z *xf) sqrtS(x *xf, wp uint, sc *rootScratch) *xf {
 		return z.setInt64(0)
 	}
 	if wp <= seedBits {
-		return z.sqrtPair(&sc.y, x, wp, sc, 0)
+		return z.sqrtPair(&sc.y, nil, x, wp, sc, 0)
 	}
 	return z.sqrtTop(x, wp, sc)
 }
@@ -555,10 +555,9 @@ func (z *xf) sqrtS(x *xf, wp uint, sc *rootScratch) *xf {
 func (s *xf) sqrtTop(x *xf, n uint, sc *rootScratch) *xf {
 	L := sc.level(0)
 	h := n/2 + 8
-	L.u.sqrtPair(&L.y, x, h, sc, 1) // s to h bits, y to h/2
+	L.u.sqrtPair(&L.y, &L.sq, x, h, sc, 1) // s to h bits, y to h/2, s² exactly
 	// r = x − s², about 2^(−h) relative to x, to n − h + 8 bits.
-	L.w.mul(&L.u, &L.u, n+8)
-	L.v.sub(x, &L.w, n+8)
+	L.v.sub(x, &L.sq, n+8)
 	// q₀ = y·r to h/2 + 8 bits.
 	L.t.mul(&L.y, &L.v, h/2+8)
 	// ρ = r − 2s·q₀, about 2^(−h/2) relative to r, to the absolute
@@ -572,9 +571,10 @@ func (s *xf) sqrtTop(x *xf, n uint, sc *rootScratch) *xf {
 	return s.add(&L.u, &L.t, n+2)
 }
 
-// sqrtPair sets s to √x with a relative error below 2^(5−n) and y to
-// 1/(2s) with a relative error below 2^(5−n/2), for x > 0, and returns s.
-// s and y must not be sc's levels at depth or below.
+// sqrtPair sets s to √x with a relative error below 2^(5−n), y to 1/(2s)
+// with a relative error below 2^(5−n/2), and sq (unless nil) to s²
+// exactly, for x > 0, and returns s. s, y and sq must not be sc's levels
+// at depth or below.
 //
 // Error: with s = √x(1+σ), |σ| ≤ 2^(5−h), h = n/2+8, and y = (1+υ)/(2s),
 // |υ| ≤ 2^(5−h/2): 1 − 2sy = −υ, so y' = y(1 − υ) = (1 − υ²)/(2s), |υ²| ≤
@@ -582,7 +582,14 @@ func (s *xf) sqrtTop(x *xf, n uint, sc *rootScratch) *xf {
 // s' = s + y'(x − s²) = √x(1 + σ)(1 − σ(1 + σ/2)(1 − υ'))... leaves
 // |σ'| ≤ σ²/2 + |σ·υ'| + truncations ≤ 2^(9−2h) + 2^(8−n/2−h) + 2^(−n−1),
 // below 2^(5−n) for n > seedBits.
-func (s *xf) sqrtPair(y, x *xf, n uint, sc *rootScratch, depth int) *xf {
+//
+// s' = s + q (q = y'·r) is kept exact, not truncated to n bits (it has
+// about n + 24), so that its square comes from the level below's:
+// s'² = s² + 2s·q + q², an n/2 by n/2 bit product and an n/2 bit square
+// (s² is the lower level's sq), against an n-bit square: in math/big's
+// Karatsuba range, 0.18 of M(2n) against 0.26 for the parent, which
+// needs s'² for its residue x − s'².
+func (s *xf) sqrtPair(y, sq, x *xf, n uint, sc *rootScratch, depth int) *xf {
 	if n <= seedBits {
 		fr, ex := x.approx()
 		if ex&1 != 0 { // make the exponent even: x = (fr/2)·2^(ex+1)
@@ -594,11 +601,14 @@ func (s *xf) sqrtPair(y, x *xf, n uint, sc *rootScratch, depth int) *xf {
 		s.e += ex / 2
 		y.setFloat64(0.5 / r)
 		y.e -= ex / 2
+		if sq != nil {
+			sq.mulExact(s, s)
+		}
 		return s
 	}
 	L := sc.level(depth)
 	h := n/2 + 8
-	L.u.sqrtPair(&L.y, x, h, sc, depth+1) // s to h bits, y to h/2
+	L.u.sqrtPair(&L.y, &L.sq, x, h, sc, depth+1) // s to h bits, y to h/2, s² exactly
 	// 2sy − 1 = υ, about 2^(−h/2).
 	L.t.mul(&L.u, &L.y, h+4)
 	L.t.e++
@@ -607,9 +617,16 @@ func (s *xf) sqrtPair(y, x *xf, n uint, sc *rootScratch, depth int) *xf {
 	L.v.mul(&L.y, &L.t, h/2+8)
 	y.sub(&L.y, &L.v, h+2)
 	// r = x − s², about 2^(−h) relative to x.
-	L.t.mul(&L.u, &L.u, n+8)
-	L.v.sub(x, &L.t, n+8)
-	// s' = s + y'·r.
+	L.v.sub(x, &L.sq, n+8)
+	// q = y'·r; s' = s + q exactly.
 	L.t.mul(y, &L.v, n-h+16)
-	return s.add(&L.u, &L.t, n+2)
+	if sq != nil {
+		// s'² = s² + 2s·q + q², exactly.
+		L.v.mulExact(&L.u, &L.t)
+		L.v.e++
+		L.w.mulExact(&L.t, &L.t)
+		sq.add(&L.sq, &L.v, 0)
+		sq.add(sq, &L.w, 0)
+	}
+	return s.add(&L.u, &L.t, 0)
 }
