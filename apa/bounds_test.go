@@ -146,3 +146,14 @@ func TestSqrtPairSquare(t *testing.T) {
 		}
 	}
 }
+
+// TestKSeries checks logAGM's end-series coefficients against
+// ((2j)!/(4^j j!²))² computed from binomials.
+func TestKSeries(t *testing.T) {
+	for j := int64(1); j <= kSeriesTerms; j++ {
+		c := new(big.Rat).SetFrac(new(big.Int).Binomial(2*j, j), new(big.Int).Lsh(big.NewInt(1), uint(2*j)))
+		c.Mul(c, c)
+		got := new(big.Rat).SetFrac(big.NewInt(kSeries[j].num), new(big.Int).Lsh(big.NewInt(1), uint(kSeries[j].shift)))
+		assert.Equal(t, 0, got.Cmp(c), "c_%d = %v, want %v", j, got, c)
+	}
+}

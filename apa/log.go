@@ -51,22 +51,30 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	pk := w - w/4 + 16
 	var kap xf
 	kap.mul(&b, &b, pk)
-	// Stop when η = (a−b)/(a+b) is below 2^-(w/8+2): then, with m =
-	// (a+b)/2 and h = (a−b)/2 = η·m,
+	// Stop when η = (a−b)/(a+b) is below 2^-e with 16e ≥ w + 16: then,
+	// with m = (a+b)/2 and h = (a−b)/2 = η·m,
 	//
 	//	1/AGM(a, b) = (1/m)·(2/π)·K(η) = (1/m)·(1 + η²/4 + 9η⁴/64 + 25η⁶/256 + …)
 	//
 	// ([MCA, §4.8.2]; the series of the complete elliptic integral K,
-	// whose coefficients are ((2n)!/(4^n n!²))², all below 1), so three
-	// terms leave a relative error below 2·η⁸·… < 2^-(w+14). This saves
-	// the last two steps of the quadratic phase against stopping at
-	// 2^(-w/2).
-	stop := int64(w/8) + 3
+	// whose coefficients c_j = ((2j)!/(4^j j!²))² are all below 1), and T
+	// terms leave a relative error below 2·c_(T+1)·η^(2T+2) < 2^-(w+16)
+	// once (2T+2)·e ≥ w + 16. T is the least of 3, …, 7 that suffices
+	// (kSeriesTerms): the AGM step that T = 3 would need next costs
+	// more than the terms up to η¹⁴, whose powers fall in precision. This
+	// saves the last two or three steps of the quadratic phase against
+	// stopping at 2^(-w/2).
 	steps := 0
+	e := int64(0)
 	var sc rootScratch
 	for {
 		t.sub(&a, &b, w)
-		if t.sign() == 0 || t.top() <= a.top()-stop {
+		if t.sign() == 0 {
+			break
+		}
+		// η < t/a < 2^(top(t) − top(a) + 1) = 2^-e.
+		e = a.top() - t.top() - 1
+		if 2*(kSeriesTerms+1)*e >= int64(w)+16 {
 			break
 		}
 		t.mul(&a, &b, w)
@@ -82,30 +90,35 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	a.add(&a, &b, w)
 	a.e--
 	t.e--
-	// ln s = π/(2·AGM) = (π/(2m))·(1 + η²/4 + 9η⁴/64 + 25η⁶/256), η = h/m.
+	// ln s = π/(2·AGM) = (π/(2m))·(1 + Σ_(j≤T) c_j·η^(2j)), η = h/m.
 	var r xf
 	r.recip(&a, w+4)
 	pi := c.getPi(w)
 	z.mul(pi, &r, w)
 	z.e--
 	if t.sign() != 0 {
-		// η² is below 2^-(w/4+4): its terms need w − 2·(w/8+2) + 8 bits,
-		// η⁴'s w/2 + 16, η⁶'s w/4 + 16.
-		pe := w - 2*(w/8+2) + 8
-		var e2, e4, e6 xf
-		e2.mul(&t, &r, pe)
-		e2.mul(&e2, &e2, pe)
-		e4.mul(&e2, &e2, w/2+16)
-		e6.mul(&e4, &e2, w/4+16)
-		e6.mulInt64(&e6, 25, w/4+16)
-		e6.e -= 8
-		e4.mulInt64(&e4, 9, w/2+16)
-		e4.e -= 6
-		e4.add(&e4, &e6, w/2+16)
-		e2.e -= 2
-		e2.add(&e2, &e4, pe)
-		e2.mul(z, &e2, pe)
-		z.add(z, &e2, w)
+		T := int64(3)
+		for 2*(T+1)*e < int64(w)+16 {
+			T++
+		}
+		// x = η² < 2^-2e: c_j·x^j is needed to 2^-(w+16), so to
+		// w + 16 − 2e·j bits of its own size; the powers come by
+		// squarings and products of lower ones at those precisions.
+		prec := func(j int64) uint { return uint(max(int64(w)+16-2*e*j, 32)) }
+		var pw [kSeriesTerms + 1]xf
+		var sum, u xf
+		pw[1].mul(&t, &r, prec(1)+4)
+		pw[1].mul(&pw[1], &pw[1], prec(1)+2)
+		for j := int64(2); j <= T; j++ {
+			pw[j].mul(&pw[j/2], &pw[j-j/2], prec(j))
+		}
+		for j := T; j >= 1; j-- {
+			u.mulInt64(&pw[j], kSeries[j].num, prec(j))
+			u.e -= kSeries[j].shift
+			sum.add(&sum, &u, prec(1))
+		}
+		sum.mul(z, &sum, prec(1))
+		z.add(z, &sum, w)
 	}
 	// ln s = G − (G − 1)κ/4 − (10G − 13)κ²/128 − (33G − 46)κ³/768, by
 	// Horner's rule in κ: each product by κ at the precision its term
@@ -142,4 +155,25 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	lw := int64(bits.Len(w))
 	ls := int64(bits.Len(uint(steps + 1)))
 	return max(10+ls+lw, 5+lk) + 2 - int64(w)
+}
+
+// kSeriesTerms is the most terms of K's series that logAGM's end uses.
+const kSeriesTerms = 7
+
+// kSeries holds the coefficients c_j = ((2j)!/(4^j j!²))² of the series
+// (2/π)·K(η) = Σ c_j·η^(2j) [AS, 17.3.11] as num/2^shift: (C(2j, j)/4^j)²
+// has a power of two for denominator. They are checked against the
+// binomials by TestAGLSeries.
+var kSeries = [kSeriesTerms + 1]struct {
+	num   int64
+	shift int64
+}{
+	{1, 0},
+	{1, 2},       // (1/2)²
+	{9, 6},       // (3/8)²
+	{25, 8},      // (5/16)²
+	{1225, 14},   // (35/128)²
+	{3969, 16},   // (63/256)²
+	{53361, 20},  // (231/1024)²
+	{184041, 22}, // (429/2048)²
 }
