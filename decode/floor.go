@@ -19,7 +19,9 @@ import (
 //     more than ScoreBits bits.
 //   - BlockCount, for every block code: a query whose other unknown
 //     points are neutral answers at most the number of scores its block's
-//     sums can reach.
+//     sums can reach; for a score rounded to decimals, at most what the
+//     variance bound on distinct rounding steps allows ([RoundedBlockMax]
+//     for K = 2).
 //   - BlockSeparated, for every block code whose block sums must lie at
 //     least one reported spacing apart (ours: its brackets must not
 //     overlap), by the Erdős–Moser variance bound and, for K = 2,
@@ -106,9 +108,14 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		return float64(nUnk-kb)*f.TNeutral + float64(a.n-nUnk+kb)*f.TMin
 	}
 	// fitsCount: K^kb labelings need K^kb reportable scores among those
-	// the block's sums can reach, in [s0, s0 + kb·W] (divided by N).
+	// the block's sums can reach, in [s0, s0 + kb·W] (divided by N), and
+	// for a score rounded to decimals K^kb distinct steps of N·10^−D
+	// (roundedFits).
 	fitsCount := func(nUnk, kb int) bool {
 		lo := s0(nUnk, kb)
+		if a.m.Decimals >= 0 && !roundedFits(kb, a.k, w, n*math.Pow(10, -float64(a.m.Decimals))) {
+			return false
+		}
 		return float64(kb)*lk <= a.log2Values(lo/n, (lo+float64(kb)*w)/n)
 	}
 	// fitsSep: sums at least δ apart, δ the spacing of reported scores
@@ -216,6 +223,21 @@ func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64) 
 		nUnk -= kb
 	}
 	return nil
+}
+
+// roundedFits reports whether a block code can decode kb labels of K
+// classes from one score whose N·score is reported in steps of delta,
+// one point moving the sum by at most w: the K^kb block labelings need
+// K^kb distinct steps f = round((c + s)/δ), c the fixed terms' sum and s
+// the block's, whose variance under uniform labels is at least
+// (K^(2kb) − 1)/12 (K^kb distinct integers), while f = (c + s)/δ − φ with
+// |φ| ≤ 1/2 has deviation at most sd(s)/δ + 1/2 ≤ √kb·w/(2δ) + 1/2
+// (Popoviciu: each of the kb independent terms lies in an interval of
+// width w). For K = 2 this is [RoundedBlockMax]'s condition (the
+// Erdős–Moser variance argument [Fre98] with the rounding's offset).
+func roundedFits(kb, k int, w, delta float64) bool {
+	lhs := 0.5*math.Log2(math.Exp2(2*float64(kb)*math.Log2(float64(k)))-1) - 0.5*math.Log2(12)
+	return lhs <= math.Log2(math.Sqrt(float64(kb))*w/(2*delta)+0.5)
 }
 
 // spreadLambda sets the Hoeffding window ±λ·W·√m of spreadBits: the

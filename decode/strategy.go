@@ -6,9 +6,12 @@
 package decode
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"strings"
+
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // A Strategy is a multi-query attack: how it lays out the blocks of points
@@ -43,7 +46,7 @@ func register(s Strategy, aliases ...string) {
 }
 
 // ParseStrategy returns the strategy called name ("auto" and "" are
-// Cross, "alg1" is Primes).
+// Cross, "alg1" is Primes; [AutoStrategy] picks by the scorer model).
 func ParseStrategy(name string) (Strategy, error) {
 	var all []string
 	for _, r := range registry {
@@ -57,6 +60,33 @@ func ParseStrategy(name string) (Strategy, error) {
 		}
 	}
 	return nil, fmt.Errorf("decode: unknown strategy %q (want one of %s)", name, strings.Join(all, ", "))
+}
+
+// An estimator is a strategy without a dry run (its queries follow the
+// scores): PlanMulti returns its estimate instead (leaderboard_plan.go).
+type estimator interface {
+	planEstimate(ctx context.Context, a *multi) (*MultiPlan, error)
+}
+
+// Strategies returns the multi-query strategies, in the order they
+// registered (their files' names).
+func Strategies() []Strategy {
+	out := make([]Strategy, len(registry))
+	for i, r := range registry {
+		out[i] = r.s
+	}
+	return out
+}
+
+// AutoStrategy returns the strategy that fits a scorer of model m with k
+// classes best ("auto"): Leaderboard for a binary score rounded to
+// decimals, where list decoding across queries beats every block code
+// (BENCHMARKS.md §23), else Cross.
+func AutoStrategy(m *scorer.Model, k int) Strategy {
+	if m != nil && !m.Exact && m.Decimals >= 0 && k == 2 {
+		return Leaderboard
+	}
+	return Cross
 }
 
 // A reader reads a block's labels from t, the label-dependent part of

@@ -249,10 +249,10 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	// On a signal the command returns before the attack does: closeScorer
 	// then kills an external scorer's process group at once.
 	defer func() { closeScorer(e.ctx.Err() != nil) }()
-	if *a.strategy == "auto" && !sp.auto && !sp.model.Exact && sp.model.Decimals >= 0 && k == 2 {
+	if *a.strategy == "auto" && !sp.auto {
 		// A binary score rounded to decimals: list decoding across
-		// queries beats every block code there (BENCHMARKS.md, "The leaderboard: list decoding across queries").
-		st = decode.Leaderboard
+		// queries beats every block code there (decode.AutoStrategy).
+		st = decode.AutoStrategy(sp.model, k)
 	}
 	ts := &timed{Server: sc, now: e.now}
 	t0 := e.now()

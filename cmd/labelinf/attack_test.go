@@ -9,31 +9,6 @@ import (
 	"testing"
 )
 
-func TestPlanJSON(t *testing.T) {
-	var out, errb bytes.Buffer
-	n := "2000"
-	if testing.Short() {
-		n = "500" // the golden case plan runs N = 2000 already
-	}
-	if code := run([]string{"plan", "-n", n, "-scorer", "float32-keras", "-json"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	var p planOut
-	if err := json.Unmarshal(out.Bytes(), &p); err != nil {
-		t.Fatal(err)
-	}
-	if len(p.Strategies) != 3 || p.FloorQueries <= 0 {
-		t.Fatalf("plan = %+v", p)
-	}
-	byName := map[string]planRow{}
-	for _, r := range p.Strategies {
-		byName[r.Strategy] = r
-	}
-	if b, a := byName["blocks"], byName["primes"]; b.Queries == 0 || b.Queries >= a.Queries {
-		t.Errorf("blocks %d queries, primes %d", b.Queries, a.Queries)
-	}
-}
-
 func TestAttackJSON(t *testing.T) {
 	dir := t.TempDir()
 	labels := filepath.Join(dir, "y.txt")
