@@ -102,6 +102,7 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 	f.ScoreBits = a.log2Values(f.TMin, f.TMax)
 	f.AnyCode = int(math.Ceil(float64(a.n) * lk / f.ScoreBits))
 	n := float64(a.n)
+	largest := largestMemo{}
 	// s0 is the smallest sum of the terms outside a block of kb points
 	// with nUnk unknown: the others neutral, the known ones at tmin.
 	s0 := func(nUnk, kb int) float64 {
@@ -128,7 +129,7 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		if 2*float64(kb)*lk > math.Log2(1+3*float64(kb)*r*r) {
 			return false
 		}
-		return a.k > 2 || minLargest(kb) <= r
+		return a.k > 2 || largest.get(kb) <= r
 	}
 	for nUnk, q := a.n, 0; nUnk > 0; q++ {
 		if q%1024 == 0 {
@@ -168,14 +169,14 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		// that over log2 K (the fastest trajectory, so a lower bound).
 		nUnk -= a.spreadBits(int(math.Ceil(nUnk)), f) / lk
 	}
-	if err := f.bracketed(ctx, opt, w, lk); err != nil {
+	if err := f.bracketed(ctx, opt, w, lk, largest); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
 // bracketed computes BlockBracketed and FirstBracketed (see Floor).
-func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64) error {
+func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64, largest largestMemo) error {
 	opt.NoEmulation = false
 	opt.Strategy = Blocks
 	b, err := newMulti(opt.N, opt.K, opt)
@@ -212,7 +213,7 @@ func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64) 
 		kb := 1
 		for kb < nUnk {
 			k1 := float64(kb + 1)
-			if 2*k1*lk > math.Log2(1+3*k1*r*r) || (b.k == 2 && minLargest(kb+1) > r) {
+			if 2*k1*lk > math.Log2(1+3*k1*r*r) || (b.k == 2 && largest.get(kb+1) > r) {
 				break
 			}
 			kb++
@@ -287,6 +288,19 @@ func (a *multi) spreadBits(nUnk int, f *Floor) float64 {
 // subsetsum.MinLargestBound).
 func minLargest(k int) float64 {
 	v, _ := new(big.Float).SetInt(new(big.Int).Binomial(int64(k-1), int64((k-1)/2))).Float64()
+	return v
+}
+
+// largestMemo memoizes minLargest by k: FloorMulti asks for it at every
+// block size of every query, and each call builds a binomial in big.Int.
+type largestMemo map[int]float64
+
+func (m largestMemo) get(k int) float64 {
+	v, ok := m[k]
+	if !ok {
+		v = minLargest(k)
+		m[k] = v
+	}
 	return v
 }
 

@@ -51,7 +51,7 @@ var goldenCases = []struct {
 	{"demo_cost", []string{"demo", "-n", "1", "-kn", "100", "-k", "65536"}},
 	{"fpa", []string{"fpa", "-format", "binary32", "-op", "log", "10", "-acc"}},
 	{"fpa_flag_after_operands", []string{"fpa", "-op", "add", "1", "2", "-bogus"}},
-	{"plan", []string{"plan", "-n", "1000", "-scorer", "float32-keras"}},
+	{"plan", []string{"plan", "-n", "500", "-scorer", "float32-keras"}},
 	{"plan_leaderboard", []string{"plan", "-n", "198", "-scorer", "leaderboard"}},
 	{"plan_bound", []string{"plan", "-n", "5000", "-dry-run-max", "1000"}},
 	{"plan_json", []string{"plan", "-n", "300", "-scorer", "leaderboard", "-noise", "bounded", "-tau", "1e-6", "-json"}},

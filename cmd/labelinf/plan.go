@@ -320,10 +320,17 @@ func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dr
 	for _, s := range decode.Strategies() {
 		row := planRow{Strategy: s.String(), Auto: s == auto}
 		opt := decode.MultiOptions{N: n, K: k, Strategy: s, Model: m, Noise: nz, Check: check}
-		if b, err := decode.BoundMulti(ctx, opt); err == nil && (b.Lower || b.Exact) {
-			row.LowerBound = b.Queries
+		// The fixed designs' bound is their dry run's count, and an
+		// estimate carries its own (decode.BoundMulti): both are taken
+		// from PlanMulti, the others' from BoundMulti.
+		fixed := s == decode.Primes || s == decode.Alg3
+		bound := func() {
+			if b, err := decode.BoundMulti(ctx, opt); err == nil && (b.Lower || b.Exact) {
+				row.LowerBound = b.Queries
+			}
 		}
 		if designsBlocks(s) && n > dryMax {
+			bound()
 			row.DryRun = fmt.Sprintf("dry run not run: N = %d > -dry-run-max %d (minutes at 10^6); its count is at least the bound", n, dryMax)
 			out.Strategies = append(out.Strategies, row)
 			continue
@@ -334,7 +341,7 @@ func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dr
 			row.Error = err.Error()
 		case p.Estimate != nil:
 			pe := p.Estimate
-			row.EstimateLow, row.EstimateHigh, row.Budget = pe.Low, pe.High, p.Budget
+			row.EstimateLow, row.EstimateHigh, row.Budget, row.LowerBound = pe.Low, pe.High, p.Budget, pe.Lower
 			if pe.High > 0 {
 				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores); an estimate from its construction, not a bound: %d when every list holds at most 45 candidates (%d fresh labels a query), %d when lists stay at their target of %d unspread (%d a query)",
 					pe.Low, pe.FreshOne, pe.High, pe.Target, pe.FreshTarget)
@@ -345,6 +352,12 @@ func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dr
 		default:
 			row.Queries, row.Blocks, row.Gap, row.Budget = p.Queries, statsOf(p.Blocks), p.Gap, p.Budget
 			row.Labels = float64(n) / float64(len(p.Blocks))
+		}
+		switch {
+		case err == nil && fixed:
+			row.LowerBound = p.Queries
+		case !fixed && (err != nil || p.Estimate == nil):
+			bound()
 		}
 		out.Strategies = append(out.Strategies, row)
 	}
