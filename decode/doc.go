@@ -16,7 +16,10 @@
 //     [PlanRobust] ([RobustOptions]), [PlanFamily] ([FamilyOptions]); for
 //     the multi-query attack, whose blocks adapt to the scores,
 //     [PlanMulti] ([MultiOptions]) is the dry run of the same planning
-//     and [BoundMulti] a fast lower bound on its queries.
+//     (for [Leaderboard], whose every query follows the scores, an
+//     estimate from its construction, [QueryEstimate]) and [BoundMulti]
+//     a fast lower bound on its queries; [AutoStrategy] picks the
+//     strategy for a scorer model, [Strategies] lists them.
 //  2. The predictions to submit: [SingleQuery.Prediction],
 //     [RobustPlan.Pred], [FamilyPlan.Theta]; the multi-query attack builds
 //     one per block.

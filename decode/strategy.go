@@ -1,7 +1,10 @@
 // This file defines the multi-query strategies' interface and registry.
 // A strategy is one file: a type implementing Strategy, an exported value
 // of it, and an init that registers its names (see blocks.go, primes.go,
-// alg3.go).
+// alg3.go). A strategy that runs the whole attack itself (runner) has no
+// dry run, and gives PlanMulti and BoundMulti an estimate instead
+// (estimator; Leaderboard's is leaderboard_plan.go). labelinf plan lists
+// every registered strategy.
 
 package decode
 
