@@ -28,8 +28,8 @@ type QueryEstimate struct {
 	// runs, an estimate otherwise. High is the count when every list is
 	// at the target with its carried sums not spread apart, FreshTarget
 	// fresh points a query: an estimate, not a bound (a list may exceed
-	// its target), and only for a score whose cell is the same in every
-	// query (CellRatio), else 0. Measured runs lie in [Low, High]
+	// its target), and only for a score rounded to decimals whose cell is
+	// the same in every query (CellRatio), else 0. Measured runs lie in [Low, High]
 	// (TestPlanMeasured in cmd/labelinf).
 	Low, High int
 	// FreshCap, FreshOne and FreshTarget are the fresh points of one
@@ -53,9 +53,13 @@ type QueryEstimate struct {
 }
 
 // lbFixedCell is the largest CellRatio for which the cell counts as the
-// same in every query (High is estimated): the leaderboard preset's is
-// 1 + 10^−9, float scorers' 1.4 and more at N ≤ 1,000.
-const lbFixedCell = 1 + 0x1p-10
+// same in every query (High is estimated, with lists CellRatio times
+// the target): lists that much longer cost the design log2(1 + 2^−6) =
+// 0.022 bits a query. The leaderboard preset's ratio is 1 + 10^−9;
+// float32-keras rounded to 5 decimals has 1.24 at N = 198, 1.013 at
+// 5,000 and 1.002 at 25,000; unrounded float scorers 1.4 and more at
+// N ≤ 1,000, where measured runs went past the estimate.
+const lbFixedCell = 1 + 0x1p-6
 
 // lbDiagList is the largest list whose every pair lbExpected sums over
 // (diagonal included): beyond, it strides through lbPairs of the L²
@@ -72,10 +76,11 @@ const lbDiagList = 45 // largest L with L²/lbPairs < 2
 //   - With all pairs counted (L ≤ lbDiagList), m ≥ 1/L (the diagonal)
 //     and s ≤ √k·W/2, so k ≤ FreshOne: the largest k with
 //     1 + (2^k − 1)·Δ/(√(πk)·W) ≤ target, whatever the list.
-//   - A list at the target T whose sums coincide (m = 1), with fresh
-//     weights of mean square 7W²/12 (uniform on [W/2, W]), gives
-//     FreshTarget: the largest k with 1 + (T·2^k − 1)·Δ/(2·s·√π) ≤ T,
-//     s = √(7k/48)·W.
+//   - A list at r·T, T the target and r = CellRatio (a query's own cell
+//     is up to r times the design's, and its list that much longer),
+//     whose sums coincide (m = 1), with fresh weights of mean square
+//     7W²/12 (uniform on [W/2, W]), gives FreshTarget: the largest k
+//     with 1 + (r·T·2^k − 1)·Δ/(2·s·√π) ≤ T, s = √(7k/48)·W.
 //
 // Every point is fresh in exactly one query, so at most k fresh points a
 // query, and at most Final in the last (which ends the attack), take at
@@ -104,10 +109,11 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 	// The estimate's premise: every query's score pins its sum to a cell
 	// of the same width, the one the design plans with (a query without a
 	// block). That holds when rounding to decimals dominates the budget;
-	// a float scorer's budget grows with the query's terms, and its lists
-	// end up longer than the design expects. CellRatio compares the budget
-	// of FreshCap fresh and log2(target) carried points at the extreme
-	// row with the design's.
+	// an unrounded scorer's budget follows each query's terms (it grows
+	// with the block and shrinks as known points leave the neutral row),
+	// and its lists differ from what the design expects. CellRatio
+	// compares the budget of FreshCap fresh and log2(target) carried
+	// points at the extreme row with the design's.
 	kq := min(a.nUnk, e.FreshCap+bits.Len(uint(e.Target))-1)
 	row, err := a.rowInfo([]float64{1 - a.pExt, a.pExt})
 	if err != nil {
@@ -131,7 +137,7 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 	})
 	e.FreshTarget = largest(func(k float64) bool {
 		s := math.Sqrt(7*k/48) * w
-		return 1+(t*math.Exp2(k)-1)*cell/(2*s*math.Sqrt(math.Pi)) <= t
+		return 1+(e.CellRatio*t*math.Exp2(k)-1)*cell/(2*s*math.Sqrt(math.Pi)) <= t
 	})
 	n := a.nUnk
 	// count returns the queries for k fresh points a query: with a last
@@ -148,7 +154,7 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 		return q
 	}
 	e.Lower, e.Low = count(e.FreshCap, true), count(e.FreshOne, true)
-	if e.CellRatio <= lbFixedCell {
+	if a.m.Decimals >= 0 && e.CellRatio <= lbFixedCell {
 		e.High = count(e.FreshTarget, false)
 	}
 	return e, nil

@@ -346,8 +346,12 @@ func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dr
 				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores); an estimate from its construction, not a bound: %d when every list holds at most 45 candidates (%d fresh labels a query), %d when lists stay at their target of %d unspread (%d a query)",
 					pe.Low, pe.FreshOne, pe.High, pe.Target, pe.FreshTarget)
 			} else {
-				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores) and no estimate: it is built for scores rounded to decimals, and this scorer's budget grows with a query's terms (×%.3g), so its lists outgrow the target; %d when every list holds at most 45 candidates (%d fresh labels a query)",
-					pe.CellRatio, pe.Low, pe.FreshOne)
+				why := "this scorer does not round: its budget follows each query's terms"
+				if m.Decimals >= 0 {
+					why = fmt.Sprintf("the rounding step does not dominate this scorer's budget (×%.4g with a full block of extreme rows)", pe.CellRatio)
+				}
+				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores) and no estimate: it is built for scores rounded to decimals, and %s; %d when every list holds at most 45 candidates (%d fresh labels a query)",
+					why, pe.Low, pe.FreshOne)
 			}
 		default:
 			row.Queries, row.Blocks, row.Gap, row.Budget = p.Queries, statsOf(p.Blocks), p.Gap, p.Budget
