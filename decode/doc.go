@@ -18,7 +18,7 @@
 //     [PlanMulti] ([MultiOptions]) is the dry run of the same planning
 //     (for [Leaderboard], whose every query follows the scores, an
 //     estimate from its construction, [QueryEstimate]) and [BoundMulti]
-//     a fast lower bound on its queries; [AutoStrategy] picks the
+//     a fast lower bound on its queries; [Auto] picks the
 //     strategy for a scorer model, [Strategies] lists them.
 //  2. The predictions to submit: [SingleQuery.Prediction],
 //     [RobustPlan.Pred], [FamilyPlan.Theta]; the multi-query attack builds

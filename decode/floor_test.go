@@ -14,9 +14,9 @@ import (
 // float64 score's bit count: 52 fraction bits plus log2 of the binades
 // between the smallest and the largest term.
 func TestFloorMulti(t *testing.T) {
-	n, nSmall := 25000, 600
+	n := 25000
 	if testing.Short() {
-		n, nSmall = 4000, 300
+		n = 4000
 	}
 	for _, tc := range []struct {
 		model string
@@ -39,7 +39,7 @@ func TestFloorMulti(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		small := MultiOptions{N: nSmall, K: tc.k, Model: m}
+		small := MultiOptions{N: 600, K: tc.k, Model: m}
 		fs, err := FloorMulti(context.Background(), small)
 		if err != nil {
 			t.Fatal(err)
@@ -49,10 +49,10 @@ func TestFloorMulti(t *testing.T) {
 			t.Fatal(err)
 		}
 		if fs.Spread > p.Queries || f.Spread < f.AnyCode {
-			t.Errorf("%s K=%d: spread floor %d (N=%d: %d) outside [any code %d, the block code's dry run %d]", tc.model, tc.k, f.Spread, nSmall, fs.Spread, f.AnyCode, p.Queries)
+			t.Errorf("%s K=%d: spread floor %d (N=600: %d) outside [any code %d, the block code's dry run %d]", tc.model, tc.k, f.Spread, fs.Spread, f.AnyCode, p.Queries)
 		}
 		if max(fs.BlockSeparated, fs.BlockBracketed) > p.Queries {
-			t.Errorf("%s K=%d N=%d: separated block floor %d above the block code's dry run %d", tc.model, tc.k, nSmall, fs.BlockSeparated, p.Queries)
+			t.Errorf("%s K=%d N=600: separated block floor %d above the block code's dry run %d", tc.model, tc.k, fs.BlockSeparated, p.Queries)
 		}
 		t.Logf("%s K=%d N=%d: %.2f bits/score, any code %d, known-or-uniform %d [first %.1f bits], block (count) %d [first %d], block (separated) %d [first %d], bracketed %d [first %d], ours ≥ %d",
 			tc.model, tc.k, n, f.ScoreBits, f.AnyCode, f.Spread, f.SpreadBits, f.BlockCount, f.FirstCount, f.BlockSeparated, f.FirstSeparated, f.BlockBracketed, f.FirstBracketed, b.Queries)

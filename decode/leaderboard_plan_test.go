@@ -113,9 +113,9 @@ func TestLeaderboardEstimateMeasured(t *testing.T) {
 	}
 }
 
-// AutoStrategy picks Leaderboard for binary scores rounded to decimals
+// Auto picks Leaderboard for binary scores rounded to decimals
 // and Cross otherwise; Strategies lists every registered strategy.
-func TestAutoStrategy(t *testing.T) {
+func TestAuto(t *testing.T) {
 	for _, tt := range []struct {
 		model string
 		k     int
@@ -128,8 +128,8 @@ func TestAutoStrategy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := AutoStrategy(m, tt.k); got != tt.want {
-			t.Errorf("AutoStrategy(%s, K = %d) = %v, want %v", tt.model, tt.k, got, tt.want)
+		if got := Auto(m, tt.k, false); got != tt.want {
+			t.Errorf("Auto(%s, K = %d) = %v, want %v", tt.model, tt.k, got, tt.want)
 		}
 	}
 	seen := map[string]bool{}

@@ -49,7 +49,7 @@ func register(s Strategy, aliases ...string) {
 }
 
 // ParseStrategy returns the strategy called name ("auto" and "" are
-// Cross, "alg1" is Primes; [AutoStrategy] picks by the scorer model).
+// Cross, "alg1" is Primes; [Auto] picks by the scorer model).
 func ParseStrategy(name string) (Strategy, error) {
 	var all []string
 	for _, r := range registry {
@@ -81,11 +81,12 @@ func Strategies() []Strategy {
 	return out
 }
 
-// AutoStrategy returns the strategy that fits a scorer of model m with k
-// classes best ("auto"): Leaderboard for a binary score rounded to
-// decimals, where list decoding across queries beats every block code
-// (BENCHMARKS.md §23), else Cross.
-func AutoStrategy(m *scorer.Model, k int) Strategy {
+// Auto returns the strategy -strategy auto picks for a scorer of model m
+// with k classes: [Leaderboard] for a binary score rounded to decimals,
+// where list decoding across queries beats every block code
+// (BENCHMARKS.md §23), else [Cross]. noEmu (decoding without emulation)
+// changes no choice among these strategies.
+func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
 	if m != nil && !m.Exact && m.Decimals >= 0 && k == 2 {
 		return Leaderboard
 	}

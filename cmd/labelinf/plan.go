@@ -138,7 +138,7 @@ func statsOf(b []int) *blockStats {
 type planRow struct {
 	Strategy string `json:"strategy"`
 	// Auto marks the strategy -strategy auto picks for this scorer
-	// (decode.AutoStrategy).
+	// (decode.Auto, with emulation).
 	Auto bool `json:"auto,omitempty"`
 	// Queries is the dry run's count (decode.PlanMulti): every block
 	// decoded whole; a real run adds its retries and partially decoded
@@ -316,7 +316,7 @@ func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dr
 		out.BlockFloor, out.SeparatedFloor = f.BlockCount, f.BlockSeparated
 	}
 	out.FloorQueries = float64(n) * math.Log2(float64(k)) / out.ScoreBits
-	auto := decode.AutoStrategy(m, k)
+	auto := decode.Auto(m, k, false)
 	for _, s := range decode.Strategies() {
 		row := planRow{Strategy: s.String(), Auto: s == auto}
 		opt := decode.MultiOptions{N: n, K: k, Strategy: s, Model: m, Noise: nz, Check: check}

@@ -29,8 +29,8 @@ func planJSON(t *testing.T, args ...string) planOut {
 }
 
 // plan lists every multi-query strategy once, in decode's order, marks
-// the one -strategy auto picks (decode.AutoStrategy), and gives each a
-// figure: a dry run, or for leaderboard an estimate.
+// the one -strategy auto picks (decode.Auto), and gives each a figure: a
+// dry run, or for leaderboard an estimate.
 // Under -short at N = 60 (the golden case plan_leaderboard has N = 198).
 func TestPlanJSON(t *testing.T) {
 	n := "198"
@@ -39,7 +39,14 @@ func TestPlanJSON(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		scorer, auto string
-	}{{"float32-keras", "cross"}, {"leaderboard", "leaderboard"}} {
+	}{{"float32-keras", ""}, {"leaderboard", "leaderboard"}} {
+		if tt.auto == "" {
+			m, err := scorer.ParseModel(tt.scorer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.auto = decode.Auto(m, 2, false).String()
+		}
 		p := planJSON(t, "-n", n, "-scorer", tt.scorer)
 		all := decode.Strategies()
 		if len(p.Strategies) != len(all) || p.FloorQueries <= 0 {
