@@ -115,7 +115,7 @@ func TestLeaderboardEstimateMeasured(t *testing.T) {
 
 // Auto picks Leaderboard for binary scores rounded to decimals
 // and Cross otherwise; Strategies lists every registered strategy.
-func TestAuto(t *testing.T) {
+func TestAutoAndStrategies(t *testing.T) {
 	for _, tt := range []struct {
 		model string
 		k     int
