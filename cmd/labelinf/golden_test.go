@@ -54,7 +54,7 @@ var goldenCases = []struct {
 	{"plan", []string{"plan", "-n", "500", "-scorer", "float32-keras"}},
 	{"plan_leaderboard", []string{"plan", "-n", "198", "-scorer", "leaderboard"}},
 	{"plan_bound", []string{"plan", "-n", "5000", "-dry-run-max", "1000"}},
-	{"plan_json", []string{"plan", "-n", "300", "-scorer", "leaderboard", "-noise", "bounded", "-tau", "1e-6", "-json"}},
+	{"plan_json", []string{"plan", "-n", "100", "-scorer", "leaderboard", "-noise", "bounded", "-tau", "1e-6", "-json"}},
 	{"attack", []string{"attack", "-n", "300", "-scorer", "float64-sklearn"}},
 	{"attack_json", []string{"attack", "-n", "200", "-k", "3", "-check", "-json"}},
 	{"attack_alg3", []string{"attack", "-n", "300", "-scorer", "leaderboard", "-strategy", "alg3", "-noise", "bounded", "-tau", "1e-6"}},

@@ -31,11 +31,11 @@ func planJSON(t *testing.T, args ...string) planOut {
 // plan lists every multi-query strategy once, in decode's order, marks
 // the one -strategy auto picks (decode.Auto), and gives each a figure: a
 // dry run, or for leaderboard an estimate.
-// Under -short at N = 60 (the golden case plan_leaderboard has N = 198).
+// Under -short at N = 20 (the golden case plan_leaderboard has N = 198).
 func TestPlanJSON(t *testing.T) {
 	n := "198"
 	if testing.Short() {
-		n = "60"
+		n = "20"
 	}
 	for _, tt := range []struct {
 		scorer, auto string
@@ -108,12 +108,12 @@ func TestPlanErrors(t *testing.T) {
 // lower bound; a dry run's count bounds the queries whose block decoded
 // whole (the others are retries and partially decoded blocks, which plan
 // says come on top); leaderboard's runs lie in its estimated band. Under
-// -short: N = 30 on the leaderboard, one random labeling.
+// -short: N = 20 on the leaderboard, one random labeling.
 func TestPlanMeasured(t *testing.T) {
 	sizes, scorers := []int{198, 1000}, []string{"leaderboard", "float64-sklearn", "float32-keras"}
 	labelings := []string{"random", "zero", "alternating"}
 	if testing.Short() {
-		sizes, scorers, labelings = []int{30}, scorers[:1], labelings[:1]
+		sizes, scorers, labelings = []int{20}, scorers[:1], labelings[:1]
 	}
 	rng := testrand.New(t)
 	for _, name := range scorers {
