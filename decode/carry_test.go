@@ -196,18 +196,26 @@ func bruteBrackets(t *testing.T, m *scorer.Model, rec *recording, y []int) ([]in
 	return agree, explains(truth)
 }
 
-// The strategy has no dry run, is found by name, and falls back to Cross
-// where it cannot list by brackets.
+// The strategy has no dry run but an estimate (its band ordered, above
+// its bound), is found by name, and falls back to Cross where it cannot
+// list by brackets.
 func TestCarryErrors(t *testing.T) {
 	m, _ := scorer.ParseModel("float32-keras")
-	if _, err := PlanMulti(context.Background(), MultiOptions{N: 20, K: 2, Strategy: Carry, Model: m}); !errors.Is(err, errCarryDryRun) {
-		t.Errorf("PlanMulti: got %v, want errCarryDryRun", err)
+	p, err := PlanMulti(context.Background(), MultiOptions{N: 1000, K: 2, Strategy: Carry, Model: m})
+	if err != nil || p.Estimate == nil || len(p.Blocks) != 0 {
+		t.Fatalf("PlanMulti: %+v, %v; want an estimate and no blocks", p, err)
+	}
+	if e := p.Estimate; !(e.Lower >= 1000/carryMaxFresh && e.Lower <= e.Low && e.Low <= e.High) {
+		t.Errorf("estimate %+v: want ⌈N/%d⌉ ≤ Lower ≤ Low ≤ High", e, carryMaxFresh)
+	}
+	if _, err := (carry{}).next(nil, 0); !errors.Is(err, errCarryDryRun) {
+		t.Errorf("next: got %v, want errCarryDryRun", err)
 	}
 	if s, err := ParseStrategy("carry"); err != nil || s != Carry {
 		t.Errorf("ParseStrategy(carry) = %v, %v", s, err)
 	}
 	lb, _ := scorer.ParseModel("leaderboard")
-	p, err := PlanMulti(context.Background(), MultiOptions{N: 198, K: 2, Strategy: Carry, Model: lb})
+	p, err = PlanMulti(context.Background(), MultiOptions{N: 198, K: 2, Strategy: Carry, Model: lb})
 	if err != nil || p.Strategy != Cross {
 		t.Errorf("leaderboard: plan %v, %v; want Cross's", p, err)
 	}

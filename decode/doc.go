@@ -16,7 +16,10 @@
 //     [PlanRobust] ([RobustOptions]), [PlanFamily] ([FamilyOptions]); for
 //     the multi-query attack, whose blocks adapt to the scores,
 //     [PlanMulti] ([MultiOptions]) is the dry run of the same planning
-//     and [BoundMulti] a fast lower bound on its queries.
+//     (for [Leaderboard], whose every query follows the scores, an
+//     estimate from its construction, [QueryEstimate]) and [BoundMulti]
+//     a fast lower bound on its queries; [Auto] picks the
+//     strategy for a scorer model, [Strategies] lists them.
 //  2. The predictions to submit: [SingleQuery.Prediction],
 //     [RobustPlan.Pred], [FamilyPlan.Theta]; the multi-query attack builds
 //     one per block.
@@ -102,7 +105,9 @@
 //     whatever its label — the uniform row, t½ — and the known points at
 //     least tmin. The K^k block labelings need K^k distinct scores among
 //     those between S0/N and (S0 + k·W)/N, S0 = (nUnk − k)·t½ + (N −
-//     nUnk + k)·tmin. Blocks as large as that allows give BlockCount.
+//     nUnk + k)·tmin. Blocks as large as that allows give BlockCount;
+//     for scores rounded to D decimals the K^k distinct steps must also
+//     pass the variance bound of "Scores rounded to D decimals" below.
 //
 //  3. Block codes with separated sums: if two labelings' exact sums must
 //     be δ apart (one reported spacing, N·ulp(S0/N), or N·10^−D), the

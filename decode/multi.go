@@ -82,6 +82,10 @@ type MultiPlan struct {
 	Gap float64
 	// Budget is the error budget of the first query, in units of the sum.
 	Budget float64
+	// Estimate, if not nil, stands for the dry run of a strategy whose
+	// queries follow the scores (Leaderboard): Queries is 0, Blocks and
+	// Gap are empty, and the estimate gives the band of counts.
+	Estimate *QueryEstimate
 }
 
 // AttackMulti attacks s with the strategy of opt: it recovers all N labels
@@ -231,6 +235,11 @@ func (a *multi) failed(res *Result) *Result {
 // PlanMulti is the dry run of opt's strategy for opt.N labels of opt.K classes: the
 // blocks it would decode if every query verified. Known points are counted
 // at the class with the largest term (the worst case for the budget).
+// A real run may differ from the dry run's count: retries and partially
+// decoded blocks (Lean, Cross) add queries, known points whose terms are
+// below the worst case may save some; none spends fewer than BoundMulti's. A strategy
+// whose queries follow the scores (Leaderboard) has no dry run: its plan
+// is an estimate ([MultiPlan].Estimate).
 //
 // For Cross's K-ary code (K > 2 against a model that names its log,
 // kties.go) the dry run decodes every block whole, which its units below
@@ -245,6 +254,9 @@ func PlanMulti(ctx context.Context, opt MultiOptions) (*MultiPlan, error) {
 	a, err := newMulti(opt.N, opt.K, opt)
 	if err != nil {
 		return nil, err
+	}
+	if e, ok := a.st.(estimator); ok {
+		return e.planEstimate(ctx, a)
 	}
 	worst := 0
 	for c := range k {
