@@ -123,3 +123,37 @@ func TestSqrtRecipBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestSqrtPairSquare checks that sqrtPair's s² is s·s exactly, at
+// precisions where it is built from the level below's square (s² + 2sq +
+// q²) and above sqSplitMaxBits, where it is squared directly.
+func TestSqrtPairSquare(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	precs := []uint{49, 100, 1000, 5000}
+	if !testing.Short() {
+		precs = append(precs, 2*sqSplitMaxBits+100)
+	}
+	for _, n := range precs {
+		for i := range 3 {
+			var x, s, y, sq, want xf
+			x.setBig(randFloat(r, n+40, -30, 30))
+			var sc rootScratch
+			s.sqrtPair(&y, &sq, &x, n, &sc, 0)
+			want.mulExact(&s, &s)
+			var d xf
+			d.sub(&sq, &want, 0)
+			assert.Equal(t, 0, d.sign(), "sqrtPair n=%d case %d: s² is not s·s", n, i)
+		}
+	}
+}
+
+// TestKSeries checks logAGM's end-series coefficients against
+// ((2j)!/(4^j j!²))² computed from binomials.
+func TestKSeries(t *testing.T) {
+	for j := int64(1); j <= kSeriesTerms; j++ {
+		c := new(big.Rat).SetFrac(new(big.Int).Binomial(2*j, j), new(big.Int).Lsh(big.NewInt(1), uint(2*j)))
+		c.Mul(c, c)
+		got := new(big.Rat).SetFrac(big.NewInt(kSeries[j].num), new(big.Int).Lsh(big.NewInt(1), uint(kSeries[j].shift)))
+		assert.Equal(t, 0, got.Cmp(c), "c_%d = %v, want %v", j, got, c)
+	}
+}

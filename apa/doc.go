@@ -35,7 +35,7 @@
 //     [KM97]; the AGM's square roots reuse their temporaries;
 //   - π comes from the Chudnovsky series and ln 2 from a Machin-like atanh
 //     formula, both by binary splitting [HP98], computed on a second
-//     goroutine while the AGM runs; up to 32,768 bits they are read from a
+//     goroutine while the AGM runs; up to 2^19 = 524,288 bits they are read from a
 //     generated table (consttab.go) instead. The package-level functions
 //     compute larger ones on every call (no global mutable state); a
 //     caller that makes many calls holds a [Consts], a cache safe for

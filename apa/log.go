@@ -20,8 +20,9 @@ import (
 //	ln s = G − (G − 1)κ/4 − (10G − 13)κ²/128 − (33G − 46)κ³/768
 //
 // up to about κ⁴·λ, below 2^-(w+40) for s ≥ 2^(w/8+8): the three terms let
-// s be 2^(w/8) instead of 2^(w/2), two AGM steps fewer. With s =
-// x·2^k, ln x = ln s − k·ln 2. Unlike
+// s be 2^(w/8) instead of 2^(w/2), two AGM steps fewer. The AGM's
+// second argument 4/s is x·2^(2−k) itself (an exponent shift, no
+// reciprocal), so s = 2^k/x and ln x = k·ln 2 − ln s. Unlike
 // ALTree/bigfloat, the scaling by 2^k is an exponent shift, not k squarings,
 // and every multiplication goes through FFT above the bigmul crossover.
 //
@@ -30,42 +31,50 @@ import (
 // and a square root with relative error below 2^(7-w), so M carries a
 // relative error below 2^(8+log2(steps)-w); π/(2M) adds 2^3 ulps; since
 // ln s < w, the absolute error of ln s stays below 2^(10+log2(steps)+log2(w)-w);
-// k·ln 2 adds |k|·2^(3-w). The bound returned is the larger of the two
+// k·ln 2 adds |k|·2^(3-w), and truncating 4/s to w bits 2^(2−w). The bound returned is the larger of the two
 // terms times 4. It is checked, not proved: the tests compare against
 // independent series and bigfloat, and Ziv's loop relies on it.
 func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	w := wp + 2*uint(bits.Len(wp)) + 16
-	// s = x·2^k with s ≥ 2^(w/8 + 8).
-	k := int64(w/8+8) - x.top() + 1
+	// b = 4/s = x·2^(2−k), truncated to w bits, with b < 2^(−w/8−6)
+	// (s ≥ 2^(w/8+8)): x itself, scaled, is the AGM's second argument, so
+	// no reciprocal is needed, and ln x = ln b + (k−2)·ln 2 = k·ln 2 −
+	// ln s. The truncation changes x by a relative 2^(1−w) at most, ln x
+	// by 2^(2−w).
+	k := int64(w/8+8) + x.top()
 	c.prefetch(w + uint(bits.Len64(uint64(absInt64(k)))))
-	var s xf
-	s.lsh(x, k)
-	s.trunc(w)
-	// b = 4/s, a = 1.
 	var a, b, t xf
-	b.recip(&s, w)
-	b.e += 2
+	b.lsh(x, 2-k)
+	b.trunc(w)
 	a.setInt64(1)
 	// κ = (4/s)² < 2^-(w/4+12) is needed to about 3w/4 bits.
 	pk := w - w/4 + 16
 	var kap xf
 	kap.mul(&b, &b, pk)
-	// Stop when η = (a−b)/(a+b) is below 2^-(w/8+2): then, with m =
-	// (a+b)/2 and h = (a−b)/2 = η·m,
+	// Stop when η = (a−b)/(a+b) is below 2^-e with 16e ≥ w + 16: then,
+	// with m = (a+b)/2 and h = (a−b)/2 = η·m,
 	//
 	//	1/AGM(a, b) = (1/m)·(2/π)·K(η) = (1/m)·(1 + η²/4 + 9η⁴/64 + 25η⁶/256 + …)
 	//
 	// ([MCA, §4.8.2]; the series of the complete elliptic integral K,
-	// whose coefficients are ((2n)!/(4^n n!²))², all below 1), so three
-	// terms leave a relative error below 2·η⁸·… < 2^-(w+14). This saves
-	// the last two steps of the quadratic phase against stopping at
-	// 2^(-w/2).
-	stop := int64(w/8) + 3
+	// whose coefficients c_j = ((2j)!/(4^j j!²))² are all below 1), and T
+	// terms leave a relative error below 2·c_(T+1)·η^(2T+2) < 2^-(w+16)
+	// once (2T+2)·e ≥ w + 16. T is the least of 3, …, 7 that suffices
+	// (kSeriesTerms): the AGM step that T = 3 would need next costs
+	// more than the terms up to η¹⁴, whose powers fall in precision. This
+	// saves the last two or three steps of the quadratic phase against
+	// stopping at 2^(-w/2).
 	steps := 0
+	e := int64(0)
 	var sc rootScratch
 	for {
 		t.sub(&a, &b, w)
-		if t.sign() == 0 || t.top() <= a.top()-stop {
+		if t.sign() == 0 {
+			break
+		}
+		// η < t/a < 2^(top(t) − top(a) + 1) = 2^-e.
+		e = a.top() - t.top() - 1
+		if 2*(kSeriesTerms+1)*e >= int64(w)+16 {
 			break
 		}
 		t.mul(&a, &b, w)
@@ -81,56 +90,63 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	a.add(&a, &b, w)
 	a.e--
 	t.e--
-	// ln s = π/(2·AGM) = (π/(2m))·(1 + η²/4 + 9η⁴/64 + 25η⁶/256), η = h/m.
+	// ln s = π/(2·AGM) = (π/(2m))·(1 + Σ_(j≤T) c_j·η^(2j)), η = h/m.
 	var r xf
 	r.recip(&a, w+4)
 	pi := c.getPi(w)
 	z.mul(pi, &r, w)
 	z.e--
 	if t.sign() != 0 {
-		// η² is below 2^-(w/4+4): its terms need w − 2·(w/8+2) + 8 bits,
-		// η⁴'s w/2 + 16, η⁶'s w/4 + 16.
-		pe := w - 2*(w/8+2) + 8
-		var e2, e4, e6 xf
-		e2.mul(&t, &r, pe)
-		e2.mul(&e2, &e2, pe)
-		e4.mul(&e2, &e2, w/2+16)
-		e6.mul(&e4, &e2, w/4+16)
-		e6.mulInt64(&e6, 25, w/4+16)
-		e6.e -= 8
-		e4.mulInt64(&e4, 9, w/2+16)
-		e4.e -= 6
-		e4.add(&e4, &e6, w/2+16)
-		e2.e -= 2
-		e2.add(&e2, &e4, pe)
-		e2.mul(z, &e2, pe)
-		z.add(z, &e2, w)
+		T := int64(3)
+		for 2*(T+1)*e < int64(w)+16 {
+			T++
+		}
+		// x = η² < 2^-2e: c_j·x^j is needed to 2^-(w+16), so to
+		// w + 16 − 2e·j bits of its own size; the powers come by
+		// squarings and products of lower ones at those precisions.
+		prec := func(j int64) uint { return uint(max(int64(w)+16-2*e*j, 32)) }
+		var pw [kSeriesTerms + 1]xf
+		var sum, u xf
+		pw[1].mul(&t, &r, prec(1)+4)
+		pw[1].mul(&pw[1], &pw[1], prec(1)+2)
+		for j := int64(2); j <= T; j++ {
+			pw[j].mul(&pw[j/2], &pw[j-j/2], prec(j))
+		}
+		for j := T; j >= 1; j-- {
+			u.mulInt64(&pw[j], kSeries[j].num, prec(j))
+			u.e -= kSeries[j].shift
+			sum.add(&sum, &u, prec(1))
+		}
+		sum.mul(z, &sum, prec(1))
+		z.add(z, &sum, w)
 	}
-	// ln s = G − (G − 1)κ/4 − (10G − 13)κ²/128 − (33G − 46)κ³/768.
+	// ln s = G − (G − 1)κ/4 − (10G − 13)κ²/128 − (33G − 46)κ³/768, by
+	// Horner's rule in κ: each product by κ at the precision its term
+	// needs (κ^j·Q_j to 2^(−w) absolute: about w − j·w/4 bits of Q_j),
+	// one product at 3w/4, w/2 and w/4 bits instead of one, two and three.
 	var g1, g2, g3 xf
-	g1.sub(z, bigOneXf, pk)
-	g1.mul(&kap, &g1, pk)
-	g1.e -= 2
 	pk2 := w/2 + 16
-	g2.mulInt64(z, 10, pk2)
-	g2.sub(&g2, new(xf).setInt64(13), pk2)
-	g2.e -= 7
-	g2.mul(&g2, &kap, pk2)
-	g2.mul(&g2, &kap, pk2)
 	pk3 := w/4 + 16
 	g3.mulInt64(z, 33, pk3)
 	g3.sub(&g3, new(xf).setInt64(46), pk3)
 	g3.quoInt64(&g3, 768, pk3)
 	g3.mul(&g3, &kap, pk3)
-	g3.mul(&g3, &kap, pk3)
-	g3.mul(&g3, &kap, pk3)
+	g2.mulInt64(z, 10, pk2)
+	g2.sub(&g2, new(xf).setInt64(13), pk2)
+	g2.e -= 7
 	g2.add(&g2, &g3, pk2)
+	g2.mul(&g2, &kap, pk2)
+	g1.sub(z, bigOneXf, pk)
+	g1.e -= 2
 	g1.add(&g1, &g2, pk)
+	g1.mul(&kap, &g1, pk)
 	z.sub(z, &g1, w)
+	// ln x = k·ln 2 − ln s.
+	z.m.Neg(&z.m)
 	if k != 0 {
 		ln2 := c.getLn2(w + uint(bits.Len64(uint64(absInt64(k)))))
 		t.mulInt64(ln2, k, w+64)
-		z.sub(z, &t, w)
+		z.add(z, &t, w)
 	}
 	// ln s is below w, so its relative error of 2^(8+log2(steps)-w) is an
 	// absolute error below 2^(8+log2(steps)+log2(w)-w); k·ln2 adds
@@ -139,4 +155,25 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	lw := int64(bits.Len(w))
 	ls := int64(bits.Len(uint(steps + 1)))
 	return max(10+ls+lw, 5+lk) + 2 - int64(w)
+}
+
+// kSeriesTerms is the most terms of K's series that logAGM's end uses.
+const kSeriesTerms = 7
+
+// kSeries holds the coefficients c_j = ((2j)!/(4^j j!²))² of the series
+// (2/π)·K(η) = Σ c_j·η^(2j) [AS, 17.3.11] as num/2^shift: (C(2j, j)/4^j)²
+// has a power of two for denominator. They are checked against the
+// binomials by TestAGLSeries.
+var kSeries = [kSeriesTerms + 1]struct {
+	num   int64
+	shift int64
+}{
+	{1, 0},
+	{1, 2},       // (1/2)²
+	{9, 6},       // (3/8)²
+	{25, 8},      // (5/16)²
+	{1225, 14},   // (35/128)²
+	{3969, 16},   // (63/256)²
+	{53361, 20},  // (231/1024)²
+	{184041, 22}, // (429/2048)²
 }

@@ -2,7 +2,11 @@
 
 package apa
 
-import "sync"
+import (
+	"encoding/hex"
+	"math/big"
+	"sync"
+)
 
 // tableEntry is a constant m·2^e from consttab.go, m in hexadecimal.
 type tableEntry struct {
@@ -18,11 +22,27 @@ var (
 
 func loadTable() {
 	tableOnce.Do(func() {
-		_, ok1 := tPi.m.SetString(piTable.hex, 16)
-		_, ok2 := tLn2.m.SetString(ln2Table.hex, 16)
+		ok1 := setHex(&tPi.m, piTable.hex)
+		ok2 := setHex(&tLn2.m, ln2Table.hex)
 		tPi.e, tLn2.e = piTable.e, ln2Table.e
 		tableAvailable = ok1 && ok2 && tPi.m.BitLen() == tableBits && tLn2.m.BitLen() == tableBits
 	})
+}
+
+// setHex sets z to the non-negative integer written in hexadecimal in h
+// and reports whether h was valid. It takes time linear in len(h):
+// big.Int.SetString converts digit by digit into a growing number
+// (quadratic), 10 ms per constant at tableBits = 2^19.
+func setHex(z *big.Int, h string) bool {
+	if len(h)%2 == 1 {
+		h = "0" + h
+	}
+	b, err := hex.DecodeString(h)
+	if err != nil || len(b) == 0 {
+		return false
+	}
+	z.SetBytes(b)
+	return true
 }
 
 // tablePi and tableLn2 return the tabulated constants (read-only), π and

@@ -54,17 +54,39 @@ type QueryBound struct {
 // Conway–Guy top); a partially decoded block learns fewer labels than it
 // holds, which only adds queries.
 //
+// For [Cross] with K > 2 against a model that names its log (the K-ary
+// code, kties.go) the blocks' units go below the spacing on purpose and
+// the argument above does not hold; its bound is [RangeFloor] with the
+// span of its blocks, (2K − 1)/(K − 1)·W.
+//
 // For [Cross] too, with one point more a block for K = 2 under emulation
 // (the paired top) and its floor on the factor (crossCtl.min = Lean's);
 // its exact terms leave the spacing in the need. A tie lets a later query
 // learn a follower outside its block, but every label is learned after a
 // block held it, and blocks only grow as labels become known, so the
 // blocks' sizes still bound the labels learned.
+//
+// For a score rounded to decimals, every block of these three also
+// passes the variance bound on distinct rounding steps that
+// [RoundedBlockMax] states for every block code.
+//
+// For [Leaderboard], which has no dry run, it is the estimate's Lower
+// ([QueryEstimate]): every point is fresh in one query, and a query takes
+// at most lbMaxFresh fresh points (the last, a Conway–Guy set, at most
+// QueryEstimate.Final).
+// For [Carry], likewise without a dry run, it is ⌈N/carryMaxFresh⌉.
 func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 	n := opt.N
 	a, err := newMulti(opt.N, opt.K, opt)
 	if err != nil {
 		return nil, err
+	}
+	if e, ok := a.st.(estimator); ok {
+		p, err := e.planEstimate(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
 	}
 	if a.st != Blocks && a.st != Lean && a.st != Cross {
 		p, err := PlanMulti(ctx, opt)
@@ -72,6 +94,20 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 			return nil, err
 		}
 		return &QueryBound{Strategy: a.st, Queries: p.Queries, Exact: true}, nil
+	}
+	if a.mask != nil {
+		// Cross's K-ary code: its blocks' sums span at most
+		// (2K − 1)/(K − 1)·W (RangeFloor), and it holds at most
+		// radixBlockMax points (every digit has radix ≥ 2 and its unit is
+		// at least minUnit).
+		q, err := RangeFloor(ctx, opt, float64(2*a.k-1)/float64(a.k-1), radixBlockMax)
+		if err != nil {
+			return nil, err
+		}
+		if opt.Check {
+			q++
+		}
+		return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
 	}
 	t0, _ := a.neutral.t[0].Float64()
 	t0 = math.Nextafter(t0, 0) // a float64 below the exact term
@@ -102,6 +138,14 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 	}
 	wb := (a.tTop-a.tBot+max(a.tBot, 0))*(1+0x1p-40) + 0x1p-40
 	cg := a.k == 2 && a.emu == nil
+	// rounded is the step of N·score for a score rounded to decimals:
+	// every block, whatever its design, passes the variance bound on
+	// distinct steps (roundedFits, RoundedBlockMax) with wb as the width
+	// of a point's terms.
+	rounded := 0.0
+	if a.m.Decimals >= 0 {
+		rounded = float64(n) * math.Pow(10, -float64(a.m.Decimals))
+	}
 	// need is a lower bound on the gap a block needs when the exact terms
 	// of the query sum to at least t.
 	need := func(t float64) float64 {
@@ -117,6 +161,9 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 	// W ≤ wb, and as need is concave (the smaller of two affine
 	// functions) it suffices to try W = wb.
 	fits := func(nUnk, kb int) bool {
+		if rounded > 0 && !roundedFits(kb, a.k, wb, rounded) {
+			return false
+		}
 		s := float64(nUnk-kb) * t0 * (1 - 0x1p-10)
 		lm := math.Log(float64(a.k-1)) + float64(kb-1)*math.Log(float64(a.k)) - mixedHalf // ln M
 		if math.Log(wb)-lm > math.Log(need(s+wb)) {
@@ -151,7 +198,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 				}
 			}
 		}
-		if a.leader != nil && kb < nUnk {
+		if a.leader != nil && a.k == 2 && kb < nUnk {
 			kb++ // Cross: the paired top's partner
 		}
 		nUnk -= kb

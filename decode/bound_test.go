@@ -51,7 +51,11 @@ func TestBoundMulti(t *testing.T) {
 		}
 		res, err := AttackMulti(ctx, s, opt)
 		require.NoError(t, err)
-		assert.LessOrEqual(t, b.Queries, p.Queries, "%s K=%d: bound above the dry run", c.model, c.k)
+		if st, _ := newMulti(n, c.k, opt); st.mask == nil {
+			// The K-ary code's dry run decodes every block whole, which
+			// its units below the spacing do not: it is no upper bound.
+			assert.LessOrEqual(t, b.Queries, p.Queries, "%s K=%d: bound above the dry run", c.model, c.k)
+		}
 		assert.LessOrEqual(t, b.Queries, res.Queries, "%s K=%d: bound above the attack", c.model, c.k)
 		assert.GreaterOrEqual(t, 2*b.Queries, p.Queries, "%s K=%d: bound %d vacuous against the dry run's %d", c.model, c.k, b.Queries, p.Queries)
 		t.Logf("%s K=%d noEmu=%v: bound %d, dry run %d, attack %d", c.model, c.k, c.noEmu, b.Queries, p.Queries, res.Queries)

@@ -1,6 +1,7 @@
 // This file implements the Cross strategy: Lean's blocks with labels
 // carried across queries (parity ties, a paired top digit), decoded
 // against the server's exact computed terms where the model names its log.
+// For K > 2 under such a model its blocks are kties.go's K-ary code.
 
 package decode
 
@@ -50,6 +51,16 @@ import (
 //     makes; a model that names no log (float32-keras) keeps the
 //     faithful brackets.
 //
+// For K > 2 against a model that names its log (float64-sklearn,
+// torch-bce) Cross is the K-ary code of kties.go instead of digit blocks:
+// every unknown point keeps the set of labels the scores allow it, points
+// whose labels differ by a constant mod K (or sum to one, for a paired
+// top) in every labeling that explains a score are tied, and each block
+// is a mixed-radix number over the points' remaining label sets whose
+// unit fills the room below the spacing of the score, so that a score
+// that several labelings explain passes what they agree on to later
+// queries instead of being lost (BENCHMARKS.md, "K-ary ties").
+//
 // Without emulation (the leaderboard) Cross is exactly Blocks.
 var Cross Strategy = cross{}
 
@@ -65,19 +76,32 @@ func (cross) setup(a *multi) {
 	if a.emu == nil {
 		return
 	}
-	if a.k == 2 {
+	exact := a.emu.ExactLog()
+	if a.k == 2 || exact {
 		a.leader, a.flip, a.follows = make([]int, a.n), make([]uint8, a.n), make([][]int, a.n)
 		for i := range a.leader {
 			a.leader[i] = -1
 		}
+	}
+	if a.k == 2 {
 		// Partial blocks cost less with ties (K = 2 only).
 		a.fac = crossCtl
 		a.emuFactor = crossCtl.start
 	}
-	if !a.emu.ExactLog() {
+	if !exact {
 		return
 	}
 	a.exactLog = true
+	if a.k > 2 {
+		// The K-ary code (kties.go): label sets, ties mod K, mixed radix.
+		a.mask, a.neg = make([]uint64, a.n), make([]bool, a.n)
+		for i := range a.mask {
+			a.mask[i] = maskAll(a.k)
+		}
+		a.radixRows = make(map[radixKey]rowInfo)
+		a.fac = kCtl
+		a.emuFactor = kCtl.start
+	}
 	// Recompute the rows made before: their terms become the server's.
 	a.emuRow(&a.neutral)
 	for c := range a.known {
@@ -87,9 +111,23 @@ func (cross) setup(a *multi) {
 		a.setDither()
 	}
 	a.rows = newRowCache()
+	// Whether every row outside a block is the server's own term (one
+	// emulation brackets a candidate, decodeEmu).
+	a.baseExact = a.neutral.exact
+	for c := range a.known {
+		a.baseExact = a.baseExact && a.known[c].exact
+	}
+	for _, d := range a.dither {
+		for _, r := range d {
+			a.baseExact = a.baseExact && r.exact
+		}
+	}
 }
 
 func (cross) next(a *multi, kmax int) (*blockPlan, error) {
+	if a.mask != nil {
+		return a.planRadix(kmax)
+	}
 	free := a.nUnk - a.tied
 	kmax = min(kmax, free)
 	if a.leader == nil || kmax < 3 {
@@ -187,19 +225,23 @@ func (a *multi) tieCands(idx []int, p *blockPlan, cands [][]int, found []int) bo
 	return true
 }
 
-// tie records σ_f = σ_l ⊕ flip (K = 2): f waits, skipped by nextIdx,
-// until l is learned. Both are unknown and not followers.
-func (a *multi) tie(l, f int, flip uint8) {
+// tie records σ_f = σ_l + flip mod K (σ_l ⊕ flip for K = 2): f waits,
+// skipped by nextIdx, until l is learned. Both must be unknown and not
+// followers; tie reports whether it recorded the tie.
+func (a *multi) tie(l, f int, flip uint8) bool {
 	if a.leader[l] >= 0 || a.leader[f] >= 0 || a.labels[l] >= 0 || a.labels[f] >= 0 {
-		return
+		return false
 	}
 	a.leader[f], a.flip[f] = l, flip
 	a.follows[l] = append(a.follows[l], f)
 	a.tied++
+	a.markSkip(f)
+	return true
 }
 
 // learnFollowers learns the followers of the points just learned: label
-// c ⊕ flip for a leader of label c.
+// c + flip mod K (c ⊕ flip for K = 2) for a leader of label c, or flip − c
+// mod K for a follower tied by a sum (neg, the K-ary code's paired top).
 func (a *multi) learnFollowers(idx, sigma []int) {
 	var fi, fs []int
 	for j, i := range idx {
@@ -210,7 +252,11 @@ func (a *multi) learnFollowers(idx, sigma []int) {
 			a.leader[f] = -1
 			a.tied--
 			if a.labels[f] < 0 {
-				fi, fs = append(fi, f), append(fs, sigma[j]^int(a.flip[f]))
+				c := (sigma[j] + int(a.flip[f])) % a.k
+				if a.neg != nil && a.neg[f] {
+					c = (int(a.flip[f]) - sigma[j] + a.k) % a.k
+				}
+				fi, fs = append(fi, f), append(fs, c)
 			}
 		}
 		a.follows[i] = nil

@@ -16,7 +16,10 @@
 //     [PlanRobust] ([RobustOptions]), [PlanFamily] ([FamilyOptions]); for
 //     the multi-query attack, whose blocks adapt to the scores,
 //     [PlanMulti] ([MultiOptions]) is the dry run of the same planning
-//     and [BoundMulti] a fast lower bound on its queries.
+//     (for [Leaderboard], whose every query follows the scores, an
+//     estimate from its construction, [QueryEstimate]) and [BoundMulti]
+//     a fast lower bound on its queries; [Auto] picks the
+//     strategy for a scorer model, [Strategies] lists them.
 //  2. The predictions to submit: [SingleQuery.Prediction],
 //     [RobustPlan.Pred], [FamilyPlan.Theta]; the multi-query attack builds
 //     one per block.
@@ -66,7 +69,10 @@
 // blocks), [Primes] (ICML Alg 1), [Alg3] (ICML Alg 3) or, for binary
 // scores rounded to decimals, [Leaderboard] (list decoding across
 // queries: the labelings that explain every score so far are kept and
-// carried into the next query). Labels known beforehand
+// carried into the next query) and, for binary float32 scorers, [Carry]
+// (the same list decoding, a labeling explaining a score when the
+// emulated bracket of its report holds it). [Auto] picks the one with
+// the fewest queries for a model. Labels known beforehand
 // (MultiOptions.Known) cost no query. A [Recorder] keeps every query and
 // score of an attack in a [Transcript], and [ReplayTranscript] reads a
 // transcript under another model: the labels its scores determine there,
@@ -99,7 +105,9 @@
 //     whatever its label — the uniform row, t½ — and the known points at
 //     least tmin. The K^k block labelings need K^k distinct scores among
 //     those between S0/N and (S0 + k·W)/N, S0 = (nUnk − k)·t½ + (N −
-//     nUnk + k)·tmin. Blocks as large as that allows give BlockCount.
+//     nUnk + k)·tmin. Blocks as large as that allows give BlockCount;
+//     for scores rounded to D decimals the K^k distinct steps must also
+//     pass the variance bound of "Scores rounded to D decimals" below.
 //
 //  3. Block codes with separated sums: if two labelings' exact sums must
 //     be δ apart (one reported spacing, N·ulp(S0/N), or N·10^−D), the
@@ -178,6 +186,38 @@
 // whether they round to different scores, not a bracket's width
 // (BENCHMARKS.md §22 has the counts and what is left).
 //
+// [Carry] stops separating. A bracket that leaves several labelings is
+// no loss in itself: any code pays log2 of the sums one score cannot
+// tell apart, and what a block code loses is the shape of its weights
+// (digits spread their sums over 2W) and the margin on top of the
+// bracket. Carry keeps the list of explaining labelings, gives the
+// carried points and 12–28 fresh ones generic weights (their sums spread
+// over about √(2πe)·σ, σ² = Σ w²/4 over about 50 points, where a digit
+// block's spread over 2W) and lets later queries tell the list apart:
+// float32-keras at N = 25,000 in about 1,460 queries where Cross takes
+// about 1,736 (17.2 labels a query against 14.4), torch-bce in about
+// 1,220 against 1,391. A float64 score carries about 45 labels a block,
+// more than its meet in the middle over the fresh points lists, so
+// float64-sklearn stays with Cross (BENCHMARKS.md, "List decoding for
+// float scorers").
+//
+// For K > 2 every block code spends the room of a query on
+// superincreasing digits whose sums span only K/(K − 1)·W (1.2·W for
+// K = 6: the top point's K − 1 steps fill W, the digits below add a
+// fifth), and [RangeFloor] bounds every code whose queries' sums span at
+// most c·W, carried label sets and ties included: a score then takes at
+// most log2 of the reportable values in [S0, S0 + c·W]/N, S0 the neutral
+// terms of the unknown points, and following the largest branch of the
+// decision tree gives the bound for the worst labeling. Cross's K-ary
+// code (kties.go) has c = (2K − 1)/(K − 1) (a paired top; 2.2 for K = 6)
+// and fills it: at N = 25,000, K = 6, RangeFloor gives 1,472 queries for
+// c = 1.2 and 1,443 for c = 2.2, and the K-ary code needs about 1,470.
+// 1,350 needs c ≈ 20: the sum of a query must range over about 20·W,
+// twenty points with rows of full spread whose labels are still open,
+// their collisions resolved by later queries (list decoding, as
+// [Leaderboard] does where W is 138 steps of the score; here it is
+// 2^42). No such code is built.
+//
 // Scores rounded to D decimals. The reported N·score moves in steps of
 // Δ = N·10^−D, so every block code, whatever its weights and the offset
 // of its known points, puts its 2^k block labelings in 2^k distinct
@@ -216,9 +256,10 @@
 // The files: attack.go (the shared [Result]), single.go, robust.go,
 // family.go and mutnet.go (the single-query attacks), multi.go (the
 // multi-query API), strategy.go (the strategy interface), blocks.go,
-// lean.go, cross.go, primes.go, alg3.go, leaderboard.go (the strategies), state.go (one multi-query attack's
-// state and its block decoding), emu.go (decoding by emulated brackets),
-// floor.go (the lower bounds of "How far from the floor").
+// lean.go, cross.go (with kties.go, its K-ary code), primes.go, alg3.go,
+// leaderboard.go, carry.go (the strategies), floorrange.go ([RangeFloor]),
+// state.go (one multi-query attack's state and its block decoding),
+// emu.go (decoding by emulated brackets), floor.go (the lower bounds of "How far from the floor").
 //
 // # References
 //

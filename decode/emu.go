@@ -182,10 +182,16 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	if p.each != nil {
 		each = p.each
 	}
+	// With every row exact (the server's own terms, Cross) both
+	// brackets are one emulation.
+	exact := a.baseExact && !slices.ContainsFunc(p.rows, func(r rowInfo) bool { return !r.exact })
 	complete := each(a, p, low, high, func(sigma []int) bool {
 		a.setBlock(idx, p, sigma)
 		rlo, err1 := a.emu.Report(a.lo)
-		rhi, err2 := a.emu.Report(a.hi)
+		rhi, err2 := rlo, err1
+		if !exact {
+			rhi, err2 = a.emu.Report(a.hi)
+		}
 		if err1 != nil || err2 != nil || sHi.Cmp(rlo) < 0 || sLo.Cmp(rhi) > 0 {
 			return true
 		}
@@ -215,6 +221,16 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 		// bracket them all: nothing is decoded.
 		a.emuFactor *= a.fac.grow
 		return nil, false
+	}
+	if ambiguous && a.mask != nil {
+		// The K-ary code: label sets and ties mod K carry the rest. Only
+		// a score that teaches nothing is a retry.
+		changed := a.tieSets(idx, cands, found)
+		if !changed && !slices.ContainsFunc(found, func(c int) bool { return c >= 0 }) {
+			a.emuFactor *= a.fac.grow
+			return nil, false
+		}
+		return found, true
 	}
 	if ambiguous && a.leader != nil && !a.tieCands(idx, p, cands, found) {
 		// Only the tie the paired top was made for, not a short

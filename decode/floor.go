@@ -19,7 +19,9 @@ import (
 //     more than ScoreBits bits.
 //   - BlockCount, for every block code: a query whose other unknown
 //     points are neutral answers at most the number of scores its block's
-//     sums can reach.
+//     sums can reach; for a score rounded to decimals, at most what the
+//     variance bound on distinct rounding steps allows ([RoundedBlockMax]
+//     for K = 2).
 //   - BlockSeparated, for every block code whose block sums must lie at
 //     least one reported spacing apart (ours: its brackets must not
 //     overlap), by the Erdős–Moser variance bound and, for K = 2,
@@ -100,15 +102,21 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 	f.ScoreBits = a.log2Values(f.TMin, f.TMax)
 	f.AnyCode = int(math.Ceil(float64(a.n) * lk / f.ScoreBits))
 	n := float64(a.n)
+	largest := largestMemo{}
 	// s0 is the smallest sum of the terms outside a block of kb points
 	// with nUnk unknown: the others neutral, the known ones at tmin.
 	s0 := func(nUnk, kb int) float64 {
 		return float64(nUnk-kb)*f.TNeutral + float64(a.n-nUnk+kb)*f.TMin
 	}
 	// fitsCount: K^kb labelings need K^kb reportable scores among those
-	// the block's sums can reach, in [s0, s0 + kb·W] (divided by N).
+	// the block's sums can reach, in [s0, s0 + kb·W] (divided by N), and
+	// for a score rounded to decimals K^kb distinct steps of N·10^−D
+	// (roundedFits).
 	fitsCount := func(nUnk, kb int) bool {
 		lo := s0(nUnk, kb)
+		if a.m.Decimals >= 0 && !roundedFits(kb, a.k, w, n*math.Pow(10, -float64(a.m.Decimals))) {
+			return false
+		}
 		return float64(kb)*lk <= a.log2Values(lo/n, (lo+float64(kb)*w)/n)
 	}
 	// fitsSep: sums at least δ apart, δ the spacing of reported scores
@@ -121,7 +129,7 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		if 2*float64(kb)*lk > math.Log2(1+3*float64(kb)*r*r) {
 			return false
 		}
-		return a.k > 2 || minLargest(kb) <= r
+		return a.k > 2 || largest.get(kb) <= r
 	}
 	for nUnk, q := a.n, 0; nUnk > 0; q++ {
 		if q%1024 == 0 {
@@ -161,14 +169,14 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		// that over log2 K (the fastest trajectory, so a lower bound).
 		nUnk -= a.spreadBits(int(math.Ceil(nUnk)), f) / lk
 	}
-	if err := f.bracketed(ctx, opt, w, lk); err != nil {
+	if err := f.bracketed(ctx, opt, w, lk, largest); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
 // bracketed computes BlockBracketed and FirstBracketed (see Floor).
-func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64) error {
+func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64, largest largestMemo) error {
 	opt.NoEmulation = false
 	opt.Strategy = Blocks
 	b, err := newMulti(opt.N, opt.K, opt)
@@ -205,7 +213,7 @@ func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64) 
 		kb := 1
 		for kb < nUnk {
 			k1 := float64(kb + 1)
-			if 2*k1*lk > math.Log2(1+3*k1*r*r) || (b.k == 2 && minLargest(kb+1) > r) {
+			if 2*k1*lk > math.Log2(1+3*k1*r*r) || (b.k == 2 && largest.get(kb+1) > r) {
 				break
 			}
 			kb++
@@ -216,6 +224,21 @@ func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64) 
 		nUnk -= kb
 	}
 	return nil
+}
+
+// roundedFits reports whether a block code can decode kb labels of K
+// classes from one score whose N·score is reported in steps of delta,
+// one point moving the sum by at most w: the K^kb block labelings need
+// K^kb distinct steps f = round((c + s)/δ), c the fixed terms' sum and s
+// the block's, whose variance under uniform labels is at least
+// (K^(2kb) − 1)/12 (K^kb distinct integers), while f = (c + s)/δ − φ with
+// |φ| ≤ 1/2 has deviation at most sd(s)/δ + 1/2 ≤ √kb·w/(2δ) + 1/2
+// (Popoviciu: each of the kb independent terms lies in an interval of
+// width w). For K = 2 this is [RoundedBlockMax]'s condition (the
+// Erdős–Moser variance argument [Fre98] with the rounding's offset).
+func roundedFits(kb, k int, w, delta float64) bool {
+	lhs := 0.5*math.Log2(math.Exp2(2*float64(kb)*math.Log2(float64(k)))-1) - 0.5*math.Log2(12)
+	return lhs <= math.Log2(math.Sqrt(float64(kb))*w/(2*delta)+0.5)
 }
 
 // spreadLambda sets the Hoeffding window ±λ·W·√m of spreadBits: the
@@ -265,6 +288,19 @@ func (a *multi) spreadBits(nUnk int, f *Floor) float64 {
 // subsetsum.MinLargestBound).
 func minLargest(k int) float64 {
 	v, _ := new(big.Float).SetInt(new(big.Int).Binomial(int64(k-1), int64((k-1)/2))).Float64()
+	return v
+}
+
+// largestMemo memoizes minLargest by k: FloorMulti asks for it at every
+// block size of every query, and each call builds a binomial in big.Int.
+type largestMemo map[int]float64
+
+func (m largestMemo) get(k int) float64 {
+	v, ok := m[k]
+	if !ok {
+		v = minLargest(k)
+		m[k] = v
+	}
 	return v
 }
 

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/labelinf/labelinf/scorer"
@@ -39,6 +40,12 @@ func TestFloorMulti(t *testing.T) {
 			t.Fatal(err)
 		}
 		small := MultiOptions{N: 600, K: tc.k, Model: m}
+		if tc.k > 2 {
+			// Cross's K-ary code is no block code (its units go below
+			// the spacing, its dry run decodes every block whole): the
+			// block code's dry run is Lean's.
+			small.Strategy = Lean
+		}
 		fs, err := FloorMulti(context.Background(), small)
 		if err != nil {
 			t.Fatal(err)
@@ -72,5 +79,48 @@ func TestFloorMulti(t *testing.T) {
 	}
 	if _, err := FloorMulti(context.Background(), MultiOptions{N: 100, K: 2, Model: m, Noise: scorer.Noise{Kind: scorer.Bounded, Tau: 1e-9}}); err == nil {
 		t.Error("a noisy model got a floor")
+	}
+}
+
+// For scores rounded to decimals, BlockCount is the variance bound on
+// distinct rounding steps (RoundedBlockMax; BENCHMARKS.md §23): 16
+// labels a query at N = 198 (13 queries), 14 at N = 1,000 (72), 9 at
+// N = 25,000 (2,778). The count of reportable scores alone allowed 18,
+// 15 and 10 (11, 67 and 2,500 queries). roundedFits agrees with
+// RoundedBlockMax for K = 2 over a grid of N and decimals.
+func TestFloorRounded(t *testing.T) {
+	m, err := scorer.ParseModel("leaderboard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ n, first, count int }{{198, 16, 13}, {1000, 14, 72}, {25000, 9, 2778}}
+	if testing.Short() {
+		cases = cases[:2] // N = 25,000: 0.06 s
+	}
+	for _, tt := range cases {
+		f, err := FloorMulti(context.Background(), MultiOptions{N: tt.n, K: 2, Model: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.FirstCount != tt.first || f.BlockCount != tt.count {
+			t.Errorf("N = %d: any block code %d queries (first block %d), want %d (%d)", tt.n, f.BlockCount, f.FirstCount, tt.count, tt.first)
+		}
+		if f.BlockCount > f.BlockSeparated {
+			t.Errorf("N = %d: any block code %d above the separated floor %d", tt.n, f.BlockCount, f.BlockSeparated)
+		}
+	}
+	w := math.Log((1 - 1e-15) / 1e-15)
+	for _, n := range []int{1, 7, 198, 1000, 4096, 25000, 1 << 20} {
+		for d := range 8 {
+			k := RoundedBlockMax(n, d, w)
+			delta := float64(n) * math.Pow(10, -float64(d))
+			if k > 0 && !roundedFits(k, 2, w, delta) || roundedFits(k+1, 2, w, delta) {
+				t.Errorf("N = %d, %d decimals: RoundedBlockMax %d, roundedFits disagrees", n, d, k)
+			}
+		}
+	}
+	// K = 3 at N = 198: 3^k steps; fewer labels than binary.
+	if !roundedFits(1, 3, w, 0.00198) || roundedFits(11, 3, w, 0.00198) {
+		t.Error("K = 3: roundedFits(1) false or roundedFits(11) true at N = 198")
 	}
 }

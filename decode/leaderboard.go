@@ -4,6 +4,7 @@
 package decode
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
-	"sort"
 
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -105,11 +105,13 @@ const (
 	lbPairs = 1024
 )
 
-// lbRow is a palette row: its exact terms and increment t(1) − t(0).
+// lbRow is a palette row: its nominal weight and, once a query has used
+// it (lbState.row), its exact terms and realized increment t(1) − t(0).
 type lbRow struct {
-	ri rowInfo
-	v  *big.Float // exact, incPrec
-	vf float64
+	w    float64
+	done bool
+	ri   rowInfo
+	vf   float64
 }
 
 // lbState is one Leaderboard attack.
@@ -125,18 +127,42 @@ type lbState struct {
 	cell float64   // Δ: twice the budget of a query with no block
 	tgt  float64   // lbTargetFew or lbTargetMany
 	few  bool      // N ≤ lbFewN: a longer descent for the carried weights
+	// emu: decode by emulated brackets (Carry) rather than the rigorous
+	// budget; cell is then the width of sums one score leaves (carry.go,
+	// resolution), recomputed before each query.
+	emu bool
+	// err is the first error computing a palette row (row).
+	err error
+	// maxFresh, if > 0, replaces lbMaxFresh (at most 32: the fresh
+	// labels are a uint32 mask).
+	maxFresh int
+	// passes, if > 0, replaces the descent's passes over the carried
+	// weights.
+	passes int
 }
 
 func (leaderboard) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
-	res := &Result{Verified: true}
 	if a.k != 2 {
-		return a.failed(res), fmt.Errorf("decode: the leaderboard strategy needs K = 2, not %d", a.k)
+		return a.failed(&Result{}), fmt.Errorf("decode: the leaderboard strategy needs K = 2, not %d", a.k)
 	}
-	st := &lbState{a: a, rng: rand.New(rand.NewPCG(0x6c62, 0x1d)), inD: make([]bool, a.n), cand: [][]uint8{{}}}
+	st := newLbState(a)
 	st.tgt = lbTargetMany
 	if a.n <= lbFewN {
 		st.tgt, st.few = lbTargetFew, true
 	}
+	return st.run(ctx, s)
+}
+
+// newLbState starts a list decoder: an empty list of one candidate.
+func newLbState(a *multi) *lbState {
+	return &lbState{a: a, rng: rand.New(rand.NewPCG(0x6c62, 0x1d)), inD: make([]bool, a.n), cand: [][]uint8{{}}}
+}
+
+// run is the list decoder's attack: a query of the carried points and
+// fresh ones at a time, until every label is learned.
+func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
+	a := st.a
+	res := &Result{Verified: true}
 	if err := st.palette(); err != nil {
 		return a.failed(res), err
 	}
@@ -191,8 +217,10 @@ func (leaderboard) run(ctx context.Context, a *multi, s scorer.Server) (*Result,
 	return a.partial(res), nil
 }
 
-// palette computes the rows the queries draw from: lbPalette random
-// weights in [−W, W], half of them in [lbBeta·W, W].
+// palette draws the weights of the rows the queries draw from: lbPalette
+// random weights in [−W, W], half of them in [lbBeta·W, W]. A row's exact
+// terms are computed when a query first uses it (row): a short attack
+// uses few of them.
 func (st *lbState) palette() error {
 	a := st.a
 	b0 := a.budgetFor(nil, nil, false)
@@ -207,26 +235,44 @@ func (st *lbState) palette() error {
 		} else {
 			w = a.wmax * (2*st.rng.Float64() - 1)
 		}
-		row := []float64{0, sigmoidNeg(w)}
-		if w >= a.wmax {
-			row[1] = a.pExt
-		}
-		row[0] = 1 - row[1]
-		ri, err := a.rowInfo(row)
-		if err != nil {
-			return err
-		}
-		v := new(big.Float).SetPrec(incPrec).Sub(ri.t[1], ri.t[0])
-		vf, _ := v.Float64()
-		if math.IsInf(vf, 0) || math.IsNaN(vf) {
-			return fmt.Errorf("decode: %s: a row of weight %.3g has an infinite term", a.m.Name, w)
-		}
-		st.pal = append(st.pal, lbRow{ri: ri, v: v, vf: vf})
-		if vf >= lbBeta*a.wmax {
-			st.pos = append(st.pos, len(st.pal)-1)
+		st.pal = append(st.pal, lbRow{w: w})
+		// The realized increment is w within far less than the 2^−30
+		// that would move a weight across lbBeta·W but by chance.
+		if w >= lbBeta*a.wmax {
+			st.pos = append(st.pos, j)
 		}
 	}
 	return nil
+}
+
+// row returns palette row r, its terms computed on first use. An error
+// (a row the model refuses, an infinite term) is kept in st.err, which
+// the query's design returns, and the row has increment 0.
+func (st *lbState) row(r int) *lbRow {
+	p := &st.pal[r]
+	if p.done {
+		return p
+	}
+	p.done = true
+	a := st.a
+	row := []float64{0, sigmoidNeg(p.w)}
+	if p.w >= a.wmax {
+		row[1] = a.pExt
+	}
+	row[0] = 1 - row[1]
+	ri, err := a.rowInfo(row)
+	if err != nil {
+		st.err = cmp.Or(st.err, err)
+		return p
+	}
+	v := new(big.Float).SetPrec(incPrec).Sub(ri.t[1], ri.t[0])
+	vf, _ := v.Float64()
+	if math.IsInf(vf, 0) || math.IsNaN(vf) {
+		st.err = cmp.Or(st.err, fmt.Errorf("decode: %s: a row of weight %.3g has an infinite term", a.m.Name, p.w))
+		return p
+	}
+	p.ri, p.vf = ri, vf
+	return p
 }
 
 // fresh returns up to k fresh points (unknown, not carried), in order.
@@ -249,10 +295,18 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 	a := st.a
 	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
-	if idx, rs, ok := st.final(nFresh); ok {
-		return idx, rs, nil
+	if st.emu {
+		// The final query's separation is the rigorous budget's, far
+		// wider than an emulated bracket: Carry keeps listing.
+		st.cell = st.resolution()
+	} else if idx, rs, ok := st.final(nFresh); ok || st.err != nil {
+		return idx, rs, st.err
 	}
-	kmax := min(nFresh, lbMaxFresh, len(st.pos)/2)
+	maxFresh := lbMaxFresh
+	if st.maxFresh > 0 {
+		maxFresh = st.maxFresh
+	}
+	kmax := min(nFresh, maxFresh, len(st.pos)/2)
 	if a.opt.MaxBlock > 0 {
 		kmax = min(kmax, a.opt.MaxBlock)
 	}
@@ -272,7 +326,7 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 	}
 	vf := make([]float64, kmax+1) // vf[k]: variance of the first k fresh sums
 	for j, r := range fw {
-		vf[j+1] = vf[j] + st.pal[r].vf*st.pal[r].vf/4
+		vf[j+1] = vf[j] + st.row(r).vf*st.row(r).vf/4
 	}
 	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
 	sl := st.carriedSums(cw)
@@ -293,10 +347,13 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 	idx := append(slices.Clone(st.cD), st.fresh(k)...)
 	rs := make([]rowInfo, 0, len(idx))
 	for _, r := range cw {
-		rs = append(rs, st.pal[r].ri)
+		rs = append(rs, st.row(r).ri)
 	}
 	for _, r := range fw[:k] {
-		rs = append(rs, st.pal[r].ri)
+		rs = append(rs, st.row(r).ri)
+	}
+	if st.err != nil {
+		return nil, nil, st.err
 	}
 	if len(idx) == 0 {
 		return nil, nil, errors.New("decode: leaderboard: nothing left to query (internal error)")
@@ -343,7 +400,7 @@ func (st *lbState) carriedSums(cw []int) []float64 {
 	for l, c := range st.cand {
 		for j, b := range c {
 			if b == 1 {
-				sl[l] += st.pal[cw[j]].vf
+				sl[l] += st.row(cw[j]).vf
 			}
 		}
 	}
@@ -416,6 +473,9 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 	if st.few {
 		passes, opts = 3, 10
 	}
+	if st.passes > 0 {
+		passes = st.passes
+	}
 	var aff []int32 // pairs the coordinate moves, sign in the low bit
 	for range passes {
 		for j := range cw {
@@ -431,7 +491,7 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			best, bestGain := cw[j], 0.0
 			for range opts {
 				r := free()
-				d := st.pal[r].vf - st.pal[cw[j]].vf
+				d := st.row(r).vf - st.row(cw[j]).vf
 				gain := 0.0
 				for _, e := range aff {
 					p := pairs[e>>1]
@@ -450,7 +510,7 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			if best == cw[j] {
 				continue
 			}
-			d := st.pal[best].vf - st.pal[cw[j]].vf
+			d := st.row(best).vf - st.row(cw[j]).vf
 			for l, c := range st.cand {
 				if c[j] == 1 {
 					sl[l] += d
@@ -518,7 +578,7 @@ func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
 				}
 			}
 			for _, r := range cw {
-				crs = append(crs, st.pal[r].ri)
+				crs = append(crs, st.row(r).ri)
 			}
 		}
 		rs := append(crs, frs...)
@@ -531,48 +591,90 @@ func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
 }
 
 // decode keeps the candidates that explain the score, learns the points
-// they agree on and carries the others; it returns the labels learned.
+// they agree on and carries the others; it returns the labels learned. A
+// candidate explains the score when its exact sum lies within the
+// rigorous budget of N·score (Leaderboard) or, with st.emu, when the
+// emulated bracket of its reported score holds the score (Carry).
 func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) {
 	a := st.a
 	nd := len(st.cD)
-	k := len(idx) - nd
 	budget := a.budgetFor(idx, rs, false)
 	p := &blockPlan{rows: rs}
 	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
 	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
-	tf, _ := t.Float64()
 	v := increments(rs)
-	vf := make([]float64, len(rs))
+	var explains func(l int, m uint32, above bool) bool
+	if st.emu {
+		explains = st.bracketTest(score, idx, rs)
+		defer st.neutralize(idx)
+	} else {
+		bud := new(big.Float).SetFloat64(budget)
+		exact := new(big.Float).SetPrec(sumPrec)
+		diff := new(big.Float).SetPrec(sumPrec)
+		explains = func(l int, m uint32, _ bool) bool {
+			exact.SetInt64(0)
+			for j, b := range st.cand[l] {
+				if b == 1 {
+					exact.Add(exact, v[j][1])
+				}
+			}
+			for j := nd; j < len(v); j++ {
+				if m>>(j-nd)&1 == 1 {
+					exact.Add(exact, v[j][1])
+				}
+			}
+			return diff.Sub(t, exact).Abs(diff).Cmp(bud) <= 0
+		}
+	}
+	keep := st.window(t, budget, v, len(idx)-nd, explains)
+	if len(keep) == 0 {
+		return 0, fmt.Errorf("%w: no labeling of the %d carried and %d fresh points explains the score under %s", ErrInconsistent, nd, len(idx)-nd, a.m.Name)
+	}
+	return st.update(idx, keep), nil
+}
+
+// lbSurv is a candidate of a query: list entry l with fresh labels m
+// (bit j for fresh point j).
+type lbSurv struct {
+	l int
+	m uint32
+}
+
+// window returns the candidates (list entry, fresh labels) of a query of
+// the carried points and k fresh points, increments v, whose float64 sum
+// lies within budget of t (widened by a margin far above float64's
+// rounding, so a superset of those whose exact sums do) and that
+// explains accepts. The fresh labels are found by a meet in the middle
+// [HS74]: halves A (the first k/2) and B, B's sums sorted.
+func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int, explains func(l int, m uint32, above bool) bool) []lbSurv {
+	nd := len(st.cD)
+	tf, _ := t.Float64()
+	vf := make([]float64, len(v))
 	abs := math.Abs(tf) + 1
 	for j := range v {
 		vf[j], _ = v[j][1].Float64()
 		abs += math.Abs(vf[j])
 	}
 	// The float64 filter keeps a superset: its sums are off by far less
-	// than 2^−40 of the magnitudes involved; the exact test follows.
+	// than 2^−40 of the magnitudes involved; explains decides.
 	margin := abs * 0x1p-40
 	lo, hi := tf-budget-margin, tf+budget+margin
-	// Meet in the middle over the fresh points: halves A (first kA) and B.
 	kA := k / 2
-	sumA := subsetSums(vf[nd : nd+kA])
 	type sm struct {
 		s float64
 		m uint32
 	}
-	sb := subsetSums(vf[nd+kA:])
-	sortedB := make([]sm, len(sb))
-	for m, s := range sb {
-		sortedB[m] = sm{s, uint32(m)}
+	sorted := func(w []float64) []sm {
+		ss := subsetSums(w)
+		out := make([]sm, len(ss))
+		for m, x := range ss {
+			out[m] = sm{x, uint32(m)}
+		}
+		slices.SortFunc(out, func(x, y sm) int { return cmp.Compare(x.s, y.s) })
+		return out
 	}
-	sort.Slice(sortedB, func(x, y int) bool { return sortedB[x].s < sortedB[y].s })
-	type surv struct {
-		l int
-		m uint32 // fresh labels, bit j for fresh point j
-	}
-	var keep []surv
-	bud := new(big.Float).SetFloat64(budget)
-	exact := new(big.Float).SetPrec(sumPrec)
-	diff := new(big.Float).SetPrec(sumPrec)
+	sortedA, sortedB := sorted(vf[nd:nd+kA]), sorted(vf[nd+kA:])
+	var keep []lbSurv
 	for l, c := range st.cand {
 		var sc float64
 		for j, b := range c {
@@ -580,33 +682,33 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 				sc += vf[j]
 			}
 		}
-		for ma, sa := range sumA {
-			base := sc + sa
-			x := sort.Search(len(sortedB), func(i int) bool { return sortedB[i].s >= lo-base })
-			for ; x < len(sortedB) && sortedB[x].s <= hi-base; x++ {
-				m := uint32(ma) | sortedB[x].m<<kA
-				exact.SetInt64(0)
-				for j, b := range c {
-					if b == 1 {
-						exact.Add(exact, v[j][1])
-					}
-				}
-				for j := range k {
-					if m>>j&1 == 1 {
-						exact.Add(exact, v[nd+j][1])
-					}
-				}
-				if diff.Sub(t, exact).Abs(diff).Cmp(bud) <= 0 {
-					keep = append(keep, surv{l, m})
+		// A's sums ascend, so the first B sum ≥ lo − base descends: one
+		// sweep of a pointer down B per list entry.
+		x := len(sortedB)
+		for _, a := range sortedA {
+			base := sc + a.s
+			for x > 0 && sortedB[x-1].s >= lo-base {
+				x--
+			}
+			for y := x; y < len(sortedB) && sortedB[y].s <= hi-base; y++ {
+				m := a.m | sortedB[y].m<<kA
+				if explains(l, m, base+sortedB[y].s >= tf) {
+					keep = append(keep, lbSurv{l, m})
 				}
 			}
 		}
 	}
-	if len(keep) == 0 {
-		return 0, fmt.Errorf("%w: no labeling of the %d carried and %d fresh points explains the score under %s", ErrInconsistent, nd, k, a.m.Name)
-	}
+	return keep
+}
+
+// update learns the points of the query idx on which every candidate of
+// keep agrees, carries the others with the list of keep's distinct labels
+// on them, and returns the number of labels learned.
+func (st *lbState) update(idx []int, keep []lbSurv) int {
+	a := st.a
+	nd := len(st.cD)
 	old := st.cand
-	label := func(s surv, j int) uint8 {
+	label := func(s lbSurv, j int) uint8 {
 		if j < nd {
 			return old[s.l][j]
 		}
@@ -651,7 +753,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 			st.cand = append(st.cand, c)
 		}
 	}
-	return got, nil
+	return got
 }
 
 // subsetSums returns the 2^len(w) subset sums of w, indexed by the subset's

@@ -217,11 +217,12 @@ func TestLeaderboardWrongModel(t *testing.T) {
 	}
 }
 
-// The strategy needs K = 2 and has no dry run.
+// The strategy needs K = 2 and has no dry run (PlanMulti gives an
+// estimate instead, leaderboard_plan_test.go).
 func TestLeaderboardErrors(t *testing.T) {
 	m, _ := scorer.ParseModel("leaderboard")
-	if _, err := PlanMulti(context.Background(), MultiOptions{N: 198, K: 2, Strategy: Leaderboard, Model: m}); !errors.Is(err, errNoDryRun) {
-		t.Errorf("PlanMulti: got %v, want errNoDryRun", err)
+	if p, err := PlanMulti(context.Background(), MultiOptions{N: 198, K: 2, Strategy: Leaderboard, Model: m}); err != nil || p.Estimate == nil || p.Queries != 0 {
+		t.Errorf("PlanMulti: got %+v, %v, want an estimate and no dry run", p, err)
 	}
 	sim, _ := oracle.NewSim(m, seededLabels(t, 30, 3), 3)
 	if _, err := AttackMulti(context.Background(), sim, MultiOptions{Strategy: Leaderboard, Model: m}); err == nil {

@@ -82,6 +82,10 @@ type MultiPlan struct {
 	Gap float64
 	// Budget is the error budget of the first query, in units of the sum.
 	Budget float64
+	// Estimate, if not nil, stands for the dry run of a strategy whose
+	// queries follow the scores (Leaderboard): Queries is 0, Blocks and
+	// Gap are empty, and the estimate gives the band of counts.
+	Estimate *QueryEstimate
 }
 
 // AttackMulti attacks s with the strategy of opt: it recovers all N labels
@@ -101,6 +105,9 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	}
 	if err := a.learnKnown(opt.Known); err != nil {
 		return nil, err
+	}
+	if debugState != nil {
+		debugState(a)
 	}
 	if r, ok := a.st.(runner); ok {
 		return r.run(ctx, a, s) // Leaderboard: no block at a time
@@ -191,6 +198,9 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	return a.partial(res), nil
 }
 
+// debugState, if set (by tests), is given the state of each attack.
+var debugState func(a *multi)
+
 // maxFails is the number of consecutive blocks that may fail verification
 // before the attack gives up on the model: each failure at least halves
 // the block (or, under emulation, shrinks it by one and raises the safety
@@ -225,6 +235,18 @@ func (a *multi) failed(res *Result) *Result {
 // PlanMulti is the dry run of opt's strategy for opt.N labels of opt.K classes: the
 // blocks it would decode if every query verified. Known points are counted
 // at the class with the largest term (the worst case for the budget).
+// A real run may differ from the dry run's count: retries and partially
+// decoded blocks (Lean, Cross) add queries, known points whose terms are
+// below the worst case may save some; none spends fewer than BoundMulti's. A strategy
+// whose queries follow the scores (Leaderboard) has no dry run: its plan
+// is an estimate ([MultiPlan].Estimate).
+//
+// For Cross's K-ary code (K > 2 against a model that names its log,
+// kties.go) the dry run decodes every block whole, which its units below
+// the spacing of the score do not: it is no upper bound there, only the
+// blocks' sizes (1,377 queries at N = 25,000, K = 6, float64-sklearn,
+// where [BoundMulti] proves at least 1,443 and the attack takes about
+// 1,470).
 //
 // It returns ctx's error when ctx is done.
 func PlanMulti(ctx context.Context, opt MultiOptions) (*MultiPlan, error) {
@@ -232,6 +254,9 @@ func PlanMulti(ctx context.Context, opt MultiOptions) (*MultiPlan, error) {
 	a, err := newMulti(opt.N, opt.K, opt)
 	if err != nil {
 		return nil, err
+	}
+	if e, ok := a.st.(estimator); ok {
+		return e.planEstimate(ctx, a)
 	}
 	worst := 0
 	for c := range k {

@@ -176,8 +176,8 @@ func primePrediction(ps []uint64, k int) *loss.Rat {
 		slab := ints[i*k : (i+1)*k]
 		ws := words[i*k : (i+1)*k]
 		row[0] = one
-		pb := new(big.Int).SetUint64(p)
-		small := true // every p^c so far below 2^64
+		var pb *big.Int // p as a big.Int, made only once a power passes 2^64
+		small := true   // every p^c so far below 2^64
 		pw, sum := uint64(1), uint64(1)
 		for c := 1; c < k; c++ {
 			if small {
@@ -190,6 +190,9 @@ func primePrediction(ps []uint64, k int) *loss.Rat {
 					continue
 				}
 				small = false
+			}
+			if pb == nil {
+				pb = new(big.Int).SetUint64(p)
 			}
 			row[c] = slab[c-1].Mul(row[c-1], pb)
 		}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -33,6 +34,7 @@ type rowInfo struct {
 	tf         []float64    // t as float64, rounded up
 	max        float64      // max over classes of tf
 	lo, hi, rn []float64    // emulation: computed-term range and nearest
+	exact      bool         // emulation: lo = hi for every class (the server's own terms)
 }
 
 // multi is the state of one attack.
@@ -69,10 +71,16 @@ type multi struct {
 	filled     bool          // lo, hi, rn were filled once (fillBase)
 	stale      []int         // points learned since the last fillBase
 	exactLog   bool          // rows take the server's computed terms (Cross, a model naming its log)
-	emuFactor  float64       // safety factor on the emulated separation
-	fac        factorCtl     // how the strategy steers emuFactor
-	rows       *rowCache     // nil, or digit rows by weight on a grid of units
-	mixed      bool          // try mixed Conway–Guy blocks under emulation (Lean)
+	baseExact  bool          // the rows outside a block (neutral, known, dither) are all exact
+	kSum       *big.Float    // knownSum's cache (nil: to compute)
+	// skipTo links the positions of the block order that nextIdx skips
+	// (known points, followers) to the next one (findPos); posOf is each
+	// point's position. Both nil until the first mark.
+	skipTo, posOf []int32
+	emuFactor     float64   // safety factor on the emulated separation
+	fac           factorCtl // how the strategy steers emuFactor
+	rows          *rowCache // nil, or digit rows by weight on a grid of units
+	mixed         bool      // try mixed Conway–Guy blocks under emulation (Lean)
 	// dither[c] (nil: none) are the rows known points of class c get in
 	// turn (ditherIdx), dcount[c][j] how many points have row j, and
 	// ditherMax[c] the largest of their class-c terms (Lean).
@@ -87,8 +95,14 @@ type multi struct {
 	flip    []uint8
 	follows [][]int
 	tied    int
-	lastG   float64 // the previous block's unit
-	curIdx  []int   // the block being decoded
+	// mask[i] is the set of labels the scores so far allow unknown point
+	// i (bit c: label c); nil but in Cross's K-ary code (kties.go), whose
+	// digit rows radixRows caches by (set, step).
+	mask      []uint64
+	neg       []bool // neg[f]: σ_f = flip[f] − σ_leader mod K (kties.go)
+	radixRows map[radixKey]rowInfo
+	lastG     float64 // the previous block's unit
+	curIdx    []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
@@ -188,6 +202,7 @@ func (a *multi) emuRow(r *rowInfo) {
 			}
 		}
 	}
+	r.exact = slices.Equal(r.lo, r.hi)
 }
 
 // rowInfo computes a row's exact terms; row has K entries (binary: the
@@ -308,15 +323,55 @@ func (a *multi) budgetFor(idx []int, rs []rowInfo, neutralKnown bool) float64 {
 	return e + float64(a.n)*a.opt.Noise.HalfWidth(smax, a.n)*(1+0x1p-40)
 }
 
-// nextIdx returns the next k unknown points in the block order.
+// nextIdx returns the next k unknown points in the block order, followers
+// of ties skipped.
 func (a *multi) nextIdx(k int) []int {
 	idx := make([]int, 0, k)
 	for p := a.pos; p < a.n && len(idx) < k; p++ {
+		p = a.findPos(p)
+		if p >= a.n {
+			break
+		}
 		if i := a.order[p]; a.labels[i] < 0 && (a.leader == nil || a.leader[i] < 0) {
 			idx = append(idx, a.order[p])
 		}
 	}
 	return idx
+}
+
+// findPos returns the first position q ≥ p in the block order whose point
+// nextIdx has not marked skipped (a.n if none): a union-find over the
+// positions, each skipped one linked to the next, with path halving, so
+// that nextIdx does not walk the long runs of known points that ties
+// leave between followers (they hold a.pos back).
+func (a *multi) findPos(p int) int {
+	if a.skipTo == nil {
+		return p
+	}
+	for p < a.n && a.skipTo[p] != int32(p) {
+		nx := a.skipTo[p]
+		if int(nx) < a.n {
+			a.skipTo[p] = a.skipTo[nx]
+		}
+		p = int(nx)
+	}
+	return p
+}
+
+// markSkip marks point i, now known or a follower, for nextIdx to skip.
+// Both states are final until the point is known (a follower is learned
+// with its leader), so a mark is never undone.
+func (a *multi) markSkip(i int) {
+	if a.skipTo == nil {
+		a.skipTo = make([]int32, a.n)
+		a.posOf = make([]int32, a.n)
+		for p, j := range a.order {
+			a.skipTo[p] = int32(p)
+			a.posOf[j] = int32(p)
+		}
+	}
+	p := a.posOf[i]
+	a.skipTo[p] = p + 1
 }
 
 // increments returns v[j][c] = t_j(c) − t_j(0).
@@ -411,11 +466,31 @@ func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
 // constC returns the exact sum of every term that does not depend on the
 // block's labels (the block's points counted at class 0).
 func (a *multi) constC(p *blockPlan) *big.Float {
-	c := new(big.Float).SetPrec(sumPrec)
 	nNeutral := int64(a.nUnk - len(p.rows))
+	if a.st.knownNeutral() {
+		for cl := range a.k {
+			nNeutral += int64(a.nKnown[cl])
+		}
+	}
+	c := new(big.Float).SetPrec(sumPrec).Set(a.knownSum())
+	c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.neutral.t[0], new(big.Float).SetInt64(nNeutral)))
+	for _, r := range p.rows {
+		c.Add(c, r.t[0])
+	}
+	return c
+}
+
+// knownSum returns the exact sum of the known points' terms at their
+// rows (0 if the strategy predicts them neutral), kept until the next
+// label is learned.
+func (a *multi) knownSum() *big.Float {
+	if a.kSum != nil {
+		return a.kSum
+	}
+	c := new(big.Float).SetPrec(sumPrec)
 	for cl := range a.k {
 		if a.st.knownNeutral() {
-			nNeutral += int64(a.nKnown[cl])
+			break
 		} else if a.dither != nil {
 			for j, n := range a.dcount[cl] {
 				if n > 0 {
@@ -426,20 +501,19 @@ func (a *multi) constC(p *blockPlan) *big.Float {
 			c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
 		}
 	}
-	c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.neutral.t[0], new(big.Float).SetInt64(nNeutral)))
-	for _, r := range p.rows {
-		c.Add(c, r.t[0])
-	}
+	a.kSum = c
 	return c
 }
 
 // learn records the block's labels.
 func (a *multi) learn(idx, sigma []int) {
+	a.kSum = nil
 	for j, i := range idx {
 		if sigma[j] < 0 {
 			continue // partially decoded block: still unknown
 		}
 		a.labels[i] = sigma[j]
+		a.markSkip(i)
 		a.nUnk--
 		a.dUnk -= float64(a.depth[i])
 		a.nKnown[sigma[j]]++

@@ -1,11 +1,15 @@
 // This file defines the multi-query strategies' interface and registry.
 // A strategy is one file: a type implementing Strategy, an exported value
 // of it, and an init that registers its names (see blocks.go, primes.go,
-// alg3.go).
+// alg3.go). A strategy that runs the whole attack itself (runner) has no
+// dry run, and gives PlanMulti and BoundMulti an estimate instead
+// (estimator; Leaderboard's is leaderboard_plan.go). labelinf plan lists
+// every registered strategy.
 
 package decode
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"strings"
@@ -43,7 +47,7 @@ func register(s Strategy, aliases ...string) {
 }
 
 // ParseStrategy returns the strategy called name ("auto" and "" are
-// Cross, "alg1" is Primes).
+// Cross, "alg1" is Primes; [Auto] picks by the scorer model).
 func ParseStrategy(name string) (Strategy, error) {
 	var all []string
 	for _, r := range registry {
@@ -57,6 +61,22 @@ func ParseStrategy(name string) (Strategy, error) {
 		}
 	}
 	return nil, fmt.Errorf("decode: unknown strategy %q (want one of %s)", name, strings.Join(all, ", "))
+}
+
+// An estimator is a strategy without a dry run (its queries follow the
+// scores): PlanMulti returns its estimate instead (leaderboard_plan.go).
+type estimator interface {
+	planEstimate(ctx context.Context, a *multi) (*MultiPlan, error)
+}
+
+// Strategies returns the multi-query strategies, in the order they
+// registered (their files' names).
+func Strategies() []Strategy {
+	out := make([]Strategy, len(registry))
+	for i, r := range registry {
+		out[i] = r.s
+	}
+	return out
 }
 
 // A reader reads a block's labels from t, the label-dependent part of

@@ -120,38 +120,9 @@ func (t *Terms) Set(i int, v float64) {
 // Report returns the score the server reports for computed terms: their
 // sum in its order, divided by N in the format, rounded to its decimals.
 func (e *Emulator) Report(t *Terms) (*big.Rat, error) {
-	var mean float64
-	if e.f64 {
-		if len(t.f64) == 0 {
-			return nil, errors.New("scorer: no terms")
-		}
-		var s float64
-		if t.c64 != nil {
-			s = t.c64.sum() // the cached tree: sumNative's order, only changed paths recomputed
-		} else {
-			s = sumLoss(t.f64, &e.m.Loss)
-		}
-		if !e.m.Loss.Total {
-			s /= float64(len(t.f64))
-		}
-		mean = s
-	} else {
-		if len(t.f32) == 0 {
-			return nil, errors.New("scorer: no terms")
-		}
-		var s float32
-		if t.c32 != nil {
-			s = t.c32.sum()
-		} else {
-			s = sumLoss(t.f32, &e.m.Loss)
-		}
-		if !e.m.Loss.Total {
-			s /= float32(len(t.f32))
-		}
-		mean = float64(s)
-	}
-	if math.IsInf(mean, 0) || math.IsNaN(mean) {
-		return nil, ErrOverflow
+	mean, err := e.mean(t)
+	if err != nil {
+		return nil, err
 	}
 	var r *big.Rat
 	if e.m.Decimals >= 0 {
@@ -167,4 +138,54 @@ func (e *Emulator) Report(t *Terms) (*big.Rat, error) {
 		r.Quo(r, new(big.Rat).SetInt64(int64(max(len(t.f64), len(t.f32)))))
 	}
 	return r, nil
+}
+
+// mean returns the server's mean (or total) in its format, before any
+// rounding to decimals.
+func (e *Emulator) mean(t *Terms) (float64, error) {
+	var mean float64
+	if e.f64 {
+		if len(t.f64) == 0 {
+			return 0, errors.New("scorer: no terms")
+		}
+		var s float64
+		if t.c64 != nil {
+			s = t.c64.sum() // the cached tree: sumNative's order, only changed paths recomputed
+		} else {
+			s = sumLoss(t.f64, &e.m.Loss)
+		}
+		if !e.m.Loss.Total {
+			s /= float64(len(t.f64))
+		}
+		mean = s
+	} else {
+		if len(t.f32) == 0 {
+			return 0, errors.New("scorer: no terms")
+		}
+		var s float32
+		if t.c32 != nil {
+			s = t.c32.sum()
+		} else {
+			s = sumLoss(t.f32, &e.m.Loss)
+		}
+		if !e.m.Loss.Total {
+			s /= float32(len(t.f32))
+		}
+		mean = float64(s)
+	}
+	if math.IsInf(mean, 0) || math.IsNaN(mean) {
+		return 0, ErrOverflow
+	}
+	return mean, nil
+}
+
+// ReportFloat is [Emulator.Report] as a float64, exactly, for a model
+// whose score is its mean in the format (no decimals, not a total); ok is
+// false for the others, whose score Report gives.
+func (e *Emulator) ReportFloat(t *Terms) (score float64, ok bool, err error) {
+	if e.m.Decimals >= 0 || e.m.Loss.Total {
+		return 0, false, nil
+	}
+	mean, err := e.mean(t)
+	return mean, err == nil, err
 }

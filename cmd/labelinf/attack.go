@@ -136,7 +136,7 @@ func runAttack(e *env, args []string) int {
 	fs := newFlagSet("attack", e.stderr)
 	a := &attackFlags{scorerFlags: addScorerFlags(fs)}
 	a.seed = fs.Uint64("seed", 1, "seed of the simulated labels and noise")
-	a.strategy = fs.String("strategy", "auto", "auto (= leaderboard for a binary score rounded to decimals, else cross), cross (lean with labels carried across queries and the model's exact terms: fewest queries on float scorers), blocks, lean (blocks with partial decoding and mixed Conway–Guy blocks), primes (ICML Alg 1), alg3 (ICML Alg 3), leaderboard (list decoding across queries, binary scores rounded to decimals), robust-single (ICML Alg 2, one query, -scorer apa)")
+	a.strategy = fs.String("strategy", "auto", "auto (= leaderboard for a binary score rounded to decimals, carry for a binary float32 score, else cross), carry (list decoding across queries by emulated brackets, binary float scorers), cross (lean with labels carried across queries and the model's exact terms: fewest queries on float scorers), blocks, lean (blocks with partial decoding and mixed Conway–Guy blocks), primes (ICML Alg 1), alg3 (ICML Alg 3), leaderboard (list decoding across queries, binary scores rounded to decimals), robust-single (ICML Alg 2, one query, -scorer apa)")
 	a.encoding = fs.String("encoding", "logit", "robust-single: predictions as logit, logprob or prob")
 	a.weights = fs.String("weights", "powers", "robust-single: weights powers (ICML Alg 2) or conway-guy (K = 2, N ≤ 50)")
 	a.margin = fs.Float64("margin", 1.0/16, "robust-single: δ > 0 in the weight unit 2Nτ(1+δ) (ln 3 − 1 is EA Thm 14)")
@@ -249,10 +249,13 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	// On a signal the command returns before the attack does: closeScorer
 	// then kills an external scorer's process group at once.
 	defer func() { closeScorer(e.ctx.Err() != nil) }()
-	if *a.strategy == "auto" && !sp.auto && !sp.model.Exact && sp.model.Decimals >= 0 && k == 2 {
-		// A binary score rounded to decimals: list decoding across
-		// queries beats every block code there (BENCHMARKS.md, "The leaderboard: list decoding across queries").
-		st = decode.Leaderboard
+	if *a.strategy == "auto" && !sp.auto {
+		// A binary score rounded to decimals, or a binary float score
+		// decoded by faithful-log brackets: list decoding across queries
+		// beats the block codes there (BENCHMARKS.md, "The leaderboard:
+		// list decoding across queries", "List decoding for float
+		// scorers").
+		st = decode.Auto(sp.model, k, *a.noEmu)
 	}
 	ts := &timed{Server: sc, now: e.now}
 	t0 := e.now()

@@ -9,31 +9,6 @@ import (
 	"testing"
 )
 
-func TestPlanJSON(t *testing.T) {
-	var out, errb bytes.Buffer
-	n := "2000"
-	if testing.Short() {
-		n = "500" // the golden case plan runs N = 2000 already
-	}
-	if code := run([]string{"plan", "-n", n, "-scorer", "float32-keras", "-json"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	var p planOut
-	if err := json.Unmarshal(out.Bytes(), &p); err != nil {
-		t.Fatal(err)
-	}
-	if len(p.Strategies) != 3 || p.FloorQueries <= 0 {
-		t.Fatalf("plan = %+v", p)
-	}
-	byName := map[string]planRow{}
-	for _, r := range p.Strategies {
-		byName[r.Strategy] = r
-	}
-	if b, a := byName["blocks"], byName["primes"]; b.Queries == 0 || b.Queries >= a.Queries {
-		t.Errorf("blocks %d queries, primes %d", b.Queries, a.Queries)
-	}
-}
-
 func TestAttackJSON(t *testing.T) {
 	dir := t.TempDir()
 	labels := filepath.Join(dir, "y.txt")
@@ -62,17 +37,23 @@ func TestAttackJSON(t *testing.T) {
 }
 
 // -strategy auto attacks a binary score rounded to decimals with the
-// leaderboard strategy: 11 queries or fewer at N = 198 (blocks: 13).
+// leaderboard strategy: 11 queries or fewer at N = 198 (blocks: 13);
+// under -short N = 60 in at most 4, its estimate's high end (decode's TestLeaderboardStrategy198
+// runs N = 198 under -short).
 func TestAttackLeaderboardDefault(t *testing.T) {
+	n, most := "198", 11
+	if testing.Short() {
+		n, most = "60", 4
+	}
 	var out, errb bytes.Buffer
-	if code := run([]string{"attack", "-n", "198", "-scorer", "leaderboard", "-json"}, &out, &errb); code != 0 {
+	if code := run([]string{"attack", "-n", n, "-scorer", "leaderboard", "-json"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var a attackOut
 	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
 		t.Fatal(err)
 	}
-	if a.Strategy != "leaderboard" || !a.Verified || a.Accuracy == nil || *a.Accuracy != 1 || a.Queries > 11 || a.AttackCPUSeconds == nil {
+	if a.Strategy != "leaderboard" || !a.Verified || a.Accuracy == nil || *a.Accuracy != 1 || a.Queries > most || a.AttackCPUSeconds == nil {
 		t.Errorf("attack = %+v", a)
 	}
 }

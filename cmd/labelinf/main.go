@@ -8,7 +8,7 @@
 //	labelinf plan [-n N] [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
 //	              [-dry-run-max M] [-json]
 //	labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME|auto]] [-n N] [-k K] [-seed S]
-//	                [-strategy auto|cross|blocks|lean|primes|alg3|leaderboard] [-noise KIND -tau T -delta D]
+//	                [-strategy auto|carry|cross|blocks|lean|primes|alg3|leaderboard] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
@@ -172,16 +172,27 @@
 // to simulated scores and assumed by the attacker; -tau and -delta without
 // a noise that uses them are rejected.
 //
-// plan prints, for each strategy (primes = ICML Alg 1, alg3 = ICML Alg 3,
-// blocks = ours), the queries and block sizes it would use, and the
-// information floor N·log2(K)/(bits in one score); -check counts the final
-// check query. N (-n, required except for a served competition) is
-// 1..67108864. Beside each count, "at least" is a lower bound on the
-// queries that holds for every labeling (decode.BoundMulti,
-// JSON lower_bound): it takes seconds at N = 10^6, and it is what a
-// defender can rely on. The block code's dry run designs every block and
-// takes minutes at that size, so it runs only for N ≤ -dry-run-max M
-// (default 100000); beyond, plan prints the bound alone and says so
+// plan prints, for every multi-query strategy (alg3 = ICML Alg 3, blocks,
+// cross, leaderboard, lean, primes = ICML Alg 1; the one -strategy auto
+// picks for the scorer is marked *, JSON auto), the queries and block
+// sizes of its dry run (every block decoded whole; a real run adds its
+// retries and partially decoded blocks), the information floor
+// N·log2(K)/(bits in one score) and the floors of any block code (for a
+// score rounded to decimals, the variance bound on distinct rounding
+// steps, decode.RoundedBlockMax); -check counts the final check query.
+// N (-n, required except for a served competition) is 1..67108864.
+// Beside each count, "at least" is a lower bound on the queries that
+// holds for every labeling (decode.BoundMulti, JSON lower_bound): it takes
+// seconds at N = 10^6, and it is what a defender can rely on. leaderboard
+// has no dry run (each query follows the scores before it): plan prints
+// an estimate a–b from its construction (decode.QueryEstimate; JSON
+// estimate_low, estimate_high), a when every candidate list holds at most
+// 45 labelings, b when lists stay at their target with sums not spread
+// apart; not a bound, and given only for a score rounded to decimals
+// (a float scorer's budget grows with the query, and its lists outgrow
+// the target). The dry runs of blocks, lean and cross design every block
+// and take minutes at N = 10^6, so they run only for N ≤ -dry-run-max M
+// (default 100000); beyond, plan prints their bounds alone and says so
 // (JSON dry_run).
 //
 // attack runs the attack against a simulated scorer holding seeded random

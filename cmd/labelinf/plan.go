@@ -136,16 +136,30 @@ func statsOf(b []int) *blockStats {
 }
 
 type planRow struct {
-	Strategy string      `json:"strategy"`
-	Queries  int         `json:"queries,omitempty"`
-	Labels   float64     `json:"labels_per_query,omitempty"`
-	Blocks   *blockStats `json:"blocks,omitempty"`
-	Gap      float64     `json:"gap,omitempty"`
-	Budget   float64     `json:"budget,omitempty"`
+	Strategy string `json:"strategy"`
+	// Auto marks the strategy -strategy auto picks for this scorer
+	// (decode.Auto, with emulation).
+	Auto bool `json:"auto,omitempty"`
+	// Queries is the dry run's count (decode.PlanMulti): every block
+	// decoded whole; a real run adds its retries and partially decoded
+	// blocks (measured: its whole blocks never more than Queries).
+	Queries int         `json:"queries,omitempty"`
+	Labels  float64     `json:"labels_per_query,omitempty"`
+	Blocks  *blockStats `json:"blocks,omitempty"`
+	Gap     float64     `json:"gap,omitempty"`
+	Budget  float64     `json:"budget,omitempty"`
 	// LowerBound is decode.BoundMulti's count: no run of the strategy
 	// decodes every label in fewer queries (for primes and alg3 it is the
 	// dry run's own count). It is computed at every N, in seconds.
 	LowerBound int `json:"lower_bound,omitempty"`
+	// EstimateLow and EstimateHigh are the band of a strategy without a
+	// dry run (leaderboard: its queries follow the scores), estimated from
+	// its construction (decode.QueryEstimate): low when every list holds
+	// at most 45 candidates, high when lists stay at their target
+	// unspread (0: no estimate, the scorer's budget is not fixed).
+	// Estimates, not bounds; LowerBound is the bound.
+	EstimateLow  int `json:"estimate_low,omitempty"`
+	EstimateHigh int `json:"estimate_high,omitempty"`
 	// DryRun says why Queries is missing when the dry run was not run.
 	DryRun string `json:"dry_run,omitempty"`
 	Error  string `json:"error,omitempty"`
@@ -174,7 +188,7 @@ type planOut struct {
 func runPlan(e *env, args []string) int {
 	fs := newFlagSet("plan", e.stderr)
 	sf := addScorerFlags(fs)
-	dryMax := fs.Int("dry-run-max", defaultDryRunMax, "run the block code's dry run (its exact query count) only for N ≤ `M`; beyond, print its lower bound alone")
+	dryMax := fs.Int("dry-run-max", defaultDryRunMax, "run the dry runs of the block codes (blocks, lean, cross) only for N ≤ `M`; beyond, print their lower bounds alone")
 	if !parseFlags(fs, args, e.stderr) {
 		return 2
 	}
@@ -228,22 +242,40 @@ func runPlan(e *env, args []string) int {
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "strategy\tqueries\tat least\tlabels/query\tfirst\tmedian\tlast\tgap\tbudget\t")
+	auto := ""
 	for _, r := range out.Strategies {
+		name := r.Strategy
+		if r.Auto {
+			name, auto = name+" *", r.Strategy
+		}
 		lb := "-"
 		if r.LowerBound > 0 {
 			lb = strconv.Itoa(r.LowerBound)
 		}
 		switch {
 		case r.Error != "":
-			fmt.Fprintf(tw, "%s\t-\t%s\t-\t-\t-\t-\t-\t-\t\n", r.Strategy, lb)
+			fmt.Fprintf(tw, "%s\t-\t%s\t-\t-\t-\t-\t-\t-\t\n", name, lb)
+		case r.EstimateLow > 0:
+			q := "-"
+			switch {
+			case r.EstimateHigh == r.EstimateLow:
+				q = "≈" + strconv.Itoa(r.EstimateLow)
+			case r.EstimateHigh > 0:
+				q = fmt.Sprintf("%d–%d", r.EstimateLow, r.EstimateHigh)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\t%.3g\t\n", name, q, lb, r.Budget)
 		case r.DryRun != "":
-			fmt.Fprintf(tw, "%s\tnot run\t%s\t-\t-\t-\t-\t-\t-\t\n", r.Strategy, lb)
+			fmt.Fprintf(tw, "%s\tnot run\t%s\t-\t-\t-\t-\t-\t-\t\n", name, lb)
 		default:
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f\t%d\t%d\t%d\t%.3g\t%.3g\t\n", r.Strategy, r.Queries, lb, r.Labels, r.Blocks.First, r.Blocks.Median, r.Blocks.Last, r.Gap, r.Budget)
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f\t%d\t%d\t%d\t%.3g\t%.3g\t\n", name, r.Queries, lb, r.Labels, r.Blocks.First, r.Blocks.Median, r.Blocks.Last, r.Gap, r.Budget)
 		}
 	}
 	tw.Flush()
-	fmt.Fprintln(e.stdout, "at least: a lower bound on the queries for every labeling (decode.BoundMulti); queries: the dry run's count")
+	fmt.Fprintln(e.stdout, "queries: the dry run's count, every block decoded whole (a real run adds its retries and partially decoded blocks); a–b: an estimate")
+	fmt.Fprintln(e.stdout, "at least: a lower bound on the queries for every labeling (decode.BoundMulti)")
+	if auto != "" {
+		fmt.Fprintf(e.stdout, "*: the strategy -strategy auto picks for this scorer (%s)\n", auto)
+	}
 	for _, r := range out.Strategies {
 		if r.Error != "" {
 			fmt.Fprintf(e.stdout, "%s: %s\n", r.Strategy, r.Error)
@@ -254,14 +286,23 @@ func runPlan(e *env, args []string) int {
 	return 0
 }
 
-// defaultDryRunMax is plan's default -dry-run-max: the block code's dry
-// run designs every block, which took 70 s at N = 300,000 and over 120 s
-// at 10^6 (issue 12's measurements, 2 cores); at 10^5 it takes seconds.
+// defaultDryRunMax is plan's default -dry-run-max: the dry runs of the
+// block codes (blocks, lean, cross) design every block, which took 70 s
+// at N = 300,000 and over 120 s at 10^6 for blocks (issue 12's
+// measurements, 2 cores); at 10^5 they take seconds each.
 const defaultDryRunMax = 100_000
 
+// designsBlocks reports whether s's dry run designs every block (minutes
+// at N = 10^6): the block codes. The fixed designs (primes, alg3) repeat
+// one design, and leaderboard has an estimate instead of a dry run.
+func designsBlocks(s decode.Strategy) bool {
+	return s == decode.Blocks || s == decode.Lean || s == decode.Cross
+}
+
 // planStrategies is plan's one call into decode: the lower bound of every
-// multi-query strategy, and its dry run where the block code's is at most
-// dryMax labels.
+// multi-query strategy (decode.Strategies), its dry run where it has one
+// (the block codes' only for at most dryMax labels) or its estimate
+// (leaderboard), and the strategy auto picks.
 func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dryMax int) planOut {
 	m, nz := sp.model, sp.noise
 	out := planOut{N: n, K: k, Scorer: m.Name, Noise: nz.Kind.String(), Tau: nz.Tau}
@@ -275,23 +316,55 @@ func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dr
 		out.BlockFloor, out.SeparatedFloor = f.BlockCount, f.BlockSeparated
 	}
 	out.FloorQueries = float64(n) * math.Log2(float64(k)) / out.ScoreBits
-	for _, s := range []decode.Strategy{decode.Primes, decode.Alg3, decode.Blocks} {
-		row := planRow{Strategy: s.String()}
+	auto := decode.Auto(m, k, false)
+	for _, s := range decode.Strategies() {
+		row := planRow{Strategy: s.String(), Auto: s == auto}
 		opt := decode.MultiOptions{N: n, K: k, Strategy: s, Model: m, Noise: nz, Check: check}
-		if b, err := decode.BoundMulti(ctx, opt); err == nil && (b.Lower || b.Exact) {
-			row.LowerBound = b.Queries
+		// The fixed designs' bound is their dry run's count, and an
+		// estimate carries its own (decode.BoundMulti): both are taken
+		// from PlanMulti, the others' from BoundMulti.
+		fixed := s == decode.Primes || s == decode.Alg3
+		bound := func() {
+			if b, err := decode.BoundMulti(ctx, opt); err == nil && (b.Lower || b.Exact) {
+				row.LowerBound = b.Queries
+			}
 		}
-		if s == decode.Blocks && n > dryMax {
+		if designsBlocks(s) && n > dryMax {
+			bound()
 			row.DryRun = fmt.Sprintf("dry run not run: N = %d > -dry-run-max %d (minutes at 10^6); its count is at least the bound", n, dryMax)
 			out.Strategies = append(out.Strategies, row)
 			continue
 		}
 		p, err := decode.PlanMulti(ctx, opt)
-		if err != nil {
+		switch {
+		case err != nil:
 			row.Error = err.Error()
-		} else {
+		case p.Estimate != nil:
+			pe := p.Estimate
+			row.EstimateLow, row.EstimateHigh, row.Budget, row.LowerBound = pe.Low, pe.High, p.Budget, pe.Lower
+			if s == decode.Carry {
+				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores); an estimate from its construction, not a bound: %d with a list of one, %d with lists at their target of %d unspread (%d and %d fresh labels in the first query), the emulated bracket shrinking with the unknown points; random labelings measured within 10%% and one query of the band, constant ones below it",
+					pe.Low, pe.High, pe.Target, pe.FreshOne, pe.FreshTarget)
+			} else if pe.High > 0 {
+				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores); an estimate from its construction, not a bound: %d when every list holds at most 45 candidates (%d fresh labels a query), %d when lists stay at their target of %d unspread (%d a query)",
+					pe.Low, pe.FreshOne, pe.High, pe.Target, pe.FreshTarget)
+			} else {
+				why := "this scorer does not round: its budget follows each query's terms"
+				if m.Decimals >= 0 {
+					why = fmt.Sprintf("the rounding step does not dominate this scorer's budget (×%.4g with a full block of extreme rows)", pe.CellRatio)
+				}
+				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores) and no estimate: it is built for scores rounded to decimals, and %s; %d when every list holds at most 45 candidates (%d fresh labels a query)",
+					why, pe.Low, pe.FreshOne)
+			}
+		default:
 			row.Queries, row.Blocks, row.Gap, row.Budget = p.Queries, statsOf(p.Blocks), p.Gap, p.Budget
 			row.Labels = float64(n) / float64(len(p.Blocks))
+		}
+		switch {
+		case err == nil && fixed:
+			row.LowerBound = p.Queries
+		case !fixed && (err != nil || p.Estimate == nil):
+			bound()
 		}
 		out.Strategies = append(out.Strategies, row)
 	}

@@ -1,8 +1,11 @@
-// Package bigmul multiplies big integers, switching from math/big's
-// Karatsuba multiplication to a three-prime number-theoretic transform
-// (ntt.go) above a measured size, with a squaring path (one forward
-// transform instead of two) and split lengths n + n/2 between the powers
-// of two (ntt_split.go).
+// Package bigmul multiplies big integers: Toom-4 and Toom-3 (toom.go)
+// over a word-level Karatsuba with amd64 BMI2/ADX schoolbook kernels
+// (basemul.go, basemul_amd64.s) from a few dozen words, and a
+// three-prime number-theoretic transform (ntt.go) above a measured size,
+// with a squaring path (one forward transform instead of two) and split
+// lengths n + n/2 between the powers of two (ntt_split.go). Without the
+// kernels (other platforms, the purego tag, CPUs without ADX) math/big
+// multiplies below the Toom sizes.
 //
 // Every package of labelinf that multiplies large integers (apa, primes)
 // goes through [Mul] and [Sqr] so that the crossover is measured once.
@@ -50,21 +53,77 @@ const (
 	byMathBig strategy = iota // math/big (Karatsuba, schoolbook)
 	byNTT                     // one transform of the whole product
 	byChunks                  // the long operand in chunks, the short one's transform reused
+	byToom                    // Toom-4/Toom-3 and word-level Karatsuba (toom.go, basemul.go)
 )
+
+// Toom's cost relative to math/big's, from TestCalibrateToomSweep's and
+// TestCalibrateBase's medians (CPU time, 2-core reference machine,
+// 2026-11-23): with the amd64 kernels, 0.52–0.77 for balanced products
+// from 200 to 2,500 words, 0.51–0.69 for squares, 0.70–0.80 for the
+// word-level Karatsuba alone (from 16 words, any shape; squares
+// 0.61–0.79; unbalanced products from 200 words, 0.69–0.77 by
+// TestCalibrateChunks); over math/big's own products (other platforms, purego)
+// 0.79–0.88 for balanced products from 1,000 words, and no gain for
+// squares.
+const (
+	toomGainADX      = 0.6
+	toomSqrGainADX   = 0.68
+	karaGainADX      = 0.78
+	toomChunkGainADX = 0.72 // unbalanced, the long operand in balanced pieces
+	toomGainPureGo   = 0.9
+	toomMinWordsADX  = 16   // below, math/big
+	toomMinWordsGo   = 1000 // below, math/big (no amd64 kernels)
+)
+
+// toomGain returns the expected cost of toomMul relative to math/big's
+// for an xw×yw-word product (xw ≥ yw), or 1 where it does not pay.
+func toomGain(xw, yw int, sq bool) float64 {
+	balanced := 4*yw > 3*xw && yw >= toom3Words
+	switch {
+	case useADX && sq && balanced:
+		return toomSqrGainADX
+	case useADX && balanced:
+		return toomGainADX
+	case useADX && yw >= toom3Words:
+		return toomChunkGainADX
+	case useADX && yw >= toomMinWordsADX:
+		return karaGainADX
+	case !sq && balanced && yw >= toomMinWordsGo:
+		return toomGainPureGo
+	}
+	return 1
+}
+
+// schoolCost returns the model's cost, in µs, of the best product below
+// the transform: math/big's, or Toom's where toomGain says it pays.
+func schoolCost(xw, yw int, sq bool) (float64, strategy) {
+	k := karatsubaUS * float64(xw) / float64(yw) * math.Pow(float64(yw), 1.585)
+	if sq {
+		k *= 0.67
+	}
+	if g := toomGain(xw, yw, sq); g < 1 {
+		return k * g, byToom
+	}
+	return k, byMathBig
+}
 
 // choose picks the cheapest way to multiply an xw-word by a yw-word
 // operand (a square if sq) under the cost model above, for xw ≥ yw.
 func choose(xw, yw int, sq bool) (strategy, nttPlan, int) {
-	if bits.UintSize != 64 || yw < chunkMinWords {
+	if bits.UintSize != 64 || yw == 0 {
 		return byMathBig, nttPlan{}, 0
 	}
-	k := karatsubaUS * float64(xw) / float64(yw) * math.Pow(float64(yw), 1.585)
-	best, cost := byMathBig, k
+	if yw < chunkMinWords {
+		// No transform pays here: no need for the model's powers, whose
+		// cost is not negligible against a product of a few words.
+		if toomGain(xw, yw, sq) < 1 {
+			return byToom, nttPlan{}, 0
+		}
+		return byMathBig, nttPlan{}, 0
+	}
+	cost, best := schoolCost(xw, yw, sq)
 	var bestPl nttPlan
 	bestCw := 0
-	if sq {
-		cost *= 0.67
-	}
 	if yw >= nttMinWords {
 		pl := planFor(uint(xw)*64, uint(yw)*64)
 		f := nttUS * pl.cost()
@@ -101,6 +160,12 @@ func Mul(z, x, y *big.Int) *big.Int {
 	switch st {
 	case byMathBig:
 		return z.Mul(x, y)
+	case byToom:
+		var buf []big.Word
+		if zw := z.Bits(); !overlaps(zw, xw) && !overlaps(zw, yw) {
+			buf = zw // z's words, when z is not an operand, take the product
+		}
+		w = toomMul(buf, xw, yw, sq)
 	case byNTT:
 		if sq {
 			yw = nil
@@ -116,6 +181,12 @@ func Mul(z, x, y *big.Int) *big.Int {
 		z.Neg(z)
 	}
 	return z
+}
+
+// overlaps reports whether a and b share their backing array (math/big's
+// alias test: the same last element of the capacity).
+func overlaps(a, b []big.Word) bool {
+	return cap(a) > 0 && cap(b) > 0 && &a[0:cap(a)][cap(a)-1] == &b[0:cap(b)][cap(b)-1]
 }
 
 // Sqr sets z to x² and returns z.
@@ -151,12 +222,10 @@ func MulWrap(z, x, y *big.Int, minBits uint) (*big.Int, uint) {
 // wrapPays reports whether the wrapped transform of about mw words is
 // expected to beat math/big's full xw×yw-word product (model of choose).
 func wrapPays(xw, yw, mw int, sq bool) bool {
-	lo, hi := min(xw, yw), max(xw, yw)
-	k := karatsubaUS * float64(hi) / float64(lo) * math.Pow(float64(lo), 1.585)
+	k, _ := schoolCost(max(xw, yw), min(xw, yw), sq)
 	pl := wrapPlan(uint(mw) * 64)
 	f := nttUS * pl.cost()
 	if sq {
-		k *= 0.67
 		f *= 0.76
 	}
 	return f < k

@@ -36,7 +36,7 @@ func TestCalibrate(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, words := range []int{1200, 2500, 16000, 160000} {
+	for _, words := range []int{1200, 2500, 3500, 5000, 8000, 16000, 160000} {
 		x, y := randInt(r, words), randInt(r, words)
 		fs := []func(){
 			func() { new(big.Int).Mul(x, y) },
@@ -44,10 +44,15 @@ func TestCalibrate(t *testing.T) {
 			func() { new(big.Int).Mul(x, x) },
 			func() { nttMul(x.Bits(), y.Bits()) },
 			func() { nttMul(x.Bits(), nil) },
+			func() { toomMul(nil, x.Bits(), y.Bits(), false) },
+			func() { toomMul(nil, x.Bits(), x.Bits(), true) },
 		}
 		ds := make([][]time.Duration, len(fs))
 		reps := 7
 		inner := max(1, 400000/words)
+		if words > 16000 {
+			fs[5], fs[6] = func() {}, func() {} // Toom never runs there
+		}
 		for rep := range reps {
 			for j := range fs {
 				k := (j + rep) % len(fs)
@@ -63,7 +68,7 @@ func TestCalibrate(t *testing.T) {
 			slices.Sort(s)
 			return float64(s[len(s)/2]) / 1e3
 		}
-		fmt.Printf("words=%6d big=%9.0fus fft=%9.0fus bigsqr=%9.0fus ntt=%9.0fus nttsqr=%9.0fus\n", words, med(ds[0]), med(ds[1]), med(ds[2]), med(ds[3]), med(ds[4]))
+		fmt.Printf("words=%6d big=%9.0fus fft=%9.0fus bigsqr=%9.0fus ntt=%9.0fus nttsqr=%9.0fus toom=%9.0fus toomsqr=%9.0fus\n", words, med(ds[0]), med(ds[1]), med(ds[2]), med(ds[3]), med(ds[4]), med(ds[5]), med(ds[6]))
 	}
 }
 
@@ -102,5 +107,196 @@ func TestCalibrateChunks(t *testing.T) {
 		}
 		st, _, _ := choose(sz[0], sz[1], false)
 		fmt.Printf("words=%d×%d big=%9.0fus bigmul=%9.0fus strategy=%d\n", sz[0], sz[1], med(ds[0]), med(ds[1]), st)
+	}
+}
+
+// TestCalibrateToom prints, for mid-size balanced operands, the median
+// CPU time (alternated repetitions) of math/big, of toomMul with Toom-3
+// only and with Toom-4 over Toom-3, and of the transform, for products
+// and squares. Run with -calibrate; toom3Words, toom4Words and the cost
+// model of choose are fitted to its output.
+func TestCalibrateToom(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(3, 6))
+	for _, words := range []int{100, 150, 200, 300, 450, 700, 1000, 1600, 2500, 3500, 5000} {
+		x, y := randInt(r, words), randInt(r, words)
+		for _, sq := range []bool{false, true} {
+			yy, ys := y, y.Bits()
+			if sq {
+				yy, ys = x, nil
+			}
+			fs := []func(){
+				func() { new(big.Int).Mul(x, yy) },
+				func() { withToomThresholds(toom3Words, 1<<30, func() { toomMul(nil, x.Bits(), yy.Bits(), sq) }) },
+				func() { toomMul(nil, x.Bits(), yy.Bits(), sq) },
+				func() { nttMul(x.Bits(), ys) },
+			}
+			ds := make([][]time.Duration, len(fs))
+			inner := max(1, 100000/words)
+			for rep := range 7 {
+				for j := range fs {
+					k := (j + rep) % len(fs)
+					c := threadCPU()
+					for range inner {
+						fs[k]()
+					}
+					ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
+				}
+			}
+			med := func(d []time.Duration) float64 {
+				s := slices.Clone(d)
+				slices.Sort(s)
+				return float64(s[len(s)/2]) / 1e3
+			}
+			b := med(ds[0])
+			fmt.Printf("words=%5d sq=%-5v big=%8.1fus toom3=%8.1fus (%.2f) toom4=%8.1fus (%.2f) ntt=%8.1fus (%.2f)\n",
+				words, sq, b, med(ds[1]), med(ds[1])/b, med(ds[2]), med(ds[2])/b, med(ds[3]), med(ds[3])/b)
+		}
+	}
+}
+
+// TestCalibrateBase prints the median CPU time of math/big against the
+// word-level Karatsuba (kmul, ksqr) over the assembly rows, for small
+// balanced operands. Run with -calibrate; karaWords, karaSqrWords and
+// sqrRowsWords are fitted to its output.
+func TestCalibrateBase(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(3, 7))
+	s := getArena(toomScratchWords(400))
+	for _, words := range []int{8, 16, 24, 32, 48, 64, 100, 150, 250, 400} {
+		x, y := randInt(r, words), randInt(r, words)
+		z := new(big.Int).Mul(x, y)
+		zw := make([]big.Word, 2*words)
+		fs := []func(){
+			func() { z.Mul(x, y) },
+			func() { s.off = 0; s.kmul(zw, x.Bits(), y.Bits()) },
+			func() { z.Mul(x, x) },
+			func() { s.off = 0; s.ksqr(zw, x.Bits()) },
+		}
+		for _, kw := range []int{16, 32, 48} {
+			fs = append(fs, func() {
+				o := karaWords
+				karaWords = kw
+				s.off = 0
+				s.kmul(zw, x.Bits(), y.Bits())
+				karaWords = o
+			})
+		}
+		for _, kw := range []int{24, 64, 100} {
+			fs = append(fs, func() {
+				o := karaSqrWords
+				karaSqrWords = kw
+				s.off = 0
+				s.ksqr(zw, x.Bits())
+				karaSqrWords = o
+			})
+		}
+		ds := make([][]time.Duration, len(fs))
+		inner := max(1, 200000/(words*words))
+		for rep := range 9 {
+			for j := range fs {
+				k := (j + rep) % len(fs)
+				c := threadCPU()
+				for range inner {
+					fs[k]()
+				}
+				ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
+			}
+		}
+		med := func(d []time.Duration) float64 {
+			s := slices.Clone(d)
+			slices.Sort(s)
+			return float64(s[len(s)/2]) / 1e3
+		}
+		fmt.Printf("words=%4d big=%8.2fus kmul=%8.2fus (%.2f; kara 16/32/48: %.2f %.2f %.2f) bigsqr=%8.2fus ksqr=%8.2fus (%.2f; kara 24/64/100: %.2f %.2f %.2f)\n",
+			words, med(ds[0]), med(ds[1]), med(ds[1])/med(ds[0]), med(ds[4])/med(ds[0]), med(ds[5])/med(ds[0]), med(ds[6])/med(ds[0]),
+			med(ds[2]), med(ds[3]), med(ds[3])/med(ds[2]), med(ds[7])/med(ds[2]), med(ds[8])/med(ds[2]), med(ds[9])/med(ds[2]))
+	}
+}
+
+// TestCalibrateToomSweep prints toomMul's median CPU time relative to
+// math/big for a grid of thresholds (toom3Words, toom4Words, the leaf:
+// math/big or the word-level Karatsuba). Run with -calibrate.
+func TestCalibrateToomSweep(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(3, 9))
+	o3, o4, ol := toom3Words, toom4Words, leafWords
+	defer func() { toom3Words, toom4Words, leafWords = o3, o4, ol }()
+	type cfg struct {
+		t3, t4 int
+		leaf   bool
+	}
+	var cfgs []cfg
+	for _, t3 := range []int{100, 150, 200, 1 << 30} {
+		for _, t4 := range []int{250, 350, 500, 800, 1 << 30} {
+			for _, leaf := range []bool{useADX} {
+				cfgs = append(cfgs, cfg{t3, t4, leaf})
+			}
+		}
+	}
+	for _, words := range []int{200, 300, 450, 700, 1000, 1600, 2500} {
+		x, y := randInt(r, words), randInt(r, words)
+		for _, sq := range []bool{false, true} {
+			yy := y
+			if sq {
+				yy = x
+			}
+			fs := []func(){func() { new(big.Int).Mul(x, yy) }}
+			for _, c := range cfgs {
+				fs = append(fs, func() {
+					toom3Words, toom4Words, leafWords = c.t3, c.t4, c.leaf
+					toomMul(nil, x.Bits(), yy.Bits(), sq)
+				})
+			}
+			ds := make([][]time.Duration, len(fs))
+			inner := max(1, 20000/words)
+			for rep := range 5 {
+				for j := range fs {
+					k := (j + rep) % len(fs)
+					c := threadCPU()
+					for range inner {
+						fs[k]()
+					}
+					ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
+				}
+			}
+			med := func(d []time.Duration) float64 {
+				s := slices.Clone(d)
+				slices.Sort(s)
+				return float64(s[len(s)/2]) / 1e3
+			}
+			b := med(ds[0])
+			type res struct {
+				c cfg
+				r float64
+			}
+			var rs []res
+			for i, c := range cfgs {
+				rs = append(rs, res{c, med(ds[i+1]) / b})
+			}
+			slices.SortFunc(rs, func(a, b res) int {
+				if a.r < b.r {
+					return -1
+				}
+				return 1
+			})
+			fmt.Printf("words=%d sq=%v big=%.1fus best:", words, sq, b)
+			for _, r := range rs[:5] {
+				fmt.Printf(" %d/%d:%.2f", r.c.t3, r.c.t4, r.r)
+			}
+			fmt.Println()
+		}
 	}
 }

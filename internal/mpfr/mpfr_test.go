@@ -200,7 +200,8 @@ func compare(b *testing.B, impls []*impl) {
 // on the same input. mpfr keeps π and ln 2 in a global cache after its
 // first call, so the like-for-like row is apa's Consts (warm cache,
 // "apac"); "apa" is the package-level function, which computes the
-// constants on every call, and "mpfrcold" calls mpfr_free_cache first.
+// constants on every call above 2^19 bits (below, apa reads them from its
+// generated table, consttab.go), and "mpfrcold" calls mpfr_free_cache first.
 // bigfloat (ALTree/bigfloat v0.2.0) runs where it takes under a minute.
 func BenchmarkLogExp(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))

@@ -1,0 +1,264 @@
+package decode
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// Carry recovers every label, verified, from float32-keras (brackets) at
+// a small N, for a random labeling and, without -short, the fixed ones
+// and torch-bce (the model's exact terms); it is Cross where there is no
+// emulation (the leaderboard) and for K = 3.
+func TestCarryAllScorers(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 40
+	}
+	type tc struct {
+		model  string
+		k      int
+		labels []int
+	}
+	cases := []tc{{"float32-keras", 2, seededLabels(t, n, 2)}}
+	if !testing.Short() {
+		for _, y := range fixedLabels(n) {
+			cases = append(cases, tc{"float32-keras", 2, y})
+		}
+		cases = append(cases, tc{"torch-bce", 2, seededLabels(t, n, 2)}, tc{"leaderboard", 2, seededLabels(t, n, 2)},
+			tc{"float64-sklearn", 3, seededLabels(t, n, 3)})
+	}
+	for _, c := range cases {
+		res := attackSim(t, c.model, c.labels, c.k, MultiOptions{Strategy: Carry, Check: true})
+		if !res.Checked {
+			t.Errorf("%s K=%d: not checked", c.model, c.k)
+		}
+		t.Logf("%-16s K=%d %4d queries", c.model, c.k, res.Queries)
+	}
+}
+
+// Carry spends fewer queries than Cross against float32-keras, whose
+// brackets Cross pays for with smaller blocks (N = 25,000: about 16%
+// fewer, BENCHMARKS.md "List decoding for float scorers").
+func TestCarryBeatsCross(t *testing.T) {
+	n := 4000
+	if testing.Short() {
+		n = 250
+	}
+	y := seededLabels(t, n, 2)
+	carry := attackSim(t, "float32-keras", y, 2, MultiOptions{Strategy: Carry})
+	cross := attackSim(t, "float32-keras", y, 2, MultiOptions{Strategy: Cross})
+	t.Logf("N = %d: carry %d queries, cross %d", n, carry.Queries, cross.Queries)
+	if carry.Queries >= cross.Queries {
+		t.Errorf("carry %d queries, cross %d: want fewer", carry.Queries, cross.Queries)
+	}
+}
+
+// strictModel is float32-keras clipped to [0.4995, 0.5005]: one point
+// moves the sum by at most 0.002, a few hundred brackets, so that at
+// N = 12 a score leaves lists that Carry carries over several queries.
+const strictModel = "float32-keras,clip=0.49999"
+
+// Strictness by brute force: after every number of queries (MaxQueries
+// 1, 2, …), every label the attack reports known must be the same in
+// every labeling of the 2^12 that explains every score so far, and the
+// true labeling must be one of them. A labeling explains a score when the
+// score lies between what the server reports on the lowest and on the
+// highest computed terms its faithful log allows (scorer.Emulator on
+// uncached buffers, the model's own criterion), computed here from the
+// recorded predictions alone.
+func TestCarryStrict(t *testing.T) {
+	const n = 12
+	m, err := scorer.ParseModel(strictModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labelings := fixedLabels(n)
+	labelings["random"] = seededLabels(t, n, 2)
+	if testing.Short() {
+		delete(labelings, "zero")
+		delete(labelings, "one")
+		delete(labelings, "alt")
+	}
+	carried := 0
+	for name, y := range labelings {
+		for q := 1; ; q++ {
+			sim, err := oracle.NewSim(m, y, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := &recording{Server: sim}
+			res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: Carry, Model: m, MaxQueries: q})
+			if err != nil && res.Verified {
+				t.Fatalf("%s: error %v with the labels verified", name, err)
+			}
+			agree, truthOK := bruteBrackets(t, m, rec, y)
+			if !truthOK {
+				t.Fatalf("%s, %d queries: the true labeling does not explain the scores", name, q)
+			}
+			for i, k := range res.Known {
+				if k && (agree[i] < 0 || res.Labels[i] != agree[i]) {
+					t.Errorf("%s, %d queries: point %d reported known as %d, but the scores allow both labels", name, q, i, res.Labels[i])
+				}
+				if !k && agree[i] < 0 {
+					carried++
+				}
+			}
+			if err == nil {
+				if !res.Verified {
+					t.Fatalf("%s: no error and not verified", name)
+				}
+				t.Logf("%s: %d queries", name, res.Queries)
+				break
+			}
+			if q > 3*n {
+				t.Fatalf("%s: not verified after %d queries: %v", name, q, err)
+			}
+		}
+	}
+	if carried == 0 {
+		t.Error("no query left a point undecided: no list was carried")
+	}
+}
+
+// bruteBrackets returns, for every point, the label every labeling that
+// explains the recorded scores by brackets gives it (−1 if they differ),
+// and whether the true labeling y explains them.
+func bruteBrackets(t *testing.T, m *scorer.Model, rec *recording, y []int) ([]int, bool) {
+	t.Helper()
+	n := len(y)
+	e, err := m.NewEmulator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// lo[q][i][c], hi[q][i][c]: the computed-term range of point i's
+	// class-c term in query q.
+	lo := make([][][2]float64, len(rec.preds))
+	hi := make([][][2]float64, len(rec.preds))
+	for q, p := range rec.preds {
+		lo[q], hi[q] = make([][2]float64, n), make([][2]float64, n)
+		for i := range n {
+			tt, err := m.Terms([]float64{p[i]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c := range 2 {
+				lo[q][i][c], hi[q][i][c] = e.TermRange(tt[c])
+			}
+		}
+	}
+	bl, bh := e.NewTerms(n), e.NewTerms(n)
+	explains := func(sigma uint32) bool {
+		for q := range lo {
+			for i := range n {
+				c := sigma >> i & 1
+				bl.Set(i, lo[q][i][c])
+				bh.Set(i, hi[q][i][c])
+			}
+			rlo, err1 := e.Report(bl)
+			rhi, err2 := e.Report(bh)
+			if err1 != nil || err2 != nil {
+				t.Fatal(errors.Join(err1, err2))
+			}
+			if rec.scores[q].Cmp(rlo) < 0 || rec.scores[q].Cmp(rhi) > 0 {
+				return false
+			}
+		}
+		return true
+	}
+	var truth uint32
+	for i, c := range y {
+		truth |= uint32(c) << i
+	}
+	agree := make([]int, n)
+	for i := range agree {
+		agree[i] = -2
+	}
+	for sigma := uint32(0); sigma < 1<<n; sigma++ {
+		if !explains(sigma) {
+			continue
+		}
+		for i := range n {
+			c := int(sigma >> i & 1)
+			switch agree[i] {
+			case -2:
+				agree[i] = c
+			case c, -1:
+			default:
+				agree[i] = -1
+			}
+		}
+	}
+	return agree, explains(truth)
+}
+
+// The strategy has no dry run but an estimate (its band ordered, above
+// its bound), is found by name, and falls back to Cross where it cannot
+// list by brackets.
+func TestCarryErrors(t *testing.T) {
+	m, _ := scorer.ParseModel("float32-keras")
+	p, err := PlanMulti(context.Background(), MultiOptions{N: 1000, K: 2, Strategy: Carry, Model: m})
+	if err != nil || p.Estimate == nil || len(p.Blocks) != 0 {
+		t.Fatalf("PlanMulti: %+v, %v; want an estimate and no blocks", p, err)
+	}
+	if e := p.Estimate; !(e.Lower >= 1000/carryMaxFresh && e.Lower <= e.Low && e.Low <= e.High) {
+		t.Errorf("estimate %+v: want ⌈N/%d⌉ ≤ Lower ≤ Low ≤ High", e, carryMaxFresh)
+	}
+	if _, err := (carry{}).next(nil, 0); !errors.Is(err, errCarryDryRun) {
+		t.Errorf("next: got %v, want errCarryDryRun", err)
+	}
+	if s, err := ParseStrategy("carry"); err != nil || s != Carry {
+		t.Errorf("ParseStrategy(carry) = %v, %v", s, err)
+	}
+	lb, _ := scorer.ParseModel("leaderboard")
+	p, err = PlanMulti(context.Background(), MultiOptions{N: 198, K: 2, Strategy: Carry, Model: lb})
+	if err != nil || p.Strategy != Cross {
+		t.Errorf("leaderboard: plan %v, %v; want Cross's", p, err)
+	}
+}
+
+// A scorer that is not the model makes the attack fail with
+// ErrInconsistent and nothing verified.
+func TestCarryWrongModel(t *testing.T) {
+	y := seededLabels(t, 40, 2)
+	real, _ := scorer.ParseModel("float64-sklearn")
+	assumed, _ := scorer.ParseModel("float32-keras")
+	sim, _ := oracle.NewSim(real, y, 2)
+	res, err := AttackMulti(context.Background(), sim, MultiOptions{Strategy: Carry, Model: assumed})
+	if !errors.Is(err, ErrInconsistent) {
+		t.Fatalf("got %v, want ErrInconsistent", err)
+	}
+	if res.Verified || slices.Contains(res.Known, true) {
+		t.Error("failed attack reported labels known")
+	}
+}
+
+// Auto picks Leaderboard for decimals, Carry for binary float32 scorers
+// and Cross for the others.
+func TestAuto(t *testing.T) {
+	for _, tt := range []struct {
+		model string
+		k     int
+		noEmu bool
+		want  Strategy
+	}{
+		{"leaderboard", 2, false, Leaderboard}, {"float32-keras", 2, false, Carry}, {"float32-keras", 2, true, Cross},
+		{"float32-keras", 3, false, Cross}, {"torch-bce", 2, false, Carry}, {"float64-sklearn", 2, false, Cross},
+		{"apa", 2, false, Cross}, {"binary32,sum=kahan", 2, false, Cross},
+	} {
+		m, err := scorer.ParseModel(tt.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Auto(m, tt.k, tt.noEmu); got != tt.want {
+			t.Errorf("Auto(%s, %d, %v) = %v, want %v", tt.model, tt.k, tt.noEmu, got, tt.want)
+		}
+	}
+	if Auto(nil, 2, false) != Cross {
+		t.Error("Auto(nil) is not Cross")
+	}
+}

@@ -1,0 +1,208 @@
+package bigmul
+
+import (
+	"bytes"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+// withToomThresholds runs f with the Toom thresholds set to t3 and t4.
+func withToomThresholds(t3, t4 int, f func()) {
+	o3, o4 := toom3Words, toom4Words
+	toom3Words, toom4Words = t3, t4
+	defer func() { toom3Words, toom4Words = o3, o4 }()
+	f()
+}
+
+// adversarial returns operands of n words that stress carries and signs:
+// all ones, a power of two, 2^k − 1 pieces, alternating patterns.
+func adversarial(r *rand.Rand, n int) []*big.Int {
+	ones := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(64*n)), big.NewInt(1))
+	pow := new(big.Int).Lsh(big.NewInt(1), uint(64*n-1))
+	alt := make([]big.Word, n)
+	sparse := make([]big.Word, n)
+	for i := range alt {
+		alt[i] = ^big.Word(0) / 3 * 2 // 0xAAAA…
+		if i%7 == 0 {
+			sparse[i] = ^big.Word(0)
+		}
+	}
+	sparse[n-1] = 1
+	return []*big.Int{ones, pow, new(big.Int).SetBits(alt), new(big.Int).SetBits(sparse), randInt(r, n)}
+}
+
+func TestToomMatchesMathBig(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	sizes := []int{1, 2, 5, 12, 13, 14, 25, 47, 64, 97, 130}
+	ths := [][2]int{{4, 8}, {4, 1 << 30}, {1 << 30, 8}, {3, 4}, {1 << 30, 1 << 30}}
+	if testing.Short() {
+		ths = [][2]int{{4, 8}, {3, 4}}
+	}
+	for _, th := range ths {
+		withToomThresholds(th[0], th[1], func() {
+			for _, n := range sizes {
+				for _, other := range []int{n, n - 1, n - n/5, n - n/4 + 1, n / 2, n/3 + 1} {
+					if other < 1 {
+						continue
+					}
+					xs, ys := adversarial(r, n), adversarial(r, other)
+					for i, x := range xs {
+						y := ys[(i+1)%len(ys)]
+						want := new(big.Int).Mul(x, y)
+						got := new(big.Int).SetBits(toomMul(nil, x.Bits(), y.Bits(), false))
+						if got.Cmp(want) != 0 {
+							t.Fatalf("thresholds %v: toomMul(%d words #%d, %d words) wrong", th, n, i, other)
+						}
+						sq := new(big.Int).SetBits(toomMul(nil, x.Bits(), x.Bits(), true))
+						if sq.Cmp(new(big.Int).Mul(x, x)) != 0 {
+							t.Fatalf("thresholds %v: toom square of %d words #%d wrong", th, n, i)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestToomResultOwned checks that a product's words are not the arena's:
+// a second product must leave the first one intact.
+func TestToomResultOwned(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 8))
+	withToomThresholds(4, 8, func() {
+		x, y := randInt(r, 100), randInt(r, 90)
+		want := new(big.Int).Mul(x, y)
+		got := new(big.Int).SetBits(toomMul(nil, x.Bits(), y.Bits(), false))
+		toomMul(nil, y.Bits(), x.Bits(), true)
+		toomMul(nil, x.Bits(), x.Bits(), false)
+		if got.Cmp(want) != 0 {
+			t.Fatal("a later product overwrote an earlier one")
+		}
+	})
+}
+
+// TestMulReusesZ checks Mul on the Toom path when z's storage is large
+// enough (reused), shared with an operand (not reused), or a window of
+// an operand's array.
+func TestMulReusesZ(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 8))
+	x, y := randInt(r, 400), randInt(r, 390)
+	want := new(big.Int).Mul(x, y)
+	z := new(big.Int).Lsh(randInt(r, 900), 7)
+	if Mul(z, x, y).Cmp(want) != 0 {
+		t.Fatal("Mul into a large z wrong")
+	}
+	if Mul(z, x, y).Cmp(want) != 0 {
+		t.Fatal("Mul into a reused z wrong")
+	}
+	// z shares x's backing array (x's words are its low words).
+	big2 := make([]big.Word, 2000)
+	copy(big2, x.Bits())
+	xs := new(big.Int).SetBits(big2[:len(x.Bits())])
+	zs := new(big.Int).SetBits(big2[:0])
+	if Mul(zs, xs, y).Cmp(want) != 0 {
+		t.Fatal("Mul into z sharing x's array wrong")
+	}
+	x2 := new(big.Int).Set(x)
+	if Mul(x2, x2, x2).Cmp(new(big.Int).Mul(x, x)) != 0 {
+		t.Fatal("Mul(x, x, x) wrong")
+	}
+}
+
+func TestDivExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, d := range []uint{3, 5, 15, 17, 255} {
+		for n := 1; n < 20; n++ {
+			q := randInt(r, n)
+			if n%2 == 0 {
+				q.Neg(q)
+			}
+			x := new(big.Int).Mul(q, new(big.Int).SetUint64(uint64(d)))
+			got := new(big.Int)
+			divExact(got, x, d)
+			if got.Cmp(q) != 0 {
+				t.Fatalf("divExact(%d words, %d) = %v, want %v", n, d, got, q)
+			}
+			divExact(x, x, d)
+			if x.Cmp(q) != 0 {
+				t.Fatalf("divExact in place (%d words, %d) wrong", n, d)
+			}
+		}
+	}
+}
+
+// BenchmarkToom times toomMul against math/big (product and square) for
+// mid-size operands.
+func BenchmarkToom(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, words := range []int{150, 300, 700, 1600, 3000, 5000} {
+		x, y := randInt(r, words), randInt(r, words)
+		z := new(big.Int)
+		b.Run(fmt.Sprintf("words=%d/op=mul/impl=mathbig", words), func(b *testing.B) {
+			for b.Loop() {
+				z.Mul(x, y)
+			}
+		})
+		b.Run(fmt.Sprintf("words=%d/op=mul/impl=toom", words), func(b *testing.B) {
+			for b.Loop() {
+				toomMul(nil, x.Bits(), y.Bits(), false)
+			}
+		})
+		b.Run(fmt.Sprintf("words=%d/op=sqr/impl=mathbig", words), func(b *testing.B) {
+			for b.Loop() {
+				z.Mul(x, x)
+			}
+		})
+		b.Run(fmt.Sprintf("words=%d/op=sqr/impl=toom", words), func(b *testing.B) {
+			for b.Loop() {
+				toomMul(nil, x.Bits(), x.Bits(), true)
+			}
+		})
+	}
+}
+
+// FuzzToom checks toomMul and Mul against math/big on fuzzed operands,
+// with the Toom and Karatsuba thresholds lowered to a few words so that
+// short inputs run every level; rep repeats the operand's bytes to reach
+// longer inputs with the fuzzer's patterns.
+func FuzzToom(f *testing.F) {
+	f.Add([]byte{1}, []byte{255, 255, 255}, uint8(3), false)
+	f.Add(bytesOf(0xff, 200), bytesOf(0xff, 190), uint8(1), false)
+	f.Add(bytesOf(0x80, 64), []byte{}, uint8(9), true)
+	f.Fuzz(func(t *testing.T, a, b []byte, rep uint8, neg bool) {
+		r := int(rep%16) + 1
+		x := new(big.Int).SetBytes(bytes.Repeat(a, r))
+		y := new(big.Int).SetBytes(bytes.Repeat(b, r))
+		if neg {
+			x.Neg(x)
+		}
+		ok, okS, okR := karaWords, karaSqrWords, sqrRowsWords
+		defer func() { karaWords, karaSqrWords, sqrRowsWords = ok, okS, okR }()
+		karaWords, karaSqrWords, sqrRowsWords = 3, 4, 2
+		withToomThresholds(5, 9, func() {
+			want := new(big.Int).Mul(x, y)
+			if got := Mul(new(big.Int), x, y); got.Cmp(want) != 0 {
+				t.Fatalf("Mul(%x, %x) = %x, want %x", x, y, got, want)
+			}
+			xa, ya := new(big.Int).Abs(x), new(big.Int).Abs(y)
+			if xa.Sign() == 0 || ya.Sign() == 0 {
+				return
+			}
+			if len(xa.Bits()) < len(ya.Bits()) {
+				xa, ya = ya, xa
+			}
+			if got := new(big.Int).SetBits(toomMul(nil, xa.Bits(), ya.Bits(), false)); got.Cmp(new(big.Int).Mul(xa, ya)) != 0 {
+				t.Fatalf("toomMul(%x, %x) wrong", xa, ya)
+			}
+			if got := new(big.Int).SetBits(toomMul(nil, xa.Bits(), xa.Bits(), true)); got.Cmp(new(big.Int).Mul(xa, xa)) != 0 {
+				t.Fatalf("toom square of %x wrong", xa)
+			}
+			if got := Sqr(new(big.Int), x); got.Cmp(new(big.Int).Mul(x, x)) != 0 {
+				t.Fatalf("Sqr(%x) wrong", x)
+			}
+		})
+	})
+}
+
+func bytesOf(b byte, n int) []byte { return bytes.Repeat([]byte{b}, n) }
