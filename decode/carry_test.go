@@ -170,30 +170,7 @@ func bruteBrackets(t *testing.T, m *scorer.Model, rec *recording, y []int) ([]in
 		}
 		return true
 	}
-	var truth uint32
-	for i, c := range y {
-		truth |= uint32(c) << i
-	}
-	agree := make([]int, n)
-	for i := range agree {
-		agree[i] = -2
-	}
-	for sigma := uint32(0); sigma < 1<<n; sigma++ {
-		if !explains(sigma) {
-			continue
-		}
-		for i := range n {
-			c := int(sigma >> i & 1)
-			switch agree[i] {
-			case -2:
-				agree[i] = c
-			case c, -1:
-			default:
-				agree[i] = -1
-			}
-		}
-	}
-	return agree, explains(truth)
+	return bruteAgree(n, y, explains)
 }
 
 // The strategy has no dry run but an estimate (its band ordered, above

@@ -170,30 +170,7 @@ func bruteForce(t *testing.T, m *scorer.Model, rec *recording, y []int) ([]int, 
 		}
 		return true
 	}
-	var truth uint32
-	for i, c := range y {
-		truth |= uint32(c) << i
-	}
-	agree := make([]int, n)
-	for i := range agree {
-		agree[i] = -2
-	}
-	for sigma := uint32(0); sigma < 1<<n; sigma++ {
-		if !explains(sigma) {
-			continue
-		}
-		for i := range n {
-			c := int(sigma >> i & 1)
-			switch agree[i] {
-			case -2:
-				agree[i] = c
-			case c, -1:
-			default:
-				agree[i] = -1
-			}
-		}
-	}
-	return agree, explains(truth)
+	return bruteAgree(n, y, explains)
 }
 
 // A scorer that is not the model makes the attack fail with
@@ -253,4 +230,35 @@ func TestRoundedBlockMax(t *testing.T) {
 			t.Errorf("RoundedBlockMax(%v, 5, %v) = %d, want 0", bad[0], bad[1], got)
 		}
 	}
+}
+
+// bruteAgree runs explains over every binary labeling of n ≤ 31 points
+// (bit i the label of point i) and returns, per point, the label every
+// explaining labeling gives it, −1 if they disagree, −2 if none explains;
+// and whether the true labeling y explains.
+func bruteAgree(n int, y []int, explains func(sigma uint32) bool) ([]int, bool) {
+	var truth uint32
+	for i, c := range y {
+		truth |= uint32(c) << i
+	}
+	agree := make([]int, n)
+	for i := range agree {
+		agree[i] = -2
+	}
+	for sigma := uint32(0); sigma < 1<<n; sigma++ {
+		if !explains(sigma) {
+			continue
+		}
+		for i := range n {
+			c := int(sigma >> i & 1)
+			switch agree[i] {
+			case -2:
+				agree[i] = c
+			case c, -1:
+			default:
+				agree[i] = -1
+			}
+		}
+	}
+	return agree, explains(truth)
 }
