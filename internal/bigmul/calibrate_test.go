@@ -47,28 +47,13 @@ func TestCalibrate(t *testing.T) {
 			func() { toomMul(nil, x.Bits(), y.Bits(), false) },
 			func() { toomMul(nil, x.Bits(), x.Bits(), true) },
 		}
-		ds := make([][]time.Duration, len(fs))
 		reps := 7
 		inner := max(1, 400000/words)
 		if words > 16000 {
 			fs[5], fs[6] = func() {}, func() {} // Toom never runs there
 		}
-		for rep := range reps {
-			for j := range fs {
-				k := (j + rep) % len(fs)
-				c := threadCPU()
-				for range inner {
-					fs[k]()
-				}
-				ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
-			}
-		}
-		med := func(d []time.Duration) float64 {
-			s := slices.Clone(d)
-			slices.Sort(s)
-			return float64(s[len(s)/2]) / 1e3
-		}
-		fmt.Printf("words=%6d big=%9.0fus fft=%9.0fus bigsqr=%9.0fus ntt=%9.0fus nttsqr=%9.0fus toom=%9.0fus toomsqr=%9.0fus\n", words, med(ds[0]), med(ds[1]), med(ds[2]), med(ds[3]), med(ds[4]), med(ds[5]), med(ds[6]))
+		med := rotatedMedians(fs, reps, inner)
+		fmt.Printf("words=%6d big=%9.0fus fft=%9.0fus bigsqr=%9.0fus ntt=%9.0fus nttsqr=%9.0fus toom=%9.0fus toomsqr=%9.0fus\n", words, med[0], med[1], med[2], med[3], med[4], med[5], med[6])
 	}
 }
 
@@ -88,25 +73,10 @@ func TestCalibrateChunks(t *testing.T) {
 			func() { new(big.Int).Mul(x, y) },
 			func() { Mul(new(big.Int), x, y) },
 		}
-		ds := make([][]time.Duration, len(fs))
 		inner := max(1, 200000/sz[0])
-		for rep := range 7 {
-			for j := range fs {
-				k := (j + rep) % len(fs)
-				c := threadCPU()
-				for range inner {
-					fs[k]()
-				}
-				ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
-			}
-		}
-		med := func(d []time.Duration) float64 {
-			s := slices.Clone(d)
-			slices.Sort(s)
-			return float64(s[len(s)/2]) / 1e3
-		}
+		med := rotatedMedians(fs, 7, inner)
 		st, _, _ := choose(sz[0], sz[1], false)
-		fmt.Printf("words=%d×%d big=%9.0fus bigmul=%9.0fus strategy=%d\n", sz[0], sz[1], med(ds[0]), med(ds[1]), st)
+		fmt.Printf("words=%d×%d big=%9.0fus bigmul=%9.0fus strategy=%d\n", sz[0], sz[1], med[0], med[1], st)
 	}
 }
 
@@ -135,26 +105,11 @@ func TestCalibrateToom(t *testing.T) {
 				func() { toomMul(nil, x.Bits(), yy.Bits(), sq) },
 				func() { nttMul(x.Bits(), ys) },
 			}
-			ds := make([][]time.Duration, len(fs))
 			inner := max(1, 100000/words)
-			for rep := range 7 {
-				for j := range fs {
-					k := (j + rep) % len(fs)
-					c := threadCPU()
-					for range inner {
-						fs[k]()
-					}
-					ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
-				}
-			}
-			med := func(d []time.Duration) float64 {
-				s := slices.Clone(d)
-				slices.Sort(s)
-				return float64(s[len(s)/2]) / 1e3
-			}
-			b := med(ds[0])
+			med := rotatedMedians(fs, 7, inner)
+			b := med[0]
 			fmt.Printf("words=%5d sq=%-5v big=%8.1fus toom3=%8.1fus (%.2f) toom4=%8.1fus (%.2f) ntt=%8.1fus (%.2f)\n",
-				words, sq, b, med(ds[1]), med(ds[1])/b, med(ds[2]), med(ds[2])/b, med(ds[3]), med(ds[3])/b)
+				words, sq, b, med[1], med[1]/b, med[2], med[2]/b, med[3], med[3]/b)
 		}
 	}
 }
@@ -199,26 +154,11 @@ func TestCalibrateBase(t *testing.T) {
 				karaSqrWords = o
 			})
 		}
-		ds := make([][]time.Duration, len(fs))
 		inner := max(1, 200000/(words*words))
-		for rep := range 9 {
-			for j := range fs {
-				k := (j + rep) % len(fs)
-				c := threadCPU()
-				for range inner {
-					fs[k]()
-				}
-				ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
-			}
-		}
-		med := func(d []time.Duration) float64 {
-			s := slices.Clone(d)
-			slices.Sort(s)
-			return float64(s[len(s)/2]) / 1e3
-		}
+		med := rotatedMedians(fs, 9, inner)
 		fmt.Printf("words=%4d big=%8.2fus kmul=%8.2fus (%.2f; kara 16/32/48: %.2f %.2f %.2f) bigsqr=%8.2fus ksqr=%8.2fus (%.2f; kara 24/64/100: %.2f %.2f %.2f)\n",
-			words, med(ds[0]), med(ds[1]), med(ds[1])/med(ds[0]), med(ds[4])/med(ds[0]), med(ds[5])/med(ds[0]), med(ds[6])/med(ds[0]),
-			med(ds[2]), med(ds[3]), med(ds[3])/med(ds[2]), med(ds[7])/med(ds[2]), med(ds[8])/med(ds[2]), med(ds[9])/med(ds[2]))
+			words, med[0], med[1], med[1]/med[0], med[4]/med[0], med[5]/med[0], med[6]/med[0],
+			med[2], med[3], med[3]/med[2], med[7]/med[2], med[8]/med[2], med[9]/med[2])
 	}
 }
 
@@ -260,31 +200,16 @@ func TestCalibrateToomSweep(t *testing.T) {
 					toomMul(nil, x.Bits(), yy.Bits(), sq)
 				})
 			}
-			ds := make([][]time.Duration, len(fs))
 			inner := max(1, 20000/words)
-			for rep := range 5 {
-				for j := range fs {
-					k := (j + rep) % len(fs)
-					c := threadCPU()
-					for range inner {
-						fs[k]()
-					}
-					ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
-				}
-			}
-			med := func(d []time.Duration) float64 {
-				s := slices.Clone(d)
-				slices.Sort(s)
-				return float64(s[len(s)/2]) / 1e3
-			}
-			b := med(ds[0])
+			med := rotatedMedians(fs, 5, inner)
+			b := med[0]
 			type res struct {
 				c cfg
 				r float64
 			}
 			var rs []res
 			for i, c := range cfgs {
-				rs = append(rs, res{c, med(ds[i+1]) / b})
+				rs = append(rs, res{c, med[i+1] / b})
 			}
 			slices.SortFunc(rs, func(a, b res) int {
 				if a.r < b.r {
@@ -299,4 +224,29 @@ func TestCalibrateToomSweep(t *testing.T) {
 			fmt.Println()
 		}
 	}
+}
+
+// rotatedMedians runs each of fs inner times per repetition, reps
+// repetitions in rotating order (so that drift of the machine's speed
+// falls on all alike), and returns each one's median thread CPU time per
+// call, in µs.
+func rotatedMedians(fs []func(), reps, inner int) []float64 {
+	ds := make([][]time.Duration, len(fs))
+	for rep := range reps {
+		for j := range fs {
+			k := (j + rep) % len(fs)
+			c := threadCPU()
+			for range inner {
+				fs[k]()
+			}
+			ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
+		}
+	}
+	med := make([]float64, len(fs))
+	for k, d := range ds {
+		s := slices.Clone(d)
+		slices.Sort(s)
+		med[k] = float64(s[len(s)/2]) / 1e3
+	}
+	return med
 }
