@@ -259,14 +259,7 @@ func (s *arena) toom4(z, x, y *big.Int, sq bool) {
 	}
 	// r: 0, 1, −1, 2, −2, h, ∞.
 	var r [7]big.Int
-	for i := range r {
-		s.int(&r[i], 2*m+4)
-		if sq {
-			s.mulSigned(&r[i], &ex[i], &ex[i], true)
-		} else {
-			s.mulSigned(&r[i], &ex[i], &ey[i], false)
-		}
-	}
+	s.pointwise(r[:], ex[:], ey[:], 2*m+4, sq)
 	c0, c6 := &r[0], &r[6]
 	var e1, o1, e2, o2, a, b, t big.Int
 	for _, v := range []*big.Int{&e1, &o1, &e2, &o2, &a, &b, &t} {
@@ -350,14 +343,7 @@ func (s *arena) toom3(z, x, y *big.Int, sq bool) {
 	}
 	// r: 0, 1, −1, 2, ∞.
 	var r [5]big.Int
-	for i := range r {
-		s.int(&r[i], 2*m+4)
-		if sq {
-			s.mulSigned(&r[i], &ex[i], &ex[i], true)
-		} else {
-			s.mulSigned(&r[i], &ex[i], &ey[i], false)
-		}
-	}
+	s.pointwise(r[:], ex[:], ey[:], 2*m+4, sq)
 	c0, c4 := &r[0], &r[4]
 	var t big.Int
 	s.int(&t, 2*m+5)
@@ -449,5 +435,19 @@ func divExact(z, x *big.Int, d uint) {
 	z.SetBits(zw)
 	if neg {
 		z.Neg(z)
+	}
+}
+
+// pointwise sets r[i] to ex[i]·ey[i] (ex[i]² if sq), each in an arena
+// integer of capacity words: the products at the evaluation points of a
+// Toom–Cook multiplication.
+func (s *arena) pointwise(r, ex, ey []big.Int, words int, sq bool) {
+	for i := range r {
+		s.int(&r[i], words)
+		if sq {
+			s.mulSigned(&r[i], &ex[i], &ex[i], true)
+		} else {
+			s.mulSigned(&r[i], &ex[i], &ey[i], false)
+		}
 	}
 }
