@@ -20,6 +20,11 @@ import (
 // stack.
 const nwMaxWords = 32
 
+// wTop is the shift to a word's top bit. The n-word paths run on 64-bit
+// words only (nw); written this way their code still compiles and vets
+// for 32-bit targets.
+const wTop = bits.UintSize - 1
+
 // nw reports whether f takes the n-word paths: 126 < Prec ≤ 64·nwMaxWords,
 // on 64-bit words.
 func (f Format) nw() bool {
@@ -138,7 +143,7 @@ func (z *Float) finishW(neg bool, dst []big.Word, keep, ulpExp int64, r, s bool)
 			for i := range dst {
 				hi := big.Word(0)
 				if i+1 < len(dst) {
-					hi = dst[i+1] << 63
+					hi = dst[i+1] << wTop
 				}
 				dst[i] = dst[i]>>1 | hi
 			}
@@ -394,7 +399,7 @@ func (z *Float) roundNear(neg bool, dst, out []big.Word, g big.Word, xe int64) b
 	var r, s bool
 	switch k := L - keep; {
 	case k == 0:
-		r, s = g>>63 != 0, g<<1 != 0
+		r, s = g>>wTop != 0, g<<1 != 0
 	case k == 1:
 		r, s = out[0]&1 != 0, g != 0
 		shrVU(out[:n], out, 1)

@@ -125,14 +125,14 @@ func sqrtRemN(s, r, M, work []big.Word) {
 		}
 		var c, prev big.Word
 		for i := range s {
-			w := s[i]<<1 | prev>>63
+			w := s[i]<<1 | prev>>wTop
 			if i == 0 {
 				w |= 1
 			}
 			prev = s[i]
 			T[i], c = addWW(T[i], w, c)
 		}
-		T[2*h], c = addWW(T[2*h], prev>>63, c)
+		T[2*h], c = addWW(T[2*h], prev>>wTop, c)
 		T[2*h+1] += c
 	}
 	copy(r, T[:2*h+1])
