@@ -47,13 +47,7 @@ func (carry) estimate(a *multi) (*QueryEstimate, error) {
 		e.FreshCap = min(e.FreshCap, a.opt.MaxBlock)
 	}
 	w, t := a.wmax, float64(e.Target)
-	largest := func(fits func(k float64) bool) int {
-		k := 0
-		for k < e.FreshCap && fits(float64(k+1)) {
-			k++
-		}
-		return max(k, 1)
-	}
+	largest := func(fits func(k float64) bool) int { return largestFresh(e.FreshCap, fits) }
 	one := func(cell float64) int {
 		return largest(func(k float64) bool {
 			return 1+(math.Exp2(k)-1)*cell/(math.Sqrt(math.Pi*k)*w) <= t
@@ -98,9 +92,5 @@ func (c carry) planEstimate(ctx context.Context, a *multi) (*MultiPlan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	e, err := c.estimate(a)
-	if err != nil {
-		return nil, err
-	}
-	return &MultiPlan{Strategy: Carry, Budget: e.Cell / 2, Estimate: e}, nil
+	return estimatePlan(Carry, c.estimate, a)
 }

@@ -77,13 +77,7 @@ func TestCarryStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	labelings := fixedLabels(n)
-	labelings["random"] = seededLabels(t, n, 2)
-	if testing.Short() {
-		delete(labelings, "zero")
-		delete(labelings, "one")
-		delete(labelings, "alt")
-	}
+	labelings := strictLabelings(t, n)
 	carried := 0
 	for name, y := range labelings {
 		for q := 1; ; q++ {

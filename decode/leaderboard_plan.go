@@ -125,13 +125,7 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 	}
 	e.CellRatio = max(1, 2*a.budgetFor(a.order[:kq], rs, false)/cell)
 	w, t := a.wmax, float64(e.Target)
-	largest := func(fits func(k float64) bool) int {
-		k := 0
-		for k < e.FreshCap && fits(float64(k+1)) {
-			k++
-		}
-		return max(k, 1)
-	}
+	largest := func(fits func(k float64) bool) int { return largestFresh(e.FreshCap, fits) }
 	e.FreshOne = largest(func(k float64) bool {
 		return 1+(math.Exp2(k)-1)*cell/(math.Sqrt(math.Pi*k)*w) <= t
 	})
@@ -166,9 +160,26 @@ func (l leaderboard) planEstimate(ctx context.Context, a *multi) (*MultiPlan, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	e, err := l.estimate(a)
+	return estimatePlan(Leaderboard, l.estimate, a)
+}
+
+// largestFresh returns the largest k ≤ cap (at least 1) for which every
+// count up to k fits: the fresh points a list decoder's design takes.
+func largestFresh(cap int, fits func(k float64) bool) int {
+	k := 0
+	for k < cap && fits(float64(k+1)) {
+		k++
+	}
+	return max(k, 1)
+}
+
+// estimatePlan is the plan PlanMulti returns for a strategy without a
+// dry run: no blocks, half the estimate's cell as the budget, and the
+// estimate.
+func estimatePlan(st Strategy, estimate func(*multi) (*QueryEstimate, error), a *multi) (*MultiPlan, error) {
+	e, err := estimate(a)
 	if err != nil {
 		return nil, err
 	}
-	return &MultiPlan{Strategy: Leaderboard, Budget: e.Cell / 2, Estimate: e}, nil
+	return &MultiPlan{Strategy: st, Budget: e.Cell / 2, Estimate: e}, nil
 }

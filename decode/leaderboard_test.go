@@ -81,13 +81,7 @@ func TestLeaderboardStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	labelings := fixedLabels(n)
-	labelings["random"] = seededLabels(t, n, 2)
-	if testing.Short() {
-		delete(labelings, "zero")
-		delete(labelings, "one")
-		delete(labelings, "alt")
-	}
+	labelings := strictLabelings(t, n)
 	carried := 0
 	for name, y := range labelings {
 		full := 0
@@ -261,4 +255,17 @@ func bruteAgree(n int, y []int, explains func(sigma uint32) bool) ([]int, bool) 
 		}
 	}
 	return agree, explains(truth)
+}
+
+// strictLabelings returns the labelings the strictness tests run: a
+// seeded random one, and outside -short all 0, all 1 and alternating.
+func strictLabelings(t *testing.T, n int) map[string][]int {
+	labelings := fixedLabels(n)
+	labelings["random"] = seededLabels(t, n, 2)
+	if testing.Short() {
+		delete(labelings, "zero")
+		delete(labelings, "one")
+		delete(labelings, "alt")
+	}
+	return labelings
 }
