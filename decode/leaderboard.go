@@ -139,6 +139,17 @@ type lbState struct {
 	// passes, if > 0, replaces the descent's passes over the carried
 	// weights.
 	passes int
+	// query, if set, designs and decodes the queries instead of design
+	// and decode (Hybrid's list top over digits, hybrid.go).
+	query lbQuery
+}
+
+// lbQuery is a list decoder's query design and decoding: design returns
+// the next query's points and rows, decode keeps the candidates that
+// explain its score and returns the labels learned.
+type lbQuery interface {
+	design() ([]int, []rowInfo, error)
+	decode(score *big.Rat, idx []int, rs []rowInfo) (int, error)
 }
 
 func (leaderboard) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
@@ -166,6 +177,10 @@ func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 	if err := st.palette(); err != nil {
 		return a.failed(res), err
 	}
+	var q lbQuery = st
+	if st.query != nil {
+		q = st.query
+	}
 	for a.nUnk > 0 {
 		if err := ctx.Err(); err != nil {
 			return a.partial(res), err
@@ -173,7 +188,7 @@ func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 		if a.queries >= a.maxQ {
 			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
 		}
-		idx, rs, err := st.design()
+		idx, rs, err := q.design()
 		if err != nil {
 			return a.failed(res), err
 		}
@@ -189,7 +204,7 @@ func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 			}
 			return a.failed(res), err
 		}
-		got, err := st.decode(score, idx, rs)
+		got, err := q.decode(score, idx, rs)
 		if err != nil {
 			if a.opt.OnFail != nil {
 				if ferr := a.opt.OnFail(slices.Clone(a.labels)); ferr != nil {
@@ -647,8 +662,8 @@ type lbSurv struct {
 // explains accepts. The fresh labels are found by a meet in the middle
 // [HS74]: halves A (the first k/2) and B, B's sums sorted.
 func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int, explains func(l int, m uint32, above bool) bool) []lbSurv {
-	nd := len(st.cD)
 	tf, _ := t.Float64()
+	var keep []lbSurv
 	vf := make([]float64, len(v))
 	abs := math.Abs(tf) + 1
 	for j := range v {
@@ -658,7 +673,21 @@ func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int,
 	// The float64 filter keeps a superset: its sums are off by far less
 	// than 2^−40 of the magnitudes involved; explains decides.
 	margin := abs * 0x1p-40
-	lo, hi := tf-budget-margin, tf+budget+margin
+	st.windowRange(tf-budget-margin, tf+budget+margin, tf, vf, k, func(l int, m uint32, above bool) bool {
+		if explains(l, m, above) {
+			keep = append(keep, lbSurv{l, m})
+		}
+		return true
+	})
+	return keep
+}
+
+// windowRange calls f on every candidate (list entry l, fresh labels m)
+// of a query of the carried points and k fresh points, float64
+// increments vf, whose float64 sum lies in [lo, hi] (above: the sum is
+// at least tf), until f returns false: the meet in the middle of window.
+func (st *lbState) windowRange(lo, hi, tf float64, vf []float64, k int, f func(l int, m uint32, above bool) bool) {
+	nd := len(st.cD)
 	kA := k / 2
 	type sm struct {
 		s float64
@@ -673,8 +702,7 @@ func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int,
 		slices.SortFunc(out, func(x, y sm) int { return cmp.Compare(x.s, y.s) })
 		return out
 	}
-	sortedA, sortedB := sorted(vf[nd:nd+kA]), sorted(vf[nd+kA:])
-	var keep []lbSurv
+	sortedA, sortedB := sorted(vf[nd:nd+kA]), sorted(vf[nd+kA:nd+k])
 	for l, c := range st.cand {
 		var sc float64
 		for j, b := range c {
@@ -692,34 +720,38 @@ func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int,
 			}
 			for y := x; y < len(sortedB) && sortedB[y].s <= hi-base; y++ {
 				m := a.m | sortedB[y].m<<kA
-				if explains(l, m, base+sortedB[y].s >= tf) {
-					keep = append(keep, lbSurv{l, m})
+				if !f(l, m, base+sortedB[y].s >= tf) {
+					return
 				}
 			}
 		}
 	}
-	return keep
 }
 
 // update learns the points of the query idx on which every candidate of
 // keep agrees, carries the others with the list of keep's distinct labels
 // on them, and returns the number of labels learned.
 func (st *lbState) update(idx []int, keep []lbSurv) int {
-	a := st.a
 	nd := len(st.cD)
 	old := st.cand
-	label := func(s lbSurv, j int) uint8 {
+	return st.updateBy(idx, len(keep), func(s, j int) uint8 {
 		if j < nd {
-			return old[s.l][j]
+			return old[keep[s].l][j]
 		}
-		return uint8(s.m >> (j - nd) & 1)
-	}
+		return uint8(keep[s].m >> (j - nd) & 1)
+	})
+}
+
+// updateBy is update for nk candidates given by their labels: label(s, j)
+// is candidate s's label of point idx[j] (nk ≥ 1).
+func (st *lbState) updateBy(idx []int, nk int, label func(s, j int) uint8) int {
+	a := st.a
 	sigma := make([]int, len(idx))
 	var open []int // positions in idx still undecided
 	for j := range idx {
-		sigma[j] = int(label(keep[0], j))
-		for _, s := range keep[1:] {
-			if label(s, j) != label(keep[0], j) {
+		sigma[j] = int(label(0, j))
+		for s := 1; s < nk; s++ {
+			if label(s, j) != label(0, j) {
 				sigma[j] = -1
 				open = append(open, j)
 				break
@@ -741,9 +773,9 @@ func (st *lbState) update(idx []int, keep []lbSurv) int {
 		st.cD = append(st.cD, idx[j])
 		st.inD[idx[j]] = true
 	}
-	seen := make(map[string]bool, len(keep))
+	seen := make(map[string]bool, nk)
 	st.cand = nil
-	for _, s := range keep {
+	for s := range nk {
 		c := make([]uint8, len(open))
 		for x, j := range open {
 			c[x] = label(s, j)

@@ -1,0 +1,377 @@
+// This file implements the Hybrid strategy: Carry's list decoding across
+// queries for the top of a query, over binary digits read from the
+// residual, against scorers whose every term is the server's own.
+
+package decode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// Hybrid is [Carry] with a digit tail, for binary scorers whose model
+// names its log (float64-sklearn, torch-bce: every term is the server's
+// own, so a labeling explains a score iff its emulated score equals it).
+//
+// A float64 score resolves the sum to δ ≈ ulp(S), S ≈ nUnk·ln 2 the
+// neutral terms: W/δ ≈ 2^43 at N = 25,000. A block code ([Cross]) fills
+// that room with digits and carries about log2(W/δ) + 0.6 labels a query
+// (the paired top and ties); Carry lists generic sums, whose spread
+// √(2πe)·σ over δ gives log2(W/δ) + g labels, g ≈ 1.05 + ½·log2(m) for m
+// open points at full weight, but its meet in the middle lists at most
+// carryMaxFresh fresh points a query, far fewer than 45.
+//
+// Hybrid puts both in one query: the carried points and k fresh points
+// with Carry's generic weights (the top), and l fresh points with binary
+// digits g_d·2^j below them (g_d ≈ δ, u = 2^l·g_d). For each candidate of
+// the top (list entry, fresh labeling) whose sum T leaves a residual
+// t − T in [−b, u + b] (b the rigorous budget, found by the meet in the
+// middle of Carry, [HS74]), the digits are read from the exact residual:
+// every integer n with n·g_d within b + D of it (D = Σ|e_j|, e_j the
+// realized digits' deviations from g_d·2^j) is a candidate, and it
+// explains the score iff its emulated score is the score. Every labeling
+// whose exact sum lies within b of t is read so, so the list stays
+// exhaustive, and a label is learned only when every labeling that
+// explains every score agrees on it: as strict as Carry.
+//
+// A wrong top survives when some reading of its residual rounds to the
+// score, with probability about δ/g_d·[t − T ∈ [0, u)]: the expected list
+// after a query is that of Carry with L·2^k candidates and a cell of
+// 2^l·δ, so k + l fresh points fit where Carry fits k, for the same list
+// target, and the design takes k ≤ hybFresh (the top's spread) and as
+// many digits as the target allows. A query then carries about
+// log2(W/δ) + g labels with g from the top's spread (doc.go, "How far
+// from the floor").
+//
+// Against other models (brackets, decimals, K > 2) Hybrid is Carry.
+var Hybrid Strategy = hybrid{}
+
+type hybrid struct{}
+
+func init() { register(Hybrid, "list-digits") }
+
+func (hybrid) String() string     { return "hybrid" }
+func (hybrid) knownNeutral() bool { return false }
+
+// setup is Carry's; a model whose terms are not all the server's own, or
+// whose score is not its float mean, gets Carry (or Cross, as Carry's
+// setup decides).
+func (hybrid) setup(a *multi) {
+	carry{}.setup(a)
+	if a.st != Hybrid {
+		return
+	}
+	if !pointTerms(a, nil) || a.m.Decimals >= 0 || a.m.Loss.Total {
+		a.st = Carry
+	}
+}
+
+// errHybridDryRun: the strategy's queries follow the scores.
+var errHybridDryRun = errors.New("decode: the hybrid strategy adapts every query to the scores before it: it has no dry run")
+
+func (hybrid) next(*multi, int) (*blockPlan, error) { return nil, errHybridDryRun }
+
+// Hybrid's constants.
+const (
+	// hybTarget is the expected list after a query (the true labeling
+	// included), as carryTarget.
+	hybTarget = 16
+	// hybFresh caps the top's fresh points.
+	hybFresh = 16
+	// hybUnit is the digit unit g_d over the resolution δ.
+	hybUnit = 1.0
+	// hybReadings bounds the readings of one top candidate: g_d is at
+	// least twice the budget over it (as Cross's unit, maxCand).
+	hybReadings = 64
+	// hybMaxDigits caps the digits (their integer is a uint64).
+	hybMaxDigits = 62
+)
+
+func (hybrid) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+	st := newLbState(a)
+	st.emu, st.tgt, st.maxFresh, st.passes = true, hybTarget, hybFresh, carryPasses
+	st.query = &hybQuery{st: st}
+	return st.run(ctx, s)
+}
+
+// hybQuery is Hybrid's query design and decoding over a list decoder's
+// state: the current query has k top fresh points and l digits of unit
+// gd after the carried ones.
+type hybQuery struct {
+	st   *lbState
+	k, l int
+	gd   float64
+}
+
+// hybSurv is a candidate of a query: list entry l, top fresh labels m
+// (bit j for fresh point j), digits n (bit j for digit j, weight g_d·2^j).
+type hybSurv struct {
+	l int
+	m uint32
+	n uint64
+}
+
+// delta returns the resolution of a query's sum (sum units): Carry's
+// resolution (N times the spacing of the score, and the noise), or the
+// spacing of the sum S itself where it is coarser (a float64 S ≈
+// nUnk·ln 2 is rounded to ulp(S) before the division by N), S taken at
+// the state's neutral sum plus half the room of the query's top.
+func (h *hybQuery) delta(top float64) float64 {
+	st := h.st
+	a := st.a
+	res := st.resolution()
+	a.fillBase()
+	mean, ok, err := a.emu.ReportFloat(a.lo)
+	if !ok || err != nil {
+		return res
+	}
+	s := mean*float64(a.n) + top/2
+	if d := a.emu.Spacing(s); d > res && !math.IsInf(d, 0) {
+		return d
+	}
+	return res
+}
+
+// design returns the next query's points (carried, top fresh, digits)
+// and rows.
+func (h *hybQuery) design() ([]int, []rowInfo, error) {
+	st := h.st
+	a := st.a
+	L := len(st.cand)
+	nFresh := a.nUnk - len(st.cD)
+	kmax := min(nFresh, hybFresh, len(st.pos)/2)
+	capFresh := nFresh
+	if a.opt.MaxBlock > 0 {
+		capFresh = min(capFresh, a.opt.MaxBlock)
+		kmax = min(kmax, capFresh)
+	}
+	if L > lbMaxList {
+		kmax = 0
+	}
+	for kmax > 0 && L<<((kmax+1)/2) > lbMaxWork {
+		kmax--
+	}
+	perm := st.rng.Perm(len(st.pos))
+	used := make(map[int]bool)
+	fw := make([]int, kmax)
+	for j := range fw {
+		fw[j] = st.pos[perm[j]]
+		used[fw[j]] = true
+	}
+	vf := make([]float64, kmax+1) // vf[k]: variance of the first k fresh sums
+	room := 0.0
+	for j, r := range fw {
+		vf[j+1] = vf[j] + st.row(r).vf*st.row(r).vf/4
+		room += st.row(r).vf
+	}
+	delta := h.delta(room + float64(len(st.cD))*a.wmax)
+	st.cell = delta
+	b0 := a.budgetFor(nil, nil, false)
+	gd := max(hybUnit*delta, 2*b0/hybReadings, minUnit)
+	if a.rows != nil {
+		gd = a.rows.grid(gd)
+	}
+	if !(gd > 0) || gd > a.wmax || math.IsInf(gd, 0) {
+		return nil, nil, &BudgetError{Model: a.m.Name, Budget: 2 * b0, Room: a.wmax}
+	}
+	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
+	sl := st.carriedSums(cw)
+	// expect is the expected list after a query of k top fresh points
+	// and l digits: Carry's, with L·2^k candidates of the top, a cell of
+	// 2^l·δ and the digits' spread u²/12 added to the top's; digit
+	// readings closer than δ add δ/g_d.
+	expect := func(k, l int) float64 {
+		u := math.Ldexp(gd, l)
+		e := lbExpected(sl, float64(L)*math.Exp2(float64(k)), math.Sqrt(vf[k]+u*u/12), math.Ldexp(delta, l))
+		return e * max(1, delta/gd)
+	}
+	k := kmax
+	for k > 0 && expect(k, 0) > st.tgt {
+		k--
+	}
+	// The digits: the most that fit the room (the top one g_d·2^(l−1) ≤
+	// W), the query's cap and the target.
+	lmax := 0
+	for lmax < min(hybMaxDigits, capFresh-k) && math.Ldexp(gd, lmax) <= a.wmax {
+		lmax++
+	}
+	l, hiL := 0, lmax
+	for l < hiL {
+		mid := (l + hiL + 1) / 2
+		if expect(k, mid) <= st.tgt {
+			l = mid
+		} else {
+			hiL = mid - 1
+		}
+	}
+	if k+l == 0 && len(st.cD) == 0 && nFresh > 0 {
+		l = 1 // a list of one and nothing carried: one digit at least
+	}
+	idx := append(slices.Clone(st.cD), st.fresh(k+l)...)
+	if len(idx) != len(st.cD)+k+l {
+		return nil, nil, errors.New("decode: hybrid: fewer fresh points than designed (internal error)")
+	}
+	rs := make([]rowInfo, 0, len(idx))
+	for _, r := range cw {
+		rs = append(rs, st.row(r).ri)
+	}
+	for _, r := range fw[:k] {
+		rs = append(rs, st.row(r).ri)
+	}
+	for j := range l {
+		r, err := a.binRow(math.Ldexp(gd, j))
+		if err != nil {
+			return nil, nil, err
+		}
+		rs = append(rs, r)
+	}
+	if st.err != nil {
+		return nil, nil, st.err
+	}
+	if len(idx) == 0 {
+		return nil, nil, errors.New("decode: hybrid: nothing left to query (internal error)")
+	}
+	h.k, h.l, h.gd = k, l, gd
+	return idx, rs, nil
+}
+
+// decode keeps the candidates (list entry, top fresh labels, digits)
+// whose emulated score is the score, learns the points they agree on and
+// carries the others; it returns the labels learned.
+func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) {
+	st := h.st
+	a := st.a
+	nd, k, l := len(st.cD), h.k, h.l
+	if len(idx) != nd+k+l || len(rs) != len(idx) {
+		return 0, errors.New("decode: hybrid: the query does not match its design (internal error)")
+	}
+	budget := a.budgetFor(idx, rs, false)
+	p := &blockPlan{rows: rs}
+	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
+	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
+	v := increments(rs)
+	// D: the digits' realized increments are g_d·2^j + e_j, D = Σ|e_j|.
+	dev := new(big.Float).SetPrec(sumPrec)
+	e := new(big.Float).SetPrec(sumPrec)
+	for j := range l {
+		e.SetFloat64(math.Ldexp(h.gd, j))
+		e.Sub(v[nd+k+j][1], e)
+		dev.Add(dev, e.Abs(e))
+	}
+	devf := ratUpFloat(dev)
+	tf, _ := t.Float64()
+	vf := make([]float64, nd+k)
+	umax := math.Ldexp(h.gd, l) - h.gd
+	abs := math.Abs(tf) + umax + budget + devf + 1
+	for j := range vf {
+		vf[j], _ = v[j][1].Float64()
+		abs += math.Abs(vf[j])
+	}
+	// The float64 filter keeps a superset of the tops whose exact sums
+	// leave a residual in [−b − D, u_max + b + D]: its sums and
+	// conversions, at most nd + k + 8 roundings of relative 2^−53 on
+	// magnitudes at most abs, are off by less than margin.
+	margin := float64(nd+k+8) * 0x1p-52 * abs
+	lo, hi := tf-budget-devf-umax-margin, tf+budget+devf+margin
+	// The readings: n·g_d within b + D of the exact residual (widened by
+	// 2^−100 of the magnitudes for the 192-bit arithmetic).
+	slack := new(big.Float).SetPrec(sumPrec).SetFloat64(budget)
+	slack.Add(slack, dev)
+	slack.Add(slack, new(big.Float).SetFloat64(math.Ldexp(abs, -100)))
+	gdb := new(big.Float).SetPrec(sumPrec).SetFloat64(h.gd)
+	nmax := uint64(1)<<l - 1
+	// The score's float64 bounds, widened by the assumed noise.
+	tau := new(big.Rat)
+	if a.opt.Noise.Kind != 0 {
+		sf, _ := score.Float64()
+		tau.SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n))
+	}
+	fLo := ratDown(new(big.Rat).Sub(score, tau))
+	fHi := ratUp(new(big.Rat).Add(score, tau))
+	a.fillBase()
+	defer st.neutralize(idx)
+	rx := new(big.Float).SetPrec(sumPrec)
+	q := new(big.Float).SetPrec(sumPrec)
+	var keep []hybSurv
+	reading := func(li int, m uint32, _ bool) bool {
+		rx.Set(t)
+		for j, c := range st.cand[li] {
+			if c == 1 {
+				rx.Sub(rx, v[j][1])
+			}
+		}
+		for j := range k {
+			if m>>j&1 == 1 {
+				rx.Sub(rx, v[nd+j][1])
+			}
+		}
+		q.Sub(rx, slack).Quo(q, gdb)
+		nlo := ceilInt(q)
+		q.Add(rx, slack).Quo(q, gdb)
+		nhi := floorInt(q)
+		if nhi.Sign() < 0 || (nlo.IsUint64() && nlo.Uint64() > nmax) || (!nlo.IsUint64() && nlo.Sign() > 0) {
+			return true
+		}
+		n0, n1 := uint64(0), nmax
+		if nlo.Sign() > 0 {
+			n0 = nlo.Uint64()
+		}
+		if nhi.IsUint64() {
+			n1 = min(n1, nhi.Uint64())
+		}
+		for j := range nd + k {
+			var c int
+			if j < nd {
+				c = int(st.cand[li][j])
+			} else {
+				c = int(m >> (j - nd) & 1)
+			}
+			a.lo.Set(idx[j], rs[j].lo[c])
+		}
+		for n := n0; n <= n1; n++ {
+			for j := range l {
+				a.lo.Set(idx[nd+k+j], rs[nd+k+j].lo[n>>j&1])
+			}
+			r, _, err := a.emu.ReportFloat(a.lo)
+			// An emulation that fails keeps the candidate: the list may
+			// only grow by it.
+			if err != nil || (r >= fLo && r <= fHi) {
+				keep = append(keep, hybSurv{li, m, n})
+			}
+			if n == n1 {
+				break // n1 may be 2^64 − 1
+			}
+		}
+		return true
+	}
+	st.windowRange(lo, hi, tf, vf, k, reading)
+	if len(keep) == 0 {
+		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, k, l, a.m.Name)
+	}
+	old := st.cand
+	return st.updateBy(idx, len(keep), func(s, j int) uint8 {
+		c := keep[s]
+		switch {
+		case j < nd:
+			return old[c.l][j]
+		case j < nd+k:
+			return uint8(c.m >> (j - nd) & 1)
+		}
+		return uint8(c.n >> (j - nd - k) & 1)
+	}), nil
+}
+
+// ratUpFloat returns a float64 at least x (x finite, ≥ 0).
+func ratUpFloat(x *big.Float) float64 {
+	f, acc := x.Float64()
+	if acc == big.Below {
+		f = math.Nextafter(f, math.Inf(1))
+	}
+	return f
+}
