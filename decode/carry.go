@@ -294,14 +294,14 @@ func ratUp(r *big.Rat) float64 {
 
 // Auto returns the strategy that spends the fewest queries on a scorer
 // of model m with k classes (BENCHMARKS.md, "The leaderboard: list
-// decoding across queries" and "List decoding for float scorers"):
-// [Leaderboard] for a binary score rounded to decimals, [Carry] for a
-// binary float32 score that can be emulated (float32-keras, torch-bce;
-// noEmu turns emulation off), and [Cross] for the others. A binary64
-// score stays with Cross: its blocks carry about 45 labels, beyond the
-// list decoder's meet in the middle over at most carryMaxFresh fresh
-// points (Carry took 893 queries on float64-sklearn at N = 25,000, Cross
-// 548).
+// decoding across queries", "List decoding for float scorers" and "List
+// top over digits"): [Leaderboard] for a binary score rounded to
+// decimals, [Hybrid] for a binary float score whose model names its log
+// (float64-sklearn, torch-bce: every term the server's own), [Carry] for
+// another binary float32 score that can be emulated (float32-keras;
+// noEmu turns emulation off), and [Cross] for the others. Hybrid took
+// 512 queries on float64-sklearn at N = 25,000 where Cross took 548, and
+// 1,196 on torch-bce where Carry took 1,224.
 func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
 	if m == nil || k != 2 || m.Exact {
 		return Cross
@@ -309,11 +309,18 @@ func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
 	if m.Decimals >= 0 {
 		return Leaderboard
 	}
-	if noEmu || m.Loss.Format.Prec() > 24 {
+	if noEmu {
 		return Cross
 	}
-	if _, err := m.NewEmulator(); err == nil {
-		return Carry
+	e, err := m.NewEmulator()
+	if err != nil {
+		return Cross
 	}
-	return Cross
+	if e.ExactLog() && !m.Loss.Total {
+		return Hybrid
+	}
+	if m.Loss.Format.Prec() > 24 {
+		return Cross
+	}
+	return Carry
 }

@@ -208,8 +208,9 @@ func TestCarryWrongModel(t *testing.T) {
 	}
 }
 
-// Auto picks Leaderboard for decimals, Carry for binary float32 scorers
-// and Cross for the others.
+// Auto picks Leaderboard for decimals, Hybrid for binary float scorers
+// whose model names its log, Carry for the other binary float32 ones and
+// Cross for the others.
 func TestAuto(t *testing.T) {
 	for _, tt := range []struct {
 		model string
@@ -218,7 +219,8 @@ func TestAuto(t *testing.T) {
 		want  Strategy
 	}{
 		{"leaderboard", 2, false, Leaderboard}, {"float32-keras", 2, false, Carry}, {"float32-keras", 2, true, Cross},
-		{"float32-keras", 3, false, Cross}, {"torch-bce", 2, false, Carry}, {"float64-sklearn", 2, false, Cross},
+		{"float32-keras", 3, false, Cross}, {"torch-bce", 2, false, Hybrid}, {"float64-sklearn", 2, false, Hybrid},
+		{"float64-sklearn", 2, true, Cross}, {"float64-sklearn,log=faithful", 2, false, Cross}, {"torch-bce,log=faithful", 2, false, Carry},
 		{"apa", 2, false, Cross}, {"binary32,sum=kahan", 2, false, Cross},
 	} {
 		m, err := scorer.ParseModel(tt.model)

@@ -113,15 +113,15 @@ func TestLeaderboardEstimateMeasured(t *testing.T) {
 	}
 }
 
-// Auto picks Leaderboard for binary scores rounded to decimals
-// and Cross otherwise; Strategies lists every registered strategy.
+// Auto picks Leaderboard for binary scores rounded to decimals, Hybrid
+// for float64-sklearn and Cross for the others here; Strategies lists every registered strategy.
 func TestAutoAndStrategies(t *testing.T) {
 	for _, tt := range []struct {
 		model string
 		k     int
 		want  Strategy
 	}{
-		{"leaderboard", 2, Leaderboard}, {"leaderboard", 3, Cross}, {"float64-sklearn", 2, Cross},
+		{"leaderboard", 2, Leaderboard}, {"leaderboard", 3, Cross}, {"float64-sklearn", 2, Hybrid},
 		{"float64,clip=eps,renorm,dec=5", 2, Leaderboard}, {"apa", 2, Cross},
 	} {
 		m, err := scorer.ParseModel(tt.model)
@@ -139,7 +139,7 @@ func TestAutoAndStrategies(t *testing.T) {
 		}
 		seen[s.String()] = true
 	}
-	for _, name := range []string{"alg3", "blocks", "cross", "leaderboard", "lean", "primes"} {
+	for _, name := range []string{"alg3", "blocks", "cross", "hybrid", "leaderboard", "lean", "primes"} {
 		if !seen[name] {
 			t.Errorf("Strategies() misses %s", name)
 		}

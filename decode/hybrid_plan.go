@@ -1,0 +1,90 @@
+// This file implements the Hybrid strategy's plan: like Carry it has no
+// dry run (every query follows the scores before it), so [PlanMulti]
+// returns an estimate from its construction and [BoundMulti] a lower
+// bound.
+
+package decode
+
+import (
+	"context"
+	"math"
+)
+
+// estimate is Hybrid's plan (see QueryEstimate), from its design
+// (hybQuery.design): a query takes k ≤ hybFresh top fresh points and l
+// digits of unit g_d ≥ max(hybUnit·δ, minUnit), δ the resolution of the
+// sum, as many as keep the expected list at the target.
+//
+//   - Lower, a bound for every labeling: every point is fresh in exactly
+//     one query, and a query takes at most hybFresh top points and l
+//     digits with g_d·2^(l−1) ≤ W, g_d ≥ minUnit (or MaxBlock in all):
+//     ⌈N/FreshCap⌉.
+//   - Low, an estimate: a list of one, k + l the largest with
+//     1 + (2^(k+l) − 1)·δ/(2·s·√π) ≤ T, s = √(7k/48)·W the top's spread
+//     (fresh weights uniform on [W/2, W]), capped by the digits' room.
+//   - High, an estimate: a list at its target T whose sums coincide,
+//     1 + (T·2^(k+l) − 1)·δ/(2·s·√π) ≤ T.
+//
+// Both walk the attack with δ shrinking in proportion to the unknown
+// points (the neutral terms make the sum whose spacing δ is); neither is
+// a bound. TestPlanMeasured in cmd/labelinf checks measured runs against
+// the band.
+func (hybrid) estimate(a *multi) (*QueryEstimate, error) {
+	st := newLbState(a)
+	b0 := a.budgetFor(nil, nil, false)
+	st.cell = 2 * b0
+	if !(st.cell > 0) || math.IsInf(st.cell, 0) || st.cell >= a.wmax {
+		return nil, &BudgetError{Model: a.m.Name, Budget: st.cell, Room: a.wmax}
+	}
+	h := &hybQuery{st: st}
+	w := a.wmax
+	k := min(hybFresh, a.n)
+	delta := h.delta(float64(k) * 0.75 * w)
+	digits := func(gd float64) int {
+		l := 0
+		for l < hybMaxDigits && math.Ldexp(gd, l) <= w {
+			l++
+		}
+		return l
+	}
+	e := &QueryEstimate{Cell: delta, Target: int(hybTarget), FreshCap: k + digits(minUnit), CellRatio: 1}
+	if a.opt.MaxBlock > 0 {
+		e.FreshCap = min(e.FreshCap, a.opt.MaxBlock)
+	}
+	s := math.Sqrt(7*float64(k)/48) * w
+	t := hybTarget
+	// fresh returns k + l for a resolution δ and a list of size list at
+	// the start of the query.
+	fresh := func(delta, list float64) int {
+		gd := max(hybUnit*delta, 2*b0/hybReadings, minUnit)
+		kl := math.Floor(math.Log2(((t-1)*2*s*math.Sqrt(math.Pi)/delta + 1) / list))
+		return max(1, min(e.FreshCap, k+digits(gd), int(kl)))
+	}
+	e.FreshOne, e.FreshTarget = fresh(delta, 1), fresh(delta, t)
+	n := a.nUnk
+	walk := func(list float64) int {
+		q := 0
+		for left := n; left > 0; q++ {
+			left -= fresh(delta*float64(left)/float64(n), list)
+		}
+		if a.opt.Check {
+			q++
+		}
+		return q
+	}
+	e.Lower = (n + e.FreshCap - 1) / e.FreshCap
+	if a.opt.Check {
+		e.Lower++
+	}
+	e.Low, e.High = walk(1), walk(t)
+	return e, nil
+}
+
+// planEstimate returns Hybrid's plan for PlanMulti: no blocks, the first
+// query's resolution as its budget, and the estimate.
+func (h hybrid) planEstimate(ctx context.Context, a *multi) (*MultiPlan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return estimatePlan(Hybrid, h.estimate, a)
+}
