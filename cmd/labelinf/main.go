@@ -8,7 +8,7 @@
 //	labelinf plan [-n N] [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
 //	              [-dry-run-max M] [-json]
 //	labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME|auto]] [-n N] [-k K] [-seed S]
-//	                [-strategy auto|carry|cross|blocks|lean|primes|alg3|leaderboard] [-noise KIND -tau T -delta D]
+//	                [-strategy auto|hybrid|carry|cross|blocks|lean|primes|alg3|leaderboard] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
@@ -173,7 +173,7 @@
 // a noise that uses them are rejected.
 //
 // plan prints, for every multi-query strategy (alg3 = ICML Alg 3, blocks,
-// cross, leaderboard, lean, primes = ICML Alg 1; the one -strategy auto
+// carry, cross, hybrid, leaderboard, lean, primes = ICML Alg 1; the one -strategy auto
 // picks for the scorer is marked *, JSON auto), the queries and block
 // sizes of its dry run (every block decoded whole; a real run adds its
 // retries and partially decoded blocks), the information floor

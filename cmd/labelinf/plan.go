@@ -342,8 +342,15 @@ func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dr
 		case p.Estimate != nil:
 			pe := p.Estimate
 			row.EstimateLow, row.EstimateHigh, row.Budget, row.LowerBound = pe.Low, pe.High, p.Budget, pe.Lower
-			if s == decode.Carry {
-				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores); an estimate from its construction, not a bound: %d with a list of one, %d with lists at their target of %d unspread (%d and %d fresh labels in the first query), the emulated bracket shrinking with the unknown points; random labelings measured within 10%% and one query of the band, constant ones below it",
+			if p.Strategy == decode.Carry {
+				as := ""
+				if s != decode.Carry {
+					as = "carry's here (the model's terms are brackets): "
+				}
+				row.DryRun = fmt.Sprintf("%sno dry run (its queries follow the scores); an estimate from its construction, not a bound: %d with a list of one, %d with lists at their target of %d unspread (%d and %d fresh labels in the first query), the emulated bracket shrinking with the unknown points; random labelings measured within 10%% and one query of the band, constant ones below it",
+					as, pe.Low, pe.High, pe.Target, pe.FreshOne, pe.FreshTarget)
+			} else if s == decode.Hybrid {
+				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores); an estimate from its construction, not a bound: %d with a list of one, %d with lists at their target of %d unspread (%d and %d fresh labels in the first query: a top of generic weights over binary digits), the resolution shrinking with the unknown points; random labelings measured within 10%% and one query of the band, constant ones below it",
 					pe.Low, pe.High, pe.Target, pe.FreshOne, pe.FreshTarget)
 			} else if pe.High > 0 {
 				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores); an estimate from its construction, not a bound: %d when every list holds at most 45 candidates (%d fresh labels a query), %d when lists stay at their target of %d unspread (%d a query)",

@@ -157,15 +157,15 @@ func TestPlanMeasured(t *testing.T) {
 						ok = ok && whole <= r.Queries
 					}
 					switch {
-					case r.Strategy == "carry" && r.EstimateHigh > 0 && lab == "random":
-						// Carry's band assumes the resolution shrinks in
+					case (r.Strategy == "carry" || r.Strategy == "hybrid") && r.EstimateHigh > 0 && lab == "random":
+						// Carry's and Hybrid's bands assume the resolution shrinks in
 						// proportion to the unknown points: within 10% and
 						// one query for random labelings
-						// (decode/carry_plan.go); constant labelings, whose
+						// (decode/carry_plan.go, hybrid_plan.go); constant labelings, whose
 						// sums sit at the edge of the distribution, take
 						// fewer.
 						ok = ok && 0.9*float64(r.EstimateLow)-1 <= float64(q) && float64(q) <= 1.1*float64(r.EstimateHigh)+1
-					case r.Strategy == "carry" && r.EstimateHigh > 0:
+					case (r.Strategy == "carry" || r.Strategy == "hybrid") && r.EstimateHigh > 0:
 					case r.EstimateHigh > 0:
 						ok = ok && r.EstimateLow <= q && q <= r.EstimateHigh
 					}
