@@ -197,9 +197,40 @@
 // float32-keras at N = 25,000 in about 1,460 queries where Cross takes
 // about 1,736 (17.2 labels a query against 14.4), torch-bce in about
 // 1,220 against 1,391. A float64 score carries about 45 labels a block,
-// more than its meet in the middle over the fresh points lists, so
-// float64-sklearn stays with Cross (BENCHMARKS.md, "List decoding for
-// float scorers").
+// more than its meet in the middle over the fresh points lists (Carry
+// took 893 queries on float64-sklearn where Cross took 548; BENCHMARKS.md,
+// "List decoding for float scorers").
+//
+// [Hybrid] gives Carry's list a digit tail. The bits one query gives are
+// about log2(W/δ) + g, δ the resolution of the sum (sum units: the
+// spacing of the float64 sum S ≈ nUnk·ln 2, coarser than N times the
+// spacing of the score) and g what the code's shape adds: Cross's digits
+// with a paired top and ties reach g ≈ 0.6 (a calculator integrating
+// log2(W/δ) + g over the attack, δ shrinking with nUnk, gives 551
+// queries at N = 25,000 for g = 0.6, 530 for 2.5, 519 for 3.5, 513 for
+// 4). A query whose open points move the sum with variance σ² has score
+// entropy at most log2(√(2πe)·σ/δ), so with m open points at full weight
+// g ≤ 1.05 + ½·log2(m): the room is in spreading the sum over many
+// points with generic weights, which only list decoding can afford. A
+// Hybrid query is a top (the carried points and up to 16 fresh points,
+// Carry's generic weights) over l binary digits of unit g_d ≈ 2δ: the
+// digits fill the room below the top exactly (log2(u/g_d) labels, u =
+// 2^l·g_d), and the top is a list decoder whose cell is u·δ/g_d = 2^l·δ
+// (a wrong top survives when one of its digit readings rounds to the
+// score), so the design takes as many digits as keep the expected list
+// at its target of 16. Every top candidate whose residual lies in the
+// digits' range (meet in the middle within the rigorous budget) has its
+// digits read from the exact residual, each reading within the budget
+// emulated; what the readings leave ambiguous (adjacent integers differ
+// in a run of trailing digits) is carried with the top's points, so a
+// query holds 50–130 carried points, a list of about 10, and the top's
+// spread gives g ≈ 4: 512 queries on float64-sklearn at N = 25,000
+// (49 labels a query) and about 1,200 on torch-bce where Carry takes
+// about 1,220 (BENCHMARKS.md, "List top over digits"). What is left to
+// the any-code floor (472): the top's spread (16 fresh points at
+// generic weights in [W/2, W]: a larger top costs the meet in the middle
+// 2^(k/2) a list entry; 24 gained 1 query for twice the CPU), and the
+// list target (32: 2 queries for twice the CPU).
 //
 // For K > 2 every block code spends the room of a query on
 // superincreasing digits whose sums span only K/(K − 1)·W (1.2·W for
@@ -257,8 +288,8 @@
 // family.go and mutnet.go (the single-query attacks), multi.go (the
 // multi-query API), strategy.go (the strategy interface), blocks.go,
 // lean.go, cross.go (with kties.go, its K-ary code), primes.go, alg3.go,
-// leaderboard.go, carry.go (the strategies), floorrange.go ([RangeFloor]),
-// state.go (one multi-query attack's state and its block decoding),
+// leaderboard.go, carry.go, hybrid.go (the strategies), floorrange.go
+// ([RangeFloor]), state.go (one multi-query attack's state and its block decoding),
 // emu.go (decoding by emulated brackets), floor.go (the lower bounds of "How far from the floor").
 //
 // # References
