@@ -136,7 +136,7 @@ func bruteExact(t *testing.T, m *scorer.Model, rec *recording, y []int) ([]int, 
 func TestHybridAllScorers(t *testing.T) {
 	n := 3000
 	if testing.Short() {
-		n = 300
+		n = 100
 	}
 	type tc struct {
 		model  string
@@ -274,10 +274,10 @@ func TestHybridSmall(t *testing.T) {
 			attackSim(t, "float64-sklearn", y, 2, MultiOptions{Strategy: Hybrid, Check: true})
 		}
 	}
-	y := seededLabels(t, 200, 2)
+	y := seededLabels(t, 60, 2)
 	for _, mb := range []int{1, 3} {
 		res := attackSim(t, "float64-sklearn", y, 2, MultiOptions{Strategy: Hybrid, MaxBlock: mb})
-		if res.Queries < 200/mb {
+		if res.Queries < len(y)/mb {
 			t.Errorf("MaxBlock %d: %d queries, fewer than N/MaxBlock", mb, res.Queries)
 		}
 	}
