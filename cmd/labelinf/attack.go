@@ -250,11 +250,12 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	// then kills an external scorer's process group at once.
 	defer func() { closeScorer(e.ctx.Err() != nil) }()
 	if *a.strategy == "auto" && !sp.auto {
-		// A binary score rounded to decimals, or a binary float score
-		// decoded by faithful-log brackets: list decoding across queries
-		// beats the block codes there (BENCHMARKS.md, "The leaderboard:
-		// list decoding across queries", "List decoding for float
-		// scorers").
+		// A binary score rounded to decimals, a binary float score
+		// decoded by faithful-log brackets, or one whose model names its
+		// log: list decoding across queries beats the block codes there
+		// (BENCHMARKS.md, "The leaderboard: list decoding across
+		// queries", "List decoding for float scorers", "List top over
+		// digits").
 		st = decode.Auto(sp.model, k, *a.noEmu)
 	}
 	ts := &timed{Server: sc, now: e.now}
