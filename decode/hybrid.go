@@ -109,7 +109,7 @@ const (
 
 func (hybrid) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
 	st := newLbState(a)
-	st.emu, st.tgt, st.maxFresh, st.passes = true, hybTarget, hybFresh, carryPasses
+	st.emu, st.tgt, st.passes = true, hybTarget, carryPasses
 	st.query = &hybQuery{st: st}
 	return st.run(ctx, s)
 }
