@@ -70,6 +70,15 @@ type Floor struct {
 	// over any set of them is at least (up to the sampling).
 	Spread     int
 	SpreadBits float64
+	// AnyBackground (and BackgroundBits, what the first query can carry)
+	// is AnyCode with the scores that only few labelings can reach left
+	// out, for every code on its worst labeling: with c labelings left,
+	// at most e^s of them have an exact sum below s (the rows' product
+	// measure, Gibbs's inequality counted), so all but a few get a score
+	// at or above about ln c/N, and only the reportable scores from there
+	// to tmax count (see backgroundFloor). It is at least AnyCode.
+	AnyBackground  int
+	BackgroundBits float64
 	// TMin, TMax and TNeutral are the smallest and largest term of one
 	// point and the neutral (uniform) row's term; W = TMax − TMin bounds
 	// what one point's label moves the sum.
@@ -168,6 +177,9 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		// At most spreadBits(nUnk) bits a query: nUnk falls by at most
 		// that over log2 K (the fastest trajectory, so a lower bound).
 		nUnk -= a.spreadBits(int(math.Ceil(nUnk)), f) / lk
+	}
+	if f.AnyBackground, f.BackgroundBits, err = a.backgroundFloor(ctx, f); err != nil {
+		return nil, err
 	}
 	if err := f.bracketed(ctx, opt, w, lk, largest); err != nil {
 		return nil, err

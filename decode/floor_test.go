@@ -3,6 +3,8 @@ package decode
 import (
 	"context"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/scorer"
@@ -54,12 +56,19 @@ func TestFloorMulti(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if fs.AnyBackground > p.Queries {
+			t.Errorf("%s K=%d N=600: background floor %d above the block code's dry run %d", tc.model, tc.k, fs.AnyBackground, p.Queries)
+		}
 		if fs.Spread > p.Queries || f.Spread < f.AnyCode {
 			t.Errorf("%s K=%d: spread floor %d (N=600: %d) outside [any code %d, the block code's dry run %d]", tc.model, tc.k, f.Spread, fs.Spread, f.AnyCode, p.Queries)
 		}
 		if max(fs.BlockSeparated, fs.BlockBracketed) > p.Queries {
 			t.Errorf("%s K=%d N=600: separated block floor %d above the block code's dry run %d", tc.model, tc.k, fs.BlockSeparated, p.Queries)
 		}
+		if f.AnyBackground < f.AnyCode || f.AnyBackground > f.Spread || f.BackgroundBits > f.ScoreBits {
+			t.Errorf("%s K=%d: background floor %d (%.2f bits first) outside [any code %d, known-or-uniform %d] or above %.2f bits", tc.model, tc.k, f.AnyBackground, f.BackgroundBits, f.AnyCode, f.Spread, f.ScoreBits)
+		}
+		t.Logf("%s K=%d N=%d: background floor %d [first %.2f bits]", tc.model, tc.k, n, f.AnyBackground, f.BackgroundBits)
 		t.Logf("%s K=%d N=%d: %.2f bits/score, any code %d, known-or-uniform %d [first %.1f bits], block (count) %d [first %d], block (separated) %d [first %d], bracketed %d [first %d], ours ≥ %d",
 			tc.model, tc.k, n, f.ScoreBits, f.AnyCode, f.Spread, f.SpreadBits, f.BlockCount, f.FirstCount, f.BlockSeparated, f.FirstSeparated, f.BlockBracketed, f.FirstBracketed, b.Queries)
 		if !(f.AnyCode <= f.BlockCount && f.BlockCount <= f.BlockSeparated) || (f.BlockBracketed > 0 && f.BlockBracketed < f.BlockSeparated) {
@@ -122,5 +131,59 @@ func TestFloorRounded(t *testing.T) {
 	// K = 3 at N = 198: 3^k steps; fewer labels than binary.
 	if !roundedFits(1, 3, w, 0.00198) || roundedFits(11, 3, w, 0.00198) {
 		t.Error("K = 3: roundedFits(1) false or roundedFits(11) true at N = 198")
+	}
+}
+
+// TestProductMass checks the lemma behind Floor.AnyBackground on every
+// labeling of small instances: for rows r_i that are probability vectors,
+// at most e^s labelings y have Σ_i −ln r_{i,y_i} ≤ s, since their products
+// Π_i r_{i,y_i} ≥ e^(−s) sum to at most Π_i Σ_j r_ij = 1. Rows drawn with
+// one dominant class make many sums small, the case the bound is for.
+func TestProductMass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 18))
+	for _, tc := range []struct{ n, k int }{{12, 2}, {8, 3}, {6, 6}} {
+		for trial := range 20 {
+			rows := make([][]float64, tc.n)
+			for i := range rows {
+				rows[i] = make([]float64, tc.k)
+				sum := 0.0
+				for j := range rows[i] {
+					v := rng.Float64()
+					if j == trial%tc.k {
+						v *= 40 // a dominant class
+					}
+					rows[i][j] = v
+					sum += v
+				}
+				for j := range rows[i] {
+					rows[i][j] /= sum
+				}
+			}
+			var sums []float64
+			y := make([]int, tc.n)
+			for {
+				s := 0.0
+				for i, c := range y {
+					s -= math.Log(rows[i][c])
+				}
+				sums = append(sums, s)
+				i := 0
+				for i < tc.n && y[i] == tc.k-1 {
+					y[i] = 0
+					i++
+				}
+				if i == tc.n {
+					break
+				}
+				y[i]++
+			}
+			slices.Sort(sums)
+			for c, s := range sums {
+				// c+1 labelings have a sum ≤ s: the lemma says c+1 ≤ e^s.
+				if float64(c+1) > math.Exp(s)*(1+1e-9) {
+					t.Fatalf("n=%d K=%d trial %d: %d labelings with sum ≤ %.4f > e^s = %.4f", tc.n, tc.k, trial, c+1, s, math.Exp(s))
+				}
+			}
+		}
 	}
 }

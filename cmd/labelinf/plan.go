@@ -173,6 +173,10 @@ type planOut struct {
 	Tau          float64 `json:"tau"`
 	ScoreBits    float64 `json:"score_bits"`
 	FloorQueries float64 `json:"floor_queries"`
+	// BackgroundFloor is the floor of every code on its worst labeling
+	// with the scores below the candidates' background left out
+	// (decode.Floor.AnyBackground); zero under noise.
+	BackgroundFloor int `json:"background_floor,omitempty"`
 	// BlockFloor and SeparatedFloor are lower bounds on the queries of
 	// any block code and of the block codes whose sums must be a reported
 	// spacing apart (decode.FloorMulti); zero under noise.
@@ -237,6 +241,9 @@ func runPlan(e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "N = %d, K = %d, scorer %s (%s), noise %s τ = %g\n", out.N, out.K, m.Name, m.Desc, out.Noise, out.Tau)
 	fmt.Fprintf(e.stdout, "information floor: %.1f queries (%.1f bits per score)\n", out.FloorQueries, out.ScoreBits)
+	if out.BackgroundFloor > 0 {
+		fmt.Fprintf(e.stdout, "every code, worst labeling, scores below the candidates' background left out: at least %d queries\n", out.BackgroundFloor)
+	}
 	if out.BlockFloor > 0 {
 		fmt.Fprintf(e.stdout, "block-code floors: %d queries (any block code), %d (sums a reported spacing apart)\n", out.BlockFloor, out.SeparatedFloor)
 	}
@@ -314,6 +321,7 @@ func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dr
 		// smallest), not down to 0.
 		out.ScoreBits = f.ScoreBits
 		out.BlockFloor, out.SeparatedFloor = f.BlockCount, f.BlockSeparated
+		out.BackgroundFloor = f.AnyBackground
 	}
 	out.FloorQueries = float64(n) * math.Log2(float64(k)) / out.ScoreBits
 	auto := decode.Auto(m, k, false)
