@@ -244,7 +244,8 @@
 // spread gives g ≈ 4: 512 queries on float64-sklearn at N = 25,000
 // (49 labels a query) and about 1,200 on torch-bce where Carry takes
 // about 1,220 (BENCHMARKS.md, "List top over digits"). What is left to
-// the any-code floor (472): the top's spread (16 fresh points at
+// the any-code floors (432, and 457 counting the background): the top's
+// spread (16 fresh points at
 // generic weights in [W/2, W]: a larger top costs the meet in the middle
 // 2^(k/2) a list entry; 24 gained 1 query for twice the CPU), and the
 // list target (32: 2 queries for twice the CPU).
