@@ -240,15 +240,17 @@
 // digits read from the exact residual, each reading within the budget
 // emulated; what the readings leave ambiguous (adjacent integers differ
 // in a run of trailing digits) is carried with the top's points, so a
-// query holds 50–130 carried points, a list of about 10, and the top's
-// spread gives g ≈ 4: 512 queries on float64-sklearn at N = 25,000
-// (49 labels a query) and about 1,200 on torch-bce where Carry takes
+// query holds 50–130 carried points, a list of about 15, and the top's
+// spread gives g ≈ 4.4 (measured: Σ log2(W/δ) over the queries against
+// N): 512 queries on float64-sklearn at N = 25,000 (49 labels a query;
+// the calculator, with the query's own terms of about 700 in S, gives
+// 512 for g = 4.4) and about 1,200 on torch-bce where Carry takes
 // about 1,220 (BENCHMARKS.md, "List top over digits"). What is left to
 // the any-code floors (432, and 457 counting the background): the top's
-// spread (16 fresh points at
-// generic weights in [W/2, W]: a larger top costs the meet in the middle
-// 2^(k/2) a list entry; 24 gained 1 query for twice the CPU), and the
-// list target (32: 2 queries for twice the CPU).
+// spread (16 fresh points at generic weights in [W/2, W]: a larger top
+// costs the meet in the middle 2^(k/2) a list entry; 24 gained 1 query
+// for twice the CPU), and the list target (32: 2 queries for twice the
+// CPU).
 //
 // For K > 2 every block code spends the room of a query on
 // superincreasing digits whose sums span only K/(K − 1)·W (1.2·W for
