@@ -1,0 +1,688 @@
+// This file implements the KList strategy: for K > 2 against a model that
+// names its log, a list-decoded top of binary questions above Cross's
+// mixed-radix digits (kties.go).
+
+package decode
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"slices"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// KList is Cross's K-ary code (kties.go) with a list-decoded top, for
+// K > 2 against a model that names its log (float64-sklearn, torch-bce:
+// every term is the server's own, so a labeling explains a score when its
+// emulated score equals it). A query has two parts:
+//
+//   - The top: points asked a binary question. A point's label set M_i is
+//     split in two halves (A_i: its lower ⌈|M_i|/2⌉ labels, B_i the rest)
+//     and its row gives the labels of one half the term a and those of the
+//     other a + w, |w| up to W − ln K, generic (a palette of random
+//     weights). The top's points are the carried ones, whose halves a list
+//     of candidates (the bits of every labeling of them that explains every
+//     score so far) leaves open, and up to klMaxFresh fresh points. The
+//     carried weights are chosen by Leaderboard's descent to push the
+//     list's sums apart (leaderboard.go, carryWeights).
+//   - The tail: Cross's mixed-radix digits (planRadixOn) over the next
+//     points, their unit at the resolution of the score (radixRho
+//     spacings), their room u the cell the top's candidates are not
+//     separated within.
+//
+// A binary question on a point spreads the sum with variance w²/4 for one
+// bit; six evenly spaced terms (a digit) spread it with 0.117·W² for
+// 2.585 bits. A score whose sum spreads with deviation σ carries at most
+// log2(√(2πe)·σ/δ) bits (δ the spacing), so the top's generic weights are
+// where the range comes from, and the digits below fill the top's cell at
+// the resolution so that no candidate's residual is wasted. The cell u
+// and the number of fresh points k are chosen per query to maximize
+// k + log2 u, the bits the query asks for, subject to the expected list
+// after the query staying at klTarget (Leaderboard's estimate, the cell
+// replaced by u).
+//
+// Decoding: every list entry with every fresh labeling whose top sum
+// leaves a residual within the rigorous budget of the tail's range (a meet
+// in the middle over the fresh points, Leaderboard's window) is a top
+// candidate; for each, every tail labeling whose exact sum lies within
+// the budget of the residual (the digits' lister, radixPlan.each) is
+// emulated whole, and the candidates whose emulated score equals the
+// score survive. The top points on which every survivor agrees learn the
+// half (a point left with one label is learned); the others are carried
+// with the distinct bit vectors of the survivors. The tail keeps what
+// every survivor's tail labeling agrees on: labels, label sets and ties
+// mod K (tieSets). The set of labelings kept (list × tail sets and ties)
+// holds the projections of the survivors, so it holds every labeling that
+// explains every score: a label is learned only when all of them have it,
+// as strict as Cross.
+//
+// Against other models, or for K = 2, KList is [Cross]. [Auto] picks it
+// for K > 2 against a model that names its log.
+var KList Strategy = klist{}
+
+type klist struct{}
+
+func init() { register(KList) }
+
+func (klist) String() string     { return "klist" }
+func (klist) knownNeutral() bool { return false }
+
+// setup is Cross's; without the K-ary code (K = 2, no exact terms) the
+// attack is Cross's.
+func (klist) setup(a *multi) {
+	cross{}.setup(a)
+	if a.mask == nil || !a.baseExact {
+		a.st = Cross
+	}
+}
+
+// errKListDryRun: the strategy's queries follow the scores.
+var errKListDryRun = errors.New("decode: the klist strategy adapts every query to the scores before it: it has no dry run")
+
+func (klist) next(*multi, int) (*blockPlan, error) { return nil, errKListDryRun }
+
+// KList's constants: choices, not calibrated optima (BENCHMARKS.md, "K-ary
+// list top").
+const (
+	// klTarget is the expected list after a query (the true labeling
+	// included).
+	klTarget = 16
+	// klMaxFresh caps the fresh points of a query (the meet in the middle
+	// holds 2^(k/2) sums a half).
+	klMaxFresh = 24
+	// klPalette is the number of palette weights (half in [W'/2, W'] for
+	// fresh points, half in [−W', W'] for carried ones, W' = W − ln K).
+	klPalette = 256
+	// klPasses is the carried weights' descent's passes.
+	klPasses = 1
+)
+
+// klRho is the tail's least unit in spacings (radixRho for KList): a
+// unit below the spacing makes several tail labelings explain one score,
+// each a list entry.
+var klRho = 1.0
+
+// klDebug, if set (by tests), is told about every query.
+var klDebug func(string)
+
+// klState is one KList attack.
+type klState struct {
+	a  *multi
+	lb *lbState // the list, the carried points, the palette (nominal weights), the descent
+	// wTop is the largest top weight W'.
+	wTop float64
+	// vals[l][j] is the labels list entry l allows carried point
+	// lb.cD[j]: a half of a binary question or one label of a tail. The
+	// values of one point in the list are disjoint. lb.cand holds, for
+	// each query, the bits of vals on its split (klQuery.s0).
+	vals [][]uint64
+	rows map[klKey]rowInfo
+}
+
+// klKey identifies a top row: the labels at the larger probability and
+// the weight.
+type klKey struct {
+	hi uint64
+	w  float64
+}
+
+// klQuery is one query's design.
+type klQuery struct {
+	idx    []int // carried, fresh, tail points
+	rows   []rowInfo
+	nd, k  int        // carried and fresh points
+	s0     []uint64   // top position j: the labels of bit 0 (the rest of its set: bit 1)
+	c0, c1 []int      // top position j: a label of bit 0 and of bit 1
+	tail   *blockPlan // nil: no tail
+	tIdx   []int      // the tail's points
+}
+
+func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo)}
+	st.lb.passes = klPasses
+	res := &Result{Verified: true}
+	st.wTop = (a.tTop - a.tBot - math.Log(float64(a.k))) * radixRoom
+	if !(st.wTop > 0) {
+		return a.failed(res), &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
+	}
+	for j := range klPalette {
+		var w float64
+		if j%2 == 0 {
+			w = st.wTop * (lbBeta + (1-lbBeta)*st.lb.rng.Float64())
+			st.lb.pos = append(st.lb.pos, j)
+		} else {
+			w = st.wTop * (2*st.lb.rng.Float64() - 1)
+		}
+		// The descent reads the nominal weight (row is never computed).
+		st.lb.pal = append(st.lb.pal, lbRow{w: w, done: true, vf: w})
+	}
+	for a.nUnk > 0 {
+		if err := ctx.Err(); err != nil {
+			return a.partial(res), err
+		}
+		if a.queries >= a.maxQ {
+			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
+		}
+		q, err := st.design()
+		if err != nil {
+			return a.failed(res), err
+		}
+		score, err := s.Score(ctx, a.prediction(q.idx, &blockPlan{rows: q.rows}))
+		a.queries++
+		for _, i := range q.idx {
+			a.putRow(i)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return a.partial(res), err
+			}
+			return a.failed(res), err
+		}
+		got, err := st.decode(score, q)
+		if err != nil {
+			if a.opt.OnFail != nil {
+				if ferr := a.opt.OnFail(slices.Clone(a.labels)); ferr != nil {
+					return a.failed(res), fmt.Errorf("%w: %w", ErrInconsistent, ferr)
+				}
+			}
+			return a.failed(res), err
+		}
+		res.Blocks = append(res.Blocks, got)
+		if got < len(q.idx) {
+			res.Partial++
+		}
+		if a.opt.Progress != nil {
+			a.opt.Progress(a.n-a.nUnk, a.queries)
+		}
+	}
+	if a.opt.Check {
+		ok, decisive, err := a.check(ctx, s)
+		if err != nil {
+			return a.failed(res), err
+		}
+		res.Checked, res.CheckDecisive = true, decisive
+		if !ok {
+			res.Verified = false
+			return a.failed(res), fmt.Errorf("%w: the final check query does not match the recovered labels", ErrInconsistent)
+		}
+	}
+	return a.partial(res), nil
+}
+
+// pool returns up to n free points (unknown, not followers, not carried)
+// in the block order.
+func (st *klState) pool(n int) []int {
+	a := st.a
+	var out []int
+	for p := a.pos; p < a.n && len(out) < n; p++ {
+		p = a.findPos(p)
+		if p >= a.n {
+			break
+		}
+		if i := a.order[p]; a.labels[i] < 0 && a.leader[i] < 0 && !st.lb.inD[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// split returns the lower ⌈r/2⌉ labels of the set m (r labels).
+func split(m uint64) uint64 {
+	h := (bits.OnesCount64(m) + 1) / 2
+	var a uint64
+	for range h {
+		a |= m & -m
+		m &= m - 1
+	}
+	return a
+}
+
+// topRow returns the row of a binary question: the labels of hi at
+// probability q, the others at q·e^(−w), w ≥ 0. Rows are cached.
+func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
+	key := klKey{hi, w}
+	if r, ok := st.rows[key]; ok {
+		return r, nil
+	}
+	a := st.a
+	h := bits.OnesCount64(hi)
+	e := math.Exp(-w)
+	q := 1 / (float64(h) + float64(a.k-h)*e)
+	row := make([]float64, a.k)
+	for c := range row {
+		row[c] = q * e
+		if hi>>c&1 == 1 {
+			row[c] = q
+		}
+	}
+	r, err := a.rowInfo(row)
+	if err != nil {
+		return rowInfo{}, err
+	}
+	if len(st.rows) >= rowCacheMax {
+		clear(st.rows)
+	}
+	st.rows[key] = r
+	return r, nil
+}
+
+// question returns the row of point i asked its binary question (bit 0:
+// the labels of half, bit 1: the rest of its set) with nominal increment
+// w (bit 1's term minus bit 0's), and a label of each half.
+func (st *klState) question(i int, half uint64, w float64) (rowInfo, int, int, error) {
+	a := st.a
+	b := a.mask[i] &^ half
+	if half == 0 || b == 0 || half&^a.mask[i] != 0 {
+		return rowInfo{}, 0, 0, fmt.Errorf("decode: klist: point %d's halves %b, %b of %b (internal error)", i, half, b, a.mask[i])
+	}
+	hi := half
+	if w < 0 {
+		hi = maskAll(a.k) &^ half
+	}
+	r, err := st.topRow(hi, math.Abs(w))
+	if err != nil {
+		return rowInfo{}, 0, 0, err
+	}
+	c0, c1 := bits.TrailingZeros64(half), bits.TrailingZeros64(b)
+	// Every label of a half has the same probability, so the same exact
+	// and computed term: checked, since decoding takes one for all.
+	for _, hm := range []uint64{half, b} {
+		c := bits.TrailingZeros64(hm)
+		for m := hm; m != 0; m &= m - 1 {
+			d := bits.TrailingZeros64(m)
+			if r.t[d].Cmp(r.t[c]) != 0 || r.lo[d] != r.lo[c] || r.hi[d] != r.hi[c] {
+				return rowInfo{}, 0, 0, fmt.Errorf("decode: klist: the labels of one half get different terms under %s", a.m.Name)
+			}
+		}
+	}
+	return r, c0, c1, nil
+}
+
+// design returns the next query.
+func (st *klState) design() (*klQuery, error) {
+	a, lb := st.a, st.lb
+	L, nd := len(st.vals), len(lb.cD)
+	// Each carried point's split: its list values, shuffled, in two
+	// groups (a binary question's two halves stay the two), and the
+	// entries' bits on it.
+	s0 := make([]uint64, nd)
+	for j := range nd {
+		var vs []uint64
+		for _, e := range st.vals {
+			if !slices.Contains(vs, e[j]) {
+				vs = append(vs, e[j])
+			}
+		}
+		lb.rng.Shuffle(len(vs), func(x, y int) { vs[x], vs[y] = vs[y], vs[x] })
+		for _, v := range vs[:(len(vs)+1)/2] {
+			s0[j] |= v
+		}
+	}
+	lb.cand = make([][]uint8, L)
+	for l, e := range st.vals {
+		lb.cand[l] = make([]uint8, nd)
+		for j, v := range e {
+			if v&s0[j] == 0 {
+				lb.cand[l][j] = 1
+			}
+		}
+	}
+	pool := st.pool(klMaxFresh + radixBlockMax)
+	kmax := min(len(pool), klMaxFresh, len(lb.pos)/2)
+	if a.opt.MaxBlock > 0 {
+		kmax = min(kmax, a.opt.MaxBlock)
+	}
+	if L > lbMaxList {
+		kmax = 0
+	}
+	for kmax > 0 && L<<((kmax+1)/2) > lbMaxWork {
+		kmax--
+	}
+	perm := lb.rng.Perm(len(lb.pos))
+	used := make(map[int]bool)
+	fw := make([]int, kmax)
+	for j := range fw {
+		fw[j] = lb.pos[perm[j]]
+		used[fw[j]] = true
+	}
+	vf := make([]float64, kmax+1) // vf[k]: variance of the first k fresh sums
+	for j, r := range fw {
+		vf[j+1] = vf[j] + lb.pal[r].vf*lb.pal[r].vf/4
+	}
+	ulpN, unit := a.radixSpacing(klRho)
+	// The cell below which two top candidates are not told apart without
+	// a tail: a few spacings (the summation's rounding).
+	cell0 := 2 * ulpN
+	sep := 0.0
+	if kmax == 0 {
+		sep = 2 * cell0
+	}
+	cw := lb.carryWeights(math.Sqrt(vf[kmax]), used, sep)
+	sl := lb.carriedSums(cw)
+	// The cell u and the fresh count k: the most bits asked, k + log2 u,
+	// with the expected list at most klTarget. A tail needs room for a
+	// few digits at the unit.
+	maxRoom := float64(a.k-1) * a.wmax * radixRoom
+	minRoom := float64(a.k) * unit
+	tgt := float64(klTarget)
+	bestK, bestU, bestF := 0, 0.0, math.Inf(-1)
+	for k := 0; k <= kmax; k++ {
+		m := float64(L) * math.Exp2(float64(k))
+		var u float64
+		if k == 0 {
+			// The exact expectation of a uniform offset: not linear in
+			// the cell; bisect on a log scale.
+			lo, hi := 0.0, math.Log2(maxRoom/cell0)
+			if lbExpected(sl, m, 0, cell0) > tgt && L > 1 {
+				u = 0
+			} else {
+				for range 24 {
+					mid := (lo + hi) / 2
+					if lbExpected(sl, m, 0, cell0*math.Exp2(mid)) <= tgt {
+						lo = mid
+					} else {
+						hi = mid
+					}
+				}
+				u = cell0 * math.Exp2(lo)
+			}
+		} else {
+			e1 := lbExpected(sl, m, math.Sqrt(vf[k]), 1) - 1
+			u = maxRoom
+			if e1 > 0 {
+				u = min(maxRoom, (tgt-1)/e1)
+			}
+		}
+		if u < minRoom {
+			// No tail: the candidates must be told apart at the cell.
+			if k > 0 && lbExpected(sl, m, math.Sqrt(vf[k]), cell0) > tgt {
+				continue
+			}
+			u = cell0
+		}
+		if f := float64(k) + math.Log2(u); f > bestF {
+			bestK, bestU, bestF = k, u, f
+		}
+	}
+	k := bestK
+	q := &klQuery{nd: nd, k: k}
+	q.idx = append(slices.Clone(lb.cD), pool[:k]...)
+	for j, i := range q.idx {
+		var half uint64
+		var w float64
+		if j < nd {
+			half, w = s0[j], lb.pal[cw[j]].vf
+		} else {
+			half, w = split(a.mask[i]), lb.pal[fw[j-nd]].vf
+		}
+		q.s0 = append(q.s0, half)
+		r, c0, c1, err := st.question(i, half, w)
+		if err != nil {
+			return nil, err
+		}
+		q.rows = append(q.rows, r)
+		q.c0, q.c1 = append(q.c0, c0), append(q.c1, c1)
+	}
+	if rest := pool[k:]; bestU >= minRoom && len(rest) > 0 {
+		// The tail's digits span about u: its top digit's room, scaled
+		// once by the realized span.
+		room := bestU * float64(a.k-1) / float64(a.k)
+		for range 3 {
+			p, err := a.planRadixOn(rest, room, klRho)
+			if err != nil {
+				return nil, err
+			}
+			_, span := st.tailRange(p, rest[:len(p.rows)])
+			sf, _ := span.Float64()
+			q.tail, q.tIdx = p, rest[:len(p.rows)]
+			if sf <= bestU*1.02 || sf <= 0 {
+				break
+			}
+			room *= bestU / sf
+		}
+		q.idx = append(q.idx, q.tIdx...)
+		q.rows = append(q.rows, q.tail.rows...)
+	}
+	if len(q.idx) == 0 {
+		return nil, errors.New("decode: klist: nothing left to query (internal error)")
+	}
+	return q, nil
+}
+
+// tailRange returns the least exact sum of the tail p's increments over
+// its points' label sets (its base) and the span above it.
+func (st *klState) tailRange(p *blockPlan, idx []int) (base, span *big.Float) {
+	base = new(big.Float).SetPrec(sumPrec)
+	span = new(big.Float).SetPrec(sumPrec)
+	for j, i := range idx {
+		var lo, hi *big.Float
+		for m := st.a.mask[i]; m != 0; m &= m - 1 {
+			v := p.v[j][bits.TrailingZeros64(m)]
+			if lo == nil || v.Cmp(lo) < 0 {
+				lo = v
+			}
+			if hi == nil || v.Cmp(hi) > 0 {
+				hi = v
+			}
+		}
+		base.Add(base, lo)
+		span.Add(span, new(big.Float).SetPrec(sumPrec).Sub(hi, lo))
+	}
+	return base, span
+}
+
+// klSurv is a candidate that explains the score: list entry l, fresh bits
+// m, and its tail labeling (nil if the tail's lister stopped short: every
+// tail label is kept open).
+type klSurv struct {
+	l    int
+	m    uint32
+	tail []int
+}
+
+// decode finds every candidate that explains the score, learns what they
+// agree on and carries the rest; it returns the labels learned.
+func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
+	a, lb := st.a, st.lb
+	a.fillBase()
+	defer st.neutralize(q.idx)
+	nd, nTop := q.nd, q.nd+q.k
+	budget := a.budgetFor(q.idx, q.rows, false)
+	t := new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(&blockPlan{rows: q.rows}))
+	// The top's bit-0 sum T0 and each bit's increment over it.
+	t0 := new(big.Float).SetPrec(sumPrec)
+	v := make([][]*big.Float, nTop)
+	zero := new(big.Float)
+	for j := range nTop {
+		r := &q.rows[j]
+		o0 := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c0[j]], r.t[0])
+		t0.Add(t0, o0)
+		d := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c1[j]], r.t[q.c0[j]])
+		v[j] = []*big.Float{zero, d}
+	}
+	// The residual the tail must explain: t − T0 − top bits' sum, within
+	// [base − b, base + span + b].
+	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
+	base, span := new(big.Float), new(big.Float)
+	if q.tail != nil {
+		base, span = st.tailRange(q.tail, q.tIdx)
+	}
+	half := new(big.Float).SetPrec(sumPrec).Quo(span, big.NewFloat(2))
+	center := new(big.Float).SetPrec(sumPrec).Sub(r0, base)
+	center.Sub(center, half)
+	hf, _ := half.Float64()
+	// The score's float64 bounds, rounded outward (the noise widens them).
+	tau := new(big.Rat)
+	if a.opt.Noise.Kind != 0 {
+		sf, _ := score.Float64()
+		tau.SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n))
+	}
+	sLo, sHi := new(big.Rat).Sub(score, tau), new(big.Rat).Add(score, tau)
+	fLo, fHi := ratDown(sLo), ratUp(sHi)
+	exact := pointTerms(a, q.rows)
+	match := func() bool {
+		if r, ok, err := a.emu.ReportFloat(a.lo); ok && exact {
+			return err != nil || (r >= fLo && r <= fHi)
+		}
+		rlo, err := a.emu.Report(a.lo)
+		if err == nil && sHi.Cmp(rlo) < 0 {
+			return false
+		}
+		rhi, err := a.emu.Report(a.hi)
+		return err != nil || sLo.Cmp(rhi) <= 0
+	}
+	set := func(j, c int) {
+		i, r := q.idx[j], &q.rows[j]
+		a.lo.Set(i, r.lo[c])
+		a.hi.Set(i, r.hi[c])
+	}
+	b := new(big.Float).SetFloat64(budget)
+	res := new(big.Float).SetPrec(sumPrec)
+	low := new(big.Float).SetPrec(sumPrec)
+	high := new(big.Float).SetPrec(sumPrec)
+	var surv []klSurv
+	bit := func(l int, m uint32, j int) int {
+		if j < nd {
+			return int(lb.cand[l][j])
+		}
+		return int(m >> (j - nd) & 1)
+	}
+	explains := func(l int, m uint32, _ bool) bool {
+		res.Set(r0)
+		for j := range nTop {
+			c := q.c0[j]
+			if bit(l, m, j) == 1 {
+				res.Sub(res, v[j][1])
+				c = q.c1[j]
+			}
+			set(j, c)
+		}
+		if q.tail == nil {
+			if low.Abs(res).Cmp(b) > 0 || !match() {
+				return false
+			}
+			surv = append(surv, klSurv{l: l, m: m, tail: []int{}})
+			return true
+		}
+		low.Sub(res, b)
+		high.Add(res, b)
+		found := false
+		complete := q.tail.each(a, q.tail, low, high, func(sigma []int) bool {
+			for j, c := range sigma {
+				set(nTop+j, c)
+			}
+			if match() {
+				surv = append(surv, klSurv{l: l, m: m, tail: slices.Clone(sigma)})
+				found = true
+			}
+			return true
+		})
+		if !complete {
+			surv = append(surv, klSurv{l: l, m: m})
+			return true
+		}
+		return found
+	}
+	lb.window(center, hf+budget, v, q.k, explains)
+	if klDebug != nil {
+		sf, _ := span.Float64()
+		ulpN, _ := a.radixSpacing(klRho)
+		klDebug(fmt.Sprintf("q%d L=%d nd=%d k=%d tail=%d span/ulp=%.3g b/ulp=%.3g surv=%d", a.queries, len(lb.cand), nd, q.k, len(q.tIdx), sf/ulpN, budget/ulpN, len(surv)))
+	}
+	if len(surv) == 0 {
+		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d tail points explains the score under %s", ErrInconsistent, nd, q.k, len(q.tIdx), a.m.Name)
+	}
+	st.neutralize(q.idx)
+	return st.update(q, surv), nil
+}
+
+// neutralize puts the query's points back at the neutral terms.
+func (st *klState) neutralize(idx []int) {
+	a := st.a
+	for _, i := range idx {
+		a.lo.Set(i, a.neutral.lo[0])
+		a.hi.Set(i, a.neutral.hi[0])
+	}
+}
+
+// update learns what the survivors agree on: the labels a point may
+// have (a top point's half, a tail point's label; one label left is
+// learned), and carries the points they disagree on with the list of
+// their distinct values. It returns the labels learned.
+func (st *klState) update(q *klQuery, surv []klSurv) int {
+	a, lb := st.a, st.lb
+	nd, nTop := q.nd, q.nd+q.k
+	// A tail lister that stopped short leaves every tail label open.
+	short := slices.ContainsFunc(surv, func(s klSurv) bool { return s.tail == nil })
+	val := func(s klSurv, j int) uint64 {
+		i := q.idx[j]
+		switch {
+		case j < nd:
+			return st.vals[s.l][j]
+		case j < nTop:
+			if s.m>>(j-nd)&1 == 0 {
+				return q.s0[j]
+			}
+			return a.mask[i] &^ q.s0[j]
+		case short:
+			return a.mask[i]
+		}
+		return 1 << s.tail[j-nTop]
+	}
+	sigma := make([]int, len(q.idx))
+	var open []int // positions still undecided
+	for j, i := range q.idx {
+		sigma[j] = -1
+		v0 := val(surv[0], j)
+		union, agree := v0, true
+		for _, s := range surv[1:] {
+			v := val(s, j)
+			union |= v
+			agree = agree && v == v0
+		}
+		a.mask[i] &= union
+		if !agree {
+			open = append(open, j)
+		} else if bits.OnesCount64(a.mask[i]) == 1 {
+			sigma[j] = bits.TrailingZeros64(a.mask[i])
+		}
+	}
+	for _, i := range lb.cD {
+		lb.inD[i] = false
+	}
+	lb.cD = lb.cD[:0]
+	for _, j := range open {
+		lb.cD = append(lb.cD, q.idx[j])
+		lb.inD[q.idx[j]] = true
+	}
+	seen := make(map[string]bool, len(surv))
+	var vals [][]uint64
+	key := make([]byte, 0, 8*len(open))
+	for _, s := range surv {
+		e := make([]uint64, len(open))
+		key = key[:0]
+		for x, j := range open {
+			e[x] = val(s, j)
+			key = binary.LittleEndian.AppendUint64(key, e[x])
+		}
+		if !seen[string(key)] {
+			seen[string(key)] = true
+			vals = append(vals, e)
+		}
+	}
+	st.vals = vals
+	a.learn(q.idx, sigma)
+	got := 0
+	for _, c := range sigma {
+		if c >= 0 {
+			got++
+		}
+	}
+	return got
+}
