@@ -5,6 +5,7 @@
 package decode
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -90,15 +91,6 @@ func (klist) next(*multi, int) (*blockPlan, error) { return nil, errKListDryRun 
 // KList's constants: choices, not calibrated optima (BENCHMARKS.md, "K-ary
 // list top").
 const (
-	// klTarget is the expected list after a query (the true labeling
-	// included).
-	klTarget = 16
-	// klMaxFresh caps the fresh points of a query (the meet in the middle
-	// holds 2^(k/2) sums a half).
-	klMaxFresh = 24
-	// klPalette is the number of palette weights (half in [W'/2, W'] for
-	// fresh points, half in [−W', W'] for carried ones, W' = W − ln K).
-	klPalette = 256
 	// klPasses is the carried weights' descent's passes.
 	klPasses = 1
 )
@@ -108,8 +100,26 @@ const (
 // each a list entry.
 var klRho = 1.0
 
+// klTarget is the expected list after a query (the true labeling
+// included), klMaxFresh the most fresh points a query asks (the meet in
+// the middle holds 2^(k/2) sums a half).
+var klTarget, klMaxFresh = 16.0, 16
+
+// klPalette is the number of palette weights (half in [W'/2, W'] for
+// fresh points, half in [−W', W'] for carried ones, W' = W − ln K).
+var klPalette = 128
+
+// klRoomGrid is the tail rooms' grid, 2^(i/klRoomGrid): coarse, so that
+// the tails' digit rows recur across queries.
+const klRoomGrid = 8
+
+// klRowsMax bounds the cached top rows (a row is a few hundred bytes).
+const klRowsMax = 1 << 14
+
 // klDebug, if set (by tests), is told about every query.
 var klDebug func(string)
+
+var klCount [4]int
 
 // klState is one KList attack.
 type klState struct {
@@ -123,6 +133,8 @@ type klState struct {
 	// each query, the bits of vals on its split (klQuery.s0).
 	vals [][]uint64
 	rows map[klKey]rowInfo
+	// spanRatio is the last tail's span over its room.
+	spanRatio float64
 }
 
 // klKey identifies a top row: the labels at the larger probability and
@@ -144,7 +156,7 @@ type klQuery struct {
 }
 
 func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
-	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo)}
+	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1}
 	st.lb.passes = klPasses
 	res := &Result{Verified: true}
 	st.wTop = (a.tTop - a.tBot - math.Log(float64(a.k))) * radixRoom
@@ -265,7 +277,8 @@ func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
 	if err != nil {
 		return rowInfo{}, err
 	}
-	if len(st.rows) >= rowCacheMax {
+	klCount[0]++
+	if len(st.rows) >= klRowsMax {
 		clear(st.rows)
 	}
 	st.rows[key] = r
@@ -370,9 +383,11 @@ func (st *klState) design() (*klQuery, error) {
 	// few digits at the unit.
 	maxRoom := float64(a.k-1) * a.wmax * radixRoom
 	minRoom := float64(a.k) * unit
-	tgt := float64(klTarget)
+	tgt := klTarget
 	bestK, bestU, bestF := 0, 0.0, math.Inf(-1)
-	for k := 0; k <= kmax; k++ {
+	// k + log2 u grows with k but where the cap on the room binds: the
+	// ends and the middle are tried.
+	for _, k := range slices.Compact([]int{0, kmax / 2, kmax}) {
 		m := float64(L) * math.Exp2(float64(k))
 		var u float64
 		if k == 0 {
@@ -432,19 +447,17 @@ func (st *klState) design() (*klQuery, error) {
 	if rest := pool[k:]; bestU >= minRoom && len(rest) > 0 {
 		// The tail's digits span about u: its top digit's room, scaled
 		// once by the realized span.
-		room := bestU * float64(a.k-1) / float64(a.k)
-		for range 3 {
-			p, err := a.planRadixOn(rest, room, klRho)
-			if err != nil {
-				return nil, err
-			}
-			_, span := st.tailRange(p, rest[:len(p.rows)])
-			sf, _ := span.Float64()
-			q.tail, q.tIdx = p, rest[:len(p.rows)]
-			if sf <= bestU*1.02 || sf <= 0 {
-				break
-			}
-			room *= bestU / sf
+		// The tail's room on a coarse grid (its rows recur across
+		// queries), scaled by the previous tail's span over its room.
+		room := math.Exp2(math.Floor(math.Log2(bestU/st.spanRatio)*klRoomGrid) / klRoomGrid)
+		p, err := a.planRadixOn(rest, room, klRho)
+		if err != nil {
+			return nil, err
+		}
+		q.tail, q.tIdx = p, rest[:len(p.rows)]
+		_, span := st.tailRange(p, q.tIdx)
+		if sf, _ := span.Float64(); sf > 0 {
+			st.spanRatio = sf / room
 		}
 		q.idx = append(q.idx, q.tIdx...)
 		q.rows = append(q.rows, q.tail.rows...)
@@ -527,6 +540,7 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	exact := pointTerms(a, q.rows)
 	match := func() bool {
+		klCount[1]++
 		if r, ok, err := a.emu.ReportFloat(a.lo); ok && exact {
 			return err != nil || (r >= fLo && r <= fHi)
 		}
@@ -545,8 +559,14 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 	b := new(big.Float).SetFloat64(budget)
 	res := new(big.Float).SetPrec(sumPrec)
 	low := new(big.Float).SetPrec(sumPrec)
-	high := new(big.Float).SetPrec(sumPrec)
 	var surv []klSurv
+	var tl *klTail
+	var sig []int
+	bf, _ := b.Float64()
+	if q.tail != nil {
+		tl = st.newTail(q)
+		sig = make([]int, len(q.tIdx))
+	}
 	bit := func(l int, m uint32, j int) int {
 		if j < nd {
 			return int(lb.cand[l][j])
@@ -554,6 +574,7 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 		return int(m >> (j - nd) & 1)
 	}
 	explains := func(l int, m uint32, _ bool) bool {
+		klCount[2]++
 		res.Set(r0)
 		for j := range nTop {
 			c := q.c0[j]
@@ -570,19 +591,18 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 			surv = append(surv, klSurv{l: l, m: m, tail: []int{}})
 			return true
 		}
-		low.Sub(res, b)
-		high.Add(res, b)
+		rf, _ := res.Float64()
 		found := false
-		complete := q.tail.each(a, q.tail, low, high, func(sigma []int) bool {
-			for j, c := range sigma {
-				set(nTop+j, c)
-			}
+		n := 0
+		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, c int) {
+			sig[j] = c
+			set(nTop+j, c)
+		}, func() {
 			if match() {
-				surv = append(surv, klSurv{l: l, m: m, tail: slices.Clone(sigma)})
+				surv = append(surv, klSurv{l: l, m: m, tail: slices.Clone(sig)})
 				found = true
 			}
-			return true
-		})
+		}, &n)
 		if !complete {
 			surv = append(surv, klSurv{l: l, m: m})
 			return true
@@ -600,6 +620,79 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 	}
 	st.neutralize(q.idx)
 	return st.update(q, surv), nil
+}
+
+// klTail lists the labelings of a query's tail whose float64 sums lie
+// in a window: a superset of those whose exact sums do, the window
+// widened by margin, far above float64's rounding of the sums.
+type klTail struct {
+	ord        []int       // tail positions, largest span first
+	cls        [][]int     // cls[s]: the labels of position ord[s]
+	d          [][]float64 // d[s][x]: the increment of label cls[s][x]
+	minR, maxR []float64   // the least and largest sum of ord[s:]
+	margin     float64
+}
+
+// newTail prepares the lister of q's tail.
+func (st *klState) newTail(q *klQuery) *klTail {
+	p := q.tail
+	nt := len(q.tIdx)
+	tl := &klTail{ord: make([]int, nt), cls: make([][]int, nt), d: make([][]float64, nt), minR: make([]float64, nt+1), maxR: make([]float64, nt+1)}
+	span := make([]float64, nt)
+	abs := 0.0
+	for j, i := range q.tIdx {
+		tl.ord[j] = j
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for m := st.a.mask[i]; m != 0; m &= m - 1 {
+			f, _ := p.v[j][bits.TrailingZeros64(m)].Float64()
+			lo, hi = min(lo, f), max(hi, f)
+		}
+		span[j] = hi - lo
+		abs += max(math.Abs(lo), math.Abs(hi))
+	}
+	slices.SortStableFunc(tl.ord, func(x, y int) int { return cmp.Compare(span[y], span[x]) })
+	for s, j := range tl.ord {
+		tl.cls[s] = maskClasses(st.a.mask[q.tIdx[j]])
+		for _, c := range tl.cls[s] {
+			f, _ := p.v[j][c].Float64()
+			tl.d[s] = append(tl.d[s], f)
+		}
+	}
+	for s := nt - 1; s >= 0; s-- {
+		tl.minR[s] = tl.minR[s+1] + slices.Min(tl.d[s])
+		tl.maxR[s] = tl.maxR[s+1] + slices.Max(tl.d[s])
+	}
+	tl.margin = (abs + 1) * 0x1p-40
+	return tl
+}
+
+// list calls set(position, label) for each position of a labeling whose
+// sum lies in [lo, hi] (widened by the caller), then leaf, depth first
+// with the digits of largest span first; it reports false if it stopped
+// after maxCand labelings (*n counts them).
+func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), n *int) bool {
+	var rec func(s int, p float64) bool
+	rec = func(s int, p float64) bool {
+		if s == len(tl.ord) {
+			if *n++; *n > maxCand {
+				return false
+			}
+			leaf()
+			return true
+		}
+		for x, dv := range tl.d[s] {
+			q := p + dv
+			if q+tl.minR[s+1] > hi || q+tl.maxR[s+1] < lo {
+				continue
+			}
+			set(tl.ord[s], tl.cls[s][x])
+			if !rec(s+1, q) {
+				return false
+			}
+		}
+		return true
+	}
+	return rec(0, 0)
 }
 
 // neutralize puts the query's points back at the neutral terms.
