@@ -80,6 +80,12 @@ func (klist) setup(a *multi) {
 	cross{}.setup(a)
 	if a.mask == nil || !a.baseExact {
 		a.st = Cross
+		return
+	}
+	if klIndexOrder {
+		for i := range a.order {
+			a.order[i] = i
+		}
 	}
 }
 
@@ -109,9 +115,17 @@ var klTarget, klMaxFresh = 16.0, 16
 // fresh points, half in [−W', W'] for carried ones, W' = W − ln K).
 var klPalette = 128
 
+var klNoDescent = false
+
+var klIndexOrder = true
+
 // klRoomGrid is the tail rooms' grid, 2^(i/klRoomGrid): coarse, so that
 // the tails' digit rows recur across queries.
 const klRoomGrid = 8
+
+// klBracket is the depth of the tail's subtrees bracketed before they
+// are listed (two emulations, against about K^klBracket).
+var klBracket = 1
 
 // klRowsMax bounds the cached top rows (a row is a few hundred bytes).
 const klRowsMax = 1 << 14
@@ -120,6 +134,9 @@ const klRowsMax = 1 << 14
 var klDebug func(string)
 
 var klCount [4]int
+
+// debugKList, if set (by tests), is given the state of each attack.
+var debugKList func(st *klState)
 
 // klState is one KList attack.
 type klState struct {
@@ -135,6 +152,8 @@ type klState struct {
 	rows map[klKey]rowInfo
 	// spanRatio is the last tail's span over its room.
 	spanRatio float64
+	// tailCarried counts the tail points carried into the list (tests).
+	tailCarried int
 }
 
 // klKey identifies a top row: the labels at the larger probability and
@@ -158,6 +177,9 @@ type klQuery struct {
 func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
 	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1}
 	st.lb.passes = klPasses
+	if debugKList != nil {
+		debugKList(st)
+	}
 	res := &Result{Verified: true}
 	st.wTop = (a.tTop - a.tBot - math.Log(float64(a.k))) * radixRoom
 	if !(st.wTop > 0) {
@@ -376,7 +398,15 @@ func (st *klState) design() (*klQuery, error) {
 	if kmax == 0 {
 		sep = 2 * cell0
 	}
-	cw := lb.carryWeights(math.Sqrt(vf[kmax]), used, sep)
+	var cw []int
+	if klNoDescent {
+		sv := lb.cand
+		lb.cand = nil
+		cw = lb.carryWeights(0, used, 0)
+		lb.cand = sv
+	} else {
+		cw = lb.carryWeights(math.Sqrt(vf[kmax]), used, sep)
+	}
 	sl := lb.carriedSums(cw)
 	// The cell u and the fresh count k: the most bits asked, k + log2 u,
 	// with the expected list at most klTarget. A tail needs room for a
@@ -539,6 +569,7 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 	sLo, sHi := new(big.Rat).Sub(score, tau), new(big.Rat).Add(score, tau)
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	exact := pointTerms(a, q.rows)
+	var tl *klTail
 	match := func() bool {
 		klCount[1]++
 		if r, ok, err := a.emu.ReportFloat(a.lo); ok && exact {
@@ -551,6 +582,35 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 		rhi, err := a.emu.Report(a.hi)
 		return err != nil || sLo.Cmp(rhi) <= 0
 	}
+	// bracket reports whether a tail labeling with its positions before
+	// s as set may explain the score: the summation is monotone in
+	// every term (rounded additions), so every labeling of the positions
+	// from s on reports between the reports with each of them at its
+	// least and at its largest computed term.
+	above := func(hi bool) bool {
+		klCount[3]++
+		if r, ok, err := a.emu.ReportFloat(a.lo); ok {
+			return err == nil && (hi && r < fLo || !hi && r > fHi)
+		}
+		r, err := a.emu.Report(a.lo)
+		return err == nil && (hi && r.Cmp(sLo) < 0 || !hi && r.Cmp(sHi) > 0)
+	}
+	bracket := func(s int) bool {
+		for _, hi := range []bool{false, true} {
+			for x := s; x < len(tl.ord); x++ {
+				j := nTop + tl.ord[x]
+				if hi {
+					a.lo.Set(q.idx[j], q.rows[j].hi[tl.cMax[x]])
+				} else {
+					a.lo.Set(q.idx[j], q.rows[j].lo[tl.cMin[x]])
+				}
+			}
+			if above(hi) {
+				return false
+			}
+		}
+		return true
+	}
 	set := func(j, c int) {
 		i, r := q.idx[j], &q.rows[j]
 		a.lo.Set(i, r.lo[c])
@@ -560,7 +620,6 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 	res := new(big.Float).SetPrec(sumPrec)
 	low := new(big.Float).SetPrec(sumPrec)
 	var surv []klSurv
-	var tl *klTail
 	var sig []int
 	bf, _ := b.Float64()
 	if q.tail != nil {
@@ -602,7 +661,7 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 				surv = append(surv, klSurv{l: l, m: m, tail: slices.Clone(sig)})
 				found = true
 			}
-		}, &n)
+		}, bracket, &n)
 		if !complete {
 			surv = append(surv, klSurv{l: l, m: m})
 			return true
@@ -630,6 +689,7 @@ type klTail struct {
 	cls        [][]int     // cls[s]: the labels of position ord[s]
 	d          [][]float64 // d[s][x]: the increment of label cls[s][x]
 	minR, maxR []float64   // the least and largest sum of ord[s:]
+	cMin, cMax []int       // the labels of ord[s] with the least and largest computed term
 	margin     float64
 }
 
@@ -651,8 +711,19 @@ func (st *klState) newTail(q *klQuery) *klTail {
 		abs += max(math.Abs(lo), math.Abs(hi))
 	}
 	slices.SortStableFunc(tl.ord, func(x, y int) int { return cmp.Compare(span[y], span[x]) })
+	tl.cMin, tl.cMax = make([]int, nt), make([]int, nt)
 	for s, j := range tl.ord {
 		tl.cls[s] = maskClasses(st.a.mask[q.tIdx[j]])
+		r := &q.rows[q.nd+q.k+j]
+		tl.cMin[s], tl.cMax[s] = tl.cls[s][0], tl.cls[s][0]
+		for _, c := range tl.cls[s] {
+			if r.lo[c] < r.lo[tl.cMin[s]] {
+				tl.cMin[s] = c
+			}
+			if r.hi[c] > r.hi[tl.cMax[s]] {
+				tl.cMax[s] = c
+			}
+		}
 		for _, c := range tl.cls[s] {
 			f, _ := p.v[j][c].Float64()
 			tl.d[s] = append(tl.d[s], f)
@@ -668,11 +739,15 @@ func (st *klState) newTail(q *klQuery) *klTail {
 
 // list calls set(position, label) for each position of a labeling whose
 // sum lies in [lo, hi] (widened by the caller), then leaf, depth first
-// with the digits of largest span first; it reports false if it stopped
-// after maxCand labelings (*n counts them).
-func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), n *int) bool {
+// with the digits of largest span first, skipping the subtrees of the
+// last klBracket positions that bracket rules out; it reports false if it
+// stopped after maxCand labelings (*n counts them).
+func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket func(s int) bool, n *int) bool {
 	var rec func(s int, p float64) bool
 	rec = func(s int, p float64) bool {
+		if s == len(tl.ord)-klBracket && s > 0 && !bracket(s) {
+			return true
+		}
 		if s == len(tl.ord) {
 			if *n++; *n > maxCand {
 				return false
@@ -753,6 +828,9 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 	for _, j := range open {
 		lb.cD = append(lb.cD, q.idx[j])
 		lb.inD[q.idx[j]] = true
+		if j >= nTop {
+			st.tailCarried++
+		}
 	}
 	seen := make(map[string]bool, len(surv))
 	var vals [][]uint64
