@@ -297,13 +297,25 @@ func ratUp(r *big.Rat) float64 {
 // decoding across queries" and "List decoding for float scorers"):
 // [Leaderboard] for a binary score rounded to decimals, [Carry] for a
 // binary float32 score that can be emulated (float32-keras, torch-bce;
-// noEmu turns emulation off), and [Cross] for the others. A binary64
+// noEmu turns emulation off), [KList] for K > 2 against an unrounded
+// model that names its log (float64-sklearn, torch-bce), and [Cross] for
+// the others. A binary64
 // score stays with Cross: its blocks carry about 45 labels, beyond the
 // list decoder's meet in the middle over at most carryMaxFresh fresh
 // points (Carry took 893 queries on float64-sklearn at N = 25,000, Cross
 // 548).
 func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
-	if m == nil || k != 2 || m.Exact {
+	if m == nil || m.Exact {
+		return Cross
+	}
+	if k != 2 {
+		// K > 2 against a model that names its log, unrounded: KList
+		// (klist.go, BENCHMARKS.md "K-ary list top").
+		if !noEmu && m.Decimals < 0 {
+			if e, err := m.NewEmulator(); err == nil && e.ExactLog() {
+				return KList
+			}
+		}
 		return Cross
 	}
 	if m.Decimals >= 0 {

@@ -208,8 +208,9 @@ func TestCarryWrongModel(t *testing.T) {
 	}
 }
 
-// Auto picks Leaderboard for decimals, Carry for binary float32 scorers
-// and Cross for the others.
+// Auto picks Leaderboard for decimals, Carry for binary float32 scorers,
+// KList for K > 2 against a model that names its log and Cross for the
+// others.
 func TestAuto(t *testing.T) {
 	for _, tt := range []struct {
 		model string
@@ -220,6 +221,8 @@ func TestAuto(t *testing.T) {
 		{"leaderboard", 2, false, Leaderboard}, {"float32-keras", 2, false, Carry}, {"float32-keras", 2, true, Cross},
 		{"float32-keras", 3, false, Cross}, {"torch-bce", 2, false, Carry}, {"float64-sklearn", 2, false, Cross},
 		{"apa", 2, false, Cross}, {"binary32,sum=kahan", 2, false, Cross},
+		{"float64-sklearn", 6, false, KList}, {"float64-sklearn", 6, true, Cross}, {"torch-bce", 3, false, KList},
+		{"apa", 3, false, Cross},
 	} {
 		m, err := scorer.ParseModel(tt.model)
 		if err != nil {

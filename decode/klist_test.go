@@ -28,7 +28,10 @@ func TestKListStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(r, u float64, f int) { radixRoom, radixMinUnit, klMaxFresh = r, u, f }(radixRoom, radixMinUnit, klMaxFresh)
+	defer func(r, u float64, f, n int) {
+		radixRoom, radixMinUnit, klMaxFresh, klMinN = r, u, f, n
+	}(radixRoom, radixMinUnit, klMaxFresh, klMinN)
+	klMinN = 0
 	radixMinUnit = 0x1p-60
 	// Three fresh points a query leave the rest to the tail; sixteen take
 	// every point into the top.
