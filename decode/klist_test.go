@@ -2,6 +2,8 @@ package decode
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/oracle"
@@ -127,4 +129,66 @@ func equalInts(x, y []int) bool {
 		}
 	}
 	return true
+}
+
+// Cancelled after three queries, KList returns context.Canceled with the
+// labels it learned, each right.
+func TestKListCancel(t *testing.T) {
+	const n, k = 600, 6
+	labels := seededLabels(t, n, k)
+	m, err := scorer.ParseModel(scorer.Float64Sklearn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := oracle.NewSim(m, labels, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := AttackMulti(ctx, &cancelAfter{Server: sim, left: 3, cancel: cancel}, MultiOptions{Strategy: KList, Model: m})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if res.Queries != 3 || res.Verified {
+		t.Errorf("%d queries, verified %v: want 3, false", res.Queries, res.Verified)
+	}
+	known := 0
+	for i, kn := range res.Known {
+		if kn {
+			known++
+			if res.Labels[i] != labels[i] {
+				t.Errorf("point %d known as %d, label %d", i, res.Labels[i], labels[i])
+			}
+		}
+	}
+	if known == 0 {
+		t.Error("nothing known after three queries")
+	}
+}
+
+// A server that is not the model (torch-bce's terms and sum, attacked as
+// float64-sklearn) stops KList with ErrInconsistent and nothing known.
+func TestKListWrongModel(t *testing.T) {
+	const n, k = 500, 6
+	labels := seededLabels(t, n, k)
+	want, err := scorer.ParseModel(scorer.Float64Sklearn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := scorer.ParseModel("torch-bce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := oracle.NewSim(other, labels, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := AttackMulti(context.Background(), sim, MultiOptions{Strategy: KList, Model: want})
+	if !errors.Is(err, ErrInconsistent) {
+		t.Fatalf("err = %v, want ErrInconsistent", err)
+	}
+	if res.Verified || slices.Contains(res.Known, true) {
+		t.Errorf("verified %v, known %v: want nothing", res.Verified, slices.Contains(res.Known, true))
+	}
 }
