@@ -27,15 +27,14 @@ import (
 //     split in two halves (A_i: its lower ⌈|M_i|/2⌉ labels, B_i the rest)
 //     and its row gives the labels of one half the term a and those of the
 //     other a + w, |w| up to W − ln K, generic (a palette of random
-//     weights). The top's points are the carried ones, whose halves a list
-//     of candidates (the bits of every labeling of them that explains every
-//     score so far) leaves open, and up to klMaxFresh fresh points. The
+//     weights). The top's points are the carried ones, whose values a list
+//     of candidates (every labeling of them that explains every score so
+//     far) leaves open, and up to klMaxFresh fresh points. The
 //     carried weights are chosen by Leaderboard's descent to push the
 //     list's sums apart (leaderboard.go, carryWeights).
 //   - The tail: Cross's mixed-radix digits (planRadixOn) over the next
-//     points, their unit at the resolution of the score (radixRho
-//     spacings), their room u the cell the top's candidates are not
-//     separated within.
+//     points, their unit one spacing of the score (klRho), their room u
+//     the cell the top's candidates are not separated within.
 //
 // A binary question on a point spreads the sum with variance w²/4 for one
 // bit; six evenly spaced terms (a digit) spread it with 0.117·W² for
@@ -44,27 +43,38 @@ import (
 // where the range comes from, and the digits below fill the top's cell at
 // the resolution so that no candidate's residual is wasted. The cell u
 // and the number of fresh points k are chosen per query to maximize
-// k + log2 u, the bits the query asks for, subject to the expected list
+// k + log2(u/unit) (the second term at most the bits the tail's points
+// can carry), the bits the query asks for, subject to the expected list
 // after the query staying at klTarget (Leaderboard's estimate, the cell
 // replaced by u).
 //
 // Decoding: every list entry with every fresh labeling whose top sum
 // leaves a residual within the rigorous budget of the tail's range (a meet
 // in the middle over the fresh points, Leaderboard's window) is a top
-// candidate; for each, every tail labeling whose exact sum lies within
-// the budget of the residual (the digits' lister, radixPlan.each) is
-// emulated whole, and the candidates whose emulated score equals the
-// score survive. The top points on which every survivor agrees learn the
-// half (a point left with one label is learned); the others are carried
-// with the distinct bit vectors of the survivors. The tail keeps what
-// every survivor's tail labeling agrees on: labels, label sets and ties
-// mod K (tieSets). The set of labelings kept (list × tail sets and ties)
-// holds the projections of the survivors, so it holds every labeling that
-// explains every score: a label is learned only when all of them have it,
-// as strict as Cross.
+// candidate; for each, every tail labeling whose sum lies within the
+// budget of the residual (klTail: float64 sums, the window widened far
+// beyond their rounding) is emulated whole, and the candidates whose
+// emulated score equals the score survive. A subtree of the tail's last
+// klBracket digits is skipped when the reports with each of its points at
+// its least and at its largest computed term both miss the score: the
+// summation is monotone in every term. Every point of the query on which
+// the survivors agree keeps the labels they give it (a half of a top
+// point, the label of a tail point; a point left with one label is
+// learned); the points they disagree on are carried with the list of the
+// survivors' distinct values on them, so that the tail's ambiguity is
+// carried jointly with the top's. In the next query a carried point's
+// values are split in two groups at random, its binary question. The
+// labelings kept (the list's values × the label sets) are exactly the
+// survivors on the query's points and hold every labeling that explained
+// the scores before, so they hold every labeling that explains every
+// score: a label is learned only when all of them have it, as strict as
+// Cross (TestKListStrict checks it by brute force).
+//
+// Below klMinN points KList is Cross: its last queries, which resolve the
+// list, cost what the top gains.
 //
 // Against other models, or for K = 2, KList is [Cross]. [Auto] picks it
-// for K > 2 against a model that names its log.
+// for K > 2 against an unrounded model that names its log.
 var KList Strategy = klist{}
 
 type klist struct{}
