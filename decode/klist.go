@@ -495,7 +495,11 @@ func (st *klState) design() (*klQuery, error) {
 		q.rows = append(q.rows, r)
 		q.c0, q.c1 = append(q.c0, c0), append(q.c1, c1)
 	}
-	if rest := pool[k:]; bestU >= minRoom && len(rest) > 0 {
+	rest := pool[k:]
+	if a.opt.MaxBlock > 0 {
+		rest = rest[:min(len(rest), max(0, a.opt.MaxBlock-k))]
+	}
+	if bestU >= minRoom && len(rest) > 0 {
 		// The tail's digits span about u: its top digit's room, scaled
 		// once by the realized span.
 		// The tail's room on a coarse grid (its rows recur across
