@@ -134,7 +134,7 @@ func equalInts(x, y []int) bool {
 // Cancelled after three queries, KList returns context.Canceled with the
 // labels it learned, each right.
 func TestKListCancel(t *testing.T) {
-	const n, k = 600, 6
+	const n, k = 400, 3
 	labels := seededLabels(t, n, k)
 	m, err := scorer.ParseModel(scorer.Float64Sklearn)
 	if err != nil {
@@ -170,7 +170,7 @@ func TestKListCancel(t *testing.T) {
 // A server that is not the model (torch-bce's terms and sum, attacked as
 // float64-sklearn) stops KList with ErrInconsistent and nothing known.
 func TestKListWrongModel(t *testing.T) {
-	const n, k = 500, 6
+	const n, k = 400, 3
 	labels := seededLabels(t, n, k)
 	want, err := scorer.ParseModel(scorer.Float64Sklearn)
 	if err != nil {
