@@ -319,12 +319,17 @@ func (a *multi) radixRow(mask uint64, u float64) (rowInfo, error) {
 	if err != nil {
 		return rowInfo{}, err
 	}
-	if len(a.radixRows) >= rowCacheMax {
+	if len(a.radixRows) >= radixRowsMax {
 		clear(a.radixRows)
 	}
 	a.radixRows[key] = r
 	return r, nil
 }
+
+// radixRowsMax bounds the cached digit rows: more than the digit rows of
+// the unit grid (rowCacheMax), since KList's tails hold points of every
+// label set (a row is about a kilobyte).
+const radixRowsMax = 1 << 14
 
 // radixKey identifies a cached digit row.
 type radixKey struct {
