@@ -220,32 +220,33 @@
 //
 // [KList] is that code, for K > 2 against a model that names its log
 // (what [Auto] picks there; it is Cross below N = 400 and against an
-// assumed noise). A query is a list-decoded
-// top above Cross's digits: the points of the list (every labeling of
-// the carried points that explains every score so far) and 12 fresh
-// points asked binary questions (a point's label set split in halves,
-// terms a and a + w, w generic up to W − ln K), and below them a
-// mixed-radix tail whose unit is one spacing and whose room u is the
-// cell within which the top's candidates are not told apart. A binary
-// question spreads the sum with variance w²/4 for one bit where a digit
-// of six labels spreads it with 0.117·W² for 2.585, and a score whose sum
-// spreads with deviation σ carries at most log2(√(2πe)·σ/δ) bits, so the
-// range comes from the top and the digits fill its cell at the
-// resolution. Every list entry with every fresh labeling whose residual
-// fits the tail (a meet in the middle) is read through the tail's digits
-// within the rigorous budget and emulated whole; the survivors' values
-// on the points they disagree on (a half for a top point, a label for a
-// tail point) are the next list, so that a tail's ambiguity is carried
-// jointly with the top's rather than projected onto label sets. At
-// N = 25,000, K = 6 it takes about 1,390 queries where the K-ary code
-// takes about 1,470 (BENCHMARKS.md, "K-ary list top"): a query's sum
-// spreads over about 45 open points (the list's 30–40 and 12 fresh), g
-// ≈ 3 bits above log2(W/δ); 1,350 needs g ≈ 4.5, σ about 2.8 times
-// larger, some 350 open binary questions a query, and lists that large
-// cannot be enumerated (the descent that spreads the list's sums and the
-// meet in the middle cost CPU as L² and L·2^(k/2)). The list target
-// (16: 1,390 queries; 8: 1,405; 32: 1,382 with twice the CPU) is where
-// it stops paying.
+// assumed noise). A query is a list-decoded top above Cross's digits: the
+// points of the list (every labeling of the carried points that explains
+// every score so far) and up to 12 fresh points asked binary questions
+// (a point's label set split in halves, terms a and a + w, w generic up
+// to W − ln K; points of an even number of labels first, so that the
+// answers are fair coins), and below them a mixed-radix tail whose unit
+// is one spacing and whose room u is the cell within which the top's
+// candidates are not told apart. A binary question spreads the sum with
+// variance w²/4 for one bit where a digit of six labels spreads it with
+// 0.117·W² for 2.585, and a score whose sum spreads with deviation σ
+// carries at most log2(√(2πe)·σ/δ) bits, so the range comes from the top
+// and the digits fill its cell at the resolution. Every list entry with
+// every fresh labeling whose residual fits the tail (a meet in the
+// middle) is read through the tail's digits within the rigorous budget
+// and emulated whole; the survivors' values on the points they disagree
+// on (a half for a top point, a label for a tail point) are the next
+// list, so that a tail's ambiguity is carried jointly with the top's
+// rather than projected onto label sets. At N = 25,000, K = 6 it takes at
+// most 1,389 queries over the 23 benchmark labelings where the K-ary code
+// takes 1,473 (BENCHMARKS.md, "K-ary list top"): a query's sum spreads
+// over about 45 open points (the list's 30–40 and 12 fresh), g ≈ 3.15
+// bits above log2(W/δ); 1,350 needs g ≈ 4.5, σ about 2.5 times larger,
+// some 300 open binary questions a query, and lists that large cannot be
+// enumerated (the descent that spreads the list's sums and the meet in
+// the middle cost CPU as L² and L·2^(k/2)). The list target is where it
+// stops paying (8: 1,405 queries; 16: 1,389; 32: 1,382 for 2.5 times the
+// CPU, before the even-first order; 12 is taken).
 //
 // Scores rounded to D decimals. The reported N·score moves in steps of
 // Δ = N·10^−D, so every block code, whatever its weights and the offset

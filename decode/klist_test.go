@@ -64,7 +64,7 @@ func TestKListStrict(t *testing.T) {
 				p := &scorer.Pred{K: k, P: rec.preds[len(rec.preds)-1]}
 				var next [][]int
 				for _, z := range live {
-					s, err := m.Eval(z, p)
+					s, err := m.EvalScratch(&bruteScratch, z, p)
 					if err != nil {
 						t.Fatal(err)
 					}
