@@ -75,6 +75,9 @@ type QueryBound struct {
 // at most lbMaxFresh fresh points (the last, a Conway–Guy set, at most
 // QueryEstimate.Final).
 // For [Carry], likewise without a dry run, it is ⌈N/carryMaxFresh⌉.
+// For [KList] (K > 2, a model that names its log), whose queries hold
+// the list's carried points besides a block, it is the floor of any code
+// ([Floor].AnyCode).
 func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 	n := opt.N
 	a, err := newMulti(opt.N, opt.K, opt)
@@ -87,6 +90,19 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 			return nil, err
 		}
 		return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
+	}
+	if a.st == KList {
+		// Its queries' sums are not bounded by one block's span (the
+		// list's carried points): the floor of any code.
+		f, err := FloorMulti(ctx, opt)
+		if err != nil {
+			return nil, err
+		}
+		q := f.AnyCode
+		if opt.Check {
+			q++
+		}
+		return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
 	}
 	if a.st != Blocks && a.st != Lean && a.st != Cross {
 		p, err := PlanMulti(ctx, opt)

@@ -294,16 +294,29 @@ func ratUp(r *big.Rat) float64 {
 
 // Auto returns the strategy that spends the fewest queries on a scorer
 // of model m with k classes (BENCHMARKS.md, "The leaderboard: list
-// decoding across queries", "List decoding for float scorers" and "List
-// top over digits"): [Leaderboard] for a binary score rounded to
-// decimals, [Hybrid] for a binary float score whose model names its log
-// (float64-sklearn, torch-bce: every term the server's own), [Carry] for
-// another binary float32 score that can be emulated (float32-keras;
-// noEmu turns emulation off), and [Cross] for the others. Hybrid took
-// 512 queries on float64-sklearn at N = 25,000 where Cross took 548, and
-// 1,196 on torch-bce where Carry took 1,224.
+// decoding across queries", "List decoding for float scorers", "List
+// top over digits" and "K-ary list top"): [Leaderboard] for a binary
+// score rounded to decimals, [Hybrid] for a binary float score whose
+// model names its log (float64-sklearn, torch-bce: every term the
+// server's own), [Carry] for another binary float32 score that can be
+// emulated (float32-keras; noEmu turns emulation off), [KList] for K > 2
+// against an unrounded model that names its log (float64-sklearn,
+// torch-bce), and [Cross] for the others. Hybrid took 512 queries on
+// float64-sklearn at N = 25,000 where Cross took 548, and 1,196 on
+// torch-bce where Carry took 1,224; KList 1,389 at most on
+// float64-sklearn, K = 6, where Cross took 1,473.
 func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
-	if m == nil || k != 2 || m.Exact {
+	if m == nil || m.Exact {
+		return Cross
+	}
+	if k != 2 {
+		// K > 2 against a model that names its log, unrounded: KList
+		// (klist.go, BENCHMARKS.md "K-ary list top").
+		if !noEmu && m.Decimals < 0 {
+			if e, err := m.NewEmulator(); err == nil && e.ExactLog() {
+				return KList
+			}
+		}
 		return Cross
 	}
 	if m.Decimals >= 0 {

@@ -132,10 +132,25 @@ func (a *multi) planRadix(kmax int) (*blockPlan, error) {
 	if len(cand) == 0 {
 		return nil, &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
 	}
-	room := float64(a.k-1) * a.wmax * radixRoom
+	return a.planRadixOn(cand, float64(a.k-1)*a.wmax*radixRoom, radixRho)
+}
+
+// radixSpacing returns the spacing of the reported score in sum units
+// (N·ulp of the expected score, every unknown point neutral) and the
+// digits' least unit: rho of it, times the safety factor.
+func (a *multi) radixSpacing(rho float64) (ulpN, target float64) {
 	s := a.sumEst()
-	ulpN := a.emu.Spacing(s/float64(a.n)) * float64(a.n)
-	target := max(radixMinUnit, radixRho*ulpN*a.emuFactor)
+	ulpN = a.emu.Spacing(s/float64(a.n)) * float64(a.n)
+	return ulpN, max(radixMinUnit, rho*ulpN*a.emuFactor)
+}
+
+// planRadixOn designs a mixed-radix block over a prefix of the points
+// cand whose top digit fills room (sum units): as many points as keep the
+// unit at or above rho spacings (radixSpacing). Cross's blocks have the room of
+// one point, (K − 1)·wmax; KList's digit tail the room its list top
+// leaves (klist.go).
+func (a *multi) planRadixOn(cand []int, room, rho float64) (*blockPlan, error) {
+	_, target := a.radixSpacing(rho)
 	for range maxDesignIter {
 		// The most points whose unit, filling the room, stays ≥ target:
 		// with r_0 the least radix (the top) and P the product of all,
@@ -304,12 +319,17 @@ func (a *multi) radixRow(mask uint64, u float64) (rowInfo, error) {
 	if err != nil {
 		return rowInfo{}, err
 	}
-	if len(a.radixRows) >= rowCacheMax {
+	if len(a.radixRows) >= radixRowsMax {
 		clear(a.radixRows)
 	}
 	a.radixRows[key] = r
 	return r, nil
 }
+
+// radixRowsMax bounds the cached digit rows: more than the digit rows of
+// the unit grid (rowCacheMax), since KList's tails hold points of every
+// label set (a row is about a kilobyte).
+const radixRowsMax = 1 << 14
 
 // radixKey identifies a cached digit row.
 type radixKey struct {

@@ -136,9 +136,9 @@ type lbState struct {
 	// maxFresh, if > 0, replaces lbMaxFresh (at most 32: the fresh
 	// labels are a uint32 mask).
 	maxFresh int
-	// passes, if > 0, replaces the descent's passes over the carried
-	// weights.
-	passes int
+	// passes and opts, if > 0, replace the descent's passes over the
+	// carried weights and the rows it tries for each (KList).
+	passes, opts int
 	// query, if set, designs and decodes the queries instead of design
 	// and decode (Hybrid's list top over digits, hybrid.go).
 	query lbQuery
@@ -490,6 +490,9 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 	}
 	if st.passes > 0 {
 		passes = st.passes
+	}
+	if st.opts > 0 {
+		opts = st.opts
 	}
 	var aff []int32 // pairs the coordinate moves, sign in the low bit
 	for range passes {

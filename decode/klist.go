@@ -1,0 +1,893 @@
+// This file implements the KList strategy: for K > 2 against a model that
+// names its log, a list-decoded top of binary questions above Cross's
+// mixed-radix digits (kties.go).
+
+package decode
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"slices"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// KList is Cross's K-ary code (kties.go) with a list-decoded top, for
+// K > 2 against a model that names its log (float64-sklearn, torch-bce:
+// every term is the server's own, so a labeling explains a score when its
+// emulated score equals it). A query has two parts:
+//
+//   - The top: points asked a binary question. A point's label set M_i is
+//     split in two halves (A_i: its lower ⌈|M_i|/2⌉ labels, B_i the rest)
+//     and its row gives the labels of one half the term a and those of the
+//     other a + w, |w| up to W − ln K, generic (a palette of random
+//     weights). The top's points are the carried ones, whose values a list
+//     of candidates (every labeling of them that explains every score so
+//     far) leaves open, and up to klMaxFresh fresh points. The
+//     carried weights are chosen by Leaderboard's descent to push the
+//     list's sums apart (leaderboard.go, carryWeights).
+//   - The tail: Cross's mixed-radix digits (planRadixOn) over the next
+//     points, their unit one spacing of the score (klRho), their room u
+//     the cell the top's candidates are not separated within.
+//
+// A binary question on a point spreads the sum with variance w²/4 for one
+// bit; six evenly spaced terms (a digit) spread it with 0.117·W² for
+// 2.585 bits. A score whose sum spreads with deviation σ carries at most
+// log2(√(2πe)·σ/δ) bits (δ the spacing), so the top's generic weights are
+// where the range comes from, and the digits below fill the top's cell at
+// the resolution so that no candidate's residual is wasted. The cell u
+// and the number of fresh points k are chosen per query to maximize
+// k + log2(u/unit) (the second term at most the bits the tail's points
+// can carry), the bits the query asks for, subject to the expected list
+// after the query staying at klTarget (Leaderboard's estimate, the cell
+// replaced by u).
+//
+// Decoding: every list entry with every fresh labeling whose top sum
+// leaves a residual within the rigorous budget of the tail's range (a meet
+// in the middle over the fresh points, Leaderboard's window) is a top
+// candidate; for each, every tail labeling whose sum lies within the
+// budget of the residual (klTail: float64 sums, the window widened far
+// beyond their rounding) is emulated whole, and the candidates whose
+// emulated score equals the score survive. A subtree of the tail's last
+// klBracket digits is skipped when the reports with each of its points at
+// its least and at its largest computed term both miss the score: the
+// summation is monotone in every term. Every point of the query on which
+// the survivors agree keeps the labels they give it (a half of a top
+// point, the label of a tail point; a point left with one label is
+// learned); the points they disagree on are carried with the list of the
+// survivors' distinct values on them, so that the tail's ambiguity is
+// carried jointly with the top's. In the next query a carried point's
+// values are split in two groups at random, its binary question. The
+// labelings kept (the list's values × the label sets) are exactly the
+// survivors on the query's points and hold every labeling that explained
+// the scores before, so they hold every labeling that explains every
+// score: a label is learned only when all of them have it, as strict as
+// Cross (TestKListStrict checks it by brute force).
+//
+// Below klMinN points KList is Cross: its last queries, which resolve the
+// list, cost what the top gains. Against an assumed noise it is Cross
+// too: the noise widens what explains a score far beyond the tail's unit
+// of one spacing, and the lists grow with it (N = 2,000, K = 6, τ =
+// 10^−15, seed 4: Gaussian 163 queries and 11 s of attacker CPU against
+// Cross's 129 and 0.18 s, Laplace 196 and 30 s against 134 and 0.33 s).
+//
+// Against other models, or for K = 2, KList is [Cross]. [Auto] picks it
+// for K > 2 against an unrounded model that names its log.
+var KList Strategy = klist{}
+
+type klist struct{}
+
+func init() { register(KList) }
+
+func (klist) String() string     { return "klist" }
+func (klist) knownNeutral() bool { return false }
+
+// setup is Cross's; without the K-ary code (K = 2, no exact terms), below
+// klMinN points or with noise the attack is Cross's.
+func (klist) setup(a *multi) {
+	cross{}.setup(a)
+	if a.mask == nil || !a.baseExact || a.n < klMinN || a.opt.Noise.Kind != 0 {
+		a.st = Cross
+		return
+	}
+	// Every term is the server's own: the points in index order, so
+	// that a query's fresh and tail points share the summation's leaves
+	// and an emulation recomputes few of them (as Carry's; seed 1 at
+	// N = 25,000: the same queries, about 7% less CPU than depth order).
+	for i := range a.order {
+		a.order[i] = i
+	}
+}
+
+// errKListDryRun: the strategy's queries follow the scores.
+var errKListDryRun = errors.New("decode: the klist strategy adapts every query to the scores before it: it has no dry run")
+
+func (klist) next(*multi, int) (*blockPlan, error) { return nil, errKListDryRun }
+
+// KList's constants: choices, not calibrated optima (BENCHMARKS.md, "K-ary
+// list top").
+const (
+	// klPasses is the carried weights' descent's passes, klOpts the rows
+	// it tries for each carried point (Leaderboard's 6: 3 queries fewer
+	// on seed 1 for about 0.2 s more of attacker CPU).
+	klPasses, klOpts = 1, 3
+)
+
+// klRho is the tail's least unit in spacings (radixRho for KList): a
+// unit below the spacing makes several tail labelings explain one score,
+// each a list entry.
+var klRho = 1.0
+
+// klTarget is the expected list after a query (the true labeling
+// included), klMaxFresh the most fresh points a query asks (the meet in
+// the middle holds 2^(k/2) sums a half). Target 16 took 3 queries fewer
+// than 12 on the test generator's labeling (1,382 against 1,385) for
+// about 20% more attacker CPU.
+var klTarget, klMaxFresh = 12.0, 12
+
+// klPalette is the number of palette weights (half in [W'/2, W'] for
+// fresh points, half in [−W', W'] for carried ones, W' = W − ln K).
+var klPalette = 64
+
+// klRoomGrid is the tail rooms' grid, 2^(i/klRoomGrid): coarse, so that
+// the tails' digit rows recur across queries.
+const klRoomGrid = 8
+
+// klBracket is the depth of the tail's subtrees bracketed before they
+// are listed (two emulations, against about K^klBracket).
+var klBracket = 1
+
+// klRowsMax bounds the cached top rows (a row is a few hundred bytes).
+const klRowsMax = 1 << 14
+
+// klMinN is the least N KList attacks with its list top; below it KList
+// is Cross: with few points the list's last queries cost what the top
+// gains (float64-sklearn, seeds 1–3, Cross against the list top: N = 100,
+// K = 6: 6, 6, 6 against 7, 6, 6 queries; N = 200, K = 3: 7, 7, 7
+// against 8, 7, 8; N = 500, K = 6: 28, 28, 28 against 26, 26, 27).
+var klMinN = 400
+
+// debugKList, if set (by tests), is given the state of each attack.
+var debugKList func(st *klState)
+
+// klState is one KList attack.
+type klState struct {
+	a  *multi
+	lb *lbState // the list, the carried points, the palette (nominal weights), the descent
+	// wTop is the largest top weight W'.
+	wTop float64
+	// vals[l][j] is the labels list entry l allows carried point
+	// lb.cD[j]: a half of a binary question or one label of a tail. The
+	// values of one point in the list are disjoint. lb.cand holds, for
+	// each query, the bits of vals on its split (klQuery.s0).
+	vals [][]uint64
+	rows map[klKey]rowInfo
+	// spanRatio is the last tail's span over its room.
+	spanRatio float64
+	// tailCarried counts the tail points carried into the list (tests).
+	tailCarried int
+}
+
+// klKey identifies a top row: the labels at the larger probability and
+// the weight.
+type klKey struct {
+	hi uint64
+	w  float64
+}
+
+// klQuery is one query's design.
+type klQuery struct {
+	idx    []int // carried, fresh, tail points
+	rows   []rowInfo
+	nd, k  int        // carried and fresh points
+	s0     []uint64   // top position j: the labels of bit 0 (the rest of its set: bit 1)
+	c0, c1 []int      // top position j: a label of bit 0 and of bit 1
+	tail   *blockPlan // nil: no tail
+	tIdx   []int      // the tail's points
+}
+
+func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1}
+	st.lb.passes, st.lb.opts = klPasses, klOpts
+	if debugKList != nil {
+		debugKList(st)
+	}
+	res := &Result{Verified: true}
+	st.wTop = (a.tTop - a.tBot - math.Log(float64(a.k))) * radixRoom
+	if !(st.wTop > 0) {
+		return a.failed(res), &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
+	}
+	for j := range klPalette {
+		var w float64
+		if j%2 == 0 {
+			w = st.wTop * (lbBeta + (1-lbBeta)*st.lb.rng.Float64())
+			st.lb.pos = append(st.lb.pos, j)
+		} else {
+			w = st.wTop * (2*st.lb.rng.Float64() - 1)
+		}
+		// The descent reads the nominal weight (row is never computed).
+		st.lb.pal = append(st.lb.pal, lbRow{w: w, done: true, vf: w})
+	}
+	for a.nUnk > 0 {
+		if err := ctx.Err(); err != nil {
+			return a.partial(res), err
+		}
+		if a.queries >= a.maxQ {
+			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
+		}
+		q, err := st.design()
+		if err != nil {
+			return a.failed(res), err
+		}
+		score, err := s.Score(ctx, a.prediction(q.idx, &blockPlan{rows: q.rows}))
+		a.queries++
+		for _, i := range q.idx {
+			a.putRow(i)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return a.partial(res), err
+			}
+			return a.failed(res), err
+		}
+		got, err := st.decode(score, q)
+		if err != nil {
+			if a.opt.OnFail != nil {
+				if ferr := a.opt.OnFail(slices.Clone(a.labels)); ferr != nil {
+					return a.failed(res), fmt.Errorf("%w: %w", ErrInconsistent, ferr)
+				}
+			}
+			return a.failed(res), err
+		}
+		res.Blocks = append(res.Blocks, got)
+		if got < len(q.idx) {
+			res.Partial++
+		}
+		if a.opt.Progress != nil {
+			a.opt.Progress(a.n-a.nUnk, a.queries)
+		}
+	}
+	if a.opt.Check {
+		ok, decisive, err := a.check(ctx, s)
+		if err != nil {
+			return a.failed(res), err
+		}
+		res.Checked, res.CheckDecisive = true, decisive
+		if !ok {
+			res.Verified = false
+			return a.failed(res), fmt.Errorf("%w: the final check query does not match the recovered labels", ErrInconsistent)
+		}
+	}
+	return a.partial(res), nil
+}
+
+// pool returns up to n free points (unknown, not followers, not carried)
+// in the block order.
+func (st *klState) pool(n int) []int {
+	a := st.a
+	var out []int
+	for p := a.pos; p < a.n && len(out) < n; p++ {
+		p = a.findPos(p)
+		if p >= a.n {
+			break
+		}
+		if i := a.order[p]; a.labels[i] < 0 && a.leader[i] < 0 && !st.lb.inD[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// split returns the lower ⌈r/2⌉ labels of the set m (r labels).
+func split(m uint64) uint64 {
+	h := (bits.OnesCount64(m) + 1) / 2
+	var a uint64
+	for range h {
+		a |= m & -m
+		m &= m - 1
+	}
+	return a
+}
+
+// topRow returns the row of a binary question: the labels of hi at
+// probability q, the others at q·e^(−w), w ≥ 0. Rows are cached.
+func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
+	key := klKey{hi, w}
+	if r, ok := st.rows[key]; ok {
+		return r, nil
+	}
+	a := st.a
+	h := bits.OnesCount64(hi)
+	e := math.Exp(-w)
+	q := 1 / (float64(h) + float64(a.k-h)*e)
+	row := make([]float64, a.k)
+	for c := range row {
+		row[c] = q * e
+		if hi>>c&1 == 1 {
+			row[c] = q
+		}
+	}
+	r, err := a.rowInfo(row)
+	if err != nil {
+		return rowInfo{}, err
+	}
+	if len(st.rows) >= klRowsMax {
+		clear(st.rows)
+	}
+	st.rows[key] = r
+	return r, nil
+}
+
+// question returns the row of point i asked its binary question (bit 0:
+// the labels of half, bit 1: the rest of its set) with nominal increment
+// w (bit 1's term minus bit 0's), and a label of each half.
+func (st *klState) question(i int, half uint64, w float64) (rowInfo, int, int, error) {
+	a := st.a
+	b := a.mask[i] &^ half
+	if half == 0 || b == 0 || half&^a.mask[i] != 0 {
+		return rowInfo{}, 0, 0, fmt.Errorf("decode: klist: point %d's halves %b, %b of %b (internal error)", i, half, b, a.mask[i])
+	}
+	hi := half
+	if w < 0 {
+		hi = maskAll(a.k) &^ half
+	}
+	r, err := st.topRow(hi, math.Abs(w))
+	if err != nil {
+		return rowInfo{}, 0, 0, err
+	}
+	c0, c1 := bits.TrailingZeros64(half), bits.TrailingZeros64(b)
+	// Every label of a half has the same probability, so the same exact
+	// and computed term: checked, since decoding takes one for all.
+	for _, hm := range []uint64{half, b} {
+		c := bits.TrailingZeros64(hm)
+		for m := hm; m != 0; m &= m - 1 {
+			d := bits.TrailingZeros64(m)
+			if r.t[d].Cmp(r.t[c]) != 0 || r.lo[d] != r.lo[c] || r.hi[d] != r.hi[c] {
+				return rowInfo{}, 0, 0, fmt.Errorf("decode: klist: the labels of one half get different terms under %s", a.m.Name)
+			}
+		}
+	}
+	return r, c0, c1, nil
+}
+
+// design returns the next query.
+func (st *klState) design() (*klQuery, error) {
+	a, lb := st.a, st.lb
+	L, nd := len(st.vals), len(lb.cD)
+	// Each carried point's split: its list values, shuffled, in two
+	// groups (a binary question's two halves stay the two), and the
+	// entries' bits on it.
+	s0 := make([]uint64, nd)
+	for j := range nd {
+		var vs []uint64
+		for _, e := range st.vals {
+			if !slices.Contains(vs, e[j]) {
+				vs = append(vs, e[j])
+			}
+		}
+		lb.rng.Shuffle(len(vs), func(x, y int) { vs[x], vs[y] = vs[y], vs[x] })
+		for _, v := range vs[:(len(vs)+1)/2] {
+			s0[j] |= v
+		}
+	}
+	lb.cand = make([][]uint8, L)
+	for l, e := range st.vals {
+		lb.cand[l] = make([]uint8, nd)
+		for j, v := range e {
+			if v&s0[j] == 0 {
+				lb.cand[l][j] = 1
+			}
+		}
+	}
+	pool := st.pool(klMaxFresh + radixBlockMax)
+	// Points of an even number of labels first: they take the fresh
+	// binary questions, whose answers are then fair coins (one bit each),
+	// and points of an odd number go to the tail, whose mixed-radix digits
+	// read log2 |M_i| bits whatever |M_i| (a question on three labels
+	// carries H(1/3) = 0.918 bits). Seeds 1, 8, 13 and i mod 6 at
+	// N = 25,000, K = 6: 1,385, 1,385, 1,384, 1,389 queries against
+	// 1,393, 1,397, 1,393, 1,395 in order (list target 12 against 16:
+	// the tail's rows vary more, for about 0.1 s more of attacker CPU).
+	slices.SortStableFunc(pool, func(x, y int) int {
+		return bits.OnesCount64(a.mask[x])&1 - bits.OnesCount64(a.mask[y])&1
+	})
+	kmax := min(len(pool), klMaxFresh, len(lb.pos)/2)
+	if a.opt.MaxBlock > 0 {
+		kmax = min(kmax, a.opt.MaxBlock)
+	}
+	if L > lbMaxList {
+		kmax = 0
+	}
+	for kmax > 0 && L<<((kmax+1)/2) > lbMaxWork {
+		kmax--
+	}
+	perm := lb.rng.Perm(len(lb.pos))
+	used := make(map[int]bool)
+	fw := make([]int, kmax)
+	for j := range fw {
+		fw[j] = lb.pos[perm[j]]
+		used[fw[j]] = true
+	}
+	vf := make([]float64, kmax+1) // vf[k]: variance of the first k fresh sums
+	for j, r := range fw {
+		vf[j+1] = vf[j] + lb.pal[r].vf*lb.pal[r].vf/4
+	}
+	ulpN, unit := a.radixSpacing(klRho)
+	// The cell below which two top candidates are not told apart without
+	// a tail: a few spacings (the summation's rounding).
+	cell0 := 2 * ulpN
+	sep := 0.0
+	if kmax == 0 {
+		sep = 2 * cell0
+	}
+	cw := lb.carryWeights(math.Sqrt(vf[kmax]), used, sep)
+	sl := lb.carriedSums(cw)
+	// The cell u and the fresh count k: the most bits asked, k + log2 u,
+	// with the expected list at most klTarget. A tail needs room for a
+	// few digits at the unit.
+	maxRoom := float64(a.k-1) * a.wmax * radixRoom
+	minRoom := float64(a.k) * unit
+	tgt := klTarget
+	bestK, bestU, bestF := 0, 0.0, math.Inf(-1)
+	// The bits the tail's points can carry after k fresh ones, at most
+	// (their digits' log2 |M_i|): near the end of the attack the tail
+	// runs out of points before it fills a room.
+	capBits := make([]float64, len(pool)+1)
+	for x := len(pool) - 1; x >= 0; x-- {
+		capBits[x] = capBits[x+1] + math.Log2(float64(bits.OnesCount64(a.mask[pool[x]])))
+	}
+	// k + log2 u grows with k but where the cap on the room binds: the
+	// ends and the middle are tried, every k near the end.
+	ks := []int{0, kmax / 2, kmax}
+	if len(pool) < klMaxFresh+radixBlockMax/4 {
+		ks = ks[:0]
+		for k := range kmax + 1 {
+			ks = append(ks, k)
+		}
+	}
+	for _, k := range slices.Compact(ks) {
+		m := float64(L) * math.Exp2(float64(k))
+		var u float64
+		if k == 0 {
+			// The exact expectation of a uniform offset: not linear in
+			// the cell; bisect on a log scale.
+			lo, hi := 0.0, math.Log2(maxRoom/cell0)
+			if lbExpected(sl, m, 0, cell0) > tgt && L > 1 {
+				u = 0
+			} else {
+				for range 24 {
+					mid := (lo + hi) / 2
+					if lbExpected(sl, m, 0, cell0*math.Exp2(mid)) <= tgt {
+						lo = mid
+					} else {
+						hi = mid
+					}
+				}
+				u = cell0 * math.Exp2(lo)
+			}
+		} else {
+			e1 := lbExpected(sl, m, math.Sqrt(vf[k]), 1) - 1
+			u = maxRoom
+			if e1 > 0 {
+				u = min(maxRoom, (tgt-1)/e1)
+			}
+		}
+		if u < minRoom {
+			// No tail: the candidates must be told apart at the cell.
+			if k > 0 && lbExpected(sl, m, math.Sqrt(vf[k]), cell0) > tgt {
+				continue
+			}
+			u = cell0
+		}
+		f := float64(k)
+		if u >= minRoom {
+			f += min(math.Log2(u/unit), capBits[k]-capBits[min(k+radixBlockMax, len(pool))])
+		}
+		if f > bestF {
+			bestK, bestU, bestF = k, u, f
+		}
+	}
+	k := bestK
+	q := &klQuery{nd: nd, k: k}
+	q.idx = append(slices.Clone(lb.cD), pool[:k]...)
+	for j, i := range q.idx {
+		var half uint64
+		var w float64
+		if j < nd {
+			half, w = s0[j], lb.pal[cw[j]].vf
+		} else {
+			half, w = split(a.mask[i]), lb.pal[fw[j-nd]].vf
+		}
+		q.s0 = append(q.s0, half)
+		r, c0, c1, err := st.question(i, half, w)
+		if err != nil {
+			return nil, err
+		}
+		q.rows = append(q.rows, r)
+		q.c0, q.c1 = append(q.c0, c0), append(q.c1, c1)
+	}
+	rest := pool[k:]
+	if a.opt.MaxBlock > 0 {
+		rest = rest[:min(len(rest), max(0, a.opt.MaxBlock-k))]
+	}
+	if bestU >= minRoom && len(rest) > 0 {
+		// The tail's digits span about u: its top digit's room, scaled
+		// once by the realized span.
+		// The tail's room on a coarse grid (its rows recur across
+		// queries), scaled by the previous tail's span over its room.
+		room := math.Exp2(math.Floor(math.Log2(bestU/st.spanRatio)*klRoomGrid) / klRoomGrid)
+		p, err := a.planRadixOn(rest, room, klRho)
+		if err != nil {
+			return nil, err
+		}
+		q.tail, q.tIdx = p, rest[:len(p.rows)]
+		_, span := st.tailRange(p, q.tIdx)
+		if sf, _ := span.Float64(); sf > 0 {
+			st.spanRatio = sf / room
+		}
+		q.idx = append(q.idx, q.tIdx...)
+		q.rows = append(q.rows, q.tail.rows...)
+	}
+	if len(q.idx) == 0 {
+		return nil, errors.New("decode: klist: nothing left to query (internal error)")
+	}
+	return q, nil
+}
+
+// tailRange returns the least exact sum of the tail p's increments over
+// its points' label sets (its base) and the span above it.
+func (st *klState) tailRange(p *blockPlan, idx []int) (base, span *big.Float) {
+	base = new(big.Float).SetPrec(sumPrec)
+	span = new(big.Float).SetPrec(sumPrec)
+	for j, i := range idx {
+		var lo, hi *big.Float
+		for m := st.a.mask[i]; m != 0; m &= m - 1 {
+			v := p.v[j][bits.TrailingZeros64(m)]
+			if lo == nil || v.Cmp(lo) < 0 {
+				lo = v
+			}
+			if hi == nil || v.Cmp(hi) > 0 {
+				hi = v
+			}
+		}
+		base.Add(base, lo)
+		span.Add(span, new(big.Float).SetPrec(sumPrec).Sub(hi, lo))
+	}
+	return base, span
+}
+
+// klSurv is a candidate that explains the score: list entry l, fresh bits
+// m, and its tail labeling (nil if the tail's lister stopped short: every
+// tail label is kept open).
+type klSurv struct {
+	l    int
+	m    uint32
+	tail []int
+}
+
+// decode finds every candidate that explains the score, learns what they
+// agree on and carries the rest; it returns the labels learned.
+func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
+	a, lb := st.a, st.lb
+	a.fillBase()
+	defer st.neutralize(q.idx)
+	nd, nTop := q.nd, q.nd+q.k
+	budget := a.budgetFor(q.idx, q.rows, false)
+	t := new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(&blockPlan{rows: q.rows}))
+	// The top's bit-0 sum T0 and each bit's increment over it.
+	t0 := new(big.Float).SetPrec(sumPrec)
+	v := make([][]*big.Float, nTop)
+	zero := new(big.Float)
+	for j := range nTop {
+		r := &q.rows[j]
+		o0 := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c0[j]], r.t[0])
+		t0.Add(t0, o0)
+		d := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c1[j]], r.t[q.c0[j]])
+		v[j] = []*big.Float{zero, d}
+	}
+	// The residual the tail must explain: t − T0 − top bits' sum, within
+	// [base − b, base + span + b].
+	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
+	base, span := new(big.Float), new(big.Float)
+	if q.tail != nil {
+		base, span = st.tailRange(q.tail, q.tIdx)
+	}
+	half := new(big.Float).SetPrec(sumPrec).Quo(span, big.NewFloat(2))
+	center := new(big.Float).SetPrec(sumPrec).Sub(r0, base)
+	center.Sub(center, half)
+	hf, _ := half.Float64()
+	// The score's float64 bounds, rounded outward (the noise widens them).
+	tau := new(big.Rat)
+	if a.opt.Noise.Kind != 0 {
+		sf, _ := score.Float64()
+		tau.SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n))
+	}
+	sLo, sHi := new(big.Rat).Sub(score, tau), new(big.Rat).Add(score, tau)
+	fLo, fHi := ratDown(sLo), ratUp(sHi)
+	exact := pointTerms(a, q.rows)
+	var tl *klTail
+	match := func() bool {
+		if r, ok, err := a.emu.ReportFloat(a.lo); ok && exact {
+			return err != nil || (r >= fLo && r <= fHi)
+		}
+		rlo, err := a.emu.Report(a.lo)
+		if err == nil && sHi.Cmp(rlo) < 0 {
+			return false
+		}
+		rhi, err := a.emu.Report(a.hi)
+		return err != nil || sLo.Cmp(rhi) <= 0
+	}
+	// bracket reports whether a tail labeling with its positions before
+	// s as set may explain the score: the summation is monotone in
+	// every term (rounded additions), so every labeling of the positions
+	// from s on reports between the reports with each of them at its
+	// least and at its largest computed term.
+	above := func(hi bool) bool {
+		if r, ok, err := a.emu.ReportFloat(a.lo); ok {
+			return err == nil && (hi && r < fLo || !hi && r > fHi)
+		}
+		r, err := a.emu.Report(a.lo)
+		return err == nil && (hi && r.Cmp(sLo) < 0 || !hi && r.Cmp(sHi) > 0)
+	}
+	bracket := func(s int) bool {
+		for _, hi := range []bool{false, true} {
+			for x := s; x < len(tl.ord); x++ {
+				j := nTop + tl.ord[x]
+				if hi {
+					a.lo.Set(q.idx[j], q.rows[j].hi[tl.cMax[x]])
+				} else {
+					a.lo.Set(q.idx[j], q.rows[j].lo[tl.cMin[x]])
+				}
+			}
+			if above(hi) {
+				return false
+			}
+		}
+		return true
+	}
+	set := func(j, c int) {
+		i, r := q.idx[j], &q.rows[j]
+		a.lo.Set(i, r.lo[c])
+		a.hi.Set(i, r.hi[c])
+	}
+	b := new(big.Float).SetFloat64(budget)
+	res := new(big.Float).SetPrec(sumPrec)
+	low := new(big.Float).SetPrec(sumPrec)
+	var surv []klSurv
+	var sig []int
+	bf, _ := b.Float64()
+	if q.tail != nil {
+		tl = st.newTail(q)
+		sig = make([]int, len(q.tIdx))
+	}
+	bit := func(l int, m uint32, j int) int {
+		if j < nd {
+			return int(lb.cand[l][j])
+		}
+		return int(m >> (j - nd) & 1)
+	}
+	explains := func(l int, m uint32, _ bool) bool {
+		res.Set(r0)
+		for j := range nTop {
+			c := q.c0[j]
+			if bit(l, m, j) == 1 {
+				res.Sub(res, v[j][1])
+				c = q.c1[j]
+			}
+			set(j, c)
+		}
+		if q.tail == nil {
+			if low.Abs(res).Cmp(b) > 0 || !match() {
+				return false
+			}
+			surv = append(surv, klSurv{l: l, m: m, tail: []int{}})
+			return true
+		}
+		rf, _ := res.Float64()
+		found := false
+		n := 0
+		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, c int) {
+			sig[j] = c
+			set(nTop+j, c)
+		}, func() {
+			if match() {
+				surv = append(surv, klSurv{l: l, m: m, tail: slices.Clone(sig)})
+				found = true
+			}
+		}, bracket, &n)
+		if !complete {
+			surv = append(surv, klSurv{l: l, m: m})
+			return true
+		}
+		return found
+	}
+	lb.window(center, hf+budget, v, q.k, explains)
+	if len(surv) == 0 {
+		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d tail points explains the score under %s", ErrInconsistent, nd, q.k, len(q.tIdx), a.m.Name)
+	}
+	st.neutralize(q.idx)
+	return st.update(q, surv), nil
+}
+
+// klTail lists the labelings of a query's tail whose float64 sums lie
+// in a window: a superset of those whose exact sums do, the window
+// widened by margin, far above float64's rounding of the sums.
+type klTail struct {
+	ord        []int       // tail positions, largest span first
+	cls        [][]int     // cls[s]: the labels of position ord[s]
+	d          [][]float64 // d[s][x]: the increment of label cls[s][x]
+	minR, maxR []float64   // the least and largest sum of ord[s:]
+	cMin, cMax []int       // the labels of ord[s] with the least and largest computed term
+	margin     float64
+}
+
+// newTail prepares the lister of q's tail.
+func (st *klState) newTail(q *klQuery) *klTail {
+	p := q.tail
+	nt := len(q.tIdx)
+	tl := &klTail{ord: make([]int, nt), cls: make([][]int, nt), d: make([][]float64, nt), minR: make([]float64, nt+1), maxR: make([]float64, nt+1)}
+	span := make([]float64, nt)
+	abs := 0.0
+	for j, i := range q.tIdx {
+		tl.ord[j] = j
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for m := st.a.mask[i]; m != 0; m &= m - 1 {
+			f, _ := p.v[j][bits.TrailingZeros64(m)].Float64()
+			lo, hi = min(lo, f), max(hi, f)
+		}
+		span[j] = hi - lo
+		abs += max(math.Abs(lo), math.Abs(hi))
+	}
+	slices.SortStableFunc(tl.ord, func(x, y int) int { return cmp.Compare(span[y], span[x]) })
+	tl.cMin, tl.cMax = make([]int, nt), make([]int, nt)
+	for s, j := range tl.ord {
+		tl.cls[s] = maskClasses(st.a.mask[q.tIdx[j]])
+		r := &q.rows[q.nd+q.k+j]
+		tl.cMin[s], tl.cMax[s] = tl.cls[s][0], tl.cls[s][0]
+		for _, c := range tl.cls[s] {
+			if r.lo[c] < r.lo[tl.cMin[s]] {
+				tl.cMin[s] = c
+			}
+			if r.hi[c] > r.hi[tl.cMax[s]] {
+				tl.cMax[s] = c
+			}
+		}
+		for _, c := range tl.cls[s] {
+			f, _ := p.v[j][c].Float64()
+			tl.d[s] = append(tl.d[s], f)
+		}
+	}
+	for s := nt - 1; s >= 0; s-- {
+		tl.minR[s] = tl.minR[s+1] + slices.Min(tl.d[s])
+		tl.maxR[s] = tl.maxR[s+1] + slices.Max(tl.d[s])
+	}
+	tl.margin = (abs + 1) * 0x1p-40
+	return tl
+}
+
+// list calls set(position, label) for each position of a labeling whose
+// sum lies in [lo, hi] (widened by the caller), then leaf, depth first
+// with the digits of largest span first, skipping the subtrees of the
+// last klBracket positions that bracket rules out; it reports false if it
+// stopped after maxCand labelings (*n counts them).
+func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket func(s int) bool, n *int) bool {
+	var rec func(s int, p float64) bool
+	rec = func(s int, p float64) bool {
+		if s == len(tl.ord)-klBracket && s > 0 && !bracket(s) {
+			return true
+		}
+		if s == len(tl.ord) {
+			if *n++; *n > maxCand {
+				return false
+			}
+			leaf()
+			return true
+		}
+		for x, dv := range tl.d[s] {
+			q := p + dv
+			if q+tl.minR[s+1] > hi || q+tl.maxR[s+1] < lo {
+				continue
+			}
+			set(tl.ord[s], tl.cls[s][x])
+			if !rec(s+1, q) {
+				return false
+			}
+		}
+		return true
+	}
+	return rec(0, 0)
+}
+
+// neutralize puts the query's points back at the neutral terms.
+func (st *klState) neutralize(idx []int) {
+	a := st.a
+	for _, i := range idx {
+		a.lo.Set(i, a.neutral.lo[0])
+		a.hi.Set(i, a.neutral.hi[0])
+	}
+}
+
+// update learns what the survivors agree on: the labels a point may
+// have (a top point's half, a tail point's label; one label left is
+// learned), and carries the points they disagree on with the list of
+// their distinct values. It returns the labels learned.
+func (st *klState) update(q *klQuery, surv []klSurv) int {
+	a, lb := st.a, st.lb
+	nd, nTop := q.nd, q.nd+q.k
+	// A tail lister that stopped short leaves every tail label open.
+	short := slices.ContainsFunc(surv, func(s klSurv) bool { return s.tail == nil })
+	val := func(s klSurv, j int) uint64 {
+		i := q.idx[j]
+		switch {
+		case j < nd:
+			return st.vals[s.l][j]
+		case j < nTop:
+			if s.m>>(j-nd)&1 == 0 {
+				return q.s0[j]
+			}
+			return a.mask[i] &^ q.s0[j]
+		case short:
+			return a.mask[i]
+		}
+		return 1 << s.tail[j-nTop]
+	}
+	sigma := make([]int, len(q.idx))
+	var open []int // positions still undecided
+	for j, i := range q.idx {
+		sigma[j] = -1
+		v0 := val(surv[0], j)
+		union, agree := v0, true
+		for _, s := range surv[1:] {
+			v := val(s, j)
+			union |= v
+			agree = agree && v == v0
+		}
+		a.mask[i] &= union
+		if !agree {
+			open = append(open, j)
+		} else if bits.OnesCount64(a.mask[i]) == 1 {
+			sigma[j] = bits.TrailingZeros64(a.mask[i])
+		}
+	}
+	for _, i := range lb.cD {
+		lb.inD[i] = false
+	}
+	lb.cD = lb.cD[:0]
+	for _, j := range open {
+		lb.cD = append(lb.cD, q.idx[j])
+		lb.inD[q.idx[j]] = true
+		if j >= nTop {
+			st.tailCarried++
+		}
+	}
+	seen := make(map[string]bool, len(surv))
+	var vals [][]uint64
+	key := make([]byte, 0, 8*len(open))
+	for _, s := range surv {
+		e := make([]uint64, len(open))
+		key = key[:0]
+		for x, j := range open {
+			e[x] = val(s, j)
+			key = binary.LittleEndian.AppendUint64(key, e[x])
+		}
+		if !seen[string(key)] {
+			seen[string(key)] = true
+			vals = append(vals, e)
+		}
+	}
+	st.vals = vals
+	a.learn(q.idx, sigma)
+	got := 0
+	for _, c := range sigma {
+		if c >= 0 {
+			got++
+		}
+	}
+	return got
+}

@@ -1,0 +1,194 @@
+package decode
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// Strictness of KList by brute force: after every query, every label the
+// attack reports known must be the same in every labeling of the K^N that
+// explains every score so far under the model (its emulated score equals
+// the recorded one: the model names its log), every such labeling must
+// lie in the state the attack keeps (each unknown point's label in its
+// set, the carried points' labels in some list entry's values), and the
+// true labeling must be one of them. The room is shrunk (radixRoom scales
+// the top's weights and the tail's room) so that at N = 8 a score leaves
+// several labelings, lists of top and tail values are carried; the test
+// fails if none was.
+func TestKListStrict(t *testing.T) {
+	n, k := 8, 3
+	rooms := []float64{0x1p-47, 0x1p-50, 0x1p-47, 0x1p-50}
+	if testing.Short() {
+		n, rooms = 6, rooms[1:2]
+	}
+	m, err := scorer.ParseModel("float64-sklearn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(r, u float64, f, n int) {
+		radixRoom, radixMinUnit, klMaxFresh, klMinN = r, u, f, n
+	}(radixRoom, radixMinUnit, klMaxFresh, klMinN)
+	klMinN = 0
+	radixMinUnit = 0x1p-60
+	// Three fresh points a query leave the rest to the tail; sixteen take
+	// every point into the top.
+	fresh := []int{3, 16}
+	labelings := map[string][]int{"random": seededLabels(t, n, k), "zero": make([]int, n), "alt": make([]int, n)}
+	for i := range n {
+		labelings["alt"][i] = i % k
+	}
+	if testing.Short() {
+		delete(labelings, "zero")
+	}
+	all := allLabelings(n, k)
+	carried, tailVals := 0, 0
+	for x, room := range rooms {
+		radixRoom = room
+		klMaxFresh = fresh[x/2]
+		for name, y := range labelings {
+			sim, err := oracle.NewSim(m, y, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := &recording{Server: sim}
+			live := all
+			var st *klState
+			debugKList = func(s *klState) { st = s }
+			check := func(_, q int) {
+				// The labelings that explain every score so far.
+				p := &scorer.Pred{K: k, P: rec.preds[len(rec.preds)-1]}
+				var next [][]int
+				for _, z := range live {
+					s, err := m.EvalScratch(&bruteScratch, z, p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if s.Cmp(rec.scores[len(rec.scores)-1]) == 0 {
+						next = append(next, z)
+					}
+				}
+				live = next
+				a := st.a
+				truth := false
+				for _, z := range live {
+					if equalInts(z, y) {
+						truth = true
+					}
+					for i, c := range z {
+						if a.labels[i] >= 0 && a.labels[i] != c {
+							t.Errorf("%s, room %g, %d queries: point %d reported %d, but a labeling that explains the scores has %d", name, room, q, i, a.labels[i], c)
+						}
+						if a.labels[i] < 0 && a.mask[i]>>c&1 == 0 {
+							t.Errorf("%s, room %g, %d queries: point %d's set %b excludes %d, which explains the scores", name, room, q, i, a.mask[i], c)
+						}
+					}
+					in := false
+					for _, e := range st.vals {
+						ok := true
+						for j, i := range st.lb.cD {
+							ok = ok && e[j]>>z[i]&1 == 1
+						}
+						in = in || ok
+					}
+					if !in {
+						t.Errorf("%s, room %g, %d queries: a labeling that explains the scores is in no list entry", name, room, q)
+					}
+				}
+				if !truth {
+					t.Fatalf("%s, room %g, %d queries: the true labeling does not explain the scores", name, room, q)
+				}
+				carried += len(st.lb.cD)
+			}
+			res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: KList, Model: m, Progress: check})
+			debugKList = nil
+			tailVals += st.tailCarried
+			if err != nil || !res.Verified || !equalInts(res.Labels, y) {
+				t.Fatalf("%s, room %g: %v, verified %v, labels %v, want %v", name, room, err, res.Verified, res.Labels, y)
+			}
+			t.Logf("%s, room %g: %d queries, blocks %v", name, room, res.Queries, res.Blocks)
+		}
+	}
+	if carried == 0 || tailVals == 0 {
+		t.Errorf("%d carried points and %d tail values seen: the test does not reach KList's lists", carried, tailVals)
+	}
+	t.Logf("carried points (summed over queries): %d, tail values in lists: %d", carried, tailVals)
+}
+
+func equalInts(x, y []int) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Cancelled after three queries, KList returns context.Canceled with the
+// labels it learned, each right.
+func TestKListCancel(t *testing.T) {
+	const n, k = 400, 3
+	labels := seededLabels(t, n, k)
+	m, err := scorer.ParseModel(scorer.Float64Sklearn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := oracle.NewSim(m, labels, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := AttackMulti(ctx, &cancelAfter{Server: sim, left: 3, cancel: cancel}, MultiOptions{Strategy: KList, Model: m})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if res.Queries != 3 || res.Verified {
+		t.Errorf("%d queries, verified %v: want 3, false", res.Queries, res.Verified)
+	}
+	known := 0
+	for i, kn := range res.Known {
+		if kn {
+			known++
+			if res.Labels[i] != labels[i] {
+				t.Errorf("point %d known as %d, label %d", i, res.Labels[i], labels[i])
+			}
+		}
+	}
+	if known == 0 {
+		t.Error("nothing known after three queries")
+	}
+}
+
+// A server that is not the model (torch-bce's terms and sum, attacked as
+// float64-sklearn) stops KList with ErrInconsistent and nothing known.
+func TestKListWrongModel(t *testing.T) {
+	const n, k = 400, 3
+	labels := seededLabels(t, n, k)
+	want, err := scorer.ParseModel(scorer.Float64Sklearn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := scorer.ParseModel("torch-bce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := oracle.NewSim(other, labels, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := AttackMulti(context.Background(), sim, MultiOptions{Strategy: KList, Model: want})
+	if !errors.Is(err, ErrInconsistent) {
+		t.Fatalf("err = %v, want ErrInconsistent", err)
+	}
+	if res.Verified || slices.Contains(res.Known, true) {
+		t.Errorf("verified %v, known %v: want nothing", res.Verified, slices.Contains(res.Known, true))
+	}
+}
