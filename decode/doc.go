@@ -60,19 +60,23 @@
 //
 // The multi-query attack ([AttackMulti]) recovers N labels from a
 // finite-precision scorer (a float64 or float32 library, a rounded
-// leaderboard) a block at a time, with a [Strategy]: [Cross] (the
-// default: Lean with labels carried across queries by parity ties and a
-// paired top digit, decoded on the model's exact terms where it names its
-// log: fewest queries against float scorers), [Blocks] (our adaptive
+// leaderboard) a block at a time, with a [Strategy]: [Cross] (Lean with
+// labels carried across queries by parity ties and a paired top digit,
+// decoded on the model's exact terms where it names its log), [Blocks] (our adaptive
 // block code), [Lean] (the block code with partial decoding of ambiguous
 // blocks, a safety factor steered by the outcomes and mixed Conway–Guy
 // blocks), [Primes] (ICML Alg 1), [Alg3] (ICML Alg 3) or, for binary
 // scores rounded to decimals, [Leaderboard] (list decoding across
 // queries: the labelings that explain every score so far are kept and
-// carried into the next query) and, for binary float32 scorers, [Carry]
+// carried into the next query), for binary float32 scorers [Carry]
 // (the same list decoding, a labeling explaining a score when the
-// emulated bracket of its report holds it). [Auto] picks the one with
-// the fewest queries for a model. Labels known beforehand
+// emulated bracket of its report holds it), for binary scorers whose
+// model names its log [Hybrid] (Carry's list as the top of a query,
+// binary digits below it) and for K > 2 there [KList] (a list-decoded top
+// of binary questions above Cross's mixed-radix digits). [Auto] picks the
+// one with the fewest queries for a model (what labelinf attack's
+// -strategy auto does); Cross is the strategy when MultiOptions names
+// none. Labels known beforehand
 // (MultiOptions.Known) cost no query. A [Recorder] keeps every query and
 // score of an attack in a [Transcript], and [ReplayTranscript] reads a
 // transcript under another model: the labels its scores determine there,
