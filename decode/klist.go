@@ -510,7 +510,7 @@ func (st *klState) design() (*klQuery, error) {
 		// The tail's room on a coarse grid (its rows recur across
 		// queries), scaled by the previous tail's span over its room.
 		room := math.Exp2(math.Floor(math.Log2(bestU/st.spanRatio)*klRoomGrid) / klRoomGrid)
-		p, err := a.planRadixOn(rest, room, klRho)
+		p, err := a.planRadixOn(rest, room, klRho, false)
 		if err != nil {
 			return nil, err
 		}
