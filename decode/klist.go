@@ -510,6 +510,7 @@ func (st *klState) design() (*klQuery, error) {
 		// The tail's room on a coarse grid (its rows recur across
 		// queries), scaled by the previous tail's span over its room.
 		room := math.Exp2(math.Floor(math.Log2(bestU/st.spanRatio)*klRoomGrid) / klRoomGrid)
+		rest = st.fitTail(rest, room)
 		p, err := a.planRadixOn(rest, room, klRho, false)
 		if err != nil {
 			return nil, err
@@ -634,6 +635,35 @@ func (st *klState) splits() []uint64 {
 		}
 	}
 	return s0
+}
+
+// fitTail returns the points cand with those a mixed-radix tail of room
+// takes first (planRadixOn takes a prefix): in cand's order, every point
+// whose radix keeps the unit at or above the target (the unit is
+// room·r_0/((r_0 − 1)·P), r_0 the least radix, P the product), the
+// points it skips after them. Taking cand's prefix instead stops at the
+// first point that does not fit, leaving the unit up to a radix (six at
+// K = 6) above the target: the tail then asks up to log2 6 bits fewer
+// than its room holds (about a bit a query on average); a later point of
+// fewer labels often fits (seed 1 at N = 25,000, K = 6: 1,378 queries
+// against 1,3xx).
+func (st *klState) fitTail(cand []int, room float64) []int {
+	a := st.a
+	_, target := a.radixSpacing(klRho)
+	take := make([]int, 0, len(cand))
+	var skip []int
+	r0, prod := a.k+1, 1.0
+	for _, i := range cand {
+		r := bits.OnesCount64(a.mask[i])
+		nr, np := min(r0, r), prod*float64(r)
+		if len(take) > 0 && (nr < 2 || room*float64(nr)/(float64(nr-1)*np) < target) {
+			skip = append(skip, i)
+			continue
+		}
+		take = append(take, i)
+		r0, prod = nr, np
+	}
+	return append(take, skip...)
 }
 
 // tailRange returns the least exact sum of the tail p's increments over
