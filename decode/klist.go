@@ -126,14 +126,15 @@ var klRho = 1.0
 
 // klTarget is the expected list after a query (the true labeling
 // included), klMaxFresh the most fresh points a query asks (the meet in
-// the middle holds 2^(k/2) sums a half). Target 16 took 3 queries fewer
-// than 12 on the test generator's labeling (1,382 against 1,385) for
-// about 20% more attacker CPU.
-var klTarget, klMaxFresh = 12.0, 12
-
-// klPalette is the number of palette weights (half in [W'/2, W'] for
-// fresh points, half in [−W', W'] for carried ones, W' = W − ln K).
-var klPalette = 64
+// the middle holds 2^(k/2) sums a half), klPalette the number of palette
+// weights (half in [W'/2, W'] for fresh points, half in [−W', W'] for
+// carried ones, W' = W − ln K; k fresh points need 2k of them). Without
+// the tail's paired top the list is about a third of what it was, and
+// these are larger than before (12, 12, 64): seed 2 at N = 25,000,
+// K = 6: 1,365 queries against 1,375 (target/fresh/palette 12/12/64),
+// 1,368 (12/16/128), 1,363 (20/16/128, about 0.3 s more attacker CPU),
+// 1,364 (16/20/128; 16/16/256), 1,368 (20/16/64).
+var klTarget, klMaxFresh, klPalette = 16.0, 16, 128
 
 // klRoomGrid is the tail rooms' grid, 2^(i/klRoomGrid): coarse, so that
 // the tails' digit rows recur across queries.
