@@ -34,7 +34,13 @@ import (
 //     list's sums apart (leaderboard.go, carryWeights).
 //   - The tail: Cross's mixed-radix digits (planRadixOn) over the next
 //     points, their unit one spacing of the score (klRho), their room u
-//     the cell the top's candidates are not separated within.
+//     the cell the top's candidates are not separated within. Unlike
+//     Cross's blocks it has no paired top (two points of one row, whose
+//     labelings of equal sums tie): a tie leaves list entries that differ
+//     on one or two points only, which no later query's top can push
+//     apart by more than W (its fresh points spread the sum with
+//     deviation about 1.4·W); every tail labeling has its own sum. The tail takes the
+//     pool's points that fit its room (fitTail), not only a prefix.
 //
 // A binary question on a point spreads the sum with variance w²/4 for one
 // bit; six evenly spaced terms (a digit) spread it with 0.117·W² for
