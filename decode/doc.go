@@ -277,7 +277,7 @@
 // (what [Auto] picks there; it is Cross below N = 400 and against an
 // assumed noise). A query is a list-decoded top above Cross's digits: the
 // points of the list (every labeling of the carried points that explains
-// every score so far) and up to 12 fresh points asked binary questions
+// every score so far) and up to 16 fresh points asked binary questions
 // (a point's label set split in halves, terms a and a + w, w generic up
 // to W − ln K; points of an even number of labels first, so that the
 // answers are fair coins), and below them a mixed-radix tail whose unit
@@ -292,16 +292,20 @@
 // and emulated whole; the survivors' values on the points they disagree
 // on (a half for a top point, a label for a tail point) are the next
 // list, so that a tail's ambiguity is carried jointly with the top's
-// rather than projected onto label sets. At N = 25,000, K = 6 it takes at
-// most 1,389 queries over the 23 benchmark labelings where the K-ary code
-// takes 1,473 (BENCHMARKS.md, "K-ary list top"): a query's sum spreads
-// over about 45 open points (the list's 30–40 and 12 fresh), g ≈ 3.15
-// bits above log2(W/δ); 1,350 needs g ≈ 4.5, σ about 2.5 times larger,
-// some 300 open binary questions a query, and lists that large cannot be
-// enumerated (the descent that spreads the list's sums and the meet in
-// the middle cost CPU as L² and L·2^(k/2)). The list target is where it
-// stops paying (8: 1,405 queries; 16: 1,389; 32: 1,382 for 2.5 times the
-// CPU, before the even-first order; 12 is taken).
+// rather than projected onto label sets. The tail has no paired top
+// (Cross's has): the pair's ties left about three list entries a top
+// candidate, differing on one or two points only, which no later top can
+// push apart by more than W, and cost about 0.9 bits a query. At
+// N = 25,000, K = 6 it takes at most 1,365 queries over the 23 benchmark
+// labelings where the K-ary code takes 1,473 (BENCHMARKS.md, "K-ary list
+// top", "Session 9 push"): a query's sum spreads over about 70 open
+// points (the list's 55 and 16 fresh), g ≈ 4.0 bits above log2(W/δ)
+// where Hybrid's binary code gets 4.4 with 84 carried points; 1,350
+// needs g ≈ 4.5. What remains: the tail's radices (sets of six and of
+// three labels) fill its room about 0.8 bits short of what the design
+// asks, and a larger list or a finer unit gain a few queries each for
+// CPU the 2 s target does not leave (the descent that spreads the list's
+// sums and the meet in the middle cost CPU as L² and L·2^(k/2)).
 //
 // Scores rounded to D decimals. The reported N·score moves in steps of
 // Δ = N·10^−D, so every block code, whatever its weights and the offset

@@ -34,7 +34,13 @@ import (
 //     list's sums apart (leaderboard.go, carryWeights).
 //   - The tail: Cross's mixed-radix digits (planRadixOn) over the next
 //     points, their unit one spacing of the score (klRho), their room u
-//     the cell the top's candidates are not separated within.
+//     the cell the top's candidates are not separated within. Unlike
+//     Cross's blocks it has no paired top (two points of one row, whose
+//     labelings of equal sums tie): a tie leaves list entries that differ
+//     on one or two points only, which no later query's top can push
+//     apart by more than W (its fresh points spread the sum with
+//     deviation about 1.4·W); every tail labeling has its own sum. The tail takes the
+//     pool's points that fit its room (fitTail), not only a prefix.
 //
 // A binary question on a point spreads the sum with variance w²/4 for one
 // bit; six evenly spaced terms (a digit) spread it with 0.117·W² for
@@ -126,14 +132,15 @@ var klRho = 1.0
 
 // klTarget is the expected list after a query (the true labeling
 // included), klMaxFresh the most fresh points a query asks (the meet in
-// the middle holds 2^(k/2) sums a half). Target 16 took 3 queries fewer
-// than 12 on the test generator's labeling (1,382 against 1,385) for
-// about 20% more attacker CPU.
-var klTarget, klMaxFresh = 12.0, 12
-
-// klPalette is the number of palette weights (half in [W'/2, W'] for
-// fresh points, half in [−W', W'] for carried ones, W' = W − ln K).
-var klPalette = 64
+// the middle holds 2^(k/2) sums a half), klPalette the number of palette
+// weights (half in [W'/2, W'] for fresh points, half in [−W', W'] for
+// carried ones, W' = W − ln K; k fresh points need 2k of them). Without
+// the tail's paired top the list is about a third of what it was, and
+// these are larger than before (12, 12, 64): seed 2 at N = 25,000,
+// K = 6: 1,365 queries against 1,375 (target/fresh/palette 12/12/64),
+// 1,368 (12/16/128), 1,363 (20/16/128, about 0.3 s more attacker CPU),
+// 1,364 (16/20/128; 16/16/256), 1,368 (20/16/64).
+var klTarget, klMaxFresh, klPalette = 16.0, 16, 128
 
 // klRoomGrid is the tail rooms' grid, 2^(i/klRoomGrid): coarse, so that
 // the tails' digit rows recur across queries.
@@ -360,22 +367,10 @@ func (st *klState) question(i int, half uint64, w float64) (rowInfo, int, int, e
 func (st *klState) design() (*klQuery, error) {
 	a, lb := st.a, st.lb
 	L, nd := len(st.vals), len(lb.cD)
-	// Each carried point's split: its list values, shuffled, in two
-	// groups (a binary question's two halves stay the two), and the
-	// entries' bits on it.
-	s0 := make([]uint64, nd)
-	for j := range nd {
-		var vs []uint64
-		for _, e := range st.vals {
-			if !slices.Contains(vs, e[j]) {
-				vs = append(vs, e[j])
-			}
-		}
-		lb.rng.Shuffle(len(vs), func(x, y int) { vs[x], vs[y] = vs[y], vs[x] })
-		for _, v := range vs[:(len(vs)+1)/2] {
-			s0[j] |= v
-		}
-	}
+	// Each carried point's split: its list values in two groups (a
+	// binary question's two halves stay the two), and the entries' bits
+	// on it.
+	s0 := st.splits()
 	lb.cand = make([][]uint8, L)
 	for l, e := range st.vals {
 		lb.cand[l] = make([]uint8, nd)
@@ -522,7 +517,8 @@ func (st *klState) design() (*klQuery, error) {
 		// The tail's room on a coarse grid (its rows recur across
 		// queries), scaled by the previous tail's span over its room.
 		room := math.Exp2(math.Floor(math.Log2(bestU/st.spanRatio)*klRoomGrid) / klRoomGrid)
-		p, err := a.planRadixOn(rest, room, klRho)
+		rest = st.fitTail(rest, room)
+		p, err := a.planRadixOn(rest, room, klRho, false)
 		if err != nil {
 			return nil, err
 		}
@@ -538,6 +534,200 @@ func (st *klState) design() (*klQuery, error) {
 		return nil, errors.New("decode: klist: nothing left to query (internal error)")
 	}
 	return q, nil
+}
+
+// klSplitMaxList is the largest list whose carried points' splits are
+// chosen to tell its entries apart (splits); above it they are random.
+const klSplitMaxList = 256
+
+// splits returns each carried point's split: the labels of bit 0, a
+// union of some of its list values (the others are bit 1). A point with
+// two values has one split. For a point with more, the values are
+// grouped so as to tell apart the pairs of entries that the points before
+// it (fewest values first) leave closest: the pair (x, y), told apart by
+// h of them so far, weighs 4^−h, and the grouping of the most weight
+// between its groups is taken. Two entries with the same bits on every
+// carried point get the same carried sum and cannot be told apart by the
+// query's top; random groups left about 9 such pairs a query and 30 told
+// apart by one point (seed 1 at N = 25,000, K = 6, list of 29 on
+// average). Any grouping keeps the decoding exact: it only sets the
+// carried points' questions.
+func (st *klState) splits() []uint64 {
+	lb := st.lb
+	L, nd := len(st.vals), len(lb.cD)
+	s0 := make([]uint64, nd)
+	vals := make([][]uint64, nd)
+	for j := range nd {
+		for _, e := range st.vals {
+			if !slices.Contains(vals[j], e[j]) {
+				vals[j] = append(vals[j], e[j])
+			}
+		}
+	}
+	random := func(j int) {
+		vs := vals[j]
+		lb.rng.Shuffle(len(vs), func(x, y int) { vs[x], vs[y] = vs[y], vs[x] })
+		for _, v := range vs[:(len(vs)+1)/2] {
+			s0[j] |= v
+		}
+	}
+	if L > klSplitMaxList {
+		for j := range nd {
+			random(j)
+		}
+		return s0
+	}
+	ord := make([]int, nd)
+	for j := range ord {
+		ord[j] = j
+	}
+	slices.SortStableFunc(ord, func(x, y int) int { return cmp.Compare(len(vals[x]), len(vals[y])) })
+	h := make([]uint8, L*L) // h[x·L + y], y < x: the points so far that tell x and y apart
+	vid := make([]int, L)
+	var m []float64
+	for _, j := range ord {
+		vs := vals[j]
+		nv := len(vs)
+		for l, e := range st.vals {
+			vid[l] = slices.Index(vs, e[j])
+		}
+		part := uint32(1) // the values in bit 0's group
+		if nv > 12 {
+			random(j)
+			part = 0
+			for x, v := range vs {
+				if v&s0[j] != 0 {
+					part |= 1 << x
+				}
+			}
+		} else if nv > 2 {
+			m = slices.Grow(m[:0], nv*nv)[:nv*nv]
+			clear(m)
+			for x := range L {
+				for y := range x {
+					if vx, vy := vid[x], vid[y]; vx != vy {
+						m[vx*nv+vy] += math.Ldexp(1, -2*int(h[x*L+y]))
+					}
+				}
+			}
+			best := -1.0
+			for p := uint32(1); p < 1<<(nv-1); p += 2 {
+				// p holds value 0: each grouping once.
+				f := 0.0
+				for a := range nv {
+					for b := range nv {
+						if p>>a&1 == 1 && p>>b&1 == 0 {
+							f += m[a*nv+b] + m[b*nv+a]
+						}
+					}
+				}
+				if f > best {
+					best, part = f, p
+				}
+			}
+		}
+		if nv <= 12 {
+			for x, v := range vs {
+				if part>>x&1 == 1 {
+					s0[j] |= v
+				}
+			}
+		}
+		for x := range L {
+			for y := range x {
+				if (part>>vid[x])&1 != (part>>vid[y])&1 && h[x*L+y] < 255 {
+					h[x*L+y]++
+				}
+			}
+		}
+	}
+	return s0
+}
+
+// fitTail returns the points cand with those a mixed-radix tail of room
+// takes first (planRadixOn takes a prefix), then the others, each group
+// in cand's order: the points of the most labelings P whose unit
+// room·r_0/((r_0 − 1)·P) (r_0 the least radix) stays at or above the
+// target, found by trying every count of points of each radix (the
+// first ones of that radix in cand). Taking cand's prefix instead stops
+// at the first point that does not fit, leaving the unit up to a radix
+// (six at K = 6) above the target, so that the tail holds fewer
+// labelings than its room could: at K = 6 the pool holds points of six
+// and of three labels, and products 2^a·3^b fill a room much closer than
+// a prefix of sixes. Seeds 1, 2 at N = 25,000, K = 6: every point that
+// fits, in cand's order, took 1,375 queries each against the prefix's
+// 1,378 (list target 12, 12 fresh points); this search 1,359 and 1,360
+// against that order's 1,365 each (target 16, 16 fresh points).
+func (st *klState) fitTail(cand []int, room float64) []int {
+	a := st.a
+	_, target := a.radixSpacing(klRho)
+	byR := make([][]int, a.k+1) // the points of each radix, in cand's order
+	for _, i := range cand {
+		if r := bits.OnesCount64(a.mask[i]); r >= 2 && r <= a.k {
+			byR[r] = append(byR[r], i)
+		}
+	}
+	var rs []int // the radices present, largest first
+	for r := a.k; r >= 2; r-- {
+		if len(byR[r]) > 0 {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 || !(room > 0) || !(target > 0) {
+		return cand
+	}
+	// lim(r0): log2 of the largest P for least radix r0.
+	lim := func(r0 int) float64 { return math.Log2(room * float64(r0) / (float64(r0-1) * target)) }
+	loose := lim(rs[len(rs)-1]) // no later radix relaxes it further
+	cnt, best := make([]int, len(rs)), make([]int, len(rs))
+	bestLP := math.Inf(-1)
+	var rec func(x int, lp float64, r0 int)
+	rec = func(x int, lp float64, r0 int) {
+		if x == len(rs) {
+			if r0 <= a.k && lp <= lim(r0) && lp > bestLP {
+				bestLP = lp
+				copy(best, cnt)
+			}
+			return
+		}
+		r := rs[x]
+		lr := math.Log2(float64(r))
+		for c := 0; c <= len(byR[r]); c++ {
+			l := lp + float64(c)*lr
+			if c > 0 && l > loose+1e-9 {
+				break
+			}
+			nr := r0
+			if c > 0 {
+				nr = min(r0, r)
+			}
+			cnt[x] = c
+			rec(x+1, l, nr)
+		}
+		cnt[x] = 0
+	}
+	rec(0, 0, a.k+1)
+	if math.IsInf(bestLP, -1) {
+		return cand // not even one point fits: planRadixOn takes the first
+	}
+	take := make(map[int]bool)
+	for x, r := range rs {
+		for _, i := range byR[r][:best[x]] {
+			take[i] = true
+		}
+	}
+	out := make([]int, 0, len(cand))
+	for _, i := range cand {
+		if take[i] {
+			out = append(out, i)
+		}
+	}
+	for _, i := range cand {
+		if !take[i] {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // tailRange returns the least exact sum of the tail p's increments over

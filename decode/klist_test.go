@@ -30,11 +30,15 @@ func TestKListStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(r, u float64, f, n int) {
-		radixRoom, radixMinUnit, klMaxFresh, klMinN = r, u, f, n
-	}(radixRoom, radixMinUnit, klMaxFresh, klMinN)
+	defer func(r, u, rho float64, f, n int) {
+		radixRoom, radixMinUnit, klRho, klMaxFresh, klMinN = r, u, rho, f, n
+	}(radixRoom, radixMinUnit, klRho, klMaxFresh, klMinN)
 	klMinN = 0
 	radixMinUnit = 0x1p-60
+	// A tail unit of a quarter spacing: several tail labelings explain
+	// one score (the tail has no ties of its own since it has no paired
+	// top), so that the tail's window and listing are put to the test.
+	klRho = 0.25
 	// Three fresh points a query leave the rest to the tail; sixteen take
 	// every point into the top.
 	fresh := []int{3, 16}

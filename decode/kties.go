@@ -132,7 +132,7 @@ func (a *multi) planRadix(kmax int) (*blockPlan, error) {
 	if len(cand) == 0 {
 		return nil, &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
 	}
-	return a.planRadixOn(cand, float64(a.k-1)*a.wmax*radixRoom, radixRho)
+	return a.planRadixOn(cand, float64(a.k-1)*a.wmax*radixRoom, radixRho, radixPair)
 }
 
 // radixSpacing returns the spacing of the reported score in sum units
@@ -148,8 +148,9 @@ func (a *multi) radixSpacing(rho float64) (ulpN, target float64) {
 // cand whose top digit fills room (sum units): as many points as keep the
 // unit at or above rho spacings (radixSpacing). Cross's blocks have the room of
 // one point, (K − 1)·wmax; KList's digit tail the room its list top
-// leaves (klist.go).
-func (a *multi) planRadixOn(cand []int, room, rho float64) (*blockPlan, error) {
+// leaves (klist.go). pair allows a paired top (radixPair), whose ties
+// KList's tail does not want: every tail labeling has its own sum there.
+func (a *multi) planRadixOn(cand []int, room, rho float64, pair bool) (*blockPlan, error) {
 	_, target := a.radixSpacing(rho)
 	for range maxDesignIter {
 		// The most points whose unit, filling the room, stays ≥ target:
@@ -165,8 +166,8 @@ func (a *multi) planRadixOn(cand []int, room, rho float64) (*blockPlan, error) {
 			k, r0, prod = k+1, nr, np
 		}
 		g := room * float64(r0) / (float64(r0-1) * prod)
-		pair := false
-		if radixPair && r0 >= 3 {
+		paired := false
+		if pair && r0 >= 3 {
 			// A paired top (two points of K labels, one row) spans
 			// (2K − 1)/(K − 1)·W, more than a top of r0 ≥ 3 labels:
 			// the unit is the top's step over the digits below.
@@ -185,11 +186,11 @@ func (a *multi) planRadixOn(cand []int, room, rho float64) (*blockPlan, error) {
 				kp, full, below = kp+1, f, b
 			}
 			if full == 2 {
-				k, g, pair = kp, room/(float64(a.k-1)*below), true
+				k, g, paired = kp, room/(float64(a.k-1)*below), true
 			}
 		}
 		g = gridDown(g)
-		p, err := a.radixDesign(cand[:k], g, pair)
+		p, err := a.radixDesign(cand[:k], g, paired)
 		if err != nil {
 			return nil, err
 		}
