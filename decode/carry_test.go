@@ -15,6 +15,21 @@ import (
 // and torch-bce (the model's exact terms); it is Cross where there is no
 // emulation (the leaderboard) and for K = 3.
 func TestCarryAllScorers(t *testing.T) {
+	checkAllScorers(t, Carry, "float32-keras", []modelK{{"torch-bce", 2}, {"leaderboard", 2}, {"float64-sklearn", 3}})
+}
+
+// modelK is a scorer model and a class count.
+type modelK struct {
+	model string
+	k     int
+}
+
+// checkAllScorers attacks with st, Check on, a random binary labeling of
+// model at N = 40 under -short and, at N = 3,000 otherwise, the fixed
+// labelings too and a random labeling of each of others: every attack
+// must recover every label, verified and checked (attackSim).
+func checkAllScorers(t *testing.T, st Strategy, model string, others []modelK) {
+	t.Helper()
 	n := 3000
 	if testing.Short() {
 		n = 40
@@ -24,20 +39,39 @@ func TestCarryAllScorers(t *testing.T) {
 		k      int
 		labels []int
 	}
-	cases := []tc{{"float32-keras", 2, seededLabels(t, n, 2)}}
+	cases := []tc{{model, 2, seededLabels(t, n, 2)}}
 	if !testing.Short() {
 		for _, y := range fixedLabels(n) {
-			cases = append(cases, tc{"float32-keras", 2, y})
+			cases = append(cases, tc{model, 2, y})
 		}
-		cases = append(cases, tc{"torch-bce", 2, seededLabels(t, n, 2)}, tc{"leaderboard", 2, seededLabels(t, n, 2)},
-			tc{"float64-sklearn", 3, seededLabels(t, n, 3)})
+		for _, o := range others {
+			cases = append(cases, tc{o.model, o.k, seededLabels(t, n, o.k)})
+		}
 	}
 	for _, c := range cases {
-		res := attackSim(t, c.model, c.labels, c.k, MultiOptions{Strategy: Carry, Check: true})
+		res := attackSim(t, c.model, c.labels, c.k, MultiOptions{Strategy: st, Check: true})
 		if !res.Checked {
-			t.Errorf("%s K=%d: not checked", c.model, c.k)
+			t.Errorf("%v, %s K=%d: not checked", st, c.model, c.k)
 		}
-		t.Logf("%-16s K=%d %4d queries", c.model, c.k, res.Queries)
+		t.Logf("%v %-16s K=%d %4d queries", st, c.model, c.k, res.Queries)
+	}
+}
+
+// checkBeatsCross attacks one random binary labeling of model with st
+// and with Cross (N = 4,000, or short under -short) and wants fewer
+// queries from st.
+func checkBeatsCross(t *testing.T, st Strategy, model string, short int) {
+	t.Helper()
+	n := 4000
+	if testing.Short() {
+		n = short
+	}
+	y := seededLabels(t, n, 2)
+	got := attackSim(t, model, y, 2, MultiOptions{Strategy: st})
+	cross := attackSim(t, model, y, 2, MultiOptions{Strategy: Cross})
+	t.Logf("%s N = %d: %v %d queries, cross %d", model, n, st, got.Queries, cross.Queries)
+	if got.Queries >= cross.Queries {
+		t.Errorf("%s: %v %d queries, cross %d: want fewer", model, st, got.Queries, cross.Queries)
 	}
 }
 
@@ -45,17 +79,7 @@ func TestCarryAllScorers(t *testing.T) {
 // brackets Cross pays for with smaller blocks (N = 25,000: about 16%
 // fewer, BENCHMARKS.md "List decoding for float scorers").
 func TestCarryBeatsCross(t *testing.T) {
-	n := 4000
-	if testing.Short() {
-		n = 250
-	}
-	y := seededLabels(t, n, 2)
-	carry := attackSim(t, "float32-keras", y, 2, MultiOptions{Strategy: Carry})
-	cross := attackSim(t, "float32-keras", y, 2, MultiOptions{Strategy: Cross})
-	t.Logf("N = %d: carry %d queries, cross %d", n, carry.Queries, cross.Queries)
-	if carry.Queries >= cross.Queries {
-		t.Errorf("carry %d queries, cross %d: want fewer", carry.Queries, cross.Queries)
-	}
+	checkBeatsCross(t, Carry, "float32-keras", 250)
 }
 
 // strictModel is float32-keras clipped to [0.4995, 0.5005]: one point

@@ -134,47 +134,14 @@ func bruteExact(t *testing.T, m *scorer.Model, rec *recording, y []int) ([]int, 
 // torch-bce at a small N (the fixed labelings outside -short), and is
 // Carry where terms are brackets (float32-keras) and Cross for K = 3.
 func TestHybridAllScorers(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 100
-	}
-	type tc struct {
-		model  string
-		k      int
-		labels []int
-	}
-	cases := []tc{{"float64-sklearn", 2, seededLabels(t, n, 2)}}
-	if !testing.Short() {
-		for _, y := range fixedLabels(n) {
-			cases = append(cases, tc{"float64-sklearn", 2, y})
-		}
-		cases = append(cases, tc{"torch-bce", 2, seededLabels(t, n, 2)}, tc{"float32-keras", 2, seededLabels(t, n, 2)},
-			tc{"float64-sklearn", 3, seededLabels(t, n, 3)})
-	}
-	for _, c := range cases {
-		res := attackSim(t, c.model, c.labels, c.k, MultiOptions{Strategy: Hybrid, Check: true})
-		if !res.Checked {
-			t.Errorf("%s K=%d: not checked", c.model, c.k)
-		}
-		t.Logf("%-16s K=%d %4d queries", c.model, c.k, res.Queries)
-	}
+	checkAllScorers(t, Hybrid, "float64-sklearn", []modelK{{"torch-bce", 2}, {"float32-keras", 2}, {"float64-sklearn", 3}})
 }
 
 // Hybrid spends fewer queries than Cross against float64-sklearn
 // (N = 25,000: about 512 against 548, BENCHMARKS.md "List top over
 // digits").
 func TestHybridBeatsCross(t *testing.T) {
-	n := 4000
-	if testing.Short() {
-		n = 400
-	}
-	y := seededLabels(t, n, 2)
-	hyb := attackSim(t, "float64-sklearn", y, 2, MultiOptions{Strategy: Hybrid})
-	cross := attackSim(t, "float64-sklearn", y, 2, MultiOptions{Strategy: Cross})
-	t.Logf("N = %d: hybrid %d queries, cross %d", n, hyb.Queries, cross.Queries)
-	if hyb.Queries >= cross.Queries {
-		t.Errorf("hybrid %d queries, cross %d: want fewer", hyb.Queries, cross.Queries)
-	}
+	checkBeatsCross(t, Hybrid, "float64-sklearn", 400)
 }
 
 // The strategy has no dry run but an estimate, is found by name, falls

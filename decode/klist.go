@@ -392,27 +392,8 @@ func (st *klState) design() (*klQuery, error) {
 	slices.SortStableFunc(pool, func(x, y int) int {
 		return bits.OnesCount64(a.mask[x])&1 - bits.OnesCount64(a.mask[y])&1
 	})
-	kmax := min(len(pool), klMaxFresh, len(lb.pos)/2)
-	if a.opt.MaxBlock > 0 {
-		kmax = min(kmax, a.opt.MaxBlock)
-	}
-	if L > lbMaxList {
-		kmax = 0
-	}
-	for kmax > 0 && L<<((kmax+1)/2) > lbMaxWork {
-		kmax--
-	}
-	perm := lb.rng.Perm(len(lb.pos))
-	used := make(map[int]bool)
-	fw := make([]int, kmax)
-	for j := range fw {
-		fw[j] = lb.pos[perm[j]]
-		used[fw[j]] = true
-	}
-	vf := make([]float64, kmax+1) // vf[k]: variance of the first k fresh sums
-	for j, r := range fw {
-		vf[j+1] = vf[j] + lb.pal[r].vf*lb.pal[r].vf/4
-	}
+	fw, used, vf := lb.freshRows(min(len(pool), klMaxFresh), L, func(r int) float64 { return lb.pal[r].vf })
+	kmax := len(fw)
 	ulpN, unit := a.radixSpacing(klRho)
 	// The cell below which two top candidates are not told apart without
 	// a tail: a few spacings (the summation's rounding).

@@ -305,6 +305,39 @@ func (st *lbState) fresh(k int) []int {
 	return idx
 }
 
+// freshRows picks the rows of a query's fresh points: at most kmax (and
+// a.opt.MaxBlock, and half the palette's large rows), none while the
+// list of L entries exceeds lbMaxList, and fewer while the meet in the
+// middle's L·2^⌈k/2⌉ exceeds lbMaxWork; distinct rows of large weight
+// in random order. used marks them, and vf[k] is the variance of the
+// first k fresh points' sum under uniform labels, vinc(r) the
+// increment of row r.
+func (st *lbState) freshRows(kmax, L int, vinc func(r int) float64) (fw []int, used map[int]bool, vf []float64) {
+	kmax = min(kmax, len(st.pos)/2)
+	if mb := st.a.opt.MaxBlock; mb > 0 {
+		kmax = min(kmax, mb)
+	}
+	if L > lbMaxList {
+		kmax = 0
+	}
+	for kmax > 0 && L<<((kmax+1)/2) > lbMaxWork {
+		kmax--
+	}
+	perm := st.rng.Perm(len(st.pos))
+	used = make(map[int]bool)
+	fw = make([]int, kmax)
+	for j := range fw {
+		fw[j] = st.pos[perm[j]]
+		used[fw[j]] = true
+	}
+	vf = make([]float64, kmax+1)
+	for j, r := range fw {
+		v := vinc(r)
+		vf[j+1] = vf[j] + v*v/4
+	}
+	return fw, used, vf
+}
+
 // design returns the next query's points (carried, then fresh) and rows.
 func (st *lbState) design() ([]int, []rowInfo, error) {
 	a := st.a
@@ -321,28 +354,8 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 	if st.maxFresh > 0 {
 		maxFresh = st.maxFresh
 	}
-	kmax := min(nFresh, maxFresh, len(st.pos)/2)
-	if a.opt.MaxBlock > 0 {
-		kmax = min(kmax, a.opt.MaxBlock)
-	}
-	if L > lbMaxList {
-		kmax = 0
-	}
-	for kmax > 0 && L<<((kmax+1)/2) > lbMaxWork {
-		kmax--
-	}
-	// Fresh weights: distinct rows of large weight, in random order.
-	perm := st.rng.Perm(len(st.pos))
-	used := make(map[int]bool)
-	fw := make([]int, kmax)
-	for j := range fw {
-		fw[j] = st.pos[perm[j]]
-		used[fw[j]] = true
-	}
-	vf := make([]float64, kmax+1) // vf[k]: variance of the first k fresh sums
-	for j, r := range fw {
-		vf[j+1] = vf[j] + st.row(r).vf*st.row(r).vf/4
-	}
+	fw, used, vf := st.freshRows(min(nFresh, maxFresh), L, func(r int) float64 { return st.row(r).vf })
+	kmax := len(fw)
 	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
 	sl := st.carriedSums(cw)
 	// The largest k whose expected list is at most st.tgt (the
