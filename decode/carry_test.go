@@ -101,20 +101,32 @@ func TestCarryStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	labelings := strictLabelings(t, n)
-	carried := 0
-	for name, y := range labelings {
+	if carried := strictRuns(t, Carry, m, n, bruteBrackets, nil); carried == 0 {
+		t.Error("no query left a point undecided: no list was carried")
+	}
+}
+
+// strictRuns attacks every labeling of strictLabelings(t, n) with st on
+// a simulated server of model m, stopping after 1, 2, … queries, and
+// checks after each stop that every label reported known is the label
+// of every labeling brute finds explaining the recorded scores, and that
+// the true labeling is one of them. each, if not nil, sees every stop's
+// recording. It returns how many points were left undecided over all
+// the stops (a list carried).
+func strictRuns(t *testing.T, st Strategy, m *scorer.Model, n int, brute func(*testing.T, *scorer.Model, *recording, []int) ([]int, bool), each func(q int, rec *recording)) (carried int) {
+	t.Helper()
+	for name, y := range strictLabelings(t, n) {
 		for q := 1; ; q++ {
 			sim, err := oracle.NewSim(m, y, 2)
 			if err != nil {
 				t.Fatal(err)
 			}
 			rec := &recording{Server: sim}
-			res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: Carry, Model: m, MaxQueries: q})
+			res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: st, Model: m, MaxQueries: q})
 			if err != nil && res.Verified {
 				t.Fatalf("%s: error %v with the labels verified", name, err)
 			}
-			agree, truthOK := bruteBrackets(t, m, rec, y)
+			agree, truthOK := brute(t, m, rec, y)
 			if !truthOK {
 				t.Fatalf("%s, %d queries: the true labeling does not explain the scores", name, q)
 			}
@@ -125,6 +137,9 @@ func TestCarryStrict(t *testing.T) {
 				if !k && agree[i] < 0 {
 					carried++
 				}
+			}
+			if each != nil {
+				each(q, rec)
 			}
 			if err == nil {
 				if !res.Verified {
@@ -138,9 +153,7 @@ func TestCarryStrict(t *testing.T) {
 			}
 		}
 	}
-	if carried == 0 {
-		t.Error("no query left a point undecided: no list was carried")
-	}
+	return carried
 }
 
 // bruteBrackets returns, for every point, the label every labeling that

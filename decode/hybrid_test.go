@@ -36,48 +36,15 @@ func TestHybridStrict(t *testing.T) {
 	// are digits.
 	hybFreshTest = 4
 	defer func() { hybFreshTest = 0 }()
-	carried, digits := 0, 0
-	for name, y := range strictLabelings(t, n) {
-		for q := 1; ; q++ {
-			sim, err := oracle.NewSim(m, y, 2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec := &recording{Server: sim}
-			res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: Hybrid, Model: m, MaxQueries: q})
-			if err != nil && res.Verified {
-				t.Fatalf("%s: error %v with the labels verified", name, err)
-			}
-			agree, truthOK := bruteExact(t, m, rec, y)
-			if !truthOK {
-				t.Fatalf("%s, %d queries: the true labeling does not explain the scores", name, q)
-			}
-			for i, k := range res.Known {
-				if k && (agree[i] < 0 || res.Labels[i] != agree[i]) {
-					t.Errorf("%s, %d queries: point %d reported known as %d, but the scores allow both labels", name, q, i, res.Labels[i])
-				}
-				if !k && agree[i] < 0 {
-					carried++
-				}
-			}
-			if q == 1 && len(rec.preds) == 1 {
-				// Points other than neutral beyond the top's 4: digits.
-				if moved := n - countNeutral(rec.preds[0]); moved > 4 {
-					digits++
-				}
-			}
-			if err == nil {
-				if !res.Verified {
-					t.Fatalf("%s: no error and not verified", name)
-				}
-				t.Logf("%s: %d queries", name, res.Queries)
-				break
-			}
-			if q > 3*n {
-				t.Fatalf("%s: not verified after %d queries: %v", name, q, err)
+	digits := 0
+	carried := strictRuns(t, Hybrid, m, n, bruteExact, func(q int, rec *recording) {
+		if q == 1 && len(rec.preds) == 1 {
+			// Points other than neutral beyond the top's 4: digits.
+			if moved := n - countNeutral(rec.preds[0]); moved > 4 {
+				digits++
 			}
 		}
-	}
+	})
 	if carried == 0 {
 		t.Error("no query left a point undecided: no list was carried")
 	}
