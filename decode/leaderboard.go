@@ -218,18 +218,7 @@ func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 			a.opt.Progress(a.n-a.nUnk, a.queries)
 		}
 	}
-	if a.opt.Check {
-		ok, decisive, err := a.check(ctx, s)
-		if err != nil {
-			return a.failed(res), err
-		}
-		res.Checked, res.CheckDecisive = true, decisive
-		if !ok {
-			res.Verified = false
-			return a.failed(res), fmt.Errorf("%w: the final check query does not match the recovered labels", ErrInconsistent)
-		}
-	}
-	return a.partial(res), nil
+	return a.finish(ctx, s, res)
 }
 
 // palette draws the weights of the rows the queries draw from: lbPalette

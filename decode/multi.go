@@ -184,18 +184,7 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 			a.opt.Progress(a.n-a.nUnk, a.queries)
 		}
 	}
-	if opt.Check {
-		ok, decisive, err := a.check(ctx, s)
-		if err != nil {
-			return a.failed(res), err
-		}
-		res.Checked, res.CheckDecisive = true, decisive
-		if !ok {
-			res.Verified = false
-			return a.failed(res), fmt.Errorf("%w: the final check query does not match the recovered labels", ErrInconsistent)
-		}
-	}
-	return a.partial(res), nil
+	return a.finish(ctx, s, res)
 }
 
 // debugState, if set (by tests), is given the state of each attack.
@@ -307,4 +296,23 @@ type BudgetError struct {
 
 func (e *BudgetError) Error() string {
 	return fmt.Sprintf("decode: %s: the score's error budget needs labelings %.3g apart in N·score, one point can move it by at most %.3g: not even one label per query is recoverable", e.Model, e.Budget, e.Room)
+}
+
+// finish ends an attack that decoded every query: it sends the final
+// check query when the options ask for it and returns the result, the
+// failed one with ErrInconsistent when the check does not match the
+// recovered labels.
+func (a *multi) finish(ctx context.Context, s scorer.Server, res *Result) (*Result, error) {
+	if a.opt.Check {
+		ok, decisive, err := a.check(ctx, s)
+		if err != nil {
+			return a.failed(res), err
+		}
+		res.Checked, res.CheckDecisive = true, decisive
+		if !ok {
+			res.Verified = false
+			return a.failed(res), fmt.Errorf("%w: the final check query does not match the recovered labels", ErrInconsistent)
+		}
+	}
+	return a.partial(res), nil
 }
