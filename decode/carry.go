@@ -170,13 +170,7 @@ func (st *lbState) resolution() float64 {
 func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l int, m uint32, above bool) bool {
 	a := st.a
 	a.fillBase()
-	tau := new(big.Rat)
-	if a.opt.Noise.Kind != 0 {
-		sf, _ := score.Float64()
-		tau.SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n))
-	}
-	sLo := new(big.Rat).Sub(score, tau)
-	sHi := new(big.Rat).Add(score, tau)
+	sLo, sHi := a.scoreRange(score)
 	nd := len(st.cD)
 	// The float64 bounds of [sLo, sHi], rounded outward: comparing the
 	// exact float64 reports with them keeps every candidate the exact

@@ -168,13 +168,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bo
 	b := new(big.Float).SetFloat64(p.budget)
 	low := new(big.Float).SetPrec(sumPrec).Sub(t, b)
 	high := new(big.Float).SetPrec(sumPrec).Add(t, b)
-	tau := new(big.Rat)
-	if a.opt.Noise.Kind != 0 {
-		sf, _ := score.Float64()
-		tau.SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n))
-	}
-	sLo := new(big.Rat).Sub(score, tau)
-	sHi := new(big.Rat).Add(score, tau)
+	sLo, sHi := a.scoreRange(score)
 	var found []int
 	ambiguous, twice := false, false
 	var cands [][]int // every explaining labeling, if ties are kept (Cross)
@@ -306,4 +300,16 @@ func nextDigits(sigma []int, k int) bool {
 		sigma[j] = 0
 	}
 	return false
+}
+
+// scoreRange returns the scores the server's noise-free report may lie
+// between for an observed score: the score itself, or the score widened
+// by the assumed noise's half-width on both sides.
+func (a *multi) scoreRange(score *big.Rat) (lo, hi *big.Rat) {
+	tau := new(big.Rat)
+	if a.opt.Noise.Kind != 0 {
+		sf, _ := score.Float64()
+		tau.SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n))
+	}
+	return new(big.Rat).Sub(score, tau), new(big.Rat).Add(score, tau)
 }

@@ -309,13 +309,8 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	gdb := new(big.Float).SetPrec(sumPrec).SetFloat64(h.gd)
 	nmax := uint64(1)<<l - 1
 	// The score's float64 bounds, widened by the assumed noise.
-	tau := new(big.Rat)
-	if a.opt.Noise.Kind != 0 {
-		sf, _ := score.Float64()
-		tau.SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n))
-	}
-	fLo := ratDown(new(big.Rat).Sub(score, tau))
-	fHi := ratUp(new(big.Rat).Add(score, tau))
+	sLo, sHi := a.scoreRange(score)
+	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	a.fillBase()
 	defer st.neutralize(idx)
 	rx := new(big.Float).SetPrec(sumPrec)

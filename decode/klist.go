@@ -763,12 +763,7 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 	center.Sub(center, half)
 	hf, _ := half.Float64()
 	// The score's float64 bounds, rounded outward (the noise widens them).
-	tau := new(big.Rat)
-	if a.opt.Noise.Kind != 0 {
-		sf, _ := score.Float64()
-		tau.SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n))
-	}
-	sLo, sHi := new(big.Rat).Sub(score, tau), new(big.Rat).Add(score, tau)
+	sLo, sHi := a.scoreRange(score)
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	exact := pointTerms(a, q.rows)
 	var tl *klTail
