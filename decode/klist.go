@@ -245,10 +245,8 @@ func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error
 		}
 		got, err := st.decode(score, q)
 		if err != nil {
-			if a.opt.OnFail != nil {
-				if ferr := a.opt.OnFail(slices.Clone(a.labels)); ferr != nil {
-					return a.failed(res), fmt.Errorf("%w: %w", ErrInconsistent, ferr)
-				}
+			if ferr := a.onFail(); ferr != nil {
+				return a.failed(res), ferr
 			}
 			return a.failed(res), err
 		}

@@ -206,10 +206,8 @@ func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 		}
 		got, err := q.decode(score, idx, rs)
 		if err != nil {
-			if a.opt.OnFail != nil {
-				if ferr := a.opt.OnFail(slices.Clone(a.labels)); ferr != nil {
-					return a.failed(res), fmt.Errorf("%w: %w", ErrInconsistent, ferr)
-				}
+			if ferr := a.onFail(); ferr != nil {
+				return a.failed(res), ferr
 			}
 			return a.failed(res), err
 		}

@@ -146,10 +146,8 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 		if !ok {
 			// Too large a block for what the scorer really does: shrink
 			// it and query again.
-			if opt.OnFail != nil {
-				if err := opt.OnFail(slices.Clone(a.labels)); err != nil {
-					return a.failed(res), fmt.Errorf("%w: %w", ErrInconsistent, err)
-				}
+			if err := a.onFail(); err != nil {
+				return a.failed(res), err
 			}
 			res.Retries++
 			fails++
@@ -315,4 +313,17 @@ func (a *multi) finish(ctx context.Context, s scorer.Server, res *Result) (*Resu
 		}
 	}
 	return a.partial(res), nil
+}
+
+// onFail tells MultiOptions.OnFail, if set, that a score failed
+// verification, with the labels known so far; its error, wrapped in
+// ErrInconsistent, stops the attack.
+func (a *multi) onFail() error {
+	if a.opt.OnFail == nil {
+		return nil
+	}
+	if err := a.opt.OnFail(slices.Clone(a.labels)); err != nil {
+		return fmt.Errorf("%w: %w", ErrInconsistent, err)
+	}
+	return nil
 }
