@@ -140,8 +140,11 @@ type hybSurv struct {
 // spacing of the sum S itself where it is coarser (a float64 S ≈
 // nUnk·ln 2 is rounded to ulp(S) before the division by N), S taken at
 // the state's neutral sum plus half the room of the query's top.
-func (h *hybQuery) delta(top float64) float64 {
-	st := h.st
+func (h *hybQuery) delta(top float64) float64 { return h.st.sumDelta(top) }
+
+// sumDelta is [hybQuery.delta] for any list decoder's state (Hybrid's and
+// KBin's).
+func (st *lbState) sumDelta(top float64) float64 {
 	a := st.a
 	res := st.resolution()
 	a.fillBase()
@@ -154,6 +157,59 @@ func (h *hybQuery) delta(top float64) float64 {
 		return d
 	}
 	return res
+}
+
+// digitUnit returns the digits' unit g_d for a resolution delta: hybUnit
+// spacings, at least twice the budget b0 of an empty query over
+// hybReadings and least, on the row cache's grid; an error if it does not
+// fit under the largest weight w.
+func (a *multi) digitUnit(delta, least, w float64) (float64, error) {
+	b0 := a.budgetFor(nil, nil, false)
+	gd := max(hybUnit*delta, 2*b0/hybReadings, least)
+	if a.rows != nil {
+		gd = a.rows.grid(gd)
+	}
+	if !(gd > 0) || gd > w || math.IsInf(gd, 0) {
+		return 0, &BudgetError{Model: a.m.Name, Budget: 2 * b0, Room: w}
+	}
+	return gd, nil
+}
+
+// digitShape returns a list top's fresh points k ≤ len(vf) − 1 and its
+// binary digits l ≤ lcap − k of unit gd, the top one at most w (Hybrid's
+// design): the most fresh points whose expected list after the query is
+// at most tgt without digits, then the most digits that keep it there.
+// The expectation is Leaderboard's (lbExpected over the carried sums sl,
+// L list entries) with L·2^k candidates of the top, a cell of 2^l·δ (a
+// wrong top survives when one of its readings rounds to the score) and
+// the digits' spread u²/12 added to the top's (vf[k], the variance of the
+// first k fresh sums); digit readings closer than δ add δ/g_d.
+func digitShape(sl, vf []float64, L int, delta, gd, w, tgt float64, lcap int) (k, l int) {
+	expect := func(k, l int) float64 {
+		u := math.Ldexp(gd, l)
+		e := lbExpected(sl, float64(L)*math.Exp2(float64(k)), math.Sqrt(vf[k]+u*u/12), math.Ldexp(delta, l))
+		return e * max(1, delta/gd)
+	}
+	k = len(vf) - 1
+	for k > 0 && expect(k, 0) > tgt {
+		k--
+	}
+	// The digits: the most that fit the room (the top one g_d·2^(l−1) ≤
+	// w), the cap and the target.
+	lmax := 0
+	for lmax < min(hybMaxDigits, lcap-k) && math.Ldexp(gd, lmax) <= w {
+		lmax++
+	}
+	hiL := lmax
+	for l < hiL {
+		mid := (l + hiL + 1) / 2
+		if expect(k, mid) <= tgt {
+			l = mid
+		} else {
+			hiL = mid - 1
+		}
+	}
+	return k, l
 }
 
 // design returns the next query's points (carried, top fresh, digits)
@@ -194,44 +250,13 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	}
 	delta := h.delta(room + float64(len(st.cD))*a.wmax)
 	st.cell = delta
-	b0 := a.budgetFor(nil, nil, false)
-	gd := max(hybUnit*delta, 2*b0/hybReadings, minUnit)
-	if a.rows != nil {
-		gd = a.rows.grid(gd)
-	}
-	if !(gd > 0) || gd > a.wmax || math.IsInf(gd, 0) {
-		return nil, nil, &BudgetError{Model: a.m.Name, Budget: 2 * b0, Room: a.wmax}
+	gd, err := a.digitUnit(delta, minUnit, a.wmax)
+	if err != nil {
+		return nil, nil, err
 	}
 	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
 	sl := st.carriedSums(cw)
-	// expect is the expected list after a query of k top fresh points
-	// and l digits: Carry's, with L·2^k candidates of the top, a cell of
-	// 2^l·δ and the digits' spread u²/12 added to the top's; digit
-	// readings closer than δ add δ/g_d.
-	expect := func(k, l int) float64 {
-		u := math.Ldexp(gd, l)
-		e := lbExpected(sl, float64(L)*math.Exp2(float64(k)), math.Sqrt(vf[k]+u*u/12), math.Ldexp(delta, l))
-		return e * max(1, delta/gd)
-	}
-	k := kmax
-	for k > 0 && expect(k, 0) > st.tgt {
-		k--
-	}
-	// The digits: the most that fit the room (the top one g_d·2^(l−1) ≤
-	// W), the query's cap and the target.
-	lmax := 0
-	for lmax < min(hybMaxDigits, capFresh-k) && math.Ldexp(gd, lmax) <= a.wmax {
-		lmax++
-	}
-	l, hiL := 0, lmax
-	for l < hiL {
-		mid := (l + hiL + 1) / 2
-		if expect(k, mid) <= st.tgt {
-			l = mid
-		} else {
-			hiL = mid - 1
-		}
-	}
+	k, l := digitShape(sl, vf, L, delta, gd, a.wmax, st.tgt, capFresh)
 	if k+l == 0 && len(st.cD) == 0 && nFresh > 0 {
 		l = 1 // a list of one and nothing carried: one digit at least
 	}
@@ -278,43 +303,23 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
 	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
 	v := increments(rs)
-	// D: the digits' realized increments are g_d·2^j + e_j, D = Σ|e_j|.
-	dev := new(big.Float).SetPrec(sumPrec)
-	e := new(big.Float).SetPrec(sumPrec)
-	for j := range l {
-		e.SetFloat64(math.Ldexp(h.gd, j))
-		e.Sub(v[nd+k+j][1], e)
-		dev.Add(dev, e.Abs(e))
+	inc := make([]*big.Float, l)
+	for j := range inc {
+		inc[j] = v[nd+k+j][1]
 	}
-	devf := ratUpFloat(dev)
 	tf, _ := t.Float64()
 	vf := make([]float64, nd+k)
-	umax := math.Ldexp(h.gd, l) - h.gd
-	abs := math.Abs(tf) + umax + budget + devf + 1
 	for j := range vf {
 		vf[j], _ = v[j][1].Float64()
-		abs += math.Abs(vf[j])
 	}
-	// The float64 filter keeps a superset of the tops whose exact sums
-	// leave a residual in [−b − D, u_max + b + D]: its sums and
-	// conversions, at most nd + k + 8 roundings of relative 2^−53 on
-	// magnitudes at most abs, are off by less than margin.
-	margin := float64(nd+k+8) * 0x1p-52 * abs
-	lo, hi := tf-budget-devf-umax-margin, tf+budget+devf+margin
-	// The readings: n·g_d within b + D of the exact residual (widened by
-	// 2^−100 of the magnitudes for the 192-bit arithmetic).
-	slack := new(big.Float).SetPrec(sumPrec).SetFloat64(budget)
-	slack.Add(slack, dev)
-	slack.Add(slack, new(big.Float).SetFloat64(math.Ldexp(abs, -100)))
-	gdb := new(big.Float).SetPrec(sumPrec).SetFloat64(h.gd)
-	nmax := uint64(1)<<l - 1
+	dt := newDigitTail(inc, h.gd)
+	lo, hi := dt.window(tf, budget, vf)
 	// The score's float64 bounds, widened by the assumed noise.
 	sLo, sHi := a.scoreRange(score)
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	a.fillBase()
 	defer st.neutralize(idx)
 	rx := new(big.Float).SetPrec(sumPrec)
-	q := new(big.Float).SetPrec(sumPrec)
 	var keep []hybSurv
 	reading := func(li int, m uint32, _ bool) bool {
 		rx.Set(t)
@@ -328,19 +333,9 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 				rx.Sub(rx, v[nd+j][1])
 			}
 		}
-		q.Sub(rx, slack).Quo(q, gdb)
-		nlo := ceilInt(q)
-		q.Add(rx, slack).Quo(q, gdb)
-		nhi := floorInt(q)
-		if nhi.Sign() < 0 || (nlo.IsUint64() && nlo.Uint64() > nmax) || (!nlo.IsUint64() && nlo.Sign() > 0) {
+		n0, n1, ok := dt.read(rx)
+		if !ok {
 			return true
-		}
-		n0, n1 := uint64(0), nmax
-		if nlo.Sign() > 0 {
-			n0 = nlo.Uint64()
-		}
-		if nhi.IsUint64() {
-			n1 = min(n1, nhi.Uint64())
 		}
 		for j := range nd + k {
 			var c int
@@ -351,20 +346,14 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 			}
 			a.lo.Set(idx[j], rs[j].lo[c])
 		}
-		for n := n0; n <= n1; n++ {
-			for j := range l {
-				a.lo.Set(idx[nd+k+j], rs[nd+k+j].lo[n>>j&1])
-			}
+		dt.each(n0, n1, func(j int, b uint64) { a.lo.Set(idx[nd+k+j], rs[nd+k+j].lo[b]) }, func(n uint64) {
 			r, _, err := a.emu.ReportFloat(a.lo)
 			// An emulation that fails keeps the candidate: the list may
 			// only grow by it.
 			if err != nil || (r >= fLo && r <= fHi) {
 				keep = append(keep, hybSurv{li, m, n})
 			}
-			if n == n1 {
-				break // n1 may be 2^64 − 1
-			}
-		}
+		})
 		return true
 	}
 	st.windowRange(lo, hi, tf, vf, k, reading)
@@ -382,6 +371,95 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 		}
 		return uint8(c.n >> (j - nd - k) & 1)
 	}), nil
+}
+
+// digitTail is the binary digits of a query, read from the exact
+// residual (Hybrid's decoding, and KBin's): l digits of unit gd, digit j's
+// realized increment g_d·2^j + e_j, D = Σ|e_j|. A top candidate whose
+// exact residual is r is read as every integer n ∈ [0, 2^l) with n·g_d
+// within b + D of r (b the rigorous budget): every labeling of the digits
+// whose exact sum lies within b of r is one of them, since its sum is
+// n·g_d plus at most D.
+type digitTail struct {
+	l      int
+	gd     float64
+	nmax   uint64
+	dev    *big.Float // D
+	devf   float64    // D, rounded up
+	slack  *big.Float // b + D, widened for the 192-bit arithmetic
+	gdb, q *big.Float
+}
+
+// newDigitTail returns the reader of the digits of realized increments
+// inc (digit j of nominal increment gd·2^j).
+func newDigitTail(inc []*big.Float, gd float64) *digitTail {
+	d := &digitTail{l: len(inc), gd: gd, nmax: uint64(1)<<len(inc) - 1, dev: new(big.Float).SetPrec(sumPrec)}
+	e := new(big.Float).SetPrec(sumPrec)
+	for j, v := range inc {
+		e.SetFloat64(math.Ldexp(gd, j))
+		e.Sub(v, e)
+		d.dev.Add(d.dev, e.Abs(e))
+	}
+	d.devf = ratUpFloat(d.dev)
+	d.gdb = new(big.Float).SetPrec(sumPrec).SetFloat64(gd)
+	d.q = new(big.Float).SetPrec(sumPrec)
+	return d
+}
+
+// window returns the float64 range [lo, hi] of a query's top sums (float64
+// increments vf, the residual before the top tf, budget b) that keeps a
+// superset of the tops whose exact sums leave a residual in
+// [−b − D, u_max + b + D], u_max = (2^l − 1)·g_d, and sets the readings'
+// slack.
+func (d *digitTail) window(tf, budget float64, vf []float64) (lo, hi float64) {
+	umax := math.Ldexp(d.gd, d.l) - d.gd
+	abs := math.Abs(tf) + umax + budget + d.devf + 1
+	for _, x := range vf {
+		abs += math.Abs(x)
+	}
+	// Its sums and conversions, at most len(vf) + 8 roundings of relative
+	// 2^−53 on magnitudes at most abs, are off by less than margin.
+	margin := float64(len(vf)+8) * 0x1p-52 * abs
+	// The readings: n·g_d within b + D of the exact residual (widened by
+	// 2^−100 of the magnitudes for the 192-bit arithmetic).
+	d.slack = new(big.Float).SetPrec(sumPrec).SetFloat64(budget)
+	d.slack.Add(d.slack, d.dev)
+	d.slack.Add(d.slack, new(big.Float).SetFloat64(math.Ldexp(abs, -100)))
+	return tf - budget - d.devf - umax - margin, tf + budget + d.devf + margin
+}
+
+// read returns the readings [n0, n1] of the exact residual rx, ok false
+// if there are none.
+func (d *digitTail) read(rx *big.Float) (n0, n1 uint64, ok bool) {
+	d.q.Sub(rx, d.slack).Quo(d.q, d.gdb)
+	nlo := ceilInt(d.q)
+	d.q.Add(rx, d.slack).Quo(d.q, d.gdb)
+	nhi := floorInt(d.q)
+	if nhi.Sign() < 0 || (nlo.IsUint64() && nlo.Uint64() > d.nmax) || (!nlo.IsUint64() && nlo.Sign() > 0) {
+		return 0, 0, false
+	}
+	n0, n1 = 0, d.nmax
+	if nlo.Sign() > 0 {
+		n0 = nlo.Uint64()
+	}
+	if nhi.IsUint64() {
+		n1 = min(n1, nhi.Uint64())
+	}
+	return n0, n1, true
+}
+
+// each calls set(j, bit) for every digit j of each reading n in
+// [n0, n1], then f(n).
+func (d *digitTail) each(n0, n1 uint64, set func(j int, b uint64), f func(n uint64)) {
+	for n := n0; n <= n1; n++ {
+		for j := range d.l {
+			set(j, n>>j&1)
+		}
+		f(n)
+		if n == n1 {
+			break // n1 may be 2^64 − 1
+		}
+	}
 }
 
 // ratUpFloat returns a float64 at least x (x finite, ≥ 0).

@@ -179,6 +179,9 @@ type klState struct {
 	spanRatio float64
 	// tailCarried counts the tail points carried into the list (tests).
 	tailCarried int
+	// bin: the tail is binary digits read from the residual (KBin,
+	// kbin.go), not Cross's mixed-radix digits.
+	bin bool
 }
 
 // klKey identifies a top row: the labels at the larger probability and
@@ -197,11 +200,26 @@ type klQuery struct {
 	c0, c1 []int      // top position j: a label of bit 0 and of bit 1
 	tail   *blockPlan // nil: no tail
 	tIdx   []int      // the tail's points
+	// l binary digits of unit gd after the top (KBin): position nd+k+j
+	// is asked as a top point is, its increment about gd·2^j.
+	l  int
+	gd float64
 }
 
 func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
-	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1}
+	return newKlState(a, false).run(ctx, s)
+}
+
+// newKlState starts a KList attack (bin: KBin's binary tail).
+func newKlState(a *multi, bin bool) *klState {
+	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1, bin: bin}
 	st.lb.passes, st.lb.opts = klPasses, klOpts
+	return st
+}
+
+// run is the attack: a query designed and decoded at a time.
+func (st *klState) run(ctx context.Context, s scorer.Server) (*Result, error) {
+	a := st.a
 	if debugKList != nil {
 		debugKList(st)
 	}
@@ -243,7 +261,12 @@ func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error
 			}
 			return a.failed(res), err
 		}
-		got, err := st.decode(score, q)
+		var got int
+		if st.bin {
+			got, err = st.decodeBin(score, q)
+		} else {
+			got, err = st.decode(score, q)
+		}
 		if err != nil {
 			if ferr := a.onFail(); ferr != nil {
 				return a.failed(res), ferr
@@ -391,6 +414,9 @@ func (st *klState) design() (*klQuery, error) {
 	}
 	cw := lb.carryWeights(math.Sqrt(vf[kmax]), used, sep)
 	sl := lb.carriedSums(cw)
+	if st.bin {
+		return st.designBin(s0, pool, fw, vf, cw, sl)
+	}
 	// The cell u and the fresh count k: the most bits asked, k + log2 u,
 	// with the expected list at most klTarget. A tail needs room for a
 	// few digits at the unit.
@@ -458,22 +484,8 @@ func (st *klState) design() (*klQuery, error) {
 	}
 	k := bestK
 	q := &klQuery{nd: nd, k: k}
-	q.idx = append(slices.Clone(lb.cD), pool[:k]...)
-	for j, i := range q.idx {
-		var half uint64
-		var w float64
-		if j < nd {
-			half, w = s0[j], lb.pal[cw[j]].vf
-		} else {
-			half, w = split(a.mask[i]), lb.pal[fw[j-nd]].vf
-		}
-		q.s0 = append(q.s0, half)
-		r, c0, c1, err := st.question(i, half, w)
-		if err != nil {
-			return nil, err
-		}
-		q.rows = append(q.rows, r)
-		q.c0, q.c1 = append(q.c0, c0), append(q.c1, c1)
+	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
+		return nil, err
 	}
 	rest := pool[k:]
 	if a.opt.MaxBlock > 0 {
@@ -502,6 +514,36 @@ func (st *klState) design() (*klQuery, error) {
 		return nil, errors.New("decode: klist: nothing left to query (internal error)")
 	}
 	return q, nil
+}
+
+// askTop appends to q the top's questions: the carried points (splits
+// s0, palette rows cw) and the fresh points fresh (their sets' halves,
+// palette rows fw).
+func (st *klState) askTop(q *klQuery, s0 []uint64, fresh, fw, cw []int) error {
+	a, lb := st.a, st.lb
+	for j, i := range lb.cD {
+		if err := st.ask(q, i, s0[j], lb.pal[cw[j]].vf); err != nil {
+			return err
+		}
+	}
+	for j, i := range fresh {
+		if err := st.ask(q, i, split(a.mask[i]), lb.pal[fw[j]].vf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ask appends to q point i asked its binary question (bit 0: the labels
+// of half) with nominal increment w.
+func (st *klState) ask(q *klQuery, i int, half uint64, w float64) error {
+	r, c0, c1, err := st.question(i, half, w)
+	if err != nil {
+		return err
+	}
+	q.idx, q.s0, q.rows = append(q.idx, i), append(q.s0, half), append(q.rows, r)
+	q.c0, q.c1 = append(q.c0, c0), append(q.c1, c1)
+	return nil
 }
 
 // klSplitMaxList is the largest list whose carried points' splits are
@@ -727,6 +769,7 @@ type klSurv struct {
 	l    int
 	m    uint32
 	tail []int
+	n    uint64 // KBin: the binary digits' reading
 }
 
 // decode finds every candidate that explains the score, learns what they
@@ -738,17 +781,7 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 	nd, nTop := q.nd, q.nd+q.k
 	budget := a.budgetFor(q.idx, q.rows, false)
 	t := new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(&blockPlan{rows: q.rows}))
-	// The top's bit-0 sum T0 and each bit's increment over it.
-	t0 := new(big.Float).SetPrec(sumPrec)
-	v := make([][]*big.Float, nTop)
-	zero := new(big.Float)
-	for j := range nTop {
-		r := &q.rows[j]
-		o0 := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c0[j]], r.t[0])
-		t0.Add(t0, o0)
-		d := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c1[j]], r.t[q.c0[j]])
-		v[j] = []*big.Float{zero, d}
-	}
+	t0, v := q.offsets(nTop)
 	// The residual the tail must explain: t − T0 − top bits' sum, within
 	// [base − b, base + span + b].
 	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
@@ -868,6 +901,23 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 	return st.update(q, surv), nil
 }
 
+// offsets returns the bit-0 sum T0 of the query's first n positions
+// (binary questions; the terms over each row's label 0, which constC
+// counts) and each bit's increment over it, v[j] = {0, t(c1) − t(c0)}.
+func (q *klQuery) offsets(n int) (*big.Float, [][]*big.Float) {
+	t0 := new(big.Float).SetPrec(sumPrec)
+	v := make([][]*big.Float, n)
+	zero := new(big.Float)
+	for j := range n {
+		r := &q.rows[j]
+		o0 := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c0[j]], r.t[0])
+		t0.Add(t0, o0)
+		d := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c1[j]], r.t[q.c0[j]])
+		v[j] = []*big.Float{zero, d}
+	}
+	return t0, v
+}
+
 // klTail lists the labelings of a query's tail whose float64 sums lie
 // in a window: a superset of those whose exact sums do, the window
 // widened by margin, far above float64's rounding of the sums.
@@ -974,14 +1024,21 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 	a, lb := st.a, st.lb
 	nd, nTop := q.nd, q.nd+q.k
 	// A tail lister that stopped short leaves every tail label open.
-	short := slices.ContainsFunc(surv, func(s klSurv) bool { return s.tail == nil })
+	short := q.tail != nil && slices.ContainsFunc(surv, func(s klSurv) bool { return s.tail == nil })
 	val := func(s klSurv, j int) uint64 {
 		i := q.idx[j]
 		switch {
 		case j < nd:
 			return st.vals[s.l][j]
-		case j < nTop:
-			if s.m>>(j-nd)&1 == 0 {
+		case j < nTop || q.l > 0:
+			// A top point's half, or a binary digit's (KBin).
+			var b uint64
+			if j < nTop {
+				b = uint64(s.m) >> (j - nd) & 1
+			} else {
+				b = s.n >> (j - nTop) & 1
+			}
+			if b == 0 {
 				return q.s0[j]
 			}
 			return a.mask[i] &^ q.s0[j]

@@ -1,0 +1,212 @@
+// This file implements the KBin strategy: KList's list-decoded top of
+// binary questions (klist.go) over Hybrid's binary digits read from the
+// exact residual (hybrid.go), for K > 2.
+
+package decode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// KBin is [KList] with [Hybrid]'s tail, for K > 2 against a model that
+// names its log and whose score is the float mean of the server's own
+// terms (float64-sklearn, torch-bce): every question of a query is
+// binary on a point's label set.
+//
+//   - The top is KList's: the carried points (their list values in two
+//     groups, weights by Leaderboard's descent) and up to klMaxFresh fresh
+//     points, each split in halves (six labels 3:3, three 2:1, two 1:1)
+//     with a generic weight.
+//   - The tail is l binary digits of unit g_d ≈ 2δ (δ the resolution of
+//     the sum, as Hybrid's): digit j is a free point whose label set is
+//     split in halves, the labels of one half at a term a and those of the
+//     other at a + g_d·2^j. The top's fresh points and the digits are the
+//     pool's points in order (points of two or six labels first, so that
+//     the top's questions are fair coins).
+//   - The design is Hybrid's (digitShape): the most fresh points whose
+//     expected list after the query stays at the target without digits,
+//     then the most digits that keep it there.
+//   - Decoding is Hybrid's: every top candidate (list entry, fresh
+//     halves) whose residual fits the digits' range within the rigorous
+//     budget (Leaderboard's meet in the middle) is read from its exact
+//     residual, every integer n with n·g_d within the budget plus the
+//     digits' deviations (digitTail), and each reading is emulated whole;
+//     the readings whose emulated score is the score survive. Their
+//     values on the query's points (a half of a top point or a digit) are
+//     learned where they all agree and carried with the list where they
+//     do not (KList's update), so a digit's ambiguity (adjacent readings
+//     differ on a run of low digits) is carried jointly with the top's.
+//
+// KList's tail is Cross's mixed-radix digits (radix 6 and 3 at K = 6)
+// listed in float64 within the budget; KBin's digits are one bit each
+// and its list entries differ on the runs of digits that adjacent
+// readings change, as Hybrid's do for K = 2 (BENCHMARKS.md, "kbin").
+//
+// The kept labelings (the list's values × the label sets) are exactly the
+// readings that explain the score on the query's points and keep every
+// earlier constraint, so a label is learned only when every labeling that
+// explains every score has it: as strict as KList (TestKBinStrict checks
+// it by brute force).
+//
+// Below klMinN points, against an assumed noise, for K = 2 or without the
+// model's exact terms KBin is KList's fallback, [Cross]; against a model
+// whose terms are not all the server's own or whose score is rounded or
+// summed it is [KList].
+var KBin Strategy = kbin{}
+
+type kbin struct{}
+
+func init() { register(KBin, "klist-bin") }
+
+func (kbin) String() string     { return "kbin" }
+func (kbin) knownNeutral() bool { return false }
+
+// setup is KList's; a model whose terms are not all the server's own, or
+// whose score is not its float mean, gets KList.
+func (kbin) setup(a *multi) {
+	klist{}.setup(a)
+	if a.st != KBin {
+		return
+	}
+	if !pointTerms(a, nil) || a.m.Decimals >= 0 || a.m.Loss.Total {
+		a.st = KList
+	}
+}
+
+// errKBinDryRun: the strategy's queries follow the scores.
+var errKBinDryRun = errors.New("decode: the kbin strategy adapts every query to the scores before it: it has no dry run")
+
+func (kbin) next(*multi, int) (*blockPlan, error) { return nil, errKBinDryRun }
+
+func (kbin) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+	return newKlState(a, true).run(ctx, s)
+}
+
+// kbTarget is KBin's expected list after a query (the true labeling
+// included), as hybTarget and klTarget.
+var kbTarget = 16.0
+
+// kbMinUnit is the digits' least unit (minUnit; tests lower it so that
+// a small instance holds several digits).
+var kbMinUnit = minUnit
+
+// designBin completes KList's design of a query (the carried points'
+// splits s0 and palette rows cw, the free points pool, the fresh points'
+// palette rows fw, vf[k] the variance of the first k fresh sums, sl the
+// carried sums over the list) with binary digits: Hybrid's shape
+// (digitShape) at the resolution of the sum.
+func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int, sl []float64) (*klQuery, error) {
+	a, lb := st.a, st.lb
+	L, nd := len(st.vals), len(lb.cD)
+	room := float64(nd) * st.wTop
+	for _, r := range fw {
+		room += lb.pal[r].vf
+	}
+	delta := lb.sumDelta(room)
+	gd, err := a.digitUnit(delta, kbMinUnit, st.wTop)
+	if err != nil {
+		return nil, err
+	}
+	lcap := len(pool)
+	if a.opt.MaxBlock > 0 {
+		lcap = min(lcap, a.opt.MaxBlock)
+	}
+	k, l := digitShape(sl, vf, L, delta, gd, st.wTop, kbTarget, lcap)
+	if k+l == 0 && nd == 0 && len(pool) > 0 {
+		l = 1 // a list of one and nothing carried: one digit at least
+	}
+	q := &klQuery{nd: nd, k: k, l: l, gd: gd}
+	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
+		return nil, err
+	}
+	for j, i := range pool[k : k+l] {
+		if err := st.ask(q, i, split(a.mask[i]), math.Ldexp(gd, j)); err != nil {
+			return nil, err
+		}
+	}
+	if len(q.idx) == 0 {
+		return nil, errors.New("decode: kbin: nothing left to query (internal error)")
+	}
+	return q, nil
+}
+
+// decodeBin keeps the readings (list entry, fresh halves, digits) whose
+// emulated score is the score, learns what they agree on and carries the
+// rest (update); it returns the labels learned.
+func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
+	a, lb := st.a, st.lb
+	a.fillBase()
+	defer st.neutralize(q.idx)
+	nd, nTop := q.nd, q.nd+q.k
+	if len(q.idx) != nTop+q.l || len(q.rows) != len(q.idx) {
+		return 0, errors.New("decode: kbin: the query does not match its design (internal error)")
+	}
+	budget := a.budgetFor(q.idx, q.rows, false)
+	t := new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(&blockPlan{rows: q.rows}))
+	t0, v := q.offsets(len(q.idx))
+	// The residual after every position's bit 0: the top's bits and the
+	// digits' reading explain it.
+	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
+	inc := make([]*big.Float, q.l)
+	for j := range inc {
+		inc[j] = v[nTop+j][1]
+	}
+	vf := make([]float64, nTop)
+	for j := range vf {
+		vf[j], _ = v[j][1].Float64()
+	}
+	tf, _ := r0.Float64()
+	dt := newDigitTail(inc, q.gd)
+	lo, hi := dt.window(tf, budget, vf)
+	// The score's float64 bounds, rounded outward (the noise widens them).
+	sLo, sHi := a.scoreRange(score)
+	fLo, fHi := ratDown(sLo), ratUp(sHi)
+	set := func(j int, b uint64) {
+		c := q.c0[j]
+		if b == 1 {
+			c = q.c1[j]
+		}
+		a.lo.Set(q.idx[j], q.rows[j].lo[c])
+	}
+	rx := new(big.Float).SetPrec(sumPrec)
+	var surv []klSurv
+	lb.windowRange(lo, hi, tf, vf, q.k, func(l int, m uint32, _ bool) bool {
+		rx.Set(r0)
+		for j := range nTop {
+			var b uint64
+			if j < nd {
+				b = uint64(lb.cand[l][j])
+			} else {
+				b = uint64(m) >> (j - nd) & 1
+			}
+			if b == 1 {
+				rx.Sub(rx, v[j][1])
+			}
+			set(j, b)
+		}
+		n0, n1, ok := dt.read(rx)
+		if !ok {
+			return true
+		}
+		dt.each(n0, n1, func(j int, b uint64) { set(nTop+j, b) }, func(n uint64) {
+			r, exact, err := a.emu.ReportFloat(a.lo)
+			// An emulation that fails keeps the reading: the list may
+			// only grow by it.
+			if err != nil || !exact || (r >= fLo && r <= fHi) {
+				surv = append(surv, klSurv{l: l, m: m, n: n})
+			}
+		})
+		return true
+	})
+	if len(surv) == 0 {
+		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, q.k, q.l, a.m.Name)
+	}
+	st.neutralize(q.idx)
+	return st.update(q, surv), nil
+}
