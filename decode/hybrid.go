@@ -303,16 +303,16 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
 	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
 	v := increments(rs)
-	inc := make([]*big.Float, l)
+	inc := make([][]*big.Float, l)
 	for j := range inc {
-		inc[j] = v[nd+k+j][1]
+		inc[j] = v[nd+k+j][1:2]
 	}
 	tf, _ := t.Float64()
 	vf := make([]float64, nd+k)
 	for j := range vf {
 		vf[j], _ = v[j][1].Float64()
 	}
-	dt := newDigitTail(inc, h.gd)
+	dt := newDigitTail(inc, nil, h.gd)
 	lo, hi := dt.window(tf, budget, vf)
 	// The score's float64 bounds, widened by the assumed noise.
 	sLo, sHi := a.scoreRange(score)
@@ -373,15 +373,18 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	}), nil
 }
 
-// digitTail is the binary digits of a query, read from the exact
-// residual (Hybrid's decoding, and KBin's): l digits of unit gd, digit j's
-// realized increment g_d·2^j + e_j, D = Σ|e_j|. A top candidate whose
-// exact residual is r is read as every integer n ∈ [0, 2^l) with n·g_d
-// within b + D of r (b the rigorous budget): every labeling of the digits
-// whose exact sum lies within b of r is one of them, since its sum is
-// n·g_d plus at most D.
+// digitTail is the digits of a query, read from the exact residual
+// (Hybrid's decoding, and KBin's): l digits of radices rad (nil: all 2)
+// above the unit gd, digit j of place value p_j = g_d·Π_{i<j} rad_i, its
+// value v realized as the increment v·p_j + e_{j,v}, D = Σ_j max_v
+// |e_{j,v}|. A top candidate whose exact residual is r is read as every
+// integer n ∈ [0, Π rad) with n·g_d within b + D of r (b the rigorous
+// budget), its digits n's mixed-radix digits: every labeling of the
+// digits whose exact sum lies within b of r is one of them, since its
+// sum is n·g_d plus at most D.
 type digitTail struct {
 	l      int
+	rad    []int
 	gd     float64
 	nmax   uint64
 	dev    *big.Float // D
@@ -390,29 +393,54 @@ type digitTail struct {
 	gdb, q *big.Float
 }
 
-// newDigitTail returns the reader of the digits of realized increments
-// inc (digit j of nominal increment gd·2^j).
-func newDigitTail(inc []*big.Float, gd float64) *digitTail {
-	d := &digitTail{l: len(inc), gd: gd, nmax: uint64(1)<<len(inc) - 1, dev: new(big.Float).SetPrec(sumPrec)}
+// newDigitTail returns the reader of the digits of radices rad (nil: all
+// 2) and realized increments inc (inc[j][v − 1] the increment of digit j's
+// value v over its value 0, nominally v·p_j). It panics if a digit's
+// increments do not match its radix or Π rad exceeds 2^63.
+func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
+	d := &digitTail{l: len(inc), rad: rad, gd: gd, nmax: 1, dev: new(big.Float).SetPrec(sumPrec)}
 	e := new(big.Float).SetPrec(sumPrec)
-	for j, v := range inc {
-		e.SetFloat64(math.Ldexp(gd, j))
-		e.Sub(v, e)
-		d.dev.Add(d.dev, e.Abs(e))
+	mx := new(big.Float).SetPrec(sumPrec)
+	place := gd
+	for j, vs := range inc {
+		r := d.radix(j)
+		if len(vs) != r-1 || d.nmax > 1<<63/uint64(r) {
+			panic("decode: digitTail: increments do not match the radices")
+		}
+		mx.SetInt64(0)
+		for v, x := range vs {
+			e.SetFloat64(float64(v+1) * place)
+			e.Sub(x, e)
+			if e.Abs(e).Cmp(mx) > 0 {
+				mx.Set(e)
+			}
+		}
+		d.dev.Add(d.dev, mx)
+		d.nmax *= uint64(r)
+		place *= float64(r)
 	}
+	d.nmax--
 	d.devf = ratUpFloat(d.dev)
 	d.gdb = new(big.Float).SetPrec(sumPrec).SetFloat64(gd)
 	d.q = new(big.Float).SetPrec(sumPrec)
 	return d
 }
 
+// radix returns digit j's radix.
+func (d *digitTail) radix(j int) int {
+	if d.rad == nil {
+		return 2
+	}
+	return d.rad[j]
+}
+
 // window returns the float64 range [lo, hi] of a query's top sums (float64
 // increments vf, the residual before the top tf, budget b) that keeps a
 // superset of the tops whose exact sums leave a residual in
-// [−b − D, u_max + b + D], u_max = (2^l − 1)·g_d, and sets the readings'
-// slack.
+// [−b − D, u_max + b + D], u_max = (Π rad − 1)·g_d, and sets the
+// readings' slack.
 func (d *digitTail) window(tf, budget float64, vf []float64) (lo, hi float64) {
-	umax := math.Ldexp(d.gd, d.l) - d.gd
+	umax := float64(d.nmax) * d.gd
 	abs := math.Abs(tf) + umax + budget + d.devf + 1
 	for _, x := range vf {
 		abs += math.Abs(x)
@@ -448,12 +476,15 @@ func (d *digitTail) read(rx *big.Float) (n0, n1 uint64, ok bool) {
 	return n0, n1, true
 }
 
-// each calls set(j, bit) for every digit j of each reading n in
-// [n0, n1], then f(n).
-func (d *digitTail) each(n0, n1 uint64, set func(j int, b uint64), f func(n uint64)) {
+// each calls set(j, v) for every digit j of each reading n in [n0, n1]
+// (v its mixed-radix digit), then f(n).
+func (d *digitTail) each(n0, n1 uint64, set func(j int, v uint64), f func(n uint64)) {
 	for n := n0; n <= n1; n++ {
+		x := n
 		for j := range d.l {
-			set(j, n>>j&1)
+			r := uint64(d.radix(j))
+			set(j, x%r)
+			x /= r
 		}
 		f(n)
 		if n == n1 {

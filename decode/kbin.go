@@ -10,6 +10,10 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
+	"os"
+	"slices"
+	"strconv"
 
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -85,12 +89,21 @@ var errKBinDryRun = errors.New("decode: the kbin strategy adapts every query to 
 func (kbin) next(*multi, int) (*blockPlan, error) { return nil, errKBinDryRun }
 
 func (kbin) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+	if f := dbgF("KB_F", 0); f > 0 {
+		klMaxFresh = int(f)
+	}
 	return newKlState(a, true).run(ctx, s)
 }
 
 // kbTarget is KBin's expected list after a query (the true labeling
 // included), as hybTarget and klTarget.
 var kbTarget = 16.0
+
+// kbRadix3: points of three labels are digits of radix 3 (a binary
+// question on three labels carries 0.918 bits; every binary tree over
+// six equally likely labels asks 2.667 questions on average for 2.585
+// bits).
+var kbRadix3 = os.Getenv("KB_R3") != "0"
 
 // kbMinUnit is the digits' least unit (minUnit; tests lower it so that
 // a small instance holds several digits).
@@ -109,7 +122,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 		room += lb.pal[r].vf
 	}
 	delta := lb.sumDelta(room)
-	gd, err := a.digitUnit(delta, kbMinUnit, st.wTop)
+	gd, err := a.digitUnit(delta*dbgF("KB_U", 2)/2, kbMinUnit, st.wTop)
 	if err != nil {
 		return nil, err
 	}
@@ -117,23 +130,135 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	if a.opt.MaxBlock > 0 {
 		lcap = min(lcap, a.opt.MaxBlock)
 	}
-	k, l := digitShape(sl, vf, L, delta, gd, st.wTop, kbTarget, lcap)
+	k, l := digitShape(sl, vf, L, delta, gd, st.wTop, dbgF("KB_T", kbTarget), lcap)
+	if os.Getenv("KB_DBG") != "" {
+		m, m2 := 0.0, 0.0
+		for _, x := range sl {
+			m, m2 = m+x, m2+x*x
+		}
+		m /= float64(len(sl))
+		fmt.Fprintf(os.Stderr, "Q L %d nd %d k %d l %d w/d %.2f unk %d sdC %.1f sdF %.1f\n", L, nd, k, l, math.Log2(st.wTop/delta), a.nUnk, math.Sqrt(max(0, m2/float64(len(sl))-m*m)), math.Sqrt(vf[k]))
+	}
 	if k+l == 0 && nd == 0 && len(pool) > 0 {
 		l = 1 // a list of one and nothing carried: one digit at least
 	}
-	q := &klQuery{nd: nd, k: k, l: l, gd: gd}
+	q := &klQuery{nd: nd, k: k, gd: gd}
 	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
 		return nil, err
 	}
-	for j, i := range pool[k : k+l] {
-		if err := st.ask(q, i, split(a.mask[i]), math.Ldexp(gd, j)); err != nil {
-			return nil, err
-		}
+	if err := st.askDigits(q, pool[k:], l); err != nil {
+		return nil, err
 	}
 	if len(q.idx) == 0 {
 		return nil, errors.New("decode: kbin: nothing left to query (internal error)")
 	}
+	if os.Getenv("KB_DBG") != "" {
+		tb := 0.0
+		for _, r := range q.rad {
+			tb += math.Log2(float64(r))
+		}
+		odd := 0
+		for _, i := range pool[:k] {
+			odd += bits.OnesCount64(a.mask[i]) & 1
+		}
+		fmt.Fprintf(os.Stderr, "D tb %.2f n3 %d pool %d odd %d\n", tb, slices.Index(q.rad, 2), len(pool), odd)
+	}
 	return q, nil
+}
+
+// askDigits appends to q the digits of a room of 2^l units over the
+// points cand: points of three labels as digits of radix 3 (each label
+// its value: log2 3 bits, where a binary question on three labels carries
+// 0.918), the others as binary digits on their sets' halves. It takes the
+// b digits of radix 3 and a binary ones (the first of each in cand's
+// order) of the most bits a + b·log2 3 ≤ l, radix 3 at the low places,
+// and drops top digits whose largest increment exceeds the top's weight.
+func (st *klState) askDigits(q *klQuery, cand []int, l int) error {
+	a := st.a
+	var two, three []int
+	for _, i := range cand {
+		if kbRadix3 && bits.OnesCount64(a.mask[i]) == 3 {
+			three = append(three, i)
+		} else {
+			two = append(two, i)
+		}
+	}
+	nb, na, best := 0, 0, -1.0
+	for b := min(len(three), int(float64(l)/math.Log2(3))); b >= 0; b-- {
+		x := min(len(two), int(math.Floor(float64(l)-float64(b)*math.Log2(3)+1e-9)))
+		if f := float64(x) + float64(b)*math.Log2(3) + dbgF("KB_LAM", 0)*float64(b); f > best+1e-9 {
+			nb, na, best = b, x, f
+		}
+	}
+	digits := append(slices.Clone(three[:nb]), two[:na]...)
+	place := q.gd
+	for _, i := range digits {
+		m := a.mask[i]
+		r := 2
+		if kbRadix3 && bits.OnesCount64(m) == 3 {
+			r = 3
+		}
+		if float64(r-1)*place > st.wTop {
+			break
+		}
+		if r == 2 {
+			half := split(m)
+			if err := st.ask(q, i, half, place); err != nil {
+				return err
+			}
+			q.dv = append(q.dv, []uint64{half, m &^ half})
+			q.dc = append(q.dc, []int{q.c0[len(q.c0)-1], q.c1[len(q.c1)-1]})
+		} else {
+			row, err := st.radixRow(m, place)
+			if err != nil {
+				return err
+			}
+			ls := maskClasses(m)
+			q.idx, q.rows = append(q.idx, i), append(q.rows, row)
+			q.s0, q.c0, q.c1 = append(q.s0, 0), append(q.c0, ls[0]), append(q.c1, ls[1])
+			q.dv = append(q.dv, []uint64{1 << ls[0], 1 << ls[1], 1 << ls[2]})
+			q.dc = append(q.dc, ls)
+		}
+		q.rad = append(q.rad, r)
+		q.l++
+		place *= float64(r)
+	}
+	return nil
+}
+
+// radixRow returns the row of a digit of radix 3 on the set m (three
+// labels) at place value p: its labels' terms a, a + p, a + 2p (the
+// probabilities q, q·e^(−p), q·e^(−2p)), the labels outside m at the
+// last. Rows are cached.
+func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
+	key := klKey{hi: m, w: p, radix: true}
+	if r, ok := st.rows[key]; ok {
+		return r, nil
+	}
+	a := st.a
+	ls := maskClasses(m)
+	row := make([]float64, a.k)
+	tot := 0.0
+	for c := range row {
+		v := slices.Index(ls, c)
+		if v < 0 {
+			v = len(ls) - 1
+		}
+		row[c] = math.Exp(-float64(v) * p)
+		tot += row[c]
+	}
+	for c := range row {
+		row[c] /= tot
+	}
+	r, err := a.rowInfo(row)
+	if err != nil {
+		return rowInfo{}, err
+	}
+	if len(st.rows) >= klRowsMax {
+		clear(st.rows)
+	}
+	st.rows[key] = r
+	return r, nil
 }
 
 // decodeBin keeps the readings (list entry, fresh halves, digits) whose
@@ -149,20 +274,26 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 	}
 	budget := a.budgetFor(q.idx, q.rows, false)
 	t := new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(&blockPlan{rows: q.rows}))
-	t0, v := q.offsets(len(q.idx))
-	// The residual after every position's bit 0: the top's bits and the
-	// digits' reading explain it.
-	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
-	inc := make([]*big.Float, q.l)
+	t0, v := q.offsets(nTop)
+	// The digits' value-0 offsets and their values' increments.
+	inc := make([][]*big.Float, q.l)
 	for j := range inc {
-		inc[j] = v[nTop+j][1]
+		r := &q.rows[nTop+j]
+		c0 := q.dc[j][0]
+		t0.Add(t0, new(big.Float).SetPrec(incPrec).Sub(r.t[c0], r.t[0]))
+		for _, c := range q.dc[j][1:] {
+			inc[j] = append(inc[j], new(big.Float).SetPrec(incPrec).Sub(r.t[c], r.t[c0]))
+		}
 	}
+	// The residual after every position's value 0: the top's bits and
+	// the digits' reading explain it.
+	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
 	vf := make([]float64, nTop)
 	for j := range vf {
 		vf[j], _ = v[j][1].Float64()
 	}
 	tf, _ := r0.Float64()
-	dt := newDigitTail(inc, q.gd)
+	dt := newDigitTail(inc, q.rad, q.gd)
 	lo, hi := dt.window(tf, budget, vf)
 	// The score's float64 bounds, rounded outward (the noise widens them).
 	sLo, sHi := a.scoreRange(score)
@@ -194,7 +325,7 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 		if !ok {
 			return true
 		}
-		dt.each(n0, n1, func(j int, b uint64) { set(nTop+j, b) }, func(n uint64) {
+		dt.each(n0, n1, func(j int, v uint64) { a.lo.Set(q.idx[nTop+j], q.rows[nTop+j].lo[q.dc[j][v]]) }, func(n uint64) {
 			r, exact, err := a.emu.ReportFloat(a.lo)
 			// An emulation that fails keeps the reading: the list may
 			// only grow by it.
@@ -209,4 +340,11 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 	}
 	st.neutralize(q.idx)
 	return st.update(q, surv), nil
+}
+
+func dbgF(name string, def float64) float64 {
+	if v, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil {
+		return v
+	}
+	return def
 }

@@ -187,8 +187,9 @@ type klState struct {
 // klKey identifies a top row: the labels at the larger probability and
 // the weight.
 type klKey struct {
-	hi uint64
-	w  float64
+	hi    uint64
+	w     float64
+	radix bool // KBin's digit of radix 3 on the set hi, place value w
 }
 
 // klQuery is one query's design.
@@ -200,10 +201,22 @@ type klQuery struct {
 	c0, c1 []int      // top position j: a label of bit 0 and of bit 1
 	tail   *blockPlan // nil: no tail
 	tIdx   []int      // the tail's points
-	// l binary digits of unit gd after the top (KBin): position nd+k+j
-	// is asked as a top point is, its increment about gd·2^j.
-	l  int
-	gd float64
+	// l digits of unit gd after the top (KBin, kbin.go): position
+	// nd+k+j has radix rad[j], value v the labels dv[j][v] (dc[j][v] one
+	// of them), its increment over value 0 about v·gd·Π_{i<j} rad[i].
+	l   int
+	gd  float64
+	rad []int
+	dv  [][]uint64
+	dc  [][]int
+}
+
+// digit returns digit j of the reading n of q's digits.
+func (q *klQuery) digit(n uint64, j int) uint64 {
+	for _, r := range q.rad[:j] {
+		n /= uint64(r)
+	}
+	return n % uint64(q.rad[j])
 }
 
 func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
@@ -315,7 +328,7 @@ func split(m uint64) uint64 {
 // topRow returns the row of a binary question: the labels of hi at
 // probability q, the others at q·e^(−w), w ≥ 0. Rows are cached.
 func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
-	key := klKey{hi, w}
+	key := klKey{hi: hi, w: w}
 	if r, ok := st.rows[key]; ok {
 		return r, nil
 	}
@@ -1030,18 +1043,14 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 		switch {
 		case j < nd:
 			return st.vals[s.l][j]
-		case j < nTop || q.l > 0:
-			// A top point's half, or a binary digit's (KBin).
-			var b uint64
-			if j < nTop {
-				b = uint64(s.m) >> (j - nd) & 1
-			} else {
-				b = s.n >> (j - nTop) & 1
-			}
-			if b == 0 {
+		case j < nTop:
+			if s.m>>(j-nd)&1 == 0 {
 				return q.s0[j]
 			}
 			return a.mask[i] &^ q.s0[j]
+		case q.l > 0:
+			// A digit's labels (KBin).
+			return q.dv[j-nTop][q.digit(s.n, j-nTop)]
 		case short:
 			return a.mask[i]
 		}
