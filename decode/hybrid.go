@@ -185,11 +185,7 @@ func (a *multi) digitUnit(delta, least, w float64) (float64, error) {
 // the digits' spread u²/12 added to the top's (vf[k], the variance of the
 // first k fresh sums); digit readings closer than δ add δ/g_d.
 func digitShape(sl, vf []float64, L int, delta, gd, w, tgt float64, lcap int) (k, l int) {
-	expect := func(k, l int) float64 {
-		u := math.Ldexp(gd, l)
-		e := lbExpected(sl, float64(L)*math.Exp2(float64(k)), math.Sqrt(vf[k]+u*u/12), math.Ldexp(delta, l))
-		return e * max(1, delta/gd)
-	}
+	expect := digitExpect(sl, vf, L, delta, gd)
 	k = len(vf) - 1
 	for k > 0 && expect(k, 0) > tgt {
 		k--
@@ -203,13 +199,24 @@ func digitShape(sl, vf []float64, L int, delta, gd, w, tgt float64, lcap int) (k
 	hiL := lmax
 	for l < hiL {
 		mid := (l + hiL + 1) / 2
-		if expect(k, mid) <= tgt {
+		if expect(k, float64(mid)) <= tgt {
 			l = mid
 		} else {
 			hiL = mid - 1
 		}
 	}
 	return k, l
+}
+
+// digitExpect returns digitShape's expected list after a query of k
+// fresh points and a digit room of 2^l units (l need not be an integer:
+// KBin's rooms are products of 2 and 3).
+func digitExpect(sl, vf []float64, L int, delta, gd float64) func(k int, l float64) float64 {
+	return func(k int, l float64) float64 {
+		u := gd * math.Exp2(l)
+		e := lbExpected(sl, float64(L)*math.Exp2(float64(k)), math.Sqrt(vf[k]+u*u/12), delta*math.Exp2(l))
+		return e * max(1, delta/gd)
+	}
 }
 
 // design returns the next query's points (carried, top fresh, digits)

@@ -105,6 +105,8 @@ var kbTarget = 16.0
 // bits).
 var kbRadix3 = os.Getenv("KB_R3") != "0"
 
+var kbFrac = os.Getenv("KB_FRAC") != "0"
+
 // kbMinUnit is the digits' least unit (minUnit; tests lower it so that
 // a small instance holds several digits).
 var kbMinUnit = minUnit
@@ -130,7 +132,8 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	if a.opt.MaxBlock > 0 {
 		lcap = min(lcap, a.opt.MaxBlock)
 	}
-	k, l := digitShape(sl, vf, L, delta, gd, st.wTop, dbgF("KB_T", kbTarget), lcap)
+	tgt := dbgF("KB_T", kbTarget)
+	k, l := digitShape(sl, vf, L, delta, gd, st.wTop, tgt, lcap)
 	if os.Getenv("KB_DBG") != "" {
 		m, m2 := 0.0, 0.0
 		for _, x := range sl {
@@ -146,7 +149,23 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
 		return nil, err
 	}
-	if err := st.askDigits(q, pool[k:], l); err != nil {
+	// The room in bits: beyond the integer l, up to the next bit as far
+	// as the target allows (rooms of 2^a·3^b units fill it), the top
+	// digit's increment at most W.
+	bitsU := float64(l)
+	if kbFrac && l > 0 {
+		expect := digitExpect(sl, vf, L, delta, gd)
+		hiB := min(float64(l+1), math.Log2(2*st.wTop/gd))
+		for range 12 {
+			mid := (bitsU + hiB) / 2
+			if expect(k, mid) <= tgt {
+				bitsU = mid
+			} else {
+				hiB = mid
+			}
+		}
+	}
+	if err := st.askDigits(q, pool[k:], bitsU); err != nil {
 		return nil, err
 	}
 	if len(q.idx) == 0 {
@@ -173,7 +192,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 // b digits of radix 3 and a binary ones (the first of each in cand's
 // order) of the most bits a + b·log2 3 ≤ l, radix 3 at the low places,
 // and drops top digits whose largest increment exceeds the top's weight.
-func (st *klState) askDigits(q *klQuery, cand []int, l int) error {
+func (st *klState) askDigits(q *klQuery, cand []int, l float64) error {
 	a := st.a
 	var two, three []int
 	for _, i := range cand {
@@ -184,8 +203,8 @@ func (st *klState) askDigits(q *klQuery, cand []int, l int) error {
 		}
 	}
 	nb, na, best := 0, 0, -1.0
-	for b := min(len(three), int(float64(l)/math.Log2(3))); b >= 0; b-- {
-		x := min(len(two), int(math.Floor(float64(l)-float64(b)*math.Log2(3)+1e-9)))
+	for b := min(len(three), int(l/math.Log2(3))); b >= 0; b-- {
+		x := min(len(two), int(math.Floor(l-float64(b)*math.Log2(3)+1e-9)))
 		if f := float64(x) + float64(b)*math.Log2(3) + dbgF("KB_LAM", 0)*float64(b); f > best+1e-9 {
 			nb, na, best = b, x, f
 		}
