@@ -11,9 +11,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-	"os"
 	"slices"
-	"strconv"
 
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -89,27 +87,39 @@ var errKBinDryRun = errors.New("decode: the kbin strategy adapts every query to 
 func (kbin) next(*multi, int) (*blockPlan, error) { return nil, errKBinDryRun }
 
 func (kbin) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
-	if f := dbgF("KB_F", 0); f > 0 {
-		klMaxFresh = int(f)
-	}
 	return newKlState(a, true).run(ctx, s)
 }
 
-// kbTarget is KBin's expected list after a query (the true labeling
-// included), as hybTarget and klTarget.
-var kbTarget = 16.0
-
-// kbRadix3: points of three labels are digits of radix 3 (a binary
-// question on three labels carries 0.918 bits; every binary tree over
-// six equally likely labels asks 2.667 questions on average for 2.585
-// bits).
-var kbRadix3 = os.Getenv("KB_R3") != "0"
-
-var kbFrac = os.Getenv("KB_FRAC") != "0"
-
-// kbMinUnit is the digits' least unit (minUnit; tests lower it so that
-// a small instance holds several digits).
-var kbMinUnit = minUnit
+// KBin's constants: choices for the CPU target (< 2 s at N = 25,000),
+// not calibrated optima. float64-sklearn, K = 6, N = 25,000, seed 1 and
+// i mod 6 (queries, attacker CPU): target 16: 1,357, 1,361 (1.5–1.7 s);
+// 20: 1,354, 1,358 (2.0–2.1 s); kbPrefer3 0: 1,362, 1,364; 0.05: as
+// 0.02. Before the fractional rooms (integer l), target 16: 1,362, 1,366
+// (1.2–1.4 s); 24: 1,358, 1,362 (1.6–1.9 s); 32: 1,355 (2.3 s); the unit
+// at 1, 1.5, 3 spacings instead of 2, or 12 or 20 fresh points instead of
+// 16: within 2 queries of 1,362, 1,366.
+var (
+	// kbTarget is the expected list after a query (the true labeling
+	// included), as hybTarget and klTarget.
+	kbTarget = 16.0
+	// kbPrefer3 (bits) is what a digit of radix 3 is worth beyond its
+	// log2 3 in the choice of a tail's digits: points of three labels
+	// come from every 3:3 question and must be asked by a digit of
+	// radix 3 sometime, so a room is filled with them where that costs
+	// little (seed 1: 1,366 queries at 0, 1,362 at 0.02, before the
+	// fractional rooms).
+	kbPrefer3 = 0.02
+	// kbRadix3: points of three labels are digits of radix 3. A binary
+	// question on three labels carries 0.918 bits, and every binary tree
+	// over six equally likely labels asks 2.667 questions on average for
+	// log2 6 = 2.585 bits (Huffman), 3.1% more: with binary digits only
+	// (false; tests set it) KBin took 1,397 queries on seed 1 where KList
+	// took 1,359 (BENCHMARKS.md, "kbin").
+	kbRadix3 = true
+	// kbMinUnit is the digits' least unit (minUnit; tests lower it so
+	// that a small instance holds several digits).
+	kbMinUnit = minUnit
+)
 
 // designBin completes KList's design of a query (the carried points'
 // splits s0 and palette rows cw, the free points pool, the fresh points'
@@ -124,7 +134,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 		room += lb.pal[r].vf
 	}
 	delta := lb.sumDelta(room)
-	gd, err := a.digitUnit(delta*dbgF("KB_U", 2)/2, kbMinUnit, st.wTop)
+	gd, err := a.digitUnit(delta, kbMinUnit, st.wTop)
 	if err != nil {
 		return nil, err
 	}
@@ -132,16 +142,8 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	if a.opt.MaxBlock > 0 {
 		lcap = min(lcap, a.opt.MaxBlock)
 	}
-	tgt := dbgF("KB_T", kbTarget)
+	tgt := kbTarget
 	k, l := digitShape(sl, vf, L, delta, gd, st.wTop, tgt, lcap)
-	if os.Getenv("KB_DBG") != "" {
-		m, m2 := 0.0, 0.0
-		for _, x := range sl {
-			m, m2 = m+x, m2+x*x
-		}
-		m /= float64(len(sl))
-		fmt.Fprintf(os.Stderr, "Q L %d nd %d k %d l %d w/d %.2f unk %d sdC %.1f sdF %.1f\n", L, nd, k, l, math.Log2(st.wTop/delta), a.nUnk, math.Sqrt(max(0, m2/float64(len(sl))-m*m)), math.Sqrt(vf[k]))
-	}
 	if k+l == 0 && nd == 0 && len(pool) > 0 {
 		l = 1 // a list of one and nothing carried: one digit at least
 	}
@@ -153,7 +155,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	// as the target allows (rooms of 2^a·3^b units fill it), the top
 	// digit's increment at most W.
 	bitsU := float64(l)
-	if kbFrac && l > 0 {
+	if l > 0 {
 		expect := digitExpect(sl, vf, L, delta, gd)
 		hiB := min(float64(l+1), math.Log2(2*st.wTop/gd))
 		for range 12 {
@@ -170,17 +172,6 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	}
 	if len(q.idx) == 0 {
 		return nil, errors.New("decode: kbin: nothing left to query (internal error)")
-	}
-	if os.Getenv("KB_DBG") != "" {
-		tb := 0.0
-		for _, r := range q.rad {
-			tb += math.Log2(float64(r))
-		}
-		odd := 0
-		for _, i := range pool[:k] {
-			odd += bits.OnesCount64(a.mask[i]) & 1
-		}
-		fmt.Fprintf(os.Stderr, "D tb %.2f n3 %d pool %d odd %d\n", tb, slices.Index(q.rad, 2), len(pool), odd)
 	}
 	return q, nil
 }
@@ -205,7 +196,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64) error {
 	nb, na, best := 0, 0, -1.0
 	for b := min(len(three), int(l/math.Log2(3))); b >= 0; b-- {
 		x := min(len(two), int(math.Floor(l-float64(b)*math.Log2(3)+1e-9)))
-		if f := float64(x) + float64(b)*math.Log2(3) + dbgF("KB_LAM", 0)*float64(b); f > best+1e-9 {
+		if f := float64(x) + float64(b)*math.Log2(3) + kbPrefer3*float64(b); f > best+1e-9 {
 			nb, na, best = b, x, f
 		}
 	}
@@ -359,11 +350,4 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 	}
 	st.neutralize(q.idx)
 	return st.update(q, surv), nil
-}
-
-func dbgF(name string, def float64) float64 {
-	if v, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil {
-		return v
-	}
-	return def
 }
