@@ -159,13 +159,13 @@ func (st *lbState) sumDelta(top float64) float64 {
 	return res
 }
 
-// digitUnit returns the digits' unit g_d for a resolution delta: hybUnit
-// spacings, at least twice the budget b0 of an empty query over
-// hybReadings and least, on the row cache's grid; an error if it does not
-// fit under the largest weight w.
-func (a *multi) digitUnit(delta, least, w float64) (float64, error) {
+// digitUnit returns the digits' unit g_d for a resolution delta: unit
+// spacings (hybUnit for Hybrid), at least twice the budget b0 of an empty
+// query over hybReadings and least, on the row cache's grid; an error if
+// it does not fit under the largest weight w.
+func (a *multi) digitUnit(delta, unit, least, w float64) (float64, error) {
 	b0 := a.budgetFor(nil, nil, false)
-	gd := max(hybUnit*delta, 2*b0/hybReadings, least)
+	gd := max(unit*delta, 2*b0/hybReadings, least)
 	if a.rows != nil {
 		gd = a.rows.grid(gd)
 	}
@@ -257,7 +257,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	}
 	delta := h.delta(room + float64(len(st.cD))*a.wmax)
 	st.cell = delta
-	gd, err := a.digitUnit(delta, minUnit, a.wmax)
+	gd, err := a.digitUnit(delta, hybUnit, minUnit, a.wmax)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -116,9 +116,11 @@ var (
 	// (false; tests set it) KBin took 1,397 queries on seed 1 where KList
 	// took 1,359 (BENCHMARKS.md, "kbin").
 	kbRadix3 = true
-	// kbMinUnit is the digits' least unit (minUnit; tests lower it so
-	// that a small instance holds several digits).
-	kbMinUnit = minUnit
+	// kbUnit is the digits' unit over the resolution δ (hybUnit; tests
+	// lower it so that several readings explain a score), kbMinUnit
+	// their least unit (minUnit; tests lower it so that a small instance
+	// holds several digits).
+	kbUnit, kbMinUnit = hybUnit, minUnit
 )
 
 // designBin completes KList's design of a query (the carried points'
@@ -134,7 +136,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 		room += lb.pal[r].vf
 	}
 	delta := lb.sumDelta(room)
-	gd, err := a.digitUnit(delta, kbMinUnit, st.wTop)
+	gd, err := a.digitUnit(delta, kbUnit, kbMinUnit, st.wTop)
 	if err != nil {
 		return nil, err
 	}
@@ -228,6 +230,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64) error {
 			q.s0, q.c0, q.c1 = append(q.s0, 0), append(q.c0, ls[0]), append(q.c1, ls[1])
 			q.dv = append(q.dv, []uint64{1 << ls[0], 1 << ls[1], 1 << ls[2]})
 			q.dc = append(q.dc, ls)
+			st.radix3++
 		}
 		q.rad = append(q.rad, r)
 		q.l++

@@ -177,8 +177,9 @@ type klState struct {
 	rows map[klKey]rowInfo
 	// spanRatio is the last tail's span over its room.
 	spanRatio float64
-	// tailCarried counts the tail points carried into the list (tests).
-	tailCarried int
+	// tailCarried counts the tail points carried into the list, radix3
+	// KBin's digits of radix 3 (tests).
+	tailCarried, radix3 int
 	// bin: the tail is binary digits read from the residual (KBin,
 	// kbin.go), not Cross's mixed-radix digits.
 	bin bool

@@ -3,6 +3,7 @@ package decode
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -49,78 +50,99 @@ func TestKListStrict(t *testing.T) {
 	if testing.Short() {
 		delete(labelings, "zero")
 	}
-	all := allLabelings(n, k)
 	carried, tailVals := 0, 0
 	for x, room := range rooms {
 		radixRoom = room
 		klMaxFresh = fresh[x/2]
-		for name, y := range labelings {
-			sim, err := oracle.NewSim(m, y, k)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec := &recording{Server: sim}
-			live := all
-			var st *klState
-			debugKList = func(s *klState) { st = s }
-			check := func(_, q int) {
-				// The labelings that explain every score so far.
-				p := &scorer.Pred{K: k, P: rec.preds[len(rec.preds)-1]}
-				var next [][]int
-				for _, z := range live {
-					s, err := m.EvalScratch(&bruteScratch, z, p)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if s.Cmp(rec.scores[len(rec.scores)-1]) == 0 {
-						next = append(next, z)
-					}
-				}
-				live = next
-				a := st.a
-				truth := false
-				for _, z := range live {
-					if equalInts(z, y) {
-						truth = true
-					}
-					for i, c := range z {
-						if a.labels[i] >= 0 && a.labels[i] != c {
-							t.Errorf("%s, room %g, %d queries: point %d reported %d, but a labeling that explains the scores has %d", name, room, q, i, a.labels[i], c)
-						}
-						if a.labels[i] < 0 && a.mask[i]>>c&1 == 0 {
-							t.Errorf("%s, room %g, %d queries: point %d's set %b excludes %d, which explains the scores", name, room, q, i, a.mask[i], c)
-						}
-					}
-					in := false
-					for _, e := range st.vals {
-						ok := true
-						for j, i := range st.lb.cD {
-							ok = ok && e[j]>>z[i]&1 == 1
-						}
-						in = in || ok
-					}
-					if !in {
-						t.Errorf("%s, room %g, %d queries: a labeling that explains the scores is in no list entry", name, room, q)
-					}
-				}
-				if !truth {
-					t.Fatalf("%s, room %g, %d queries: the true labeling does not explain the scores", name, room, q)
-				}
-				carried += len(st.lb.cD)
-			}
-			res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: KList, Model: m, Progress: check})
-			debugKList = nil
-			tailVals += st.tailCarried
-			if err != nil || !res.Verified || !equalInts(res.Labels, y) {
-				t.Fatalf("%s, room %g: %v, verified %v, labels %v, want %v", name, room, err, res.Verified, res.Labels, y)
-			}
-			t.Logf("%s, room %g: %d queries, blocks %v", name, room, res.Queries, res.Blocks)
-		}
+		c, tv, _ := klStrict(t, m, KList, k, labelings, fmt.Sprintf("room %g", room))
+		carried, tailVals = carried+c, tailVals+tv
 	}
 	if carried == 0 || tailVals == 0 {
 		t.Errorf("%d carried points and %d tail values seen: the test does not reach KList's lists", carried, tailVals)
 	}
 	t.Logf("carried points (summed over queries): %d, tail values in lists: %d", carried, tailVals)
+}
+
+// klStrict attacks each labeling with strat (KList or KBin) and checks,
+// after every query, by brute force over all K^N labelings: every label
+// reported known is that of every labeling whose emulated score equals
+// every recorded score, every such labeling lies in the state the attack
+// keeps (each unknown point's label in its set, the carried points'
+// labels in some list entry's values), and the true labeling is one of
+// them; the attack must end verified with the true labels. It returns the
+// carried points summed over the queries, the tail points carried and
+// KBin's digits of radix 3.
+func klStrict(t *testing.T, m *scorer.Model, strat Strategy, k int, labelings map[string][]int, desc string) (carried, tailVals, radix3 int) {
+	t.Helper()
+	var n int
+	for _, y := range labelings {
+		n = len(y)
+	}
+	all := allLabelings(n, k)
+	for name, y := range labelings {
+		sim, err := oracle.NewSim(m, y, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &recording{Server: sim}
+		live := all
+		var st *klState
+		debugKList = func(s *klState) { st = s }
+		check := func(_, q int) {
+			// The labelings that explain every score so far.
+			p := &scorer.Pred{K: k, P: rec.preds[len(rec.preds)-1]}
+			var next [][]int
+			for _, z := range live {
+				s, err := m.EvalScratch(&bruteScratch, z, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.Cmp(rec.scores[len(rec.scores)-1]) == 0 {
+					next = append(next, z)
+				}
+			}
+			live = next
+			a := st.a
+			truth := false
+			for _, z := range live {
+				if equalInts(z, y) {
+					truth = true
+				}
+				for i, c := range z {
+					if a.labels[i] >= 0 && a.labels[i] != c {
+						t.Errorf("%s, %s, %d queries: point %d reported %d, but a labeling that explains the scores has %d", name, desc, q, i, a.labels[i], c)
+					}
+					if a.labels[i] < 0 && a.mask[i]>>c&1 == 0 {
+						t.Errorf("%s, %s, %d queries: point %d's set %b excludes %d, which explains the scores", name, desc, q, i, a.mask[i], c)
+					}
+				}
+				in := false
+				for _, e := range st.vals {
+					ok := true
+					for j, i := range st.lb.cD {
+						ok = ok && e[j]>>z[i]&1 == 1
+					}
+					in = in || ok
+				}
+				if !in {
+					t.Errorf("%s, %s, %d queries: a labeling that explains the scores is in no list entry", name, desc, q)
+				}
+			}
+			if !truth {
+				t.Fatalf("%s, %s, %d queries: the true labeling does not explain the scores", name, desc, q)
+			}
+			carried += len(st.lb.cD)
+		}
+		res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: strat, Model: m, Progress: check})
+		debugKList = nil
+		tailVals += st.tailCarried
+		radix3 += st.radix3
+		if err != nil || !res.Verified || !equalInts(res.Labels, y) {
+			t.Fatalf("%s, %s: %v, verified %v, labels %v, want %v", name, desc, err, res.Verified, res.Labels, y)
+		}
+		t.Logf("%s, %s: %d queries, blocks %v", name, desc, res.Queries, res.Blocks)
+	}
+	return carried, tailVals, radix3
 }
 
 func equalInts(x, y []int) bool {

@@ -1,0 +1,65 @@
+package decode
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// Strictness of KBin by brute force (klStrict): after every query, every
+// label reported known is that of every labeling that explains every
+// score, and each of those lies in the attack's state. The room is shrunk
+// (radixRoom scales the top's weights and so the digits' room) and the
+// digits' least unit lowered, so that at N ≤ 8 a query holds a few
+// digits of unit two spacings and a score leaves several readings; K = 3
+// with digits of radix 3 and with binary digits only (three labels split
+// 2:1), K = 4 (every question 2:2 or 1:1). The test fails if no digit
+// value was carried or no digit of radix 3 asked.
+func TestKBinStrict(t *testing.T) {
+	m, err := scorer.ParseModel("float64-sklearn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(r, u, g, tg float64, f, n int, r3 bool) {
+		radixRoom, kbMinUnit, kbUnit, kbTarget, klMaxFresh, klMinN, kbRadix3 = r, u, g, tg, f, n, r3
+	}(radixRoom, kbMinUnit, kbUnit, kbTarget, klMaxFresh, klMinN, kbRadix3)
+	klMinN = 0
+	kbMinUnit = 0x1p-60
+	// A unit of a quarter of the resolution: several readings of a top
+	// candidate explain one score, so that the digits' window, readings
+	// and carried values are put to the test.
+	kbUnit = 0.25
+	type tc struct {
+		k, n, fresh  int
+		room, target float64
+		radix3       bool
+	}
+	// A target of 10^4 lets a query take every point it can as a digit,
+	// so that the digits' room is far wider than the budget.
+	cases := []tc{
+		{3, 8, 3, 0x1p-47, 16, true}, {3, 8, 3, 0x1p-50, 16, true}, {3, 8, 3, 0x1p-47, 16, false},
+		{3, 8, 16, 0x1p-47, 16, true}, {4, 6, 2, 0x1p-47, 16, true},
+		{3, 8, 1, 0x1p-42, 1e4, true}, {3, 8, 1, 0x1p-42, 1e4, false}, {4, 6, 1, 0x1p-42, 1e4, true},
+	}
+	if testing.Short() {
+		cases = []tc{{3, 6, 2, 0x1p-47, 16, true}, {3, 6, 1, 0x1p-42, 1e4, true}}
+	}
+	carried, tailVals, r3 := 0, 0, 0
+	for _, c := range cases {
+		radixRoom, klMaxFresh, kbRadix3, kbTarget = c.room, c.fresh, c.radix3, c.target
+		labelings := map[string][]int{"random": seededLabels(t, c.n, c.k), "zero": make([]int, c.n), "alt": make([]int, c.n)}
+		for i := range c.n {
+			labelings["alt"][i] = i % c.k
+		}
+		if testing.Short() {
+			delete(labelings, "zero")
+		}
+		cr, tv, n3 := klStrict(t, m, KBin, c.k, labelings, fmt.Sprintf("K = %d, room %g, %d fresh, target %g, radix 3 %v", c.k, c.room, c.fresh, c.target, c.radix3))
+		carried, tailVals, r3 = carried+cr, tailVals+tv, r3+n3
+	}
+	if carried == 0 || tailVals == 0 || r3 == 0 {
+		t.Errorf("%d carried points, %d digit values carried, %d digits of radix 3: the test does not reach KBin's lists and digits", carried, tailVals, r3)
+	}
+	t.Logf("carried points (summed over queries): %d, digit values in lists: %d, digits of radix 3: %d", carried, tailVals, r3)
+}
