@@ -157,8 +157,8 @@ func equalInts(x, y []int) bool {
 	return true
 }
 
-// Cancelled after three queries, KList returns context.Canceled with the
-// labels it learned, each right.
+// Cancelled after three queries, KList and KBin return context.Canceled
+// with the labels they learned, each right.
 func TestKListCancel(t *testing.T) {
 	const n, k = 400, 3
 	labels := seededLabels(t, n, k)
@@ -170,31 +170,34 @@ func TestKListCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	res, err := AttackMulti(ctx, &cancelAfter{Server: sim, left: 3, cancel: cancel}, MultiOptions{Strategy: KList, Model: m})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v, want context.Canceled", err)
-	}
-	if res.Queries != 3 || res.Verified {
-		t.Errorf("%d queries, verified %v: want 3, false", res.Queries, res.Verified)
-	}
-	known := 0
-	for i, kn := range res.Known {
-		if kn {
-			known++
-			if res.Labels[i] != labels[i] {
-				t.Errorf("point %d known as %d, label %d", i, res.Labels[i], labels[i])
+	for _, strat := range []Strategy{KList, KBin} {
+		ctx, cancel := context.WithCancel(context.Background())
+		res, err := AttackMulti(ctx, &cancelAfter{Server: sim, left: 3, cancel: cancel}, MultiOptions{Strategy: strat, Model: m})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%v: err = %v, want context.Canceled", strat, err)
+		}
+		if res.Queries != 3 || res.Verified {
+			t.Errorf("%v: %d queries, verified %v: want 3, false", strat, res.Queries, res.Verified)
+		}
+		known := 0
+		for i, kn := range res.Known {
+			if kn {
+				known++
+				if res.Labels[i] != labels[i] {
+					t.Errorf("%v: point %d known as %d, label %d", strat, i, res.Labels[i], labels[i])
+				}
 			}
 		}
-	}
-	if known == 0 {
-		t.Error("nothing known after three queries")
+		if known == 0 {
+			t.Errorf("%v: nothing known after three queries", strat)
+		}
 	}
 }
 
 // A server that is not the model (torch-bce's terms and sum, attacked as
-// float64-sklearn) stops KList with ErrInconsistent and nothing known.
+// float64-sklearn) stops KList and KBin with ErrInconsistent and nothing
+// known.
 func TestKListWrongModel(t *testing.T) {
 	const n, k = 400, 3
 	labels := seededLabels(t, n, k)
@@ -210,11 +213,13 @@ func TestKListWrongModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := AttackMulti(context.Background(), sim, MultiOptions{Strategy: KList, Model: want})
-	if !errors.Is(err, ErrInconsistent) {
-		t.Fatalf("err = %v, want ErrInconsistent", err)
-	}
-	if res.Verified || slices.Contains(res.Known, true) {
-		t.Errorf("verified %v, known %v: want nothing", res.Verified, slices.Contains(res.Known, true))
+	for _, strat := range []Strategy{KList, KBin} {
+		res, err := AttackMulti(context.Background(), sim, MultiOptions{Strategy: strat, Model: want})
+		if !errors.Is(err, ErrInconsistent) {
+			t.Fatalf("%v: err = %v, want ErrInconsistent", strat, err)
+		}
+		if res.Verified || slices.Contains(res.Known, true) {
+			t.Errorf("%v: verified %v, known %v: want nothing", strat, res.Verified, slices.Contains(res.Known, true))
+		}
 	}
 }
