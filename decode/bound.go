@@ -75,7 +75,7 @@ type QueryBound struct {
 // at most lbMaxFresh fresh points (the last, a Conway–Guy set, at most
 // QueryEstimate.Final).
 // For [Carry], likewise without a dry run, it is ⌈N/carryMaxFresh⌉.
-// For [KList] (K > 2, a model that names its log), whose queries hold
+// For [KList] and [KBin] (K > 2, a model that names its log), whose queries hold
 // the list's carried points besides a block, it is the floor of any code
 // ([Floor].AnyCode).
 func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
@@ -91,7 +91,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		}
 		return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
 	}
-	if a.st == KList {
+	if a.st == KList || a.st == KBin {
 		// Its queries' sums are not bounded by one block's span (the
 		// list's carried points): the floor of any code.
 		f, err := FloorMulti(ctx, opt)
