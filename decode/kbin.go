@@ -145,6 +145,26 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 		lcap = min(lcap, a.opt.MaxBlock)
 	}
 	tgt := kbTarget
+	expect := digitExpect(sl, vf, L, delta, gd)
+	// The last free points (the pool holds them all): if every one fits
+	// the room as one digit of its whole set with no fresh top point,
+	// they are asked so, a point of six labels read in one query rather
+	// than a half and then a third (N = 500, 1,000, K = 6, seeds 1–3: 26,
+	// 26, 25 and 51, 52, 52 queries against 28, 27, 27 and 53, 53, 52
+	// without).
+	if len(pool) > 0 && len(pool) < klMaxFresh+radixBlockMax && (a.opt.MaxBlock <= 0 || len(pool) <= a.opt.MaxBlock) {
+		all := 0.0
+		for _, i := range pool {
+			all += math.Log2(float64(bits.OnesCount64(a.mask[i])))
+		}
+		if all <= math.Log2(st.wTop/gd) && expect(0, all) <= tgt {
+			q := &klQuery{nd: nd, gd: gd}
+			if err := st.askTop(q, s0, nil, nil, cw); err != nil {
+				return nil, err
+			}
+			return q, st.askDigits(q, pool, all, true)
+		}
+	}
 	k, l := digitShape(sl, vf, L, delta, gd, st.wTop, tgt, lcap)
 	if k+l == 0 && nd == 0 && len(pool) > 0 {
 		l = 1 // a list of one and nothing carried: one digit at least
@@ -158,7 +178,6 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	// digit's increment at most W.
 	bitsU := float64(l)
 	if l > 0 {
-		expect := digitExpect(sl, vf, L, delta, gd)
 		hiB := min(float64(l+1), math.Log2(2*st.wTop/gd))
 		for range 12 {
 			mid := (bitsU + hiB) / 2
@@ -169,11 +188,8 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 			}
 		}
 	}
-	if err := st.askDigits(q, pool[k:], bitsU); err != nil {
+	if err := st.askDigits(q, pool[k:], bitsU, false); err != nil {
 		return nil, err
-	}
-	if len(q.idx) == 0 {
-		return nil, errors.New("decode: kbin: nothing left to query (internal error)")
 	}
 	return q, nil
 }
@@ -183,32 +199,41 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 // its value: log2 3 bits, where a binary question on three labels carries
 // 0.918), the others as binary digits on their sets' halves. It takes the
 // b digits of radix 3 and a binary ones (the first of each in cand's
-// order) of the most bits a + b·log2 3 ≤ l, radix 3 at the low places,
-// and drops top digits whose largest increment exceeds the top's weight.
-func (st *klState) askDigits(q *klQuery, cand []int, l float64) error {
+// order) of the most bits a + b·log2 3 ≤ l, radix 3 at the low places.
+// With whole, every point of cand is one digit of its whole set (radix
+// |M_i|, the largest at the low places). Top digits whose largest
+// increment exceeds the top's weight are dropped.
+func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) error {
 	a := st.a
-	var two, three []int
-	for _, i := range cand {
-		if kbRadix3 && bits.OnesCount64(a.mask[i]) == 3 {
-			three = append(three, i)
-		} else {
-			two = append(two, i)
+	size := func(i int) int { return bits.OnesCount64(a.mask[i]) }
+	var digits []int
+	if whole {
+		digits = slices.Clone(cand)
+		slices.SortStableFunc(digits, func(x, y int) int { return size(y) - size(x) })
+	} else {
+		var two, three []int
+		for _, i := range cand {
+			if kbRadix3 && size(i) == 3 {
+				three = append(three, i)
+			} else {
+				two = append(two, i)
+			}
 		}
-	}
-	nb, na, best := 0, 0, -1.0
-	for b := min(len(three), int(l/math.Log2(3))); b >= 0; b-- {
-		x := min(len(two), int(math.Floor(l-float64(b)*math.Log2(3)+1e-9)))
-		if f := float64(x) + float64(b)*math.Log2(3) + kbPrefer3*float64(b); f > best+1e-9 {
-			nb, na, best = b, x, f
+		nb, na, best := 0, 0, -1.0
+		for b := min(len(three), int(l/math.Log2(3))); b >= 0; b-- {
+			x := min(len(two), int(math.Floor(l-float64(b)*math.Log2(3)+1e-9)))
+			if f := float64(x) + float64(b)*math.Log2(3) + kbPrefer3*float64(b); f > best+1e-9 {
+				nb, na, best = b, x, f
+			}
 		}
+		digits = append(slices.Clone(three[:nb]), two[:na]...)
 	}
-	digits := append(slices.Clone(three[:nb]), two[:na]...)
 	place := q.gd
 	for _, i := range digits {
 		m := a.mask[i]
 		r := 2
-		if kbRadix3 && bits.OnesCount64(m) == 3 {
-			r = 3
+		if whole || kbRadix3 && size(i) == 3 {
+			r = size(i)
 		}
 		if float64(r-1)*place > st.wTop {
 			break
@@ -228,21 +253,28 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64) error {
 			ls := maskClasses(m)
 			q.idx, q.rows = append(q.idx, i), append(q.rows, row)
 			q.s0, q.c0, q.c1 = append(q.s0, 0), append(q.c0, ls[0]), append(q.c1, ls[1])
-			q.dv = append(q.dv, []uint64{1 << ls[0], 1 << ls[1], 1 << ls[2]})
-			q.dc = append(q.dc, ls)
+			var dv []uint64
+			for _, c := range ls {
+				dv = append(dv, 1<<c)
+			}
+			q.dv, q.dc = append(q.dv, dv), append(q.dc, ls)
 			st.radix3++
 		}
 		q.rad = append(q.rad, r)
 		q.l++
+		st.digits++
 		place *= float64(r)
+	}
+	if len(q.idx) == 0 {
+		return errors.New("decode: kbin: nothing left to query (internal error)")
 	}
 	return nil
 }
 
-// radixRow returns the row of a digit of radix 3 on the set m (three
-// labels) at place value p: its labels' terms a, a + p, a + 2p (the
-// probabilities q, q·e^(−p), q·e^(−2p)), the labels outside m at the
-// last. Rows are cached.
+// radixRow returns the row of a digit of radix r = |m| on the set m at
+// place value p: its labels' terms a, a + p, …, a + (r − 1)·p (the
+// probabilities q, q·e^(−p), …), the labels outside m at the last. Rows
+// are cached.
 func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
 	key := klKey{hi: m, w: p, radix: true}
 	if r, ok := st.rows[key]; ok {

@@ -14,8 +14,9 @@ import (
 // digits' least unit lowered, so that at N ≤ 8 a query holds a few
 // digits of unit two spacings and a score leaves several readings; K = 3
 // with digits of radix 3 and with binary digits only (three labels split
-// 2:1), K = 4 (every question 2:2 or 1:1). The test fails if no digit
-// value was carried or no digit of radix 3 asked.
+// 2:1), K = 4 (every question 2:2 or 1:1); the last points of an attack
+// are digits of their whole sets. The test fails if no digit value was
+// carried, or no binary digit or none of radix 3 or more asked.
 func TestKBinStrict(t *testing.T) {
 	m, err := scorer.ParseModel("float64-sklearn")
 	if err != nil {
@@ -43,9 +44,9 @@ func TestKBinStrict(t *testing.T) {
 		{3, 8, 1, 0x1p-42, 1e4, true}, {3, 8, 1, 0x1p-42, 1e4, false}, {4, 6, 1, 0x1p-42, 1e4, true},
 	}
 	if testing.Short() {
-		cases = []tc{{3, 6, 2, 0x1p-47, 16, true}, {3, 6, 1, 0x1p-42, 1e4, true}}
+		cases = []tc{{3, 6, 2, 0x1p-47, 16, true}, {4, 5, 2, 0x1p-47, 16, true}}
 	}
-	carried, tailVals, r3 := 0, 0, 0
+	var all klSeen
 	for _, c := range cases {
 		radixRoom, klMaxFresh, kbRadix3, kbTarget = c.room, c.fresh, c.radix3, c.target
 		labelings := map[string][]int{"random": seededLabels(t, c.n, c.k), "zero": make([]int, c.n), "alt": make([]int, c.n)}
@@ -55,11 +56,11 @@ func TestKBinStrict(t *testing.T) {
 		if testing.Short() {
 			delete(labelings, "zero")
 		}
-		cr, tv, n3 := klStrict(t, m, KBin, c.k, labelings, fmt.Sprintf("K = %d, room %g, %d fresh, target %g, radix 3 %v", c.k, c.room, c.fresh, c.target, c.radix3))
-		carried, tailVals, r3 = carried+cr, tailVals+tv, r3+n3
+		s := klStrict(t, m, KBin, c.k, labelings, fmt.Sprintf("K = %d, room %g, %d fresh, target %g, radix 3 %v", c.k, c.room, c.fresh, c.target, c.radix3))
+		all.carried, all.tailVals, all.digits, all.radix3 = all.carried+s.carried, all.tailVals+s.tailVals, all.digits+s.digits, all.radix3+s.radix3
 	}
-	if carried == 0 || tailVals == 0 || r3 == 0 {
-		t.Errorf("%d carried points, %d digit values carried, %d digits of radix 3: the test does not reach KBin's lists and digits", carried, tailVals, r3)
+	if all.carried == 0 || all.tailVals == 0 || all.radix3 == 0 || all.digits == all.radix3 {
+		t.Errorf("%+v: the test does not reach KBin's lists and digits (binary and of radix 3 or more)", all)
 	}
-	t.Logf("carried points (summed over queries): %d, digit values in lists: %d, digits of radix 3: %d", carried, tailVals, r3)
+	t.Logf("carried points (summed over queries): %d, digit values in lists: %d, digits: %d, of radix 3 or more: %d", all.carried, all.tailVals, all.digits, all.radix3)
 }

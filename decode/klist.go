@@ -177,9 +177,9 @@ type klState struct {
 	rows map[klKey]rowInfo
 	// spanRatio is the last tail's span over its room.
 	spanRatio float64
-	// tailCarried counts the tail points carried into the list, radix3
-	// KBin's digits of radix 3 (tests).
-	tailCarried, radix3 int
+	// tailCarried counts the tail points carried into the list, digits
+	// KBin's digits and radix3 those of radix 3 or more (tests).
+	tailCarried, digits, radix3 int
 	// bin: the tail is binary digits read from the residual (KBin,
 	// kbin.go), not Cross's mixed-radix digits.
 	bin bool
@@ -190,7 +190,7 @@ type klState struct {
 type klKey struct {
 	hi    uint64
 	w     float64
-	radix bool // KBin's digit of radix 3 on the set hi, place value w
+	radix bool // KBin's digit of radix |hi| on the set hi, place value w
 }
 
 // klQuery is one query's design.

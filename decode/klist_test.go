@@ -54,8 +54,8 @@ func TestKListStrict(t *testing.T) {
 	for x, room := range rooms {
 		radixRoom = room
 		klMaxFresh = fresh[x/2]
-		c, tv, _ := klStrict(t, m, KList, k, labelings, fmt.Sprintf("room %g", room))
-		carried, tailVals = carried+c, tailVals+tv
+		seen := klStrict(t, m, KList, k, labelings, fmt.Sprintf("room %g", room))
+		carried, tailVals = carried+seen.carried, tailVals+seen.tailVals
 	}
 	if carried == 0 || tailVals == 0 {
 		t.Errorf("%d carried points and %d tail values seen: the test does not reach KList's lists", carried, tailVals)
@@ -69,10 +69,9 @@ func TestKListStrict(t *testing.T) {
 // every recorded score, every such labeling lies in the state the attack
 // keeps (each unknown point's label in its set, the carried points'
 // labels in some list entry's values), and the true labeling is one of
-// them; the attack must end verified with the true labels. It returns the
-// carried points summed over the queries, the tail points carried and
-// KBin's digits of radix 3.
-func klStrict(t *testing.T, m *scorer.Model, strat Strategy, k int, labelings map[string][]int, desc string) (carried, tailVals, radix3 int) {
+// them; the attack must end verified with the true labels. It returns
+// what the attacks reached.
+func klStrict(t *testing.T, m *scorer.Model, strat Strategy, k int, labelings map[string][]int, desc string) (seen klSeen) {
 	t.Helper()
 	var n int
 	for _, y := range labelings {
@@ -131,19 +130,25 @@ func klStrict(t *testing.T, m *scorer.Model, strat Strategy, k int, labelings ma
 			if !truth {
 				t.Fatalf("%s, %s, %d queries: the true labeling does not explain the scores", name, desc, q)
 			}
-			carried += len(st.lb.cD)
+			seen.carried += len(st.lb.cD)
 		}
 		res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: strat, Model: m, Progress: check})
 		debugKList = nil
-		tailVals += st.tailCarried
-		radix3 += st.radix3
+		seen.tailVals += st.tailCarried
+		seen.digits += st.digits
+		seen.radix3 += st.radix3
 		if err != nil || !res.Verified || !equalInts(res.Labels, y) {
 			t.Fatalf("%s, %s: %v, verified %v, labels %v, want %v", name, desc, err, res.Verified, res.Labels, y)
 		}
 		t.Logf("%s, %s: %d queries, blocks %v", name, desc, res.Queries, res.Blocks)
 	}
-	return carried, tailVals, radix3
+	return seen
 }
+
+// klSeen is what klStrict's attacks reached: carried points summed over
+// the queries, tail points carried into a list, KBin's digits and those
+// of radix 3 or more.
+type klSeen struct{ carried, tailVals, digits, radix3 int }
 
 func equalInts(x, y []int) bool {
 	if len(x) != len(y) {
