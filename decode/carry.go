@@ -296,9 +296,10 @@ func ratUp(r *big.Rat) float64 {
 // (float64-sklearn, torch-bce; KList where the score is summed), and
 // [Cross] for the others. Hybrid took 512 queries on float64-sklearn at
 // N = 25,000 where Cross took 548, and 1,196 on torch-bce where Carry
-// took 1,224; KBin 1,361 at most on float64-sklearn, K = 6, over the 23
+// took 1,224; KBin 1,359 at most on float64-sklearn, K = 6, over the 23
 // benchmark labelings, where KList took 1,365 and Cross 1,473
-// (BENCHMARKS.md, "kbin"; at K = 3 KList took one query fewer).
+// (BENCHMARKS.md, "kbin"; at K = 3 the two were within two queries
+// either way).
 func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
 	if m == nil || m.Exact {
 		return Cross

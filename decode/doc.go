@@ -73,8 +73,9 @@
 // emulated bracket of its report holds it), for binary scorers whose
 // model names its log [Hybrid] (Carry's list as the top of a query,
 // binary digits below it) and for K > 2 there [KList] (a list-decoded top
-// of binary questions above Cross's mixed-radix digits). [Auto] picks the
-// one with the fewest queries for a model (what labelinf attack's
+// of binary questions above Cross's mixed-radix digits) and [KBin]
+// (KList's top above Hybrid's digits read from the residual). [Auto]
+// picks the one with the fewest queries for a model (what labelinf attack's
 // -strategy auto does); Cross is the strategy when MultiOptions names
 // none. Labels known beforehand
 // (MultiOptions.Known) cost no query. A [Recorder] keeps every query and
@@ -307,6 +308,20 @@
 // CPU the 2 s target does not leave (the descent that spreads the list's
 // sums and the meet in the middle cost CPU as L² and L·2^(k/2)).
 //
+// [KBin] puts KList's top over Hybrid's tail: digits of unit 2δ read
+// from the exact residual, binary on a point's halves, of radix 3 on a
+// point of three labels (binary questions alone lose 3.1% at K = 6:
+// every binary tree over six equally likely labels asks 2.667 questions
+// for 2.585 bits, and with them KBin took 1,397 queries on seed 1 where
+// KList took 1,359), the room 2^a·3^b units filled up to what the list
+// target allows. It is what [Auto] picks for K ≥ 4: at N = 25,000, K = 6
+// it takes at most 1,359 queries over the 23 benchmark labelings where
+// KList takes 1,365 (BENCHMARKS.md, "kbin"), 3.6 fewer on the mean,
+// about 0.1 bits a query more. Hybrid's wider list (84 carried points)
+// comes with binary digits, whose Huffman loss at K = 6 (1.5 bits a
+// query) exceeds what a wider list gains; with digits of radix 3 the
+// list carries about 62 points, KList's 55. 1,350 is not reached.
+//
 // Scores rounded to D decimals. The reported N·score moves in steps of
 // Δ = N·10^−D, so every block code, whatever its weights and the offset
 // of its known points, puts its 2^k block labelings in 2^k distinct
@@ -346,7 +361,7 @@
 // family.go and mutnet.go (the single-query attacks), multi.go (the
 // multi-query API), strategy.go (the strategy interface), blocks.go,
 // lean.go, cross.go (with kties.go, its K-ary code), primes.go, alg3.go,
-// leaderboard.go, carry.go, hybrid.go, klist.go (the strategies),
+// leaderboard.go, carry.go, hybrid.go, klist.go, kbin.go (the strategies),
 // floorrange.go ([RangeFloor]), floormass.go (Floor.AnyBackground),
 // state.go (one multi-query attack's state and its block decoding),
 // emu.go (decoding by emulated brackets), floor.go (the lower bounds of "How far from the floor").

@@ -1,6 +1,6 @@
 // This file implements the KBin strategy: KList's list-decoded top of
-// binary questions (klist.go) over Hybrid's binary digits read from the
-// exact residual (hybrid.go), for K > 2.
+// binary questions (klist.go) over Hybrid's digits read from the exact
+// residual (hybrid.go), for K > 2.
 
 package decode
 
@@ -18,37 +18,45 @@ import (
 
 // KBin is [KList] with [Hybrid]'s tail, for K > 2 against a model that
 // names its log and whose score is the float mean of the server's own
-// terms (float64-sklearn, torch-bce): every question of a query is
-// binary on a point's label set.
+// terms (float64-sklearn, torch-bce).
 //
 //   - The top is KList's: the carried points (their list values in two
 //     groups, weights by Leaderboard's descent) and up to klMaxFresh fresh
-//     points, each split in halves (six labels 3:3, three 2:1, two 1:1)
-//     with a generic weight.
-//   - The tail is l binary digits of unit g_d ≈ 2δ (δ the resolution of
-//     the sum, as Hybrid's): digit j is a free point whose label set is
-//     split in halves, the labels of one half at a term a and those of the
-//     other at a + g_d·2^j. The top's fresh points and the digits are the
-//     pool's points in order (points of two or six labels first, so that
-//     the top's questions are fair coins).
+//     points, each split in halves (six labels 3:3, four 2:2, two 1:1;
+//     points of an even number of labels first) with a generic weight.
+//   - The tail is Hybrid's digits of unit g_d ≈ 2δ (δ the resolution of
+//     the sum): a free point of three labels is a digit of radix 3 (its
+//     labels at terms a, a + p, a + 2p, p the digit's place value), any
+//     other a binary digit on its set's halves (a and a + p). A binary
+//     question on three labels carries 0.918 bits, and every binary tree
+//     over six equally likely labels asks 2.667 questions for 2.585 bits
+//     (Huffman): with binary digits only, KBin took 2.8% more queries
+//     than KList at K = 6 (kbRadix3). The last free points of an attack,
+//     when they all fit, are digits of their whole sets.
 //   - The design is Hybrid's (digitShape): the most fresh points whose
 //     expected list after the query stays at the target without digits,
-//     then the most digits that keep it there.
+//     then the largest room 2^l·g_d that keeps it there, l not
+//     necessarily an integer (digitExpect); the room is filled with b
+//     digits of radix 3 and a binary ones, a + b·log2 3 ≤ l (askDigits).
 //   - Decoding is Hybrid's: every top candidate (list entry, fresh
 //     halves) whose residual fits the digits' range within the rigorous
 //     budget (Leaderboard's meet in the middle) is read from its exact
 //     residual, every integer n with n·g_d within the budget plus the
-//     digits' deviations (digitTail), and each reading is emulated whole;
-//     the readings whose emulated score is the score survive. Their
-//     values on the query's points (a half of a top point or a digit) are
-//     learned where they all agree and carried with the list where they
-//     do not (KList's update), so a digit's ambiguity (adjacent readings
-//     differ on a run of low digits) is carried jointly with the top's.
+//     digits' deviations (digitTail, n's mixed-radix digits the digits'
+//     values), and each reading is emulated whole; the readings whose
+//     emulated score is the score survive. Their values on the query's
+//     points (a half of a top point or binary digit, a label of a digit of
+//     radix 3) are learned where they all agree and carried with the list
+//     where they do not (KList's update), so a digit's ambiguity
+//     (adjacent readings differ on a run of low digits) is carried
+//     jointly with the top's.
 //
-// KList's tail is Cross's mixed-radix digits (radix 6 and 3 at K = 6)
-// listed in float64 within the budget; KBin's digits are one bit each
-// and its list entries differ on the runs of digits that adjacent
-// readings change, as Hybrid's do for K = 2 (BENCHMARKS.md, "kbin").
+// KList's tail is Cross's mixed-radix digits (radix 6 and 3 at K = 6),
+// whose rooms are products 6^a·3^b; KBin's are 2^a·3^b, which fill the
+// room the target allows more closely. At N = 25,000, K = 6 it takes
+// 1,354–1,357 queries on the benchmark seeds and 1,359 on i mod 6 where
+// KList takes 1,358–1,361 and 1,365, with about 7% less attacker CPU
+// (BENCHMARKS.md, "kbin").
 //
 // The kept labelings (the list's values × the label sets) are exactly the
 // readings that explain the score on the query's points and keep every
@@ -59,7 +67,8 @@ import (
 // Below klMinN points, against an assumed noise, for K = 2 or without the
 // model's exact terms KBin is KList's fallback, [Cross]; against a model
 // whose terms are not all the server's own or whose score is rounded or
-// summed it is [KList].
+// summed it is [KList]. [Auto] picks it for K ≥ 4 against an unrounded
+// model that names its log.
 var KBin Strategy = kbin{}
 
 type kbin struct{}
@@ -126,7 +135,7 @@ var (
 // designBin completes KList's design of a query (the carried points'
 // splits s0 and palette rows cw, the free points pool, the fresh points'
 // palette rows fw, vf[k] the variance of the first k fresh sums, sl the
-// carried sums over the list) with binary digits: Hybrid's shape
+// carried sums over the list) with Hybrid's digits: Hybrid's shape
 // (digitShape) at the resolution of the sum.
 func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int, sl []float64) (*klQuery, error) {
 	a, lb := st.a, st.lb
