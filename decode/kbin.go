@@ -285,34 +285,21 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 // probabilities q, q·e^(−p), …), the labels outside m at the last. Rows
 // are cached.
 func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
-	key := klKey{hi: m, w: p, radix: true}
-	if r, ok := st.rows[key]; ok {
-		return r, nil
-	}
-	a := st.a
-	ls := maskClasses(m)
-	row := make([]float64, a.k)
-	tot := 0.0
-	for c := range row {
-		v := slices.Index(ls, c)
-		if v < 0 {
-			v = len(ls) - 1
+	return st.cachedRow(klKey{hi: m, w: p, radix: true}, func(row []float64) {
+		ls := maskClasses(m)
+		tot := 0.0
+		for c := range row {
+			v := slices.Index(ls, c)
+			if v < 0 {
+				v = len(ls) - 1
+			}
+			row[c] = math.Exp(-float64(v) * p)
+			tot += row[c]
 		}
-		row[c] = math.Exp(-float64(v) * p)
-		tot += row[c]
-	}
-	for c := range row {
-		row[c] /= tot
-	}
-	r, err := a.rowInfo(row)
-	if err != nil {
-		return rowInfo{}, err
-	}
-	if len(st.rows) >= klRowsMax {
-		clear(st.rows)
-	}
-	st.rows[key] = r
-	return r, nil
+		for c := range row {
+			row[c] /= tot
+		}
+	})
 }
 
 // decodeBin keeps the readings (list entry, fresh halves, digits) whose

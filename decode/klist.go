@@ -329,22 +329,28 @@ func split(m uint64) uint64 {
 // topRow returns the row of a binary question: the labels of hi at
 // probability q, the others at q·e^(−w), w ≥ 0. Rows are cached.
 func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
-	key := klKey{hi: hi, w: w}
+	return st.cachedRow(klKey{hi: hi, w: w}, func(row []float64) {
+		h := bits.OnesCount64(hi)
+		e := math.Exp(-w)
+		q := 1 / (float64(h) + float64(len(row)-h)*e)
+		for c := range row {
+			row[c] = q * e
+			if hi>>c&1 == 1 {
+				row[c] = q
+			}
+		}
+	})
+}
+
+// cachedRow returns the row of key, made by fill (given K zeros) on
+// first use.
+func (st *klState) cachedRow(key klKey, fill func(row []float64)) (rowInfo, error) {
 	if r, ok := st.rows[key]; ok {
 		return r, nil
 	}
-	a := st.a
-	h := bits.OnesCount64(hi)
-	e := math.Exp(-w)
-	q := 1 / (float64(h) + float64(a.k-h)*e)
-	row := make([]float64, a.k)
-	for c := range row {
-		row[c] = q * e
-		if hi>>c&1 == 1 {
-			row[c] = q
-		}
-	}
-	r, err := a.rowInfo(row)
+	row := make([]float64, st.a.k)
+	fill(row)
+	r, err := st.a.rowInfo(row)
 	if err != nil {
 		return rowInfo{}, err
 	}
