@@ -1,9 +1,11 @@
 package decode
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
+	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
 )
 
@@ -63,4 +65,26 @@ func TestKBinStrict(t *testing.T) {
 		t.Errorf("%+v: the test does not reach KBin's lists and digits (binary and of radix 3 or more)", all)
 	}
 	t.Logf("carried points (summed over queries): %d, digit values in lists: %d, digits: %d, of radix 3 or more: %d", all.carried, all.tailVals, all.digits, all.radix3)
+}
+
+// Arbitrary scores (junkServer) stop KBin with an error and nothing
+// verified: K = 3 at N ≥ klMinN (below it KBin is Cross).
+func FuzzKBinJunk(f *testing.F) {
+	f.Add(uint64(1), uint8(40))
+	f.Add(uint64(7), uint8(3))
+	m, err := scorer.ParseModel("float64-sklearn")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, n8 uint8) {
+		n := klMinN + int(n8)
+		sim, err := oracle.NewSim(m, make([]int, n), 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := AttackMulti(context.Background(), &junkServer{Server: sim, x: seed}, MultiOptions{Strategy: KBin, Model: m, MaxQueries: 8})
+		if err == nil || res == nil || res.Verified {
+			t.Fatalf("junk scores: %+v, %v; want an error and nothing verified", res, err)
+		}
+	})
 }
