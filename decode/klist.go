@@ -247,6 +247,13 @@ func (st *klState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 		if j%2 == 0 {
 			w = st.wTop * (lbBeta + (1-lbBeta)*st.lb.rng.Float64())
 			st.lb.pos = append(st.lb.pos, j)
+		} else if st.bin {
+			// KBin: the carried points' questions at full weight, the
+			// descent choosing their signs (kbin.go, "carried weights").
+			w = st.wTop
+			if st.lb.rng.IntN(2) == 0 {
+				w = -w
+			}
 		} else {
 			w = st.wTop * (2*st.lb.rng.Float64() - 1)
 		}
