@@ -51,6 +51,14 @@ import (
 //     (adjacent readings differ on a run of low digits) is carried
 //     jointly with the top's.
 //
+// The carried points' questions are at full weight ±W' (KList's are
+// uniform in [−W', W']), the descent choosing their signs: the list's sums
+// spread the farthest. Seeds 1, 3 and i mod 6 at N = 25,000, K = 6:
+// 1,350, 1,351, 1,355 queries against 1,357, 1,354, 1,359 with KList's
+// weights; carried weights ±W'·[β, 1] for β = 0.25, 0.5, 0.75, 0.9 gave
+// 1,355, 1,354, 1,358; 1,354, 1,353, 1,358; 1,351, 1,352, 1,356; 1,352,
+// 1,353, 1,355.
+//
 // KList's tail is Cross's mixed-radix digits (radix 6 and 3 at K = 6),
 // whose rooms are products 6^a·3^b; KBin's are 2^a·3^b, which fill the
 // room the target allows more closely. At N = 25,000, K = 6 it takes
@@ -101,12 +109,15 @@ func (kbin) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error)
 
 // KBin's constants: choices for the CPU target (< 2 s at N = 25,000),
 // not calibrated optima. float64-sklearn, K = 6, N = 25,000, seed 1 and
-// i mod 6 (queries, attacker CPU): target 16: 1,357, 1,361 (1.5–1.7 s);
-// 20: 1,354, 1,358 (2.0–2.1 s); kbPrefer3 0: 1,362, 1,364; 0.05: as
-// 0.02. Before the fractional rooms (integer l), target 16: 1,362, 1,366
-// (1.2–1.4 s); 24: 1,358, 1,362 (1.6–1.9 s); 32: 1,355 (2.3 s); the unit
-// at 1, 1.5, 3 spacings instead of 2, or 12 or 20 fresh points instead of
-// 16: within 2 queries of 1,362, 1,366.
+// i mod 6 (queries; attacker CPU under a load of 2–5), before the
+// carried weights at full size: target 16: 1,357, 1,359 (1.5–1.8 s); 20
+// (before the last points as whole digits): 1,354, 1,358 (2.0–2.1 s);
+// kbPrefer3 0: 1,362, 1,364 (integer rooms); 0.005, 0.01: 1,359, 1,363;
+// 0.04, 0.08: as 0.02; the descent's passes 2 instead of 1: 1,351, 1,357
+// (about 11% more CPU); before the fractional rooms (integer l), target
+// 24: 1,358, 1,362 (1.6–1.9 s), 32: 1,355 (2.3 s); the unit at 1, 1.5, 3
+// spacings instead of 2, or 12 or 20 fresh points instead of 16: within
+// 2 queries.
 var (
 	// kbTarget is the expected list after a query (the true labeling
 	// included), as hybTarget and klTarget.
