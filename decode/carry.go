@@ -291,26 +291,25 @@ func ratUp(r *big.Rat) float64 {
 // score rounded to decimals, [Hybrid] for a binary float score whose
 // model names its log (float64-sklearn, torch-bce: every term the
 // server's own), [Carry] for another binary float32 score that can be
-// emulated (float32-keras; noEmu turns emulation off), [KBin] for K ≥ 4
-// and [KList] for K = 3 against an unrounded model that names its log
-// (float64-sklearn, torch-bce; KList where the score is summed), and
-// [Cross] for the others. Hybrid took 512 queries on float64-sklearn at
+// emulated (float32-keras; noEmu turns emulation off), [KBin] for K > 2
+// against an unrounded model that names its log (float64-sklearn,
+// torch-bce; [KList] where the score is summed), and [Cross] for the
+// others. Hybrid took 512 queries on float64-sklearn at
 // N = 25,000 where Cross took 548, and 1,196 on torch-bce where Carry
-// took 1,224; KBin 1,359 at most on float64-sklearn, K = 6, over the 23
+// took 1,224; KBin 1,350 at most on float64-sklearn, K = 6, over the 23
 // benchmark labelings, where KList took 1,365 and Cross 1,473
-// (BENCHMARKS.md, "kbin"; at K = 3 the two were within two queries
-// either way).
+// (BENCHMARKS.md, "kbin"; at K = 3, 4 and 8 it took as many or fewer).
 func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
 	if m == nil || m.Exact {
 		return Cross
 	}
 	if k != 2 {
-		// K > 2 against a model that names its log, unrounded: KBin for
-		// K ≥ 4 (kbin.go, BENCHMARKS.md "kbin"), KList for K = 3 or a
-		// summed score (klist.go, "K-ary list top").
+		// K > 2 against a model that names its log, unrounded: KBin
+		// (kbin.go, BENCHMARKS.md "kbin"), KList for a summed score
+		// (klist.go, "K-ary list top").
 		if !noEmu && m.Decimals < 0 {
 			if e, err := m.NewEmulator(); err == nil && e.ExactLog() {
-				if k >= 4 && !m.Loss.Total {
+				if !m.Loss.Total {
 					return KBin
 				}
 				return KList

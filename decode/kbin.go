@@ -53,19 +53,21 @@ import (
 //     jointly with the top's.
 //
 // The carried points' questions are at full weight ±W' (KList's are
-// uniform in [−W', W']), the descent choosing their signs: the list's sums
-// spread the farthest. Seeds 1, 3 and i mod 6 at N = 25,000, K = 6:
-// 1,350, 1,351, 1,355 queries against 1,357, 1,354, 1,359 with KList's
-// weights; carried weights ±W'·[β, 1] for β = 0.25, 0.5, 0.75, 0.9 gave
-// 1,355, 1,354, 1,358; 1,354, 1,353, 1,358; 1,351, 1,352, 1,356; 1,352,
-// 1,353, 1,355.
+// uniform in [−W', W']), the descent choosing their signs (two passes,
+// kbPasses): the list's sums spread the farthest. Seeds 1, 3 and i mod 6
+// at N = 25,000, K = 6, one pass: 1,350, 1,351, 1,355 queries against
+// 1,357, 1,354, 1,359 with KList's weights; carried weights ±W'·[β, 1]
+// for β = 0.25, 0.5, 0.75, 0.9 gave 1,355, 1,354, 1,358; 1,354, 1,353,
+// 1,358; 1,351, 1,352, 1,356; 1,352, 1,353, 1,355. The points are taken
+// in index order shuffled within windows of 64 (kbWindow), so that a
+// labeling's pattern along the index is not the order's.
 //
 // KList's tail is Cross's mixed-radix digits (radix 6 and 3 at K = 6),
 // whose rooms are products 6^a·3^b; KBin's are 2^a·3^b, which fill the
-// room the target allows more closely. At N = 25,000, K = 6 it takes
-// 1,354–1,357 queries on the benchmark seeds and 1,359 on i mod 6 where
-// KList takes 1,358–1,361 and 1,365, with about 7% less attacker CPU
-// (BENCHMARKS.md, "kbin").
+// room the target allows more closely. At N = 25,000, K = 6 KBin takes at
+// most 1,350 queries over the 23 benchmark labelings (seeds 1–20
+// 1,348–1,350, i mod 6 1,350, all 0 and all 5 1,307) where KList takes
+// 1,365 (BENCHMARKS.md, "kbin").
 //
 // The kept labelings (the list's values × the label sets) are exactly the
 // readings that explain the score on the query's points and keep every
@@ -76,7 +78,7 @@ import (
 // Below klMinN points, against an assumed noise, for K = 2 or without the
 // model's exact terms KBin is KList's fallback, [Cross]; against a model
 // whose terms are not all the server's own or whose score is rounded or
-// summed it is [KList]. [Auto] picks it for K ≥ 4 against an unrounded
+// summed it is [KList]. [Auto] picks it for K > 2 against an unrounded
 // model that names its log.
 var KBin Strategy = kbin{}
 

@@ -23,7 +23,7 @@ func TestAttackJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
 		t.Fatal(err)
 	}
-	if a.N != 8 || a.K != 3 || a.Accuracy == nil || *a.Accuracy != 1 || !a.Verified || a.Queries < 1 || a.Strategy != "klist" {
+	if a.N != 8 || a.K != 3 || a.Accuracy == nil || *a.Accuracy != 1 || !a.Verified || a.Queries < 1 || a.Strategy != "kbin" {
 		t.Errorf("attack = %+v", a)
 	}
 	got, _ := os.ReadFile(outFile)
