@@ -316,9 +316,8 @@
 // KList took 1,359), the room 2^a·3^b units filled up to what the list
 // target allows. Its carried questions are at full weight ±W', the
 // descent choosing their signs, which spreads the list's sums further
-// (seed 1: 73 carried points, carried sums' deviation 259 nats, before
-// this and the descent's second pass, against KList's 55 and 223 and
-// Hybrid's 84 and 297). It is what [Auto] picks for K > 2: at
+// (seed 1: 66 carried points, carried sums' deviation 320 nats, 259
+// before; KList's 55 and 223, Hybrid's 84 and 297). It is what [Auto] picks for K > 2: at
 // N = 25,000, K = 6 it takes at most 1,350 queries over the 23 benchmark
 // labelings where KList takes 1,365 (BENCHMARKS.md, "kbin"), the
 // issue's target met. In the accounting above (W = tTop − tBot − ln K,
