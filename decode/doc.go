@@ -275,8 +275,8 @@
 // 2^42).
 //
 // [KList] is that code, for K > 2 against a model that names its log
-// (what [Auto] picks there; it is Cross below N = 400 and against an
-// assumed noise). A query is a list-decoded top above Cross's digits: the
+// (what [Auto] picked there before [KBin], below; it is Cross below
+// N = 400 and against an assumed noise). A query is a list-decoded top above Cross's digits: the
 // points of the list (every labeling of the carried points that explains
 // every score so far) and up to 16 fresh points asked binary questions
 // (a point's label set split in halves, terms a and a + w, w generic up
