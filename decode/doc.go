@@ -296,10 +296,17 @@
 // rather than projected onto label sets. The tail has no paired top
 // (Cross's has): the pair's ties left about three list entries a top
 // candidate, differing on one or two points only, which no later top can
-// push apart by more than W, and cost about 0.9 bits a query. At
-// N = 25,000, K = 6 it takes at most 1,365 queries over the 23 benchmark
+// push apart by more than W, and cost about 0.9 bits a query. A fresh
+// point's halves and weight sign come from a hash of the point and the
+// query, so that every labeling's answers look random (with the lower
+// half at bit 0, a constant labeling's fresh sums were the least or the
+// largest of all candidates and took 55 queries fewer than a random one,
+// and i mod 6's took 5 more), and the end drains: in its last four
+// queries' worth of bits only points of two labels get fresh questions,
+// so that no list value of several labels outlives the list. At
+// N = 25,000, K = 6 it takes at most 1,360 queries over the 23 benchmark
 // labelings where the K-ary code takes 1,473 (BENCHMARKS.md, "K-ary list
-// top", "Session 9 push"): a query's sum spreads over about 70 open
+// top", "Session 9 push", "kends"): a query's sum spreads over about 70 open
 // points (the list's 55 and 16 fresh), g ≈ 4.0 bits above log2(W/δ)
 // where Hybrid's binary code gets 4.4 with 84 carried points; 1,350
 // needs g ≈ 4.5. What remains: the tail's radices (sets of six and of
