@@ -324,10 +324,10 @@
 // target allows. Its carried questions are at full weight ±W', the
 // descent choosing their signs, which spreads the list's sums further
 // (seed 1: 66 carried points, carried sums' deviation 320 nats, 259
-// before; KList's 55 and 223, Hybrid's 84 and 297). It is what [Auto] picks for K > 2: at
-// N = 25,000, K = 6 it takes at most 1,350 queries over the 23 benchmark
-// labelings where KList takes 1,365 (BENCHMARKS.md, "kbin"), the
-// issue's target met. In the accounting above (W = tTop − tBot − ln K,
+// before; KList's 55 and 223, Hybrid's 84 and 297). It is what [Auto]
+// picks for K > 2: at N = 25,000, K = 6 it takes at most 1,350 queries
+// over the 23 benchmark labelings where KList takes 1,360 (1,365 before
+// its hashed halves; BENCHMARKS.md, "kbin"), the target met. In the accounting above (W = tTop − tBot − ln K,
 // δ as the design computes it, log2(W/δ) about 43.1 on average at K = 6
 // against 44.4 at K = 2 with ln 2), that is g ≈ 4.8 bits a query.
 //

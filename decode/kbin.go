@@ -67,7 +67,7 @@ import (
 // room the target allows more closely. At N = 25,000, K = 6 KBin takes at
 // most 1,350 queries over the 23 benchmark labelings (seeds 1–20
 // 1,348–1,350, i mod 6 1,350, all 0 and all 5 1,307) where KList takes
-// 1,365 (BENCHMARKS.md, "kbin").
+// 1,360 (BENCHMARKS.md, "kbin").
 //
 // The kept labelings (the list's values × the label sets) are exactly the
 // readings that explain the score on the query's points and keep every
