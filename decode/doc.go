@@ -359,6 +359,10 @@
 //   - [EA] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
 //     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
 //     (Extended Abstract)".
+//   - [Dek71] T. J. Dekker, "A floating-point technique for extending the
+//     available precision", Numerische Mathematik 18(3), 1971.
+//   - [Knu97] D. E. Knuth, The Art of Computer Programming, vol. 2:
+//     Seminumerical Algorithms, 3rd ed., 1997, §4.2.2.
 //   - [Fre98] P. E. Frenkel, "Integer sets with distinct subset sums",
 //     Proc. AMS 126(11), 1998.
 //   - [GM88] R. K. Guy, "Sets of integers whose subsets have distinct

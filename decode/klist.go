@@ -174,7 +174,7 @@ type klState struct {
 	// values of one point in the list are disjoint. lb.cand holds, for
 	// each query, the bits of vals on its split (klQuery.s0).
 	vals [][]uint64
-	rows map[klKey]rowInfo
+	rows map[klKey]klRow
 	// spanRatio is the last tail's span over its room.
 	spanRatio float64
 	// tailCarried counts the tail points carried into the list (tests).
@@ -186,6 +186,13 @@ type klState struct {
 type klKey struct {
 	hi uint64
 	w  float64
+}
+
+// klRow is a cached top row and, for each label, the least label of the
+// same exact and computed terms.
+type klRow struct {
+	ri rowInfo
+	eq []uint8
 }
 
 // klQuery is one query's design.
@@ -200,7 +207,7 @@ type klQuery struct {
 }
 
 func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
-	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1}
+	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]klRow), spanRatio: 1}
 	st.lb.passes, st.lb.opts = klPasses, klOpts
 	if debugKList != nil {
 		debugKList(st)
@@ -290,11 +297,12 @@ func split(m uint64) uint64 {
 }
 
 // topRow returns the row of a binary question: the labels of hi at
-// probability q, the others at q·e^(−w), w ≥ 0. Rows are cached.
-func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
+// probability q, the others at q·e^(−w), w ≥ 0, and for each label the
+// least label of the same exact and computed terms. Rows are cached.
+func (st *klState) topRow(hi uint64, w float64) (rowInfo, []uint8, error) {
 	key := klKey{hi, w}
 	if r, ok := st.rows[key]; ok {
-		return r, nil
+		return r.ri, r.eq, nil
 	}
 	a := st.a
 	h := bits.OnesCount64(hi)
@@ -309,13 +317,23 @@ func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
 	}
 	r, err := a.rowInfo(row)
 	if err != nil {
-		return rowInfo{}, err
+		return rowInfo{}, nil, err
+	}
+	eq := make([]uint8, a.k)
+	for d := range eq {
+		eq[d] = uint8(d)
+		for c := range d {
+			if r.t[d].Cmp(r.t[c]) == 0 && r.lo[d] == r.lo[c] && r.hi[d] == r.hi[c] {
+				eq[d] = uint8(c)
+				break
+			}
+		}
 	}
 	if len(st.rows) >= klRowsMax {
 		clear(st.rows)
 	}
-	st.rows[key] = r
-	return r, nil
+	st.rows[key] = klRow{r, eq}
+	return r, eq, nil
 }
 
 // question returns the row of point i asked its binary question (bit 0:
@@ -331,7 +349,7 @@ func (st *klState) question(i int, half uint64, w float64) (rowInfo, int, int, e
 	if w < 0 {
 		hi = maskAll(a.k) &^ half
 	}
-	r, err := st.topRow(hi, math.Abs(w))
+	r, eq, err := st.topRow(hi, math.Abs(w))
 	if err != nil {
 		return rowInfo{}, 0, 0, err
 	}
@@ -341,8 +359,7 @@ func (st *klState) question(i int, half uint64, w float64) (rowInfo, int, int, e
 	for _, hm := range []uint64{half, b} {
 		c := bits.TrailingZeros64(hm)
 		for m := hm; m != 0; m &= m - 1 {
-			d := bits.TrailingZeros64(m)
-			if r.t[d].Cmp(r.t[c]) != 0 || r.lo[d] != r.lo[c] || r.hi[d] != r.hi[c] {
+			if eq[bits.TrailingZeros64(m)] != eq[c] {
 				return rowInfo{}, 0, 0, fmt.Errorf("decode: klist: the labels of one half get different terms under %s", a.m.Name)
 			}
 		}
@@ -550,10 +567,21 @@ func (st *klState) splits() []uint64 {
 		ord[j] = j
 	}
 	slices.SortStableFunc(ord, func(x, y int) int { return cmp.Compare(len(vals[x]), len(vals[y])) })
-	h := make([]uint8, L*L) // h[x·L + y], y < x: the points so far that tell x and y apart
+	// The points so far that tell entries x and y apart, h(x, y), are
+	// the bits in which their group vectors differ (entry x's group on
+	// the t-th point so far in bit t of grp[x·words:]), at most 255.
+	words := (nd + 63) / 64
+	grp := make([]uint64, L*words)
+	h := func(x, y int) int {
+		c := 0
+		for w := range words {
+			c += bits.OnesCount64(grp[x*words+w] ^ grp[y*words+w])
+		}
+		return min(c, 255)
+	}
 	vid := make([]int, L)
 	var m []float64
-	for _, j := range ord {
+	for t, j := range ord {
 		vs := vals[j]
 		nv := len(vs)
 		for l, e := range st.vals {
@@ -574,7 +602,7 @@ func (st *klState) splits() []uint64 {
 			for x := range L {
 				for y := range x {
 					if vx, vy := vid[x], vid[y]; vx != vy {
-						m[vx*nv+vy] += math.Ldexp(1, -2*int(h[x*L+y]))
+						m[vx*nv+vy] += math.Ldexp(1, -2*h(x, y))
 					}
 				}
 			}
@@ -602,11 +630,7 @@ func (st *klState) splits() []uint64 {
 			}
 		}
 		for x := range L {
-			for y := range x {
-				if (part>>vid[x])&1 != (part>>vid[y])&1 && h[x*L+y] < 255 {
-					h[x*L+y]++
-				}
-			}
+			grp[x*words+t/64] |= uint64(part>>vid[x]&1) << (t % 64)
 		}
 	}
 	return s0
@@ -809,12 +833,9 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 		a.lo.Set(i, r.lo[c])
 		a.hi.Set(i, r.hi[c])
 	}
-	b := new(big.Float).SetFloat64(budget)
-	res := new(big.Float).SetPrec(sumPrec)
-	low := new(big.Float).SetPrec(sumPrec)
+	bf := budget
 	var surv []klSurv
 	var sig []int
-	bf, _ := b.Float64()
 	if q.tail != nil {
 		tl = st.newTail(q)
 		sig = make([]int, len(q.tIdx))
@@ -825,24 +846,53 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 		}
 		return int(m >> (j - nd) & 1)
 	}
+	// The residual r0 − Σ (top bits' increments) in double-double
+	// arithmetic (ddSum): the carried bits' part once per list entry,
+	// the fresh bits' per candidate, with err bounding its distance from
+	// the exact residual (far below the margin the windows keep).
+	dh, dl := make([]float64, nTop), make([]float64, nTop)
+	mag := 0.0
+	r0h, r0l := ddSplit(r0)
+	for j := range nTop {
+		dh[j], dl[j] = ddSplit(v[j][1])
+		mag += math.Abs(dh[j])
+	}
+	mag += math.Abs(r0h)
+	ddErr := float64((nTop+2)*(nTop+2)) * 0x1p-100 * mag
+	carried := make([]ddSum, len(lb.cand))
+	carriedOK := make([]bool, len(lb.cand))
 	explains := func(l int, m uint32, _ bool) bool {
-		res.Set(r0)
+		if !carriedOK[l] {
+			s := ddSum{h: r0h, l: r0l}
+			for j, b := range lb.cand[l] {
+				if b == 1 {
+					s.sub(dh[j], dl[j])
+				}
+			}
+			carried[l], carriedOK[l] = s, true
+		}
+		res := carried[l]
 		for j := range nTop {
 			c := q.c0[j]
 			if bit(l, m, j) == 1 {
-				res.Sub(res, v[j][1])
+				if j >= nd {
+					res.sub(dh[j], dl[j])
+				}
 				c = q.c1[j]
 			}
 			set(j, c)
 		}
+		rf := res.h + res.l
+		// |rf − the exact residual| ≤ extra.
+		extra := ddErr + math.Abs(rf)*0x1p-52
 		if q.tail == nil {
-			if low.Abs(res).Cmp(b) > 0 || !match() {
+			if math.Abs(rf)-extra > bf || !match() {
 				return false
 			}
 			surv = append(surv, klSurv{l: l, m: m, tail: []int{}})
 			return true
 		}
-		rf, _ := res.Float64()
+		bf := bf + extra
 		found := false
 		n := 0
 		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, c int) {
@@ -866,6 +916,32 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 	}
 	st.neutralize(q.idx)
 	return st.update(q, surv), nil
+}
+
+// ddSum is a double-double sum h + l [Dek71]: each addition's rounding
+// error (TwoSum, [Knu97] 4.2.2 Theorem B) is kept in l, so that n
+// additions stay within about n²·2^−106 of the exact sum's magnitudes.
+type ddSum struct{ h, l float64 }
+
+// sub subtracts xh + xl.
+func (s *ddSum) sub(xh, xl float64) {
+	x := -xh
+	h := s.h + x
+	bb := h - s.h
+	e := (s.h - (h - bb)) + (x - bb)
+	s.h, s.l = h, s.l+e-xl
+}
+
+// ddSplit returns x as h + l, h and l float64 (h the nearest to x): off
+// by at most 2^−106·|x| where x has more than 106 bits.
+func ddSplit(x *big.Float) (h, l float64) {
+	h, _ = x.Float64()
+	if math.IsInf(h, 0) {
+		return h, 0
+	}
+	r := new(big.Float).SetPrec(x.Prec() + 64).Sub(x, new(big.Float).SetFloat64(h))
+	l, _ = r.Float64()
+	return h, l
 }
 
 // klTail lists the labelings of a query's tail whose float64 sums lie

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -451,19 +452,22 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 		return cw
 	}
 	sl := st.carriedSums(cw)
+	s16 := 16 * sf * sf
 	kern := func(d float64) float64 {
 		if sep > 0 {
 			e := max(0, sep-math.Abs(d))
 			return e * e
 		}
-		u := d * d / (16 * sf * sf)
+		u := d * d / s16
 		if u >= 1 {
 			return 0
 		}
 		return (1 - u) * (1 - u)
 	}
 	var pairs [][2]int32
-	if all := L * (L - 1) / 2; sep > 0 || all <= lbPairs {
+	all := L * (L - 1) / 2
+	every := sep > 0 || all <= lbPairs
+	if every {
 		pairs = make([][2]int32, 0, all)
 		for x := range L {
 			for y := x + 1; y < L; y++ {
@@ -494,32 +498,92 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 	if st.opts > 0 {
 		opts = st.opts
 	}
-	var aff []int32 // pairs the coordinate moves, sign in the low bit
+	// The list's bits by point, a bit set per point (words of 64
+	// entries): with every pair taken, the pairs a point tells apart are
+	// read from them in the pairs' order, (x, y) at index
+	// x·L − x(x+1)/2 + y − x − 1, without scanning the pairs that it
+	// does not.
+	words := (L + 63) / 64
+	var col []uint64
+	if every {
+		col = make([]uint64, nd*words)
+		for l, c := range st.cand {
+			for j, b := range c {
+				if b == 1 {
+					col[j*words+l/64] |= 1 << (l % 64)
+				}
+			}
+		}
+	}
+	var aff []int32   // pairs the coordinate moves, sign in the low bit
+	var dd0 []float64 // their differences before the move
 	for range passes {
 		for j := range cw {
 			if cur == 0 {
 				break
 			}
 			aff = aff[:0]
-			for q, p := range pairs {
-				if cx, cy := st.cand[p[0]][j], st.cand[p[1]][j]; cx != cy {
-					aff = append(aff, int32(q)<<1|int32(cx))
+			if every {
+				cj := col[j*words : (j+1)*words]
+				for x := range L {
+					cx := uint64(cj[x/64] >> (x % 64) & 1)
+					qx := x*L - x*(x+1)/2 - x - 1
+					for w := x / 64; w < words; w++ {
+						diff := cj[w] ^ -cx // the entries whose bit differs from x's
+						if w == x/64 {
+							diff &= ^uint64(0) << (x%64 + 1) // y > x
+						}
+						if rem := L - w*64; rem < 64 {
+							diff &= 1<<rem - 1
+						}
+						for ; diff != 0; diff &= diff - 1 {
+							y := w*64 + bits.TrailingZeros64(diff)
+							aff = append(aff, int32(qx+y)<<1|int32(cx))
+						}
+					}
 				}
+			} else {
+				for q, p := range pairs {
+					if cx, cy := st.cand[p[0]][j], st.cand[p[1]][j]; cx != cy {
+						aff = append(aff, int32(q)<<1|int32(cx))
+					}
+				}
+			}
+			dd0 = dd0[:0]
+			for _, e := range aff {
+				p := pairs[e>>1]
+				dd0 = append(dd0, sl[p[0]]-sl[p[1]])
 			}
 			best, bestGain := cw[j], 0.0
 			for range opts {
 				r := free()
 				d := st.row(r).vf - st.row(cw[j]).vf
 				gain := 0.0
-				for _, e := range aff {
-					p := pairs[e>>1]
-					dd := sl[p[0]] - sl[p[1]]
-					if e&1 == 1 {
-						dd += d
-					} else {
-						dd -= d
+				if sep > 0 {
+					for x, e := range aff {
+						dd := dd0[x]
+						if e&1 == 1 {
+							dd += d
+						} else {
+							dd -= d
+						}
+						gain += pv[e>>1] - kern(dd)
 					}
-					gain += pv[e>>1] - kern(dd)
+				} else {
+					// kern inlined (the descent's inner loop).
+					for x, e := range aff {
+						dd := dd0[x]
+						if e&1 == 1 {
+							dd += d
+						} else {
+							dd -= d
+						}
+						kd := 0.0
+						if u := dd * dd / s16; u < 1 {
+							kd = (1 - u) * (1 - u)
+						}
+						gain += pv[e>>1] - kd
+					}
 				}
 				if gain > bestGain {
 					best, bestGain = r, gain

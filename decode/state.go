@@ -185,13 +185,32 @@ func (a *multi) emuRow(r *rowInfo) {
 		return
 	}
 	r.lo, r.hi, r.rn = make([]float64, len(r.t)), make([]float64, len(r.t)), make([]float64, len(r.t))
+	// The range and nearest value of each exact term (functions of the
+	// term alone: a term equal to an earlier class's takes its values).
+	var tlo, thi, trn [8]float64
 	for c, t := range r.t {
 		if t.IsInf() {
 			r.lo[c], r.hi[c], r.rn[c] = math.Inf(1), math.Inf(1), math.Inf(1)
 			continue
 		}
-		r.lo[c], r.hi[c] = a.emu.TermRange(t)
-		r.rn[c] = a.emu.Nearest(t)
+		same := -1
+		if c < len(tlo) {
+			for d := range c {
+				if !r.t[d].IsInf() && r.t[d].Cmp(t) == 0 {
+					same = d
+					break
+				}
+			}
+		}
+		if same >= 0 {
+			r.lo[c], r.hi[c], r.rn[c] = tlo[same], thi[same], trn[same]
+		} else {
+			r.lo[c], r.hi[c] = a.emu.TermRange(t)
+			r.rn[c] = a.emu.Nearest(t)
+		}
+		if c < len(tlo) {
+			tlo[c], thi[c], trn[c] = r.lo[c], r.hi[c], r.rn[c]
+		}
 		if a.exactLog {
 			// The model names its log: the server's own term, bit for
 			// bit; a term outside the faithful range would mean the

@@ -40,7 +40,15 @@ func (m *Model) Terms(row []float64) ([]*big.Float, error) {
 		}
 	}
 	out := make([]*big.Float, len(q))
+next:
 	for c, v := range q {
+		// Equal probabilities have equal terms: the log once.
+		for d := range c {
+			if q[d].Cmp(v) == 0 {
+				out[c] = new(big.Float).Set(out[d])
+				continue next
+			}
+		}
 		t := new(big.Float).SetPrec(ln128.Prec)
 		if v.Sign() <= 0 {
 			t.SetInf(false)
