@@ -939,7 +939,7 @@ func ddSplit(x *big.Float) (h, l float64) {
 	if math.IsInf(h, 0) {
 		return h, 0
 	}
-	r := new(big.Float).SetPrec(x.Prec() + 64).Sub(x, new(big.Float).SetFloat64(h))
+	r := new(big.Float).SetPrec(x.Prec()+64).Sub(x, new(big.Float).SetFloat64(h))
 	l, _ = r.Float64()
 	return h, l
 }
