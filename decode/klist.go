@@ -573,6 +573,9 @@ func (st *klState) splits() []uint64 {
 	words := (nd + 63) / 64
 	grp := make([]uint64, L*words)
 	h := func(x, y int) int {
+		if words == 1 {
+			return bits.OnesCount64(grp[x] ^ grp[y]) // at most 64
+		}
 		c := 0
 		for w := range words {
 			c += bits.OnesCount64(grp[x*words+w] ^ grp[y*words+w])
@@ -602,7 +605,7 @@ func (st *klState) splits() []uint64 {
 			for x := range L {
 				for y := range x {
 					if vx, vy := vid[x], vid[y]; vx != vy {
-						m[vx*nv+vy] += math.Ldexp(1, -2*h(x, y))
+						m[vx*nv+vy] += klPow4[h(x, y)]
 					}
 				}
 			}
@@ -635,6 +638,14 @@ func (st *klState) splits() []uint64 {
 	}
 	return s0
 }
+
+// klPow4[h] is 4^−h (splits' weight of a pair told apart h times).
+var klPow4 = func() (p [256]float64) {
+	for h := range p {
+		p[h] = math.Ldexp(1, -2*h)
+	}
+	return p
+}()
 
 // fitTail returns the points cand with those a mixed-radix tail of room
 // takes first (planRadixOn takes a prefix), then the others, each group

@@ -465,9 +465,7 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 		return (1 - u) * (1 - u)
 	}
 	var pairs [][2]int32
-	all := L * (L - 1) / 2
-	every := sep > 0 || all <= lbPairs
-	if every {
+	if all := L * (L - 1) / 2; sep > 0 || all <= lbPairs {
 		pairs = make([][2]int32, 0, all)
 		for x := range L {
 			for y := x + 1; y < L; y++ {
@@ -498,69 +496,83 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 	if st.opts > 0 {
 		opts = st.opts
 	}
-	// The list's bits by point, a bit set per point (words of 64
-	// entries): with every pair taken, the pairs a point tells apart are
-	// read from them in the pairs' order, (x, y) at index
-	// x·L − x(x+1)/2 + y − x − 1, without scanning the pairs that it
-	// does not.
-	words := (L + 63) / 64
-	var col []uint64
-	if every {
-		col = make([]uint64, nd*words)
-		for l, c := range st.cand {
-			for j, b := range c {
-				if b == 1 {
-					col[j*words+l/64] |= 1 << (l % 64)
-				}
+	// The pairs each point tells apart (its bits differ on them), in the
+	// pairs' order, sign in the low bit (the first entry's bit): built
+	// once from the entries' bits as bit sets (nw words of 64 points),
+	// not by scanning every pair for every point.
+	nw := (nd + 63) / 64
+	rb := make([]uint64, L*nw)
+	for l, c := range st.cand {
+		for j, b := range c {
+			if b == 1 {
+				rb[l*nw+j/64] |= 1 << (j % 64)
 			}
 		}
 	}
-	var aff []int32   // pairs the coordinate moves, sign in the low bit
-	var dd0 []float64 // their differences before the move
+	off := make([]int32, nd+1)
+	for _, p := range pairs {
+		x, y := int(p[0])*nw, int(p[1])*nw
+		for w := range nw {
+			for diff := rb[x+w] ^ rb[y+w]; diff != 0; diff &= diff - 1 {
+				off[w*64+bits.TrailingZeros64(diff)+1]++
+			}
+		}
+	}
+	for j := range nd {
+		off[j+1] += off[j]
+	}
+	affAll := make([]int32, off[nd])
+	fill := slices.Clone(off[:nd])
+	for q, p := range pairs {
+		x, y := int(p[0])*nw, int(p[1])*nw
+		for w := range nw {
+			for diff := rb[x+w] ^ rb[y+w]; diff != 0; diff &= diff - 1 {
+				j := w*64 + bits.TrailingZeros64(diff)
+				affAll[fill[j]] = int32(q)<<1 | int32(rb[x+w]>>(j%64)&1)
+				fill[j]++
+			}
+		}
+	}
+	// A pair whose kernel is 0 before the move and stays 0 after it
+	// (|d| at least zeroAt, with a 2^−30 margin over the roundings) adds
+	// exactly 0 to a gain: the gains skip them.
+	zeroAt := 4 * sf
+	if sep > 0 {
+		zeroAt = sep
+	}
+	zeroAt *= 1 + 0x1p-30
+	var live []int32        // the pairs a gain reads, sign in the low bit
+	var dd0 []float64       // their differences before the move
+	rs := make([]int, opts) // the rows tried
+	ds := make([]float64, opts)
 	for range passes {
 		for j := range cw {
 			if cur == 0 {
 				break
 			}
-			aff = aff[:0]
-			if every {
-				cj := col[j*words : (j+1)*words]
-				for x := range L {
-					cx := uint64(cj[x/64] >> (x % 64) & 1)
-					qx := x*L - x*(x+1)/2 - x - 1
-					for w := x / 64; w < words; w++ {
-						diff := cj[w] ^ -cx // the entries whose bit differs from x's
-						if w == x/64 {
-							diff &= ^uint64(0) << (x%64 + 1) // y > x
-						}
-						if rem := L - w*64; rem < 64 {
-							diff &= 1<<rem - 1
-						}
-						for ; diff != 0; diff &= diff - 1 {
-							y := w*64 + bits.TrailingZeros64(diff)
-							aff = append(aff, int32(qx+y)<<1|int32(cx))
-						}
-					}
-				}
-			} else {
-				for q, p := range pairs {
-					if cx, cy := st.cand[p[0]][j], st.cand[p[1]][j]; cx != cy {
-						aff = append(aff, int32(q)<<1|int32(cx))
-					}
-				}
+			aff := affAll[off[j]:off[j+1]]
+			dmax := 0.0
+			for o := range rs {
+				rs[o] = free()
+				ds[o] = st.row(rs[o]).vf - st.row(cw[j]).vf
+				dmax = max(dmax, math.Abs(ds[o]))
 			}
-			dd0 = dd0[:0]
+			live, dd0 = live[:0], dd0[:0]
 			for _, e := range aff {
 				p := pairs[e>>1]
-				dd0 = append(dd0, sl[p[0]]-sl[p[1]])
+				dd := sl[p[0]] - sl[p[1]]
+				if pv[e>>1] == 0 && math.Abs(dd)-dmax >= zeroAt {
+					continue
+				}
+				live = append(live, e)
+				dd0 = append(dd0, dd)
 			}
 			best, bestGain := cw[j], 0.0
-			for range opts {
-				r := free()
-				d := st.row(r).vf - st.row(cw[j]).vf
+			for o, r := range rs {
+				d := ds[o]
 				gain := 0.0
 				if sep > 0 {
-					for x, e := range aff {
+					for x, e := range live {
 						dd := dd0[x]
 						if e&1 == 1 {
 							dd += d
@@ -571,7 +583,7 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 					}
 				} else {
 					// kern inlined (the descent's inner loop).
-					for x, e := range aff {
+					for x, e := range live {
 						dd := dd0[x]
 						if e&1 == 1 {
 							dd += d
@@ -601,7 +613,13 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			for _, e := range aff {
 				q := e >> 1
 				p := pairs[q]
-				v := kern(sl[p[0]] - sl[p[1]])
+				dd := sl[p[0]] - sl[p[1]]
+				var v float64
+				if sep > 0 {
+					v = kern(dd)
+				} else if u := dd * dd / s16; u < 1 {
+					v = (1 - u) * (1 - u) // kern inlined
+				}
 				cur += v - pv[q]
 				pv[q] = v
 			}
@@ -760,13 +778,28 @@ func (st *lbState) windowRange(lo, hi, tf float64, vf []float64, k int, f func(l
 		s float64
 		m uint32
 	}
+	// sorted returns the 2^len(w) subset sums of w (float64, each
+	// summed in w's order) in ascending order, equal sums by mask: S and
+	// S + w_j merged weight by weight, O(2^k) rather than a sort's
+	// O(k·2^k).
 	sorted := func(w []float64) []sm {
-		ss := subsetSums(w)
-		out := make([]sm, len(ss))
-		for m, x := range ss {
-			out[m] = sm{x, uint32(m)}
+		out := make([]sm, 1, 1<<len(w))
+		buf := make([]sm, 0, 1<<len(w))
+		for j, x := range w {
+			n, b := len(out), uint32(1)<<j
+			buf = buf[:0]
+			i, k := 0, 0
+			for i < n || k < n {
+				if k == n || i < n && out[i].s <= out[k].s+x {
+					buf = append(buf, out[i])
+					i++
+				} else {
+					buf = append(buf, sm{out[k].s + x, out[k].m | b})
+					k++
+				}
+			}
+			out, buf = buf, out[:0]
 		}
-		slices.SortFunc(out, func(x, y sm) int { return cmp.Compare(x.s, y.s) })
 		return out
 	}
 	sortedA, sortedB := sorted(vf[nd:nd+kA]), sorted(vf[nd+kA:nd+k])
@@ -853,19 +886,6 @@ func (st *lbState) updateBy(idx []int, nk int, label func(s, j int) uint8) int {
 		}
 	}
 	return got
-}
-
-// subsetSums returns the 2^len(w) subset sums of w, indexed by the subset's
-// bit mask.
-func subsetSums(w []float64) []float64 {
-	s := make([]float64, 1<<len(w))
-	for j, x := range w {
-		b := 1 << j
-		for m := range b {
-			s[b+m] = s[m] + x
-		}
-	}
-	return s
 }
 
 // RoundedBlockMax returns the most binary labels one query of any block

@@ -73,6 +73,10 @@ type multi struct {
 	exactLog   bool          // rows take the server's computed terms (Cross, a model naming its log)
 	baseExact  bool          // the rows outside a block (neutral, known, dither) are all exact
 	kSum       *big.Float    // knownSum's cache (nil: to compute)
+	// kProd[c][j] is knownSum's product of dither row j's class-c term
+	// by kProdN[c][j], its count when computed.
+	kProd  [][]*big.Float
+	kProdN [][]int
 	// skipTo links the positions of the block order that nextIdx skips
 	// (known points, followers) to the next one (findPos); posOf is each
 	// point's position. Both nil until the first mark.
@@ -101,8 +105,10 @@ type multi struct {
 	mask      []uint64
 	neg       []bool // neg[f]: σ_f = flip[f] − σ_leader mod K (kties.go)
 	radixRows map[radixKey]rowInfo
-	lastG     float64 // the previous block's unit
-	curIdx    []int   // the block being decoded
+	// terms caches the exact terms of the rows' probabilities (rowInfo).
+	terms  scorer.TermCache
+	lastG  float64 // the previous block's unit
+	curIdx []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
@@ -231,7 +237,7 @@ func (a *multi) rowInfo(row []float64) (rowInfo, error) {
 	if a.k == 2 {
 		r = []float64{row[1]}
 	}
-	t, err := a.m.Terms(r)
+	t, err := a.m.TermsCached(r, &a.terms)
 	if err != nil {
 		return rowInfo{}, err
 	}
@@ -511,9 +517,21 @@ func (a *multi) knownSum() *big.Float {
 		if a.st.knownNeutral() {
 			break
 		} else if a.dither != nil {
+			// The products whose counts did not change since the last
+			// sum are kept (a query learns a few dozen labels of 25,000).
+			if a.kProd == nil {
+				a.kProd, a.kProdN = make([][]*big.Float, a.k), make([][]int, a.k)
+			}
+			if len(a.kProd[cl]) != len(a.dcount[cl]) {
+				a.kProd[cl], a.kProdN[cl] = make([]*big.Float, len(a.dcount[cl])), make([]int, len(a.dcount[cl]))
+			}
 			for j, n := range a.dcount[cl] {
 				if n > 0 {
-					c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.dither[cl][j].t[cl], new(big.Float).SetInt64(int64(n))))
+					if a.kProd[cl][j] == nil || a.kProdN[cl][j] != n {
+						a.kProd[cl][j] = new(big.Float).SetPrec(sumPrec).Mul(a.dither[cl][j].t[cl], new(big.Float).SetInt64(int64(n)))
+						a.kProdN[cl][j] = n
+					}
+					c.Add(c, a.kProd[cl][j])
 				}
 			}
 		} else if a.nKnown[cl] > 0 {
