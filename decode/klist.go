@@ -476,6 +476,7 @@ func (st *klState) design() (*klQuery, error) {
 	k := bestK
 	q := &klQuery{nd: nd, k: k}
 	q.idx = append(slices.Clone(lb.cD), pool[:k]...)
+	q.rows = make([]rowInfo, 0, len(pool)+nd)
 	for j, i := range q.idx {
 		var half uint64
 		var w float64

@@ -143,6 +143,14 @@ type lbState struct {
 	// query, if set, designs and decodes the queries instead of design
 	// and decode (Hybrid's list top over digits, hybrid.go).
 	query lbQuery
+	// cwBuf is carryWeights' scratch, reused across queries.
+	cwBuf struct {
+		pairs         [][2]int32
+		pv, dd0       []float64
+		rb            []uint64
+		off, aff, fix []int32
+		live          []int32
+	}
 }
 
 // lbQuery is a list decoder's query design and decoding: design returns
@@ -464,9 +472,9 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 		}
 		return (1 - u) * (1 - u)
 	}
-	var pairs [][2]int32
+	buf := &st.cwBuf
+	pairs := buf.pairs[:0]
 	if all := L * (L - 1) / 2; sep > 0 || all <= lbPairs {
-		pairs = make([][2]int32, 0, all)
 		for x := range L {
 			for y := x + 1; y < L; y++ {
 				pairs = append(pairs, [2]int32{int32(x), int32(y)})
@@ -480,7 +488,9 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			}
 		}
 	}
-	pv := make([]float64, len(pairs))
+	buf.pairs = pairs
+	pv := slices.Grow(buf.pv[:0], len(pairs))[:len(pairs)]
+	buf.pv = pv
 	cur := 0.0
 	for q, p := range pairs {
 		pv[q] = kern(sl[p[0]] - sl[p[1]])
@@ -501,7 +511,9 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 	// once from the entries' bits as bit sets (nw words of 64 points),
 	// not by scanning every pair for every point.
 	nw := (nd + 63) / 64
-	rb := make([]uint64, L*nw)
+	rb := slices.Grow(buf.rb[:0], L*nw)[:L*nw]
+	clear(rb)
+	buf.rb = rb
 	for l, c := range st.cand {
 		for j, b := range c {
 			if b == 1 {
@@ -509,7 +521,9 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			}
 		}
 	}
-	off := make([]int32, nd+1)
+	off := slices.Grow(buf.off[:0], nd+1)[:nd+1]
+	clear(off)
+	buf.off = off
 	for _, p := range pairs {
 		x, y := int(p[0])*nw, int(p[1])*nw
 		for w := range nw {
@@ -521,8 +535,10 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 	for j := range nd {
 		off[j+1] += off[j]
 	}
-	affAll := make([]int32, off[nd])
-	fill := slices.Clone(off[:nd])
+	affAll := slices.Grow(buf.aff[:0], int(off[nd]))[:off[nd]]
+	buf.aff = affAll
+	fill := append(buf.fix[:0], off[:nd]...)
+	buf.fix = fill
 	for q, p := range pairs {
 		x, y := int(p[0])*nw, int(p[1])*nw
 		for w := range nw {
