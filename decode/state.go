@@ -101,8 +101,11 @@ type multi struct {
 	mask      []uint64
 	neg       []bool // neg[f]: σ_f = flip[f] − σ_leader mod K (kties.go)
 	radixRows map[radixKey]rowInfo
-	lastG     float64 // the previous block's unit
-	curIdx    []int   // the block being decoded
+	// digitGroups[i], when set, makes point i a digit over groups of
+	// its labels (KList's tail, klist.go groupTail): nil elsewhere.
+	digitGroups map[int][]uint64
+	lastG       float64 // the previous block's unit
+	curIdx      []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
