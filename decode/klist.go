@@ -13,7 +13,6 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-	"os"
 	"slices"
 
 	"github.com/labelinf/labelinf/scorer"
@@ -180,6 +179,8 @@ type klState struct {
 	spanRatio float64
 	// tailCarried counts the tail points carried into the list (tests).
 	tailCarried int
+	// tailGrouped counts the tail's grouped digits (tests).
+	tailGrouped int
 }
 
 // klKey identifies a top row: the labels at the larger probability and
@@ -202,9 +203,6 @@ type klQuery struct {
 }
 
 func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
-	if e := os.Getenv("KLP"); e != "" {
-		fmt.Sscanf(e, "%g,%g,%d", &klRho, &klTarget, &klMaxFresh)
-	}
 	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1}
 	st.lb.passes, st.lb.opts = klPasses, klOpts
 	if debugKList != nil {
@@ -282,29 +280,15 @@ func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error
 // pool returns up to n free points (unknown, not followers, not carried)
 // in the block order.
 func (st *klState) pool(n int) []int {
-	return st.poolEven(n, 0)
-}
-
-// poolEven is pool(n) followed by up to extra further free points of an
-// even number of labels, so that the tail has points to read as grouped
-// digits of radix 2 (fitTail) when the first n are mostly points of three
-// labels.
-func (st *klState) poolEven(n, extra int) []int {
 	a := st.a
 	var out []int
-	ne := 0
-	for p := a.pos; p < a.n && (len(out) < n || ne < extra); p++ {
+	for p := a.pos; p < a.n && len(out) < n; p++ {
 		p = a.findPos(p)
 		if p >= a.n {
 			break
 		}
 		if i := a.order[p]; a.labels[i] < 0 && a.leader[i] < 0 && !st.lb.inD[i] {
-			if len(out) < n {
-				out = append(out, i)
-			} else if c := bits.OnesCount64(a.mask[i]); c%2 == 0 && c > 2 {
-				out = append(out, i)
-				ne++
-			}
+			out = append(out, i)
 		}
 	}
 	return out
@@ -399,8 +383,7 @@ func (st *klState) design() (*klQuery, error) {
 			}
 		}
 	}
-	full := st.poolEven(klMaxFresh+radixBlockMax, klPoolEven)
-	pool := full[:min(len(full), klMaxFresh+radixBlockMax)]
+	pool := st.pool(klMaxFresh + radixBlockMax)
 	// Points of an even number of labels first: they take the fresh
 	// binary questions, whose answers are then fair coins (one bit each),
 	// and points of an odd number go to the tail, whose mixed-radix digits
@@ -412,9 +395,6 @@ func (st *klState) design() (*klQuery, error) {
 	slices.SortStableFunc(pool, func(x, y int) int {
 		return bits.OnesCount64(a.mask[x])&1 - bits.OnesCount64(a.mask[y])&1
 	})
-	// The further points of an even number of labels, last: the tail's
-	// (its grouped digits), not the fresh questions'.
-	pool = full
 	kmax := min(len(pool), klMaxFresh, len(lb.pos)/2)
 	if a.opt.MaxBlock > 0 {
 		kmax = min(kmax, a.opt.MaxBlock)
@@ -549,17 +529,9 @@ func (st *klState) design() (*klQuery, error) {
 		q.tail, q.tIdx = p, rest[:len(p.rows)]
 		q.tGrp = make([][]uint64, len(q.tIdx))
 		for j, i := range q.tIdx {
-			q.tGrp[j] = a.digitGroups[i]
-		}
-		if os.Getenv("KLDBG") != "" {
-			ng, lp := 0, 0.0
-			for j, i := range q.tIdx {
-				if q.tGrp[j] != nil {
-					ng++
-				}
-				lp += math.Log2(float64(a.radixOf(i)))
+			if q.tGrp[j] = a.digitGroups[i]; q.tGrp[j] != nil {
+				st.tailGrouped++
 			}
-			fmt.Fprintf(os.Stderr, "DBG tail %d grouped %d bits %.2f room %.3g bestU %.3f g %.3f ratio %.3f\n", len(q.tIdx), ng, lp, math.Log2(room/unit), math.Log2(bestU/unit), math.Log2(p.g/unit), st.spanRatio)
 		}
 		a.digitGroups = nil
 		_, span := st.tailRange(p, q.tIdx)
@@ -716,42 +688,30 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 		return cand
 	}
 	// lim(r0): log2 of the largest P for least radix r0.
-	if os.Getenv("KLG") != "" {
-		fmt.Sscanf(os.Getenv("KLG"), "%d,%d,%d", &klGroup2, &klGroup3, &klPoolEven)
-	}
 	lim := func(r0 int) float64 { return math.Log2(room * float64(r0) / (float64(r0-1) * target)) }
 	loose := lim(rs[len(rs)-1]) // no later radix relaxes it further
 	cnt, best := make([]int, len(rs)), make([]int, len(rs))
 	bestLP := math.Inf(-1)
-	bestG2, bestG3 := 0, 0
+	bestG2 := 0
 	var rec func(x int, lp float64, r0 int)
 	rec = func(x int, lp float64, r0 int) {
 		if x == len(rs) {
 			if r0 > a.k {
 				return
 			}
-			// The points left that a grouped digit of radix 2 or 3 may
-			// take (label counts divisible by it, above it).
-			var n2, n3, n23 int
+			// The points left that a grouped digit of radix 2 may take:
+			// of an even number of labels above two, or of three.
+			n2 := 0
 			for y, r := range rs {
-				c := len(byR[r]) - cnt[y]
-				switch d2, d3 := r%2 == 0 && r > 2, r%3 == 0 && r > 3; {
-				case d2 && d3:
-					n23 += c
-				case d2:
-					n2 += c
-				case d3:
-					n3 += c
+				if r%2 == 0 && r > 2 || r == 3 {
+					n2 += len(byR[r]) - cnt[y]
 				}
 			}
-			for g3 := 0; g3 <= min(klGroup3, n3+n23); g3++ {
-				for g2 := 0; g2 <= min(klGroup2, n2+n23-max(0, g3-n3)); g2++ {
-					l := lp + float64(g2) + float64(g3)*math.Log2(3)
-					if l <= lim(r0) && l > bestLP+1e-9 {
-						bestLP = l
-						copy(best, cnt)
-						bestG2, bestG3 = g2, g3
-					}
+			for g2 := 0; g2 <= min(klGroup2, n2); g2++ {
+				if l := lp + float64(g2); l <= lim(r0) && l > bestLP+1e-9 {
+					bestLP = l
+					copy(best, cnt)
+					bestG2 = g2
 				}
 			}
 			return
@@ -788,13 +748,14 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 			out = append(out, i)
 		}
 	}
-	// The grouped digits, last (the least significant): radix 3 first,
-	// from the points that only it may take, then radix 2.
+	// The grouped digits, last (the least significant): points of an
+	// even number of labels first (halves: one bit), then of three (one
+	// label against two: H(1/3) = 0.918 bits).
 	a.digitGroups = nil
-	group := func(r, want int, ok func(n int) bool) {
+	group := func(want int, ok func(n int) bool) int {
 		for _, i := range cand {
 			if want == 0 {
-				return
+				break
 			}
 			n := bits.OnesCount64(a.mask[i])
 			if take[i] || !ok(n) {
@@ -805,17 +766,17 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 			if a.digitGroups == nil {
 				a.digitGroups = make(map[int][]uint64)
 			}
-			cls, g := maskClasses(a.mask[i]), make([]uint64, r)
-			for m, c := range cls {
-				g[m*r/n] |= 1 << c
+			var g [2]uint64
+			for m, c := range maskClasses(a.mask[i]) {
+				g[m*2/n] |= 1 << c
 			}
-			a.digitGroups[i] = g
+			a.digitGroups[i] = g[:]
 			out = append(out, i)
 		}
+		return want
 	}
-	group(3, bestG3, func(n int) bool { return n%3 == 0 && n > 3 && !(n%2 == 0 && n > 2) })
-	group(3, bestG3-len(a.digitGroups), func(n int) bool { return n%3 == 0 && n > 3 })
-	group(2, bestG2, func(n int) bool { return n%2 == 0 && n > 2 })
+	left := group(bestG2, func(n int) bool { return n%2 == 0 && n > 2 })
+	group(left, func(n int) bool { return n == 3 })
 	for _, i := range cand {
 		if !take[i] {
 			out = append(out, i)
@@ -824,16 +785,11 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 	return out
 }
 
-// klGroup2 and klGroup3 bound the tail's grouped digits of radix 2 and
-// 3 (fitTail): a point of 2m (3m) labels read as which of two (three)
-// groups of m labels, log2 2 (log2 3) bits, so that the tail's product
-// of radices can fill its room at finer steps than the points' own
-// radices allow.
-var klGroup2, klGroup3 = 2, 1
-
-// klPoolEven is how many points of an even number of labels the query's
-// pool takes beyond its first klMaxFresh + radixBlockMax (poolEven).
-var klPoolEven = 4
+// klGroup2 bounds the tail's grouped digits of radix 2 (fitTail): a
+// point read as which of two groups of its labels, so that the tail's
+// product of radices fills its room at steps of one bit, not only of the
+// points' own radices (six and three at K = 6).
+var klGroup2 = 2
 
 // tailRange returns the least exact sum of the tail p's increments over
 // its points' label sets (its base) and the span above it.
