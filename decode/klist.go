@@ -40,7 +40,10 @@ import (
 //     on one or two points only, which no later query's top can push
 //     apart by more than W (its fresh points spread the sum with
 //     deviation about 1.4·W); every tail labeling has its own sum. The tail takes the
-//     pool's points that fit its room (fitTail), not only a prefix.
+//     pool's points that fit its room (fitTail), not only a prefix, and
+//     up to klGroup2 grouped digits of radix 2 last: a point read as
+//     which of two groups of its labels (halves of six, or one label
+//     against two), carried as that group, like a top point's half.
 //
 // A binary question on a point spreads the sum with variance w²/4 for one
 // bit; six evenly spaced terms (a digit) spread it with 0.117·W² for
@@ -669,6 +672,15 @@ func (st *klState) splits() []uint64 {
 // fits, in cand's order, took 1,375 queries each against the prefix's
 // 1,378 (list target 12, 12 fresh points); this search 1,359 and 1,360
 // against that order's 1,365 each (target 16, 16 fresh points).
+//
+// Up to klGroup2 grouped digits of radix 2 follow, the least significant
+// (never the top: r_0 is the least radix of the plain digits), so that
+// the product fills the room at steps of one bit: points of an even
+// number of labels read as which half (one bit; the point keeps the
+// half), then points of three read as one label against two. The
+// lister carries a grouped digit's value as its group (update), so that
+// entries differing only on which label of a group a point has do not
+// arise. fitTail sets a.digitGroups for planRadixOn; design clears it.
 func (st *klState) fitTail(cand []int, room float64) []int {
 	a := st.a
 	_, target := a.radixSpacing(klRho)
