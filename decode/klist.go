@@ -40,7 +40,10 @@ import (
 //     on one or two points only, which no later query's top can push
 //     apart by more than W (its fresh points spread the sum with
 //     deviation about 1.4·W); every tail labeling has its own sum. The tail takes the
-//     pool's points that fit its room (fitTail), not only a prefix.
+//     pool's points that fit its room (fitTail), not only a prefix, and
+//     up to klGroup2 grouped digits of radix 2 last: a point read as
+//     which of two groups of its labels (halves of six, or one label
+//     against two), carried as that group, like a top point's half.
 //
 // A binary question on a point spreads the sum with variance w²/4 for one
 // bit; six evenly spaced terms (a digit) spread it with 0.117·W² for
@@ -179,6 +182,8 @@ type klState struct {
 	spanRatio float64
 	// tailCarried counts the tail points carried into the list (tests).
 	tailCarried int
+	// tailGrouped counts the tail's grouped digits (tests).
+	tailGrouped int
 }
 
 // klKey identifies a top row: the labels at the larger probability and
@@ -204,6 +209,7 @@ type klQuery struct {
 	c0, c1 []int      // top position j: a label of bit 0 and of bit 1
 	tail   *blockPlan // nil: no tail
 	tIdx   []int      // the tail's points
+	tGrp   [][]uint64 // tail position j: its digit's groups of labels (nil: one a label)
 }
 
 func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
@@ -506,9 +512,17 @@ func (st *klState) design() (*klQuery, error) {
 		rest = st.fitTail(rest, room)
 		p, err := a.planRadixOn(rest, room, klRho, false)
 		if err != nil {
+			a.digitGroups = nil
 			return nil, err
 		}
 		q.tail, q.tIdx = p, rest[:len(p.rows)]
+		q.tGrp = make([][]uint64, len(q.tIdx))
+		for j, i := range q.tIdx {
+			if q.tGrp[j] = a.digitGroups[i]; q.tGrp[j] != nil {
+				st.tailGrouped++
+			}
+		}
+		a.digitGroups = nil
 		_, span := st.tailRange(p, q.tIdx)
 		if sf, _ := span.Float64(); sf > 0 {
 			st.spanRatio = sf / room
@@ -662,6 +676,15 @@ var klPow4 = func() (p [256]float64) {
 // fits, in cand's order, took 1,375 queries each against the prefix's
 // 1,378 (list target 12, 12 fresh points); this search 1,359 and 1,360
 // against that order's 1,365 each (target 16, 16 fresh points).
+//
+// Up to klGroup2 grouped digits of radix 2 follow, the least significant
+// (never the top: r_0 is the least radix of the plain digits), so that
+// the product fills the room at steps of one bit: points of an even
+// number of labels read as which half (one bit; the point keeps the
+// half), then points of three read as one label against two. The
+// lister carries a grouped digit's value as its group (update), so that
+// entries differing only on which label of a group a point has do not
+// arise. fitTail sets a.digitGroups for planRadixOn; design clears it.
 func (st *klState) fitTail(cand []int, room float64) []int {
 	a := st.a
 	_, target := a.radixSpacing(klRho)
@@ -685,12 +708,27 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 	loose := lim(rs[len(rs)-1]) // no later radix relaxes it further
 	cnt, best := make([]int, len(rs)), make([]int, len(rs))
 	bestLP := math.Inf(-1)
+	bestG2 := 0
 	var rec func(x int, lp float64, r0 int)
 	rec = func(x int, lp float64, r0 int) {
 		if x == len(rs) {
-			if r0 <= a.k && lp <= lim(r0) && lp > bestLP {
-				bestLP = lp
-				copy(best, cnt)
+			if r0 > a.k {
+				return
+			}
+			// The points left that a grouped digit of radix 2 may take:
+			// of an even number of labels above two, or of three.
+			n2 := 0
+			for y, r := range rs {
+				if r%2 == 0 && r > 2 || r == 3 {
+					n2 += len(byR[r]) - cnt[y]
+				}
+			}
+			for g2 := 0; g2 <= min(klGroup2, n2); g2++ {
+				if l := lp + float64(g2); l <= lim(r0) && l > bestLP+1e-9 {
+					bestLP = l
+					copy(best, cnt)
+					bestG2 = g2
+				}
 			}
 			return
 		}
@@ -726,6 +764,35 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 			out = append(out, i)
 		}
 	}
+	// The grouped digits, last (the least significant): points of an
+	// even number of labels first (halves: one bit), then of three (one
+	// label against two: H(1/3) = 0.918 bits).
+	a.digitGroups = nil
+	group := func(want int, ok func(n int) bool) int {
+		for _, i := range cand {
+			if want == 0 {
+				break
+			}
+			n := bits.OnesCount64(a.mask[i])
+			if take[i] || !ok(n) {
+				continue
+			}
+			take[i] = true
+			want--
+			if a.digitGroups == nil {
+				a.digitGroups = make(map[int][]uint64)
+			}
+			var g [2]uint64
+			for m, c := range maskClasses(a.mask[i]) {
+				g[m*2/n] |= 1 << c
+			}
+			a.digitGroups[i] = g[:]
+			out = append(out, i)
+		}
+		return want
+	}
+	left := group(bestG2, func(n int) bool { return n%2 == 0 && n > 2 })
+	group(left, func(n int) bool { return n == 3 })
 	for _, i := range cand {
 		if !take[i] {
 			out = append(out, i)
@@ -733,6 +800,12 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 	}
 	return out
 }
+
+// klGroup2 bounds the tail's grouped digits of radix 2 (fitTail): a
+// point read as which of two groups of its labels, so that the tail's
+// product of radices fills its room at steps of one bit, not only of the
+// points' own radices (six and three at K = 6).
+var klGroup2 = 2
 
 // tailRange returns the least exact sum of the tail p's increments over
 // its points' label sets (its base) and the span above it.
@@ -989,6 +1062,12 @@ func (st *klState) newTail(q *klQuery) *klTail {
 	tl.cMin, tl.cMax = make([]int, nt), make([]int, nt)
 	for s, j := range tl.ord {
 		tl.cls[s] = maskClasses(st.a.mask[q.tIdx[j]])
+		if g := q.tGrp[j]; g != nil {
+			tl.cls[s] = tl.cls[s][:0]
+			for _, x := range g {
+				tl.cls[s] = append(tl.cls[s], bits.TrailingZeros64(x))
+			}
+		}
 		r := &q.rows[q.nd+q.k+j]
 		tl.cMin[s], tl.cMax[s] = tl.cls[s][0], tl.cls[s][0]
 		for _, c := range tl.cls[s] {
@@ -1076,7 +1155,13 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 		case short:
 			return a.mask[i]
 		}
-		return 1 << s.tail[j-nTop]
+		c := s.tail[j-nTop]
+		for _, g := range q.tGrp[j-nTop] {
+			if g>>c&1 == 1 {
+				return g
+			}
+		}
+		return 1 << c
 	}
 	sigma := make([]int, len(q.idx))
 	var open []int // positions still undecided

@@ -21,10 +21,16 @@ import (
 // several labelings, lists of top and tail values are carried; the test
 // fails if none was.
 func TestKListStrict(t *testing.T) {
-	n, k := 8, 3
+	// K = 3, and K = 6, where the tail has grouped digits of radix 2
+	// (fitTail: its points have six or three labels).
+	type config struct {
+		n, k  int
+		rooms []float64
+	}
 	rooms := []float64{0x1p-47, 0x1p-50, 0x1p-47, 0x1p-50}
+	configs := []config{{8, 3, rooms}, {6, 6, rooms}}
 	if testing.Short() {
-		n, rooms = 6, rooms[1:2]
+		configs = []config{{6, 3, rooms[1:2]}, {4, 6, rooms[1:2]}}
 	}
 	m, err := scorer.ParseModel("float64-sklearn")
 	if err != nil {
@@ -42,85 +48,89 @@ func TestKListStrict(t *testing.T) {
 	// Three fresh points a query leave the rest to the tail; sixteen take
 	// every point into the top.
 	fresh := []int{3, 16}
-	labelings := map[string][]int{"random": seededLabels(t, n, k), "zero": make([]int, n), "alt": make([]int, n)}
-	for i := range n {
-		labelings["alt"][i] = i % k
-	}
-	if testing.Short() {
-		delete(labelings, "zero")
-	}
-	all := allLabelings(n, k)
-	carried, tailVals := 0, 0
-	for x, room := range rooms {
-		radixRoom = room
-		klMaxFresh = fresh[x/2]
-		for name, y := range labelings {
-			sim, err := oracle.NewSim(m, y, k)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec := &recording{Server: sim}
-			live := all
-			var st *klState
-			debugKList = func(s *klState) { st = s }
-			check := func(_, q int) {
-				// The labelings that explain every score so far.
-				p := &scorer.Pred{K: k, P: rec.preds[len(rec.preds)-1]}
-				var next [][]int
-				for _, z := range live {
-					s, err := m.EvalScratch(&bruteScratch, z, p)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if s.Cmp(rec.scores[len(rec.scores)-1]) == 0 {
-						next = append(next, z)
-					}
+	carried, tailVals, grouped := 0, 0, 0
+	for _, cf := range configs {
+		n, k, rooms := cf.n, cf.k, cf.rooms
+		labelings := map[string][]int{"random": seededLabels(t, n, k), "zero": make([]int, n), "alt": make([]int, n)}
+		for i := range n {
+			labelings["alt"][i] = i % k
+		}
+		if testing.Short() {
+			delete(labelings, "zero")
+		}
+		all := allLabelings(n, k)
+		for x, room := range rooms {
+			radixRoom = room
+			klMaxFresh = fresh[x/2]
+			for name, y := range labelings {
+				sim, err := oracle.NewSim(m, y, k)
+				if err != nil {
+					t.Fatal(err)
 				}
-				live = next
-				a := st.a
-				truth := false
-				for _, z := range live {
-					if equalInts(z, y) {
-						truth = true
-					}
-					for i, c := range z {
-						if a.labels[i] >= 0 && a.labels[i] != c {
-							t.Errorf("%s, room %g, %d queries: point %d reported %d, but a labeling that explains the scores has %d", name, room, q, i, a.labels[i], c)
+				rec := &recording{Server: sim}
+				live := all
+				var st *klState
+				debugKList = func(s *klState) { st = s }
+				check := func(_, q int) {
+					// The labelings that explain every score so far.
+					p := &scorer.Pred{K: k, P: rec.preds[len(rec.preds)-1]}
+					var next [][]int
+					for _, z := range live {
+						s, err := m.EvalScratch(&bruteScratch, z, p)
+						if err != nil {
+							t.Fatal(err)
 						}
-						if a.labels[i] < 0 && a.mask[i]>>c&1 == 0 {
-							t.Errorf("%s, room %g, %d queries: point %d's set %b excludes %d, which explains the scores", name, room, q, i, a.mask[i], c)
+						if s.Cmp(rec.scores[len(rec.scores)-1]) == 0 {
+							next = append(next, z)
 						}
 					}
-					in := false
-					for _, e := range st.vals {
-						ok := true
-						for j, i := range st.lb.cD {
-							ok = ok && e[j]>>z[i]&1 == 1
+					live = next
+					a := st.a
+					truth := false
+					for _, z := range live {
+						if equalInts(z, y) {
+							truth = true
 						}
-						in = in || ok
+						for i, c := range z {
+							if a.labels[i] >= 0 && a.labels[i] != c {
+								t.Errorf("%s, room %g, %d queries: point %d reported %d, but a labeling that explains the scores has %d", name, room, q, i, a.labels[i], c)
+							}
+							if a.labels[i] < 0 && a.mask[i]>>c&1 == 0 {
+								t.Errorf("%s, room %g, %d queries: point %d's set %b excludes %d, which explains the scores", name, room, q, i, a.mask[i], c)
+							}
+						}
+						in := false
+						for _, e := range st.vals {
+							ok := true
+							for j, i := range st.lb.cD {
+								ok = ok && e[j]>>z[i]&1 == 1
+							}
+							in = in || ok
+						}
+						if !in {
+							t.Errorf("%s, room %g, %d queries: a labeling that explains the scores is in no list entry", name, room, q)
+						}
 					}
-					if !in {
-						t.Errorf("%s, room %g, %d queries: a labeling that explains the scores is in no list entry", name, room, q)
+					if !truth {
+						t.Fatalf("%s, room %g, %d queries: the true labeling does not explain the scores", name, room, q)
 					}
+					carried += len(st.lb.cD)
 				}
-				if !truth {
-					t.Fatalf("%s, room %g, %d queries: the true labeling does not explain the scores", name, room, q)
+				res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: KList, Model: m, Progress: check})
+				debugKList = nil
+				tailVals += st.tailCarried
+				grouped += st.tailGrouped
+				if err != nil || !res.Verified || !equalInts(res.Labels, y) {
+					t.Fatalf("%s, room %g: %v, verified %v, labels %v, want %v", name, room, err, res.Verified, res.Labels, y)
 				}
-				carried += len(st.lb.cD)
+				t.Logf("K = %d, %s, room %g: %d queries, blocks %v", k, name, room, res.Queries, res.Blocks)
 			}
-			res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: KList, Model: m, Progress: check})
-			debugKList = nil
-			tailVals += st.tailCarried
-			if err != nil || !res.Verified || !equalInts(res.Labels, y) {
-				t.Fatalf("%s, room %g: %v, verified %v, labels %v, want %v", name, room, err, res.Verified, res.Labels, y)
-			}
-			t.Logf("%s, room %g: %d queries, blocks %v", name, room, res.Queries, res.Blocks)
 		}
 	}
-	if carried == 0 || tailVals == 0 {
-		t.Errorf("%d carried points and %d tail values seen: the test does not reach KList's lists", carried, tailVals)
+	if carried == 0 || tailVals == 0 || grouped == 0 {
+		t.Errorf("%d carried points, %d tail values and %d grouped tail digits seen: the test does not reach KList's lists", carried, tailVals, grouped)
 	}
-	t.Logf("carried points (summed over queries): %d, tail values in lists: %d", carried, tailVals)
+	t.Logf("carried points (summed over queries): %d, tail values in lists: %d, grouped tail digits: %d", carried, tailVals, grouped)
 }
 
 func equalInts(x, y []int) bool {

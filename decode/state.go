@@ -106,9 +106,12 @@ type multi struct {
 	neg       []bool // neg[f]: σ_f = flip[f] − σ_leader mod K (kties.go)
 	radixRows map[radixKey]rowInfo
 	// terms caches the exact terms of the rows' probabilities (rowInfo).
-	terms  scorer.TermCache
-	lastG  float64 // the previous block's unit
-	curIdx []int   // the block being decoded
+	terms scorer.TermCache
+	// digitGroups[i], when set, makes point i a digit over groups of
+	// its labels (KList's tail, klist.go groupTail): nil elsewhere.
+	digitGroups map[int][]uint64
+	lastG       float64 // the previous block's unit
+	curIdx      []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
