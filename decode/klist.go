@@ -944,6 +944,12 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 	}
 	mag += math.Abs(r0h)
 	ddErr := float64((nTop+2)*(nTop+2)) * 0x1p-100 * mag
+	// topCur[j] is the label top position j's terms are set to (−1:
+	// none yet): a candidate sets only the positions it changes.
+	topCur := make([]int, nTop)
+	for j := range topCur {
+		topCur[j] = -1
+	}
 	carried := make([]ddSum, len(lb.cand))
 	carriedOK := make([]bool, len(lb.cand))
 	explains := func(l int, m uint32, _ bool) bool {
@@ -965,7 +971,10 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 				}
 				c = q.c1[j]
 			}
-			set(j, c)
+			if topCur[j] != c {
+				set(j, c)
+				topCur[j] = c
+			}
 		}
 		rf := res.h + res.l
 		// |rf − the exact residual| ≤ extra.
