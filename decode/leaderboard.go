@@ -626,7 +626,9 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 					sl[l] += d
 				}
 			}
-			for _, e := range aff {
+			// The pairs not live keep their kernel at 0 (the move is at
+			// most dmax): only the live ones change.
+			for _, e := range live {
 				q := e >> 1
 				p := pairs[q]
 				dd := sl[p[0]] - sl[p[1]]
