@@ -1108,7 +1108,10 @@ func (st *klState) newTail(q *klQuery) *klTail {
 func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket func(s int) bool, n *int) bool {
 	var rec func(s int, p float64) bool
 	rec = func(s int, p float64) bool {
-		if s == len(tl.ord)-klBracket && s > 0 && !bracket(s) {
+		// A bracket costs two emulations: a last digit with at most two
+		// labels in the window is emulated directly (the bracket only
+		// skips labelings that cannot explain the score).
+		if s == len(tl.ord)-klBracket && s > 0 && (klBracket > 1 || tl.within(s, p, lo, hi) > 2) && !bracket(s) {
 			return true
 		}
 		if s == len(tl.ord) {
@@ -1131,6 +1134,18 @@ func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket 
 		return true
 	}
 	return rec(0, 0)
+}
+
+// within counts the labels of the last position s whose sum, after the
+// sum p of the positions before it, lies in [lo, hi].
+func (tl *klTail) within(s int, p, lo, hi float64) int {
+	n := 0
+	for _, dv := range tl.d[s] {
+		if q := p + dv; q >= lo && q <= hi {
+			n++
+		}
+	}
+	return n
 }
 
 // neutralize puts the query's points back at the neutral terms.
