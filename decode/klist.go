@@ -150,7 +150,10 @@ var klTarget, klMaxFresh, klPalette = 16.0, 16, 128
 const klRoomGrid = 8
 
 // klBracket is the depth of the tail's subtrees bracketed before they
-// are listed (two emulations, against about K^klBracket).
+// are listed (two emulations, against about K^klBracket); one more when
+// the last digit has two values (a grouped digit or a point of two
+// labels), so that a bracket still rules out more than two labelings
+// (newTail).
 var klBracket = 1
 
 // klRowsMax bounds the cached top rows (a row is a few hundred bytes).
@@ -1048,6 +1051,7 @@ type klTail struct {
 	minR, maxR []float64   // the least and largest sum of ord[s:]
 	cMin, cMax []int       // the labels of ord[s] with the least and largest computed term
 	margin     float64
+	depth      int // the bracketed subtrees' depth (klBracket, or one more)
 }
 
 // newTail prepares the lister of q's tail.
@@ -1097,13 +1101,17 @@ func (st *klState) newTail(q *klQuery) *klTail {
 		tl.maxR[s] = tl.maxR[s+1] + slices.Max(tl.d[s])
 	}
 	tl.margin = (abs + 1) * 0x1p-40
+	tl.depth = klBracket
+	if nt > tl.depth+1 && len(tl.d[nt-1]) <= 2 {
+		tl.depth++
+	}
 	return tl
 }
 
 // list calls set(position, label) for each position of a labeling whose
 // sum lies in [lo, hi] (widened by the caller), then leaf, depth first
 // with the digits of largest span first, skipping the subtrees of the
-// last klBracket positions that bracket rules out; it reports false if it
+// last tl.depth positions that bracket rules out; it reports false if it
 // stopped after maxCand labelings (*n counts them).
 func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket func(s int) bool, n *int) bool {
 	var rec func(s int, p float64) bool
@@ -1111,7 +1119,7 @@ func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket 
 		// A bracket costs two emulations: a last digit with at most two
 		// labels in the window is emulated directly (the bracket only
 		// skips labelings that cannot explain the score).
-		if s == len(tl.ord)-klBracket && s > 0 && (klBracket > 1 || tl.within(s, p, lo, hi) > 2) && !bracket(s) {
+		if s == len(tl.ord)-tl.depth && s > 0 && (tl.depth > 1 || tl.within(s, p, lo, hi) > 2) && !bracket(s) {
 			return true
 		}
 		if s == len(tl.ord) {
