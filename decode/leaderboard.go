@@ -150,6 +150,7 @@ type lbState struct {
 		rb            []uint64
 		off, aff, fix []int32
 		live          []int32
+		sg, pl        []float64
 	}
 }
 
@@ -557,8 +558,11 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 		zeroAt = sep
 	}
 	zeroAt *= 1 + 0x1p-30
-	var live []int32        // the pairs a gain reads, sign in the low bit
-	var dd0 []float64       // their differences before the move
+	// The live pairs of a move (those a gain reads, sign in the low
+	// bit), their differences before it, the sign (±1) its increment
+	// takes in them and their kernels, contiguous for the gains' loop.
+	live, dd0, sg, pl := buf.live[:0], buf.dd0[:0], buf.sg[:0], buf.pl[:0]
+	defer func() { buf.live, buf.dd0, buf.sg, buf.pl = live, dd0, sg, pl }()
 	rs := make([]int, opts) // the rows tried
 	ds := make([]float64, opts)
 	for range passes {
@@ -573,7 +577,7 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 				ds[o] = st.row(rs[o]).vf - st.row(cw[j]).vf
 				dmax = max(dmax, math.Abs(ds[o]))
 			}
-			live, dd0 = live[:0], dd0[:0]
+			live, dd0, sg, pl = live[:0], dd0[:0], sg[:0], pl[:0]
 			for _, e := range aff {
 				p := pairs[e>>1]
 				dd := sl[p[0]] - sl[p[1]]
@@ -582,35 +586,25 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 				}
 				live = append(live, e)
 				dd0 = append(dd0, dd)
+				sg = append(sg, float64(2*(e&1)-1))
+				pl = append(pl, pv[e>>1])
 			}
 			best, bestGain := cw[j], 0.0
 			for o, r := range rs {
 				d := ds[o]
 				gain := 0.0
 				if sep > 0 {
-					for x, e := range live {
-						dd := dd0[x]
-						if e&1 == 1 {
-							dd += d
-						} else {
-							dd -= d
-						}
-						gain += pv[e>>1] - kern(dd)
+					for x := range dd0 {
+						gain += pl[x] - kern(dd0[x]+sg[x]*d)
 					}
 				} else {
-					// kern inlined (the descent's inner loop).
-					for x, e := range live {
-						dd := dd0[x]
-						if e&1 == 1 {
-							dd += d
-						} else {
-							dd -= d
-						}
-						kd := 0.0
-						if u := dd * dd / s16; u < 1 {
-							kd = (1 - u) * (1 - u)
-						}
-						gain += pv[e>>1] - kd
+					// kern inlined and without branches (the descent's
+					// inner loop): dd0 ± d, and (1 − u)² for u < 1, else
+					// 0, as max(1 − u, 0)²; the same values as kern's.
+					for x := range dd0 {
+						dd := dd0[x] + sg[x]*d
+						t := max(1-dd*dd/s16, 0)
+						gain += pl[x] - t*t
 					}
 				}
 				if gain > bestGain {
