@@ -64,9 +64,13 @@ import (
 // budget of the residual (klTail: float64 sums, the window widened far
 // beyond their rounding) is emulated whole, and the candidates whose
 // emulated score equals the score survive. A subtree of the tail's last
-// klBracket digits is skipped when the reports with each of its points at
-// its least and at its largest computed term both miss the score: the
-// summation is monotone in every term. Every point of the query on which
+// klBracket digits (one more when the last has two values) is skipped
+// when the reports with each of its points at its least and at its
+// largest computed term both miss the score: the summation is monotone
+// in every term; a last digit with at most two values in the window is
+// emulated directly. A candidate's residual is a double-double sum
+// [Dek71] whose distance from the exact one is bounded and added to the
+// window, and a candidate sets only the top terms it changes. Every point of the query on which
 // the survivors agree keeps the labels they give it (a half of a top
 // point, the label of a tail point; a point left with one label is
 // learned); the points they disagree on are carried with the list of the
@@ -142,8 +146,14 @@ var klRho = 1.0
 // these are larger than before (12, 12, 64): seed 2 at N = 25,000,
 // K = 6: 1,365 queries against 1,375 (target/fresh/palette 12/12/64),
 // 1,368 (12/16/128), 1,363 (20/16/128, about 0.3 s more attacker CPU),
-// 1,364 (16/20/128; 16/16/256), 1,368 (20/16/64).
-var klTarget, klMaxFresh, klPalette = 16.0, 16, 128
+// 1,364 (16/20/128; 16/16/256), 1,368 (20/16/64). The target is 20
+// since the faster decoder (BENCHMARKS.md, "KList speed"): with the
+// grouped tail digits, the 23 benchmark labelings at N = 25,000 take at
+// most 1,360 queries (mean 1,351.7) against 1,362 (1,354.3) at 16, for
+// about 20% more attacker CPU, about main's before the speed-ups; 24 and
+// 28 gave one to three queries more on seed 1 and i mod 6 (1,356 and
+// 1,359) for 25–50% more CPU.
+var klTarget, klMaxFresh, klPalette = 20.0, 16, 128
 
 // klRoomGrid is the tail rooms' grid, 2^(i/klRoomGrid): coarse, so that
 // the tails' digit rows recur across queries.
