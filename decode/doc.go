@@ -296,17 +296,23 @@
 // (Cross's has): the pair's ties left about three list entries a top
 // candidate, differing on one or two points only, which no later top can
 // push apart by more than W, and cost about 0.9 bits a query. At
-// N = 25,000, K = 6 it takes at most 1,362 queries over the 23 benchmark
+// N = 25,000, K = 6 it takes at most 1,360 queries over the 23 benchmark
 // labelings where the K-ary code takes 1,473 (BENCHMARKS.md, "K-ary list
-// top", "Session 9 push", "tail digits of radix 2"): a query's sum spreads over about 70 open
-// points (the list's 55 and 16 fresh), g ≈ 4.0 bits above log2(W/δ)
-// where Hybrid's binary code gets 4.4 with 84 carried points; 1,350
-// needs g ≈ 4.5. What remains: not the tail's radices (grouped digits of
-// radix 2 let it fill its room at steps of one bit; the design's cell,
-// set by the list's expected size, then shrinks by as much: −3 queries
-// on the max), but a larger list or a finer unit gain a few queries each for
-// CPU the 2 s target does not leave (the descent that spreads the list's
-// sums and the meet in the middle cost CPU as L² and L·2^(k/2)).
+// top", "Session 9 push", "tail digits of radix 2", "KList speed"): a
+// query's sum spreads over about 70 open points (the list's 55 and 16
+// fresh), g ≈ 4.0 bits above log2(W/δ) where Hybrid's binary code gets
+// 4.4 with 84 carried points; 1,350 needs g ≈ 4.5. What remains: not the
+// tail's radices (grouped digits of radix 2 let it fill its room at steps
+// of one bit; the design's cell, set by the list's expected size, then
+// shrinks by as much: −3 queries on the max), but a larger list or a
+// finer unit gain a few queries each for CPU (the descent that spreads
+// the list's sums and the meet in the middle cost CPU as L² and
+// L·2^(k/2)). The decoder's speed-ups (the descent's pairs from bit sets
+// and without the pairs whose kernel stays 0, the residual in
+// double-double, cached log terms, merged subset sums, deeper brackets
+// under grouped digits: the same queries for about 0.77 of the CPU)
+// paid for the list target 20 (1,360 against 1,362); 24 and 28 save one
+// query more on i mod 6 (1,359) for about 15% and 35% more CPU.
 //
 // Scores rounded to D decimals. The reported N·score moves in steps of
 // Δ = N·10^−D, so every block code, whatever its weights and the offset

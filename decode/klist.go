@@ -150,9 +150,10 @@ var klRho = 1.0
 // since the faster decoder (BENCHMARKS.md, "KList speed"): with the
 // grouped tail digits, the 23 benchmark labelings at N = 25,000 take at
 // most 1,360 queries (mean 1,351.7) against 1,362 (1,354.3) at 16, for
-// about 20% more attacker CPU, about main's before the speed-ups; 24 and
-// 28 gave one to three queries more on seed 1 and i mod 6 (1,356 and
-// 1,359) for 25–50% more CPU.
+// about 15–20% more attacker CPU (per labeling a median 0.86 of the
+// version before the speed-ups at 16, alternated); 24 and
+// 28 gave one or two queries fewer on seed 1 and i mod 6 (1,356 and
+// 1,359) for about 15% and 35% more CPU than 20.
 var klTarget, klMaxFresh, klPalette = 20.0, 16, 128
 
 // klRoomGrid is the tail rooms' grid, 2^(i/klRoomGrid): coarse, so that
