@@ -295,24 +295,30 @@
 // rather than projected onto label sets. The tail has no paired top
 // (Cross's has): the pair's ties left about three list entries a top
 // candidate, differing on one or two points only, which no later top can
-// push apart by more than W, and cost about 0.9 bits a query. At
+// push apart by more than W, and cost about 0.9 bits a query. A fresh
+// point's halves and weight sign come from a hash of the point and the
+// query, so that every labeling's answers look random (with the lower
+// half at bit 0, a constant labeling's fresh sums were the least or the
+// largest of all candidates and took 55 queries fewer than a random one,
+// and i mod 6's took 5 more), and the end drains: in its last four
+// queries' worth of bits only points of two labels get fresh questions,
+// so that no list value of several labels outlives the list. At
 // N = 25,000, K = 6 it takes at most 1,360 queries over the 23 benchmark
 // labelings where the K-ary code takes 1,473 (BENCHMARKS.md, "K-ary list
-// top", "Session 9 push", "tail digits of radix 2", "KList speed"): a
-// query's sum spreads over about 70 open points (the list's 55 and 16
-// fresh), g ≈ 4.0 bits above log2(W/δ) where Hybrid's binary code gets
-// 4.4 with 84 carried points; 1,350 needs g ≈ 4.5. What remains: not the
-// tail's radices (grouped digits of radix 2 let it fill its room at steps
-// of one bit; the design's cell, set by the list's expected size, then
-// shrinks by as much: −3 queries on the max), but a larger list or a
-// finer unit gain a few queries each for CPU (the descent that spreads
-// the list's sums and the meet in the middle cost CPU as L² and
-// L·2^(k/2)). The decoder's speed-ups (the descent's pairs from bit sets
-// and without the pairs whose kernel stays 0, the residual in
-// double-double, cached log terms, merged subset sums, deeper brackets
-// under grouped digits: the same queries for about 0.77 of the CPU)
-// paid for the list target 20 (1,360 against 1,362); 24 and 28 save one
-// query more on i mod 6 (1,359) for about 15% and 35% more CPU.
+// top", "Session 9 push", "tail digits of radix 2", "kends", "KList
+// speed"): a query's sum spreads over about 70 open points (the list's 55
+// and 16 fresh), g ≈ 4.0 bits above log2(W/δ) where Hybrid's binary code
+// gets 4.4 with 84 carried points; 1,350 needs g ≈ 4.5. What remains: not
+// the tail's radices (grouped digits of radix 2 let it fill its room at
+// steps of one bit; the design's cell, set by the list's expected size,
+// then shrinks by as much), but a larger list or a finer unit gain a few
+// queries each for CPU (the descent that spreads the list's sums and the
+// meet in the middle cost CPU as L² and L·2^(k/2)). The decoder's
+// speed-ups (the descent's pairs from bit sets and without the pairs
+// whose kernel stays 0, the residual in double-double, cached log terms,
+// merged subset sums, deeper brackets under grouped digits: the same
+// queries for about 0.77 of the CPU) paid for the grouped digits and the
+// list target 20.
 //
 // Scores rounded to D decimals. The reported N·score moves in steps of
 // Δ = N·10^−D, so every block code, whatever its weights and the offset
