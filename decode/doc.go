@@ -306,14 +306,20 @@
 // so that no list value of several labels outlives the list. At
 // N = 25,000, K = 6 it takes at most 1,360 queries over the 23 benchmark
 // labelings where the K-ary code takes 1,473 (BENCHMARKS.md, "K-ary list
-// top", "Session 9 push", "kends"): a query's sum spreads over about 70 open
-// points (the list's 55 and 16 fresh), g ≈ 4.0 bits above log2(W/δ)
-// where Hybrid's binary code gets 4.4 with 84 carried points; 1,350
-// needs g ≈ 4.5. What remains: the tail's radices (sets of six and of
-// three labels) fill its room about 0.8 bits short of what the design
-// asks, and a larger list or a finer unit gain a few queries each for
-// CPU the 2 s target does not leave (the descent that spreads the list's
-// sums and the meet in the middle cost CPU as L² and L·2^(k/2)).
+// top", "Session 9 push", "tail digits of radix 2", "kends", "KList
+// speed"): a query's sum spreads over about 70 open points (the list's 55
+// and 16 fresh), g ≈ 4.0 bits above log2(W/δ) where Hybrid's binary code
+// gets 4.4 with 84 carried points; 1,350 needs g ≈ 4.5. What remains: not
+// the tail's radices (grouped digits of radix 2 let it fill its room at
+// steps of one bit; the design's cell, set by the list's expected size,
+// then shrinks by as much), but a larger list or a finer unit gain a few
+// queries each for CPU (the descent that spreads the list's sums and the
+// meet in the middle cost CPU as L² and L·2^(k/2)). The decoder's
+// speed-ups (the descent's pairs from bit sets and without the pairs
+// whose kernel stays 0, the residual in double-double, cached log terms,
+// merged subset sums, deeper brackets under grouped digits: the same
+// queries for about 0.77 of the CPU) paid for the grouped digits and the
+// list target 20.
 //
 // [KBin] puts KList's top over Hybrid's tail: digits of unit 2δ read
 // from the exact residual, binary on a point's halves, of radix 3 on a
@@ -383,6 +389,10 @@
 //   - [EA] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
 //     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
 //     (Extended Abstract)".
+//   - [Dek71] T. J. Dekker, "A floating-point technique for extending the
+//     available precision", Numerische Mathematik 18(3), 1971.
+//   - [Knu97] D. E. Knuth, The Art of Computer Programming, vol. 2:
+//     Seminumerical Algorithms, 3rd ed., 1997, §4.2.2.
 //   - [Fre98] P. E. Frenkel, "Integer sets with distinct subset sums",
 //     Proc. AMS 126(11), 1998.
 //   - [GM88] R. K. Guy, "Sets of integers whose subsets have distinct

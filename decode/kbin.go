@@ -326,7 +326,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 // probabilities q, q·e^(−p), …), the labels outside m at the last. Rows
 // are cached.
 func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
-	return st.cachedRow(klKey{hi: m, w: p, radix: true}, func(row []float64) {
+	r, _, err := st.cachedRow(klKey{hi: m, w: p, radix: true}, func(row []float64) {
 		ls := maskClasses(m)
 		tot := 0.0
 		for c := range row {
@@ -341,6 +341,7 @@ func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
 			row[c] /= tot
 		}
 	})
+	return r, err
 }
 
 // decodeBin keeps the readings (list entry, fresh halves, digits) whose

@@ -42,7 +42,10 @@ import (
 //     on one or two points only, which no later query's top can push
 //     apart by more than W (its fresh points spread the sum with
 //     deviation about 1.4·W); every tail labeling has its own sum. The tail takes the
-//     pool's points that fit its room (fitTail), not only a prefix.
+//     pool's points that fit its room (fitTail), not only a prefix, and
+//     up to klGroup2 grouped digits of radix 2 last: a point read as
+//     which of two groups of its labels (halves of six, or one label
+//     against two), carried as that group, like a top point's half.
 //
 // A binary question on a point spreads the sum with variance w²/4 for one
 // bit; six evenly spaced terms (a digit) spread it with 0.117·W² for
@@ -63,9 +66,13 @@ import (
 // budget of the residual (klTail: float64 sums, the window widened far
 // beyond their rounding) is emulated whole, and the candidates whose
 // emulated score equals the score survive. A subtree of the tail's last
-// klBracket digits is skipped when the reports with each of its points at
-// its least and at its largest computed term both miss the score: the
-// summation is monotone in every term. Every point of the query on which
+// klBracket digits (one more when the last has two values) is skipped
+// when the reports with each of its points at its least and at its
+// largest computed term both miss the score: the summation is monotone
+// in every term; a last digit with at most two values in the window is
+// emulated directly. A candidate's residual is a double-double sum
+// [Dek71] whose distance from the exact one is bounded and added to the
+// window, and a candidate sets only the top terms it changes. Every point of the query on which
 // the survivors agree keeps the labels they give it (a half of a top
 // point, the label of a tail point; a point left with one label is
 // learned); the points they disagree on are carried with the list of the
@@ -147,15 +154,25 @@ var klRho = 1.0
 // these are larger than before (12, 12, 64): seed 2 at N = 25,000,
 // K = 6: 1,365 queries against 1,375 (target/fresh/palette 12/12/64),
 // 1,368 (12/16/128), 1,363 (20/16/128, about 0.3 s more attacker CPU),
-// 1,364 (16/20/128; 16/16/256), 1,368 (20/16/64).
-var klTarget, klMaxFresh, klPalette = 16.0, 16, 128
+// 1,364 (16/20/128; 16/16/256), 1,368 (20/16/64). The target is 20
+// since the faster decoder (BENCHMARKS.md, "KList speed"): with the
+// grouped tail digits, the 23 benchmark labelings at N = 25,000 take at
+// most 1,360 queries (mean 1,351.7) against 1,362 (1,354.3) at 16, for
+// about 15–20% more attacker CPU (per labeling a median 0.86 of the
+// version before the speed-ups at 16, alternated); 24 and
+// 28 gave one or two queries fewer on seed 1 and i mod 6 (1,356 and
+// 1,359) for about 15% and 35% more CPU than 20.
+var klTarget, klMaxFresh, klPalette = 20.0, 16, 128
 
 // klRoomGrid is the tail rooms' grid, 2^(i/klRoomGrid): coarse, so that
 // the tails' digit rows recur across queries.
 const klRoomGrid = 8
 
 // klBracket is the depth of the tail's subtrees bracketed before they
-// are listed (two emulations, against about K^klBracket).
+// are listed (two emulations, against about K^klBracket); one more when
+// the last digit has two values (a grouped digit or a point of two
+// labels), so that a bracket still rules out more than two labelings
+// (newTail).
 var klBracket = 1
 
 // klEndScan is the number of unknown points below which KList counts the
@@ -189,7 +206,7 @@ type klState struct {
 	// values of one point in the list are disjoint. lb.cand holds, for
 	// each query, the bits of vals on its split (klQuery.s0).
 	vals [][]uint64
-	rows map[klKey]rowInfo
+	rows map[klKey]klRow
 	// spanRatio is the last tail's span over its room.
 	spanRatio float64
 	// tailCarried counts the tail points carried into the list, digits
@@ -198,6 +215,8 @@ type klState struct {
 	// bin: the tail is binary digits read from the residual (KBin,
 	// kbin.go), not Cross's mixed-radix digits.
 	bin bool
+	// tailGrouped counts the tail's grouped digits (tests).
+	tailGrouped int
 	// left is log2 of the labelings left at the last design (−1: not
 	// counted), rate the bits the query before it learned.
 	left, rate float64
@@ -209,6 +228,13 @@ type klKey struct {
 	hi    uint64
 	w     float64
 	radix bool // KBin's digit of radix |hi| on the set hi, place value w
+}
+
+// klRow is a cached top row and, for each label, the least label of the
+// same exact and computed terms.
+type klRow struct {
+	ri rowInfo
+	eq []uint8
 }
 
 // klQuery is one query's design.
@@ -228,6 +254,8 @@ type klQuery struct {
 	rad []int
 	dv  [][]uint64
 	dc  [][]int
+	// tGrp: tail position j's digit's groups of labels (nil: one a label).
+	tGrp [][]uint64
 }
 
 // digit returns digit j of the reading n of q's digits.
@@ -244,7 +272,7 @@ func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error
 
 // newKlState starts a KList attack (bin: KBin's binary tail).
 func newKlState(a *multi, bin bool) *klState {
-	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1, bin: bin, left: -1}
+	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]klRow), spanRatio: 1, bin: bin, left: -1}
 	st.lb.passes, st.lb.opts = klPasses, klOpts
 	return st
 }
@@ -378,7 +406,7 @@ func splitAt(m uint64, key uint64) uint64 {
 
 // topRow returns the row of a binary question: the labels of hi at
 // probability q, the others at q·e^(−w), w ≥ 0. Rows are cached.
-func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
+func (st *klState) topRow(hi uint64, w float64) (rowInfo, []uint8, error) {
 	return st.cachedRow(klKey{hi: hi, w: w}, func(row []float64) {
 		h := bits.OnesCount64(hi)
 		e := math.Exp(-w)
@@ -393,22 +421,33 @@ func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
 }
 
 // cachedRow returns the row of key, made by fill (given K zeros) on
-// first use.
-func (st *klState) cachedRow(key klKey, fill func(row []float64)) (rowInfo, error) {
+// first use, and for each label the least label of the same exact and
+// computed terms.
+func (st *klState) cachedRow(key klKey, fill func(row []float64)) (rowInfo, []uint8, error) {
 	if r, ok := st.rows[key]; ok {
-		return r, nil
+		return r.ri, r.eq, nil
 	}
 	row := make([]float64, st.a.k)
 	fill(row)
 	r, err := st.a.rowInfo(row)
 	if err != nil {
-		return rowInfo{}, err
+		return rowInfo{}, nil, err
+	}
+	eq := make([]uint8, st.a.k)
+	for d := range eq {
+		eq[d] = uint8(d)
+		for c := range d {
+			if r.t[d].Cmp(r.t[c]) == 0 && r.lo[d] == r.lo[c] && r.hi[d] == r.hi[c] {
+				eq[d] = uint8(c)
+				break
+			}
+		}
 	}
 	if len(st.rows) >= klRowsMax {
 		clear(st.rows)
 	}
-	st.rows[key] = r
-	return r, nil
+	st.rows[key] = klRow{r, eq}
+	return r, eq, nil
 }
 
 // question returns the row of point i asked its binary question (bit 0:
@@ -424,7 +463,7 @@ func (st *klState) question(i int, half uint64, w float64) (rowInfo, int, int, e
 	if w < 0 {
 		hi = maskAll(a.k) &^ half
 	}
-	r, err := st.topRow(hi, math.Abs(w))
+	r, eq, err := st.topRow(hi, math.Abs(w))
 	if err != nil {
 		return rowInfo{}, 0, 0, err
 	}
@@ -434,8 +473,7 @@ func (st *klState) question(i int, half uint64, w float64) (rowInfo, int, int, e
 	for _, hm := range []uint64{half, b} {
 		c := bits.TrailingZeros64(hm)
 		for m := hm; m != 0; m &= m - 1 {
-			d := bits.TrailingZeros64(m)
-			if r.t[d].Cmp(r.t[c]) != 0 || r.lo[d] != r.lo[c] || r.hi[d] != r.hi[c] {
+			if eq[bits.TrailingZeros64(m)] != eq[c] {
 				return rowInfo{}, 0, 0, fmt.Errorf("decode: klist: the labels of one half get different terms under %s", a.m.Name)
 			}
 		}
@@ -566,6 +604,7 @@ func (st *klState) design() (*klQuery, error) {
 	}
 	k := bestK
 	q := &klQuery{nd: nd, k: k}
+	q.rows = make([]rowInfo, 0, len(pool)+nd)
 	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
 		return nil, err
 	}
@@ -582,9 +621,17 @@ func (st *klState) design() (*klQuery, error) {
 		rest = st.fitTail(rest, room)
 		p, err := a.planRadixOn(rest, room, klRho, false)
 		if err != nil {
+			a.digitGroups = nil
 			return nil, err
 		}
 		q.tail, q.tIdx = p, rest[:len(p.rows)]
+		q.tGrp = make([][]uint64, len(q.tIdx))
+		for j, i := range q.tIdx {
+			if q.tGrp[j] = a.digitGroups[i]; q.tGrp[j] != nil {
+				st.tailGrouped++
+			}
+		}
+		a.digitGroups = nil
 		_, span := st.tailRange(p, q.tIdx)
 		if sf, _ := span.Float64(); sf > 0 {
 			st.spanRatio = sf / room
@@ -742,10 +789,24 @@ func (st *klState) splits() []uint64 {
 		ord[j] = j
 	}
 	slices.SortStableFunc(ord, func(x, y int) int { return cmp.Compare(len(vals[x]), len(vals[y])) })
-	h := make([]uint8, L*L) // h[x·L + y], y < x: the points so far that tell x and y apart
+	// The points so far that tell entries x and y apart, h(x, y), are
+	// the bits in which their group vectors differ (entry x's group on
+	// the t-th point so far in bit t of grp[x·words:]), at most 255.
+	words := (nd + 63) / 64
+	grp := make([]uint64, L*words)
+	h := func(x, y int) int {
+		if words == 1 {
+			return bits.OnesCount64(grp[x] ^ grp[y]) // at most 64
+		}
+		c := 0
+		for w := range words {
+			c += bits.OnesCount64(grp[x*words+w] ^ grp[y*words+w])
+		}
+		return min(c, 255)
+	}
 	vid := make([]int, L)
 	var m []float64
-	for _, j := range ord {
+	for t, j := range ord {
 		vs := vals[j]
 		nv := len(vs)
 		for l, e := range st.vals {
@@ -766,7 +827,7 @@ func (st *klState) splits() []uint64 {
 			for x := range L {
 				for y := range x {
 					if vx, vy := vid[x], vid[y]; vx != vy {
-						m[vx*nv+vy] += math.Ldexp(1, -2*int(h[x*L+y]))
+						m[vx*nv+vy] += klPow4[h(x, y)]
 					}
 				}
 			}
@@ -794,15 +855,19 @@ func (st *klState) splits() []uint64 {
 			}
 		}
 		for x := range L {
-			for y := range x {
-				if (part>>vid[x])&1 != (part>>vid[y])&1 && h[x*L+y] < 255 {
-					h[x*L+y]++
-				}
-			}
+			grp[x*words+t/64] |= uint64(part>>vid[x]&1) << (t % 64)
 		}
 	}
 	return s0
 }
+
+// klPow4[h] is 4^−h (splits' weight of a pair told apart h times).
+var klPow4 = func() (p [256]float64) {
+	for h := range p {
+		p[h] = math.Ldexp(1, -2*h)
+	}
+	return p
+}()
 
 // fitTail returns the points cand with those a mixed-radix tail of room
 // takes first (planRadixOn takes a prefix), then the others, each group
@@ -818,6 +883,15 @@ func (st *klState) splits() []uint64 {
 // fits, in cand's order, took 1,375 queries each against the prefix's
 // 1,378 (list target 12, 12 fresh points); this search 1,359 and 1,360
 // against that order's 1,365 each (target 16, 16 fresh points).
+//
+// Up to klGroup2 grouped digits of radix 2 follow, the least significant
+// (never the top: r_0 is the least radix of the plain digits), so that
+// the product fills the room at steps of one bit: points of an even
+// number of labels read as which half (one bit; the point keeps the
+// half), then points of three read as one label against two. The
+// lister carries a grouped digit's value as its group (update), so that
+// entries differing only on which label of a group a point has do not
+// arise. fitTail sets a.digitGroups for planRadixOn; design clears it.
 func (st *klState) fitTail(cand []int, room float64) []int {
 	a := st.a
 	_, target := a.radixSpacing(klRho)
@@ -841,12 +915,27 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 	loose := lim(rs[len(rs)-1]) // no later radix relaxes it further
 	cnt, best := make([]int, len(rs)), make([]int, len(rs))
 	bestLP := math.Inf(-1)
+	bestG2 := 0
 	var rec func(x int, lp float64, r0 int)
 	rec = func(x int, lp float64, r0 int) {
 		if x == len(rs) {
-			if r0 <= a.k && lp <= lim(r0) && lp > bestLP {
-				bestLP = lp
-				copy(best, cnt)
+			if r0 > a.k {
+				return
+			}
+			// The points left that a grouped digit of radix 2 may take:
+			// of an even number of labels above two, or of three.
+			n2 := 0
+			for y, r := range rs {
+				if r%2 == 0 && r > 2 || r == 3 {
+					n2 += len(byR[r]) - cnt[y]
+				}
+			}
+			for g2 := 0; g2 <= min(klGroup2, n2); g2++ {
+				if l := lp + float64(g2); l <= lim(r0) && l > bestLP+1e-9 {
+					bestLP = l
+					copy(best, cnt)
+					bestG2 = g2
+				}
 			}
 			return
 		}
@@ -882,6 +971,35 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 			out = append(out, i)
 		}
 	}
+	// The grouped digits, last (the least significant): points of an
+	// even number of labels first (halves: one bit), then of three (one
+	// label against two: H(1/3) = 0.918 bits).
+	a.digitGroups = nil
+	group := func(want int, ok func(n int) bool) int {
+		for _, i := range cand {
+			if want == 0 {
+				break
+			}
+			n := bits.OnesCount64(a.mask[i])
+			if take[i] || !ok(n) {
+				continue
+			}
+			take[i] = true
+			want--
+			if a.digitGroups == nil {
+				a.digitGroups = make(map[int][]uint64)
+			}
+			var g [2]uint64
+			for m, c := range maskClasses(a.mask[i]) {
+				g[m*2/n] |= 1 << c
+			}
+			a.digitGroups[i] = g[:]
+			out = append(out, i)
+		}
+		return want
+	}
+	left := group(bestG2, func(n int) bool { return n%2 == 0 && n > 2 })
+	group(left, func(n int) bool { return n == 3 })
 	for _, i := range cand {
 		if !take[i] {
 			out = append(out, i)
@@ -889,6 +1007,12 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 	}
 	return out
 }
+
+// klGroup2 bounds the tail's grouped digits of radix 2 (fitTail): a
+// point read as which of two groups of its labels, so that the tail's
+// product of radices fills its room at steps of one bit, not only of the
+// points' own radices (six and three at K = 6).
+var klGroup2 = 2
 
 // tailRange returns the least exact sum of the tail p's increments over
 // its points' label sets (its base) and the span above it.
@@ -992,12 +1116,9 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 		a.lo.Set(i, r.lo[c])
 		a.hi.Set(i, r.hi[c])
 	}
-	b := new(big.Float).SetFloat64(budget)
-	res := new(big.Float).SetPrec(sumPrec)
-	low := new(big.Float).SetPrec(sumPrec)
+	bf := budget
 	var surv []klSurv
 	var sig []int
-	bf, _ := b.Float64()
 	if q.tail != nil {
 		tl = st.newTail(q)
 		sig = make([]int, len(q.tIdx))
@@ -1008,24 +1129,62 @@ func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
 		}
 		return int(m >> (j - nd) & 1)
 	}
+	// The residual r0 − Σ (top bits' increments) in double-double
+	// arithmetic (ddSum): the carried bits' part once per list entry,
+	// the fresh bits' per candidate, with err bounding its distance from
+	// the exact residual (far below the margin the windows keep).
+	dh, dl := make([]float64, nTop), make([]float64, nTop)
+	mag := 0.0
+	r0h, r0l := ddSplit(r0)
+	for j := range nTop {
+		dh[j], dl[j] = ddSplit(v[j][1])
+		mag += math.Abs(dh[j])
+	}
+	mag += math.Abs(r0h)
+	ddErr := float64((nTop+2)*(nTop+2)) * 0x1p-100 * mag
+	// topCur[j] is the label top position j's terms are set to (−1:
+	// none yet): a candidate sets only the positions it changes.
+	topCur := make([]int, nTop)
+	for j := range topCur {
+		topCur[j] = -1
+	}
+	carried := make([]ddSum, len(lb.cand))
+	carriedOK := make([]bool, len(lb.cand))
 	explains := func(l int, m uint32, _ bool) bool {
-		res.Set(r0)
+		if !carriedOK[l] {
+			s := ddSum{h: r0h, l: r0l}
+			for j, b := range lb.cand[l] {
+				if b == 1 {
+					s.sub(dh[j], dl[j])
+				}
+			}
+			carried[l], carriedOK[l] = s, true
+		}
+		res := carried[l]
 		for j := range nTop {
 			c := q.c0[j]
 			if bit(l, m, j) == 1 {
-				res.Sub(res, v[j][1])
+				if j >= nd {
+					res.sub(dh[j], dl[j])
+				}
 				c = q.c1[j]
 			}
-			set(j, c)
+			if topCur[j] != c {
+				set(j, c)
+				topCur[j] = c
+			}
 		}
+		rf := res.h + res.l
+		// |rf − the exact residual| ≤ extra.
+		extra := ddErr + math.Abs(rf)*0x1p-52
 		if q.tail == nil {
-			if low.Abs(res).Cmp(b) > 0 || !match() {
+			if math.Abs(rf)-extra > bf || !match() {
 				return false
 			}
 			surv = append(surv, klSurv{l: l, m: m, tail: []int{}})
 			return true
 		}
-		rf, _ := res.Float64()
+		bf := bf + extra
 		found := false
 		n := 0
 		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, c int) {
@@ -1068,6 +1227,32 @@ func (q *klQuery) offsets(n int) (*big.Float, [][]*big.Float) {
 	return t0, v
 }
 
+// ddSum is a double-double sum h + l [Dek71]: each addition's rounding
+// error (TwoSum, [Knu97] 4.2.2 Theorem B) is kept in l, so that n
+// additions stay within about n²·2^−106 of the exact sum's magnitudes.
+type ddSum struct{ h, l float64 }
+
+// sub subtracts xh + xl.
+func (s *ddSum) sub(xh, xl float64) {
+	x := -xh
+	h := s.h + x
+	bb := h - s.h
+	e := (s.h - (h - bb)) + (x - bb)
+	s.h, s.l = h, s.l+e-xl
+}
+
+// ddSplit returns x as h + l, h and l float64 (h the nearest to x): off
+// by at most 2^−106·|x| where x has more than 106 bits.
+func ddSplit(x *big.Float) (h, l float64) {
+	h, _ = x.Float64()
+	if math.IsInf(h, 0) {
+		return h, 0
+	}
+	r := new(big.Float).SetPrec(x.Prec()+64).Sub(x, new(big.Float).SetFloat64(h))
+	l, _ = r.Float64()
+	return h, l
+}
+
 // klTail lists the labelings of a query's tail whose float64 sums lie
 // in a window: a superset of those whose exact sums do, the window
 // widened by margin, far above float64's rounding of the sums.
@@ -1078,6 +1263,7 @@ type klTail struct {
 	minR, maxR []float64   // the least and largest sum of ord[s:]
 	cMin, cMax []int       // the labels of ord[s] with the least and largest computed term
 	margin     float64
+	depth      int // the bracketed subtrees' depth (klBracket, or one more)
 }
 
 // newTail prepares the lister of q's tail.
@@ -1101,6 +1287,12 @@ func (st *klState) newTail(q *klQuery) *klTail {
 	tl.cMin, tl.cMax = make([]int, nt), make([]int, nt)
 	for s, j := range tl.ord {
 		tl.cls[s] = maskClasses(st.a.mask[q.tIdx[j]])
+		if g := q.tGrp[j]; g != nil {
+			tl.cls[s] = tl.cls[s][:0]
+			for _, x := range g {
+				tl.cls[s] = append(tl.cls[s], bits.TrailingZeros64(x))
+			}
+		}
 		r := &q.rows[q.nd+q.k+j]
 		tl.cMin[s], tl.cMax[s] = tl.cls[s][0], tl.cls[s][0]
 		for _, c := range tl.cls[s] {
@@ -1121,18 +1313,25 @@ func (st *klState) newTail(q *klQuery) *klTail {
 		tl.maxR[s] = tl.maxR[s+1] + slices.Max(tl.d[s])
 	}
 	tl.margin = (abs + 1) * 0x1p-40
+	tl.depth = klBracket
+	if nt > tl.depth+1 && len(tl.d[nt-1]) <= 2 {
+		tl.depth++
+	}
 	return tl
 }
 
 // list calls set(position, label) for each position of a labeling whose
 // sum lies in [lo, hi] (widened by the caller), then leaf, depth first
 // with the digits of largest span first, skipping the subtrees of the
-// last klBracket positions that bracket rules out; it reports false if it
+// last tl.depth positions that bracket rules out; it reports false if it
 // stopped after maxCand labelings (*n counts them).
 func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket func(s int) bool, n *int) bool {
 	var rec func(s int, p float64) bool
 	rec = func(s int, p float64) bool {
-		if s == len(tl.ord)-klBracket && s > 0 && !bracket(s) {
+		// A bracket costs two emulations: a last digit with at most two
+		// labels in the window is emulated directly (the bracket only
+		// skips labelings that cannot explain the score).
+		if s == len(tl.ord)-tl.depth && s > 0 && (tl.depth > 1 || tl.within(s, p, lo, hi) > 2) && !bracket(s) {
 			return true
 		}
 		if s == len(tl.ord) {
@@ -1155,6 +1354,18 @@ func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket 
 		return true
 	}
 	return rec(0, 0)
+}
+
+// within counts the labels of the last position s whose sum, after the
+// sum p of the positions before it, lies in [lo, hi].
+func (tl *klTail) within(s int, p, lo, hi float64) int {
+	n := 0
+	for _, dv := range tl.d[s] {
+		if q := p + dv; q >= lo && q <= hi {
+			n++
+		}
+	}
+	return n
 }
 
 // neutralize puts the query's points back at the neutral terms.
@@ -1191,7 +1402,13 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 		case short:
 			return a.mask[i]
 		}
-		return 1 << s.tail[j-nTop]
+		c := s.tail[j-nTop]
+		for _, g := range q.tGrp[j-nTop] {
+			if g>>c&1 == 1 {
+				return g
+			}
+		}
+		return 1 << c
 	}
 	sigma := make([]int, len(q.idx))
 	var open []int // positions still undecided

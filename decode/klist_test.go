@@ -23,10 +23,16 @@ import (
 // several labelings, lists of top and tail values are carried; the test
 // fails if none was.
 func TestKListStrict(t *testing.T) {
-	n, k := 8, 3
+	// K = 3, and K = 6, where the tail has grouped digits of radix 2
+	// (fitTail: its points have six or three labels).
+	type config struct {
+		n, k  int
+		rooms []float64
+	}
 	rooms := []float64{0x1p-47, 0x1p-50, 0x1p-47, 0x1p-50}
+	configs := []config{{8, 3, rooms}, {6, 6, rooms}}
 	if testing.Short() {
-		n, rooms = 6, rooms[1:2]
+		configs = []config{{6, 3, rooms[1:2]}, {4, 6, rooms[1:2]}}
 	}
 	m, err := scorer.ParseModel("float64-sklearn")
 	if err != nil {
@@ -44,24 +50,27 @@ func TestKListStrict(t *testing.T) {
 	// Three fresh points a query leave the rest to the tail; sixteen take
 	// every point into the top.
 	fresh := []int{3, 16}
-	labelings := map[string][]int{"random": seededLabels(t, n, k), "zero": make([]int, n), "alt": make([]int, n)}
-	for i := range n {
-		labelings["alt"][i] = i % k
+	carried, tailVals, grouped := 0, 0, 0
+	for _, cf := range configs {
+		n, k := cf.n, cf.k
+		labelings := map[string][]int{"random": seededLabels(t, n, k), "zero": make([]int, n), "alt": make([]int, n)}
+		for i := range n {
+			labelings["alt"][i] = i % k
+		}
+		if testing.Short() {
+			delete(labelings, "zero")
+		}
+		for x, room := range cf.rooms {
+			radixRoom = room
+			klMaxFresh = fresh[x/2]
+			seen := klStrict(t, m, KList, k, labelings, fmt.Sprintf("K = %d, room %g", k, room))
+			carried, tailVals, grouped = carried+seen.carried, tailVals+seen.tailVals, grouped+seen.grouped
+		}
 	}
-	if testing.Short() {
-		delete(labelings, "zero")
+	if carried == 0 || tailVals == 0 || grouped == 0 {
+		t.Errorf("%d carried points, %d tail values and %d grouped tail digits seen: the test does not reach KList's lists", carried, tailVals, grouped)
 	}
-	carried, tailVals := 0, 0
-	for x, room := range rooms {
-		radixRoom = room
-		klMaxFresh = fresh[x/2]
-		seen := klStrict(t, m, KList, k, labelings, fmt.Sprintf("room %g", room))
-		carried, tailVals = carried+seen.carried, tailVals+seen.tailVals
-	}
-	if carried == 0 || tailVals == 0 {
-		t.Errorf("%d carried points and %d tail values seen: the test does not reach KList's lists", carried, tailVals)
-	}
-	t.Logf("carried points (summed over queries): %d, tail values in lists: %d", carried, tailVals)
+	t.Logf("carried points (summed over queries): %d, tail values in lists: %d, grouped tail digits: %d", carried, tailVals, grouped)
 }
 
 // klStrict attacks each labeling with strat (KList or KBin) and checks,
@@ -138,6 +147,7 @@ func klStrict(t *testing.T, m *scorer.Model, strat Strategy, k int, labelings ma
 		seen.tailVals += st.tailCarried
 		seen.digits += st.digits
 		seen.radix3 += st.radix3
+		seen.grouped += st.tailGrouped
 		if err != nil || !res.Verified || !equalInts(res.Labels, y) {
 			t.Fatalf("%s, %s: %v, verified %v, labels %v, want %v", name, desc, err, res.Verified, res.Labels, y)
 		}
@@ -148,8 +158,8 @@ func klStrict(t *testing.T, m *scorer.Model, strat Strategy, k int, labelings ma
 
 // klSeen is what klStrict's attacks reached: carried points summed over
 // the queries, tail points carried into a list, KBin's digits and those
-// of radix 3 or more.
-type klSeen struct{ carried, tailVals, digits, radix3 int }
+// of radix 3 or more, and KList's grouped tail digits.
+type klSeen struct{ carried, tailVals, digits, radix3, grouped int }
 
 func equalInts(x, y []int) bool {
 	if len(x) != len(y) {
@@ -163,8 +173,10 @@ func equalInts(x, y []int) bool {
 	return true
 }
 
-// Cancelled after three queries, KList and KBin return context.Canceled
-// with the labels they learned, each right.
+// Cancelled after four queries, KList and KBin return context.Canceled
+// with the labels they learned, each right (after three, at KList's list
+// target 20, every open label of N = 400, K = 3 is still carried in the
+// list).
 func TestKListCancel(t *testing.T) {
 	const n, k = 400, 3
 	labels := seededLabels(t, n, k)
@@ -178,13 +190,13 @@ func TestKListCancel(t *testing.T) {
 	}
 	for _, strat := range []Strategy{KList, KBin} {
 		ctx, cancel := context.WithCancel(context.Background())
-		res, err := AttackMulti(ctx, &cancelAfter{Server: sim, left: 3, cancel: cancel}, MultiOptions{Strategy: strat, Model: m})
+		res, err := AttackMulti(ctx, &cancelAfter{Server: sim, left: 4, cancel: cancel}, MultiOptions{Strategy: strat, Model: m})
 		cancel()
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("%v: err = %v, want context.Canceled", strat, err)
 		}
-		if res.Queries != 3 || res.Verified {
-			t.Errorf("%v: %d queries, verified %v: want 3, false", strat, res.Queries, res.Verified)
+		if res.Queries != 4 || res.Verified {
+			t.Errorf("%v: %d queries, verified %v: want 4, false", strat, res.Queries, res.Verified)
 		}
 		known := 0
 		for i, kn := range res.Known {
@@ -196,7 +208,7 @@ func TestKListCancel(t *testing.T) {
 			}
 		}
 		if known == 0 {
-			t.Errorf("%v: nothing known after three queries", strat)
+			t.Errorf("%v: nothing known after four queries", strat)
 		}
 	}
 }

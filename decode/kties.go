@@ -158,8 +158,11 @@ func (a *multi) planRadixOn(cand []int, room, rho float64, pair bool) (*blockPla
 		// the unit is room·r_0/((r_0 − 1)·P).
 		k, r0, prod := 0, a.k+1, 1.0
 		for k < len(cand) {
-			r := bits.OnesCount64(a.mask[cand[k]])
-			nr, np := min(r0, r), prod*float64(r)
+			r := a.radixOf(cand[k])
+			nr, np := r0, prod*float64(r)
+			if a.digitGroups[cand[k]] == nil {
+				nr = min(r0, r)
+			}
 			if k > 0 && room*float64(nr)/(float64(nr-1)*np) < target {
 				break
 			}
@@ -221,12 +224,15 @@ func gridDown(g float64) float64 {
 func (a *multi) radixDesign(idx []int, g float64, pair bool) (*blockPlan, error) {
 	k := len(idx)
 	rp := &radixPlan{ord: make([]int, 0, k), cls: make([][]int, k), pair: -1}
-	top := 0
+	top := -1
 	for j, i := range idx {
-		rp.cls[j] = maskClasses(a.mask[i])
-		if len(rp.cls[j]) < len(rp.cls[top]) {
+		rp.cls[j] = a.digitClasses(i)
+		if a.digitGroups[i] == nil && (top < 0 || len(rp.cls[j]) < len(rp.cls[top])) {
 			top = j
 		}
+	}
+	if top < 0 {
+		top = 0
 	}
 	if pair {
 		// The first two points of K labels.
@@ -260,7 +266,7 @@ func (a *multi) radixDesign(idx []int, g float64, pair bool) (*blockPlan, error)
 		if j == rp.pair {
 			continue // the top's row, below
 		}
-		r, err := a.radixRow(a.mask[idx[j]], u)
+		r, err := a.radixRowOf(idx[j], u)
 		if err != nil {
 			return nil, err
 		}
@@ -291,12 +297,88 @@ func (a *multi) radixDesign(idx []int, g float64, pair bool) (*blockPlan, error)
 // readNone is the reader of blocks decoded by brackets alone.
 var readNone reader = func(*multi, *big.Float, *blockPlan) []int { return nil }
 
+// radixOf returns point i's radix as a digit: its number of labels, or
+// of groups (digitGroups).
+func (a *multi) radixOf(i int) int {
+	if g := a.digitGroups[i]; g != nil {
+		return len(g)
+	}
+	return bits.OnesCount64(a.mask[i])
+}
+
+// digitClasses returns the labels of point i's digit values by
+// increasing term: its labels, or each group's least label
+// (digitGroups; the labels of a group share its term).
+func (a *multi) digitClasses(i int) []int {
+	g := a.digitGroups[i]
+	if g == nil {
+		return maskClasses(a.mask[i])
+	}
+	c := make([]int, len(g))
+	for m, x := range g {
+		c[m] = bits.TrailingZeros64(x)
+	}
+	return c
+}
+
+// radixRowOf returns point i's digit row at step u: radixRow over its
+// labels, or over its groups (digitGroups).
+func (a *multi) radixRowOf(i int, u float64) (rowInfo, error) {
+	if g := a.digitGroups[i]; g != nil {
+		return a.radixRowGroups(g, u)
+	}
+	return a.radixRow(a.mask[i], u)
+}
+
+// radixRowGroups is radixRow over groups of labels: every label of the
+// m-th group gets probability ∝ e^(−m·u), so that a group's labels share
+// one term and the digit reads which group, not which label. At most
+// three groups (the cache key).
+func (a *multi) radixRowGroups(g []uint64, u float64) (rowInfo, error) {
+	if len(g) < 2 || len(g) > 3 {
+		return rowInfo{}, fmt.Errorf("decode: a grouped digit of %d groups (want 2 or 3)", len(g))
+	}
+	key := radixKey{u: u, g0: g[0], g1: g[1]}
+	for _, x := range g {
+		key.mask |= x
+	}
+	if r, ok := a.radixRows[key]; ok {
+		return r, nil
+	}
+	q := make([]float64, len(g))
+	var z float64
+	for m := len(g) - 1; m >= 0; m-- {
+		q[m] = math.Exp(-float64(m) * u)
+		z += float64(bits.OnesCount64(g[m])) * q[m]
+	}
+	last := q[len(q)-1]
+	z += float64(a.k-bits.OnesCount64(key.mask)) * last
+	row := make([]float64, a.k)
+	for c := range row {
+		row[c] = last / z
+	}
+	for m, x := range g {
+		for _, c := range maskClasses(x) {
+			row[c] = q[m] / z
+		}
+	}
+	r, err := a.rowInfo(row)
+	if err != nil {
+		return rowInfo{}, err
+	}
+	if len(a.radixRows) >= radixRowsMax {
+		clear(a.radixRows)
+	}
+	a.radixRows[key] = r
+	return r, nil
+}
+
 // radixRow returns the row of a digit over the label set mask at step u:
 // the m-th label of the set gets probability ∝ e^(−m·u), the labels
 // outside the set the smallest of those, so that no term exceeds the
 // set's largest. Rows are cached by (set, step).
 func (a *multi) radixRow(mask uint64, u float64) (rowInfo, error) {
-	key := radixKey{mask, u}
+	key := radixKey{mask: mask, u: u}
 	if r, ok := a.radixRows[key]; ok {
 		return r, nil
 	}
@@ -334,8 +416,9 @@ const radixRowsMax = 1 << 14
 
 // radixKey identifies a cached digit row.
 type radixKey struct {
-	mask uint64
-	u    float64
+	mask   uint64
+	u      float64
+	g0, g1 uint64 // a grouped digit's first two groups; 0 for a plain one
 }
 
 // gap returns the least margin by which each digit step exceeds the

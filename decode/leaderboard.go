@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -142,6 +143,15 @@ type lbState struct {
 	// query, if set, designs and decodes the queries instead of design
 	// and decode (Hybrid's list top over digits, hybrid.go).
 	query lbQuery
+	// cwBuf is carryWeights' scratch, reused across queries.
+	cwBuf struct {
+		pairs         [][2]int32
+		pv, dd0       []float64
+		rb            []uint64
+		off, aff, fix []int32
+		live          []int32
+		sg, pl        []float64
+	}
 }
 
 // lbQuery is a list decoder's query design and decoding: design returns
@@ -451,20 +461,21 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 		return cw
 	}
 	sl := st.carriedSums(cw)
+	s16 := 16 * sf * sf
 	kern := func(d float64) float64 {
 		if sep > 0 {
 			e := max(0, sep-math.Abs(d))
 			return e * e
 		}
-		u := d * d / (16 * sf * sf)
+		u := d * d / s16
 		if u >= 1 {
 			return 0
 		}
 		return (1 - u) * (1 - u)
 	}
-	var pairs [][2]int32
+	buf := &st.cwBuf
+	pairs := buf.pairs[:0]
 	if all := L * (L - 1) / 2; sep > 0 || all <= lbPairs {
-		pairs = make([][2]int32, 0, all)
 		for x := range L {
 			for y := x + 1; y < L; y++ {
 				pairs = append(pairs, [2]int32{int32(x), int32(y)})
@@ -478,7 +489,9 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			}
 		}
 	}
-	pv := make([]float64, len(pairs))
+	buf.pairs = pairs
+	pv := slices.Grow(buf.pv[:0], len(pairs))[:len(pairs)]
+	buf.pv = pv
 	cur := 0.0
 	for q, p := range pairs {
 		pv[q] = kern(sl[p[0]] - sl[p[1]])
@@ -494,32 +507,105 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 	if st.opts > 0 {
 		opts = st.opts
 	}
-	var aff []int32 // pairs the coordinate moves, sign in the low bit
+	// The pairs each point tells apart (its bits differ on them), in the
+	// pairs' order, sign in the low bit (the first entry's bit): built
+	// once from the entries' bits as bit sets (nw words of 64 points),
+	// not by scanning every pair for every point.
+	nw := (nd + 63) / 64
+	rb := slices.Grow(buf.rb[:0], L*nw)[:L*nw]
+	clear(rb)
+	buf.rb = rb
+	for l, c := range st.cand {
+		for j, b := range c {
+			if b == 1 {
+				rb[l*nw+j/64] |= 1 << (j % 64)
+			}
+		}
+	}
+	off := slices.Grow(buf.off[:0], nd+1)[:nd+1]
+	clear(off)
+	buf.off = off
+	for _, p := range pairs {
+		x, y := int(p[0])*nw, int(p[1])*nw
+		for w := range nw {
+			for diff := rb[x+w] ^ rb[y+w]; diff != 0; diff &= diff - 1 {
+				off[w*64+bits.TrailingZeros64(diff)+1]++
+			}
+		}
+	}
+	for j := range nd {
+		off[j+1] += off[j]
+	}
+	affAll := slices.Grow(buf.aff[:0], int(off[nd]))[:off[nd]]
+	buf.aff = affAll
+	fill := append(buf.fix[:0], off[:nd]...)
+	buf.fix = fill
+	for q, p := range pairs {
+		x, y := int(p[0])*nw, int(p[1])*nw
+		for w := range nw {
+			for diff := rb[x+w] ^ rb[y+w]; diff != 0; diff &= diff - 1 {
+				j := w*64 + bits.TrailingZeros64(diff)
+				affAll[fill[j]] = int32(q)<<1 | int32(rb[x+w]>>(j%64)&1)
+				fill[j]++
+			}
+		}
+	}
+	// A pair whose kernel is 0 before the move and stays 0 after it
+	// (|d| at least zeroAt, with a 2^−30 margin over the roundings) adds
+	// exactly 0 to a gain: the gains skip them.
+	zeroAt := 4 * sf
+	if sep > 0 {
+		zeroAt = sep
+	}
+	zeroAt *= 1 + 0x1p-30
+	// The live pairs of a move (those a gain reads, sign in the low
+	// bit), their differences before it, the sign (±1) its increment
+	// takes in them and their kernels, contiguous for the gains' loop.
+	live, dd0, sg, pl := buf.live[:0], buf.dd0[:0], buf.sg[:0], buf.pl[:0]
+	defer func() { buf.live, buf.dd0, buf.sg, buf.pl = live, dd0, sg, pl }()
+	rs := make([]int, opts) // the rows tried
+	ds := make([]float64, opts)
 	for range passes {
 		for j := range cw {
 			if cur == 0 {
 				break
 			}
-			aff = aff[:0]
-			for q, p := range pairs {
-				if cx, cy := st.cand[p[0]][j], st.cand[p[1]][j]; cx != cy {
-					aff = append(aff, int32(q)<<1|int32(cx))
+			aff := affAll[off[j]:off[j+1]]
+			dmax := 0.0
+			for o := range rs {
+				rs[o] = free()
+				ds[o] = st.row(rs[o]).vf - st.row(cw[j]).vf
+				dmax = max(dmax, math.Abs(ds[o]))
+			}
+			live, dd0, sg, pl = live[:0], dd0[:0], sg[:0], pl[:0]
+			for _, e := range aff {
+				p := pairs[e>>1]
+				dd := sl[p[0]] - sl[p[1]]
+				if pv[e>>1] == 0 && math.Abs(dd)-dmax >= zeroAt {
+					continue
 				}
+				live = append(live, e)
+				dd0 = append(dd0, dd)
+				sg = append(sg, float64(2*(e&1)-1))
+				pl = append(pl, pv[e>>1])
 			}
 			best, bestGain := cw[j], 0.0
-			for range opts {
-				r := free()
-				d := st.row(r).vf - st.row(cw[j]).vf
+			for o, r := range rs {
+				d := ds[o]
 				gain := 0.0
-				for _, e := range aff {
-					p := pairs[e>>1]
-					dd := sl[p[0]] - sl[p[1]]
-					if e&1 == 1 {
-						dd += d
-					} else {
-						dd -= d
+				if sep > 0 {
+					for x := range dd0 {
+						gain += pl[x] - kern(dd0[x]+sg[x]*d)
 					}
-					gain += pv[e>>1] - kern(dd)
+				} else {
+					// kern inlined and without branches (the descent's
+					// inner loop): dd0 ± d, and (1 − u)² for u < 1, else
+					// 0, as max(1 − u, 0)²; the same values as kern's.
+					for x := range dd0 {
+						dd := dd0[x] + sg[x]*d
+						t := max(1-dd*dd/s16, 0)
+						gain += pl[x] - t*t
+					}
 				}
 				if gain > bestGain {
 					best, bestGain = r, gain
@@ -534,10 +620,18 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 					sl[l] += d
 				}
 			}
-			for _, e := range aff {
+			// The pairs not live keep their kernel at 0 (the move is at
+			// most dmax): only the live ones change.
+			for _, e := range live {
 				q := e >> 1
 				p := pairs[q]
-				v := kern(sl[p[0]] - sl[p[1]])
+				dd := sl[p[0]] - sl[p[1]]
+				var v float64
+				if sep > 0 {
+					v = kern(dd)
+				} else if u := dd * dd / s16; u < 1 {
+					v = (1 - u) * (1 - u) // kern inlined
+				}
 				cur += v - pv[q]
 				pv[q] = v
 			}
@@ -696,13 +790,28 @@ func (st *lbState) windowRange(lo, hi, tf float64, vf []float64, k int, f func(l
 		s float64
 		m uint32
 	}
+	// sorted returns the 2^len(w) subset sums of w (float64, each
+	// summed in w's order) in ascending order, equal sums by mask: S and
+	// S + w_j merged weight by weight, O(2^k) rather than a sort's
+	// O(k·2^k).
 	sorted := func(w []float64) []sm {
-		ss := subsetSums(w)
-		out := make([]sm, len(ss))
-		for m, x := range ss {
-			out[m] = sm{x, uint32(m)}
+		out := make([]sm, 1, 1<<len(w))
+		buf := make([]sm, 0, 1<<len(w))
+		for j, x := range w {
+			n, b := len(out), uint32(1)<<j
+			buf = buf[:0]
+			i, k := 0, 0
+			for i < n || k < n {
+				if k == n || i < n && out[i].s <= out[k].s+x {
+					buf = append(buf, out[i])
+					i++
+				} else {
+					buf = append(buf, sm{out[k].s + x, out[k].m | b})
+					k++
+				}
+			}
+			out, buf = buf, out[:0]
 		}
-		slices.SortFunc(out, func(x, y sm) int { return cmp.Compare(x.s, y.s) })
 		return out
 	}
 	sortedA, sortedB := sorted(vf[nd:nd+kA]), sorted(vf[nd+kA:nd+k])
@@ -789,19 +898,6 @@ func (st *lbState) updateBy(idx []int, nk int, label func(s, j int) uint8) int {
 		}
 	}
 	return got
-}
-
-// subsetSums returns the 2^len(w) subset sums of w, indexed by the subset's
-// bit mask.
-func subsetSums(w []float64) []float64 {
-	s := make([]float64, 1<<len(w))
-	for j, x := range w {
-		b := 1 << j
-		for m := range b {
-			s[b+m] = s[m] + x
-		}
-	}
-	return s
 }
 
 // RoundedBlockMax returns the most binary labels one query of any block

@@ -73,6 +73,10 @@ type multi struct {
 	exactLog   bool          // rows take the server's computed terms (Cross, a model naming its log)
 	baseExact  bool          // the rows outside a block (neutral, known, dither) are all exact
 	kSum       *big.Float    // knownSum's cache (nil: to compute)
+	// kProd[c][j] is knownSum's product of dither row j's class-c term
+	// by kProdN[c][j], its count when computed.
+	kProd  [][]*big.Float
+	kProdN [][]int
 	// skipTo links the positions of the block order that nextIdx skips
 	// (known points, followers) to the next one (findPos); posOf is each
 	// point's position. Both nil until the first mark.
@@ -101,8 +105,13 @@ type multi struct {
 	mask      []uint64
 	neg       []bool // neg[f]: σ_f = flip[f] − σ_leader mod K (kties.go)
 	radixRows map[radixKey]rowInfo
-	lastG     float64 // the previous block's unit
-	curIdx    []int   // the block being decoded
+	// terms caches the exact terms of the rows' probabilities (rowInfo).
+	terms scorer.TermCache
+	// digitGroups[i], when set, makes point i a digit over groups of
+	// its labels (KList's tail, klist.go groupTail): nil elsewhere.
+	digitGroups map[int][]uint64
+	lastG       float64 // the previous block's unit
+	curIdx      []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
@@ -185,13 +194,32 @@ func (a *multi) emuRow(r *rowInfo) {
 		return
 	}
 	r.lo, r.hi, r.rn = make([]float64, len(r.t)), make([]float64, len(r.t)), make([]float64, len(r.t))
+	// The range and nearest value of each exact term (functions of the
+	// term alone: a term equal to an earlier class's takes its values).
+	var tlo, thi, trn [8]float64
 	for c, t := range r.t {
 		if t.IsInf() {
 			r.lo[c], r.hi[c], r.rn[c] = math.Inf(1), math.Inf(1), math.Inf(1)
 			continue
 		}
-		r.lo[c], r.hi[c] = a.emu.TermRange(t)
-		r.rn[c] = a.emu.Nearest(t)
+		same := -1
+		if c < len(tlo) {
+			for d := range c {
+				if !r.t[d].IsInf() && r.t[d].Cmp(t) == 0 {
+					same = d
+					break
+				}
+			}
+		}
+		if same >= 0 {
+			r.lo[c], r.hi[c], r.rn[c] = tlo[same], thi[same], trn[same]
+		} else {
+			r.lo[c], r.hi[c] = a.emu.TermRange(t)
+			r.rn[c] = a.emu.Nearest(t)
+		}
+		if c < len(tlo) {
+			tlo[c], thi[c], trn[c] = r.lo[c], r.hi[c], r.rn[c]
+		}
 		if a.exactLog {
 			// The model names its log: the server's own term, bit for
 			// bit; a term outside the faithful range would mean the
@@ -212,7 +240,7 @@ func (a *multi) rowInfo(row []float64) (rowInfo, error) {
 	if a.k == 2 {
 		r = []float64{row[1]}
 	}
-	t, err := a.m.Terms(r)
+	t, err := a.m.TermsCached(r, &a.terms)
 	if err != nil {
 		return rowInfo{}, err
 	}
@@ -492,9 +520,21 @@ func (a *multi) knownSum() *big.Float {
 		if a.st.knownNeutral() {
 			break
 		} else if a.dither != nil {
+			// The products whose counts did not change since the last
+			// sum are kept (a query learns a few dozen labels of 25,000).
+			if a.kProd == nil {
+				a.kProd, a.kProdN = make([][]*big.Float, a.k), make([][]int, a.k)
+			}
+			if len(a.kProd[cl]) != len(a.dcount[cl]) {
+				a.kProd[cl], a.kProdN[cl] = make([]*big.Float, len(a.dcount[cl])), make([]int, len(a.dcount[cl]))
+			}
 			for j, n := range a.dcount[cl] {
 				if n > 0 {
-					c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.dither[cl][j].t[cl], new(big.Float).SetInt64(int64(n))))
+					if a.kProd[cl][j] == nil || a.kProdN[cl][j] != n {
+						a.kProd[cl][j] = new(big.Float).SetPrec(sumPrec).Mul(a.dither[cl][j].t[cl], new(big.Float).SetInt64(int64(n)))
+						a.kProdN[cl][j] = n
+					}
+					c.Add(c, a.kProd[cl][j])
 				}
 			}
 		} else if a.nKnown[cl] > 0 {

@@ -22,6 +22,33 @@ import (
 // 1. Terms are accurate to 2^−128 relative (internal/ln128). A class with
 // q̂_c = 0 and no clamp gets +Inf.
 func (m *Model) Terms(row []float64) ([]*big.Float, error) {
+	return m.TermsCached(row, nil)
+}
+
+// TermCache holds the exact terms of probabilities already seen, for one
+// model (Model.TermsCached); the zero value is empty, ready to use.
+type TermCache struct {
+	m     *Model
+	terms map[termKey]*big.Float
+}
+
+// termKey is a probability: its float64 bits and its precision.
+type termKey struct {
+	bits uint64
+	prec uint
+}
+
+// termCacheMax bounds a TermCache (a term is about a hundred bytes).
+const termCacheMax = 1 << 16
+
+// TermsCached is Terms with the log of each probability the server takes
+// it of (a value of the loss's format that float64 holds exactly) looked
+// up in tc first and kept there; a nil tc computes every one. The terms
+// are those Terms returns, new values the caller may keep.
+func (m *Model) TermsCached(row []float64, tc *TermCache) ([]*big.Float, error) {
+	if tc != nil && tc.m != m {
+		tc.m, tc.terms = m, nil
+	}
 	q, err := m.qhat(row)
 	if err != nil {
 		return nil, err
@@ -40,7 +67,26 @@ func (m *Model) Terms(row []float64) ([]*big.Float, error) {
 		}
 	}
 	out := make([]*big.Float, len(q))
-	for c, v := range q {
+next:
+	for c0, v := range q {
+		// Equal probabilities have equal terms: the log once.
+		for d := range c0 {
+			if q[d].Cmp(v) == 0 {
+				out[c0] = new(big.Float).Set(out[d])
+				continue next
+			}
+		}
+		var key termKey
+		cached := false
+		if tc != nil {
+			if f, acc := v.Float64(); acc == big.Exact {
+				key, cached = termKey{math.Float64bits(f), v.Prec()}, true
+				if t, ok := tc.terms[key]; ok {
+					out[c0] = new(big.Float).Set(t)
+					continue
+				}
+			}
+		}
 		t := new(big.Float).SetPrec(ln128.Prec)
 		if v.Sign() <= 0 {
 			t.SetInf(false)
@@ -51,7 +97,13 @@ func (m *Model) Terms(row []float64) ([]*big.Float, error) {
 		if floor != nil && t.Cmp(floor) > 0 {
 			t.Set(floor)
 		}
-		out[c] = t
+		out[c0] = t
+		if cached {
+			if tc.terms == nil || len(tc.terms) >= termCacheMax {
+				tc.terms = make(map[termKey]*big.Float)
+			}
+			tc.terms[key] = new(big.Float).Set(t)
+		}
 	}
 	return out, nil
 }
