@@ -295,7 +295,7 @@ func ratUp(r *big.Rat) float64 {
 // against an unrounded model that names its log (float64-sklearn,
 // torch-bce), and [Cross] for the others. Hybrid took 512 queries on
 // float64-sklearn at N = 25,000 where Cross took 548, and 1,196 on
-// torch-bce where Carry took 1,224; KList 1,360 at most on
+// torch-bce where Carry took 1,224; KList 1,359 at most on
 // float64-sklearn, K = 6, where Cross took 1,473.
 func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
 	if m == nil || m.Exact {

@@ -303,7 +303,7 @@
 // and i mod 6's took 5 more), and the end drains: in its last four
 // queries' worth of bits only points of two labels get fresh questions,
 // so that no list value of several labels outlives the list. At
-// N = 25,000, K = 6 it takes at most 1,360 queries over the 23 benchmark
+// N = 25,000, K = 6 it takes at most 1,359 queries over the 23 benchmark
 // labelings where the K-ary code takes 1,473 (BENCHMARKS.md, "K-ary list
 // top", "Session 9 push", "tail digits of radix 2", "kends", "KList
 // speed"): a query's sum spreads over about 70 open points (the list's 55
