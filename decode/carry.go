@@ -297,7 +297,7 @@ func ratUp(r *big.Rat) float64 {
 // others. Hybrid took 512 queries on float64-sklearn at
 // N = 25,000 where Cross took 548, and 1,196 on torch-bce where Carry
 // took 1,224; KBin 1,350 at most on float64-sklearn, K = 6, over the 23
-// benchmark labelings, where KList took 1,360 and Cross 1,473
+// benchmark labelings, where KList took 1,359 and Cross 1,473
 // (BENCHMARKS.md, "kbin"; at K = 3, 4 and 8 it took as many or fewer).
 func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
 	if m == nil || m.Exact {

@@ -304,7 +304,7 @@
 // and i mod 6's took 5 more), and the end drains: in its last four
 // queries' worth of bits only points of two labels get fresh questions,
 // so that no list value of several labels outlives the list. At
-// N = 25,000, K = 6 it takes at most 1,360 queries over the 23 benchmark
+// N = 25,000, K = 6 it takes at most 1,359 queries over the 23 benchmark
 // labelings where the K-ary code takes 1,473 (BENCHMARKS.md, "K-ary list
 // top", "Session 9 push", "tail digits of radix 2", "kends", "KList
 // speed"): a query's sum spreads over about 70 open points (the list's 55
@@ -332,8 +332,10 @@
 // (seed 1: 66 carried points, carried sums' deviation 320 nats, 259
 // before; KList's 55 and 223, Hybrid's 84 and 297). It is what [Auto]
 // picks for K > 2: at N = 25,000, K = 6 it takes at most 1,350 queries
-// over the 23 benchmark labelings where KList takes 1,360 (1,365 before
-// its hashed halves; BENCHMARKS.md, "kbin"), the issue's target met. In the accounting above (W = tTop − tBot − ln K,
+// over the 23 benchmark labelings where KList took 1,360 in the same run
+// (1,365 before its hashed halves, 1,359 at list target 20;
+// BENCHMARKS.md, "kbin", "KList speed"), the issue's target met. In the
+// accounting above (W = tTop − tBot − ln K,
 // δ as the design computes it, log2(W/δ) about 43.1 on average at K = 6
 // against 44.4 at K = 2 with ln 2), that is g ≈ 4.8 bits a query.
 //

@@ -156,12 +156,16 @@ var klRho = 1.0
 // 1,368 (12/16/128), 1,363 (20/16/128, about 0.3 s more attacker CPU),
 // 1,364 (16/20/128; 16/16/256), 1,368 (20/16/64). The target is 20
 // since the faster decoder (BENCHMARKS.md, "KList speed"): with the
-// grouped tail digits, the 23 benchmark labelings at N = 25,000 take at
+// grouped tail digits, the 23 benchmark labelings at N = 25,000 took at
 // most 1,360 queries (mean 1,351.7) against 1,362 (1,354.3) at 16, for
 // about 15–20% more attacker CPU (per labeling a median 0.86 of the
-// version before the speed-ups at 16, alternated); 24 and
-// 28 gave one or two queries fewer on seed 1 and i mod 6 (1,356 and
-// 1,359) for about 15% and 35% more CPU than 20.
+// version before the speed-ups at 16, alternated); 24 and 28 gave one or
+// two queries fewer on seed 1 and i mod 6 (1,356 and 1,359) for about
+// 15% and 35% more CPU than 20. With the hashed halves and the drained
+// end as well: at most 1,359 (mean 1,356.7) against main's 1,360
+// (1,358.4) at 16 without the grouped digits; 16 with them: seeds 1, 4,
+// 5 and all 0 1,360, 1,358, 1,359, 1,359 against 20's 1,356, 1,357,
+// 1,358, 1,359.
 var klTarget, klMaxFresh, klPalette = 20.0, 16, 128
 
 // klRoomGrid is the tail rooms' grid, 2^(i/klRoomGrid): coarse, so that
