@@ -324,7 +324,11 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 // radixRow returns the row of a digit of radix r = |m| on the set m at
 // place value p: its labels' terms a, a + p, …, a + (r − 1)·p (the
 // probabilities q, q·e^(−p), …), the labels outside m at the last. Rows
-// are cached.
+// are cached. It is Cross's multi.radixRow up to the rounding of the
+// normalization (summed in label order here): the same digit through
+// multi.radixRow moved KBin's counts by a query either way (23
+// labelings at N = 25,000, K = 6: i mod 6 1,351 against 1,350, seed 9
+// 1,348 against 1,350), so KBin keeps its own.
 func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
 	r, _, err := st.cachedRow(klKey{hi: m, w: p, radix: true}, func(row []float64) {
 		ls := maskClasses(m)

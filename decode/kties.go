@@ -345,6 +345,31 @@ func (a *multi) radixRowGroups(g []uint64, u float64) (rowInfo, error) {
 	if r, ok := a.radixRows[key]; ok {
 		return r, nil
 	}
+	return a.groupRow(key, g, u)
+}
+
+// radixRow returns the row of a digit over the label set mask at step u:
+// the m-th label of the set gets probability ∝ e^(−m·u), the labels
+// outside the set the smallest of those, so that no term exceeds the
+// set's largest. Rows are cached by (set, step).
+func (a *multi) radixRow(mask uint64, u float64) (rowInfo, error) {
+	key := radixKey{mask: mask, u: u}
+	if r, ok := a.radixRows[key]; ok {
+		return r, nil
+	}
+	cls := maskClasses(mask)
+	g := make([]uint64, len(cls))
+	for m, c := range cls {
+		g[m] = 1 << c
+	}
+	return a.groupRow(key, g, u)
+}
+
+// groupRow computes and caches under key the row of a digit over the
+// groups g (key.mask their union) at step u: every label of the m-th
+// group at probability ∝ e^(−m·u), the labels outside key.mask at the
+// last group's.
+func (a *multi) groupRow(key radixKey, g []uint64, u float64) (rowInfo, error) {
 	q := make([]float64, len(g))
 	var z float64
 	for m := len(g) - 1; m >= 0; m-- {
@@ -366,41 +391,8 @@ func (a *multi) radixRowGroups(g []uint64, u float64) (rowInfo, error) {
 	if err != nil {
 		return rowInfo{}, err
 	}
-	if len(a.radixRows) >= radixRowsMax {
-		clear(a.radixRows)
-	}
-	a.radixRows[key] = r
-	return r, nil
-}
-
-// radixRow returns the row of a digit over the label set mask at step u:
-// the m-th label of the set gets probability ∝ e^(−m·u), the labels
-// outside the set the smallest of those, so that no term exceeds the
-// set's largest. Rows are cached by (set, step).
-func (a *multi) radixRow(mask uint64, u float64) (rowInfo, error) {
-	key := radixKey{mask: mask, u: u}
-	if r, ok := a.radixRows[key]; ok {
-		return r, nil
-	}
-	cls := maskClasses(mask)
-	q := make([]float64, len(cls))
-	var z float64
-	for m := len(cls) - 1; m >= 0; m-- {
-		q[m] = math.Exp(-float64(m) * u)
-		z += q[m]
-	}
-	last := q[len(q)-1]
-	z += float64(a.k-len(cls)) * last
-	row := make([]float64, a.k)
-	for c := range row {
-		row[c] = last / z
-	}
-	for m, c := range cls {
-		row[c] = q[m] / z
-	}
-	r, err := a.rowInfo(row)
-	if err != nil {
-		return rowInfo{}, err
+	if a.radixRows == nil {
+		a.radixRows = make(map[radixKey]rowInfo)
 	}
 	if len(a.radixRows) >= radixRowsMax {
 		clear(a.radixRows)
