@@ -230,29 +230,14 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	if hybFreshTest > 0 {
 		top = hybFreshTest
 	}
-	kmax := min(nFresh, top, len(st.pos)/2)
 	capFresh := nFresh
 	if a.opt.MaxBlock > 0 {
 		capFresh = min(capFresh, a.opt.MaxBlock)
-		kmax = min(kmax, capFresh)
 	}
-	if L > lbMaxList {
-		kmax = 0
-	}
-	for kmax > 0 && L<<((kmax+1)/2) > lbMaxWork {
-		kmax--
-	}
-	perm := st.rng.Perm(len(st.pos))
-	used := make(map[int]bool)
-	fw := make([]int, kmax)
-	for j := range fw {
-		fw[j] = st.pos[perm[j]]
-		used[fw[j]] = true
-	}
-	vf := make([]float64, kmax+1) // vf[k]: variance of the first k fresh sums
+	fw, used, vf := st.freshRows(min(nFresh, top), L, func(r int) float64 { return st.row(r).vf })
+	kmax := len(fw)
 	room := 0.0
-	for j, r := range fw {
-		vf[j+1] = vf[j] + st.row(r).vf*st.row(r).vf/4
+	for _, r := range fw {
 		room += st.row(r).vf
 	}
 	delta := h.delta(room + float64(len(st.cD))*a.wmax)
