@@ -75,7 +75,9 @@ type CompetitionConfig struct {
 	Classes int    `json:"classes"`
 	// Metric is a scorer model name as labelinf attack -assume takes it
 	// (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M),
-	// accuracy or roc-auc (binary only).
+	// accuracy (scikit-learn's rule: a binary p = 0.5 is class 0),
+	// accuracy-v1 (releases before it: p = 0.5 is class 1; only to finish
+	// a competition scored so, see CheckRules) or roc-auc (binary only).
 	Metric string `json:"metric"`
 	// Clip overrides a log-loss model's clipping: "none", or ε to clip
 	// predictions to [ε, 1−ε]. Empty keeps the model's.
