@@ -39,8 +39,9 @@ type Config struct {
 	// that overwrites the header: clients could pick their own address.
 	ClientIPHeader string `json:"client_ip_header"`
 	// RejectRate and RejectBurst bound the rejected requests (bad key, bad
-	// body, over budget) per client address: RejectBurst at once, then
-	// RejectRate per second (defaults 1 and 20).
+	// body, over budget): RejectBurst at once, then RejectRate per second
+	// (defaults 1 and 20), per key for requests with a valid key, per
+	// client address for those without one.
 	RejectRate  float64 `json:"reject_rate"`
 	RejectBurst int     `json:"reject_burst"`
 	// ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout and

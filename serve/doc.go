@@ -76,8 +76,14 @@
 // prediction of exactly 0 on a row whose label is 1 gives an infinite
 // loss) is an accepted, charged submission with "infinite": true, never a
 // free 4xx. Rejected requests spend no budget, but each takes a token from
-// a per-address and a per-key bucket (reject_rate, reject_burst), so
-// failed key guesses and malformed floods are throttled.
+// a bucket (reject_rate, reject_burst), and a request arriving at an empty
+// bucket is refused (429 rate_limited): a request with a valid key is
+// limited by that key's bucket alone and its rejections (over budget,
+// malformed, invalid) are charged to that key alone, so users behind one
+// address (a NAT, a proxy without client_ip_header) never lock each other
+// out; requests without a valid key (none, unknown, revoked, a form that
+// cannot be read or fails its CSRF check) are limited and charged per
+// client address, so failed key guesses and floods are throttled.
 //
 // # Storage and durability
 //
