@@ -41,8 +41,9 @@
 // to the precision the attack plans), and recovers every label from ONE
 // score with the prime construction of Aggarwal et al., ICML 2021 (Theorems
 // 1 and 3): a binary case of N = 25,000 labels and a K = 6 case of 5,000.
-// It prints a table (N, K, queries, bits, accuracy, seconds) or, with
-// -json, a JSON array of objects with the fields n, k, queries, bits,
+// It prints a table (N, K, queries, bits, accuracy, seconds) between a few
+// sentences that say what a score is, what each case took (bits per label,
+// seconds) and three commands to try next or, with -json, only a JSON array of objects with the fields n, k, queries, bits,
 // accuracy, verified, seconds, oracle_seconds and attack_seconds. It exits
 // with status 1 if any label is wrong or unverified, 2 on a usage error.
 //
