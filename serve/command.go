@@ -71,6 +71,9 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		comps = append(comps, c)
 	}
+	if err := CheckRules(ctx, st, comps); err != nil {
+		return err
+	}
 	srv, err := NewServer(Options{Store: st, Competitions: comps, Logger: log, MaxBodyBytes: cfg.MaxBodyBytes,
 		ClientIPHeader: cfg.ClientIPHeader, RejectRate: cfg.RejectRate, RejectBurst: cfg.RejectBurst})
 	if err != nil {

@@ -425,6 +425,13 @@ var migrations = []string{
 		UNIQUE (key_id, competition, idem)
 	);
 	CREATE INDEX submissions_competition ON submissions (competition, created_at)`,
+	// 2: the scoring rule each competition's stored scores follow
+	// (CheckRules).
+	`CREATE TABLE metric_rules (
+		competition TEXT PRIMARY KEY,
+		rule TEXT NOT NULL,
+		recorded_at BIGINT NOT NULL
+	)`,
 }
 
 // SchemaVersion is the schema version this build writes.
