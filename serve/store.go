@@ -85,6 +85,7 @@ type StateTx interface {
 	// Scopes lists the scopes holding a value.
 	Scopes() ([]string, error)
 }
+
 // A Key is an API key as stored: its id, its owner's name and the SHA-256
 // of its secret; never the secret.
 type Key struct {
