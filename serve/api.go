@@ -117,19 +117,30 @@ func (s *Server) apiSubmit() http.Handler {
 	})
 }
 
-// submitRequest runs the rejection limiter around one submission: a
-// client (or key) out of rejection tokens is refused before any work, and
-// each rejection takes a token from both. body nil reads the request's.
+// submitRequest runs the rejection limiter around one submission, per
+// key first: a request with a valid key is limited by that key's bucket
+// alone, and its rejections (over budget, malformed, invalid) take
+// tokens from that bucket alone, so that users behind one address (a
+// NAT, a proxy) never lock each other out. Only requests without a valid
+// key (none, malformed, unknown, revoked) are limited, and charged, per
+// client address; from an address out of tokens a token that cannot be a
+// key is refused before the key lookup. body nil reads the request's.
 func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Competition, token, mt, idem string, body []byte) (*receipt, *apiError) {
 	ip := "ip:" + s.clientIP(r)
-	if e := s.preflight(ip); e != nil {
-		return nil, e
+	if !wellFormedToken(token) {
+		if e := s.preflight(ip); e != nil {
+			return nil, e
+		}
 	}
 	k, e := s.authKey(r.Context(), token)
 	if e != nil {
-		if e.Status < 500 {
-			s.limits.charge(ip, time.Now())
+		if e.Status >= 500 {
+			return nil, e
 		}
+		if pe := s.preflight(ip); pe != nil {
+			return nil, pe
+		}
+		s.limits.charge(ip, time.Now())
 		return nil, e
 	}
 	kid := "key:" + k.ID
@@ -147,7 +158,6 @@ func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Compet
 		rc, e = s.score(r.Context(), c, k, body, mt, idem)
 	}
 	if e != nil && e.Status < 500 {
-		s.limits.charge(ip, time.Now())
 		s.limits.charge(kid, time.Now())
 	}
 	return rc, e

@@ -23,7 +23,7 @@ type UsageError struct{ Msg string }
 func (e *UsageError) Error() string { return e.Msg }
 
 // CommandUsage is the command's synopsis.
-const CommandUsage = `usage: labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
+const CommandUsage = `usage: labelinf serve -config FILE [-listen ADDR] [-addr-file FILE] [-lock-wait D]
        labelinf serve keys add -config FILE -name TEAM
        labelinf serve keys list -config FILE
        labelinf serve keys revoke -config FILE ID`
@@ -79,6 +79,9 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			log.Warn(simulationWarning, "competition", cc.ID)
 		}
 		comps = append(comps, c)
+	}
+	if err := CheckRules(ctx, st, comps); err != nil {
+		return err
 	}
 	srv, err := NewServer(Options{Store: st, Competitions: comps, Logger: log, MaxBodyBytes: cfg.MaxBodyBytes,
 		ClientIPHeader: cfg.ClientIPHeader, RejectRate: cfg.RejectRate, RejectBurst: cfg.RejectBurst})

@@ -39,8 +39,9 @@ type Config struct {
 	// that overwrites the header: clients could pick their own address.
 	ClientIPHeader string `json:"client_ip_header"`
 	// RejectRate and RejectBurst bound the rejected requests (bad key, bad
-	// body, over budget) per client address: RejectBurst at once, then
-	// RejectRate per second (defaults 1 and 20).
+	// body, over budget): RejectBurst at once, then RejectRate per second
+	// (defaults 1 and 20), per key for requests with a valid key, per
+	// client address for those without one.
 	RejectRate  float64 `json:"reject_rate"`
 	RejectBurst int     `json:"reject_burst"`
 	// ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout and
@@ -75,7 +76,9 @@ type CompetitionConfig struct {
 	Classes int    `json:"classes"`
 	// Metric is a scorer model name as labelinf attack -assume takes it
 	// (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M),
-	// accuracy or roc-auc (binary only).
+	// accuracy (scikit-learn's rule: a binary p = 0.5 is class 0),
+	// accuracy-v1 (releases before it: p = 0.5 is class 1; only to finish
+	// a competition scored so, see CheckRules) or roc-auc (binary only).
 	Metric string `json:"metric"`
 	// Clip overrides a log-loss model's clipping: "none", or ε to clip
 	// predictions to [ε, 1−ε]. Empty keeps the model's.
@@ -114,7 +117,7 @@ type CompetitionConfig struct {
 	// answers the training score unless the holdout's differs by more
 	// than its noisy threshold [DFHPRR15].
 	TrainLabels string `json:"train_labels,omitempty"`
-	// DefenceStateFile is where servers before version 2 of the schema
+	// DefenceStateFile is where older servers (schema version 2 and before)
 	// kept the defence's state (the Ladder's bests and leaders,
 	// Thresholdout's budget). The state now lives in the database, read
 	// and written in each submission's transaction, so that replicas

@@ -17,7 +17,16 @@
 // by the scorer model string that labelinf attack -assume takes
 // (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M), so
 // a served competition and the model an attacker assumes are one thing;
-// accuracy and roc-auc are exact rationals. float64-sklearn and torch-bce
+// accuracy and roc-auc are exact rationals. Accuracy counts a row right
+// when its predicted class is its label, the class scikit-learn's
+// model.predict gives: numpy's argmax, the first class of largest
+// probability, so a binary p = 0.5 is class 0 and p > 0.5 class 1 (equal
+// to scikit-learn's accuracy_score(y, model.predict(X)), tested against
+// it). The database records the rule each competition's scores follow,
+// and a server whose metric would score by another rule refuses to start
+// while scores exist ([CheckRules]): releases before this rule counted a
+// binary p = 0.5 as class 1, and a binary accuracy competition scored by
+// them finishes as "metric": "accuracy-v1" (that old rule) or starts anew. float64-sklearn and torch-bce
 // score bit for bit as Debian 12's scikit-learn 1.2.1 log_loss and
 // PyTorch 1.13.1 binary_cross_entropy do on an x86-64 CPU with FMA and
 // AVX2, whatever CPU the server runs on (their models take glibc's log and
@@ -78,8 +87,14 @@
 // prediction of exactly 0 on a row whose label is 1 gives an infinite
 // loss) is an accepted, charged submission with "infinite": true, never a
 // free 4xx. Rejected requests spend no budget, but each takes a token from
-// a per-address and a per-key bucket (reject_rate, reject_burst), so
-// failed key guesses and malformed floods are throttled.
+// a bucket (reject_rate, reject_burst), and a request arriving at an empty
+// bucket is refused (429 rate_limited): a request with a valid key is
+// limited by that key's bucket alone and its rejections (over budget,
+// malformed, invalid) are charged to that key alone, so users behind one
+// address (a NAT, a proxy without client_ip_header) never lock each other
+// out; requests without a valid key (none, unknown, revoked, a form that
+// cannot be read or fails its CSRF check) are limited and charged per
+// client address, so failed key guesses and floods are throttled.
 //
 // # Storage and durability
 //

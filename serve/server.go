@@ -33,8 +33,9 @@ type Options struct {
 	MaxBodyBytes int64
 	// ClientIPHeader: see [Config.ClientIPHeader].
 	ClientIPHeader string
-	// RejectRate and RejectBurst bound rejected requests per client
-	// address and per key (defaults 1/s and 20).
+	// RejectRate and RejectBurst bound rejected requests per key, and per
+	// client address for requests without a valid key (defaults 1/s and
+	// 20).
 	RejectRate  float64
 	RejectBurst int
 }

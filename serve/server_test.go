@@ -75,7 +75,14 @@ func randLabels(r *rand.Rand, n, k int) []int {
 // Labels field is ignored and labels[i] used instead.
 func newEnv(t testing.TB, labels [][]int, ccs ...CompetitionConfig) *env {
 	t.Helper()
-	e, err := newEnvDB(t, filepath.Join(t.TempDir(), "serve.db"), labels, ccs...)
+	return newEnvOpts(t, Options{RejectBurst: 1000, RejectRate: 1000, MaxBodyBytes: 1 << 20}, labels, ccs...)
+}
+
+// newEnvOpts is newEnv with the server's options o (Store, Competitions
+// and Now are set here).
+func newEnvOpts(t testing.TB, o Options, labels [][]int, ccs ...CompetitionConfig) *env {
+	t.Helper()
+	e, err := newEnvOptsDB(t, o, filepath.Join(t.TempDir(), "serve.db"), labels, ccs...)
 	require.NoError(t, err)
 	return e
 }
@@ -83,6 +90,10 @@ func newEnv(t testing.TB, labels [][]int, ccs ...CompetitionConfig) *env {
 // newEnvDB is newEnv on the SQLite database at path; it returns
 // NewServer's error.
 func newEnvDB(t testing.TB, path string, labels [][]int, ccs ...CompetitionConfig) (*env, error) {
+	return newEnvOptsDB(t, Options{RejectBurst: 1000, RejectRate: 1000, MaxBodyBytes: 1 << 20}, path, labels, ccs...)
+}
+
+func newEnvOptsDB(t testing.TB, o Options, path string, labels [][]int, ccs ...CompetitionConfig) (*env, error) {
 	t.Helper()
 	st, err := OpenSQLite(context.Background(), path)
 	require.NoError(t, err)
@@ -100,7 +111,8 @@ func newEnvDB(t testing.TB, path string, labels [][]int, ccs ...CompetitionConfi
 		e.comps[c.ID] = c
 		e.labels[c.ID] = labels[i]
 	}
-	e.srv, err = NewServer(Options{Store: st, Competitions: comps, Now: e.clock.Now, RejectBurst: 1000, RejectRate: 1000, MaxBodyBytes: 1 << 20})
+	o.Store, o.Competitions, o.Now = st, comps, e.clock.Now
+	e.srv, err = NewServer(o)
 	if err != nil {
 		return nil, err
 	}
@@ -354,10 +366,12 @@ func TestRejectionRateLimit(t *testing.T) {
 	assert.Equal(t, 429, a.Status, a.Raw)
 	assert.Equal(t, "rate_limited", a.Body["error"].(map[string]any)["reason"])
 	assert.NotEmpty(t, a.Header.Get("Retry-After"))
-	// Even a valid key from that address waits: the limit is per address.
+	// A valid key from that address is not limited by it: requests
+	// without a valid key are limited per address, those with one per key
+	// (limiter_test.go).
 	a = e.post("/v1/competitions/b/submissions", tok, "application/json", []byte(`{"predictions":[0.5,0.5]}`))
-	assert.Equal(t, 429, a.Status, a.Raw)
-	assert.Equal(t, 0, e.count("b"))
+	assert.Equal(t, 201, a.Status, a.Raw)
+	assert.Equal(t, 1, e.count("b"))
 }
 
 // TestNoFreeLabelLeak: with clipping off, a prediction of exactly 0 gives

@@ -566,7 +566,14 @@ var migrations = []string{
 		UNIQUE (key_id, competition, idem)
 	);
 	CREATE INDEX submissions_competition ON submissions (competition, created_at)`,
-	// 2: the defence state every replica reads and writes in the
+	// 2: the scoring rule each competition's stored scores follow
+	// (CheckRules).
+	`CREATE TABLE metric_rules (
+		competition TEXT PRIMARY KEY,
+		rule TEXT NOT NULL,
+		recorded_at BIGINT NOT NULL
+	)`,
+	// 3: the defence state every replica reads and writes in the
 	// submission's transaction (defstate.go); empty data means none yet.
 	`CREATE TABLE defence_state (
 		competition TEXT NOT NULL,

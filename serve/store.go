@@ -44,6 +44,12 @@ type Store interface {
 	Submissions(ctx context.Context, competition string) ([]Submission, error)
 	// Usage returns a key's budget use in a competition as of t.
 	Usage(ctx context.Context, keyID, competition string, t time.Time) (Usage, error)
+	// MetricRule returns the scoring rule recorded for a competition (""
+	// if none; see [CheckRules]) and the number of its stored
+	// submissions.
+	MetricRule(ctx context.Context, competition string) (rule string, scored int64, err error)
+	// SetMetricRule records a competition's scoring rule.
+	SetMetricRule(ctx context.Context, competition, rule string) error
 	// Durability reports the durability settings in force (SQLite:
 	// journal_mode, synchronous; PostgreSQL: synchronous_commit, fsync).
 	Durability(ctx context.Context) (map[string]string, error)

@@ -191,6 +191,23 @@ func testStore(t *testing.T, open storeOpener, durability map[string]string) {
 		assert.Equal(t, t0.Add(time.Minute), k.Revoked)
 	})
 
+	t.Run("metric rules", func(t *testing.T) {
+		rule, n, err := st.MetricRule(ctx, "c1")
+		require.NoError(t, err)
+		assert.Equal(t, "", rule)
+		assert.EqualValues(t, 3, n, "c1's stored submissions")
+		require.NoError(t, st.SetMetricRule(ctx, "c1", "r1"))
+		require.NoError(t, st.SetMetricRule(ctx, "c1", "r2"))
+		require.NoError(t, st.SetMetricRule(ctx, "none", "r3"))
+		rule, _, err = st.MetricRule(ctx, "c1")
+		require.NoError(t, err)
+		assert.Equal(t, "r2", rule)
+		rule, n, err = st.MetricRule(ctx, "none")
+		require.NoError(t, err)
+		assert.Equal(t, "r3", rule)
+		assert.Zero(t, n)
+	})
+
 	t.Run("reopen keeps everything", func(t *testing.T) {
 		before, err := st.Submissions(ctx, "c1")
 		require.NoError(t, err)
@@ -205,5 +222,8 @@ func testStore(t *testing.T, open storeOpener, durability map[string]string) {
 		var v int
 		require.NoError(t, st.(*sqlStore).db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&v))
 		assert.Equal(t, SchemaVersion, v)
+		rule, _, err := st.MetricRule(ctx, "c1")
+		require.NoError(t, err)
+		assert.Equal(t, "r2", rule)
 	})
 }
