@@ -75,13 +75,14 @@ type CompetitionConfig struct {
 	Classes int    `json:"classes"`
 	// Metric is a scorer model name as labelinf attack -assume takes it
 	// (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M),
-	// accuracy or roc-auc (binary only).
+	// accuracy, roc-auc (binary only) or brier (scikit-learn's
+	// brier_score_loss; K > 2: its multiclass form, rows summing to 1).
 	Metric string `json:"metric"`
 	// Clip overrides a log-loss model's clipping: "none", or ε to clip
 	// predictions to [ε, 1−ε]. Empty keeps the model's.
 	Clip string `json:"clip"`
 	// Decimals the reported score is rounded to (ties to even); absent
-	// takes the model's (5 for leaderboard, accuracy and roc-auc,
+	// takes the model's (5 for leaderboard, accuracy, roc-auc and brier,
 	// unrounded for the others), −1 reports it unrounded.
 	Decimals *int `json:"decimals"`
 	// PublicFraction of the rows, drawn with SplitSeed, make the public

@@ -17,7 +17,8 @@
 // by the scorer model string that labelinf attack -assume takes
 // (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M), so
 // a served competition and the model an attacker assumes are one thing;
-// accuracy and roc-auc are exact rationals. float64-sklearn and torch-bce
+// accuracy and roc-auc are exact rationals, brier is scikit-learn's
+// brier_score_loss bit for bit. float64-sklearn and torch-bce
 // score bit for bit as Debian 12's scikit-learn 1.2.1 log_loss and
 // PyTorch 1.13.1 binary_cross_entropy do on an x86-64 CPU with FMA and
 // AVX2, whatever CPU the server runs on (their models take glibc's log and

@@ -389,7 +389,8 @@
 // the private labels of the competitions in its JSON config (see
 // examples/competition.json), scores submissions (POST
 // /v1/competitions/ID/submissions, JSON or CSV, Authorization: Bearer
-// KEY) with the metric named as -assume names it (or accuracy, roc-auc),
+// KEY) with the metric named as -assume names it (or accuracy, roc-auc,
+// brier),
 // charges each key's budget in SQLite or PostgreSQL, and serves the
 // leaderboard (GET /v1/competitions/ID/leaderboard, and a web page at
 // /competitions/ID), /healthz and /metrics. serve keys add prints a new
