@@ -171,11 +171,18 @@ func (r *run) binary(ctx context.Context, st Strategy) error {
 			return err
 		}
 	}
+	// A candidate is ruled out only if no labeling explains the scores
+	// under it; one whose scores are ambiguous may be the truth, so the
+	// whole attack is then ambiguous.
 	var found [][]int
 	var firstErr error
 	for _, c := range cands {
 		y, err := r.decodeBinary(c, st, rows, sets, blocks, vals)
 		if err != nil {
+			var ae *AmbiguousError
+			if errors.As(err, &ae) {
+				return err
+			}
 			if firstErr == nil {
 				firstErr = err
 			}

@@ -15,13 +15,13 @@
 // the coin-weighing problem [ER63, Lin65]: accuracy of the prediction 1
 // on S, 0 elsewhere; ROC AUC of the same prediction, whose Mann–Whitney
 // count 2U = N·o + T(N − T − |S|) is linear in o = Σ_S y once the class
-// count T is known [Whitehill16, Whitehill19]; the Brier score of the
+// count T is known [Whitehill16]; the Brier score of the
 // prediction 0 on S, ½ elsewhere, whose float64 terms (0, ¼, 1) and sums
 // are exact. The first query reads T (AUC: row 0 ranked first reads y₀
 // and T to within the rounding; every candidate T is then tried and the
 // labels must add up to it).
 //
-//   - [Flip] weighs one row per query: N queries [Whitehill16].
+//   - [Flip] weighs one row per query: N queries.
 //   - [Group] weighs the subsets of a coin-weighing design, the 0/1 form
 //     of the Cantor–Mills doubling [CM66] (weigh.go): with q_t = 2^(t+1) − 1
 //     weighings it determines n_t = 1, 3, 9, 25, 65, 161, 385, 897, 2,049
@@ -55,9 +55,6 @@
 //     certain combinatorial properties", Canad. J. Math. 18 (1966) 42–48.
 //   - [Whitehill16] J. Whitehill, "Exploiting an Oracle that Reports AUC
 //     Scores in Machine Learning Contests", AAAI 2016, arXiv:1506.01339.
-//   - [Whitehill19] J. Whitehill, "Climbing the Kaggle Leaderboard by
-//     Exploiting the Log-Loss Oracle", AAAI Workshops 2018; and AAAI 2019
-//     on AUC oracles.
 //   - [EA] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
 //     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
 //     (Extended Abstract)".
