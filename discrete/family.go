@@ -101,4 +101,3 @@ func (r *run) family(ctx context.Context) error {
 	}
 	return err
 }
-

@@ -136,4 +136,3 @@ func weigh(d *design, x []int) []int {
 	}
 	return ans
 }
-
