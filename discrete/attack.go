@@ -314,10 +314,15 @@ func (r *run) matches(x, v *big.Rat) bool {
 		d := new(big.Rat).Sub(x, v)
 		return d.Abs(d).Cmp(r.half) <= 0
 	}
-	if r.pow != nil {
-		x = roundHalfEven(x, r.pow)
+	if r.pow == nil {
+		// Unrounded: a served score travels as the float64 nearest to
+		// it (serve writes the shortest decimal of that float64), a
+		// simulated one as the exact rational; both are that float64.
+		a, _ := x.Float64()
+		b, _ := v.Float64()
+		return a == b
 	}
-	return x.Cmp(v) == 0
+	return roundHalfEven(x, r.pow).Cmp(v) == 0
 }
 
 // count returns the only c in [lo, hi] whose exact score f(c) matches v;

@@ -11,6 +11,8 @@
 //	                [-strategy auto|hybrid|carry|cross|blocks|lean|primes|alg3|leaderboard] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
+//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family] [-n N] [-k K]
+//	                [-seed S] [-labels FILE] [-noise bounded -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
 //	                [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
@@ -208,6 +210,21 @@
 // N = 25,000, where every block code needs 13 and 2,778) and cross
 // otherwise; -no-emulate decodes with the rigorous error budget alone. A
 // progress bar goes to stderr on a terminal.
+//
+// Accuracy, ROC AUC and the Brier score. -scorer accuracy, roc-auc (or
+// auc) or brier, each optionally ",dec=D" or ",dec=none" (default 5
+// decimals, as labelinf serve), attacks a simulated server of that
+// metric as labelinf serve computes it (package discrete); against a
+// served competition whose metric is one of them (-scorer http://…,
+// -assume empty or that metric) the attack reads the metric and
+// decimals from the server and checks the labels at the end. -strategy
+// is auto, flip (one row per query: N queries), group (subset sums of a
+// coin-weighing design: about 2N/log₂N queries, 314 at N = 1,000; binary)
+// or family (the binary Brier score as the loss family's squared loss,
+// decode.AttackFamilyMulti: 126 queries at N = 1,000 and 5 decimals, 51
+// unrounded); K > 2 (accuracy, brier) is flip, N + 1 queries for K = 3.
+// -noise bounded -tau T is the only noise modelled. The output adds
+// floor (JSON), the information bound N·H/log₂(distinct scores).
 //
 // Output files. -out FILE writes the recovered labels, exactly one class
 // index per line, and only when the attack succeeded and every label is
