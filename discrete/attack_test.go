@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/labelinf/labelinf/discrete"
-	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/serve"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,10 +20,10 @@ func labelsOf(seed uint64, n, k int) []int {
 	return y
 }
 
-func sim(t testing.TB, metric string, y []int, k, decimals int) *oracle.MetricSim {
+func sim(t testing.TB, metric string, y []int, k, decimals int) *discrete.Sim {
 	m, err := serve.ParseMetric(metric, "")
 	require.NoError(t, err)
-	s, err := oracle.NewMetricSim(m, y, k, decimals)
+	s, err := discrete.NewSim(m, y, k, decimals)
 	require.NoError(t, err)
 	return s
 }

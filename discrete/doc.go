@@ -2,7 +2,7 @@
 // value counts labels: accuracy (binary and K-ary), ROC AUC and the
 // Brier score, the metrics of labelinf serve that are not log-loss models
 // (package decode holds those). Each attack submits float64 predictions
-// to a scorer.Server (a simulated server, oracle.MetricSim, or a served
+// to a scorer.Server (a simulated server, [Sim], or a served
 // competition, serve.Client), decodes every released score under the
 // metric's exact arithmetic and its rounding, and returns decode's
 // [decode.Result]: a label is known only if it is the one every score

@@ -153,7 +153,7 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 		if err != nil {
 			return fail(err)
 		}
-		sim, err := oracle.NewMetricSim(sm, truth, k, ms.decimals)
+		sim, err := discrete.NewSim(sm, truth, k, ms.decimals)
 		if err != nil {
 			return fail(err)
 		}
