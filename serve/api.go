@@ -102,7 +102,7 @@ func (s *Server) apiSubmit() http.Handler {
 		if c == nil {
 			return
 		}
-		rc, e := s.submitRequest(w, r, c, bearer(r), mediaType(r), r.Header.Get("Idempotency-Key"), nil)
+		rc, e := s.submitRequest(w, r, c, bearer(r), r.Header.Get("Content-Type"), r.Header.Get("Idempotency-Key"), nil)
 		if e != nil {
 			s.fail(w, r, e)
 			return
@@ -122,8 +122,9 @@ func (s *Server) apiSubmit() http.Handler {
 // NAT, a proxy) never lock each other out. Only requests without a valid
 // key (none, malformed, unknown, revoked) are limited, and charged, per
 // client address; from an address out of tokens a token that cannot be a
-// key is refused before the key lookup. body nil reads the request's.
-func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Competition, token, mt, idem string, body []byte) (*receipt, *apiError) {
+// key is refused before the key lookup. body nil reads the request's; ct
+// is its Content-Type.
+func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Competition, token, ct, idem string, body []byte) (*receipt, *apiError) {
 	ip := "ip:" + s.clientIP(r)
 	if !wellFormedToken(token) {
 		if e := s.preflight(ip); e != nil {
@@ -153,7 +154,7 @@ func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Compet
 	}
 	var rc *receipt
 	if e == nil {
-		rc, e = s.score(r.Context(), c, k, body, mt, idem)
+		rc, e = s.score(r.Context(), c, k, body, ct, idem)
 	}
 	if e != nil && e.Status < 500 {
 		s.limits.charge(kid, time.Now())

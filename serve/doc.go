@@ -48,7 +48,10 @@
 // A submission's body is application/json, exactly {"predictions": [p0,
 // p1, …]} (binary: the probability of class 1 per row) or {"predictions":
 // [[p00, …, p0K-1], …]} (K classes), or text/csv with a header line and
-// "id,prediction" (or "id,p0,…,pK-1") per row, ids 0 to N−1 in any order.
+// "id,prediction" (or "id,p0,…,pK-1") per row, ids 0 to N−1 in any order
+// (a leading UTF-8 byte-order mark, as spreadsheet programs write, is
+// skipped). Bodies are UTF-8: a Content-Type with another charset
+// (utf-16, latin1) is refused.
 // An optional Idempotency-Key header (≤ 128 bytes) makes a retry after a
 // lost answer return the first answer without charging again. The answer
 // (201) is
@@ -58,13 +61,19 @@
 //
 // with "score": null and "infinite": true for an infinite loss. Every
 // rejection is a 4xx with {"error": {"reason": "…", "message": "…"}}:
-// 400 malformed, 401 bad_key or revoked_key, 403 closed (or csrf), 404,
-// 405 method (with Allow),
-// 413 too_large, 415 media_type or encoding (compressed bodies are
-// refused), 422 invalid_prediction (outside [0, 1], rows not summing to 1
-// for a metric that does not renormalise), 429 budget_daily,
-// budget_total, budget_interval (with Retry-After) or rate_limited. 503
-// means the database failed and nothing was charged.
+// 400 malformed, 401 bad_key or revoked_key, 403 closed,
+// holdout_exhausted, csrf or cross_origin (a form posted from another
+// site), 404 unknown_competition or not_found (also for a path with ".",
+// ".." or empty segments, answered as it is, never redirected), 405
+// method (with Allow), 413 too_large, 415 media_type, charset (not
+// UTF-8) or encoding (compressed bodies are refused), 422
+// invalid_prediction (outside [0, 1], rows not summing to 1 for a metric
+// that does not renormalise), 429 budget_daily, budget_total,
+// budget_interval (with Retry-After) or rate_limited, 431
+// header_too_large (request line and headers over 64 KiB). 503 means the
+// database failed and nothing was charged. The leaderboard page and its
+// form answer HTML; only what net/http refuses before the server sees a
+// request (malformed HTTP, headers over 1 MiB) is its plain text.
 //
 // # What a rejection may say
 //

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -84,9 +83,9 @@ func (s *Server) preflight(id string) *apiError {
 	return nil
 }
 
-// score decodes, checks, charges and scores one submission of body (of the
-// given media type) to c by key k.
-func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, mediaType, idem string) (*receipt, *apiError) {
+// score decodes, checks, charges and scores one submission of body (of
+// Content-Type ct) to c by key k.
+func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, ct, idem string) (*receipt, *apiError) {
 	if len(idem) > maxIdempotencyLen {
 		return nil, reject(http.StatusBadRequest, "bad_idempotency_key", fmt.Sprintf("Idempotency-Key longer than %d bytes", maxIdempotencyLen))
 	}
@@ -105,6 +104,10 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	}
 	// Every value is written by the parse, or the submission is refused.
 	pred := (*pp)[:c.Rows()*per]
+	mediaType, ae := contentType(ct)
+	if ae != nil {
+		return nil, ae
+	}
 	var err error
 	switch mediaType {
 	case "application/json":
@@ -272,12 +275,4 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiE
 func putBody(b []byte) {
 	b = b[:0]
 	bodyBufPool.Put(&b)
-}
-
-func mediaType(r *http.Request) string {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil {
-		return ""
-	}
-	return mt
 }
