@@ -13,6 +13,7 @@ import (
 	"github.com/labelinf/labelinf/libm"
 	"math"
 	"math/big"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -33,8 +34,8 @@ const minSecretBytes = 32
 func checkDefence(cc *CompetitionConfig) error {
 	d := cc.Defence
 	if d == nil {
-		if cc.DefenceSecretFile != "" || cc.SimulationSeed != "" || cc.TrainLabels != "" || cc.DefenceStateFile != "" {
-			return errors.New("defence_secret_file, defence_state_file, simulation_seed and train_labels need a defence")
+		if cc.DefenceSecretFile != "" || cc.SimulationSeed != "" || cc.TrainLabels != "" || cc.DefenceStateFile != "" || cc.PublishDefence {
+			return errors.New("defence_secret_file, defence_state_file, simulation_seed, train_labels and publish_defence need a defence")
 		}
 		return nil
 	}
@@ -238,6 +239,16 @@ func (c *Competition) releasePublic(pred, train []float64, team string) (string,
 		}
 	}
 	return formatValue(Value{R: r.Score}, c.Decimals), nil
+}
+
+// exhausted is the refusal of a submission once Thresholdout's budget
+// is spent (thresholdout.exhausted "refuse", the default).
+func (c *Competition) exhausted() *apiError {
+	msg := "the holdout's Thresholdout budget, shared by every team, is spent: it answers no more submissions"
+	if th := c.defence.chain.Thresholdout(); th != nil && th.PerTeam() {
+		msg = "your team's Thresholdout budget is spent: the holdout answers no more of its submissions"
+	}
+	return reject(http.StatusForbidden, "holdout_exhausted", msg)
 }
 
 // identity reports whether rows is 0, 1, …, n−1: every row, in order.

@@ -26,6 +26,9 @@ type defenceState struct {
 	// ThresholdoutRemaining is Thresholdout's budget left; nil without
 	// Thresholdout.
 	ThresholdoutRemaining *int `json:"thresholdout_remaining,omitempty"`
+	// ThresholdoutTeams is, for a per-team Thresholdout, each team's
+	// budget left (teams absent have all of it); nil otherwise.
+	ThresholdoutTeams map[string]int `json:"thresholdout_teams,omitempty"`
 }
 
 type ladderState struct {
@@ -56,8 +59,12 @@ func loadState(ch *defence.Chain, path string) error {
 	switch {
 	case st.Ladder != nil && lad == nil:
 		return fmt.Errorf("defence_state_file %s holds a Ladder's state and the competition has no Ladder (remove the file to start afresh)", path)
-	case st.ThresholdoutRemaining != nil && th == nil:
+	case (st.ThresholdoutRemaining != nil || st.ThresholdoutTeams != nil) && th == nil:
 		return fmt.Errorf("defence_state_file %s holds a Thresholdout budget and the competition has no Thresholdout (remove the file to start afresh)", path)
+	case st.ThresholdoutRemaining != nil && th.PerTeam():
+		return fmt.Errorf("defence_state_file %s holds a global Thresholdout budget and the competition's is per team (thresholdout.per_team): a spent global budget must not become fresh per-team ones", path)
+	case st.ThresholdoutTeams != nil && !th.PerTeam():
+		return fmt.Errorf("defence_state_file %s holds per-team Thresholdout budgets and the competition's is global", path)
 	}
 	if lad != nil && st.Ladder != nil {
 		snap := make(map[string]defence.LadderEntry, len(st.Ladder))
@@ -77,6 +84,11 @@ func loadState(ch *defence.Chain, path string) error {
 			return fmt.Errorf("defence_state_file %s: %w", path, err)
 		}
 	}
+	if th != nil && st.ThresholdoutTeams != nil {
+		if err := th.RestoreTeams(st.ThresholdoutTeams); err != nil {
+			return fmt.Errorf("defence_state_file %s: %w", path, err)
+		}
+	}
 	return nil
 }
 
@@ -90,7 +102,9 @@ func saveState(ch *defence.Chain, path string) error {
 			st.Ladder[team] = ladderState{Best: e.Best.RatString(), Leader: e.Leader}
 		}
 	}
-	if th := ch.Thresholdout(); th != nil {
+	if th := ch.Thresholdout(); th != nil && th.PerTeam() {
+		st.ThresholdoutTeams = th.RemainingByTeam()
+	} else if th != nil {
 		r := th.Remaining()
 		st.ThresholdoutRemaining = &r
 	}

@@ -36,10 +36,13 @@
 //
 //	POST /v1/competitions/{id}/submissions   submit (Authorization: Bearer KEY)
 //	GET  /v1/competitions                    competitions: rows, classes, metric, decimals, limits
-//	GET  /v1/competitions/{id}               one competition; "model": a log-loss
-//	                                         metric's arithmetic, clip and decimals in
-//	                                         the syntax of labelinf -assume (from the
-//	                                         config alone; absent behind a defence)
+//	GET  /v1/competitions/{id}               one competition: rows, public_rows (the
+//	                                         holdout rows a public score covers),
+//	                                         "model" (a log-loss metric's arithmetic,
+//	                                         clip and decimals in the syntax of
+//	                                         labelinf -assume, from the config alone,
+//	                                         defended or not) and, only with
+//	                                         publish_defence, "defence" (see Defences)
 //	GET  /v1/competitions/{id}/leaderboard   public board; private too once closed
 //	GET  /healthz                            200 when the database answers
 //	GET  /metrics                            Prometheus
@@ -154,7 +157,16 @@
 // are public: a submission then carries their predictions first, the
 // training score (the metric's, exact) is answered unless the holdout's
 // differs by more than the noisy threshold, and once its budget B is
-// spent a submission is refused (403 holdout_exhausted) and not charged.
+// spent a submission is refused (403 holdout_exhausted) and not charged,
+// or, with "exhausted": "train", answered the training score alone
+// (charged; it says nothing about the holdout). The budget is global by
+// default, as the theorem assumes (one analyst), and that costs
+// availability: one key that overfits the holdout spends it, and from
+// then on every team's submission is refused (or, with "train", answered
+// from the training rows only). "per_team": true gives each team (key
+// name) its own B and threshold: no team can spend another's, but k
+// accounts buy k·B holdout answers, so the guarantee holds per account
+// (labelinf audit measures attacks with several accounts).
 // The chain's state (the Ladder's bests and leaders, Thresholdout's
 // budget) is rewritten to defence_state_file after every release, before
 // the submission commits, and read at start; a Ladder or Thresholdout
@@ -164,6 +176,21 @@
 // (labelinf audit's loopback mode), never for a real competition.
 // Without a defence, the score passes through a [Releaser] chain ending
 // in the rounding to the configured decimals ([Round]).
+//
+// What is published: GET /v1/competitions/{id} always gives the metric's
+// model; the defence's parameters only when the host sets
+// publish_defence, and then only those of an allow-list
+// ([PublishedDefence]: the split's public fraction and close, the subset
+// size, Thresholdout's T, σ, budget and options, the Ladder's kind, η,
+// grid and scope, the noise's kind, scale and key mode, decimals, clip,
+// limits). Seeds (split_seed, the split's seed, simulation_seed), the
+// noise secret, the state file, which rows are public and any team's
+// state are never published. Without publish_defence the answer says
+// nothing of the defence, and a client planning for the model alone will
+// find the scores disagree. labelinf attack and plan (through
+// [NewClient]) refuse a competition that publishes a defence its model
+// does not describe (a split or subset, Thresholdout, the Ladder, noise),
+// naming it, before any submission.
 //
 // # References
 //

@@ -135,7 +135,7 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	if errors.Is(err, defence.ErrExhausted) {
 		// Thresholdout has spent its budget and answers no more (the
 		// paper's ⊥); the transaction rolled back, so nothing was charged.
-		return nil, reject(http.StatusForbidden, "holdout_exhausted", "the holdout's Thresholdout budget is spent: it answers no more submissions")
+		return nil, c.exhausted()
 	}
 	if errors.As(err, &be) {
 		return nil, &apiError{Status: http.StatusTooManyRequests, Reason: "budget_" + be.Reason, Message: be.Error(), RetryAfter: be.RetryAfter}
@@ -146,7 +146,7 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	if !replay {
 		s.met.submissions.WithLabelValues(c.ID).Inc()
 	}
-	rc := &receipt{ID: sub.ID, Competition: c.ID, Board: "public", Rows: len(c.publicRows), Decimals: c.Decimals,
+	rc := &receipt{ID: sub.ID, Competition: c.ID, Board: "public", Rows: c.PublicRows(), Decimals: c.Decimals,
 		SubmittedAt: sub.At, Replay: replay, Used: int(sub.Seq) + 1}
 	if sub.Public == "inf" {
 		rc.Infinite = true
