@@ -91,6 +91,7 @@ func ThresholdoutScienceCode(n int, lossBound float64, budget int) (Thresholdout
 type Thresholdout struct {
 	mu    sync.Mutex // guards the state against Remaining/Restore during a release
 	opts  ThresholdoutOptions
+	src   *mrand.ChaCha8 // rng's source, whose position StreamState saves
 	rng   *mrand.Rand
 	all   thState             // the global budget and threshold
 	teams map[string]*thState // PerTeam: each team's, created at its first submission
@@ -114,7 +115,8 @@ func NewThresholdout(o ThresholdoutOptions) (*Thresholdout, error) {
 		return nil, fmt.Errorf("defence: reading crypto/rand: %w", err)
 	}
 	o.Seed = nil // never kept where a caller could read it back
-	t := &Thresholdout{opts: o, rng: mrand.New(mrand.NewChaCha8(seed))}
+	src := mrand.NewChaCha8(seed)
+	t := &Thresholdout{opts: o, src: src, rng: mrand.New(src)}
 	if o.PerTeam {
 		t.teams = map[string]*thState{}
 	} else {
@@ -155,7 +157,7 @@ func (t *Thresholdout) kind() stageKind { return scoreStage }
 func (t *Thresholdout) PerTeam() bool { return t.opts.PerTeam }
 
 // Remaining returns the global budget left (PerTeam: B, the budget of a
-// team yet to submit; see [Thresholdout.RemainingByTeam]).
+// team yet to submit; see [Thresholdout.TeamState]).
 func (t *Thresholdout) Remaining() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -165,40 +167,47 @@ func (t *Thresholdout) Remaining() int {
 	return t.all.budget
 }
 
-// RemainingByTeam returns, with PerTeam, the budget left of every team
-// that has submitted (nil without PerTeam): the state a host persists.
-func (t *Thresholdout) RemainingByTeam() map[string]int {
+// TeamState returns, with PerTeam, team's budget left and threshold, and
+// false if team has not submitted (it starts with B and a fresh
+// threshold); without PerTeam, the global state ([Thresholdout.State]).
+func (t *Thresholdout) TeamState(team string) (ThresholdoutState, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.opts.PerTeam {
-		return nil
+		return ThresholdoutState{Remaining: t.all.budget, Threshold: t.all.that}, true
 	}
-	out := make(map[string]int, len(t.teams))
-	for team, st := range t.teams {
-		out[team] = st.budget
+	st, ok := t.teams[team]
+	if !ok {
+		return ThresholdoutState{}, false
 	}
-	return out
+	return ThresholdoutState{Remaining: st.budget, Threshold: st.that}, true
 }
 
-// RestoreTeams sets, with PerTeam, the budget left of each team in
-// remaining (teams not in it start with B); the thresholds are redrawn.
-// It returns an error without PerTeam or for a budget outside [0, B].
-func (t *Thresholdout) RestoreTeams(remaining map[string]int) error {
-	if !t.opts.PerTeam {
-		return errors.New("defence: Thresholdout has one global budget, not one per team")
-	}
-	for team, r := range remaining {
-		if r < 0 || r > t.opts.Budget {
-			return fmt.Errorf("defence: Thresholdout budget %d of team %q out of [0, %d]", r, team, t.opts.Budget)
+// SetTeamState sets, with PerTeam, team's budget left and threshold; nil
+// forgets team, which then starts afresh (B, a new threshold drawn from
+// the stream) at its next submission. Without PerTeam it sets the global
+// state (nil is an error). It returns an error, and changes nothing, for
+// a budget outside [0, B] or a threshold that is NaN or infinite.
+func (t *Thresholdout) SetTeamState(team string, st *ThresholdoutState) error {
+	if st == nil {
+		if !t.opts.PerTeam {
+			return errors.New("defence: Thresholdout has one global state; it cannot be forgotten")
 		}
+		t.mu.Lock()
+		delete(t.teams, team)
+		t.mu.Unlock()
+		return nil
+	}
+	if err := t.checkState(*st); err != nil {
+		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.teams = make(map[string]*thState, len(remaining))
-	for team, r := range remaining {
-		f := t.fresh(r)
-		t.teams[team] = &f
+	if !t.opts.PerTeam {
+		t.all = thState{that: st.Threshold, budget: st.Remaining}
+		return nil
 	}
+	t.teams[team] = &thState{that: st.Threshold, budget: st.Remaining}
 	return nil
 }
 
@@ -261,7 +270,7 @@ func (t *Thresholdout) apply(s *state) error {
 // returns an error if remaining is negative or above the configured B.
 func (t *Thresholdout) Restore(remaining int) error {
 	if t.opts.PerTeam {
-		return errors.New("defence: Thresholdout keeps one budget per team: restore them with RestoreTeams")
+		return errors.New("defence: Thresholdout keeps one budget per team: restore each with SetTeamState")
 	}
 	if remaining < 0 || remaining > t.opts.Budget {
 		return fmt.Errorf("defence: Thresholdout budget %d out of [0, %d]", remaining, t.opts.Budget)

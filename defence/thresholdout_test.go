@@ -8,8 +8,8 @@ import (
 )
 
 // TestThresholdoutPerTeam: with PerTeam each team spends its own budget
-// (one team's overfitting leaves another's answers alone), the state
-// round-trips through RemainingByTeam/RestoreTeams; TrainWhenExhausted
+// (one team's overfitting leaves another's answers alone), each team's
+// state is read and set through TeamState/SetTeamState; TrainWhenExhausted
 // answers the training score instead of ErrExhausted.
 func TestThresholdoutPerTeam(t *testing.T) {
 	seed := [32]byte{9}
@@ -32,21 +32,33 @@ func TestThresholdoutPerTeam(t *testing.T) {
 		got, err := c.Release(sub("b", "0.40", "0.30"))
 		if !perTeam {
 			assert.ErrorIs(t, err, ErrExhausted, "global: a spent the budget for b too")
-			assert.Nil(t, th.RemainingByTeam())
+			st, ok := th.TeamState("b")
+			assert.True(t, ok)
+			assert.Equal(t, th.State(), st, "one state for every team")
 			continue
 		}
 		require.NoError(t, err, "per team: b has its own budget")
 		assert.InDelta(t, 0.40, got.Float64(), 1e-4)
-		assert.Equal(t, map[string]int{"a": 0, "b": 1}, th.RemainingByTeam())
-		assert.Error(t, th.Restore(1), "a per-team budget is restored per team")
-		assert.Error(t, th.RestoreTeams(map[string]int{"a": 3}))
-		require.NoError(t, th.RestoreTeams(map[string]int{"a": 1}))
+		a, ok := th.TeamState("a")
+		require.True(t, ok)
+		assert.Equal(t, 0, a.Remaining)
+		b, ok := th.TeamState("b")
+		require.True(t, ok)
+		assert.Equal(t, 1, b.Remaining)
+		_, ok = th.TeamState("c")
+		assert.False(t, ok, "c has not submitted")
+		assert.Error(t, th.Restore(1), "a per-team budget is set per team")
+		assert.Error(t, th.SetState(a))
+		assert.Error(t, th.SetTeamState("a", &ThresholdoutState{Remaining: 3, Threshold: 0.05}))
+		require.NoError(t, th.SetTeamState("a", &ThresholdoutState{Remaining: 1, Threshold: a.Threshold}))
 		_, err = c.Release(sub("a", "0.40", "0.30"))
 		require.NoError(t, err, "a's restored budget answers")
-		assert.Equal(t, map[string]int{"a": 0}, th.RemainingByTeam())
+		require.NoError(t, th.SetTeamState("b", nil))
 		got, err = c.Release(sub("b", "0.40", "0.42"))
 		require.NoError(t, err)
-		assert.Equal(t, "21/50", got.Score.RatString(), "b, absent from the restored state, starts afresh")
+		assert.Equal(t, "21/50", got.Score.RatString(), "b, forgotten, starts afresh")
+		b, _ = th.TeamState("b")
+		assert.Equal(t, 2, b.Remaining)
 	}
 
 	th, err := NewThresholdout(ThresholdoutOptions{T: 0.05, Sigma: 1e-6, Budget: 1, Seed: &seed, TrainWhenExhausted: true})

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/defence"
@@ -25,15 +24,9 @@ func TestThresholdoutBudgets(t *testing.T) {
 	hold, train := randLabels(r, n, 2), randLabels(r, nt, 2)
 	trainFile := writeLabels(t, train)
 	none := -1
-	comp := func(perTeam bool, exhausted, state string) CompetitionConfig {
-		cc := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", Decimals: &none, TrainLabels: trainFile,
+	comp := func(perTeam bool, exhausted string) CompetitionConfig {
+		return CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", Decimals: &none, TrainLabels: trainFile,
 			Defence: &defence.Settings{Thresholdout: &defence.ThresholdoutSettings{T: 0.05, Sigma: 0.002, Budget: 2, PerTeam: perTeam, Exhausted: exhausted}}}
-		if state != "" {
-			cc.DefenceStateFile = state
-		} else {
-			cc.SimulationSeed = strings.Repeat("0b", 32)
-		}
-		return cc
 	}
 	m, err := scorer.ParseModel("leaderboard")
 	require.NoError(t, err)
@@ -73,12 +66,12 @@ func TestThresholdoutBudgets(t *testing.T) {
 	}
 
 	t.Run("global: one team spends it for all", func(t *testing.T) {
-		e := newEnv(t, [][]int{hold}, comp(false, "", ""))
+		e := newEnv(t, [][]int{hold}, comp(false, ""))
 		spend(e, e.key("mallory"))
 		refused(e, e.key("honest"), honest, "shared by every team")
 	})
 	t.Run("per team", func(t *testing.T) {
-		e := newEnv(t, [][]int{hold}, comp(true, "", ""))
+		e := newEnv(t, [][]int{hold}, comp(true, ""))
 		mal, hon := e.key("mallory"), e.key("honest")
 		spend(e, mal)
 		refused(e, mal, honest, "your team's")
@@ -87,7 +80,7 @@ func TestThresholdoutBudgets(t *testing.T) {
 		refused(e, hon, honest, "your team's")
 	})
 	t.Run("exhausted train", func(t *testing.T) {
-		e := newEnv(t, [][]int{hold}, comp(false, "train", ""))
+		e := newEnv(t, [][]int{hold}, comp(false, "train"))
 		spend(e, e.key("mallory"))
 		hon := e.key("honest")
 		before := e.count("d")
@@ -96,25 +89,15 @@ func TestThresholdoutBudgets(t *testing.T) {
 		assert.Equal(t, before+2, e.count("d"), "answered and charged")
 	})
 	t.Run("per-team state survives a restart", func(t *testing.T) {
-		dir := t.TempDir()
-		state := filepath.Join(dir, "th.json")
-		e := newEnv(t, [][]int{hold}, comp(true, "", state))
-		spend(e, e.key("mallory"))
-		e = newEnv(t, [][]int{hold}, comp(true, "", state)) // a restart (and a new database)
-		refused(e, e.key("mallory"), honest, "your team's")
-		assert.Equal(t, trainScore(honest), submitScore(t, e, e.key("honest"), honest))
-		// The file of a per-team budget under a global one, and the
-		// reverse, are refused: a spent budget must not come back.
-		cc := comp(false, "", state)
-		cc.Labels = writeLabels(t, hold)
-		_, err := NewCompetition(cc, nil)
-		assert.ErrorContains(t, err, "per-team Thresholdout budgets")
-		g := filepath.Join(dir, "global.json")
-		e = newEnv(t, [][]int{hold}, comp(false, "", g))
-		spend(e, e.key("mallory"))
-		cc = comp(true, "", g)
-		cc.Labels = writeLabels(t, hold)
-		_, err = NewCompetition(cc, nil)
-		assert.ErrorContains(t, err, "global Thresholdout budget")
+		db := filepath.Join(t.TempDir(), "serve.db")
+		e, err := newEnvDB(t, db, [][]int{hold}, comp(true, ""))
+		require.NoError(t, err)
+		mal, hon := e.key("mallory"), e.key("honest")
+		spend(e, mal)
+		require.NoError(t, e.st.Close())
+		e, err = newEnvDB(t, db, [][]int{hold}, comp(true, "")) // a restart
+		require.NoError(t, err)
+		refused(e, mal, honest, "your team's")
+		assert.Equal(t, trainScore(honest), submitScore(t, e, hon, honest))
 	})
 }

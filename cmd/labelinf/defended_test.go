@@ -28,7 +28,7 @@ func TestAttackRefusesPublishedDefence(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "labels.txt"), []byte(b.String()), 0o644))
 	addr := startServe(t, dir, `{"competitions":[
 		{"id":"ladder","labels":"labels.txt","classes":2,"metric":"leaderboard","publish_defence":true,
-		 "defence":{"ladder":{"kind":"parameter-free","per_team":true},"decimals":5},"defence_state_file":"st.json"},
+		 "defence":{"ladder":{"kind":"parameter-free","per_team":true},"decimals":5}},
 		{"id":"noise","labels":"labels.txt","classes":2,"metric":"leaderboard","publish_defence":true,
 		 "defence":{"noise":{"kind":"gaussian","scale":0.001},"decimals":5}}]}`)
 	var key bytes.Buffer
