@@ -366,7 +366,7 @@
 //   - -loss cross-entropy -tau 0 (the default): the exact single-query
 //     attack (ICML Thm 1/3) against an exact server that rounds the score
 //     once to P bits: paper ⌈(K−1)·N·log2(N ln N)⌉ (primes bounded by
-//     N ln N), ours decode.NewSingleQuery's P, observed the lowest P at
+//     N ln N), ours single.NewQuery's P, observed the lowest P at
 //     which all K^N labelings decode.
 //   - -loss cross-entropy -tau T > 0 (K = 2): the robust single-query
 //     attack with power-of-two weights against a server computing the mean
@@ -374,7 +374,7 @@
 //     ours fpa.MinPhi's, observed the lowest φ at which all 2^N labelings
 //     decode under noise −T', 0 and +T' (T' = T(1 − 2^−20)).
 //   - -loss sigmoid-ce|itakura-saito|squared-euclidean|norm-like[:α] with
-//     -tau T > 0 (K = 2): the family's robust attack (decode.PlanFamily,
+//     -tau T > 0 (K = 2): the family's robust attack (single.PlanFamily,
 //     EA Thm 4) against an exact server that rounds the noisy mean once to
 //     P bits: paper EA Prop 3's φ read as FPA(φ)'s significand, ours
 //     PlanFamily's P, observed as above in P. A loss that no prediction
