@@ -80,7 +80,8 @@
 //
 // The fpa command evaluates one operation in an emulated floating-point
 // format, correctly rounded, and prints the result as a hex float in Go's
-// %x form (0x1.8p+01), or inf, -inf, nan. Operands are decimal or hex
+// %x form (0x1.8p+01), exact, then as the shortest decimal that identifies
+// it at its precision (3), or inf, -inf, nan twice. Operands are decimal or hex
 // floats (inf and nan too), rounded into the format in the chosen mode
 // first; a negative operand needs no "--", and flags may come after the
 // operands. Flags:
@@ -94,8 +95,8 @@
 //
 // For example
 //
-//	labelinf fpa -format binary64 -op add 1 2           prints 0x1.8p+01
-//	labelinf fpa -format 5,10 -round up -op div 1 3     prints 0x1.558p-02
+//	labelinf fpa -format binary64 -op add 1 2           prints 0x1.8p+01 3
+//	labelinf fpa -format 5,10 -round up -op div 1 3     prints 0x1.558p-02 0.3335
 //
 // An invalid format, mode, op, operand count or operand, or an unknown
 // flag, exits with status 2.
@@ -513,7 +514,10 @@
 //	           full run writes each expensive item's -quick table as
 //	           ITEM-quick-table.csv: CI compares both with the committed
 //	           ones
-//	-out DIR   output directory (default docs/repro)
+//	-out DIR   output directory (default: a new directory
+//	           labelinf-repro-* in the temporary directory, whose
+//	           name it prints; -out docs/repro regenerates the
+//	           committed docs/repro of a clone)
 //
 // It prints one line per item (status, seconds), and progress on stderr
 // when stderr is a terminal. Naming no item and not -all, both, or an
