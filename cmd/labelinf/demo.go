@@ -15,6 +15,7 @@ import (
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/primes"
+	"github.com/labelinf/labelinf/single"
 )
 
 // maxDemoBits bounds the score precision of one demo case. The exact
@@ -172,7 +173,7 @@ func commas(n int) string {
 // (K−1)·N·log2(p_N) bits bounds the planned precision's leading term
 // (the log of Π p_i^(K−1)), with p_N bounded by Rosser–Schoenfeld
 // (primes.NthUpperBound). The prediction's memory is checked by
-// decode.NewSingleQuery.
+// single.NewQuery.
 func demoCost(n, k int) error {
 	bits := float64(k-1) * float64(n) * math.Log2(float64(primes.NthUpperBound(uint64(n))))
 	if bits > maxDemoBits {
@@ -190,7 +191,7 @@ func demoCase(e *env, n, k int, seed uint64) (demoRow, error) {
 		labels[i] = r.IntN(k)
 	}
 	start := e.now()
-	q, err := decode.NewSingleQuery(n, k)
+	q, err := single.NewQuery(n, k)
 	if err != nil {
 		return demoRow{}, err
 	}
@@ -207,7 +208,7 @@ func demoCase(e *env, n, k int, seed uint64) (demoRow, error) {
 		return demoRow{}, err
 	}
 	t1 := e.now()
-	res, err := q.Decode(score, decode.Options{})
+	res, err := q.Decode(score, single.Options{})
 	t2 := e.now()
 	if err != nil {
 		return demoRow{}, err

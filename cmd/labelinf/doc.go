@@ -82,7 +82,8 @@
 //
 // The fpa command evaluates one operation in an emulated floating-point
 // format, correctly rounded, and prints the result as a hex float in Go's
-// %x form (0x1.8p+01), or inf, -inf, nan. Operands are decimal or hex
+// %x form (0x1.8p+01), exact, then as the shortest decimal that identifies
+// it at its precision (3), or inf, -inf, nan twice. Operands are decimal or hex
 // floats (inf and nan too), rounded into the format in the chosen mode
 // first; a negative operand needs no "--", and flags may come after the
 // operands. Flags:
@@ -96,8 +97,8 @@
 //
 // For example
 //
-//	labelinf fpa -format binary64 -op add 1 2           prints 0x1.8p+01
-//	labelinf fpa -format 5,10 -round up -op div 1 3     prints 0x1.558p-02
+//	labelinf fpa -format binary64 -op add 1 2           prints 0x1.8p+01 3
+//	labelinf fpa -format 5,10 -round up -op div 1 3     prints 0x1.558p-02 0.3335
 //
 // An invalid format, mode, op, operand count or operand, or an unknown
 // flag, exits with status 2.
@@ -392,7 +393,7 @@
 //   - -loss cross-entropy -tau 0 (the default): the exact single-query
 //     attack (ICML Thm 1/3) against an exact server that rounds the score
 //     once to P bits: paper ⌈(K−1)·N·log2(N ln N)⌉ (primes bounded by
-//     N ln N), ours decode.NewSingleQuery's P, observed the lowest P at
+//     N ln N), ours single.NewQuery's P, observed the lowest P at
 //     which all K^N labelings decode.
 //   - -loss cross-entropy -tau T > 0 (K = 2): the robust single-query
 //     attack with power-of-two weights against a server computing the mean
@@ -400,7 +401,7 @@
 //     ours fpa.MinPhi's, observed the lowest φ at which all 2^N labelings
 //     decode under noise −T', 0 and +T' (T' = T(1 − 2^−20)).
 //   - -loss sigmoid-ce|itakura-saito|squared-euclidean|norm-like[:α] with
-//     -tau T > 0 (K = 2): the family's robust attack (decode.PlanFamily,
+//     -tau T > 0 (K = 2): the family's robust attack (single.PlanFamily,
 //     EA Thm 4) against an exact server that rounds the noisy mean once to
 //     P bits: paper EA Prop 3's φ read as FPA(φ)'s significand, ours
 //     PlanFamily's P, observed as above in P. A loss that no prediction
@@ -540,7 +541,10 @@
 //	           full run writes each expensive item's -quick table as
 //	           ITEM-quick-table.csv: CI compares both with the committed
 //	           ones
-//	-out DIR   output directory (default docs/repro)
+//	-out DIR   output directory (default: a new directory
+//	           labelinf-repro-* in the temporary directory, whose
+//	           name it prints; -out docs/repro regenerates the
+//	           committed docs/repro of a clone)
 //
 // It prints one line per item (status, seconds), and progress on stderr
 // when stderr is a terminal. Naming no item and not -all, both, or an
