@@ -68,7 +68,7 @@ const (
 	// 2N/log₂N queries (binary only).
 	Group
 	// Family is the Brier score as the squared loss of [EA]'s family:
-	// decode.AttackFamilyMulti's blocks of M rows with weights 2^j, N/M
+	// single.AttackFamilyMulti's blocks of M rows with weights 2^j, N/M
 	// queries (binary Brier only).
 	Family
 )

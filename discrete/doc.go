@@ -28,7 +28,7 @@
 //     … rows, about 2N/log₂N queries (314 for N = 1,000), decoded exactly
 //     level by level; the information bound is N/log₂(N + 1) [ER63].
 //   - [Family] reads the binary Brier score as the squared Euclidean loss
-//     of the loss family [EA, (10)] through decode.AttackFamilyMulti [EA,
+//     of the loss family [EA, (10)] through single.AttackFamilyMulti [EA,
 //     Theorem 5]: M rows per query weighted 2^j, M as large as the
 //     rounding allows (6 at 5 decimals for N = 1,000: 126 queries; 20
 //     unrounded: 51).

@@ -1,7 +1,7 @@
 package discrete
 
 // This file runs the binary Brier score through the loss family's
-// multi-query attack (decode.AttackFamilyMulti, [EA, Theorem 5]): the
+// multi-query attack (single.AttackFamilyMulti, [EA, Theorem 5]): the
 // Brier score is [EA]'s squared Euclidean loss g(x) = (1 − x)², whose
 // term for label y and prediction p is (y − p)².
 
@@ -11,8 +11,8 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/loss"
+	"github.com/labelinf/labelinf/single"
 )
 
 // maxFamilyBlock bounds M, the rows per family query: the weights 2^j
@@ -43,7 +43,7 @@ func familyBlock(ctx context.Context, o Options) (int, error) {
 	tau := familyTau(o)
 	var last error
 	for m := min(o.N, maxFamilyBlock); m >= 1; m-- {
-		_, err := decode.PlanFamily(ctx, decode.FamilyOptions{Loss: l, N: m, Tau: tau * float64(o.N) / float64(m)})
+		_, err := single.PlanFamily(ctx, single.FamilyOptions{Loss: l, N: m, Tau: tau * float64(o.N) / float64(m)})
 		if err == nil {
 			return m, nil
 		}
@@ -72,9 +72,9 @@ func (f familyServer) Score(ctx context.Context, theta []*big.Float) (*big.Float
 	return new(big.Float).SetPrec(256).SetRat(v), nil
 }
 
-var _ decode.FamilyServer = familyServer{}
+var _ single.FamilyServer = familyServer{}
 
-// family runs decode.AttackFamilyMulti with the largest block it can
+// family runs single.AttackFamilyMulti with the largest block it can
 // separate.
 func (r *run) family(ctx context.Context) error {
 	if r.o.Metric != Brier || r.o.K != 2 {
@@ -88,8 +88,8 @@ func (r *run) family(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := decode.AttackFamilyMulti(ctx, familyServer{r}, decode.FamilyMultiOptions{
-		FamilyOptions: decode.FamilyOptions{Loss: l, N: r.n, Tau: familyTau(r.o)}, M: m})
+	res, err := single.AttackFamilyMulti(ctx, familyServer{r}, single.FamilyMultiOptions{
+		FamilyOptions: single.FamilyOptions{Loss: l, N: r.n, Tau: familyTau(r.o)}, M: m})
 	if res != nil {
 		for i, k := range res.Known {
 			if k {

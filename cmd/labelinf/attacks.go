@@ -32,7 +32,7 @@ var attackSummaries = map[string]string{
 	"robust-single": "ICML Alg 2: one query against an arbitrary-precision server with bounded, Gaussian or Laplace noise (-scorer apa)",
 	"flip":          "accuracy, roc-auc, brier (-scorer METRIC): one row per query, N queries; K > 2: N + 1 for K = 3 (package discrete)",
 	"group":         "accuracy, roc-auc, brier: subset sums of a coin-weighing design, about 2N/log₂N queries (binary)",
-	"family":        "brier: the loss family's squared loss through decode.AttackFamilyMulti, blocks of rows weighted 2^j (binary)",
+	"family":        "brier: the loss family's squared loss through single.AttackFamilyMulti, blocks of rows weighted 2^j (binary)",
 }
 
 // attackCatalog lists the attacks -strategy takes, in the order attack -h,

@@ -225,7 +225,7 @@
 //	group          accuracy, roc-auc, brier: subset sums of a coin-weighing
 //	               design, about 2N/log₂N queries (binary)
 //	family         brier: the loss family's squared loss through
-//	               decode.AttackFamilyMulti, blocks of rows weighted 2^j
+//	               single.AttackFamilyMulti, blocks of rows weighted 2^j
 //	               (binary)
 //
 // auto picks by the scorer's model, as the list above says: labelinf plan
@@ -292,7 +292,7 @@
 // end. -strategy is auto, flip (one row per query: N queries), group
 // (subset sums of a coin-weighing design: about 2N/log₂N queries, 314 at
 // N = 1,000; binary) or family (the binary Brier score as the loss
-// family's squared loss, decode.AttackFamilyMulti: 126 queries at
+// family's squared loss, single.AttackFamilyMulti: 126 queries at
 // N = 1,000 and 5 decimals, 51 unrounded); K > 2 (accuracy, brier) is
 // flip, N + 1 queries for K = 3. -noise bounded -tau T is the only noise
 // modelled. The output adds floor (JSON), the information bound
