@@ -210,3 +210,21 @@ func TestErrorsExplain(t *testing.T) {
 		}
 	}
 }
+
+// TestReproFreshDirectory checks that repro without -out writes into a
+// new directory and nothing into the working directory (a clone's
+// docs/repro is rewritten only with -out docs/repro).
+func TestReproFreshDirectory(t *testing.T) {
+	wd := t.TempDir()
+	t.Chdir(wd)
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"repro", "-quick", "robust-tau"}, &out, &errb), errb.String())
+	m := regexp.MustCompile(`wrote (\S*labelinf-repro-\S*)/REPRO.md`).FindStringSubmatch(out.String())
+	require.NotNil(t, m, out.String())
+	defer os.RemoveAll(m[1])
+	_, err := os.Stat(filepath.Join(m[1], "REPRO.md"))
+	assert.NoError(t, err)
+	ents, err := os.ReadDir(wd)
+	require.NoError(t, err)
+	assert.Empty(t, ents, "repro wrote into the working directory")
+}
