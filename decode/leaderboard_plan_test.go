@@ -42,6 +42,7 @@ func estimateOf(t *testing.T, model string, opt MultiOptions) *QueryEstimate {
 // 2,362). The lower bound, 24 fresh points a query at most, is 9 and
 // 1,042.
 func TestLeaderboardEstimate(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		n                                    int
 		lower, low, high, one, target, final int
@@ -82,6 +83,7 @@ func TestLeaderboardEstimate(t *testing.T) {
 // N = 50 (TestLeaderboardStrategy198 runs N = 198). cmd/labelinf's TestPlanMeasured does the same for every
 // strategy through plan.
 func TestLeaderboardEstimateMeasured(t *testing.T) {
+	t.Parallel()
 	type run struct {
 		model string
 		n     int
@@ -116,6 +118,7 @@ func TestLeaderboardEstimateMeasured(t *testing.T) {
 // Auto picks Leaderboard for binary scores rounded to decimals, Hybrid
 // for float64-sklearn and Cross for the others here; Strategies lists every registered strategy.
 func TestAutoAndStrategies(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		model string
 		k     int
