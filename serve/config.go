@@ -78,13 +78,15 @@ type CompetitionConfig struct {
 	// (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M),
 	// accuracy (scikit-learn's rule: a binary p = 0.5 is class 0),
 	// accuracy-v1 (releases before it: p = 0.5 is class 1; only to finish
-	// a competition scored so, see CheckRules) or roc-auc (binary only).
+	// a competition scored so, see CheckRules), roc-auc (binary only) or
+	// brier (scikit-learn's brier_score_loss; K > 2: its multiclass form,
+	// rows summing to 1).
 	Metric string `json:"metric"`
 	// Clip overrides a log-loss model's clipping: "none", or ε to clip
 	// predictions to [ε, 1−ε]. Empty keeps the model's.
 	Clip string `json:"clip"`
 	// Decimals the reported score is rounded to (ties to even); absent
-	// takes the model's (5 for leaderboard, accuracy and roc-auc,
+	// takes the model's (5 for leaderboard, accuracy, roc-auc and brier,
 	// unrounded for the others), −1 reports it unrounded.
 	Decimals *int `json:"decimals"`
 	// PublicFraction of the rows, drawn with SplitSeed, make the public
