@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/labelinf/labelinf/catalog"
 	"io"
 	"os"
 	"strings"
@@ -140,6 +141,17 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("labelinf "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	return fs
+}
+
+// catalogUsage is the usage of a command that names attacks (attack,
+// plan): its flags, then the catalogue's list.
+func catalogUsage(fs *flag.FlagSet) func() {
+	return func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "Usage of %s:\n", fs.Name())
+		fs.PrintDefaults()
+		fmt.Fprintf(w, "\nThe attacks (labelinf attack -strategy NAME; plan lists those that apply):\n%s", catalog.Help("  "))
+	}
 }
 
 // parseFlags parses args into fs and rejects operands. It returns false
