@@ -9,8 +9,8 @@ import (
 // -strategy auto). No attack registers it.
 const AutoName = "auto"
 
-// autoDoc is AutoName's line in [Help].
-const autoDoc = "the one rule, Auto: leaderboard for a binary score rounded to decimals, hybrid for a binary float score whose model names its log, carry for another binary float32 score it can emulate, kbin for K > 2 against an unrounded model that names its log (klist for a summed score), else cross; the applicable attack with the fewest estimated queries where that one cannot carry a label a query, and for another metric"
+// AutoDoc is AutoName's line in the catalogue's lists ([Help]).
+const AutoDoc = "the one rule, Auto: leaderboard for a binary score rounded to decimals, hybrid for a binary float score whose model names its log, carry for another binary float32 score it can emulate, kbin for K > 2 against an unrounded model that names its log (klist for a summed score), else cross; the applicable attack with the fewest estimated queries where that one cannot carry a label a query, and for another metric"
 
 // Auto returns the attack that spends the fewest queries on t, by one
 // rule (BENCHMARKS.md, "The leaderboard: list decoding across queries",

@@ -97,12 +97,12 @@ const (
 	// Reference attacks are the papers' constructions, kept for
 	// comparison and for the figures repro publishes.
 	Reference
-	// SingleQuery attacks recover every label from one score computed in
-	// arbitrary precision.
-	SingleQuery
 	// Adaptive attacks read the released score of a defended
 	// leaderboard (package adaptive).
 	Adaptive
+	// SingleQuery attacks recover every label from one score computed in
+	// arbitrary precision.
+	SingleQuery
 )
 
 func (k Kind) String() string {
@@ -228,10 +228,17 @@ func Register(a *Attack) {
 			panic("catalog: attack " + n + " registered twice")
 		}
 	}
-	registry = append(registry, a)
+	// Kept in the order of the kinds, then of registration: the lists
+	// read multi-query, reference, adaptive, single-query.
+	i := len(registry)
+	for i > 0 && registry[i-1].Kind > a.Kind {
+		i--
+	}
+	registry = slices.Insert(registry, i, a)
 }
 
-// All returns every registered attack, in registration order.
+// All returns every registered attack, by kind (multi-query, reference,
+// adaptive, single-query), each kind in registration order.
 func All() []*Attack { return slices.Clone(registry) }
 
 // Lookup returns the attack called name (a name or an alias), or nil.
@@ -280,7 +287,7 @@ func Applicable(t Target) []*Attack {
 // doc"), indented by indent: what every -h text and the manual list.
 func Help(indent string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s%s: %s\n", indent, AutoName, autoDoc)
+	fmt.Fprintf(&b, "%s%s: %s\n", indent, AutoName, AutoDoc)
 	for _, a := range registry {
 		name := a.Name
 		if len(a.Aliases) > 0 {

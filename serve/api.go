@@ -94,8 +94,9 @@ func (s *Server) apiCompetition() http.Handler {
 // apiSubmit: POST /v1/competitions/{id}/submissions with
 // Authorization: Bearer KEY, a body of Content-Type application/json
 // ({"predictions": [...]}) or text/csv, and an optional Idempotency-Key.
-// 201 with the receipt; 200 with replay true for a repeated
-// Idempotency-Key.
+// 201 with the receipt; a repeated Idempotency-Key with the same
+// prediction answers the first receipt again, 201, with the header
+// Idempotent-Replayed: true.
 func (s *Server) apiSubmit() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := s.comp(w, r)
@@ -107,11 +108,12 @@ func (s *Server) apiSubmit() http.Handler {
 			s.fail(w, r, e)
 			return
 		}
-		status := http.StatusCreated
+		// A replay answers what the first request was answered, status
+		// included; a header tells them apart.
 		if rc.Replay {
-			status = http.StatusOK
+			w.Header().Set("Idempotent-Replayed", "true")
 		}
-		writeJSON(w, status, rc)
+		writeJSON(w, http.StatusCreated, rc)
 	})
 }
 

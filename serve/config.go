@@ -117,14 +117,14 @@ type CompetitionConfig struct {
 	// answers the training score unless the holdout's differs by more
 	// than its noisy threshold [DFHPRR15].
 	TrainLabels string `json:"train_labels,omitempty"`
-	// DefenceStateFile keeps the defence's state across restarts: the
-	// Ladder's bests (and the parameter-free Ladder's leaders) and
-	// Thresholdout's remaining budget, rewritten (atomically) after every
-	// release and read at start. Required with a Ladder or Thresholdout
-	// (a restarted server that forgot them would give every team a fresh
-	// ladder and Thresholdout a fresh budget), unless simulation_seed is
-	// set. One server process per state file: replicas behind one
-	// database would each keep their own.
+	// DefenceStateFile is where older servers (schema version 2 and before)
+	// kept the defence's state (the Ladder's bests and leaders,
+	// Thresholdout's budget). The state now lives in the database, read
+	// and written in each submission's transaction, so that replicas
+	// share it; a server given this field imports the file into the
+	// database once, renames it FILE.imported-TIME (and logs why), and
+	// refuses to start while a file that disagrees with the database is
+	// there. Leave it out of new configs.
 	DefenceStateFile string `json:"defence_state_file,omitempty"`
 	// DefenceSecretFile holds the host's secret (at least 32 bytes) that
 	// keys the noise; required for noise keyed on the prediction or the

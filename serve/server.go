@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -86,6 +87,14 @@ func NewServer(o Options) (*Server, error) {
 		}
 		s.comps[c.ID] = c
 		s.order = append(s.order, c)
+		if c.defence != nil && c.defence.stateFile != "" {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			err := importState(ctx, o.Store, c, o.Logger)
+			cancel()
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	if _, err := io.ReadFull(o.Rand, s.csrfKey[:]); err != nil {
 		return nil, fmt.Errorf("serve: random: %w", err)

@@ -137,8 +137,7 @@ func runAttack(e *env, args []string) int {
 	fs := newFlagSet("attack", e.stderr)
 	a := &attackFlags{scorerFlags: addScorerFlags(fs)}
 	a.seed = fs.Uint64("seed", 1, "seed of the simulated labels and noise")
-	a.strategy = fs.String("strategy", catalog.AutoName, "the attack: "+catalog.AutoName+" (one rule: the fewest queries for the scorer) or one of "+strings.Join(catalog.Names(), ", ")+" (listed below), robust-single (ICML Alg 2, one query, -scorer apa)")
-	fs.Usage = catalogUsage(fs)
+	a.strategy = fs.String("strategy", catalog.AutoName, "the `attack`: "+strings.Join(attackNames(), ", ")+" (labelinf help attacks says what each is)")
 	a.encoding = fs.String("encoding", "logit", "robust-single: predictions as logit, logprob or prob")
 	a.weights = fs.String("weights", "powers", "robust-single: weights powers (ICML Alg 2) or conway-guy (K = 2, N ≤ 50)")
 	a.margin = fs.Float64("margin", 1.0/16, "robust-single: δ > 0 in the weight unit 2Nτ(1+δ) (ln 3 − 1 is EA Thm 14)")
@@ -166,7 +165,7 @@ func runAttack(e *env, args []string) int {
 	if *a.out != "" && *a.partialOut != "" && filepath.Clean(*a.out) == filepath.Clean(*a.partialOut) {
 		return usageError(e.stderr, "attack", errors.New("-out and -partial-out name the same file"))
 	}
-	if *a.strategy == "robust-single" {
+	if at := catalog.Lookup(*a.strategy); at != nil && at.Name == "robust-single" {
 		if err := rejectFlags(a.set, "to -strategy robust-single", "assume", "check", "no-emulate", "timeout", "allow-partial", "partial-out", "api-key-file"); err != nil {
 			return usageError(e.stderr, "attack", err)
 		}
@@ -182,8 +181,8 @@ func runAttack(e *env, args []string) int {
 func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	fail := func(err error) int { return usageError(e.stderr, "attack", err) }
 	if *a.strategy != catalog.AutoName && catalog.Lookup(*a.strategy) == nil {
-		_, err := catalog.Parse(*a.strategy, catalog.Target{})
-		return fail(err)
+		return fail(fmt.Errorf("-strategy %q: no such attack%s (attacks: %s; labelinf help attacks says what each is)",
+			*a.strategy, didYouMean(*a.strategy, attackNames()), strings.Join(attackNames(), ", ")))
 	}
 	var err error
 	if *a.timeout <= 0 {
@@ -265,7 +264,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 			return fail(fmt.Errorf("-strategy %s: %w", at.Name, err))
 		}
 		if at.Run == nil {
-			return fail(fmt.Errorf("-strategy %s is not run by attack against this scorer", at.Name))
+			return fail(fmt.Errorf("-strategy %s is not run by attack: %s", at.Name, at.Doc))
 		}
 	}
 	var st decode.Strategy // the multi-query strategy (nil: cross, or another kind)
@@ -510,7 +509,14 @@ func readLabels(name string, k int) ([]int, error) {
 			continue
 		}
 		v, err := strconv.Atoi(s)
-		if err != nil || v < 0 || v >= k {
+		if err != nil || v < 0 {
+			return nil, fmt.Errorf("%s:%d: %q is not a class index in [0, %d)", name, line, clip(s, 40), k)
+		}
+		if v >= k {
+			if v < 64 {
+				// Most likely the classes were not given: say so.
+				return nil, fmt.Errorf("%s:%d: class %d, but -k is %d (the number of classes, 2 by default): give -k %d or more", name, line, v, k, v+1)
+			}
 			return nil, fmt.Errorf("%s:%d: %q is not a class index in [0, %d)", name, line, clip(s, 40), k)
 		}
 		out = append(out, v)

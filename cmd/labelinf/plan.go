@@ -28,7 +28,7 @@ type scorerFlags struct {
 
 func addScorerFlags(fs *flag.FlagSet) *scorerFlags {
 	return &scorerFlags{
-		n:      fs.Int("n", 0, "number of labels"),
+		n:      fs.Int("n", 0, "number of private labels `N` (required unless -labels FILE or a served competition gives it)"),
 		k:      fs.Int("k", 2, "number of classes (2..64)"),
 		scorer: fs.String("scorer", scorer.Float64Sklearn, "scorer: "+strings.Join(scorer.ModelNames, ", ")+", cmd:PROGRAM, or a served competition http://HOST:PORT/v1/competitions/ID"),
 		assume: fs.String("assume", "", "the scorer model to plan for (required with cmd:PROGRAM and http://…)"),
@@ -89,7 +89,7 @@ func (f *scorerFlags) parse(set map[string]bool) (scorerSpec, error) {
 	}
 	m, err := scorer.ParseModel(name)
 	if err != nil {
-		return sp, err
+		return sp, scorerError(name, err)
 	}
 	sp.model = m
 	if sp.noise, err = scorer.ParseNoise(*f.noise, *f.tau, *f.delta); err != nil {
@@ -210,7 +210,6 @@ type planOut struct {
 func runPlan(e *env, args []string) int {
 	fs := newFlagSet("plan", e.stderr)
 	sf := addScorerFlags(fs)
-	fs.Usage = catalogUsage(fs)
 	dryMax := fs.Int("dry-run-max", defaultDryRunMax, "run the dry runs of the block codes (blocks, lean, cross) only for N ≤ `M`; beyond, print their lower bounds alone")
 	if !parseFlags(fs, args, e.stderr) {
 		return 2
@@ -295,7 +294,7 @@ func runPlan(e *env, args []string) int {
 	}
 	tw.Flush()
 	fmt.Fprintln(e.stdout, "queries: the dry run's count, every block decoded whole (a real run adds its retries and partially decoded blocks); a–b, a+: an estimate from the attack's construction")
-	fmt.Fprintln(e.stdout, "at least: a proven lower bound on the attack's queries, never above its own count or estimate: its own for every labeling, or the information floor where that is higher")
+	fmt.Fprintln(e.stdout, "at least: a proven lower bound on the attack's queries, never above its own count or estimate: its own for every labeling, or the floor above (every attack) where that is higher")
 	for _, r := range out.Strategies {
 		if r.DryRun != "" && r.Error == "" {
 			fmt.Fprintf(e.stdout, "%s: %s\n", r.Strategy, r.DryRun)

@@ -19,7 +19,7 @@ func runRepro(e *env, args []string) int {
 	all := fs.Bool("all", false, "run every item")
 	quick := fs.Bool("quick", false, "run the expensive items on a smaller case (the cheap ones whole)")
 	out := fs.String("out", "docs/repro", "write REPRO.md, the tables, CSVs and plots under `DIR`")
-	if err := fs.Parse(args); err != nil {
+	if !parseArgs(fs, args, stderr) {
 		return 2
 	}
 	names := fs.Args()
@@ -62,6 +62,19 @@ func runRepro(e *env, args []string) int {
 	}
 	fmt.Fprintf(stdout, "ran %d items; wrote REPRO.md (keeping the sections of other items found there)\n", len(res))
 	return 0
+}
+
+func init() {
+	helpExtra["repro"] = func() string {
+		var b strings.Builder
+		b.WriteString("Items:\n")
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		for _, it := range repro.Items() {
+			fmt.Fprintf(tw, "  %s\t%s\n", it.Name, it.Title)
+		}
+		tw.Flush()
+		return b.String()
+	}
 }
 
 func itemNames() string {
