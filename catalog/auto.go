@@ -43,6 +43,9 @@ func Auto(t Target) (*Attack, error) {
 	if err := t.check(); err != nil {
 		return nil, err
 	}
+	if a, ok := discreteAuto(t); ok {
+		return a, nil
+	}
 	if t.metric() == LogLoss {
 		if a := Lookup(autoRule(t)); a != nil && a.Applies(t) == nil {
 			return a, nil

@@ -42,7 +42,7 @@ func init() {
 		},
 	})
 	Register(&Attack{
-		Name: "family", Kind: SingleQuery,
+		Name: "loss-family", Kind: SingleQuery,
 		Doc:     "EA Appendix F: one noisy score of a binary loss of the family (cross-entropy, squared, Bregman …) gives every label (single.AttackFamily)",
 		Applies: singleApplies(true),
 		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {

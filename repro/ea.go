@@ -25,7 +25,9 @@ func runProp3(ctx context.Context, c *Config, r *Result) error {
 	taus := []float64{1e-4, 1e-2, 1}
 	ns := []int{2, 4, 6, 8, 10}
 	fig := Figure{Name: "ea-prop3", Title: "EA Prop 3: bits φ of FPA(φ) for the robust single query (cross-entropy, K = 2)",
-		XLabel: "labels N", YLabel: "φ (bits of the float format)", YMin: 0, YMax: 64}
+		XLabel: "labels N", YLabel: "φ (bits of the float format)", YMin: 0, YMax: 84,
+		// Headroom above the data (at most 34 bits) for the nine-line legend.
+		YTicks: []float64{0, 10, 20, 30, 40}}
 	fails := 0
 	first := ""
 	for ti, tau := range taus {

@@ -13,6 +13,8 @@
 //	                [-strategy ATTACK] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
+//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family] [-n N] [-k K]
+//	                [-seed S] [-labels FILE] [-noise bounded -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
 //	                [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
@@ -80,7 +82,8 @@
 //
 // The fpa command evaluates one operation in an emulated floating-point
 // format, correctly rounded, and prints the result as a hex float in Go's
-// %x form (0x1.8p+01), or inf, -inf, nan. Operands are decimal or hex
+// %x form (0x1.8p+01), exact, then as the shortest decimal that identifies
+// it at its precision (3), or inf, -inf, nan twice. Operands are decimal or hex
 // floats (inf and nan too), rounded into the format in the chosen mode
 // first; a negative operand needs no "--", and flags may come after the
 // operands. Flags:
@@ -94,8 +97,8 @@
 //
 // For example
 //
-//	labelinf fpa -format binary64 -op add 1 2           prints 0x1.8p+01
-//	labelinf fpa -format 5,10 -round up -op div 1 3     prints 0x1.558p-02
+//	labelinf fpa -format binary64 -op add 1 2           prints 0x1.8p+01 3
+//	labelinf fpa -format 5,10 -round up -op div 1 3     prints 0x1.558p-02 0.3335
 //
 // An invalid format, mode, op, operand count or operand, or an unknown
 // flag, exits with status 2.
@@ -205,6 +208,13 @@
 //	               applicable attack with the fewest estimated queries where
 //	               that one cannot carry a label a query, and for another
 //	               metric
+//	flip           one row a query: N queries (K = 2), N + 1 for K = 3;
+//	               accuracy, roc-auc, brier (-scorer METRIC)
+//	group          subset sums of a coin-weighing design (Cantor–Mills),
+//	               about 2N/log₂N queries; binary accuracy, roc-auc, brier
+//	family         the Brier score as the loss family's squared loss
+//	               (single.AttackFamilyMulti): blocks of rows weighted 2^j;
+//	               binary brier
 //	hybrid         carry's list top over binary digits read from the residual;
 //	               binary scorers whose model names its log (float64-sklearn,
 //	               torch-bce): the fewest queries there (also list-digits)
@@ -242,7 +252,7 @@
 //	robust-single  ICML 2021 Alg 2, EA Thm 3: one score with bounded, Gaussian
 //	               or Laplace noise below τ gives every label (-scorer apa)
 //	               (also robust)
-//	family         EA Appendix F: one noisy score of a binary loss of the
+//	loss-family    EA Appendix F: one noisy score of a binary loss of the
 //	               family (cross-entropy, squared, Bregman …) gives every
 //	               label (single.AttackFamily)
 //	prime-log      one noise-free binary score whose logs of primes separate
@@ -303,6 +313,24 @@
 // renormalisation) is a usage error. Noise is not a component: it is
 // -noise. A model with reduce=sum is attacked through its score divided by
 // N.
+//
+// # metrics
+//
+// attack -scorer accuracy, roc-auc (or auc) or brier, each optionally
+// ",dec=D" or ",dec=none" (default 5 decimals, as labelinf serve),
+// attacks a simulated server of that metric as labelinf serve computes it
+// (package discrete); against a served competition whose metric is one of
+// them (-scorer http://…, -assume empty or that metric) the attack reads
+// the metric and decimals from the server and checks the labels at the
+// end. -strategy is auto, flip (one row per query: N queries), group
+// (subset sums of a coin-weighing design: about 2N/log₂N queries, 314 at
+// N = 1,000; binary) or family (the binary Brier score as the loss
+// family's squared loss, single.AttackFamilyMulti: 126 queries at
+// N = 1,000 and 5 decimals, 51 unrounded); K > 2 (accuracy, brier) is
+// flip, N + 1 queries for K = 3. -noise bounded -tau T is the only noise
+// modelled. The output adds floor (JSON), the information bound
+// N·H/log₂(distinct scores). Rounding coarser than one label (2 decimals
+// on 1,000 rows of accuracy) stops the attack with no label reported.
 //
 // # output files
 //
@@ -462,6 +490,7 @@
 // submits with its own API key. -inprocess attacks an in-process
 // simulation of each cell instead, faster and with the same report, byte
 // for byte. A missing or bad config, labels or honest files exit 2.
+//
 // # serve
 //
 // The serve command is a scoring server for competition hosts: it holds
@@ -546,7 +575,10 @@
 //	           full run writes each expensive item's -quick table as
 //	           ITEM-quick-table.csv: CI compares both with the committed
 //	           ones
-//	-out DIR   output directory (default docs/repro)
+//	-out DIR   output directory (default: a new directory
+//	           labelinf-repro-* in the temporary directory, whose
+//	           name it prints; -out docs/repro regenerates the
+//	           committed docs/repro of a clone)
 //
 // It prints one line per item (status, seconds), and progress on stderr
 // when stderr is a terminal. Naming no item and not -all, both, or an

@@ -84,10 +84,12 @@ func runFPA(e *env, args []string) int {
 	case "exp":
 		z.Exp(xs[0])
 	}
+	// The exact hex form, then the shortest decimal that identifies the
+	// result at its precision.
 	if *acc {
-		fmt.Fprintln(stdout, z.Text('x', -1), z.Acc())
+		fmt.Fprintln(stdout, z.Text('x', -1), z.Text('g', -1), z.Acc())
 	} else {
-		fmt.Fprintln(stdout, z.Text('x', -1))
+		fmt.Fprintln(stdout, z.Text('x', -1), z.Text('g', -1))
 	}
 	return 0
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -18,7 +19,7 @@ func runRepro(e *env, args []string) int {
 	fs := newFlagSet("repro", stderr)
 	all := fs.Bool("all", false, "run every item")
 	quick := fs.Bool("quick", false, "run the expensive items on a smaller case (the cheap ones whole)")
-	out := fs.String("out", "docs/repro", "write REPRO.md, the tables, CSVs and plots under `DIR`")
+	out := fs.String("out", "", "write REPRO.md, the tables, CSVs and plots under `DIR` (default: a new directory labelinf-repro-* in the temporary directory; -out docs/repro regenerates the committed ones)")
 	if !parseArgs(fs, args, stderr) {
 		return 2
 	}
@@ -36,8 +37,18 @@ func runRepro(e *env, args []string) int {
 		return usageError(stderr, "repro", fmt.Errorf("-all with item names %s: give one or the other", strings.Join(names, " ")))
 	case !*all && len(names) == 0:
 		return usageError(stderr, "repro", fmt.Errorf("no item: name items or give -all (items: %s)", itemNames()))
-	case *out == "":
+	case setFlags(fs)["out"] && *out == "":
 		return usageError(stderr, "repro", fmt.Errorf("-out: need a directory"))
+	}
+	fresh := *out == ""
+	if fresh {
+		// A fresh directory: a run never rewrites a checkout's files
+		// unless told to with -out.
+		d, err := os.MkdirTemp("", "labelinf-repro-")
+		if err != nil {
+			return failure(stderr, "repro", err)
+		}
+		*out = d
 	}
 	c := &repro.Config{Out: *out, Quick: *quick, Commit: gitCommit()}
 	if isTerminal(stderr) {
@@ -59,6 +70,10 @@ func runRepro(e *env, args []string) int {
 	tw.Flush()
 	if err != nil {
 		return failure(stderr, "repro", err)
+	}
+	if fresh {
+		fmt.Fprintf(stdout, "ran %d items; wrote %s\n", len(res), filepath.Join(*out, "REPRO.md"))
+		return 0
 	}
 	fmt.Fprintf(stdout, "ran %d items; wrote REPRO.md (keeping the sections of other items found there)\n", len(res))
 	return 0
