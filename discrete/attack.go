@@ -418,3 +418,42 @@ func (r *run) check(ctx context.Context) error {
 	r.res.CheckDecisive = !r.matches(wrong, v)
 	return nil
 }
+
+// Plan returns the queries [Attack] sends with o when every score
+// decodes, the check query included if o.Check asks for it: flip N (AUC:
+// N; K > 2: N + 1 plus, for K > 3, up to K − 3 per row of a label ≥ 2,
+// counted at most), group 1 + the design's weighings, family ⌈N/M⌉.
+func Plan(o Options) (int, error) {
+	if err := o.validate(); err != nil {
+		return 0, err
+	}
+	st := o.Strategy
+	if st == Auto {
+		st = Choose(o)
+	}
+	q := 0
+	switch {
+	case st == Family:
+		m, err := familyBlock(context.Background(), o)
+		if err != nil {
+			return 0, err
+		}
+		q = (o.N + m - 1) / m
+	case o.K > 2:
+		q = o.N + 1 + o.N*max(o.K-3, 0)
+	case st == Flip:
+		q = o.N
+	default:
+		rows := o.N
+		if o.Metric == AUC {
+			rows--
+		}
+		var pl planner
+		_, w := pl.plan(rows)
+		q = 1 + w
+	}
+	if o.Check {
+		q++
+	}
+	return q, nil
+}
