@@ -102,6 +102,9 @@ type loopback struct {
 }
 
 func openLoopback(ctx context.Context, o LoopbackOptions, s Spec) (_ *loopback, err error) {
+	if err := checkMetricDefence(s); err != nil {
+		return nil, err // serve would refuse to start
+	}
 	dir, err := os.MkdirTemp(o.Dir, "labelinf-audit-")
 	if err != nil {
 		return nil, fmt.Errorf("audit: loopback: %w", err)

@@ -111,10 +111,35 @@ func InProcess(ctx context.Context, s Spec) (Target, error) {
 				t.eps = e
 			}
 		}
-	} else if perRow {
-		return nil, &MetricDefenceError{Metric: t.metric.Name()}
+	} else if err := checkMetricDefence(s); err != nil {
+		return nil, err
+	} else {
+		t.perRow = false
 	}
 	return t, nil
+}
+
+// checkMetricDefence returns a *MetricDefenceError if labelinf serve
+// refuses the cell's defence on the spec's metric: the Ladder and noise
+// keyed on the losses need a per-row loss, which only the log-loss
+// metrics have (serve/defence.go).
+func checkMetricDefence(s Spec) error {
+	d := s.Cell.Defence
+	if d.Ladder == nil && (d.Noise == nil || d.Noise.Key != "losses") {
+		return nil
+	}
+	name := s.Metric
+	if name == "" {
+		name = DefaultMetric
+	}
+	m, err := serve.ParseMetric(name, s.Clip)
+	if err != nil {
+		return err
+	}
+	if _, isLog := m.(interface{ Model(int) string }); isLog {
+		return nil
+	}
+	return &MetricDefenceError{Metric: m.Name()}
 }
 
 // A MetricDefenceError is a cell whose defence needs a per-row loss
@@ -243,4 +268,9 @@ func (t *inProcess) mean(pred []float64, rows []int) (*big.Rat, error) {
 		return nil, errInfinite
 	}
 	return v.R, nil
+}
+
+// asMetricDefence is errors.As for a *MetricDefenceError.
+func asMetricDefence(err error, target **MetricDefenceError) bool {
+	return errors.As(err, target)
 }
