@@ -168,19 +168,26 @@ func (o *Options) validate() error {
 	return nil
 }
 
-// Choose returns the strategy Auto runs: Family for a binary Brier score
-// whose family plan separates blocks of at least 2 rows, else Group for a
-// binary metric, Flip for K > 2.
+// Choose returns the strategy Auto runs: of the strategies that apply
+// ([Strategies]), the one whose plan ([Plan]) sends the fewest queries
+// (Family for the binary Brier score where its blocks hold more than a
+// few rows: 126 against Group's 314 at N = 1,000 and 5 decimals, but
+// 12,501 against 5,119 at N = 25,000), ties to the earlier; Flip for
+// K > 2.
 func Choose(o Options) Strategy {
-	switch {
-	case o.K > 2:
-		return Flip
-	case o.Metric == Brier:
-		if m, err := familyBlock(context.Background(), o); err == nil && m >= 2 {
-			return Family
+	best, bestQ := Flip, -1
+	for _, st := range Strategies(o.Metric, max(o.K, 2)) {
+		p := o
+		p.Strategy, p.Check = st, false
+		q, err := Plan(p)
+		if err != nil {
+			continue
+		}
+		if bestQ < 0 || q < bestQ {
+			best, bestQ = st, q
 		}
 	}
-	return Group
+	return best
 }
 
 // Attack recovers the labels of s, a served score of metric o.Metric
