@@ -67,7 +67,7 @@ var Cross Strategy = cross{}
 // cross is Cross; p, if set (tests), replaces its K-ary code's tuning.
 type cross struct{ p *radixParams }
 
-func init() { register(Cross, "auto", "") }
+func init() { register(Cross) }
 
 func (cross) String() string     { return "cross" }
 func (cross) knownNeutral() bool { return false }

@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"flag"
+	"github.com/labelinf/labelinf/catalog"
+	"go/doc/comment"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -78,21 +82,22 @@ func TestHelpTopics(t *testing.T) {
 	assert.Contains(t, errb.String(), "did you mean attack?")
 }
 
-// TestHelpAttacks checks that help attacks lists every attack -strategy
-// takes, each with a summary, and that decode's registry and the
-// summaries agree.
+// TestAttackCatalog checks that help attacks, the manual (doc.go, from
+// manual.txt) and attack -h name every attack of the catalogue (package
+// catalog), auto first.
 func TestAttackCatalog(t *testing.T) {
-	names := attackNames()
-	for _, n := range names {
-		assert.NotEmpty(t, attackSummaries[n], "attack %s has no summary in attackSummaries", n)
-	}
-	for n := range attackSummaries {
-		assert.Contains(t, names, n, "attackSummaries names %s, which no strategy is", n)
-	}
+	names := append([]string{catalog.AutoName}, catalog.Names()...)
+	assert.Equal(t, names, attackNames())
 	var out, errb bytes.Buffer
 	require.Equal(t, 0, run([]string{"help", "attacks"}, &out, &errb))
+	doc, err := os.ReadFile("doc.go")
+	require.NoError(t, err)
+	out2, errb2 := new(bytes.Buffer), new(bytes.Buffer)
+	run([]string{"attack", "-h"}, out2, errb2)
 	for _, n := range names {
-		assert.Regexp(t, `(?m)^\t`+regexp.QuoteMeta(n)+` `, out.String())
+		assert.Regexp(t, `(?m)^\t`+regexp.QuoteMeta(n)+` `, out.String(), "help attacks")
+		assert.Regexp(t, `(?m)^//\t`+regexp.QuoteMeta(n)+` `, string(doc), "the manual (doc.go)")
+		assert.Contains(t, out2.String()+errb2.String(), n, "attack -h")
 	}
 }
 
@@ -211,20 +216,27 @@ func TestErrorsExplain(t *testing.T) {
 	}
 }
 
-// TestReproFreshDirectory checks that repro without -out writes into a
-// new directory and nothing into the working directory (a clone's
-// docs/repro is rewritten only with -out docs/repro).
-func TestReproFreshDirectory(t *testing.T) {
-	wd := t.TempDir()
-	t.Chdir(wd)
-	var out, errb bytes.Buffer
-	require.Equal(t, 0, run([]string{"repro", "-quick", "robust-tau"}, &out, &errb), errb.String())
-	m := regexp.MustCompile(`wrote (\S*labelinf-repro-\S*)/REPRO.md`).FindStringSubmatch(out.String())
-	require.NotNil(t, m, out.String())
-	defer os.RemoveAll(m[1])
-	_, err := os.Stat(filepath.Join(m[1], "REPRO.md"))
-	assert.NoError(t, err)
-	ents, err := os.ReadDir(wd)
+// TestDocHeadings: every section of the manual (go doc ./cmd/labelinf)
+// is a heading, not text run into the paragraph before it (a heading
+// needs a blank comment line on both sides).
+func TestDocHeadings(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments|parser.PackageClauseOnly)
 	require.NoError(t, err)
-	assert.Empty(t, ents, "repro wrote into the working directory")
+	require.NotNil(t, f.Doc)
+	d := new(comment.Parser).Parse(f.Doc.Text())
+	var headings []string
+	for _, b := range d.Content {
+		if h, ok := b.(*comment.Heading); ok {
+			var s string
+			for _, x := range h.Text {
+				if p, ok := x.(comment.Plain); ok {
+					s += string(p)
+				}
+			}
+			headings = append(headings, s)
+		}
+	}
+	for _, want := range []string{"demo", "fpa", "plan", "attack", "fingerprint", "blia", "bits", "audit", "serve", "serve API", "repro", "version"} {
+		assert.Contains(t, headings, want)
+	}
 }
