@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -85,7 +86,7 @@ func gridLabels(t *testing.T, lab string, n, k int) []int {
 	labels := make([]int, n)
 	switch lab {
 	case "seed 1":
-		return randLabels(rand.New(rand.NewPCG(1, 0x6c6162656c73)), n, k) // labelinf attack -seed 1
+		return testrand.Labels(rand.New(rand.NewPCG(1, 0x6c6162656c73)), n, k) // labelinf attack -seed 1
 	case "all K-1":
 		for i := range labels {
 			labels[i] = k - 1

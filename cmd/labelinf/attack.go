@@ -136,7 +136,7 @@ func runAttack(e *env, args []string) int {
 	fs := newFlagSet("attack", e.stderr)
 	a := &attackFlags{scorerFlags: addScorerFlags(fs)}
 	a.seed = fs.Uint64("seed", 1, "seed of the simulated labels and noise")
-	a.strategy = fs.String("strategy", "auto", "auto (= leaderboard for a binary score rounded to decimals, hybrid for a binary float score whose model names its log, carry for another binary float32 score, kbin for K > 2 against an unrounded model that names its log, else cross), hybrid (carry's list top over binary digits, binary scorers whose model names its log), carry (list decoding across queries by emulated brackets, binary float scorers), klist (cross's K-ary digits under a list-decoded top of binary questions, K > 2, N ≥ 400), kbin (klist's top over hybrid's digits read from the residual: binary, radix 3 on three-label points), cross (lean with labels carried across queries and the model's exact terms: fewest queries on float scorers), blocks, lean (blocks with partial decoding and mixed Conway–Guy blocks), primes (ICML Alg 1), alg3 (ICML Alg 3), leaderboard (list decoding across queries, binary scores rounded to decimals), robust-single (ICML Alg 2, one query, -scorer apa)")
+	a.strategy = fs.String("strategy", "auto", "the `attack`: "+strings.Join(attackNames(), ", ")+" (labelinf help attacks says what each is)")
 	a.encoding = fs.String("encoding", "logit", "robust-single: predictions as logit, logprob or prob")
 	a.weights = fs.String("weights", "powers", "robust-single: weights powers (ICML Alg 2) or conway-guy (K = 2, N ≤ 50)")
 	a.margin = fs.Float64("margin", 1.0/16, "robust-single: δ > 0 in the weight unit 2Nτ(1+δ) (ln 3 − 1 is EA Thm 14)")
@@ -151,6 +151,11 @@ func runAttack(e *env, args []string) int {
 		return 2
 	}
 	a.set = setFlags(fs)
+	if ms, ok, err := discreteTarget(e.ctx, a); err != nil {
+		return servedError(e, "attack", err)
+	} else if ok {
+		return runDiscrete(e, a, ms)
+	}
 	if isHTTPScorer(*a.scorer) && *a.assume == "" {
 		// Plan for the model the served competition publishes.
 		if _, _, _, _, err := servedModel(e.ctx, a.scorerFlags, a.set); err != nil {
@@ -181,7 +186,8 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	fail := func(err error) int { return usageError(e.stderr, "attack", err) }
 	st, err := decode.ParseStrategy(*a.strategy)
 	if err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("-strategy %q: no such attack%s (attacks: %s; labelinf help attacks says what each is)",
+			*a.strategy, didYouMean(*a.strategy, attackNames()), strings.Join(attackNames(), ", ")))
 	}
 	if *a.timeout <= 0 {
 		return fail(fmt.Errorf("-timeout %v: want a duration > 0", *a.timeout))
@@ -498,7 +504,14 @@ func readLabels(name string, k int) ([]int, error) {
 			continue
 		}
 		v, err := strconv.Atoi(s)
-		if err != nil || v < 0 || v >= k {
+		if err != nil || v < 0 {
+			return nil, fmt.Errorf("%s:%d: %q is not a class index in [0, %d)", name, line, clip(s, 40), k)
+		}
+		if v >= k {
+			if v < 64 {
+				// Most likely the classes were not given: say so.
+				return nil, fmt.Errorf("%s:%d: class %d, but -k is %d (the number of classes, 2 by default): give -k %d or more", name, line, v, k, v+1)
+			}
 			return nil, fmt.Errorf("%s:%d: %q is not a class index in [0, %d)", name, line, clip(s, 40), k)
 		}
 		out = append(out, v)

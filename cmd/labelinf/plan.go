@@ -27,7 +27,7 @@ type scorerFlags struct {
 
 func addScorerFlags(fs *flag.FlagSet) *scorerFlags {
 	return &scorerFlags{
-		n:      fs.Int("n", 0, "number of labels"),
+		n:      fs.Int("n", 0, "number of private labels `N` (required unless -labels FILE or a served competition gives it)"),
 		k:      fs.Int("k", 2, "number of classes (2..64)"),
 		scorer: fs.String("scorer", scorer.Float64Sklearn, "scorer: "+strings.Join(scorer.ModelNames, ", ")+", cmd:PROGRAM, or a served competition http://HOST:PORT/v1/competitions/ID"),
 		assume: fs.String("assume", "", "the scorer model to plan for (required with cmd:PROGRAM and http://…)"),
@@ -88,7 +88,7 @@ func (f *scorerFlags) parse(set map[string]bool) (scorerSpec, error) {
 	}
 	m, err := scorer.ParseModel(name)
 	if err != nil {
-		return sp, err
+		return sp, scorerError(name, err)
 	}
 	sp.model = m
 	if sp.noise, err = scorer.ParseNoise(*f.noise, *f.tau, *f.delta); err != nil {

@@ -1,35 +1,30 @@
-package decode
+package single
 
 import (
 	"context"
 	"errors"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func randLabels(r *rand.Rand, n, k int) []int {
-	y := make([]int, n)
-	for i := range y {
-		y[i] = r.IntN(k)
-	}
-	return y
-}
-
 func TestSingleQueryRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, tt := range []struct{ n, k int }{{1, 2}, {2, 2}, {10, 2}, {300, 2}, {2000, 2}, {50, 3}, {400, 6}, {7, 10}} {
-		q, err := NewSingleQuery(tt.n, tt.k)
+		q, err := NewQuery(tt.n, tt.k)
 		require.NoError(t, err)
 		for trial := 0; trial < 3; trial++ {
-			labels := randLabels(r, tt.n, tt.k)
+			labels := testrand.Labels(r, tt.n, tt.k)
 			o, err := oracle.NewExact(labels, tt.k, q.Prec())
 			require.NoError(t, err)
-			res, err := AttackSingle(context.Background(), o, Options{})
+			res, err := Attack(context.Background(), o, Options{})
 			require.NoError(t, err, "N=%d K=%d", tt.n, tt.k)
 			assert.Equal(t, labels, res.Labels, "N=%d K=%d", tt.n, tt.k)
 			assert.True(t, res.Verified)
@@ -54,7 +49,7 @@ func TestPlannedPrecisionIsTight(t *testing.T) {
 			const below = 5
 			fails := 0
 			for n := base; n < base+trials; n++ {
-				q, err := NewSingleQuery(n, k)
+				q, err := NewQuery(n, k)
 				require.NoError(t, err)
 				labels := make([]int, n)
 				for i := range labels {
@@ -62,17 +57,17 @@ func TestPlannedPrecisionIsTight(t *testing.T) {
 				}
 				o, err := oracle.NewExact(labels, k, q.Prec())
 				require.NoError(t, err)
-				res, err := AttackSingle(context.Background(), o, Options{})
+				res, err := Attack(context.Background(), o, Options{})
 				require.NoError(t, err, "N=%d K=%d at planned P=%d", n, k, q.Prec())
 				assert.Equal(t, labels, res.Labels)
 
 				low, err := oracle.NewExact(labels, k, q.Prec()-below)
 				require.NoError(t, err)
-				_, err = AttackSingle(context.Background(), low, Options{})
+				_, err = Attack(context.Background(), low, Options{})
 				var pe *PrecisionError
 				assert.True(t, errors.As(err, &pe), "below plan must be refused by default")
-				res, err = AttackSingle(context.Background(), low, Options{AllowLowPrecision: true})
-				if err != nil || !equal(res.Labels, labels) {
+				res, err = Attack(context.Background(), low, Options{AllowLowPrecision: true})
+				if err != nil || !slices.Equal(res.Labels, labels) {
 					fails++
 				}
 			}
@@ -82,22 +77,10 @@ func TestPlannedPrecisionIsTight(t *testing.T) {
 	}
 }
 
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestDecodeRejects(t *testing.T) {
-	q, err := NewSingleQuery(100, 2)
+	q, err := NewQuery(100, 2)
 	require.NoError(t, err)
-	labels := randLabels(rand.New(rand.NewPCG(3, 4)), 100, 2)
+	labels := testrand.Labels(rand.New(rand.NewPCG(3, 4)), 100, 2)
 	o, err := oracle.NewExact(labels, 2, q.Prec())
 	require.NoError(t, err)
 	score, err := o.Score(context.Background(), q.Prediction())
@@ -108,14 +91,14 @@ func TestDecodeRejects(t *testing.T) {
 	ulp := new(big.Float).SetMantExp(big.NewFloat(1), score.MantExp(nil)-int(q.Prec()))
 	off.Add(off, ulp)
 	_, err = q.Decode(off, Options{})
-	assert.ErrorIs(t, err, ErrInconsistent)
+	assert.ErrorIs(t, err, decode.ErrInconsistent)
 
 	// A score no labeling explains.
 	_, err = q.Decode(new(big.Float).SetPrec(q.Prec()).SetFloat64(0.123456789), Options{})
-	assert.ErrorIs(t, err, ErrInconsistent)
+	assert.ErrorIs(t, err, decode.ErrInconsistent)
 	for _, bad := range []*big.Float{nil, big.NewFloat(0), big.NewFloat(-1), new(big.Float).SetInf(false)} {
 		_, err = q.Decode(bad, Options{})
-		assert.ErrorIs(t, err, ErrInconsistent)
+		assert.ErrorIs(t, err, decode.ErrInconsistent)
 	}
 	// Too few bits.
 	_, err = q.Decode(new(big.Float).SetPrec(53).Set(score), Options{})
@@ -123,9 +106,9 @@ func TestDecodeRejects(t *testing.T) {
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, q.Prec(), pe.Need)
 
-	_, err = NewSingleQuery(0, 2)
+	_, err = NewQuery(0, 2)
 	assert.Error(t, err)
-	_, err = NewSingleQuery(10, 1)
+	_, err = NewQuery(10, 1)
 	assert.Error(t, err)
 }
 
@@ -135,7 +118,7 @@ func TestDecodeRejects(t *testing.T) {
 // on primes past 600).
 func TestPrimePrediction(t *testing.T) {
 	for _, tt := range []struct{ n, k int }{{1, 2}, {50, 2}, {30, 3}, {200, 8}} {
-		q, err := NewSingleQuery(tt.n, tt.k)
+		q, err := NewQuery(tt.n, tt.k)
 		require.NoError(t, err)
 		p := q.Prediction()
 		require.NoError(t, p.Validate())

@@ -1,4 +1,4 @@
-package decode
+package single
 
 import (
 	"context"
@@ -7,10 +7,9 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/loss"
-	"github.com/labelinf/labelinf/oracle"
-	"github.com/labelinf/labelinf/scorer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -121,7 +120,7 @@ func TestAttackFamilyMultiErrors(t *testing.T) {
 	if err == nil {
 		assert.Equal(t, labels, res.Labels, "verified labels under excess noise")
 	} else {
-		assert.True(t, errors.Is(err, ErrInconsistent), "error %v", err)
+		assert.True(t, errors.Is(err, decode.ErrInconsistent), "error %v", err)
 		assert.False(t, res.Verified)
 	}
 }
@@ -221,7 +220,7 @@ func TestAttackPrimeLog(t *testing.T) {
 			if err == nil {
 				assert.Equal(t, labels, r2.Labels)
 			} else {
-				assert.ErrorIs(t, err, ErrInconsistent)
+				assert.ErrorIs(t, err, decode.ErrInconsistent)
 			}
 		})
 	}
@@ -246,26 +245,4 @@ func TestPlanPrimeLogErrors(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, p.Separation(), 0.0)
 	assert.Less(t, p.Separation(), 1e-11)
-}
-
-// TestMultiMaxBlock: Primes (ICML Alg 1) capped at 5 points per query
-// takes exactly ⌈N/5⌉ queries against a float64 scorer, as ICML Table 2
-// runs it, and recovers every label.
-func TestMultiMaxBlock(t *testing.T) {
-	rng := testrand.New(t)
-	const n = 103
-	labels := make([]int, n)
-	for i := range labels {
-		labels[i] = rng.IntN(2)
-	}
-	m, err := scorer.ParseModel(scorer.Float64Sklearn)
-	require.NoError(t, err)
-	s, err := oracle.NewSim(m, labels, 2)
-	require.NoError(t, err)
-	res, err := AttackMulti(context.Background(), s, MultiOptions{Strategy: Primes, Model: m, MaxBlock: 5})
-	require.NoError(t, err)
-	assert.Equal(t, labels, res.Labels)
-	assert.Equal(t, (n+4)/5, res.Queries)
-	_, err = AttackMulti(context.Background(), s, MultiOptions{Strategy: Primes, Model: m, MaxBlock: -1})
-	assert.Error(t, err)
 }

@@ -3,7 +3,7 @@
 // Theorem 14] and its K-class form [EA, Theorem 3], with predictions kept
 // in log space and decoding in O(N) big-number operations.
 
-package decode
+package single
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"math/big"
 
 	"github.com/labelinf/labelinf/apa"
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/internal/bigint"
 	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
@@ -98,18 +100,18 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 	n, k := opt.N, opt.K
 	switch {
 	case n < 1 || n > MaxRobustN:
-		return nil, fmt.Errorf("decode: N = %d outside [1, %d]", n, MaxRobustN)
+		return nil, fmt.Errorf("single: N = %d outside [1, %d]", n, MaxRobustN)
 	case k < 2 || k > 1<<10:
-		return nil, fmt.Errorf("decode: K = %d outside [2, 1024]", k)
+		return nil, fmt.Errorf("single: K = %d outside [2, 1024]", k)
 	case !(opt.Tau > 0) || math.IsInf(opt.Tau, 0):
-		return nil, fmt.Errorf("decode: robust attack needs a noise bound τ > 0, got %v (without noise use the exact prime attack)", opt.Tau)
+		return nil, fmt.Errorf("single: robust attack needs a noise bound τ > 0, got %v (without noise use the exact prime attack)", opt.Tau)
 	case opt.Margin < 0 || math.IsNaN(opt.Margin) || math.IsInf(opt.Margin, 0):
-		return nil, fmt.Errorf("decode: margin δ = %v; want δ ≥ 0", opt.Margin)
+		return nil, fmt.Errorf("single: margin δ = %v; want δ ≥ 0", opt.Margin)
 	case opt.Encoding < scorer.Logits || opt.Encoding > scorer.Probs:
-		return nil, fmt.Errorf("decode: unknown encoding %v", opt.Encoding)
+		return nil, fmt.Errorf("single: unknown encoding %v", opt.Encoding)
 	}
 	if uint64(n)*uint64(k-1) > 1<<26 {
-		return nil, fmt.Errorf("decode: N·(K−1) = %d bits of score exceed 2^26", n*(k-1))
+		return nil, fmt.Errorf("single: N·(K−1) = %d bits of score exceed 2^26", n*(k-1))
 	}
 	delta := opt.Margin
 	if delta == 0 {
@@ -120,7 +122,7 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 	// exact in 53 bits.
 	w := 2 * float64(n) * opt.Tau * (1 + delta)
 	if math.IsInf(w, 0) || w < 0x1p-900 {
-		return nil, fmt.Errorf("decode: weight unit 2Nτ(1+δ) = %g is outside float64's comfortable range [2^−900, max]", w)
+		return nil, fmt.Errorf("single: weight unit 2Nτ(1+δ) = %g is outside float64's comfortable range [2^−900, max]", w)
 	}
 	w = math.Nextafter(w, math.Inf(1))
 	p.W = new(big.Float).SetFloat64(w)
@@ -128,7 +130,7 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 	case PowerWeights:
 	case ConwayGuyWeights:
 		if k != 2 || n > 50 {
-			return nil, fmt.Errorf("decode: Conway–Guy weights need K = 2 and N ≤ 50 (meet-in-the-middle decoding), got K = %d, N = %d", k, n)
+			return nil, fmt.Errorf("single: Conway–Guy weights need K = 2 and N ≤ 50 (meet-in-the-middle decoding), got K = %d, N = %d", k, n)
 		}
 		cg, err := subsetsum.ConwayGuy(n)
 		if err != nil {
@@ -136,7 +138,7 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 		}
 		p.cg = cg
 	default:
-		return nil, fmt.Errorf("decode: unknown weight set %d", opt.Weights)
+		return nil, fmt.Errorf("single: unknown weight set %d", opt.Weights)
 	}
 	// Logits, exact in 64 + log2(K) bits.
 	zp := uint(64)
@@ -213,7 +215,7 @@ func (p *RobustPlan) buildPred(ctx context.Context, logits []*big.Float) (*score
 	}
 	if p.Enc == scorer.Probs && n > MaxProbRows(p.Tau, 0) && p.cg == nil {
 		// A quick, conservative check; the exact one is the error below.
-		return nil, fmt.Errorf("decode: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, p.Tau, MaxProbRows(p.Tau, 0))
+		return nil, fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, p.Tau, MaxProbRows(p.Tau, 0))
 	}
 	lse := new(big.Float)
 	for i := range n {
@@ -237,7 +239,7 @@ func (p *RobustPlan) buildPred(ctx context.Context, logits []*big.Float) (*score
 			}
 			prob := new(big.Float).SetPrec(uint(max(64, -p.absLg+16)))
 			if _, err := apa.Exp(prob, a); err != nil {
-				return nil, fmt.Errorf("decode: probability of row %d, class %d: %w (submit logits or log-probabilities)", i, c, err)
+				return nil, fmt.Errorf("single: probability of row %d, class %d: %w (submit logits or log-probabilities)", i, c, err)
 			}
 			pred.V[i*k+c] = prob
 		}
@@ -298,7 +300,7 @@ func (p *RobustPlan) rowLosses(ctx context.Context) error {
 				l.SetPrec(uint(max(64, -p.absLg+16)))
 			}
 			if _, err := p.Enc.RowLoss(l, row, c, lseRow); err != nil {
-				return fmt.Errorf("decode: row %d: %w", i, err)
+				return fmt.Errorf("single: row %d: %w", i, err)
 			}
 			p.rowL[i][c] = l
 		}
@@ -315,16 +317,16 @@ func (p *RobustPlan) Prec() uint { return p.prec }
 func (p *RobustPlan) Pred() *scorer.BigPred { return p.pred }
 
 // Decode recovers the labels from one observed score ℓ̂ with prec
-// significant bits, as a verified [Result] (Queries left to the caller). It rounds (C − N·ℓ̂)/W to the integer M, reads one
+// significant bits, as a verified [decode.Result] (Queries left to the caller). It rounds (C − N·ℓ̂)/W to the integer M, reads one
 // label per row from M's bits (O(N); Conway–Guy weights go through
 // [subsetsum.Window]), and verifies: the decoded labeling's loss, summed
 // from the submitted values, must be within Nτ plus the rounding bounds
 // of N·ℓ̂ — the only labeling that can be, since the others are at least
 // W > 2(Nτ + rounding) away. It returns a *PrecisionError if prec is
 // below [RobustPlan.Prec], and ErrInconsistent if no labeling explains ℓ̂.
-func (p *RobustPlan) Decode(score *big.Float, prec uint) (*Result, error) {
+func (p *RobustPlan) Decode(score *big.Float, prec uint) (*decode.Result, error) {
 	if score == nil || score.IsInf() {
-		return nil, fmt.Errorf("%w: score is not finite", ErrInconsistent)
+		return nil, fmt.Errorf("%w: score is not finite", decode.ErrInconsistent)
 	}
 	if prec < p.prec {
 		return nil, &PrecisionError{Have: prec, Need: p.prec}
@@ -340,7 +342,7 @@ func (p *RobustPlan) Decode(score *big.Float, prec uint) (*Result, error) {
 	budget.Add(budget, new(big.Float).SetMantExp(big.NewFloat(float64(p.N)), p.absLg))
 	half := new(big.Float).Quo(p.W, big.NewFloat(2))
 	if budget.Cmp(half) >= 0 {
-		return nil, fmt.Errorf("decode: noise and rounding bounds %s reach half the weight unit %s: the code does not separate", budget.Text('g', 6), half.Text('g', 6))
+		return nil, fmt.Errorf("single: noise and rounding bounds %s reach half the weight unit %s: the code does not separate", budget.Text('g', 6), half.Text('g', 6))
 	}
 	mReal := new(big.Float).SetPrec(wp).Sub(p.base, nl)
 	mReal.Quo(mReal, p.W)
@@ -349,27 +351,27 @@ func (p *RobustPlan) Decode(score *big.Float, prec uint) (*Result, error) {
 		r := new(big.Float).SetPrec(wp).Quo(budget, p.W)
 		lo := new(big.Float).SetPrec(wp).Sub(mReal, r)
 		hi := new(big.Float).SetPrec(wp).Add(mReal, r)
-		li, hiI := ceilInt(lo), floorInt(hi)
+		li, hiI := bigint.Ceil(lo), bigint.Floor(hi)
 		if !li.IsInt64() || !hiI.IsInt64() || li.Cmp(hiI) > 0 {
-			return nil, fmt.Errorf("%w: no subset sum in the window", ErrInconsistent)
+			return nil, fmt.Errorf("%w: no subset sum in the window", decode.ErrInconsistent)
 		}
 		masks, err := subsetsum.Window(context.Background(), p.cg, li.Int64(), hiI.Int64(), 2)
 		if err != nil || len(masks) != 1 {
-			return nil, fmt.Errorf("%w: %d labelings in the noise window", ErrInconsistent, len(masks))
+			return nil, fmt.Errorf("%w: %d labelings in the noise window", decode.ErrInconsistent, len(masks))
 		}
 		for i := range labels {
 			labels[i] = int(masks[0] >> i & 1)
 		}
 	} else {
-		m := roundInt(mReal)
+		m := bigint.Round(mReal)
 		if m.Sign() < 0 || m.BitLen() > p.N*(p.K-1) {
-			return nil, fmt.Errorf("%w: decoded integer out of range", ErrInconsistent)
+			return nil, fmt.Errorf("%w: decoded integer out of range", decode.ErrInconsistent)
 		}
 		for i := range p.N {
 			for c := 1; c < p.K; c++ {
 				if m.Bit(p.weightExp(i, c)) == 1 {
 					if labels[i] != 0 {
-						return nil, fmt.Errorf("%w: row %d has two labels", ErrInconsistent, i)
+						return nil, fmt.Errorf("%w: row %d has two labels", decode.ErrInconsistent, i)
 					}
 					labels[i] = c
 				}
@@ -386,39 +388,18 @@ func (p *RobustPlan) Decode(score *big.Float, prec uint) (*Result, error) {
 	r64, _ := res.Float64()
 	b64, _ := budget.Float64()
 	if res.Cmp(budget) > 0 {
-		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond the bound %g", ErrInconsistent, r64, b64)
+		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond the bound %g", decode.ErrInconsistent, r64, b64)
 	}
 	out := allKnown(labels)
 	out.Residual, out.Budget = r64, b64
 	return out, nil
 }
 
-func roundInt(x *big.Float) *big.Int {
-	h := new(big.Float).SetPrec(x.Prec()).Add(x, big.NewFloat(0.5))
-	return floorInt(h)
-}
-
-func floorInt(x *big.Float) *big.Int {
-	i, acc := x.Int(nil)
-	if acc == big.Above { // x < 0 truncated towards zero
-		i.Sub(i, big.NewInt(1))
-	}
-	return i
-}
-
-func ceilInt(x *big.Float) *big.Int {
-	i, acc := x.Int(nil)
-	if acc == big.Below {
-		i.Add(i, big.NewInt(1))
-	}
-	return i
-}
-
 // AttackRobust plans the attack for s's N and K with [PlanRobust] and runs
 // it with [RobustPlan.Attack].
-func AttackRobust(ctx context.Context, s scorer.BigServer, opt RobustOptions) (*Result, error) {
+func AttackRobust(ctx context.Context, s scorer.BigServer, opt RobustOptions) (*decode.Result, error) {
 	if s.N() != opt.N || s.K() != opt.K {
-		return nil, errors.New("decode: options do not match the scorer's N and K")
+		return nil, errors.New("single: options do not match the scorer's N and K")
 	}
 	p, err := PlanRobust(ctx, opt)
 	if err != nil {
@@ -431,9 +412,9 @@ func AttackRobust(ctx context.Context, s scorer.BigServer, opt RobustOptions) (*
 // returns a *PrecisionError before querying if s.Prec() is below
 // [RobustPlan.Prec], the scorer's error, [RobustPlan.Decode]'s, or ctx's
 // within a second of ctx being done.
-func (p *RobustPlan) Attack(ctx context.Context, s scorer.BigServer) (*Result, error) {
+func (p *RobustPlan) Attack(ctx context.Context, s scorer.BigServer) (*decode.Result, error) {
 	if s.N() != p.N || s.K() != p.K {
-		return nil, errors.New("decode: the plan does not match the scorer's N and K")
+		return nil, errors.New("single: the plan does not match the scorer's N and K")
 	}
 	if s.Prec() < p.Prec() {
 		return nil, &PrecisionError{Have: s.Prec(), Need: p.Prec()}
@@ -442,7 +423,7 @@ func (p *RobustPlan) Attack(ctx context.Context, s scorer.BigServer) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	var r *Result
+	var r *decode.Result
 	err = ctxwait.Do(ctx, func() (err error) {
 		r, err = p.Decode(score, s.Prec())
 		return err

@@ -2,7 +2,7 @@
 // ignores its input and outputs a chosen prediction, so that an attack
 // can be submitted as a model rather than as a vector.
 
-package decode
+package single
 
 import (
 	"encoding/json"
@@ -36,7 +36,7 @@ type MutNet struct {
 // x is empty.
 func NewMutNet(x []*big.Float, d, h int, rng *rand.Rand) (*MutNet, error) {
 	if d < 1 || h < 1 || len(x) == 0 {
-		return nil, fmt.Errorf("decode: MUTNET with %d inputs, %d hidden units, %d outputs", d, h, len(x))
+		return nil, fmt.Errorf("single: MUTNET with %d inputs, %d hidden units, %d outputs", d, h, len(x))
 	}
 	m := &MutNet{M1: make([][]float64, d), M2: make([][]float64, h), X: make([]*big.Float, len(x))}
 	for i := range m.M1 {
@@ -64,7 +64,7 @@ func NewMutNet(x []*big.Float, d, h int, rng *rand.Rand) (*MutNet, error) {
 // an entry is not finite.
 func (m *MutNet) Logits(v []float64) ([]*big.Float, error) {
 	if len(v) != len(m.M1) {
-		return nil, fmt.Errorf("decode: MUTNET input has %d entries, want %d", len(v), len(m.M1))
+		return nil, fmt.Errorf("single: MUTNET input has %d entries, want %d", len(v), len(m.M1))
 	}
 	h := len(m.M2)
 	u := make([]*big.Float, h)
@@ -72,7 +72,7 @@ func (m *MutNet) Logits(v []float64) ([]*big.Float, error) {
 		s := new(big.Float).SetPrec(256)
 		for i, vi := range v {
 			if math.IsNaN(vi) || math.IsInf(vi, 0) {
-				return nil, errors.New("decode: MUTNET input is not finite")
+				return nil, errors.New("single: MUTNET input is not finite")
 			}
 			t := new(big.Float).SetPrec(256).SetFloat64(vi)
 			s.Add(s, t.Mul(t, big.NewFloat(m.M1[i][j])))
@@ -123,28 +123,28 @@ func (m *MutNet) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if len(j.M1) == 0 || len(j.M2) == 0 || len(j.X) == 0 {
-		return errors.New("decode: MUTNET JSON with an empty layer")
+		return errors.New("single: MUTNET JSON with an empty layer")
 	}
 	for _, row := range j.M1 {
 		if len(row) != len(j.M2) {
-			return errors.New("decode: MUTNET JSON: m1 rows must have as many entries as m2 has rows")
+			return errors.New("single: MUTNET JSON: m1 rows must have as many entries as m2 has rows")
 		}
 		for _, v := range row {
 			if !(v < 0) {
-				return fmt.Errorf("decode: MUTNET JSON: m1 entry %v is not negative", v)
+				return fmt.Errorf("single: MUTNET JSON: m1 entry %v is not negative", v)
 			}
 		}
 	}
 	for _, row := range j.M2 {
 		if len(row) != len(j.X) {
-			return errors.New("decode: MUTNET JSON: m2 rows must have one entry per output")
+			return errors.New("single: MUTNET JSON: m2 rows must have one entry per output")
 		}
 	}
 	x := make([]*big.Float, len(j.X))
 	for i, s := range j.X {
 		v, _, err := big.ParseFloat(s, 0, 4096, big.ToNearestEven)
 		if err != nil || v.IsInf() {
-			return fmt.Errorf("decode: MUTNET JSON: bias %d %q: not a finite number", i, s)
+			return fmt.Errorf("single: MUTNET JSON: bias %d %q: not a finite number", i, s)
 		}
 		x[i] = v
 	}

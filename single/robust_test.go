@@ -1,4 +1,4 @@
-package decode
+package single
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
@@ -81,7 +82,7 @@ func TestRobustFailures(t *testing.T) {
 		require.NoError(t, err)
 		res, err := AttackRobust(context.Background(), srv, opt)
 		if err != nil {
-			assert.ErrorIs(t, err, ErrInconsistent)
+			assert.ErrorIs(t, err, decode.ErrInconsistent)
 			continue
 		}
 		assert.LessOrEqual(t, res.Residual, res.Budget)
@@ -98,7 +99,7 @@ func TestRobustFailures(t *testing.T) {
 	shift := new(big.Float).SetPrec(p.Prec()+64).Quo(p.W, big.NewFloat(100)) // W/(2N), N = 50
 	score.Add(score, shift)
 	_, err = p.Decode(score, p.Prec()+64)
-	assert.ErrorIs(t, err, ErrInconsistent)
+	assert.ErrorIs(t, err, decode.ErrInconsistent)
 	// Too few bits.
 	srv, err := oracle.NewBigExact(labels, 2, p.Prec()-1, scorer.Noise{}, 1)
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-package decode
+package single
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
 )
 
@@ -24,7 +25,7 @@ func FuzzSingleQuery(f *testing.F) {
 		for i := range labels {
 			labels[i] = r.IntN(k)
 		}
-		q, err := NewSingleQuery(n, k)
+		q, err := NewQuery(n, k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +55,7 @@ func FuzzSingleQuery(f *testing.F) {
 			if s2.Cmp(js) != 0 {
 				t.Fatalf("decoded labels score %v, not the given %v", s2, js)
 			}
-		} else if !errors.Is(err, ErrInconsistent) {
+		} else if !errors.Is(err, decode.ErrInconsistent) {
 			t.Fatalf("unexpected error kind: %v", err)
 		}
 	})

@@ -2,13 +2,15 @@
 // ⌈N/M⌉ queries, each the single-query attack of [EA, Theorem 4] on a
 // block of M points with every other point predicted neutral (d = 0).
 
-package decode
+package single
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math/big"
+
+	"github.com/labelinf/labelinf/decode"
 )
 
 // FamilyMultiOptions configures [AttackFamilyMulti].
@@ -37,7 +39,7 @@ type CostError struct {
 }
 
 func (e *CostError) Error() string {
-	return fmt.Sprintf("decode: over the cost bound (%d %s > %d)", e.Need, e.What, e.Limit)
+	return fmt.Sprintf("single: over the cost bound (%d %s > %d)", e.Need, e.What, e.Limit)
 }
 
 // neutral returns the prediction whose weight d is 0, so that a point
@@ -66,26 +68,26 @@ func neutral(logits bool) *big.Float {
 // is spent. It returns the labels verified so far with an error: a
 // *NotSeparableError (or PlanFamily's error) if M points cannot be
 // separated at this noise, a *[CostError] if the decoding would examine
-// more than opt.MaxCandidates subset sums, [ErrInconsistent] wrapped if a
+// more than opt.MaxCandidates subset sums, [decode.ErrInconsistent] wrapped if a
 // block does not decode, the server's error, or ctx's error within a
 // second of ctx being done.
-func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptions) (*Result, error) {
+func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptions) (*decode.Result, error) {
 	n := opt.N
 	if s.N() != n {
-		return nil, errors.New("decode: options do not match the scorer's N")
+		return nil, errors.New("single: options do not match the scorer's N")
 	}
 	if opt.Loss == nil {
-		return nil, errors.New("decode: no loss to plan for")
+		return nil, errors.New("single: no loss to plan for")
 	}
 	if n < 1 {
-		return nil, fmt.Errorf("decode: N = %d; want N ≥ 1", n)
+		return nil, fmt.Errorf("single: N = %d; want N ≥ 1", n)
 	}
 	m := opt.M
 	if m == 0 {
 		m = min(n, 16)
 	}
 	if m < 1 || m > n {
-		return nil, fmt.Errorf("decode: M = %d points per query outside [1, N = %d]", m, n)
+		return nil, fmt.Errorf("single: M = %d points per query outside [1, N = %d]", m, n)
 	}
 	res := newResult(n)
 	theta0 := neutral(opt.Loss.LogitDomain())
@@ -131,7 +133,7 @@ func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptio
 		t.Quo(t, new(big.Float).SetInt64(int64(k)))
 		r, err := p.Decode(t, opt.ServerErr)
 		if err != nil {
-			return res, fmt.Errorf("decode: block of points [%d, %d): %w", lo, hi, err)
+			return res, fmt.Errorf("single: block of points [%d, %d): %w", lo, hi, err)
 		}
 		copy(res.Labels[lo:hi], r.Labels)
 		for i := lo; i < hi; i++ {

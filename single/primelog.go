@@ -2,7 +2,7 @@
 // one exact (0⁺-noise) query whose weights are ln p_i / N, decoded by
 // exponentiating to the integer Π_{σ_i=1} p_i and factoring it.
 
-package decode
+package single
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"math/big"
 
 	"github.com/labelinf/labelinf/apa"
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/internal/bigint"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/primes"
 	"github.com/labelinf/labelinf/subsetsum"
@@ -59,10 +61,10 @@ const MaxPrimeLogN = 2048
 func PlanPrimeLog(ctx context.Context, opt PrimeLogOptions) (*PrimeLogPlan, error) {
 	l, n := opt.Loss, opt.N
 	if l == nil {
-		return nil, errors.New("decode: no loss to plan for")
+		return nil, errors.New("single: no loss to plan for")
 	}
 	if n < 1 || n > MaxPrimeLogN {
-		return nil, fmt.Errorf("decode: N = %d outside [1, %d]", n, MaxPrimeLogN)
+		return nil, fmt.Errorf("single: N = %d outside [1, %d]", n, MaxPrimeLogN)
 	}
 	ps, err := primes.FirstN(n)
 	if err != nil {
@@ -76,14 +78,14 @@ func PlanPrimeLog(ctx context.Context, opt PrimeLogOptions) (*PrimeLogPlan, erro
 	// Λ·N (N·ℓ units) ≥ ln(1 + 1/Π p)/N ≥ 2^−bits/(2N), as ln(1+x) ≥ x/2
 	// for x ≤ 1; half of it bounds the error (0 is always accepted).
 	if sepN := math.Ldexp(1, -p.bits) / float64(n) / 4; opt.ServerErr < 0 || opt.ServerErr > 0 && !(opt.ServerErr < sepN) {
-		return nil, fmt.Errorf("decode: server error %g in N·ℓ is not below half the prime-log separation (%g): the attack needs an exact score ([EA, Corollary 3] is 0⁺-separable only)", opt.ServerErr, sepN)
+		return nil, fmt.Errorf("single: server error %g in N·ℓ is not below half the prime-log separation (%g): the attack needs an exact score ([EA, Corollary 3] is 0⁺-separable only)", opt.ServerErr, sepN)
 	}
 	// T = N·(N·ℓ − c) ≤ bits·ln 2 must be known to 2^−(bits+2)
 	// absolutely, so ℓ ≈ N·ℓ(0, ½) to 2^−(bits+2)/N², relatively to
 	// bits + 2 + 3·log₂ N bits; 24 more cover the roundings.
 	p.prec = uint(p.bits + 3*bitsLen(n) + 24)
 	if sup := l.DSup(); math.Log(float64(ps[n-1]))/float64(n) >= sup {
-		return nil, fmt.Errorf("decode: %v: the weight ln(%d)/%d exceeds sup |d| = %g", l, ps[n-1], n, sup)
+		return nil, fmt.Errorf("single: %v: the weight ln(%d)/%d exceeds sup |d| = %g", l, ps[n-1], n, sup)
 	}
 	logs, err := subsetsum.PrimeLogs(n, p.prec+64)
 	if err != nil {
@@ -182,7 +184,7 @@ func (p *PrimeLogPlan) Separation() float64 {
 // weights must then explain the score within serverErr (plus the
 // rounding of the score to Prec bits). It returns ErrInconsistent wrapped
 // otherwise.
-func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*Result, error) {
+func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*decode.Result, error) {
 	wp := p.prec + 64
 	nf := new(big.Float).SetInt64(int64(p.N))
 	s := new(big.Float).SetPrec(wp).Mul(score, nf)
@@ -190,13 +192,13 @@ func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*Result, err
 	t := new(big.Float).SetPrec(wp).Mul(s, nf)
 	tf, _ := t.Float64()
 	if !(tf > -0.5 && tf < float64(p.bits)*math.Ln2+0.5) {
-		return nil, fmt.Errorf("%w: N·(N·ℓ − c) = %g is outside [0, ln Π p]", ErrInconsistent, tf)
+		return nil, fmt.Errorf("%w: N·(N·ℓ − c) = %g is outside [0, ln Π p]", decode.ErrInconsistent, tf)
 	}
 	x, err := apa.Exp(new(big.Float).SetPrec(wp), t)
 	if err != nil {
 		return nil, err
 	}
-	xi := roundInt(x)
+	xi := bigint.Round(x)
 	labels := make([]int, p.N)
 	q, r := new(big.Int), new(big.Int)
 	for i, pr := range p.p {
@@ -208,7 +210,7 @@ func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*Result, err
 		}
 	}
 	if xi.Cmp(big.NewInt(1)) != 0 {
-		return nil, fmt.Errorf("%w: exp(N·(N·ℓ − c)) rounds to an integer that is not a product of distinct primes p_1 … p_N", ErrInconsistent)
+		return nil, fmt.Errorf("%w: exp(N·(N·ℓ − c)) rounds to an integer that is not a product of distinct primes p_1 … p_N", decode.ErrInconsistent)
 	}
 	got := new(big.Float).SetPrec(wp)
 	for i, y := range labels {
@@ -221,7 +223,7 @@ func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*Result, err
 	sf, _ := score.Float64()
 	bound := serverErr + math.Abs(sf)*float64(p.N)*math.Ldexp(1, -int(p.prec)+1)
 	if math.Abs(f) > bound {
-		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", ErrInconsistent, math.Abs(f), bound)
+		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", decode.ErrInconsistent, math.Abs(f), bound)
 	}
 	res := allKnown(labels)
 	res.Residual, res.Budget = math.Abs(f), bound
@@ -230,9 +232,9 @@ func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*Result, err
 
 // AttackPrimeLog plans the attack with [PlanPrimeLog], submits θ to s
 // (whose score must be exact to Prec bits) and decodes its one score.
-func AttackPrimeLog(ctx context.Context, s FamilyServer, opt PrimeLogOptions) (*Result, error) {
+func AttackPrimeLog(ctx context.Context, s FamilyServer, opt PrimeLogOptions) (*decode.Result, error) {
 	if s.N() != opt.N {
-		return nil, errors.New("decode: options do not match the scorer's N")
+		return nil, errors.New("single: options do not match the scorer's N")
 	}
 	p, err := PlanPrimeLog(ctx, opt)
 	if err != nil {

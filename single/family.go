@@ -3,7 +3,7 @@
 // x*(y), decoding by the superincreasing or meet-in-the-middle decoders,
 // and the negative results for bounded weights.
 
-package decode
+package single
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"slices"
 
 	"github.com/labelinf/labelinf/apa"
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/internal/bigint"
 	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/subsetsum"
@@ -31,7 +33,7 @@ type NotSeparableError struct {
 }
 
 func (e *NotSeparableError) Error() string {
-	return fmt.Sprintf("decode: not τ-separable: %s has |d(θ)| < %g for every θ, but %d labels with scores 2τ = %g apart need a weight of at least 2Nτ·C(N−1, ⌊(N−1)/2⌋) = %g (ICML Thm 5–6); with one query, no prediction recovers them under this noise",
+	return fmt.Sprintf("single: not τ-separable: %s has |d(θ)| < %g for every θ, but %d labels with scores 2τ = %g apart need a weight of at least 2Nτ·C(N−1, ⌊(N−1)/2⌋) = %g (ICML Thm 5–6); with one query, no prediction recovers them under this noise",
 		e.Loss, e.Sup, e.N, 2*e.Tau, e.Need)
 }
 
@@ -56,9 +58,9 @@ type FamilyServer interface {
 // AttackFamily plans the attack with [PlanFamily], submits θ to s and
 // decodes its one score. It returns ctx's error within a second of ctx
 // being done.
-func AttackFamily(ctx context.Context, s FamilyServer, opt FamilyOptions) (*Result, error) {
+func AttackFamily(ctx context.Context, s FamilyServer, opt FamilyOptions) (*decode.Result, error) {
 	if s.N() != opt.N {
-		return nil, errors.New("decode: options do not match the scorer's N")
+		return nil, errors.New("single: options do not match the scorer's N")
 	}
 	p, err := PlanFamily(ctx, opt)
 	if err != nil {
@@ -70,14 +72,14 @@ func AttackFamily(ctx context.Context, s FamilyServer, opt FamilyOptions) (*Resu
 // attackOneFamily submits theta to s and decodes its one score: the
 // submit-and-decode steps that every single-query family attack shares
 // ([AttackFamily], [AttackPrimeLog]).
-func attackOneFamily(ctx context.Context, s FamilyServer, theta []*big.Float, decode func(*big.Float, float64) (*Result, error), serverErr float64) (*Result, error) {
+func attackOneFamily(ctx context.Context, s FamilyServer, theta []*big.Float, read func(*big.Float, float64) (*decode.Result, error), serverErr float64) (*decode.Result, error) {
 	score, err := s.Score(ctx, theta)
 	if err != nil {
 		return nil, err
 	}
-	var r *Result
+	var r *decode.Result
 	err = ctxwait.Do(ctx, func() (err error) {
-		r, err = decode(score, serverErr)
+		r, err = read(score, serverErr)
 		return err
 	})
 	if err != nil {
@@ -125,13 +127,13 @@ const familyMargin = 1.0 / 8
 func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 	l, n, tau := opt.Loss, opt.N, opt.Tau
 	if l == nil {
-		return nil, errors.New("decode: no loss to plan for")
+		return nil, errors.New("single: no loss to plan for")
 	}
 	if n < 1 || n > 4096 {
-		return nil, fmt.Errorf("decode: N = %d outside [1, 4096]", n)
+		return nil, fmt.Errorf("single: N = %d outside [1, 4096]", n)
 	}
 	if !(tau > 0) || math.IsInf(tau, 0) {
-		return nil, fmt.Errorf("decode: τ = %v; want τ > 0", tau)
+		return nil, fmt.Errorf("single: τ = %v; want τ > 0", tau)
 	}
 	w := 2 * float64(n) * tau * (1 + familyMargin)
 	p := &FamilyPlan{Loss: l, N: n, Tau: tau, W: w}
@@ -150,7 +152,7 @@ func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 		if top := w * math.Ldexp(1, n-1); top >= sup*(1-1e-9) {
 			cg, err := subsetsum.ConwayGuy(min(n, 50))
 			if n > 50 || err != nil || w*float64(cg[n-1]) >= sup*(1-1e-9) {
-				return nil, fmt.Errorf("decode: %v: the largest weight needed, %g (powers of two) or more than the Conway–Guy set's, exceeds sup |d| = %g; no construction found (the lower bound %g does not rule one out)", l, top, sup, need)
+				return nil, fmt.Errorf("single: %v: the largest weight needed, %g (powers of two) or more than the Conway–Guy set's, exceeds sup |d| = %g; no construction found (the lower bound %g does not rule one out)", l, top, sup, need)
 			}
 			p.ConwayGuy, p.cg = true, cg
 		}
@@ -242,7 +244,7 @@ func (p *FamilyPlan) Separation() float64 {
 // or searches the Conway–Guy window by meet-in-the-middle, then verifies
 // that the labeling's exact loss is within the bound. It returns
 // ErrInconsistent if no labeling is.
-func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*Result, error) {
+func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*decode.Result, error) {
 	wp := p.prec + 64
 	s := new(big.Float).SetPrec(wp).Mul(score, new(big.Float).SetInt64(int64(p.N)))
 	apa.Sub(s, s, p.c) // Σ σ_i d_i + N·noise
@@ -260,7 +262,7 @@ func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*Result, error
 		lo, hi := int64(math.Ceil(tf-r)), int64(math.Floor(tf+r))
 		masks, err := subsetsum.Window(context.Background(), p.cg, lo, hi, 2)
 		if err != nil || len(masks) != 1 {
-			return nil, fmt.Errorf("%w: %d labelings in the noise window", ErrInconsistent, len(masks))
+			return nil, fmt.Errorf("%w: %d labelings in the noise window", decode.ErrInconsistent, len(masks))
 		}
 		for i := range labels {
 			labels[i] = int(masks[0] >> i & 1)
@@ -272,17 +274,17 @@ func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*Result, error
 		ws := make([]*big.Int, p.N)
 		for i, di := range p.d {
 			v := new(big.Float).SetPrec(wp).SetMantExp(di, shift)
-			ws[i] = roundInt(v)
+			ws[i] = bigint.Round(v)
 		}
 		tv := new(big.Float).SetPrec(wp).SetMantExp(s, shift)
-		t := roundInt(tv)
+		t := bigint.Round(tv)
 		rf := new(big.Float).SetPrec(64).SetFloat64(bound)
 		rf.SetMantExp(rf, shift)
-		r := roundInt(rf)
+		r := bigint.Round(rf)
 		r.Add(r, big.NewInt(int64(p.N)+1)) // the roundings
 		bits, err := subsetsum.DecodeSuperincreasing(ws, t, r)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInconsistent, err)
+			return nil, fmt.Errorf("%w: %v", decode.ErrInconsistent, err)
 		}
 		for i, b := range bits {
 			if b {
@@ -300,7 +302,7 @@ func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*Result, error
 	got.Sub(got, s)
 	f, _ := got.Float64()
 	if math.Abs(f) > bound {
-		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", ErrInconsistent, math.Abs(f), bound)
+		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", decode.ErrInconsistent, math.Abs(f), bound)
 	}
 	res := allKnown(labels)
 	res.Residual, res.Budget = math.Abs(f), bound
@@ -320,7 +322,7 @@ const MaxSeparationN = 24
 // It returns an error if n is outside [1, MaxSeparationN] or f returns NaN.
 func Separation(n int, f func(sigma []int) float64) (float64, error) {
 	if n < 1 || n > MaxSeparationN {
-		return 0, fmt.Errorf("decode: Separation over %d labels; want 1 to %d", n, MaxSeparationN)
+		return 0, fmt.Errorf("single: Separation over %d labels; want 1 to %d", n, MaxSeparationN)
 	}
 	vals := make([]float64, 1<<n)
 	sigma := make([]int, n)
@@ -330,7 +332,7 @@ func Separation(n int, f func(sigma []int) float64) (float64, error) {
 		}
 		v := f(sigma)
 		if math.IsNaN(v) {
-			return 0, fmt.Errorf("decode: loss is NaN at labeling %v", sigma)
+			return 0, fmt.Errorf("single: loss is NaN at labeling %v", sigma)
 		}
 		vals[m] = v
 	}

@@ -1,4 +1,4 @@
-package decode
+package single
 
 import (
 	"strings"
@@ -12,15 +12,15 @@ import (
 // -k 65536 grew past 7 GB and printed nothing before the check).
 func TestNewSingleQueryRefusesHugePrediction(t *testing.T) {
 	t0 := time.Now()
-	_, err := NewSingleQuery(20, 65536)
+	_, err := NewQuery(20, 65536)
 	if err == nil || !strings.Contains(err.Error(), "GiB") {
-		t.Fatalf("NewSingleQuery(20, 65536) = %v; want an error giving the memory needed", err)
+		t.Fatalf("NewQuery(20, 65536) = %v; want an error giving the memory needed", err)
 	}
 	if d := time.Since(t0); d > time.Second {
 		t.Errorf("refusing took %v; the check must come before any work", d)
 	}
 	// A case just inside the limit still plans.
-	if _, err := NewSingleQuery(1, 4096); err != nil {
-		t.Errorf("NewSingleQuery(1, 4096): %v", err)
+	if _, err := NewQuery(1, 4096); err != nil {
+		t.Errorf("NewQuery(1, 4096): %v", err)
 	}
 }

@@ -1,18 +1,18 @@
-package decode_test
+package single_test
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/single"
 )
 
 // Example_attack recovers ten private binary labels from one exact
 // cross-entropy score.
 func Example_attack() {
 	secret := []int{1, 0, 0, 1, 1, 1, 0, 1, 0, 0}
-	q, err := decode.NewSingleQuery(len(secret), 2)
+	q, err := single.NewQuery(len(secret), 2)
 	if err != nil {
 		panic(err)
 	}
@@ -20,7 +20,7 @@ func Example_attack() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := decode.AttackSingle(context.Background(), server, decode.Options{})
+	res, err := single.Attack(context.Background(), server, single.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -1,11 +1,10 @@
 // This file implements the exact single-query attack of [AKXFT21, Theorems
 // 1, 3 and 8].
 
-package decode
+package single
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -13,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/labelinf/labelinf/apa"
+	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/internal/bigmul"
 	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
@@ -20,18 +20,10 @@ import (
 	"github.com/labelinf/labelinf/scorer"
 )
 
-// MaxN is the largest number of labels a single-query plan accepts.
-const MaxN = 1 << 26
-
 // MaxPredictionBits bounds the memory of a single-query prediction: row i
 // holds p_i^c for every class c < K, about K(K−1)/2·log2 p_i bits, so N
 // rows need up to K(K−1)/2·N·log2 p_N bits. 2^33 bits is 1 GiB.
 const MaxPredictionBits = 1 << 33
-
-// ErrInconsistent reports a score that no labeling explains: the decoded
-// integer does not factor over the planned primes, or the labeling it gives
-// does not reproduce the score.
-var ErrInconsistent = errors.New("decode: no labeling explains the observed score")
 
 // PrecisionError reports a score with too few bits for the attack to be
 // sound: the score carries Have bits and the plan needs Need.
@@ -40,12 +32,12 @@ type PrecisionError struct {
 }
 
 func (e *PrecisionError) Error() string {
-	return fmt.Sprintf("decode: score precision %d bits, the attack needs at least %d", e.Have, e.Need)
+	return fmt.Sprintf("single: score precision %d bits, the attack needs at least %d", e.Have, e.Need)
 }
 
-// SingleQuery is the plan of the exact single-query attack for N labels in
+// Query is the plan of the exact single-query attack for N labels in
 // [0, K): the primes, the prediction, and the precision the score must have.
-type SingleQuery struct {
+type Query struct {
 	N, K   int
 	Primes []uint64 // p_i, the first N primes
 
@@ -59,10 +51,10 @@ type SingleQuery struct {
 	consts   apa.Consts // π and ln 2 for Decode's exponential
 }
 
-// NewSingleQuery plans the attack for n labels and k classes. It returns an
+// NewQuery plans the attack for n labels and k classes. It returns an
 // error for n < 1, n > MaxN, k < 2, or a prediction over MaxPredictionBits.
 //
-// The planned precision P (see [SingleQuery.Prec]) is derived as follows.
+// The planned precision P (see [Query.Prec]) is derived as follows.
 // Write L = N·ℓ = ln(D/X) with D = Π D_i, so X = D·e^(−L), and L ≥ L_min =
 // ln(D/X_max) with X_max = Π p_i^(K−1). A score rounded to nearest at P bits
 // is off by at most ulp/2 ≤ ℓ·2^−P, so L is off by at most L·2^−P and X by
@@ -75,23 +67,23 @@ type SingleQuery struct {
 // where the maximum is g(1) = 1/e if L_min ≤ 1, else g(L_min). Large X
 // (labels near K−1) means small L, so the worst case is X = X_max, not the
 // largest loss; TestPlannedPrecisionIsTight shows the plan is tight there.
-func NewSingleQuery(n, k int) (*SingleQuery, error) {
-	if n < 1 || n > MaxN {
-		return nil, fmt.Errorf("decode: N = %d outside [1, %d]", n, MaxN)
+func NewQuery(n, k int) (*Query, error) {
+	if n < 1 || n > decode.MaxN {
+		return nil, fmt.Errorf("single: N = %d outside [1, %d]", n, decode.MaxN)
 	}
 	if k < 2 {
-		return nil, fmt.Errorf("decode: K = %d, need at least 2 classes", k)
+		return nil, fmt.Errorf("single: K = %d, need at least 2 classes", k)
 	}
 	// The sizes are checked together, up front: N·K² grows past memory
 	// long before either does alone.
 	if bits := float64(k) * float64(k-1) / 2 * float64(n) * math.Log2(float64(primes.NthUpperBound(uint64(n)))); bits > MaxPredictionBits {
-		return nil, fmt.Errorf("decode: N = %d, K = %d: the prediction would hold about %.3g GiB (K(K−1)/2·N·log2 p_N bits), over the limit of %d GiB", n, k, bits/(1<<33), MaxPredictionBits>>33)
+		return nil, fmt.Errorf("single: N = %d, K = %d: the prediction would hold about %.3g GiB (K(K−1)/2·N·log2 p_N bits), over the limit of %d GiB", n, k, bits/(1<<33), MaxPredictionBits>>33)
 	}
 	ps, err := primes.FirstN(n)
 	if err != nil {
 		return nil, err
 	}
-	q := &SingleQuery{N: n, K: k, Primes: ps, maxExp: uint(k - 1)}
+	q := &Query{N: n, K: k, Primes: ps, maxExp: uint(k - 1)}
 	q.pred = primePrediction(ps, k)
 	q.den = primes.Product(q.pred.Den)
 	// D_i = Σ_c p_i^c > p_i^(K−1), so X ≤ X_max < D. The tree that
@@ -122,18 +114,18 @@ func NewSingleQuery(n, k int) (*SingleQuery, error) {
 	return q, nil
 }
 
-// SingleOptions configures [PlanSingle]: N labels in [0, K).
-type SingleOptions struct {
+// PlanOptions configures [Plan]: N labels in [0, K).
+type PlanOptions struct {
 	N, K int
 }
 
-// PlanSingle is [NewSingleQuery] with the attacks' shape: options in, and
+// Plan is [NewQuery] with the attacks' shape: options in, and
 // ctx's error within a second of ctx being done (the plan's products of N
 // primes are one big-number step, abandoned to finish in the background).
-func PlanSingle(ctx context.Context, opt SingleOptions) (*SingleQuery, error) {
-	var q *SingleQuery
+func Plan(ctx context.Context, opt PlanOptions) (*Query, error) {
+	var q *Query
 	err := ctxwait.Do(ctx, func() (err error) {
-		q, err = NewSingleQuery(opt.N, opt.K)
+		q, err = NewQuery(opt.N, opt.K)
 		return err
 	})
 	if err != nil {
@@ -143,20 +135,20 @@ func PlanSingle(ctx context.Context, opt SingleOptions) (*SingleQuery, error) {
 }
 
 // Prec returns the score precision in bits that the plan needs.
-func (q *SingleQuery) Prec() uint { return q.prec }
+func (q *Query) Prec() uint { return q.prec }
 
 // XBits returns a bit length bound of X = Π p_i^σ_i: the bit length of D
 // = Π_i D_i, which exceeds X_max = Π p_i^(K−1).
-func (q *SingleQuery) XBits() uint { return q.xBits }
+func (q *Query) XBits() uint { return q.xBits }
 
 // Prediction returns the prediction to submit. The caller must not modify it.
-func (q *SingleQuery) Prediction() *loss.Rat { return q.pred }
+func (q *Query) Prediction() *loss.Rat { return q.pred }
 
 // Consts returns the cache of π and ln 2 that Decode's exponential uses.
 // They are public constants, not secrets: a server that scores with the
 // same cache ([oracle.Exact.UseConsts]) computes them once for both
 // sides, as an attacker who kept them from an earlier run would.
-func (q *SingleQuery) Consts() *apa.Consts { return &q.consts }
+func (q *Query) Consts() *apa.Consts { return &q.consts }
 
 // primePrediction returns the prediction of [AKXFT21, Theorem 1] for the
 // primes ps and k classes: row i is Num[i][c] = p_i^c, Den[i] = Σ_c p_i^c.
@@ -222,7 +214,7 @@ type Options struct {
 }
 
 // Decode recovers the labels from the score ℓ̂ returned for the plan's
-// prediction, as a verified [Result] (every label known; Queries is left
+// prediction, as a verified [decode.Result] (every label known; Queries is left
 // to the caller). It computes X' = round(Π D_i · exp(−N·ℓ̂)) with a correctly
 // rounded exponential [apa.Exp], factors X' over the planned primes with a
 // remainder tree ([primes.ProductTree.Multiplicities] on the tree of the
@@ -230,9 +222,9 @@ type Options struct {
 // reproduce ℓ̂ (see verify). It returns a *PrecisionError if the score has
 // fewer bits than the plan needs, and ErrInconsistent if no labeling
 // explains the score.
-func (q *SingleQuery) Decode(score *big.Float, opts Options) (*Result, error) {
+func (q *Query) Decode(score *big.Float, opts Options) (*decode.Result, error) {
 	if score == nil || score.IsInf() || score.Sign() <= 0 {
-		return nil, fmt.Errorf("%w: score %v is not a positive finite loss", ErrInconsistent, score)
+		return nil, fmt.Errorf("%w: score %v is not a positive finite loss", decode.ErrInconsistent, score)
 	}
 	p := opts.ScorePrec
 	if p == 0 {
@@ -242,7 +234,7 @@ func (q *SingleQuery) Decode(score *big.Float, opts Options) (*Result, error) {
 		return nil, &PrecisionError{Have: p, Need: q.prec}
 	}
 	if score.MinPrec() > p {
-		return nil, fmt.Errorf("decode: score has %d significant bits, more than its stated precision %d", score.MinPrec(), p)
+		return nil, fmt.Errorf("single: score has %d significant bits, more than its stated precision %d", score.MinPrec(), p)
 	}
 	// t = −N·ℓ̂ exactly (N < 2^27 adds at most 27 bits).
 	t := new(big.Float).SetPrec(score.MinPrec() + 64).SetInt64(int64(q.N))
@@ -253,7 +245,7 @@ func (q *SingleQuery) Decode(score *big.Float, opts Options) (*Result, error) {
 	wp := max(p, q.xBits) + 8
 	ex, err := q.consts.Exp(new(big.Float).SetPrec(wp), t)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInconsistent, err)
+		return nil, fmt.Errorf("%w: %v", decode.ErrInconsistent, err)
 	}
 	// Ŷ = v·2^s exactly, with v = D·mant(e^t).
 	var m big.Int
@@ -264,12 +256,12 @@ func (q *SingleQuery) Decode(score *big.Float, opts Options) (*Result, error) {
 	// X' = round(Ŷ).
 	x := roundShift(v, s)
 	if x.Sign() <= 0 {
-		return nil, fmt.Errorf("%w: decoded integer %v", ErrInconsistent, x.Sign())
+		return nil, fmt.Errorf("%w: decoded integer %v", decode.ErrInconsistent, x.Sign())
 	}
 	q.treeOnce.Do(func() { q.tree = primes.NewPowerTree(q.Primes, int(q.maxExp)) })
 	labels, err := q.tree.Multiplicities(x)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInconsistent, err)
+		return nil, fmt.Errorf("%w: %v", decode.ErrInconsistent, err)
 	}
 	ok, sure := verifyExp(x, v, s, wp, score, p, q.N)
 	exact := !sure
@@ -282,7 +274,7 @@ func (q *SingleQuery) Decode(score *big.Float, opts Options) (*Result, error) {
 		ok = got.Cmp(score) == 0
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w: the decoded labeling does not reproduce the score", ErrInconsistent)
+		return nil, fmt.Errorf("%w: the decoded labeling does not reproduce the score", decode.ErrInconsistent)
 	}
 	res := allKnown(labels)
 	res.ExactCheck = exact
@@ -366,14 +358,14 @@ func verifyExp(x, v *big.Int, s int, wp uint, score *big.Float, p uint, n int) (
 	return false, false
 }
 
-// AttackSingle runs the exact single-query attack against s: it plans for
+// Attack runs the exact single-query attack against s: it plans for
 // s.N() labels and s.K() classes, submits one query and decodes it. It
 // returns ctx's error within a second of ctx being done: each of its
 // three long steps (planning, the server's score, decoding) is one
 // big-number computation that is abandoned, left to finish in the
 // background, when ctx is done first.
-func AttackSingle(ctx context.Context, s scorer.RatServer, opts Options) (*Result, error) {
-	q, err := PlanSingle(ctx, SingleOptions{N: s.N(), K: s.K()})
+func Attack(ctx context.Context, s scorer.RatServer, opts Options) (*decode.Result, error) {
+	q, err := Plan(ctx, PlanOptions{N: s.N(), K: s.K()})
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +373,7 @@ func AttackSingle(ctx context.Context, s scorer.RatServer, opts Options) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	var res *Result
+	var res *decode.Result
 	err = ctxwait.Do(ctx, func() (err error) {
 		res, err = q.Decode(score, opts)
 		return err
