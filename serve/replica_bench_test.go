@@ -65,7 +65,8 @@ func serveKeysAdd(tb testing.TB, bin, cfg, name string) string {
 // BenchmarkReplicas is the latency and throughput of 1 and 2 serve
 // processes on one PostgreSQL database under 32 clients (8 keys, 20
 // submissions each, no budget limit) of a competition of N = 5,000 rows
-// behind a global fixed-step Ladder: p50 and p99 latency of the accepted
+// behind a fixed-step Ladder, global (every submission waits for the one
+// ladder's lock) or per team (8 ladders): p50 and p99 latency of the accepted
 // submissions (ms) and accepted submissions per second. With
 // LABELINF_SERVE_BASELINE=path/to/labelinf it also runs that binary
 // ("before"; the config then carries a defence_state_file, which servers
@@ -81,37 +82,39 @@ func BenchmarkReplicas(b *testing.B) {
 	if p := os.Getenv("LABELINF_SERVE_BASELINE"); p != "" {
 		builds = []build{{"before", p}, {"after", ""}}
 	}
-	for _, bd := range builds {
-		for _, replicas := range []int{1, 2} {
-			b.Run(fmt.Sprintf("%s/replicas=%d", bd.name, replicas), func(b *testing.B) {
-				for range b.N {
-					dsn := newPostgresDB(b)
-					dir := b.TempDir()
-					cfg := filepath.Join(dir, "serve.json")
-					if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`{"database": {"driver": "postgres", "dsn": %q}, "reject_rate": 1e9, "reject_burst": 1000000000,
+	for _, scope := range []string{"global", "per-team"} {
+		for _, bd := range builds {
+			for _, replicas := range []int{1, 2} {
+				b.Run(fmt.Sprintf("ladder=%s/%s/replicas=%d", scope, bd.name, replicas), func(b *testing.B) {
+					for range b.N {
+						dsn := newPostgresDB(b)
+						dir := b.TempDir()
+						cfg := filepath.Join(dir, "serve.json")
+						if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`{"database": {"driver": "postgres", "dsn": %q}, "reject_rate": 1e9, "reject_burst": 1000000000,
 						"competitions": [{"id": "d", "labels": %q, "classes": 2, "metric": "float64-sklearn", "defence_state_file": "state.json",
-						"defence": {"ladder": {"kind": "fixed", "eta": "0.0001"}, "decimals": 5}}]}`, dsn, lp)), 0o644); err != nil {
-						b.Fatal(err)
+						"defence": {"ladder": {"kind": "fixed", "eta": "0.0001", "per_team": %t}, "decimals": 5}}]}`, dsn, lp, scope == "per-team")), 0o644); err != nil {
+							b.Fatal(err)
+						}
+						toks := make([]string, keys)
+						for i := range toks {
+							toks[i] = serveKeysAdd(b, bd.bin, cfg, fmt.Sprintf("team%d", i))
+						}
+						var urls []string
+						for range replicas {
+							urls = append(urls, "http://"+startServeBin(b, bd.bin, cfg)+"/v1/competitions/d/submissions")
+						}
+						b.ResetTimer()
+						res := runLoad(urls, toks, clients, perClient, bs, 5*time.Minute, nil)
+						b.StopTimer()
+						if len(res.acked) != clients*perClient {
+							b.Fatalf("%d of %d accepted: %v, %d errors", len(res.acked), clients*perClient, res.other, res.errors)
+						}
+						b.ReportMetric(float64(res.quantile(0.5).Microseconds())/1000, "p50-ms")
+						b.ReportMetric(float64(res.quantile(0.99).Microseconds())/1000, "p99-ms")
+						b.ReportMetric(float64(len(res.acked))/res.elapsed.Seconds(), "subs/s")
 					}
-					toks := make([]string, keys)
-					for i := range toks {
-						toks[i] = serveKeysAdd(b, bd.bin, cfg, fmt.Sprintf("team%d", i))
-					}
-					var urls []string
-					for range replicas {
-						urls = append(urls, "http://"+startServeBin(b, bd.bin, cfg)+"/v1/competitions/d/submissions")
-					}
-					b.ResetTimer()
-					res := runLoad(urls, toks, clients, perClient, bs, 5*time.Minute, nil)
-					b.StopTimer()
-					if len(res.acked) != clients*perClient {
-						b.Fatalf("%d of %d accepted: %v, %d errors", len(res.acked), clients*perClient, res.other, res.errors)
-					}
-					b.ReportMetric(float64(res.quantile(0.5).Microseconds())/1000, "p50-ms")
-					b.ReportMetric(float64(res.quantile(0.99).Microseconds())/1000, "p99-ms")
-					b.ReportMetric(float64(len(res.acked))/res.elapsed.Seconds(), "subs/s")
-				}
-			})
+				})
+			}
 		}
 	}
 }
