@@ -176,3 +176,13 @@ func TestCommandHeaderLimits(t *testing.T) {
 	resp, b = get(1 << 10)
 	assert.Equal(t, 200, resp.StatusCode, "%s", b)
 }
+
+// TestHealthzErrorShape: a failing health check answers 503 with the
+// error shape of the API beside its status.
+func TestHealthzErrorShape(t *testing.T) {
+	e := newEnv(t, [][]int{{0, 1}}, CompetitionConfig{ID: "b", Classes: 2, Metric: "accuracy"})
+	require.NoError(t, e.st.Close())
+	a := e.get("/healthz")
+	requireJSONError(t, 503, "unavailable", a.Status, a.Header, []byte(a.Raw))
+	assert.Equal(t, "database unavailable", a.Body["status"])
+}
