@@ -34,6 +34,10 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
        labelinf repro [-all] [-quick] [-out DIR] [NAME...]
        labelinf audit -config FILE [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+       labelinf audit -bundle PATH [-platform kaggle] [-phase NAME] [-labels FILE] [-column NAME] [-metric NAME]
+                      [-decimals D] [-daily-limit N] [-public-fraction F] [-inprocess] [-json] [-out DIR] [-quiet]
+       labelinf score -platform codabench|evalai|huggingface -metric NAME -key KEY -secret-file FILE
+                      [-defence FILE] [-ref PATH] [-res PATH] [-out DIR] [-split CODENAME] [-column NAME]
        labelinf serve -config FILE [-listen ADDR] [-addr-file FILE] [-lock-wait D]
        labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
        labelinf version
@@ -73,6 +77,7 @@ var commands = []command{
 	{name: "bits", run: runBits},
 	{name: "repro", run: runRepro},
 	{name: "audit", run: runAudit},
+	{name: "score", run: runScore},
 	{name: "serve", run: runServe, signalEnds: true},
 	{name: "version", run: runVersion},
 	{name: "help", run: runHelp},
