@@ -28,8 +28,8 @@ type evalAIYAML struct {
 	Leaderboard []struct {
 		ID     int `yaml:"id"`
 		Schema struct {
-			Labels        []string `yaml:"labels" json:"labels"`
-			DefaultOrderBy string  `yaml:"default_order_by" json:"default_order_by"`
+			Labels         []string `yaml:"labels" json:"labels"`
+			DefaultOrderBy string   `yaml:"default_order_by" json:"default_order_by"`
 		} `yaml:"schema"`
 	} `yaml:"leaderboard"`
 	ChallengePhases []struct {

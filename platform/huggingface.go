@@ -11,14 +11,14 @@ import (
 // hfConf is the part of a Hugging Face competitions conf.json that
 // decides what a score leaks.
 type hfConf struct {
-	CompetitionType     string          `json:"COMPETITION_TYPE"`
-	SubmissionLimit     *int            `json:"SUBMISSION_LIMIT"`
-	EvalMetric          string          `json:"EVAL_METRIC"`
-	EvalHigherIsBetter  json.RawMessage `json:"EVAL_HIGHER_IS_BETTER"`
-	SubmissionIDColumn  string          `json:"SUBMISSION_ID_COLUMN"`
-	SubmissionColumns   string          `json:"SUBMISSION_COLUMNS"`
-	SubmissionRows      int             `json:"SUBMISSION_ROWS"`
-	ScoringMetric       string          `json:"SCORING_METRIC"`
+	CompetitionType    string          `json:"COMPETITION_TYPE"`
+	SubmissionLimit    *int            `json:"SUBMISSION_LIMIT"`
+	EvalMetric         string          `json:"EVAL_METRIC"`
+	EvalHigherIsBetter json.RawMessage `json:"EVAL_HIGHER_IS_BETTER"`
+	SubmissionIDColumn string          `json:"SUBMISSION_ID_COLUMN"`
+	SubmissionColumns  string          `json:"SUBMISSION_COLUMNS"`
+	SubmissionRows     int             `json:"SUBMISSION_ROWS"`
+	ScoringMetric      string          `json:"SCORING_METRIC"`
 }
 
 func readHF(fsys fs.FS, name string, data []byte, o Options) (*Bundle, error) {

@@ -8,7 +8,7 @@ package scorecli
 
 import (
 	"encoding/json"
-		"flag"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
