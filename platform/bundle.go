@@ -434,8 +434,8 @@ func parseTable(data []byte, name, column string) (*table, error) {
 // isHeader reports whether a first line is a CSV header: a field that is
 // not a number.
 func isHeader(line string) bool {
-	for f := range strings.SplitSeq(line, ",") {
-		f = strings.Trim(strings.TrimSpace(f), `"`)
+	for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		f = strings.Trim(f, `"`)
 		if _, err := strconv.ParseFloat(f, 64); err != nil && f != "" {
 			return true
 		}
