@@ -57,7 +57,10 @@ func scoreBinary(t *testing.T) string {
 // python returns Debian's python3; missing is a failure under CI=true.
 func python(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("python3")
+	p, err := exec.LookPath("/usr/bin/python3") // Debian's
+	if err != nil {
+		p, err = exec.LookPath("python3")
+	}
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("python3 is missing: the EvalAI and Hugging Face shims cannot be tested (apt-get install python3)")
@@ -244,7 +247,7 @@ print(json.dumps(evaluate(sys.argv[2], sys.argv[3], "dev", **meta)))`
 	require.NoError(t, err, out)
 	var res struct {
 		Result           []map[string]map[string]json.Number `json:"result"`
-		SubmissionResult map[string]map[string]json.Number  `json:"submission_result"`
+		SubmissionResult map[string]map[string]json.Number   `json:"submission_result"`
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.UseNumber()
