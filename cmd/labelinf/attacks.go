@@ -33,6 +33,7 @@ var attackSummaries = map[string]string{
 	"flip":          "accuracy, roc-auc, brier (-scorer METRIC): one row per query, N queries; K > 2: N + 1 for K = 3 (package discrete)",
 	"group":         "accuracy, roc-auc, brier: subset sums of a coin-weighing design, about 2N/log₂N queries (binary)",
 	"family":        "brier: the loss family's squared loss through single.AttackFamilyMulti, blocks of rows weighted 2^j (binary)",
+	"edge":          "accuracy, brier: threshold crossing for a score rounded coarser than one label, about N + a walk to a rounding edge",
 }
 
 // attackCatalog lists the attacks -strategy takes, in the order attack -h,
@@ -49,7 +50,7 @@ func attackCatalog() []attackEntry {
 		out = append(out, attackEntry{s.String(), attackSummaries[s.String()]})
 	}
 	out = append(out, attackEntry{"robust-single", attackSummaries["robust-single"]})
-	for _, s := range []discrete.Strategy{discrete.Flip, discrete.Group, discrete.Family} {
+	for _, s := range []discrete.Strategy{discrete.Flip, discrete.Group, discrete.Family, discrete.Edge} {
 		out = append(out, attackEntry{s.String(), attackSummaries[s.String()]})
 	}
 	return out

@@ -93,7 +93,7 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 	}
 	st, err := discrete.ParseStrategy(*a.strategy)
 	if err != nil {
-		return fail(fmt.Errorf("-strategy %s: want auto, flip, group or family against %v", *a.strategy, ms.metric))
+		return fail(fmt.Errorf("-strategy %s: want auto, flip, group, family or edge against %v", *a.strategy, ms.metric))
 	}
 	var tau float64
 	switch *a.noise {
