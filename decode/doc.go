@@ -15,8 +15,8 @@
 //     attack's planning, whose blocks adapt to the scores (for
 //     [Leaderboard], whose every query follows the scores, an estimate
 //     from its construction, [QueryEstimate]) and [BoundMulti] a fast
-//     lower bound on its queries; [Auto] picks the strategy for a scorer
-//     model, [Strategies] lists them.
+//     lower bound on its queries; catalog.Auto picks the strategy for a
+//     scorer model, [Strategies] lists them.
 //  2. The predictions: the attack builds one per query.
 //  3. Decoding of the scores: every query's, verified.
 //  4. [AttackMulti](ctx, server, options) → ([*Result], error); the
@@ -48,7 +48,7 @@
 // model names its log [Hybrid] (Carry's list as the top of a query,
 // binary digits below it) and for K > 2 there [KList] (a list-decoded top
 // of binary questions above Cross's mixed-radix digits) and [KBin]
-// (KList's top above Hybrid's digits read from the residual). [Auto]
+// (KList's top above Hybrid's digits read from the residual). catalog.Auto
 // picks the one with the fewest queries for a model (what labelinf attack's
 // -strategy auto does); Cross is the strategy when MultiOptions names
 // none. Labels known beforehand
@@ -249,7 +249,7 @@
 // 2^42).
 //
 // [KList] is that code, for K > 2 against a model that names its log
-// (what [Auto] picked there before [KBin], below; it is Cross below
+// (what catalog.Auto picked there before [KBin], below; it is Cross below
 // N = 400 and against an assumed noise). A query is a list-decoded top above Cross's digits: the
 // points of the list (every labeling of the carried points that explains
 // every score so far) and up to 16 fresh points asked binary questions
@@ -304,7 +304,7 @@
 // target allows. Its carried questions are at full weight ±W', the
 // descent choosing their signs, which spreads the list's sums further
 // (seed 1: 66 carried points, carried sums' deviation 320 nats, 259
-// before; KList's 55 and 223, Hybrid's 84 and 297). It is what [Auto]
+// before; KList's 55 and 223, Hybrid's 84 and 297). It is what catalog.Auto
 // picks for K > 2: at N = 25,000, K = 6 it takes at most 1,350 queries
 // over the 23 benchmark labelings where KList took 1,360 in the same run
 // (1,365 before its hashed halves, 1,359 at list target 20;

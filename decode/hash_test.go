@@ -39,7 +39,7 @@ var (
 	hashOut    = flag.String("hash.out", "", "write the hashes to this file instead of checking them")
 )
 
-// hashCase is one strategy against one scorer: every choice decode.Auto
+// hashCase is one strategy against one scorer: every choice catalog.Auto
 // makes, and the reference strategies repro and the audit publish.
 type hashCase struct {
 	strategy, model string

@@ -93,7 +93,7 @@ import (
 // 10^−15, seed 4: Gaussian 163 queries and 11 s of attacker CPU against
 // Cross's 129 and 0.18 s, Laplace 196 and 30 s against 134 and 0.33 s).
 //
-// Against other models, or for K = 2, KList is [Cross]. [Auto] picks it
+// Against other models, or for K = 2, KList is [Cross]. catalog.Auto picks it
 // for K > 2 against an unrounded model that names its log and sums its
 // terms; for the mean it picks [KBin], KList's top over Hybrid's digits.
 var KList Strategy = klist{}

@@ -72,13 +72,14 @@ const (
 	// single.AttackFamilyMulti's blocks of M rows with weights 2^j, N/M
 	// queries (binary Brier only).
 	Family
-	// Edge is the threshold-crossing attack for a score rounded more
-	// coarsely than one label moves it: about N queries plus a walk to a
-	// rounding edge (accuracy and Brier).
+	// Edge ("walk") is the threshold-crossing attack for a score rounded
+	// more coarsely than one label moves it: a walk to a rounding edge,
+	// then about N queries (accuracy and Brier). (package adaptive's
+	// threshold crossing, "edge" in the catalogue, is the log-loss one.)
 	Edge
 )
 
-var strategyNames = [...]string{"auto", "flip", "group", "family", "edge"}
+var strategyNames = [...]string{"auto", "flip", "group", "family", "walk"}
 
 func (s Strategy) String() string {
 	if s < 0 || int(s) >= len(strategyNames) {
