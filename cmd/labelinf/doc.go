@@ -13,7 +13,7 @@
 //	                [-strategy ATTACK] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
-//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family] [-n N] [-k K]
+//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk] [-n N] [-k K]
 //	                [-seed S] [-labels FILE] [-noise bounded -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
@@ -215,6 +215,9 @@
 //	family         the Brier score as the loss family's squared loss
 //	               (single.AttackFamilyMulti): blocks of rows weighted 2^j;
 //	               binary brier
+//	walk           threshold crossing by rows for a score rounded coarser than
+//	               one label: a walk to a rounding edge, then about N queries;
+//	               accuracy, brier
 //	hybrid         carry's list top over binary digits read from the residual;
 //	               binary scorers whose model names its log (float64-sklearn,
 //	               torch-bce): the fewest queries there (also list-digits)
@@ -327,10 +330,14 @@
 // N = 1,000; binary) or family (the binary Brier score as the loss
 // family's squared loss, single.AttackFamilyMulti: 126 queries at
 // N = 1,000 and 5 decimals, 51 unrounded); K > 2 (accuracy, brier) is
-// flip, N + 1 queries for K = 3. -noise bounded -tau T is the only noise
-// modelled. The output adds floor (JSON), the information bound
-// N·H/log₂(distinct scores). Rounding coarser than one label (2 decimals
-// on 1,000 rows of accuracy) stops the attack with no label reported.
+// flip, N + 1 queries for K = 3; walk (any K; accuracy, brier) is the
+// threshold-crossing attack for a score rounded coarser than one label
+// (2 decimals on 1,000 rows: about N + the walk to a rounding edge, 1,034
+// queries), which auto picks there, with a windowed check that stays
+// decisive. -noise bounded -tau T is the only noise modelled. The output adds floor (JSON), the information bound
+// N·H/log₂(distinct scores). Rounding too coarse for the walk to reach
+// an edge (1 decimal on 1,000 balanced rows) stops the attack with no
+// label reported.
 //
 // # output files
 //
