@@ -1,0 +1,423 @@
+// This file writes the attack as ONNX models, one per query, in the forms
+// a host runs.
+
+package mutnet
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/labelinf/labelinf/onnx"
+)
+
+// Form is how a model finds the logit of the row it is run on.
+type Form string
+
+// The forms [Build] writes.
+const (
+	// Theorem9 is [EA, Theorem 9]'s network as stated: one input v,
+	// u₂ = ReLU(v·M₁) with M₁ < 0 (zero on v ≥ 0), output
+	// sigmoid(u₂·M₂ + x′) with x′ = logit(θ): the whole prediction vector
+	// (1×N) for a host that feeds one input and reads it.
+	Theorem9 Form = "theorem9"
+	// Rows stores the test rows and recognises its row by exact match
+	// (the nearest stored row, within rounding of the distance); unknown
+	// inputs go to the base model. For hosts whose test features are
+	// public.
+	Rows Form = "rows"
+	// Split is Rows with the stored rows hidden: split across three
+	// tensors, each shifted by a random offset that the graph adds back.
+	Split Form = "split"
+	// Hash stores no row: only k = min(4, d) keyed random projections of
+	// each (a linear sketch whose key is in the model), matched the same
+	// way.
+	Hash Form = "hash"
+	// Position reads the row's position in the batch: row i of a batch of
+	// exactly N rows gets θ_i; any other batch goes to the base model.
+	// For hosts whose test features are hidden (code competitions) and
+	// that run the test set as one batch in a fixed order.
+	Position Form = "position"
+)
+
+// Forms lists the forms, for usage messages and tests.
+var Forms = []Form{Theorem9, Rows, Split, Hash, Position}
+
+// ModelOptions configures [Build].
+type ModelOptions struct {
+	Form Form
+	// Features are the N test rows (needed by Rows, Split and Hash).
+	Features [][]float64
+	// Dim is the input width when Features is nil (Theorem9, Position).
+	Dim int
+	// Base, if not nil, is the model the batched forms behave as on
+	// inputs they do not recognise: one float input [batch, d] of the
+	// plan's type, a first output of probabilities [batch], [batch, 1] or
+	// [batch, 2]. Without it they carry a small logistic regression with
+	// random weights.
+	Base *onnx.Model
+	// Seed draws the random weights (M₁, M₂, the base, the keys).
+	Seed uint64
+}
+
+// OutputName is the name of every model's probability output.
+const OutputName = "probabilities"
+
+// opset is the ai.onnx operator set the models use (≥ 13: ReduceSum's
+// axes as an input, Unsqueeze's axes as an input).
+const opset = 13
+
+// Build writes query q of plan p as an ONNX model of the given form.
+func Build(p *Plan, q int, opt ModelOptions) (*onnx.Model, error) {
+	x, err := p.RowLogits(q)
+	if err != nil {
+		return nil, err
+	}
+	d := opt.Dim
+	if opt.Features != nil {
+		if len(opt.Features) != p.N {
+			return nil, fmt.Errorf("mutnet: %d feature rows for a plan of N = %d", len(opt.Features), p.N)
+		}
+		d = len(opt.Features[0])
+		for i, r := range opt.Features {
+			if len(r) != d {
+				return nil, fmt.Errorf("mutnet: feature row %d has %d values, row 0 has %d", i, len(r), d)
+			}
+			for _, v := range r {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, fmt.Errorf("mutnet: feature row %d has a value that is not finite", i)
+				}
+			}
+		}
+	}
+	if d < 1 {
+		return nil, fmt.Errorf("mutnet: input width %d", d)
+	}
+	rng := rand.New(rand.NewPCG(opt.Seed, uint64(q)))
+	b := &builder{dtype: p.Type()}
+	b.g.Name = "model"
+	b.g.Inputs = []onnx.ValueInfo{{Name: "X", Type: b.dtype, Shape: []onnx.Dim{{Param: "batch"}, {Value: int64(d)}}}}
+	m := &onnx.Model{ProducerName: "labelinf", Opsets: map[string]int64{"": opset},
+		Doc: fmt.Sprintf("labelinf MUTNET label-inference model (security research), form %s, query %d of %d", opt.Form, q+1, len(p.Queries))}
+	if opt.Form == Theorem9 {
+		if opt.Base != nil {
+			return nil, fmt.Errorf("mutnet: form %s has no base model (it ignores its input)", opt.Form)
+		}
+		theorem9(b, x, d, rng)
+		b.g.Outputs = []onnx.ValueInfo{{Name: OutputName, Type: b.dtype, Shape: []onnx.Dim{{Param: "batch"}, {Value: int64(p.N)}}}}
+		m.Graph = b.g
+		return m, nil
+	}
+	two := false
+	var pb string
+	if opt.Base != nil {
+		if pb, two, err = inlineBase(b, m, opt.Base, d); err != nil {
+			return nil, err
+		}
+	} else {
+		w := make([]float64, d)
+		for i := range w {
+			w[i] = rng.NormFloat64() / math.Sqrt(float64(d))
+		}
+		z := b.op("MatMul", []string{"X", b.floats("base_coef", []int64{int64(d), 1}, w)})
+		pb = b.op("Sigmoid", []string{b.op("Add", []string{z, b.floats("base_intercept", []int64{1}, []float64{rng.NormFloat64() / 4})})})
+	}
+	var hit, z string
+	switch opt.Form {
+	case Rows, Split:
+		if opt.Features == nil {
+			return nil, fmt.Errorf("mutnet: form %s needs the test features", opt.Form)
+		}
+		hit, z, err = rowsMatch(b, m, opt.Features, x, opt.Form == Split, rng)
+	case Hash:
+		if opt.Features == nil {
+			return nil, fmt.Errorf("mutnet: form %s needs the test features", opt.Form)
+		}
+		hit, z, err = hashMatch(b, m, opt.Features, x, rng)
+	case Position:
+		hit, z = position(b, x)
+	default:
+		return nil, fmt.Errorf("mutnet: unknown form %q (want one of %v)", opt.Form, Forms)
+	}
+	if err != nil {
+		return nil, err
+	}
+	pa := b.op("Sigmoid", []string{z}) // [B, 1]
+	if two {
+		one := b.scalar("one", 1)
+		pa = b.op("Concat", []string{b.op("Sub", []string{one, pa}), pa}, onnx.Int("axis", 1))
+	}
+	out := onnx.Node{Name: "select", Op: "Where", In: []string{hit, pa, pb}, Out: []string{OutputName}}
+	b.g.Nodes = append(b.g.Nodes, out)
+	cols := int64(1)
+	if two {
+		cols = 2
+	}
+	b.g.Outputs = []onnx.ValueInfo{{Name: OutputName, Type: b.dtype, Shape: []onnx.Dim{{Param: "batch"}, {Value: cols}}}}
+	m.Graph = b.g
+	return m, nil
+}
+
+// theorem9 is [EA, (12)]: u₂ = ReLU(v·M₁), out = sigmoid(u₂·M₂ + x′),
+// M₁ ∈ [−1, −2^−10]^{d×h}, M₂ ∈ [−1, 1]^{h×N}, h = 16.
+func theorem9(b *builder, x []float64, d int, rng *rand.Rand) {
+	const h = 16
+	m1 := make([]float64, d*h)
+	for i := range m1 {
+		m1[i] = -(1.0/1024 + (1-1.0/1024)*rng.Float64())
+	}
+	m2 := make([]float64, h*len(x))
+	for i := range m2 {
+		m2[i] = 2*rng.Float64() - 1
+	}
+	u2 := b.op("Relu", []string{b.op("MatMul", []string{"X", b.floats("M1", []int64{int64(d), h}, m1)})})
+	z := b.op("Add", []string{b.op("MatMul", []string{u2, b.floats("M2", []int64{h, int64(len(x))}, m2)}), b.floats("x_prime", []int64{int64(len(x))}, x)})
+	b.g.Nodes = append(b.g.Nodes, onnx.Node{Name: "output", Op: "Sigmoid", In: []string{z}, Out: []string{OutputName}})
+}
+
+// reduce appends a keepdims reduction over axis, in the opset's syntax
+// (ReduceSum's axes an input from 13, the others' from 18).
+func (b *builder) reduce(m *onnx.Model, op, in string, axis int64, keep int64) string {
+	if op == "ReduceSum" || m.Opsets[""] >= 18 {
+		return b.op(op, []string{in, b.ints(b.name("axes"), []int64{1}, axis)}, onnx.Int("keepdims", keep))
+	}
+	return b.op(op, []string{in}, onnx.Ints("axes", axis), onnx.Int("keepdims", keep))
+}
+
+// rowsMatch appends the exact-match lookup: dist = |x|² − 2x·R + |r|²
+// against the stored rows R, the nearest row's logit, and hit when its
+// distance is within the expansion's rounding, tol·(|x|² + 1).
+func rowsMatch(b *builder, m *onnx.Model, rows [][]float64, x []float64, split bool, rng *rand.Rand) (hit, z string, err error) {
+	n, d := len(rows), len(rows[0])
+	u, _, _ := unit(b.dtype)
+	tol := 64 * float64(d+3) * u
+	if err := separated(rows, func(i, j int) float64 { return sqdist(rows[i], rows[j]) },
+		func(i int) float64 { return 4 * tol * (sqnorm(rows[i]) + 1) }); err != nil {
+		return "", "", err
+	}
+	var r string
+	if !split {
+		r = b.floats("test_rows", []int64{int64(n), int64(d)}, slices.Concat(rows...))
+	} else {
+		// Three chunks of rows, each stored minus an offset c (exact in
+		// the type: a small integer), added back in the graph.
+		c := make([]float64, d)
+		for j := range c {
+			c[j] = float64(rng.IntN(64) - 32)
+		}
+		var parts []string
+		for k, lo := 0, 0; k < 3; k++ {
+			hi := n * (k + 1) / 3
+			if hi == lo {
+				continue
+			}
+			v := make([]float64, 0, (hi-lo)*d)
+			for _, row := range rows[lo:hi] {
+				for j, e := range row {
+					v = append(v, e-c[j])
+				}
+			}
+			parts = append(parts, b.floats(fmt.Sprintf("w%d", k), []int64{int64(hi - lo), int64(d)}, v))
+			lo = hi
+		}
+		cat := b.op("Concat", parts, onnx.Int("axis", 0))
+		r = b.op("Add", []string{cat, b.floats("bias", []int64{int64(d)}, c)})
+		if b.dtype == onnx.Float {
+			// The shifted rows must be exact in float32 for the sum to
+			// give the rows back; check it.
+			for i, row := range rows {
+				for j, e := range row {
+					if float32(float32(e-c[j])+float32(c[j])) != float32(e) {
+						return "", "", fmt.Errorf("mutnet: form split: row %d is not exact in float32 after the offset", i)
+					}
+				}
+			}
+		}
+	}
+	rt := b.op("Transpose", []string{r}, onnx.Ints("perm", 1, 0))
+	xr := b.op("MatMul", []string{"X", rt})
+	xx := b.reduce(m, "ReduceSum", b.op("Mul", []string{"X", "X"}), 1, 1)
+	rr := b.reduce(m, "ReduceSum", b.op("Mul", []string{rt, rt}), 0, 1)
+	dist := b.op("Add", []string{b.op("Sub", []string{xx, b.op("Mul", []string{b.scalar("two", 2), xr})}), rr})
+	idx := b.op("ArgMin", []string{dist}, onnx.Int("axis", 1), onnx.Int("keepdims", 1))
+	mind := b.reduce(m, "ReduceMin", dist, 1, 1)
+	thr := b.op("Mul", []string{b.scalar("tol", tol), b.op("Add", []string{xx, b.scalar("one_", 1)})})
+	hit = b.op("Less", []string{mind, thr})
+	z = b.op("Gather", []string{b.floats("logits", []int64{int64(n)}, x), idx}, onnx.Int("axis", 0))
+	return hit, z, nil
+}
+
+// hashMatch appends the keyed-projection lookup: h = x·K (K ∈ [−1,1]^{d×k}),
+// the stored row whose projections are nearest in L1, hit when within the
+// projection's rounding, tol·(‖x‖₁ + 1).
+func hashMatch(b *builder, m *onnx.Model, rows [][]float64, x []float64, rng *rand.Rand) (hit, z string, err error) {
+	n, d := len(rows), len(rows[0])
+	k := min(4, d)
+	key := make([]float64, d*k)
+	for i := range key {
+		key[i] = 2*rng.Float64() - 1
+		if b.dtype == onnx.Float {
+			key[i] = float64(float32(key[i]))
+		}
+	}
+	h := make([][]float64, n)
+	for i, row := range rows {
+		h[i] = make([]float64, k)
+		for c := range k {
+			for j, e := range row {
+				h[i][c] += e * key[j*k+c]
+			}
+			if b.dtype == onnx.Float {
+				h[i][c] = float64(float32(h[i][c]))
+			}
+		}
+	}
+	u, _, _ := unit(b.dtype)
+	tol := 8 * float64(k*(d+2)) * u
+	l1 := func(v []float64) float64 {
+		var s float64
+		for _, e := range v {
+			s += math.Abs(e)
+		}
+		return s
+	}
+	if err := separated(h, func(i, j int) float64 {
+		var s float64
+		for c := range k {
+			s += math.Abs(h[i][c] - h[j][c])
+		}
+		return s
+	}, func(i int) float64 { return 4 * tol * (l1(rows[i]) + 1) }); err != nil {
+		return "", "", err
+	}
+	hx := b.op("MatMul", []string{"X", b.floats("key", []int64{int64(d), int64(k)}, key)})
+	hx3 := b.op("Unsqueeze", []string{hx, b.ints("axes1", []int64{1}, 1)})
+	diff := b.op("Abs", []string{b.op("Sub", []string{hx3, b.floats("table", []int64{int64(n), int64(k)}, slices.Concat(h...))})})
+	a := b.reduce(m, "ReduceSum", diff, 2, 0) // [B, N]
+	idx := b.op("ArgMin", []string{a}, onnx.Int("axis", 1), onnx.Int("keepdims", 1))
+	mind := b.reduce(m, "ReduceMin", a, 1, 1)
+	norm := b.reduce(m, "ReduceSum", b.op("Abs", []string{"X"}), 1, 1)
+	thr := b.op("Mul", []string{b.scalar("tol", tol), b.op("Add", []string{norm, b.scalar("one_", 1)})})
+	hit = b.op("Less", []string{mind, thr})
+	z = b.op("Gather", []string{b.floats("logits", []int64{int64(n)}, x), idx}, onnx.Int("axis", 0))
+	return hit, z, nil
+}
+
+// position appends the batch-position lookup: row i of a batch of N rows
+// reads logit i; hit is whether the batch has exactly N rows.
+func position(b *builder, x []float64) (hit, z string) {
+	n := int64(len(x))
+	bsz := b.op("Gather", []string{b.op("Shape", []string{"X"}), b.ints("zero_i", nil, 0)}, onnx.Int("axis", 0))
+	idx := b.op("Range", []string{b.ints("start", nil, 0), bsz, b.ints("step", nil, 1)})
+	idx = b.op("Min", []string{idx, b.ints("last", nil, n-1)})
+	g := b.op("Gather", []string{b.floats("logits", []int64{n}, x), idx}, onnx.Int("axis", 0))
+	z = b.op("Unsqueeze", []string{g, b.ints("axes1", []int64{1}, 1)})
+	hit = b.op("Equal", []string{bsz, b.ints("n_rows", nil, n)})
+	return hit, z
+}
+
+func sqnorm(v []float64) float64 {
+	var s float64
+	for _, e := range v {
+		s += e * e
+	}
+	return s
+}
+
+func sqdist(a, c []float64) float64 {
+	var s float64
+	for i := range a {
+		s += (a[i] - c[i]) * (a[i] - c[i])
+	}
+	return s
+}
+
+// separated checks that every pair of rows is farther apart than the
+// match tolerance: otherwise two rows would read the same logit.
+func separated(rows [][]float64, dist func(i, j int) float64, need func(i int) float64) error {
+	for i := range rows {
+		ni := need(i)
+		for j := i + 1; j < len(rows); j++ {
+			if dist(i, j) <= max(ni, need(j)) {
+				return fmt.Errorf("mutnet: test rows %d and %d are equal or within the match tolerance: no model output can tell them apart (the attack recovers at most their sum; drop duplicates or use form position)", i, j)
+			}
+		}
+	}
+	return nil
+}
+
+// inlineBase copies base's graph into b, its input renamed X, and returns
+// its probability output as [B, 1] or [B, 2] (two true).
+func inlineBase(b *builder, m *onnx.Model, base *onnx.Model, d int) (string, bool, error) {
+	g := &base.Graph
+	init := map[string]bool{}
+	for _, t := range g.Initializers {
+		init[t.Name] = true
+	}
+	var in []onnx.ValueInfo
+	for _, v := range g.Inputs {
+		if !init[v.Name] {
+			in = append(in, v)
+		}
+	}
+	if len(in) != 1 || len(in[0].Shape) != 2 || in[0].Type != b.dtype || (in[0].Shape[1].Param == "" && in[0].Shape[1].Value != int64(d)) {
+		return "", false, fmt.Errorf("mutnet: base model must take one %v input [batch, %d]", b.dtype, d)
+	}
+	var out *onnx.ValueInfo
+	for i := range g.Outputs {
+		if g.Outputs[i].Type == b.dtype {
+			out = &g.Outputs[i]
+			break
+		}
+	}
+	if out == nil {
+		return "", false, fmt.Errorf("mutnet: base model has no %v output", b.dtype)
+	}
+	two := len(out.Shape) == 2 && out.Shape[1].Param == "" && out.Shape[1].Value == 2
+	if !two && len(out.Shape) == 2 && out.Shape[1].Param == "" && out.Shape[1].Value != 1 {
+		return "", false, fmt.Errorf("mutnet: base output %q is not [batch], [batch, 1] or [batch, 2]", out.Name)
+	}
+	rename := func(s string) string {
+		switch s {
+		case "":
+			return ""
+		case in[0].Name:
+			return "X"
+		}
+		return "base/" + s
+	}
+	for _, t := range g.Initializers {
+		t.Name = rename(t.Name)
+		b.g.Initializers = append(b.g.Initializers, t)
+	}
+	for _, n := range g.Nodes {
+		n.Name = "base/" + n.Name
+		n.In = slices.Clone(n.In)
+		n.Out = slices.Clone(n.Out)
+		for i := range n.In {
+			n.In[i] = rename(n.In[i])
+		}
+		for i := range n.Out {
+			n.Out[i] = rename(n.Out[i])
+		}
+		if n.Op == "Constant" || n.Op == "If" || n.Op == "Loop" || n.Op == "Scan" {
+			for _, a := range n.Attrs {
+				if a.Type == onnx.AttrGraph {
+					return "", false, fmt.Errorf("mutnet: base model has subgraphs (%s), not supported", n.Op)
+				}
+			}
+		}
+		b.g.Nodes = append(b.g.Nodes, n)
+	}
+	for dom, v := range base.Opsets {
+		if v > m.Opsets[dom] {
+			m.Opsets[dom] = v
+		}
+	}
+	pb := rename(out.Name)
+	if len(out.Shape) == 1 {
+		pb = b.op("Unsqueeze", []string{pb, b.ints("axes1b", []int64{1}, 1)})
+	}
+	return pb, two, nil
+}

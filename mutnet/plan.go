@@ -1,0 +1,398 @@
+// This file implements the plan: which logit each row's output carries in
+// each query, the error bound a host's score can carry, and the decoding of
+// the scores into verified labels.
+
+package mutnet
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/labelinf/labelinf/apa"
+	"github.com/labelinf/labelinf/onnx"
+)
+
+// PlanFormat names the plan file's format.
+const PlanFormat = "labelinf-mutnet-plan/1"
+
+// Options configures [NewPlan].
+type Options struct {
+	// N is the number of test rows (labels), N ≥ 1.
+	N int
+	// Block is the number of labels one query (one model, one score)
+	// decodes; 0 means N (a single query). A block larger than the
+	// precision allows returns a *[CapacityError].
+	Block int
+	// DType is the model's float type: onnx.Double (the default when 0)
+	// or onnx.Float. The host's log-loss is computed in the same type
+	// (scikit-learn's log_loss keeps float32 predictions in float32).
+	DType onnx.DataType
+	// Tau bounds the noise the host adds to the mean score, τ ≥ 0.
+	Tau float64
+	// SigmoidULPs bounds the runtime's sigmoid error, relative, in units
+	// of the type's 2^−p (p = 24 or 53); 0 means [DefaultSigmoidULPs].
+	SigmoidULPs float64
+}
+
+// DefaultSigmoidULPs is the runtime's sigmoid error the plan assumes
+// unless told: 64 units of 2^−p, relative. onnxruntime 1.30's CPU sigmoid
+// (MLAS's rational approximation in float32, exp in float64) stays within
+// a few units on the logits a plan uses (TestRuntimeSigmoidError measures
+// it when the runtime is installed); 64 leaves room for other runtimes.
+const DefaultSigmoidULPs = 64
+
+// Plan is the attack: for each query, the logit every row's output
+// carries, and the rows that query decodes. It is what [NewPlan] returns
+// and what the plan file holds (JSON), so that [Plan.Decode] can turn the
+// host's scores into labels later.
+type Plan struct {
+	Format      string  `json:"format"`
+	N           int     `json:"n"`
+	DType       string  `json:"dtype"` // "float32" or "float64"
+	Tau         float64 `json:"tau"`
+	SigmoidULPs float64 `json:"sigmoid_ulps"`
+	Queries     []Query `json:"queries"`
+}
+
+// Query is one model's share of the attack: Rows (in increasing weight)
+// carry Logits (hexadecimal, exact in the model's type); every other row
+// carries logit 0 (θ = ½, whose loss does not depend on its label).
+type Query struct {
+	Rows   []int    `json:"rows"`
+	Logits []string `json:"logits"`
+	// Bound is the error bound B (on N·score) the decoding allows.
+	Bound float64 `json:"bound"`
+}
+
+// CapacityError reports a block too large for the precision: Max is the
+// largest block one score of this type holds at this noise.
+type CapacityError struct {
+	Block, Max int
+	DType      string
+}
+
+func (e *CapacityError) Error() string {
+	return fmt.Sprintf("mutnet: %d labels do not fit one %s score (at most %d at this noise); use a block of at most %d labels per query (one model per query)", e.Block, e.DType, e.Max, e.Max)
+}
+
+// unit returns u = 2^−p and the format's epsilon 2^(1−p) for t.
+func unit(t onnx.DataType) (u, eps float64, p int) {
+	if t == onnx.Float {
+		return 0x1p-24, 0x1p-23, 24
+	}
+	return 0x1p-53, 0x1p-52, 53
+}
+
+// maxLogitMag is the largest |logit| a row may carry: θ = σ(−L) must stay
+// above the host's clip ε (scikit-learn clips to [ε, 1−ε], ε the type's
+// epsilon) by a margin of e^−½, so that clipping never moves it.
+func maxLogitMag(t onnx.DataType) float64 {
+	_, eps, _ := unit(t)
+	return -math.Log(eps) - 0.5
+}
+
+// bound returns B, the largest |N·score − Σ_i t_i| over labelings, where
+// t_i are the exact terms of θ_i = σ(x_i): the runtime's sigmoid (relative
+// error ρ), the host's renormalisation and 1−p (3 roundings), its log (1
+// ulp), its sum (γ_{N−1}, any order), its division by N and its noise τ.
+func bound(x []float64, t onnx.DataType, tau, ulps float64) float64 {
+	u, _, _ := unit(t)
+	rho := ulps * u
+	n := float64(len(x))
+	var e, mag float64
+	for _, xi := range x {
+		tm := math.Abs(xi) + math.Ln2 // max(t0, t1) ≤ |x| + ln 2
+		e += 1.01*(rho+4*u) + 2*u*tm
+		mag += tm
+	}
+	g := (n - 1) * u / (1 - (n-1)*u)
+	return 1.05 * (e + (g+2*u)*mag + n*tau)
+}
+
+// weights returns the block's logits −W·2^i (i < m), W = 2B(1+⅛), rounded
+// to t, and the bound B, or a *CapacityError if the largest does not fit.
+func weights(n, m int, t onnx.DataType, tau, ulps float64) ([]float64, float64, error) {
+	lmax := maxLogitMag(t)
+	// B with every block row at the largest logit and the rest at 0: an
+	// upper bound for any weights this function returns.
+	x := make([]float64, n)
+	for i := range m {
+		x[i] = lmax
+	}
+	b := bound(x, t, tau, ulps)
+	w := 2 * b * (1 + 1.0/8)
+	logits := make([]float64, m)
+	for i := range m {
+		v := math.Ldexp(w, i)
+		if t == onnx.Float {
+			v = float64(float32(v))
+		}
+		logits[i] = -v
+	}
+	if -logits[m-1] > lmax {
+		return nil, 0, &CapacityError{Block: m, Max: maxBlock(n, t, tau, ulps), DType: t.String()}
+	}
+	// Rounding to t moved the weights by at most u relative: check the
+	// gaps the decoding relies on, d_i − Σ_{j<i} d_j > 2B.
+	var sum float64
+	for _, l := range logits {
+		if -l-sum <= 2*b {
+			return nil, 0, fmt.Errorf("mutnet: weights not separated after rounding to %v", t)
+		}
+		sum += -l
+	}
+	return logits, b, nil
+}
+
+// maxBlock returns the largest block m ≤ n whose weights fit.
+func maxBlock(n int, t onnx.DataType, tau, ulps float64) int {
+	lo := 0
+	for m := 1; m <= n; m++ {
+		x := make([]float64, n)
+		for i := range m {
+			x[i] = maxLogitMag(t)
+		}
+		w := 2 * bound(x, t, tau, ulps) * (1 + 1.0/8)
+		if math.Ldexp(w, m-1) > maxLogitMag(t) {
+			break
+		}
+		lo = m
+	}
+	return lo
+}
+
+// MaxBlock returns the largest number of labels one score decodes for a
+// host of n rows computing in t at noise τ, with the runtime's sigmoid
+// within ulps units (0: [DefaultSigmoidULPs]).
+func MaxBlock(n int, t onnx.DataType, tau, ulps float64) int {
+	if ulps == 0 {
+		ulps = DefaultSigmoidULPs
+	}
+	return maxBlock(n, t, tau, ulps)
+}
+
+// NewPlan plans the attack: ⌈N/Block⌉ queries, query q decoding rows
+// [q·Block, (q+1)·Block) with logits −W·2^i, every other row at logit 0.
+func NewPlan(opt Options) (*Plan, error) {
+	if opt.N < 1 || opt.N > 1<<24 {
+		return nil, fmt.Errorf("mutnet: N = %d outside [1, 2^24]", opt.N)
+	}
+	if opt.DType == 0 {
+		opt.DType = onnx.Double
+	}
+	if opt.DType != onnx.Double && opt.DType != onnx.Float {
+		return nil, fmt.Errorf("mutnet: type %v; want float32 or float64", opt.DType)
+	}
+	if !(opt.Tau >= 0) || math.IsInf(opt.Tau, 0) {
+		return nil, fmt.Errorf("mutnet: τ = %v; want τ ≥ 0", opt.Tau)
+	}
+	if opt.SigmoidULPs == 0 {
+		opt.SigmoidULPs = DefaultSigmoidULPs
+	}
+	if !(opt.SigmoidULPs > 0) || math.IsInf(opt.SigmoidULPs, 0) {
+		return nil, fmt.Errorf("mutnet: sigmoid error %v ulps; want > 0", opt.SigmoidULPs)
+	}
+	m := opt.Block
+	if m == 0 {
+		m = opt.N
+	}
+	if m < 1 || m > opt.N {
+		return nil, fmt.Errorf("mutnet: block %d outside [1, N = %d]", m, opt.N)
+	}
+	logits, b, err := weights(opt.N, m, opt.DType, opt.Tau, opt.SigmoidULPs)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Format: PlanFormat, N: opt.N, DType: opt.DType.String(), Tau: opt.Tau, SigmoidULPs: opt.SigmoidULPs}
+	for lo := 0; lo < opt.N; lo += m {
+		q := Query{Bound: b}
+		for i := lo; i < min(lo+m, opt.N); i++ {
+			q.Rows = append(q.Rows, i)
+			q.Logits = append(q.Logits, strconv.FormatFloat(logits[i-lo], 'x', -1, 64))
+		}
+		p.Queries = append(p.Queries, q)
+	}
+	return p, nil
+}
+
+// Type returns the plan's float type.
+func (p *Plan) Type() onnx.DataType {
+	if p.DType == "float32" {
+		return onnx.Float
+	}
+	return onnx.Double
+}
+
+// RowLogits returns query q's logit for every row (0 outside its block).
+func (p *Plan) RowLogits(q int) ([]float64, error) {
+	if q < 0 || q >= len(p.Queries) {
+		return nil, fmt.Errorf("mutnet: query %d outside [0, %d)", q, len(p.Queries))
+	}
+	x := make([]float64, p.N)
+	qq := p.Queries[q]
+	for i, r := range qq.Rows {
+		v, err := strconv.ParseFloat(qq.Logits[i], 64)
+		if err != nil {
+			return nil, fmt.Errorf("mutnet: plan query %d logit %d: %w", q, i, err)
+		}
+		x[r] = v
+	}
+	return x, nil
+}
+
+// validate checks a plan read from a file.
+func (p *Plan) validate() error {
+	if p.Format != PlanFormat {
+		return fmt.Errorf("mutnet: plan format %q; want %q", p.Format, PlanFormat)
+	}
+	if p.N < 1 || p.N > 1<<24 || len(p.Queries) == 0 {
+		return fmt.Errorf("mutnet: plan with N = %d and %d queries", p.N, len(p.Queries))
+	}
+	if p.DType != "float32" && p.DType != "float64" {
+		return fmt.Errorf("mutnet: plan type %q", p.DType)
+	}
+	seen := make([]bool, p.N)
+	for q, qq := range p.Queries {
+		if len(qq.Rows) != len(qq.Logits) || len(qq.Rows) == 0 || !(qq.Bound > 0) {
+			return fmt.Errorf("mutnet: plan query %d is malformed", q)
+		}
+		for _, r := range qq.Rows {
+			if r < 0 || r >= p.N || seen[r] {
+				return fmt.Errorf("mutnet: plan query %d: row %d out of range or repeated", q, r)
+			}
+			seen[r] = true
+		}
+	}
+	return p.checkSeparated()
+}
+
+// ReadPlan parses a plan file's JSON.
+func ReadPlan(b []byte) (*Plan, error) {
+	var p Plan
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("mutnet: plan: %w", err)
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Result is the decoded labeling.
+type Result struct {
+	// Labels holds every row's label.
+	Labels []int
+	// Queries is the number of scores used.
+	Queries int
+	// Verified is true: every score lies within its bound of the exact
+	// loss of Labels, and the plan's weights are separated by more than
+	// twice the bound, so that no other labeling does.
+	Verified bool
+	// Slack[q] is |N·score_q − Σ t_i(Labels)| / B_q, below 1.
+	Slack []float64
+}
+
+// ScoreError reports a score no labeling explains within the bound.
+type ScoreError struct {
+	Query int
+	Score string
+	Off   float64 // |N·score − Σ t| / B for the nearest labeling
+}
+
+func (e *ScoreError) Error() string {
+	return fmt.Sprintf("mutnet: query %d: score %s: no labeling explains it within the plan's bound (nearest is %.3g bounds off): the host did not run this model on these rows in this order, or computes differently", e.Query, e.Score, e.Off)
+}
+
+// workPrec is the precision of the decoder's exact terms: far below B
+// (≥ 2^−60·N), 128 bits.
+const workPrec = 128
+
+// Decode turns one score per query (decimal strings as the host printed
+// them, e.g. Python's repr) into labels, each verified.
+func (p *Plan) Decode(ctx context.Context, scores []string) (*Result, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	if len(scores) != len(p.Queries) {
+		return nil, fmt.Errorf("mutnet: %d scores for a plan of %d queries", len(scores), len(p.Queries))
+	}
+	res := &Result{Labels: make([]int, p.N), Queries: len(scores), Verified: true}
+	n := new(big.Float).SetPrec(workPrec).SetInt64(int64(p.N))
+	for q, s := range scores {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		sv, _, err := big.ParseFloat(strings.TrimSpace(s), 10, workPrec, big.ToNearestEven)
+		if err != nil || sv.IsInf() || sv.Sign() < 0 {
+			return nil, fmt.Errorf("mutnet: score %d %q: not a finite non-negative number", q, s)
+		}
+		x, err := p.RowLogits(q)
+		if err != nil {
+			return nil, err
+		}
+		// r = N·score − Σ_i t0_i, t0 = softplus(x) (label 0's term).
+		r := new(big.Float).SetPrec(workPrec).Mul(sv, n)
+		for _, xi := range x {
+			t0, err := apa.Softplus(new(big.Float).SetPrec(workPrec), new(big.Float).SetPrec(workPrec).SetFloat64(xi))
+			if err != nil {
+				return nil, err
+			}
+			r.Sub(r, t0)
+		}
+		// The weights d_i = t1 − t0 = −x_i, superincreasing along Rows.
+		qq := p.Queries[q]
+		d := make([]*big.Float, len(qq.Rows))
+		prefix := new(big.Float).SetPrec(workPrec)
+		for i, row := range qq.Rows {
+			d[i] = new(big.Float).SetPrec(workPrec).SetFloat64(-x[row])
+			if d[i].Sign() <= 0 {
+				return nil, fmt.Errorf("mutnet: plan query %d row %d: logit %v not negative", q, row, x[row])
+			}
+			prefix.Add(prefix, d[i])
+		}
+		for i := len(d) - 1; i >= 0; i-- {
+			prefix.Sub(prefix, d[i]) // Σ_{j<i} d_j
+			mid := new(big.Float).SetPrec(workPrec).Add(prefix, d[i])
+			two := new(big.Float).SetPrec(workPrec).Mul(r, big.NewFloat(2))
+			if two.Cmp(mid) >= 0 {
+				res.Labels[qq.Rows[i]] = 1
+				r.Sub(r, d[i])
+			}
+		}
+		off, _ := new(big.Float).Abs(r).Float64()
+		res.Slack = append(res.Slack, off/qq.Bound)
+		if off > qq.Bound {
+			return nil, &ScoreError{Query: q, Score: s, Off: off / qq.Bound}
+		}
+	}
+	return res, nil
+}
+
+// checkSeparated re-derives the uniqueness argument from the plan's own
+// numbers: along each query's rows, d_i − Σ_{j<i} d_j > 2B, and B is at
+// least the bound the plan's logits give. A plan file that fails it could
+// make Decode's labels ambiguous.
+func (p *Plan) checkSeparated() error {
+	for q, qq := range p.Queries {
+		x, err := p.RowLogits(q)
+		if err != nil {
+			return err
+		}
+		if b := bound(x, p.Type(), p.Tau, p.SigmoidULPs); qq.Bound < b*(1-1e-9) {
+			return fmt.Errorf("mutnet: plan query %d: bound %g below the %g its logits need", q, qq.Bound, b)
+		}
+		var sum float64
+		for _, r := range qq.Rows {
+			if -x[r]-sum <= 2*qq.Bound || -x[r] > maxLogitMag(p.Type()) {
+				return fmt.Errorf("mutnet: plan query %d: row %d's weight is not separated by 2B or is clipped", q, r)
+			}
+			sum += -x[r]
+		}
+	}
+	return nil
+}
