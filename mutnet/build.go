@@ -28,7 +28,8 @@ const (
 	// public.
 	Rows Form = "rows"
 	// Split is Rows with the stored rows hidden: split across three
-	// tensors, each shifted by a random offset that the graph adds back.
+	// tensors, each column scaled by a random power of two that the graph
+	// undoes (exactly).
 	Split Form = "split"
 	// Hash stores no row: only k = min(4, d) keyed random projections of
 	// each (a linear sketch whose key is in the model), matched the same
@@ -185,26 +186,27 @@ func (b *builder) reduce(m *onnx.Model, op, in string, axis int64, keep int64) s
 	return b.op(op, []string{in}, onnx.Ints("axes", axis), onnx.Int("keepdims", keep))
 }
 
-// rowsMatch appends the exact-match lookup: dist = |x|² − 2x·R + |r|²
-// against the stored rows R, the nearest row's logit, and hit when its
-// distance is within the expansion's rounding, tol·(|x|² + 1).
+// rowsMatch appends the exact-match lookup: dist_j = Σ (x − r_j)² against
+// the stored rows r_j (0 exactly when x is r_j, in any float type), the
+// nearest row's logit, and hit when that distance is 0.
 func rowsMatch(b *builder, m *onnx.Model, rows [][]float64, x []float64, split bool, rng *rand.Rand) (hit, z string, err error) {
 	n, d := len(rows), len(rows[0])
-	u, _, _ := unit(b.dtype)
-	tol := 64 * float64(d+3) * u
-	if err := separated(rows, func(i, j int) float64 { return sqdist(rows[i], rows[j]) },
-		func(i int) float64 { return 4 * tol * (sqnorm(rows[i]) + 1) }); err != nil {
+	if err := distinct(rows, b.dtype); err != nil {
 		return "", "", err
 	}
 	var r string
 	if !split {
 		r = b.floats("test_rows", []int64{int64(n), int64(d)}, slices.Concat(rows...))
 	} else {
-		// Three chunks of rows, each stored minus an offset c (exact in
-		// the type: a small integer), added back in the graph.
+		// Three chunks of rows, each column stored scaled by 2^s_j (exact
+		// in any binary format), scaled back in the graph.
 		c := make([]float64, d)
 		for j := range c {
-			c[j] = float64(rng.IntN(64) - 32)
+			s := rng.IntN(16) - 8
+			if s >= 0 {
+				s++
+			}
+			c[j] = math.Ldexp(1, s)
 		}
 		var parts []string
 		for k, lo := 0, 0; k < 3; k++ {
@@ -215,35 +217,24 @@ func rowsMatch(b *builder, m *onnx.Model, rows [][]float64, x []float64, split b
 			v := make([]float64, 0, (hi-lo)*d)
 			for _, row := range rows[lo:hi] {
 				for j, e := range row {
-					v = append(v, e-c[j])
+					if b.dtype == onnx.Float {
+						e = float64(float32(e))
+					}
+					v = append(v, e/c[j])
 				}
 			}
 			parts = append(parts, b.floats(fmt.Sprintf("w%d", k), []int64{int64(hi - lo), int64(d)}, v))
 			lo = hi
 		}
 		cat := b.op("Concat", parts, onnx.Int("axis", 0))
-		r = b.op("Add", []string{cat, b.floats("bias", []int64{int64(d)}, c)})
-		if b.dtype == onnx.Float {
-			// The shifted rows must be exact in float32 for the sum to
-			// give the rows back; check it.
-			for i, row := range rows {
-				for j, e := range row {
-					if float32(float32(e-c[j])+float32(c[j])) != float32(e) {
-						return "", "", fmt.Errorf("mutnet: form split: row %d is not exact in float32 after the offset", i)
-					}
-				}
-			}
-		}
+		r = b.op("Mul", []string{cat, b.floats("gain", []int64{int64(d)}, c)})
 	}
-	rt := b.op("Transpose", []string{r}, onnx.Ints("perm", 1, 0))
-	xr := b.op("MatMul", []string{"X", rt})
-	xx := b.reduce(m, "ReduceSum", b.op("Mul", []string{"X", "X"}), 1, 1)
-	rr := b.reduce(m, "ReduceSum", b.op("Mul", []string{rt, rt}), 0, 1)
-	dist := b.op("Add", []string{b.op("Sub", []string{xx, b.op("Mul", []string{b.scalar("two", 2), xr})}), rr})
+	x3 := b.op("Unsqueeze", []string{"X", b.ints("axes1", []int64{1}, 1)}) // [B, 1, d]
+	diff := b.op("Sub", []string{x3, r})                                   // [B, N, d]
+	dist := b.reduce(m, "ReduceSum", b.op("Mul", []string{diff, diff}), 2, 0)
 	idx := b.op("ArgMin", []string{dist}, onnx.Int("axis", 1), onnx.Int("keepdims", 1))
 	mind := b.reduce(m, "ReduceMin", dist, 1, 1)
-	thr := b.op("Mul", []string{b.scalar("tol", tol), b.op("Add", []string{xx, b.scalar("one_", 1)})})
-	hit = b.op("Less", []string{mind, thr})
+	hit = b.op("Equal", []string{mind, b.scalar("zero", 0)})
 	z = b.op("Gather", []string{b.floats("logits", []int64{int64(n)}, x), idx}, onnx.Int("axis", 0))
 	return hit, z, nil
 }
@@ -261,8 +252,32 @@ func hashMatch(b *builder, m *onnx.Model, rows [][]float64, x []float64, rng *ra
 			key[i] = float64(float32(key[i]))
 		}
 	}
-	h := make([][]float64, n)
+	// Standardise first, as a scaler would: the projections' rounding is
+	// then relative to ‖z‖₁ ≈ d, not to the features' raw scale.
+	mu, inv := make([]float64, d), make([]float64, d)
+	for j := range d {
+		var s, s2 float64
+		for _, row := range rows {
+			s += row[j]
+		}
+		mu[j] = s / float64(n)
+		for _, row := range rows {
+			s2 += (row[j] - mu[j]) * (row[j] - mu[j])
+		}
+		inv[j] = 1 / math.Sqrt(s2/float64(n)+1e-12)
+		if b.dtype == onnx.Float {
+			mu[j], inv[j] = float64(float32(mu[j])), float64(float32(inv[j]))
+		}
+	}
+	zs := make([][]float64, n)
 	for i, row := range rows {
+		zs[i] = make([]float64, d)
+		for j, e := range row {
+			zs[i][j] = (e - mu[j]) * inv[j]
+		}
+	}
+	h := make([][]float64, n)
+	for i, row := range zs {
 		h[i] = make([]float64, k)
 		for c := range k {
 			for j, e := range row {
@@ -274,7 +289,7 @@ func hashMatch(b *builder, m *onnx.Model, rows [][]float64, x []float64, rng *ra
 		}
 	}
 	u, _, _ := unit(b.dtype)
-	tol := 8 * float64(k*(d+2)) * u
+	tol := 16 * float64(k*(d+4)) * u
 	l1 := func(v []float64) float64 {
 		var s float64
 		for _, e := range v {
@@ -288,16 +303,17 @@ func hashMatch(b *builder, m *onnx.Model, rows [][]float64, x []float64, rng *ra
 			s += math.Abs(h[i][c] - h[j][c])
 		}
 		return s
-	}, func(i int) float64 { return 4 * tol * (l1(rows[i]) + 1) }); err != nil {
+	}, func(i int) float64 { return 4 * tol * (l1(zs[i]) + 1) }); err != nil {
 		return "", "", err
 	}
-	hx := b.op("MatMul", []string{"X", b.floats("key", []int64{int64(d), int64(k)}, key)})
+	zx := b.op("Mul", []string{b.op("Sub", []string{"X", b.floats("mean", []int64{int64(d)}, mu)}), b.floats("inv_scale", []int64{int64(d)}, inv)})
+	hx := b.op("MatMul", []string{zx, b.floats("key", []int64{int64(d), int64(k)}, key)})
 	hx3 := b.op("Unsqueeze", []string{hx, b.ints("axes1", []int64{1}, 1)})
 	diff := b.op("Abs", []string{b.op("Sub", []string{hx3, b.floats("table", []int64{int64(n), int64(k)}, slices.Concat(h...))})})
 	a := b.reduce(m, "ReduceSum", diff, 2, 0) // [B, N]
 	idx := b.op("ArgMin", []string{a}, onnx.Int("axis", 1), onnx.Int("keepdims", 1))
 	mind := b.reduce(m, "ReduceMin", a, 1, 1)
-	norm := b.reduce(m, "ReduceSum", b.op("Abs", []string{"X"}), 1, 1)
+	norm := b.reduce(m, "ReduceSum", b.op("Abs", []string{zx}), 1, 1)
 	thr := b.op("Mul", []string{b.scalar("tol", tol), b.op("Add", []string{norm, b.scalar("one_", 1)})})
 	hit = b.op("Less", []string{mind, thr})
 	z = b.op("Gather", []string{b.floats("logits", []int64{int64(n)}, x), idx}, onnx.Int("axis", 0))
@@ -317,20 +333,23 @@ func position(b *builder, x []float64) (hit, z string) {
 	return hit, z
 }
 
-func sqnorm(v []float64) float64 {
-	var s float64
-	for _, e := range v {
-		s += e * e
+// distinct checks that no two rows are equal in type t.
+func distinct(rows [][]float64, t onnx.DataType) error {
+	seen := map[string]int{}
+	for i, r := range rows {
+		k := make([]byte, 0, 8*len(r))
+		for _, v := range r {
+			if t == onnx.Float {
+				v = float64(float32(v))
+			}
+			k = fmt.Appendf(k, "%x,", math.Float64bits(v))
+		}
+		if j, ok := seen[string(k)]; ok {
+			return fmt.Errorf("mutnet: test rows %d and %d are equal in %v: no model output can tell them apart (the attack recovers at most their sum; drop duplicates or use form position)", j, i, t)
+		}
+		seen[string(k)] = i
 	}
-	return s
-}
-
-func sqdist(a, c []float64) float64 {
-	var s float64
-	for i := range a {
-		s += (a[i] - c[i]) * (a[i] - c[i])
-	}
-	return s
+	return nil
 }
 
 // separated checks that every pair of rows is farther apart than the
