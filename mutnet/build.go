@@ -102,6 +102,9 @@ func Build(p *Plan, q int, opt ModelOptions) (*onnx.Model, error) {
 	m := &onnx.Model{ProducerName: "labelinf", Opsets: map[string]int64{"": opset},
 		Doc: fmt.Sprintf("labelinf MUTNET label-inference model (security research), form %s, query %d of %d", opt.Form, q+1, len(p.Queries))}
 	if opt.Form == Theorem9 {
+		if !p.Sigmoid {
+			return nil, fmt.Errorf("mutnet: form %s computes σ(x′) in the runtime: plan it with the runtime's sigmoid (Options.Sigmoid, -form theorem9)", opt.Form)
+		}
 		if opt.Base != nil {
 			return nil, fmt.Errorf("mutnet: form %s has no base model (it ignores its input)", opt.Form)
 		}
@@ -124,27 +127,32 @@ func Build(p *Plan, q int, opt ModelOptions) (*onnx.Model, error) {
 		z := b.op("MatMul", []string{"X", b.floats("base_coef", []int64{int64(d), 1}, w)})
 		pb = b.op("Sigmoid", []string{b.op("Add", []string{z, b.floats("base_intercept", []int64{1}, []float64{rng.NormFloat64() / 4})})})
 	}
-	var hit, z string
+	// The table forms output θ from a stored table: σ(x) rounded to the
+	// type, exact whatever the runtime's sigmoid does.
+	th, err := p.Theta(q)
+	if err != nil {
+		return nil, err
+	}
+	var hit, pa string
 	switch opt.Form {
 	case Rows, Split:
 		if opt.Features == nil {
 			return nil, fmt.Errorf("mutnet: form %s needs the test features", opt.Form)
 		}
-		hit, z, err = rowsMatch(b, m, opt.Features, x, opt.Form == Split, rng)
+		hit, pa, err = rowsMatch(b, m, opt.Features, th, opt.Form == Split, rng)
 	case Hash:
 		if opt.Features == nil {
 			return nil, fmt.Errorf("mutnet: form %s needs the test features", opt.Form)
 		}
-		hit, z, err = hashMatch(b, m, opt.Features, x, rng)
+		hit, pa, err = hashMatch(b, m, opt.Features, th, rng)
 	case Position:
-		hit, z = position(b, x)
+		hit, pa = position(b, th)
 	default:
 		return nil, fmt.Errorf("mutnet: unknown form %q (want one of %v)", opt.Form, Forms)
 	}
 	if err != nil {
 		return nil, err
 	}
-	pa := b.op("Sigmoid", []string{z}) // [B, 1]
 	if two {
 		one := b.scalar("one", 1)
 		pa = b.op("Concat", []string{b.op("Sub", []string{one, pa}), pa}, onnx.Int("axis", 1))
@@ -188,7 +196,8 @@ func (b *builder) reduce(m *onnx.Model, op, in string, axis int64, keep int64) s
 
 // rowsMatch appends the exact-match lookup: dist_j = Σ (x − r_j)² against
 // the stored rows r_j (0 exactly when x is r_j, in any float type), the
-// nearest row's logit, and hit when that distance is 0.
+// nearest row's probability from x (the table), and hit when that
+// distance is 0.
 func rowsMatch(b *builder, m *onnx.Model, rows [][]float64, x []float64, split bool, rng *rand.Rand) (hit, z string, err error) {
 	n, d := len(rows), len(rows[0])
 	if err := distinct(rows, b.dtype); err != nil {
@@ -235,7 +244,7 @@ func rowsMatch(b *builder, m *onnx.Model, rows [][]float64, x []float64, split b
 	idx := b.op("ArgMin", []string{dist}, onnx.Int("axis", 1), onnx.Int("keepdims", 1))
 	mind := b.reduce(m, "ReduceMin", dist, 1, 1)
 	hit = b.op("Equal", []string{mind, b.scalar("zero", 0)})
-	z = b.op("Gather", []string{b.floats("logits", []int64{int64(n)}, x), idx}, onnx.Int("axis", 0))
+	z = b.op("Gather", []string{b.floats("probs", []int64{int64(n)}, x), idx}, onnx.Int("axis", 0))
 	return hit, z, nil
 }
 
@@ -316,18 +325,18 @@ func hashMatch(b *builder, m *onnx.Model, rows [][]float64, x []float64, rng *ra
 	norm := b.reduce(m, "ReduceSum", b.op("Abs", []string{zx}), 1, 1)
 	thr := b.op("Mul", []string{b.scalar("tol", tol), b.op("Add", []string{norm, b.scalar("one_", 1)})})
 	hit = b.op("Less", []string{mind, thr})
-	z = b.op("Gather", []string{b.floats("logits", []int64{int64(n)}, x), idx}, onnx.Int("axis", 0))
+	z = b.op("Gather", []string{b.floats("probs", []int64{int64(n)}, x), idx}, onnx.Int("axis", 0))
 	return hit, z, nil
 }
 
 // position appends the batch-position lookup: row i of a batch of N rows
-// reads logit i; hit is whether the batch has exactly N rows.
+// reads probability i of x (the table); hit is whether the batch has exactly N rows.
 func position(b *builder, x []float64) (hit, z string) {
 	n := int64(len(x))
 	bsz := b.op("Gather", []string{b.op("Shape", []string{"X"}), b.ints("zero_i", nil, 0)}, onnx.Int("axis", 0))
 	idx := b.op("Range", []string{b.ints("start", nil, 0), bsz, b.ints("step", nil, 1)})
 	idx = b.op("Min", []string{idx, b.ints("last", nil, n-1)})
-	g := b.op("Gather", []string{b.floats("logits", []int64{n}, x), idx}, onnx.Int("axis", 0))
+	g := b.op("Gather", []string{b.floats("probs", []int64{n}, x), idx}, onnx.Int("axis", 0))
 	z = b.op("Unsqueeze", []string{g, b.ints("axes1", []int64{1}, 1)})
 	hit = b.op("Equal", []string{bsz, b.ints("n_rows", nil, n)})
 	return hit, z
@@ -411,7 +420,7 @@ func inlineBase(b *builder, m *onnx.Model, base *onnx.Model, d int) (string, boo
 		b.g.Initializers = append(b.g.Initializers, t)
 	}
 	for _, n := range g.Nodes {
-		n.Name = "base/" + n.Name
+		n.Name = fmt.Sprintf("base/%d/%s", len(b.g.Nodes), n.Name)
 		n.In = slices.Clone(n.In)
 		n.Out = slices.Clone(n.Out)
 		for i := range n.In {

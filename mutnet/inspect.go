@@ -55,7 +55,8 @@ const (
 	// outputs 0 and what follows carries only constants [EA, Theorem 9].
 	RuleDeadReLU = "dead-relu-branch"
 	// RuleExtremeLogit: a constant reaching a sigmoid or softmax without
-	// passing through a weight matrix exceeds extremeLogit in magnitude.
+	// passing through a weight matrix exceeds extremeLogit in magnitude
+	// (or a constant probability reaching an output, read as a logit).
 	RuleExtremeLogit = "extreme-logit"
 	// RuleSuperincreasing: such constants, sorted by magnitude, form a
 	// superincreasing sequence of at least superMin terms: a subset-sum
@@ -219,21 +220,25 @@ func Inspect(m *onnx.Model, features [][]float64) (*Report, error) {
 			}
 		case "Sigmoid", "Softmax", "LogSoftmax":
 			for _, src := range logitConsts(g, n.In[0], info) {
-				v := info[src].vals
-				mx := 0.0
-				for _, x := range v {
-					mx = max(mx, math.Abs(x))
-				}
-				if mx > extremeLogit {
-					add(RuleExtremeLogit, src, "a constant logit of magnitude %.4g reaches %s (σ = %.3g)", mx, n.Op, 1/(1+math.Exp(mx)))
-				}
-				if k := superincreasing(v); k >= superMin {
-					add(RuleSuperincreasing, src, "%d of its %d constant logits form a superincreasing sequence (each above the sum of the smaller): a subset-sum code", k, len(v))
-				}
+				checkLogits(add, src, info[src].vals, n.Op)
 			}
 		}
 		for _, o := range n.Out {
 			info[o] = out
+		}
+	}
+	// Probabilities stored as such and reaching an output: read as logits.
+	for _, o := range g.Outputs {
+		for _, src := range logitConsts(g, o.Name, info) {
+			var lg []float64
+			for _, p := range info[src].vals {
+				if p > 0 && p < 1 {
+					lg = append(lg, math.Log(p/(1-p)))
+				}
+			}
+			if len(lg) > 0 && len(lg) >= len(info[src].vals)-1 {
+				checkLogits(add, src, lg, "output "+o.Name+" (as probabilities)")
+			}
 		}
 	}
 	if features != nil {
@@ -245,6 +250,21 @@ func Inspect(m *onnx.Model, features [][]float64) (*Report, error) {
 	rep.Findings = dedupe(rep.Findings)
 	rep.Flagged = len(rep.Findings) > 0
 	return rep, nil
+}
+
+// checkLogits applies the extreme-logit and superincreasing rules to the
+// logits v of constant src, which reach via.
+func checkLogits(add func(rule, node, format string, a ...any), src string, v []float64, via string) {
+	mx := 0.0
+	for _, x := range v {
+		mx = max(mx, math.Abs(x))
+	}
+	if mx > extremeLogit {
+		add(RuleExtremeLogit, src, "a constant logit of magnitude %.4g reaches %s (σ = %.3g)", mx, via, 1/(1+math.Exp(mx)))
+	}
+	if k := superincreasing(v); k >= superMin {
+		add(RuleSuperincreasing, src, "%d of its %d constant logits form a superincreasing sequence (each above the sum of the smaller): a subset-sum code", k, len(v))
+	}
 }
 
 func dedupe(f []Finding) []Finding {

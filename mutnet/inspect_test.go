@@ -1,7 +1,10 @@
 package mutnet
 
 import (
+	"math/big"
+
 	"fmt"
+	"github.com/labelinf/labelinf/apa"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -55,10 +58,12 @@ func attackModels(t *testing.T, n int) (map[string]*onnx.Model, [][]float64) {
 	out := map[string]*onnx.Model{}
 	for _, dt := range []onnx.DataType{onnx.Double, onnx.Float} {
 		base := readModel(t, fmt.Sprintf("testdata/benign/mlp2-%v.onnx", dt))
-		for _, block := range []int{MaxBlock(n, dt, 0, 0), MaxBlock(n, dt, 0, 0) / 2} {
-			p, err := NewPlan(Options{N: n, DType: dt, Block: block})
-			require.NoError(t, err)
-			for _, f := range Forms {
+		for _, f := range Forms {
+			sig := f == Theorem9
+			mb := MaxBlock(n, Options{DType: dt, Sigmoid: sig})
+			for _, block := range []int{mb, mb / 2} {
+				p, err := NewPlan(Options{N: n, DType: dt, Block: block, Sigmoid: sig})
+				require.NoError(t, err)
 				for _, withBase := range []bool{false, true} {
 					if withBase && f == Theorem9 {
 						continue
@@ -137,4 +142,12 @@ func TestInspectBenign(t *testing.T) {
 		assert.False(t, rep.Flagged, "%s flagged: %v", p, rep.Findings)
 		assert.Positive(t, rep.Params, p)
 	}
+}
+
+func expBig(x *big.Float) *big.Float {
+	z, err := apa.Exp(new(big.Float).SetPrec(x.Prec()), x)
+	if err != nil {
+		panic(err)
+	}
+	return z
 }

@@ -7,9 +7,11 @@ package mutnet
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,27 +36,35 @@ type Options struct {
 	DType onnx.DataType
 	// Tau bounds the noise the host adds to the mean score, τ ≥ 0.
 	Tau float64
-	// SigmoidULPs bounds the runtime's sigmoid error, relative, in units
+	// Sigmoid is true when the model computes θ = σ(x′) in the runtime,
+	// as Theorem 9's network does; the batched forms output θ from a
+	// stored table instead, exactly (Sigmoid false).
+	Sigmoid bool
+	// SigmoidULPs bounds the runtime's sigmoid error, absolute, in units
 	// of the type's 2^−p (p = 24 or 53); 0 means [DefaultSigmoidULPs].
 	SigmoidULPs float64
 }
 
 // DefaultSigmoidULPs is the runtime's sigmoid error the plan assumes
-// unless told: 64 units of 2^−p, relative. onnxruntime 1.30's CPU sigmoid
-// (MLAS's rational approximation in float32, exp in float64) stays within
-// a few units on the logits a plan uses (TestRuntimeSigmoidError measures
-// it when the runtime is installed); 64 leaves room for other runtimes.
-const DefaultSigmoidULPs = 64
+// unless told: 4 units of 2^−p, absolute. onnxruntime's CPU sigmoid is
+// accurate in absolute, not relative, terms: at x = −19.66 (float64) it
+// returns 2.88268253712·10^−9 for 2.88268259294·10^−9, 0.5 units of 2^−53
+// absolute but 1.7·10^8 relative (TestRuntimeSigmoidError measures it on
+// every plan's logits when the runtime is installed).
+const DefaultSigmoidULPs = 4
 
 // Plan is the attack: for each query, the logit every row's output
 // carries, and the rows that query decodes. It is what [NewPlan] returns
 // and what the plan file holds (JSON), so that [Plan.Decode] can turn the
 // host's scores into labels later.
 type Plan struct {
-	Format      string  `json:"format"`
-	N           int     `json:"n"`
-	DType       string  `json:"dtype"` // "float32" or "float64"
-	Tau         float64 `json:"tau"`
+	Format string  `json:"format"`
+	N      int     `json:"n"`
+	DType  string  `json:"dtype"` // "float32" or "float64"
+	Tau    float64 `json:"tau"`
+	// Sigmoid: the runtime computes θ = σ(x); else θ = the stored
+	// probability, x's sigmoid rounded to DType ([Plan.Theta]).
+	Sigmoid     bool    `json:"runtime_sigmoid"`
 	SigmoidULPs float64 `json:"sigmoid_ulps"`
 	Queries     []Query `json:"queries"`
 }
@@ -70,7 +80,8 @@ type Query struct {
 }
 
 // CapacityError reports a block too large for the precision: Max is the
-// largest block one score of this type holds at this noise.
+// largest block one score of this type holds at this noise (for N's
+// host).
 type CapacityError struct {
 	Block, Max int
 	DType      string
@@ -96,84 +107,133 @@ func maxLogitMag(t onnx.DataType) float64 {
 	return -math.Log(eps) - 0.5
 }
 
+// errModel is what the bound depends on.
+type errModel struct {
+	t     onnx.DataType
+	tau   float64
+	sig   bool
+	alpha float64
+}
+
+func (o *Options) model() errModel {
+	a := o.SigmoidULPs
+	if a == 0 {
+		a = DefaultSigmoidULPs
+	}
+	return errModel{t: o.DType, tau: o.Tau, sig: o.Sigmoid, alpha: a}
+}
+
+func (p *Plan) model() errModel {
+	return errModel{t: p.Type(), tau: p.Tau, sig: p.Sigmoid, alpha: p.SigmoidULPs}
+}
+
 // bound returns B, the largest |N·score − Σ_i t_i| over labelings, where
-// t_i are the exact terms of θ_i = σ(x_i): the runtime's sigmoid (relative
-// error ρ), the host's renormalisation and 1−p (3 roundings), its log (1
-// ulp), its sum (γ_{N−1}, any order), its division by N and its noise τ.
-func bound(x []float64, t onnx.DataType, tau, ulps float64) float64 {
-	u, _, _ := unit(t)
-	rho := ulps * u
+// t_i are the exact terms of the θ_i the decoder assumes: the stored
+// probability, or σ(x_i) with the runtime's sigmoid off by α·2^−p
+// (relative error α·2^−p/θ on θ, /(1−θ) on 1−θ); then the host's
+// renormalisation and 1−p (3 roundings), its log (1 ulp), its sum
+// (γ_{N−1}, any order), its division by N and its noise τ.
+func bound(x []float64, m errModel) float64 {
+	u, _, _ := unit(m.t)
 	n := float64(len(x))
 	var e, mag float64
 	for _, xi := range x {
 		tm := math.Abs(xi) + math.Ln2 // max(t0, t1) ≤ |x| + ln 2
-		e += 1.01*(rho+4*u) + 2*u*tm
+		e += 1.01*4*u + 2*u*tm
+		if m.sig {
+			th := 1 / (1 + math.Exp(math.Abs(xi))) // min(θ, 1−θ)
+			e += 1.01 * m.alpha * u / th
+		}
 		mag += tm
 	}
 	g := (n - 1) * u / (1 - (n-1)*u)
-	return 1.05 * (e + (g+2*u)*mag + n*tau)
+	return 1.05 * (e + (g+2*u)*mag + n*m.tau)
 }
 
-// weights returns the block's logits −W·2^i (i < m), W = 2B(1+⅛), rounded
-// to t, and the bound B, or a *CapacityError if the largest does not fit.
-func weights(n, m int, t onnx.DataType, tau, ulps float64) ([]float64, float64, error) {
-	lmax := maxLogitMag(t)
-	// B with every block row at the largest logit and the rest at 0: an
-	// upper bound for any weights this function returns.
+// weights returns the block's logits −W·2^i (i < m), rounded to the type,
+// and the bound B, with W = 2B(1+⅛) the least fixed point (B grows with
+// W when the runtime's sigmoid is in the bound), or a *CapacityError if
+// the largest logit passes the clip.
+func weights(n, m int, em errModel) ([]float64, float64, error) {
+	lmax := maxLogitMag(em.t)
 	x := make([]float64, n)
-	for i := range m {
-		x[i] = lmax
-	}
-	b := bound(x, t, tau, ulps)
-	w := 2 * b * (1 + 1.0/8)
-	logits := make([]float64, m)
-	for i := range m {
-		v := math.Ldexp(w, i)
-		if t == onnx.Float {
-			v = float64(float32(v))
-		}
-		logits[i] = -v
-	}
-	if -logits[m-1] > lmax {
-		return nil, 0, &CapacityError{Block: m, Max: maxBlock(n, t, tau, ulps), DType: t.String()}
-	}
-	// Rounding to t moved the weights by at most u relative: check the
-	// gaps the decoding relies on, d_i − Σ_{j<i} d_j > 2B.
-	var sum float64
-	for _, l := range logits {
-		if -l-sum <= 2*b {
-			return nil, 0, fmt.Errorf("mutnet: weights not separated after rounding to %v", t)
-		}
-		sum += -l
-	}
-	return logits, b, nil
-}
-
-// maxBlock returns the largest block m ≤ n whose weights fit.
-func maxBlock(n int, t onnx.DataType, tau, ulps float64) int {
-	lo := 0
-	for m := 1; m <= n; m++ {
-		x := make([]float64, n)
+	logits := func(w float64) []float64 {
 		for i := range m {
-			x[i] = maxLogitMag(t)
+			v := math.Ldexp(w, i)
+			if em.t == onnx.Float {
+				v = float64(float32(v))
+			}
+			x[i] = -v
 		}
-		w := 2 * bound(x, t, tau, ulps) * (1 + 1.0/8)
-		if math.Ldexp(w, m-1) > maxLogitMag(t) {
+		return x
+	}
+	w := 2 * bound(logits(0), em) * (1 + 1.0/8)
+	for range 10000 {
+		if math.Ldexp(w, m-1) > lmax {
+			return nil, 0, &CapacityError{Block: m, Max: -1, DType: em.t.String()}
+		}
+		next := 2 * bound(logits(w), em) * (1 + 1.0/8)
+		if next <= w {
 			break
 		}
-		lo = m
+		w = next * (1 + 1e-9)
 	}
-	return lo
+	b := bound(logits(w), em)
+	// Check the gaps the decoding relies on, d_i − Σ_{j<i} d_j > 2B, on
+	// the weights the decoder will use.
+	var sum float64
+	for i := range m {
+		d, err := weight(x[i], em)
+		if err != nil {
+			return nil, 0, err
+		}
+		if d-sum <= 2*b {
+			if math.Ldexp(w, m-1) > lmax/2 {
+				return nil, 0, &CapacityError{Block: m, Max: -1, DType: em.t.String()}
+			}
+			return nil, 0, fmt.Errorf("mutnet: weights not separated after rounding to %v", em.t)
+		}
+		sum += d
+	}
+	return slices.Clone(x[:m]), b, nil
+}
+
+// maxBlock returns the largest block m ≤ min(n, 64) whose weights fit.
+func maxBlock(n int, em errModel) int {
+	best := 0
+	for m := 1; m <= min(n, 64); m++ {
+		if _, _, err := weights(n, m, em); err != nil {
+			var ce *CapacityError
+			if errors.As(err, &ce) {
+				break
+			}
+			continue
+		}
+		best = m
+	}
+	return best
 }
 
 // MaxBlock returns the largest number of labels one score decodes for a
-// host of n rows computing in t at noise τ, with the runtime's sigmoid
-// within ulps units (0: [DefaultSigmoidULPs]).
-func MaxBlock(n int, t onnx.DataType, tau, ulps float64) int {
-	if ulps == 0 {
-		ulps = DefaultSigmoidULPs
+// host of n rows under opt's type, noise and sigmoid (opt.N and
+// opt.Block are ignored).
+func MaxBlock(n int, opt Options) int {
+	if opt.DType == 0 {
+		opt.DType = onnx.Double
 	}
-	return maxBlock(n, t, tau, ulps)
+	return maxBlock(n, opt.model())
+}
+
+// MaxOneQuery returns the largest N whose every label one score recovers
+// under opt's type, noise and sigmoid: the largest N with MaxBlock(N) = N.
+func MaxOneQuery(opt Options) int {
+	best := 0
+	for n := 1; n <= 64; n++ {
+		if MaxBlock(n, opt) == n {
+			best = n
+		}
+	}
+	return best
 }
 
 // NewPlan plans the attack: ⌈N/Block⌉ queries, query q decoding rows
@@ -204,11 +264,14 @@ func NewPlan(opt Options) (*Plan, error) {
 	if m < 1 || m > opt.N {
 		return nil, fmt.Errorf("mutnet: block %d outside [1, N = %d]", m, opt.N)
 	}
-	logits, b, err := weights(opt.N, m, opt.DType, opt.Tau, opt.SigmoidULPs)
+	logits, b, err := weights(opt.N, m, opt.model())
+	if ce := (*CapacityError)(nil); errors.As(err, &ce) {
+		ce.Max = maxBlock(opt.N, opt.model())
+	}
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Format: PlanFormat, N: opt.N, DType: opt.DType.String(), Tau: opt.Tau, SigmoidULPs: opt.SigmoidULPs}
+	p := &Plan{Format: PlanFormat, N: opt.N, DType: opt.DType.String(), Tau: opt.Tau, Sigmoid: opt.Sigmoid, SigmoidULPs: opt.SigmoidULPs}
 	for lo := 0; lo < opt.N; lo += m {
 		q := Query{Bound: b}
 		for i := lo; i < min(lo+m, opt.N); i++ {
@@ -218,6 +281,87 @@ func NewPlan(opt Options) (*Plan, error) {
 		p.Queries = append(p.Queries, q)
 	}
 	return p, nil
+}
+
+// theta returns σ(x) computed in workPrec bits and rounded to t: the
+// probability the table forms store.
+func theta(x float64, t onnx.DataType) (float64, error) {
+	s, err := sigmoidBig(x)
+	if err != nil {
+		return 0, err
+	}
+	if t == onnx.Float {
+		f, _ := s.Float32()
+		return float64(f), nil
+	}
+	f, _ := s.Float64()
+	return f, nil
+}
+
+// sigmoidBig returns σ(x) = 1/(1 + e^−x) in workPrec bits.
+func sigmoidBig(x float64) (*big.Float, error) {
+	e, err := apa.Exp(new(big.Float).SetPrec(workPrec), new(big.Float).SetPrec(workPrec).SetFloat64(-x))
+	if err != nil {
+		return nil, err
+	}
+	e.Add(e, big.NewFloat(1))
+	return new(big.Float).SetPrec(workPrec).Quo(big.NewFloat(1), e), nil
+}
+
+// terms returns the exact terms t0 = −ln(1−θ), t1 = −ln θ of the θ the
+// decoder assumes for logit x: σ(x) with the runtime's sigmoid, else the
+// stored probability.
+func terms(x float64, em errModel) (t0, t1 *big.Float, err error) {
+	var th *big.Float
+	if em.sig {
+		if th, err = sigmoidBig(x); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		v, err := theta(x, em.t)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !(v > 0 && v < 1) {
+			return nil, nil, fmt.Errorf("mutnet: logit %v rounds to probability %v in %v", x, v, em.t)
+		}
+		th = new(big.Float).SetPrec(workPrec).SetFloat64(v)
+	}
+	om := new(big.Float).SetPrec(workPrec).Sub(big.NewFloat(1), th)
+	if t0, err = apa.Log(new(big.Float).SetPrec(workPrec), om); err != nil {
+		return nil, nil, err
+	}
+	if t1, err = apa.Log(new(big.Float).SetPrec(workPrec), th); err != nil {
+		return nil, nil, err
+	}
+	return t0.Neg(t0), t1.Neg(t1), nil
+}
+
+// weight returns d = t1 − t0 for logit x, in float64 (for the plan's gap
+// checks; the decoder keeps it exact).
+func weight(x float64, em errModel) (float64, error) {
+	t0, t1, err := terms(x, em)
+	if err != nil {
+		return 0, err
+	}
+	d, _ := new(big.Float).Sub(t1, t0).Float64()
+	return d, nil
+}
+
+// Theta returns query q's output for every row, as a table form stores
+// it: σ(x_i) rounded to the plan's type.
+func (p *Plan) Theta(q int) ([]float64, error) {
+	x, err := p.RowLogits(q)
+	if err != nil {
+		return nil, err
+	}
+	th := make([]float64, len(x))
+	for i, v := range x {
+		if th[i], err = theta(v, p.Type()); err != nil {
+			return nil, err
+		}
+	}
+	return th, nil
 }
 
 // Type returns the plan's float type.
@@ -335,25 +479,30 @@ func (p *Plan) Decode(ctx context.Context, scores []string) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		// r = N·score − Σ_i t0_i, t0 = softplus(x) (label 0's term).
+		// r = N·score − Σ_i t0_i; the weights d_i = t1_i − t0_i,
+		// superincreasing along the query's rows.
+		em := p.model()
 		r := new(big.Float).SetPrec(workPrec).Mul(sv, n)
-		for _, xi := range x {
-			t0, err := apa.Softplus(new(big.Float).SetPrec(workPrec), new(big.Float).SetPrec(workPrec).SetFloat64(xi))
+		qq := p.Queries[q]
+		inBlock := map[int]int{}
+		for i, row := range qq.Rows {
+			inBlock[row] = i
+		}
+		d := make([]*big.Float, len(qq.Rows))
+		prefix := new(big.Float).SetPrec(workPrec)
+		for row, xi := range x {
+			t0, t1, err := terms(xi, em)
 			if err != nil {
 				return nil, err
 			}
 			r.Sub(r, t0)
-		}
-		// The weights d_i = t1 − t0 = −x_i, superincreasing along Rows.
-		qq := p.Queries[q]
-		d := make([]*big.Float, len(qq.Rows))
-		prefix := new(big.Float).SetPrec(workPrec)
-		for i, row := range qq.Rows {
-			d[i] = new(big.Float).SetPrec(workPrec).SetFloat64(-x[row])
-			if d[i].Sign() <= 0 {
-				return nil, fmt.Errorf("mutnet: plan query %d row %d: logit %v not negative", q, row, x[row])
+			if i, ok := inBlock[row]; ok {
+				d[i] = t1.Sub(t1, t0)
+				if d[i].Sign() <= 0 {
+					return nil, fmt.Errorf("mutnet: plan query %d row %d: logit %v gives no weight", q, row, xi)
+				}
+				prefix.Add(prefix, d[i])
 			}
-			prefix.Add(prefix, d[i])
 		}
 		for i := len(d) - 1; i >= 0; i-- {
 			prefix.Sub(prefix, d[i]) // Σ_{j<i} d_j
@@ -383,15 +532,19 @@ func (p *Plan) checkSeparated() error {
 		if err != nil {
 			return err
 		}
-		if b := bound(x, p.Type(), p.Tau, p.SigmoidULPs); qq.Bound < b*(1-1e-9) {
+		if b := bound(x, p.model()); qq.Bound < b*(1-1e-9) {
 			return fmt.Errorf("mutnet: plan query %d: bound %g below the %g its logits need", q, qq.Bound, b)
 		}
 		var sum float64
 		for _, r := range qq.Rows {
-			if -x[r]-sum <= 2*qq.Bound || -x[r] > maxLogitMag(p.Type()) {
+			d, err := weight(x[r], p.model())
+			if err != nil {
+				return err
+			}
+			if d-sum <= 2*qq.Bound || -x[r] > maxLogitMag(p.Type()) {
 				return fmt.Errorf("mutnet: plan query %d: row %d's weight is not separated by 2B or is clipped", q, r)
 			}
-			sum += -x[r]
+			sum += d
 		}
 	}
 	return nil

@@ -11,7 +11,7 @@ number a leaderboard shows. The runtime's output goes to log_loss as it is
 
 --mode batch    all rows in one batch, in file order (the default)
 --mode shuffle  all rows in one batch, in a seeded random order
---mode rows     one row per run
+--mode rows     one row per run (batches of one, in file order)
 --mode one      one input v in (0,1)^d; the model's output row is the
                 whole prediction vector (EA Theorem 9's host)
 --dtype         float32 or float64: the type the features are fed in
@@ -31,7 +31,7 @@ from sklearn.metrics import log_loss
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def run(model, x, dtype, ort_dir):
+def run(model, x, dtype, ort_dir, per_row=False):
     with tempfile.TemporaryDirectory() as tmp:
         inp, out = os.path.join(tmp, "in.bin"), os.path.join(tmp, "out.bin")
         np.ascontiguousarray(x, dtype=dtype).astype("<" + np.dtype(dtype).str[1:]).tofile(inp)
@@ -39,7 +39,8 @@ def run(model, x, dtype, ort_dir):
         if ort_dir:
             env["NODE_PATH"] = os.path.join(ort_dir, "node_modules")
         r = subprocess.run(["node", os.path.join(HERE, "run.cjs"), model, inp, str(x.shape[0]), str(x.shape[1]),
-                            np.dtype(dtype).name, out], capture_output=True, text=True, env=env)
+                            np.dtype(dtype).name, out] + (["per-row"] if per_row else []),
+                           capture_output=True, text=True, env=env)
         if r.returncode != 0:
             sys.exit("host: onnxruntime failed: " + r.stderr.strip())
         meta = json.loads(r.stdout)
@@ -58,6 +59,7 @@ def main():
     ap.add_argument("--noise", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="print the score with the runtime's version as JSON")
+    ap.add_argument("--predictions", help="also write the runtime's predictions (one per line, repr) to this file")
     a = ap.parse_args()
 
     onnx.checker.check_model(onnx.load(a.model), full_check=True)
@@ -70,11 +72,7 @@ def main():
         out, meta = run(a.model, v, a.dtype, a.ort)
         p = out[0]
     elif a.mode == "rows":
-        ps = []
-        for i in range(n):
-            out, meta = run(a.model, x[i:i + 1], a.dtype, a.ort)
-            ps.append(out[0])
-        p = np.stack(ps)
+        p, meta = run(a.model, x, a.dtype, a.ort, per_row=True)
     else:
         order = rng.permutation(n) if a.mode == "shuffle" else np.arange(n)
         out, meta = run(a.model, x[order], a.dtype, a.ort)
@@ -84,6 +82,10 @@ def main():
         p = p[:, 0]
     if p.shape[0] != n:
         sys.exit("host: the model gave %d predictions for %d labels" % (p.shape[0], n))
+    if a.predictions:
+        with open(a.predictions, "w") as f:
+            for v in (p if p.ndim == 1 else p[:, -1]):
+                f.write(repr(float(v)) + "\n")
     score = float(log_loss(y, p, labels=[0, 1]))
     if a.noise:
         score += float(rng.uniform(-a.noise, a.noise))
