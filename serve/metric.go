@@ -4,7 +4,9 @@ package serve
 // scoring library (scorer.Model): the log-loss metrics are those models, so
 // that a served competition and the model an attacker assumes
 // (labelinf attack -assume NAME) are one thing. Accuracy and ROC AUC are
-// computed here exactly, as rationals.
+// computed here exactly, as rationals; the Brier score is scikit-learn's
+// float64 arithmetic (scorer.Brier), its result taken as the rational it
+// is.
 
 import (
 	"errors"
@@ -21,6 +23,12 @@ import (
 const (
 	MetricAccuracy = "accuracy"
 	MetricAUC      = "roc-auc"
+	MetricBrier    = "brier"
+	// MetricAccuracyV1 is accuracy with the binary tie rule of labelinf
+	// releases before the scikit-learn rule (p = 0.5 counted as class 1),
+	// kept only so that a competition whose board was scored with it can
+	// finish under it (see [CheckRules]).
+	MetricAccuracyV1 = "accuracy-v1"
 )
 
 // A Metric scores a prediction against labels. Check looks at the
@@ -29,6 +37,12 @@ const (
 type Metric interface {
 	// Name is the configured name.
 	Name() string
+	// Rule identifies the scoring rule for a board with k classes: two
+	// metrics with one Rule score every prediction alike. It is stored
+	// with a competition's scores ([CheckRules]), so that no board mixes
+	// two rules; a release that changes a metric's arithmetic gives it a
+	// new Rule.
+	Rule(k int) string
 	// LowerIsBetter orders the leaderboard.
 	LowerIsBetter() bool
 	// DefaultDecimals is the rounding the modelled library applies (−1:
@@ -56,22 +70,27 @@ type Value struct {
 const rowSumTol = 1e-4
 
 // ParseMetric returns the metric called name with the given clipping: name
-// is accuracy, roc-auc or a scorer model name that labelinf attack -assume
+// is accuracy, roc-auc, brier or a scorer model name that labelinf attack -assume
 // accepts (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M).
 // clip "" keeps the model's clipping, "none" removes it, a decimal number
 // replaces ε (clip to [ε, 1−ε]); clip applies to log-loss only.
 func ParseMetric(name, clip string) (Metric, error) {
 	switch name {
-	case MetricAccuracy:
+	case MetricAccuracy, MetricAccuracyV1:
 		if clip != "" {
 			return nil, errors.New("serve: clip applies to log-loss metrics only")
 		}
-		return accuracy{}, nil
+		return accuracy{v1: name == MetricAccuracyV1}, nil
 	case MetricAUC:
 		if clip != "" {
 			return nil, errors.New("serve: clip applies to log-loss metrics only")
 		}
 		return auc{}, nil
+	case MetricBrier:
+		if clip != "" {
+			return nil, errors.New("serve: clip applies to log-loss metrics only")
+		}
+		return brier{}, nil
 	}
 	m, err := scorer.ParseModel(name)
 	if err != nil {
@@ -137,7 +156,10 @@ func (l *logLoss) Model(decimals int) string {
 	return sp.String()
 }
 
-func (l *logLoss) Name() string         { return l.m.Name }
+func (l *logLoss) Name() string { return l.m.Name }
+
+// Rule is the model's name and its clipping: the arithmetic.
+func (l *logLoss) Rule(k int) string    { return "log-loss " + l.m.Name + " clip=" + l.m.Loss.Eps }
 func (l *logLoss) LowerIsBetter() bool  { return true }
 func (l *logLoss) DefaultDecimals() int { return l.def }
 
@@ -174,24 +196,46 @@ func (l *logLoss) Score(labels []int, pred []float64, k int) Value {
 	return Value{R: r}
 }
 
-// accuracy is the fraction of rows whose predicted class is the label:
-// binary, class 1 iff p ≥ 0.5; K classes, the first class of largest
-// probability (numpy's argmax).
-type accuracy struct{}
+// accuracy is the fraction of rows whose predicted class is the label,
+// as scikit-learn's accuracy_score(y, model.predict(X)) counts it: the
+// predicted class of a row is numpy's argmax of its probabilities, the
+// first class of largest probability. A binary row [1−p, p] is class 1
+// iff p > 1/2 (exactly: 1−p is exact for p ≥ 1/2), so p = 0.5 is class 0
+// (a tree's 50/50 leaf, LogisticRegression's decision_function = 0).
+// v1 is the rule of labelinf releases before this one, which counted a
+// binary p = 0.5 as class 1 (K > 2 is the same under both).
+type accuracy struct{ v1 bool }
 
-func (accuracy) Name() string         { return MetricAccuracy }
+func (a accuracy) Name() string {
+	if a.v1 {
+		return MetricAccuracyV1
+	}
+	return MetricAccuracy
+}
+
+// Rule names the binary tie rule; K > 2 has one rule.
+func (a accuracy) Rule(k int) string {
+	switch {
+	case k > 2:
+		return "accuracy argmax"
+	case a.v1:
+		return "accuracy binary p>=0.5"
+	}
+	return "accuracy binary p>0.5"
+}
+
 func (accuracy) LowerIsBetter() bool  { return false }
 func (accuracy) DefaultDecimals() int { return 5 }
 func (accuracy) Check(pred []float64, n, k int) error {
 	return checkProbs(pred)
 }
 
-func (accuracy) Score(labels []int, pred []float64, k int) Value {
+func (a accuracy) Score(labels []int, pred []float64, k int) Value {
 	right := 0
 	for i, y := range labels {
 		var c int
 		if k <= 2 {
-			if pred[i] >= 0.5 {
+			if pred[i] > 0.5 || a.v1 && pred[i] == 0.5 {
 				c = 1
 			}
 		} else {
@@ -216,6 +260,7 @@ func (accuracy) Score(labels []int, pred []float64, k int) Value {
 type auc struct{}
 
 func (auc) Name() string         { return MetricAUC }
+func (auc) Rule(k int) string    { return MetricAUC }
 func (auc) LowerIsBetter() bool  { return false }
 func (auc) DefaultDecimals() int { return 5 }
 func (auc) Check(pred []float64, n, k int) error {
@@ -260,6 +305,35 @@ func (auc) Score(labels []int, pred []float64, k int) Value {
 	}
 	r := new(big.Rat).SetFrac(big.NewInt(u2), new(big.Int).Mul(big.NewInt(2*pos), big.NewInt(neg)))
 	return Value{R: r}
+}
+
+// brier is scikit-learn's Brier score (scorer.Brier: brier_score_loss
+// for two classes, the multiclass form of scikit-learn ≥ 1.7 for K > 2,
+// whose rows must sum to 1 as there).
+type brier struct{}
+
+func (brier) Name() string         { return MetricBrier }
+func (brier) Rule(k int) string    { return MetricBrier }
+func (brier) LowerIsBetter() bool  { return true }
+func (brier) DefaultDecimals() int { return 5 }
+func (brier) Check(pred []float64, n, k int) error {
+	if err := checkProbs(pred); err != nil {
+		return err
+	}
+	if k > 2 {
+		return checkRowSums(pred, k)
+	}
+	return nil
+}
+
+func (brier) Score(labels []int, pred []float64, k int) Value {
+	s, err := scorer.Brier(labels, pred, k)
+	if err != nil {
+		// Check has accepted pred and the labels were validated when
+		// loaded: unreachable, and no label-dependent answer either way.
+		return Value{Inf: true}
+	}
+	return Value{R: new(big.Rat).SetFloat64(s)}
 }
 
 // A ValueError says which submitted value is invalid and why.

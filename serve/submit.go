@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -36,7 +35,7 @@ type receipt struct {
 	Infinite    bool      `json:"infinite,omitempty"`
 	Decimals    int       `json:"decimals"`
 	SubmittedAt time.Time `json:"submitted_at"`
-	Replay      bool      `json:"replay,omitempty"`
+	Replay      bool      `json:"-"` // answered with the header Idempotent-Replayed: true
 	Used        int       `json:"used"`
 }
 
@@ -84,9 +83,9 @@ func (s *Server) preflight(id string) *apiError {
 	return nil
 }
 
-// score decodes, checks, charges and scores one submission of body (of the
-// given media type) to c by key k.
-func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, mediaType, idem string) (*receipt, *apiError) {
+// score decodes, checks, charges and scores one submission of body (of
+// Content-Type ct) to c by key k.
+func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, ct, idem string) (*receipt, *apiError) {
 	if len(idem) > maxIdempotencyLen {
 		return nil, reject(http.StatusBadRequest, "bad_idempotency_key", fmt.Sprintf("Idempotency-Key longer than %d bytes", maxIdempotencyLen))
 	}
@@ -105,6 +104,10 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	}
 	// Every value is written by the parse, or the submission is refused.
 	pred := (*pp)[:c.Rows()*per]
+	mediaType, ae := contentType(ct)
+	if ae != nil {
+		return nil, ae
+	}
 	var err error
 	switch mediaType {
 	case "application/json":
@@ -125,14 +128,23 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 		return nil, s.storeFailure(err)
 	}
 	req := SubmitRequest{ID: id, Competition: c.ID, KeyID: k.ID, At: now, PredHash: predHash(pred), Idempotency: idem, Limits: c.Limits}
-	sub, replay, err := s.o.Store.Submit(ctx, req, func(seq int64) (Scores, error) {
-		return c.scoreBoards(pred, k, seq)
+	sub, replay, err := s.o.Store.Submit(ctx, req, func(seq int64, st StateTx) (Scores, error) {
+		return c.scoreBoards(pred, k, seq, st)
 	})
 	var be *BudgetError
+	var ie *IdempotencyError
+	if errors.As(err, &ie) {
+		return nil, reject(http.StatusUnprocessableEntity, "idempotency_key_reused", ie.Error())
+	}
+	if errors.Is(err, ErrOutcomeUnknown) {
+		s.log.Error("store", "err", err)
+		return nil, &apiError{Status: http.StatusServiceUnavailable, Reason: "outcome_unknown",
+			Message: "the database failed while committing this submission and its outcome is not known yet: it may have been charged and stored; retry with the same Idempotency-Key, which returns it if it was stored and submits it otherwise", RetryAfter: time.Second}
+	}
 	if errors.Is(err, defence.ErrExhausted) {
 		// Thresholdout has spent its budget and answers no more (the
 		// paper's ⊥); the transaction rolled back, so nothing was charged.
-		return nil, reject(http.StatusForbidden, "holdout_exhausted", "the holdout's Thresholdout budget is spent: it answers no more submissions")
+		return nil, c.exhausted()
 	}
 	if errors.As(err, &be) {
 		return nil, &apiError{Status: http.StatusTooManyRequests, Reason: "budget_" + be.Reason, Message: be.Error(), RetryAfter: be.RetryAfter}
@@ -143,7 +155,7 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	if !replay {
 		s.met.submissions.WithLabelValues(c.ID).Inc()
 	}
-	rc := &receipt{ID: sub.ID, Competition: c.ID, Board: "public", Rows: len(c.publicRows), Decimals: c.Decimals,
+	rc := &receipt{ID: sub.ID, Competition: c.ID, Board: "public", Rows: c.PublicRows(), Decimals: c.Decimals,
 		SubmittedAt: sub.At, Replay: replay, Used: int(sub.Seq) + 1}
 	if sub.Public == "inf" {
 		rc.Infinite = true
@@ -157,9 +169,9 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 // scoreBoards scores pred on both boards and releases the scores. It runs
 // inside the budget transaction, after the charge. With defence settings
 // the public score is released by the defence chain, with the key's name
-// as the team (a submission whose transaction fails after its release has
-// still moved the defence's state, such as the Ladder's best).
-func (c *Competition) scoreBoards(pred []float64, k Key, seq int64) (Scores, error) {
+// as the team, from the defence state st holds in the same transaction
+// (a submission whose transaction fails leaves that state as it was).
+func (c *Competition) scoreBoards(pred []float64, k Key, seq int64, st StateTx) (Scores, error) {
 	per := 1
 	if c.K > 2 {
 		per = c.K
@@ -189,7 +201,7 @@ func (c *Competition) scoreBoards(pred []float64, k Key, seq int64) (Scores, err
 		err error
 	)
 	if c.defence != nil {
-		pub, err = c.releasePublic(pred, train, k.Name)
+		pub, err = c.releasePublic(pred, train, k.Name, st)
 	} else {
 		pub, err = board("public", c.publicRows, c.publicLabels)
 	}
@@ -272,12 +284,4 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiE
 func putBody(b []byte) {
 	b = b[:0]
 	bodyBufPool.Put(&b)
-}
-
-func mediaType(r *http.Request) string {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil {
-		return ""
-	}
-	return mt
 }
