@@ -17,6 +17,7 @@ import (
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/onnx"
+	"github.com/labelinf/labelinf/single"
 )
 
 // PlanFormat names the plan file's format.
@@ -256,6 +257,13 @@ func NewPlan(opt Options) (*Plan, error) {
 	}
 	if !(opt.SigmoidULPs > 0) || math.IsInf(opt.SigmoidULPs, 0) {
 		return nil, fmt.Errorf("mutnet: sigmoid error %v ulps; want > 0", opt.SigmoidULPs)
+	}
+	// [EA, Corollary 4]: the host clips θ to [ε, 1−ε], so no weight
+	// exceeds ln((1−ε)/ε), and adding one label moves the mean loss by at
+	// most that over N: above half of it no prediction separates.
+	_, eps, _ := unit(opt.DType)
+	if sup := math.Log((1-eps)/eps) / (2 * float64(opt.N)); opt.Tau > sup {
+		return nil, &single.MonotoneError{N: opt.N, Tau: opt.Tau, Bound: sup}
 	}
 	m := opt.Block
 	if m == 0 {
@@ -532,15 +540,23 @@ func (p *Plan) checkSeparated() error {
 		if err != nil {
 			return err
 		}
+		ds := make([]float64, len(qq.Rows))
+		for i, r := range qq.Rows {
+			if ds[i], err = weight(x[r], p.model()); err != nil {
+				return err
+			}
+		}
+		// [EA, Theorem 12]: the query's loss is additive and monotone in
+		// its rows' labels; the smallest weight bounds the noise.
+		if b, j, ok := single.AdditiveMonotoneBound(ds, p.N); ok && p.Tau > b {
+			return &single.MonotoneError{N: p.N, Tau: p.Tau, Bound: b, J: qq.Rows[j]}
+		}
 		if b := bound(x, p.model()); qq.Bound < b*(1-1e-9) {
 			return fmt.Errorf("mutnet: plan query %d: bound %g below the %g its logits need", q, qq.Bound, b)
 		}
 		var sum float64
-		for _, r := range qq.Rows {
-			d, err := weight(x[r], p.model())
-			if err != nil {
-				return err
-			}
+		for i, r := range qq.Rows {
+			d := ds[i]
 			if d-sum <= 2*qq.Bound || -x[r] > maxLogitMag(p.Type()) {
 				return fmt.Errorf("mutnet: plan query %d: row %d's weight is not separated by 2B or is clipped", q, r)
 			}
