@@ -26,6 +26,7 @@ var discreteNames = map[discrete.Strategy]string{
 	discrete.Flip:   "flip rows",
 	discrete.Group:  "coin weighing",
 	discrete.Family: "squared loss (EA Thm 5)",
+	discrete.Edge:   "threshold crossing (rows)",
 }
 
 // discreteStrategies returns the strategies of package discrete that

@@ -339,8 +339,15 @@
 //   - A multi-query strategy: one new file in this package with a type
 //     implementing [Strategy] (its next method designs a block: rows,
 //     their increments, the gap, a reader of the score), an exported value
-//     of it and an init that calls register with its names. blocks.go,
-//     primes.go and alg3.go are the three examples; nothing else changes.
+//     of it and an init that calls register with its names; its tuning
+//     values, if any, in an unexported parameter struct that the type
+//     holds by pointer (nil: the defaults; its setup copies a test's into
+//     the attack's state, as kbin{p: &kbinParams{…}} does), never in
+//     package variables, so that tests pass their own and run in
+//     parallel. blocks.go, primes.go and alg3.go are the three examples;
+//     then one entry in the catalogue of attacks (what it applies to,
+//     its doc line), and the result hashes (hash_test.go) guard the
+//     others' results.
 //   - A scorer model: package scorer (see its doc); the attacks follow.
 //
 // The files: attack.go (the shared [Result]), multi.go (the

@@ -42,6 +42,7 @@ func estimateOf(t *testing.T, model string, opt MultiOptions) *QueryEstimate {
 // 2,362). The lower bound, 24 fresh points a query at most, is 9 and
 // 1,042.
 func TestLeaderboardEstimate(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		n                                    int
 		lower, low, high, one, target, final int
@@ -82,6 +83,7 @@ func TestLeaderboardEstimate(t *testing.T) {
 // N = 50 (TestLeaderboardStrategy198 runs N = 198). cmd/labelinf's TestPlanMeasured does the same for every
 // strategy through plan.
 func TestLeaderboardEstimateMeasured(t *testing.T) {
+	t.Parallel()
 	type run struct {
 		model string
 		n     int
@@ -115,6 +117,7 @@ func TestLeaderboardEstimateMeasured(t *testing.T) {
 
 // Strategies lists every registered strategy, each found by its name.
 func TestStrategies(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, s := range Strategies() {
 		if p, err := ParseStrategy(s.String()); err != nil || p != s {

@@ -2,6 +2,7 @@ package discrete_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -79,7 +80,54 @@ func TestPlan(t *testing.T) {
 			require.NoError(t, err)
 			res, err := discrete.Attack(context.Background(), sim(t, m.String(), y, 2, 5), o)
 			require.NoError(t, err)
+			if st == discrete.Edge {
+				assert.LessOrEqual(t, res.Queries, want, "%v %v: a bound", m, st)
+				continue
+			}
 			assert.Equal(t, want, res.Queries, "%v %v", m, st)
 		}
+	}
+}
+
+// TestEdge: rounding coarser than one label (1, 2 and 3 decimals on
+// 1,000 rows) does not stop the threshold-crossing attack: every label,
+// verified and checked, in about N + the walk's queries.
+func TestEdge(t *testing.T) {
+	const n = 1000
+	for _, tc := range []struct {
+		metric discrete.Metric
+		k, dec int
+	}{
+		{discrete.Accuracy, 2, 2}, {discrete.Accuracy, 2, 3},
+		{discrete.Brier, 2, 2}, {discrete.Accuracy, 3, 2}, {discrete.Brier, 3, 2}, {discrete.Accuracy, 5, 2},
+		{discrete.Accuracy, 2, 5}, // fine rounding: edge works too
+	} {
+		t.Run(fmt.Sprintf("%v/k=%d/dec=%d", tc.metric, tc.k, tc.dec), func(t *testing.T) {
+			y := labelsOf(uint64(tc.dec*10+tc.k), n, tc.k)
+			o := discrete.Options{Metric: tc.metric, N: n, K: tc.k, Decimals: tc.dec, Check: true}
+			if tc.dec < 3 {
+				require.Equal(t, discrete.Edge, discrete.Choose(o))
+			}
+			o.Strategy = discrete.Edge
+			res, err := discrete.Attack(context.Background(), sim(t, tc.metric.String(), y, tc.k, tc.dec), o)
+			require.NoError(t, err)
+			assert.Equal(t, y, res.Labels)
+			assert.True(t, res.Verified)
+			assert.True(t, res.Checked)
+			assert.True(t, res.CheckDecisive)
+			plan, err := discrete.Plan(o)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, res.Queries, plan)
+			t.Logf("%v K=%d dec=%d: %d queries (decisive check %v)", tc.metric, tc.k, tc.dec, res.Queries, res.CheckDecisive)
+		})
+	}
+	// 1 decimal on 1,000 balanced rows: a bucket of 100 counts, which a
+	// walk of ±1 steps does not leave: the attack stops, nothing claimed.
+	y := labelsOf(1, n, 2)
+	res, err := discrete.Attack(context.Background(), sim(t, "accuracy", y, 2, 1), discrete.Options{Metric: discrete.Accuracy, N: n, Decimals: 1, Strategy: discrete.Edge})
+	var ae *discrete.AmbiguousError
+	require.ErrorAs(t, err, &ae)
+	for _, k := range res.Known {
+		require.False(t, k)
 	}
 }

@@ -13,7 +13,7 @@
 //	                [-strategy ATTACK] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
-//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family] [-n N] [-k K]
+//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk] [-n N] [-k K]
 //	                [-seed S] [-labels FILE] [-noise bounded -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
@@ -219,6 +219,9 @@
 //	family         the Brier score as the loss family's squared loss
 //	               (single.AttackFamilyMulti): blocks of rows weighted 2^j;
 //	               binary brier
+//	walk           threshold crossing by rows for a score rounded coarser than
+//	               one label: a walk to a rounding edge, then about N queries;
+//	               accuracy, brier
 //	hybrid         carry's list top over binary digits read from the residual;
 //	               binary scorers whose model names its log (float64-sklearn,
 //	               torch-bce): the fewest queries there (also list-digits)
@@ -331,10 +334,14 @@
 // N = 1,000; binary) or family (the binary Brier score as the loss
 // family's squared loss, single.AttackFamilyMulti: 126 queries at
 // N = 1,000 and 5 decimals, 51 unrounded); K > 2 (accuracy, brier) is
-// flip, N + 1 queries for K = 3. -noise bounded -tau T is the only noise
-// modelled. The output adds floor (JSON), the information bound
-// N·H/log₂(distinct scores). Rounding coarser than one label (2 decimals
-// on 1,000 rows of accuracy) stops the attack with no label reported.
+// flip, N + 1 queries for K = 3; walk (any K; accuracy, brier) is the
+// threshold-crossing attack for a score rounded coarser than one label
+// (2 decimals on 1,000 rows: about N + the walk to a rounding edge, 1,034
+// queries), which auto picks there, with a windowed check that stays
+// decisive. -noise bounded -tau T is the only noise modelled. The output adds floor (JSON), the information bound
+// N·H/log₂(distinct scores). Rounding too coarse for the walk to reach
+// an edge (1 decimal on 1,000 balanced rows) stops the attack with no
+// label reported.
 //
 // # output files
 //
@@ -600,7 +607,12 @@
 // a usage error. Every attack query is one charged submission,
 // and a limit answer (429) stops the attack with the labels recovered so
 // far (verified false: -partial-out writes what is known, -out is not
-// written). It needs a competition whose public board scores every row.
+// written). It needs a competition whose public board scores every row,
+// and it plans for the published model alone: a competition that
+// publishes its defence (publish_defence) with a split, a subset,
+// Thresholdout, the Ladder or noise is refused, naming the defence,
+// before any submission (one that does not publish it cannot be told
+// apart until its scores disagree with the model).
 //
 // # serve API
 //
@@ -609,7 +621,9 @@
 //	POST /v1/competitions/ID/submissions   submit, with Authorization: Bearer KEY
 //	GET  /v1/competitions                  the competitions: rows, classes, metric, decimals, limits
 //	GET  /v1/competitions/ID               one competition, with "model" (a log-loss metric's
-//	                                       arithmetic in the syntax of -assume)
+//	                                       arithmetic in the syntax of -assume), public_rows
+//	                                       (the rows a score covers) and, if the host
+//	                                       publishes it, "defence" (no seed or secret)
 //	GET  /v1/competitions/ID/leaderboard   the public board; the private one too once closed
 //	GET  /healthz                          200 when the database answers
 //	GET  /metrics                          Prometheus metrics
@@ -620,8 +634,9 @@
 // A submission's body is JSON, {"predictions": [p0, p1, …]} (binary: the
 // probability of class 1 per row) or {"predictions": [[p00, …], …]} (K
 // classes), or CSV with a header line and "id,prediction" per row. The
-// answer (201) holds the score; a rejection is a 4xx with {"error":
-// {"reason": "…", "message": "…"}}, and 429 means a budget is spent.
+// answer (201) holds the score; every rejection of the API is a 4xx (or
+// 503) with {"error": {"reason": "…", "message": "…"}}, and 429 means a
+// budget is spent.
 //
 // # repro
 //
