@@ -48,6 +48,9 @@ func TestPlanDecode(t *testing.T) {
 		if c.n > 10 {
 			trials = 200
 		}
+		if testing.Short() {
+			trials = min(trials, 40)
+		}
 		for k := range trials {
 			y := make([]int, c.n)
 			for i := range y {
