@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/labelinf/labelinf/defence"
+	"github.com/labelinf/labelinf/internal/cputime"
 )
 
 // BenchmarkDefendedSubmit is one submission's latency (HTTP, parse,
@@ -55,7 +56,7 @@ func BenchmarkDefendedSubmit(b *testing.B) {
 				b.Fatal(a.Raw)
 			}
 			lat := make([]time.Duration, 0, b.N)
-			cpu0 := cpuTime()
+			cpu0 := cputime.Now()
 			b.ResetTimer()
 			for i := range b.N {
 				t0 := time.Now()
@@ -66,7 +67,7 @@ func BenchmarkDefendedSubmit(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Now()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			slices.Sort(lat)
 			ms := func(q float64) float64 {
 				return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))].Microseconds()) / 1000

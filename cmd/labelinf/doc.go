@@ -331,17 +331,19 @@
 // the metric and decimals from the server and checks the labels at the
 // end. -strategy is auto, flip (one row per query: N queries), group
 // (subset sums of a coin-weighing design: about 2N/log₂N queries, 314 at
-// N = 1,000; binary) or family (the binary Brier score as the loss
-// family's squared loss, single.AttackFamilyMulti: 126 queries at
-// N = 1,000 and 5 decimals, 51 unrounded); K > 2 (accuracy, brier) is
-// flip, N + 1 queries for K = 3; walk (any K; accuracy, brier) is the
-// threshold-crossing attack for a score rounded coarser than one label
-// (2 decimals on 1,000 rows: about N + the walk to a rounding edge, 1,034
-// queries), which auto picks there, with a windowed check that stays
-// decisive. -noise bounded -tau T is the only noise modelled. The output adds floor (JSON), the information bound
-// N·H/log₂(distinct scores). Rounding too coarse for the walk to reach
-// an edge (1 decimal on 1,000 balanced rows) stops the attack with no
-// label reported.
+// N = 1,000; binary), family (the binary Brier score as the loss family's
+// squared loss, single.AttackFamilyMulti: 126 queries at N = 1,000 and 5
+// decimals, 51 unrounded) or walk (accuracy, brier, any K: the threshold
+// crossing for a score rounded coarser than one label, a walk to a
+// rounding edge and then a probe per row: about 1,100 queries at 2
+// decimals on 1,000 rows, with a windowed check that stays decisive);
+// auto picks walk where the rounding is coarser than one label, else the
+// fewest planned queries; K > 2 is flip (N + 1 queries for K = 3) or walk.
+// -noise bounded -tau T is the only noise modelled. The output adds floor
+// (JSON): the information bound, log₂ of the labelings with the labels'
+// class counts over log₂ of the distinct scores one release can take.
+// Rounding too coarse for the walk to reach an edge (1 decimal on 1,000
+// balanced rows) stops the attack with no label reported.
 //
 // # output files
 //
