@@ -66,7 +66,7 @@ func discreteAttack(s discrete.Strategy) *Attack {
 				return nil, err
 			}
 			e := &Estimate{}
-			if f, err := discrete.Floor(t.N, math.Log2(float64(t.K)), discrete.Values(o.Metric, t.N, t.K, t.Decimals)); err == nil {
+			if f, err := discrete.Floor(float64(t.N)*math.Log2(float64(t.K)), discrete.Values(o.Metric, t.N, t.K, t.Decimals)); err == nil {
 				e.Lower = f // the information bound, every attack
 			}
 			// discrete.Plan counts what the attack sends when every score

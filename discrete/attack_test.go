@@ -3,6 +3,7 @@ package discrete_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -130,4 +131,22 @@ func TestEdge(t *testing.T) {
 	for _, k := range res.Known {
 		require.False(t, k)
 	}
+}
+
+// TestFloor: the information bound on small cases, by hand.
+func TestFloor(t *testing.T) {
+	// 4 rows, 2 of each class: C(4, 2) = 6 labelings, log₂ 6 bits.
+	assert.InDelta(t, math.Log2(6), discrete.LabelBits([]int{0, 1, 1, 0}, 2), 1e-12)
+	// 1,000 rows of accuracy: 1,001 values, log₂ 1001 ≈ 9.97 bits a score.
+	f, err := discrete.Floor(1000, discrete.Values(discrete.Accuracy, 1000, 2, 5))
+	require.NoError(t, err)
+	assert.Equal(t, 101, f)
+	// 2 decimals: 101 values.
+	f, err = discrete.Floor(1000, discrete.Values(discrete.Accuracy, 1000, 2, 2))
+	require.NoError(t, err)
+	assert.Equal(t, 151, f)
+	_, err = discrete.Floor(math.NaN(), 10)
+	assert.Error(t, err)
+	_, err = discrete.Floor(10, 1)
+	assert.Error(t, err)
 }

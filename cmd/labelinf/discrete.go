@@ -222,7 +222,7 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 		labels, known, verified = res.Labels, res.Known, res.Verified && aerr == nil
 	}
 	floor := 0
-	if f, err := discrete.Floor(n, discreteEntropy(truth, k), discrete.Values(ms.metric, n, k, ms.decimals)); err == nil {
+	if f, err := discrete.Floor(labelBits(truth, n, k), discrete.Values(ms.metric, n, k, ms.decimals)); err == nil {
 		floor = f
 	}
 	return finishAttack(e, a, &out, func(o attackOut) any { return discreteOut{attackOut: o, Floor: floor} }, labels, known, truth, verified, func() {
@@ -243,11 +243,12 @@ type discreteOut struct {
 	Floor int `json:"floor"`
 }
 
-// discreteEntropy is the labels' entropy per label for the floor: the
-// empirical one when the labels are known, else log₂K.
-func discreteEntropy(truth []int, k int) float64 {
+// labelBits is the labels' information for the floor: log₂ of the
+// labelings with their class counts when the labels are known, else
+// N·log₂K.
+func labelBits(truth []int, n, k int) float64 {
 	if truth != nil {
-		return discrete.Entropy(truth, k)
+		return discrete.LabelBits(truth, k)
 	}
-	return math.Log2(float64(k))
+	return float64(n) * math.Log2(float64(k))
 }
