@@ -132,7 +132,7 @@
 // with their names, and one verdict line: auto's pick, its figure and
 // bound, and the floor. -check counts the final check query. N (-n,
 // required except for a served competition) is 1..67108864. The dry runs
-// of blocks, lean and cross design every block and take minutes at
+// of blocks and cross design every block and take minutes at
 // N = 10^6, so they run only for N ≤ -dry-run-max M (default 100000);
 // beyond, plan prints their bounds alone and says so (JSON dry_run).
 //
@@ -237,8 +237,6 @@
 //	cross          block code with labels carried across queries by parity
 //	               ties, a paired top digit and the model's exact terms; any
 //	               log-loss scorer
-//	lean           block code with partial decoding of ambiguous blocks and
-//	               mixed Conway–Guy blocks
 //	blocks         our adaptive block code of superincreasing digits (the
 //	               audit's block code)
 //	primes         ICML 2021 Alg 1: blocks of prime-power rows (also alg1)
