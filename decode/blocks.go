@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/labelinf/labelinf/internal/bigint"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -29,10 +30,19 @@ func init() { register(Blocks) }
 func (blocks) String() string     { return "blocks" }
 func (blocks) knownNeutral() bool { return false }
 
+func (s blocks) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
+	return a.runBlocks(ctx, srv, s)
+}
+
+func (s blocks) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, s) }
+
 func (blocks) next(a *multi, kmax int) (*blockPlan, error) { return a.planDigits(kmax, false, 0) }
 
-// setup orders the points and turns on decoding by emulated brackets.
-func (blocks) setup(a *multi) {
+func (blocks) setup(a *multi) { a.setupBlocks() }
+
+// setupBlocks orders the points and turns on decoding by emulated
+// brackets (the block code's, and the base of Cross's).
+func (a *multi) setupBlocks() {
 	// The largest weights, whose terms are largest, go to the points
 	// whose terms pass through the fewest roundings.
 	slices.SortStableFunc(a.order, func(x, y int) int { return a.depth[x] - a.depth[y] })
@@ -120,7 +130,7 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 		if p.gap != nil && gapOK(p.gap, need/2) {
 			a.lastG = gk
 			if a.mixed && p.emu && k < kmax && k < a.nUnk {
-				// Lean: a Conway–Guy top may fit more points at this unit.
+				// Partial decoding (Cross): a Conway–Guy top may fit more points at this unit.
 				mp, err := a.tryMixed(k, min(kmax, a.nUnk), gk)
 				if err != nil {
 					return nil, err

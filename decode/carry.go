@@ -6,7 +6,6 @@ package decode
 
 import (
 	"context"
-	"errors"
 	"math"
 	"math/big"
 	"slices"
@@ -39,7 +38,7 @@ import (
 // A candidate explains a score when the emulated bracket of what the
 // server reports for it (scorer.Emulator on the lowest and on the highest
 // computed terms, exact where the model names its log) holds the score:
-// the criterion of Lean's and Cross's decoding. The candidates bracketed
+// the criterion of Cross's decoding. The candidates bracketed
 // are every list entry with every fresh labeling whose sum lies within
 // the rigorous error budget of N·score (a meet in the middle over the
 // fresh points); no other labeling can explain the score under the
@@ -93,11 +92,6 @@ func (carry) setup(a *multi) {
 	}
 }
 
-// errCarryDryRun: the strategy's queries follow the scores.
-var errCarryDryRun = errors.New("decode: the carry strategy adapts every query to the scores before it: it has no dry run")
-
-func (carry) next(*multi, int) (*blockPlan, error) { return nil, errCarryDryRun }
-
 // Carry's constants.
 const (
 	// carryTarget is the expected list after a query (the true labeling
@@ -124,7 +118,7 @@ const (
 	carryMaxFresh = 28
 )
 
-func (carry) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+func (carry) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
 	st := newLbState(a)
 	st.emu, st.tgt, st.maxFresh, st.passes = true, carryTarget, carryMaxFresh, carryPasses
 	if pointTerms(a, nil) {
