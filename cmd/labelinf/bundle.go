@@ -95,4 +95,11 @@ func writeBundleSettings(w io.Writer, b *platform.Bundle) {
 
 // runScore is labelinf score: a platform's defended scoring step
 // (internal/scorecli, also built alone as cmd/labelinf-score).
-func runScore(e *env, args []string) int { return scorecli.Main(args, e.stdout, e.stderr) }
+func runScore(e *env, args []string) int {
+	fs := newFlagSet("score", e.stderr)
+	f := scorecli.AddFlags(fs)
+	if !parseFlags(fs, args, e.stderr) {
+		return 2
+	}
+	return scorecli.Run(f, e.stdout, e.stderr)
+}

@@ -24,30 +24,55 @@ import (
 const Usage = `labelinf score -platform codabench|evalai|huggingface -metric NAME -key KEY -secret-file FILE
                       [-defence FILE] [-ref PATH] [-res PATH] [-out DIR] [-split CODENAME] [-column NAME]`
 
-// Main runs labelinf score on args and returns the exit status (2: a
-// usage error, 1: a failure).
+// Flags are labelinf score's flags.
+type Flags struct {
+	plat, metric, key, secretFile, defFile, ref, res, out, split, column *string
+}
+
+// AddFlags defines labelinf score's flags on fs.
+func AddFlags(fs *flag.FlagSet) *Flags {
+	return &Flags{
+		plat:       fs.String("platform", "", "the platform whose layout and result to use: `codabench`, evalai or huggingface"),
+		metric:     fs.String("metric", "", "the metric: a log-loss scorer model `NAME` as labelinf serve's metric (float64-sklearn, float32-keras, torch-bce, leaderboard, …)"),
+		key:        fs.String("key", "", "the score's `KEY` in the result (Codabench's leaderboard column key, EvalAI's leaderboard label, Hugging Face's metric name)"),
+		secretFile: fs.String("secret-file", "", "the host's secret `FILE` (≥ 32 bytes) keying the noise, as serve's defence_secret_file; never in a public bundle"),
+		defFile:    fs.String("defence", "", "defence settings JSON `FILE` (package defence's, as in serve's config): decimals, noise, subset"),
+		ref:        fs.String("ref", "", "the reference: a `PATH` to the labels file or the directory holding it (codabench default /app/input/ref)"),
+		res:        fs.String("res", "", "the submission: a `PATH` to the prediction file or the directory holding it (codabench default /app/input/res)"),
+		out:        fs.String("out", "", "codabench: the output `DIR` for scores.json (default /app/output)"),
+		split:      fs.String("split", "", "evalai: the dataset split `CODENAME` the score is for"),
+		column:     fs.String("column", "", "the labels' column `NAME` of a CSV reference with several"),
+	}
+}
+
+// Main parses args with its own flag set (cmd/labelinf-score) and runs
+// labelinf score; it returns the exit status (2: a usage error or -h, 1:
+// a failure).
 func Main(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("score", flag.ContinueOnError)
+	fs := flag.NewFlagSet("labelinf-score", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	plat := fs.String("platform", "", "the platform whose layout and result to use: `codabench`, evalai or huggingface")
-	metric := fs.String("metric", "", "the metric: a log-loss scorer model `NAME` as labelinf serve's metric (float64-sklearn, float32-keras, torch-bce, leaderboard, …)")
-	key := fs.String("key", "", "the score's `KEY` in the result (Codabench's leaderboard column key, EvalAI's leaderboard label, Hugging Face's metric name)")
-	secretFile := fs.String("secret-file", "", "the host's secret `FILE` (≥ 32 bytes) keying the noise, as serve's defence_secret_file; never in a public bundle")
-	defFile := fs.String("defence", "", "defence settings JSON `FILE` (package defence's, as in serve's config): decimals, noise, subset")
-	ref := fs.String("ref", "", "the reference: a `PATH` to the labels file or the directory holding it (codabench default /app/input/ref)")
-	res := fs.String("res", "", "the submission: a `PATH` to the prediction file or the directory holding it (codabench default /app/input/res)")
-	out := fs.String("out", "", "codabench: the output `DIR` for scores.json (default /app/output)")
-	split := fs.String("split", "", "evalai: the dataset split `CODENAME` the score is for")
-	column := fs.String("column", "", "the labels' column `NAME` of a CSV reference with several")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n", strings.Replace(Usage, "labelinf score", "labelinf-score", 1))
+		fs.PrintDefaults()
+	}
+	f := AddFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2 // -h too, as every labelinf command
 	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "labelinf score: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	return Run(f, stdout, stderr)
+}
+
+// Run runs labelinf score with the parsed flags f.
+func Run(f *Flags, stdout, stderr io.Writer) int {
+	plat, metric, key, secretFile, defFile := f.plat, f.metric, f.key, f.secretFile, f.defFile
+	ref, res, out, split, column := f.ref, f.res, f.out, f.split, f.column
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "labelinf score: "+format+"\n", a...)
 		return 2
-	}
-	if fs.NArg() > 0 {
-		return usage("unexpected arguments %q", fs.Args())
 	}
 	switch *plat {
 	case platform.Codabench:
