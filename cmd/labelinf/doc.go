@@ -14,7 +14,7 @@
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
 //	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk] [-n N] [-k K]
-//	                [-seed S] [-labels FILE] [-noise bounded -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
+//	                [-seed S] [-labels FILE] [-noise KIND -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
 //	                [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
@@ -339,7 +339,9 @@
 // decimals on 1,000 rows, with a windowed check that stays decisive);
 // auto picks walk where the rounding is coarser than one label, else the
 // fewest planned queries; K > 2 is flip (N + 1 queries for K = 3) or walk.
-// -noise bounded -tau T is the only noise modelled. The output adds floor
+// -noise bounded, gaussian or laplace -tau T (-delta D): fresh Gaussian or
+// Laplace noise is averaged over repeated submissions
+// (discrete.NoiseRepeats). The output adds floor
 // (JSON): the information bound, log₂ of the labelings with the labels'
 // class counts over log₂ of the distinct scores one release can take.
 // Rounding too coarse for the walk to reach an edge (1 decimal on 1,000
