@@ -122,7 +122,9 @@
 // run adds its retries and partially decoded blocks), or for an attack
 // whose queries follow the scores an estimate a–b from its construction
 // (decode.QueryEstimate; JSON estimate_low, estimate_high; a+ where the
-// band has no upper end; not a bound), or nothing but its bound. Beside
+// band has no upper end; not a bound), or for one without either (kbin,
+// klist) the queries of one run against a simulated scorer of the model
+// on a seeded random labeling (≈q; N ≤ 25000), or nothing but its bound. Beside
 // each figure, "at least" is a proven lower bound on the queries (JSON
 // lower_bound), never above the row's own figure: the attack's own for
 // every labeling (decode.BoundMulti, seconds at N = 10^6), or the
