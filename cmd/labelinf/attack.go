@@ -151,6 +151,11 @@ func runAttack(e *env, args []string) int {
 		return 2
 	}
 	a.set = setFlags(fs)
+	if ms, ok, err := discreteTarget(e.ctx, a); err != nil {
+		return servedError(e, "attack", err)
+	} else if ok {
+		return runDiscrete(e, a, ms)
+	}
 	if isHTTPScorer(*a.scorer) && *a.assume == "" {
 		// Plan for the model the served competition publishes.
 		if _, _, _, _, err := servedModel(e.ctx, a.scorerFlags, a.set); err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/discrete"
 )
 
 // attackEntry is one attack that -strategy names: its name and what it is.
@@ -29,11 +30,15 @@ var attackSummaries = map[string]string{
 	"alg3":          "ICML Alg 3",
 	"leaderboard":   "list decoding across queries (binary scores rounded to decimals)",
 	"robust-single": "ICML Alg 2: one query against an arbitrary-precision server with bounded, Gaussian or Laplace noise (-scorer apa)",
+	"flip":          "accuracy, roc-auc, brier (-scorer METRIC): one row per query, N queries; K > 2: N + 1 for K = 3 (package discrete)",
+	"group":         "accuracy, roc-auc, brier: subset sums of a coin-weighing design, about 2N/log₂N queries (binary)",
+	"family":        "brier: the loss family's squared loss through single.AttackFamilyMulti, blocks of rows weighted 2^j (binary)",
 }
 
 // attackCatalog lists the attacks -strategy takes, in the order attack -h,
 // labelinf help attacks and the manual show them: auto, the multi-query
-// strategies as decode registers them, then robust-single.
+// strategies as decode registers them, robust-single, then package
+// discrete's attacks on accuracy, ROC AUC and the Brier score.
 //
 // This is the single hook for the catalogue of attacks: when a registry
 // of every attack exists, this function returns its entries and
@@ -43,7 +48,11 @@ func attackCatalog() []attackEntry {
 	for _, s := range decode.Strategies() {
 		out = append(out, attackEntry{s.String(), attackSummaries[s.String()]})
 	}
-	return append(out, attackEntry{"robust-single", attackSummaries["robust-single"]})
+	out = append(out, attackEntry{"robust-single", attackSummaries["robust-single"]})
+	for _, s := range []discrete.Strategy{discrete.Flip, discrete.Group, discrete.Family} {
+		out = append(out, attackEntry{s.String(), attackSummaries[s.String()]})
+	}
+	return out
 }
 
 // attackNames returns the names of attackCatalog.

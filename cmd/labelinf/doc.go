@@ -13,6 +13,8 @@
 //	                [-strategy ATTACK] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
+//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family] [-n N] [-k K]
+//	                [-seed S] [-labels FILE] [-noise bounded -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
 //	                [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
@@ -218,6 +220,13 @@
 //	primes         ICML Alg 1: prime-power weights per block
 //	robust-single  ICML Alg 2: one query against an arbitrary-precision server
 //	               with bounded, Gaussian or Laplace noise (-scorer apa)
+//	flip           accuracy, roc-auc, brier (-scorer METRIC): one row per
+//	               query, N queries; K > 2: N + 1 for K = 3 (package discrete)
+//	group          accuracy, roc-auc, brier: subset sums of a coin-weighing
+//	               design, about 2N/log₂N queries (binary)
+//	family         brier: the loss family's squared loss through
+//	               single.AttackFamilyMulti, blocks of rows weighted 2^j
+//	               (binary)
 //
 // auto picks by the scorer's model, as the list above says: labelinf plan
 // marks its choice with *.
@@ -271,6 +280,24 @@
 // renormalisation) is a usage error. Noise is not a component: it is
 // -noise. A model with reduce=sum is attacked through its score divided by
 // N.
+//
+// # metrics
+//
+// attack -scorer accuracy, roc-auc (or auc) or brier, each optionally
+// ",dec=D" or ",dec=none" (default 5 decimals, as labelinf serve),
+// attacks a simulated server of that metric as labelinf serve computes it
+// (package discrete); against a served competition whose metric is one of
+// them (-scorer http://…, -assume empty or that metric) the attack reads
+// the metric and decimals from the server and checks the labels at the
+// end. -strategy is auto, flip (one row per query: N queries), group
+// (subset sums of a coin-weighing design: about 2N/log₂N queries, 314 at
+// N = 1,000; binary) or family (the binary Brier score as the loss
+// family's squared loss, single.AttackFamilyMulti: 126 queries at
+// N = 1,000 and 5 decimals, 51 unrounded); K > 2 (accuracy, brier) is
+// flip, N + 1 queries for K = 3. -noise bounded -tau T is the only noise
+// modelled. The output adds floor (JSON), the information bound
+// N·H/log₂(distinct scores). Rounding coarser than one label (2 decimals
+// on 1,000 rows of accuracy) stops the attack with no label reported.
 //
 // # output files
 //
