@@ -290,10 +290,11 @@
 // them (-scorer http://…, -assume empty or that metric) the attack reads
 // the metric and decimals from the server and checks the labels at the
 // end. -strategy is auto, flip (one row per query: N queries), group
-// (subset sums of a coin-weighing design: about 2N/log₂N queries, 314 at
-// N = 1,000; binary) or family (the binary Brier score as the loss
-// family's squared loss, single.AttackFamilyMulti: 126 queries at
-// N = 1,000 and 5 decimals, 51 unrounded); K > 2 (accuracy, brier) is
+// (subset sums of a coin-weighing design: about 2N/log₂N queries,
+// 314 at N = 1,000 with -check; binary) or family (the binary
+// Brier score as the loss family's squared loss,
+// single.AttackFamilyMulti: 126 queries at N = 1,000 and 5
+// decimals, 51 unrounded, with -check); K > 2 (accuracy, brier) is
 // flip, N + 1 queries for K = 3. -noise bounded -tau T is the only noise
 // modelled. The output adds floor (JSON), the information bound
 // N·H/log₂(distinct scores). Rounding coarser than one label (2 decimals
