@@ -344,12 +344,20 @@
 //   - A scorer model: package scorer (see its doc); the attacks follow.
 //
 // The files: attack.go (the shared [Result]), multi.go (the
-// multi-query API), strategy.go (the strategy interface), blocks.go,
-// lean.go, cross.go (with kties.go, its K-ary code), primes.go, alg3.go,
-// leaderboard.go, carry.go, hybrid.go, klist.go, kbin.go (the strategies),
+// multi-query API), strategy.go (the strategy interface), state.go (one
+// multi-query attack's state: rows, budget, prediction), verify.go (a
+// block's decoding, learning and the final check), emu.go (decoding by
+// emulated brackets); the strategies: blocks.go, lean.go, cross.go (with
+// kties.go and kties_rows.go, its K-ary code), primes.go, alg3.go,
+// leaderboard.go (the list engine the list decoders share:
+// leaderboard_descent.go spreads the list's sums, leaderboard_decode.go
+// reads a score; leaderboard_plan.go its estimate), carry.go, hybrid.go,
+// klist.go (klist_design.go, klist_decode.go, klist_tail.go,
+// klist_update.go; ddsum.go, the double-double residual), kbin.go; the
+// bounds: floor.go (the lower bounds of "How far from the floor"),
 // floorrange.go ([RangeFloor]), floormass.go (Floor.AnyBackground),
-// state.go (one multi-query attack's state and its block decoding),
-// emu.go (decoding by emulated brackets), floor.go (the lower bounds of "How far from the floor").
+// floor_rounded.go ([RoundedBlockMax]), bound.go ([BoundMulti]);
+// replay.go (transcripts).
 //
 // # References
 //

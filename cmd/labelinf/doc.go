@@ -458,6 +458,7 @@
 // submits with its own API key. -inprocess attacks an in-process
 // simulation of each cell instead, faster and with the same report, byte
 // for byte. A missing or bad config, labels or honest files exit 2.
+//
 // # serve
 //
 // The serve command is a scoring server for competition hosts: it holds
@@ -491,7 +492,12 @@
 // a usage error. Every attack query is one charged submission,
 // and a limit answer (429) stops the attack with the labels recovered so
 // far (verified false: -partial-out writes what is known, -out is not
-// written). It needs a competition whose public board scores every row.
+// written). It needs a competition whose public board scores every row,
+// and it plans for the published model alone: a competition that
+// publishes its defence (publish_defence) with a split, a subset,
+// Thresholdout, the Ladder or noise is refused, naming the defence,
+// before any submission (one that does not publish it cannot be told
+// apart until its scores disagree with the model).
 //
 // # serve API
 //
@@ -500,7 +506,9 @@
 //	POST /v1/competitions/ID/submissions   submit, with Authorization: Bearer KEY
 //	GET  /v1/competitions                  the competitions: rows, classes, metric, decimals, limits
 //	GET  /v1/competitions/ID               one competition, with "model" (a log-loss metric's
-//	                                       arithmetic in the syntax of -assume)
+//	                                       arithmetic in the syntax of -assume), public_rows
+//	                                       (the rows a score covers) and, if the host
+//	                                       publishes it, "defence" (no seed or secret)
 //	GET  /v1/competitions/ID/leaderboard   the public board; the private one too once closed
 //	GET  /healthz                          200 when the database answers
 //	GET  /metrics                          Prometheus metrics
@@ -511,8 +519,9 @@
 // A submission's body is JSON, {"predictions": [p0, p1, …]} (binary: the
 // probability of class 1 per row) or {"predictions": [[p00, …], …]} (K
 // classes), or CSV with a header line and "id,prediction" per row. The
-// answer (201) holds the score; a rejection is a 4xx with {"error":
-// {"reason": "…", "message": "…"}}, and 429 means a budget is spent.
+// answer (201) holds the score; every rejection of the API is a 4xx (or
+// 503) with {"error": {"reason": "…", "message": "…"}}, and 429 means a
+// budget is spent.
 //
 // # repro
 //

@@ -1,11 +1,14 @@
 package main
 
 import (
-	"io/fs"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,72 +16,63 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func readme(t *testing.T) string {
-	b, err := os.ReadFile("../../README.md")
+// TestReadmeAttack runs the README's attack on the example's open
+// competition (examples/competition.json served as it is, on a free
+// port) and checks the README's figures: the submissions the command
+// reports and the leaderboard counts, and how many of them recover the
+// labels (the rest being the final check).
+func TestReadmeAttack(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
-	return string(b)
-}
+	m := regexp.MustCompile(`recovers and verifies all 1,000 labels in (\d+) submissions: (\d+) queries\s+that recover them`).FindSubmatch(readme)
+	require.NotNil(t, m, "README's figure not found")
+	total, _ := strconv.Atoi(string(m[1]))
+	recover, _ := strconv.Atoi(string(m[2]))
+	cmdLine := regexp.MustCompile(`(?m)^\./labelinf attack -scorer http://127\.0\.0\.1:8080/v1/competitions/open (.*)$`).FindSubmatch(readme)
+	require.NotNil(t, cmdLine, "README's attack command not found")
 
-// TestREADMEEmbedding compiles and runs the README's embedding program in
-// a module of its own that requires this one (a replace directive points
-// at this clone, as the README says) and compares its output with the
-// README's.
-func TestREADMEEmbedding(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: builds a module with the go command")
-	}
-	m := regexp.MustCompile("(?s)<!-- embed-example[^>]*-->\n```go\n(.*?)```\n\nprints\n\n```\n(.*?)```").FindStringSubmatch(readme(t))
-	require.NotNil(t, m, "README: no embed-example block followed by its output")
-	prog, want := m[1], m[2]
-	lines := strings.Count(strings.TrimSpace(prog[strings.Index(prog, "func main"):]), "\n") - 1
-	assert.LessOrEqual(t, lines, 12, "the embedding program's main grew beyond about ten lines")
-	root, err := filepath.Abs("../..")
-	require.NoError(t, err)
 	dir := t.TempDir()
-	gomod := "module example.com/embed\n\ngo 1.26\n\nrequire github.com/labelinf/labelinf v0.0.0\n\nreplace github.com/labelinf/labelinf => " + root + "\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte(prog), 0o644))
-	cmd := exec.Command("go", "run", ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go run: %s", out)
-	assert.Equal(t, want, string(out), "the README's embedding program prints something else")
-}
+	for _, f := range []string{"binary-labels.txt", "binary-train-labels.txt", "iris3-labels.txt"} {
+		b, err := os.ReadFile(filepath.Join("../../examples", f))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), b, 0o644))
+	}
+	cfg, err := os.ReadFile("../../examples/competition.json")
+	require.NoError(t, err)
+	addr := startServe(t, dir, string(cfg))
+	var key bytes.Buffer
+	require.Equal(t, 0, run([]string{"serve", "keys", "add", "-config", filepath.Join(dir, "c.json"), "-name", "alice"}, &key, io.Discard))
+	keyFile := filepath.Join(dir, "key")
+	require.NoError(t, os.WriteFile(keyFile, key.Bytes(), 0o600))
 
-// TestREADMEPackageMap checks that the README's package table names every
-// package of the module, and no package that does not exist.
-func TestREADMEPackageMap(t *testing.T) {
-	root := "../.."
-	have := map[string]bool{}
-	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && p != root) {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
-			rel, _ := filepath.Rel(root, filepath.Dir(p))
-			if rel != "." && !strings.HasPrefix(rel, "examples") {
-				have[filepath.ToSlash(rel)] = true
-			}
-		}
-		return nil
-	}))
-	text := readme(t)
-	_, table, ok := strings.Cut(text, "## Packages\n")
-	require.True(t, ok, "README has no Packages section")
-	table, _, _ = strings.Cut(table, "\n## ")
-	listed := map[string]bool{}
-	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z0-9/]+)` \\| (.*) \\|$").FindAllStringSubmatch(table, -1) {
-		listed[m[1]] = true
-		assert.NotRegexp(t, `\d[\d,.]*\s*(queries|bits|labels|×|%|s\b)`, m[2], "package %s: the map states a figure", m[1])
+	args := []string{"attack", "-scorer", "http://" + addr + "/v1/competitions/open"}
+	for _, a := range strings.Fields(string(cmdLine[1])) {
+		a = strings.ReplaceAll(a, `"$tmp/key"`, keyFile)
+		a = strings.ReplaceAll(a, `"$tmp/labels.txt"`, filepath.Join(dir, "labels.txt"))
+		args = append(args, a)
 	}
-	for p := range have {
-		assert.True(t, listed[p], "README's package map lacks %s", p)
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run(append(args, "-json"), &stdout, &stderr), "%v: %s", args, stderr.String())
+	var res struct {
+		Queries           int
+		Verified, Checked bool
 	}
-	for p := range listed {
-		assert.True(t, have[p], "README's package map names %s, which is not a package", p)
-	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
+	assert.True(t, res.Verified)
+	assert.True(t, res.Checked)
+	assert.Equal(t, total, res.Queries, "the README's submission count")
+	assert.Equal(t, total-1, recover, "the README's queries that recover the labels: all but the check")
+	got, err := os.ReadFile(filepath.Join(dir, "labels.txt"))
+	require.NoError(t, err)
+	want, err := os.ReadFile("../../examples/binary-labels.txt")
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+
+	resp, err := http.Get("http://" + addr + "/v1/competitions/open/leaderboard")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var lb struct{ Public []struct{ Submissions int } }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&lb))
+	require.Len(t, lb.Public, 1)
+	assert.Equal(t, total, lb.Public[0].Submissions, "the leaderboard counts every submission, the check included")
 }
