@@ -121,7 +121,7 @@ func (c *cellRun) attacks(ctx context.Context) ([]AttackResult, error) {
 
 // open opens a fresh target for one attack.
 func (c *cellRun) open(ctx context.Context) (Target, error) {
-	return c.factory(ctx, Spec{Labels: c.comp.labels, Model: c.comp.model, Metric: c.comp.cfg.Metric, Clip: c.comp.cfg.Clip, Cell: c.cell, Seed: c.seed})
+	return c.factory(ctx, Spec{Labels: c.comp.labels, Model: c.comp.model, Metric: c.comp.cfg.Metric, Clip: c.comp.cfg.Clip, K: c.comp.cfg.Classes, Cell: c.cell, Seed: c.seed})
 }
 
 // attackerModel is the scorer model of the cell as the attacker plans

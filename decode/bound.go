@@ -91,7 +91,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		}
 		return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
 	}
-	if a.st == KList || a.st == KBin {
+	if isList(a.st) {
 		// Its queries' sums are not bounded by one block's span (the
 		// list's carried points): the floor of any code.
 		f, err := FloorMulti(ctx, opt)
@@ -223,4 +223,13 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		out.Queries++
 	}
 	return out, nil
+}
+
+// isList reports whether st is KList or KBin, whatever their tuning.
+func isList(st Strategy) bool {
+	switch st.(type) {
+	case klist, kbin:
+		return true
+	}
+	return false
 }

@@ -64,14 +64,18 @@ import (
 // Without emulation (the leaderboard) Cross is exactly Blocks.
 var Cross Strategy = cross{}
 
-type cross struct{}
+// cross is Cross; p, if set (tests), replaces its K-ary code's tuning.
+type cross struct{ p *radixParams }
 
-func init() { register(Cross, "auto", "") }
+func init() { register(Cross) }
 
 func (cross) String() string     { return "cross" }
 func (cross) knownNeutral() bool { return false }
 
-func (cross) setup(a *multi) {
+func (s cross) setup(a *multi) {
+	if s.p != nil {
+		a.radix = *s.p
+	}
 	lean{}.setup(a)
 	if a.emu == nil {
 		return

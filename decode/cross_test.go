@@ -12,6 +12,7 @@ import (
 // included. The fixed labelings (all 0, all 1, alternating) stress the
 // ties: every paired top then has a count of 0, 2 or 1 throughout.
 func TestCrossAllScorers(t *testing.T) {
+	t.Parallel()
 	n := 3000
 	if testing.Short() {
 		n = 150
@@ -56,6 +57,7 @@ func TestCrossBeatsLean(t *testing.T) { beats(t, "torch-bce", Cross, Lean) }
 // in every explaining labeling, and learning a leader learns its
 // followers with the right labels.
 func TestTieCands(t *testing.T) {
+	t.Parallel()
 	m, err := scorer.ParseModel("float32-keras")
 	if err != nil {
 		t.Fatal(err)

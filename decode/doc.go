@@ -15,8 +15,8 @@
 //     attack's planning, whose blocks adapt to the scores (for
 //     [Leaderboard], whose every query follows the scores, an estimate
 //     from its construction, [QueryEstimate]) and [BoundMulti] a fast
-//     lower bound on its queries; [Auto] picks the strategy for a scorer
-//     model, [Strategies] lists them.
+//     lower bound on its queries; catalog.Auto picks the strategy for a
+//     scorer model, [Strategies] lists them.
 //  2. The predictions: the attack builds one per query.
 //  3. Decoding of the scores: every query's, verified.
 //  4. [AttackMulti](ctx, server, options) → ([*Result], error); the
@@ -48,7 +48,7 @@
 // model names its log [Hybrid] (Carry's list as the top of a query,
 // binary digits below it) and for K > 2 there [KList] (a list-decoded top
 // of binary questions above Cross's mixed-radix digits) and [KBin]
-// (KList's top above Hybrid's digits read from the residual). [Auto]
+// (KList's top above Hybrid's digits read from the residual). catalog.Auto
 // picks the one with the fewest queries for a model (what labelinf attack's
 // -strategy auto does); Cross is the strategy when MultiOptions names
 // none. Labels known beforehand
@@ -72,16 +72,24 @@
 // # Example
 //
 // The package's Example recovers 300 private labels from a simulated
-// scikit-learn log_loss with the strategy Auto picks, verifies them with
-// one more query, and prints the strategy and the queries spent.
+// scikit-learn log_loss with Hybrid (the strategy catalog.Auto picks for
+// it), verifies them with one more query, and prints the strategy and the
+// queries spent.
 //
 // # How to extend
 //
 //   - A multi-query strategy: one new file in this package with a type
 //     implementing [Strategy] (its next method designs a block: rows,
 //     their increments, the gap, a reader of the score), an exported value
-//     of it and an init that calls register with its names. blocks.go,
-//     primes.go and alg3.go are the three examples; nothing else changes.
+//     of it and an init that calls register with its names; its tuning
+//     values, if any, in an unexported parameter struct that the type
+//     holds by pointer (nil: the defaults; its setup copies a test's into
+//     the attack's state, as kbin{p: &kbinParams{…}} does), never in
+//     package variables, so that tests pass their own and run in
+//     parallel. blocks.go, primes.go and alg3.go are the three examples;
+//     then one entry in the catalogue of attacks (what it applies to,
+//     its doc line), and the result hashes (hash_test.go) guard the
+//     others' results.
 //   - A scorer model: package scorer (see its doc); the attacks follow.
 //
 // # References

@@ -11,9 +11,9 @@ import (
 )
 
 // Recover 300 private binary labels from a simulated scikit-learn
-// log_loss (float64, numpy's pairwise sum), with the strategy Auto picks
-// for that model and a final check query. This is the package doc's
-// example.
+// log_loss (float64, numpy's pairwise sum) with Hybrid, the strategy
+// labelinf attack picks for that model (catalog.Auto), and a final check
+// query. This is the package doc's example.
 func Example() {
 	m, err := scorer.ParseModel(scorer.Float64Sklearn)
 	if err != nil {
@@ -29,7 +29,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	st := decode.Auto(m, 2, false)
+	st := decode.Hybrid
 	res, err := decode.AttackMulti(context.Background(), server, decode.MultiOptions{Model: m, Strategy: st, Check: true})
 	if err != nil {
 		fmt.Println(err)

@@ -16,6 +16,7 @@ import (
 // float64 score's bit count: 52 fraction bits plus log2 of the binades
 // between the smallest and the largest term.
 func TestFloorMulti(t *testing.T) {
+	t.Parallel()
 	n := 25000
 	if testing.Short() {
 		n = 4000
@@ -98,6 +99,7 @@ func TestFloorMulti(t *testing.T) {
 // 15 and 10 (11, 67 and 2,500 queries). roundedFits agrees with
 // RoundedBlockMax for K = 2 over a grid of N and decimals.
 func TestFloorRounded(t *testing.T) {
+	t.Parallel()
 	m, err := scorer.ParseModel("leaderboard")
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +142,7 @@ func TestFloorRounded(t *testing.T) {
 // Π_i r_{i,y_i} ≥ e^(−s) sum to at most Π_i Σ_j r_ij = 1. Rows drawn with
 // one dominant class make many sums small, the case the bound is for.
 func TestProductMass(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 18))
 	trials := 20
 	if testing.Short() {

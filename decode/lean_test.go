@@ -13,6 +13,7 @@ import (
 // from the leaderboard (where it is Blocks), for K = 2 and K = 3; attackSim
 // compares each label with the truth.
 func TestLeanAllScorers(t *testing.T) {
+	t.Parallel()
 	n := 3000
 	if testing.Short() {
 		n = 150
@@ -70,6 +71,7 @@ func beats(t *testing.T, model string, a, b Strategy) {
 // and make decoding report a label another labeling explains. Checked
 // against all 2^k labelings' exact sums on random windows.
 func TestMixedEachComplete(t *testing.T) {
+	t.Parallel()
 	m, err := scorer.ParseModel("float64-sklearn")
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +131,7 @@ func TestMixedEachComplete(t *testing.T) {
 }
 
 func TestRowCacheGrid(t *testing.T) {
+	t.Parallel()
 	c := newRowCache()
 	for _, g := range []float64{1e-12, 0.3, 1, 2, 3.7e5, math.Exp2(5.0 / rowGridSteps)} {
 		q := c.grid(g)

@@ -61,6 +61,11 @@ type MultiOptions struct {
 	// fingerprint replays it, ReplayTranscript) re-identifies the scorer
 	// rather than retrying blindly.
 	OnFail func(labels []int) error
+
+	// Tests' hooks: debugState is given the state of the attack,
+	// debugKList KList's (and KBin's) list state.
+	debugState func(a *multi)
+	debugKList func(st *klState)
 }
 
 // blockCap is the largest block a query may decode.
@@ -106,8 +111,8 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	if err := a.learnKnown(opt.Known); err != nil {
 		return nil, err
 	}
-	if debugState != nil {
-		debugState(a)
+	if opt.debugState != nil {
+		opt.debugState(a)
 	}
 	if r, ok := a.st.(runner); ok {
 		return r.run(ctx, a, s) // Leaderboard: no block at a time
@@ -184,9 +189,6 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	}
 	return a.finish(ctx, s, res)
 }
-
-// debugState, if set (by tests), is given the state of each attack.
-var debugState func(a *multi)
 
 // maxFails is the number of consecutive blocks that may fail verification
 // before the attack gives up on the model: each failure at least halves

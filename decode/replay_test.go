@@ -46,6 +46,7 @@ func recordAttackWith(t *testing.T, st Strategy, truth, assume string, labels []
 // server's own model: every label it reads is the truth, nothing is
 // refuted.
 func TestReplayCross(t *testing.T) {
+	t.Parallel()
 	n := 300
 	if testing.Short() {
 		n = 80
@@ -81,6 +82,7 @@ func TestReplayCross(t *testing.T) {
 // the labels the attack read, and refutes nothing; under a model the
 // attack refuted, it refutes the same score.
 func TestReplay(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		model string
 		k, n  int
@@ -160,6 +162,7 @@ func TestReplay(t *testing.T) {
 // at the branch point of this test (9 retries, then 7 failed blocks), a
 // decode matter apart from the replay.
 func TestReplayUnclipped(t *testing.T) {
+	t.Parallel()
 	n := 300
 	if testing.Short() {
 		n = 100

@@ -168,19 +168,26 @@ func (o *Options) validate() error {
 	return nil
 }
 
-// Choose returns the strategy Auto runs: Family for a binary Brier score
-// whose family plan separates blocks of at least 2 rows, else Group for a
-// binary metric, Flip for K > 2.
+// Choose returns the strategy Auto runs: of the strategies that apply
+// ([Strategies]), the one whose plan ([Plan]) sends the fewest queries
+// (Family for the binary Brier score where its blocks hold more than a
+// few rows: 126 against Group's 314 at N = 1,000 and 5 decimals, but
+// 12,501 against 5,119 at N = 25,000), ties to the earlier; Flip for
+// K > 2.
 func Choose(o Options) Strategy {
-	switch {
-	case o.K > 2:
-		return Flip
-	case o.Metric == Brier:
-		if m, err := familyBlock(context.Background(), o); err == nil && m >= 2 {
-			return Family
+	best, bestQ := Flip, -1
+	for _, st := range Strategies(o.Metric, max(o.K, 2)) {
+		p := o
+		p.Strategy, p.Check = st, false
+		q, err := Plan(p)
+		if err != nil {
+			continue
+		}
+		if bestQ < 0 || q < bestQ {
+			best, bestQ = st, q
 		}
 	}
-	return Group
+	return best
 }
 
 // Attack recovers the labels of s, a served score of metric o.Metric
@@ -417,4 +424,43 @@ func (r *run) check(ctx context.Context) error {
 	}
 	r.res.CheckDecisive = !r.matches(wrong, v)
 	return nil
+}
+
+// Plan returns the queries [Attack] sends with o when every score
+// decodes, the check query included if o.Check asks for it: flip N (AUC:
+// N; K > 2: N + 1 plus, for K > 3, up to K − 3 per row of a label ≥ 2,
+// counted at most), group 1 + the design's weighings, family ⌈N/M⌉.
+func Plan(o Options) (int, error) {
+	if err := o.validate(); err != nil {
+		return 0, err
+	}
+	st := o.Strategy
+	if st == Auto {
+		st = Choose(o)
+	}
+	q := 0
+	switch {
+	case st == Family:
+		m, err := familyBlock(context.Background(), o)
+		if err != nil {
+			return 0, err
+		}
+		q = (o.N + m - 1) / m
+	case o.K > 2:
+		q = o.N + 1 + o.N*max(o.K-3, 0)
+	case st == Flip:
+		q = o.N
+	default:
+		rows := o.N
+		if o.Metric == AUC {
+			rows--
+		}
+		var pl planner
+		_, w := pl.plan(rows)
+		q = 1 + w
+	}
+	if o.Check {
+		q++
+	}
+	return q, nil
 }

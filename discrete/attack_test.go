@@ -67,3 +67,19 @@ func TestAttacks(t *testing.T) {
 		})
 	}
 }
+
+// TestPlan: Plan counts what Attack sends.
+func TestPlan(t *testing.T) {
+	const n = 700
+	for _, m := range []discrete.Metric{discrete.Accuracy, discrete.AUC, discrete.Brier} {
+		for _, st := range discrete.Strategies(m, 2) {
+			y := labelsOf(9, n, 2)
+			o := discrete.Options{Metric: m, N: n, Decimals: 5, Strategy: st, Check: true}
+			want, err := discrete.Plan(o)
+			require.NoError(t, err)
+			res, err := discrete.Attack(context.Background(), sim(t, m.String(), y, 2, 5), o)
+			require.NoError(t, err)
+			assert.Equal(t, want, res.Queries, "%v %v", m, st)
+		}
+	}
+}

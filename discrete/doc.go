@@ -23,8 +23,8 @@
 //
 //   - [Flip] weighs one row per query: N queries.
 //   - [Group] weighs the subsets of a coin-weighing design, the 0/1 form
-//     of the Cantor–Mills doubling [CM66] (weigh.go): with q_t = 2^(t+1) − 1
-//     weighings it determines n_t = 1, 3, 9, 25, 65, 161, 385, 897, 2,049
+//     of the Cantor–Mills doubling [CM66] (weigh.go): with 2^(t+1) − 1
+//     weighings it determines t·2^t + 1 = 1, 3, 9, 25, 65, 161, 385, 897, 2,049
 //     … rows, about 2N/log₂N queries (314 for N = 1,000), decoded exactly
 //     level by level; the information bound is N/log₂(N + 1) [ER63].
 //   - [Family] reads the binary Brier score as the squared Euclidean loss

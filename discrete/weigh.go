@@ -20,7 +20,8 @@ const maxLevel = 10
 //	          | A_t   J − A_t  0 |
 //	          | 0     1…1      0 |,
 //
-// q_{t+1} = 2q_t + 1 rows and n_{t+1} = 2n_t + q_t columns: 1, 3, 9, 25,
+// q_{t+1} = 2q_t + 1 rows and n_{t+1} = 2n_t + q_t columns, so
+// n_t = t·2^t + 1 coins with q_t = 2^(t+1) − 1 weighings: 1, 3, 9, 25,
 // 65, 161, 385, 897, 2,049 coins with 1, 3, 7, 15, 31, 63, 127, 255, 511
 // weighings (q/n ≈ 2/log₂n, within a factor of about 1 + 1/log₂n of
 // Lindström's optimum). It is the 0/1 form of the Cantor–Mills doubling

@@ -177,7 +177,9 @@ func (s *Server) healthz() http.Handler {
 		defer cancel()
 		if err := s.o.Store.Ping(ctx); err != nil {
 			s.log.Error("healthz", "err", err)
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "database unavailable"})
+			// The shape of every error, with the probe's "status" beside it.
+			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "database unavailable",
+				"error": map[string]string{"reason": "unavailable", "message": "the database does not answer"}})
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

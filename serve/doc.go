@@ -23,9 +23,12 @@
 // model.predict gives: numpy's argmax, the first class of largest
 // probability, so a binary p = 0.5 is class 0 and p > 0.5 class 1 (equal
 // to scikit-learn's accuracy_score(y, model.predict(X)), tested against
-// it). The database records the rule each competition's scores follow,
-// and a server whose metric would score by another rule refuses to start
-// while scores exist ([CheckRules]): releases before this rule counted a
+// it). The database records the rule each competition's scores follow
+// (the metric's, and whether its Ladder and Thresholdout keep their state
+// globally or per team), and a server whose configuration would score by
+// another rule refuses to start while scores exist ([CheckRules]), so
+// that no board mixes two rules and no switch of per_team starts spent
+// budgets afresh. Releases before this rule counted a
 // binary p = 0.5 as class 1, and a binary accuracy competition scored by
 // them finishes as "metric": "accuracy-v1" (that old rule) or starts anew. float64-sklearn and torch-bce
 // score bit for bit as Debian 12's scikit-learn 1.2.1 log_loss and

@@ -9,13 +9,17 @@ package serve
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -136,4 +140,49 @@ func TestEmptyLeaderboard(t *testing.T) {
 	require.Equal(t, 200, a.Status)
 	assert.Contains(t, a.Raw, `"public":[]`)
 	assert.NotContains(t, a.Raw, "null")
+}
+
+// TestCommandHeaderLimits: labelinf serve's http.Server lets headers up
+// to 1 MiB through, so that the server answers its own JSON 431 above
+// 64 KiB; beyond 1 MiB net/http refuses them itself (plain text, as
+// documented).
+func TestCommandHeaderLimits(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "l.txt"), []byte("0\n1\n"), 0o644))
+	cfg := filepath.Join(dir, "c.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(`{"competitions":[{"id":"x","labels":"l.txt","classes":2,"metric":"accuracy"}]}`), 0o644))
+	ctx, cancel := context.WithCancel(context.Background())
+	addrFile := filepath.Join(dir, "addr")
+	done := make(chan error, 1)
+	go func() {
+		done <- Command(ctx, []string{"-config", cfg, "-listen", "127.0.0.1:0", "-addr-file", addrFile}, io.Discard, io.Discard)
+	}()
+	defer func() { cancel(); <-done }()
+	var addr []byte
+	for range 500 {
+		if addr, _ = os.ReadFile(addrFile); len(addr) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.NotEmpty(t, addr)
+	get := func(header int) (*http.Response, []byte) {
+		return rawRequest(t, string(addr), "GET /v1/competitions HTTP/1.1\r\nHost: x\r\nX-Big: "+strings.Repeat("a", header)+"\r\nConnection: close\r\n\r\n")
+	}
+	resp, b := get(900 << 10)
+	requireJSONError(t, 431, "header_too_large", resp.StatusCode, resp.Header, b)
+	resp, _ = get(2 << 20)
+	assert.Equal(t, 431, resp.StatusCode)
+	resp, b = get(1 << 10)
+	assert.Equal(t, 200, resp.StatusCode, "%s", b)
+}
+
+// TestHealthzErrorShape: a failing health check answers 503 with the
+// error shape of the API beside its status.
+func TestHealthzErrorShape(t *testing.T) {
+	e := newEnv(t, [][]int{{0, 1}}, CompetitionConfig{ID: "b", Classes: 2, Metric: "accuracy"})
+	require.NoError(t, e.st.Close())
+	a := e.get("/healthz")
+	requireJSONError(t, 503, "unavailable", a.Status, a.Header, []byte(a.Raw))
+	assert.Equal(t, "database unavailable", a.Body["status"])
 }

@@ -105,29 +105,32 @@
 //
 // # plan
 //
-// The plan command tells a defender how many scores the multi-query attacks
-// need against a scorer (see scorers), before anyone attacks. It prints,
-// for every multi-query strategy (see attacks; the one -strategy auto
-// picks for the scorer is marked *, JSON auto), the queries and block
-// sizes of its dry run (every block decoded whole; a real run adds its
-// retries and partially decoded blocks), the information floor
-// N·log2(K)/(bits in one score) and the floors of any block code (for a
-// score rounded to decimals, the variance bound on distinct rounding
-// steps, decode.RoundedBlockMax); -check counts the final check query.
-// N (-n, required except for a served competition) is 1..67108864.
-// Beside each count, "at least" is a lower bound on the queries that
-// holds for every labeling (decode.BoundMulti, JSON lower_bound): it takes
-// seconds at N = 10^6, and it is what a defender can rely on. leaderboard
-// has no dry run (each query follows the scores before it): plan prints
-// an estimate a–b from its construction (decode.QueryEstimate; JSON
-// estimate_low, estimate_high), a when every candidate list holds at most
-// 45 labelings, b when lists stay at their target with sums not spread
-// apart; not a bound, and given only for a score rounded to decimals
-// (a float scorer's budget grows with the query, and its lists outgrow
-// the target). The dry runs of blocks, lean and cross design every block
-// and take minutes at N = 10^6, so they run only for N ≤ -dry-run-max M
-// (default 100000); beyond, plan prints their bounds alone and says so
-// (JSON dry_run).
+// The plan command tells a defender how many scores the attacks need
+// against a scorer (see scorers), before anyone attacks. It prints, for
+// every attack of the catalogue that applies to the scorer (see attacks;
+// the others are named once, and -json says why each does not apply; the
+// one -strategy auto picks is marked *, JSON auto), its figure: the
+// queries and block sizes of a dry run (every block decoded whole; a real
+// run adds its retries and partially decoded blocks), or for an attack
+// whose queries follow the scores an estimate a–b from its construction
+// (decode.QueryEstimate; JSON estimate_low, estimate_high; a+ where the
+// band has no upper end; not a bound), or nothing but its bound. Beside
+// each figure, "at least" is a proven lower bound on the queries (JSON
+// lower_bound), never above the row's own figure: the attack's own for
+// every labeling (decode.BoundMulti, seconds at N = 10^6), or the
+// information floor where that is higher. A dry run whose count lies
+// below the attack's bound (its runs carry labels across queries, which
+// the dry run decodes whole) is shown as the bound onward. Above the
+// table: the information floor N·log2(K)/(bits in one score), once, and
+// the floors of any block code (for a score rounded to decimals, the
+// variance bound on distinct rounding steps, decode.RoundedBlockMax).
+// Below it: each attack's note, an error shared by several attacks once
+// with their names, and one verdict line: auto's pick, its figure and
+// bound, and the floor. -check counts the final check query. N (-n,
+// required except for a served competition) is 1..67108864. The dry runs
+// of blocks, lean and cross design every block and take minutes at
+// N = 10^6, so they run only for N ≤ -dry-run-max M (default 100000);
+// beyond, plan prints their bounds alone and says so (JSON dry_run).
 //
 // Noise (-noise bounded|gaussian|laplace|multiplicative with -tau T > 0,
 // and -delta D in (0, 1) for Gaussian and Laplace, default 1e-6) is added
@@ -136,7 +139,7 @@
 //
 // # attack
 //
-// The attack command runs a multi-query attack (see attacks) against a
+// The attack command runs an attack of the catalogue (see attacks) against a
 // finite-precision scorer (see scorers): a simulated scorer holding seeded
 // random labels (or the labels in -labels FILE, one class index per line)
 // or against cmd:PROGRAM, and prints queries, retries, accuracy (null in
@@ -194,39 +197,69 @@
 //
 // # attacks
 //
-// The attacks -strategy names (attack; plan lists the multi-query ones):
+// The attacks -strategy names, one catalogue (package catalog): attack runs
+// them, plan lists those that apply to a scorer, the audit runs them.
 //
-//	auto           picks by the scorer's model: leaderboard for a binary score
-//	               rounded to decimals, hybrid for a binary float score whose
-//	               model names its log, carry for another binary float32 score,
-//	               kbin for K > 2 against an unrounded model that names its
-//	               log, else cross
-//	alg3           ICML Alg 3
-//	blocks         one block code per query, each block decoded whole
-//	carry          list decoding across queries by emulated brackets (binary
-//	               float scorers)
-//	cross          lean with labels carried across queries and the model's
-//	               exact terms: fewest queries among the block codes on float
-//	               scorers
-//	hybrid         carry's list top over binary digits (binary scorers whose
-//	               model names its log)
-//	kbin           klist's top over hybrid's digits read from the residual:
-//	               binary, radix 3 on three-label points
+//	auto           the one rule, Auto: leaderboard for a binary score rounded
+//	               to decimals, hybrid for a binary float score whose model
+//	               names its log, carry for another binary float32 score it can
+//	               emulate, kbin for K > 2 against an unrounded model that
+//	               names its log (klist for a summed score), else cross; the
+//	               applicable attack with the fewest estimated queries where
+//	               that one cannot carry a label a query, and for another
+//	               metric
+//	flip           one row a query: N queries (K = 2), N + 1 for K = 3;
+//	               accuracy, roc-auc, brier (-scorer METRIC)
+//	group          subset sums of a coin-weighing design (Cantor–Mills),
+//	               about 2N/log₂N queries; binary accuracy, roc-auc, brier
+//	family         the Brier score as the loss family's squared loss
+//	               (single.AttackFamilyMulti): blocks of rows weighted 2^j;
+//	               binary brier
+//	hybrid         carry's list top over binary digits read from the residual;
+//	               binary scorers whose model names its log (float64-sklearn,
+//	               torch-bce): the fewest queries there (also list-digits)
+//	carry          list decoding across queries by emulated brackets; binary
+//	               float scorers (float32-keras, binary32)
+//	kbin           klist's list top over hybrid's digits (binary, radix 3 on
+//	               three-label points); K > 2 against an unrounded model that
+//	               names its log (also klist-bin)
 //	klist          cross's K-ary digits under a list-decoded top of binary
-//	               questions (K > 2, N ≥ 400)
-//	leaderboard    list decoding across queries (binary scores rounded to
-//	               decimals)
-//	lean           blocks with partial decoding and mixed Conway–Guy blocks
-//	primes         ICML Alg 1: prime-power weights per block
-//	robust-single  ICML Alg 2: one query against an arbitrary-precision server
-//	               with bounded, Gaussian or Laplace noise (-scorer apa)
-//	flip           accuracy, roc-auc, brier (-scorer METRIC): one row per
-//	               query, N queries; K > 2: N + 1 for K = 3 (package discrete)
-//	group          accuracy, roc-auc, brier: subset sums of a coin-weighing
-//	               design, about 2N/log₂N queries (binary)
-//	family         brier: the loss family's squared loss through
-//	               single.AttackFamilyMulti, blocks of rows weighted 2^j
-//	               (binary)
+//	               questions; K > 2, N ≥ 400 (cross below), a summed score
+//	leaderboard    list decoding across queries; binary scores rounded to
+//	               decimals (also list)
+//	cross          block code with labels carried across queries by parity
+//	               ties, a paired top digit and the model's exact terms; any
+//	               log-loss scorer
+//	lean           block code with partial decoding of ambiguous blocks and
+//	               mixed Conway–Guy blocks
+//	blocks         our adaptive block code of superincreasing digits (the
+//	               audit's block code)
+//	primes         ICML 2021 Alg 1: blocks of prime-power rows (also alg1)
+//	alg3           ICML 2021 Alg 3
+//	edge           threshold crossing (Whitehill): put the score next to a
+//	               rounding edge, then read one label a query from the side the
+//	               score lands on, each read twice (verified); binary log-loss,
+//	               best at 2 decimals (also threshold-crossing)
+//	average        averaging against fresh noise: repeat a submission until the
+//	               mean's noise decides one label (statistical: never verified)
+//	               (also averaging)
+//	boost          boosting (Blum–Hardt): 400 random vectors, keep those that
+//	               lowered the released score, majority vote; overfits a ladder
+//	               (guesses: never verified) (also boosting)
+//	exact          ICML 2021 Thms 1, 3, 8: one noise-free score in arbitrary
+//	               precision factors into the labels (rows of prime powers);
+//	               labelinf demo runs it (also single)
+//	robust-single  ICML 2021 Alg 2, EA Thm 3: one score with bounded, Gaussian
+//	               or Laplace noise below τ gives every label (-scorer apa)
+//	               (also robust)
+//	loss-family    EA Appendix F: one noisy score of a binary loss of the
+//	               family (cross-entropy, squared, Bregman …) gives every
+//	               label (single.AttackFamily)
+//	prime-log      one noise-free binary score whose logs of primes separate
+//	               every labeling (single.AttackPrimeLog)
+//	mutnet         EA Thm 9: the robust attack submitted as a two-layer network
+//	               whose output is the attack's prediction whatever its input
+//	               (single.NewMutNet)
 //
 // auto picks by the scorer's model, as the list above says: labelinf plan
 // marks its choice with *.
