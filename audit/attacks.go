@@ -167,13 +167,8 @@ type board struct {
 	t Target
 }
 
-func (b board) Submit(ctx context.Context, pred []float64) (float64, error) {
-	r, err := b.t.Submit(ctx, "attacker", pred)
-	if err != nil {
-		return 0, err
-	}
-	f, _ := r.Float64()
-	return f, nil
+func (b board) Submit(ctx context.Context, pred []float64) (*big.Rat, error) {
+	return b.t.Submit(ctx, "attacker", pred)
 }
 
 // tally fills the counts and fractions of r from the labels claimed on

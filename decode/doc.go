@@ -34,12 +34,12 @@
 //
 // The multi-query attack ([AttackMulti]) recovers N labels from a
 // finite-precision scorer (a float64 or float32 library, a rounded
-// leaderboard) a block at a time, with a [Strategy]: [Cross] (Lean with
-// labels carried across queries by parity ties and a paired top digit,
-// decoded on the model's exact terms where it names its log), [Blocks] (our adaptive
-// block code), [Lean] (the block code with partial decoding of ambiguous
-// blocks, a safety factor steered by the outcomes and mixed Conway–Guy
-// blocks), [Primes] (ICML Alg 1), [Alg3] (ICML Alg 3) or, for binary
+// leaderboard) a block at a time, with a [Strategy]: [Cross] (the block code
+// with partial decoding of ambiguous blocks, a safety factor steered by
+// the outcomes, mixed Conway–Guy blocks, and labels carried across
+// queries by parity ties and a paired top digit, decoded on the model's
+// exact terms where it names its log), [Blocks] (our adaptive block
+// code, a reference), [Primes] (ICML Alg 1), [Alg3] (ICML Alg 3) or, for binary
 // scores rounded to decimals, [Leaderboard] (list decoding across
 // queries: the labelings that explain every score so far are kept and
 // carried into the next query), for binary float32 scorers [Carry]

@@ -14,7 +14,7 @@ import (
 )
 
 // The K-ary code (Cross, K > 2, a model that names its log) differs from
-// the digit blocks of Lean in three ways, and adds a paired top
+// the digit blocks of partial decoding (partial.go) in three ways, and adds a paired top
 // (radixPair):
 //
 //   - Label sets. Each unknown point i keeps the set M_i of labels that
@@ -43,7 +43,7 @@ import (
 // agrees on (they are its projections: the set of explaining labelings
 // is kept as a superset), so a label is learned only when every labeling
 // that explains every score so far, under the model, has it: verification
-// is as strict as Lean's.
+// is as strict as the block code's.
 
 // kCtl steers the factor on the unit's target (planRadix): ambiguous
 // blocks are the code's purpose and leave it, a retry (no labeling

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -125,9 +126,15 @@ func TestStrategies(t *testing.T) {
 		}
 		seen[s.String()] = true
 	}
-	for _, name := range []string{"alg3", "blocks", "cross", "hybrid", "leaderboard", "lean", "primes"} {
+	for _, name := range []string{"alg3", "blocks", "carry", "cross", "hybrid", "kbin", "klist", "leaderboard", "primes"} {
 		if !seen[name] {
 			t.Errorf("Strategies() misses %s", name)
 		}
+	}
+	// A retired name is refused with the name of its replacement.
+	_, err := ParseStrategy("lean")
+	var re *RetiredError
+	if !errors.As(err, &re) || re.Use != "cross" || seen["lean"] {
+		t.Errorf("ParseStrategy(lean) = %v; want a RetiredError naming cross, and lean not registered", err)
 	}
 }

@@ -225,7 +225,7 @@ func (a *multi) failed(res *Result) *Result {
 // blocks it would decode if every query verified. Known points are counted
 // at the class with the largest term (the worst case for the budget).
 // A real run may differ from the dry run's count: retries and partially
-// decoded blocks (Lean, Cross) add queries, known points whose terms are
+// decoded blocks (Cross) add queries, known points whose terms are
 // below the worst case may save some; none spends fewer than BoundMulti's. A strategy
 // whose queries follow the scores (Leaderboard) has no dry run: its plan
 // is an estimate ([MultiPlan].Estimate).

@@ -13,11 +13,11 @@ import (
 // assume, recording every query.
 func recordAttack(t *testing.T, truth, assume string, labels []int, k int) (*Result, error, *Transcript) {
 	t.Helper()
-	return recordAttackWith(t, Lean, truth, assume, labels, k)
+	return recordAttackWith(t, partialBlocks{}, truth, assume, labels, k)
 }
 
 // recordAttackWith is recordAttack with strategy st. recordAttack records
-// Lean's attacks, whose blocks are sized by the faithful bracket the
+// the block code with partial decoding (partialBlocks), whose blocks are sized by the faithful bracket the
 // replay decodes with; Cross's blocks, sized on exact terms, leave the
 // faithful replay more candidates to bracket (TestReplayCross).
 func recordAttackWith(t *testing.T, st Strategy, truth, assume string, labels []int, k int) (*Result, error, *Transcript) {

@@ -87,10 +87,10 @@ type multi struct {
 	emuFactor     float64   // safety factor on the emulated separation
 	fac           factorCtl // how the strategy steers emuFactor
 	rows          *rowCache // nil, or digit rows by weight on a grid of units
-	mixed         bool      // try mixed Conway–Guy blocks under emulation (Lean)
+	mixed         bool      // try mixed Conway–Guy blocks under emulation (partial.go)
 	// dither[c] (nil: none) are the rows known points of class c get in
 	// turn (ditherIdx), dcount[c][j] how many points have row j, and
-	// ditherMax[c] the largest of their class-c terms (Lean).
+	// ditherMax[c] the largest of their class-c terms (partial.go).
 	dither    [][]rowInfo
 	dcount    [][]int
 	ditherMax []float64
