@@ -13,6 +13,7 @@ import (
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/discrete"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // discreteDocs are the doc lines of discrete's strategies.
@@ -35,11 +36,26 @@ func discreteOptions(t Target, s discrete.Strategy) (discrete.Options, error) {
 	if err != nil {
 		return discrete.Options{}, err
 	}
-	tau := 0.0
-	if t.Noise.Kind != 0 {
-		tau = t.Noise.HalfWidth(0, 1)
+	o := discrete.Options{Metric: m, N: t.N, K: t.K, Decimals: t.Decimals, Strategy: s}
+	if t.Noise.Kind == scorer.NoNoise {
+		return o, nil
 	}
-	return discrete.Options{Metric: m, N: t.N, K: t.K, Decimals: t.Decimals, Tau: tau, Strategy: s}, nil
+	// Fresh noise (drawn anew per submission) averages out: repeat every
+	// query and decode the means (discrete.NoiseRepeats). Noise keyed on
+	// the prediction repeats itself: one release, bounded as it is.
+	fresh := t.Defence == nil || t.Defence.Noise == nil || t.Defence.Noise.Key == "" || t.Defence.Noise.Key == "fresh"
+	if fresh && s != discrete.Edge {
+		p := o
+		if s == discrete.Auto {
+			p.Strategy = discrete.Flip // the same repeats for every count reader
+		}
+		if reps, tau, err := discrete.NoiseRepeats(p, t.Noise); err == nil {
+			o.Repeats, o.Tau = reps, tau
+			return o, nil
+		}
+	}
+	o.Tau = t.Noise.HalfWidth(0, 1)
+	return o, nil
 }
 
 // discreteAttack returns the catalogue entry of discrete strategy s.
@@ -98,7 +114,7 @@ func discreteAttack(s discrete.Strategy) *Attack {
 			if err != nil {
 				return nil, err
 			}
-			do.Check, do.Progress = opt.Check, opt.Progress
+			do.Check, do.Progress, do.MaxQueries = opt.Check, opt.Progress, opt.MaxQueries
 			return discrete.Attack(ctx, o, do)
 		},
 	}

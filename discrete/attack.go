@@ -134,10 +134,21 @@ type Options struct {
 	// score must then be perfect (accuracy 1, AUC 1, Brier 0): the labels
 	// are verified end to end, whatever the model assumed.
 	Check bool
+	// Repeats, if above 1, submits every prediction that many times and
+	// decodes the mean of the released scores: against fresh noise, Tau
+	// is then the bound on the mean's noise ([NoiseRepeats] picks both).
+	Repeats int
+	// MaxQueries, if positive, stops the attack with [ErrBudget] once it
+	// has sent that many queries; flip and group then return the labels
+	// decoded so far (a block at a time), verified as always.
+	MaxQueries int
 	// Progress, if set, is called after each query with the labels known
 	// so far and the queries sent.
 	Progress func(known, queries int)
 }
+
+// ErrBudget is the error of an attack stopped at Options.MaxQueries.
+var ErrBudget = errors.New("discrete: query budget reached")
 
 func (o *Options) validate() error {
 	if o.K == 0 {
@@ -160,6 +171,9 @@ func (o *Options) validate() error {
 	}
 	if o.Decimals > 30 {
 		return fmt.Errorf("discrete: %d decimals, over 30", o.Decimals)
+	}
+	if o.Repeats < 0 || o.MaxQueries < 0 {
+		return fmt.Errorf("discrete: repeats %d, max queries %d: want ≥ 0", o.Repeats, o.MaxQueries)
 	}
 	if math.IsNaN(o.Tau) || o.Tau < 0 || math.IsInf(o.Tau, 0) {
 		return fmt.Errorf("discrete: noise bound τ = %v; want a finite τ ≥ 0", o.Tau)
@@ -352,15 +366,29 @@ func (r *run) score(ctx context.Context, p []float64) (*big.Rat, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	v, err := r.s.Score(ctx, &scorer.Pred{K: r.o.K, P: p})
-	r.res.Queries++
-	if err == nil && v == nil {
-		err = errors.New("discrete: the scorer returned no score")
+	reps := max(r.o.Repeats, 1)
+	sum := new(big.Rat)
+	for range reps {
+		if r.o.MaxQueries > 0 && r.res.Queries >= r.o.MaxQueries {
+			return nil, ErrBudget
+		}
+		v, err := r.s.Score(ctx, &scorer.Pred{K: r.o.K, P: p})
+		r.res.Queries++
+		if err == nil && v == nil {
+			err = errors.New("discrete: the scorer returned no score")
+		}
+		if r.o.Progress != nil {
+			r.o.Progress(r.known(), r.res.Queries)
+		}
+		if err != nil {
+			return nil, err
+		}
+		sum.Add(sum, v)
 	}
-	if r.o.Progress != nil {
-		r.o.Progress(r.known(), r.res.Queries)
+	if reps == 1 {
+		return sum, nil
 	}
-	return v, err
+	return sum.Quo(sum, big.NewRat(int64(reps), 1)), nil
 }
 
 // matches reports whether the exact score x is consistent with the
@@ -369,6 +397,16 @@ func (r *run) matches(x, v *big.Rat) bool {
 	if r.half != nil {
 		d := new(big.Rat).Sub(x, v)
 		return d.Abs(d).Cmp(r.half) <= 0
+	}
+	if r.o.Repeats > 1 {
+		// A mean of released scores: within half a unit of the rounding
+		// (plus Tau, the mean's noise, in r.half above) of the exact one.
+		d := new(big.Rat).Sub(x, v)
+		w := new(big.Rat)
+		if r.pow != nil {
+			w.SetFrac(big.NewInt(1), new(big.Int).Mul(r.pow, big.NewInt(2)))
+		}
+		return d.Abs(d).Cmp(w) <= 0
 	}
 	if r.pow == nil {
 		// Unrounded: a served score travels as the float64 nearest to
@@ -522,5 +560,5 @@ func Plan(o Options) (int, error) {
 			q++
 		}
 	}
-	return q, nil
+	return q * max(o.Repeats, 1), nil
 }

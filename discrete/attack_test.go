@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/labelinf/labelinf/discrete"
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/serve"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -149,4 +151,43 @@ func TestFloor(t *testing.T) {
 	assert.Error(t, err)
 	_, err = discrete.Floor(10, 1)
 	assert.Error(t, err)
+}
+
+// TestNoiseRepeats: against fresh Gaussian noise the means of repeated
+// submissions decode: every label, verified.
+func TestNoiseRepeats(t *testing.T) {
+	const n = 300
+	y := labelsOf(5, n, 2)
+	z := scorer.Noise{Kind: scorer.Gaussian, Tau: 0.0005, Delta: 1e-6}
+	o := discrete.Options{Metric: discrete.Accuracy, N: n, Decimals: 5, Strategy: discrete.Group, Check: true}
+	reps, tau, err := discrete.NoiseRepeats(o, z)
+	require.NoError(t, err)
+	o.Repeats, o.Tau = reps, tau
+	srv, err := oracle.NewNoisy(sim(t, "accuracy", y, 2, 5), z, 7)
+	require.NoError(t, err)
+	res, err := discrete.Attack(context.Background(), srv, o)
+	require.NoError(t, err)
+	assert.Equal(t, y, res.Labels)
+	assert.True(t, res.Verified)
+	plan, err := discrete.Plan(o)
+	require.NoError(t, err)
+	assert.Equal(t, plan, res.Queries)
+	t.Logf("σ = %g, N = %d: %d repeats, τ = %.3g, %d queries", z.Tau, n, reps, tau, res.Queries)
+	// The same noise, ignored: no labeling explains the scores.
+	o.Repeats, o.Tau = 1, 0
+	res, err = discrete.Attack(context.Background(), srv, o)
+	require.Error(t, err)
+	// A budget stops it with what it read.
+	o.Repeats, o.Tau, o.MaxQueries = reps, tau, plan/2
+	res, err = discrete.Attack(context.Background(), srv, o)
+	require.ErrorIs(t, err, discrete.ErrBudget)
+	known := 0
+	for i, k := range res.Known {
+		if k {
+			known++
+			assert.Equal(t, y[i], res.Labels[i])
+		}
+	}
+	assert.Greater(t, known, 0)
+	t.Logf("budget %d: %d labels known", plan/2, known)
 }

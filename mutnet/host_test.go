@@ -112,15 +112,30 @@ func (h *host) save(m *onnx.Model, name string) string {
 	return p
 }
 
-// score runs testdata/host/host.py (onnx.checker, onnxruntime, sklearn's
-// log_loss) on a model and returns the score it prints.
-func (h *host) score(model, mode string, dt onnx.DataType, extra ...string) (string, error) {
-	args := append([]string{"testdata/host/host.py", model, h.feats, h.labs, "--mode", mode, "--dtype", dt.String(), "--ort", h.ort}, extra...)
+// scores runs testdata/host/host.py (onnx.checker, onnxruntime, sklearn's
+// log_loss) on models, in one Python process, and returns the scores it
+// prints.
+func (h *host) scores(models []string, mode string, dt onnx.DataType) ([]string, error) {
+	args := append([]string{"testdata/host/host.py", h.feats, h.labs}, models...)
+	args = append(args, "--mode", mode, "--dtype", dt.String(), "--ort", h.ort)
 	out, err := exec.Command("/usr/bin/python3", args...).CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("host: %v: %s", err, out)
+		return nil, fmt.Errorf("host: %v: %s", err, out)
 	}
-	return strings.TrimSpace(string(out)), nil
+	s := strings.Fields(string(out))
+	if len(s) != len(models) {
+		return nil, fmt.Errorf("host: %d scores for %d models: %s", len(s), len(models), out)
+	}
+	return s, nil
+}
+
+// score is scores for one model.
+func (h *host) score(model, mode string, dt onnx.DataType) (string, error) {
+	s, err := h.scores([]string{model}, mode, dt)
+	if err != nil {
+		return "", err
+	}
+	return s[0], nil
 }
 
 // TestRealHostOneScore: for each type, the largest N one score holds
@@ -131,8 +146,12 @@ func (h *host) score(model, mode string, dt onnx.DataType, extra ...string) (str
 // of the runtime's output, verified. One more label does not plan.
 func TestRealHostOneScore(t *testing.T) {
 	for _, dt := range []onnx.DataType{onnx.Double, onnx.Float} {
-		for _, f := range Forms {
-			sig := f == Theorem9
+		for _, sig := range []bool{true, false} {
+			forms := []Form{Rows, Split, Hash, Position}
+			mode := "batch"
+			if sig {
+				forms, mode = []Form{Theorem9}, "one"
+			}
 			n := MaxOneQuery(Options{DType: dt, Sigmoid: sig})
 			h := newHost(t, n)
 			p, err := NewPlan(Options{N: n, DType: dt, Sigmoid: sig})
@@ -140,20 +159,25 @@ func TestRealHostOneScore(t *testing.T) {
 			_, err = NewPlan(Options{N: n + 1, DType: dt, Sigmoid: sig})
 			var ce *CapacityError
 			require.True(t, errors.As(err, &ce), "%v", err)
-			opt := ModelOptions{Form: f, Features: h.x, Seed: 3}
-			mode := "one"
-			if f != Theorem9 {
-				opt.Base, mode = h.base[dt], "batch"
+			var models []string
+			for _, f := range forms {
+				opt := ModelOptions{Form: f, Features: h.x, Seed: 3}
+				if !sig {
+					opt.Base = h.base[dt]
+				}
+				m, err := Build(p, 0, opt)
+				require.NoError(t, err)
+				models = append(models, h.save(m, fmt.Sprintf("%s-%v.onnx", f, dt)))
 			}
-			m, err := Build(p, 0, opt)
+			scores, err := h.scores(models, mode, dt)
 			require.NoError(t, err)
-			s, err := h.score(h.save(m, fmt.Sprintf("%s-%v.onnx", f, dt)), mode, dt)
-			require.NoError(t, err)
-			res, err := p.Decode(context.Background(), []string{s})
-			require.NoError(t, err, "%v %s: score %s", dt, f, s)
-			assert.Equal(t, h.y, res.Labels, "%v %s", dt, f)
-			assert.True(t, res.Verified)
-			t.Logf("%v %-8s N = %d: score %s, |N·score − Σt| = %.2g of the bound", dt, f, n, s, res.Slack[0])
+			for i, s := range scores {
+				res, err := p.Decode(context.Background(), []string{s})
+				require.NoError(t, err, "%v %s: score %s", dt, forms[i], s)
+				assert.Equal(t, h.y, res.Labels, "%v %s", dt, forms[i])
+				assert.True(t, res.Verified)
+				t.Logf("%v %-8s N = %d: score %s, |N·score − Σt| = %.2g of the bound", dt, forms[i], n, s, res.Slack[0])
+			}
 		}
 	}
 }
@@ -169,14 +193,14 @@ func TestRealHostMultiQuery(t *testing.T) {
 		block := MaxBlock(c.n, Options{DType: c.dt})
 		p, err := NewPlan(Options{N: c.n, DType: c.dt, Block: block})
 		require.NoError(t, err)
-		var scores []string
+		var models []string
 		for q := range p.Queries {
 			m, err := Build(p, q, ModelOptions{Form: Hash, Features: h.x, Base: h.base[c.dt], Seed: 4})
 			require.NoError(t, err)
-			s, err := h.score(h.save(m, fmt.Sprintf("q%d.onnx", q)), "batch", c.dt)
-			require.NoError(t, err)
-			scores = append(scores, s)
+			models = append(models, h.save(m, fmt.Sprintf("q%d.onnx", q)))
 		}
+		scores, err := h.scores(models, "batch", c.dt)
+		require.NoError(t, err)
 		res, err := p.Decode(context.Background(), scores)
 		require.NoError(t, err)
 		assert.Equal(t, h.y, res.Labels)
@@ -196,14 +220,18 @@ func TestRealHostOrder(t *testing.T) {
 	dt := onnx.Double
 	p, err := NewPlan(Options{N: n, DType: dt})
 	require.NoError(t, err)
-	for _, f := range []Form{Rows, Hash, Position} {
+	forms := []Form{Rows, Hash, Position}
+	var models []string
+	for _, f := range forms {
 		m, err := Build(p, 0, ModelOptions{Form: f, Features: h.x, Base: h.base[dt], Seed: 6})
 		require.NoError(t, err)
-		path := h.save(m, string(f)+".onnx")
-		for _, mode := range []string{"shuffle", "rows"} {
-			s, err := h.score(path, mode, dt)
-			require.NoError(t, err)
-			res, err := p.Decode(context.Background(), []string{s})
+		models = append(models, h.save(m, string(f)+".onnx"))
+	}
+	for _, mode := range []string{"shuffle", "rows"} {
+		scores, err := h.scores(models, mode, dt)
+		require.NoError(t, err)
+		for i, f := range forms {
+			res, err := p.Decode(context.Background(), []string{scores[i]})
 			switch {
 			case f != Position:
 				require.NoError(t, err, "%s %s", f, mode)
@@ -241,28 +269,33 @@ func TestRealHostBase(t *testing.T) {
 	for _, dt := range []onnx.DataType{onnx.Double, onnx.Float} {
 		p, err := NewPlan(Options{N: n, DType: dt, Block: min(n, MaxBlock(n, Options{DType: dt}))})
 		require.NoError(t, err)
-		for _, f := range []Form{Rows, Split, Hash} {
-			move := 1e-6
-			if f == Hash {
-				move = 1e-2
+		for _, move := range []float64{1e-6, 1e-2} {
+			forms := []Form{Rows, Split}
+			if move == 1e-2 {
+				forms = []Form{Hash}
 			}
 			for i := range h.x {
 				for j := range h.x[i] {
 					h.x[i][j] = orig[i][j] * (1 + move)
 				}
 			}
-			m, err := Build(p, 0, ModelOptions{Form: f, Features: orig, Base: h.base[dt], Seed: 7})
-			require.NoError(t, err)
-			got := h.predictions(h.save(m, "attack.onnx"), dt)
-			want := h.predictions(h.save(h.base[dt], "base.onnx"), dt)
-			assert.Equal(t, want, got, "%v %s: not the base model's output off the test rows", dt, f)
+			models := []string{h.save(h.base[dt], "base.onnx")}
+			for _, f := range forms {
+				m, err := Build(p, 0, ModelOptions{Form: f, Features: orig, Base: h.base[dt], Seed: 7})
+				require.NoError(t, err)
+				models = append(models, h.save(m, string(f)+".onnx"))
+			}
+			got := h.predictions(models, dt)
+			for k, f := range forms {
+				assert.Equal(t, got[0], got[k+1], "%v %s: not the base model's output off the test rows", dt, f)
+			}
 		}
 	}
 }
 
-// predictions runs the host on h.feats and returns the positive-class
-// column the runtime output.
-func (h *host) predictions(model string, dt onnx.DataType) []string {
+// predictions runs the host on h.x and returns, per model, the
+// positive-class column the runtime output.
+func (h *host) predictions(models []string, dt onnx.DataType) [][]string {
 	var xs strings.Builder
 	for _, r := range h.x {
 		for j, v := range r {
@@ -275,11 +308,16 @@ func (h *host) predictions(model string, dt onnx.DataType) []string {
 	}
 	feats := filepath.Join(h.dir, "moved.csv")
 	require.NoError(h.t, os.WriteFile(feats, []byte(xs.String()), 0o644))
-	pred := filepath.Join(h.dir, "pred.txt")
-	args := []string{"testdata/host/host.py", model, feats, h.labs, "--dtype", dt.String(), "--ort", h.ort, "--predictions", pred}
+	pred := filepath.Join(h.dir, "pred")
+	args := append([]string{"testdata/host/host.py", feats, h.labs}, models...)
+	args = append(args, "--dtype", dt.String(), "--ort", h.ort, "--predictions", pred)
 	out, err := exec.Command("/usr/bin/python3", args...).CombinedOutput()
 	require.NoError(h.t, err, "%s", out)
-	return strings.Fields(string(must(os.ReadFile(pred))))
+	var all [][]string
+	for k := range models {
+		all = append(all, strings.Fields(string(must(os.ReadFile(fmt.Sprintf("%s.%d", pred, k))))))
+	}
+	return all
 }
 
 // TestRuntimeSigmoidError measures onnxruntime's sigmoid on the logits a
@@ -295,20 +333,20 @@ func TestRuntimeSigmoidError(t *testing.T) {
 		m, err := Build(p, 0, ModelOptions{Form: Theorem9, Dim: 30, Seed: 8})
 		require.NoError(t, err)
 		path := h.save(m, "t9.onnx")
-		pred := filepath.Join(h.dir, "pred.txt")
+		pred := filepath.Join(h.dir, "pred")
 		var labs strings.Builder
 		for i := range n {
 			fmt.Fprintln(&labs, i%2)
 		}
 		labPath := filepath.Join(h.dir, "labs.txt")
 		require.NoError(t, os.WriteFile(labPath, []byte(labs.String()), 0o644))
-		out, err := exec.Command("/usr/bin/python3", "testdata/host/host.py", path, h.feats, labPath, "--mode", "one", "--dtype", dt.String(), "--ort", h.ort, "--predictions", pred).CombinedOutput()
+		out, err := exec.Command("/usr/bin/python3", "testdata/host/host.py", h.feats, labPath, path, "--mode", "one", "--dtype", dt.String(), "--ort", h.ort, "--predictions", pred).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 		x, err := p.RowLogits(0)
 		require.NoError(t, err)
 		u, _, _ := unit(dt)
 		worst := 0.0
-		for i, s := range strings.Fields(string(must(os.ReadFile(pred)))) {
+		for i, s := range strings.Fields(string(must(os.ReadFile(pred + ".0")))) {
 			got := must(strconv.ParseFloat(s, 64))
 			want := sigmoid128(x[i])
 			worst = max(worst, math.Abs(got-want)/u)

@@ -1,12 +1,12 @@
 """host.py: plays a host that evaluates submitted ONNX models.
 
-    /usr/bin/python3 host.py MODEL.onnx FEATURES.csv LABELS.csv [options]
+    /usr/bin/python3 host.py FEATURES.csv LABELS.csv MODEL.onnx... [options]
 
 It checks the model with onnx.checker (full_check=True), runs it in
 onnxruntime (onnxruntime-node, through run.cjs; --ort names the directory
 whose node_modules holds it) on the test features and prints scikit-learn's
 log_loss of the runtime's output against the labels, as repr(float): the one
-number a leaderboard shows. The runtime's output goes to log_loss as it is
+number a leaderboard shows; one line per model, in order. The runtime's output goes to log_loss as it is
 (float32 stays float32: log_loss then computes in float32).
 
 --mode batch    all rows in one batch, in file order (the default)
@@ -50,32 +50,37 @@ def run(model, x, dtype, ort_dir, per_row=False):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("model")
     ap.add_argument("features")
     ap.add_argument("labels")
+    ap.add_argument("models", nargs="+")
     ap.add_argument("--mode", default="batch", choices=["batch", "shuffle", "rows", "one"])
     ap.add_argument("--dtype", default="float64", choices=["float32", "float64"])
     ap.add_argument("--ort", default=os.environ.get("LABELINF_ORT_NODE", ""))
     ap.add_argument("--noise", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="print the score with the runtime's version as JSON")
-    ap.add_argument("--predictions", help="also write the runtime's predictions (one per line, repr) to this file")
+    ap.add_argument("--predictions", help="also write model K's predictions (one per line, repr) to PREFIX.K (K from 0)")
     a = ap.parse_args()
 
-    onnx.checker.check_model(onnx.load(a.model), full_check=True)
     x = np.loadtxt(a.features, delimiter=",", ndmin=2)
     y = np.loadtxt(a.labels, dtype=np.int64, ndmin=1)
+    for k, model in enumerate(a.models):
+        print(score(a, model, x, y, k), flush=True)
+
+
+def score(a, model, x, y, k):
+    onnx.checker.check_model(onnx.load(model), full_check=True)
     n = len(y)
     rng = np.random.default_rng(a.seed)
     if a.mode == "one":
         v = rng.uniform(0.01, 0.99, size=(1, x.shape[1]))
-        out, meta = run(a.model, v, a.dtype, a.ort)
+        out, meta = run(model, v, a.dtype, a.ort)
         p = out[0]
     elif a.mode == "rows":
-        p, meta = run(a.model, x, a.dtype, a.ort, per_row=True)
+        p, meta = run(model, x, a.dtype, a.ort, per_row=True)
     else:
         order = rng.permutation(n) if a.mode == "shuffle" else np.arange(n)
-        out, meta = run(a.model, x[order], a.dtype, a.ort)
+        out, meta = run(model, x[order], a.dtype, a.ort)
         p = np.empty_like(out)
         p[order] = out  # the host scores each row against its own label
     if p.ndim == 2 and p.shape[1] == 1:
@@ -83,18 +88,15 @@ def main():
     if p.shape[0] != n:
         sys.exit("host: the model gave %d predictions for %d labels" % (p.shape[0], n))
     if a.predictions:
-        with open(a.predictions, "w") as f:
+        with open("%s.%d" % (a.predictions, k), "w") as f:
             for v in (p if p.ndim == 1 else p[:, -1]):
                 f.write(repr(float(v)) + "\n")
-    score = float(log_loss(y, p, labels=[0, 1]))
+    s = float(log_loss(y, p, labels=[0, 1]))
     if a.noise:
-        score += float(rng.uniform(-a.noise, a.noise))
+        s += float(rng.uniform(-a.noise, a.noise))
     if a.json:
-        print(json.dumps({"score": repr(score), "pred_dtype": str(p.dtype), "onnxruntime": meta["ort"],
-                          "onnx": onnx.__version__}))
-    else:
-        print(repr(score))
-
+        return json.dumps({"score": repr(s), "pred_dtype": str(p.dtype), "onnxruntime": meta["ort"], "onnx": onnx.__version__})
+    return repr(s)
 
 if __name__ == "__main__":
     main()
