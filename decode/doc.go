@@ -338,8 +338,10 @@
 // # How to extend
 //
 //   - A multi-query strategy: one new file in this package with a type
-//     implementing [Strategy] (its next method designs a block: rows,
-//     their increments, the gap, a reader of the score), an exported value
+//     implementing [Strategy] (a block designer's next method designs a
+//     block: rows, their increments, the gap, a reader of the score; its
+//     attack and plan are the engine's runBlocks and dryRun; a list
+//     decoder's attack runs the list engine, lbState), an exported value
 //     of it and an init that calls register with its names; its tuning
 //     values, if any, in an unexported parameter struct that the type
 //     holds by pointer (nil: the defaults; its setup copies a test's into
