@@ -335,10 +335,11 @@
 // them (-scorer http://…, -assume empty or that metric) the attack reads
 // the metric and decimals from the server and checks the labels at the
 // end. -strategy is auto, flip (one row per query: N queries), group
-// (subset sums of a coin-weighing design: about 2N/log₂N queries, 314 at
-// N = 1,000; K − 1 times as many for K classes, 626 for K = 3), family (the binary Brier score as the loss family's
-// squared loss, single.AttackFamilyMulti: 126 queries at N = 1,000 and 5
-// decimals, 51 unrounded) or walk (accuracy, brier, any K: the threshold
+// (subset sums of a coin-weighing design: about 2N/log₂N queries,
+// 314 at N = 1,000 with -check; K − 1 times as many for K classes), family (the binary Brier
+// score as the loss family's squared loss, single.AttackFamilyMulti:
+// 126 queries at N = 1,000 and 5 decimals, 51 unrounded,
+// with -check) or walk (accuracy, brier, any K: the threshold
 // crossing for a score rounded coarser than one label, a walk to a
 // rounding edge and then a probe per row: about 1,100 queries at 2
 // decimals on 1,000 rows, with a windowed check that stays decisive);
