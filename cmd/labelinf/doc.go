@@ -666,6 +666,10 @@
 // What a running labelinf serve answers (go doc ./serve has the details):
 //
 //	POST /v1/competitions/ID/submissions   submit, with Authorization: Bearer KEY
+//	POST /v1/competitions/ID/host/submissions
+//	                                       a platform's scoring step submits for a team:
+//	                                       Bearer HOST_TOKEN (host_token_file), Labelinf-Team
+//	                                       and the platform's submission id as Idempotency-Key
 //	GET  /v1/competitions                  the competitions: rows, classes, metric, decimals, limits
 //	GET  /v1/competitions/ID               one competition, with "model" (a log-loss metric's
 //	                                       arithmetic in the syntax of -assume), public_rows
