@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 
 	"github.com/labelinf/labelinf/audit"
+	"github.com/labelinf/labelinf/platform"
 )
 
 // selfEnv is added to the environment of a labelinf process this one
@@ -19,7 +21,9 @@ var selfEnv []string
 func runAudit(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet("audit", stderr)
-	config := fs.String("config", "", "competition config `FILE` (.json, .yaml or .yml; required)")
+	config := fs.String("config", "", "competition config `FILE` (.json, .yaml or .yml; this or -bundle is required)")
+	var bo bundleFlags
+	bo.add(fs)
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of the table")
 	out := fs.String("out", "", "write report.json, table.txt, plot.png and plot.svg into `DIR`")
 	inprocess := fs.Bool("inprocess", false, "attack an in-process simulation of each cell instead of labelinf serve over loopback HTTP (faster; the same report)")
@@ -33,13 +37,31 @@ func runAudit(e *env, args []string) int {
 		return usageError(stderr, "audit", fmt.Errorf(format, a...))
 	}
 	switch {
-	case *config == "":
-		return usage("-config is required")
+	case *config == "" && !bo.set():
+		return usage("-config or -bundle is required")
+	case *config != "" && bo.set():
+		return usage("-config and -bundle (or -platform kaggle) exclude each other")
 	case *workers < 0 || (*workers == 0 && setFlags(fs)["workers"]):
 		return usage("-workers %d: need ≥ 1", *workers)
 	}
-	cfg, err := audit.LoadConfig(*config)
-	if err != nil {
+	var (
+		cfg *audit.Config
+		err error
+	)
+	if bo.set() {
+		var b *platform.Bundle
+		var cleanup func()
+		cfg, b, cleanup, err = bo.config()
+		if err != nil {
+			return usage("%v", err)
+		}
+		defer cleanup()
+		w := io.Writer(stdout)
+		if *asJSON {
+			w = stderr
+		}
+		writeBundleSettings(w, b)
+	} else if cfg, err = audit.LoadConfig(*config); err != nil {
 		return usage("%v", err)
 	}
 	if *honest != "" {

@@ -34,6 +34,10 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
        labelinf repro [-all] [-quick] [-out DIR] [NAME...]
        labelinf audit -config FILE [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+       labelinf audit -bundle PATH [-platform kaggle] [-phase NAME] [-labels FILE] [-column NAME] [-metric NAME]
+                      [-decimals D] [-daily-limit N] [-public-fraction F] [-inprocess] [-json] [-out DIR] [-quiet]
+       labelinf score -platform codabench|evalai|huggingface -metric NAME -key KEY -secret-file FILE
+                      [-defence FILE] [-ref PATH] [-res PATH] [-out DIR] [-split CODENAME] [-column NAME]
        labelinf mutnet [-form theorem9|rows|split|hash|position] [-features FILE | -n N -dim D] [-base MODEL.onnx]
                        [-dtype float64|float32] [-block M] [-tau T] [-sigmoid-ulps U] [-seed S] -out MODEL.onnx [-plan FILE] [-json]
        labelinf mutnet -decode -plan FILE [-score S[,S...] | -scores FILE] [-labels FILE] [-labels-out FILE] [-json]
@@ -77,6 +81,7 @@ var commands = []command{
 	{name: "bits", run: runBits},
 	{name: "repro", run: runRepro},
 	{name: "audit", run: runAudit},
+	{name: "score", run: runScore},
 	{name: "mutnet", run: runMutnet},
 	{name: "inspect", run: runInspect},
 	{name: "serve", run: runServe, signalEnds: true},
