@@ -82,3 +82,19 @@ func TestREADMEPackageMap(t *testing.T) {
 		assert.True(t, have[p], "README's package map names %s, which is not a package", p)
 	}
 }
+
+// TestBenchmarksReference checks that BENCHMARKS.md stays a reference: at
+// most 30 KB, and every area names the date it was measured and a command
+// that reproduces it.
+func TestBenchmarksReference(t *testing.T) {
+	b, err := os.ReadFile("../../BENCHMARKS.md")
+	require.NoError(t, err)
+	assert.LessOrEqual(t, len(b), 30<<10, "BENCHMARKS.md is a reference of the current figures (history: docs/history)")
+	sections := strings.Split(string(b), "\n## ")[1:]
+	require.NotEmpty(t, sections)
+	for _, s := range sections {
+		title, _, _ := strings.Cut(s, "\n")
+		assert.Regexp(t, `20\d\d-\d\d-\d\d`, s, "section %q names no date", title)
+		assert.Regexp(t, "(?m)^    \\S|`(go|labelinf) [^`]+`", s, "section %q gives no command", title)
+	}
+}
