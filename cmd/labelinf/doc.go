@@ -503,8 +503,11 @@
 // labeling (exit 1). Equal test rows cannot be told apart by any model:
 // the content forms refuse them.
 //
-// One score holds a limited number of labels: in float64 45 (the table
-// forms; 43 for theorem9), in float32 17 (16), at τ = 0, under a bound
+// One score holds a limited number of labels: in float64
+// 45 (the table forms;
+// 43 for theorem9), in float32
+// 17
+// (16), at τ = 0, under a bound
 // that covers the runtime, scikit-learn's log_loss (its clip, 1−p,
 // renormalisation, log, a sum in any order, the division by N) and -tau.
 // More labels need -block M: one model per query, written FILE-qK.onnx,
