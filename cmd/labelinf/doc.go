@@ -221,7 +221,8 @@
 //	flip           one row a query: N queries (K = 2), N + 1 for K = 3;
 //	               accuracy, roc-auc, brier (-scorer METRIC)
 //	group          subset sums of a coin-weighing design (Cantor–Mills),
-//	               about 2N/log₂N queries; binary accuracy, roc-auc, brier
+//	               about 2N/log₂N queries (K − 1 times as many for K
+//	               classes); accuracy, roc-auc, brier
 //	family         the Brier score as the loss family's squared loss
 //	               (single.AttackFamilyMulti): blocks of rows weighted 2^j;
 //	               binary brier
@@ -335,7 +336,7 @@
 // the metric and decimals from the server and checks the labels at the
 // end. -strategy is auto, flip (one row per query: N queries), group
 // (subset sums of a coin-weighing design: about 2N/log₂N queries,
-// 314 at N = 1,000 with -check; binary), family (the binary Brier
+// 314 at N = 1,000 with -check; K − 1 times as many for K classes), family (the binary Brier
 // score as the loss family's squared loss, single.AttackFamilyMulti:
 // 126 queries at N = 1,000 and 5 decimals, 51 unrounded,
 // with -check) or walk (accuracy, brier, any K: the threshold
@@ -343,7 +344,8 @@
 // rounding edge and then a probe per row: about 1,100 queries at 2
 // decimals on 1,000 rows, with a windowed check that stays decisive);
 // auto picks walk where the rounding is coarser than one label, else the
-// fewest planned queries; K > 2 is flip (N + 1 queries for K = 3) or walk.
+// fewest planned queries; K > 2 is group, flip (N + 1 queries for K = 3) or
+// walk.
 // -noise bounded, gaussian or laplace -tau T (-delta D): fresh Gaussian or
 // Laplace noise is averaged over repeated submissions
 // (discrete.NoiseRepeats). The output adds floor
