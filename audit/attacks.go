@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"sort"
 
 	"github.com/labelinf/labelinf/adaptive"
 	"github.com/labelinf/labelinf/decode"
@@ -48,6 +49,55 @@ type AttackResult struct {
 	// True − Reported).
 	Reported *float64 `json:"reported,omitempty"`
 	True     *float64 `json:"true,omitempty"`
+	// FreshAccounts: the attack submits each query from a new account
+	// (against a per-team state, each account's first release), so it
+	// needs as many accounts as submissions.
+	FreshAccounts bool `json:"fresh_accounts,omitempty"`
+
+	// progress, if set, returns the share of the attack's labels it
+	// holds after v submissions (from its measured progress); nil is
+	// linear in v up to Needed.
+	progress func(v int64) float64
+}
+
+// share returns the share of the attack's recovered labels it holds
+// after v submissions.
+func (a *AttackResult) share(v int64) float64 {
+	if v >= a.Needed {
+		return 1
+	}
+	if v <= 0 {
+		return 0
+	}
+	if a.progress != nil {
+		return min(1, max(0, a.progress(v)))
+	}
+	return float64(v) / float64(a.Needed)
+}
+
+// curve is a multi-query attack's measured progress: labels known after
+// each query.
+type curve struct {
+	q, known []int
+}
+
+func (c *curve) add(known, q int) {
+	c.q = append(c.q, q)
+	c.known = append(c.known, known)
+}
+
+// at returns the labels known after v queries: measured up to the last
+// query, then linear from there to all n at needed.
+func (c *curve) at(v int64, n int, needed int64) float64 {
+	i := sort.Search(len(c.q), func(i int) bool { return int64(c.q[i]) > v }) - 1
+	if i < 0 {
+		return 0
+	}
+	k := float64(c.known[i])
+	if last := len(c.q) - 1; i == last && v > int64(c.q[last]) && needed > int64(c.q[last]) {
+		k += (float64(n) - k) * float64(v-int64(c.q[last])) / float64(needed-int64(c.q[last]))
+	}
+	return k
 }
 
 // Recovered reports whether the attack recovers the labels: at least
@@ -71,6 +121,10 @@ type cellRun struct {
 	factory TargetFactory
 	public  []bool // public[i]: row i is on the public leaderboard
 	nPub    int
+	// cut[fresh] is the fewest submissions with which a multi-query
+	// strategy of that view recovered every label: later ones of the view
+	// run up to it, no further.
+	cut map[bool]int
 }
 
 // Attack names, in the order they run.
@@ -83,56 +137,9 @@ const (
 	AttackBoost   = "boosting"
 )
 
-// attacks runs every attack that applies to the cell.
-func (c *cellRun) attacks(ctx context.Context) ([]AttackResult, error) {
-	var out []AttackResult
-	d := c.cell.Defence
-	for _, st := range []struct {
-		name string
-		s    decode.Strategy
-	}{{AttackBlocks, decode.Blocks}, {AttackPrimes, decode.Primes}, {AttackAlg3, decode.Alg3}} {
-		r, err := c.multi(ctx, st.name, st.s)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *r)
-	}
-	r, err := c.edge(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, *r)
-	if d.Noise != nil && (d.Noise.Key == "" || d.Noise.Key == "fresh") {
-		r, err := c.average(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *r)
-	}
-	if d.Ladder != nil {
-		r, err := c.boost(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *r)
-	}
-	return out, nil
-}
-
 // open opens a fresh target for one attack.
 func (c *cellRun) open(ctx context.Context) (Target, error) {
 	return c.factory(ctx, Spec{Labels: c.comp.labels, Model: c.comp.model, Metric: c.comp.cfg.Metric, Clip: c.comp.cfg.Clip, Cell: c.cell, Seed: c.seed})
-}
-
-// attackerModel is the scorer model of the cell as the attacker plans
-// with it: the metric, rounded as the cell rounds.
-func (c *cellRun) attackerModel() *scorer.Model {
-	m := *c.comp.model
-	m.Decimals = -1
-	if d := c.cell.Defence.Decimals; d != nil {
-		m.Decimals = *d
-	}
-	return &m
 }
 
 // attackerNoise is the cell's noise as the attacker models it.
@@ -148,10 +155,13 @@ func (c *cellRun) attackerNoise() scorer.Noise {
 	return scorer.Noise{Kind: scorer.Gaussian, Tau: z.Scale, Delta: 1e-6}
 }
 
-// server adapts a Target to scorer.Server for package decode.
+// server adapts a Target to scorer.Server for package decode. With
+// fresh set, every submission comes from a new account (a Sybil
+// attacker: against a per-team state each account's first submission).
 type server struct {
-	t Target
-	q int
+	t     Target
+	q     int
+	fresh bool
 }
 
 func (s *server) N() int       { return s.t.Rows() }
@@ -159,16 +169,28 @@ func (s *server) K() int       { return 2 }
 func (s *server) Queries() int { return s.q }
 func (s *server) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	s.q++
-	return s.t.Submit(ctx, "attacker", p.P)
+	return s.t.Submit(ctx, teamName(s.fresh, s.q), p.P)
 }
 
-// board adapts a Target to adaptive.Leaderboard.
+// teamName is the attacker's account for its q-th submission (from 1):
+// one account, or a fresh one per submission.
+func teamName(fresh bool, q int) string {
+	if fresh {
+		return fmt.Sprintf("sybil-%d", q)
+	}
+	return "attacker"
+}
+
+// board adapts a Target to adaptive.Leaderboard, as server does.
 type board struct {
-	t Target
+	t     Target
+	q     int
+	fresh bool
 }
 
-func (b board) Submit(ctx context.Context, pred []float64) (float64, error) {
-	r, err := b.t.Submit(ctx, "attacker", pred)
+func (b *board) Submit(ctx context.Context, pred []float64) (float64, error) {
+	b.q++
+	r, err := b.t.Submit(ctx, teamName(b.fresh, b.q), pred)
 	if err != nil {
 		return 0, err
 	}
@@ -246,7 +268,7 @@ func outcome(r *AttackResult) {
 // multi runs a multi-query strategy (decode.AttackMulti) told the
 // cell's rounding and noise, for at most Measure queries; if it is still
 // going then, its cost is extrapolated from its rate of known labels.
-func (c *cellRun) multi(ctx context.Context, name string, st decode.Strategy) (*AttackResult, error) {
+func (c *cellRun) multi(ctx context.Context, name string, st decode.Strategy, v view) (*AttackResult, error) {
 	t, err := c.open(ctx)
 	if err != nil {
 		return nil, err
@@ -254,14 +276,20 @@ func (c *cellRun) multi(ctx context.Context, name string, st decode.Strategy) (*
 	defer t.Close()
 	n := len(c.comp.labels)
 	measure := c.comp.cfg.Measure
-	srv := &server{t: t}
-	res, aerr := decode.AttackMulti(ctx, srv, decode.MultiOptions{
-		Strategy: st, Model: c.attackerModel(), Noise: c.attackerNoise(), MaxQueries: measure,
+	cut := false
+	if q, ok := c.cut[v.fresh]; ok && q < measure {
+		measure, cut = q, true
+	}
+	srv := &server{t: t, fresh: v.fresh}
+	var cv curve
+	res, aerr := decode.AttackMulti(ctx, scorer.PerPoint(srv, v.model), decode.MultiOptions{
+		Strategy: st, Model: v.model, Noise: c.attackerNoise(), MaxQueries: measure, Check: true,
+		Progress: cv.add,
 	})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	r := &AttackResult{Attack: name, Submissions: srv.q}
+	r := &AttackResult{Attack: name, Submissions: srv.q, FreshAccounts: v.fresh}
 	if res == nil {
 		r.Outcome, r.Note = "failed", short(aerr)
 		return r, nil
@@ -273,14 +301,30 @@ func (c *cellRun) multi(ctx context.Context, name string, st decode.Strategy) (*
 		}
 	}
 	c.tally(r, nil, func(i int) (int, bool) { return res.Labels[i], res.Known[i] }, func(i int) bool { return res.Known[i] })
+	// The share of its labels the attack holds after v submissions: its
+	// measured known labels over those it ends with (all n when
+	// projected); the final check adds none.
+	r.progress = func(v int64) float64 {
+		end := float64(known)
+		if r.Extrapolated {
+			end = float64(n)
+		}
+		if end == 0 {
+			return 0
+		}
+		return cv.at(v, n, r.Needed) / end
+	}
 	switch {
-	case aerr == nil && res.Verified:
+	case aerr == nil && res.Verified && res.Checked:
 		r.Needed = int64(srv.q)
 	case known > 0 && srv.q >= measure:
 		// Still decoding at the measuring limit: project at the same rate.
 		r.Needed = int64(math.Ceil(float64(srv.q) * float64(n) / float64(known)))
 		r.Extrapolated = true
 		r.Note = fmt.Sprintf("%d of %d labels known after %d queries; cost projected at that rate", known, n, srv.q)
+		if cut {
+			r.Note += " (stopped at the cost of a strategy that recovered every label)"
+		}
 		scale := float64(n) / float64(known)
 		r.PublicRecovered = math.Min(1, r.PublicRecovered*scale)
 		r.PublicVerified = math.Min(1, r.PublicVerified*scale)
@@ -288,6 +332,9 @@ func (c *cellRun) multi(ctx context.Context, name string, st decode.Strategy) (*
 		r.PrivateVerified = math.Min(1, r.PrivateVerified*scale)
 	default:
 		r.Note = short(aerr)
+		if cut {
+			r.Note = joinNote("stopped at the cost of a strategy that recovered every label", r.Note)
+		}
 	}
 	outcome(r)
 	return r, nil
@@ -308,7 +355,7 @@ func short(err error) string {
 // edge runs the threshold-crossing attack (adaptive.Edge, with
 // verification) on a prefix of rows that fits in Measure submissions and
 // projects it to every row.
-func (c *cellRun) edge(ctx context.Context) (*AttackResult, error) {
+func (c *cellRun) edge(ctx context.Context, v view) (*AttackResult, error) {
 	t, err := c.open(ctx)
 	if err != nil {
 		return nil, err
@@ -322,11 +369,11 @@ func (c *cellRun) edge(ctx context.Context) (*AttackResult, error) {
 		rows[i] = i
 	}
 	eps := max(c.comp.eps, 1e-15)
-	res, aerr := adaptive.Edge(ctx, board{t}, adaptive.EdgeOptions{N: n, Eps: eps, Rows: rows, Verify: true, MaxSubmissions: measure})
+	res, aerr := adaptive.Edge(ctx, &board{t: t, fresh: v.fresh}, adaptive.EdgeOptions{N: n, Eps: eps, Rows: rows, Verify: true, MaxSubmissions: measure})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	r := &AttackResult{Attack: AttackEdge}
+	r := &AttackResult{Attack: AttackEdge, FreshAccounts: v.fresh}
 	if res == nil {
 		r.Outcome, r.Note = "failed", short(aerr)
 		return r, nil
@@ -342,6 +389,10 @@ func (c *cellRun) edge(ctx context.Context) (*AttackResult, error) {
 	default:
 		perRow := float64(res.Submissions-res.Bisection) / float64(nrows)
 		r.Needed = int64(res.Bisection) + int64(math.Ceil(perRow*float64(n)))
+		// Nothing is read before the bisection ends; then a steady cost
+		// per row.
+		b, need := float64(res.Bisection), float64(r.Needed)
+		r.progress = func(v int64) float64 { return (float64(v) - b) / (need - b) }
 		if nrows < n {
 			r.Extrapolated = true
 			r.Note = fmt.Sprintf("measured on the first %d rows (%d bisection + %.0f per row)", nrows, res.Bisection, perRow)
@@ -398,7 +449,7 @@ func (c *cellRun) average(ctx context.Context) (*AttackResult, error) {
 		return nil, err
 	}
 	defer t.Close()
-	res, aerr := adaptive.AverageLabels(ctx, board{t}, adaptive.AverageOptions{N: n, Eps: eps, Rows: rows, Repeats: m})
+	res, aerr := adaptive.AverageLabels(ctx, &board{t: t}, adaptive.AverageOptions{N: n, Eps: eps, Rows: rows, Repeats: m})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -436,7 +487,7 @@ func (c *cellRun) boost(ctx context.Context) (*AttackResult, error) {
 	n := len(c.comp.labels)
 	s := c.seed
 	rng := rand.New(rand.NewChaCha8(derive32(s, "boost")))
-	res, aerr := adaptive.Boost(ctx, board{t}, adaptive.BoostOptions{N: n, K: min(boostK, c.comp.cfg.Measure), Mode: adaptive.KeepLowered, Rand: rng, SubmitFinal: true})
+	res, aerr := adaptive.Boost(ctx, &board{t: t}, adaptive.BoostOptions{N: n, K: min(boostK, c.comp.cfg.Measure), Mode: adaptive.KeepLowered, Rand: rng, SubmitFinal: true})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

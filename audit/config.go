@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -72,6 +73,12 @@ type Config struct {
 	// for the verdict (default 1); the report also gives the days needed
 	// with 1, 10 and 100 accounts.
 	Accounts int `json:"accounts,omitempty"`
+	// AttackerAccounts are the numbers of accounts the audit tries the
+	// attacks with (default 1, 10, 100, 1,000): each cell reports what
+	// the attacker recovers with each, and accounts_needed, the fewest
+	// accounts (up to the largest of them) with which some attack
+	// recovers StopFraction of the public labels within the limit.
+	AttackerAccounts []int `json:"attacker_accounts,omitempty"`
 	// Limit is the number of submissions the host deems within an
 	// attacker's reach when a cell sets no limit (default 100,000).
 	Limit int `json:"limit,omitempty"`
@@ -104,7 +111,13 @@ const (
 	DefaultLimit   = 100000
 	DefaultMeasure = 4000
 	DefaultMetric  = scorer.Leaderboard
+	// MaxAttackerAccounts bounds attacker_accounts (accounts_needed is
+	// searched one count at a time up to the largest).
+	MaxAttackerAccounts = 1_000_000
 )
+
+// DefaultAttackerAccounts is attacker_accounts' default.
+var DefaultAttackerAccounts = []int{1, 10, 100, 1000}
 
 // ConfigError is a problem with the audit's input: the config file, its
 // labels, its grid or the honest submissions. Run and LoadConfig return
@@ -210,14 +223,19 @@ func jsonable(v any) (any, error) {
 type competition struct {
 	cfg    Config
 	labels []int
+	k      int           // classes
 	model  *scorer.Model // Decimals −1: the chain rounds
 	eps    float64       // the model's clipping (1e-300 if none)
 	cells  []Cell
+	// dir is the config file's directory; honestSource says where the
+	// honest teams come from.
+	dir          string
+	honestSource string
 }
 
 // resolve checks c and loads its labels.
 func (c *Config) resolve() (*competition, error) {
-	out := &competition{cfg: *c}
+	out := &competition{cfg: *c, k: 2, dir: c.dir}
 	cc := &out.cfg
 	if cc.ID == "" {
 		cc.ID = "competition"
@@ -284,6 +302,12 @@ func (c *Config) resolve() (*competition, error) {
 	}
 	if cc.Limit == 0 {
 		cc.Limit = DefaultLimit
+	}
+	if cc.AttackerAccounts == nil {
+		cc.AttackerAccounts = slices.Clone(DefaultAttackerAccounts)
+	}
+	if len(cc.AttackerAccounts) == 0 || !slices.IsSorted(cc.AttackerAccounts) || cc.AttackerAccounts[0] < 1 || cc.AttackerAccounts[len(cc.AttackerAccounts)-1] > MaxAttackerAccounts {
+		return nil, fmt.Errorf("audit: attacker_accounts %v: want an ascending list of counts in [1, %d]", cc.AttackerAccounts, MaxAttackerAccounts)
 	}
 	if cc.Measure == 0 {
 		cc.Measure = DefaultMeasure
