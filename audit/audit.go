@@ -151,9 +151,19 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 	if o.Target == nil {
 		o.Target = InProcess
 	}
-	ts, err := comp.honestTeams(ctx, o)
-	if err != nil {
-		return nil, err
+	var ts []Team
+	var truth [][]float64
+	if comp.model != nil {
+		// The honest cost needs the metric's scorer: measured where the
+		// attacks are.
+		if ts, err = comp.honestTeams(ctx, o); err != nil {
+			return nil, err
+		}
+		if truth, err = trueScores(comp.model, comp.labels, ts); err != nil {
+			return nil, &ConfigError{err}
+		}
+	} else {
+		comp.honestSource = "not measured (no scorer for this metric here)"
 	}
 	for _, tm := range ts {
 		for _, h := range tm.Subs {
@@ -162,21 +172,23 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 			}
 		}
 	}
-	truth, err := trueScores(comp.model, comp.labels, ts)
-	if err != nil {
-		return nil, &ConfigError{err}
-	}
 	nsub := 0
 	for _, tm := range ts {
 		nsub += len(tm.Subs)
 	}
 	pos := 0
 	for _, y := range comp.labels {
-		pos += y
+		if y != 0 {
+			pos++ // rows of a class other than 0
+		}
 	}
 	c := comp.cfg
+	metric := c.Metric
+	if comp.model != nil {
+		metric = comp.model.Name
+	}
 	rep := &Report{
-		Competition: Summary{ID: c.ID, Title: c.Title, Rows: len(comp.labels), Positives: pos, Metric: comp.model.Name,
+		Competition: Summary{ID: c.ID, Title: c.Title, Rows: len(comp.labels), Positives: pos, Metric: metric,
 			Seed: c.Seed, Days: c.Days, Accounts: c.Accounts, Limit: c.Limit, Measure: c.Measure,
 			Honest: nsub, Teams: len(ts), NearTies: nearTies(bests(truth)), Source: comp.honestSource,
 			MaxAccounts: c.AttackerAccounts[len(c.AttackerAccounts)-1], AttackerAccounts: c.AttackerAccounts},
@@ -330,11 +342,13 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 		}
 	}
 	cr.Verdict = cr.verdictText(comp.cfg.Accounts, comp.cfg.AttackerAccounts[len(comp.cfg.AttackerAccounts)-1])
-	hc, err := run.honestCost(ctx, ts, truth)
-	if err != nil {
-		return nil, err
+	if ts != nil {
+		hc, err := run.honestCost(ctx, ts, truth)
+		if err != nil {
+			return nil, err
+		}
+		cr.Honest = hc
 	}
-	cr.Honest = hc
 	return cr, nil
 }
 

@@ -64,7 +64,7 @@ func TestVerdictNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := decode.AttackMulti(context.Background(), sim, decode.MultiOptions{Strategy: decode.Blocks, Model: comp.model})
+	res, err := decode.AttackMulti(context.Background(), sim, decode.MultiOptions{Strategy: decode.Blocks, Model: comp.model, Check: true})
 	if err != nil || !res.Verified {
 		t.Fatalf("direct block code: %v", err)
 	}
@@ -100,8 +100,9 @@ func TestVerdictStopped(t *testing.T) {
 		}
 	}
 	// A daily limit of 1 over 1 day: the limit is 1 submission, the
-	// fraction recovered within it is scaled by 1/needed, and the days
-	// the attack needs are its submissions.
+	// fraction recovered within it is what the attack had decoded after
+	// one query (some, not all), and the days the attack needs are its
+	// submissions; 10 accounts give 10 submissions, enough for all.
 	cfg := &Config{Rows: 120, LabelSeed: 5, Seed: 9, Measure: 400, Days: 1, NoConfigured: true,
 		Grid: []Cell{{Name: "1/day", Defence: defence.Settings{Limits: defence.LimitSettings{PerDay: 1}}}}}
 	rep, err := Run(context.Background(), cfg, Options{})
@@ -109,9 +110,21 @@ func TestVerdictStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := rep.Cells[0]
-	if c.Limit != 1 || c.Submissions < 2 || c.PublicRecovered != 1/float64(c.Submissions) ||
+	if c.Limit != 1 || c.Submissions < 2 || !(c.PublicRecovered > 0 && c.PublicRecovered < 1) ||
 		c.PerDay != 1 || c.Days[0] != (AccDays{1, c.Submissions}) || c.Days[1].Days != (c.Submissions+9)/10 {
 		t.Errorf("1/day over 1 day: %+v", c)
+	}
+	if len(c.ByAccounts) != 4 || c.ByAccounts[1].Accounts != 10 || c.ByAccounts[1].Limit != 10 || c.ByAccounts[1].PublicRecovered != 1 {
+		t.Errorf("1/day over 1 day with 10 accounts: %+v", c.ByAccounts)
+	}
+	fewest := int64(0)
+	for _, a := range c.Attacks {
+		if a.Recovered() && (fewest == 0 || a.Needed < fewest) {
+			fewest = a.Needed
+		}
+	}
+	if c.AccountsNeeded == nil || *c.AccountsNeeded != 1 || c.AccountsAll == nil || *c.AccountsAll > fewest || *c.AccountsAll < 2 {
+		t.Errorf("1/day over 1 day: accounts needed %v, for all %v; want 1, in [2, %d]", deref(c.AccountsNeeded), deref(c.AccountsAll), fewest)
 	}
 }
 
@@ -171,7 +184,8 @@ func TestBadConfig(t *testing.T) {
 		{"none.json", `{"id": "x"}`, "exactly one of labels"},
 		{"metric.json", `{"rows": 10, "metric": "sklearn"}`, "unknown scorer"},
 		{"clip.json", `{"rows": 10, "clip": "0.7"}`, "clip"},
-		{"classes.json", `{"rows": 10, "classes": 3}`, "binary"},
+		{"classes.json", `{"rows": 10, "classes": 1}`, "classes = 1"},
+		{"accounts.json", `{"rows": 10, "attacker_accounts": [10, 1]}`, "attacker_accounts"},
 		{"grid.json", `{"rows": 10, "grid": [{"name": "l", "defence": {"ladder": {"kind": "up"}}}]}`, "ladder.kind"},
 		{"dup.json", `{"rows": 10, "grid": [{"name": "a"}, {"name": "a"}]}`, "two cells"},
 		{"labels.json", `{"labels": "bad.labels"}`, "not a class index"},
@@ -318,4 +332,11 @@ func TestPlot(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 	}
+}
+
+func deref(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

@@ -16,12 +16,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/labelinf/labelinf/datasets"
 	"github.com/labelinf/labelinf/defence"
 	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/serve"
 )
 
 // Config is one competition as a host describes it to the audit. The
@@ -44,7 +46,9 @@ type Config struct {
 	// synthetic competition).
 	Rows      int    `json:"rows,omitempty"`
 	LabelSeed uint64 `json:"label_seed,omitempty"`
-	// Classes must be 2 (or absent): the audit's attacks are binary.
+	// Classes is the number of classes (default 2). The audit's attacks
+	// are binary: a competition of more classes, or of a metric without
+	// attacks here (accuracy, roc-auc), is audited as "not measured".
 	Classes int `json:"classes,omitempty"`
 	// Metric is a log-loss scorer model name as labelinf attack -assume
 	// takes it (float64-sklearn, float32-keras, torch-bce, leaderboard,
@@ -61,6 +65,10 @@ type Config struct {
 	DailyLimit     int     `json:"daily_limit,omitempty"`
 	TotalLimit     int     `json:"total_limit,omitempty"`
 	MinInterval    string  `json:"min_interval,omitempty"`
+	// Defence is the competition's defence as serve's config writes it
+	// (package defence's Settings): it joins the fields above in the "as
+	// configured" cell.
+	Defence *defence.Settings `json:"defence,omitempty"`
 
 	// Seed drives every random stream of the audit (the defences'
 	// simulated noise, splits and subsets, the honest submissions, the
@@ -129,11 +137,26 @@ func (e *ConfigError) Error() string { return e.Err.Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // LoadConfig reads a JSON or YAML (.yaml, .yml) config file. Unknown
-// fields are an error in both.
-func LoadConfig(path string) (*Config, error) {
+// fields are an error in both. A JSON file with a "competitions" list is
+// labelinf serve's config file: see [LoadConfigFor].
+func LoadConfig(path string) (*Config, error) { return LoadConfigFor(path, "") }
+
+// LoadConfigFor reads an audit config file, or labelinf serve's config
+// file as it is, read by serve's own parser (serve.LoadConfig: every
+// serve field accepted and checked as serve checks it): the audit then
+// audits its competition id ("" when the file holds one), with the
+// audit's own fields at their defaults. id must be "" for an audit
+// config.
+func LoadConfigFor(path, id string) (*Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &ConfigError{fmt.Errorf("audit: config: %w", err)}
+	}
+	if isServeConfig(path, b) {
+		return fromServe(path, id)
+	}
+	if id != "" {
+		return nil, &ConfigError{fmt.Errorf("audit: config %s is an audit config of one competition: -competition applies to labelinf serve's config files", path)}
 	}
 	var c *Config
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -146,6 +169,63 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, &ConfigError{fmt.Errorf("audit: config %s: %w", path, err)}
 	}
 	c.dir = filepath.Dir(path)
+	return c, nil
+}
+
+// isServeConfig reports whether b is a JSON object with a
+// "competitions" member: labelinf serve's config file.
+func isServeConfig(path string, b []byte) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml":
+		return false
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(b, &top) != nil {
+		return false
+	}
+	_, ok := top["competitions"]
+	return ok
+}
+
+// fromServe returns the audit config of competition id of serve's
+// config file path.
+func fromServe(path, id string) (*Config, error) {
+	sc, err := serve.LoadConfig(path)
+	if err != nil {
+		return nil, &ConfigError{fmt.Errorf("audit: %w", err)}
+	}
+	var ids []string
+	for _, cc := range sc.Competitions {
+		ids = append(ids, cc.ID)
+	}
+	var cc *serve.CompetitionConfig
+	for i := range sc.Competitions {
+		if sc.Competitions[i].ID == id || (id == "" && len(sc.Competitions) == 1) {
+			cc = &sc.Competitions[i]
+		}
+	}
+	if cc == nil {
+		if id == "" {
+			return nil, &ConfigError{fmt.Errorf("audit: %s holds %d competitions (%s): pick one with -competition ID", path, len(ids), strings.Join(ids, ", "))}
+		}
+		return nil, &ConfigError{fmt.Errorf("audit: %s has no competition %q (it has %s)", path, id, strings.Join(ids, ", "))}
+	}
+	if cc.Defence != nil && cc.Defence.Thresholdout != nil {
+		return nil, &ConfigError{fmt.Errorf("audit: competition %q: Thresholdout answers from training rows; the audit does not attack it yet (not measured)", cc.ID)}
+	}
+	labels, err := filepath.Abs(cc.Labels) // serve joined it to the file's directory
+	if err != nil {
+		return nil, &ConfigError{fmt.Errorf("audit: %w", err)}
+	}
+	c := &Config{ID: cc.ID, Title: cc.Title, Labels: labels, Classes: cc.Classes, Metric: cc.Metric, Clip: cc.Clip,
+		Decimals: cc.Decimals, DailyLimit: cc.DailyLimit, TotalLimit: cc.TotalLimit, Defence: cc.Defence,
+		dir: filepath.Dir(path)}
+	if cc.PublicFraction != 1 {
+		c.PublicFraction = cc.PublicFraction
+	}
+	if cc.MinInterval != 0 {
+		c.MinInterval = time.Duration(cc.MinInterval).String()
+	}
 	return c, nil
 }
 
@@ -240,9 +320,13 @@ func (c *Config) resolve() (*competition, error) {
 	if cc.ID == "" {
 		cc.ID = "competition"
 	}
-	if cc.Classes != 0 && cc.Classes != 2 {
-		return nil, fmt.Errorf("audit: classes = %d: the audit's attacks are binary (classes 2)", cc.Classes)
+	if cc.Classes == 0 {
+		cc.Classes = 2
 	}
+	if cc.Classes < 2 || cc.Classes > 1000 {
+		return nil, fmt.Errorf("audit: classes = %d outside [2, 1000]", cc.Classes)
+	}
+	out.k = cc.Classes
 	n := 0
 	for _, s := range []bool{cc.Labels != "", cc.Dataset != "", cc.Rows != 0} {
 		if s {
@@ -263,7 +347,7 @@ func (c *Config) resolve() (*competition, error) {
 		if err != nil {
 			return nil, fmt.Errorf("audit: labels: %w", err)
 		}
-		if out.labels, err = datasets.ParseLabels(b, p, 2); err != nil {
+		if out.labels, err = datasets.ParseLabels(b, p, out.k); err != nil {
 			return nil, fmt.Errorf("audit: labels: %w", err)
 		}
 	case cc.Dataset != "":
@@ -271,8 +355,8 @@ func (c *Config) resolve() (*competition, error) {
 			return nil, fmt.Errorf("audit: dataset: %w", err)
 		}
 		for i, y := range out.labels {
-			if y != 0 && y != 1 {
-				return nil, fmt.Errorf("audit: dataset %s: label %d is %d; the audit needs binary labels", cc.Dataset, i, y)
+			if y < 0 || y >= out.k {
+				return nil, fmt.Errorf("audit: dataset %s: label %d is %d; want a class in [0, %d)", cc.Dataset, i, y, out.k)
 			}
 		}
 	default:
@@ -291,8 +375,14 @@ func (c *Config) resolve() (*competition, error) {
 	if cc.Metric == "" {
 		cc.Metric = DefaultMetric
 	}
-	if out.model, out.eps, err = parseMetric(cc.Metric, cc.Clip); err != nil {
-		return nil, err
+	if out.k == 2 && !nonLogLoss[cc.Metric] {
+		if out.model, out.eps, err = parseMetric(cc.Metric, cc.Clip); err != nil {
+			return nil, err
+		}
+	} else if !nonLogLoss[cc.Metric] {
+		if _, err := scorer.ParseModel(cc.Metric); err != nil {
+			return nil, fmt.Errorf("audit: metric: %w", err)
+		}
 	}
 	if cc.Days == 0 {
 		cc.Days = DefaultDays
@@ -356,14 +446,27 @@ func (c *Config) resolve() (*competition, error) {
 	return out, nil
 }
 
-// configured is the competition as its config sets it up.
+// nonLogLoss are the metrics serve serves that are not a log-loss
+// scorer model (serve.MetricAccuracy, serve.MetricAUC).
+var nonLogLoss = map[string]bool{serve.MetricAccuracy: true, serve.MetricAUC: true}
+
+// configured is the competition as its config sets it up: its defence
+// (serve's "defence"), with the competition's decimals, split and limits
+// (serve takes each from one of the two places).
 func configured(c *Config) Cell {
-	s := defence.Settings{Decimals: c.Decimals,
-		Limits: defence.LimitSettings{PerDay: c.DailyLimit, Total: c.TotalLimit, MinInterval: c.MinInterval}}
-	if c.Decimals != nil && *c.Decimals < 0 {
-		s.Decimals = nil
+	var s defence.Settings
+	if c.Defence != nil {
+		s = *c.Defence
 	}
-	if c.Decimals == nil {
+	if c.Decimals != nil {
+		s.Decimals = c.Decimals
+	}
+	if c.DailyLimit != 0 || c.TotalLimit != 0 || c.MinInterval != "" {
+		s.Limits = defence.LimitSettings{PerDay: c.DailyLimit, Total: c.TotalLimit, MinInterval: c.MinInterval}
+	}
+	if s.Decimals != nil && *s.Decimals < 0 {
+		s.Decimals = nil
+	} else if s.Decimals == nil {
 		if m, err := scorer.ParseModel(c.Metric); err == nil && m.Decimals >= 0 {
 			d := m.Decimals
 			s.Decimals = &d
@@ -475,4 +578,14 @@ func hash64(s string) uint64 {
 		h *= 1099511628211
 	}
 	return h
+}
+
+// LoadLabels returns the competition's private labels as the audit reads
+// them (the labels file, the embedded data set or the synthetic draw).
+func (c *Config) LoadLabels() ([]int, error) {
+	comp, err := c.resolve()
+	if err != nil {
+		return nil, &ConfigError{err}
+	}
+	return comp.labels, nil
 }

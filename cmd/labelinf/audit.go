@@ -19,7 +19,8 @@ var selfEnv []string
 func runAudit(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet("audit", stderr)
-	config := fs.String("config", "", "competition config `FILE` (.json, .yaml or .yml; required)")
+	config := fs.String("config", "", "competition config `FILE`: the audit's (.json, .yaml or .yml) or labelinf serve's config file as it is (required)")
+	competition := fs.String("competition", "", "the competition `ID` to audit when -config is serve's config file holding several")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of the table")
 	out := fs.String("out", "", "write report.json, table.txt, plot.png and plot.svg into `DIR`")
 	inprocess := fs.Bool("inprocess", false, "attack an in-process simulation of each cell instead of labelinf serve over loopback HTTP (faster; the same report)")
@@ -38,7 +39,7 @@ func runAudit(e *env, args []string) int {
 	case *workers < 0 || (*workers == 0 && setFlags(fs)["workers"]):
 		return usage("-workers %d: need ≥ 1", *workers)
 	}
-	cfg, err := audit.LoadConfig(*config)
+	cfg, err := audit.LoadConfigFor(*config, *competition)
 	if err != nil {
 		return usage("%v", err)
 	}
