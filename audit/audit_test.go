@@ -7,8 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/defence"
@@ -339,4 +343,131 @@ func deref(p *int64) any {
 		return nil
 	}
 	return *p
+}
+
+// TestFreshAccounts: a per-team Ladder falls to an attacker with many
+// accounts (each account's first release is unprotected), and the cell
+// says with how many; the global Ladder with the same step does not,
+// whatever the accounts (accounts_needed null), and is stopped.
+func TestFreshAccounts(t *testing.T) {
+	rep := small(t, 120, []Cell{
+		{Name: "team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", PerTeam: true}}},
+		{Name: "global", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01"}}},
+	})
+	team, global := cellByName(t, rep, "team"), cellByName(t, rep, "global")
+	fresh := false
+	for _, a := range team.Attacks {
+		if a.FreshAccounts && a.Recovered() {
+			fresh = true
+			if a.Wrong != 0 {
+				t.Errorf("%s: %d wrong labels", a.Attack, a.Wrong)
+			}
+		}
+	}
+	if !fresh || team.AccountsNeeded == nil || team.AccountsAll == nil || *team.AccountsAll > 1000 {
+		t.Errorf("per-team Ladder: fresh-account attack recovered %v, accounts needed %v (all %v); want a recovery and a count", fresh, deref(team.AccountsNeeded), deref(team.AccountsAll))
+	}
+	if !strings.Contains(team.Verdict, "falls with") && !strings.HasPrefix(team.Verdict, "NOT stopped") {
+		t.Errorf("per-team Ladder verdict %q", team.Verdict)
+	}
+	if !global.Stopped || global.AccountsNeeded != nil || global.Verdict != "stopped with 1 account and with 1000" {
+		t.Errorf("global Ladder: stopped %v, accounts needed %v, verdict %q", global.Stopped, deref(global.AccountsNeeded), global.Verdict)
+	}
+	for _, a := range global.Attacks {
+		if a.FreshAccounts {
+			t.Errorf("global Ladder: fresh-account attack %s (fresh accounts see the global state)", a.Attack)
+		}
+	}
+}
+
+// TestHonestHidden: teams that iterate under a fixed-step per-team
+// Ladder see some of their real improvements hidden and their shown
+// bests off; without a defence none is hidden and nothing is off.
+func TestHonestHidden(t *testing.T) {
+	rep := small(t, 300, []Cell{
+		{Name: "none"},
+		{Name: "team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", PerTeam: true}}},
+	})
+	none, team := cellByName(t, rep, "none"), cellByName(t, rep, "team")
+	if none.Honest.Improvements == 0 || none.Honest.HiddenImprovements != 0 || none.Honest.MaxAbs != 0 || none.Honest.KendallTau != 1 {
+		t.Errorf("none: %+v", none.Honest)
+	}
+	if team.Honest.Improvements != none.Honest.Improvements || team.Honest.HiddenImprovements == 0 || team.Honest.MeanAbs <= 0 {
+		t.Errorf("per-team Ladder: %+v (none: %+v)", team.Honest, none.Honest)
+	}
+	if rep.Competition.Teams != 12 || rep.Competition.Honest != 8*6+4*3 {
+		t.Errorf("teams %d, submissions %d", rep.Competition.Teams, rep.Competition.Honest)
+	}
+}
+
+// TestLoadHonest: a directory of team directories gives teams whose
+// submissions are their files in name order; a flat directory one team
+// per file; both at once is refused.
+func TestLoadHonest(t *testing.T) {
+	dir := t.TempDir()
+	put := func(path string, p float64) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(strings.Repeat(strconv.FormatFloat(p, 'g', -1, 64)+"\n", 3)), 0o644))
+	}
+	put(filepath.Join(dir, "teams", "b", "2.txt"), 0.2)
+	put(filepath.Join(dir, "teams", "b", "1.txt"), 0.1)
+	put(filepath.Join(dir, "teams", "a", "x.txt"), 0.3)
+	ts, err := LoadHonest(filepath.Join(dir, "teams"), 3)
+	require.NoError(t, err)
+	require.Len(t, ts, 2)
+	assert.Equal(t, "a", ts[0].Name)
+	assert.Equal(t, "b", ts[1].Name)
+	require.Len(t, ts[1].Subs, 2)
+	assert.Equal(t, 0.1, ts[1].Subs[0].Pred[0], "files in name order")
+	put(filepath.Join(dir, "flat", "1.txt"), 0.1)
+	put(filepath.Join(dir, "flat", "2.txt"), 0.2)
+	ts, err = LoadHonest(filepath.Join(dir, "flat"), 3)
+	require.NoError(t, err)
+	assert.Len(t, ts, 2)
+	assert.Len(t, ts[0].Subs, 1)
+	put(filepath.Join(dir, "teams", "loose.txt"), 0.5)
+	_, err = LoadHonest(filepath.Join(dir, "teams"), 3)
+	assert.ErrorContains(t, err, "both files and directories")
+	_, err = LoadHonest(filepath.Join(dir, "flat"), 4)
+	assert.ErrorContains(t, err, "3 predictions")
+}
+
+// TestFloor: the floor is a lower bound of every measured recovery (no
+// attack beats it) and positive; rounding lowers the bits a release
+// carries, so it raises the floor; noise lowers them further.
+func TestFloor(t *testing.T) {
+	rep := small(t, 200, []Cell{
+		{Name: "none"},
+		{Name: "round 2", Defence: defence.Settings{Decimals: intp(2)}},
+		{Name: "noise", Defence: defence.Settings{Decimals: intp(2), Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.05}}},
+	})
+	var prev int64
+	for _, name := range []string{"none", "round 2", "noise"} {
+		c := cellByName(t, rep, name)
+		if c.Floor.Submissions <= prev {
+			t.Errorf("%s: floor %d; want more than %d", name, c.Floor.Submissions, prev)
+		}
+		prev = c.Floor.Submissions
+		for _, a := range c.Attacks {
+			if a.Recovered() && !a.Extrapolated && a.Needed < c.Floor.Submissions {
+				t.Errorf("%s: %s recovered with %d submissions, below the floor %d", name, a.Attack, a.Needed, c.Floor.Submissions)
+			}
+		}
+	}
+}
+
+// TestNotMeasured: a metric without attacks here is "not measured" in
+// every cell, never stopped, and opens no target.
+func TestNotMeasured(t *testing.T) {
+	cfg := &Config{Rows: 60, Classes: 3, Metric: "accuracy", Grid: []Cell{{Name: "none"}}}
+	rep, err := Run(context.Background(), cfg, Options{Target: func(context.Context, Spec) (Target, error) {
+		return nil, errors.New("opened a target")
+	}})
+	require.NoError(t, err)
+	for _, c := range rep.Cells {
+		assert.False(t, c.Stopped)
+		assert.False(t, c.Measured)
+		assert.Equal(t, "not measured", c.Verdict)
+		assert.Contains(t, c.Note, "accuracy")
+	}
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -27,6 +30,7 @@ func runAudit(e *env, args []string) int {
 	honest := fs.String("honest", "", "honest submissions: a `DIR` of prediction files (overrides the config's honest)")
 	workers := fs.Int("workers", 0, "cells audited at once (`W` ≥ 1; default: over loopback HTTP twice the cores, at least 2, as cells wait on their servers' fsyncs; with -inprocess 2; the report does not depend on it)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	docs := fs.String("docs", "", "regenerate the documented audits in the repository at `ROOT` (in process, no -config): docs/audit/NAME.json, .png, .svg and the tables of README.md and docs/AUDIT.md")
 	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
@@ -34,6 +38,20 @@ func runAudit(e *env, args []string) int {
 		return usageError(stderr, "audit", fmt.Errorf(format, a...))
 	}
 	switch {
+	case *docs != "" && (*config != "" || *competition != "" || *honest != "" || *out != "" || *asJSON):
+		return usage("-docs takes no -config, -competition, -honest, -out or -json: it runs the documented audits")
+	case *docs != "":
+		if *workers == 0 {
+			*workers = 2
+		}
+		var progress io.Writer
+		if !*quiet {
+			progress = stderr
+		}
+		if err := regenerateDocs(e.ctx, *docs, *workers, progress); err != nil {
+			return failure(stderr, "audit", err)
+		}
+		return 0
 	case *config == "":
 		return usage("-config is required")
 	case *workers < 0 || (*workers == 0 && setFlags(fs)["workers"]):
@@ -124,4 +142,82 @@ func writeAuditFiles(dir string, rep *audit.Report) error {
 		}
 	}
 	return nil
+}
+
+// documentedAudits are the audits README.md and docs/AUDIT.md show,
+// each a config of the repository and the name of its files
+// (docs/audit/NAME.*) and document sections.
+var documentedAudits = []struct{ name, config string }{
+	{"imdb25k", "audit/testdata/imdb25k.json"},
+	{"small198", "audit/testdata/small198.yaml"},
+}
+
+// regenerateDocs runs the documented audits in process and writes their
+// files and tables into the repository at root.
+func regenerateDocs(ctx context.Context, root string, workers int, progress io.Writer) error {
+	for _, d := range documentedAudits {
+		cfg, err := audit.LoadConfig(filepath.Join(root, d.config))
+		if err != nil {
+			return err
+		}
+		rep, err := audit.Run(ctx, cfg, audit.Options{Target: audit.InProcess, Workers: workers, Progress: progress})
+		if err != nil {
+			return err
+		}
+		if err := writeDocs(root, d.name, rep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeDocs writes one documented audit's report: docs/audit/NAME.json,
+// .png, .svg, README.md's section NAME (Markdown) and docs/AUDIT.md's
+// (the text table).
+func writeDocs(root, name string, rep *audit.Report) error {
+	var js bytes.Buffer
+	if err := rep.WriteJSON(&js); err != nil {
+		return err
+	}
+	dir := filepath.Join(root, "docs", "audit")
+	if err := os.WriteFile(filepath.Join(dir, name+".json"), js.Bytes(), 0o644); err != nil {
+		return err
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if err := rep.SavePlot(filepath.Join(dir, name+ext)); err != nil {
+			return err
+		}
+	}
+	md, table, err := docSections(rep)
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		path    string
+		content []byte
+	}{{filepath.Join(root, "README.md"), md}, {filepath.Join(root, "docs", "AUDIT.md"), table}} {
+		doc, err := os.ReadFile(f.path)
+		if err != nil {
+			return err
+		}
+		doc, err = audit.Splice(doc, name, f.content)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.path, err)
+		}
+		if err := os.WriteFile(f.path, doc, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// docSections returns README's Markdown table and docs/AUDIT.md's text
+// table of a report.
+func docSections(rep *audit.Report) (md, table []byte, err error) {
+	var b bytes.Buffer
+	if err := rep.WriteMarkdown(&b); err != nil {
+		return nil, nil, err
+	}
+	table, err = rep.TableBlock()
+	return b.Bytes(), table, err
 }
