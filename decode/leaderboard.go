@@ -230,7 +230,8 @@ func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 }
 
 // palette draws the weights of the rows the queries draw from: lbPalette
-// random weights in [−W, W], half of them in [lbBeta·W, W]. A row's exact
+// random weights in [−W, W] (negative ones scaled into [−wneg, 0], what
+// the model represents), half of them in [lbBeta·W, W]. A row's exact
 // terms are computed when a query first uses it (row): a short attack
 // uses few of them.
 func (st *lbState) palette() error {
@@ -246,6 +247,11 @@ func (st *lbState) palette() error {
 			w = a.wmax * (lbBeta + (1-lbBeta)*st.rng.Float64())
 		} else {
 			w = a.wmax * (2*st.rng.Float64() - 1)
+			if w < 0 && a.wneg < a.wmax {
+				// Within what the model can represent (setWneg):
+				// no row whose 1 − p rounds to 0.
+				w *= a.wneg / a.wmax
+			}
 		}
 		st.pal = append(st.pal, lbRow{w: w})
 		// The realized increment is w within far less than the 2^−30

@@ -56,7 +56,11 @@ type multi struct {
 	nUnk    int
 	dUnk    float64
 
-	wmax      float64 // largest usable increment V(c)−V(c−1) of one point
+	wmax float64 // largest usable increment V(c)−V(c−1) of one point
+	// wneg is the largest usable decrement of a binary point (a row of
+	// negative weight −wneg): wmax unless the model leaves the mirrored
+	// extreme row unrepresentable (setWmax).
+	wneg      float64
 	pExt      float64 // the probability of the most extreme row
 	tTop      float64 // its terms (class K−1 and 0), for BoundMulti
 	tBot      float64
@@ -303,6 +307,41 @@ func (a *multi) setWmax() error {
 	if !(a.wmax > 0) {
 		return fmt.Errorf("decode: %s leaves no room for a weight", a.m.Name)
 	}
+	return a.setWneg()
+}
+
+// setWneg finds the largest decrement one binary point can carry. A model
+// that clips its probabilities or floors its log (pExt = 0) gives every
+// row finite terms, and a row of weight −wmax mirrors the extreme row:
+// wneg = wmax. An unclipped model computes the class-0 probability as
+// 1 − p in its format from p = row[1], a float64 rounded to the format,
+// so the mirrored row [q, 1 − q] is representable only for q at least
+// 2^−P, P the format's precision (at most float64's 53): binary32 gives
+// at most 24·ln 2 ≈ 16.6 nats where its positive side reaches 103.3 (a
+// palette drawing weights in [−wmax, wmax] designed rows whose 1 − p
+// rounds to 0, an infinite term).
+func (a *multi) setWneg() error {
+	a.wneg = a.wmax
+	if a.k != 2 || a.pExt == 0 {
+		return nil
+	}
+	prec := 53
+	if !a.m.Exact {
+		prec = min(prec, int(a.m.Loss.Format.Prec()))
+	}
+	q := max(a.pExt, math.Ldexp(1, -prec))
+	ri, err := a.rowInfo([]float64{q, 1 - q})
+	if err != nil {
+		return err
+	}
+	d := new(big.Float).Sub(ri.t[0], ri.t[1])
+	w, _ := d.Float64()
+	if ri.t[0].IsInf() || !(w > 0) {
+		return fmt.Errorf("decode: %s leaves no room for a negative weight", a.m.Name)
+	}
+	// The same 2^−30 margin as wmax: the row's float64 probability
+	// rounds, and must not round to 1.
+	a.wneg = min(a.wmax, w*(1-0x1p-30))
 	return nil
 }
 

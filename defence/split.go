@@ -126,6 +126,7 @@ func (p *Split) PrivateScore(sub Submission) (*big.Rat, error) {
 // average about (sd(loss)/Δ)² submissions to see a change Δ.
 type Subset struct {
 	size int
+	src  *mrand.ChaCha8 // rng's source, whose position StreamState saves
 	rng  *mrand.Rand
 }
 
@@ -141,7 +142,8 @@ func NewSubset(size int, seed *[32]byte) (*Subset, error) {
 	} else if _, err := rand.Read(sd[:]); err != nil {
 		return nil, fmt.Errorf("defence: reading crypto/rand: %w", err)
 	}
-	return &Subset{size: size, rng: mrand.New(mrand.NewChaCha8(sd))}, nil
+	src := mrand.NewChaCha8(sd)
+	return &Subset{size: size, src: src, rng: mrand.New(src)}, nil
 }
 
 // Size returns the number of rows each submission is scored on.

@@ -79,6 +79,7 @@ func ThresholdoutScienceCode(n int, lossBound float64, budget int) (Thresholdout
 type Thresholdout struct {
 	mu     sync.Mutex // guards the state against Remaining/Restore during a release
 	opts   ThresholdoutOptions
+	src    *mrand.ChaCha8 // rng's source, whose position StreamState saves
 	rng    *mrand.Rand
 	that   float64 // T̂
 	budget int
@@ -96,7 +97,8 @@ func NewThresholdout(o ThresholdoutOptions) (*Thresholdout, error) {
 		return nil, fmt.Errorf("defence: reading crypto/rand: %w", err)
 	}
 	o.Seed = nil // never kept where a caller could read it back
-	t := &Thresholdout{opts: o, rng: mrand.New(mrand.NewChaCha8(seed)), budget: o.Budget}
+	src := mrand.NewChaCha8(seed)
+	t := &Thresholdout{opts: o, src: src, rng: mrand.New(src), budget: o.Budget}
 	t.that = o.T + t.noise(2*o.Sigma)
 	return t, nil
 }

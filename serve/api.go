@@ -94,8 +94,9 @@ func (s *Server) apiCompetition() http.Handler {
 // apiSubmit: POST /v1/competitions/{id}/submissions with
 // Authorization: Bearer KEY, a body of Content-Type application/json
 // ({"predictions": [...]}) or text/csv, and an optional Idempotency-Key.
-// 201 with the receipt; 200 with replay true for a repeated
-// Idempotency-Key.
+// 201 with the receipt; a repeated Idempotency-Key with the same
+// prediction answers the first receipt again, 201, with the header
+// Idempotent-Replayed: true.
 func (s *Server) apiSubmit() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := s.comp(w, r)
@@ -107,27 +108,39 @@ func (s *Server) apiSubmit() http.Handler {
 			s.fail(w, r, e)
 			return
 		}
-		status := http.StatusCreated
+		// A replay answers what the first request was answered, status
+		// included; a header tells them apart.
 		if rc.Replay {
-			status = http.StatusOK
+			w.Header().Set("Idempotent-Replayed", "true")
 		}
-		writeJSON(w, status, rc)
+		writeJSON(w, http.StatusCreated, rc)
 	})
 }
 
-// submitRequest runs the rejection limiter around one submission: a
-// client (or key) out of rejection tokens is refused before any work, and
-// each rejection takes a token from both. body nil reads the request's.
+// submitRequest runs the rejection limiter around one submission, per
+// key first: a request with a valid key is limited by that key's bucket
+// alone, and its rejections (over budget, malformed, invalid) take
+// tokens from that bucket alone, so that users behind one address (a
+// NAT, a proxy) never lock each other out. Only requests without a valid
+// key (none, malformed, unknown, revoked) are limited, and charged, per
+// client address; from an address out of tokens a token that cannot be a
+// key is refused before the key lookup. body nil reads the request's.
 func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Competition, token, mt, idem string, body []byte) (*receipt, *apiError) {
 	ip := "ip:" + s.clientIP(r)
-	if e := s.preflight(ip); e != nil {
-		return nil, e
+	if !wellFormedToken(token) {
+		if e := s.preflight(ip); e != nil {
+			return nil, e
+		}
 	}
 	k, e := s.authKey(r.Context(), token)
 	if e != nil {
-		if e.Status < 500 {
-			s.limits.charge(ip, time.Now())
+		if e.Status >= 500 {
+			return nil, e
 		}
+		if pe := s.preflight(ip); pe != nil {
+			return nil, pe
+		}
+		s.limits.charge(ip, time.Now())
 		return nil, e
 	}
 	kid := "key:" + k.ID
@@ -145,7 +158,6 @@ func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Compet
 		rc, e = s.score(r.Context(), c, k, body, mt, idem)
 	}
 	if e != nil && e.Status < 500 {
-		s.limits.charge(ip, time.Now())
 		s.limits.charge(kid, time.Now())
 	}
 	return rc, e

@@ -8,6 +8,8 @@ package serve
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -161,6 +163,13 @@ func (b *pooledBody) Close() error {
 
 // Score submits p and returns the reported score exactly (the decimal
 // text the server sent). A limit answer (429) is a *LimitError.
+//
+// Each submission carries a new random Idempotency-Key. When its answer
+// is lost (no response) or is a 503 (database unavailable, or the
+// commit's outcome unknown), Score sends it again with the same key, up
+// to clientRetries times with growing waits (honouring Retry-After and
+// ctx): the server answers the stored submission, or stores it once, so a
+// retry is never charged twice.
 func (c *Client) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	c.mu.Lock()
 	c.queries++
@@ -169,36 +178,48 @@ func (c *Client) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	pb.refs.Store(1) // Score's own
 	defer pb.release()
 	*pb.buf = p.AppendJSON((*pb.buf)[:0])
-	rb := pb.body()
-	req, err := http.NewRequestWithContext(ctx, "POST", c.url+"/submissions", rb)
-	if err != nil {
-		rb.Close()
-		return nil, fmt.Errorf("serve: %w", err)
+	var kb [16]byte
+	if _, err := rand.Read(kb[:]); err != nil {
+		return nil, fmt.Errorf("serve: idempotency key: %w", err)
 	}
-	// NewRequest sets the length and the rewind of a *bytes.Reader only.
-	req.ContentLength = int64(len(*pb.buf))
-	req.GetBody = func() (io.ReadCloser, error) { return pb.body(), nil }
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
+	idem := "lic_" + hex.EncodeToString(kb[:])
+	var (
+		status int
+		body   []byte
+		hdr    http.Header
+		err    error
+	)
+	wait := 250 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		status, hdr, body, err = c.post(ctx, pb, idem)
+		retry := err != nil || status == http.StatusServiceUnavailable
+		if !retry || attempt == clientRetries || ctx.Err() != nil {
+			break
+		}
+		d := wait
+		if ra, e := strconv.Atoi(hdr.Get("Retry-After")); e == nil && ra > 0 && time.Duration(ra)*time.Second > d {
+			d = time.Duration(ra) * time.Second
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("serve: %w (the submission with Idempotency-Key %s may have been stored)", ctx.Err(), idem)
+		case <-time.After(d):
+		}
+		wait = min(2*wait, 4*time.Second)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
+		return nil, fmt.Errorf("serve: %w (the submission with Idempotency-Key %s may have been stored)", err, idem)
 	}
-	if resp.StatusCode != http.StatusCreated {
+	if status != http.StatusCreated {
 		var e struct {
 			Error struct{ Reason, Message string }
 		}
 		_ = json.Unmarshal(body, &e)
-		if resp.StatusCode == http.StatusTooManyRequests {
-			ra, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-			return nil, &LimitError{Status: resp.StatusCode, Reason: e.Error.Reason, Message: e.Error.Message, RetryAfter: time.Duration(ra) * time.Second}
+		if status == http.StatusTooManyRequests {
+			ra, _ := strconv.Atoi(hdr.Get("Retry-After"))
+			return nil, &LimitError{Status: status, Reason: e.Error.Reason, Message: e.Error.Message, RetryAfter: time.Duration(ra) * time.Second}
 		}
-		return nil, fmt.Errorf("serve: submission refused: %s: %s %s", resp.Status, e.Error.Reason, e.Error.Message)
+		return nil, fmt.Errorf("serve: submission refused: %d %s: %s %s", status, http.StatusText(status), e.Error.Reason, e.Error.Message)
 	}
 	var rc struct {
 		Score    json.RawMessage `json:"score"`
@@ -225,4 +246,33 @@ func (c *Client) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 		return nil, fmt.Errorf("serve: answer: score %q is not a number", rc.Score)
 	}
 	return r, nil
+}
+
+// clientRetries bounds Score's retries of one submission.
+const clientRetries = 6
+
+// post sends one attempt of a submission and reads its answer.
+func (c *Client) post(ctx context.Context, pb *pooledBuf, idem string) (int, http.Header, []byte, error) {
+	rb := pb.body()
+	req, err := http.NewRequestWithContext(ctx, "POST", c.url+"/submissions", rb)
+	if err != nil {
+		rb.Close()
+		return 0, nil, nil, err
+	}
+	// NewRequest sets the length and the rewind of a *bytes.Reader only.
+	req.ContentLength = int64(len(*pb.buf))
+	req.GetBody = func() (io.ReadCloser, error) { return pb.body(), nil }
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("Idempotency-Key", idem)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	return resp.StatusCode, resp.Header, body, nil
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/labelinf/labelinf/decode"
@@ -75,4 +78,54 @@ func TestAttackOverHTTP(t *testing.T) {
 	e2 := newEnv(t, [][]int{labels}, CompetitionConfig{ID: "split", Classes: 2, Metric: "float64-sklearn", PublicFraction: 0.5})
 	_, err = NewClient(ctx, e2.hs.URL+"/v1/competitions/split", tok, nil)
 	assert.ErrorContains(t, err, "public rows")
+}
+
+// TestClientRetriesWithIdempotencyKey: when a submission's answer is a
+// 503 outcome_unknown (here the server stored it and the answer was
+// replaced on the way back), the client sends it again with the same
+// Idempotency-Key and gets the stored submission: one charge, one score.
+func TestClientRetriesWithIdempotencyKey(t *testing.T) {
+	labels := randLabels(rand.New(rand.NewPCG(9, 9)), 50, 2)
+	dec := 5
+	e := newEnv(t, [][]int{labels}, CompetitionConfig{ID: "c", Classes: 2, Metric: "float64-sklearn", Decimals: &dec})
+	tok := e.key("alice")
+	var mu sync.Mutex
+	var keys []string
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != "POST" {
+			e.srv.ServeHTTP(w, r)
+			return
+		}
+		mu.Lock()
+		keys = append(keys, r.Header.Get("Idempotency-Key"))
+		first := len(keys) == 1
+		mu.Unlock()
+		if first {
+			rec := httptest.NewRecorder()
+			e.srv.ServeHTTP(rec, r)
+			require.Equal(t, http.StatusCreated, rec.Code)
+			writeError(w, &apiError{Status: http.StatusServiceUnavailable, Reason: "outcome_unknown", Message: "lost"})
+			return
+		}
+		e.srv.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	cl, err := NewClient(context.Background(), front.URL+"/v1/competitions/c", tok, nil)
+	require.NoError(t, err)
+	p := make([]float64, 50)
+	for i := range p {
+		p[i] = 0.5
+	}
+	s, err := cl.Score(context.Background(), &scorer.Pred{K: 2, P: p})
+	require.NoError(t, err)
+	require.Len(t, keys, 2)
+	assert.NotEmpty(t, keys[0])
+	assert.Equal(t, keys[0], keys[1], "the retry carries the same Idempotency-Key")
+	assert.Equal(t, 1, e.count("c"), "one charge")
+	assert.Equal(t, "0.69315", s.FloatString(5))
+	// A new submission gets a new key.
+	_, err = cl.Score(context.Background(), &scorer.Pred{K: 2, P: p})
+	require.NoError(t, err)
+	assert.NotEqual(t, keys[0], keys[2])
+	assert.Equal(t, 2, e.count("c"))
 }

@@ -23,7 +23,7 @@ type UsageError struct{ Msg string }
 func (e *UsageError) Error() string { return e.Msg }
 
 // CommandUsage is the command's synopsis.
-const CommandUsage = `usage: labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
+const CommandUsage = `usage: labelinf serve -config FILE [-listen ADDR] [-addr-file FILE] [-lock-wait D]
        labelinf serve keys add -config FILE -name TEAM
        labelinf serve keys list -config FILE
        labelinf serve keys revoke -config FILE ID`
@@ -41,6 +41,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfgPath := fs.String("config", "", "configuration `file` (JSON)")
 	listen := fs.String("listen", "", "listen on `ADDR`, overriding the config (127.0.0.1:0 picks a free port)")
 	addrFile := fs.String("addr-file", "", "write the address listened on to `FILE`")
+	lockWait := fs.Duration("lock-wait", 5*time.Second, "wait up to `DURATION` for the server this one replaces to release the SQLite database")
 	if err := fs.Parse(args); err != nil {
 		return &UsageError{Msg: err.Error()}
 	}
@@ -55,6 +56,14 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		cfg.Listen = *listen
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	var lock *serveLock
+	if cfg.Database.Driver == "sqlite" {
+		// One serving process per SQLite file (servelock.go).
+		if lock, err = acquireServeLock(ctx, cfg.Database.DSN, *lockWait); err != nil {
+			return err
+		}
+		defer lock.release()
+	}
 	st, err := OpenStore(ctx, cfg.Database)
 	if err != nil {
 		return err
@@ -70,6 +79,9 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			log.Warn(simulationWarning, "competition", cc.ID)
 		}
 		comps = append(comps, c)
+	}
+	if err := CheckRules(ctx, st, comps); err != nil {
+		return err
 	}
 	srv, err := NewServer(Options{Store: st, Competitions: comps, Logger: log, MaxBodyBytes: cfg.MaxBodyBytes,
 		ClientIPHeader: cfg.ClientIPHeader, RejectRate: cfg.RejectRate, RejectBurst: cfg.RejectBurst})
@@ -89,6 +101,12 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	// Shutdown closes the listener, then runs this: the replacement may
+	// start while the requests in flight finish (servelock.go).
+	hs.RegisterOnShutdown(func() {
+		lock.release()
+		log.Info("released the database lock; draining")
+	})
 	addr := ln.Addr().String()
 	if *addrFile != "" {
 		if err := os.WriteFile(*addrFile, []byte(addr), 0o644); err != nil {
@@ -105,6 +123,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case <-ctx.Done():
 	}
 	log.Info("draining", "timeout", cfg.ShutdownTimeout.or(20*time.Second).String())
+
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout.or(20*time.Second))
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {

@@ -16,6 +16,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labelinf/labelinf/defence"
 )
@@ -37,9 +38,6 @@ func checkDefence(cc *CompetitionConfig) error {
 			return errors.New("defence_secret_file, defence_state_file, simulation_seed and train_labels need a defence")
 		}
 		return nil
-	}
-	if (d.Ladder != nil || d.Thresholdout != nil) && cc.DefenceStateFile == "" && cc.SimulationSeed == "" {
-		return errors.New("a Ladder or Thresholdout needs defence_state_file: their state must survive a restart")
 	}
 	if cc.TrainLabels != "" && d.Thresholdout == nil {
 		return errors.New("train_labels without defence.thresholdout: training rows serve only Thresholdout")
@@ -96,13 +94,22 @@ func readSecret(path string) ([]byte, error) {
 }
 
 // served is a competition's defence chain and what Release needs beside
-// the prediction.
+// the prediction. The chain's memory is scratch: what it remembers
+// between submissions is in the database (defstate.go).
 type served struct {
+	mu     sync.Mutex // held from restoring the chain's state to reading it back
 	chain  *defence.Chain
-	state  string  // the state file; "" keeps the state in memory
 	labels []int   // every holdout row's label, in row order
 	eps    float64 // the per-row log-loss clipping (1e-300 if none)
 	perRow bool    // a stage reads the per-row losses
+	// stateFile is a defence_state_file to import once (defstate.go).
+	stateFile     string
+	ladderPerTeam bool
+	// sim: simulation_seed; the random streams' positions are stored too.
+	sim bool
+	// thInit and streamsInit are the state before any submission.
+	thInit      defence.ThresholdoutState
+	streamsInit []byte
 }
 
 // buildDefence applies cc.Defence to c (whose metric, labels and
@@ -157,12 +164,16 @@ func buildDefence(c *Competition, cc CompetitionConfig, labels []int) error {
 			c.Closes = d.Split.Close
 		}
 	}
-	if cc.DefenceStateFile != "" {
-		if err := loadState(ch, cc.DefenceStateFile); err != nil {
+	s := &served{chain: ch, stateFile: cc.DefenceStateFile, labels: labels, eps: 1e-300, perRow: d.Ladder != nil || keyedLosses,
+		ladderPerTeam: d.Ladder != nil && d.Ladder.PerTeam, sim: cc.SimulationSeed != ""}
+	if th := ch.Thresholdout(); th != nil {
+		s.thInit = th.State()
+	}
+	if s.sim {
+		if s.streamsInit, err = ch.StreamState(); err != nil {
 			return err
 		}
 	}
-	s := &served{chain: ch, state: cc.DefenceStateFile, labels: labels, eps: 1e-300, perRow: d.Ladder != nil || keyedLosses}
 	if isLog && ll.m.Loss.Eps != "" {
 		if e, err := strconv.ParseFloat(ll.m.Loss.Eps, 64); err == nil && e > 0 {
 			s.eps = e
@@ -179,7 +190,7 @@ var errInfinite = errors.New("serve: infinite loss")
 // releasePublic releases the public score of pred (every holdout row,
 // row-major) by team through the competition's defence chain; train holds
 // the predictions of the training rows (Thresholdout), nil without them.
-func (c *Competition) releasePublic(pred, train []float64, team string) (string, error) {
+func (c *Competition) releasePublic(pred, train []float64, team string, st StateTx) (string, error) {
 	s := c.defence
 	per := 1
 	if c.K > 2 {
@@ -223,19 +234,12 @@ func (c *Competition) releasePublic(pred, train []float64, team string) (string,
 		}
 		sub.TrainScore = v.R
 	}
-	r, err := s.chain.Release(sub)
+	r, err := s.release(st, sub)
 	if errors.Is(err, errInfinite) {
 		return formatValue(Value{Inf: true}, c.Decimals), nil
 	}
 	if err != nil {
 		return "", err
-	}
-	if s.state != "" {
-		// Before the store commits: an acknowledged score's state is on
-		// disk.
-		if err := saveState(s.chain, s.state); err != nil {
-			return "", err
-		}
 	}
 	return formatValue(Value{R: r.Score}, c.Decimals), nil
 }

@@ -49,9 +49,7 @@ func TestDefenceConfigErrors(t *testing.T) {
 		{"ladder on accuracy", `"metric": "accuracy", "defence": {"ladder": {"kind": "fixed"}}, "defence_state_file": "st.json"`, `per-row loss`},
 		{"free ladder after subset", `"defence": {"subset": 2, "ladder": {"kind": "parameter-free"}}, "defence_state_file": "st.json"`, `cannot follow a Subset`},
 		{"seed without defence", seed, `need a defence`},
-		{"ladder without a state file", `"defence": {"ladder": {"kind": "fixed"}}`, `needs defence_state_file`},
 		{"state file without a defence", `"defence_state_file": "st.json"`, `need a defence`},
-		{"corrupt state file", `"defence": {"ladder": {"kind": "fixed", "eta": "0.01"}}, "defence_state_file": "short"`, `defence_state_file`},
 		{"bad simulation seed", `"defence": {}, "simulation_seed": "xyz"`, `simulation_seed must be 64 hexadecimal digits`},
 		{"seed and secret", `"defence": {}, "defence_secret_file": "short", ` + seed, `both set`},
 	}
@@ -272,41 +270,36 @@ func TestDefenceNoiseRestart(t *testing.T) {
 	assert.NotEqual(t, f1[0], f2[0], "fresh: a restart does not replay the noise")
 }
 
-// TestDefenceStateRestart: with defence_state_file, a restarted server
-// remembers each team's Ladder best (a worse submission still gets the
-// best) and Thresholdout's spent budget; a state file that does not fit
-// the competition stops it from starting.
+// TestDefenceStateRestart: the defence state is in the database, so a
+// restarted server on the same database remembers each team's Ladder best
+// (a worse submission still gets the best) and Thresholdout's spent
+// budget, with no state file.
 func TestDefenceStateRestart(t *testing.T) {
 	r := rand.New(rand.NewPCG(10, 11))
 	const n, nt = 300, 200
 	hold, train := randLabels(r, n, 2), randLabels(r, nt, 2)
-	dir := t.TempDir()
-	state := filepath.Join(dir, "state.json")
+	db := filepath.Join(t.TempDir(), "serve.db")
 	five := 5
-	ladder := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", DefenceStateFile: state,
+	ladder := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard",
 		Defence: &defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", PerTeam: true}, Decimals: &five}}
 	good, bad := make([]float64, n), make([]float64, n)
 	for i, y := range hold {
 		good[i], bad[i] = 0.3+0.4*float64(y), 0.45+0.1*float64(y)
 	}
-	e := newEnv(t, [][]int{hold}, ladder)
-	best := submitScore(t, e, e.key("fay"), good)
-	e = newEnv(t, [][]int{hold}, ladder) // a restart, a new database
-	assert.Equal(t, best, submitScore(t, e, e.key("fay"), bad), "after a restart fay's ladder still holds her best")
+	e, err := newEnvDB(t, db, [][]int{hold}, ladder)
+	require.NoError(t, err)
+	fay := e.key("fay")
+	best := submitScore(t, e, fay, good)
+	e.st.Close()
+	e, err = newEnvDB(t, db, [][]int{hold}, ladder) // a restart
+	require.NoError(t, err)
+	assert.Equal(t, best, submitScore(t, e, fay, bad), "after a restart fay's ladder still holds her best")
 	assert.NotEqual(t, best, submitScore(t, e, e.key("gus"), bad))
-
-	// The same file under a competition without a Ladder is refused.
-	cc := ladder
-	cc.Labels = writeLabels(t, hold)
-	cc.Defence = &defence.Settings{Decimals: &five}
-	_, err := NewCompetition(cc, nil)
-	assert.ErrorContains(t, err, "has no Ladder")
 
 	// Thresholdout: a budget of 1, spent before the restart, stays spent.
 	none := -1
-	th := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", Decimals: &none, TrainLabels: writeLabels(t, train),
-		DefenceStateFile: filepath.Join(dir, "th.json"),
-		Defence:          &defence.Settings{Thresholdout: &defence.ThresholdoutSettings{T: 0.05, Sigma: 0.002, Budget: 1}}}
+	th := CompetitionConfig{ID: "t", Classes: 2, Metric: "leaderboard", Decimals: &none, TrainLabels: writeLabels(t, train),
+		Defence: &defence.Settings{Thresholdout: &defence.ThresholdoutSettings{T: 0.05, Sigma: 0.002, Budget: 1}}}
 	p := make([]float64, nt+n)
 	for i := range nt {
 		p[i] = 0.5
@@ -314,10 +307,79 @@ func TestDefenceStateRestart(t *testing.T) {
 	for i, y := range hold {
 		p[nt+i] = 0.1 + 0.8*float64(y)
 	}
-	e = newEnv(t, [][]int{hold}, th)
-	submitScore(t, e, e.key("hal"), p)
-	e = newEnv(t, [][]int{hold}, th)
-	a := e.post("/v1/competitions/d/submissions", e.key("hal"), "application/json", predJSON(p))
+	db = filepath.Join(t.TempDir(), "serve.db")
+	e, err = newEnvDB(t, db, [][]int{hold}, th)
+	require.NoError(t, err)
+	hal := e.key("hal")
+	e.post("/v1/competitions/t/submissions", hal, "application/json", predJSON(p))
+	e.st.Close()
+	e, err = newEnvDB(t, db, [][]int{hold}, th)
+	require.NoError(t, err)
+	a := e.post("/v1/competitions/t/submissions", hal, "application/json", predJSON(p))
 	assert.Equal(t, http.StatusForbidden, a.Status, a.Raw)
 	assert.Contains(t, a.Raw, "holdout_exhausted")
+}
+
+// TestDefenceStateImport: an upgraded server imports the
+// defence_state_file an older one wrote into the database once and
+// renames it; the Ladder carries on from the file's bests. A file that
+// disagrees with the database (or does not fit the competition) stops
+// the server from starting.
+func TestDefenceStateImport(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 13))
+	const n = 300
+	hold := randLabels(r, n, 2)
+	dir := t.TempDir()
+	db, state := filepath.Join(dir, "serve.db"), filepath.Join(dir, "state.json")
+	five := 5
+	ladder := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", DefenceStateFile: state,
+		Defence: &defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", PerTeam: true}, Decimals: &five}}
+	// What an older server wrote after fay's best of 0.2 (a better score
+	// than anything below, so that only the file can explain it).
+	legacy := `{"version":1,"ladder":{"fay":{"best":"1/5"}}}`
+	require.NoError(t, os.WriteFile(state, []byte(legacy), 0o600))
+	p := make([]float64, n)
+	for i, y := range hold {
+		p[i] = 0.3 + 0.4*float64(y)
+	}
+	e, err := newEnvDB(t, db, [][]int{hold}, ladder)
+	require.NoError(t, err)
+	_, err = os.Stat(state)
+	assert.ErrorIs(t, err, os.ErrNotExist, "the imported file is retired")
+	retired, _ := filepath.Glob(state + ".imported-*")
+	assert.Len(t, retired, 1)
+	fay := e.key("fay")
+	assert.Equal(t, "0.20000", submitScore(t, e, fay, p), "the imported best holds")
+	assert.NotEqual(t, "0.20000", submitScore(t, e, e.key("gus"), p))
+	e.st.Close()
+
+	// The old file put back: the database has moved on (gus's ladder), so
+	// one of them is wrong and the server refuses to start.
+	require.NoError(t, os.WriteFile(state, []byte(legacy), 0o600))
+	_, err = newEnvDB(t, db, [][]int{hold}, ladder)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "disagree")
+	assert.Contains(t, err.Error(), "ladder/gus only in the database")
+
+	// A file that agrees with the database (imported, restored before any
+	// submission) is retired again.
+	db2 := filepath.Join(dir, "serve2.db")
+	e, err = newEnvDB(t, db2, [][]int{hold}, ladder)
+	require.NoError(t, err)
+	e.st.Close()
+	require.NoError(t, os.WriteFile(state, []byte(legacy), 0o600))
+	e, err = newEnvDB(t, db2, [][]int{hold}, ladder)
+	require.NoError(t, err)
+	_, err = os.Stat(state)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+
+	// A file that does not fit the competition is refused.
+	require.NoError(t, os.WriteFile(state, []byte(legacy), 0o600))
+	cc := ladder
+	cc.Defence = &defence.Settings{Decimals: &five}
+	_, err = newEnvDB(t, filepath.Join(dir, "serve3.db"), [][]int{hold}, cc)
+	assert.ErrorContains(t, err, "has no Ladder")
+	require.NoError(t, os.WriteFile(state, []byte("not json"), 0o600))
+	_, err = newEnvDB(t, filepath.Join(dir, "serve4.db"), [][]int{hold}, ladder)
+	assert.ErrorContains(t, err, "defence_state_file")
 }

@@ -17,7 +17,16 @@
 // by the scorer model string that labelinf attack -assume takes
 // (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M), so
 // a served competition and the model an attacker assumes are one thing;
-// accuracy and roc-auc are exact rationals. float64-sklearn and torch-bce
+// accuracy and roc-auc are exact rationals. Accuracy counts a row right
+// when its predicted class is its label, the class scikit-learn's
+// model.predict gives: numpy's argmax, the first class of largest
+// probability, so a binary p = 0.5 is class 0 and p > 0.5 class 1 (equal
+// to scikit-learn's accuracy_score(y, model.predict(X)), tested against
+// it). The database records the rule each competition's scores follow,
+// and a server whose metric would score by another rule refuses to start
+// while scores exist ([CheckRules]): releases before this rule counted a
+// binary p = 0.5 as class 1, and a binary accuracy competition scored by
+// them finishes as "metric": "accuracy-v1" (that old rule) or starts anew. float64-sklearn and torch-bce
 // score bit for bit as Debian 12's scikit-learn 1.2.1 log_loss and
 // PyTorch 1.13.1 binary_cross_entropy do on an x86-64 CPU with FMA and
 // AVX2, whatever CPU the server runs on (their models take glibc's log and
@@ -40,9 +49,14 @@
 // p1, …]} (binary: the probability of class 1 per row) or {"predictions":
 // [[p00, …, p0K-1], …]} (K classes), or text/csv with a header line and
 // "id,prediction" (or "id,p0,…,pK-1") per row, ids 0 to N−1 in any order.
-// An optional Idempotency-Key header (≤ 128 bytes) makes a retry after a
-// lost answer return the first answer without charging again. The answer
-// (201) is
+// Clients should send an Idempotency-Key header (any text ≤ 128 bytes,
+// new for each new prediction, e.g. a random UUID): a retry with the same
+// key and the same prediction returns the first answer, status (201) and
+// body, with the header Idempotent-Replayed: true, and charges nothing; the
+// same key with another prediction is refused (422
+// idempotency_key_reused). Without a key, a client whose answer was lost
+// cannot tell whether it was charged. [Client] sends one with every
+// submission. The answer (201) is
 //
 //	{"id": "sub_…", "competition": "demo", "board": "public", "rows": 300,
 //	 "score": 0.69315, "decimals": 5, "submitted_at": "…", "used": 1}
@@ -54,8 +68,14 @@
 // 413 too_large, 415 media_type or encoding (compressed bodies are
 // refused), 422 invalid_prediction (outside [0, 1], rows not summing to 1
 // for a metric that does not renormalise), 429 budget_daily,
-// budget_total, budget_interval (with Retry-After) or rate_limited. 503
-// means the database failed and nothing was charged.
+// budget_total, budget_interval (with Retry-After) or rate_limited. A
+// 503 "unavailable" means the database failed and nothing was charged. A
+// 503 "outcome_unknown" means the database failed while committing and
+// the server could not learn, within 10 s, whether the submission was
+// stored (after a failed COMMIT it looks the submission's id up on a new
+// connection first, and answers 201 if it was stored): it may have been
+// charged, so retry with the same Idempotency-Key, which answers the
+// stored submission or submits it. No answer contradicts the database.
 //
 // # What a rejection may say
 //
@@ -67,8 +87,14 @@
 // prediction of exactly 0 on a row whose label is 1 gives an infinite
 // loss) is an accepted, charged submission with "infinite": true, never a
 // free 4xx. Rejected requests spend no budget, but each takes a token from
-// a per-address and a per-key bucket (reject_rate, reject_burst), so
-// failed key guesses and malformed floods are throttled.
+// a bucket (reject_rate, reject_burst), and a request arriving at an empty
+// bucket is refused (429 rate_limited): a request with a valid key is
+// limited by that key's bucket alone and its rejections (over budget,
+// malformed, invalid) are charged to that key alone, so users behind one
+// address (a NAT, a proxy without client_ip_header) never lock each other
+// out; requests without a valid key (none, unknown, revoked, a form that
+// cannot be read or fails its CSRF check) are limited and charged per
+// client address, so failed key guesses and floods are throttled.
 //
 // # Storage and durability
 //
@@ -80,7 +106,12 @@
 // the submissions waiting at one moment together (group commit, one fsync);
 // PostgreSQL (driver "postgres") runs every session with
 // synchronous_commit=on and locks a key's budget row for its transaction,
-// so several serve replicas behind one load balancer share one budget.
+// so several serve replicas behind one load balancer share one budget,
+// and one defence state (below): any number of replicas answer as one
+// would. One process serves a SQLite file: a second is refused at start
+// (a lock on FILE.serve-lock); labelinf serve keys works beside a live
+// server, and a restarted server waits up to -lock-wait (5 s) for the old
+// one, which lets go of the file when it starts draining.
 // An acknowledged submission is on disk. Schema migrations are numbered
 // and applied once each, under an advisory lock on PostgreSQL.
 //
@@ -131,12 +162,20 @@
 // training score (the metric's, exact) is answered unless the holdout's
 // differs by more than the noisy threshold, and once its budget B is
 // spent a submission is refused (403 holdout_exhausted) and not charged.
-// The chain's state (the Ladder's bests and leaders, Thresholdout's
-// budget) is rewritten to defence_state_file after every release, before
-// the submission commits, and read at start; a Ladder or Thresholdout
-// requires it. Fresh noise is never replayed after a restart (a new
-// per-process nonce); keyed noise needs defence_secret_file, so that the
-// same prediction gets the same noise after a restart. simulation_seed makes every random stream follow from a seed
+// What the chain remembers (the Ladder's bests, and the parameter-free
+// Ladder's leader losses as 8 bytes a row; Thresholdout's budget and
+// noisy threshold) is kept in the database and read and updated in each
+// submission's transaction, under a row lock on PostgreSQL, so that
+// replicas release exactly what one server would and a restart forgets
+// nothing. A defence_state_file written by an older server is imported
+// once and renamed; one that disagrees with the database stops the
+// server. Each process keeps its own noise: fresh noise takes a new
+// per-process nonce (never replayed after a restart, never shared by two
+// replicas), Thresholdout and subsets their own crypto/rand streams;
+// keyed noise needs defence_secret_file, so that the same prediction gets
+// the same noise after a restart and on every replica. simulation_seed
+// makes every random stream follow from a seed, the streams' positions
+// then kept in the database too (replicas continue one stream)
 // (labelinf audit's loopback mode), never for a real competition.
 // Without a defence, the score passes through a [Releaser] chain ending
 // in the rounding to the configured decimals ([Round]).

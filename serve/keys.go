@@ -45,6 +45,21 @@ func hashSecret(secret string) string {
 	return hex.EncodeToString(h[:])
 }
 
+// splitToken splits a token into its id and secret, reporting whether it
+// has a key's shape (lik_, 16 characters, _, 43 characters).
+func splitToken(token string) (id, secret string, ok bool) {
+	rest, ok := strings.CutPrefix(token, keyPrefix)
+	id, secret, ok2 := strings.Cut(rest, "_")
+	return id, secret, ok && ok2 && len(id) == 16 && len(secret) == 43
+}
+
+// wellFormedToken reports whether token has a key's shape: only such a
+// token can authenticate.
+func wellFormedToken(token string) bool {
+	_, _, ok := splitToken(token)
+	return ok
+}
+
 // errBadKey is every authentication failure's error, whatever the cause,
 // except revocation (which tells the holder something they may act on).
 var errBadKey = errors.New("invalid API key")
@@ -57,9 +72,8 @@ var dummyHash = hashSecret("no such key")
 // Authenticate returns the stored key that token proves, comparing hashes
 // in constant time.
 func Authenticate(ctx context.Context, st Store, token string) (Key, error) {
-	rest, ok := strings.CutPrefix(token, keyPrefix)
-	id, secret, ok2 := strings.Cut(rest, "_")
-	if !ok || !ok2 || len(id) != 16 || len(secret) != 43 {
+	id, secret, ok := splitToken(token)
+	if !ok {
 		return Key{}, errBadKey
 	}
 	k, err := st.Key(ctx, id)

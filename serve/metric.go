@@ -21,6 +21,11 @@ import (
 const (
 	MetricAccuracy = "accuracy"
 	MetricAUC      = "roc-auc"
+	// MetricAccuracyV1 is accuracy with the binary tie rule of labelinf
+	// releases before the scikit-learn rule (p = 0.5 counted as class 1),
+	// kept only so that a competition whose board was scored with it can
+	// finish under it (see [CheckRules]).
+	MetricAccuracyV1 = "accuracy-v1"
 )
 
 // A Metric scores a prediction against labels. Check looks at the
@@ -29,6 +34,12 @@ const (
 type Metric interface {
 	// Name is the configured name.
 	Name() string
+	// Rule identifies the scoring rule for a board with k classes: two
+	// metrics with one Rule score every prediction alike. It is stored
+	// with a competition's scores ([CheckRules]), so that no board mixes
+	// two rules; a release that changes a metric's arithmetic gives it a
+	// new Rule.
+	Rule(k int) string
 	// LowerIsBetter orders the leaderboard.
 	LowerIsBetter() bool
 	// DefaultDecimals is the rounding the modelled library applies (−1:
@@ -62,11 +73,11 @@ const rowSumTol = 1e-4
 // replaces ε (clip to [ε, 1−ε]); clip applies to log-loss only.
 func ParseMetric(name, clip string) (Metric, error) {
 	switch name {
-	case MetricAccuracy:
+	case MetricAccuracy, MetricAccuracyV1:
 		if clip != "" {
 			return nil, errors.New("serve: clip applies to log-loss metrics only")
 		}
-		return accuracy{}, nil
+		return accuracy{v1: name == MetricAccuracyV1}, nil
 	case MetricAUC:
 		if clip != "" {
 			return nil, errors.New("serve: clip applies to log-loss metrics only")
@@ -137,7 +148,10 @@ func (l *logLoss) Model(decimals int) string {
 	return sp.String()
 }
 
-func (l *logLoss) Name() string         { return l.m.Name }
+func (l *logLoss) Name() string { return l.m.Name }
+
+// Rule is the model's name and its clipping: the arithmetic.
+func (l *logLoss) Rule(k int) string    { return "log-loss " + l.m.Name + " clip=" + l.m.Loss.Eps }
 func (l *logLoss) LowerIsBetter() bool  { return true }
 func (l *logLoss) DefaultDecimals() int { return l.def }
 
@@ -174,24 +188,46 @@ func (l *logLoss) Score(labels []int, pred []float64, k int) Value {
 	return Value{R: r}
 }
 
-// accuracy is the fraction of rows whose predicted class is the label:
-// binary, class 1 iff p ≥ 0.5; K classes, the first class of largest
-// probability (numpy's argmax).
-type accuracy struct{}
+// accuracy is the fraction of rows whose predicted class is the label,
+// as scikit-learn's accuracy_score(y, model.predict(X)) counts it: the
+// predicted class of a row is numpy's argmax of its probabilities, the
+// first class of largest probability. A binary row [1−p, p] is class 1
+// iff p > 1/2 (exactly: 1−p is exact for p ≥ 1/2), so p = 0.5 is class 0
+// (a tree's 50/50 leaf, LogisticRegression's decision_function = 0).
+// v1 is the rule of labelinf releases before this one, which counted a
+// binary p = 0.5 as class 1 (K > 2 is the same under both).
+type accuracy struct{ v1 bool }
 
-func (accuracy) Name() string         { return MetricAccuracy }
+func (a accuracy) Name() string {
+	if a.v1 {
+		return MetricAccuracyV1
+	}
+	return MetricAccuracy
+}
+
+// Rule names the binary tie rule; K > 2 has one rule.
+func (a accuracy) Rule(k int) string {
+	switch {
+	case k > 2:
+		return "accuracy argmax"
+	case a.v1:
+		return "accuracy binary p>=0.5"
+	}
+	return "accuracy binary p>0.5"
+}
+
 func (accuracy) LowerIsBetter() bool  { return false }
 func (accuracy) DefaultDecimals() int { return 5 }
 func (accuracy) Check(pred []float64, n, k int) error {
 	return checkProbs(pred)
 }
 
-func (accuracy) Score(labels []int, pred []float64, k int) Value {
+func (a accuracy) Score(labels []int, pred []float64, k int) Value {
 	right := 0
 	for i, y := range labels {
 		var c int
 		if k <= 2 {
-			if pred[i] >= 0.5 {
+			if pred[i] > 0.5 || a.v1 && pred[i] == 0.5 {
 				c = 1
 			}
 		} else {
@@ -216,6 +252,7 @@ func (accuracy) Score(labels []int, pred []float64, k int) Value {
 type auc struct{}
 
 func (auc) Name() string         { return MetricAUC }
+func (auc) Rule(k int) string    { return MetricAUC }
 func (auc) LowerIsBetter() bool  { return false }
 func (auc) DefaultDecimals() int { return 5 }
 func (auc) Check(pred []float64, n, k int) error {

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -32,8 +33,9 @@ type Options struct {
 	MaxBodyBytes int64
 	// ClientIPHeader: see [Config.ClientIPHeader].
 	ClientIPHeader string
-	// RejectRate and RejectBurst bound rejected requests per client
-	// address and per key (defaults 1/s and 20).
+	// RejectRate and RejectBurst bound rejected requests per key, and per
+	// client address for requests without a valid key (defaults 1/s and
+	// 20).
 	RejectRate  float64
 	RejectBurst int
 }
@@ -85,6 +87,14 @@ func NewServer(o Options) (*Server, error) {
 		}
 		s.comps[c.ID] = c
 		s.order = append(s.order, c)
+		if c.defence != nil && c.defence.stateFile != "" {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			err := importState(ctx, o.Store, c, o.Logger)
+			cancel()
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	if _, err := io.ReadFull(o.Rand, s.csrfKey[:]); err != nil {
 		return nil, fmt.Errorf("serve: random: %w", err)

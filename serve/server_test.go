@@ -75,7 +75,27 @@ func randLabels(r *rand.Rand, n, k int) []int {
 // Labels field is ignored and labels[i] used instead.
 func newEnv(t testing.TB, labels [][]int, ccs ...CompetitionConfig) *env {
 	t.Helper()
-	st, err := OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "serve.db"))
+	return newEnvOpts(t, Options{RejectBurst: 1000, RejectRate: 1000, MaxBodyBytes: 1 << 20}, labels, ccs...)
+}
+
+// newEnvOpts is newEnv with the server's options o (Store, Competitions
+// and Now are set here).
+func newEnvOpts(t testing.TB, o Options, labels [][]int, ccs ...CompetitionConfig) *env {
+	t.Helper()
+	e, err := newEnvOptsDB(t, o, filepath.Join(t.TempDir(), "serve.db"), labels, ccs...)
+	require.NoError(t, err)
+	return e
+}
+
+// newEnvDB is newEnv on the SQLite database at path; it returns
+// NewServer's error.
+func newEnvDB(t testing.TB, path string, labels [][]int, ccs ...CompetitionConfig) (*env, error) {
+	return newEnvOptsDB(t, Options{RejectBurst: 1000, RejectRate: 1000, MaxBodyBytes: 1 << 20}, path, labels, ccs...)
+}
+
+func newEnvOptsDB(t testing.TB, o Options, path string, labels [][]int, ccs ...CompetitionConfig) (*env, error) {
+	t.Helper()
+	st, err := OpenSQLite(context.Background(), path)
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, st: st, clock: &testClock{t: time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)}, comps: map[string]*Competition{}, labels: map[string][]int{}}
@@ -91,11 +111,14 @@ func newEnv(t testing.TB, labels [][]int, ccs ...CompetitionConfig) *env {
 		e.comps[c.ID] = c
 		e.labels[c.ID] = labels[i]
 	}
-	e.srv, err = NewServer(Options{Store: st, Competitions: comps, Now: e.clock.Now, RejectBurst: 1000, RejectRate: 1000, MaxBodyBytes: 1 << 20})
-	require.NoError(t, err)
+	o.Store, o.Competitions, o.Now = st, comps, e.clock.Now
+	e.srv, err = NewServer(o)
+	if err != nil {
+		return nil, err
+	}
 	e.hs = httptest.NewServer(e.srv)
 	t.Cleanup(e.hs.Close)
-	return e
+	return e, nil
 }
 
 func (e *env) key(name string) string {
@@ -205,10 +228,21 @@ func TestSubmitJSONAndCSV(t *testing.T) {
 	a3 := e.post("/v1/competitions/c/submissions", tok, "application/json", predJSON(p), "Idempotency-Key", "retry-1")
 	require.Equal(t, http.StatusCreated, a3.Status, a3.Raw)
 	a4 := e.post("/v1/competitions/c/submissions", tok, "application/json", predJSON(p), "Idempotency-Key", "retry-1")
-	require.Equal(t, http.StatusOK, a4.Status, a4.Raw)
-	assert.Equal(t, a3.Body["id"], a4.Body["id"])
-	assert.Equal(t, true, a4.Body["replay"])
+	// The replay is the first answer, status and body, byte for byte.
+	require.Equal(t, http.StatusCreated, a4.Status, a4.Raw)
+	assert.Equal(t, a3.Raw, a4.Raw)
 	assert.Equal(t, 3, e.count("c"))
+	// The same key with another prediction is refused, and not charged.
+	q := append([]float64(nil), p...)
+	q[0] = 1 - q[0]
+	a5 := e.post("/v1/competitions/c/submissions", tok, "application/json", predJSON(q), "Idempotency-Key", "retry-1")
+	require.Equal(t, http.StatusUnprocessableEntity, a5.Status, a5.Raw)
+	assert.Contains(t, a5.Raw, `"reason":"idempotency_key_reused"`)
+	assert.Equal(t, 3, e.count("c"))
+	// The same prediction written otherwise (CSV) is the same submission.
+	a6 := e.post("/v1/competitions/c/submissions", tok, "text/csv", []byte(b.String()), "Idempotency-Key", "retry-1")
+	require.Equal(t, http.StatusCreated, a6.Status, a6.Raw)
+	assert.Equal(t, a3.Body["id"], a6.Body["id"])
 }
 
 // jsonNumber returns the raw text of a top-level number member.
@@ -332,10 +366,12 @@ func TestRejectionRateLimit(t *testing.T) {
 	assert.Equal(t, 429, a.Status, a.Raw)
 	assert.Equal(t, "rate_limited", a.Body["error"].(map[string]any)["reason"])
 	assert.NotEmpty(t, a.Header.Get("Retry-After"))
-	// Even a valid key from that address waits: the limit is per address.
+	// A valid key from that address is not limited by it: requests
+	// without a valid key are limited per address, those with one per key
+	// (limiter_test.go).
 	a = e.post("/v1/competitions/b/submissions", tok, "application/json", []byte(`{"predictions":[0.5,0.5]}`))
-	assert.Equal(t, 429, a.Status, a.Raw)
-	assert.Equal(t, 0, e.count("b"))
+	assert.Equal(t, 201, a.Status, a.Raw)
+	assert.Equal(t, 1, e.count("b"))
 }
 
 // TestNoFreeLabelLeak: with clipping off, a prediction of exactly 0 gives

@@ -164,7 +164,7 @@ func (s *sqlStore) RevokeKey(ctx context.Context, id string, t time.Time) error 
 	return nil
 }
 
-func (s *sqlStore) Submit(ctx context.Context, req SubmitRequest, score func(seq int64) (Scores, error)) (Submission, bool, error) {
+func (s *sqlStore) Submit(ctx context.Context, req SubmitRequest, score func(seq int64, st StateTx) (Scores, error)) (Submission, bool, error) {
 	if s.d.serialise {
 		return s.groupSubmit(ctx, req, score)
 	}
@@ -178,14 +178,73 @@ func (s *sqlStore) Submit(ctx context.Context, req SubmitRequest, score func(seq
 		return sub, replay, err
 	}
 	if err := tx.Commit(); err != nil {
-		return Submission{}, false, fmt.Errorf("serve: commit: %w", err)
+		return s.afterCommitError(ctx, req, sub, err)
 	}
 	return sub, false, nil
 }
 
+// commitLookup bounds how long a server looks for a submission whose
+// COMMIT failed before answering ErrOutcomeUnknown.
+var commitLookup = 10 * time.Second
+
+// afterCommitError learns the outcome of a COMMIT that returned err: the
+// connection may have been lost after the database committed, so the
+// submission's id, written in the same transaction, is looked up on a new
+// connection. The lookup first locks the key's budget row, so that a
+// transaction still committing on the old connection has finished (it
+// holds that lock until it ends). Found: the submission stands and is
+// answered. Not found: nothing was stored. No answer before commitLookup
+// (or ctx) ends: ErrOutcomeUnknown.
+func (s *sqlStore) afterCommitError(ctx context.Context, req SubmitRequest, sub Submission, cerr error) (Submission, bool, error) {
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitLookup)
+	defer cancel()
+	wait := 50 * time.Millisecond
+	for {
+		found, err := s.lookupCommitted(lctx, req)
+		if err == nil {
+			if found {
+				return sub, false, nil
+			}
+			return Submission{}, false, fmt.Errorf("serve: commit (not stored): %w", cerr)
+		}
+		select {
+		case <-lctx.Done():
+			return Submission{}, false, fmt.Errorf("%w: commit: %v; lookup: %v", ErrOutcomeUnknown, cerr, err)
+		case <-ctx.Done():
+			return Submission{}, false, fmt.Errorf("%w: commit: %v; lookup: %v", ErrOutcomeUnknown, cerr, ctx.Err())
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Second)
+	}
+}
+
+// lookupCommitted reports whether submission req.ID is stored, once no
+// transaction holds req's budget row.
+func (s *sqlStore) lookupCommitted(ctx context.Context, req SubmitRequest) (bool, error) {
+	defer s.lock()()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	var one int
+	err = tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM budgets WHERE key_id = ? AND competition = ?`+s.d.forUpdate), req.KeyID, req.Competition).Scan(&one)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, err
+	}
+	err = tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM submissions WHERE id = ?`), req.ID).Scan(&one)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
+}
+
 // submitTx is Submit's work inside transaction tx: lock and check the
 // budget, score, charge, insert.
-func (s *sqlStore) submitTx(ctx context.Context, tx *sql.Tx, req SubmitRequest, score func(seq int64) (Scores, error)) (Submission, bool, error) {
+func (s *sqlStore) submitTx(ctx context.Context, tx *sql.Tx, req SubmitRequest, score func(seq int64, st StateTx) (Scores, error)) (Submission, bool, error) {
 	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO budgets (key_id, competition, total_used, day, day_used, last_at)
 		VALUES (?, ?, 0, 0, 0, 0) ON CONFLICT DO NOTHING`), req.KeyID, req.Competition); err != nil {
 		return Submission{}, false, fmt.Errorf("serve: budget row: %w", err)
@@ -199,6 +258,9 @@ func (s *sqlStore) submitTx(ctx context.Context, tx *sql.Tx, req SubmitRequest, 
 		prev, err := scanSubmission(tx.QueryRowContext(ctx, s.q(selectSubmission+` WHERE key_id = ? AND competition = ? AND idem = ?`),
 			req.KeyID, req.Competition, req.Idempotency))
 		if err == nil {
+			if prev.PredHash != req.PredHash {
+				return Submission{}, false, &IdempotencyError{ID: prev.ID}
+			}
 			return prev, true, nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
@@ -208,7 +270,7 @@ func (s *sqlStore) submitTx(ctx context.Context, tx *sql.Tx, req SubmitRequest, 
 	if err := checkBudget(req.Limits, total, day, dayUsed, lastAt, req.At); err != nil {
 		return Submission{}, false, err
 	}
-	sc, err := score(total)
+	sc, err := score(total, &txState{ctx: ctx, tx: tx, s: s, competition: req.Competition})
 	if err != nil {
 		return Submission{}, false, err
 	}
@@ -236,7 +298,7 @@ func (s *sqlStore) submitTx(ctx context.Context, tx *sql.Tx, req SubmitRequest, 
 type groupJob struct {
 	ctx   context.Context
 	req   SubmitRequest
-	score func(seq int64) (Scores, error)
+	score func(seq int64, st StateTx) (Scores, error)
 	done  chan groupResult
 }
 
@@ -255,7 +317,7 @@ const maxGroup = 64
 // SQLite has one writer, so without grouping every submission would wait
 // for every earlier one's fsync. Nothing is acknowledged before the commit
 // that holds it has returned.
-func (s *sqlStore) groupSubmit(ctx context.Context, req SubmitRequest, score func(seq int64) (Scores, error)) (Submission, bool, error) {
+func (s *sqlStore) groupSubmit(ctx context.Context, req SubmitRequest, score func(seq int64, st StateTx) (Scores, error)) (Submission, bool, error) {
 	j := &groupJob{ctx: ctx, req: req, score: score, done: make(chan groupResult, 1)}
 	s.closeMu.RLock()
 	if s.closed {
@@ -335,7 +397,20 @@ func (s *sqlStore) commitGroup(batch []*groupJob) {
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		fail(fmt.Errorf("serve: commit: %w", err))
+		// Release the writer for the lookups; each learns its own outcome.
+		tx.Rollback()
+		s.writeMu.Unlock()
+		defer s.writeMu.Lock()
+		for i, j := range batch {
+			r := results[i]
+			if r.err == nil && !r.replay {
+				sub, _, err := s.afterCommitError(j.ctx, j.req, r.sub, err)
+				r = groupResult{sub: sub, err: err}
+			} else if r.err == nil {
+				r = groupResult{err: fmt.Errorf("serve: commit: %w", err)}
+			}
+			j.done <- r
+		}
 		return
 	}
 	for i, j := range batch {
@@ -392,6 +467,72 @@ func (s *sqlStore) Usage(ctx context.Context, keyID, competition string, t time.
 	return u, nil
 }
 
+// txState is a StateTx inside a submission's (or DefenceState's)
+// transaction.
+type txState struct {
+	ctx         context.Context
+	tx          *sql.Tx
+	s           *sqlStore
+	competition string
+}
+
+func (t *txState) Lock(scope string) ([]byte, error) {
+	if _, err := t.tx.ExecContext(t.ctx, t.s.q(`INSERT INTO defence_state (competition, scope, data) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`),
+		t.competition, scope, []byte{}); err != nil {
+		return nil, fmt.Errorf("serve: defence state %s: %w", scope, err)
+	}
+	var b []byte
+	if err := t.tx.QueryRowContext(t.ctx, t.s.q(`SELECT data FROM defence_state WHERE competition = ? AND scope = ?`+t.s.d.forUpdate),
+		t.competition, scope).Scan(&b); err != nil {
+		return nil, fmt.Errorf("serve: defence state %s: %w", scope, err)
+	}
+	return b, nil
+}
+
+func (t *txState) Put(scope string, data []byte) error {
+	if data == nil {
+		data = []byte{}
+	}
+	if _, err := t.tx.ExecContext(t.ctx, t.s.q(`UPDATE defence_state SET data = ? WHERE competition = ? AND scope = ?`),
+		data, t.competition, scope); err != nil {
+		return fmt.Errorf("serve: defence state %s: %w", scope, err)
+	}
+	return nil
+}
+
+func (t *txState) Scopes() ([]string, error) {
+	rows, err := t.tx.QueryContext(t.ctx, t.s.q(`SELECT scope FROM defence_state WHERE competition = ? AND LENGTH(data) > 0 ORDER BY scope`), t.competition)
+	if err != nil {
+		return nil, fmt.Errorf("serve: defence state: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var sc string
+		if err := rows.Scan(&sc); err != nil {
+			return nil, fmt.Errorf("serve: defence state: %w", err)
+		}
+		out = append(out, sc)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) DefenceState(ctx context.Context, competition string, fn func(st StateTx) error) error {
+	defer s.lock()()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("serve: begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(&txState{ctx: ctx, tx: tx, s: s, competition: competition}); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("serve: commit: %w", err)
+	}
+	return nil
+}
+
 // migrations are the schema versions, applied in order, each once, in its
 // own transaction; version i+1 is migrations[i]. Never edit one that has
 // shipped: append a new one.
@@ -425,6 +566,21 @@ var migrations = []string{
 		UNIQUE (key_id, competition, idem)
 	);
 	CREATE INDEX submissions_competition ON submissions (competition, created_at)`,
+	// 2: the scoring rule each competition's stored scores follow
+	// (CheckRules).
+	`CREATE TABLE metric_rules (
+		competition TEXT PRIMARY KEY,
+		rule TEXT NOT NULL,
+		recorded_at BIGINT NOT NULL
+	)`,
+	// 3: the defence state every replica reads and writes in the
+	// submission's transaction (defstate.go); empty data means none yet.
+	`CREATE TABLE defence_state (
+		competition TEXT NOT NULL,
+		scope TEXT NOT NULL,
+		data BYTEA NOT NULL,
+		PRIMARY KEY (competition, scope)
+	)`,
 }
 
 // SchemaVersion is the schema version this build writes.

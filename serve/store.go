@@ -27,15 +27,29 @@ type Store interface {
 	// req.Limits at req.At, and only if the check passes calls score with
 	// the number of submissions the key made before (so nothing about the
 	// labels is computed for a rejected request) and stores what it
-	// returns. Over budget it returns a *BudgetError and stores nothing. A
-	// request whose Idempotency matches an earlier accepted one of the same
-	// key and competition returns that submission with replay true and
-	// charges nothing.
-	Submit(ctx context.Context, req SubmitRequest, score func(seq int64) (Scores, error)) (s Submission, replay bool, err error)
+	// returns; score reads and updates the competition's defence state
+	// through st, inside the same transaction. Over budget it returns a
+	// *BudgetError and stores nothing. A request whose Idempotency matches
+	// an earlier accepted one of the same key and competition returns that
+	// submission with replay true and charges nothing, or an
+	// *IdempotencyError if its PredHash differs. When the commit's outcome
+	// cannot be learnt (the database went away during COMMIT and did not
+	// come back in time) it returns ErrOutcomeUnknown; any other error
+	// means nothing was stored.
+	Submit(ctx context.Context, req SubmitRequest, score func(seq int64, st StateTx) (Scores, error)) (s Submission, replay bool, err error)
+	// DefenceState runs fn in one transaction over competition's defence
+	// state (used to import a defence_state_file and by tests).
+	DefenceState(ctx context.Context, competition string, fn func(st StateTx) error) error
 	// Submissions returns a competition's accepted submissions, oldest first.
 	Submissions(ctx context.Context, competition string) ([]Submission, error)
 	// Usage returns a key's budget use in a competition as of t.
 	Usage(ctx context.Context, keyID, competition string, t time.Time) (Usage, error)
+	// MetricRule returns the scoring rule recorded for a competition (""
+	// if none; see [CheckRules]) and the number of its stored
+	// submissions.
+	MetricRule(ctx context.Context, competition string) (rule string, scored int64, err error)
+	// SetMetricRule records a competition's scoring rule.
+	SetMetricRule(ctx context.Context, competition, rule string) error
 	// Durability reports the durability settings in force (SQLite:
 	// journal_mode, synchronous; PostgreSQL: synchronous_commit, fsync).
 	Durability(ctx context.Context) (map[string]string, error)
@@ -46,6 +60,37 @@ type Store interface {
 
 // ErrNotFound is returned for a key that does not exist.
 var ErrNotFound = errors.New("serve: not found")
+
+// ErrOutcomeUnknown is a submission whose commit may or may not have
+// happened: the connection to the database was lost during COMMIT and the
+// outcome could not be looked up before the deadline. The client must
+// retry with the same Idempotency-Key, which returns the submission if it
+// was stored and submits it otherwise.
+var ErrOutcomeUnknown = errors.New("serve: the commit's outcome is unknown")
+
+// An IdempotencyError is a request whose Idempotency-Key was already used
+// by the same key in the same competition for another prediction.
+type IdempotencyError struct{ ID string }
+
+func (e *IdempotencyError) Error() string {
+	return "Idempotency-Key already used for another prediction (submission " + e.ID + "); use a new key for a new prediction"
+}
+
+// A StateTx reads and writes a competition's defence state inside one
+// transaction: what the Ladder, Thresholdout and a simulation's random
+// streams remember, one opaque value per scope (see defstate.go). Scopes
+// must be locked in one order (defstate.go's) so that transactions cannot
+// deadlock.
+type StateTx interface {
+	// Lock returns the value stored under scope (empty if none) and locks
+	// it until the transaction ends: on PostgreSQL a row lock (SELECT …
+	// FOR UPDATE), on SQLite the database's one writer.
+	Lock(scope string) ([]byte, error)
+	// Put replaces the value under a scope locked by Lock.
+	Put(scope string, data []byte) error
+	// Scopes lists the scopes holding a value.
+	Scopes() ([]string, error)
+}
 
 // A Key is an API key as stored: its id, its owner's name and the SHA-256
 // of its secret; never the secret.

@@ -83,7 +83,7 @@ func testStore(t *testing.T, open storeOpener, durability map[string]string) {
 
 	lim := Limits{Daily: 2, Total: 3, MinInterval: 10 * time.Second}
 	calls := 0
-	score := func(seq int64) (Scores, error) {
+	score := func(seq int64, _ StateTx) (Scores, error) {
 		calls++
 		return Scores{Public: fmt.Sprint(seq), Private: "0.5"}, nil
 	}
@@ -142,7 +142,7 @@ func testStore(t *testing.T, open storeOpener, durability map[string]string) {
 	t.Run("score error rolls back", func(t *testing.T) {
 		boom := errors.New("boom")
 		_, _, err := st.Submit(ctx, SubmitRequest{ID: "sub_err", Competition: "c3", KeyID: bob.ID, At: t0, PredHash: "h", Limits: lim},
-			func(int64) (Scores, error) { return Scores{}, boom })
+			func(int64, StateTx) (Scores, error) { return Scores{}, boom })
 		assert.ErrorIs(t, err, boom)
 		u, err := st.Usage(ctx, bob.ID, "c3", t0)
 		require.NoError(t, err)
@@ -160,7 +160,7 @@ func testStore(t *testing.T, open storeOpener, durability map[string]string) {
 				defer wg.Done()
 				for i := range each {
 					_, _, err := st.Submit(ctx, SubmitRequest{ID: fmt.Sprintf("sub_conc_%d_%d", c, i), Competition: "conc", KeyID: bob.ID,
-						At: t0, PredHash: "h", Limits: lim}, func(int64) (Scores, error) { return Scores{Public: "1", Private: "1"}, nil })
+						At: t0, PredHash: "h", Limits: lim}, func(int64, StateTx) (Scores, error) { return Scores{Public: "1", Private: "1"}, nil })
 					var be *BudgetError
 					switch {
 					case err == nil:
@@ -191,6 +191,23 @@ func testStore(t *testing.T, open storeOpener, durability map[string]string) {
 		assert.Equal(t, t0.Add(time.Minute), k.Revoked)
 	})
 
+	t.Run("metric rules", func(t *testing.T) {
+		rule, n, err := st.MetricRule(ctx, "c1")
+		require.NoError(t, err)
+		assert.Equal(t, "", rule)
+		assert.EqualValues(t, 3, n, "c1's stored submissions")
+		require.NoError(t, st.SetMetricRule(ctx, "c1", "r1"))
+		require.NoError(t, st.SetMetricRule(ctx, "c1", "r2"))
+		require.NoError(t, st.SetMetricRule(ctx, "none", "r3"))
+		rule, _, err = st.MetricRule(ctx, "c1")
+		require.NoError(t, err)
+		assert.Equal(t, "r2", rule)
+		rule, n, err = st.MetricRule(ctx, "none")
+		require.NoError(t, err)
+		assert.Equal(t, "r3", rule)
+		assert.Zero(t, n)
+	})
+
 	t.Run("reopen keeps everything", func(t *testing.T) {
 		before, err := st.Submissions(ctx, "c1")
 		require.NoError(t, err)
@@ -205,5 +222,8 @@ func testStore(t *testing.T, open storeOpener, durability map[string]string) {
 		var v int
 		require.NoError(t, st.(*sqlStore).db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&v))
 		assert.Equal(t, SchemaVersion, v)
+		rule, _, err := st.MetricRule(ctx, "c1")
+		require.NoError(t, err)
+		assert.Equal(t, "r2", rule)
 	})
 }

@@ -36,7 +36,7 @@ type receipt struct {
 	Infinite    bool      `json:"infinite,omitempty"`
 	Decimals    int       `json:"decimals"`
 	SubmittedAt time.Time `json:"submitted_at"`
-	Replay      bool      `json:"replay,omitempty"`
+	Replay      bool      `json:"-"` // answered with the header Idempotent-Replayed: true
 	Used        int       `json:"used"`
 }
 
@@ -125,10 +125,19 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 		return nil, s.storeFailure(err)
 	}
 	req := SubmitRequest{ID: id, Competition: c.ID, KeyID: k.ID, At: now, PredHash: predHash(pred), Idempotency: idem, Limits: c.Limits}
-	sub, replay, err := s.o.Store.Submit(ctx, req, func(seq int64) (Scores, error) {
-		return c.scoreBoards(pred, k, seq)
+	sub, replay, err := s.o.Store.Submit(ctx, req, func(seq int64, st StateTx) (Scores, error) {
+		return c.scoreBoards(pred, k, seq, st)
 	})
 	var be *BudgetError
+	var ie *IdempotencyError
+	if errors.As(err, &ie) {
+		return nil, reject(http.StatusUnprocessableEntity, "idempotency_key_reused", ie.Error())
+	}
+	if errors.Is(err, ErrOutcomeUnknown) {
+		s.log.Error("store", "err", err)
+		return nil, &apiError{Status: http.StatusServiceUnavailable, Reason: "outcome_unknown",
+			Message: "the database failed while committing this submission and its outcome is not known yet: it may have been charged and stored; retry with the same Idempotency-Key, which returns it if it was stored and submits it otherwise", RetryAfter: time.Second}
+	}
 	if errors.Is(err, defence.ErrExhausted) {
 		// Thresholdout has spent its budget and answers no more (the
 		// paper's ⊥); the transaction rolled back, so nothing was charged.
@@ -157,9 +166,9 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 // scoreBoards scores pred on both boards and releases the scores. It runs
 // inside the budget transaction, after the charge. With defence settings
 // the public score is released by the defence chain, with the key's name
-// as the team (a submission whose transaction fails after its release has
-// still moved the defence's state, such as the Ladder's best).
-func (c *Competition) scoreBoards(pred []float64, k Key, seq int64) (Scores, error) {
+// as the team, from the defence state st holds in the same transaction
+// (a submission whose transaction fails leaves that state as it was).
+func (c *Competition) scoreBoards(pred []float64, k Key, seq int64, st StateTx) (Scores, error) {
 	per := 1
 	if c.K > 2 {
 		per = c.K
@@ -189,7 +198,7 @@ func (c *Competition) scoreBoards(pred []float64, k Key, seq int64) (Scores, err
 		err error
 	)
 	if c.defence != nil {
-		pub, err = c.releasePublic(pred, train, k.Name)
+		pub, err = c.releasePublic(pred, train, k.Name, st)
 	} else {
 		pub, err = board("public", c.publicRows, c.publicLabels)
 	}

@@ -128,25 +128,31 @@ func (s *Server) webSubmit() http.Handler {
 			}
 			s.competitionPage(w, r, c, e.Status, "", e.Message)
 		}
-		if e := s.preflight("ip:" + s.clientIP(r)); e != nil {
+		// Until the form's key is read, a rejection counts against the
+		// address (limited only there: a valid key is limited per key,
+		// in submitRequest).
+		failAddr := func(e *apiError) {
+			ip := "ip:" + s.clientIP(r)
+			if pe := s.preflight(ip); pe != nil {
+				e = pe
+			} else {
+				s.limits.charge(ip, time.Now())
+			}
 			fail(e)
-			return
 		}
 		if ce := r.Header.Get("Content-Encoding"); ce != "" && ce != "identity" {
-			fail(reject(http.StatusUnsupportedMediaType, "encoding", "compressed bodies are not accepted"))
+			failAddr(reject(http.StatusUnsupportedMediaType, "encoding", "compressed bodies are not accepted"))
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.o.MaxBodyBytes)
 		if err := r.ParseMultipartForm(s.o.MaxBodyBytes); err != nil {
-			s.limits.charge("ip:"+s.clientIP(r), time.Now())
-			fail(reject(http.StatusBadRequest, "malformed", "could not read the form: "+err.Error()))
+			failAddr(reject(http.StatusBadRequest, "malformed", "could not read the form: "+err.Error()))
 			return
 		}
 		defer r.MultipartForm.RemoveAll()
 		secret, err := r.Cookie(csrfCookie)
 		if err != nil || subtle.ConstantTimeCompare([]byte(r.FormValue("csrf")), []byte(s.csrfToken(secret.Value))) != 1 {
-			s.limits.charge("ip:"+s.clientIP(r), time.Now())
-			fail(reject(http.StatusForbidden, "csrf", "the form expired or came from another site: reload the page and submit again"))
+			failAddr(reject(http.StatusForbidden, "csrf", "the form expired or came from another site: reload the page and submit again"))
 			return
 		}
 		var body []byte

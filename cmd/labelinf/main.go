@@ -22,7 +22,7 @@
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
 //	labelinf audit -config FILE [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
-//	labelinf serve -config FILE [-listen ADDR] [-addr-file FILE]
+//	labelinf serve -config FILE [-listen ADDR] [-addr-file FILE] [-lock-wait D]
 //	labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
 //	labelinf version
 //
@@ -399,7 +399,10 @@
 // global or per team, noise, Thresholdout with train_labels, rounding,
 // limits), which release its public score. SIGINT or SIGTERM drains the
 // server. -listen overrides the config's address and -addr-file writes the one bound (127.0.0.1:0 picks
-// a free port). go doc ./serve is its manual. It exits 1 on a failure, 2
+// a free port). One process serves a SQLite database: a second is refused,
+// after waiting -lock-wait (default 5s) for a server it replaces to start
+// draining; replicas share PostgreSQL, defence state included. go doc
+// ./serve is its manual. It exits 1 on a failure, 2
 // on a usage error.
 //
 // attack -scorer http://HOST:PORT/v1/competitions/ID -api-key-file FILE
