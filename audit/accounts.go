@@ -95,13 +95,13 @@ func (cr *CellResult) verdictText(accounts, maxK int) string {
 		if k == 1 {
 			return "1 account"
 		}
-		return fmt.Sprintf("%d accounts", k)
+		return comma(k) + " accounts"
 	}
 	if cr.Stopped {
 		if cr.AccountsNeeded != nil {
-			return fmt.Sprintf("stopped with %s, falls with %d", acc(int64(accounts)), *cr.AccountsNeeded)
+			return fmt.Sprintf("stopped with %s, falls with %s", acc(int64(accounts)), comma(*cr.AccountsNeeded))
 		}
-		return fmt.Sprintf("stopped with %s and with %d", acc(int64(accounts)), maxK)
+		return fmt.Sprintf("stopped with %s and with %s", acc(int64(accounts)), comma(int64(maxK)))
 	}
 	if cr.AccountsNeeded != nil && *cr.AccountsNeeded > 1 {
 		return fmt.Sprintf("NOT stopped: falls with %s", acc(*cr.AccountsNeeded))

@@ -231,11 +231,7 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 					return
 				}
 				rep.Cells[i] = *cr
-				verdict := "NOT stopped"
-				if cr.Stopped {
-					verdict = "stopped"
-				}
-				logf("audit %s: cell %-16s %s (%.1fs)\n", c.ID, cr.Name, verdict, time.Since(t0).Seconds())
+				logf("audit %s: cell %-16s %s (%.1fs)\n", c.ID, cr.Name, cr.Verdict, time.Since(t0).Seconds())
 			}
 		})
 	}

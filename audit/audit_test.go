@@ -370,7 +370,7 @@ func TestFreshAccounts(t *testing.T) {
 	if !strings.Contains(team.Verdict, "falls with") && !strings.HasPrefix(team.Verdict, "NOT stopped") {
 		t.Errorf("per-team Ladder verdict %q", team.Verdict)
 	}
-	if !global.Stopped || global.AccountsNeeded != nil || global.Verdict != "stopped with 1 account and with 1000" {
+	if !global.Stopped || global.AccountsNeeded != nil || global.Verdict != "stopped with 1 account and with 1,000" {
 		t.Errorf("global Ladder: stopped %v, accounts needed %v, verdict %q", global.Stopped, deref(global.AccountsNeeded), global.Verdict)
 	}
 	for _, a := range global.Attacks {

@@ -521,7 +521,10 @@ func parseMetric(name, clip string) (*scorer.Model, float64, error) {
 // clip, rounded to one significant digit, so the grid is the same for
 // every metric); the fixed-step Ladder (η = 0.01, the code's grid) and
 // the parameter-free Ladder, each with one global best [BH15] and with
-// one best per team (the authors' code); 5 submissions per day; a
+// one best per team (the authors' code), and the per-team
+// parameter-free Ladder rounding every release, the first included, to
+// a coarse grid of 0.01 (what fresh accounts then see is a score
+// rounded to 2 decimals); 5 submissions per day; a
 // public/private split (publicFraction, 0.3 if unset); scoring on a
 // random subset of half the rows.
 func DefaultGrid(n int, publicFraction float64) []Cell {
@@ -550,6 +553,7 @@ func DefaultGrid(n int, publicFraction float64) []Cell {
 		Cell{Name: "ladder free", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}},
 		Cell{Name: "ladder fixed/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", Grid: defence.CodeGrid(n).FloatString(12), PerTeam: true}}},
 		Cell{Name: "ladder free/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", PerTeam: true}}},
+		Cell{Name: "ladder free/team grid 0.01", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", Grid: "0.01", PerTeam: true}}},
 		Cell{Name: "5/day", Defence: defence.Settings{Limits: defence.LimitSettings{PerDay: 5}}},
 		Cell{Name: "split " + strconv.FormatFloat(publicFraction, 'g', -1, 64), Defence: defence.Settings{Split: &defence.SplitSettings{Public: publicFraction}}},
 		Cell{Name: fmt.Sprintf("subset %d", max(1, n/2)), Defence: defence.Settings{Subset: max(1, n/2)}},

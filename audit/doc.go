@@ -4,13 +4,21 @@
 // place (the strongest attacker, not a naive one), and what the defence
 // costs honest participants.
 //
-// The attacks of a cell ([AttackResult]):
+// A cell is (metric, K, defence, rounding, noise, accounts); the
+// attacks it runs come from one adapter, catalog.go (the one file to
+// switch when the project's attack registry lands). The attacks of a
+// cell ([AttackResult]):
 //
-//   - the multi-query block code, ICML Alg 1 and ICML Alg 3
-//     (decode.AttackMulti with decode.Blocks, Primes, Alg3), planning for
-//     the cell's rounding (the scorer model's Decimals) and noise
-//     (scorer.Noise), through a scorer.Server whose Score goes through
-//     the cell's defence chain;
+//   - decode.Auto's pick for the cell's model (the strategy labelinf
+//     attack runs: Leaderboard for a rounded score, Hybrid for a
+//     float64 score whose model names its log, …) first, then every
+//     other multi-query strategy of package decode (decode.Strategies:
+//     Cross, Blocks, Lean, Primes (ICML Alg 1), Alg3, Carry, Hybrid,
+//     Leaderboard), each planning for the cell's rounding (the scorer
+//     model's Decimals) and noise (scorer.Noise), with the final check
+//     query, through a scorer.Server whose Score goes through the
+//     cell's defence chain; once one has recovered every label, the
+//     others run only up to its cost (they cannot be the best beyond it);
 //   - the threshold-crossing attack (adaptive.Edge, verified) on every
 //     cell: rounding is not a defence until it fails [Whitehill16];
 //   - averaging (adaptive.AverageLabels with adaptive.RepeatsFor's
@@ -18,31 +26,34 @@
 //   - boosting (adaptive.Boost, keeping what lowered the score) against
 //     the Ladder [BH15].
 //
-// The robust single-query attacks of package decode recover N labels
-// from one score, which must then carry at least N bits; a served score
-// is a float64 at most (64 bits), so beyond 64 labels no cell of a served
-// competition admits them, and the audit does not run them. Thresholdout
-// needs training rows with public labels and is refused in a grid.
+// Accounts. The attacker holds k accounts (Config.AttackerAccounts,
+// default 1, 10, 100, 1,000). Where the defence keeps a state per team
+// (a per-team Ladder), the multi-query strategies and the threshold
+// crossing also run with a fresh account per submission ("(fresh
+// accounts)"): each submission is its account's first, released as is,
+// rounded to the Ladder's grid (defence/ladder.go: "k accounts buy k
+// unprotected scores"); such an attack gets one submission per account.
+// An attack as one team gets per-day × days × k submissions where the
+// cell limits each account, else the config's limit. Within a budget
+// an attack holds what its measured progress had decoded after that many
+// submissions (labels known after each query; projected linearly past
+// the measured prefix). Each cell reports what every k recovers and
+// AccountsNeeded: the fewest accounts (searched up to the largest k)
+// with which some attack recovers StopFraction of the public labels
+// within the limit, null if none does — a count that works for the
+// measured attacks, so an upper bound on what an attacker needs. The
+// verdict reads "stopped with 1 account, falls with 578". The global
+// Ladder's state is shared: fresh accounts see it as one does.
 //
-// A label counts as recovered when an attack claims it and it is right
-// (the audit holds the labels); an attack more than 1 % of whose claims
-// are wrong is guessing and recovers nothing. A cell is stopped only if
-// no attack recovers [StopFraction] of the public labels within the
-// limit (the cell's daily limit × the competition's days × the
-// attacker's accounts, else the config's limit). An attack runs for real
-// up to Config.Measure submissions; one that would need more is
-// projected from that prefix at its measured rate and marked
-// extrapolated (the block code decodes at a steady rate after its first
-// blocks; Edge's cost is its bisection plus a fixed cost per row;
-// averaging's is repeats × rows).
+// Floors ([Floor]): the labels' entropy over the bits a release can
+// carry under the cell's rounding and noise, and the scorer model's
+// proved floor (decode.FloorMulti) where it applies; no attack recovers
+// every public label in fewer submissions.
 //
-// Honest-user cost ([HonestCost]): a set of honest submissions (files,
-// or [HonestSet]: noisy versions of the truth at several qualities, with
-// a cluster of near-ties) is submitted once each, as one team each, to a
-// fresh copy of the cell; the mean and largest |reported − true| score
-// and Kendall's τ-b between the true and the reported leaderboards
-// measure what the defence costs them. The true score is the metric on
-// every holdout row, unrounded and undefended.
+// Metrics. The attacks here are binary log-loss attacks: a competition
+// of another metric (accuracy, roc-auc) or of K > 2 classes is audited
+// as "not measured" (never "stopped"), until the catalogue has attacks
+// for it.
 //
 // # Targets and reproducibility
 //

@@ -43,9 +43,10 @@ func OneEach(hs []Honest) []Team {
 
 // HonestTeams returns the default synthetic honest teams for labels:
 // teams that iterate, each improving its model over its submissions
-// (quality a_j = a·(0.4 + 0.6·j/(m−1)) for its j-th of m, on one noise
-// draw per team and a small private draw per submission, so that a
-// resubmission moves its score by a little: the improvements a Ladder
+// with diminishing returns (quality a_j = a·(1 − 0.6·2^−j) for its j-th
+// of 6, from 0: 0.4a, 0.7a, 0.85a, …, 0.98a), on one noise draw per
+// team and a small private draw per submission, so that late
+// resubmissions move the score by a little: the improvements a Ladder
 // hides), for 8 final qualities a from 0.6 to 3, and 4 teams that end
 // in near-ties (a = 1.2 + 0.002·t) and resubmit near-ties of their own
 // (the same model with a fresh small draw). Deterministic in seed.
@@ -73,7 +74,7 @@ func HonestTeams(labels []int, seed uint64) []Team {
 		base := draw()
 		tm := Team{Name: fmt.Sprintf("team-%d(a=%g)", t, a)}
 		for j := range m {
-			aj := a * (0.4 + 0.6*float64(j)/float64(m-1))
+			aj := a * (1 - 0.6*math.Pow(2, -float64(j)))
 			tm.Subs = append(tm.Subs, Honest{Name: fmt.Sprintf("%s#%d", tm.Name, j+1), Pred: sub(aj, base, 0.05)})
 		}
 		out = append(out, tm)

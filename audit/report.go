@@ -112,6 +112,15 @@ func sci(f float64) string {
 	return fmt.Sprintf("%.2g", f)
 }
 
+// plotName is a cell's label on the plot: its name, and the honest
+// improvements its releases hid, if any.
+func plotName(cr *CellResult) string {
+	if h := cr.Honest; h.HiddenImprovements > 0 {
+		return fmt.Sprintf("%s [%d/%d hidden]", cr.Name, h.HiddenImprovements, h.Improvements)
+	}
+	return cr.Name
+}
+
 // PlotPoint is one cell on the plot.
 type PlotPoint struct {
 	Name string
@@ -125,7 +134,8 @@ type PlotPoint struct {
 // point merged into one label.
 func (r *Report) Points() []PlotPoint {
 	var out []PlotPoint
-	for _, cr := range r.Cells {
+	for i := range r.Cells {
+		cr := &r.Cells[i]
 		y := math.Inf(1)
 		if cr.Best != "" {
 			y = float64(cr.Submissions)
@@ -133,13 +143,13 @@ func (r *Report) Points() []PlotPoint {
 		merged := false
 		for i := range out {
 			if out[i].X == cr.Honest.MeanAbs && out[i].Y == y && out[i].Stopped == cr.Stopped {
-				out[i].Name += ", " + cr.Name
+				out[i].Name += ", " + plotName(cr)
 				merged = true
 				break
 			}
 		}
 		if !merged {
-			out = append(out, PlotPoint{Name: cr.Name, X: cr.Honest.MeanAbs, Y: y, Stopped: cr.Stopped})
+			out = append(out, PlotPoint{Name: plotName(cr), X: cr.Honest.MeanAbs, Y: y, Stopped: cr.Stopped})
 		}
 	}
 	return out
@@ -173,7 +183,7 @@ func (r *Report) Plot() (*plot.Plot, error) {
 	// of a long one.
 	p.Title.Text = fmt.Sprintf("Defences of %s (%d labels, %s): attack cost against honest-user cost\n"+
 		"cost 0 drawn at %.0e; defences no attack breaks drawn at %.0e", c.ID, c.Rows, c.Metric, x0, ytop)
-	p.X.Label.Text = "honest users' mean |reported - true| score"
+	p.X.Label.Text = "honest teams' mean |shown best - true best|"
 	p.Y.Label.Text = "attacker's submissions"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = decadeTicks{}, decadeTicks{}

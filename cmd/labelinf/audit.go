@@ -144,12 +144,16 @@ func writeAuditFiles(dir string, rep *audit.Report) error {
 	return nil
 }
 
-// documentedAudits are the audits README.md and docs/AUDIT.md show,
-// each a config of the repository and the name of its files
-// (docs/audit/NAME.*) and document sections.
-var documentedAudits = []struct{ name, config string }{
-	{"imdb25k", "audit/testdata/imdb25k.json"},
-	{"small198", "audit/testdata/small198.yaml"},
+// documentedAudits are the audits docs/AUDIT.md (and README.md where
+// readme is set) show, each a config of the repository and the name of
+// its files (docs/audit/NAME.*) and document sections.
+var documentedAudits = []struct {
+	name, config string
+	readme       bool
+}{
+	{"imdb25k", "audit/testdata/imdb25k.json", true},
+	{"small198", "audit/testdata/small198.yaml", true},
+	{"adult16k", "audit/testdata/adult16k.json", false},
 }
 
 // regenerateDocs runs the documented audits in process and writes their
@@ -164,7 +168,7 @@ func regenerateDocs(ctx context.Context, root string, workers int, progress io.W
 		if err != nil {
 			return err
 		}
-		if err := writeDocs(root, d.name, rep); err != nil {
+		if err := writeDocs(root, d.name, d.readme, rep); err != nil {
 			return err
 		}
 	}
@@ -174,7 +178,7 @@ func regenerateDocs(ctx context.Context, root string, workers int, progress io.W
 // writeDocs writes one documented audit's report: docs/audit/NAME.json,
 // .png, .svg, README.md's section NAME (Markdown) and docs/AUDIT.md's
 // (the text table).
-func writeDocs(root, name string, rep *audit.Report) error {
+func writeDocs(root, name string, readme bool, rep *audit.Report) error {
 	var js bytes.Buffer
 	if err := rep.WriteJSON(&js); err != nil {
 		return err
@@ -192,10 +196,17 @@ func writeDocs(root, name string, rep *audit.Report) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range []struct {
+	files := []struct {
 		path    string
 		content []byte
-	}{{filepath.Join(root, "README.md"), md}, {filepath.Join(root, "docs", "AUDIT.md"), table}} {
+	}{{filepath.Join(root, "docs", "AUDIT.md"), table}}
+	if readme {
+		files = append(files, struct {
+			path    string
+			content []byte
+		}{filepath.Join(root, "README.md"), md})
+	}
+	for _, f := range files {
 		doc, err := os.ReadFile(f.path)
 		if err != nil {
 			return err

@@ -106,3 +106,44 @@ func TestAuditServeConfig(t *testing.T) {
 	assert.Equal(t, 2, run([]string{"audit", "-config", "../../examples/competition.json", "-inprocess"}, io.Discard, &errb))
 	assert.Contains(t, errb.String(), "pick one with -competition")
 }
+
+// TestAuditDocs: README's and docs/AUDIT.md's audit tables are the
+// audit's: the 198-label grid is re-run here (its JSON must also equal
+// docs/audit/small198.json), the 25,000-label grid's tables are
+// rendered from docs/audit/imdb25k.json (the report labelinf audit
+// -docs wrote; a run takes minutes). Regenerate with
+// go run ./cmd/labelinf audit -docs . from the repository's root.
+func TestAuditDocs(t *testing.T) {
+	const root = "../.."
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	require.NoError(t, err)
+	auditMD, err := os.ReadFile(filepath.Join(root, "docs", "AUDIT.md"))
+	require.NoError(t, err)
+	for _, d := range documentedAudits {
+		var rep *audit.Report
+		stored, err := os.ReadFile(filepath.Join(root, "docs", "audit", d.name+".json"))
+		require.NoError(t, err)
+		if d.name == "small198" {
+			cfg, err := audit.LoadConfig(filepath.Join(root, d.config))
+			require.NoError(t, err)
+			rep, err = audit.Run(t.Context(), cfg, audit.Options{Target: audit.InProcess, Workers: 2})
+			require.NoError(t, err)
+			var js bytes.Buffer
+			require.NoError(t, rep.WriteJSON(&js))
+			assert.Equal(t, string(stored), js.String(), "docs/audit/%s.json differs from the audit: go run ./cmd/labelinf audit -docs .", d.name)
+		} else {
+			rep = new(audit.Report)
+			require.NoError(t, json.Unmarshal(stored, rep))
+		}
+		md, table, err := docSections(rep)
+		require.NoError(t, err)
+		if d.readme {
+			got, err := audit.Section(readme, d.name)
+			require.NoError(t, err)
+			assert.Equal(t, string(md), string(got), "README.md's table %s differs from the audit: go run ./cmd/labelinf audit -docs .", d.name)
+		}
+		got, err := audit.Section(auditMD, d.name)
+		require.NoError(t, err)
+		assert.Equal(t, string(table), string(got), "docs/AUDIT.md's table %s differs from the audit: go run ./cmd/labelinf audit -docs .", d.name)
+	}
+}
