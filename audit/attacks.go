@@ -139,7 +139,7 @@ const (
 
 // open opens a fresh target for one attack.
 func (c *cellRun) open(ctx context.Context) (Target, error) {
-	return c.factory(ctx, Spec{Labels: c.comp.labels, Model: c.comp.model, Metric: c.comp.cfg.Metric, Clip: c.comp.cfg.Clip, Cell: c.cell, Seed: c.seed})
+	return c.factory(ctx, Spec{Labels: c.comp.labels, Model: c.comp.model, Metric: c.comp.cfg.Metric, Clip: c.comp.cfg.Clip, K: c.comp.cfg.Classes, Cell: c.cell, Seed: c.seed})
 }
 
 // attackerNoise is the cell's noise as the attacker models it.

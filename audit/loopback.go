@@ -91,6 +91,7 @@ type competitionConfig struct {
 type loopback struct {
 	dir   string
 	rows  int
+	k     int // classes
 	url   string
 	store serve.Store
 	hc    *http.Client
@@ -101,11 +102,14 @@ type loopback struct {
 }
 
 func openLoopback(ctx context.Context, o LoopbackOptions, s Spec) (_ *loopback, err error) {
+	if err := checkMetricDefence(s); err != nil {
+		return nil, err // serve would refuse to start
+	}
 	dir, err := os.MkdirTemp(o.Dir, "labelinf-audit-")
 	if err != nil {
 		return nil, fmt.Errorf("audit: loopback: %w", err)
 	}
-	t := &loopback{dir: dir, rows: len(s.Labels), clients: map[string]*serve.Client{},
+	t := &loopback{dir: dir, rows: len(s.Labels), k: max(s.K, 2), clients: map[string]*serve.Client{},
 		hc: &http.Client{Timeout: 10 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 4}}}
 	defer func() {
 		if err != nil {
@@ -122,7 +126,7 @@ func openLoopback(ctx context.Context, o LoopbackOptions, s Spec) (_ *loopback, 
 	}
 	d := s.Cell.Defence
 	d.Limits = defence.LimitSettings{}
-	cc := competitionConfig{ID: competitionID, Labels: "labels.txt", Classes: 2, Metric: s.Metric, Clip: s.Clip,
+	cc := competitionConfig{ID: competitionID, Labels: "labels.txt", Classes: max(s.K, 2), Metric: s.Metric, Clip: s.Clip,
 		Defence: &d, SimulationSeed: hex.EncodeToString(s.Seed[:])}
 	if cc.Metric == "" {
 		cc.Metric = DefaultMetric
@@ -243,8 +247,12 @@ func (t *loopback) client(ctx context.Context, team string) (*serve.Client, erro
 }
 
 func (t *loopback) Submit(ctx context.Context, team string, pred []float64) (*big.Rat, error) {
-	if len(pred) != t.rows {
-		return nil, fmt.Errorf("audit: %d predictions for %d rows", len(pred), t.rows)
+	per := 1
+	if t.k > 2 {
+		per = t.k
+	}
+	if len(pred) != t.rows*per {
+		return nil, fmt.Errorf("audit: %d predictions for %d rows of %d", len(pred), t.rows, per)
 	}
 	for _, v := range pred {
 		if !(v >= 0 && v <= 1) {
@@ -255,7 +263,7 @@ func (t *loopback) Submit(ctx context.Context, team string, pred []float64) (*bi
 	if err != nil {
 		return nil, err
 	}
-	return c.Score(ctx, &scorer.Pred{K: 2, P: pred})
+	return c.Score(ctx, &scorer.Pred{K: t.k, P: pred})
 }
 
 // Close stops the server and removes the target's directory.

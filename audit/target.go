@@ -7,11 +7,14 @@ package audit
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"math/big"
 	"strconv"
 	"sync"
 
 	"github.com/labelinf/labelinf/defence"
+	"github.com/labelinf/labelinf/libm"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/serve"
 )
@@ -26,7 +29,8 @@ import (
 // 127.0.0.1; both release the same scores for the same seed, so that the
 // report is byte-identical.
 type Target interface {
-	// Rows is the number of prediction values a submission carries.
+	// Rows is the number of rows; a submission carries Rows values (one
+	// probability of class 1 per row), or Rows·K for K > 2 classes.
 	Rows() int
 	// Submit scores pred for team and returns the released score.
 	Submit(ctx context.Context, team string, pred []float64) (*big.Rat, error)
@@ -41,10 +45,15 @@ type Spec struct {
 	Labels []int
 	// Model is the metric, unrounded (the cell's Round stage rounds);
 	// Metric and Clip name it as the config does (labelinf serve's
-	// competition fields).
+	// competition fields). Model is nil for a metric that is not a
+	// binary log-loss model (accuracy, roc-auc, brier, or K > 2), which
+	// the target scores with serve's metric.
 	Model        *scorer.Model
 	Metric, Clip string
-	Cell         Cell
+	// K is the number of classes (0 means 2); a prediction holds K
+	// values per row for K > 2.
+	K    int
+	Cell Cell
 	// Seed is the cell's simulation seed: every random stream of the
 	// defences (noise, subsets) derives from it as
 	// [defence.Settings.SimulationChain] derives them.
@@ -64,6 +73,11 @@ type TargetFactory func(ctx context.Context, s Spec) (Target, error)
 // An unrounded release is returned as the nearest float64, as serve
 // writes it. Submission limits are not enforced here: the audit accounts
 // for them in days.
+//
+// A metric other than a binary log-loss model (Spec.Model nil) is scored
+// by serve's metric (serve.ParseMetric), K-class rows included, and a
+// defence that needs per-row losses is refused for the metrics serve
+// refuses it for (accuracy, roc-auc, brier: no per-row loss there).
 func InProcess(ctx context.Context, s Spec) (Target, error) {
 	ch, err := s.Cell.Defence.SimulationChain(len(s.Labels), s.Seed, nil)
 	if err != nil {
@@ -71,7 +85,71 @@ func InProcess(ctx context.Context, s Spec) (Target, error) {
 	}
 	d := s.Cell.Defence
 	perRow := d.Ladder != nil || d.Thresholdout != nil || (d.Noise != nil && d.Noise.Key == "losses")
-	return &inProcess{labels: s.Labels, model: s.Model, chain: ch, eps: epsOf(s.Model), perRow: perRow}, nil
+	t := &inProcess{labels: s.Labels, model: s.Model, chain: ch, perRow: perRow, k: max(s.K, 2)}
+	if s.Model != nil && t.k == 2 {
+		t.eps = epsOf(s.Model)
+		return t, nil
+	}
+	name := s.Metric
+	if name == "" {
+		name = DefaultMetric
+	}
+	if t.metric, err = serve.ParseMetric(name, s.Clip); err != nil {
+		return nil, err
+	}
+	if _, isLog := t.metric.(interface{ Model(int) string }); isLog {
+		// A K-class log-loss: the per-row losses clip as serve's do.
+		m, err := scorer.ParseModel(name)
+		if err != nil {
+			return nil, err
+		}
+		t.eps = epsOf(m)
+		if s.Clip == "none" {
+			t.eps = 1e-300
+		} else if s.Clip != "" {
+			if e, err := strconv.ParseFloat(s.Clip, 64); err == nil && e > 0 {
+				t.eps = e
+			}
+		}
+	} else if err := checkMetricDefence(s); err != nil {
+		return nil, err
+	} else {
+		t.perRow = false
+	}
+	return t, nil
+}
+
+// checkMetricDefence returns a *MetricDefenceError if labelinf serve
+// refuses the cell's defence on the spec's metric: the Ladder and noise
+// keyed on the losses need a per-row loss, which only the log-loss
+// metrics have (serve/defence.go).
+func checkMetricDefence(s Spec) error {
+	d := s.Cell.Defence
+	if d.Ladder == nil && (d.Noise == nil || d.Noise.Key != "losses") {
+		return nil
+	}
+	name := s.Metric
+	if name == "" {
+		name = DefaultMetric
+	}
+	m, err := serve.ParseMetric(name, s.Clip)
+	if err != nil {
+		return err
+	}
+	if _, isLog := m.(interface{ Model(int) string }); isLog {
+		return nil
+	}
+	return &MetricDefenceError{Metric: m.Name()}
+}
+
+// A MetricDefenceError is a cell whose defence needs a per-row loss
+// (the Ladder, noise keyed on the losses, Thresholdout) on a metric that
+// has none in labelinf serve (accuracy, roc-auc, brier): serve refuses
+// to start such a competition, so no host can run the cell.
+type MetricDefenceError struct{ Metric string }
+
+func (e *MetricDefenceError) Error() string {
+	return fmt.Sprintf("audit: labelinf serve refuses this defence on metric %s (it needs a per-row loss): not a setting a host can run", e.Metric)
 }
 
 // errProb rejects a prediction outside [0, 1], before any scoring.
@@ -94,7 +172,9 @@ var _ TargetFactory = InProcess
 
 type inProcess struct {
 	labels []int
-	model  *scorer.Model
+	model  *scorer.Model // binary log-loss; nil: metric scores
+	metric serve.Metric
+	k      int
 	chain  *defence.Chain
 	eps    float64
 	perRow bool
@@ -111,8 +191,8 @@ func (t *inProcess) Submit(ctx context.Context, team string, pred []float64) (*b
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p := &scorer.Pred{K: 2, P: pred}
-	if err := p.Check(len(t.labels), 2); err != nil {
+	p := &scorer.Pred{K: t.k, P: pred}
+	if err := p.Check(len(t.labels), t.k); err != nil {
 		return nil, err
 	}
 	for _, v := range pred {
@@ -120,16 +200,28 @@ func (t *inProcess) Submit(ctx context.Context, team string, pred []float64) (*b
 			return nil, errProb
 		}
 	}
+	if t.metric != nil {
+		if err := t.metric.Check(pred, len(t.labels), t.k); err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+	}
 	sub := defence.Submission{Team: team}
 	if t.chain.NeedsPred() {
 		sub.Pred = defence.CanonicalPred(pred)
 	}
 	// Per-row losses for the mechanisms that need them (the
-	// parameter-free Ladder's paired test, noise keyed on the losses).
+	// parameter-free Ladder's paired test, noise keyed on the losses),
+	// as labelinf serve computes them.
 	if t.perRow {
-		l := make([]float64, len(pred))
-		if err := (defence.LogLoss{Eps: t.eps}).PerRow(l, pred, t.labels); err != nil {
-			return nil, err
+		l := make([]float64, len(t.labels))
+		if t.k == 2 {
+			if err := (defence.LogLoss{Eps: t.eps}).PerRow(l, pred, t.labels); err != nil {
+				return nil, err
+			}
+		} else {
+			for i, y := range t.labels {
+				l[i] = -libm.GoLog(math.Min(math.Max(pred[i*t.k+y], t.eps), 1-t.eps))
+			}
 		}
 		for i, v := range l {
 			l[i] = min(v, serve.MaxRowLoss)
@@ -147,18 +239,38 @@ func (t *inProcess) Submit(ctx context.Context, team string, pred []float64) (*b
 	return r.Score, nil
 }
 
+// errInfinite is an infinite score (serve releases "inf").
+var errInfinite = errors.New("audit: infinite score")
+
 // mean is the model's score of pred on rows (all rows when rows covers
 // them in order).
 func (t *inProcess) mean(pred []float64, rows []int) (*big.Rat, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(rows) == len(t.labels) {
-		return t.model.EvalScratch(&t.sc, t.labels, &scorer.Pred{K: 2, P: pred})
+	per := 1
+	if t.k > 2 {
+		per = t.k
 	}
-	t.sub, t.subp = t.sub[:0], t.subp[:0]
-	for _, i := range rows {
-		t.sub = append(t.sub, t.labels[i])
-		t.subp = append(t.subp, pred[i])
+	labels, p := t.labels, pred
+	if len(rows) != len(t.labels) {
+		t.sub, t.subp = t.sub[:0], t.subp[:0]
+		for _, i := range rows {
+			t.sub = append(t.sub, t.labels[i])
+			t.subp = append(t.subp, pred[i*per:(i+1)*per]...)
+		}
+		labels, p = t.sub, t.subp
 	}
-	return t.model.EvalScratch(&t.sc, t.sub, &scorer.Pred{K: 2, P: t.subp})
+	if t.metric == nil {
+		return t.model.EvalScratch(&t.sc, labels, &scorer.Pred{K: 2, P: p})
+	}
+	v := t.metric.Score(labels, p, t.k)
+	if v.Inf {
+		return nil, errInfinite
+	}
+	return v.R, nil
+}
+
+// asMetricDefence is errors.As for a *MetricDefenceError.
+func asMetricDefence(err error, target **MetricDefenceError) bool {
+	return errors.As(err, target)
 }

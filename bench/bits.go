@@ -15,11 +15,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/single"
 )
 
 // MaxObserveLabelings bounds the labelings [Bits] emulates per candidate
@@ -133,7 +133,7 @@ func familyLoss(name string) (*loss.Binary, error) {
 //     N·ln N as the Prime Number Theorem gives it [AKXFT21, App A.1,
 //     Lemma 3], ⌈(K−1)·N·log2(N ln N)⌉ (N ≥ 2); it bounds X, not the
 //     score, and ignores the score's magnitude. Ours:
-//     decode.NewSingleQuery's P. Observed: the lowest P at which
+//     single.NewQuery's P. Observed: the lowest P at which
 //     decoding (with AllowLowPrecision) returns every one of the K^N
 //     labelings.
 //   - τ > 0, K = 2: the robust single-query attack with power-of-two
@@ -145,7 +145,7 @@ func familyLoss(name string) (*loss.Binary, error) {
 //     −τ', 0 and +τ'.
 //   - τ > 0, another loss of the family (sigmoid CE, Itakura–Saito,
 //     squared Euclidean, norm-like): the robust single-query attack of
-//     decode.PlanFamily [EA, Thm 4] against an exact server that rounds
+//     single.PlanFamily [EA, Thm 4] against an exact server that rounds
 //     the noisy mean loss once to P bits, the attacker budgeting one ulp
 //     of the score per point for that rounding. Paper: [EA, Prop 3]'s φ
 //     read as FPA(φ)'s significand, P = φ − ⌊(φ−1)/2⌋ (the most favourable
@@ -159,7 +159,7 @@ func familyLoss(name string) (*loss.Binary, error) {
 //
 // It returns an error for N < 1, K < 2, τ < 0 or not finite, K > 2 with
 // τ > 0, τ = 0 or K > 2 with a loss other than cross-entropy, an error of
-// decode.PlanFamily (a loss that cannot be separated at this N and τ), and
+// single.PlanFamily (a loss that cannot be separated at this N and τ), and
 // [ErrUnsupportedLoss] (wrapped) for an unknown loss.
 func Bits(ctx context.Context, opt BitsOptions) (*BitsReport, error) {
 	if opt.K == 0 {
@@ -186,7 +186,7 @@ func Bits(ctx context.Context, opt BitsOptions) (*BitsReport, error) {
 	case fam != nil && opt.K != 2:
 		return nil, fmt.Errorf("%w: K = %d: the loss family is binary (K = 2)", ErrBitsRequest, opt.K)
 	case fam != nil && opt.Tau == 0:
-		return nil, fmt.Errorf("%w: %v needs τ > 0: its attack is the noise-robust one (decode.PlanFamily)", ErrBitsRequest, fam)
+		return nil, fmt.Errorf("%w: %v needs τ > 0: its attack is the noise-robust one (single.PlanFamily)", ErrBitsRequest, fam)
 	case opt.ObserveMax < 0:
 		return nil, fmt.Errorf("%w: ObserveMax = %d; want ≥ 0", ErrBitsRequest, opt.ObserveMax)
 	}
@@ -257,8 +257,8 @@ func (rep *BitsReport) exact(ctx context.Context, opt BitsOptions) error {
 	} else {
 		rep.Paper.Missing = "undefined at N = 1 (N ln N = 0)"
 	}
-	rep.Ours.Source = "decode.NewSingleQuery: BitLen(Π D_i) + ⌈log2 max L·e^−L⌉ + 3"
-	q, err := decode.NewSingleQuery(n, k)
+	rep.Ours.Source = "single.NewQuery: BitLen(Π D_i) + ⌈log2 max L·e^−L⌉ + 3"
+	q, err := single.NewQuery(n, k)
 	if err != nil {
 		return err
 	}
@@ -284,7 +284,7 @@ func (rep *BitsReport) exact(ctx context.Context, opt BitsOptions) error {
 			if err != nil {
 				return false, err
 			}
-			res, err := q.Decode(score, decode.Options{ScorePrec: p, AllowLowPrecision: true})
+			res, err := q.Decode(score, single.Options{ScorePrec: p, AllowLowPrecision: true})
 			if err != nil || !slices.Equal(res.Labels, y) {
 				return false, nil
 			}
@@ -397,7 +397,7 @@ func (rep *BitsReport) robust(ctx context.Context, opt BitsOptions) error {
 func (rep *BitsReport) family(ctx context.Context, l *loss.Binary, opt BitsOptions) error {
 	n, tau := opt.N, opt.Tau
 	rep.Unit = "score-bits"
-	rep.Setting = "robust single-query attack (EA Thm 4, decode.PlanFamily), exact server, noisy mean loss rounded once to P bits"
+	rep.Setting = "robust single-query attack (EA Thm 4, single.PlanFamily), exact server, noisy mean loss rounded once to P bits"
 	phi, err := fpa.Prop3Phi(tau)
 	if err != nil {
 		return err
@@ -409,12 +409,12 @@ func (rep *BitsReport) family(ctx context.Context, l *loss.Binary, opt BitsOptio
 		rep.Paper.Bits = f.Prec()
 	}
 	rep.Paper.Source = fmt.Sprintf("EA Prop 3: φ = %d, read as the significand of FPA(φ)", phi)
-	plan, err := decode.PlanFamily(ctx, decode.FamilyOptions{Loss: l, N: n, Tau: tau})
+	plan, err := single.PlanFamily(ctx, single.FamilyOptions{Loss: l, N: n, Tau: tau})
 	if err != nil {
 		return err
 	}
 	rep.Ours.Bits = plan.Prec()
-	rep.Ours.Source = "decode.PlanFamily: the score's magnitude W·2^N against a quarter of Nτδ"
+	rep.Ours.Source = "single.PlanFamily: the score's magnitude W·2^N against a quarter of Nτδ"
 	rep.Observed.Source = fmt.Sprintf("lowest P at which all 2^N labelings × noise {−τ', 0, +τ'} decode (emulated when 2^N ≤ %d)", opt.ObserveMax)
 	count := labelings(n, 2, opt.ObserveMax)
 	if count == 0 {

@@ -8,11 +8,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/single"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,7 +22,7 @@ import (
 // observation, written against the public API only.
 func exactFails(t *testing.T, n int, p uint) bool {
 	t.Helper()
-	q, err := decode.NewSingleQuery(n, 2)
+	q, err := single.NewQuery(n, 2)
 	require.NoError(t, err)
 	for m := range 1 << n {
 		y := make([]int, n)
@@ -33,7 +33,7 @@ func exactFails(t *testing.T, n int, p uint) bool {
 		require.NoError(t, err)
 		s, err := o.Score(context.Background(), q.Prediction())
 		require.NoError(t, err)
-		res, err := q.Decode(s, decode.Options{ScorePrec: p, AllowLowPrecision: true})
+		res, err := q.Decode(s, single.Options{ScorePrec: p, AllowLowPrecision: true})
 		if err != nil || !slices.Equal(res.Labels, y) {
 			return true
 		}
@@ -47,7 +47,7 @@ func TestBitsExact(t *testing.T) {
 	assert.Equal(t, "score-bits", rep.Unit)
 	// Paper: ⌈1·4·log2(4 ln 4)⌉ = ⌈4·2.471⌉ = 10.
 	assert.Equal(t, uint(10), rep.Paper.Bits)
-	q, err := decode.NewSingleQuery(4, 2)
+	q, err := single.NewQuery(4, 2)
 	require.NoError(t, err)
 	assert.Equal(t, q.Prec(), rep.Ours.Bits)
 	assert.Equal(t, 16, rep.Labelings)
@@ -186,9 +186,9 @@ func TestBitsErrors(t *testing.T) {
 	_, err = Bits(context.Background(), BitsOptions{Loss: "ce", N: 0})
 	assert.True(t, errors.Is(err, ErrBitsRequest))
 	// Not a bad request: no prediction separates 10 labels under this
-	// loss and noise (decode.NotSeparableError), an answer, not misuse.
+	// loss and noise (single.NotSeparableError), an answer, not misuse.
 	_, err = Bits(context.Background(), BitsOptions{Loss: "squared-euclidean", N: 10, Tau: 0.01})
-	var ns *decode.NotSeparableError
+	var ns *single.NotSeparableError
 	assert.ErrorAs(t, err, &ns)
 	assert.False(t, errors.Is(err, ErrBitsRequest))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -200,7 +200,7 @@ func TestBitsErrors(t *testing.T) {
 // familyFails reports whether the family attack misreads some labeling
 // (or noise value) from a score rounded once to p bits: the slow twin of
 // Bits's family observation, with its own exact terms.
-func familyFails(t *testing.T, l *loss.Binary, plan *decode.FamilyPlan, p uint) bool {
+func familyFails(t *testing.T, l *loss.Binary, plan *single.FamilyPlan, p uint) bool {
 	t.Helper()
 	n, tau := plan.N, plan.Tau
 	for m := range 1 << n {
@@ -251,7 +251,7 @@ func TestBitsFamily(t *testing.T) {
 			require.NotZero(t, obs, rep.Observed.Missing)
 			l, err := familyLoss(tt.name)
 			require.NoError(t, err)
-			plan, err := decode.PlanFamily(context.Background(), decode.FamilyOptions{Loss: l, N: tt.n, Tau: tt.tau})
+			plan, err := single.PlanFamily(context.Background(), single.FamilyOptions{Loss: l, N: tt.n, Tau: tt.tau})
 			require.NoError(t, err)
 			assert.False(t, familyFails(t, l, plan, obs), "P = %d", obs)
 			assert.True(t, familyFails(t, l, plan, obs-1), "P = %d", obs-1)

@@ -34,7 +34,7 @@ func TestLargestRobustN(t *testing.T) {
 // BenchmarkLargestN finds, per format, encoding and τ, the largest N that
 // one noisy score recovers at 100% (RobustTrials labelings), the quantity of
 // ICML Fig 1 (N = 12, 8, 6 in float64 as the noise grows). The arbitrary-
-// precision rows are in BENCHMARKS.md from decode.MaxProbRows and
+// precision rows are in BENCHMARKS.md from single.MaxProbRows and
 // BenchmarkRobustSingle.
 func BenchmarkLargestN(b *testing.B) {
 	for _, f := range []struct {

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/single"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -33,12 +33,12 @@ func BenchmarkRobustSingle(b *testing.B) {
 			for i := range labels {
 				labels[i] = rng.IntN(c.k)
 			}
-			opt := decode.RobustOptions{N: c.n, K: c.k, Tau: c.tau, Encoding: c.enc}
+			opt := single.RobustOptions{N: c.n, K: c.k, Tau: c.tau, Encoding: c.enc}
 			var bits uint
 			var plan, score, dec float64
 			for b.Loop() {
 				t0 := time.Now()
-				p, err := decode.PlanRobust(context.Background(), opt)
+				p, err := single.PlanRobust(context.Background(), opt)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/single"
 )
 
 var exactN = flag.Int("exactn", 0, "BenchmarkExactSingleQueryCPU: one N instead of the default 25,000 and 100,000")
@@ -46,7 +46,7 @@ func BenchmarkExactSingleQueryCPU(b *testing.B) {
 			var bits uint
 			for b.Loop() {
 				c0 := processCPU(b)
-				q, err := decode.NewSingleQuery(n, 2)
+				q, err := single.NewQuery(n, 2)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -62,7 +62,7 @@ func BenchmarkExactSingleQueryCPU(b *testing.B) {
 					b.Fatal(err)
 				}
 				c2 := processCPU(b)
-				res, err := q.Decode(s, decode.Options{})
+				res, err := q.Decode(s, single.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}

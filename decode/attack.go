@@ -2,9 +2,22 @@
 
 package decode
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
-// Result is the outcome of every attack of this package.
+// MaxN is the largest number of labels an attack accepts (package
+// single's and this package's).
+const MaxN = 1 << 26
+
+// ErrInconsistent reports a score that no labeling explains: for example
+// a decoded integer that does not factor over the planned primes, or a
+// labeling that does not reproduce the score.
+var ErrInconsistent = errors.New("decode: no labeling explains the observed score")
+
+// Result is the outcome of every attack of this package and of package
+// single.
 //
 // Labels and Known are always N long after an attack that planned: an
 // attack that fails returns the labels it verified before failing, with
@@ -44,12 +57,13 @@ type Result struct {
 	// error budget (so it verified every label).
 	Checked, CheckDecisive bool
 
-	// Exact single query ([AttackSingle]): ExactCheck reports that
+	// Exact single query (package single's Attack): ExactCheck reports that
 	// verification needed the full-precision recomputation of the score
 	// (the fast bound was inconclusive).
 	ExactCheck bool
 
-	// Robust single query and family ([AttackRobust], [AttackFamily]):
+	// Robust single query and family (package single's AttackRobust,
+	// AttackFamily):
 	// Residual is |N·ℓ̂ − N·ℓ(σ)| for the decoded labeling, and Budget the
 	// largest residual the noise and rounding bounds allow.
 	Residual, Budget float64
@@ -58,22 +72,4 @@ type Result struct {
 // Timings are the durations of an attack's phases.
 type Timings struct {
 	Plan, Score, Decode time.Duration
-}
-
-// newResult returns a result of n labels, all unknown.
-func newResult(n int) *Result {
-	r := &Result{Labels: make([]int, n), Known: make([]bool, n)}
-	for i := range r.Labels {
-		r.Labels[i] = -1
-	}
-	return r
-}
-
-// allKnown returns a verified result holding labels.
-func allKnown(labels []int) *Result {
-	r := &Result{Labels: labels, Known: make([]bool, len(labels)), Verified: true}
-	for i := range r.Known {
-		r.Known[i] = true
-	}
-	return r
 }

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/labelinf/labelinf/internal/bigint"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -375,7 +376,7 @@ func decodeCG(t *big.Float, p *blockPlan) []int {
 		w[j] = s[k-1-j] // point 0 carries the largest weight
 	}
 	q := new(big.Float).SetPrec(t.Prec()).Quo(t, new(big.Float).SetFloat64(p.g))
-	target := roundInt(q)
+	target := bigint.Round(q)
 	if !target.IsInt64() {
 		return nil // far outside every subset sum: nothing verifies
 	}

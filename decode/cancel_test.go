@@ -4,53 +4,12 @@ import (
 	"context"
 	"math/big"
 	"testing"
-	"time"
 
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// TestAttackSingleCancel cancels the exact single-query attack at
-// N = 10^5 (10^4 under -short) mid-way: it returns context.Canceled
-// within a second of the cancellation, whichever step it was in.
-func TestAttackSingleCancel(t *testing.T) {
-	n, after := 100000, 500*time.Millisecond
-	if testing.Short() {
-		n, after = 10000, 50*time.Millisecond
-	}
-	labels := seededLabels(t, n, 2)
-	// The server answers at the plan's precision, so that an attack that
-	// finishes just as the cancellation fires (ctxwait.Do may see both at
-	// once) returns the right labels, not ErrInconsistent: a cancelled
-	// attack returns context.Canceled, a finished one the truth.
-	q, err := PlanSingle(context.Background(), SingleOptions{N: n, K: 2})
-	require.NoError(t, err)
-	o, err := oracle.NewExact(labels, 2, q.Prec())
-	require.NoError(t, err)
-	cancelled := 0
-	for _, at := range []time.Duration{after / 10, after, 2 * after} {
-		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(at, cancel)
-		t0 := time.Now()
-		res, err := AttackSingle(ctx, o, Options{})
-		el := time.Since(t0)
-		cancel()
-		if err == nil {
-			// Finished before the cancellation took effect (a fast
-			// machine, or the two at once): it must then be right.
-			assert.Equal(t, labels, res.Labels, "finished at %v, cancelled at %v", el, at)
-			continue
-		}
-		cancelled++
-		assert.ErrorIs(t, err, context.Canceled, "cancelled at %v", at)
-		assert.Less(t, el-at, time.Second, "returned %v after a cancellation at %v", el-at, at)
-	}
-	if cancelled == 0 {
-		t.Errorf("the attack at N = %d finished before every cancellation (%v and later): nothing was cancelled", n, after/10)
-	}
-}
 
 // cancelAfter cancels its context once a number of queries are answered.
 type cancelAfter struct {

@@ -54,7 +54,7 @@ import (
 // candidates per survivor there.
 //
 // Against a model that cannot be emulated (decimals, Kahan sums) or for
-// K > 2, Carry is [Cross]. [Auto] picks Carry for binary float32 models
+// K > 2, Carry is [Cross]. catalog.Auto picks Carry for binary float32 models
 // only: a binary64 block carries about 45 labels, more than the meet in
 // the middle lists (at most carryMaxFresh fresh points a query).
 var Carry Strategy = carry{}
@@ -282,56 +282,4 @@ func ratUp(r *big.Rat) float64 {
 		f = math.Nextafter(f, math.Inf(1))
 	}
 	return f
-}
-
-// Auto returns the strategy that spends the fewest queries on a scorer
-// of model m with k classes (BENCHMARKS.md, "The leaderboard: list
-// decoding across queries", "List decoding for float scorers", "List
-// top over digits" and "K-ary list top"): [Leaderboard] for a binary
-// score rounded to decimals, [Hybrid] for a binary float score whose
-// model names its log (float64-sklearn, torch-bce: every term the
-// server's own), [Carry] for another binary float32 score that can be
-// emulated (float32-keras; noEmu turns emulation off), [KBin] for K > 2
-// against an unrounded model that names its log (float64-sklearn,
-// torch-bce; [KList] where the score is summed), and [Cross] for the
-// others. Hybrid took 512 queries on float64-sklearn at
-// N = 25,000 where Cross took 548, and 1,196 on torch-bce where Carry
-// took 1,224; KBin 1,350 at most on float64-sklearn, K = 6, over the 23
-// benchmark labelings, where KList took 1,359 and Cross 1,473
-// (BENCHMARKS.md, "kbin"; at K = 3, 4 and 8 it took as many or fewer).
-func Auto(m *scorer.Model, k int, noEmu bool) Strategy {
-	if m == nil || m.Exact {
-		return Cross
-	}
-	if k != 2 {
-		// K > 2 against a model that names its log, unrounded: KBin
-		// (kbin.go, BENCHMARKS.md "kbin"), KList for a summed score
-		// (klist.go, "K-ary list top").
-		if !noEmu && m.Decimals < 0 {
-			if e, err := m.NewEmulator(); err == nil && e.ExactLog() {
-				if !m.Loss.Total {
-					return KBin
-				}
-				return KList
-			}
-		}
-		return Cross
-	}
-	if m.Decimals >= 0 {
-		return Leaderboard
-	}
-	if noEmu {
-		return Cross
-	}
-	e, err := m.NewEmulator()
-	if err != nil {
-		return Cross
-	}
-	if e.ExactLog() && !m.Loss.Total {
-		return Hybrid
-	}
-	if m.Loss.Format.Prec() > 24 {
-		return Cross
-	}
-	return Carry
 }

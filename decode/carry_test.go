@@ -244,35 +244,3 @@ func TestCarryWrongModel(t *testing.T) {
 		t.Error("failed attack reported labels known")
 	}
 }
-
-// Auto picks Leaderboard for decimals, Hybrid for binary float scorers
-// whose model names its log, Carry for the other binary float32 ones,
-// KBin for K > 2 against a model that names its log and Cross for the
-// others.
-func TestAuto(t *testing.T) {
-	for _, tt := range []struct {
-		model string
-		k     int
-		noEmu bool
-		want  Strategy
-	}{
-		{"leaderboard", 2, false, Leaderboard}, {"float32-keras", 2, false, Carry}, {"float32-keras", 2, true, Cross},
-		{"float32-keras", 3, false, Cross}, {"torch-bce", 2, false, Hybrid}, {"float64-sklearn", 2, false, Hybrid},
-		{"float64-sklearn", 2, true, Cross}, {"float64-sklearn,log=faithful", 2, false, Cross}, {"torch-bce,log=faithful", 2, false, Carry},
-		{"apa", 2, false, Cross}, {"binary32,sum=kahan", 2, false, Cross},
-		{"float64-sklearn", 6, false, KBin}, {"float64-sklearn", 6, true, Cross}, {"torch-bce", 3, false, KBin},
-		{"float64-sklearn", 3, false, KBin}, {"torch-bce", 4, false, KBin},
-		{"apa", 3, false, Cross},
-	} {
-		m, err := scorer.ParseModel(tt.model)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := Auto(m, tt.k, tt.noEmu); got != tt.want {
-			t.Errorf("Auto(%s, %d, %v) = %v, want %v", tt.model, tt.k, tt.noEmu, got, tt.want)
-		}
-	}
-	if Auto(nil, 2, false) != Cross {
-		t.Error("Auto(nil) is not Cross")
-	}
-}

@@ -66,7 +66,7 @@ var Cross Strategy = cross{}
 
 type cross struct{}
 
-func init() { register(Cross, "auto", "") }
+func init() { register(Cross) }
 
 func (cross) String() string     { return "cross" }
 func (cross) knownNeutral() bool { return false }

@@ -1,34 +1,26 @@
-// Package decode implements the label-inference attacks: it builds the
-// predictions to submit, plans how many bits or queries they need, decodes
-// the returned scores into labels and verifies the labels against the
-// scores. An attack never returns a label as known that it has not
-// verified: the recovered labeling must reproduce every observed score
-// within the scorer's error budget.
+// Package decode implements the multi-query label-inference attacks: it
+// designs the predictions of each query, plans how many queries they
+// need, decodes the returned scores into labels and verifies the labels
+// against the scores. An attack never returns a label as known that it
+// has not verified: the recovered labeling must reproduce every observed
+// score within the scorer's error budget. The attacks that read every
+// label from one score are package single's; both return this package's
+// [Result].
 //
 // # One grammar for every attack
 //
-// Each attack is used in the same four steps, and the one-call form
-// Attack… does all four:
+// The attack is used in the steps of package single's grammar:
 //
-//  1. A plan, Plan…(ctx, options), from an options struct that holds N
-//     and K and whose zero fields have documented defaults: [PlanSingle]
-//     ([SingleOptions]; [NewSingleQuery] without a context),
-//     [PlanRobust] ([RobustOptions]), [PlanFamily] ([FamilyOptions]); for
-//     the multi-query attack, whose blocks adapt to the scores,
-//     [PlanMulti] ([MultiOptions]) is the dry run of the same planning
-//     (for [Leaderboard], whose every query follows the scores, an
-//     estimate from its construction, [QueryEstimate]) and [BoundMulti]
-//     a fast lower bound on its queries; [Auto] picks the
-//     strategy for a scorer model, [Strategies] lists them.
-//  2. The predictions to submit: [SingleQuery.Prediction],
-//     [RobustPlan.Pred], [FamilyPlan.Theta]; the multi-query attack builds
-//     one per block.
-//  3. Decoding of the scores: [SingleQuery.Decode], [RobustPlan.Decode],
-//     [FamilyPlan.Decode], each returning a verified [Result].
-//  4. Attack…(ctx, server, options) → ([*Result], error):
-//     [AttackSingle], [AttackRobust], [AttackFamily], [AttackMulti]. The
-//     server is what the attack sees of a scorer (package scorer's
-//     Server, BigServer, RatServer; [FamilyServer]).
+//  1. A plan: [PlanMulti] ([MultiOptions]) is the dry run of the
+//     attack's planning, whose blocks adapt to the scores (for
+//     [Leaderboard], whose every query follows the scores, an estimate
+//     from its construction, [QueryEstimate]) and [BoundMulti] a fast
+//     lower bound on its queries; catalog.Auto picks the strategy for a
+//     scorer model, [Strategies] lists them.
+//  2. The predictions: the attack builds one per query.
+//  3. Decoding of the scores: every query's, verified.
+//  4. [AttackMulti](ctx, server, options) → ([*Result], error); the
+//     server is package scorer's Server.
 //
 // Every attack returns the same [Result]: the labels (−1 where unknown),
 // which of them are known (verified), the queries spent and whether the
@@ -37,26 +29,8 @@
 //
 // Every long operation takes a context.Context and returns ctx's error
 // within a second of its cancellation, with the labels verified so far.
-// A big-number step that cannot poll the context (one exponential of
-// millions of bits) is abandoned to finish in the background.
 //
 // # The attacks
-//
-// The exact single-query attack ([SingleQuery], [AttackSingle]) recovers all
-// N labels in [0, K) from one cross-entropy score computed in arbitrary
-// precision [AKXFT21, Theorems 1, 3 and 8]: row i predicts class k with
-// probability p_i^k / Σ_{j<K} p_i^j for distinct primes p_i, so that
-//
-//	X = Π_i D_i · exp(−N·ℓ) = Π_i p_i^σ_i,   D_i = Σ_{j<K} p_i^j,
-//
-// is an integer whose factorisation over the p_i is the labeling.
-//
-// The noise-robust attacks recover every label from ONE score whose noise
-// is below τ: [PlanRobust] for cross-entropy on logits, log-probabilities
-// or probabilities (K classes, [AKXFT21, Algorithm 2], [EA, Theorems 3
-// and 14]), [PlanFamily] for the binary loss family of [EA, Appendix F],
-// [MutNet] to submit either as a model [EA, Theorem 9], and [Separation]
-// to measure Λ for any loss [EA, Proposition 1].
 //
 // The multi-query attack ([AttackMulti]) recovers N labels from a
 // finite-precision scorer (a float64 or float32 library, a rounded
@@ -74,7 +48,7 @@
 // model names its log [Hybrid] (Carry's list as the top of a query,
 // binary digits below it) and for K > 2 there [KList] (a list-decoded top
 // of binary questions above Cross's mixed-radix digits) and [KBin]
-// (KList's top above Hybrid's digits read from the residual). [Auto]
+// (KList's top above Hybrid's digits read from the residual). catalog.Auto
 // picks the one with the fewest queries for a model (what labelinf attack's
 // -strategy auto does); Cross is the strategy when MultiOptions names
 // none. Labels known beforehand
@@ -275,7 +249,7 @@
 // 2^42).
 //
 // [KList] is that code, for K > 2 against a model that names its log
-// (what [Auto] picked there before [KBin], below; it is Cross below
+// (what catalog.Auto picked there before [KBin], below; it is Cross below
 // N = 400 and against an assumed noise). A query is a list-decoded top above Cross's digits: the
 // points of the list (every labeling of the carried points that explains
 // every score so far) and up to 16 fresh points asked binary questions
@@ -330,7 +304,7 @@
 // target allows. Its carried questions are at full weight ±W', the
 // descent choosing their signs, which spreads the list's sums further
 // (seed 1: 66 carried points, carried sums' deviation 320 nats, 259
-// before; KList's 55 and 223, Hybrid's 84 and 297). It is what [Auto]
+// before; KList's 55 and 223, Hybrid's 84 and 297). It is what catalog.Auto
 // picks for K > 2: at N = 25,000, K = 6 it takes at most 1,350 queries
 // over the 23 benchmark labelings where KList took 1,360 in the same run
 // (1,365 before its hashed halves, 1,359 at list target 20;
@@ -368,20 +342,22 @@
 //     of it and an init that calls register with its names. blocks.go,
 //     primes.go and alg3.go are the three examples; nothing else changes.
 //   - A scorer model: package scorer (see its doc); the attacks follow.
-//   - A loss of the binary family: a Bregman loss needs no code
-//     (loss.NewBregman with h and h′); another is one more loss.Kind in
-//     loss/family.go, its formula written once against loss.Arith (so it
-//     runs in big.Float and in fpa) with its sup |d|. [PlanFamily] takes
-//     it as is.
 //
-// The files: attack.go (the shared [Result]), single.go, robust.go,
-// family.go and mutnet.go (the single-query attacks), multi.go (the
-// multi-query API), strategy.go (the strategy interface), blocks.go,
-// lean.go, cross.go (with kties.go, its K-ary code), primes.go, alg3.go,
-// leaderboard.go, carry.go, hybrid.go, klist.go, kbin.go (the strategies),
+// The files: attack.go (the shared [Result]), multi.go (the
+// multi-query API), strategy.go (the strategy interface), state.go (one
+// multi-query attack's state: rows, budget, prediction), verify.go (a
+// block's decoding, learning and the final check), emu.go (decoding by
+// emulated brackets); the strategies: blocks.go, lean.go, cross.go (with
+// kties.go and kties_rows.go, its K-ary code), primes.go, alg3.go,
+// leaderboard.go (the list engine the list decoders share:
+// leaderboard_descent.go spreads the list's sums, leaderboard_decode.go
+// reads a score; leaderboard_plan.go its estimate), carry.go, hybrid.go,
+// klist.go (klist_design.go, klist_decode.go, klist_tail.go,
+// klist_update.go; ddsum.go, the double-double residual), kbin.go; the
+// bounds: floor.go (the lower bounds of "How far from the floor"),
 // floorrange.go ([RangeFloor]), floormass.go (Floor.AnyBackground),
-// state.go (one multi-query attack's state and its block decoding),
-// emu.go (decoding by emulated brackets), floor.go (the lower bounds of "How far from the floor").
+// floor_rounded.go ([RoundedBlockMax]), bound.go ([BoundMulti]);
+// replay.go (transcripts).
 //
 // # References
 //

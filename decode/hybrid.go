@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/labelinf/labelinf/internal/bigint"
 	"github.com/labelinf/labelinf/scorer"
 )
 
@@ -452,9 +453,9 @@ func (d *digitTail) window(tf, budget float64, vf []float64) (lo, hi float64) {
 // if there are none.
 func (d *digitTail) read(rx *big.Float) (n0, n1 uint64, ok bool) {
 	d.q.Sub(rx, d.slack).Quo(d.q, d.gdb)
-	nlo := ceilInt(d.q)
+	nlo := bigint.Ceil(d.q)
 	d.q.Add(rx, d.slack).Quo(d.q, d.gdb)
-	nhi := floorInt(d.q)
+	nhi := bigint.Floor(d.q)
 	if nhi.Sign() < 0 || (nlo.IsUint64() && nlo.Uint64() > d.nmax) || (!nlo.IsUint64() && nlo.Sign() > 0) {
 		return 0, 0, false
 	}

@@ -78,7 +78,7 @@ import (
 // Below klMinN points, against an assumed noise, for K = 2 or without the
 // model's exact terms KBin is KList's fallback, [Cross]; against a model
 // whose terms are not all the server's own or whose score is rounded or
-// summed it is [KList]. [Auto] picks it for K > 2 against an unrounded
+// summed it is [KList]. catalog.Auto picks it for K > 2 against an unrounded
 // model that names its log.
 var KBin Strategy = kbin{}
 

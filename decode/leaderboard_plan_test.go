@@ -113,25 +113,8 @@ func TestLeaderboardEstimateMeasured(t *testing.T) {
 	}
 }
 
-// Auto picks Leaderboard for binary scores rounded to decimals, Hybrid
-// for float64-sklearn and Cross for the others here; Strategies lists every registered strategy.
-func TestAutoAndStrategies(t *testing.T) {
-	for _, tt := range []struct {
-		model string
-		k     int
-		want  Strategy
-	}{
-		{"leaderboard", 2, Leaderboard}, {"leaderboard", 3, Cross}, {"float64-sklearn", 2, Hybrid},
-		{"float64,clip=eps,renorm,dec=5", 2, Leaderboard}, {"apa", 2, Cross},
-	} {
-		m, err := scorer.ParseModel(tt.model)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := Auto(m, tt.k, false); got != tt.want {
-			t.Errorf("Auto(%s, K = %d) = %v, want %v", tt.model, tt.k, got, tt.want)
-		}
-	}
+// Strategies lists every registered strategy, each found by its name.
+func TestStrategies(t *testing.T) {
 	seen := map[string]bool{}
 	for _, s := range Strategies() {
 		if p, err := ParseStrategy(s.String()); err != nil || p != s {

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/labelinf/labelinf/internal/bigint"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -268,7 +269,7 @@ func (mx *mixed) each(_ *multi, p *blockPlan, low, high *big.Float, f func(sigma
 	if lo.IsInf() || hi.IsInf() {
 		return false
 	}
-	nlo, nhi := ceilInt(lo), floorInt(hi)
+	nlo, nhi := bigint.Ceil(lo), bigint.Floor(hi)
 	if nlo.Sign() < 0 {
 		nlo.SetInt64(0)
 	}

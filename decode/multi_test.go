@@ -9,9 +9,11 @@ import (
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-func seededLabels(t *testing.T, n, k int) []int { return randLabels(testrand.New(t), n, k) }
+func seededLabels(t *testing.T, n, k int) []int { return testrand.Labels(testrand.New(t), n, k) }
 
 func attackSim(t *testing.T, model string, labels []int, k int, opt MultiOptions) *Result {
 	t.Helper()
@@ -212,4 +214,26 @@ func TestMultiKnown(t *testing.T) {
 			t.Errorf("Known %v…: no error", bad[len(bad)-1:])
 		}
 	}
+}
+
+// TestMultiMaxBlock: Primes (ICML Alg 1) capped at 5 points per query
+// takes exactly ⌈N/5⌉ queries against a float64 scorer, as ICML Table 2
+// runs it, and recovers every label.
+func TestMultiMaxBlock(t *testing.T) {
+	rng := testrand.New(t)
+	const n = 103
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = rng.IntN(2)
+	}
+	m, err := scorer.ParseModel(scorer.Float64Sklearn)
+	require.NoError(t, err)
+	s, err := oracle.NewSim(m, labels, 2)
+	require.NoError(t, err)
+	res, err := AttackMulti(context.Background(), s, MultiOptions{Strategy: Primes, Model: m, MaxBlock: 5})
+	require.NoError(t, err)
+	assert.Equal(t, labels, res.Labels)
+	assert.Equal(t, (n+4)/5, res.Queries)
+	_, err = AttackMulti(context.Background(), s, MultiOptions{Strategy: Primes, Model: m, MaxBlock: -1})
+	assert.Error(t, err)
 }

@@ -46,8 +46,9 @@ func register(s Strategy, aliases ...string) {
 	}{s, append([]string{s.String()}, aliases...)})
 }
 
-// ParseStrategy returns the strategy called name ("auto" and "" are
-// Cross, "alg1" is Primes; [Auto] picks by the scorer model).
+// ParseStrategy returns the strategy called name ("alg1" is Primes).
+// Package catalog lists every attack, these among them, and its Auto
+// picks one for a scorer.
 func ParseStrategy(name string) (Strategy, error) {
 	var all []string
 	for _, r := range registry {

@@ -11,7 +11,9 @@
 //     (the authors' one-sided paired test), with one global best (the
 //     paper) or one per team (the authors' code).
 //   - [Thresholdout]: the reusable holdout of [DFHPRR15], with the
-//     training rows (public labels) as its training set.
+//     training rows (public labels) as its training set, one global
+//     budget (the paper's one analyst) or one per team, refusing or
+//     answering the training score once a budget is spent.
 //   - [Noise]: Gaussian or Laplace noise from a CSPRNG keyed by a host
 //     secret, fresh per submission or keyed on the prediction.
 //   - [Round]: display rounding to D decimals, half to even, exactly.

@@ -21,11 +21,15 @@ type ThresholdoutState struct {
 	Threshold float64
 }
 
-// State returns the budget left and the threshold in force.
+// State returns the global budget left and the threshold in force
+// (PerTeam: B and the initial threshold T; see [Thresholdout.TeamState]).
 func (t *Thresholdout) State() ThresholdoutState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return ThresholdoutState{Remaining: t.budget, Threshold: t.that}
+	if t.opts.PerTeam {
+		return ThresholdoutState{Remaining: t.opts.Budget, Threshold: t.opts.T}
+	}
+	return ThresholdoutState{Remaining: t.all.budget, Threshold: t.all.that}
 }
 
 // SetState replaces the budget left and the threshold in force, for a
@@ -33,15 +37,26 @@ func (t *Thresholdout) State() ThresholdoutState {
 // keeps its own noise stream). It returns an error, and changes nothing,
 // if Remaining is outside [0, B] or Threshold is NaN or infinite.
 func (t *Thresholdout) SetState(st ThresholdoutState) error {
+	if t.opts.PerTeam {
+		return errors.New("defence: Thresholdout keeps one state per team: set each with SetTeamState")
+	}
+	if err := t.checkState(st); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.all = thState{that: st.Threshold, budget: st.Remaining}
+	t.mu.Unlock()
+	return nil
+}
+
+// checkState reports a state outside what the Thresholdout can hold.
+func (t *Thresholdout) checkState(st ThresholdoutState) error {
 	if st.Remaining < 0 || st.Remaining > t.opts.Budget {
 		return fmt.Errorf("defence: Thresholdout budget %d out of [0, %d]", st.Remaining, t.opts.Budget)
 	}
 	if math.IsNaN(st.Threshold) || math.IsInf(st.Threshold, 0) {
 		return fmt.Errorf("defence: Thresholdout threshold %v", st.Threshold)
 	}
-	t.mu.Lock()
-	t.budget, t.that = st.Remaining, st.Threshold
-	t.mu.Unlock()
 	return nil
 }
 

@@ -58,6 +58,13 @@ type ThresholdoutSettings struct {
 	Sigma    float64 `json:"sigma"`
 	Budget   int     `json:"budget"`
 	Gaussian bool    `json:"gaussian,omitempty"`
+	// PerTeam gives each team its own budget (and threshold) instead of
+	// one for everyone (the paper's one analyst; the default).
+	PerTeam bool `json:"per_team,omitempty"`
+	// Exhausted is what a spent budget answers: "refuse" (the default,
+	// ErrExhausted) or "train" (the training score alone, which says
+	// nothing about the holdout).
+	Exhausted string `json:"exhausted,omitempty"`
 }
 
 // LadderSettings configures [NewLadder]; Eta and Grid are decimal
@@ -169,7 +176,14 @@ func (s Settings) chain(n int, secret []byte, clock Clock, sim *[32]byte) (*Chai
 		stages = append(stages, sb)
 	}
 	if t := s.Thresholdout; t != nil {
-		o := ThresholdoutOptions{T: t.T, Sigma: t.Sigma, Budget: t.Budget, Gaussian: t.Gaussian}
+		o := ThresholdoutOptions{T: t.T, Sigma: t.Sigma, Budget: t.Budget, Gaussian: t.Gaussian, PerTeam: t.PerTeam}
+		switch t.Exhausted {
+		case "", "refuse":
+		case "train":
+			o.TrainWhenExhausted = true
+		default:
+			return nil, fmt.Errorf("defence: thresholdout.exhausted %q; want refuse or train", t.Exhausted)
+		}
 		if sim != nil {
 			d := derive(sim, "thresholdout")
 			o.Seed = &d

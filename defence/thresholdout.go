@@ -32,6 +32,18 @@ type ThresholdoutOptions struct {
 	// Seed seeds the ChaCha8 stream of the noise; nil draws it from
 	// crypto/rand (the host keeps it secret; tests fix it).
 	Seed *[32]byte
+	// PerTeam keeps one budget B and one threshold T̂ per
+	// Submission.Team instead of one for all (the paper's single
+	// analyst). The global budget is what the theorem covers, and its
+	// cost is availability: one team that overfits the holdout spends it
+	// for everyone. Per team, no team can exhaust another's, but k
+	// accounts buy k budgets (k·B holdout answers): the guarantee holds
+	// per account only.
+	PerTeam bool
+	// TrainWhenExhausted makes a spent budget answer the training score
+	// (which depends on the public training rows only) instead of
+	// ErrExhausted.
+	TrainWhenExhausted bool
 }
 
 // ThresholdoutDefaults returns the settings of [DFHPRR15, Theorem 9] for m
@@ -74,14 +86,20 @@ func ThresholdoutScienceCode(n int, lossBound float64, budget int) (Thresholdout
 // depends on the training rows only, so it tells nothing about the
 // private labels.
 //
-// The budget is global (the paper's mechanism has one analyst); a host
-// that wants one per team runs one chain per team.
+// The budget is global by default (the paper's mechanism has one
+// analyst); [ThresholdoutOptions.PerTeam] keeps one per team.
 type Thresholdout struct {
-	mu     sync.Mutex // guards the state against Remaining/Restore during a release
-	opts   ThresholdoutOptions
-	src    *mrand.ChaCha8 // rng's source, whose position StreamState saves
-	rng    *mrand.Rand
-	that   float64 // T̂
+	mu    sync.Mutex // guards the state against Remaining/Restore during a release
+	opts  ThresholdoutOptions
+	src   *mrand.ChaCha8 // rng's source, whose position StreamState saves
+	rng   *mrand.Rand
+	all   thState             // the global budget and threshold
+	teams map[string]*thState // PerTeam: each team's, created at its first submission
+}
+
+// thState is one budget and its noisy threshold T̂.
+type thState struct {
+	that   float64
 	budget int
 }
 
@@ -98,21 +116,99 @@ func NewThresholdout(o ThresholdoutOptions) (*Thresholdout, error) {
 	}
 	o.Seed = nil // never kept where a caller could read it back
 	src := mrand.NewChaCha8(seed)
-	t := &Thresholdout{opts: o, src: src, rng: mrand.New(src), budget: o.Budget}
-	t.that = o.T + t.noise(2*o.Sigma)
+	t := &Thresholdout{opts: o, src: src, rng: mrand.New(src)}
+	if o.PerTeam {
+		t.teams = map[string]*thState{}
+	} else {
+		t.all = t.fresh(o.Budget)
+	}
 	return t, nil
 }
 
+// fresh returns a budget with a newly drawn threshold.
+func (t *Thresholdout) fresh(budget int) thState {
+	return thState{that: t.opts.T + t.noise(2*t.opts.Sigma), budget: budget}
+}
+
+// of returns team's state (the global one unless PerTeam).
+func (t *Thresholdout) of(team string) *thState {
+	if !t.opts.PerTeam {
+		return &t.all
+	}
+	st, ok := t.teams[team]
+	if !ok {
+		f := t.fresh(t.opts.Budget)
+		st = &f
+		t.teams[team] = st
+	}
+	return st
+}
+
 func (t *Thresholdout) String() string {
-	return fmt.Sprintf("thresholdout(T=%g, σ=%g, B=%d)", t.opts.T, t.opts.Sigma, t.opts.Budget)
+	per := ""
+	if t.opts.PerTeam {
+		per = " per team"
+	}
+	return fmt.Sprintf("thresholdout(T=%g, σ=%g, B=%d%s)", t.opts.T, t.opts.Sigma, t.opts.Budget, per)
 }
 func (t *Thresholdout) kind() stageKind { return scoreStage }
 
-// Remaining returns the budget left.
+// PerTeam reports whether each team has its own budget.
+func (t *Thresholdout) PerTeam() bool { return t.opts.PerTeam }
+
+// Remaining returns the global budget left (PerTeam: B, the budget of a
+// team yet to submit; see [Thresholdout.TeamState]).
 func (t *Thresholdout) Remaining() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.budget
+	if t.opts.PerTeam {
+		return t.opts.Budget
+	}
+	return t.all.budget
+}
+
+// TeamState returns, with PerTeam, team's budget left and threshold, and
+// false if team has not submitted (it starts with B and a fresh
+// threshold); without PerTeam, the global state ([Thresholdout.State]).
+func (t *Thresholdout) TeamState(team string) (ThresholdoutState, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.opts.PerTeam {
+		return ThresholdoutState{Remaining: t.all.budget, Threshold: t.all.that}, true
+	}
+	st, ok := t.teams[team]
+	if !ok {
+		return ThresholdoutState{}, false
+	}
+	return ThresholdoutState{Remaining: st.budget, Threshold: st.that}, true
+}
+
+// SetTeamState sets, with PerTeam, team's budget left and threshold; nil
+// forgets team, which then starts afresh (B, a new threshold drawn from
+// the stream) at its next submission. Without PerTeam it sets the global
+// state (nil is an error). It returns an error, and changes nothing, for
+// a budget outside [0, B] or a threshold that is NaN or infinite.
+func (t *Thresholdout) SetTeamState(team string, st *ThresholdoutState) error {
+	if st == nil {
+		if !t.opts.PerTeam {
+			return errors.New("defence: Thresholdout has one global state; it cannot be forgotten")
+		}
+		t.mu.Lock()
+		delete(t.teams, team)
+		t.mu.Unlock()
+		return nil
+	}
+	if err := t.checkState(*st); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.opts.PerTeam {
+		t.all = thState{that: st.Threshold, budget: st.Remaining}
+		return nil
+	}
+	t.teams[team] = &thState{that: st.Threshold, budget: st.Remaining}
+	return nil
 }
 
 func (t *Thresholdout) noise(scale float64) float64 {
@@ -125,7 +221,8 @@ func (t *Thresholdout) noise(scale float64) float64 {
 func (t *Thresholdout) apply(s *state) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.budget < 1 {
+	st := t.of(s.sub.Team)
+	if st.budget < 1 && !t.opts.TrainWhenExhausted {
 		return ErrExhausted
 	}
 	train := s.sub.TrainScore
@@ -138,6 +235,13 @@ func (t *Thresholdout) apply(s *state) error {
 			return err
 		}
 	}
+	if st.budget < 1 {
+		// Spent, with TrainWhenExhausted: the training score, without
+		// looking at the holdout.
+		s.score = new(big.Rat).Set(train)
+		s.events = append(s.events, "thresholdout: budget spent, training score answered")
+		return nil
+	}
 	h, err := s.value()
 	if err != nil {
 		return err
@@ -145,15 +249,14 @@ func (t *Thresholdout) apply(s *state) error {
 	hf, _ := h.Float64()
 	tf, _ := train.Float64()
 	eta := t.noise(4 * t.opts.Sigma)
-	if math.Abs(hf-tf) > t.that+eta {
+	if math.Abs(hf-tf) > st.that+eta {
 		xi := t.noise(t.opts.Sigma)
 		if math.IsInf(xi, 0) || math.IsNaN(xi) {
 			return fmt.Errorf("defence: Thresholdout noise overflowed (σ %g)", t.opts.Sigma)
 		}
-		t.budget--
-		t.that = t.opts.T + t.noise(2*t.opts.Sigma)
+		*st = t.fresh(st.budget - 1)
 		s.score = new(big.Rat).Add(h, new(big.Rat).SetFloat64(xi))
-		s.events = append(s.events, fmt.Sprintf("thresholdout: holdout answered, budget %d left", t.budget))
+		s.events = append(s.events, fmt.Sprintf("thresholdout: holdout answered, budget %d left", st.budget))
 		return nil
 	}
 	s.score = new(big.Rat).Set(train)
@@ -166,11 +269,14 @@ func (t *Thresholdout) apply(s *state) error {
 // new seed; only the budget carries the mechanism's guarantee over). It
 // returns an error if remaining is negative or above the configured B.
 func (t *Thresholdout) Restore(remaining int) error {
+	if t.opts.PerTeam {
+		return errors.New("defence: Thresholdout keeps one budget per team: restore each with SetTeamState")
+	}
 	if remaining < 0 || remaining > t.opts.Budget {
 		return fmt.Errorf("defence: Thresholdout budget %d out of [0, %d]", remaining, t.opts.Budget)
 	}
 	t.mu.Lock()
-	t.budget = remaining
+	t.all.budget = remaining
 	t.mu.Unlock()
 	return nil
 }

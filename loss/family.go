@@ -211,7 +211,7 @@ func NewBregman(h, hp func(z, x *big.Float) error, dSup float64) (*Binary, error
 }
 
 // DSup returns sup |d(x)| over the prediction domain, +Inf if d is
-// unbounded. A bounded d limits separation (see decode.PlanFamily).
+// unbounded. A bounded d limits separation (see single.PlanFamily).
 func (l *Binary) DSup() float64 { return l.dSup }
 
 // LogitDomain reports whether predictions are logits in ℝ rather than

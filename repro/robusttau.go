@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/labelinf/labelinf/bench"
-	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/single"
 )
 
 // runRobustTau plots the largest N that one noisy score recovers at 100%
@@ -18,7 +18,7 @@ import (
 // fpa: every term in the format, summed recursively, divided by N; the
 // attacker bounds the server's rounding), with probabilities
 // (cross-entropy) or logits (sigmoid cross-entropy), and against an exact
-// server taking big.Float probabilities (decode.MaxProbRows). ICML Fig
+// server taking big.Float probabilities (single.MaxProbRows). ICML Fig
 // 1(e)'s three points are the paper's.
 func runRobustTau(ctx context.Context, c *Config, r *Result) error {
 	taus := []float64{1e-8, 1e-6, 1e-4, 1e-2, 0.1, 1, 10, 100}
@@ -67,13 +67,13 @@ func runRobustTau(ctx context.Context, c *Config, r *Result) error {
 	bf := Series{Name: "exact server, big.Float probabilities (≤ 64 shown)", Color: len(encs) + 1, Dashed: true}
 	var got []string
 	for _, tau := range taus {
-		n := decode.MaxProbRows(tau, 0)
+		n := single.MaxProbRows(tau, 0)
 		bf.X, bf.Y = append(bf.X, tau), append(bf.Y, float64(min(n, maxN)))
 		got = append(got, fmt.Sprint(n))
 	}
 	fig.Series = append(fig.Series, bf)
 	r.Rows = append(r.Rows, Row{What: "largest N, exact server, big.Float probabilities, τ = " + floats(taus), Paper: "—", Ours: strings.Join(got, ", "),
-		Note: "ours only; decode.MaxProbRows: e^(−W·2^(N−1)) must stay above 2^(−2³¹); logits on an exact server have no such limit (N = 100,000 in 1.2 s, BENCHMARKS.md §8)"})
+		Note: "ours only; single.MaxProbRows: e^(−W·2^(N−1)) must stay above 2^(−2³¹); logits on an exact server have no such limit (N = 100,000 in 1.2 s, BENCHMARKS.md §8)"})
 	paper := Series{Name: "paper, ICML Fig 1(e) (float64)", Points: true, Color: 7}
 	for i, tau := range fig1Taus {
 		paper.X, paper.Y = append(paper.X, tau), append(paper.Y, float64(fig1PaperN[i]))

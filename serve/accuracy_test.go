@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/labelinf/labelinf/defence"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -237,4 +238,40 @@ func TestRulesFresh(t *testing.T) {
 	ll, err := NewCompetition(cc, nil)
 	require.NoError(t, err)
 	require.ErrorContains(t, CheckRules(ctx, e.st, []*Competition{ll}), "must not mix two rules")
+}
+
+// TestRulesStateLayout: once a competition holds scores, switching its
+// Thresholdout (or Ladder) between a global and a per-team state is
+// refused at start: the stored state is kept by layout, and a spent
+// global budget would come back as fresh per-team ones.
+func TestRulesStateLayout(t *testing.T) {
+	ctx := context.Background()
+	hold, train := []int{0, 1, 1, 0}, []int{1, 0}
+	none := -1
+	trainFile := writeLabels(t, train)
+	th := func(perTeam bool) CompetitionConfig {
+		return CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", Decimals: &none, TrainLabels: trainFile,
+			Defence: &defence.Settings{Thresholdout: &defence.ThresholdoutSettings{T: 0.05, Sigma: 0.002, Budget: 1, PerTeam: perTeam}}}
+	}
+	db := filepath.Join(t.TempDir(), "serve.db")
+	e, err := newEnvDB(t, db, [][]int{hold}, th(false))
+	require.NoError(t, err)
+	require.NoError(t, CheckRules(ctx, e.st, []*Competition{e.comps["d"]}))
+	rule, _, err := e.st.MetricRule(ctx, "d")
+	require.NoError(t, err)
+	assert.Equal(t, "log-loss leaderboard clip=1e-15; thresholdout global", rule)
+	a := e.post("/v1/competitions/d/submissions", e.key("a"), "application/json", predJSON([]float64{.5, .5, .1, .9, .9, .1}))
+	require.Equal(t, 201, a.Status, a.Raw)
+	for _, perTeam := range []bool{true, false} {
+		cc := th(perTeam)
+		cc.Labels, cc.PublicFraction = writeLabels(t, hold), 1
+		c, err := NewCompetition(cc, nil)
+		require.NoError(t, err)
+		err = CheckRules(ctx, e.st, []*Competition{c})
+		if perTeam {
+			assert.ErrorContains(t, err, "thresholdout global")
+		} else {
+			assert.NoError(t, err)
+		}
+	}
 }

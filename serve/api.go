@@ -16,7 +16,9 @@ type competitionInfo struct {
 	// Model is a log-loss metric's scoring model, decimals included, in
 	// the composed syntax labelinf attack -assume and plan read
 	// (scorer.ParseSpec); absent for accuracy and ROC AUC. It comes from
-	// the configuration alone: it says nothing about the labels.
+	// the configuration alone: it says nothing about the labels. It is
+	// the metric's, published whatever the defence: a defence (published
+	// or not) may release another score than the model computes.
 	Model       string     `json:"model,omitempty"`
 	Classes     int        `json:"classes"`
 	Rows        int        `json:"rows"`
@@ -29,15 +31,16 @@ type competitionInfo struct {
 	DailyLimit  int        `json:"daily_limit"`
 	TotalLimit  int        `json:"total_limit"`
 	MinInterval string     `json:"min_interval"`
+	// Defence is the defence's allow-listed parameters, published only
+	// when the host sets publish_defence.
+	Defence *PublishedDefence `json:"defence,omitempty"`
 }
 
 func (s *Server) info(c *Competition) competitionInfo {
-	ci := competitionInfo{ID: c.ID, Title: c.Title, Metric: c.Metric.Name(), Classes: c.K, Rows: c.Rows(), TrainRows: len(c.train), PublicRows: len(c.publicRows),
+	ci := competitionInfo{ID: c.ID, Title: c.Title, Metric: c.Metric.Name(), Classes: c.K, Rows: c.Rows(), TrainRows: len(c.train), PublicRows: c.PublicRows(),
 		Decimals: c.Decimals, LowerBetter: c.Metric.LowerIsBetter(), Closed: c.Closed(s.o.Now()),
-		DailyLimit: c.Limits.Daily, TotalLimit: c.Limits.Total, MinInterval: c.Limits.MinInterval.String()}
-	if l, ok := c.Metric.(*logLoss); ok && roundingAlone(c.Releaser) {
-		// Rounding alone releases the score (a defence in front of it,
-		// which the model does not describe, withholds it).
+		DailyLimit: c.Limits.Daily, TotalLimit: c.Limits.Total, MinInterval: c.Limits.MinInterval.String(), Defence: c.published}
+	if l, ok := c.Metric.(*logLoss); ok {
 		ci.Model = l.Model(c.Decimals)
 	}
 	if !c.Closes.IsZero() {
@@ -45,17 +48,6 @@ func (s *Server) info(c *Competition) competitionInfo {
 		ci.Closes = &t
 	}
 	return ci
-}
-
-// roundingAlone reports whether r releases a score by rounding it alone.
-func roundingAlone(r Releaser) bool {
-	switch r := r.(type) {
-	case Round:
-		return true
-	case Chain:
-		return len(r) == 1 && roundingAlone(r[0])
-	}
-	return false
 }
 
 func (s *Server) comp(w http.ResponseWriter, r *http.Request) *Competition {
@@ -103,7 +95,7 @@ func (s *Server) apiSubmit() http.Handler {
 		if c == nil {
 			return
 		}
-		rc, e := s.submitRequest(w, r, c, bearer(r), mediaType(r), r.Header.Get("Idempotency-Key"), nil)
+		rc, e := s.submitRequest(w, r, c, bearer(r), r.Header.Get("Content-Type"), r.Header.Get("Idempotency-Key"), nil)
 		if e != nil {
 			s.fail(w, r, e)
 			return
@@ -124,8 +116,9 @@ func (s *Server) apiSubmit() http.Handler {
 // NAT, a proxy) never lock each other out. Only requests without a valid
 // key (none, malformed, unknown, revoked) are limited, and charged, per
 // client address; from an address out of tokens a token that cannot be a
-// key is refused before the key lookup. body nil reads the request's.
-func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Competition, token, mt, idem string, body []byte) (*receipt, *apiError) {
+// key is refused before the key lookup. body nil reads the request's; ct
+// is its Content-Type.
+func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Competition, token, ct, idem string, body []byte) (*receipt, *apiError) {
 	ip := "ip:" + s.clientIP(r)
 	if !wellFormedToken(token) {
 		if e := s.preflight(ip); e != nil {
@@ -155,7 +148,7 @@ func (s *Server) submitRequest(w http.ResponseWriter, r *http.Request, c *Compet
 	}
 	var rc *receipt
 	if e == nil {
-		rc, e = s.score(r.Context(), c, k, body, mt, idem)
+		rc, e = s.score(r.Context(), c, k, body, ct, idem)
 	}
 	if e != nil && e.Status < 500 {
 		s.limits.charge(kid, time.Now())
@@ -184,7 +177,9 @@ func (s *Server) healthz() http.Handler {
 		defer cancel()
 		if err := s.o.Store.Ping(ctx); err != nil {
 			s.log.Error("healthz", "err", err)
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "database unavailable"})
+			// The shape of every error, with the probe's "status" beside it.
+			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "database unavailable",
+				"error": map[string]string{"reason": "unavailable", "message": "the database does not answer"}})
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

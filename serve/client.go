@@ -54,9 +54,14 @@ func (e *LimitError) Error() string {
 
 // NewClient connects to the competition at url
 // (http://HOST:PORT/v1/competitions/ID) with API key token, reading its
-// rows, classes and decimals. An attack needs every row on the public
-// board: a competition with a private split scores a subset of rows the
-// server does not disclose, which NewClient refuses.
+// rows, classes and decimals, and submits nothing. An attack needs every
+// row on the public board: a competition with a private split or a
+// random subset scores rows the server does not disclose, which
+// NewClient refuses; and it plans for the published model alone, so
+// NewClient refuses a competition that publishes a defence the model
+// does not describe (PublishedDefence.Unmodelled: a Ladder, noise,
+// Thresholdout, a split or subset), naming it. A defence the host does
+// not publish cannot be seen here.
 func NewClient(ctx context.Context, url, token string, hc *http.Client) (*Client, error) {
 	return newClient(ctx, url, token, hc, false)
 }
@@ -94,8 +99,11 @@ func newClient(ctx context.Context, url, token string, hc *http.Client, split bo
 	if c.info.Rows < 1 || c.info.Classes < 2 {
 		return nil, fmt.Errorf("serve: %s: %d rows, %d classes", url, c.info.Rows, c.info.Classes)
 	}
+	if !split && len(c.info.Defence.Unmodelled()) > 0 {
+		return nil, unmodelledError(url, c.info.Defence)
+	}
 	if c.info.PublicRows != c.info.Rows && !split {
-		return nil, fmt.Errorf("serve: %s scores %d public rows of %d, chosen by a split the server keeps secret: an attack needs every row scored", url, c.info.PublicRows, c.info.Rows)
+		return nil, fmt.Errorf("serve: %s scores %d public rows of %d, chosen by the server (a split or a random subset it keeps secret): an attack needs every row scored", url, c.info.PublicRows, c.info.Rows)
 	}
 	return c, nil
 }
@@ -113,6 +121,10 @@ func (c *Client) Decimals() int { return c.info.Decimals }
 // of scorer.ParseSpec, decimals included ("" for a metric that is not a
 // log-loss, or a server that does not publish it).
 func (c *Client) Model() string { return c.info.Model }
+
+// Defence returns the defence the competition publishes (nil if none is
+// published).
+func (c *Client) Defence() *PublishedDefence { return c.info.Defence }
 
 // Metric returns the competition's metric name.
 func (c *Client) Metric() string { return c.info.Metric }

@@ -98,8 +98,10 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		ReadTimeout:       cfg.ReadTimeout.or(30 * time.Second),
 		WriteTimeout:      cfg.WriteTimeout.or(30 * time.Second),
 		IdleTimeout:       cfg.IdleTimeout.or(60 * time.Second),
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// Far above the server's own limit (Options.MaxHeaderBytes, 64
+		// KiB), so that it, not net/http's plain-text 431, answers.
+		MaxHeaderBytes: httpMaxHeaderBytes,
+		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	// Shutdown closes the listener, then runs this: the replacement may
 	// start while the requests in flight finish (servelock.go).
@@ -135,6 +137,11 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	log.Info("stopped")
 	return nil
 }
+
+// httpMaxHeaderBytes is the http.Server's header limit: headers between
+// Options.MaxHeaderBytes and it get the server's JSON 431, larger ones
+// net/http's plain-text one.
+const httpMaxHeaderBytes = 1 << 20
 
 // OpenStore opens the configured database.
 func OpenStore(ctx context.Context, d DatabaseConfig) (Store, error) {

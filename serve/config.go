@@ -78,13 +78,15 @@ type CompetitionConfig struct {
 	// (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M),
 	// accuracy (scikit-learn's rule: a binary p = 0.5 is class 0),
 	// accuracy-v1 (releases before it: p = 0.5 is class 1; only to finish
-	// a competition scored so, see CheckRules) or roc-auc (binary only).
+	// a competition scored so, see CheckRules), roc-auc (binary only) or
+	// brier (scikit-learn's brier_score_loss; K > 2: its multiclass form,
+	// rows summing to 1).
 	Metric string `json:"metric"`
 	// Clip overrides a log-loss model's clipping: "none", or ε to clip
 	// predictions to [ε, 1−ε]. Empty keeps the model's.
 	Clip string `json:"clip"`
 	// Decimals the reported score is rounded to (ties to even); absent
-	// takes the model's (5 for leaderboard, accuracy and roc-auc,
+	// takes the model's (5 for leaderboard, accuracy, roc-auc and brier,
 	// unrounded for the others), −1 reports it unrounded.
 	Decimals *int `json:"decimals"`
 	// PublicFraction of the rows, drawn with SplitSeed, make the public
@@ -131,6 +133,16 @@ type CompetitionConfig struct {
 	// losses, so that a restart gives the same noise to the same
 	// prediction. Fresh noise without it uses a random secret per process.
 	DefenceSecretFile string `json:"defence_secret_file,omitempty"`
+	// PublishDefence makes GET /v1/competitions/{id} publish the
+	// defence's parameters as "defence" (PublishedDefence: the split's
+	// public fraction and close, the subset size, Thresholdout's T, σ,
+	// budget and options, the Ladder's kind, η, grid and scope, the
+	// noise's kind, scale and key mode, decimals, clip, limits). Never
+	// published: seeds (split_seed, defence.split.seed, simulation_seed),
+	// the noise secret, the state file, which rows are public, any team's
+	// state. Off (the default), nothing about the defence is published;
+	// the metric's model ("model") is published either way.
+	PublishDefence bool `json:"publish_defence,omitempty"`
 	// SimulationSeed (64 hexadecimal digits) builds the defence with
 	// defence.Settings.SimulationChain: every random stream (noise,
 	// subsets) follows from it, so that labelinf audit's loopback mode
@@ -294,6 +306,8 @@ type Competition struct {
 	privateLabels []int
 	defence       *served // nil: the public score goes through Releaser
 	train         []int   // the training rows' labels (public), before the holdout rows
+	scoredRows    int     // the holdout rows a public score covers
+	published     *PublishedDefence
 }
 
 // Rows returns the number of rows a submission carries: the training
@@ -306,8 +320,10 @@ func (c *Competition) HasPrivate() bool { return len(c.privateRows) > 0 }
 // Closed reports whether the competition is closed at t.
 func (c *Competition) Closed(t time.Time) bool { return !c.Closes.IsZero() && !t.Before(c.Closes) }
 
-// PublicRows returns the number of public rows.
-func (c *Competition) PublicRows() int { return len(c.publicRows) }
+// PublicRows returns the number of holdout rows a public score covers:
+// the public rows, or a random subset of them of the defence's subset
+// size.
+func (c *Competition) PublicRows() int { return c.scoredRows }
 
 // NewCompetition loads cc's labels and builds it. A Releaser chain of
 // defences goes in front of the rounding (nil: rounding alone); it cannot
@@ -361,6 +377,17 @@ func NewCompetition(cc CompetitionConfig, defences Chain) (*Competition, error) 
 	c.Releaser = append(slices.Clone(defences), Round{Decimals: c.Decimals})
 	if len(c.publicRows) == 0 {
 		return nil, fmt.Errorf("serve: competition %q: public_fraction %v of %d rows leaves no public row", cc.ID, cc.PublicFraction, len(labels))
+	}
+	c.scoredRows = len(c.publicRows)
+	if cc.Defence != nil && cc.Defence.Subset > 0 {
+		if cc.Defence.Subset > len(c.publicRows) {
+			return nil, fmt.Errorf("serve: competition %q: defence.subset %d over the %d public rows", cc.ID, cc.Defence.Subset, len(c.publicRows))
+		}
+		c.scoredRows = cc.Defence.Subset
+	}
+	if cc.PublishDefence {
+		c.published = publishDefence(*cc.Defence)
+		c.published.Decimals = &c.Decimals
 	}
 	c.publicLabels = gatherInts(labels, c.publicRows)
 	c.privateLabels = gatherInts(labels, c.privateRows)

@@ -3,11 +3,13 @@ package serve
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +23,7 @@ import (
 func TestExampleConfig(t *testing.T) {
 	cfg, err := LoadConfig("../examples/competition.json")
 	require.NoError(t, err)
-	require.Len(t, cfg.Competitions, 4)
+	require.Len(t, cfg.Competitions, 5)
 	for _, cc := range cfg.Competitions {
 		c, err := NewCompetition(cc, nil)
 		require.NoError(t, err, cc.ID)
@@ -40,6 +42,54 @@ func TestExampleConfig(t *testing.T) {
 	assert.Equal(t, 5, d.Limits.Daily)
 	assert.Equal(t, "sqlite", cfg.Database.Driver)
 	assert.Equal(t, filepath.Join("..", "examples", "labelinf.db"), cfg.Database.DSN)
+}
+
+// exampleAbsent are the configuration fields examples/competition.json
+// leaves out, as examples/README.md says (each needs a secret, a
+// simulation or an old server's file).
+var exampleAbsent = []string{"defence_secret_file", "defence_state_file", "simulation_seed"}
+
+// TestExampleHasEveryField: examples/competition.json sets every field of
+// Config and CompetitionConfig (somewhere) except exampleAbsent, and
+// examples/README.md names exactly those as absent.
+func TestExampleHasEveryField(t *testing.T) {
+	b, err := os.ReadFile("../examples/competition.json")
+	require.NoError(t, err)
+	var doc struct {
+		Top   map[string]json.RawMessage
+		Comps []map[string]json.RawMessage `json:"competitions"`
+	}
+	require.NoError(t, json.Unmarshal(b, &doc.Top))
+	require.NoError(t, json.Unmarshal(b, &doc))
+	present := map[string]bool{}
+	for k := range doc.Top {
+		present[k] = true
+	}
+	for _, c := range doc.Comps {
+		for k := range c {
+			present[k] = true
+		}
+	}
+	var fields []string
+	for _, typ := range []reflect.Type{reflect.TypeFor[Config](), reflect.TypeFor[CompetitionConfig]()} {
+		for f := range typ.Fields() {
+			if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+				fields = append(fields, name)
+			}
+		}
+	}
+	var absent []string
+	for _, f := range fields {
+		if !present[f] {
+			absent = append(absent, f)
+		}
+	}
+	assert.ElementsMatch(t, exampleAbsent, absent, "fields absent from examples/competition.json")
+	readme, err := os.ReadFile("../examples/README.md")
+	require.NoError(t, err)
+	for _, f := range exampleAbsent {
+		assert.Contains(t, string(readme), "`"+f+"`", "examples/README.md names the absent field")
+	}
 }
 
 func TestConfigErrors(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/labelinf/labelinf/libm"
 	"math"
 	"math/big"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -34,8 +35,8 @@ const minSecretBytes = 32
 func checkDefence(cc *CompetitionConfig) error {
 	d := cc.Defence
 	if d == nil {
-		if cc.DefenceSecretFile != "" || cc.SimulationSeed != "" || cc.TrainLabels != "" || cc.DefenceStateFile != "" {
-			return errors.New("defence_secret_file, defence_state_file, simulation_seed and train_labels need a defence")
+		if cc.DefenceSecretFile != "" || cc.SimulationSeed != "" || cc.TrainLabels != "" || cc.DefenceStateFile != "" || cc.PublishDefence {
+			return errors.New("defence_secret_file, defence_state_file, simulation_seed, train_labels and publish_defence need a defence")
 		}
 		return nil
 	}
@@ -105,6 +106,7 @@ type served struct {
 	// stateFile is a defence_state_file to import once (defstate.go).
 	stateFile     string
 	ladderPerTeam bool
+	thPerTeam     bool // Thresholdout keeps one budget per team
 	// sim: simulation_seed; the random streams' positions are stored too.
 	sim bool
 	// thInit and streamsInit are the state before any submission.
@@ -165,7 +167,8 @@ func buildDefence(c *Competition, cc CompetitionConfig, labels []int) error {
 		}
 	}
 	s := &served{chain: ch, stateFile: cc.DefenceStateFile, labels: labels, eps: 1e-300, perRow: d.Ladder != nil || keyedLosses,
-		ladderPerTeam: d.Ladder != nil && d.Ladder.PerTeam, sim: cc.SimulationSeed != ""}
+		ladderPerTeam: d.Ladder != nil && d.Ladder.PerTeam, sim: cc.SimulationSeed != "",
+		thPerTeam: d.Thresholdout != nil && d.Thresholdout.PerTeam}
 	if th := ch.Thresholdout(); th != nil {
 		s.thInit = th.State()
 	}
@@ -242,6 +245,16 @@ func (c *Competition) releasePublic(pred, train []float64, team string, st State
 		return "", err
 	}
 	return formatValue(Value{R: r.Score}, c.Decimals), nil
+}
+
+// exhausted is the refusal of a submission once Thresholdout's budget
+// is spent (thresholdout.exhausted "refuse", the default).
+func (c *Competition) exhausted() *apiError {
+	msg := "the holdout's Thresholdout budget, shared by every team, is spent: it answers no more submissions"
+	if th := c.defence.chain.Thresholdout(); th != nil && th.PerTeam() {
+		msg = "your team's Thresholdout budget is spent: the holdout answers no more of its submissions"
+	}
+	return reject(http.StatusForbidden, "holdout_exhausted", msg)
 }
 
 // identity reports whether rows is 0, 1, …, n−1: every row, in order.

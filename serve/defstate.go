@@ -12,6 +12,7 @@ package serve
 // Scopes, locked in this order by every transaction:
 //
 //	thresholdout      Thresholdout's budget left and threshold T̂ (JSON)
+//	thresholdout/TEAM the same for one team, with thresholdout.per_team
 //	ladder/TEAM       a per-team Ladder's entry (TEAM = the key's name)
 //	ladder/           the global Ladder's entry
 //	streams           defence.Chain.StreamState, under simulation_seed only
@@ -134,6 +135,14 @@ func decodeThresholdout(b []byte) (defence.ThresholdoutState, error) {
 	return defence.ThresholdoutState{Remaining: tb.Remaining, Threshold: math.Float64frombits(bits)}, nil
 }
 
+// thScope is the scope of team's Thresholdout state.
+func (s *served) thScope(team string) string {
+	if s.thPerTeam {
+		return scopeThresholdout + "/" + team
+	}
+	return scopeThresholdout
+}
+
 // ladderScope is the scope of team's ladder.
 func (s *served) ladderScope(team string) string {
 	if s.ladderPerTeam {
@@ -150,8 +159,9 @@ func (s *served) release(st StateTx, sub defence.Submission) (defence.Released, 
 	th, lad := s.chain.Thresholdout(), s.chain.Ladder()
 	var thB, ladB, strB []byte
 	var err error
+	thScope := s.thScope(sub.Team)
 	if th != nil {
-		if thB, err = st.Lock(scopeThresholdout); err != nil {
+		if thB, err = st.Lock(thScope); err != nil {
 			return defence.Released{}, err
 		}
 	}
@@ -167,11 +177,18 @@ func (s *served) release(st StateTx, sub defence.Submission) (defence.Released, 
 		}
 	}
 	// Decode before taking the chain: nothing below can fail half-way.
-	thSt := s.thInit
+	// thSt nil: a team's first submission under a per-team budget (B,
+	// and a threshold drawn from the stream then).
+	var thSt *defence.ThresholdoutState
 	if len(thB) > 0 {
-		if thSt, err = decodeThresholdout(thB); err != nil {
+		v, err := decodeThresholdout(thB)
+		if err != nil {
 			return defence.Released{}, err
 		}
+		thSt = &v
+	} else if !s.thPerTeam {
+		v := s.thInit
+		thSt = &v
 	}
 	snap := map[string]defence.LadderEntry{}
 	if len(ladB) > 0 {
@@ -193,7 +210,7 @@ func (s *served) release(st StateTx, sub defence.Submission) (defence.Released, 
 	}
 
 	if th != nil {
-		if err := st.Put(scopeThresholdout, encodeThresholdout(newTh)); err != nil {
+		if err := st.Put(thScope, encodeThresholdout(newTh)); err != nil {
 			return defence.Released{}, err
 		}
 	}
@@ -216,10 +233,10 @@ func (s *served) release(st StateTx, sub defence.Submission) (defence.Released, 
 
 // releaseLocked is release's part under s.mu: the chain holds the
 // submission's state only between Restore and the read-back.
-func (s *served) releaseLocked(th *defence.Thresholdout, lad *defence.Ladder, thSt defence.ThresholdoutState,
+func (s *served) releaseLocked(th *defence.Thresholdout, lad *defence.Ladder, thSt *defence.ThresholdoutState,
 	snap map[string]defence.LadderEntry, streams []byte, sub defence.Submission) (r defence.Released, newTh defence.ThresholdoutState, newLad map[string]defence.LadderEntry, newStr []byte, err error) {
 	if th != nil {
-		if err = th.SetState(thSt); err != nil {
+		if err = th.SetTeamState(sub.Team, thSt); err != nil {
 			return
 		}
 	}
@@ -237,7 +254,11 @@ func (s *served) releaseLocked(th *defence.Thresholdout, lad *defence.Ladder, th
 		return
 	}
 	if th != nil {
-		newTh = th.State()
+		var ok bool
+		if newTh, ok = th.TeamState(sub.Team); !ok {
+			err = errors.New("serve: Thresholdout released and holds no state for the team")
+			return
+		}
 	}
 	if lad != nil && slices.Contains(r.Events, "ladder: moved") {
 		newLad = lad.Snapshot()
@@ -288,6 +309,8 @@ func (s *served) legacyScopes(b []byte, path string) (map[string][]byte, error) 
 		return nil, fmt.Errorf("defence_state_file %s holds a Ladder's state and the competition has no Ladder", path)
 	case ls.ThresholdoutRemaining != nil && th == nil:
 		return nil, fmt.Errorf("defence_state_file %s holds a Thresholdout budget and the competition has no Thresholdout", path)
+	case ls.ThresholdoutRemaining != nil && s.thPerTeam:
+		return nil, fmt.Errorf("defence_state_file %s holds a global Thresholdout budget and the competition's is per team (thresholdout.per_team): a spent global budget must not become fresh per-team ones", path)
 	}
 	out := map[string][]byte{}
 	for team, e := range ls.Ladder {

@@ -17,14 +17,18 @@
 // by the scorer model string that labelinf attack -assume takes
 // (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M), so
 // a served competition and the model an attacker assumes are one thing;
-// accuracy and roc-auc are exact rationals. Accuracy counts a row right
+// accuracy and roc-auc are exact rationals, brier is scikit-learn's
+// brier_score_loss bit for bit. Accuracy counts a row right
 // when its predicted class is its label, the class scikit-learn's
 // model.predict gives: numpy's argmax, the first class of largest
 // probability, so a binary p = 0.5 is class 0 and p > 0.5 class 1 (equal
 // to scikit-learn's accuracy_score(y, model.predict(X)), tested against
-// it). The database records the rule each competition's scores follow,
-// and a server whose metric would score by another rule refuses to start
-// while scores exist ([CheckRules]): releases before this rule counted a
+// it). The database records the rule each competition's scores follow
+// (the metric's, and whether its Ladder and Thresholdout keep their state
+// globally or per team), and a server whose configuration would score by
+// another rule refuses to start while scores exist ([CheckRules]), so
+// that no board mixes two rules and no switch of per_team starts spent
+// budgets afresh. Releases before this rule counted a
 // binary p = 0.5 as class 1, and a binary accuracy competition scored by
 // them finishes as "metric": "accuracy-v1" (that old rule) or starts anew. float64-sklearn and torch-bce
 // score bit for bit as Debian 12's scikit-learn 1.2.1 log_loss and
@@ -36,10 +40,13 @@
 //
 //	POST /v1/competitions/{id}/submissions   submit (Authorization: Bearer KEY)
 //	GET  /v1/competitions                    competitions: rows, classes, metric, decimals, limits
-//	GET  /v1/competitions/{id}               one competition; "model": a log-loss
-//	                                         metric's arithmetic, clip and decimals in
-//	                                         the syntax of labelinf -assume (from the
-//	                                         config alone; absent behind a defence)
+//	GET  /v1/competitions/{id}               one competition: rows, public_rows (the
+//	                                         holdout rows a public score covers),
+//	                                         "model" (a log-loss metric's arithmetic,
+//	                                         clip and decimals in the syntax of
+//	                                         labelinf -assume, from the config alone,
+//	                                         defended or not) and, only with
+//	                                         publish_defence, "defence" (see Defences)
 //	GET  /v1/competitions/{id}/leaderboard   public board; private too once closed
 //	GET  /healthz                            200 when the database answers
 //	GET  /metrics                            Prometheus
@@ -48,7 +55,10 @@
 // A submission's body is application/json, exactly {"predictions": [p0,
 // p1, …]} (binary: the probability of class 1 per row) or {"predictions":
 // [[p00, …, p0K-1], …]} (K classes), or text/csv with a header line and
-// "id,prediction" (or "id,p0,…,pK-1") per row, ids 0 to N−1 in any order.
+// "id,prediction" (or "id,p0,…,pK-1") per row, ids 0 to N−1 in any order
+// (a leading UTF-8 byte-order mark, as spreadsheet programs write, is
+// skipped). Bodies are UTF-8: a Content-Type with another charset
+// (utf-16, latin1) is refused.
 // Clients should send an Idempotency-Key header (any text ≤ 128 bytes,
 // new for each new prediction, e.g. a random UUID): a retry with the same
 // key and the same prediction returns the first answer, status (201) and
@@ -63,13 +73,20 @@
 //
 // with "score": null and "infinite": true for an infinite loss. Every
 // rejection is a 4xx with {"error": {"reason": "…", "message": "…"}}:
-// 400 malformed, 401 bad_key or revoked_key, 403 closed (or csrf), 404,
-// 405 method (with Allow),
-// 413 too_large, 415 media_type or encoding (compressed bodies are
-// refused), 422 invalid_prediction (outside [0, 1], rows not summing to 1
-// for a metric that does not renormalise), 429 budget_daily,
-// budget_total, budget_interval (with Retry-After) or rate_limited. A
-// 503 "unavailable" means the database failed and nothing was charged. A
+// 400 malformed, 401 bad_key or revoked_key, 403 closed,
+// holdout_exhausted, csrf or cross_origin (a form posted from another
+// site), 404 unknown_competition or not_found (also for a path with ".",
+// ".." or empty segments, answered as it is, never redirected), 405
+// method (with Allow), 413 too_large, 415 media_type, charset (not
+// UTF-8) or encoding (compressed bodies are refused), 422
+// invalid_prediction (outside [0, 1], rows not summing to 1 for a metric
+// that does not renormalise) or idempotency_key_reused, 429
+// budget_daily, budget_total, budget_interval (with Retry-After) or
+// rate_limited, 431 header_too_large (request line and headers over 64
+// KiB). The leaderboard page and its form answer HTML; only what
+// net/http refuses before the server sees a request (malformed HTTP,
+// headers over 1 MiB) is its plain text. A 503 "unavailable" means the
+// database failed and nothing was charged. A
 // 503 "outcome_unknown" means the database failed while committing and
 // the server could not learn, within 10 s, whether the submission was
 // stored (after a failed COMMIT it looks the submission's id up on a new
@@ -161,10 +178,20 @@
 // are public: a submission then carries their predictions first, the
 // training score (the metric's, exact) is answered unless the holdout's
 // differs by more than the noisy threshold, and once its budget B is
-// spent a submission is refused (403 holdout_exhausted) and not charged.
+// spent a submission is refused (403 holdout_exhausted) and not charged,
+// or, with "exhausted": "train", answered the training score alone
+// (charged; it says nothing about the holdout). The budget is global by
+// default, as the theorem assumes (one analyst), and that costs
+// availability: one key that overfits the holdout spends it, and from
+// then on every team's submission is refused (or, with "train", answered
+// from the training rows only). "per_team": true gives each team (key
+// name) its own B and threshold: no team can spend another's, but k
+// accounts buy k·B holdout answers, so the guarantee holds per account
+// (labelinf audit measures attacks with several accounts).
 // What the chain remembers (the Ladder's bests, and the parameter-free
 // Ladder's leader losses as 8 bytes a row; Thresholdout's budget and
-// noisy threshold) is kept in the database and read and updated in each
+// noisy threshold, one per team with per_team) is kept in the database
+// and read and updated in each
 // submission's transaction, under a row lock on PostgreSQL, so that
 // replicas release exactly what one server would and a restart forgets
 // nothing. A defence_state_file written by an older server is imported
@@ -179,6 +206,21 @@
 // (labelinf audit's loopback mode), never for a real competition.
 // Without a defence, the score passes through a [Releaser] chain ending
 // in the rounding to the configured decimals ([Round]).
+//
+// What is published: GET /v1/competitions/{id} always gives the metric's
+// model; the defence's parameters only when the host sets
+// publish_defence, and then only those of an allow-list
+// ([PublishedDefence]: the split's public fraction and close, the subset
+// size, Thresholdout's T, σ, budget and options, the Ladder's kind, η,
+// grid and scope, the noise's kind, scale and key mode, decimals, clip,
+// limits). Seeds (split_seed, the split's seed, simulation_seed), the
+// noise secret, the state file, which rows are public and any team's
+// state are never published. Without publish_defence the answer says
+// nothing of the defence, and a client planning for the model alone will
+// find the scores disagree. labelinf attack and plan (through
+// [NewClient]) refuse a competition that publishes a defence its model
+// does not describe (a split or subset, Thresholdout, the Ladder, noise),
+// naming it, before any submission.
 //
 // # References
 //

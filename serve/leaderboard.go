@@ -74,7 +74,8 @@ func (s *Server) leaderboard(ctx context.Context, c *Competition) (*Leaderboard,
 			b.sub, b.f = sub, f
 		}
 	}
-	lb := &Leaderboard{Competition: c.ID, Metric: c.Metric.Name(), LowerBetter: lower, Closed: c.Closed(s.o.Now())}
+	// An empty board is [], never null.
+	lb := &Leaderboard{Competition: c.ID, Metric: c.Metric.Name(), LowerBetter: lower, Closed: c.Closed(s.o.Now()), Public: []Entry{}}
 	for _, id := range order {
 		b := byKey[id]
 		lb.Public = append(lb.Public, Entry{Team: names[id], Score: b.sub.Public, Submissions: b.count, Submission: b.sub.ID, At: b.sub.At, f: b.f})

@@ -4,7 +4,9 @@ package serve
 // scoring library (scorer.Model): the log-loss metrics are those models, so
 // that a served competition and the model an attacker assumes
 // (labelinf attack -assume NAME) are one thing. Accuracy and ROC AUC are
-// computed here exactly, as rationals.
+// computed here exactly, as rationals; the Brier score is scikit-learn's
+// float64 arithmetic (scorer.Brier), its result taken as the rational it
+// is.
 
 import (
 	"errors"
@@ -21,6 +23,7 @@ import (
 const (
 	MetricAccuracy = "accuracy"
 	MetricAUC      = "roc-auc"
+	MetricBrier    = "brier"
 	// MetricAccuracyV1 is accuracy with the binary tie rule of labelinf
 	// releases before the scikit-learn rule (p = 0.5 counted as class 1),
 	// kept only so that a competition whose board was scored with it can
@@ -67,7 +70,7 @@ type Value struct {
 const rowSumTol = 1e-4
 
 // ParseMetric returns the metric called name with the given clipping: name
-// is accuracy, roc-auc or a scorer model name that labelinf attack -assume
+// is accuracy, roc-auc, brier or a scorer model name that labelinf attack -assume
 // accepts (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M).
 // clip "" keeps the model's clipping, "none" removes it, a decimal number
 // replaces ε (clip to [ε, 1−ε]); clip applies to log-loss only.
@@ -83,6 +86,11 @@ func ParseMetric(name, clip string) (Metric, error) {
 			return nil, errors.New("serve: clip applies to log-loss metrics only")
 		}
 		return auc{}, nil
+	case MetricBrier:
+		if clip != "" {
+			return nil, errors.New("serve: clip applies to log-loss metrics only")
+		}
+		return brier{}, nil
 	}
 	m, err := scorer.ParseModel(name)
 	if err != nil {
@@ -297,6 +305,35 @@ func (auc) Score(labels []int, pred []float64, k int) Value {
 	}
 	r := new(big.Rat).SetFrac(big.NewInt(u2), new(big.Int).Mul(big.NewInt(2*pos), big.NewInt(neg)))
 	return Value{R: r}
+}
+
+// brier is scikit-learn's Brier score (scorer.Brier: brier_score_loss
+// for two classes, the multiclass form of scikit-learn ≥ 1.7 for K > 2,
+// whose rows must sum to 1 as there).
+type brier struct{}
+
+func (brier) Name() string         { return MetricBrier }
+func (brier) Rule(k int) string    { return MetricBrier }
+func (brier) LowerIsBetter() bool  { return true }
+func (brier) DefaultDecimals() int { return 5 }
+func (brier) Check(pred []float64, n, k int) error {
+	if err := checkProbs(pred); err != nil {
+		return err
+	}
+	if k > 2 {
+		return checkRowSums(pred, k)
+	}
+	return nil
+}
+
+func (brier) Score(labels []int, pred []float64, k int) Value {
+	s, err := scorer.Brier(labels, pred, k)
+	if err != nil {
+		// Check has accepted pred and the labels were validated when
+		// loaded: unreachable, and no label-dependent answer either way.
+		return Value{Inf: true}
+	}
+	return Value{R: new(big.Rat).SetFloat64(s)}
 }
 
 // A ValueError says which submitted value is invalid and why.

@@ -7,12 +7,15 @@ package serve
 // Neither looks at the labels.
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"mime"
+	"net/http"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -380,6 +383,26 @@ func tokenHint(b []byte) string {
 	return ""
 }
 
+// contentType returns the media type of a submission's Content-Type
+// header ct, refusing a charset other than UTF-8 (or its subset
+// US-ASCII): a body is read as UTF-8, so a UTF-16 one would be misread.
+// A missing or malformed header gives "" (no known type).
+func contentType(ct string) (string, *apiError) {
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return "", nil
+	}
+	if cs, ok := params["charset"]; ok {
+		switch strings.ToLower(cs) {
+		case "utf-8", "utf8", "us-ascii":
+		default:
+			return "", reject(http.StatusUnsupportedMediaType, "charset",
+				fmt.Sprintf("Content-Type charset %q: the body must be UTF-8 (convert it, or send it without a charset)", clipText(cs, 40)))
+		}
+	}
+	return mt, nil
+}
+
 func clipText(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -387,15 +410,24 @@ func clipText(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// utf8BOM is the byte-order mark spreadsheet programs write at the start
+// of a "CSV UTF-8" file.
+const utf8BOM = "\xef\xbb\xbf"
+
 // parseCSV decodes a Kaggle-style CSV upload into dst: a header line, then
 // one line per row "id,prediction" (k = 2) or "id,p0,…,p(k−1)" (k > 2),
 // the id being the row's index in [0, n), each exactly once, in any order.
+// A UTF-8 byte-order mark before the header is skipped.
 func parseCSV(dst []float64, r io.Reader, n, k int) error {
 	per := 1
 	if k > 2 {
 		per = k
 	}
-	cr := csv.NewReader(r)
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
+		br.Discard(len(utf8BOM))
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = per + 1
 	cr.ReuseRecord = true
 	head, err := cr.Read()

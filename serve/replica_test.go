@@ -33,6 +33,9 @@ const replicaCompetitions = `[
  {"id": "th", "labels": %[1]q, "classes": 2, "metric": "float64-sklearn", "train_labels": %[2]q,
   "defence": {"thresholdout": {"t": 0.02, "sigma": 0.005, "budget": 3}, "decimals": 5},
   "simulation_seed": "00000000000000000000000000000000000000000000000000000000000000b2"},
+ {"id": "tt", "labels": %[1]q, "classes": 2, "metric": "float64-sklearn", "train_labels": %[2]q,
+  "defence": {"thresholdout": {"t": 0.02, "sigma": 0.005, "budget": 2, "per_team": true}, "decimals": 5},
+  "simulation_seed": "00000000000000000000000000000000000000000000000000000000000000c3"},
  {"id": "day", "labels": %[1]q, "classes": 2, "metric": "float64-sklearn", "decimals": 5, "daily_limit": 2},
  {"id": "iv", "labels": %[1]q, "classes": 2, "metric": "float64-sklearn", "decimals": 5, "min_interval": "1h"}
 ]`
@@ -121,6 +124,11 @@ func replicaSequence(r *rand.Rand, hold, train []int) []replicaStep {
 	for i := range 8 {
 		seq = append(seq, replicaStep{"th", teams[i%3], withTrain(nil, i%2 == 1)})
 	}
+	// Thresholdout per team (B = 2 each): each team overfits past its
+	// own budget, honest submissions between.
+	for i := range 12 {
+		seq = append(seq, replicaStep{"tt", teams[i%3], withTrain(nil, i%4 != 3)})
+	}
 	// Budgets: 2 a day; one an hour.
 	for i := range 4 {
 		seq = append(seq, replicaStep{"day", "bob", quality(0.5, uint64(30+i))}, replicaStep{"iv", "eve", quality(0.5, uint64(40+i))})
@@ -155,10 +163,10 @@ func submitTo(t *testing.T, base, comp, token string, pred []float64) string {
 // TestReplicasBehaveAsOne: real labelinf serve processes on PostgreSQL.
 // The same sequence of submissions (global Ladder, per-team Ladder fixed
 // and parameter-free, a simulation with subsets and fresh noise,
-// Thresholdout, daily and interval budgets) sent to one replica, and
+// Thresholdout global and per team, daily and interval budgets) sent to one replica, and
 // alternated over two, gets the same answers, status and score; and
 // concurrent overfitting submissions over two replicas get exactly
-// Thresholdout's budget of holdout answers.
+// Thresholdout's budget of holdout answers (per team: each team's).
 func TestReplicasBehaveAsOne(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 1))
 	hold, train := randLabels(r, 600, 2), randLabels(r, 300, 2)
@@ -220,6 +228,22 @@ func TestReplicasBehaveAsOne(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, map[string]int{"201": 3, "403": 9}, count)
+
+	// Per team: the same 12 (4 per team) under B = 2 each get exactly 2
+	// holdout answers per team, whichever replica each goes to.
+	perTeam := map[string]int{}
+	for i := range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := submitTo(t, bases[i%2], "tt", toks[names[i%3]], over)
+			mu.Lock()
+			perTeam[names[i%3]+" "+strings.Fields(a)[0]]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, map[string]int{"alice 201": 2, "alice 403": 2, "bob 201": 2, "bob 403": 2, "eve 201": 2, "eve 403": 2}, perTeam)
 	for i, a := range one {
 		t.Logf("%2d %s", i, a)
 	}

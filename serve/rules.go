@@ -26,16 +26,44 @@ func legacyRule(m Metric, k int) string {
 	return m.Rule(k)
 }
 
+// stateLayout says whose state a competition's Ladder and Thresholdout
+// keep (one for everyone, or one per team): the stored defence state is
+// kept by that layout, so a switch would start every best and budget
+// afresh (a global budget already spent would become fresh per-team
+// ones). It is empty without either.
+func stateLayout(c *Competition) string {
+	if c.defence == nil {
+		return ""
+	}
+	scope := func(perTeam bool) string {
+		if perTeam {
+			return "per team"
+		}
+		return "global"
+	}
+	var out string
+	if c.defence.chain.Ladder() != nil {
+		out += "; ladder " + scope(c.defence.ladderPerTeam)
+	}
+	if c.defence.chain.Thresholdout() != nil {
+		out += "; thresholdout " + scope(c.defence.thPerTeam)
+	}
+	return out
+}
+
 // CheckRules records the scoring rule of each competition in st and
 // refuses (with an error naming the competition, both rules and the way
 // out) a competition whose stored scores follow another rule than its
-// metric's: a board must not mix two rules. A competition with no stored
-// submission takes its metric's rule; one whose scores predate recorded
-// rules (a database written by a release before them) is taken to follow
-// that release's rule. labelinf serve calls it at start.
+// configuration's: a board must not mix two rules. The rule is the
+// metric's and whose state the Ladder and Thresholdout keep (global or
+// per team, stateLayout), so that a switch cannot start spent budgets
+// afresh. A competition with no stored submission takes its
+// configuration's rule; one whose scores predate recorded rules (a
+// database written by a release before them) is taken to follow that
+// release's rule. labelinf serve calls it at start.
 func CheckRules(ctx context.Context, st Store, comps []*Competition) error {
 	for _, c := range comps {
-		want := c.Metric.Rule(c.K)
+		want := c.Metric.Rule(c.K) + stateLayout(c)
 		have, scored, err := st.MetricRule(ctx, c.ID)
 		if err != nil {
 			return err
@@ -49,17 +77,17 @@ func CheckRules(ctx context.Context, st Store, comps []*Competition) error {
 			continue
 		}
 		if have == "" {
-			have = legacyRule(c.Metric, c.K)
+			have = legacyRule(c.Metric, c.K) + stateLayout(c)
 			if err := st.SetMetricRule(ctx, c.ID, have); err != nil {
 				return err
 			}
 		}
 		if have != want {
 			hint := "start the new rule as a new competition (another id)"
-			if have == (accuracy{v1: true}).Rule(c.K) {
+			if have == (accuracy{v1: true}).Rule(c.K)+stateLayout(c) {
 				hint = `set "metric": "` + MetricAccuracyV1 + `" to finish it under the old rule, or ` + hint
 			}
-			return fmt.Errorf("serve: competition %q: its %d stored scores follow the rule %q and its metric %s scores by %q; a leaderboard must not mix two rules: %s",
+			return fmt.Errorf("serve: competition %q: its %d stored scores follow the rule %q and its configuration (metric %s) scores by %q; a leaderboard must not mix two rules: %s",
 				c.ID, scored, have, c.Metric.Name(), want, hint)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path"
 	"sync"
 	"time"
 
@@ -33,6 +34,11 @@ type Options struct {
 	MaxBodyBytes int64
 	// ClientIPHeader: see [Config.ClientIPHeader].
 	ClientIPHeader string
+	// MaxHeaderBytes bounds a request's line and headers (default 64
+	// KiB); larger ones get a JSON 431. The http.Server in front must
+	// allow more (labelinf serve: MaxHeaderBytes 1 MiB, beyond which
+	// net/http itself answers a plain-text 431 and closes).
+	MaxHeaderBytes int
 	// RejectRate and RejectBurst bound rejected requests per key, and per
 	// client address for requests without a valid key (defaults 1/s and
 	// 20).
@@ -73,6 +79,9 @@ func NewServer(o Options) (*Server, error) {
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = 16 << 20
 	}
+	if o.MaxHeaderBytes <= 0 {
+		o.MaxHeaderBytes = 64 << 10
+	}
 	if o.RejectRate <= 0 {
 		o.RejectRate = 1
 	}
@@ -103,8 +112,50 @@ func NewServer(o Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. Before the routes it refuses, as
+// JSON, what net/http's mux would otherwise answer in its own way: a
+// path that is not canonical (".", ".." or empty segments, which the mux
+// would redirect) and headers over MaxHeaderBytes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if n := headerBytes(r); n > s.o.MaxHeaderBytes {
+		s.met.rejections.WithLabelValues("header_too_large").Inc()
+		w.Header().Set("Connection", "close")
+		writeError(w, reject(http.StatusRequestHeaderFieldsTooLarge, "header_too_large",
+			fmt.Sprintf("request line and headers of %d bytes, over the limit of %d", n, s.o.MaxHeaderBytes)))
+		return
+	}
+	if p := r.URL.Path; !canonicalPath(p) {
+		s.met.rejections.WithLabelValues("not_found").Inc()
+		writeError(w, reject(http.StatusNotFound, "not_found", "no such route: "+clipText(p, 100)+" (paths with '.', '..' or empty segments are not served)"))
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// canonicalPath reports whether p is a path the mux serves as it is:
+// absolute, without ".", ".." or empty segments (a trailing slash
+// allowed).
+func canonicalPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	c := path.Clean(p)
+	return c == p || c != "/" && c+"/" == p
+}
+
+// headerBytes is the size of r's request line and headers as sent.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4 // ": " and CRLF
+		}
+	}
+	if r.Host != "" && r.Header.Get("Host") == "" {
+		n += len("Host: ") + len(r.Host) + 2
+	}
+	return n
+}
 
 // handle registers h for pattern with metrics, a request log line and
 // panic recovery (a panic is a bug: it answers 500 and is logged).

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -84,9 +83,9 @@ func (s *Server) preflight(id string) *apiError {
 	return nil
 }
 
-// score decodes, checks, charges and scores one submission of body (of the
-// given media type) to c by key k.
-func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, mediaType, idem string) (*receipt, *apiError) {
+// score decodes, checks, charges and scores one submission of body (of
+// Content-Type ct) to c by key k.
+func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, ct, idem string) (*receipt, *apiError) {
 	if len(idem) > maxIdempotencyLen {
 		return nil, reject(http.StatusBadRequest, "bad_idempotency_key", fmt.Sprintf("Idempotency-Key longer than %d bytes", maxIdempotencyLen))
 	}
@@ -105,6 +104,10 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	}
 	// Every value is written by the parse, or the submission is refused.
 	pred := (*pp)[:c.Rows()*per]
+	mediaType, ae := contentType(ct)
+	if ae != nil {
+		return nil, ae
+	}
 	var err error
 	switch mediaType {
 	case "application/json":
@@ -141,7 +144,7 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	if errors.Is(err, defence.ErrExhausted) {
 		// Thresholdout has spent its budget and answers no more (the
 		// paper's ⊥); the transaction rolled back, so nothing was charged.
-		return nil, reject(http.StatusForbidden, "holdout_exhausted", "the holdout's Thresholdout budget is spent: it answers no more submissions")
+		return nil, c.exhausted()
 	}
 	if errors.As(err, &be) {
 		return nil, &apiError{Status: http.StatusTooManyRequests, Reason: "budget_" + be.Reason, Message: be.Error(), RetryAfter: be.RetryAfter}
@@ -152,7 +155,7 @@ func (s *Server) score(ctx context.Context, c *Competition, k Key, body []byte, 
 	if !replay {
 		s.met.submissions.WithLabelValues(c.ID).Inc()
 	}
-	rc := &receipt{ID: sub.ID, Competition: c.ID, Board: "public", Rows: len(c.publicRows), Decimals: c.Decimals,
+	rc := &receipt{ID: sub.ID, Competition: c.ID, Board: "public", Rows: c.PublicRows(), Decimals: c.Decimals,
 		SubmittedAt: sub.At, Replay: replay, Used: int(sub.Seq) + 1}
 	if sub.Public == "inf" {
 		rc.Infinite = true
@@ -281,12 +284,4 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiE
 func putBody(b []byte) {
 	b = b[:0]
 	bodyBufPool.Put(&b)
-}
-
-func mediaType(r *http.Request) string {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil {
-		return ""
-	}
-	return mt
 }

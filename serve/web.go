@@ -184,5 +184,10 @@ func (s *Server) webSubmit() http.Handler {
 		q := url.Values{"submitted": {rc.ID}, "score": {score}}
 		http.Redirect(w, r, "/competitions/"+c.ID+"?"+q.Encode(), http.StatusSeeOther)
 	})
-	return http.NewCrossOriginProtection().Handler(h)
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.met.rejections.WithLabelValues("cross_origin").Inc()
+		writeError(w, reject(http.StatusForbidden, "cross_origin", "cross-origin form submissions are refused: submit from this server's own page"))
+	}))
+	return cop.Handler(h)
 }

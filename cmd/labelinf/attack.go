@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labelinf/labelinf/catalog"
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/fingerprint"
 	"github.com/labelinf/labelinf/fpa"
@@ -136,7 +137,7 @@ func runAttack(e *env, args []string) int {
 	fs := newFlagSet("attack", e.stderr)
 	a := &attackFlags{scorerFlags: addScorerFlags(fs)}
 	a.seed = fs.Uint64("seed", 1, "seed of the simulated labels and noise")
-	a.strategy = fs.String("strategy", "auto", "auto (= leaderboard for a binary score rounded to decimals, hybrid for a binary float score whose model names its log, carry for another binary float32 score, kbin for K > 2 against an unrounded model that names its log, else cross), hybrid (carry's list top over binary digits, binary scorers whose model names its log), carry (list decoding across queries by emulated brackets, binary float scorers), klist (cross's K-ary digits under a list-decoded top of binary questions, K > 2, N ≥ 400), kbin (klist's top over hybrid's digits read from the residual: binary, radix 3 on three-label points), cross (lean with labels carried across queries and the model's exact terms: fewest queries on float scorers), blocks, lean (blocks with partial decoding and mixed Conway–Guy blocks), primes (ICML Alg 1), alg3 (ICML Alg 3), leaderboard (list decoding across queries, binary scores rounded to decimals), robust-single (ICML Alg 2, one query, -scorer apa)")
+	a.strategy = fs.String("strategy", catalog.AutoName, "the `attack`: "+strings.Join(attackNames(), ", ")+" (labelinf help attacks says what each is)")
 	a.encoding = fs.String("encoding", "logit", "robust-single: predictions as logit, logprob or prob")
 	a.weights = fs.String("weights", "powers", "robust-single: weights powers (ICML Alg 2) or conway-guy (K = 2, N ≤ 50)")
 	a.margin = fs.Float64("margin", 1.0/16, "robust-single: δ > 0 in the weight unit 2Nτ(1+δ) (ln 3 − 1 is EA Thm 14)")
@@ -151,6 +152,11 @@ func runAttack(e *env, args []string) int {
 		return 2
 	}
 	a.set = setFlags(fs)
+	if ms, ok, err := discreteTarget(e.ctx, a); err != nil {
+		return servedError(e, "attack", err)
+	} else if ok {
+		return runDiscrete(e, a, ms)
+	}
 	if isHTTPScorer(*a.scorer) && *a.assume == "" {
 		// Plan for the model the served competition publishes.
 		if _, _, _, _, err := servedModel(e.ctx, a.scorerFlags, a.set); err != nil {
@@ -164,7 +170,7 @@ func runAttack(e *env, args []string) int {
 	if *a.out != "" && *a.partialOut != "" && filepath.Clean(*a.out) == filepath.Clean(*a.partialOut) {
 		return usageError(e.stderr, "attack", errors.New("-out and -partial-out name the same file"))
 	}
-	if *a.strategy == "robust-single" {
+	if at := catalog.Lookup(*a.strategy); at != nil && at.Name == "robust-single" {
 		if err := rejectFlags(a.set, "to -strategy robust-single", "assume", "check", "no-emulate", "timeout", "allow-partial", "partial-out", "api-key-file"); err != nil {
 			return usageError(e.stderr, "attack", err)
 		}
@@ -179,10 +185,11 @@ func runAttack(e *env, args []string) int {
 // runMulti is the multi-query attack.
 func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	fail := func(err error) int { return usageError(e.stderr, "attack", err) }
-	st, err := decode.ParseStrategy(*a.strategy)
-	if err != nil {
-		return fail(err)
+	if *a.strategy != catalog.AutoName && catalog.Lookup(*a.strategy) == nil {
+		return fail(fmt.Errorf("-strategy %q: no such attack%s (attacks: %s; labelinf help attacks says what each is)",
+			*a.strategy, didYouMean(*a.strategy, attackNames()), strings.Join(attackNames(), ", ")))
 	}
+	var err error
 	if *a.timeout <= 0 {
 		return fail(fmt.Errorf("-timeout %v: want a duration > 0", *a.timeout))
 	}
@@ -249,14 +256,29 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	// On a signal the command returns before the attack does: closeScorer
 	// then kills an external scorer's process group at once.
 	defer func() { closeScorer(e.ctx.Err() != nil) }()
-	if *a.strategy == "auto" && !sp.auto {
-		// A binary score rounded to decimals, a binary float score
-		// decoded by faithful-log brackets, or one whose model names its
-		// log: list decoding across queries beats the block codes there
-		// (BENCHMARKS.md, "The leaderboard: list decoding across
-		// queries", "List decoding for float scorers", "List top over
-		// digits").
-		st = decode.Auto(sp.model, k, *a.noEmu)
+	// The attack: the catalogue's entry, or auto's one rule for the
+	// scorer (with -assume auto the model is identified first, and the
+	// attack is cross unless named).
+	tg := catalog.Target{Model: sp.model, N: n, K: k, Noise: nz, NoEmulation: *a.noEmu}
+	var at *catalog.Attack
+	if *a.strategy != catalog.AutoName || !sp.auto {
+		if at, err = catalog.Parse(*a.strategy, tg); err != nil {
+			return failure(e.stderr, "attack", err)
+		}
+		if err := at.Applies(tg); err != nil && at.Kind == catalog.Adaptive {
+			return fail(fmt.Errorf("-strategy %s: %w", at.Name, err))
+		}
+		if at.Run == nil {
+			return fail(fmt.Errorf("-strategy %s is not run by attack: %s", at.Name, at.Doc))
+		}
+	}
+	var st decode.Strategy // the multi-query strategy (nil: cross, or another kind)
+	name := "cross"
+	if at != nil {
+		st, name = at.Strategy, at.Name
+	}
+	if sp.auto && at != nil && st == nil {
+		return fail(fmt.Errorf("-assume auto runs a multi-query strategy, not %s", at.Name))
 	}
 	ts := &timed{Server: sc, now: e.now}
 	t0 := e.now()
@@ -295,7 +317,9 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		}
 		res, m = ar.Result, ar.Model
 	} else if err := await(e.ctx, func() {
-		res, aerr = attackMulti(e.ctx, scorer.PerPoint(ts, sp.model), st, sp, *a.check, *a.noEmu, func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) })
+		res, aerr = at.Run(e.ctx, scorer.PerPoint(ts, sp.model), tg, catalog.Options{
+			Check: *a.check, Seed: *a.seed, Progress: func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) },
+		})
 	}); err != nil {
 		bar.done()
 		return failure(e.stderr, "attack", err)
@@ -303,7 +327,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	bar.done()
 	el := e.since(t0)
 	c1, cok1 := cputime.Process()
-	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: m.Name, Strategy: st.String(), Noise: nz.Kind.String(), Tau: nz.Tau,
+	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: m.Name, Strategy: name, Noise: nz.Kind.String(), Tau: nz.Tau,
 		Seconds: el, ScorerSeconds: ts.d.Seconds(), AttackSeconds: el - ts.d.Seconds()}
 	out.AttackCPUSeconds, out.ScorerCPUSeconds = ts.cpuSeconds(c1-c0, cok0 && cok1)
 	var labels []int
@@ -381,14 +405,6 @@ func newScorer(sp scorerSpec, truth []int, n, k int, seed uint64, timeout time.D
 		}
 	}
 	return sc, func(bool) {}, nil
-}
-
-// attackMulti is attack's one call into decode for the multi-query
-// strategies.
-func attackMulti(ctx context.Context, s scorer.Server, st decode.Strategy, sp scorerSpec, check, noEmu bool, progress func(known, queries int)) (*decode.Result, error) {
-	return decode.AttackMulti(ctx, s, decode.MultiOptions{
-		Strategy: st, Model: sp.model, Noise: sp.noise, Check: check, NoEmulation: noEmu, Progress: progress,
-	})
 }
 
 // finishAttack fills out's accuracy, writes the output files and prints
@@ -498,7 +514,14 @@ func readLabels(name string, k int) ([]int, error) {
 			continue
 		}
 		v, err := strconv.Atoi(s)
-		if err != nil || v < 0 || v >= k {
+		if err != nil || v < 0 {
+			return nil, fmt.Errorf("%s:%d: %q is not a class index in [0, %d)", name, line, clip(s, 40), k)
+		}
+		if v >= k {
+			if v < 64 {
+				// Most likely the classes were not given: say so.
+				return nil, fmt.Errorf("%s:%d: class %d, but -k is %d (the number of classes, 2 by default): give -k %d or more", name, line, v, k, v+1)
+			}
 			return nil, fmt.Errorf("%s:%d: %q is not a class index in [0, %d)", name, line, clip(s, 40), k)
 		}
 		out = append(out, v)

@@ -69,7 +69,7 @@ func TestBitsFamilyTable(t *testing.T) {
 	require.Equal(t, 0, code, errb.String())
 	s := out.String()
 	for _, want := range []string{"itakura-saito, N = 4, K = 2, τ = 0.01", "unit: P, significand bits of the score",
-		"EA Prop 3: φ = 13, read as the significand of FPA(φ)", "decode.PlanFamily", "observed over 16 labelings × 3 noise values"} {
+		"EA Prop 3: φ = 13, read as the significand of FPA(φ)", "single.PlanFamily", "observed over 16 labelings × 3 noise values"} {
 		assert.Contains(t, s, want)
 	}
 	// A loss no prediction can separate at this N and τ: an answer (exit 1), not a usage error.

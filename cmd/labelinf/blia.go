@@ -88,8 +88,7 @@ func runBLIA(e *env, args []string) int {
 	}
 	d, err := passive.LoadDataset(*dir, *data)
 	if err != nil {
-		fmt.Fprintf(stderr, "labelinf blia: %v\n", err)
-		return 1
+		return failure(stderr, "blia", err)
 	}
 	prog := newProgress(stderr, 1)
 	cfg := passive.Config{

@@ -26,11 +26,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// manual returns main.go's package doc, which go doc ./cmd/labelinf prints.
+// manual returns doc.go's package doc, which go doc ./cmd/labelinf prints.
 func manual(t *testing.T) string {
 	t.Helper()
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "main.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	f, err := parser.ParseFile(fset, "doc.go", nil, parser.ParseComments|parser.PackageClauseOnly)
 	require.NoError(t, err)
 	p, err := doc.NewFromFiles(fset, []*ast.File{f}, "github.com/labelinf/labelinf/cmd/labelinf")
 	require.NoError(t, err)
@@ -94,7 +94,7 @@ func TestUsageMatchesManual(t *testing.T) {
 	}
 	var got []string
 	for _, l := range strings.Split(usage, "\n") {
-		if strings.HasPrefix(l, "run 'go doc") {
+		if strings.HasPrefix(l, "run 'labelinf help'") {
 			continue
 		}
 		got = append(got, strings.TrimPrefix(strings.TrimPrefix(l, "usage: "), "       "))

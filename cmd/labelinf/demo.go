@@ -3,15 +3,19 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/primes"
+	"github.com/labelinf/labelinf/single"
 )
 
 // maxDemoBits bounds the score precision of one demo case. The exact
@@ -96,12 +100,7 @@ func runDemo(e *env, args []string) int {
 	if *asJSON {
 		writeJSON(e.stdout, rows)
 	} else {
-		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "N\tK\tqueries\tbits\taccuracy\tverified\tseconds\toracle s\tattack s\t")
-		for _, r := range rows {
-			fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.4f\t%v\t%.3f\t%.3f\t%.3f\t\n", r.N, r.K, r.Queries, r.Bits, r.Accuracy, r.Verified, r.Seconds, r.OracleSeconds, r.AttackSeconds)
-		}
-		tw.Flush()
+		printDemo(e.stdout, rows)
 	}
 	if failed {
 		return failure(e.stderr, "demo", errors.New("some labels were not recovered"))
@@ -109,11 +108,72 @@ func runDemo(e *env, args []string) int {
 	return 0
 }
 
+// printDemo prints the demo's table between the sentences that say what
+// it shows and what to try next. Every figure in the sentences is read
+// from rows.
+func printDemo(w io.Writer, rows []demoRow) {
+	fmt.Fprint(w, `A loss score is one number a scoring server (a competition leaderboard, an
+evaluation API) returns for a whole set of predictions: here the mean
+cross-entropy of the predictions against N private labels. Each case below
+hides seeded random labels behind an exact server, submits one prediction
+built from primes (Aggarwal et al., ICML 2021, Theorems 1 and 3) and reads
+every label back from the score it gets:
+
+`)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "N\tK\tqueries\tbits\taccuracy\tverified\tseconds\toracle s\tattack s\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.4f\t%v\t%.3f\t%.3f\t%.3f\t\n", r.N, r.K, r.Queries, r.Bits, r.Accuracy, r.Verified, r.Seconds, r.OracleSeconds, r.AttackSeconds)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	for _, r := range rows {
+		what := "labels"
+		if r.K > 2 {
+			what = fmt.Sprintf("labels of %d classes", r.K)
+		}
+		scores := "one score"
+		if r.Queries != 1 {
+			scores = fmt.Sprintf("%s scores", commas(r.Queries))
+		}
+		got := "All " + commas(r.N) + " " + what + " came"
+		if r.Accuracy != 1 || !r.Verified {
+			got = fmt.Sprintf("%.2f%% of %s %s (verified %v) came", 100*r.Accuracy, commas(r.N), what, r.Verified)
+		}
+		fmt.Fprintf(w, "%s from %s of %s bits (%.1f per label), in %.3f s\n(server %.3f s, decoding %.3f s).\n",
+			got, scores, commas(int(r.Bits)), float64(r.Bits)/float64(r.N), r.Seconds, r.OracleSeconds, r.AttackSeconds)
+	}
+	fmt.Fprint(w, `
+A real server's score has 53 bits (a float64) or a few decimals, so an attack
+needs many scores, and a host can add defences. Try next:
+
+  labelinf attack -scorer float64-sklearn -n 1000   scikit-learn's log_loss
+  labelinf plan -scorer leaderboard -n 25000        scores each attack needs
+  labelinf help                                     the manual and its topics
+
+(From a clone, labelinf is go run ./cmd/labelinf until go install ./cmd/labelinf.)
+`)
+}
+
+// commas formats n with a comma between groups of three digits.
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
 // demoCost refuses a case whose score would need more than maxDemoBits:
 // (K−1)·N·log2(p_N) bits bounds the planned precision's leading term
 // (the log of Π p_i^(K−1)), with p_N bounded by Rosser–Schoenfeld
 // (primes.NthUpperBound). The prediction's memory is checked by
-// decode.NewSingleQuery.
+// single.NewQuery.
 func demoCost(n, k int) error {
 	bits := float64(k-1) * float64(n) * math.Log2(float64(primes.NthUpperBound(uint64(n))))
 	if bits > maxDemoBits {
@@ -131,7 +191,7 @@ func demoCase(e *env, n, k int, seed uint64) (demoRow, error) {
 		labels[i] = r.IntN(k)
 	}
 	start := e.now()
-	q, err := decode.NewSingleQuery(n, k)
+	q, err := single.NewQuery(n, k)
 	if err != nil {
 		return demoRow{}, err
 	}
@@ -148,7 +208,7 @@ func demoCase(e *env, n, k int, seed uint64) (demoRow, error) {
 		return demoRow{}, err
 	}
 	t1 := e.now()
-	res, err := q.Decode(score, decode.Options{})
+	res, err := q.Decode(score, single.Options{})
 	t2 := e.now()
 	if err != nil {
 		return demoRow{}, err

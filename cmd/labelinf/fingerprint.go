@@ -120,7 +120,7 @@ func identify(ctx context.Context, s scorer.Server, scorerName string) (*fingerp
 func runFingerprint(e *env, args []string) int {
 	fs := newFlagSet("fingerprint", e.stderr)
 	name := fs.String("scorer", scorer.Float64Sklearn, "scorer to identify: a model ("+strings.Join(scorer.ModelNames, ", ")+", or composed) simulated, or cmd:PROGRAM")
-	n := fs.Int("n", 0, "number of labels (at least 8)")
+	n := fs.Int("n", 0, "number of private labels `N` (8..131072; required unless -labels FILE gives it)")
 	k := fs.Int("k", 2, "number of classes (2..64)")
 	seed := fs.Uint64("seed", 1, "seed of the simulated labels")
 	labels := fs.String("labels", "", "file of private labels, one per line (simulated scorers)")
@@ -165,7 +165,11 @@ func runFingerprint(e *env, args []string) int {
 		}
 		m, err := scorer.ParseModel(*name)
 		if err != nil {
-			return fail(err)
+			return fail(scorerError(*name, err))
+		}
+		if *labels == "" && (*n < 8 || *n > maxAttackN) {
+			// The probes need 8 points (privateLabels would say 1).
+			return fail(fmt.Errorf("-n %d outside [8, %d]", *n, maxAttackN))
 		}
 		truth, err := privateLabels(*labels, *n, *k, *seed, maxAttackN)
 		if err != nil {

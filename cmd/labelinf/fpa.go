@@ -11,6 +11,12 @@ import (
 const fpaUsage = `usage: labelinf fpa -format NAME|E,M [-round MODE] -op OP [-acc] A [B [C]]
   OP: add sub mul div sqrt fma log log1p exp; MODE: nearest nearest-away zero away up down`
 
+func init() {
+	helpExtra["fpa"] = func() string {
+		return "OP: add sub mul div sqrt fma log log1p exp\nMODE: nearest nearest-away zero away up down"
+	}
+}
+
 // fpaArity is the number of operands of each fpa op.
 var fpaArity = map[string]int{"add": 2, "sub": 2, "mul": 2, "div": 2, "sqrt": 1, "fma": 3, "log": 1, "log1p": 1, "exp": 1}
 
@@ -24,14 +30,14 @@ func runFPA(e *env, args []string) int {
 	op := fs.String("op", "", "operation: add, sub, mul, div, sqrt, fma, log, log1p or exp")
 	acc := fs.Bool("acc", false, "also print the rounding's direction (Below, Exact, Above)")
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "labelinf fpa: "+format+"\n%s\n", append(a, fpaUsage)...)
+		fmt.Fprintf(stderr, "labelinf fpa: %s\n%s\n", plainError(fmt.Errorf(format, a...)), fpaUsage)
 		return 2
 	}
 	flags, operands, err := splitFlags(fs, args)
 	if err != nil {
 		return fail("%v", err)
 	}
-	if err := fs.Parse(flags); err != nil {
+	if !parseArgs(fs, flags, stderr) {
 		return 2
 	}
 	f, err := fpa.ParseFormat(*format)
@@ -78,10 +84,12 @@ func runFPA(e *env, args []string) int {
 	case "exp":
 		z.Exp(xs[0])
 	}
+	// The exact hex form, then the shortest decimal that identifies the
+	// result at its precision.
 	if *acc {
-		fmt.Fprintln(stdout, z.Text('x', -1), z.Acc())
+		fmt.Fprintln(stdout, z.Text('x', -1), z.Text('g', -1), z.Acc())
 	} else {
-		fmt.Fprintln(stdout, z.Text('x', -1))
+		fmt.Fprintln(stdout, z.Text('x', -1), z.Text('g', -1))
 	}
 	return 0
 }
@@ -101,8 +109,14 @@ func splitFlags(fs *flag.FlagSet, args []string) (flags, rest []string, err erro
 			rest = append(rest, a)
 			continue
 		}
+		if name == "h" || name == "help" {
+			flags = append(flags, a) // fs.Parse prints the help
+			continue
+		}
 		if fs.Lookup(name) == nil {
-			return nil, nil, fmt.Errorf("flag provided but not defined: %s", a)
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, "-"+f.Name) })
+			return nil, nil, fmt.Errorf("flag provided but not defined: %s%s", a, didYouMean("-"+name, names))
 		}
 		flags = append(flags, a)
 		if _, isBool := fs.Lookup(name).Value.(interface{ IsBoolFlag() bool }); !hasValue && !isBool && i+1 < len(args) {

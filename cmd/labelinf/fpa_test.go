@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelinf/labelinf/fpa"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestFPACommand(t *testing.T) {
@@ -38,7 +40,22 @@ func TestFPACommand(t *testing.T) {
 		var out, errb bytes.Buffer
 		code := run(append([]string{"fpa"}, tt.args...), &out, &errb)
 		assert.Equal(t, 0, code, "%v: stderr %s", tt.args, errb.String())
-		assert.Equal(t, tt.want, strings.TrimSpace(out.String()), "labelinf fpa %v", tt.args)
+		// HEX DECIMAL [ACC]: the decimal identifies the same value.
+		f := strings.Fields(out.String())
+		require.GreaterOrEqual(t, len(f), 2, "labelinf fpa %v: %q", tt.args, out.String())
+		got := append([]string{f[0]}, f[2:]...)
+		assert.Equal(t, tt.want, strings.Join(got, " "), "labelinf fpa %v", tt.args)
+		format := fpa.Binary64
+		for i, a := range tt.args {
+			if strings.TrimLeft(a, "-") == "format" {
+				var err error
+				format, err = fpa.ParseFormat(tt.args[i+1])
+				require.NoError(t, err)
+			}
+		}
+		dec, err := fpa.Parse(f[1], format, fpa.ToNearestEven)
+		require.NoError(t, err, "decimal %q", f[1])
+		assert.Equal(t, f[0], dec.Text('x', -1), "labelinf fpa %v: decimal %s is not the hex value", tt.args, f[1])
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/labelinf/labelinf/catalog"
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -27,7 +28,7 @@ type scorerFlags struct {
 
 func addScorerFlags(fs *flag.FlagSet) *scorerFlags {
 	return &scorerFlags{
-		n:      fs.Int("n", 0, "number of labels"),
+		n:      fs.Int("n", 0, "number of private labels `N` (required unless -labels FILE or a served competition gives it)"),
 		k:      fs.Int("k", 2, "number of classes (2..64)"),
 		scorer: fs.String("scorer", scorer.Float64Sklearn, "scorer: "+strings.Join(scorer.ModelNames, ", ")+", cmd:PROGRAM, or a served competition http://HOST:PORT/v1/competitions/ID"),
 		assume: fs.String("assume", "", "the scorer model to plan for (required with cmd:PROGRAM and http://…)"),
@@ -88,7 +89,7 @@ func (f *scorerFlags) parse(set map[string]bool) (scorerSpec, error) {
 	}
 	m, err := scorer.ParseModel(name)
 	if err != nil {
-		return sp, err
+		return sp, scorerError(name, err)
 	}
 	sp.model = m
 	if sp.noise, err = scorer.ParseNoise(*f.noise, *f.tau, *f.delta); err != nil {
@@ -137,32 +138,42 @@ func statsOf(b []int) *blockStats {
 
 type planRow struct {
 	Strategy string `json:"strategy"`
-	// Auto marks the strategy -strategy auto picks for this scorer
-	// (decode.Auto, with emulation).
+	// Kind is the attack's kind in the catalogue (multi-query,
+	// reference, adaptive).
+	Kind string `json:"kind"`
+	// Auto marks the attack -strategy auto picks for this scorer
+	// (catalog.Auto, with emulation).
 	Auto bool `json:"auto,omitempty"`
 	// Queries is the dry run's count (decode.PlanMulti): every block
 	// decoded whole; a real run adds its retries and partially decoded
-	// blocks (measured: its whole blocks never more than Queries).
+	// blocks (measured: its whole blocks never more than Queries). Zero
+	// where the dry run's count would lie below the attack's bound (its
+	// runs carry labels across queries, which the dry run decodes
+	// whole): EstimateLow is then the bound.
 	Queries int         `json:"queries,omitempty"`
 	Labels  float64     `json:"labels_per_query,omitempty"`
 	Blocks  *blockStats `json:"blocks,omitempty"`
 	Gap     float64     `json:"gap,omitempty"`
 	Budget  float64     `json:"budget,omitempty"`
-	// LowerBound is decode.BoundMulti's count: no run of the strategy
-	// decodes every label in fewer queries (for primes and alg3 it is the
-	// dry run's own count). It is computed at every N, in seconds.
+	// LowerBound is a proven lower bound on the attack's queries for
+	// every labeling (decode.BoundMulti, or its construction's), never
+	// above Queries or EstimateLow.
 	LowerBound int `json:"lower_bound,omitempty"`
-	// EstimateLow and EstimateHigh are the band of a strategy without a
-	// dry run (leaderboard: its queries follow the scores), estimated from
-	// its construction (decode.QueryEstimate): low when every list holds
-	// at most 45 candidates, high when lists stay at their target
-	// unspread (0: no estimate, the scorer's budget is not fixed).
-	// Estimates, not bounds; LowerBound is the bound.
+	// EstimateLow and EstimateHigh are the band of an attack without a
+	// dry run (its queries follow the scores), estimated from its
+	// construction (decode.QueryEstimate): estimates, not bounds;
+	// EstimateHigh is 0 where the band has no upper end.
 	EstimateLow  int `json:"estimate_low,omitempty"`
 	EstimateHigh int `json:"estimate_high,omitempty"`
-	// DryRun says why Queries is missing when the dry run was not run.
+	// DryRun says how the figures were obtained, or why one is missing.
 	DryRun string `json:"dry_run,omitempty"`
 	Error  string `json:"error,omitempty"`
+}
+
+// planSkip is an attack of the catalogue that does not apply, and why.
+type planSkip struct {
+	Strategy string `json:"strategy"`
+	Why      string `json:"why"`
 }
 
 type planOut struct {
@@ -180,9 +191,16 @@ type planOut struct {
 	// BlockFloor and SeparatedFloor are lower bounds on the queries of
 	// any block code and of the block codes whose sums must be a reported
 	// spacing apart (decode.FloorMulti); zero under noise.
-	BlockFloor     int       `json:"block_floor,omitempty"`
-	SeparatedFloor int       `json:"separated_block_floor,omitempty"`
-	Strategies     []planRow `json:"strategies"`
+	BlockFloor     int `json:"block_floor,omitempty"`
+	SeparatedFloor int `json:"separated_block_floor,omitempty"`
+	// Strategies are the attacks of the catalogue that apply, in its
+	// order; NotApplicable the others, with why.
+	Strategies    []planRow  `json:"strategies"`
+	NotApplicable []planSkip `json:"not_applicable,omitempty"`
+	// Auto is the attack -strategy auto picks ("" if none applies, with
+	// AutoError).
+	Auto      string `json:"auto,omitempty"`
+	AutoError string `json:"auto_error,omitempty"`
 	// Served is the competition's URL with -scorer http://…, and
 	// ServedModel the model it publishes (GET /v1/competitions/ID).
 	Served      string `json:"served,omitempty"`
@@ -248,12 +266,11 @@ func runPlan(e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "block-code floors: %d queries (any block code), %d (sums a reported spacing apart)\n", out.BlockFloor, out.SeparatedFloor)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "strategy\tqueries\tat least\tlabels/query\tfirst\tmedian\tlast\tgap\tbudget\t")
-	auto := ""
+	fmt.Fprintln(tw, "attack\tqueries\tat least\tlabels/query\tfirst\tmedian\tlast\tgap\tbudget\t")
 	for _, r := range out.Strategies {
 		name := r.Strategy
 		if r.Auto {
-			name, auto = name+" *", r.Strategy
+			name += " *"
 		}
 		lb := "-"
 		if r.LowerBound > 0 {
@@ -262,54 +279,104 @@ func runPlan(e *env, args []string) int {
 		switch {
 		case r.Error != "":
 			fmt.Fprintf(tw, "%s\t-\t%s\t-\t-\t-\t-\t-\t-\t\n", name, lb)
-		case r.EstimateLow > 0:
-			q := "-"
-			switch {
-			case r.EstimateHigh == r.EstimateLow:
-				q = "≈" + strconv.Itoa(r.EstimateLow)
-			case r.EstimateHigh > 0:
-				q = fmt.Sprintf("%d–%d", r.EstimateLow, r.EstimateHigh)
+		case r.Queries == 0 || r.Blocks == nil:
+			if r.Queries > 0 {
+				r.EstimateLow, r.EstimateHigh = r.Queries, r.Queries
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\t%.3g\t\n", name, q, lb, r.Budget)
-		case r.DryRun != "":
-			fmt.Fprintf(tw, "%s\tnot run\t%s\t-\t-\t-\t-\t-\t-\t\n", name, lb)
+			budget := "-"
+			if r.Budget > 0 {
+				budget = fmt.Sprintf("%.3g", r.Budget)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\t%s\t\n", name, band(r.EstimateLow, r.EstimateHigh), lb, budget)
 		default:
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f\t%d\t%d\t%d\t%.3g\t%.3g\t\n", name, r.Queries, lb, r.Labels, r.Blocks.First, r.Blocks.Median, r.Blocks.Last, r.Gap, r.Budget)
 		}
 	}
 	tw.Flush()
-	fmt.Fprintln(e.stdout, "queries: the dry run's count, every block decoded whole (a real run adds its retries and partially decoded blocks); a–b: an estimate")
-	fmt.Fprintln(e.stdout, "at least: a lower bound on the queries for every labeling (decode.BoundMulti)")
-	if auto != "" {
-		fmt.Fprintf(e.stdout, "*: the strategy -strategy auto picks for this scorer (%s)\n", auto)
-	}
+	fmt.Fprintln(e.stdout, "queries: the dry run's count, every block decoded whole (a real run adds its retries and partially decoded blocks); a–b, a+: an estimate from the attack's construction")
+	fmt.Fprintln(e.stdout, "at least: a proven lower bound on the attack's queries, never above its own count or estimate: its own for every labeling, or the floor above (every attack) where that is higher")
 	for _, r := range out.Strategies {
-		if r.Error != "" {
-			fmt.Fprintf(e.stdout, "%s: %s\n", r.Strategy, r.Error)
-		} else if r.DryRun != "" {
+		if r.DryRun != "" && r.Error == "" {
 			fmt.Fprintf(e.stdout, "%s: %s\n", r.Strategy, r.DryRun)
 		}
 	}
+	// An error shared by several attacks is printed once, with their
+	// names.
+	var errs []string
+	byErr := map[string][]string{}
+	for _, r := range out.Strategies {
+		if r.Error != "" {
+			if byErr[r.Error] == nil {
+				errs = append(errs, r.Error)
+			}
+			byErr[r.Error] = append(byErr[r.Error], r.Strategy)
+		}
+	}
+	for _, msg := range errs {
+		fmt.Fprintf(e.stdout, "%s: %s\n", strings.Join(byErr[msg], ", "), msg)
+	}
+	if len(out.NotApplicable) > 0 {
+		var names []string
+		for _, s := range out.NotApplicable {
+			names = append(names, s.Strategy)
+		}
+		fmt.Fprintf(e.stdout, "not applicable here: %s (-json says why)\n", strings.Join(names, ", "))
+	}
+	fmt.Fprintln(e.stdout, verdict(&out))
 	return 0
 }
 
-// defaultDryRunMax is plan's default -dry-run-max: the dry runs of the
-// block codes (blocks, lean, cross) design every block, which took 70 s
-// at N = 300,000 and over 120 s at 10^6 for blocks (issue 12's
-// measurements, 2 cores); at 10^5 they take seconds each.
-const defaultDryRunMax = 100_000
+// defaultDryRunMax is plan's default -dry-run-max.
+const defaultDryRunMax = catalog.DefaultDryRunMax
 
-// designsBlocks reports whether s's dry run designs every block (minutes
-// at N = 10^6): the block codes. The fixed designs (primes, alg3) repeat
-// one design, and leaderboard has an estimate instead of a dry run.
-func designsBlocks(s decode.Strategy) bool {
-	return s == decode.Blocks || s == decode.Lean || s == decode.Cross
+// band formats an estimate's band: "a–b", "≈a" or "a+" (no upper end);
+// "-" for none.
+func band(lo, hi int) string {
+	switch {
+	case lo == 0:
+		return "-"
+	case hi == lo:
+		return "≈" + strconv.Itoa(lo)
+	case hi > 0:
+		return fmt.Sprintf("%d–%d", lo, hi)
+	}
+	return strconv.Itoa(lo) + "+"
 }
 
-// planStrategies is plan's one call into decode: the lower bound of every
-// multi-query strategy (decode.Strategies), its dry run where it has one
-// (the block codes' only for at most dryMax labels) or its estimate
-// (leaderboard), and the strategy auto picks.
+// verdict is plan's one verdict line: auto's pick, its estimate and
+// bound, and the information floor.
+func verdict(out *planOut) string {
+	floor := fmt.Sprintf("information floor %.1f queries (every attack, all but a vanishing share of the labelings)", out.FloorQueries)
+	if out.Auto == "" {
+		return fmt.Sprintf("verdict: no attack of the catalogue recovers these labels from this scorer (%s); %s", out.AutoError, floor)
+	}
+	for _, r := range out.Strategies {
+		if r.Strategy != out.Auto {
+			continue
+		}
+		est := band(r.EstimateLow, r.EstimateHigh)
+		if r.Queries > 0 {
+			est = strconv.Itoa(r.Queries) + " (dry run)"
+		}
+		switch {
+		case r.Error != "":
+			return fmt.Sprintf("verdict: -strategy auto runs %s, which cannot attack this scorer (its error above); %s", out.Auto, floor)
+		case est == "-":
+			est = "no estimate of its"
+		}
+		lb := ""
+		if r.LowerBound > 0 {
+			lb = fmt.Sprintf(", at least %d", r.LowerBound)
+		}
+		return fmt.Sprintf("verdict: -strategy auto runs %s: %s queries%s; %s", out.Auto, est, lb, floor)
+	}
+	return fmt.Sprintf("verdict: -strategy auto runs %s; %s", out.Auto, floor)
+}
+
+// planStrategies is plan's one call into the catalogue: every attack that
+// applies to the scorer with its estimate and bound (the block codes'
+// dry runs only for at most dryMax labels), the others with why not, and
+// the attack auto picks.
 func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dryMax int) planOut {
 	m, nz := sp.model, sp.noise
 	out := planOut{N: n, K: k, Scorer: m.Name, Noise: nz.Kind.String(), Tau: nz.Tau}
@@ -324,62 +391,43 @@ func planStrategies(ctx context.Context, n, k int, sp scorerSpec, check bool, dr
 		out.BackgroundFloor = f.AnyBackground
 	}
 	out.FloorQueries = float64(n) * math.Log2(float64(k)) / out.ScoreBits
-	auto := decode.Auto(m, k, false)
-	for _, s := range decode.Strategies() {
-		row := planRow{Strategy: s.String(), Auto: s == auto}
-		opt := decode.MultiOptions{N: n, K: k, Strategy: s, Model: m, Noise: nz, Check: check}
-		// The fixed designs' bound is their dry run's count, and an
-		// estimate carries its own (decode.BoundMulti): both are taken
-		// from PlanMulti, the others' from BoundMulti.
-		fixed := s == decode.Primes || s == decode.Alg3
-		bound := func() {
-			if b, err := decode.BoundMulti(ctx, opt); err == nil && (b.Lower || b.Exact) {
-				row.LowerBound = b.Queries
-			}
+	tg := catalog.Target{Model: m, N: n, K: k, Noise: nz}
+	if a, err := catalog.Auto(tg); err == nil {
+		out.Auto = a.Name
+	} else {
+		out.AutoError = err.Error()
+	}
+	for _, a := range catalog.All() {
+		if a.Kind == catalog.SingleQuery {
+			continue
 		}
-		if designsBlocks(s) && n > dryMax {
-			bound()
-			row.DryRun = fmt.Sprintf("dry run not run: N = %d > -dry-run-max %d (minutes at 10^6); its count is at least the bound", n, dryMax)
+		if err := a.Applies(tg); err != nil {
+			out.NotApplicable = append(out.NotApplicable, planSkip{a.Name, err.Error()})
+			continue
+		}
+		row := planRow{Strategy: a.Name, Kind: a.Kind.String(), Auto: a.Name == out.Auto}
+		e, err := a.Estimate(ctx, tg, catalog.EstimateOptions{Check: check, DryRunMax: dryMax})
+		if err != nil {
+			row.Error = err.Error()
 			out.Strategies = append(out.Strategies, row)
 			continue
 		}
-		p, err := decode.PlanMulti(ctx, opt)
-		switch {
-		case err != nil:
-			row.Error = err.Error()
-		case p.Estimate != nil:
-			pe := p.Estimate
-			row.EstimateLow, row.EstimateHigh, row.Budget, row.LowerBound = pe.Low, pe.High, p.Budget, pe.Lower
-			if p.Strategy == decode.Carry {
-				as := ""
-				if s != decode.Carry {
-					as = "carry's here (the model's terms are brackets): "
-				}
-				row.DryRun = fmt.Sprintf("%sno dry run (its queries follow the scores); an estimate from its construction, not a bound: %d with a list of one, %d with lists at their target of %d unspread (%d and %d fresh labels in the first query), the emulated bracket shrinking with the unknown points; random labelings measured within 10%% and one query of the band, constant ones below it",
-					as, pe.Low, pe.High, pe.Target, pe.FreshOne, pe.FreshTarget)
-			} else if s == decode.Hybrid {
-				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores); an estimate from its construction, not a bound: %d with a list of one, %d with lists at their target of %d unspread (%d and %d fresh labels in the first query: a top of generic weights over binary digits), the resolution shrinking with the unknown points; random labelings measured within 10%% and one query of the band, constant ones below it",
-					pe.Low, pe.High, pe.Target, pe.FreshOne, pe.FreshTarget)
-			} else if pe.High > 0 {
-				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores); an estimate from its construction, not a bound: %d when every list holds at most 45 candidates (%d fresh labels a query), %d when lists stay at their target of %d unspread (%d a query)",
-					pe.Low, pe.FreshOne, pe.High, pe.Target, pe.FreshTarget)
-			} else {
-				why := "this scorer does not round: its budget follows each query's terms"
-				if m.Decimals >= 0 {
-					why = fmt.Sprintf("the rounding step does not dominate this scorer's budget (×%.4g with a full block of extreme rows)", pe.CellRatio)
-				}
-				row.DryRun = fmt.Sprintf("no dry run (its queries follow the scores) and no estimate: it is built for scores rounded to decimals, and %s; %d when every list holds at most 45 candidates (%d fresh labels a query)",
-					why, pe.Low, pe.FreshOne)
+		row.Queries, row.EstimateLow, row.EstimateHigh, row.LowerBound, row.DryRun = e.Queries, e.Low, e.High, e.Lower, e.Note
+		// The information floor bounds every attack on all but a
+		// vanishing share of the labelings: a row's bound is at least
+		// that, but never above its own count or estimate.
+		if f := int(math.Ceil(out.FloorQueries)); f > row.LowerBound {
+			row.LowerBound = f
+			if best := e.Best(); e.Queries > 0 || e.Low > 0 {
+				row.LowerBound = min(f, best)
 			}
-		default:
-			row.Queries, row.Blocks, row.Gap, row.Budget = p.Queries, statsOf(p.Blocks), p.Gap, p.Budget
-			row.Labels = float64(n) / float64(len(p.Blocks))
 		}
-		switch {
-		case err == nil && fixed:
-			row.LowerBound = p.Queries
-		case !fixed && (err != nil || p.Estimate == nil):
-			bound()
+		if p := e.Plan; p != nil {
+			row.Budget = p.Budget
+			if e.Queries > 0 {
+				row.Blocks, row.Gap = statsOf(p.Blocks), p.Gap
+				row.Labels = float64(n) / float64(len(p.Blocks))
+			}
 		}
 		out.Strategies = append(out.Strategies, row)
 	}

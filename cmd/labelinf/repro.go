@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -18,8 +19,8 @@ func runRepro(e *env, args []string) int {
 	fs := newFlagSet("repro", stderr)
 	all := fs.Bool("all", false, "run every item")
 	quick := fs.Bool("quick", false, "run the expensive items on a smaller case (the cheap ones whole)")
-	out := fs.String("out", "docs/repro", "write REPRO.md, the tables, CSVs and plots under `DIR`")
-	if err := fs.Parse(args); err != nil {
+	out := fs.String("out", "", "write REPRO.md, the tables, CSVs and plots under `DIR` (default: a new directory labelinf-repro-* in the temporary directory; -out docs/repro regenerates the committed ones)")
+	if !parseArgs(fs, args, stderr) {
 		return 2
 	}
 	names := fs.Args()
@@ -36,8 +37,18 @@ func runRepro(e *env, args []string) int {
 		return usageError(stderr, "repro", fmt.Errorf("-all with item names %s: give one or the other", strings.Join(names, " ")))
 	case !*all && len(names) == 0:
 		return usageError(stderr, "repro", fmt.Errorf("no item: name items or give -all (items: %s)", itemNames()))
-	case *out == "":
+	case setFlags(fs)["out"] && *out == "":
 		return usageError(stderr, "repro", fmt.Errorf("-out: need a directory"))
+	}
+	fresh := *out == ""
+	if fresh {
+		// A fresh directory: a run never rewrites a checkout's files
+		// unless told to with -out.
+		d, err := os.MkdirTemp("", "labelinf-repro-")
+		if err != nil {
+			return failure(stderr, "repro", err)
+		}
+		*out = d
 	}
 	c := &repro.Config{Out: *out, Quick: *quick, Commit: gitCommit()}
 	if isTerminal(stderr) {
@@ -60,8 +71,25 @@ func runRepro(e *env, args []string) int {
 	if err != nil {
 		return failure(stderr, "repro", err)
 	}
+	if fresh {
+		fmt.Fprintf(stdout, "ran %d items; wrote %s\n", len(res), filepath.Join(*out, "REPRO.md"))
+		return 0
+	}
 	fmt.Fprintf(stdout, "ran %d items; wrote REPRO.md (keeping the sections of other items found there)\n", len(res))
 	return 0
+}
+
+func init() {
+	helpExtra["repro"] = func() string {
+		var b strings.Builder
+		b.WriteString("Items:\n")
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		for _, it := range repro.Items() {
+			fmt.Fprintf(tw, "  %s\t%s\n", it.Name, it.Title)
+		}
+		tw.Flush()
+		return b.String()
+	}
 }
 
 func itemNames() string {

@@ -12,6 +12,7 @@ import (
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/single"
 )
 
 // runRobust is labelinf attack -strategy robust-single: ICML Alg 2 against
@@ -41,17 +42,17 @@ func runRobust(e *env, a *attackFlags, sp scorerSpec) int {
 	if err != nil {
 		return fail(err)
 	}
-	var ws decode.WeightSet
+	var ws single.WeightSet
 	switch *a.weights {
 	case "powers":
-		ws = decode.PowerWeights
+		ws = single.PowerWeights
 	case "conway-guy":
-		ws = decode.ConwayGuyWeights
+		ws = single.ConwayGuyWeights
 	default:
 		return fail(fmt.Errorf("-weights %q: want powers or conway-guy", *a.weights))
 	}
 	k := *a.k
-	truth, err := privateLabels(*a.labels, *a.n, k, *a.seed, decode.MaxRobustN)
+	truth, err := privateLabels(*a.labels, *a.n, k, *a.seed, single.MaxRobustN)
 	if err != nil {
 		return fail(err)
 	}
@@ -59,7 +60,7 @@ func runRobust(e *env, a *attackFlags, sp scorerSpec) int {
 	t0 := e.now()
 	var r robustRun
 	if err := await(e.ctx, func() {
-		r = attackRobust(e.ctx, e.now, decode.RobustOptions{N: n, K: k, Tau: tau, Margin: *a.margin, Encoding: enc, Weights: ws}, *a.scorer == "apa", sp, truth, *a.seed)
+		r = attackRobust(e.ctx, e.now, single.RobustOptions{N: n, K: k, Tau: tau, Margin: *a.margin, Encoding: enc, Weights: ws}, *a.scorer == "apa", sp, truth, *a.seed)
 	}); err != nil {
 		return failure(e.stderr, "attack", err)
 	}
@@ -93,7 +94,7 @@ func runRobust(e *env, a *attackFlags, sp scorerSpec) int {
 
 // robustRun is the outcome of attackRobust.
 type robustRun struct {
-	plan     *decode.RobustPlan
+	plan     *single.RobustPlan
 	prec     uint // the server's score precision
 	queries  int
 	res      *decode.Result
@@ -105,8 +106,8 @@ type robustRun struct {
 // attackRobust is robust-single's one call into decode and oracle: the
 // plan, an arbitrary-precision server holding truth (answering with the
 // bits the plan asks for if exactBits, else the model's), and the attack.
-func attackRobust(ctx context.Context, now func() time.Time, opt decode.RobustOptions, exactBits bool, sp scorerSpec, truth []int, seed uint64) (r robustRun) {
-	if r.plan, r.usageErr = decode.PlanRobust(ctx, opt); r.usageErr != nil {
+func attackRobust(ctx context.Context, now func() time.Time, opt single.RobustOptions, exactBits bool, sp scorerSpec, truth []int, seed uint64) (r robustRun) {
+	if r.plan, r.usageErr = single.PlanRobust(ctx, opt); r.usageErr != nil {
 		return r
 	}
 	r.prec = sp.model.Prec

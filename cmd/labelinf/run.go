@@ -18,9 +18,11 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
        labelinf plan [-n N] [-k K] [-scorer NAME|cmd:PROGRAM|URL [-assume NAME]] [-noise KIND -tau T -delta D] [-check]
                      [-dry-run-max M] [-json]
        labelinf attack [-scorer NAME|cmd:PROGRAM|URL [-assume NAME|auto]] [-n N] [-k K] [-seed S]
-                       [-strategy auto|hybrid|carry|cross|blocks|lean|primes|alg3|leaderboard] [-noise KIND -tau T -delta D]
+                       [-strategy ATTACK] [-noise KIND -tau T -delta D]
                        [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
                        [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
+       labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family] [-n N] [-k K]
+                       [-seed S] [-labels FILE] [-noise bounded -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
        labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
                        [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
                        [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
@@ -35,7 +37,8 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
        labelinf serve -config FILE [-listen ADDR] [-addr-file FILE] [-lock-wait D]
        labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
        labelinf version
-run 'go doc ./cmd/labelinf' for the manual`
+       labelinf help [TOPIC|all]
+run 'labelinf help' for the manual, 'labelinf COMMAND -h' for a command's flags`
 
 // env is what a subcommand runs in: its context (cancelled by SIGINT or
 // SIGTERM), its output streams and its clock.
@@ -72,6 +75,7 @@ var commands = []command{
 	{name: "audit", run: runAudit},
 	{name: "serve", run: runServe, signalEnds: true},
 	{name: "version", run: runVersion},
+	{name: "help", run: runHelp},
 }
 
 // run is the whole command without signal handling (for tests); it
@@ -89,12 +93,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer, no
 		return 2
 	}
 	switch args[0] {
-	case "-h", "-help", "--help", "help":
-		if _, err := fmt.Fprintln(stdout, usage); err != nil {
-			fmt.Fprintf(stderr, "labelinf: writing output: %v\n", err)
-			return 1
-		}
-		return 0
+	case "-h", "-help", "--help":
+		args = []string{"help"}
 	}
 	for _, c := range commands {
 		if c.name != args[0] {
@@ -111,7 +111,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer, no
 		}
 		return code
 	}
-	fmt.Fprintf(stderr, "labelinf: unknown command %q\n%s\n", args[0], usage)
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	fmt.Fprintf(stderr, "labelinf: unknown command %q%s\nRun 'labelinf help' for the commands.\n", args[0], didYouMean(args[0], names))
 	return 2
 }
 
@@ -135,10 +139,13 @@ func (w *errWriter) Write(p []byte) (int, error) {
 }
 
 // newFlagSet returns a flag set for subcommand name that reports its
-// errors to stderr and returns them instead of exiting.
+// errors to stderr and returns them instead of exiting. Its -h prints the
+// command's usage and flags (parseArgs).
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("labelinf "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {} // parseArgs prints the help or the error's context
+	lastFlagSets.Store(name, fs)
 	return fs
 }
 
@@ -146,7 +153,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 // after reporting a usage error (exit status 2); -h is a usage request
 // and also returns false.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) bool {
-	if err := fs.Parse(args); err != nil {
+	if !parseArgs(fs, args, stderr) {
 		return false
 	}
 	if fs.NArg() > 0 {
@@ -175,14 +182,19 @@ func rejectFlags(set map[string]bool, why string, names ...string) error {
 }
 
 // usageError reports err for subcommand name and returns exit status 2.
+// An error about one of the command's flags ("-n 0 outside …") is
+// followed by what the flag is and whether it was given.
 func usageError(stderr io.Writer, name string, err error) int {
-	fmt.Fprintf(stderr, "labelinf %s: %v\n", name, err)
+	fmt.Fprintf(stderr, "labelinf %s: %s\n", name, plainError(err))
+	if x := explainFlag(name, err.Error()); x != "" {
+		fmt.Fprintln(stderr, x)
+	}
 	return 2
 }
 
 // failure reports err for subcommand name and returns exit status 1.
 func failure(stderr io.Writer, name string, err error) int {
-	fmt.Fprintf(stderr, "labelinf %s: %v\n", name, err)
+	fmt.Fprintf(stderr, "labelinf %s: %s\n", name, plainError(err))
 	return 1
 }
 

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/labelinf/labelinf/scorer"
@@ -15,6 +18,9 @@ import (
 // drain the server.
 func runServe(e *env, args []string) int {
 	stderr := e.stderr
+	if slices.ContainsFunc(args, isHelpFlag) {
+		return serveHelp(e, args)
+	}
 	err := serve.Command(e.ctx, args, e.stdout, stderr)
 	var ue *serve.UsageError
 	switch {
@@ -26,6 +32,46 @@ func runServe(e *env, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// isHelpFlag reports whether a is -h or -help.
+func isHelpFlag(a string) bool {
+	switch a {
+	case "-h", "--h", "-help", "--help":
+		return true
+	}
+	return false
+}
+
+// serveHelp prints serve's -h (args hold -h): its usage with the keys
+// subcommands, and the flags of serve or of serve keys, which package
+// serve defines (its -h lists them).
+func serveHelp(e *env, args []string) int {
+	keys := len(args) > 0 && args[0] == "keys"
+	probe := []string{"-h"}
+	if keys {
+		probe = []string{"keys", "add", "-h"}
+	}
+	var buf bytes.Buffer
+	serve.Command(e.ctx, probe, io.Discard, &buf)
+	var flags []string
+	for _, l := range strings.Split(buf.String(), "\n") {
+		if strings.HasPrefix(l, "  ") {
+			flags = append(flags, l)
+		}
+	}
+	fmt.Fprintln(e.stderr, serve.CommandUsage)
+	if keys {
+		fmt.Fprintln(e.stderr, "\nFlags of serve keys (-name: add only):")
+	} else {
+		fmt.Fprintln(e.stderr, "\nFlags:")
+	}
+	fmt.Fprintln(e.stderr, strings.Join(flags, "\n"))
+	if !keys {
+		fmt.Fprintln(e.stderr, "\nSubcommands:\n  keys add     print a new API key for a team (only its hash is stored)\n  keys list    list the keys\n  keys revoke  revoke a key by its ID\nRun 'labelinf serve keys -h' for their flags.")
+	}
+	fmt.Fprintln(e.stderr, "\nRun 'labelinf help serve' for the manual, 'labelinf help serve-api' for the HTTP API.")
+	return 2
 }
 
 // isHTTPScorer reports whether a -scorer names a served competition.

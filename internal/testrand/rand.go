@@ -35,3 +35,12 @@ func New(tb testing.TB) *rand.Rand {
 	}
 	return rand.New(rand.NewPCG(seed, h))
 }
+
+// Labels returns n labels drawn uniformly from [0, k) by r.
+func Labels(r *rand.Rand, n, k int) []int {
+	y := make([]int, n)
+	for i := range y {
+		y[i] = r.IntN(k)
+	}
+	return y
+}

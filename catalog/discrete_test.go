@@ -1,0 +1,51 @@
+package catalog
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/labelinf/labelinf/discrete"
+	"github.com/labelinf/labelinf/serve"
+)
+
+// TestDiscreteEntries: the attacks on accuracy, ROC AUC and the Brier
+// score register as every other (their target names its metric), auto
+// makes discrete's choice, and a run through the catalogue recovers every
+// label, verified; the log-loss attacks do not apply to them, nor they to
+// log-loss.
+func TestDiscreteEntries(t *testing.T) {
+	for _, tt := range []struct {
+		metric string
+		k      int
+		want   string
+	}{{"accuracy", 2, "group"}, {"roc-auc", 2, "group"}, {"brier", 2, "family"}, {"accuracy", 3, "flip"}} {
+		tg := Target{Metric: tt.metric, N: 200, K: tt.k, Decimals: -1}
+		a, err := Auto(tg)
+		if err != nil || a.Name != tt.want {
+			t.Errorf("Auto(%s, K = %d) = %v, %v; want %s", tt.metric, tt.k, a, err, tt.want)
+			continue
+		}
+		for _, b := range Applicable(tg) {
+			if b.Kind != MultiQuery || slices.Contains([]string{"cross", "hybrid", "edge"}, b.Name) {
+				t.Errorf("%s applies to %s", b.Name, tt.metric)
+			}
+		}
+		m, err := serve.ParseMetric(tt.metric, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels := gridLabels(t, "seed 1", tg.N, tg.K)
+		sim, err := discrete.NewSim(m, labels, tg.K, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.Run(context.Background(), sim, tg, Options{})
+		if err != nil || !res.Verified || !slices.Equal(res.Labels, labels) {
+			t.Errorf("%s on %s: %v (verified %v)", a.Name, tt.metric, err, res != nil && res.Verified)
+		}
+	}
+	if Lookup("flip").Applies(target(t, "float64-sklearn", 100, 2)) == nil {
+		t.Error("flip applies to log-loss")
+	}
+}

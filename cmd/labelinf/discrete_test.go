@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labelinf/labelinf/serve"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestAttackMetricsServed runs labelinf serve in-process on 127.0.0.1 with
+// 1,000-row accuracy (binary and K = 3), ROC AUC, Brier and K = 3 log-loss
+// competitions, and labelinf attack against each over HTTP: every label
+// recovered, verified and checked.
+func TestAttackMetricsServed(t *testing.T) {
+	const n = 1000
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(29, 4))
+	labelFile := func(name string, k int) string {
+		var b strings.Builder
+		for range n {
+			fmt.Fprintln(&b, r.IntN(k))
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644))
+		return b.String()
+	}
+	comps := []struct {
+		id, metric string
+		k          int
+		maxQ       int
+	}{
+		{"acc", "accuracy", 2, 314},
+		{"acc3", "accuracy", 3, 1002},
+		{"auc", "roc-auc", 2, 313},
+		{"brier", "brier", 2, 126},
+		{"brier3", "brier", 3, 1002},
+		{"ll3", "float64-sklearn", 3, 200},
+	}
+	var cc []string
+	want := map[string]string{}
+	for _, c := range comps {
+		want[c.id] = labelFile(c.id+".txt", c.k)
+		cc = append(cc, fmt.Sprintf(`{"id":%q,"labels":%q,"classes":%d,"metric":%q}`, c.id, c.id+".txt", c.k, c.metric))
+	}
+	cfg := filepath.Join(dir, "c.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(`{"competitions":[`+strings.Join(cc, ",")+`]}`), 0o644))
+	var key bytes.Buffer
+	require.Equal(t, 0, run([]string{"serve", "keys", "add", "-config", cfg, "-name", "attacker"}, &key, io.Discard))
+	keyFile := filepath.Join(dir, "key")
+	require.NoError(t, os.WriteFile(keyFile, key.Bytes(), 0o600))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	addrFile := filepath.Join(dir, "addr")
+	done := make(chan error, 1)
+	go func() {
+		done <- serve.Command(ctx, []string{"-config", cfg, "-listen", "127.0.0.1:0", "-addr-file", addrFile}, io.Discard, io.Discard)
+	}()
+	defer func() { cancel(); <-done }()
+	var addr []byte
+	for range 500 {
+		if addr, _ = os.ReadFile(addrFile); len(addr) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.NotEmpty(t, addr)
+	for _, c := range comps {
+		t.Run(c.id, func(t *testing.T) {
+			out := filepath.Join(dir, c.id+".out")
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"attack", "-scorer", "http://" + string(addr) + "/v1/competitions/" + c.id,
+				"-api-key-file", keyFile, "-out", out, "-json"}, &stdout, &stderr)
+			require.Equal(t, 0, code, "stdout %s\nstderr %s", stdout.String(), stderr.String())
+			var res struct {
+				N, K     int
+				Queries  int
+				Verified bool
+				Checked  bool
+				Strategy string
+			}
+			require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
+			assert.Equal(t, n, res.N)
+			assert.Equal(t, c.k, res.K)
+			assert.True(t, res.Verified)
+			assert.True(t, res.Checked)
+			assert.LessOrEqual(t, res.Queries, c.maxQ)
+			got, err := os.ReadFile(out)
+			require.NoError(t, err)
+			assert.Equal(t, want[c.id], string(got), "recovered labels")
+			t.Logf("%s (%s, K = %d): %s, %d queries over HTTP", c.id, c.metric, c.k, res.Strategy, res.Queries)
+		})
+	}
+	// The wrong metric assumed: a usage error, no query.
+	assert.Equal(t, 2, run([]string{"attack", "-scorer", "http://" + string(addr) + "/v1/competitions/acc", "-assume", "brier", "-api-key-file", keyFile}, io.Discard, io.Discard))
+}
+
+// TestAttackMetricsSimulated: the simulated metrics, their flags and bad
+// input.
+func TestAttackMetricsSimulated(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"-scorer", "accuracy", "-n", "1000", "-strategy", "flip", "-check"}, 0},
+		{[]string{"-scorer", "roc-auc", "-n", "1000", "-strategy", "group"}, 0},
+		{[]string{"-scorer", "brier,dec=none", "-n", "1000"}, 0},
+		{[]string{"-scorer", "accuracy", "-k", "3", "-n", "1000"}, 0},
+		{[]string{"-scorer", "accuracy", "-n", "0"}, 2},
+		{[]string{"-scorer", "accuracy,dec=x", "-n", "10"}, 2},
+		{[]string{"-scorer", "roc-auc", "-k", "3", "-n", "10"}, 2},
+		{[]string{"-scorer", "accuracy", "-n", "10", "-strategy", "family"}, 2},
+		{[]string{"-scorer", "accuracy", "-n", "10", "-strategy", "blocks"}, 2},
+		{[]string{"-scorer", "accuracy", "-n", "10", "-noise", "gaussian", "-tau", "0.1"}, 2},
+		{[]string{"-scorer", "accuracy", "-n", "10", "-margin", "0.1"}, 2},
+		// 2 decimals cannot tell one label of 1,000: the attack stops.
+		{[]string{"-scorer", "accuracy,dec=2", "-n", "1000"}, 1},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"attack"}, tc.args...), &stdout, &stderr)
+			assert.Equal(t, tc.code, code, "stdout %s\nstderr %s", stdout.String(), stderr.String())
+		})
+	}
+}

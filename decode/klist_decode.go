@@ -1,0 +1,203 @@
+// This file decodes a KList score (klist.go): every list entry with every
+// fresh labeling whose residual fits the tail, read through the tail's digits
+// within the rigorous budget and emulated whole.
+
+package decode
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+)
+
+// klSurv is a candidate that explains the score: list entry l, fresh bits
+// m, and its tail labeling (nil if the tail's lister stopped short: every
+// tail label is kept open).
+type klSurv struct {
+	l    int
+	m    uint32
+	tail []int
+	n    uint64 // KBin: the binary digits' reading
+}
+
+// decode finds every candidate that explains the score, learns what they
+// agree on and carries the rest; it returns the labels learned.
+func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
+	a, lb := st.a, st.lb
+	a.fillBase()
+	defer st.neutralize(q.idx)
+	nd, nTop := q.nd, q.nd+q.k
+	budget := a.budgetFor(q.idx, q.rows, false)
+	t := new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(&blockPlan{rows: q.rows}))
+	t0, v := q.offsets(nTop)
+	// The residual the tail must explain: t − T0 − top bits' sum, within
+	// [base − b, base + span + b].
+	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
+	base, span := new(big.Float), new(big.Float)
+	if q.tail != nil {
+		base, span = st.tailRange(q.tail, q.tIdx)
+	}
+	half := new(big.Float).SetPrec(sumPrec).Quo(span, big.NewFloat(2))
+	center := new(big.Float).SetPrec(sumPrec).Sub(r0, base)
+	center.Sub(center, half)
+	hf, _ := half.Float64()
+	// The score's float64 bounds, rounded outward (the noise widens them).
+	sLo, sHi := a.scoreRange(score)
+	fLo, fHi := ratDown(sLo), ratUp(sHi)
+	exact := pointTerms(a, q.rows)
+	var tl *klTail
+	match := func() bool {
+		if r, ok, err := a.emu.ReportFloat(a.lo); ok && exact {
+			return err != nil || (r >= fLo && r <= fHi)
+		}
+		rlo, err := a.emu.Report(a.lo)
+		if err == nil && sHi.Cmp(rlo) < 0 {
+			return false
+		}
+		rhi, err := a.emu.Report(a.hi)
+		return err != nil || sLo.Cmp(rhi) <= 0
+	}
+	// bracket reports whether a tail labeling with its positions before
+	// s as set may explain the score: the summation is monotone in
+	// every term (rounded additions), so every labeling of the positions
+	// from s on reports between the reports with each of them at its
+	// least and at its largest computed term.
+	above := func(hi bool) bool {
+		if r, ok, err := a.emu.ReportFloat(a.lo); ok {
+			return err == nil && (hi && r < fLo || !hi && r > fHi)
+		}
+		r, err := a.emu.Report(a.lo)
+		return err == nil && (hi && r.Cmp(sLo) < 0 || !hi && r.Cmp(sHi) > 0)
+	}
+	bracket := func(s int) bool {
+		for _, hi := range []bool{false, true} {
+			for x := s; x < len(tl.ord); x++ {
+				j := nTop + tl.ord[x]
+				if hi {
+					a.lo.Set(q.idx[j], q.rows[j].hi[tl.cMax[x]])
+				} else {
+					a.lo.Set(q.idx[j], q.rows[j].lo[tl.cMin[x]])
+				}
+			}
+			if above(hi) {
+				return false
+			}
+		}
+		return true
+	}
+	set := func(j, c int) {
+		i, r := q.idx[j], &q.rows[j]
+		a.lo.Set(i, r.lo[c])
+		a.hi.Set(i, r.hi[c])
+	}
+	bf := budget
+	var surv []klSurv
+	var sig []int
+	if q.tail != nil {
+		tl = st.newTail(q)
+		sig = make([]int, len(q.tIdx))
+	}
+	bit := func(l int, m uint32, j int) int {
+		if j < nd {
+			return int(lb.cand[l][j])
+		}
+		return int(m >> (j - nd) & 1)
+	}
+	// The residual r0 − Σ (top bits' increments) in double-double
+	// arithmetic (ddSum): the carried bits' part once per list entry,
+	// the fresh bits' per candidate, with err bounding its distance from
+	// the exact residual (far below the margin the windows keep).
+	dh, dl := make([]float64, nTop), make([]float64, nTop)
+	mag := 0.0
+	r0h, r0l := ddSplit(r0)
+	for j := range nTop {
+		dh[j], dl[j] = ddSplit(v[j][1])
+		mag += math.Abs(dh[j])
+	}
+	mag += math.Abs(r0h)
+	ddErr := float64((nTop+2)*(nTop+2)) * 0x1p-100 * mag
+	// topCur[j] is the label top position j's terms are set to (−1:
+	// none yet): a candidate sets only the positions it changes.
+	topCur := make([]int, nTop)
+	for j := range topCur {
+		topCur[j] = -1
+	}
+	carried := make([]ddSum, len(lb.cand))
+	carriedOK := make([]bool, len(lb.cand))
+	explains := func(l int, m uint32, _ bool) bool {
+		if !carriedOK[l] {
+			s := ddSum{h: r0h, l: r0l}
+			for j, b := range lb.cand[l] {
+				if b == 1 {
+					s.sub(dh[j], dl[j])
+				}
+			}
+			carried[l], carriedOK[l] = s, true
+		}
+		res := carried[l]
+		for j := range nTop {
+			c := q.c0[j]
+			if bit(l, m, j) == 1 {
+				if j >= nd {
+					res.sub(dh[j], dl[j])
+				}
+				c = q.c1[j]
+			}
+			if topCur[j] != c {
+				set(j, c)
+				topCur[j] = c
+			}
+		}
+		rf := res.h + res.l
+		// |rf − the exact residual| ≤ extra.
+		extra := ddErr + math.Abs(rf)*0x1p-52
+		if q.tail == nil {
+			if math.Abs(rf)-extra > bf || !match() {
+				return false
+			}
+			surv = append(surv, klSurv{l: l, m: m, tail: []int{}})
+			return true
+		}
+		bf := bf + extra
+		found := false
+		n := 0
+		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, c int) {
+			sig[j] = c
+			set(nTop+j, c)
+		}, func() {
+			if match() {
+				surv = append(surv, klSurv{l: l, m: m, tail: slices.Clone(sig)})
+				found = true
+			}
+		}, bracket, &n)
+		if !complete {
+			surv = append(surv, klSurv{l: l, m: m})
+			return true
+		}
+		return found
+	}
+	lb.window(center, hf+budget, v, q.k, explains)
+	if len(surv) == 0 {
+		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d tail points explains the score under %s", ErrInconsistent, nd, q.k, len(q.tIdx), a.m.Name)
+	}
+	st.neutralize(q.idx)
+	return st.update(q, surv), nil
+}
+
+// offsets returns the bit-0 sum T0 of the query's first n positions
+// (binary questions; the terms over each row's label 0, which constC
+// counts) and each bit's increment over it, v[j] = {0, t(c1) − t(c0)}.
+func (q *klQuery) offsets(n int) (*big.Float, [][]*big.Float) {
+	t0 := new(big.Float).SetPrec(sumPrec)
+	v := make([][]*big.Float, n)
+	zero := new(big.Float)
+	for j := range n {
+		r := &q.rows[j]
+		o0 := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c0[j]], r.t[0])
+		t0.Add(t0, o0)
+		d := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c1[j]], r.t[q.c0[j]])
+		v[j] = []*big.Float{zero, d}
+	}
+	return t0, v
+}

@@ -1,0 +1,120 @@
+// This file makes the rows of Cross's K-ary digits (kties.go): a point's
+// radix and classes, and the cached rows of its digit over its label set or
+// its groups.
+
+package decode
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// radixOf returns point i's radix as a digit: its number of labels, or
+// of groups (digitGroups).
+func (a *multi) radixOf(i int) int {
+	if g := a.digitGroups[i]; g != nil {
+		return len(g)
+	}
+	return bits.OnesCount64(a.mask[i])
+}
+
+// digitClasses returns the labels of point i's digit values by
+// increasing term: its labels, or each group's least label
+// (digitGroups; the labels of a group share its term).
+func (a *multi) digitClasses(i int) []int {
+	g := a.digitGroups[i]
+	if g == nil {
+		return maskClasses(a.mask[i])
+	}
+	c := make([]int, len(g))
+	for m, x := range g {
+		c[m] = bits.TrailingZeros64(x)
+	}
+	return c
+}
+
+// radixRowOf returns point i's digit row at step u: radixRow over its
+// labels, or over its groups (digitGroups).
+func (a *multi) radixRowOf(i int, u float64) (rowInfo, error) {
+	if g := a.digitGroups[i]; g != nil {
+		return a.radixRowGroups(g, u)
+	}
+	return a.radixRow(a.mask[i], u)
+}
+
+// radixRowGroups is radixRow over groups of labels: every label of the
+// m-th group gets probability ∝ e^(−m·u), so that a group's labels share
+// one term and the digit reads which group, not which label. At most
+// three groups (the cache key).
+func (a *multi) radixRowGroups(g []uint64, u float64) (rowInfo, error) {
+	if len(g) < 2 || len(g) > 3 {
+		return rowInfo{}, fmt.Errorf("decode: a grouped digit of %d groups (want 2 or 3)", len(g))
+	}
+	key := radixKey{u: u, g0: g[0], g1: g[1]}
+	for _, x := range g {
+		key.mask |= x
+	}
+	if r, ok := a.radixRows[key]; ok {
+		return r, nil
+	}
+	return a.groupRow(key, g, u)
+}
+
+// radixRow returns the row of a digit over the label set mask at step u:
+// the m-th label of the set gets probability ∝ e^(−m·u), the labels
+// outside the set the smallest of those, so that no term exceeds the
+// set's largest. Rows are cached by (set, step).
+func (a *multi) radixRow(mask uint64, u float64) (rowInfo, error) {
+	key := radixKey{mask: mask, u: u}
+	if r, ok := a.radixRows[key]; ok {
+		return r, nil
+	}
+	cls := maskClasses(mask)
+	g := make([]uint64, len(cls))
+	for m, c := range cls {
+		g[m] = 1 << c
+	}
+	return a.groupRow(key, g, u)
+}
+
+// groupRow computes and caches under key the row of a digit over the
+// groups g (key.mask their union) at step u: every label of the m-th
+// group at probability ∝ e^(−m·u), the labels outside key.mask at the
+// last group's.
+func (a *multi) groupRow(key radixKey, g []uint64, u float64) (rowInfo, error) {
+	q := make([]float64, len(g))
+	var z float64
+	for m := len(g) - 1; m >= 0; m-- {
+		q[m] = math.Exp(-float64(m) * u)
+		z += float64(bits.OnesCount64(g[m])) * q[m]
+	}
+	last := q[len(q)-1]
+	z += float64(a.k-bits.OnesCount64(key.mask)) * last
+	row := make([]float64, a.k)
+	for c := range row {
+		row[c] = last / z
+	}
+	for m, x := range g {
+		for _, c := range maskClasses(x) {
+			row[c] = q[m] / z
+		}
+	}
+	r, err := a.rowInfo(row)
+	if err != nil {
+		return rowInfo{}, err
+	}
+	if a.radixRows == nil {
+		a.radixRows = make(map[radixKey]rowInfo)
+	}
+	if len(a.radixRows) >= radixRowsMax {
+		clear(a.radixRows)
+	}
+	a.radixRows[key] = r
+	return r, nil
+}
+
+// radixRowsMax bounds the cached digit rows: more than the digit rows of
+// the unit grid (rowCacheMax), since KList's tails hold points of every
+// label set (a row is about a kilobyte).
+const radixRowsMax = 1 << 14

@@ -1,0 +1,267 @@
+// This file designs the list's last query and decodes a Leaderboard score:
+// the list entries with the fresh labelings within the budget's window (a
+// meet in the middle), kept when they explain the score, and the labels they
+// agree on learned.
+
+package decode
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+)
+
+// final designs the last query if it can separate every candidate: the
+// nFresh fresh points as a Conway–Guy set at a unit g above twice the
+// budget, the list's sums more than the set's span (plus g) apart.
+func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
+	a := st.a
+	if nFresh > maxCG || len(st.cand) > lbOptList {
+		return nil, nil, false
+	}
+	idx := append(slices.Clone(st.cD), st.fresh(nFresh)...)
+	g := st.cell * (1 + 0x1p-8)
+	for range 4 {
+		var frs []rowInfo
+		span, gf := 0.0, math.Inf(1)
+		if nFresh > 0 {
+			if a.kConwayGuy(g, nFresh) < nFresh {
+				return nil, nil, false
+			}
+			var err error
+			if frs, err = a.cgRows(nFresh, g); err != nil {
+				return nil, nil, false
+			}
+			v := increments(frs)
+			gap := cgGap(v, g)
+			if gap == nil {
+				return nil, nil, false
+			}
+			for _, x := range v {
+				f, _ := x[1].Float64()
+				span += f
+			}
+			gf, _ = gap.Float64()
+		}
+		var crs []rowInfo
+		sep := (span + g) * (1 + 0x1p-10)
+		if len(st.cD) > 0 {
+			cw := st.carryWeights(0, map[int]bool{}, sep)
+			sl := st.carriedSums(cw)
+			slices.Sort(sl)
+			for x := 1; x < len(sl); x++ {
+				if sl[x]-sl[x-1] < sep {
+					return nil, nil, false
+				}
+			}
+			for _, r := range cw {
+				crs = append(crs, st.row(r).ri)
+			}
+		}
+		rs := append(crs, frs...)
+		if b := a.budgetFor(idx, rs, false); gf > 2*b*(1+0x1p-12) && g > 2*b*(1+0x1p-12) {
+			return idx, rs, true
+		}
+		g *= 1 + 0x1p-6
+	}
+	return nil, nil, false
+}
+
+// decode keeps the candidates that explain the score, learns the points
+// they agree on and carries the others; it returns the labels learned. A
+// candidate explains the score when its exact sum lies within the
+// rigorous budget of N·score (Leaderboard) or, with st.emu, when the
+// emulated bracket of its reported score holds the score (Carry).
+func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) {
+	a := st.a
+	nd := len(st.cD)
+	budget := a.budgetFor(idx, rs, false)
+	p := &blockPlan{rows: rs}
+	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
+	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
+	v := increments(rs)
+	var explains func(l int, m uint32, above bool) bool
+	if st.emu {
+		explains = st.bracketTest(score, idx, rs)
+		defer st.neutralize(idx)
+	} else {
+		bud := new(big.Float).SetFloat64(budget)
+		exact := new(big.Float).SetPrec(sumPrec)
+		diff := new(big.Float).SetPrec(sumPrec)
+		explains = func(l int, m uint32, _ bool) bool {
+			exact.SetInt64(0)
+			for j, b := range st.cand[l] {
+				if b == 1 {
+					exact.Add(exact, v[j][1])
+				}
+			}
+			for j := nd; j < len(v); j++ {
+				if m>>(j-nd)&1 == 1 {
+					exact.Add(exact, v[j][1])
+				}
+			}
+			return diff.Sub(t, exact).Abs(diff).Cmp(bud) <= 0
+		}
+	}
+	keep := st.window(t, budget, v, len(idx)-nd, explains)
+	if len(keep) == 0 {
+		return 0, fmt.Errorf("%w: no labeling of the %d carried and %d fresh points explains the score under %s", ErrInconsistent, nd, len(idx)-nd, a.m.Name)
+	}
+	return st.update(idx, keep), nil
+}
+
+// lbSurv is a candidate of a query: list entry l with fresh labels m
+// (bit j for fresh point j).
+type lbSurv struct {
+	l int
+	m uint32
+}
+
+// window returns the candidates (list entry, fresh labels) of a query of
+// the carried points and k fresh points, increments v, whose float64 sum
+// lies within budget of t (widened by a margin far above float64's
+// rounding, so a superset of those whose exact sums do) and that
+// explains accepts. The fresh labels are found by a meet in the middle
+// [HS74]: halves A (the first k/2) and B, B's sums sorted.
+func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int, explains func(l int, m uint32, above bool) bool) []lbSurv {
+	tf, _ := t.Float64()
+	var keep []lbSurv
+	vf := make([]float64, len(v))
+	abs := math.Abs(tf) + 1
+	for j := range v {
+		vf[j], _ = v[j][1].Float64()
+		abs += math.Abs(vf[j])
+	}
+	// The float64 filter keeps a superset: its sums are off by far less
+	// than 2^−40 of the magnitudes involved; explains decides.
+	margin := abs * 0x1p-40
+	st.windowRange(tf-budget-margin, tf+budget+margin, tf, vf, k, func(l int, m uint32, above bool) bool {
+		if explains(l, m, above) {
+			keep = append(keep, lbSurv{l, m})
+		}
+		return true
+	})
+	return keep
+}
+
+// windowRange calls f on every candidate (list entry l, fresh labels m)
+// of a query of the carried points and k fresh points, float64
+// increments vf, whose float64 sum lies in [lo, hi] (above: the sum is
+// at least tf), until f returns false: the meet in the middle of window.
+func (st *lbState) windowRange(lo, hi, tf float64, vf []float64, k int, f func(l int, m uint32, above bool) bool) {
+	nd := len(st.cD)
+	kA := k / 2
+	type sm struct {
+		s float64
+		m uint32
+	}
+	// sorted returns the 2^len(w) subset sums of w (float64, each
+	// summed in w's order) in ascending order, equal sums by mask: S and
+	// S + w_j merged weight by weight, O(2^k) rather than a sort's
+	// O(k·2^k).
+	sorted := func(w []float64) []sm {
+		out := make([]sm, 1, 1<<len(w))
+		buf := make([]sm, 0, 1<<len(w))
+		for j, x := range w {
+			n, b := len(out), uint32(1)<<j
+			buf = buf[:0]
+			i, k := 0, 0
+			for i < n || k < n {
+				if k == n || i < n && out[i].s <= out[k].s+x {
+					buf = append(buf, out[i])
+					i++
+				} else {
+					buf = append(buf, sm{out[k].s + x, out[k].m | b})
+					k++
+				}
+			}
+			out, buf = buf, out[:0]
+		}
+		return out
+	}
+	sortedA, sortedB := sorted(vf[nd:nd+kA]), sorted(vf[nd+kA:nd+k])
+	for l, c := range st.cand {
+		var sc float64
+		for j, b := range c {
+			if b == 1 {
+				sc += vf[j]
+			}
+		}
+		// A's sums ascend, so the first B sum ≥ lo − base descends: one
+		// sweep of a pointer down B per list entry.
+		x := len(sortedB)
+		for _, a := range sortedA {
+			base := sc + a.s
+			for x > 0 && sortedB[x-1].s >= lo-base {
+				x--
+			}
+			for y := x; y < len(sortedB) && sortedB[y].s <= hi-base; y++ {
+				m := a.m | sortedB[y].m<<kA
+				if !f(l, m, base+sortedB[y].s >= tf) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// update learns the points of the query idx on which every candidate of
+// keep agrees, carries the others with the list of keep's distinct labels
+// on them, and returns the number of labels learned.
+func (st *lbState) update(idx []int, keep []lbSurv) int {
+	nd := len(st.cD)
+	old := st.cand
+	return st.updateBy(idx, len(keep), func(s, j int) uint8 {
+		if j < nd {
+			return old[keep[s].l][j]
+		}
+		return uint8(keep[s].m >> (j - nd) & 1)
+	})
+}
+
+// updateBy is update for nk candidates given by their labels: label(s, j)
+// is candidate s's label of point idx[j] (nk ≥ 1).
+func (st *lbState) updateBy(idx []int, nk int, label func(s, j int) uint8) int {
+	a := st.a
+	sigma := make([]int, len(idx))
+	var open []int // positions in idx still undecided
+	for j := range idx {
+		sigma[j] = int(label(0, j))
+		for s := 1; s < nk; s++ {
+			if label(s, j) != label(0, j) {
+				sigma[j] = -1
+				open = append(open, j)
+				break
+			}
+		}
+	}
+	for _, i := range st.cD {
+		st.inD[i] = false
+	}
+	a.learn(idx, sigma)
+	got := 0
+	for _, c := range sigma {
+		if c >= 0 {
+			got++
+		}
+	}
+	st.cD = st.cD[:0]
+	for _, j := range open {
+		st.cD = append(st.cD, idx[j])
+		st.inD[idx[j]] = true
+	}
+	seen := make(map[string]bool, nk)
+	st.cand = nil
+	for s := range nk {
+		c := make([]uint8, len(open))
+		for x, j := range open {
+			c[x] = label(s, j)
+		}
+		if !seen[string(c)] {
+			seen[string(c)] = true
+			st.cand = append(st.cand, c)
+		}
+	}
+	return got
+}

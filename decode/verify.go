@@ -1,0 +1,194 @@
+// This file decodes and verifies one block's score against the attack's
+// state (state.go), learns the labels, and sends the final check query.
+
+package decode
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
+// decode reads the block's labels from a score and verifies them: the
+// decoded labeling's exact sum must be within the budget of N·score, and
+// the block's sums are more than twice the budget apart, so it is the only
+// labeling that is.
+func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
+	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
+	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
+	if p.emu {
+		return a.decodeEmu(score, t, p)
+	}
+	sigma := p.read(a, t, p)
+	if sigma == nil {
+		return nil, false
+	}
+	rem := new(big.Float).SetPrec(sumPrec).Set(t)
+	for j, cl := range sigma {
+		rem.Sub(rem, p.v[j][cl])
+	}
+	if rem.Abs(rem).Cmp(new(big.Float).SetFloat64(p.budget)) > 0 {
+		return nil, false
+	}
+	return sigma, true
+}
+
+// constC returns the exact sum of every term that does not depend on the
+// block's labels (the block's points counted at class 0).
+func (a *multi) constC(p *blockPlan) *big.Float {
+	nNeutral := int64(a.nUnk - len(p.rows))
+	if a.st.knownNeutral() {
+		for cl := range a.k {
+			nNeutral += int64(a.nKnown[cl])
+		}
+	}
+	c := new(big.Float).SetPrec(sumPrec).Set(a.knownSum())
+	c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.neutral.t[0], new(big.Float).SetInt64(nNeutral)))
+	for _, r := range p.rows {
+		c.Add(c, r.t[0])
+	}
+	return c
+}
+
+// knownSum returns the exact sum of the known points' terms at their
+// rows (0 if the strategy predicts them neutral), kept until the next
+// label is learned.
+func (a *multi) knownSum() *big.Float {
+	if a.kSum != nil {
+		return a.kSum
+	}
+	c := new(big.Float).SetPrec(sumPrec)
+	for cl := range a.k {
+		if a.st.knownNeutral() {
+			break
+		} else if a.dither != nil {
+			// The products whose counts did not change since the last
+			// sum are kept (a query learns a few dozen labels of 25,000).
+			if a.kProd == nil {
+				a.kProd, a.kProdN = make([][]*big.Float, a.k), make([][]int, a.k)
+			}
+			if len(a.kProd[cl]) != len(a.dcount[cl]) {
+				a.kProd[cl], a.kProdN[cl] = make([]*big.Float, len(a.dcount[cl])), make([]int, len(a.dcount[cl]))
+			}
+			for j, n := range a.dcount[cl] {
+				if n > 0 {
+					if a.kProd[cl][j] == nil || a.kProdN[cl][j] != n {
+						a.kProd[cl][j] = new(big.Float).SetPrec(sumPrec).Mul(a.dither[cl][j].t[cl], new(big.Float).SetInt64(int64(n)))
+						a.kProdN[cl][j] = n
+					}
+					c.Add(c, a.kProd[cl][j])
+				}
+			}
+		} else if a.nKnown[cl] > 0 {
+			c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
+		}
+	}
+	a.kSum = c
+	return c
+}
+
+// learn records the block's labels.
+func (a *multi) learn(idx, sigma []int) {
+	a.kSum = nil
+	for j, i := range idx {
+		if sigma[j] < 0 {
+			continue // partially decoded block: still unknown
+		}
+		a.labels[i] = sigma[j]
+		a.markSkip(i)
+		a.nUnk--
+		a.dUnk -= float64(a.depth[i])
+		a.nKnown[sigma[j]]++
+		a.dKnown[sigma[j]] += float64(a.depth[i])
+		if a.dither != nil {
+			a.dcount[sigma[j]][ditherIdx(i)]++
+		}
+		a.putRow(i)
+	}
+	if a.leader != nil {
+		a.learnFollowers(idx, sigma)
+	}
+	a.baseOK = false
+	if a.emu != nil {
+		for j, i := range idx {
+			if sigma[j] >= 0 {
+				a.stale = append(a.stale, i)
+			}
+		}
+	}
+	for a.pos < a.n && a.labels[a.order[a.pos]] >= 0 {
+		a.pos++
+	}
+	if a.emu != nil {
+		a.emuFactor = max(a.fac.min, a.emuFactor*a.fac.decay)
+	}
+}
+
+// learnKnown records labels known before the attack (nil: none).
+func (a *multi) learnKnown(known []int) error {
+	if known == nil {
+		return nil
+	}
+	if len(known) != a.n {
+		return fmt.Errorf("decode: %d known labels for N = %d", len(known), a.n)
+	}
+	var idx, sigma []int
+	for i, c := range known {
+		if c < -1 || c >= a.k {
+			return fmt.Errorf("decode: known label %d of point %d outside [-1, %d)", c, i, a.k)
+		}
+		if c >= 0 {
+			idx, sigma = append(idx, i), append(sigma, c)
+		}
+	}
+	if len(idx) > 0 {
+		a.learn(idx, sigma)
+	}
+	return nil
+}
+
+// check submits every point at its recovered label's row and compares the
+// score with the exact sum of those rows' terms. It is decisive when one
+// wrong label would move the sum by more than twice the budget.
+func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, err error) {
+	w := 1
+	if a.k > 2 {
+		w = a.k
+	}
+	pr := &scorer.Pred{K: a.k, P: make([]float64, a.n*w)}
+	c := new(big.Float).SetPrec(sumPrec)
+	for i, cl := range a.labels {
+		copy(pr.P[i*w:(i+1)*w], a.known[cl].row)
+	}
+	for cl := range a.k {
+		c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
+	}
+	budget := a.budgetFor(nil, nil, false)
+	// The smallest move of one wrong label.
+	minMove := math.Inf(1)
+	for cl := range a.k {
+		for o := range a.k {
+			if o != cl {
+				d := new(big.Float).Sub(a.known[cl].t[o], a.known[cl].t[cl])
+				f, _ := d.Float64()
+				minMove = min(minMove, f)
+			}
+		}
+	}
+	// The budget of the check is that of the worst case, all labels right;
+	// a wrong label only raises the sum.
+	if a.queries >= a.maxQ {
+		return false, false, fmt.Errorf("decode: query limit %d reached before the check", a.maxQ)
+	}
+	score, err := s.Score(ctx, pr)
+	a.queries++
+	if err != nil {
+		return false, false, err
+	}
+	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
+	ns.Sub(ns, c)
+	return ns.Abs(ns).Cmp(new(big.Float).SetFloat64(budget)) <= 0, minMove > 2*budget, nil
+}

@@ -1,0 +1,149 @@
+package discrete_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/big"
+	"testing"
+
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/discrete"
+	"github.com/labelinf/labelinf/scorer"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// constServer answers every query with the same score.
+type constServer struct {
+	n, k int
+	v    *big.Rat
+	q    int
+}
+
+func (c *constServer) N() int       { return c.n }
+func (c *constServer) K() int       { return c.k }
+func (c *constServer) Queries() int { return c.q }
+func (c *constServer) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
+	c.q++
+	return c.v, nil
+}
+
+// errServer fails every query.
+type errServer struct{ constServer }
+
+var errDown = errors.New("server down")
+
+func (e *errServer) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) { return nil, errDown }
+
+// TestBadInput: bad options are errors before any query; a score no
+// labeling explains, a score the rounding leaves ambiguous and a failing
+// server stop the attack with no label reported as known.
+func TestBadInput(t *testing.T) {
+	ctx := context.Background()
+	y := labelsOf(1, 100, 2)
+	acc := sim(t, "accuracy", y, 2, 5)
+	for _, tc := range []struct {
+		name string
+		o    discrete.Options
+	}{
+		{"N = 0", discrete.Options{Metric: discrete.Accuracy, N: 0}},
+		{"NaN τ", discrete.Options{Metric: discrete.Accuracy, N: 100, Tau: math.NaN()}},
+		{"negative τ", discrete.Options{Metric: discrete.Accuracy, N: 100, Tau: -1}},
+		{"K = 1", discrete.Options{Metric: discrete.Accuracy, N: 100, K: 1}},
+		{"AUC K = 3", discrete.Options{Metric: discrete.AUC, N: 100, K: 3}},
+		{"family on accuracy", discrete.Options{Metric: discrete.Accuracy, N: 100, Strategy: discrete.Family}},
+		{"group K = 3", discrete.Options{Metric: discrete.Accuracy, N: 100, K: 3, Strategy: discrete.Group}},
+		{"N differs", discrete.Options{Metric: discrete.Accuracy, N: 99}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := acc.Queries()
+			_, err := discrete.Attack(ctx, acc, tc.o)
+			assert.Error(t, err)
+			assert.Equal(t, q, acc.Queries(), "queries sent")
+		})
+	}
+	noneKnown := func(t *testing.T, res *decode.Result) {
+		t.Helper()
+		if res == nil {
+			return
+		}
+		assert.False(t, res.Verified)
+		for i, k := range res.Known {
+			assert.False(t, k, "row %d known", i)
+		}
+	}
+	for _, m := range []discrete.Metric{discrete.Accuracy, discrete.AUC, discrete.Brier} {
+		for _, st := range discrete.Strategies(m, 2) {
+			t.Run("unexplained/"+m.String()+"/"+st.String(), func(t *testing.T) {
+				// 0.7 for every prediction: no labeling gives that.
+				s := &constServer{n: 100, k: 2, v: big.NewRat(7, 10)}
+				res, err := discrete.Attack(ctx, s, discrete.Options{Metric: m, N: 100, Decimals: 5, Strategy: st})
+				require.Error(t, err)
+				var ae *discrete.AmbiguousError
+				if !errors.As(err, &ae) {
+					assert.ErrorIs(t, err, decode.ErrInconsistent)
+				}
+				noneKnown(t, res)
+			})
+		}
+	}
+	t.Run("another metric", func(t *testing.T) {
+		// An accuracy server attacked as a Brier score.
+		res, err := discrete.Attack(ctx, sim(t, "accuracy", y, 2, 5), discrete.Options{Metric: discrete.Brier, N: 100, Decimals: 5, Strategy: discrete.Group, Check: true})
+		require.Error(t, err)
+		noneKnown(t, res)
+	})
+	t.Run("coarse rounding", func(t *testing.T) {
+		// 2 decimals on 1,000 rows: one label moves accuracy by 0.001.
+		y := labelsOf(2, 1000, 2)
+		res, err := discrete.Attack(ctx, sim(t, "accuracy", y, 2, 2), discrete.Options{Metric: discrete.Accuracy, N: 1000, Decimals: 2, Strategy: discrete.Flip})
+		var ae *discrete.AmbiguousError
+		require.ErrorAs(t, err, &ae)
+		noneKnown(t, res)
+	})
+	t.Run("server error", func(t *testing.T) {
+		s := &errServer{constServer{n: 100, k: 2}}
+		res, err := discrete.Attack(ctx, s, discrete.Options{Metric: discrete.Accuracy, N: 100, Decimals: 5})
+		require.ErrorIs(t, err, errDown)
+		noneKnown(t, res)
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		c, cancel := context.WithCancel(ctx)
+		cancel()
+		_, err := discrete.Attack(c, sim(t, "accuracy", y, 2, 5), discrete.Options{Metric: discrete.Accuracy, N: 100, Decimals: 5})
+		require.ErrorIs(t, err, context.Canceled)
+	})
+}
+
+// lateLiar answers as s for its first honest queries, then 0.5.
+type lateLiar struct {
+	scorer.Server
+	honest, q int
+}
+
+func (l *lateLiar) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
+	if l.q++; l.q > l.honest {
+		return big.NewRat(1, 2), nil
+	}
+	return l.Server.Score(ctx, p)
+}
+
+// TestCheckQuery: a check query that does not score perfectly fails the
+// attack, whatever the earlier scores said.
+func TestCheckQuery(t *testing.T) {
+	ctx := context.Background()
+	y := labelsOf(3, 500, 2)
+	for _, m := range []discrete.Metric{discrete.Accuracy, discrete.AUC, discrete.Brier} {
+		t.Run(m.String(), func(t *testing.T) {
+			o := discrete.Options{Metric: m, N: 500, Decimals: 5}
+			res, err := discrete.Attack(ctx, sim(t, m.String(), y, 2, 5), o)
+			require.NoError(t, err)
+			o.Check = true
+			res, err = discrete.Attack(ctx, &lateLiar{Server: sim(t, m.String(), y, 2, 5), honest: res.Queries}, o)
+			require.ErrorIs(t, err, decode.ErrInconsistent)
+			assert.True(t, res.Checked)
+			assert.False(t, res.Verified)
+		})
+	}
+}

@@ -1,0 +1,61 @@
+// Package discrete holds the label-inference attacks on the scores whose
+// value counts labels: accuracy (binary and K-ary), ROC AUC and the
+// Brier score, the metrics of labelinf serve that are not log-loss models
+// (package decode holds those). Each attack submits float64 predictions
+// to a scorer.Server (a simulated server, [Sim], or a served
+// competition, serve.Client), decodes every released score under the
+// metric's exact arithmetic and its rounding, and returns decode's
+// [decode.Result]: a label is known only if it is the one every score
+// leaves, and with [Options.Check] the recovered labels are submitted
+// and must score perfectly.
+//
+// # One query, three metrics
+//
+// For a set S of rows the binary attacks read Σ_{i∈S} yᵢ, the weighing of
+// the coin-weighing problem [ER63, Lin65]: accuracy of the prediction 1
+// on S, 0 elsewhere; ROC AUC of the same prediction, whose Mann–Whitney
+// count 2U = N·o + T(N − T − |S|) is linear in o = Σ_S y once the class
+// count T is known [Whitehill16]; the Brier score of the
+// prediction 0 on S, ½ elsewhere, whose float64 terms (0, ¼, 1) and sums
+// are exact. The first query reads T (AUC: row 0 ranked first reads y₀
+// and T to within the rounding; every candidate T is then tried and the
+// labels must add up to it).
+//
+//   - [Flip] weighs one row per query: N queries.
+//   - [Group] weighs the subsets of a coin-weighing design, the 0/1 form
+//     of the Cantor–Mills doubling [CM66] (weigh.go): with 2^(t+1) − 1
+//     weighings it determines t·2^t + 1 = 1, 3, 9, 25, 65, 161, 385, 897, 2,049
+//     … rows, about 2N/log₂N queries (314 for N = 1,000), decoded exactly
+//     level by level; the information bound is N/log₂(N + 1) [ER63].
+//   - [Family] reads the binary Brier score as the squared Euclidean loss
+//     of the loss family [EA, (10)] through single.AttackFamilyMulti [EA,
+//     Theorem 5]: M rows per query weighted 2^j, M as large as the
+//     rounding allows (6 at 5 decimals for N = 1,000: 126 queries; 20
+//     unrounded: 51).
+//   - K classes ([Flip] for K > 2): the all-class-0 prediction reads n₀,
+//     then each row moved to class 1 changes the count of right rows by
+//     −1, +1 or 0 (label 0, 1, or ≥ 2), and rows of labels ≥ 2 are moved
+//     to the other classes in turn: N + 1 queries for K = 3. A one-hot
+//     prediction's multiclass Brier score is 2(1 − accuracy), so the same
+//     attack reads it.
+//
+// [Floor] is the information bound a host compares these counts with.
+//
+// Rounding coarser than one label (10^−d ≥ 1/N for accuracy) or noise
+// leaves two counts possible: the attack then stops with an
+// *[AmbiguousError] and the labels known so far, never a guess.
+//
+// # References
+//
+//   - [ER63] P. Erdős, A. Rényi, "On two problems of information theory",
+//     Publ. Math. Inst. Hung. Acad. Sci. 8 (1963) 229–243.
+//   - [Lin65] B. Lindström, "On a combinatorial problem in number theory",
+//     Canad. Math. Bull. 8 (1965) 477–490.
+//   - [CM66] D. G. Cantor, W. H. Mills, "Determination of a subset from
+//     certain combinatorial properties", Canad. J. Math. 18 (1966) 42–48.
+//   - [Whitehill16] J. Whitehill, "Exploiting an Oracle that Reports AUC
+//     Scores in Machine Learning Contests", AAAI 2016, arXiv:1506.01339.
+//   - [EA] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
+//     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
+//     (Extended Abstract)".
+package discrete

@@ -1,0 +1,450 @@
+// This file implements the single-query noise-robust attack in arbitrary
+// precision [AKXFT21, Algorithm 2 and Theorem 4], its base-3 form [EA,
+// Theorem 14] and its K-class form [EA, Theorem 3], with predictions kept
+// in log space and decoding in O(N) big-number operations.
+
+package single
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/labelinf/labelinf/apa"
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/internal/bigint"
+	"github.com/labelinf/labelinf/internal/ctxwait"
+	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/subsetsum"
+)
+
+// A WeightSet chooses the weights of the robust code.
+type WeightSet int
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=WeightSet -linecomment -output=weightset_string.go
+
+const (
+	// PowerWeights are W·2^j: superincreasing, decoded by reading the bits
+	// of one rounded integer [AKXFT21, Algorithm 2].
+	PowerWeights WeightSet = iota // powers
+	// ConwayGuyWeights are W·u_j with the Conway–Guy set (binary only,
+	// N ≤ 50): the largest weight is about half of 2^(N−1), one bit less
+	// of score, decoded by meet-in-the-middle ([subsetsum.Window]).
+	ConwayGuyWeights // conway-guy
+)
+
+// RobustOptions configures [PlanRobust].
+type RobustOptions struct {
+	N, K int
+	// Tau bounds the noise: |observed − exact| < τ. It must be > 0 (with
+	// no noise the exact prime attack needs far fewer bits).
+	Tau float64
+	// Margin is δ in the weight unit W = 2Nτ(1+δ), the slack left for the
+	// server's own rounding; 0 means 1/16. δ = ln 3 − 1 is the base-3 code
+	// of [EA, Theorem 14].
+	Margin float64
+	// Encoding is how predictions are submitted: logits (the zero value),
+	// log-probabilities or probabilities.
+	Encoding scorer.Encoding
+	Weights  WeightSet
+}
+
+// MaxRobustN bounds the labels of one robust query: the score needs about
+// N·(K−1) bits.
+const MaxRobustN = 1 << 22
+
+// RobustPlan is a planned single-query robust attack: the weight unit W,
+// the prediction, and the precision the score needs.
+type RobustPlan struct {
+	N, K    int
+	Tau     float64
+	W       *big.Float // weight unit, a float64 ≥ 2Nτ(1+δ)
+	Enc     scorer.Encoding
+	Weights WeightSet
+
+	prec  uint            // score bits needed
+	pred  *scorer.BigPred // the submitted prediction
+	rowL  [][]*big.Float  // rowL[n][k]: loss of row n if its label were k, from the submitted values
+	base  *big.Float      // Σ_n rowL[n][0]
+	cg    []int64         // Conway–Guy weights (ConwayGuyWeights)
+	absLg int             // rowL is exact to 2^absLg
+}
+
+// weightExp returns j such that label k ≥ 1 of row n contributes W·2^j
+// under power weights: j = n(K−1)+k−1, one bit per row and class.
+func (p *RobustPlan) weightExp(n, k int) int { return n*(p.K-1) + k - 1 }
+
+// PlanRobust plans the attack: row n gets logits z_{n,0} = 0 and
+// z_{n,k} = W·2^(n(K−1)+k−1) for k ≥ 1, so that
+//
+//	N·ℓ(σ) = C − W·M(σ),  M(σ) = Σ_n [σ_n > 0]·2^(n(K−1)+σ_n−1),
+//
+// with C = Σ_n logsumexp(z_n) known to the attacker. M is an integer with
+// at most one bit in each row's K−1 bits, so distinct labelings have
+// scores at least W/N = 2τ(1+δ) apart: Λ > 2τ, the condition of [EA,
+// Proposition 1], and M is recovered by rounding (C − N·ℓ̂)/W. This is
+// [AKXFT21, Algorithm 2] for K = 2 and a (K−1)-bits-per-row form of [EA,
+// Theorem 3] (which uses K bits per row). Probabilities and
+// log-probabilities are exp and ln of the same softmax, computed in log
+// space so that nothing doubly exponential is formed where it would
+// overflow.
+//
+// It returns ctx's error when ctx is done (it polls it every few rows),
+// and an error if N, K or τ are out of range, if Conway–Guy
+// weights are asked for K > 2 or N > 50, or if probability predictions
+// would underflow big.Float's exponent range (use logits or
+// log-probabilities then; [MaxProbRows] gives the limit).
+func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
+	n, k := opt.N, opt.K
+	switch {
+	case n < 1 || n > MaxRobustN:
+		return nil, fmt.Errorf("single: N = %d outside [1, %d]", n, MaxRobustN)
+	case k < 2 || k > 1<<10:
+		return nil, fmt.Errorf("single: K = %d outside [2, 1024]", k)
+	case !(opt.Tau > 0) || math.IsInf(opt.Tau, 0):
+		return nil, fmt.Errorf("single: robust attack needs a noise bound τ > 0, got %v (without noise use the exact prime attack)", opt.Tau)
+	case opt.Margin < 0 || math.IsNaN(opt.Margin) || math.IsInf(opt.Margin, 0):
+		return nil, fmt.Errorf("single: margin δ = %v; want δ ≥ 0", opt.Margin)
+	case opt.Encoding < scorer.Logits || opt.Encoding > scorer.Probs:
+		return nil, fmt.Errorf("single: unknown encoding %v", opt.Encoding)
+	}
+	if uint64(n)*uint64(k-1) > 1<<26 {
+		return nil, fmt.Errorf("single: N·(K−1) = %d bits of score exceed 2^26", n*(k-1))
+	}
+	delta := opt.Margin
+	if delta == 0 {
+		delta = 1.0 / 16
+	}
+	p := &RobustPlan{N: n, K: k, Tau: opt.Tau, Enc: opt.Encoding, Weights: opt.Weights}
+	// W = 2Nτ(1+δ), rounded up to a float64 so that every weight W·2^j is
+	// exact in 53 bits.
+	w := 2 * float64(n) * opt.Tau * (1 + delta)
+	if math.IsInf(w, 0) || w < 0x1p-900 {
+		return nil, fmt.Errorf("single: weight unit 2Nτ(1+δ) = %g is outside float64's comfortable range [2^−900, max]", w)
+	}
+	w = math.Nextafter(w, math.Inf(1))
+	p.W = new(big.Float).SetFloat64(w)
+	switch opt.Weights {
+	case PowerWeights:
+	case ConwayGuyWeights:
+		if k != 2 || n > 50 {
+			return nil, fmt.Errorf("single: Conway–Guy weights need K = 2 and N ≤ 50 (meet-in-the-middle decoding), got K = %d, N = %d", k, n)
+		}
+		cg, err := subsetsum.ConwayGuy(n)
+		if err != nil {
+			return nil, err
+		}
+		p.cg = cg
+	default:
+		return nil, fmt.Errorf("single: unknown weight set %d", opt.Weights)
+	}
+	// Logits, exact in 64 + log2(K) bits.
+	zp := uint(64)
+	logits := make([]*big.Float, n*k)
+	for i := range n {
+		logits[i*k] = new(big.Float).SetPrec(zp)
+		for c := 1; c < k; c++ {
+			z := new(big.Float).SetPrec(zp)
+			if p.cg != nil {
+				z.SetInt64(p.cg[i])
+				z.Mul(z, p.W)
+			} else {
+				z.SetMantExp(p.W, p.weightExp(i, c))
+			}
+			logits[i*k+c] = z
+		}
+	}
+	// The score's scale: N·ℓ ≤ C ≲ (largest logit)·2 + N·ln K. The noise
+	// budget Nτ leaves Nτδ for rounding errors; the server's (2^(1−P)·N·ℓ
+	// plus 2^(−P)·N) and ours (N·2^absLg) each get a quarter of it.
+	top := logits[n*k-1]
+	scaleExp := top.MantExp(nil) + 2 + bitsLen(n*k)
+	slack := new(big.Float).SetFloat64(float64(n) * opt.Tau * delta / 4)
+	slackExp := slack.MantExp(nil) - 1
+	p.prec = uint(max(scaleExp-slackExp+2, 24))
+	p.absLg = slackExp - bitsLen(n) - 2
+	// Each row's loss for every label, from the values submitted.
+	var err error
+	if p.pred, err = p.buildPred(ctx, logits); err != nil {
+		return nil, err
+	}
+	if err := p.rowLosses(ctx); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func bitsLen(x int) int {
+	b := 0
+	for ; x > 0; x >>= 1 {
+		b++
+	}
+	return b
+}
+
+// MaxProbRows returns the largest N for which [PlanRobust] can submit
+// binary probabilities as big.Floats: the smallest probability,
+// e^(−W·2^(N−1)) with W = 2Nτ(1+δ), must stay above big.Float's least
+// exponent, 2^(−2³¹): W·2^(N−1)·log₂e < 2³¹. It is N = 54, 44, 35, 25
+// and 16 at τ = 1e−9, 1e−6, 1e−3, 1 and 1000 (TestMaxProbRows);
+// logits and log-probabilities have no such limit.
+func MaxProbRows(tau, margin float64) int {
+	if margin == 0 {
+		margin = 1.0 / 16
+	}
+	n := 0
+	for m := 1; m < 64; m++ {
+		w := 2 * float64(m) * tau * (1 + margin)
+		if w*math.Ldexp(1, m-1)*math.Log2E >= float64(math.MaxInt32)-1e6 {
+			break
+		}
+		n = m
+	}
+	return n
+}
+
+// buildPred turns the logits into the submitted prediction.
+func (p *RobustPlan) buildPred(ctx context.Context, logits []*big.Float) (*scorer.BigPred, error) {
+	n, k := p.N, p.K
+	pred := &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
+	if p.Enc == scorer.Logits {
+		copy(pred.V, logits)
+		return pred, nil
+	}
+	if p.Enc == scorer.Probs && n > MaxProbRows(p.Tau, 0) && p.cg == nil {
+		// A quick, conservative check; the exact one is the error below.
+		return nil, fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, p.Tau, MaxProbRows(p.Tau, 0))
+	}
+	lse := new(big.Float)
+	for i := range n {
+		if err := pollRow(ctx, i); err != nil {
+			return nil, err
+		}
+		row := logits[i*k : (i+1)*k]
+		if err := p.logSumExp(lse, row); err != nil {
+			return nil, err
+		}
+		for c := range k {
+			// ln θ_{i,c} = z_{i,c} − logsumexp(z_i), exact to 2^absLg.
+			a := new(big.Float).SetPrec(p.bitsFor(lse))
+			a.Sub(row[c], lse)
+			if p.Enc == scorer.LogProbs {
+				if a.Sign() > 0 {
+					a.SetInt64(0)
+				}
+				pred.V[i*k+c] = a
+				continue
+			}
+			prob := new(big.Float).SetPrec(uint(max(64, -p.absLg+16)))
+			if _, err := apa.Exp(prob, a); err != nil {
+				return nil, fmt.Errorf("single: probability of row %d, class %d: %w (submit logits or log-probabilities)", i, c, err)
+			}
+			pred.V[i*k+c] = prob
+		}
+	}
+	return pred, nil
+}
+
+// bitsFor returns a precision that holds values of x's magnitude to an
+// absolute 2^absLg.
+func (p *RobustPlan) bitsFor(x *big.Float) uint {
+	e := x.MantExp(nil)
+	return uint(max(64, e-p.absLg+8))
+}
+
+// logSumExp sets z to logsumexp(row), exact to an absolute 2^absLg.
+func (p *RobustPlan) logSumExp(z *big.Float, row []*big.Float) error {
+	var hi *big.Float
+	for _, v := range row {
+		if hi == nil || v.Cmp(hi) > 0 {
+			hi = v
+		}
+	}
+	z.SetPrec(p.bitsFor(hi))
+	_, err := apa.LogSumExp(z, row)
+	return err
+}
+
+// rowLosses computes, for every row and label, the loss the server would
+// compute from the submitted values, to an absolute 2^absLg.
+func (p *RobustPlan) rowLosses(ctx context.Context) error {
+	n, k := p.N, p.K
+	p.rowL = make([][]*big.Float, n)
+	p.base = new(big.Float).SetPrec(p.prec + 64)
+	lse := new(big.Float)
+	for i := range n {
+		if err := pollRow(ctx, i); err != nil {
+			return err
+		}
+		row := p.pred.V[i*k : (i+1)*k]
+		p.rowL[i] = make([]*big.Float, k)
+		if p.Enc == scorer.Logits {
+			if err := p.logSumExp(lse, row); err != nil {
+				return err
+			}
+		}
+		for c := range k {
+			// The loss as the server defines it (scorer.Encoding.RowLoss),
+			// at a precision that holds it to 2^absLg.
+			l := new(big.Float)
+			var lseRow *big.Float
+			switch p.Enc {
+			case scorer.Logits:
+				l.SetPrec(p.bitsFor(lse))
+				lseRow = lse
+			case scorer.LogProbs:
+				l.SetPrec(row[c].Prec())
+			case scorer.Probs:
+				l.SetPrec(uint(max(64, -p.absLg+16)))
+			}
+			if _, err := p.Enc.RowLoss(l, row, c, lseRow); err != nil {
+				return fmt.Errorf("single: row %d: %w", i, err)
+			}
+			p.rowL[i][c] = l
+		}
+		p.base.Add(p.base, p.rowL[i][0])
+	}
+	return nil
+}
+
+// Prec returns the score precision, in bits, the plan needs: about
+// N·(K−1) + log₂(1/δ) + 8.
+func (p *RobustPlan) Prec() uint { return p.prec }
+
+// Pred returns the prediction to submit. It is shared; do not modify it.
+func (p *RobustPlan) Pred() *scorer.BigPred { return p.pred }
+
+// Decode recovers the labels from one observed score ℓ̂ with prec
+// significant bits, as a verified [decode.Result] (Queries left to the caller). It rounds (C − N·ℓ̂)/W to the integer M, reads one
+// label per row from M's bits (O(N); Conway–Guy weights go through
+// [subsetsum.Window]), and verifies: the decoded labeling's loss, summed
+// from the submitted values, must be within Nτ plus the rounding bounds
+// of N·ℓ̂ — the only labeling that can be, since the others are at least
+// W > 2(Nτ + rounding) away. It returns a *PrecisionError if prec is
+// below [RobustPlan.Prec], and ErrInconsistent if no labeling explains ℓ̂.
+func (p *RobustPlan) Decode(score *big.Float, prec uint) (*decode.Result, error) {
+	if score == nil || score.IsInf() {
+		return nil, fmt.Errorf("%w: score is not finite", decode.ErrInconsistent)
+	}
+	if prec < p.prec {
+		return nil, &PrecisionError{Have: prec, Need: p.prec}
+	}
+	wp := p.prec + 64
+	nl := new(big.Float).SetPrec(wp).Mul(score, new(big.Float).SetInt64(int64(p.N)))
+	// Budget: Nτ + server rounding 2^(1−P)·|N·ℓ̂| + N·2^(−P) + ours N·2^absLg.
+	budget := new(big.Float).SetPrec(wp).SetFloat64(float64(p.N) * p.Tau)
+	srv := new(big.Float).SetPrec(64).Abs(nl)
+	srv.SetMantExp(srv, 1-int(prec))
+	budget.Add(budget, srv)
+	budget.Add(budget, new(big.Float).SetMantExp(big.NewFloat(float64(p.N)), -int(prec)))
+	budget.Add(budget, new(big.Float).SetMantExp(big.NewFloat(float64(p.N)), p.absLg))
+	half := new(big.Float).Quo(p.W, big.NewFloat(2))
+	if budget.Cmp(half) >= 0 {
+		return nil, fmt.Errorf("single: noise and rounding bounds %s reach half the weight unit %s: the code does not separate", budget.Text('g', 6), half.Text('g', 6))
+	}
+	mReal := new(big.Float).SetPrec(wp).Sub(p.base, nl)
+	mReal.Quo(mReal, p.W)
+	labels := make([]int, p.N)
+	if p.cg != nil {
+		r := new(big.Float).SetPrec(wp).Quo(budget, p.W)
+		lo := new(big.Float).SetPrec(wp).Sub(mReal, r)
+		hi := new(big.Float).SetPrec(wp).Add(mReal, r)
+		li, hiI := bigint.Ceil(lo), bigint.Floor(hi)
+		if !li.IsInt64() || !hiI.IsInt64() || li.Cmp(hiI) > 0 {
+			return nil, fmt.Errorf("%w: no subset sum in the window", decode.ErrInconsistent)
+		}
+		masks, err := subsetsum.Window(context.Background(), p.cg, li.Int64(), hiI.Int64(), 2)
+		if err != nil || len(masks) != 1 {
+			return nil, fmt.Errorf("%w: %d labelings in the noise window", decode.ErrInconsistent, len(masks))
+		}
+		for i := range labels {
+			labels[i] = int(masks[0] >> i & 1)
+		}
+	} else {
+		m := bigint.Round(mReal)
+		if m.Sign() < 0 || m.BitLen() > p.N*(p.K-1) {
+			return nil, fmt.Errorf("%w: decoded integer out of range", decode.ErrInconsistent)
+		}
+		for i := range p.N {
+			for c := 1; c < p.K; c++ {
+				if m.Bit(p.weightExp(i, c)) == 1 {
+					if labels[i] != 0 {
+						return nil, fmt.Errorf("%w: row %d has two labels", decode.ErrInconsistent, i)
+					}
+					labels[i] = c
+				}
+			}
+		}
+	}
+	// Verify against the submitted values.
+	got := new(big.Float).SetPrec(wp)
+	for i, y := range labels {
+		got.Add(got, p.rowL[i][y])
+	}
+	res := new(big.Float).SetPrec(wp).Sub(got, nl)
+	res.Abs(res)
+	r64, _ := res.Float64()
+	b64, _ := budget.Float64()
+	if res.Cmp(budget) > 0 {
+		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond the bound %g", decode.ErrInconsistent, r64, b64)
+	}
+	out := allKnown(labels)
+	out.Residual, out.Budget = r64, b64
+	return out, nil
+}
+
+// AttackRobust plans the attack for s's N and K with [PlanRobust] and runs
+// it with [RobustPlan.Attack].
+func AttackRobust(ctx context.Context, s scorer.BigServer, opt RobustOptions) (*decode.Result, error) {
+	if s.N() != opt.N || s.K() != opt.K {
+		return nil, errors.New("single: options do not match the scorer's N and K")
+	}
+	p, err := PlanRobust(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	return p.Attack(ctx, s)
+}
+
+// Attack submits the plan's one prediction to s and decodes the score. It
+// returns a *PrecisionError before querying if s.Prec() is below
+// [RobustPlan.Prec], the scorer's error, [RobustPlan.Decode]'s, or ctx's
+// within a second of ctx being done.
+func (p *RobustPlan) Attack(ctx context.Context, s scorer.BigServer) (*decode.Result, error) {
+	if s.N() != p.N || s.K() != p.K {
+		return nil, errors.New("single: the plan does not match the scorer's N and K")
+	}
+	if s.Prec() < p.Prec() {
+		return nil, &PrecisionError{Have: s.Prec(), Need: p.Prec()}
+	}
+	score, err := s.Score(ctx, p.Pred())
+	if err != nil {
+		return nil, err
+	}
+	var r *decode.Result
+	err = ctxwait.Do(ctx, func() (err error) {
+		r, err = p.Decode(score, s.Prec())
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.Queries = 1
+	return r, nil
+}
+
+// pollRowEvery is how often, in rows, a plan polls its context: a row
+// costs a few big-number operations at the score's precision (a
+// logsumexp, an exp), so 64 of them stay well below the second a
+// cancellation may take even at N·(K−1) = 2^26 bits.
+const pollRowEvery = 64
+
+// pollRow returns ctx's error every pollRowEvery rows.
+func pollRow(ctx context.Context, i int) error {
+	if i%pollRowEvery != 0 {
+		return nil
+	}
+	return ctx.Err()
+}
