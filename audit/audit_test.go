@@ -55,7 +55,7 @@ func TestVerdictNone(t *testing.T) {
 	}
 	var blocks *AttackResult
 	for i := range c.Attacks {
-		if c.Attacks[i].Attack == AttackBlocks {
+		if c.Attacks[i].Attack == "blocks" {
 			blocks = &c.Attacks[i]
 		}
 	}

@@ -1,64 +1,45 @@
 package audit
 
-// This file is the audit's one adapter to the project's attacks: which
-// attacks a cell runs, told which defence is in place and how many
-// accounts the attacker holds. A cell is (metric, K, defence, rounding,
-// noise, accounts); [cellRun.catalogue] lists the attacks that apply to
-// it. When the project's attack registry lands, this file is the one to
-// switch to it.
+// This file is the audit's one adapter to the project's attacks, the
+// catalogue (package catalog): which attacks a cell runs, told which
+// defence is in place and how many accounts the attacker holds, and how
+// a run becomes an [AttackResult]. A cell is (metric, K, defence,
+// rounding, noise, accounts): [cellRun.views] turns it into the
+// catalog.Targets the attacker sees, and catalog.Applicable lists the
+// attacks for each.
 
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/big"
 
-	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/catalog"
 	"github.com/labelinf/labelinf/scorer"
 )
 
 // view is how an attack sees a cell: through one account or a fresh
 // account per submission, and the scorer model it plans with (the
-// metric, rounded as the released score is; nil when no model describes
-// the release, so that only model-free attacks apply).
+// metric, rounded as the released score is). modelFree marks a release
+// no scorer model describes (a per-team Ladder's grid that is not a
+// power of ten): only the adaptive attacks, which read one score at a
+// time, run there, given the unrounded model for its clipping.
 type view struct {
-	fresh bool
-	model *scorer.Model
+	fresh     bool
+	model     *scorer.Model
+	modelFree bool
 }
 
-// plannedAttack is one attack of the catalogue, ready to run on a cell.
-type plannedAttack struct {
-	name string
-	run  func(ctx context.Context) (*AttackResult, error)
-	// multi marks a multi-query strategy of view fresh: once one of them
-	// has recovered every label, the others of the view run only up to
-	// its cost (they cannot be the best beyond it; [cellRun.cut]).
-	multi, fresh bool
-}
+// autoNote marks the attack catalog.Auto picks, the one labelinf attack
+// runs against the same model.
+const autoNote = "catalog.Auto's pick, the attack labelinf attack runs"
 
-// Attack names of the multi-query strategies the audit names itself (the
-// others are named by their decode strategy) and the suffix of an attack
-// that submits from a fresh account each time.
-const (
-	freshSuffix = " (fresh accounts)"
-	autoNote    = "decode.Auto's pick, the strategy labelinf attack runs"
-)
+// freshSuffix names an attack run with a fresh account per submission.
+const freshSuffix = " (fresh accounts)"
 
-// strategyName is the report's name of a decode strategy.
-func strategyName(st decode.Strategy) string {
-	switch st {
-	case decode.Blocks:
-		return AttackBlocks
-	case decode.Primes:
-		return AttackPrimes
-	case decode.Alg3:
-		return AttackAlg3
-	}
-	return st.String()
-}
-
-// metricAttackable reports whether the project has attacks for the
-// competition's metric; if not, why not (the cell is then "not
-// measured", never "stopped").
+// metricAttackable reports whether the audit attacks the competition's
+// metric; if not, why not (the cell is then "not measured", never
+// "stopped").
 func (c *cellRun) metricAttackable() (bool, string) {
 	if c.comp.k != 2 {
 		return false, fmt.Sprintf("no attack of this audit applies to %d-class %s yet: not measured", c.comp.k, c.comp.cfg.Metric)
@@ -87,18 +68,16 @@ func (c *cellRun) views() []view {
 		grid = d.Ladder.Eta // [BH15, Algorithm 1]: rounded to the η grid
 	}
 	dec := d.Decimals
-	if grid != "" {
-		g, ok := decimalsOf(grid)
-		if ok && (dec == nil || g < *dec) {
+	switch g, ok := decimalsOf(grid); {
+	case grid == "":
+		fresh.model = c.roundedModel(dec)
+	case ok:
+		if dec == nil || g < *dec {
 			dec = &g
 		}
-		if ok {
-			fresh.model = c.roundedModel(dec)
-		}
-		// A grid that is not a power of ten: no scorer model rounds to
-		// it; the model-free threshold crossing still applies.
-	} else {
 		fresh.model = c.roundedModel(dec)
+	default:
+		fresh.model, fresh.modelFree = c.roundedModel(nil), true
 	}
 	return []view{one, fresh}
 }
@@ -128,80 +107,73 @@ func (c *cellRun) roundedModel(dec *int) *scorer.Model {
 	return &m
 }
 
-// catalogue returns every attack of the project that applies to the
-// cell, in the order they run: for each view, decode.Auto's pick (what
-// labelinf attack runs against the same model), every other multi-query
-// strategy of package decode, the threshold-crossing attack; averaging
-// against fresh noise and boosting against a Ladder with one account.
-// Strategies that do not fit the cell fail on their own (a K-ary
-// strategy on binary labels, a rounded-score strategy on an unrounded
-// score) and are reported as failed.
+// target is the catalogue's target of view v.
+func (c *cellRun) target(v view) catalog.Target {
+	d := c.cell.Defence
+	return catalog.Target{Model: v.model, N: len(c.comp.labels), K: c.comp.k, Decimals: -1,
+		Noise: c.attackerNoise(), Defence: &d}
+}
+
+// plannedAttack is one attack of the catalogue, ready to run on a cell.
+type plannedAttack struct {
+	a    *catalog.Attack
+	v    view
+	t    catalog.Target
+	auto bool
+}
+
+// name is the report's name of the attack.
+func (p plannedAttack) name() string {
+	if p.v.fresh {
+		return p.a.Name + freshSuffix
+	}
+	return p.a.Name
+}
+
+// catalogue returns every attack of the catalogue that applies to the
+// cell and runs against a served score, in the order they run: for each
+// view, catalog.Auto's pick (what labelinf attack runs against the same
+// model) first, then the others in the catalogue's order. The
+// single-query attacks need a score of thousands of bits, which no
+// served cell releases (a float64 at most).
 func (c *cellRun) catalogue() []plannedAttack {
 	if ok, _ := c.metricAttackable(); !ok {
 		return nil
 	}
 	var out []plannedAttack
-	d := c.cell.Defence
 	for _, v := range c.views() {
-		suffix := ""
-		if v.fresh {
-			suffix = freshSuffix
+		t := c.target(v)
+		auto, _ := catalog.Auto(t)
+		runs := func(a *catalog.Attack) bool {
+			return a.Run != nil && a.Kind != catalog.SingleQuery && (!v.modelFree || a.Kind == catalog.Adaptive) &&
+				// Boosting overfits a ladder; with fresh accounts there is
+				// no ladder to overfit.
+				!(v.fresh && a.Name == "boost")
 		}
-		if v.model != nil {
-			auto := decode.Auto(v.model, 2, false)
-			sts := []decode.Strategy{auto}
-			for _, st := range decode.Strategies() {
-				if st != auto && st.String() != "" && strategyApplies(st) {
-					sts = append(sts, st)
-				}
-			}
-			for _, st := range sts {
-				name := strategyName(st) + suffix
-				isAuto := st == auto
-				out = append(out, plannedAttack{name: name, multi: true, fresh: v.fresh, run: func(ctx context.Context) (*AttackResult, error) {
-					r, err := c.multi(ctx, name, st, v)
-					if r != nil && isAuto {
-						r.Note = joinNote(autoNote, r.Note)
-					}
-					return r, err
-				}})
+		if auto != nil && runs(auto) && !v.modelFree {
+			out = append(out, plannedAttack{a: auto, v: v, t: t, auto: true})
+		}
+		for _, a := range catalog.Applicable(t) {
+			if a != auto && runs(a) {
+				out = append(out, plannedAttack{a: a, v: v, t: t})
 			}
 		}
-		out = append(out, plannedAttack{name: AttackEdge + suffix, run: func(ctx context.Context) (*AttackResult, error) {
-			r, err := c.edge(ctx, v)
-			if r != nil {
-				r.Attack = AttackEdge + suffix
-			}
-			return r, err
-		}})
-	}
-	if d.Noise != nil && (d.Noise.Key == "" || d.Noise.Key == "fresh") {
-		out = append(out, plannedAttack{name: AttackAverage, run: c.average})
-	}
-	if d.Ladder != nil {
-		out = append(out, plannedAttack{name: AttackBoost, run: c.boost})
 	}
 	return out
-}
-
-// strategyApplies leaves out the strategies that never apply to binary
-// labels (the K-ary list decoders).
-func strategyApplies(st decode.Strategy) bool {
-	return st != decode.KBin && st != decode.KList
 }
 
 // attacks runs the catalogue's attacks on the cell.
 func (c *cellRun) attacks(ctx context.Context, logf func(string, ...any)) ([]AttackResult, error) {
 	var out []AttackResult
 	c.cut = map[bool]int{}
-	for _, a := range c.catalogue() {
-		r, err := a.run(ctx)
+	for _, p := range c.catalogue() {
+		r, err := c.run(ctx, p)
 		if err != nil {
 			return nil, err
 		}
-		if a.multi && r.Recovered() && r.PublicRecovered == 1 && !r.Extrapolated {
-			if q, ok := c.cut[a.fresh]; !ok || int(r.Needed) < q {
-				c.cut[a.fresh] = int(r.Needed)
+		if isCode(p.a) && r.Recovered() && r.PublicRecovered == 1 && !r.Extrapolated {
+			if q, ok := c.cut[p.v.fresh]; !ok || int(r.Needed) < q {
+				c.cut[p.v.fresh] = int(r.Needed)
 			}
 		}
 		logf("audit %s: cell %-16s %-30s %-9s %7d submissions, needs %s\n", c.comp.cfg.ID, c.cell.Name, r.Attack, r.Outcome, r.Submissions, needText(r.Needed, r.Extrapolated))
@@ -210,9 +182,159 @@ func (c *cellRun) attacks(ctx context.Context, logf func(string, ...any)) ([]Att
 	return out, nil
 }
 
+// isCode reports whether a is a multi-query code (one that the cheapest
+// full recovery of its view bounds: it cannot be the best beyond it).
+func isCode(a *catalog.Attack) bool {
+	return a.Kind == catalog.MultiQuery || a.Kind == catalog.Reference
+}
+
+// run runs one attack of the catalogue against a fresh target of the
+// cell, for at most Measure submissions (or the cut of its view), and
+// measures what it recovers; an attack still going at that limit is
+// projected to every label at its measured rate, or at its estimate if
+// that is fewer (the projection favours the attacker).
+func (c *cellRun) run(ctx context.Context, p plannedAttack) (*AttackResult, error) {
+	tg, err := c.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tg.Close()
+	n := len(c.comp.labels)
+	measure := c.comp.cfg.Measure
+	cut := false
+	if q, ok := c.cut[p.v.fresh]; ok && q < measure && isCode(p.a) {
+		measure, cut = q, true
+	}
+	srv := &server{t: tg, fresh: p.v.fresh}
+	var o scorer.Server = srv
+	if p.t.Model != nil {
+		o = scorer.PerPoint(srv, p.t.Model)
+	}
+	est, _ := p.a.Estimate(ctx, p.t, catalog.EstimateOptions{Check: true})
+	if est != nil && int64(est.Lower) > int64(measure)*int64(n) {
+		// Its proven cost exceeds the measured submissions for every
+		// label (averaging with more repeats a label than that): not run.
+		return &AttackResult{Attack: p.name(), FreshAccounts: p.v.fresh, Outcome: "not run", Needed: int64(est.Best()), Extrapolated: true,
+			Note: fmt.Sprintf("needs ≥ %d submissions (%s), more than %d per label: not run", est.Lower, est.Note, measure)}, nil
+	}
+	var cv curve
+	seed := derive32(c.seed, p.name())
+	res, aerr := p.a.Run(ctx, o, p.t, catalog.Options{Check: true, MaxQueries: measure, Progress: cv.add,
+		Seed: uint64(seed[0]) | uint64(seed[1])<<8 | uint64(seed[2])<<16 | uint64(seed[3])<<24 | uint64(seed[4])<<32 | uint64(seed[5])<<40 | uint64(seed[6])<<48 | uint64(seed[7])<<56})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	r := &AttackResult{Attack: p.name(), Submissions: srv.q, FreshAccounts: p.v.fresh}
+	if p.auto {
+		r.Note = autoNote
+	}
+	if res == nil {
+		r.Outcome, r.Note = "failed", joinNote(r.Note, short(aerr))
+		return r, nil
+	}
+	known := 0
+	for _, k := range res.Known {
+		if k {
+			known++
+		}
+	}
+	guess := p.a.Kind == catalog.Adaptive && known == 0
+	claimed, pubClaimed := 0, 0
+	claim := func(i int) (int, bool) {
+		if res.Known[i] {
+			return res.Labels[i], true
+		}
+		if guess && res.Labels[i] >= 0 {
+			return res.Labels[i], true
+		}
+		return 0, false
+	}
+	for i := range res.Labels {
+		if _, ok := claim(i); ok {
+			claimed++
+			if c.public[i] {
+				pubClaimed++
+			}
+		}
+	}
+	c.tally(r, nil, claim, func(i int) bool { return res.Known[i] })
+	figure := 0
+	if est != nil {
+		figure = est.Best()
+	}
+	switch {
+	case aerr == nil && claimed == n:
+		r.Needed = int64(srv.q)
+		if guess {
+			r.Note = joinNote(r.Note, "its labels are guesses, never verified")
+		}
+	case pubClaimed > 0 && srv.q >= measure:
+		// Still going at the measuring limit: project at its rate (the
+		// last half of its measured progress where it reports one), or
+		// at its estimate if that is fewer. Behind a split the rate is
+		// that of public labels (an attack spends submissions on private
+		// rows too, and reads only the public ones).
+		r.Needed = cv.project(srv.q, pubClaimed, c.nPub)
+		if figure > 0 && int64(figure) < r.Needed && int64(figure) > int64(srv.q) {
+			r.Needed = int64(figure)
+		}
+		r.Extrapolated = true
+		r.Note = joinNote(r.Note, fmt.Sprintf("%d of %d public labels after %d submissions; projected", pubClaimed, c.nPub, srv.q))
+		if cut {
+			r.Note += " (stopped at the cost of an attack that recovered every label)"
+		}
+		scale := float64(c.nPub) / float64(pubClaimed)
+		r.PublicRecovered = math.Min(1, r.PublicRecovered*scale)
+		r.PublicVerified = math.Min(1, r.PublicVerified*scale)
+		r.PrivateRecovered = math.Min(1, r.PrivateRecovered*scale)
+		r.PrivateVerified = math.Min(1, r.PrivateVerified*scale)
+	case pubClaimed > 0:
+		// Ended on its own before the limit with what it could read
+		// (behind a split, the public labels).
+		r.Needed = int64(srv.q)
+		r.Note = joinNote(r.Note, short(aerr))
+	default:
+		r.Note = joinNote(r.Note, short(aerr))
+		if cut {
+			r.Note = joinNote(r.Note, "stopped at the cost of an attack that recovered every label")
+		}
+	}
+	if r.Needed > 0 && len(cv.q) > 0 {
+		// The share of its labels the attack holds after v submissions:
+		// its measured progress over what it ends with (all n when
+		// projected); the final check adds none.
+		end := float64(known)
+		if r.Extrapolated {
+			end = float64(n)
+		}
+		need := r.Needed
+		r.progress = func(v int64) float64 {
+			if end == 0 {
+				return 0
+			}
+			return cv.at(v, n, need) / end
+		}
+	}
+	outcome(r)
+	return r, nil
+}
+
+// derive32 returns a 32-byte key for one stream of a cell.
+func derive32(seed [32]byte, label string) [32]byte {
+	var out [32]byte
+	h := hash64(label)
+	for i := range out {
+		out[i] = seed[i] ^ byte(h>>(8*(i%8))) ^ byte(i)
+	}
+	return out
+}
+
 func joinNote(a, b string) string {
-	if b == "" {
+	switch {
+	case b == "":
 		return a
+	case a == "":
+		return b
 	}
 	return a + "; " + b
 }

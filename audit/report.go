@@ -55,7 +55,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			if cr.Floor.Ratio > 0 {
 				floor += fmt.Sprintf(" (%.1f)", cr.Floor.Ratio)
 			}
-			accts = "none ≤ " + fmt.Sprint(r.Competition.MaxAccounts)
+			accts = "none ≤ " + comma(int64(r.Competition.MaxAccounts))
 			if cr.AccountsNeeded != nil {
 				accts = fmt.Sprint(*cr.AccountsNeeded)
 				if cr.AccountsAll != nil {
