@@ -471,3 +471,27 @@ func TestNotMeasured(t *testing.T) {
 		assert.Contains(t, c.Note, "accuracy")
 	}
 }
+
+// TestAdultTeams: on the Adult competition (the embedded adult_test
+// labels), the default honest teams are trained for real on Adult's
+// features, improve over their submissions, and a fixed-step per-team
+// Ladder (η = 0.01) hides some of their real improvements and shows
+// bests off by a non-negligible amount (issue 29's done-when), where no
+// defence hides none.
+func TestAdultTeams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 27 models on Adult's 16,281 rows")
+	}
+	cfg := &Config{Dataset: "adult_test", Metric: "float64-sklearn", Seed: 1, Measure: 100, NoConfigured: true,
+		AttackerAccounts: []int{1},
+		Grid: []Cell{{Name: "none"}, {Name: "team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", PerTeam: true}}}}}
+	rep, err := Run(context.Background(), cfg, Options{Workers: 2})
+	require.NoError(t, err)
+	assert.Contains(t, rep.Competition.Source, "trained on adult_test")
+	assert.Equal(t, 5, rep.Competition.Teams)
+	none, team := cellByName(t, rep, "none"), cellByName(t, rep, "team")
+	assert.Positive(t, none.Honest.Improvements)
+	assert.Zero(t, none.Honest.HiddenImprovements)
+	assert.Positive(t, team.Honest.HiddenImprovements)
+	assert.Greater(t, team.Honest.MeanAbs, 1e-3, "the per-team Ladder's honest cost")
+}

@@ -94,9 +94,12 @@ type Config struct {
 	// 4,000); an attack that needs more is extrapolated from its measured
 	// prefix and marked so.
 	Measure int `json:"measure,omitempty"`
-	// Honest is a directory of honest prediction files (one probability
-	// of class 1 per line, as many lines as labels); empty: the default
-	// set (models of several qualities; see [HonestSet]).
+	// Honest is a directory of honest teams ([LoadHonest]: one directory
+	// per team, its prediction files in name order, or a flat directory
+	// of files, one team each; a file is one probability of class 1 per
+	// line, as many lines as labels); empty: the default teams
+	// ([TrainedTeams] where the dataset has features, else
+	// [HonestTeams]).
 	Honest string `json:"honest,omitempty"`
 	// Grid replaces the default grid of defences.
 	Grid []Cell `json:"grid,omitempty"`

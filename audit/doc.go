@@ -5,26 +5,21 @@
 // costs honest participants.
 //
 // A cell is (metric, K, defence, rounding, noise, accounts); the
-// attacks it runs come from one adapter, catalog.go (the one file to
-// switch when the project's attack registry lands). The attacks of a
-// cell ([AttackResult]):
-//
-//   - decode.Auto's pick for the cell's model (the strategy labelinf
-//     attack runs: Leaderboard for a rounded score, Hybrid for a
-//     float64 score whose model names its log, …) first, then every
-//     other multi-query strategy of package decode (decode.Strategies:
-//     Cross, Blocks, Lean, Primes (ICML Alg 1), Alg3, Carry, Hybrid,
-//     Leaderboard), each planning for the cell's rounding (the scorer
-//     model's Decimals) and noise (scorer.Noise), with the final check
-//     query, through a scorer.Server whose Score goes through the
-//     cell's defence chain; once one has recovered every label, the
-//     others run only up to its cost (they cannot be the best beyond it);
-//   - the threshold-crossing attack (adaptive.Edge, verified) on every
-//     cell: rounding is not a defence until it fails [Whitehill16];
-//   - averaging (adaptive.AverageLabels with adaptive.RepeatsFor's
-//     repeats) where the noise is fresh;
-//   - boosting (adaptive.Boost, keeping what lowered the score) against
-//     the Ladder [BH15].
+// attacks it runs come from the project's catalogue of attacks (package
+// catalog), through one adapter, catalog.go: for each way the attacker
+// sees the cell (a catalog.Target: the metric's model rounded as the
+// cell rounds, the noise, the defence), catalog.Auto's pick (the attack
+// labelinf attack runs against the same model: leaderboard for a
+// rounded score, hybrid for float64-sklearn, …) first, then every other
+// applicable attack of catalog.Applicable that runs against a served
+// score: the multi-query codes and the papers' reference constructions
+// (with their final check query), the threshold crossing, averaging
+// against fresh noise, boosting against a Ladder; the single-query
+// attacks need scores of thousands of bits, which no served cell
+// releases. Once a code has recovered every label, the other codes of
+// its view run only up to its cost (they cannot be the best beyond it).
+// A metric or K the catalogue has attacks for is audited the same way;
+// one it has none for here is "not measured", never "stopped".
 //
 // Accounts. The attacker holds k accounts (Config.AttackerAccounts,
 // default 1, 10, 100, 1,000). Where the defence keeps a state per team
@@ -36,8 +31,8 @@
 // An attack as one team gets per-day × days × k submissions where the
 // cell limits each account, else the config's limit. Within a budget
 // an attack holds what its measured progress had decoded after that many
-// submissions (labels known after each query; projected linearly past
-// the measured prefix). Each cell reports what every k recovers and
+// submissions (labels known after each query; linear where the attack
+// reports no progress, and past the measured prefix). Each cell reports what every k recovers and
 // AccountsNeeded: the fewest accounts (searched up to the largest k)
 // with which some attack recovers StopFraction of the public labels
 // within the limit, null if none does — a count that works for the
@@ -50,10 +45,34 @@
 // proved floor (decode.FloorMulti) where it applies; no attack recovers
 // every public label in fewer submissions.
 //
-// Metrics. The attacks here are binary log-loss attacks: a competition
-// of another metric (accuracy, roc-auc) or of K > 2 classes is audited
-// as "not measured" (never "stopped"), until the catalogue has attacks
-// for it.
+// A label counts as recovered when an attack claims it and it is right
+// (the audit holds the labels; averaging's and boosting's labels are
+// claims, never verified); an attack more than 1 % of whose claims are
+// wrong is guessing and recovers nothing. A cell is stopped only if no
+// attack recovers [StopFraction] of the public labels within the limit
+// with the config's accounts (the cell's daily limit × the
+// competition's days × the accounts, else the config's limit). An
+// attack runs for real up to Config.Measure submissions; one that
+// would need more is projected from that prefix at its measured rate
+// (over the last half of its measured progress where it reports one)
+// or at its catalogue estimate, whichever is fewer, and marked
+// extrapolated.
+//
+// Honest-user cost ([HonestCost]): honest teams that iterate submit in
+// turn (every team's first submission, then every team's second, …),
+// each from its own account, to a fresh copy of the cell: teams given
+// as directories of files (-honest DIR: one directory per team, its
+// files in name order; a flat directory is one submission per team),
+// else, where the competition's labels are an embedded data set with
+// features (adult_test, adult_train), teams trained for real on the
+// other half ([TrainedTeams]: logistic regression down a
+// regularisation path and on growing data, MLP checkpoints by epoch,
+// near-tie resubmissions), else synthetic improving teams
+// ([HonestTeams]). Per team, |shown best − true best| at the end (mean
+// and max over the teams), Kendall's τ-b between the teams' true and
+// shown bests, and the improvements the releases hid measure what the
+// defence costs them. The true score is the metric on every holdout
+// row, unrounded and undefended.
 //
 // # Targets and reproducibility
 //

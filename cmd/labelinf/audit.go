@@ -27,7 +27,7 @@ func runAudit(e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of the table")
 	out := fs.String("out", "", "write report.json, table.txt, plot.png and plot.svg into `DIR`")
 	inprocess := fs.Bool("inprocess", false, "attack an in-process simulation of each cell instead of labelinf serve over loopback HTTP (faster; the same report)")
-	honest := fs.String("honest", "", "honest submissions: a `DIR` of prediction files (overrides the config's honest)")
+	honest := fs.String("honest", "", "honest teams: a `DIR` of team directories, each team's prediction files in name order, or of prediction files, one team each (overrides the config's honest)")
 	workers := fs.Int("workers", 0, "cells audited at once (`W` ≥ 1; default: over loopback HTTP twice the cores, at least 2, as cells wait on their servers' fsyncs; with -inprocess 2; the report does not depend on it)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	docs := fs.String("docs", "", "regenerate the documented audits in the repository at `ROOT` (in process, no -config): docs/audit/NAME.json, .png, .svg and the tables of README.md and docs/AUDIT.md")

@@ -33,7 +33,8 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
        labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
        labelinf repro [-all] [-quick] [-out DIR] [NAME...]
-       labelinf audit -config FILE [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+       labelinf audit -config FILE [-competition ID] [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+       labelinf audit -docs ROOT
        labelinf serve -config FILE [-listen ADDR] [-addr-file FILE] [-lock-wait D]
        labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
        labelinf version
