@@ -166,12 +166,12 @@ func (c *cellRun) attackerNoise() scorer.Noise {
 // attacker: against a per-team state each account's first submission).
 type server struct {
 	t     Target
-	q     int
+	k, q  int
 	fresh bool
 }
 
 func (s *server) N() int       { return s.t.Rows() }
-func (s *server) K() int       { return 2 }
+func (s *server) K() int       { return s.k }
 func (s *server) Queries() int { return s.q }
 func (s *server) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	s.q++
@@ -265,4 +265,3 @@ func short(err error) string {
 	}
 	return s
 }
-

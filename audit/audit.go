@@ -306,6 +306,20 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 		cr.PrivateVerified = math.Max(cr.PrivateVerified, a.PrivateVerified*scale)
 	}
 	ok, why := run.metricAttackable()
+	for _, a := range atks {
+		if a.Outcome == refused {
+			// labelinf serve refuses this defence on this metric: the
+			// cell cannot exist, and says nothing of safety.
+			ok, why = false, "labelinf serve refuses this defence on this metric: "+a.Note
+			break
+		}
+	}
+	if ok && comp.model == nil && bestWithin < StopFraction {
+		// The attacks on metrics other than log-loss (package discrete)
+		// do not yet read every defence (splits, subsets, noise beyond
+		// their bound): a cell none of them breaks is not shown safe.
+		ok, why = false, "no attack of the catalogue recovers labels of "+comp.cfg.Metric+" under this defence; that is no evidence of safety: not measured"
+	}
 	cr.Measured = ok
 	cr.Stopped = ok && bestWithin < StopFraction
 	if !ok {

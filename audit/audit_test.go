@@ -456,10 +456,12 @@ func TestFloor(t *testing.T) {
 	}
 }
 
-// TestNotMeasured: a metric without attacks here is "not measured" in
-// every cell, never stopped, and opens no target.
+// TestNotMeasured: a competition without attacks here (K = 3 log-loss
+// in the audit) is "not measured" in every cell, never stopped, and
+// opens no target; an accuracy cell no attack breaks is not measured
+// either (the metric's attacks do not read every defence yet).
 func TestNotMeasured(t *testing.T) {
-	cfg := &Config{Rows: 60, Classes: 3, Metric: "accuracy", Grid: []Cell{{Name: "none"}}}
+	cfg := &Config{Rows: 60, Classes: 3, Metric: "float64-sklearn", Grid: []Cell{{Name: "none"}}}
 	rep, err := Run(context.Background(), cfg, Options{Target: func(context.Context, Spec) (Target, error) {
 		return nil, errors.New("opened a target")
 	}})
@@ -468,8 +470,18 @@ func TestNotMeasured(t *testing.T) {
 		assert.False(t, c.Stopped)
 		assert.False(t, c.Measured)
 		assert.Equal(t, "not measured", c.Verdict)
-		assert.Contains(t, c.Note, "accuracy")
+		assert.Contains(t, c.Note, "3-class")
 	}
+	cfg = &Config{Rows: 200, Metric: "accuracy", NoConfigured: true, Grid: []Cell{{Name: "none"},
+		{Name: "noise", Defence: defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.5}}}}}
+	rep, err = Run(context.Background(), cfg, Options{})
+	require.NoError(t, err)
+	none, noise := cellByName(t, rep, "none"), cellByName(t, rep, "noise")
+	assert.True(t, none.Measured)
+	assert.False(t, none.Stopped)
+	assert.Equal(t, 1.0, none.PublicVerified)
+	assert.False(t, noise.Stopped)
+	assert.Equal(t, "not measured", noise.Verdict)
 }
 
 // TestAdultTeams: on the Adult competition (the embedded adult_test
@@ -484,7 +496,7 @@ func TestAdultTeams(t *testing.T) {
 	}
 	cfg := &Config{Dataset: "adult_test", Metric: "float64-sklearn", Seed: 1, Measure: 100, NoConfigured: true,
 		AttackerAccounts: []int{1},
-		Grid: []Cell{{Name: "none"}, {Name: "team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", PerTeam: true}}}}}
+		Grid:             []Cell{{Name: "none"}, {Name: "team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", PerTeam: true}}}}}
 	rep, err := Run(context.Background(), cfg, Options{Workers: 2})
 	require.NoError(t, err)
 	assert.Contains(t, rep.Competition.Source, "trained on adult_test")

@@ -19,13 +19,15 @@ import (
 )
 
 // view is how an attack sees a cell: through one account or a fresh
-// account per submission, and the scorer model it plans with (the
-// metric, rounded as the released score is). modelFree marks a release
-// no scorer model describes (a per-team Ladder's grid that is not a
-// power of ten): only the adaptive attacks, which read one score at a
-// time, run there, given the unrounded model for its clipping.
+// account per submission, the decimals the released score is rounded to
+// (nil: none) and, for a log-loss metric, the scorer model it plans with
+// (the metric, rounded so). modelFree marks a release no rounding to
+// decimals describes (a per-team Ladder's grid that is not a power of
+// ten): only the adaptive attacks, which read one score at a time, run
+// there, given the unrounded model for its clipping.
 type view struct {
 	fresh     bool
+	dec       *int
 	model     *scorer.Model
 	modelFree bool
 }
@@ -34,6 +36,10 @@ type view struct {
 // runs against the same model.
 const autoNote = "catalog.Auto's pick, the attack labelinf attack runs"
 
+// refused is the outcome of an attack on a cell labelinf serve refuses
+// (a defence it does not serve on the metric): the cell is not measured.
+const refused = "refused"
+
 // freshSuffix names an attack run with a fresh account per submission.
 const freshSuffix = " (fresh accounts)"
 
@@ -41,13 +47,19 @@ const freshSuffix = " (fresh accounts)"
 // metric; if not, why not (the cell is then "not measured", never
 // "stopped").
 func (c *cellRun) metricAttackable() (bool, string) {
-	if c.comp.k != 2 {
-		return false, fmt.Sprintf("no attack of this audit applies to %d-class %s yet: not measured", c.comp.k, c.comp.cfg.Metric)
+	if c.comp.model != nil && c.comp.k == 2 {
+		return true, ""
 	}
-	if c.comp.model == nil {
-		return false, fmt.Sprintf("no attack of this audit applies to the metric %s yet: not measured", c.comp.cfg.Metric)
+	if _, ok := c.comp.discreteMetric(); ok {
+		for _, v := range c.views() {
+			for _, a := range catalog.Applicable(c.target(v)) {
+				if a.Run != nil && a.Kind != catalog.SingleQuery {
+					return true, ""
+				}
+			}
+		}
 	}
-	return true, ""
+	return false, fmt.Sprintf("no attack of this audit applies to %d-class %s yet: not measured", c.comp.k, c.comp.cfg.Metric)
 }
 
 // views returns the ways the attacker sees the cell: one account (the
@@ -58,11 +70,11 @@ func (c *cellRun) metricAttackable() (bool, string) {
 // unprotected scores").
 func (c *cellRun) views() []view {
 	d := c.cell.Defence
-	one := view{model: c.roundedModel(d.Decimals)}
+	one := view{dec: d.Decimals, model: c.roundedModel(d.Decimals)}
 	if d.Ladder == nil || !d.Ladder.PerTeam {
 		return []view{one}
 	}
-	fresh := view{fresh: true}
+	fresh := view{fresh: true, dec: d.Decimals}
 	grid := d.Ladder.Grid
 	if grid == "" && d.Ladder.Kind == "fixed" {
 		grid = d.Ladder.Eta // [BH15, Algorithm 1]: rounded to the η grid
@@ -75,7 +87,7 @@ func (c *cellRun) views() []view {
 		if dec == nil || g < *dec {
 			dec = &g
 		}
-		fresh.model = c.roundedModel(dec)
+		fresh.dec, fresh.model = dec, c.roundedModel(dec)
 	default:
 		fresh.model, fresh.modelFree = c.roundedModel(nil), true
 	}
@@ -97,8 +109,12 @@ func decimalsOf(s string) (int, bool) {
 	return 0, false
 }
 
-// roundedModel is the metric rounded to dec decimals (nil: unrounded).
+// roundedModel is the metric rounded to dec decimals (nil: unrounded);
+// nil for a metric that is not a log-loss model.
 func (c *cellRun) roundedModel(dec *int) *scorer.Model {
+	if c.comp.model == nil {
+		return nil
+	}
 	m := *c.comp.model
 	m.Decimals = -1
 	if dec != nil {
@@ -110,8 +126,16 @@ func (c *cellRun) roundedModel(dec *int) *scorer.Model {
 // target is the catalogue's target of view v.
 func (c *cellRun) target(v view) catalog.Target {
 	d := c.cell.Defence
-	return catalog.Target{Model: v.model, N: len(c.comp.labels), K: c.comp.k, Decimals: -1,
+	t := catalog.Target{Model: v.model, N: len(c.comp.labels), K: c.comp.k, Decimals: -1,
 		Noise: c.attackerNoise(), Defence: &d}
+	if v.model == nil {
+		// Another metric (package discrete's): named, rounded as released.
+		t.Metric = c.comp.cfg.Metric
+		if v.dec != nil {
+			t.Decimals = *v.dec
+		}
+	}
+	return t
 }
 
 // plannedAttack is one attack of the catalogue, ready to run on a cell.
@@ -196,6 +220,10 @@ func isCode(a *catalog.Attack) bool {
 func (c *cellRun) run(ctx context.Context, p plannedAttack) (*AttackResult, error) {
 	tg, err := c.open(ctx)
 	if err != nil {
+		if r, ok := refusedCell(p.name(), err); ok {
+			r.Outcome = refused
+			return r, nil
+		}
 		return nil, err
 	}
 	defer tg.Close()
@@ -205,7 +233,7 @@ func (c *cellRun) run(ctx context.Context, p plannedAttack) (*AttackResult, erro
 	if q, ok := c.cut[p.v.fresh]; ok && q < measure && isCode(p.a) {
 		measure, cut = q, true
 	}
-	srv := &server{t: tg, fresh: p.v.fresh}
+	srv := &server{t: tg, k: c.comp.k, fresh: p.v.fresh}
 	var o scorer.Server = srv
 	if p.t.Model != nil {
 		o = scorer.PerPoint(srv, p.t.Model)

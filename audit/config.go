@@ -378,11 +378,12 @@ func (c *Config) resolve() (*competition, error) {
 	if cc.Metric == "" {
 		cc.Metric = DefaultMetric
 	}
-	if out.k == 2 && !nonLogLoss[cc.Metric] {
+	_, isDiscrete := out.discreteMetric()
+	if out.k == 2 && !isDiscrete {
 		if out.model, out.eps, err = parseMetric(cc.Metric, cc.Clip); err != nil {
 			return nil, err
 		}
-	} else if !nonLogLoss[cc.Metric] {
+	} else if !isDiscrete {
 		if _, err := scorer.ParseModel(cc.Metric); err != nil {
 			return nil, fmt.Errorf("audit: metric: %w", err)
 		}
@@ -448,10 +449,6 @@ func (c *Config) resolve() (*competition, error) {
 	out.cells = cells
 	return out, nil
 }
-
-// nonLogLoss are the metrics serve serves that are not a log-loss
-// scorer model (serve.MetricAccuracy, serve.MetricAUC).
-var nonLogLoss = map[string]bool{serve.MetricAccuracy: true, serve.MetricAUC: true}
 
 // configured is the competition as its config sets it up: its defence
 // (serve's "defence"), with the competition's decimals, split and limits

@@ -43,6 +43,15 @@ type Floor struct {
 // floor computes the cell's floor.
 func (c *cellRun) floor(ctx context.Context) (Floor, error) {
 	var f Floor
+	if c.comp.model == nil {
+		// A metric of package discrete: its information bound.
+		n, err := c.discreteFloor()
+		if err != nil {
+			return Floor{}, err
+		}
+		f.Information, f.Submissions = int64(n), int64(n)
+		return f, nil
+	}
 	pos := 0
 	for i, p := range c.public {
 		if p && c.comp.labels[i] == 1 {
