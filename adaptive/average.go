@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 )
 
 // AverageResult is the outcome of [Average].
@@ -27,15 +28,16 @@ func Average(ctx context.Context, lb Leaderboard, pred []float64, m int) (*Avera
 		return nil, fmt.Errorf("adaptive: averaging needs m ≥ 1; have %d", m)
 	}
 	res := &AverageResult{}
-	seen := map[float64]bool{}
+	seen := map[string]bool{}
 	var sum, sum2 float64
 	for range m {
-		s, err := lb.Submit(ctx, pred)
+		r, err := lb.Submit(ctx, pred)
 		if err != nil {
 			return res, err
 		}
 		res.Submissions++
-		seen[s] = true
+		seen[r.RatString()] = true
+		s, _ := r.Float64()
 		sum += s
 		sum2 += s * s
 	}
@@ -102,7 +104,8 @@ func AverageLabels(ctx context.Context, lb Leaderboard, o AverageOptions) (*Aver
 	pred := make([]float64, o.N)
 	for _, i := range rows {
 		var sum float64
-		first, same := 0.0, true
+		var first *big.Rat
+		same := true
 		for r := range o.Repeats {
 			for j := range pred {
 				pred[j] = 0.5
@@ -112,17 +115,18 @@ func AverageLabels(ctx context.Context, lb Leaderboard, o AverageOptions) (*Aver
 				j := (i + 1) % o.N
 				pred[j] = 0.5 + float64(r)*0x1p-52
 			}
-			s, err := lb.Submit(ctx, pred)
+			rs, err := lb.Submit(ctx, pred)
 			if err != nil {
 				res.Known, _ = count(res.Labels, nil)
 				return res, err
 			}
 			res.Submissions++
 			if r == 0 {
-				first = s
-			} else if s != first {
+				first = rs
+			} else if rs.Cmp(first) != 0 {
 				same = false
 			}
+			s, _ := rs.Float64()
 			sum += s
 		}
 		if same && o.Repeats > 1 {

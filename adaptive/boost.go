@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 )
 
@@ -74,25 +75,27 @@ func Boost(ctx context.Context, lb Leaderboard, o BoostOptions) (*BoostResult, e
 	res := &BoostResult{Final: math.NaN()}
 	votes := make([]int, o.N)
 	u := make([]float64, o.N)
-	prev := 0.0
+	half := big.NewRat(1, 2)
+	var prev *big.Rat
 	for t := 0; t < o.K; t++ {
 		for j := range u {
 			u[j] = float64(o.Rand.IntN(2))
 		}
-		s, err := lb.Submit(ctx, u)
+		r, err := lb.Submit(ctx, u)
 		if err != nil {
 			return res, fmt.Errorf("adaptive: boosting submission %d: %w", t+1, err)
 		}
 		res.Submissions++
+		s, _ := r.Float64()
 		res.Scores = append(res.Scores, s)
 		keep := false
 		switch o.Mode {
 		case KeepBelowHalf:
-			keep = s <= 0.5
+			keep = r.Cmp(half) <= 0
 		case KeepLowered:
-			keep = (t == 0 && s < 0.5) || (t > 0 && s < prev)
+			keep = (t == 0 && r.Cmp(half) < 0) || (t > 0 && r.Cmp(prev) < 0)
 		}
-		prev = s
+		prev = r
 		if keep {
 			res.Kept++
 			for j, v := range u {
@@ -107,12 +110,12 @@ func Boost(ctx context.Context, lb Leaderboard, o BoostOptions) (*BoostResult, e
 		}
 	}
 	if o.SubmitFinal {
-		s, err := lb.Submit(ctx, res.Boosted)
+		r, err := lb.Submit(ctx, res.Boosted)
 		if err != nil {
 			return res, fmt.Errorf("adaptive: boosting final submission: %w", err)
 		}
 		res.Submissions++
-		res.Final = s
+		res.Final, _ = r.Float64()
 	}
 	return res, nil
 }

@@ -170,15 +170,15 @@ type script struct {
 	i      int
 }
 
-func (s *script) Submit(ctx context.Context, pred []float64) (float64, error) {
+func (s *script) Submit(ctx context.Context, pred []float64) (*big.Rat, error) {
 	s.i++
 	switch {
 	case s.i <= len(s.scores):
-		return s.scores[s.i-1], nil
+		return new(big.Rat).SetFloat64(s.scores[s.i-1]), nil
 	case s.i == len(s.scores)+1 && len(s.scores) == 5:
-		return 0.5, nil
+		return big.NewRat(1, 2), nil
 	}
-	return 0, context.DeadlineExceeded
+	return nil, context.DeadlineExceeded
 }
 
 // defenceCase is one leaderboard the boosting attack is run against.

@@ -39,12 +39,17 @@ package adaptive
 
 import (
 	"context"
+	"math/big"
 )
 
 // Leaderboard is a scoring server as an attacker sees it: a prediction in
-// (one value per row, in the server's order), a released score out.
+// (one value per row, in the server's order), the released score out,
+// exactly (the decimal the leaderboard shows, or the float a library
+// returns, as a rational), as every attack of the project reads it
+// (scorer.Server, the catalogue's oracle): two released scores are
+// compared exactly, never through float64.
 type Leaderboard interface {
-	Submit(ctx context.Context, pred []float64) (float64, error)
+	Submit(ctx context.Context, pred []float64) (*big.Rat, error)
 }
 
 // Unknown marks a label an attack did not recover.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 )
 
 // EdgeOptions configures [Edge].
@@ -95,9 +96,9 @@ func Edge(ctx context.Context, lb Leaderboard, o EdgeOptions) (*EdgeResult, erro
 		res.Labels[i] = Unknown
 	}
 	pred := make([]float64, o.N)
-	submit := func(q float64, row int, qr float64) (float64, error) {
+	submit := func(q float64, row int, qr float64) (*big.Rat, error) {
 		if o.MaxSubmissions > 0 && res.Submissions >= o.MaxSubmissions {
-			return 0, ErrSubmissionLimit
+			return nil, ErrSubmissionLimit
 		}
 		for i := range pred {
 			pred[i] = q
@@ -107,7 +108,7 @@ func Edge(ctx context.Context, lb Leaderboard, o EdgeOptions) (*EdgeResult, erro
 		}
 		s, err := lb.Submit(ctx, pred)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		res.Submissions++
 		return s, nil
@@ -123,14 +124,15 @@ func Edge(ctx context.Context, lb Leaderboard, o EdgeOptions) (*EdgeResult, erro
 	if err != nil {
 		return finish(err)
 	}
-	var qb, rb float64
+	var qb float64
+	var rb *big.Rat
 	found := false
 	for _, q := range []float64{o.Eps, 1 - o.Eps} {
 		r, err := submit(q, -1, 0)
 		if err != nil {
 			return finish(err)
 		}
-		if r != ra {
+		if r.Cmp(ra) != 0 {
 			qb, rb, found = q, r, true
 			break
 		}
@@ -149,7 +151,7 @@ func Edge(ctx context.Context, lb Leaderboard, o EdgeOptions) (*EdgeResult, erro
 			res.Bisection = res.Submissions
 			return finish(err)
 		}
-		if r != ra {
+		if r.Cmp(ra) != 0 {
 			qb, rb = m, r
 		} else {
 			qa, ra = m, r
@@ -157,7 +159,7 @@ func Edge(ctx context.Context, lb Leaderboard, o EdgeOptions) (*EdgeResult, erro
 	}
 	res.Bisection = res.Submissions
 	qLo, rLo, qHi, rHi := qa, ra, qb, rb
-	if rLo > rHi {
+	if rLo.Cmp(rHi) > 0 {
 		qLo, rLo, qHi, rHi = qb, rb, qa, ra
 	}
 	// 2. Read. From the lower side, move row i up by a quarter of the way
@@ -171,7 +173,7 @@ func Edge(ctx context.Context, lb Leaderboard, o EdgeOptions) (*EdgeResult, erro
 			return finish(err)
 		}
 		lab := int8(1)
-		if r > rLo {
+		if r.Cmp(rLo) > 0 {
 			lab = 0
 		}
 		if !o.Verify {
@@ -184,7 +186,7 @@ func Edge(ctx context.Context, lb Leaderboard, o EdgeOptions) (*EdgeResult, erro
 			return finish(err)
 		}
 		lab2 := int8(0)
-		if r2 < rHi {
+		if r2.Cmp(rHi) < 0 {
 			lab2 = 1
 		}
 		switch {

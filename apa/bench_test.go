@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/labelinf/labelinf/internal/cputime"
+
 	"github.com/ALTree/bigfloat"
 )
 
@@ -64,11 +66,11 @@ func BenchmarkLogExpWarm(b *testing.B) {
 					f = c.Exp
 				}
 				f(z, x)
-				c0 := cpuNanos()
+				c0 := int64(cputime.Now())
 				for b.Loop() {
 					f(z, x)
 				}
-				b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(int64(cputime.Now())-c0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

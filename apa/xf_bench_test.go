@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/labelinf/labelinf/internal/cputime"
 )
 
 // BenchmarkXf times the xf operations the AGM is made of, to weigh a
@@ -30,11 +32,11 @@ func BenchmarkXf(b *testing.B) {
 		}
 		for _, op := range ops {
 			b.Run(fmt.Sprintf("op=%s/bits=%d", op.name, prec), func(b *testing.B) {
-				c0 := cpuNanos()
+				c0 := int64(cputime.Now())
 				for b.Loop() {
 					op.f()
 				}
-				b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(int64(cputime.Now())-c0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}
@@ -46,19 +48,19 @@ func BenchmarkConstants(b *testing.B) {
 		wp := cachePrec(prec + 100)
 		b.Run(fmt.Sprintf("c=pi/bits=%d", prec), func(b *testing.B) {
 			var z xf
-			c0 := cpuNanos()
+			c0 := int64(cputime.Now())
 			for b.Loop() {
 				computePi(&z, wp)
 			}
-			b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(int64(cputime.Now())-c0)/float64(b.N), "cpu-ns/op")
 		})
 		b.Run(fmt.Sprintf("c=ln2/bits=%d", prec), func(b *testing.B) {
 			var z xf
-			c0 := cpuNanos()
+			c0 := int64(cputime.Now())
 			for b.Loop() {
 				computeLn2(&z, wp)
 			}
-			b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(int64(cputime.Now())-c0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

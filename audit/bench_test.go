@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/labelinf/labelinf/internal/cputime"
 )
 
 // BenchmarkTargetSubmit: one submission of an N-row prediction through
@@ -50,13 +52,13 @@ func BenchmarkTargetSubmit(b *testing.B) {
 					}
 					defer t.Close()
 					b.ReportAllocs()
-					c0 := cpuTime()
+					c0 := cputime.Now()
 					for b.Loop() {
 						if _, err := t.Submit(context.Background(), "attacker", pat.p); err != nil {
 							b.Fatal(err)
 						}
 					}
-					b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+					b.ReportMetric(float64(cputime.Now()-c0)/float64(b.N), "cpu-ns/op")
 				})
 			}
 		}

@@ -26,6 +26,7 @@ var discreteNames = map[discrete.Strategy]string{
 	discrete.Flip:   "flip rows",
 	discrete.Group:  "coin weighing",
 	discrete.Family: "squared loss (EA Thm 5)",
+	discrete.Edge:   "threshold crossing (rows)",
 }
 
 // discreteStrategies returns the strategies of package discrete that
@@ -144,7 +145,8 @@ func refusedCell(name string, err error) (*AttackResult, bool) {
 }
 
 // discreteFloor is the information bound of the cell for a metric of
-// package discrete: the labels' empirical entropy over the bits of one
+// package discrete: the labels' bits given their class counts
+// (discrete.LabelBits) over the bits of one
 // released score at the cell's rounding (discrete.Floor, Values); noise
 // is not counted, which keeps it a lower bound.
 func (c *cellRun) discreteFloor() (int, error) {
@@ -161,5 +163,5 @@ func (c *cellRun) discreteFloor() (int, error) {
 	if math.IsInf(v, 0) {
 		return 0, nil
 	}
-	return discrete.Floor(len(c.comp.labels), discrete.Entropy(c.comp.labels, k), v)
+	return discrete.Floor(discrete.LabelBits(c.comp.labels, k), v)
 }

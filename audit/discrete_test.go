@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/labelinf/labelinf/defence"
+	"github.com/labelinf/labelinf/discrete"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -65,28 +66,36 @@ func TestDiscreteAttacksUndefended(t *testing.T) {
 	}
 }
 
-// TestDiscreteAttacksDefended: rounding coarser than a label and noise
-// stop these attacks honestly (failed, nothing claimed wrongly); a
-// Ladder on accuracy is a cell labelinf serve refuses, reported as such.
+// TestDiscreteAttacksDefended: rounding coarser than a label stops the
+// count-reading attacks but not the threshold crossing, which recovers
+// every label; noise stops them all honestly (nothing claimed wrongly);
+// a Ladder on accuracy is a cell labelinf serve refuses, reported as
+// such.
 func TestDiscreteAttacksDefended(t *testing.T) {
 	dec2 := 2
 	for _, tc := range []struct {
-		name string
-		d    defence.Settings
+		name      string
+		d         defence.Settings
+		recovered string // the attack that recovers, if any
 	}{
-		{"round 2", defence.Settings{Decimals: &dec2}},
-		{"noise", defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.01}}},
-		{"ladder", defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}},
+		{"round 2", defence.Settings{Decimals: &dec2}, discreteNames[discrete.Edge]},
+		{"noise", defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.01}}, ""},
+		{"ladder", defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := discreteCell(t, "accuracy", 2, tc.d, InProcess)
 			for _, st := range c.discreteStrategies() {
 				r, err := c.discreteAttack(context.Background(), st)
 				require.NoError(t, err)
-				assert.NotEqual(t, "recovered", r.Outcome, r.Attack)
+				if r.Attack == tc.recovered {
+					assert.Equal(t, "recovered", r.Outcome, r.Attack)
+					assert.Equal(t, 1.0, r.PublicVerified)
+				} else {
+					assert.NotEqual(t, "recovered", r.Outcome, r.Attack)
+					assert.NotEmpty(t, r.Note)
+				}
 				assert.Zero(t, r.Wrong, r.Attack)
-				assert.NotEmpty(t, r.Note)
-				t.Logf("%s: %s %s: %s", tc.name, r.Attack, r.Outcome, r.Note)
+				t.Logf("%s: %s %s after %d: %s", tc.name, r.Attack, r.Outcome, r.Submissions, r.Note)
 			}
 		})
 	}

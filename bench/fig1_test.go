@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/labelinf/labelinf/precision"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,18 +23,18 @@ func TestLargestRobustN(t *testing.T) {
 		tau   float64
 		want  int
 	}{{false, 0.01, 12}, {false, 1, 6}, {false, 1e-4, 18}} {
-		got, err := LargestRobustN(context.Background(), fpa.Binary64, tt.logit, tt.tau, 64, 7)
+		got, err := precision.LargestRobustN(context.Background(), fpa.Binary64, tt.logit, tt.tau, 64, 7)
 		require.NoError(t, err)
-		assert.Equal(t, tt.want, got, "LargestRobustN(binary64, logit=%v, τ=%g)", tt.logit, tt.tau)
+		assert.Equal(t, tt.want, got, "precision.LargestRobustN(binary64, logit=%v, τ=%g)", tt.logit, tt.tau)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := LargestRobustN(ctx, fpa.Binary64, false, 1, 64, 7)
+	_, err := precision.LargestRobustN(ctx, fpa.Binary64, false, 1, 64, 7)
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
 // BenchmarkLargestN finds, per format, encoding and τ, the largest N that
-// one noisy score recovers at 100% (RobustTrials labelings), the quantity of
+// one noisy score recovers at 100% (precision.RobustTrials labelings), the quantity of
 // ICML Fig 1 (N = 12, 8, 6 in float64 as the noise grows). The arbitrary-
 // precision rows are in BENCHMARKS.md from single.MaxProbRows and
 // BenchmarkRobustSingle.
@@ -51,7 +53,7 @@ func BenchmarkLargestN(b *testing.B) {
 					var best int
 					for b.Loop() {
 						var err error
-						if best, err = LargestRobustN(context.Background(), f.f, logit, tau, 64, 7); err != nil {
+						if best, err = precision.LargestRobustN(context.Background(), f.f, logit, tau, 64, 7); err != nil {
 							b.Fatal(err)
 						}
 					}

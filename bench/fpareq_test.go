@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/labelinf/labelinf/precision"
+
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,7 +17,7 @@ import (
 func TestBitRequirementHolds(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{4, 8} {
-		a, err := NewPow2Attack(n, 0.01)
+		a, err := precision.NewPow2Attack(n, 0.01)
 		require.NoError(t, err)
 		phi, f, err := fpa.MinPhi(fpa.Loss{Sum: fpa.SumOptions{Order: fpa.Pairwise}}, a.Need())
 		require.NoError(t, err)
@@ -47,7 +49,7 @@ func BenchmarkBitRequirement(b *testing.B) {
 	const tau, trials = 0.01, 20
 	prop3, _ := fpa.Prop3Phi(tau)
 	for _, n := range benchNs {
-		a, err := NewPow2Attack(n, tau)
+		a, err := precision.NewPow2Attack(n, tau)
 		if err != nil {
 			b.Fatal(err)
 		}

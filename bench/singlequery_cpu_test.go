@@ -5,23 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/labelinf/labelinf/internal/cputime"
 
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/single"
 )
 
 var exactN = flag.Int("exactn", 0, "BenchmarkExactSingleQueryCPU: one N instead of the default 25,000 and 100,000")
-
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkExactSingleQueryCPU runs the demo's path (cmd/labelinf
 // demoCase): plan the prime construction of [AKXFT21, Theorem 1] for N
@@ -45,7 +38,7 @@ func BenchmarkExactSingleQueryCPU(b *testing.B) {
 			var plan, score, dec time.Duration
 			var bits uint
 			for b.Loop() {
-				c0 := processCPU(b)
+				c0 := cputime.Now()
 				q, err := single.NewQuery(n, 2)
 				if err != nil {
 					b.Fatal(err)
@@ -56,17 +49,17 @@ func BenchmarkExactSingleQueryCPU(b *testing.B) {
 				}
 				o.UseConsts(q.Consts()) // as the demo does
 
-				c1 := processCPU(b)
+				c1 := cputime.Now()
 				s, err := o.Score(context.Background(), q.Prediction())
 				if err != nil {
 					b.Fatal(err)
 				}
-				c2 := processCPU(b)
+				c2 := cputime.Now()
 				res, err := q.Decode(s, single.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				c3 := processCPU(b)
+				c3 := cputime.Now()
 				for i, y := range res.Labels {
 					if y != labels[i] {
 						b.Fatalf("label %d decoded as %d, want %d", i, y, labels[i])

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 
 	"github.com/labelinf/labelinf/adaptive"
@@ -185,17 +186,16 @@ type board struct {
 	max int
 }
 
-func (b *board) Submit(ctx context.Context, pred []float64) (float64, error) {
+func (b *board) Submit(ctx context.Context, pred []float64) (*big.Rat, error) {
 	if b.max > 0 && b.q >= b.max {
-		return 0, adaptive.ErrSubmissionLimit
+		return nil, adaptive.ErrSubmissionLimit
 	}
 	r, err := b.o.Score(ctx, &scorer.Pred{K: 2, P: pred})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	b.q++
-	f, _ := r.Float64()
-	return f, nil
+	return r, nil
 }
 
 // adaptiveResult converts an adaptive attack's labels (Unknown where not

@@ -157,7 +157,7 @@ type EstimateOptions struct {
 	// Check counts the final check query (Options.Check).
 	Check bool
 	// DryRunMax is the largest N for which the block codes' dry runs
-	// run (they design every block: blocks, lean, cross took 70 s at
+	// run (they design every block: blocks, cross took 70 s at
 	// N = 300,000 and over 120 s at 10^6, issue 12's measurements on 2
 	// cores); beyond, their estimate is the bound alone. 0 means
 	// [DefaultDryRunMax].
@@ -259,6 +259,10 @@ func Parse(name string, t Target) (*Attack, error) {
 	}
 	if a := Lookup(name); a != nil {
 		return a, nil
+	}
+	var re *decode.RetiredError
+	if _, err := decode.ParseStrategy(name); errors.As(err, &re) {
+		return nil, err
 	}
 	return nil, fmt.Errorf("catalog: unknown attack %q (want %s or one of %s)", name, AutoName, strings.Join(Names(), ", "))
 }

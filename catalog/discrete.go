@@ -13,6 +13,7 @@ import (
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/discrete"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // discreteDocs are the doc lines of discrete's strategies.
@@ -20,10 +21,11 @@ var discreteDocs = map[discrete.Strategy]string{
 	discrete.Flip:   "one row a query: N queries (K = 2), N + 1 for K = 3; accuracy, roc-auc, brier (-scorer METRIC)",
 	discrete.Group:  "subset sums of a coin-weighing design (Cantor–Mills), about 2N/log₂N queries; binary accuracy, roc-auc, brier",
 	discrete.Family: "the Brier score as the loss family's squared loss (single.AttackFamilyMulti): blocks of rows weighted 2^j; binary brier",
+	discrete.Edge:   "threshold crossing by rows for a score rounded coarser than one label: a walk to a rounding edge, then about N queries; accuracy, brier",
 }
 
 func init() {
-	for _, s := range []discrete.Strategy{discrete.Flip, discrete.Group, discrete.Family} {
+	for _, s := range []discrete.Strategy{discrete.Flip, discrete.Group, discrete.Family, discrete.Edge} {
 		Register(discreteAttack(s))
 	}
 }
@@ -34,11 +36,26 @@ func discreteOptions(t Target, s discrete.Strategy) (discrete.Options, error) {
 	if err != nil {
 		return discrete.Options{}, err
 	}
-	tau := 0.0
-	if t.Noise.Kind != 0 {
-		tau = t.Noise.HalfWidth(0, 1)
+	o := discrete.Options{Metric: m, N: t.N, K: t.K, Decimals: t.Decimals, Strategy: s}
+	if t.Noise.Kind == scorer.NoNoise {
+		return o, nil
 	}
-	return discrete.Options{Metric: m, N: t.N, K: t.K, Decimals: t.Decimals, Tau: tau, Strategy: s}, nil
+	// Fresh noise (drawn anew per submission) averages out: repeat every
+	// query and decode the means (discrete.NoiseRepeats). Noise keyed on
+	// the prediction repeats itself: one release, bounded as it is.
+	fresh := t.Defence == nil || t.Defence.Noise == nil || t.Defence.Noise.Key == "" || t.Defence.Noise.Key == "fresh"
+	if fresh && s != discrete.Edge {
+		p := o
+		if s == discrete.Auto {
+			p.Strategy = discrete.Flip // the same repeats for every count reader
+		}
+		if reps, tau, err := discrete.NoiseRepeats(p, t.Noise); err == nil {
+			o.Repeats, o.Tau = reps, tau
+			return o, nil
+		}
+	}
+	o.Tau = t.Noise.HalfWidth(0, 1)
+	return o, nil
 }
 
 // discreteAttack returns the catalogue entry of discrete strategy s.
@@ -65,24 +82,30 @@ func discreteAttack(s discrete.Strategy) *Attack {
 				return nil, err
 			}
 			e := &Estimate{}
-			if f, err := discrete.Floor(t.N, math.Log2(float64(t.K)), discrete.Values(o.Metric, t.N, t.K, t.Decimals)); err == nil {
+			if f, err := discrete.Floor(float64(t.N)*math.Log2(float64(t.K)), discrete.Values(o.Metric, t.N, t.K, t.Decimals)); err == nil {
 				e.Lower = f // the information bound, every attack
 			}
-			switch s {
-			case discrete.Flip:
-				e.Low, e.High, e.Note = t.N, t.N+2, "one row a query"
-			case discrete.Group:
-				e.Low = int(math.Ceil(2 * float64(t.N) / math.Log2(float64(max(t.N, 2)))))
-				e.Note = "about 2N/log₂N weighings (Cantor–Mills)"
+			// discrete.Plan counts what the attack sends when every score
+			// decodes: exact for flip, group and family (their queries do
+			// not follow the scores); for walk an upper end (its walk and
+			// probes do).
+			q, perr := discrete.Plan(o)
+			switch {
+			case perr != nil:
+				e.Note = perr.Error()
+			case s == discrete.Edge:
+				e.Low, e.High, e.Note = t.N, q, "a walk to a rounding edge, then a probe per row (K > 2: up to K − 1)"
 			default:
-				e.Note = "blocks as large as the rounding allows; the bound alone"
+				e.Queries = q
+				if !discrete.Resolves(o) {
+					e.Note = "the rounding or noise is coarser than one label: its scores do not decode"
+				}
 			}
-			e.Low = max(e.Low, e.Lower)
-			if e.High > 0 {
-				e.High = max(e.High, e.Low)
+			if perr == nil {
+				e.Lower = min(e.Lower, q)
 			}
-			if s != discrete.Flip && s != discrete.Group {
-				e.Low = 0
+			if e.Low > 0 {
+				e.Low = max(e.Low, e.Lower)
 			}
 			return e, nil
 		},
@@ -91,7 +114,7 @@ func discreteAttack(s discrete.Strategy) *Attack {
 			if err != nil {
 				return nil, err
 			}
-			do.Check, do.Progress = opt.Check, opt.Progress
+			do.Check, do.Progress, do.MaxQueries = opt.Check, opt.Progress, opt.MaxQueries
 			return discrete.Attack(ctx, o, do)
 		},
 	}

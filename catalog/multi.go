@@ -95,8 +95,6 @@ var multiEntries = []multiEntry{
 		doc: "list decoding across queries; binary scores rounded to decimals"},
 	{name: "cross", kind: MultiQuery,
 		doc: "block code with labels carried across queries by parity ties, a paired top digit and the model's exact terms; any log-loss scorer"},
-	{name: "lean", kind: MultiQuery,
-		doc: "block code with partial decoding of ambiguous blocks and mixed Conway–Guy blocks"},
 	{name: "blocks", kind: Reference,
 		doc: "our adaptive block code of superincreasing digits (the audit's block code)"},
 	{name: "primes", aliases: []string{"alg1"}, kind: Reference,
@@ -204,5 +202,5 @@ func multiEstimate(ctx context.Context, s decode.Strategy, t Target, o EstimateO
 
 // designsBlocks reports whether s's dry run designs every block.
 func designsBlocks(s decode.Strategy) bool {
-	return s == decode.Blocks || s.String() == "lean" || s == decode.Cross
+	return s == decode.Blocks || s == decode.Cross
 }

@@ -48,7 +48,7 @@ type Result struct {
 	Retries int   // blocks re-queried smaller after failing verification
 	Blocks  []int // labels decoded by each successful query, in order
 	// Partial counts the queries that decoded only part of their block
-	// (strategies with partial decoding, [Lean]): several labelings
+	// (strategies with partial decoding, [Cross]): several labelings
 	// explained the score and only the labels they all agree on were
 	// learned; the others were queried again.
 	Partial int

@@ -31,8 +31,11 @@ func (blocks) knownNeutral() bool { return false }
 
 func (blocks) next(a *multi, kmax int) (*blockPlan, error) { return a.planDigits(kmax, false, 0) }
 
-// setup orders the points and turns on decoding by emulated brackets.
-func (blocks) setup(a *multi) {
+func (blocks) setup(a *multi) { a.setupBlocks() }
+
+// setupBlocks orders the points and turns on decoding by emulated
+// brackets (the block code's, and the base of Cross's).
+func (a *multi) setupBlocks() {
 	// The largest weights, whose terms are largest, go to the points
 	// whose terms pass through the fewest roundings.
 	slices.SortStableFunc(a.order, func(x, y int) int { return a.depth[x] - a.depth[y] })
@@ -120,7 +123,7 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 		if p.gap != nil && gapOK(p.gap, need/2) {
 			a.lastG = gk
 			if a.mixed && p.emu && k < kmax && k < a.nUnk {
-				// Lean: a Conway–Guy top may fit more points at this unit.
+				// Partial decoding (Cross): a Conway–Guy top may fit more points at this unit.
 				mp, err := a.tryMixed(k, min(kmax, a.nUnk), gk)
 				if err != nil {
 					return nil, err

@@ -49,10 +49,11 @@ type QueryBound struct {
 // is a lower bound. Known points add terms that only raise the need, and
 // retried blocks are smaller, so the bound holds for every labeling.
 //
-// For [Lean] the same argument holds with its least safety factor
-// (0.3 instead of 1.125) and, for K = 2, M halved (its mixed blocks'
-// Conway–Guy top); a partially decoded block learns fewer labels than it
-// holds, which only adds queries.
+// For the block code with partial decoding (Cross's base, partial.go)
+// the same argument holds with its least safety factor (0.3 instead of
+// 1.125) and, for K = 2, M halved (its mixed blocks' Conway–Guy top); a
+// partially decoded block learns fewer labels than it holds, which only
+// adds queries.
 //
 // For [Cross] with K > 2 against a model that names its log (the K-ary
 // code, kties.go) the blocks' units go below the spacing on purpose and
@@ -60,7 +61,8 @@ type QueryBound struct {
 // span of its blocks, (2K − 1)/(K − 1)·W.
 //
 // For [Cross] too, with one point more a block for K = 2 under emulation
-// (the paired top) and its floor on the factor (crossCtl.min = Lean's);
+// (the paired top) and its floor on the factor (crossCtl.min =
+// partialCtl.min);
 // its exact terms leave the spacing in the need. A tie lets a later query
 // learn a follower outside its block, but every label is learned after a
 // block held it, and blocks only grow as labels become known, so the
@@ -91,7 +93,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		}
 		return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
 	}
-	if a.st == KList || a.st == KBin {
+	if isList(a.st) {
 		// Its queries' sums are not bounded by one block's span (the
 		// list's carried points): the floor of any code.
 		f, err := FloorMulti(ctx, opt)
@@ -104,7 +106,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		}
 		return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
 	}
-	if a.st != Blocks && a.st != Lean && a.st != Cross {
+	if a.st != Blocks && !isCross(a.st) {
 		p, err := PlanMulti(ctx, opt)
 		if err != nil {
 			return nil, err
@@ -140,12 +142,12 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		}
 	}
 	// fmin is the least safety factor on the emulated need: Blocks'
-	// start, or Lean's floor (leanCtl.min).
+	// start, or partial decoding's floor (partialCtl.min).
 	fmin := emuFactorStart
 	if a.fac.partial {
 		fmin = a.fac.min
 	}
-	// Lean's mixed blocks (K = 2, under emulation) carry a Conway–Guy top
+	// The mixed blocks (K = 2, under emulation) carry a Conway–Guy top
 	// whose largest weight u_m·2^l is at least 2^(k−2) units (u_m ≥
 	// 0.51·2^(m−1) for m ≤ 20): half the digits' M.
 	mixedHalf := 0.0
@@ -223,4 +225,19 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		out.Queries++
 	}
 	return out, nil
+}
+
+// isList reports whether st is KList or KBin, whatever their tuning.
+func isList(st Strategy) bool {
+	switch st.(type) {
+	case klist, kbin:
+		return true
+	}
+	return false
+}
+
+// isCross reports whether st is Cross, whatever its tuning.
+func isCross(st Strategy) bool {
+	_, ok := st.(cross)
+	return ok
 }

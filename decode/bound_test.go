@@ -14,6 +14,7 @@ import (
 // at most the queries of a real attack (retries and all), for every kind
 // of scorer model, and not vacuous: within a factor 2 of the dry run.
 func TestBoundMulti(t *testing.T) {
+	t.Parallel()
 	n := 4000
 	if testing.Short() {
 		n = 400

@@ -30,6 +30,7 @@ func (c *cancelAfter) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, erro
 // attack returns context.Canceled with the blocks it decoded, each label
 // of them known and right, the others unknown.
 func TestAttackMultiCancel(t *testing.T) {
+	t.Parallel()
 	const n = 3000
 	labels := seededLabels(t, n, 2)
 	m, err := scorer.ParseModel(scorer.Float64Sklearn)

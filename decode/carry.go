@@ -39,7 +39,7 @@ import (
 // A candidate explains a score when the emulated bracket of what the
 // server reports for it (scorer.Emulator on the lowest and on the highest
 // computed terms, exact where the model names its log) holds the score:
-// the criterion of Lean's and Cross's decoding. The candidates bracketed
+// the criterion of Cross's decoding. The candidates bracketed
 // are every list entry with every fresh labeling whose sum lies within
 // the rigorous error budget of N·score (a meet in the middle over the
 // fresh points); no other labeling can explain the score under the

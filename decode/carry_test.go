@@ -15,6 +15,7 @@ import (
 // and torch-bce (the model's exact terms); it is Cross where there is no
 // emulation (the leaderboard) and for K = 3.
 func TestCarryAllScorers(t *testing.T) {
+	t.Parallel()
 	checkAllScorers(t, Carry, "float32-keras", []modelK{{"torch-bce", 2}, {"leaderboard", 2}, {"float64-sklearn", 3}})
 }
 
@@ -79,6 +80,7 @@ func checkBeatsCross(t *testing.T, st Strategy, model string, short int) {
 // brackets Cross pays for with smaller blocks (N = 25,000: about 16%
 // fewer, BENCHMARKS.md "List decoding for float scorers").
 func TestCarryBeatsCross(t *testing.T) {
+	t.Parallel()
 	checkBeatsCross(t, Carry, "float32-keras", 250)
 }
 
@@ -96,6 +98,7 @@ const strictModel = "float32-keras,clip=0.49999"
 // uncached buffers, the model's own criterion), computed here from the
 // recorded predictions alone.
 func TestCarryStrict(t *testing.T) {
+	t.Parallel()
 	const n = 12
 	m, err := scorer.ParseModel(strictModel)
 	if err != nil {
@@ -208,6 +211,7 @@ func bruteBrackets(t *testing.T, m *scorer.Model, rec *recording, y []int) ([]in
 // its bound), is found by name, and falls back to Cross where it cannot
 // list by brackets.
 func TestCarryErrors(t *testing.T) {
+	t.Parallel()
 	m, _ := scorer.ParseModel("float32-keras")
 	p, err := PlanMulti(context.Background(), MultiOptions{N: 1000, K: 2, Strategy: Carry, Model: m})
 	if err != nil || p.Estimate == nil || len(p.Blocks) != 0 {
@@ -232,6 +236,7 @@ func TestCarryErrors(t *testing.T) {
 // A scorer that is not the model makes the attack fail with
 // ErrInconsistent and nothing verified.
 func TestCarryWrongModel(t *testing.T) {
+	t.Parallel()
 	y := seededLabels(t, 40, 2)
 	real, _ := scorer.ParseModel("float64-sklearn")
 	assumed, _ := scorer.ParseModel("float32-keras")

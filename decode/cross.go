@@ -1,5 +1,5 @@
-// This file implements the Cross strategy: Lean's blocks with labels
-// carried across queries (parity ties, a paired top digit), decoded
+// This file implements the Cross strategy: the block code with partial
+// decoding (partial.go) and labels carried across queries (parity ties, a paired top digit), decoded
 // against the server's exact computed terms where the model names its log.
 // For K > 2 under such a model its blocks are kties.go's K-ary code.
 
@@ -10,19 +10,25 @@ import (
 	"slices"
 )
 
-// Cross is [Lean] with three changes; the first two carry labels across
-// queries, the third exploits the determinism of the modelled score:
+// Cross is the block code ([Blocks]: the same digit weights, point order,
+// error budget and decoding by emulated brackets) with partial decoding
+// (when several labelings of a block explain its score, the labels they
+// all agree on are learned and only the others queried again, with a
+// safety factor on the emulated separation steered so that about one
+// block in eight is partial; partial.go) and mixed Conway–Guy blocks,
+// and three changes more; the first two carry labels across queries, the
+// third exploits the determinism of the modelled score:
 //
 //   - Parity ties (K = 2, under emulation). When several labelings of a
-//     block explain its score, Lean learns the labels they agree on and
-//     forgets the rest, to decode each again later. Cross also keeps what
+//     block explain its score, partial decoding learns the labels they
+//     agree on and forgets the rest, to decode each again later. Cross also keeps what
 //     the explaining labelings say about the rest: two points whose
 //     labels have the same parity σ_j ⊕ σ_e in every one of them are
 //     tied, and only one point of each tied group (its leader) is decoded
 //     later; the others (followers) wait, neutral, and are learned with
 //     it. Two explaining labelings (adjacent block sums, which differ in
 //     a run of trailing digits) then cost later queries one label, where
-//     Lean spends one per digit they differ in. A tie holds for every
+//     partial decoding alone spends one per digit they differ in. A tie holds for every
 //     labeling that explains the score, so a follower learned through it
 //     is as verified as its leader.
 //   - A paired top (digit blocks). Each block gets one more point, the
@@ -64,15 +70,19 @@ import (
 // Without emulation (the leaderboard) Cross is exactly Blocks.
 var Cross Strategy = cross{}
 
-type cross struct{}
+// cross is Cross; p, if set (tests), replaces its K-ary code's tuning.
+type cross struct{ p *radixParams }
 
 func init() { register(Cross) }
 
 func (cross) String() string     { return "cross" }
 func (cross) knownNeutral() bool { return false }
 
-func (cross) setup(a *multi) {
-	lean{}.setup(a)
+func (s cross) setup(a *multi) {
+	if s.p != nil {
+		a.radix = *s.p
+	}
+	a.setupPartial()
 	if a.emu == nil {
 		return
 	}
@@ -268,12 +278,12 @@ func (a *multi) learnFollowers(idx, sigma []int) {
 	}
 }
 
-// crossCtl is Lean's control with a smaller rise after a partial block:
+// crossCtl is partialCtl with a smaller rise after a partial block:
 // with parity ties a partial block of two explaining labelings costs
 // later queries one label, not every label they disagree on, so the
 // factor may settle where partial blocks are more frequent. 1.03 against
-// Lean's 1.15 was the best of 1.03, 1.05, 1.08 and 1.15 on seeds 1–6
+// partialCtl's 1.15 was the best of 1.03, 1.05, 1.08 and 1.15 on seeds 1–6
 // (torch-bce 1,389–1,392 queries at N = 25,000 against 1,394–1,401 with
 // 1.05; float64-sklearn and float32-keras within ±3 queries); a choice,
 // not a calibrated optimum.
-var crossCtl = factorCtl{start: emuFactorStart, min: leanCtl.min, grow: leanCtl.grow, amb: 1.03, decay: leanCtl.decay, partial: true}
+var crossCtl = factorCtl{start: emuFactorStart, min: partialCtl.min, grow: partialCtl.grow, amb: 1.03, decay: partialCtl.decay, partial: true}

@@ -12,6 +12,7 @@ import (
 // included. The fixed labelings (all 0, all 1, alternating) stress the
 // ties: every paired top then has a count of 0, 2 or 1 throughout.
 func TestCrossAllScorers(t *testing.T) {
+	t.Parallel()
 	n := 3000
 	if testing.Short() {
 		n = 150
@@ -47,15 +48,17 @@ func TestCrossAllScorers(t *testing.T) {
 	}
 }
 
-// Cross spends fewer queries than Lean against torch-bce, where exact
-// terms remove a bracket of 2–7 spacings (BENCHMARKS.md §22 has
+// Cross spends fewer queries than its base, the block code with partial
+// decoding (partialBlocks, the retired Lean), against torch-bce, where
+// exact terms remove a bracket of 2–7 spacings (BENCHMARKS.md §22 has
 // N = 25,000: about 9% fewer).
-func TestCrossBeatsLean(t *testing.T) { beats(t, "torch-bce", Cross, Lean) }
+func TestCrossBeatsPartial(t *testing.T) { t.Parallel(); beats(t, "torch-bce", Cross, partialBlocks{}) }
 
 // tieCands ties exactly the disagreeing points whose parity is the same
 // in every explaining labeling, and learning a leader learns its
 // followers with the right labels.
 func TestTieCands(t *testing.T) {
+	t.Parallel()
 	m, err := scorer.ParseModel("float32-keras")
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // nats, some tiny). Plain float64 sums miss it by far (checked too, so
 // that the bound is not trivially wide).
 func TestDDSum(t *testing.T) {
+	t.Parallel()
 	rng := testrand.New(t)
 	trials := 200
 	if testing.Short() {

@@ -34,12 +34,12 @@
 //
 // The multi-query attack ([AttackMulti]) recovers N labels from a
 // finite-precision scorer (a float64 or float32 library, a rounded
-// leaderboard) a block at a time, with a [Strategy]: [Cross] (Lean with
-// labels carried across queries by parity ties and a paired top digit,
-// decoded on the model's exact terms where it names its log), [Blocks] (our adaptive
-// block code), [Lean] (the block code with partial decoding of ambiguous
-// blocks, a safety factor steered by the outcomes and mixed Conway–Guy
-// blocks), [Primes] (ICML Alg 1), [Alg3] (ICML Alg 3) or, for binary
+// leaderboard) a block at a time, with a [Strategy]: [Cross] (the block code
+// with partial decoding of ambiguous blocks, a safety factor steered by
+// the outcomes, mixed Conway–Guy blocks, and labels carried across
+// queries by parity ties and a paired top digit, decoded on the model's
+// exact terms where it names its log), [Blocks] (our adaptive block
+// code, a reference), [Primes] (ICML Alg 1), [Alg3] (ICML Alg 3) or, for binary
 // scores rounded to decimals, [Leaderboard] (list decoding across
 // queries: the labelings that explain every score so far are kept and
 // carried into the next query), for binary float32 scorers [Carry]
@@ -101,7 +101,7 @@
 //     estimate for our arrangement rather than a bound over all.
 //
 //  4. Codes that query while every label is known or uniform given the
-//     scores so far (block codes, Lean, Cross), on a random labeling:
+//     scores so far (block codes, Cross), on a random labeling:
 //     Floor.Spread. A row's expected term over a uniform label is at
 //     least ln K (Gibbs), so a query's sum has mean μ ≥ nUnk·ln K whatever
 //     the rows; m points moving it by at most W each keep it within
@@ -157,7 +157,8 @@
 // Beating bound 2 needs codes that are not block codes: labels carried by
 // several queries and decoded jointly (bounds 1 and 4 allow it).
 //
-// [Lean] takes back part of that distance. Its mixed blocks put a
+// Partial decoding (partial.go; the retired Lean strategy, Cross's
+// base) takes back part of that distance. Its mixed blocks put a
 // Conway–Guy set on top of the binary digits, whose largest weight is
 // about 0.51·2^(k−1) units for a top of 20 [GM88]: one label a query
 // more, of the two to three Frenkel's bound leaves room for (the best
@@ -339,15 +340,23 @@
 //   - A multi-query strategy: one new file in this package with a type
 //     implementing [Strategy] (its next method designs a block: rows,
 //     their increments, the gap, a reader of the score), an exported value
-//     of it and an init that calls register with its names. blocks.go,
-//     primes.go and alg3.go are the three examples; nothing else changes.
+//     of it and an init that calls register with its names; its tuning
+//     values, if any, in an unexported parameter struct that the type
+//     holds by pointer (nil: the defaults; its setup copies a test's into
+//     the attack's state, as kbin{p: &kbinParams{…}} does), never in
+//     package variables, so that tests pass their own and run in
+//     parallel. blocks.go, primes.go and alg3.go are the three examples;
+//     then one entry in the catalogue of attacks (what it applies to,
+//     its doc line), and the result hashes (hash_test.go) guard the
+//     others' results.
 //   - A scorer model: package scorer (see its doc); the attacks follow.
 //
 // The files: attack.go (the shared [Result]), multi.go (the
 // multi-query API), strategy.go (the strategy interface), state.go (one
 // multi-query attack's state: rows, budget, prediction), verify.go (a
 // block's decoding, learning and the final check), emu.go (decoding by
-// emulated brackets); the strategies: blocks.go, lean.go, cross.go (with
+// emulated brackets); the strategies: blocks.go, cross.go (with
+// partial.go, its partial decoding, mixed blocks and row cache, and
 // kties.go and kties_rows.go, its K-ary code), primes.go, alg3.go,
 // leaderboard.go (the list engine the list decoders share:
 // leaderboard_descent.go spreads the list's sums, leaderboard_decode.go

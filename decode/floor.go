@@ -56,7 +56,7 @@ type Floor struct {
 	BlockBracketed, FirstBracketed int
 	// Spread (and SpreadBits, the bits of the first query) is the floor of
 	// the codes that query while every label is either known or uniform
-	// given the scores so far (block codes, Lean, Cross, whose tied pairs
+	// given the scores so far (block codes, Cross, whose tied pairs
 	// count as one uniform label), for a labeling drawn uniformly at
 	// random: a query's score then has mean at least nUnk·ln K (Gibbs:
 	// a row's expected term over a uniform label is at least ln K) and

@@ -16,6 +16,7 @@ import (
 // float64 score's bit count: 52 fraction bits plus log2 of the binades
 // between the smallest and the largest term.
 func TestFloorMulti(t *testing.T) {
+	t.Parallel()
 	n := 25000
 	if testing.Short() {
 		n = 4000
@@ -45,8 +46,9 @@ func TestFloorMulti(t *testing.T) {
 		if tc.k > 2 {
 			// Cross's K-ary code is no block code (its units go below
 			// the spacing, its dry run decodes every block whole): the
-			// block code's dry run is Lean's.
-			small.Strategy = Lean
+			// block code's dry run is that of its base, the block code
+			// with partial decoding.
+			small.Strategy = partialBlocks{}
 		}
 		fs, err := FloorMulti(context.Background(), small)
 		if err != nil {
@@ -98,6 +100,7 @@ func TestFloorMulti(t *testing.T) {
 // 15 and 10 (11, 67 and 2,500 queries). roundedFits agrees with
 // RoundedBlockMax for K = 2 over a grid of N and decimals.
 func TestFloorRounded(t *testing.T) {
+	t.Parallel()
 	m, err := scorer.ParseModel("leaderboard")
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +143,7 @@ func TestFloorRounded(t *testing.T) {
 // Π_i r_{i,y_i} ≥ e^(−s) sum to at most Π_i Σ_j r_ij = 1. Rows drawn with
 // one dominant class make many sums small, the case the bound is for.
 func TestProductMass(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 18))
 	trials := 20
 	if testing.Short() {

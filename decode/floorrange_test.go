@@ -14,6 +14,7 @@ import (
 //
 //	go test ./decode -run TestRangeFloor -v
 func TestRangeFloor(t *testing.T) {
+	t.Parallel()
 	n, k := 25000, 6
 	if testing.Short() {
 		n = 2000

@@ -9,7 +9,7 @@ package decode_test
 // the benchmarks: seeds 1–20 as `labelinf attack -seed` draws them, all 0,
 // all K−1, i mod K.
 //
-//	go test -run TestResultHashes ./decode                        # seed 1 alone under -short, all 23 otherwise
+//	go test -run TestResultHashes ./decode                        # all 23 labelings; under -short seed 1 of the cheaper cases
 //	go test -run TestResultHashes ./decode -args -hash.update     # rewrite the file (only on the commit whose results are the reference)
 //	go test -run TestResultHashes ./decode -args -hash.n 25000 -hash.out FILE   # the record at N = 25,000
 
@@ -45,6 +45,9 @@ type hashCase struct {
 	strategy, model string
 	k, maxBlock     int
 	noise           scorer.Noise
+	// short: the case runs under -short (its seed 1 labeling; the
+	// others at most a few tenths of a second each).
+	short bool
 }
 
 func (c hashCase) String() string {
@@ -60,21 +63,21 @@ func (c hashCase) String() string {
 
 var hashCases = []hashCase{
 	{strategy: "hybrid", model: "float64-sklearn", k: 2},
-	{strategy: "hybrid", model: "torch-bce", k: 2},
-	{strategy: "carry", model: "float32-keras", k: 2},
+	{strategy: "hybrid", model: "torch-bce", k: 2, short: true},
+	{strategy: "carry", model: "float32-keras", k: 2, short: true},
 	{strategy: "leaderboard", model: "leaderboard", k: 2},
 	{strategy: "leaderboard", model: "leaderboard,dec=4", k: 2},
 	{strategy: "kbin", model: "float64-sklearn", k: 6},
-	{strategy: "kbin", model: "torch-bce", k: 3},
+	{strategy: "kbin", model: "torch-bce", k: 3, short: true},
 	{strategy: "klist", model: "float64-sklearn,reduce=sum", k: 6},
 	{strategy: "klist", model: "float64-sklearn", k: 3},
-	{strategy: "cross", model: "float64", k: 2},
-	{strategy: "cross", model: "float64-sklearn", k: 6},
-	{strategy: "cross", model: "leaderboard", k: 3},
-	{strategy: "primes", model: "float64-sklearn", k: 2, maxBlock: 5},
+	{strategy: "cross", model: "float64", k: 2, short: true},
+	{strategy: "cross", model: "float64-sklearn", k: 6, short: true},
+	{strategy: "cross", model: "leaderboard", k: 3, short: true},
+	{strategy: "primes", model: "float64-sklearn", k: 2, maxBlock: 5, short: true},
 	{strategy: "primes", model: "float64-sklearn", k: 2},
-	{strategy: "blocks", model: "float64-sklearn", k: 2},
-	{strategy: "alg3", model: "float64", k: 2, noise: scorer.Noise{Kind: scorer.Bounded, Tau: 1e-12}},
+	{strategy: "blocks", model: "float64-sklearn", k: 2, short: true},
+	{strategy: "alg3", model: "float64", k: 2, noise: scorer.Noise{Kind: scorer.Bounded, Tau: 1e-12}, short: true},
 }
 
 // hashLabelings returns the benchmarks' 23 labelings of n points of k
@@ -161,6 +164,7 @@ func hashRun(t *testing.T, c hashCase, y []int) (string, int) {
 const hashFile = "testdata/hashes_n2000.txt"
 
 func TestResultHashes(t *testing.T) {
+	t.Parallel()
 	n := *hashN
 	writing := *hashUpdate || *hashOut != ""
 	if n != 2000 && !writing {
@@ -188,6 +192,9 @@ func TestResultHashes(t *testing.T) {
 	t.Run("case", func(t *testing.T) {
 		for ci, c := range hashCases {
 			t.Run(strings.ReplaceAll(c.String(), "/", "_"), func(t *testing.T) {
+				if testing.Short() && !writing && !c.short {
+					t.Skip("not under -short")
+				}
 				t.Parallel()
 				names, ys := hashLabelings(n, c.k)
 				for i, y := range ys {

@@ -56,7 +56,8 @@ import (
 // Carry, and without emulation or for K > 2 it is Cross, as Carry is.
 var Hybrid Strategy = hybrid{}
 
-type hybrid struct{}
+// hybrid is Hybrid; p, if set (tests), replaces its tuning.
+type hybrid struct{ p *hybridParams }
 
 func init() { register(Hybrid, "list-digits") }
 
@@ -66,9 +67,12 @@ func (hybrid) knownNeutral() bool { return false }
 // setup is Carry's; a model whose terms are not all the server's own, or
 // whose score is not its float mean, gets Carry (or Cross, as Carry's
 // setup decides).
-func (hybrid) setup(a *multi) {
+func (s hybrid) setup(a *multi) {
+	if s.p != nil {
+		a.hyb = *s.p
+	}
 	carry{}.setup(a)
-	if a.st != Hybrid {
+	if a.st != Strategy(s) {
 		return
 	}
 	if !pointTerms(a, nil) || a.m.Decimals >= 0 || a.m.Loss.Total {
@@ -115,9 +119,13 @@ func (hybrid) run(ctx context.Context, a *multi, s scorer.Server) (*Result, erro
 	return st.run(ctx, s)
 }
 
-// hybFreshTest, if > 0, replaces hybFresh (set by tests, which need
-// digits in a query of few points).
-var hybFreshTest int
+// hybridParams tunes Hybrid; tests pass their own in a strategy value
+// (hybrid{p: …}).
+type hybridParams struct {
+	// fresh, if > 0, replaces hybFresh (tests, which need digits in a
+	// query of few points).
+	fresh int
+}
 
 // hybQuery is Hybrid's query design and decoding over a list decoder's
 // state: the current query has k top fresh points and l digits of unit
@@ -228,8 +236,8 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
 	top := hybFresh
-	if hybFreshTest > 0 {
-		top = hybFreshTest
+	if a.hyb.fresh > 0 {
+		top = a.hyb.fresh
 	}
 	capFresh := nFresh
 	if a.opt.MaxBlock > 0 {

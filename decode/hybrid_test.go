@@ -27,6 +27,7 @@ const hybStrictModel = "torch-bce,clip=0.499995"
 // model's criterion where it names its log, computed here from the
 // recorded predictions alone.
 func TestHybridStrict(t *testing.T) {
+	t.Parallel()
 	const n = 12
 	m, err := scorer.ParseModel(hybStrictModel)
 	if err != nil {
@@ -34,10 +35,9 @@ func TestHybridStrict(t *testing.T) {
 	}
 	// A top of at most 4 fresh points: the rest of a first query's 12
 	// are digits.
-	hybFreshTest = 4
-	defer func() { hybFreshTest = 0 }()
+	st := hybrid{p: &hybridParams{fresh: 4}}
 	digits := 0
-	carried := strictRuns(t, Hybrid, m, n, bruteExact, func(q int, rec *recording) {
+	carried := strictRuns(t, st, m, n, bruteExact, func(q int, rec *recording) {
 		if q == 1 && len(rec.preds) == 1 {
 			// Points other than neutral beyond the top's 4: digits.
 			if moved := n - countNeutral(rec.preds[0]); moved > 4 {
@@ -101,6 +101,7 @@ func bruteExact(t *testing.T, m *scorer.Model, rec *recording, y []int) ([]int, 
 // torch-bce at a small N (the fixed labelings outside -short), and is
 // Carry where terms are brackets (float32-keras) and Cross for K = 3.
 func TestHybridAllScorers(t *testing.T) {
+	t.Parallel()
 	checkAllScorers(t, Hybrid, "float64-sklearn", []modelK{{"torch-bce", 2}, {"float32-keras", 2}, {"float64-sklearn", 3}})
 }
 
@@ -108,6 +109,7 @@ func TestHybridAllScorers(t *testing.T) {
 // (N = 25,000: about 512 against 548, BENCHMARKS.md "List top over
 // digits").
 func TestHybridBeatsCross(t *testing.T) {
+	t.Parallel()
 	checkBeatsCross(t, Hybrid, "float64-sklearn", 400)
 }
 
@@ -115,6 +117,7 @@ func TestHybridBeatsCross(t *testing.T) {
 // back to Carry where terms are brackets and to Cross without emulation,
 // and a scorer that is not the model fails it with ErrInconsistent.
 func TestHybridErrors(t *testing.T) {
+	t.Parallel()
 	m, _ := scorer.ParseModel("float64-sklearn")
 	p, err := PlanMulti(context.Background(), MultiOptions{N: 1000, K: 2, Strategy: Hybrid, Model: m})
 	if err != nil || p.Estimate == nil || len(p.Blocks) != 0 || p.Strategy != Hybrid {
@@ -170,6 +173,7 @@ func countNeutral(p []float64) int {
 // Cancelled after three queries, the attack returns context.Canceled
 // with what it learned, every known label right.
 func TestHybridCancel(t *testing.T) {
+	t.Parallel()
 	const n = 2000
 	y := seededLabels(t, n, 2)
 	m, _ := scorer.ParseModel(scorer.Float64Sklearn)
@@ -203,6 +207,7 @@ func TestHybridCancel(t *testing.T) {
 // Small and odd attacks: N from 1 to 5, a MaxBlock of 1 and 3, labels
 // known before the attack, and bounded noise, each verified.
 func TestHybridSmall(t *testing.T) {
+	t.Parallel()
 	for n := 1; n <= 5; n++ {
 		for _, y := range fixedLabels(n) {
 			attackSim(t, "float64-sklearn", y, 2, MultiOptions{Strategy: Hybrid, Check: true})

@@ -22,7 +22,7 @@ import (
 // terms (float64-sklearn, torch-bce).
 //
 //   - The top is KList's: the carried points (their list values in two
-//     groups, weights by Leaderboard's descent) and up to klMaxFresh fresh
+//     groups, weights by Leaderboard's descent) and up to klistParams.maxFresh fresh
 //     points, each split in halves (six labels 3:3, four 2:2, two 1:1;
 //     points of an even number of labels first) with a generic weight.
 //   - The tail is Hybrid's digits of unit g_d ≈ 2δ (δ the resolution of
@@ -32,7 +32,7 @@ import (
 //     question on three labels carries 0.918 bits, and every binary tree
 //     over six equally likely labels asks 2.667 questions for 2.585 bits
 //     (Huffman): with binary digits only, KBin took 2.8% more queries
-//     than KList at K = 6 (kbRadix3). The last free points of an attack,
+//     than KList at K = 6 (kbinParams.radix3). The last free points of an attack,
 //     when they all fit, are digits of their whole sets.
 //   - The design is Hybrid's (digitShape): the most fresh points whose
 //     expected list after the query stays at the target without digits,
@@ -54,12 +54,12 @@ import (
 //
 // The carried points' questions are at full weight ±W' (KList's are
 // uniform in [−W', W']), the descent choosing their signs (two passes,
-// kbPasses): the list's sums spread the farthest. Seeds 1, 3 and i mod 6
+// kbinParams.passes): the list's sums spread the farthest. Seeds 1, 3 and i mod 6
 // at N = 25,000, K = 6, one pass: 1,350, 1,351, 1,355 queries against
 // 1,357, 1,354, 1,359 with KList's weights; carried weights ±W'·[β, 1]
 // for β = 0.25, 0.5, 0.75, 0.9 gave 1,355, 1,354, 1,358; 1,354, 1,353,
 // 1,358; 1,351, 1,352, 1,356; 1,352, 1,353, 1,355. The points are taken
-// in index order shuffled within windows of 64 (kbWindow), so that a
+// in index order shuffled within windows of 64 (kbinParams.window), so that a
 // labeling's pattern along the index is not the order's.
 //
 // KList's tail is Cross's mixed-radix digits (radix 6 and 3 at K = 6),
@@ -75,14 +75,15 @@ import (
 // explains every score has it: as strict as KList (TestKBinStrict checks
 // it by brute force).
 //
-// Below klMinN points, against an assumed noise, for K = 2 or without the
+// Below klistParams.minN points, against an assumed noise, for K = 2 or without the
 // model's exact terms KBin is KList's fallback, [Cross]; against a model
 // whose terms are not all the server's own or whose score is rounded or
 // summed it is [KList]. catalog.Auto picks it for K > 2 against an unrounded
 // model that names its log.
 var KBin Strategy = kbin{}
 
-type kbin struct{}
+// kbin is KBin; p, if set (tests), replaces its tuning.
+type kbin struct{ p *kbinParams }
 
 func init() { register(KBin, "klist-bin") }
 
@@ -91,22 +92,25 @@ func (kbin) knownNeutral() bool { return false }
 
 // setup is KList's; a model whose terms are not all the server's own, or
 // whose score is not its float mean, gets KList.
-func (kbin) setup(a *multi) {
+func (s kbin) setup(a *multi) {
+	if s.p != nil {
+		a.kb, a.kl, a.radix = *s.p, s.p.klist, s.p.klist.radix
+	}
 	klist{}.setup(a)
-	if a.st != KBin {
+	if a.st != Strategy(s) {
 		return
 	}
 	if !pointTerms(a, nil) || a.m.Decimals >= 0 || a.m.Loss.Total {
 		a.st = KList
 		return
 	}
-	// KList's index order, shuffled within windows of kbWindow points by
+	// KList's index order, shuffled within windows of kbinParams.window points by
 	// a fixed seed: a query's points still share the summation's leaves,
 	// and a labeling's pattern along the index (i mod K) is not the
 	// order's.
 	r := rand.New(rand.NewPCG(0x6b62, 0x696e))
-	for lo := 0; lo < len(a.order); lo += kbWindow {
-		hi := min(lo+kbWindow, len(a.order))
+	for lo := 0; lo < len(a.order); lo += a.kb.window {
+		hi := min(lo+a.kb.window, len(a.order))
 		r.Shuffle(hi-lo, func(x, y int) { a.order[lo+x], a.order[lo+y] = a.order[lo+y], a.order[lo+x] })
 	}
 }
@@ -118,23 +122,25 @@ func (kbin) next(*multi, int) (*blockPlan, error) { return nil, errKBinDryRun }
 
 func (kbin) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
 	st := newKlState(a, true)
-	st.lb.passes, st.lb.opts = kbPasses, kbOpts
+	st.lb.passes, st.lb.opts = a.kb.passes, a.kb.opts
 	return st.run(ctx, s)
 }
 
-// KBin's constants: choices for the CPU target (< 2 s at N = 25,000),
+// kbinParams tunes KBin: choices for the CPU target (< 2 s at N = 25,000),
 // not calibrated optima. float64-sklearn, K = 6, N = 25,000, seed 1 and
 // i mod 6 (queries; attacker CPU under a load of 2–5), before the
 // carried weights at full size: target 16: 1,357, 1,359 (1.5–1.8 s); 20
 // (before the last points as whole digits): 1,354, 1,358 (2.0–2.1 s);
-// kbPrefer3 0: 1,362, 1,364 (integer rooms); 0.005, 0.01: 1,359, 1,363;
+// prefer3 0: 1,362, 1,364 (integer rooms); 0.005, 0.01: 1,359, 1,363;
 // 0.04, 0.08: as 0.02; the descent's passes 2 instead of 1: 1,351, 1,357
 // (about 11% more CPU); before the fractional rooms (integer l), target
 // 24: 1,358, 1,362 (1.6–1.9 s), 32: 1,355 (2.3 s); the unit at 1, 1.5, 3
 // spacings instead of 2, or 12 or 20 fresh points instead of 16: within
 // 2 queries.
-var (
-	// kbPasses and kbOpts are the carried weights' descent's passes and
+type kbinParams struct {
+	// klist is the list top's tuning (KList's; its radix the tail's).
+	klist klistParams
+	// passes and opts are the carried weights' descent's passes and
 	// the rows it tries for each carried point (KList's klPasses,
 	// klOpts: 1, 3). With KBin's full carried weights the rows differ in
 	// sign only, so two suffice, and a second pass spreads the list's
@@ -142,36 +148,41 @@ var (
 	// 1,351, 1,351, 1,351 at 1/3 (git show 965e9cd, shuffle aside);
 	// 1,349, 1,349, 1,348, 1,350 at 2/3; 1,349, 1,348, 1,349, 1,350 at
 	// 2/2 for about 10% less CPU than 2/3).
-	kbPasses, kbOpts = 2, 2
-	// kbWindow is the width of the windows the point order is shuffled
+	passes, opts int
+	// window is the width of the windows the point order is shuffled
 	// in (setup). i mod 6 at N = 25,000, K = 6: 1,355 queries in index
 	// order, 1,353 shuffled within 16, 1,351 within 64 and 1,024, 1,351
 	// shuffled whole (about 15% more attacker CPU); seed 1: 1,350, 1,351,
 	// 1,351, 1,352, 1,352. The labelings all 0 and all 5 do not change.
-	kbWindow = 64
-	// kbTarget is the expected list after a query (the true labeling
-	// included), as hybTarget and klTarget.
-	kbTarget = 16.0
-	// kbPrefer3 (bits) is what a digit of radix 3 is worth beyond its
+	window int
+	// target is the expected list after a query (the true labeling
+	// included), as hybTarget and klistParams.target.
+	target float64
+	// prefer3 (bits) is what a digit of radix 3 is worth beyond its
 	// log2 3 in the choice of a tail's digits: points of three labels
 	// come from every 3:3 question and must be asked by a digit of
 	// radix 3 sometime, so a room is filled with them where that costs
 	// little (seed 1: 1,366 queries at 0, 1,362 at 0.02, before the
 	// fractional rooms).
-	kbPrefer3 = 0.02
-	// kbRadix3: points of three labels are digits of radix 3. A binary
+	prefer3 float64
+	// radix3: points of three labels are digits of radix 3. A binary
 	// question on three labels carries 0.918 bits, and every binary tree
 	// over six equally likely labels asks 2.667 questions on average for
 	// log2 6 = 2.585 bits (Huffman), 3.1% more: with binary digits only
 	// (false; tests set it) KBin took 1,397 queries on seed 1 where KList
 	// took 1,359 (BENCHMARKS.md, "kbin").
-	kbRadix3 = true
-	// kbUnit is the digits' unit over the resolution δ (hybUnit; tests
-	// lower it so that several readings explain a score), kbMinUnit
+	radix3 bool
+	// unit is the digits' unit over the resolution δ (hybUnit; tests
+	// lower it so that several readings explain a score), minUnit
 	// their least unit (minUnit; tests lower it so that a small instance
 	// holds several digits).
-	kbUnit, kbMinUnit = hybUnit, minUnit
-)
+	unit, minUnit float64
+}
+
+// defaultKBin returns KBin's tuning.
+func defaultKBin() kbinParams {
+	return kbinParams{klist: defaultKList(), passes: 2, opts: 2, window: 64, target: 16, prefer3: 0.02, radix3: true, unit: hybUnit, minUnit: minUnit}
+}
 
 // designBin completes KList's design of a query (the carried points'
 // splits s0 and palette rows cw, the free points pool, the fresh points'
@@ -186,7 +197,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 		room += lb.pal[r].vf
 	}
 	delta := lb.sumDelta(room)
-	gd, err := a.digitUnit(delta, kbUnit, kbMinUnit, st.wTop)
+	gd, err := a.digitUnit(delta, a.kb.unit, a.kb.minUnit, st.wTop)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +205,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	if a.opt.MaxBlock > 0 {
 		lcap = min(lcap, a.opt.MaxBlock)
 	}
-	tgt := kbTarget
+	tgt := a.kb.target
 	expect := digitExpect(sl, vf, L, delta, gd)
 	// The last free points (the pool holds them all): if every one fits
 	// the room as one digit of its whole set with no fresh top point,
@@ -202,7 +213,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	// than a half and then a third (N = 500, 1,000, K = 6, seeds 1–3: 26,
 	// 26, 25 and 51, 52, 52 queries against 28, 27, 27 and 53, 53, 52
 	// without).
-	if len(pool) > 0 && len(pool) < klMaxFresh+radixBlockMax && (a.opt.MaxBlock <= 0 || len(pool) <= a.opt.MaxBlock) {
+	if len(pool) > 0 && len(pool) < a.kl.maxFresh+radixBlockMax && (a.opt.MaxBlock <= 0 || len(pool) <= a.opt.MaxBlock) {
 		all := 0.0
 		for _, i := range pool {
 			all += math.Log2(float64(bits.OnesCount64(a.mask[i])))
@@ -263,7 +274,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 	} else {
 		var two, three []int
 		for _, i := range cand {
-			if kbRadix3 && size(i) == 3 {
+			if a.kb.radix3 && size(i) == 3 {
 				three = append(three, i)
 			} else {
 				two = append(two, i)
@@ -272,7 +283,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 		nb, na, best := 0, 0, -1.0
 		for b := min(len(three), int(l/math.Log2(3))); b >= 0; b-- {
 			x := min(len(two), int(math.Floor(l-float64(b)*math.Log2(3)+1e-9)))
-			if f := float64(x) + float64(b)*math.Log2(3) + kbPrefer3*float64(b); f > best+1e-9 {
+			if f := float64(x) + float64(b)*math.Log2(3) + a.kb.prefer3*float64(b); f > best+1e-9 {
 				nb, na, best = b, x, f
 			}
 		}
@@ -282,7 +293,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 	for _, i := range digits {
 		m := a.mask[i]
 		r := 2
-		if whole || kbRadix3 && size(i) == 3 {
+		if whole || a.kb.radix3 && size(i) == 3 {
 			r = size(i)
 		}
 		if float64(r-1)*place > st.wTop {

@@ -12,7 +12,7 @@ import (
 // Strictness of KBin by brute force (klStrict): after every query, every
 // label reported known is that of every labeling that explains every
 // score, and each of those lies in the attack's state. The room is shrunk
-// (radixRoom scales the top's weights and so the digits' room) and the
+// (radix.room scales the top's weights and so the digits' room) and the
 // digits' least unit lowered, so that at N ≤ 8 a query holds a few
 // digits of unit two spacings and a score leaves several readings; K = 3
 // with digits of radix 3 and with binary digits only (three labels split
@@ -20,19 +20,18 @@ import (
 // are digits of their whole sets. The test fails if no digit value was
 // carried, or no binary digit or none of radix 3 or more asked.
 func TestKBinStrict(t *testing.T) {
+	t.Parallel()
 	m, err := scorer.ParseModel("float64-sklearn")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(r, u, g, tg float64, f, n int, r3 bool) {
-		radixRoom, kbMinUnit, kbUnit, kbTarget, klMaxFresh, klMinN, kbRadix3 = r, u, g, tg, f, n, r3
-	}(radixRoom, kbMinUnit, kbUnit, kbTarget, klMaxFresh, klMinN, kbRadix3)
-	klMinN = 0
-	kbMinUnit = 0x1p-60
+	tune := defaultKBin()
+	tune.klist.minN = 0
+	tune.minUnit = 0x1p-60
 	// A unit of a quarter of the resolution: several readings of a top
 	// candidate explain one score, so that the digits' window, readings
 	// and carried values are put to the test.
-	kbUnit = 0.25
+	tune.unit = 0.25
 	type tc struct {
 		k, n, fresh  int
 		room, target float64
@@ -50,7 +49,7 @@ func TestKBinStrict(t *testing.T) {
 	}
 	var all klSeen
 	for _, c := range cases {
-		radixRoom, klMaxFresh, kbRadix3, kbTarget = c.room, c.fresh, c.radix3, c.target
+		tune.klist.radix.room, tune.klist.maxFresh, tune.radix3, tune.target = c.room, c.fresh, c.radix3, c.target
 		labelings := map[string][]int{"random": seededLabels(t, c.n, c.k), "zero": make([]int, c.n), "alt": make([]int, c.n)}
 		for i := range c.n {
 			labelings["alt"][i] = i % c.k
@@ -58,7 +57,7 @@ func TestKBinStrict(t *testing.T) {
 		if testing.Short() {
 			delete(labelings, "zero")
 		}
-		s := klStrict(t, m, KBin, c.k, labelings, fmt.Sprintf("K = %d, room %g, %d fresh, target %g, radix 3 %v", c.k, c.room, c.fresh, c.target, c.radix3))
+		s := klStrict(t, m, kbin{p: &tune}, c.k, labelings, fmt.Sprintf("K = %d, room %g, %d fresh, target %g, radix 3 %v", c.k, c.room, c.fresh, c.target, c.radix3))
 		all.carried, all.tailVals, all.digits, all.radix3 = all.carried+s.carried, all.tailVals+s.tailVals, all.digits+s.digits, all.radix3+s.radix3
 	}
 	if all.carried == 0 || all.tailVals == 0 || all.radix3 == 0 || all.digits == all.radix3 {
@@ -68,7 +67,7 @@ func TestKBinStrict(t *testing.T) {
 }
 
 // Arbitrary scores (junkServer) stop KBin with an error and nothing
-// verified: K = 3 at N ≥ klMinN (below it KBin is Cross).
+// verified: K = 3 at N ≥ klistParams.minN (below it KBin is Cross).
 func FuzzKBinJunk(f *testing.F) {
 	f.Add(uint64(1), uint8(40))
 	f.Add(uint64(7), uint8(3))
@@ -77,7 +76,7 @@ func FuzzKBinJunk(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, n8 uint8) {
-		n := klMinN + int(n8)
+		n := defaultKList().minN + int(n8)
 		sim, err := oracle.NewSim(m, make([]int, n), 3)
 		if err != nil {
 			t.Fatal(err)

@@ -27,11 +27,11 @@ import (
 //     generic (a palette of random weights; a fresh point's sign by the
 //     same hash, so that every labeling's bits look random). The top's points are the carried ones, whose values a list
 //     of candidates (every labeling of them that explains every score so
-//     far) leaves open, and up to klMaxFresh fresh points. The
+//     far) leaves open, and up to klistParams.maxFresh fresh points. The
 //     carried weights are chosen by Leaderboard's descent to push the
 //     list's sums apart (leaderboard.go, carryWeights).
 //   - The tail: Cross's mixed-radix digits (planRadixOn) over the next
-//     points, their unit one spacing of the score (klRho), their room u
+//     points, their unit one spacing of the score (klistParams.rho), their room u
 //     the cell the top's candidates are not separated within. Unlike
 //     Cross's blocks it has no paired top (two points of one row, whose
 //     labelings of equal sums tie): a tie leaves list entries that differ
@@ -39,7 +39,7 @@ import (
 //     apart by more than W (its fresh points spread the sum with
 //     deviation about 1.4·W); every tail labeling has its own sum. The tail takes the
 //     pool's points that fit its room (fitTail), not only a prefix, and
-//     up to klGroup2 grouped digits of radix 2 last: a point read as
+//     up to klistParams.group2 grouped digits of radix 2 last: a point read as
 //     which of two groups of its labels (halves of six, or one label
 //     against two), carried as that group, like a top point's half.
 //
@@ -52,7 +52,7 @@ import (
 // and the number of fresh points k are chosen per query to maximize
 // k + log2(u/unit) (the second term at most the bits the tail's points
 // can carry), the bits the query asks for, subject to the expected list
-// after the query staying at klTarget (Leaderboard's estimate, the cell
+// after the query staying at klistParams.target (Leaderboard's estimate, the cell
 // replaced by u).
 //
 // Decoding: every list entry with every fresh labeling whose top sum
@@ -62,7 +62,7 @@ import (
 // budget of the residual (klTail: float64 sums, the window widened far
 // beyond their rounding) is emulated whole, and the candidates whose
 // emulated score equals the score survive. A subtree of the tail's last
-// klBracket digits (one more when the last has two values) is skipped
+// klistParams.bracket digits (one more when the last has two values) is skipped
 // when the reports with each of its points at its least and at its
 // largest computed term both miss the score: the summation is monotone
 // in every term; a last digit with at most two values in the window is
@@ -86,7 +86,7 @@ import (
 // that no list value of several labels is left for a query after the
 // list's last.
 //
-// Below klMinN points KList is Cross: its last queries, which resolve the
+// Below klistParams.minN points KList is Cross: its last queries, which resolve the
 // list, cost what the top gains. Against an assumed noise it is Cross
 // too: the noise widens what explains a score far beyond the tail's unit
 // of one spacing, and the lists grow with it (N = 2,000, K = 6, τ =
@@ -98,7 +98,8 @@ import (
 // terms; for the mean it picks [KBin], KList's top over Hybrid's digits.
 var KList Strategy = klist{}
 
-type klist struct{}
+// klist is KList; p, if set (tests), replaces its tuning.
+type klist struct{ p *klistParams }
 
 func init() { register(KList) }
 
@@ -106,10 +107,13 @@ func (klist) String() string     { return "klist" }
 func (klist) knownNeutral() bool { return false }
 
 // setup is Cross's; without the K-ary code (K = 2, no exact terms), below
-// klMinN points or with noise the attack is Cross's.
-func (klist) setup(a *multi) {
+// klistParams.minN points or with noise the attack is Cross's.
+func (s klist) setup(a *multi) {
+	if s.p != nil {
+		a.kl, a.radix = *s.p, s.p.radix
+	}
 	cross{}.setup(a)
-	if a.mask == nil || !a.baseExact || a.n < klMinN || a.opt.Noise.Kind != 0 {
+	if a.mask == nil || !a.baseExact || a.n < a.kl.minN || a.opt.Noise.Kind != 0 {
 		a.st = Cross
 		return
 	}
@@ -136,64 +140,76 @@ const (
 	klPasses, klOpts = 1, 3
 )
 
-// klRho is the tail's least unit in spacings (radixRho for KList): a
-// unit below the spacing makes several tail labelings explain one score,
-// each a list entry.
-var klRho = 1.0
+// klistParams tunes KList (and KBin's list top, kbinParams.klist):
+// choices, not calibrated optima (BENCHMARKS.md, "K-ary list top"). Tests
+// pass their own in a strategy value (klist{p: …}).
+type klistParams struct {
+	// radix is the tail's K-ary code's (Cross's) tuning.
+	radix radixParams
+	// rho is the tail's least unit in spacings (radixParams.rho for KList): a
+	// unit below the spacing makes several tail labelings explain one score,
+	// each a list entry.
+	rho float64
+	// target is the expected list after a query (the true labeling
+	// included), maxFresh the most fresh points a query asks (the meet in
+	// the middle holds 2^(k/2) sums a half), palette the number of palette
+	// weights (half in [W'/2, W'] for fresh points, half in [−W', W'] for
+	// carried ones, W' = W − ln K; k fresh points need 2k of them). Without
+	// the tail's paired top the list is about a third of what it was, and
+	// these are larger than before (12, 12, 64): seed 2 at N = 25,000,
+	// K = 6: 1,365 queries against 1,375 (target/fresh/palette 12/12/64),
+	// 1,368 (12/16/128), 1,363 (20/16/128, about 0.3 s more attacker CPU),
+	// 1,364 (16/20/128; 16/16/256), 1,368 (20/16/64). The target is 20
+	// since the faster decoder (BENCHMARKS.md, "KList speed"): with the
+	// grouped tail digits, the 23 benchmark labelings at N = 25,000 took at
+	// most 1,360 queries (mean 1,351.7) against 1,362 (1,354.3) at 16, for
+	// about 15–20% more attacker CPU (per labeling a median 0.86 of the
+	// version before the speed-ups at 16, alternated); 24 and 28 gave one or
+	// two queries fewer on seed 1 and i mod 6 (1,356 and 1,359) for about
+	// 15% and 35% more CPU than 20. With the hashed halves and the drained
+	// end as well: at most 1,359 (mean 1,356.7) against main's 1,360
+	// (1,358.4) at 16 without the grouped digits; 16 with them: seeds 1, 4,
+	// 5 and all 0 1,360, 1,358, 1,359, 1,359 against 20's 1,356, 1,357,
+	// 1,358, 1,359.
+	target            float64
+	maxFresh, palette int
+	// bracket is the depth of the tail's subtrees bracketed before they
+	// are listed (two emulations, against about K^bracket); one more when
+	// the last digit has two values (a grouped digit or a point of two
+	// labels), so that a bracket still rules out more than two labelings
+	// (newTail).
+	bracket int
+	// endQueries is the queries' worth of bits below which KList drains
+	// (ending).
+	endQueries float64
+	// minN is the least N KList attacks with its list top; below it KList
+	// is Cross: with few points the list's last queries cost what the top
+	// gains (float64-sklearn, seeds 1–3, Cross against the list top: N = 100,
+	// K = 6: 6, 6, 6 against 7, 6, 6 queries; N = 200, K = 3: 7, 7, 7
+	// against 8, 7, 8; N = 500, K = 6: 28, 28, 28 against 26, 26, 27).
+	minN int
+	// group2 bounds the tail's grouped digits of radix 2 (fitTail): a
+	// point read as which of two groups of its labels, so that the tail's
+	// product of radices fills its room at steps of one bit, not only of the
+	// points' own radices (six and three at K = 6).
+	group2 int
+}
 
-// klTarget is the expected list after a query (the true labeling
-// included), klMaxFresh the most fresh points a query asks (the meet in
-// the middle holds 2^(k/2) sums a half), klPalette the number of palette
-// weights (half in [W'/2, W'] for fresh points, half in [−W', W'] for
-// carried ones, W' = W − ln K; k fresh points need 2k of them). Without
-// the tail's paired top the list is about a third of what it was, and
-// these are larger than before (12, 12, 64): seed 2 at N = 25,000,
-// K = 6: 1,365 queries against 1,375 (target/fresh/palette 12/12/64),
-// 1,368 (12/16/128), 1,363 (20/16/128, about 0.3 s more attacker CPU),
-// 1,364 (16/20/128; 16/16/256), 1,368 (20/16/64). The target is 20
-// since the faster decoder (BENCHMARKS.md, "KList speed"): with the
-// grouped tail digits, the 23 benchmark labelings at N = 25,000 took at
-// most 1,360 queries (mean 1,351.7) against 1,362 (1,354.3) at 16, for
-// about 15–20% more attacker CPU (per labeling a median 0.86 of the
-// version before the speed-ups at 16, alternated); 24 and 28 gave one or
-// two queries fewer on seed 1 and i mod 6 (1,356 and 1,359) for about
-// 15% and 35% more CPU than 20. With the hashed halves and the drained
-// end as well: at most 1,359 (mean 1,356.7) against main's 1,360
-// (1,358.4) at 16 without the grouped digits; 16 with them: seeds 1, 4,
-// 5 and all 0 1,360, 1,358, 1,359, 1,359 against 20's 1,356, 1,357,
-// 1,358, 1,359.
-var klTarget, klMaxFresh, klPalette = 20.0, 16, 128
+// defaultKList returns KList's tuning.
+func defaultKList() klistParams {
+	return klistParams{radix: defaultRadix(), rho: 1, target: 20, maxFresh: 16, palette: 128, bracket: 1, endQueries: 4, minN: 400, group2: 2}
+}
 
 // klRoomGrid is the tail rooms' grid, 2^(i/klRoomGrid): coarse, so that
 // the tails' digit rows recur across queries.
 const klRoomGrid = 8
 
-// klBracket is the depth of the tail's subtrees bracketed before they
-// are listed (two emulations, against about K^klBracket); one more when
-// the last digit has two values (a grouped digit or a point of two
-// labels), so that a bracket still rules out more than two labelings
-// (newTail).
-var klBracket = 1
-
 // klEndScan is the number of unknown points below which KList counts the
-// labelings left (ending); klEndQueries the queries' worth of bits below
-// which it drains.
+// labelings left (ending).
 const klEndScan = 1000
-
-var klEndQueries = 4.0
 
 // klRowsMax bounds the cached top rows (a row is a few hundred bytes).
 const klRowsMax = 1 << 14
-
-// klMinN is the least N KList attacks with its list top; below it KList
-// is Cross: with few points the list's last queries cost what the top
-// gains (float64-sklearn, seeds 1–3, Cross against the list top: N = 100,
-// K = 6: 6, 6, 6 against 7, 6, 6 queries; N = 200, K = 3: 7, 7, 7
-// against 8, 7, 8; N = 500, K = 6: 28, 28, 28 against 26, 26, 27).
-var klMinN = 400
-
-// debugKList, if set (by tests), is given the state of each attack.
-var debugKList func(st *klState)
 
 // klState is one KList attack.
 type klState struct {
@@ -280,15 +296,15 @@ func newKlState(a *multi, bin bool) *klState {
 // run is the attack: a query designed and decoded at a time.
 func (st *klState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 	a := st.a
-	if debugKList != nil {
-		debugKList(st)
+	if a.opt.debugKList != nil {
+		a.opt.debugKList(st)
 	}
 	res := &Result{Verified: true}
-	st.wTop = (a.tTop - a.tBot - math.Log(float64(a.k))) * radixRoom
+	st.wTop = (a.tTop - a.tBot - math.Log(float64(a.k))) * a.radix.room
 	if !(st.wTop > 0) {
 		return a.failed(res), &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
 	}
-	for j := range klPalette {
+	for j := range a.kl.palette {
 		var w float64
 		if j%2 == 0 {
 			w = st.wTop * (lbBeta + (1-lbBeta)*st.lb.rng.Float64())

@@ -20,7 +20,7 @@ type klTail struct {
 	minR, maxR []float64   // the least and largest sum of ord[s:]
 	cMin, cMax []int       // the labels of ord[s] with the least and largest computed term
 	margin     float64
-	depth      int // the bracketed subtrees' depth (klBracket, or one more)
+	depth      int // the bracketed subtrees' depth (klistParams.bracket, or one more)
 }
 
 // newTail prepares the lister of q's tail.
@@ -70,7 +70,7 @@ func (st *klState) newTail(q *klQuery) *klTail {
 		tl.maxR[s] = tl.maxR[s+1] + slices.Max(tl.d[s])
 	}
 	tl.margin = (abs + 1) * 0x1p-40
-	tl.depth = klBracket
+	tl.depth = st.a.kl.bracket
 	if nt > tl.depth+1 && len(tl.d[nt-1]) <= 2 {
 		tl.depth++
 	}

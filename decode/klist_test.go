@@ -18,11 +18,12 @@ import (
 // the recorded one: the model names its log), every such labeling must
 // lie in the state the attack keeps (each unknown point's label in its
 // set, the carried points' labels in some list entry's values), and the
-// true labeling must be one of them. The room is shrunk (radixRoom scales
+// true labeling must be one of them. The room is shrunk (radix.room scales
 // the top's weights and the tail's room) so that at N = 8 a score leaves
 // several labelings, lists of top and tail values are carried; the test
 // fails if none was.
 func TestKListStrict(t *testing.T) {
+	t.Parallel()
 	// K = 3, and K = 6, where the tail has grouped digits of radix 2
 	// (fitTail: its points have six or three labels).
 	type config struct {
@@ -38,15 +39,13 @@ func TestKListStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(r, u, rho float64, f, n int) {
-		radixRoom, radixMinUnit, klRho, klMaxFresh, klMinN = r, u, rho, f, n
-	}(radixRoom, radixMinUnit, klRho, klMaxFresh, klMinN)
-	klMinN = 0
-	radixMinUnit = 0x1p-60
+	tune := defaultKList()
+	tune.minN = 0
+	tune.radix.minUnit = 0x1p-60
 	// A tail unit of a quarter spacing: several tail labelings explain
 	// one score (the tail has no ties of its own since it has no paired
 	// top), so that the tail's window and listing are put to the test.
-	klRho = 0.25
+	tune.rho = 0.25
 	// Three fresh points a query leave the rest to the tail; sixteen take
 	// every point into the top.
 	fresh := []int{3, 16}
@@ -61,9 +60,9 @@ func TestKListStrict(t *testing.T) {
 			delete(labelings, "zero")
 		}
 		for x, room := range cf.rooms {
-			radixRoom = room
-			klMaxFresh = fresh[x/2]
-			seen := klStrict(t, m, KList, k, labelings, fmt.Sprintf("K = %d, room %g", k, room))
+			tune.radix.room = room
+			tune.maxFresh = fresh[x/2]
+			seen := klStrict(t, m, klist{p: &tune}, k, labelings, fmt.Sprintf("K = %d, room %g", k, room))
 			carried, tailVals, grouped = carried+seen.carried, tailVals+seen.tailVals, grouped+seen.grouped
 		}
 	}
@@ -96,13 +95,12 @@ func klStrict(t *testing.T, m *scorer.Model, strat Strategy, k int, labelings ma
 		rec := &recording{Server: sim}
 		live := all
 		var st *klState
-		debugKList = func(s *klState) { st = s }
 		check := func(_, q int) {
 			// The labelings that explain every score so far.
 			p := &scorer.Pred{K: k, P: rec.preds[len(rec.preds)-1]}
 			var next [][]int
 			for _, z := range live {
-				s, err := m.EvalScratch(&bruteScratch, z, p)
+				s, err := m.EvalScratch(&rec.scratch, z, p)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -142,8 +140,7 @@ func klStrict(t *testing.T, m *scorer.Model, strat Strategy, k int, labelings ma
 			}
 			seen.carried += len(st.lb.cD)
 		}
-		res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: strat, Model: m, Progress: check})
-		debugKList = nil
+		res, err := AttackMulti(context.Background(), rec, MultiOptions{Strategy: strat, Model: m, Progress: check, debugKList: func(s *klState) { st = s }})
 		seen.tailVals += st.tailCarried
 		seen.digits += st.digits
 		seen.radix3 += st.radix3
@@ -178,6 +175,7 @@ func equalInts(x, y []int) bool {
 // target 20, every open label of N = 400, K = 3 is still carried in the
 // list).
 func TestKListCancel(t *testing.T) {
+	t.Parallel()
 	const n, k = 400, 3
 	labels := seededLabels(t, n, k)
 	m, err := scorer.ParseModel(scorer.Float64Sklearn)
@@ -217,6 +215,7 @@ func TestKListCancel(t *testing.T) {
 // float64-sklearn) stops KList and KBin with ErrInconsistent and nothing
 // known.
 func TestKListWrongModel(t *testing.T) {
+	t.Parallel()
 	const n, k = 400, 3
 	labels := seededLabels(t, n, k)
 	want, err := scorer.ParseModel(scorer.Float64Sklearn)
@@ -248,12 +247,15 @@ func TestKListWrongModel(t *testing.T) {
 // the least of all candidates (N = 2,000, K = 6: 98 queries against 103
 // for seeds 1–3).
 func TestKListConstantLabeling(t *testing.T) {
+	t.Parallel()
 	n, k := 2000, 6
+	var strat Strategy = KList
 	if testing.Short() {
-		// A small case (the list top below klMinN): it runs, but the
-		// two labelings' counts are too few to tell the halves apart.
-		defer func(n int) { klMinN = n }(klMinN)
-		klMinN = 0
+		// A small case (the list top below its least N): it runs, but
+		// the two labelings' counts are too few to tell the halves apart.
+		tune := defaultKList()
+		tune.minN = 0
+		strat = klist{p: &tune}
 		n, k = 100, 3
 	}
 	m, err := scorer.ParseModel(scorer.Float64Sklearn)
@@ -265,7 +267,7 @@ func TestKListConstantLabeling(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := AttackMulti(context.Background(), sim, MultiOptions{Strategy: KList, Model: m})
+		res, err := AttackMulti(context.Background(), sim, MultiOptions{Strategy: strat, Model: m})
 		if err != nil || !res.Verified || !slices.Equal(res.Labels, labels) {
 			t.Fatalf("verified %v, err %v", res.Verified, err)
 		}
@@ -278,6 +280,7 @@ func TestKListConstantLabeling(t *testing.T) {
 }
 
 func TestSplitAt(t *testing.T) {
+	t.Parallel()
 	seen := make(map[uint64]bool)
 	for _, m := range []uint64{0b111, 0b101100, 0b111111, 0b1} {
 		r := bits.OnesCount64(m)

@@ -14,7 +14,7 @@ import (
 )
 
 // The K-ary code (Cross, K > 2, a model that names its log) differs from
-// the digit blocks of Lean in three ways, and adds a paired top
+// the digit blocks of partial decoding (partial.go) in three ways, and adds a paired top
 // (radixPair):
 //
 //   - Label sets. Each unknown point i keeps the set M_i of labels that
@@ -43,7 +43,7 @@ import (
 // agrees on (they are its projections: the set of explaining labelings
 // is kept as a superset), so a label is learned only when every labeling
 // that explains every score so far, under the model, has it: verification
-// is as strict as Lean's.
+// is as strict as the block code's.
 
 // kCtl steers the factor on the unit's target (planRadix): ambiguous
 // blocks are the code's purpose and leave it, a retry (no labeling
@@ -51,41 +51,49 @@ import (
 // each block lets it fall back by 3% towards 1.
 var kCtl = factorCtl{start: 1, min: 1, grow: 1.5, amb: 1, decay: 0.97, partial: true}
 
-// radixRho is the unit's target in spacings of the reported score
-// (N·ulp of the expected score): the design takes the most digits whose
-// unit, filling the room, stays at or above it, so that the realized unit
-// lies in [ρ, K·ρ) spacings. Below one spacing several labelings share a
-// score and the label sets carry what they leave open. A choice, not a
-// calibrated optimum: at N = 25,000, K = 6 (the test generator's
-// labelings) ρ = 0.12 and 0.18 took 1,480 and 1,473 queries (seed 1), and
-// ρ = 0.25, 0.35, 0.5 took 1,472–1,473, 1,470–1,472 and 1,478 (seeds 1,
-// 11, 12); a larger ρ lists fewer candidates a score (attacker CPU).
-var radixRho = 0.35
-
-// radixPair turns on the paired top: unless a point of two labels can be
-// the top (2·W), two points of all K labels get the top's row. The score
-// then reads the count σ_top + σ_partner ∈ [0, 2K−2] above the other
-// digits, and a count that leaves several pairs ties the two by their
-// sum (σ_partner = count − σ_top) with the top's set narrowed to the
-// pairs' labels: the block's sums span (2K − 1)/(K − 1)·W (2.2·W for
-// K = 6) instead of K/(K − 1)·W. At N = 25,000, K = 6 (the test
-// generator's seed 1): 1,482 queries without it, 1,470 with it.
-var radixPair = true
-
-// radixMinUnit is the least unit: minUnit, but in tests at small N,
-// whose spacing is below it (the realized steps are then coarse, and
-// the gap check keeps the design only if they stay superincreasing).
-var radixMinUnit = minUnit
-
 // radixBlockMax bounds the points of a block of the K-ary code: every
-// digit has radix at least 2 and the unit is at least radixMinUnit, so
+// digit has radix at least 2 and the unit is at least radixParams.minUnit, so
 // that 2^k·minUnit ≤ (2K − 1)/(K − 1)·W ≤ 3·37 (W ≤ 37 for every float64
 // preset) gives k ≤ 51.
 const radixBlockMax = 64
 
-// radixRoom scales the room W a block may span; 1 but in tests that
-// shrink the room so that small N has ambiguous scores.
-var radixRoom = 1.0
+// radixParams tunes Cross's K-ary code (kties.go); KList's and KBin's
+// tails read it too. Tests pass their own in a strategy value
+// (cross{p: …}, klist{p: …}.radix, kbin{p: …}.klist.radix) to shrink the
+// room at small N.
+type radixParams struct {
+	// rho is the unit's target in spacings of the reported score
+	// (N·ulp of the expected score): the design takes the most digits whose
+	// unit, filling the room, stays at or above it, so that the realized unit
+	// lies in [ρ, K·ρ) spacings. Below one spacing several labelings share a
+	// score and the label sets carry what they leave open. A choice, not a
+	// calibrated optimum: at N = 25,000, K = 6 (the test generator's
+	// labelings) ρ = 0.12 and 0.18 took 1,480 and 1,473 queries (seed 1), and
+	// ρ = 0.25, 0.35, 0.5 took 1,472–1,473, 1,470–1,472 and 1,478 (seeds 1,
+	// 11, 12); a larger ρ lists fewer candidates a score (attacker CPU).
+	rho float64
+	// pair turns on the paired top: unless a point of two labels can be
+	// the top (2·W), two points of all K labels get the top's row. The score
+	// then reads the count σ_top + σ_partner ∈ [0, 2K−2] above the other
+	// digits, and a count that leaves several pairs ties the two by their
+	// sum (σ_partner = count − σ_top) with the top's set narrowed to the
+	// pairs' labels: the block's sums span (2K − 1)/(K − 1)·W (2.2·W for
+	// K = 6) instead of K/(K − 1)·W. At N = 25,000, K = 6 (the test
+	// generator's seed 1): 1,482 queries without it, 1,470 with it.
+	pair bool
+	// minUnit is the least unit: minUnit, but in tests at small N,
+	// whose spacing is below it (the realized steps are then coarse, and
+	// the gap check keeps the design only if they stay superincreasing).
+	minUnit float64
+	// room scales the room W a block may span; 1 but in tests that
+	// shrink the room so that small N has ambiguous scores.
+	room float64
+}
+
+// defaultRadix returns the K-ary code's tuning.
+func defaultRadix() radixParams {
+	return radixParams{rho: 0.35, pair: true, minUnit: minUnit, room: 1}
+}
 
 // radixPlan is the digit layout of one mixed-radix block.
 type radixPlan struct {
@@ -132,7 +140,7 @@ func (a *multi) planRadix(kmax int) (*blockPlan, error) {
 	if len(cand) == 0 {
 		return nil, &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
 	}
-	return a.planRadixOn(cand, float64(a.k-1)*a.wmax*radixRoom, radixRho, radixPair)
+	return a.planRadixOn(cand, float64(a.k-1)*a.wmax*a.radix.room, a.radix.rho, a.radix.pair)
 }
 
 // radixSpacing returns the spacing of the reported score in sum units
@@ -141,7 +149,7 @@ func (a *multi) planRadix(kmax int) (*blockPlan, error) {
 func (a *multi) radixSpacing(rho float64) (ulpN, target float64) {
 	s := a.sumEst()
 	ulpN = a.emu.Spacing(s/float64(a.n)) * float64(a.n)
-	return ulpN, max(radixMinUnit, rho*ulpN*a.emuFactor)
+	return ulpN, max(a.radix.minUnit, rho*ulpN*a.emuFactor)
 }
 
 // planRadixOn designs a mixed-radix block over a prefix of the points

@@ -17,10 +17,11 @@ import (
 // far under the model (its server's score, computed by the model, equals
 // the recorded one: the model names its log, so a score is a function of
 // the labeling), and the true labeling must be one of them. The room is
-// shrunk to a few hundred spacings (radixRoom) so that at N = 8 a score
+// shrunk to a few hundred spacings (radixParams.room) so that at N = 8 a score
 // leaves several labelings, and label sets and ties mod K are carried;
 // the test fails if neither was.
 func TestKtiesStrict(t *testing.T) {
+	t.Parallel()
 	n, k := 8, 3
 	if testing.Short() {
 		n = 6
@@ -29,8 +30,8 @@ func TestKtiesStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(r, u float64) { radixRoom, radixMinUnit = r, u }(radixRoom, radixMinUnit)
-	radixMinUnit = 0x1p-60
+	tune := defaultRadix()
+	tune.minUnit = 0x1p-60
 	rooms := []float64{0x1p-46, 0x1p-50}
 	labelings := map[string][]int{"random": seededLabels(t, n, k), "zero": make([]int, n), "alt": make([]int, n)}
 	for i := range n {
@@ -43,7 +44,8 @@ func TestKtiesStrict(t *testing.T) {
 	all := allLabelings(n, k)
 	carried, tiedSeen, negSeen := 0, 0, 0
 	for _, room := range rooms {
-		radixRoom = room
+		tune.room = room
+		strat := cross{p: &tune}
 		for name, y := range labelings {
 			for q := 1; ; q++ {
 				sim, err := oracle.NewSim(m, y, k)
@@ -52,7 +54,7 @@ func TestKtiesStrict(t *testing.T) {
 				}
 				rec := &recording{Server: sim}
 				var st *multi
-				res, err := attackMultiState(rec, MultiOptions{Strategy: Cross, Model: m, MaxQueries: q}, &st)
+				res, err := attackMultiState(rec, MultiOptions{Strategy: strat, Model: m, MaxQueries: q}, &st)
 				if err != nil && res.Verified {
 					t.Fatalf("%s: error %v with the labels verified", name, err)
 				}
@@ -101,8 +103,7 @@ func TestKtiesStrict(t *testing.T) {
 
 // attackMultiState is AttackMulti keeping the attack's state in *st.
 func attackMultiState(s scorer.Server, opt MultiOptions, st **multi) (*Result, error) {
-	defer func() { debugState = nil }()
-	debugState = func(a *multi) { *st = a }
+	opt.debugState = func(a *multi) { *st = a }
 	return AttackMulti(context.Background(), s, opt)
 }
 
@@ -123,17 +124,12 @@ func allLabelings(n, k int) [][]int {
 	}
 }
 
-// bruteScratch holds the brute-force tests' evaluation buffers: their
-// models come from ParseModel and their predictions from a server that
-// checked them (the recording's), so Eval's checks are spared.
-var bruteScratch scorer.Scratch
-
 // explainsAll reports whether labeling y's scores under m equal every
 // recorded score.
 func explainsAll(t *testing.T, m *scorer.Model, rec *recording, y []int, k int) bool {
 	t.Helper()
 	for q, p := range rec.preds {
-		s, err := m.EvalScratch(&bruteScratch, y, &scorer.Pred{K: k, P: p})
+		s, err := m.EvalScratch(&rec.scratch, y, &scorer.Pred{K: k, P: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +173,7 @@ func allowed(rec *recording, m *scorer.Model, y []int, k int, all [][]int, i int
 	for _, z := range all {
 		ok := true
 		for q, p := range rec.preds {
-			s, err := m.EvalScratch(&bruteScratch, z, &scorer.Pred{K: k, P: p})
+			s, err := m.EvalScratch(&rec.scratch, z, &scorer.Pred{K: k, P: p})
 			if err != nil || s.Cmp(rec.scores[q]) != 0 {
 				ok = false
 				break
@@ -202,6 +198,7 @@ func allowed(rec *recording, m *scorer.Model, y []int, k int, all [][]int, i int
 // label another labeling explains. Checked against every labeling's
 // exact sum on random windows, with label sets of every size.
 func TestRadixEachComplete(t *testing.T) {
+	t.Parallel()
 	m, err := scorer.ParseModel("float64-sklearn")
 	if err != nil {
 		t.Fatal(err)
@@ -273,6 +270,7 @@ func TestRadixEachComplete(t *testing.T) {
 // block is the server's own term, so that decodeEmu brackets a candidate
 // with one emulation.
 func TestKtiesBaseExact(t *testing.T) {
+	t.Parallel()
 	m, err := scorer.ParseModel("float64-sklearn")
 	if err != nil {
 		t.Fatal(err)
@@ -291,6 +289,7 @@ func TestKtiesBaseExact(t *testing.T) {
 // is constant over them (a carry; a paired top's count), and learning a
 // leader learns its followers with the right labels.
 func TestTieSets(t *testing.T) {
+	t.Parallel()
 	m, err := scorer.ParseModel("float64-sklearn")
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -42,6 +43,7 @@ func estimateOf(t *testing.T, model string, opt MultiOptions) *QueryEstimate {
 // 2,362). The lower bound, 24 fresh points a query at most, is 9 and
 // 1,042.
 func TestLeaderboardEstimate(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		n                                    int
 		lower, low, high, one, target, final int
@@ -82,6 +84,7 @@ func TestLeaderboardEstimate(t *testing.T) {
 // N = 50 (TestLeaderboardStrategy198 runs N = 198). cmd/labelinf's TestPlanMeasured does the same for every
 // strategy through plan.
 func TestLeaderboardEstimateMeasured(t *testing.T) {
+	t.Parallel()
 	type run struct {
 		model string
 		n     int
@@ -115,6 +118,7 @@ func TestLeaderboardEstimateMeasured(t *testing.T) {
 
 // Strategies lists every registered strategy, each found by its name.
 func TestStrategies(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, s := range Strategies() {
 		if p, err := ParseStrategy(s.String()); err != nil || p != s {
@@ -122,9 +126,15 @@ func TestStrategies(t *testing.T) {
 		}
 		seen[s.String()] = true
 	}
-	for _, name := range []string{"alg3", "blocks", "cross", "hybrid", "leaderboard", "lean", "primes"} {
+	for _, name := range []string{"alg3", "blocks", "carry", "cross", "hybrid", "kbin", "klist", "leaderboard", "primes"} {
 		if !seen[name] {
 			t.Errorf("Strategies() misses %s", name)
 		}
+	}
+	// A retired name is refused with the name of its replacement.
+	_, err := ParseStrategy("lean")
+	var re *RetiredError
+	if !errors.As(err, &re) || re.Use != "cross" || seen["lean"] {
+		t.Errorf("ParseStrategy(lean) = %v; want a RetiredError naming cross, and lean not registered", err)
 	}
 }

@@ -27,6 +27,7 @@ func fixedLabels(n int) map[string][]int {
 // code: 13, RoundedBlockMax), for a random labeling and, without -short,
 // the fixed ones.
 func TestLeaderboardStrategy198(t *testing.T) {
+	t.Parallel()
 	cases := map[string][]int{"random": seededLabels(t, 198, 2)}
 	if !testing.Short() {
 		for name, y := range fixedLabels(198) {
@@ -44,6 +45,7 @@ func TestLeaderboardStrategy198(t *testing.T) {
 // At N = 25,000 the leaderboard takes at most 2,900 queries (Blocks:
 // 3,125). A few seconds: not under -short.
 func TestLeaderboardStrategy25000(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("N = 25,000: a few seconds; TestLeaderboardStrategy198 runs under -short")
 	}
@@ -58,6 +60,10 @@ type recording struct {
 	scorer.Server
 	preds  [][]float64
 	scores []*big.Rat
+	// scratch holds the brute-force checks' evaluation buffers: their
+	// models come from ParseModel and their predictions from a server
+	// that checked them (the recording's), so Eval's checks are spared.
+	scratch scorer.Scratch
 }
 
 func (r *recording) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
@@ -76,6 +82,7 @@ func (r *recording) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error)
 // must be one of them. One decimal makes the cells wide (1.6 nats of the
 // sum), so that lists are carried over several queries.
 func TestLeaderboardStrict(t *testing.T) {
+	t.Parallel()
 	const n = 16
 	m, err := scorer.ParseModel("leaderboard,dec=1")
 	if err != nil {
@@ -170,6 +177,7 @@ func bruteForce(t *testing.T, m *scorer.Model, rec *recording, y []int) ([]int, 
 // A scorer that is not the model makes the attack fail with
 // ErrInconsistent and nothing verified.
 func TestLeaderboardWrongModel(t *testing.T) {
+	t.Parallel()
 	y := seededLabels(t, 60, 2)
 	real, _ := scorer.ParseModel("leaderboard,dec=4")
 	assumed, _ := scorer.ParseModel("leaderboard")
@@ -191,6 +199,7 @@ func TestLeaderboardWrongModel(t *testing.T) {
 // The strategy needs K = 2 and has no dry run (PlanMulti gives an
 // estimate instead, leaderboard_plan_test.go).
 func TestLeaderboardErrors(t *testing.T) {
+	t.Parallel()
 	m, _ := scorer.ParseModel("leaderboard")
 	if p, err := PlanMulti(context.Background(), MultiOptions{N: 198, K: 2, Strategy: Leaderboard, Model: m}); err != nil || p.Estimate == nil || p.Queries != 0 {
 		t.Errorf("PlanMulti: got %+v, %v, want an estimate and no dry run", p, err)
@@ -208,6 +217,7 @@ func TestLeaderboardErrors(t *testing.T) {
 // (16 labels a query at N = 198, 9 at N = 25,000 for the 1e−15 clip), and
 // the any-code floor from the count of reportable scores.
 func TestRoundedBlockMax(t *testing.T) {
+	t.Parallel()
 	w := math.Log((1 - 1e-15) / 1e-15)
 	for _, tt := range []struct{ n, want int }{{198, 16}, {25000, 9}} {
 		if got := RoundedBlockMax(tt.n, 5, w); got != tt.want {

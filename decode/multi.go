@@ -61,6 +61,11 @@ type MultiOptions struct {
 	// fingerprint replays it, ReplayTranscript) re-identifies the scorer
 	// rather than retrying blindly.
 	OnFail func(labels []int) error
+
+	// Tests' hooks: debugState is given the state of the attack,
+	// debugKList KList's (and KBin's) list state.
+	debugState func(a *multi)
+	debugKList func(st *klState)
 }
 
 // blockCap is the largest block a query may decode.
@@ -106,8 +111,8 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	if err := a.learnKnown(opt.Known); err != nil {
 		return nil, err
 	}
-	if debugState != nil {
-		debugState(a)
+	if opt.debugState != nil {
+		opt.debugState(a)
 	}
 	if r, ok := a.st.(runner); ok {
 		return r.run(ctx, a, s) // Leaderboard: no block at a time
@@ -185,9 +190,6 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	return a.finish(ctx, s, res)
 }
 
-// debugState, if set (by tests), is given the state of each attack.
-var debugState func(a *multi)
-
 // maxFails is the number of consecutive blocks that may fail verification
 // before the attack gives up on the model: each failure at least halves
 // the block (or, under emulation, shrinks it by one and raises the safety
@@ -223,7 +225,7 @@ func (a *multi) failed(res *Result) *Result {
 // blocks it would decode if every query verified. Known points are counted
 // at the class with the largest term (the worst case for the budget).
 // A real run may differ from the dry run's count: retries and partially
-// decoded blocks (Lean, Cross) add queries, known points whose terms are
+// decoded blocks (Cross) add queries, known points whose terms are
 // below the worst case may save some; none spends fewer than BoundMulti's. A strategy
 // whose queries follow the scores (Leaderboard) has no dry run: its plan
 // is an estimate ([MultiPlan].Estimate).

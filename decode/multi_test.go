@@ -51,6 +51,7 @@ func attackSim(t *testing.T, model string, labels []int, k int, opt MultiOptions
 }
 
 func TestMultiAllScorers(t *testing.T) {
+	t.Parallel()
 	for _, model := range []string{"float64-sklearn", "float32-keras", "torch-bce", "leaderboard", "apa:64", "fpa:e8m10"} {
 		for _, s := range []Strategy{Blocks, Primes, Alg3} {
 			n := 600
@@ -89,6 +90,7 @@ func TestMultiAllScorers(t *testing.T) {
 }
 
 func TestMultiKClasses(t *testing.T) {
+	t.Parallel()
 	for _, k := range []int{3, 6} {
 		for _, s := range []Strategy{Blocks, Primes, Alg3} {
 			attackSim(t, "float64-sklearn", seededLabels(t, 300, k), k, MultiOptions{Strategy: s})
@@ -97,6 +99,7 @@ func TestMultiKClasses(t *testing.T) {
 }
 
 func TestMultiNoise(t *testing.T) {
+	t.Parallel()
 	for _, nz := range []scorer.Noise{
 		{Kind: scorer.Bounded, Tau: 1e-4},
 		{Kind: scorer.Gaussian, Tau: 1e-5, Delta: 1e-6},
@@ -110,6 +113,7 @@ func TestMultiNoise(t *testing.T) {
 // The leaderboard target of issue 4: N = 198 in at most 13 queries (a
 // Conway–Guy block of 16 per query).
 func TestLeaderboard198(t *testing.T) {
+	t.Parallel()
 	res := attackSim(t, "leaderboard", seededLabels(t, 198, 2), 2, MultiOptions{})
 	if res.Queries > 13 {
 		t.Errorf("leaderboard N = 198: %d queries, want ≤ 13", res.Queries)
@@ -121,6 +125,7 @@ func TestLeaderboard198(t *testing.T) {
 // failure are verified only under the assumed model; the final check
 // (Check) is what verifies end to end.
 func TestMultiWrongModel(t *testing.T) {
+	t.Parallel()
 	labels := seededLabels(t, 500, 2)
 	real, _ := scorer.ParseModel("float32-keras")
 	assumed, _ := scorer.ParseModel("float64-sklearn")
@@ -147,6 +152,7 @@ func (j *junkScorer) Score(context.Context, *scorer.Pred) (*big.Rat, error) {
 }
 
 func TestMultiJunkScores(t *testing.T) {
+	t.Parallel()
 	m, _ := scorer.ParseModel("float64-sklearn")
 	for _, s := range []Strategy{Blocks, Primes, Alg3} {
 		_, err := AttackMulti(context.Background(), &junkScorer{n: 300}, MultiOptions{Model: m, Strategy: s})
@@ -157,6 +163,7 @@ func TestMultiJunkScores(t *testing.T) {
 }
 
 func TestMultiBadInput(t *testing.T) {
+	t.Parallel()
 	m, _ := scorer.ParseModel("float64-sklearn")
 	if _, err := PlanMulti(context.Background(), MultiOptions{N: 0, K: 2, Model: m}); err == nil {
 		t.Error("N = 0 accepted")
@@ -181,6 +188,7 @@ func TestMultiBadInput(t *testing.T) {
 // Labels known before the attack (MultiOptions.Known) cost no query: the
 // attack starts with them known, and a wrong one is caught by the check.
 func TestMultiKnown(t *testing.T) {
+	t.Parallel()
 	for _, k := range []int{2, 3} {
 		labels := seededLabels(t, 400, k)
 		base := attackSim(t, "float64-sklearn", labels, k, MultiOptions{Check: true})
@@ -220,6 +228,7 @@ func TestMultiKnown(t *testing.T) {
 // takes exactly ⌈N/5⌉ queries against a float64 scorer, as ICML Table 2
 // runs it, and recovers every label.
 func TestMultiMaxBlock(t *testing.T) {
+	t.Parallel()
 	rng := testrand.New(t)
 	const n = 103
 	labels := make([]int, n)

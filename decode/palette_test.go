@@ -12,6 +12,7 @@ import (
 // finite terms (binary32 designed rows of weight down to −103 whose
 // 1 − p rounds to 0 in the format).
 func TestPaletteRepresentable(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{scorer.Float64Sklearn, scorer.Float32Keras, scorer.TorchBCE, scorer.Leaderboard, "binary32", "binary64", "exact", "binary16", "fpa:11,10", "fpa:15,112"} {
 		m, err := scorer.ParseModel(name)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 // big.Rat.Cmp: scores equal to a float64, between two neighbours, at a
 // tie's either side, and past the float64 range.
 func TestCmpFloat(t *testing.T) {
+	t.Parallel()
 	r := testrand.New(t)
 	var scores []*big.Rat
 	fs := []float64{0, 5e-324, 0.1, 0.6931471805599453, 1, 1.5, math.MaxFloat64, -0.1, -1.5}

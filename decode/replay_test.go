@@ -13,11 +13,11 @@ import (
 // assume, recording every query.
 func recordAttack(t *testing.T, truth, assume string, labels []int, k int) (*Result, error, *Transcript) {
 	t.Helper()
-	return recordAttackWith(t, Lean, truth, assume, labels, k)
+	return recordAttackWith(t, partialBlocks{}, truth, assume, labels, k)
 }
 
 // recordAttackWith is recordAttack with strategy st. recordAttack records
-// Lean's attacks, whose blocks are sized by the faithful bracket the
+// the block code with partial decoding (partialBlocks), whose blocks are sized by the faithful bracket the
 // replay decodes with; Cross's blocks, sized on exact terms, leave the
 // faithful replay more candidates to bracket (TestReplayCross).
 func recordAttackWith(t *testing.T, st Strategy, truth, assume string, labels []int, k int) (*Result, error, *Transcript) {
@@ -46,6 +46,7 @@ func recordAttackWith(t *testing.T, st Strategy, truth, assume string, labels []
 // server's own model: every label it reads is the truth, nothing is
 // refuted.
 func TestReplayCross(t *testing.T) {
+	t.Parallel()
 	n := 300
 	if testing.Short() {
 		n = 80
@@ -81,6 +82,7 @@ func TestReplayCross(t *testing.T) {
 // the labels the attack read, and refutes nothing; under a model the
 // attack refuted, it refutes the same score.
 func TestReplay(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		model string
 		k, n  int
@@ -160,6 +162,7 @@ func TestReplay(t *testing.T) {
 // at the branch point of this test (9 retries, then 7 failed blocks), a
 // decode matter apart from the replay.
 func TestReplayUnclipped(t *testing.T) {
+	t.Parallel()
 	n := 300
 	if testing.Short() {
 		n = 100

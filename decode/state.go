@@ -87,10 +87,10 @@ type multi struct {
 	emuFactor     float64   // safety factor on the emulated separation
 	fac           factorCtl // how the strategy steers emuFactor
 	rows          *rowCache // nil, or digit rows by weight on a grid of units
-	mixed         bool      // try mixed Conway–Guy blocks under emulation (Lean)
+	mixed         bool      // try mixed Conway–Guy blocks under emulation (partial.go)
 	// dither[c] (nil: none) are the rows known points of class c get in
 	// turn (ditherIdx), dcount[c][j] how many points have row j, and
-	// ditherMax[c] the largest of their class-c terms (Lean).
+	// ditherMax[c] the largest of their class-c terms (partial.go).
 	dither    [][]rowInfo
 	dcount    [][]int
 	ditherMax []float64
@@ -110,6 +110,13 @@ type multi struct {
 	radixRows map[radixKey]rowInfo
 	// terms caches the exact terms of the rows' probabilities (rowInfo).
 	terms scorer.TermCache
+	// The tuning in effect: the defaults, or what a test passed in the
+	// strategy value (its setup copies it). A strategy reads only these,
+	// not the copies nested in kb and kl.
+	radix radixParams  // Cross's K-ary code, KList's and KBin's tails
+	kl    klistParams  // KList and KBin's list top
+	kb    kbinParams   // KBin
+	hyb   hybridParams // Hybrid
 	// digitGroups[i], when set, makes point i a digit over groups of
 	// its labels (KList's tail, klist.go groupTail): nil elsewhere.
 	digitGroups map[int][]uint64
@@ -141,6 +148,7 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 		st = Cross
 	}
 	a := &multi{n: n, k: k, m: opt.Model, opt: opt, st: st, nUnk: n}
+	a.radix, a.kl, a.kb = defaultRadix(), defaultKList(), defaultKBin()
 	a.maxQ = opt.MaxQueries
 	if a.maxQ <= 0 {
 		// A right model spends at most N queries (one label each) plus a

@@ -16,9 +16,8 @@ import (
 )
 
 // A Strategy is a multi-query attack: how it lays out the blocks of points
-// each query decodes. The strategies are [Cross], [Blocks], [Lean], [Primes]
-// and [Alg3]; [ParseStrategy] finds one by name. A nil Strategy means
-// Cross.
+// each query decodes. [Strategies] lists them; [ParseStrategy] finds one
+// by name. A nil Strategy means Cross.
 type Strategy interface {
 	// String returns the strategy's name, as ParseStrategy accepts it.
 	String() string
@@ -61,7 +60,30 @@ func ParseStrategy(name string) (Strategy, error) {
 			}
 		}
 	}
+	if use, why, ok := retired(name); ok {
+		return nil, &RetiredError{Name: name, Use: use, Why: why}
+	}
 	return nil, fmt.Errorf("decode: unknown strategy %q (want one of %s)", name, strings.Join(all, ", "))
+}
+
+// RetiredError reports the name of a retired strategy and the strategy
+// that replaces it.
+type RetiredError struct {
+	Name, Use string
+	Why       string // why Use replaces it
+}
+
+func (e *RetiredError) Error() string {
+	return fmt.Sprintf("decode: strategy %q is retired: use %s (%s)", e.Name, e.Use, e.Why)
+}
+
+// retired returns the strategy that replaces a retired one, and why.
+func retired(name string) (use, why string, ok bool) {
+	switch name {
+	case "lean":
+		return "cross", "cross is lean's partial decoding with labels carried across queries and exact terms, and takes fewer queries on every scorer", true
+	}
+	return "", "", false
 }
 
 // An estimator is a strategy without a dry run (its queries follow the

@@ -22,6 +22,7 @@ import (
 // weight w > 709.78 was 1/(1+e^w) = 0, term +Inf, so that some designs
 // (sum=kahan, sum=naive) gave up with a BudgetError.
 func TestMultiUnclipped(t *testing.T) {
+	t.Parallel()
 	type tc struct {
 		model string
 		k     int

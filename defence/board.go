@@ -68,14 +68,13 @@ func (b *Board) Rows() int { return len(b.train) + len(b.y) }
 func (b *Board) Chain() *Chain { return b.chain }
 
 // Submit scores pred for the anonymous team "" and returns the released
-// score as a float64 (the value of its decimal text when rounded). It
-// implements adaptive.Leaderboard.
-func (b *Board) Submit(ctx context.Context, pred []float64) (float64, error) {
+// score, exactly. It implements adaptive.Leaderboard.
+func (b *Board) Submit(ctx context.Context, pred []float64) (*big.Rat, error) {
 	r, err := b.SubmitAs(ctx, "", pred)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return r.Float64(), nil
+	return r.Score, nil
 }
 
 // Team returns a view of the board that submits as team.
@@ -88,12 +87,12 @@ type TeamBoard struct {
 }
 
 // Submit implements adaptive.Leaderboard for the team.
-func (t *TeamBoard) Submit(ctx context.Context, pred []float64) (float64, error) {
+func (t *TeamBoard) Submit(ctx context.Context, pred []float64) (*big.Rat, error) {
 	r, err := t.b.SubmitAs(ctx, t.team, pred)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return r.Float64(), nil
+	return r.Score, nil
 }
 
 // SubmitAs scores pred for team and returns the full release. The order

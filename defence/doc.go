@@ -53,6 +53,15 @@
 // explicit seeds, and [Settings.SimulationChain] derives every stream
 // from one seed, for reproducible simulations (never for a server).
 //
+// State a host persists (persist.go): what a chain remembers between
+// submissions is the Ladder's entries ([Ladder.Snapshot], [Ladder.Restore])
+// and Thresholdout's budget and noisy threshold ([Thresholdout.State],
+// [Thresholdout.SetState]); several processes that keep these in one
+// database and restore them before each release behave as one. The
+// positions of the random streams ([Chain.StreamState]) are shared only by
+// simulations: a server's processes each keep their own, so no two share
+// a noise stream.
+//
 // Errors: user input (per-row losses that are NaN, infinite or negative,
 // the wrong number of them, bad options) returns an error; nothing here
 // panics on it. Internal helpers that panic say so.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/labelinf/labelinf/decode"
@@ -71,9 +72,14 @@ const (
 	// single.AttackFamilyMulti's blocks of M rows with weights 2^j, N/M
 	// queries (binary Brier only).
 	Family
+	// Edge ("walk") is the threshold-crossing attack for a score rounded
+	// more coarsely than one label moves it: a walk to a rounding edge,
+	// then about N queries (accuracy and Brier). (package adaptive's
+	// threshold crossing, "edge" in the catalogue, is the log-loss one.)
+	Edge
 )
 
-var strategyNames = [...]string{"auto", "flip", "group", "family"}
+var strategyNames = [...]string{"auto", "flip", "group", "family", "walk"}
 
 func (s Strategy) String() string {
 	if s < 0 || int(s) >= len(strategyNames) {
@@ -99,11 +105,13 @@ func Strategies(m Metric, k int) []Strategy {
 	case k > 2 && m == AUC:
 		return nil
 	case k > 2:
-		return []Strategy{Flip}
+		return []Strategy{Flip, Edge}
 	case m == Brier:
-		return []Strategy{Flip, Group, Family}
+		return []Strategy{Flip, Group, Family, Edge}
+	case m == AUC:
+		return []Strategy{Flip, Group}
 	}
-	return []Strategy{Flip, Group}
+	return []Strategy{Flip, Group, Edge}
 }
 
 // Options configures [Attack].
@@ -126,10 +134,21 @@ type Options struct {
 	// score must then be perfect (accuracy 1, AUC 1, Brier 0): the labels
 	// are verified end to end, whatever the model assumed.
 	Check bool
+	// Repeats, if above 1, submits every prediction that many times and
+	// decodes the mean of the released scores: against fresh noise, Tau
+	// is then the bound on the mean's noise ([NoiseRepeats] picks both).
+	Repeats int
+	// MaxQueries, if positive, stops the attack with [ErrBudget] once it
+	// has sent that many queries; flip and group then return the labels
+	// decoded so far (a block at a time), verified as always.
+	MaxQueries int
 	// Progress, if set, is called after each query with the labels known
 	// so far and the queries sent.
 	Progress func(known, queries int)
 }
+
+// ErrBudget is the error of an attack stopped at Options.MaxQueries.
+var ErrBudget = errors.New("discrete: query budget reached")
 
 func (o *Options) validate() error {
 	if o.K == 0 {
@@ -153,6 +172,9 @@ func (o *Options) validate() error {
 	if o.Decimals > 30 {
 		return fmt.Errorf("discrete: %d decimals, over 30", o.Decimals)
 	}
+	if o.Repeats < 0 || o.MaxQueries < 0 {
+		return fmt.Errorf("discrete: repeats %d, max queries %d: want ≥ 0", o.Repeats, o.MaxQueries)
+	}
 	if math.IsNaN(o.Tau) || o.Tau < 0 || math.IsInf(o.Tau, 0) {
 		return fmt.Errorf("discrete: noise bound τ = %v; want a finite τ ≥ 0", o.Tau)
 	}
@@ -168,15 +190,23 @@ func (o *Options) validate() error {
 	return nil
 }
 
-// Choose returns the strategy Auto runs: of the strategies that apply
+// Choose returns the strategy Auto runs: Edge where the rounding (or
+// noise) is coarser than one label's change of the score ([Resolves]
+// false) and Edge applies; otherwise, of the strategies that apply
 // ([Strategies]), the one whose plan ([Plan]) sends the fewest queries
 // (Family for the binary Brier score where its blocks hold more than a
 // few rows: 126 against Group's 314 at N = 1,000 and 5 decimals, but
-// 12,501 against 5,119 at N = 25,000), ties to the earlier; Flip for
-// K > 2.
+// 12,501 against 5,119 at N = 25,000), ties to the earlier.
 func Choose(o Options) Strategy {
+	all := Strategies(o.Metric, max(o.K, 2))
+	if !Resolves(o) && slices.Contains(all, Edge) {
+		return Edge
+	}
 	best, bestQ := Flip, -1
-	for _, st := range Strategies(o.Metric, max(o.K, 2)) {
+	for _, st := range all {
+		if st == Edge {
+			continue
+		}
 		p := o
 		p.Strategy, p.Check = st, false
 		q, err := Plan(p)
@@ -188,6 +218,30 @@ func Choose(o Options) Strategy {
 		}
 	}
 	return best
+}
+
+// Resolves reports whether one label's change of the score (1/N; the
+// multiclass Brier score's 2/N) exceeds the rounding unit 10^−Decimals
+// plus twice the noise bound: then distinct counts of labels release
+// distinct scores, as Flip and Group need. (AUC moves by at least
+// 1/(2·max(n₀, n₁)) ≥ 1/(2N) per label; it is judged by 1/(2N).)
+func Resolves(o Options) bool {
+	if o.Decimals < 0 && o.Tau == 0 {
+		return true
+	}
+	n := float64(max(o.N, 1))
+	step := 1 / n
+	switch {
+	case o.Metric == AUC:
+		step = 1 / (2 * n)
+	case o.Metric == Brier && o.K > 2:
+		step = 2 / n
+	}
+	unit := 0.0
+	if o.Decimals >= 0 {
+		unit = math.Pow(10, -float64(o.Decimals))
+	}
+	return step > unit+2*o.Tau
 }
 
 // Attack recovers the labels of s, a served score of metric o.Metric
@@ -217,6 +271,8 @@ func Attack(ctx context.Context, s scorer.Server, o Options) (*decode.Result, er
 	switch {
 	case st == Family:
 		err = r.family(ctx)
+	case st == Edge:
+		err = r.edge(ctx)
 	case o.K > 2:
 		err = r.kflip(ctx)
 	default:
@@ -225,7 +281,11 @@ func Attack(ctx context.Context, s scorer.Server, o Options) (*decode.Result, er
 	if err == nil {
 		r.res.Verified = r.allKnown()
 		if o.Check && r.res.Verified {
-			err = r.check(ctx)
+			if st == Edge {
+				err = r.edgeCheck(ctx)
+			} else {
+				err = r.check(ctx)
+			}
 		}
 	}
 	if err != nil {
@@ -255,6 +315,9 @@ type run struct {
 	res  *decode.Result
 	// total is Σ y (binary), once known (−1 before).
 	total int
+	// bottom is the edge attack's bottom count of a released value (the
+	// first count that releases it), for its check.
+	bottom int
 }
 
 func newRun(s scorer.Server, o Options) *run {
@@ -303,15 +366,29 @@ func (r *run) score(ctx context.Context, p []float64) (*big.Rat, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	v, err := r.s.Score(ctx, &scorer.Pred{K: r.o.K, P: p})
-	r.res.Queries++
-	if err == nil && v == nil {
-		err = errors.New("discrete: the scorer returned no score")
+	reps := max(r.o.Repeats, 1)
+	sum := new(big.Rat)
+	for range reps {
+		if r.o.MaxQueries > 0 && r.res.Queries >= r.o.MaxQueries {
+			return nil, ErrBudget
+		}
+		v, err := r.s.Score(ctx, &scorer.Pred{K: r.o.K, P: p})
+		r.res.Queries++
+		if err == nil && v == nil {
+			err = errors.New("discrete: the scorer returned no score")
+		}
+		if r.o.Progress != nil {
+			r.o.Progress(r.known(), r.res.Queries)
+		}
+		if err != nil {
+			return nil, err
+		}
+		sum.Add(sum, v)
 	}
-	if r.o.Progress != nil {
-		r.o.Progress(r.known(), r.res.Queries)
+	if reps == 1 {
+		return sum, nil
 	}
-	return v, err
+	return sum.Quo(sum, big.NewRat(int64(reps), 1)), nil
 }
 
 // matches reports whether the exact score x is consistent with the
@@ -320,6 +397,16 @@ func (r *run) matches(x, v *big.Rat) bool {
 	if r.half != nil {
 		d := new(big.Rat).Sub(x, v)
 		return d.Abs(d).Cmp(r.half) <= 0
+	}
+	if r.o.Repeats > 1 {
+		// A mean of released scores: within half a unit of the rounding
+		// (plus Tau, the mean's noise, in r.half above) of the exact one.
+		d := new(big.Rat).Sub(x, v)
+		w := new(big.Rat)
+		if r.pow != nil {
+			w.SetFrac(big.NewInt(1), new(big.Int).Mul(r.pow, big.NewInt(2)))
+		}
+		return d.Abs(d).Cmp(w) <= 0
 	}
 	if r.pow == nil {
 		// Unrounded: a served score travels as the float64 nearest to
@@ -429,7 +516,10 @@ func (r *run) check(ctx context.Context) error {
 // Plan returns the queries [Attack] sends with o when every score
 // decodes, the check query included if o.Check asks for it: flip N (AUC:
 // N; K > 2: N + 1 plus, for K > 3, up to K − 3 per row of a label ≥ 2,
-// counted at most), group 1 + the design's weighings, family ⌈N/M⌉.
+// counted at most), group 1 + the design's weighings, family ⌈N/M⌉;
+// edge at most 1 + N + (N − 1)(K − 1) (its walk and probes depend on the
+// labels: about N + the walk for K = 2), and its check ⌈N/e⌉ ≤ N queries
+// (about 2), counted as N.
 func Plan(o Options) (int, error) {
 	if err := o.validate(); err != nil {
 		return 0, err
@@ -446,6 +536,10 @@ func Plan(o Options) (int, error) {
 			return 0, err
 		}
 		q = (o.N + m - 1) / m
+	case st == Edge:
+		// At most: the walk (N moves, the first query included) and,
+		// per row, K − 1 probes.
+		q = 1 + o.N + (o.N-1)*(o.K-1)
 	case o.K > 2:
 		q = o.N + 1 + o.N*max(o.K-3, 0)
 	case st == Flip:
@@ -460,7 +554,11 @@ func Plan(o Options) (int, error) {
 		q = 1 + w
 	}
 	if o.Check {
-		q++
+		if st == Edge {
+			q += o.N
+		} else {
+			q++
+		}
 	}
-	return q, nil
+	return q * max(o.Repeats, 1), nil
 }

@@ -2,10 +2,14 @@ package discrete_test
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/labelinf/labelinf/discrete"
+	"github.com/labelinf/labelinf/oracle"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/serve"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -79,7 +83,111 @@ func TestPlan(t *testing.T) {
 			require.NoError(t, err)
 			res, err := discrete.Attack(context.Background(), sim(t, m.String(), y, 2, 5), o)
 			require.NoError(t, err)
+			if st == discrete.Edge {
+				assert.LessOrEqual(t, res.Queries, want, "%v %v: a bound", m, st)
+				continue
+			}
 			assert.Equal(t, want, res.Queries, "%v %v", m, st)
 		}
 	}
+}
+
+// TestEdge: rounding coarser than one label (1, 2 and 3 decimals on
+// 1,000 rows) does not stop the threshold-crossing attack: every label,
+// verified and checked, in about N + the walk's queries.
+func TestEdge(t *testing.T) {
+	const n = 1000
+	for _, tc := range []struct {
+		metric discrete.Metric
+		k, dec int
+	}{
+		{discrete.Accuracy, 2, 2}, {discrete.Accuracy, 2, 3},
+		{discrete.Brier, 2, 2}, {discrete.Accuracy, 3, 2}, {discrete.Brier, 3, 2}, {discrete.Accuracy, 5, 2},
+		{discrete.Accuracy, 2, 5}, // fine rounding: edge works too
+	} {
+		t.Run(fmt.Sprintf("%v/k=%d/dec=%d", tc.metric, tc.k, tc.dec), func(t *testing.T) {
+			y := labelsOf(uint64(tc.dec*10+tc.k), n, tc.k)
+			o := discrete.Options{Metric: tc.metric, N: n, K: tc.k, Decimals: tc.dec, Check: true}
+			if tc.dec < 3 {
+				require.Equal(t, discrete.Edge, discrete.Choose(o))
+			}
+			o.Strategy = discrete.Edge
+			res, err := discrete.Attack(context.Background(), sim(t, tc.metric.String(), y, tc.k, tc.dec), o)
+			require.NoError(t, err)
+			assert.Equal(t, y, res.Labels)
+			assert.True(t, res.Verified)
+			assert.True(t, res.Checked)
+			assert.True(t, res.CheckDecisive)
+			plan, err := discrete.Plan(o)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, res.Queries, plan)
+			t.Logf("%v K=%d dec=%d: %d queries (decisive check %v)", tc.metric, tc.k, tc.dec, res.Queries, res.CheckDecisive)
+		})
+	}
+	// 1 decimal on 1,000 balanced rows: a bucket of 100 counts, which a
+	// walk of ±1 steps does not leave: the attack stops, nothing claimed.
+	y := labelsOf(1, n, 2)
+	res, err := discrete.Attack(context.Background(), sim(t, "accuracy", y, 2, 1), discrete.Options{Metric: discrete.Accuracy, N: n, Decimals: 1, Strategy: discrete.Edge})
+	var ae *discrete.AmbiguousError
+	require.ErrorAs(t, err, &ae)
+	for _, k := range res.Known {
+		require.False(t, k)
+	}
+}
+
+// TestFloor: the information bound on small cases, by hand.
+func TestFloor(t *testing.T) {
+	// 4 rows, 2 of each class: C(4, 2) = 6 labelings, log₂ 6 bits.
+	assert.InDelta(t, math.Log2(6), discrete.LabelBits([]int{0, 1, 1, 0}, 2), 1e-12)
+	// 1,000 rows of accuracy: 1,001 values, log₂ 1001 ≈ 9.97 bits a score.
+	f, err := discrete.Floor(1000, discrete.Values(discrete.Accuracy, 1000, 2, 5))
+	require.NoError(t, err)
+	assert.Equal(t, 101, f)
+	// 2 decimals: 101 values.
+	f, err = discrete.Floor(1000, discrete.Values(discrete.Accuracy, 1000, 2, 2))
+	require.NoError(t, err)
+	assert.Equal(t, 151, f)
+	_, err = discrete.Floor(math.NaN(), 10)
+	assert.Error(t, err)
+	_, err = discrete.Floor(10, 1)
+	assert.Error(t, err)
+}
+
+// TestNoiseRepeats: against fresh Gaussian noise the means of repeated
+// submissions decode: every label, verified.
+func TestNoiseRepeats(t *testing.T) {
+	const n = 300
+	y := labelsOf(5, n, 2)
+	z := scorer.Noise{Kind: scorer.Gaussian, Tau: 0.0005, Delta: 1e-6}
+	o := discrete.Options{Metric: discrete.Accuracy, N: n, Decimals: 5, Strategy: discrete.Group, Check: true}
+	reps, tau, err := discrete.NoiseRepeats(o, z)
+	require.NoError(t, err)
+	o.Repeats, o.Tau = reps, tau
+	srv, err := oracle.NewNoisy(sim(t, "accuracy", y, 2, 5), z, 7)
+	require.NoError(t, err)
+	res, err := discrete.Attack(context.Background(), srv, o)
+	require.NoError(t, err)
+	assert.Equal(t, y, res.Labels)
+	assert.True(t, res.Verified)
+	plan, err := discrete.Plan(o)
+	require.NoError(t, err)
+	assert.Equal(t, plan, res.Queries)
+	t.Logf("σ = %g, N = %d: %d repeats, τ = %.3g, %d queries", z.Tau, n, reps, tau, res.Queries)
+	// The same noise, ignored: no labeling explains the scores.
+	o.Repeats, o.Tau = 1, 0
+	res, err = discrete.Attack(context.Background(), srv, o)
+	require.Error(t, err)
+	// A budget stops it with what it read.
+	o.Repeats, o.Tau, o.MaxQueries = reps, tau, plan/2
+	res, err = discrete.Attack(context.Background(), srv, o)
+	require.ErrorIs(t, err, discrete.ErrBudget)
+	known := 0
+	for i, k := range res.Known {
+		if k {
+			known++
+			assert.Equal(t, y[i], res.Labels[i])
+		}
+	}
+	assert.Greater(t, known, 0)
+	t.Logf("budget %d: %d labels known", plan/2, known)
 }

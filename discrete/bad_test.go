@@ -147,3 +147,18 @@ func TestCheckQuery(t *testing.T) {
 		})
 	}
 }
+
+// TestEdgeCheckQuery: the edge attack's windowed check fails the attack
+// when a check query does not release the edge's value.
+func TestEdgeCheckQuery(t *testing.T) {
+	ctx := context.Background()
+	y := labelsOf(4, 500, 2)
+	o := discrete.Options{Metric: discrete.Accuracy, N: 500, Decimals: 2, Strategy: discrete.Edge}
+	res, err := discrete.Attack(ctx, sim(t, "accuracy", y, 2, 2), o)
+	require.NoError(t, err)
+	o.Check = true
+	res, err = discrete.Attack(ctx, &lateLiar{Server: sim(t, "accuracy", y, 2, 2), honest: res.Queries}, o)
+	require.ErrorIs(t, err, decode.ErrInconsistent)
+	assert.True(t, res.Checked)
+	assert.False(t, res.Verified)
+}

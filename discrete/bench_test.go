@@ -30,7 +30,7 @@ func BenchmarkAttack(b *testing.B) {
 					continue // N queries of an N log N sort: minutes
 				}
 				b.Run(fmt.Sprintf("metric=%v/k=%d/dec=%d/strategy=%v/n=%d", tc.m, tc.k, tc.dec, st, n), func(b *testing.B) {
-					floor, err := discrete.Floor(n, discrete.Entropy(y, tc.k), discrete.Values(tc.m, n, tc.k, tc.dec))
+					floor, err := discrete.Floor(discrete.LabelBits(y, tc.k), discrete.Values(tc.m, n, tc.k, tc.dec))
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -135,6 +135,9 @@ func (r *run) binary(ctx context.Context, st Strategy) error {
 			rows = append(rows, i)
 		}
 	}
+	if len(cands) == 1 {
+		return r.progressive(ctx, st, cands[0], rows)
+	}
 	// The queries: flip weighs every row but the last (T gives it);
 	// group weighs the design's rows block by block.
 	var sets [][]int
@@ -296,4 +299,86 @@ func (r *run) knownOnes() int {
 		}
 	}
 	return c
+}
+
+// progressive runs flip or group when the baseline left one candidate:
+// each query (flip) or block of the design (group) is decoded as soon as
+// it is answered, so that an attack stopped by Options.MaxQueries keeps
+// what it has read. A score no labeling explains unsets every label
+// (the server is not the model); an ambiguous one or the budget keeps
+// them.
+func (r *run) progressive(ctx context.Context, st Strategy, c candidate, rows []int) (err error) {
+	r.total = c.total
+	if c.y0 >= 0 {
+		r.setLabel(0, c.y0)
+	}
+	defer func() {
+		var ae *AmbiguousError
+		if err != nil && !errors.As(err, &ae) && !errors.Is(err, ErrBudget) {
+			for i := range r.res.Known {
+				r.res.Known[i] = false
+			}
+		}
+	}()
+	count := func(set []int) (int, error) {
+		v, err := r.send(ctx, set)
+		if err != nil {
+			return 0, err
+		}
+		s := len(set)
+		return r.count(0, s, func(o int) *big.Rat { return r.subsetScore(s, o) }, v)
+	}
+	if st == Flip {
+		last := len(rows) - 1
+		if r.o.Metric == AUC {
+			last = len(rows)
+		}
+		for _, i := range rows[:last] {
+			y, err := count([]int{i})
+			if err != nil {
+				return err
+			}
+			r.setLabel(i, y)
+		}
+		if last < len(rows) {
+			y := c.total - r.knownOnes()
+			if y != 0 && y != 1 {
+				return fmt.Errorf("discrete: the class count %d leaves %d for the last row: %w", c.total, y, errInconsistent)
+			}
+			r.setLabel(rows[last], y)
+		}
+	} else {
+		var pl planner
+		blocks, _ := pl.plan(len(rows))
+		for _, b := range blocks {
+			ans := make([]int, len(b.d.rows))
+			for _, q := range b.sent {
+				var set []int
+				for _, col := range b.d.rows[q] {
+					if int(col) < b.width {
+						set = append(set, rows[b.lo+int(col)])
+					}
+				}
+				if ans[q], err = count(set); err != nil {
+					return err
+				}
+			}
+			x, err := b.d.decode(ans)
+			if err != nil {
+				return fmt.Errorf("discrete: rows %d to %d: %w: %w", b.lo, b.lo+b.width-1, err, errInconsistent)
+			}
+			for col := b.width; col < len(x); col++ {
+				if x[col] != 0 {
+					return fmt.Errorf("discrete: rows %d to %d: a virtual row decodes to 1: %w", b.lo, b.lo+b.width-1, errInconsistent)
+				}
+			}
+			for col := range b.width {
+				r.setLabel(rows[b.lo+col], x[col])
+			}
+		}
+	}
+	if got := r.knownOnes(); got != c.total {
+		return fmt.Errorf("discrete: the decoded labels hold %d positives, the class count %d: %w", got, c.total, errInconsistent)
+	}
+	return nil
 }

@@ -6,24 +6,22 @@ import (
 )
 
 // Floor returns the information bound on the queries of any attack that
-// recovers n labels of entropy h bits each (log₂K for labels drawn
-// uniformly; the empirical entropy of the class counts for a known
-// labeling) from released scores that take at most values distinct
-// values each: ⌈n·h / log₂ values⌉. No attack, adaptive or not, can
-// distinguish the 2^(n·h) labelings with fewer answers.
+// tells apart 2^bits labelings from released scores that take at most
+// values distinct values each: ⌈bits / log₂ values⌉. No attack, adaptive
+// or not, can tell them apart with fewer answers on every one of them.
+// bits is [LabelBits] for the labelings with a known labeling's class
+// counts (the bound then holds on average over them, so for the worst),
+// or N·log₂K for every labeling.
 //
 // [Values] counts a metric's distinct released scores.
-func Floor(n int, h float64, values float64) (int, error) {
-	if n < 1 {
-		return 0, fmt.Errorf("discrete: floor of N = %d rows", n)
-	}
-	if !(h >= 0) || math.IsInf(h, 0) {
-		return 0, fmt.Errorf("discrete: label entropy %v", h)
+func Floor(bits float64, values float64) (int, error) {
+	if !(bits >= 0) || math.IsInf(bits, 0) {
+		return 0, fmt.Errorf("discrete: floor of %v bits", bits)
 	}
 	if !(values >= 2) {
 		return 0, fmt.Errorf("discrete: a score of %v values carries nothing", values)
 	}
-	return int(math.Ceil(float64(n) * h / math.Log2(values))), nil
+	return int(math.Ceil(bits / math.Log2(values))), nil
 }
 
 // Values returns an upper bound on the number of distinct scores metric m
@@ -48,24 +46,23 @@ func Values(m Metric, n, k, decimals int) float64 {
 	return v
 }
 
-// Entropy returns the empirical entropy, in bits per label, of labels in
-// [0, k).
-func Entropy(labels []int, k int) float64 {
-	if len(labels) == 0 {
-		return 0
-	}
+// LabelBits returns log₂ of the number of labelings of len(labels) rows
+// with the class counts of labels (classes in [0, k)): the multinomial
+// coefficient, at most N times the labels' empirical entropy.
+func LabelBits(labels []int, k int) float64 {
 	c := make([]int, max(k, 2))
 	for _, y := range labels {
 		if y >= 0 && y < len(c) {
 			c[y]++
 		}
 	}
-	var h float64
-	for _, n := range c {
-		if n > 0 {
-			p := float64(n) / float64(len(labels))
-			h -= p * math.Log2(p)
-		}
+	lg := func(x int) float64 {
+		v, _ := math.Lgamma(float64(x) + 1)
+		return v
 	}
-	return h
+	b := lg(len(labels))
+	for _, n := range c {
+		b -= lg(n)
+	}
+	return math.Max(b/math.Ln2, 0)
 }

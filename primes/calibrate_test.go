@@ -5,20 +5,13 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/labelinf/labelinf/internal/cputime"
 )
 
 var calibrate = flag.Bool("calibrate", false, "measure the scaled remainder tree's cut-over (scaledCutBits)")
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // TestCalibrateCut prints the median process CPU time of building the
 // product tree of the first 200,000 primes and of its remainder tree for a
@@ -47,15 +40,15 @@ func TestCalibrateCut(t *testing.T) {
 	for range 5 {
 		for i, c := range cuts {
 			scaledCutBits = c
-			s := cpuTime()
+			s := cputime.Now()
 			trees[i] = NewProductTree(xs)
-			build[i] = append(build[i], cpuTime()-s)
+			build[i] = append(build[i], cputime.Now()-s)
 			if x == nil {
 				x = randInts(rand.New(rand.NewPCG(1, 2)), 1, trees[i].Root().BitLen()-3)[0]
 			}
-			s = cpuTime()
+			s = cputime.Now()
 			trees[i].Remainders(x)
-			rem[i] = append(rem[i], cpuTime()-s)
+			rem[i] = append(rem[i], cputime.Now()-s)
 		}
 	}
 	for i, c := range cuts {

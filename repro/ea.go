@@ -13,14 +13,14 @@ import (
 	"strings"
 
 	"github.com/labelinf/labelinf/apa"
-	"github.com/labelinf/labelinf/bench"
 	"github.com/labelinf/labelinf/datasets"
 	"github.com/labelinf/labelinf/loss"
+	"github.com/labelinf/labelinf/precision"
 	"github.com/labelinf/labelinf/single"
 )
 
 // runProp3 plots φ against N: EA Prop 3's bound, our planner's, and the
-// lowest φ observed to decode every labeling (bench.Bits).
+// lowest φ observed to decode every labeling (precision.Bits).
 func runProp3(ctx context.Context, c *Config, r *Result) error {
 	taus := []float64{1e-4, 1e-2, 1}
 	ns := []int{2, 4, 6, 8, 10}
@@ -34,7 +34,7 @@ func runProp3(ctx context.Context, c *Config, r *Result) error {
 		var xs, paper, ours, obs []float64
 		for _, n := range ns {
 			c.progress("ea-prop3", fmt.Sprintf("τ = %g, N = %d", tau, n))
-			rep, err := bench.Bits(ctx, bench.BitsOptions{Loss: "ce", N: n, Tau: tau})
+			rep, err := precision.Bits(ctx, precision.BitsOptions{Loss: "ce", N: n, Tau: tau})
 			if err != nil {
 				return err
 			}
@@ -77,7 +77,7 @@ func runProp3(ctx context.Context, c *Config, r *Result) error {
 		r.Why = fmt.Sprintf("Prop 3's φ has no N in it; it is below the observed requirement at %d of %d points, first at %s (observed by emulating every labeling in FPA(φ))", fails, len(taus)*len(ns), first)
 	}
 	r.Notes = append(r.Notes,
-		"Observed: the lowest φ at which every one of the 2^N labelings, with noise −τ', 0 and +τ', decodes when the server computes in FPA(φ) (bench.Bits, emulated by package fpa; N ≤ 10 keeps it to 1,024 labelings). Our planner is fpa.MinPhi on the rigorous error bound, never below the observed value.")
+		"Observed: the lowest φ at which every one of the 2^N labelings, with noise −τ', 0 and +τ', decodes when the server computes in FPA(φ) (precision.Bits, emulated by package fpa; N ≤ 10 keeps it to 1,024 labelings). Our planner is fpa.MinPhi on the rigorous error bound, never below the observed value.")
 	return nil
 }
 

@@ -96,7 +96,7 @@ func TestFigureAndMarkdown(t *testing.T) {
 // -short) and checks that Prop 3's φ falls short at τ = 0.01, N = 8.
 func TestProp3(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs bench.Bits at N ≤ 10 for three τ (a few seconds); TestFigureAndMarkdown covers the plumbing under -short")
+		t.Skip("runs precision.Bits at N ≤ 10 for three τ (a few seconds); TestFigureAndMarkdown covers the plumbing under -short")
 	}
 	dir := t.TempDir()
 	res, err := Run(context.Background(), &Config{Out: dir, Commit: "test"}, []string{"ea-prop3"})

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/labelinf/labelinf/bench"
 	"github.com/labelinf/labelinf/fpa"
+	"github.com/labelinf/labelinf/precision"
 	"github.com/labelinf/labelinf/single"
 )
 
@@ -34,14 +34,14 @@ func runRobustTau(ctx context.Context, c *Config, r *Result) error {
 		encs = []enc{encs[0], encs[2], encs[3]}
 	}
 	const maxN, seed = 64, 7
-	fig := Figure{Name: "robust-tau", Title: fmt.Sprintf("Robust single query (ICML Alg 2): largest N recovered at 100%% (%d labelings per N)", bench.RobustTrials),
+	fig := Figure{Name: "robust-tau", Title: fmt.Sprintf("Robust single query (ICML Alg 2): largest N recovered at 100%% (%d labelings per N)", precision.RobustTrials),
 		XLabel: "noise bound τ on the mean score (log scale)", YLabel: "largest N recovered", LogX: true, YMin: 0, YMax: 66}
 	for ei, e := range encs {
 		s := Series{Name: "server in " + e.name, Color: ei + 1}
 		var got []string
 		for _, tau := range taus {
 			c.progress("robust-tau", fmt.Sprintf("%s, τ = %g", e.name, tau))
-			n, err := bench.LargestRobustN(ctx, e.f, e.logit, tau, maxN, seed)
+			n, err := precision.LargestRobustN(ctx, e.f, e.logit, tau, maxN, seed)
 			if err != nil {
 				return err
 			}
@@ -87,7 +87,7 @@ func runRobustTau(ctx context.Context, c *Config, r *Result) error {
 		r.Why = "a binary64 server with probabilities allows N = " + strings.Join(ours(r.Rows, "binary64, probabilities, τ"), ", ") + " against ICML Fig 1(e)'s 12, 8, 6 at τ = 0.01, 0.1, 1 (our reading of τ values the text lost)"
 	}
 	r.Notes = append(r.Notes,
-		fmt.Sprintf("bench.LargestRobustN: the largest N such that every size up to N recovers all %d seeded labelings (noise uniform in [−τ, τ]); the attacker evaluates the server's terms in its format and bounds its rounding by γ_N·Σ|terms| + u·N·ℓ, decoding greedily from the largest weight.", bench.RobustTrials),
+		fmt.Sprintf("precision.LargestRobustN: the largest N such that every size up to N recovers all %d seeded labelings (noise uniform in [−τ, τ]); the attacker evaluates the server's terms in its format and bounds its rounding by γ_N·Σ|terms| + u·N·ℓ, decoding greedily from the largest weight.", precision.RobustTrials),
 		"Probabilities stop where 1/(1+e^(W·2^(N−1))) underflows the format, about 3 labels fewer per decade of τ; logits stop where the 53-bit (24-bit) sum can no longer resolve τ against W·2^N, which does not depend on τ. binary32 cannot resolve τ = 1e−6 at all (0).")
 	return nil
 }

@@ -43,7 +43,6 @@ const (
 	Float32Keras   = "float32-keras"
 	TorchBCE       = "torch-bce"
 	Leaderboard    = "leaderboard"
-	APA            = "apa"
 )
 
 // ModelNames lists the preset names, for usage messages.

@@ -105,10 +105,12 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	// Shutdown closes the listener, then runs this: the replacement may
 	// start while the requests in flight finish (servelock.go).
-	hs.RegisterOnShutdown(func() {
-		lock.release()
-		log.Info("released the database lock; draining")
-	})
+	if lock != nil {
+		hs.RegisterOnShutdown(func() {
+			lock.release()
+			log.Info("released the database lock; draining")
+		})
+	}
 	addr := ln.Addr().String()
 	if *addrFile != "" {
 		if err := os.WriteFile(*addrFile, []byte(addr), 0o644); err != nil {

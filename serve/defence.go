@@ -15,6 +15,7 @@ import (
 	"math/big"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,6 +110,8 @@ type served struct {
 	thPerTeam     bool // Thresholdout keeps one budget per team
 	// sim: simulation_seed; the random streams' positions are stored too.
 	sim bool
+	// subset: a Subset stage draws the rows scored at release.
+	subset bool
 	// thInit and streamsInit are the state before any submission.
 	thInit      defence.ThresholdoutState
 	streamsInit []byte
@@ -237,6 +240,27 @@ func (c *Competition) releasePublic(pred, train []float64, team string, st State
 		}
 		sub.TrainScore = v.R
 	}
+	if !s.subset {
+		// The rows the chain will score are known (the split's public rows,
+		// or all): score them before release locks the defence state, so
+		// that the lock, which serialises a global defence's submissions
+		// across replicas, is held for as short a time as possible.
+		rows := identityRows(c.N)
+		if sp := s.chain.Split(); sp != nil {
+			rows = sp.Public()
+		}
+		v, verr := sub.Mean(rows)
+		mean := sub.Mean
+		sub.Mean = func(r []int) (*big.Rat, error) {
+			if slices.Equal(r, rows) {
+				if verr != nil {
+					return nil, verr
+				}
+				return new(big.Rat).Set(v), nil
+			}
+			return mean(r)
+		}
+	}
 	r, err := s.release(st, sub)
 	if errors.Is(err, errInfinite) {
 		return formatValue(Value{Inf: true}, c.Decimals), nil
@@ -255,6 +279,15 @@ func (c *Competition) exhausted() *apiError {
 		msg = "your team's Thresholdout budget is spent: the holdout answers no more of its submissions"
 	}
 	return reject(http.StatusForbidden, "holdout_exhausted", msg)
+}
+
+// identityRows returns 0, 1, …, n−1.
+func identityRows(n int) []int {
+	r := make([]int, n)
+	for i := range r {
+		r[i] = i
+	}
+	return r
 }
 
 // identity reports whether rows is 0, 1, …, n−1: every row, in order.

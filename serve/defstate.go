@@ -435,20 +435,20 @@ func importState(ctx context.Context, st Store, c *Competition, log *slog.Logger
 }
 
 // lockOrder returns the scopes in the order transactions lock them:
-// Thresholdout, then ladders.
+// Thresholdout's (global, then per team), then ladders.
 func lockOrder(set map[string]bool) []string {
-	var out []string
-	if set[scopeThresholdout] {
-		out = append(out, scopeThresholdout)
-	}
-	var lads []string
+	var ths, lads []string
 	for sc := range set {
-		if strings.HasPrefix(sc, scopeLadder) {
+		switch {
+		case sc == scopeThresholdout || strings.HasPrefix(sc, scopeThresholdout+"/"):
+			ths = append(ths, sc)
+		case strings.HasPrefix(sc, scopeLadder):
 			lads = append(lads, sc)
 		}
 	}
+	slices.Sort(ths)
 	slices.Sort(lads)
-	return append(out, lads...)
+	return append(ths, lads...)
 }
 
 // stateDiff describes the first difference between the file's state and

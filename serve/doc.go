@@ -201,9 +201,9 @@
 // replicas), Thresholdout and subsets their own crypto/rand streams;
 // keyed noise needs defence_secret_file, so that the same prediction gets
 // the same noise after a restart and on every replica. simulation_seed
-// makes every random stream follow from a seed, the streams' positions
-// then kept in the database too (replicas continue one stream)
-// (labelinf audit's loopback mode), never for a real competition.
+// (labelinf audit's loopback mode, never a real competition) makes every
+// random stream follow from a seed; the streams' positions are then kept
+// in the database too, so that replicas continue one stream.
 // Without a defence, the score passes through a [Releaser] chain ending
 // in the rounding to the configured decimals ([Round]).
 //

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,9 +21,10 @@ import (
 // serverProcess is labelinf serve running as a child process (this test
 // binary in helper mode, see TestMain).
 type serverProcess struct {
-	cmd  *exec.Cmd
-	addr string
-	log  *strings.Builder
+	cmd    *exec.Cmd
+	addr   string
+	log    *strings.Builder
+	exited chan struct{} // startServerArgs: closed when the process has exited
 }
 
 func startServerProcess(t *testing.T, cfg string) *serverProcess {
@@ -181,4 +183,77 @@ func TestPostgresReplicas(t *testing.T) {
 // runLoadPairs is runLoad with client c using toks[c] and urls[c].
 func runLoadPairs(urls, toks []string, perClient int, bs [][]byte) *loadResult {
 	return runLoadFunc(len(toks), perClient, bs, time.Minute, nil, func(c int) (string, string) { return urls[c], toks[c] })
+}
+
+// startServerArgs is startServerProcess with extra serve arguments; it
+// returns the process whether or not it came up (addr "" if it exited).
+func startServerArgs(t *testing.T, cfg string, extra ...string) *serverProcess {
+	t.Helper()
+	addrFile := filepath.Join(t.TempDir(), "addr")
+	args := append([]string{"-config", cfg, "-listen", "127.0.0.1:0", "-addr-file", addrFile}, extra...)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LABELINF_SERVE_HELPER=1", "LABELINF_SERVE_ARGS="+strings.Join(args, "\n"))
+	var log strings.Builder
+	cmd.Stderr = &syncWriter{b: &log}
+	require.NoError(t, cmd.Start())
+	p := &serverProcess{cmd: cmd, log: &log}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		select {
+		case <-exited:
+		default:
+			p.cmd.Process.Kill()
+			<-exited
+		}
+	})
+	p.exited = exited
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(addrFile); err == nil && len(b) > 0 {
+			p.addr = string(b)
+			return p
+		}
+		select {
+		case <-exited:
+			return p
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("server neither started nor exited: %s", log.String())
+	return nil
+}
+
+// TestSQLiteServeLock: a second server on the same SQLite file is
+// refused at start with a message naming the holder; serve keys add
+// works beside the live server; on SIGTERM the old server lets go of the
+// file when it starts draining, and a replacement waiting with -lock-wait
+// starts while the old one may still be finishing.
+func TestSQLiteServeLock(t *testing.T) {
+	dir := t.TempDir()
+	lp := writeLabels(t, randLabels(rand.New(rand.NewPCG(5, 5)), 100, 2))
+	cfg := filepath.Join(dir, "serve.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf(`{"database":{"dsn":"serve.db"},"shutdown_timeout":"5s",
+		"competitions":[{"id":"f","labels":%q,"classes":2,"metric":"float64-sklearn"}]}`, lp)), 0o644))
+	a := startServerArgs(t, cfg)
+	require.NotEmpty(t, a.addr, a.log.String())
+
+	b := startServerArgs(t, cfg, "-lock-wait", "300ms")
+	<-b.exited
+	assert.Empty(t, b.addr)
+	assert.NotEqual(t, 0, b.cmd.ProcessState.ExitCode())
+	assert.Contains(t, b.log.String(), "is served by process "+strconv.Itoa(a.cmd.Process.Pid))
+	assert.Contains(t, b.log.String(), "one server per SQLite file")
+
+	// Key management beside the live server.
+	var out, errb strings.Builder
+	require.NoError(t, Command(context.Background(), []string{"keys", "add", "-config", cfg, "-name", "ann"}, &out, &errb), errb.String())
+	assert.True(t, strings.HasPrefix(out.String(), "lik_"))
+
+	// A restart: SIGTERM the old one, start the new one with a wait.
+	require.NoError(t, a.cmd.Process.Signal(syscall.SIGTERM))
+	c := startServerArgs(t, cfg, "-lock-wait", "10s")
+	require.NotEmpty(t, c.addr, c.log.String())
+	<-a.exited
+	assert.Contains(t, a.log.String(), "released the database lock")
 }

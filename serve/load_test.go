@@ -15,9 +15,10 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/labelinf/labelinf/internal/cputime"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -192,9 +193,9 @@ func TestLoad(t *testing.T) {
 	}
 	bs := bodies(7, 16, n)
 	url := e.hs.URL + "/v1/competitions/load/submissions"
-	cpu0 := cpuTime()
+	cpu0 := cputime.Now()
 	res := runLoad([]string{url}, tokens, clients, perClient, bs, 5*time.Minute, nil)
-	cpu := cpuTime() - cpu0
+	cpu := cputime.Now() - cpu0
 	assert.Empty(t, res.other, "unexpected statuses")
 	assert.Zero(t, res.errors)
 	assert.Equal(t, keys*limit, len(res.acked), "acknowledged")
@@ -223,14 +224,5 @@ func TestLoad(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// cpuTime is this process's user plus system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 var idPattern201 = regexp.MustCompile(`"id":"(sub_[0-9a-f]+)"`)

@@ -15,7 +15,9 @@ package serve
 // on one file behave as one. What the lock prevents is two servers
 // accepting submissions at once by mistake, e.g. two copies of one
 // config started by hand. PostgreSQL needs no lock: replicas are meant
-// to share it.
+// to share it. Nor does a defence_state_file: servers no longer write it;
+// it is read once, under the database's lock on the import scope, then
+// renamed (defstate.go), so two servers given one file import it once.
 
 import (
 	"context"

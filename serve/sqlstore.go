@@ -402,12 +402,12 @@ func (s *sqlStore) commitGroup(batch []*groupJob) {
 		s.writeMu.Unlock()
 		defer s.writeMu.Lock()
 		for i, j := range batch {
+			// A replay or a refusal stored nothing in this transaction:
+			// its answer stands. A new submission's outcome is looked up.
 			r := results[i]
 			if r.err == nil && !r.replay {
 				sub, _, err := s.afterCommitError(j.ctx, j.req, r.sub, err)
 				r = groupResult{sub: sub, err: err}
-			} else if r.err == nil {
-				r = groupResult{err: fmt.Errorf("serve: commit: %w", err)}
 			}
 			j.done <- r
 		}

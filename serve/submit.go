@@ -200,15 +200,17 @@ func (c *Competition) scoreBoards(pred []float64, k Key, seq int64, st StateTx) 
 		pub string
 		err error
 	)
+	// The private board first: a defended public release locks the
+	// defence state until the commit, and the lock is best held briefly.
+	priv, err := board("private", c.privateRows, c.privateLabels)
+	if err != nil {
+		return Scores{}, err
+	}
 	if c.defence != nil {
 		pub, err = c.releasePublic(pred, train, k.Name, st)
 	} else {
 		pub, err = board("public", c.publicRows, c.publicLabels)
 	}
-	if err != nil {
-		return Scores{}, err
-	}
-	priv, err := board("private", c.privateRows, c.privateLabels)
 	if err != nil {
 		return Scores{}, err
 	}

@@ -53,8 +53,12 @@
 // [EA, Appendix F] ([AttackFamilyMulti]: one such query a block of M
 // points, [EA, Theorem 5]), [PlanPrimeLog] for an exact score of that
 // family [EA, Corollary 3], [MutNet] to submit any of them as a model
-// [EA, Theorem 9], and [Separation] to measure Λ for any loss [EA,
-// Proposition 1].
+// [EA, Theorem 9] (package mutnet writes it as ONNX), and [Separation]
+// to measure Λ for any loss [EA, Proposition 1]. The negative results:
+// [NotSeparableError] where a loss's weights are bounded [EA, Theorem
+// 13], and [MonotoneBound] / [MonotoneError] for a loss monotone in the
+// positive labels at a fixed prediction, whose smallest increment bounds
+// the noise any decoder survives [EA, Theorem 12].
 //
 // # How to extend
 //
@@ -65,7 +69,8 @@
 // as is.
 //
 // The files: single.go (the exact attack), robust.go, family.go,
-// familymulti.go, primelog.go, mutnet.go, result.go (building a
+// familymulti.go, primelog.go, mutnet.go, monotone.go (Theorem 12),
+// result.go (building a
 // [decode.Result]).
 //
 // # References

@@ -1,6 +1,9 @@
 // This file implements MUTNET [EA, Appendix G, Theorem 9]: a network that
 // ignores its input and outputs a chosen prediction, so that an attack
-// can be submitted as a model rather than as a vector.
+// can be submitted as a model rather than as a vector. This is the
+// network's exact, arbitrary-precision description; package mutnet writes
+// it (and the batched forms a host runs) as ONNX models that onnxruntime
+// evaluates.
 
 package single
 

@@ -185,6 +185,10 @@ func runAttack(e *env, args []string) int {
 // runMulti is the multi-query attack.
 func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	fail := func(err error) int { return usageError(e.stderr, "attack", err) }
+	var retired *decode.RetiredError
+	if _, err := decode.ParseStrategy(*a.strategy); errors.As(err, &retired) {
+		return fail(fmt.Errorf("-strategy %s: retired: use -strategy %s (%s)", retired.Name, retired.Use, retired.Why))
+	}
 	if *a.strategy != catalog.AutoName && catalog.Lookup(*a.strategy) == nil {
 		return fail(fmt.Errorf("-strategy %q: no such attack%s (attacks: %s; labelinf help attacks says what each is)",
 			*a.strategy, didYouMean(*a.strategy, attackNames()), strings.Join(attackNames(), ", ")))

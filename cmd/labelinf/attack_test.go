@@ -74,8 +74,14 @@ func TestAttackUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errb.String())
 		}
 	}
-	// A scorer that answers garbage: a clear error, exit 1.
+	// A retired strategy: exit 2, naming its replacement.
 	var out, errb bytes.Buffer
+	if code := run([]string{"attack", "-n", "10", "-strategy", "lean"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "use -strategy cross") {
+		t.Errorf("-strategy lean: exit %d, %q; want 2 naming cross", code, errb.String())
+	}
+	// A scorer that answers garbage: a clear error, exit 1.
+	out.Reset()
+	errb.Reset()
 	code := run([]string{"attack", "-n", "10", "-scorer", "cmd:while read l; do echo nan-ish; done", "-assume", "float64-sklearn", "-json"}, &out, &errb)
 	if code != 1 || !strings.Contains(out.String(), "not a decimal") {
 		t.Errorf("garbage scorer: exit %d, %s", code, out.String())

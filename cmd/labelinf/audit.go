@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 
 	"github.com/labelinf/labelinf/audit"
 )
@@ -30,8 +31,12 @@ func runAudit(e *env, args []string) int {
 	honest := fs.String("honest", "", "honest teams: a `DIR` of team directories, each team's prediction files in name order, or of prediction files, one team each (overrides the config's honest)")
 	workers := fs.Int("workers", 0, "cells audited at once (`W` ≥ 1; default: over loopback HTTP twice the cores, at least 2, as cells wait on their servers' fsyncs; with -inprocess 2; the report does not depend on it)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
-	docs := fs.String("docs", "", "regenerate the documented audits in the repository at `ROOT` (in process, no -config): docs/audit/NAME.json, .png, .svg and the tables of README.md and docs/AUDIT.md")
-	if !parseFlags(fs, args, stderr) {
+	docs := fs.String("docs", "", "regenerate the documented audits (all, or the NAMEs given as arguments: imdb25k, small198, adult16k) in the repository at `ROOT` (in process, no -config): docs/audit/NAME.json, .png, .svg and the tables of README.md and docs/AUDIT.md")
+	if !parseArgs(fs, args, stderr) {
+		return 2
+	}
+	if fs.NArg() > 0 && *docs == "" {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
 		return 2
 	}
 	usage := func(format string, a ...any) int {
@@ -48,7 +53,7 @@ func runAudit(e *env, args []string) int {
 		if !*quiet {
 			progress = stderr
 		}
-		if err := regenerateDocs(e.ctx, *docs, *workers, progress); err != nil {
+		if err := regenerateDocs(e.ctx, *docs, fs.Args(), *workers, progress); err != nil {
 			return failure(stderr, "audit", err)
 		}
 		return 0
@@ -144,13 +149,16 @@ func writeAuditFiles(dir string, rep *audit.Report) error {
 	return nil
 }
 
+// documentedAudit is one audit the documents show.
+type documentedAudit struct {
+	name, config string
+	readme       bool
+}
+
 // documentedAudits are the audits docs/AUDIT.md (and README.md where
 // readme is set) show, each a config of the repository and the name of
 // its files (docs/audit/NAME.*) and document sections.
-var documentedAudits = []struct {
-	name, config string
-	readme       bool
-}{
+var documentedAudits = []documentedAudit{
 	{"imdb25k", "audit/testdata/imdb25k.json", true},
 	{"small198", "audit/testdata/small198.yaml", true},
 	{"adult16k", "audit/testdata/adult16k.json", false},
@@ -158,8 +166,16 @@ var documentedAudits = []struct {
 
 // regenerateDocs runs the documented audits in process and writes their
 // files and tables into the repository at root.
-func regenerateDocs(ctx context.Context, root string, workers int, progress io.Writer) error {
+func regenerateDocs(ctx context.Context, root string, names []string, workers int, progress io.Writer) error {
+	for _, name := range names {
+		if !slices.ContainsFunc(documentedAudits, func(d documentedAudit) bool { return d.name == name }) {
+			return fmt.Errorf("-docs: no documented audit %q", name)
+		}
+	}
 	for _, d := range documentedAudits {
+		if len(names) > 0 && !slices.Contains(names, d.name) {
+			continue
+		}
 		cfg, err := audit.LoadConfig(filepath.Join(root, d.config))
 		if err != nil {
 			return err

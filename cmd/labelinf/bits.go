@@ -7,13 +7,13 @@ import (
 	"math"
 	"text/tabwriter"
 
-	"github.com/labelinf/labelinf/bench"
 	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/precision"
 )
 
 // runBits is labelinf bits: the bits the papers' bound asks for, the bits
 // our planner asks for, and the lowest bits observed to work by emulating
-// every labeling (bench.Bits).
+// every labeling (precision.Bits).
 func runBits(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet("bits", stderr)
@@ -21,7 +21,7 @@ func runBits(e *env, args []string) int {
 	n := fs.Int("n", 0, "labels `N` (≥ 1; required)")
 	k := fs.Int("k", 2, "classes `K` (≥ 2; 2 when -tau > 0)")
 	tau := fs.Float64("tau", 0, "noise bound `T` (≥ 0; 0 is the exact single-query attack)")
-	observe := fs.Int("observe-max", bench.MaxObserveLabelings, "emulate at most this many `labelings` per candidate (0: never)")
+	observe := fs.Int("observe-max", precision.MaxObserveLabelings, "emulate at most this many `labelings` per candidate (0: never)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	if !parseFlags(fs, args, stderr) {
 		return 2
@@ -43,13 +43,13 @@ func runBits(e *env, args []string) int {
 	case *tau > 0 && *k != 2:
 		return usage("-k %d with -tau %v: the robust attack here is binary; use -k 2", *k, *tau)
 	}
-	opt := bench.BitsOptions{Loss: *lossName, N: *n, K: *k, Tau: *tau, ObserveMax: *observe}
+	opt := precision.BitsOptions{Loss: *lossName, N: *n, K: *k, Tau: *tau, ObserveMax: *observe}
 	if *observe == 0 {
 		opt.ObserveMax = 1 // no labeling space is that small: never observe
 	}
-	rep, err := bench.Bits(e.ctx, opt)
+	rep, err := precision.Bits(e.ctx, opt)
 	if err != nil {
-		if errors.Is(err, bench.ErrUnsupportedLoss) || errors.Is(err, bench.ErrBitsRequest) {
+		if errors.Is(err, precision.ErrUnsupportedLoss) || errors.Is(err, precision.ErrBitsRequest) {
 			return usage("%v", err)
 		}
 		return failure(stderr, "bits", err)
@@ -63,7 +63,7 @@ func runBits(e *env, args []string) int {
 }
 
 // printBits prints the report as a small table.
-func printBits(w io.Writer, rep *bench.BitsReport) {
+func printBits(w io.Writer, rep *precision.BitsReport) {
 	fmt.Fprintf(w, "%s, N = %d, K = %d, τ = %g\n", rep.Loss, rep.N, rep.K, rep.Tau)
 	fmt.Fprintf(w, "setting: %s\n", rep.Setting)
 	unit := "P"
@@ -75,7 +75,7 @@ func printBits(w io.Writer, rep *bench.BitsReport) {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "\t%s\tgap\tevery labeling decodes\tsource\n", unit)
-	row := func(name string, v bench.BitsValue, gap *int) {
+	row := func(name string, v precision.BitsValue, gap *int) {
 		bits, g, works := "—", "—", "—"
 		if v.Bits > 0 {
 			bits = fmt.Sprint(v.Bits)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelinf/labelinf/bench"
+	"github.com/labelinf/labelinf/precision"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -32,7 +32,7 @@ func TestBitsJSON(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"bits", "-loss", "ce", "-n", "6", "-tau", "0.01", "-json"}, &out, &errb)
 	require.Equal(t, 0, code, errb.String())
-	var rep bench.BitsReport
+	var rep precision.BitsReport
 	require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
 	assert.Equal(t, "phi", rep.Unit)
 	assert.Equal(t, uint(13), rep.Paper.Bits)

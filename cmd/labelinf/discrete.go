@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/labelinf/labelinf/catalog"
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/discrete"
 	"github.com/labelinf/labelinf/internal/cputime"
@@ -91,10 +91,7 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 	if err := rejectFlags(a.set, "to accuracy, roc-auc and brier", "encoding", "weights", "margin", "no-emulate", "timeout", "delta"); err != nil {
 		return fail(err)
 	}
-	st, err := discrete.ParseStrategy(*a.strategy)
-	if err != nil {
-		return fail(fmt.Errorf("-strategy %s: want auto, flip, group or family against %v", *a.strategy, ms.metric))
-	}
+	var err error
 	var tau float64
 	switch *a.noise {
 	case "none":
@@ -167,21 +164,34 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 	if ms.metric == discrete.AUC && k != 2 {
 		return fail(fmt.Errorf("-k %d: roc-auc is binary", k))
 	}
-	if st != discrete.Auto && !slices.Contains(discrete.Strategies(ms.metric, k), st) {
-		return fail(fmt.Errorf("-strategy %v does not apply to %v with K = %d (%v do)", st, ms.metric, k, discrete.Strategies(ms.metric, k)))
+	// The attack from the catalogue: auto is its rule (discrete.Choose
+	// for these metrics), a name must apply to the metric and K.
+	tg := catalog.Target{Metric: ms.metric.String(), N: n, K: k, Decimals: ms.decimals}
+	if tau > 0 {
+		tg.Noise = scorer.Noise{Kind: scorer.Bounded, Tau: tau}
 	}
-	o := discrete.Options{Metric: ms.metric, N: n, K: k, Decimals: ms.decimals, Tau: tau, Strategy: st, Check: *a.check}
-	if st == discrete.Auto {
-		o.Strategy = discrete.Choose(o)
+	var at *catalog.Attack
+	if *a.strategy == catalog.AutoName {
+		at, err = catalog.Auto(tg)
+	} else {
+		at, err = catalog.Parse(*a.strategy, tg)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if err := at.Applies(tg); err != nil {
+		return fail(fmt.Errorf("-strategy %s: %w", at.Name, err))
 	}
 	ts := &timed{Server: sc, now: e.now}
 	bar := newProgress(e.stderr, n)
-	o.Progress = func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) }
+	progress := func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) }
 	t0 := e.now()
 	c0, cok0 := cputime.Process()
 	var res *decode.Result
 	var aerr error
-	if err := await(e.ctx, func() { res, aerr = discrete.Attack(e.ctx, ts, o) }); err != nil {
+	if err := await(e.ctx, func() {
+		res, aerr = at.Run(e.ctx, ts, tg, catalog.Options{Check: *a.check, Progress: progress})
+	}); err != nil {
 		bar.done()
 		return failure(e.stderr, "attack", err)
 	}
@@ -198,7 +208,7 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 	if tau > 0 {
 		noise = "bounded"
 	}
-	out := attackOut{N: n, K: k, Scorer: scorerName, Assume: assume, Strategy: o.Strategy.String(), Noise: noise, Tau: tau,
+	out := attackOut{N: n, K: k, Scorer: scorerName, Assume: assume, Strategy: at.Name, Noise: noise, Tau: tau,
 		Seconds: el, ScorerSeconds: ts.d.Seconds(), AttackSeconds: el - ts.d.Seconds()}
 	out.AttackCPUSeconds, out.ScorerCPUSeconds = ts.cpuSeconds(c1-c0, cok0 && cok1)
 	var labels []int
@@ -212,7 +222,7 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 		labels, known, verified = res.Labels, res.Known, res.Verified && aerr == nil
 	}
 	floor := 0
-	if f, err := discrete.Floor(n, discreteEntropy(truth, k), discrete.Values(ms.metric, n, k, ms.decimals)); err == nil {
+	if f, err := discrete.Floor(labelBits(truth, n, k), discrete.Values(ms.metric, n, k, ms.decimals)); err == nil {
 		floor = f
 	}
 	return finishAttack(e, a, &out, func(o attackOut) any { return discreteOut{attackOut: o, Floor: floor} }, labels, known, truth, verified, func() {
@@ -233,11 +243,12 @@ type discreteOut struct {
 	Floor int `json:"floor"`
 }
 
-// discreteEntropy is the labels' entropy per label for the floor: the
-// empirical one when the labels are known, else log₂K.
-func discreteEntropy(truth []int, k int) float64 {
+// labelBits is the labels' information for the floor: log₂ of the
+// labelings with their class counts when the labels are known, else
+// N·log₂K.
+func labelBits(truth []int, n, k int) float64 {
 	if truth != nil {
-		return discrete.Entropy(truth, k)
+		return discrete.LabelBits(truth, k)
 	}
-	return math.Log2(float64(k))
+	return float64(n) * math.Log2(float64(k))
 }

@@ -122,8 +122,11 @@ func TestAttackMetricsSimulated(t *testing.T) {
 		{[]string{"-scorer", "accuracy", "-n", "10", "-strategy", "blocks"}, 2},
 		{[]string{"-scorer", "accuracy", "-n", "10", "-noise", "gaussian", "-tau", "0.1"}, 2},
 		{[]string{"-scorer", "accuracy", "-n", "10", "-margin", "0.1"}, 2},
-		// 2 decimals cannot tell one label of 1,000: the attack stops.
-		{[]string{"-scorer", "accuracy,dec=2", "-n", "1000"}, 1},
+		// 2 decimals cannot tell one label of 1,000: auto is the
+		// threshold crossing, which recovers every label.
+		{[]string{"-scorer", "accuracy,dec=2", "-n", "1000", "-check"}, 0},
+		// 1 decimal: its walk never reaches an edge; the attack stops.
+		{[]string{"-scorer", "accuracy,dec=1", "-n", "1000"}, 1},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

@@ -13,7 +13,7 @@
 //	                [-strategy ATTACK] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
-//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family] [-n N] [-k K]
+//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk] [-n N] [-k K]
 //	                [-seed S] [-labels FILE] [-noise bounded -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
@@ -27,6 +27,10 @@
 //	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
 //	labelinf audit -config FILE [-competition ID] [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
 //	labelinf audit -docs ROOT
+//	labelinf mutnet [-form theorem9|rows|split|hash|position] [-features FILE | -n N -dim D] [-base MODEL.onnx]
+//	                [-dtype float64|float32] [-block M] [-tau T] [-sigmoid-ulps U] [-seed S] -out MODEL.onnx [-plan FILE] [-json]
+//	labelinf mutnet -decode -plan FILE [-score S[,S...] | -scores FILE] [-labels FILE] [-labels-out FILE] [-json]
+//	labelinf inspect [-features FILE] [-json] MODEL.onnx...
 //	labelinf serve -config FILE [-listen ADDR] [-addr-file FILE] [-lock-wait D]
 //	labelinf serve keys add -config FILE -name TEAM | keys list -config FILE | keys revoke -config FILE ID
 //	labelinf version
@@ -129,7 +133,7 @@
 // with their names, and one verdict line: auto's pick, its figure and
 // bound, and the floor. -check counts the final check query. N (-n,
 // required except for a served competition) is 1..67108864. The dry runs
-// of blocks, lean and cross design every block and take minutes at
+// of blocks and cross design every block and take minutes at
 // N = 10^6, so they run only for N ≤ -dry-run-max M (default 100000);
 // beyond, plan prints their bounds alone and says so (JSON dry_run).
 //
@@ -216,6 +220,9 @@
 //	family         the Brier score as the loss family's squared loss
 //	               (single.AttackFamilyMulti): blocks of rows weighted 2^j;
 //	               binary brier
+//	walk           threshold crossing by rows for a score rounded coarser than
+//	               one label: a walk to a rounding edge, then about N queries;
+//	               accuracy, brier
 //	hybrid         carry's list top over binary digits read from the residual;
 //	               binary scorers whose model names its log (float64-sklearn,
 //	               torch-bce): the fewest queries there (also list-digits)
@@ -231,8 +238,6 @@
 //	cross          block code with labels carried across queries by parity
 //	               ties, a paired top digit and the model's exact terms; any
 //	               log-loss scorer
-//	lean           block code with partial decoding of ambiguous blocks and
-//	               mixed Conway–Guy blocks
 //	blocks         our adaptive block code of superincreasing digits (the
 //	               audit's block code)
 //	primes         ICML 2021 Alg 1: blocks of prime-power rows (also alg1)
@@ -325,13 +330,19 @@
 // the metric and decimals from the server and checks the labels at the
 // end. -strategy is auto, flip (one row per query: N queries), group
 // (subset sums of a coin-weighing design: about 2N/log₂N queries, 314 at
-// N = 1,000; binary) or family (the binary Brier score as the loss
-// family's squared loss, single.AttackFamilyMulti: 126 queries at
-// N = 1,000 and 5 decimals, 51 unrounded); K > 2 (accuracy, brier) is
-// flip, N + 1 queries for K = 3. -noise bounded -tau T is the only noise
-// modelled. The output adds floor (JSON), the information bound
-// N·H/log₂(distinct scores). Rounding coarser than one label (2 decimals
-// on 1,000 rows of accuracy) stops the attack with no label reported.
+// N = 1,000; binary), family (the binary Brier score as the loss family's
+// squared loss, single.AttackFamilyMulti: 126 queries at N = 1,000 and 5
+// decimals, 51 unrounded) or walk (accuracy, brier, any K: the threshold
+// crossing for a score rounded coarser than one label, a walk to a
+// rounding edge and then a probe per row: about 1,100 queries at 2
+// decimals on 1,000 rows, with a windowed check that stays decisive);
+// auto picks walk where the rounding is coarser than one label, else the
+// fewest planned queries; K > 2 is flip (N + 1 queries for K = 3) or walk.
+// -noise bounded -tau T is the only noise modelled. The output adds floor
+// (JSON): the information bound, log₂ of the labelings with the labels'
+// class counts over log₂ of the distinct scores one release can take.
+// Rounding too coarse for the walk to reach an edge (1 decimal on 1,000
+// balanced rows) stops the attack with no label reported.
 //
 // # output files
 //
@@ -450,6 +461,78 @@
 // loss other than cross-entropy, or an unknown loss (mahalanobis and
 // bregman need more than a name) exit 2.
 //
+// # mutnet
+//
+// labelinf mutnet writes the single-query attack as ONNX models (opset 13,
+// package onnx: pure Go) for hosts that evaluate submitted models rather
+// than prediction files [EA, Appendix G, Theorem 9], and a plan file that
+// -decode turns into labels. Forms (-form):
+//
+//   - theorem9: the paper's network as stated: u₂ = ReLU(v·M₁) with every
+//     entry of M₁ negative (zero on v ≥ 0), output σ(u₂·M₂ + x′), one row
+//     of N predictions, for a host that feeds one input v ∈ (0,1)^d and
+//     reads the whole vector. σ runs in the host's runtime: the plan
+//     allows its error (-sigmoid-ulps, absolute).
+//   - rows: batched, one output per row: the model stores the public test
+//     rows (-features) and gives row i its θ_i when its input equals row
+//     i exactly; any other input goes to -base (a trained model's ONNX:
+//     one [batch, d] input, probabilities [batch], [batch, 1] or
+//     [batch, 2]) or, without it, a small logistic regression.
+//   - split: rows, with the stored rows split across three tensors and
+//     scaled by powers of two the graph undoes.
+//   - hash: no row stored: k = min(4, d) keyed random projections of the
+//     standardised rows, matched within their rounding.
+//   - position: for hidden test features (code competitions): row i of a
+//     batch of exactly N rows gets θ_i; other batches go to the base.
+//
+// Rows, split and hash recognise their row by content, so the host may
+// shuffle the rows or run them one at a time. Position cannot: if the host
+// shuffles, the labels decoded are those of its hidden order (only the
+// number of positives is learnt); if it runs rows one at a time or in
+// batches other than N, the base model answers and -decode finds no
+// labeling (exit 1). Equal test rows cannot be told apart by any model:
+// the content forms refuse them.
+//
+// One score holds a limited number of labels: in float64 45 (the table
+// forms; 43 for theorem9), in float32 17 (16), at τ = 0, under a bound
+// that covers the runtime, scikit-learn's log_loss (its clip, 1−p,
+// renormalisation, log, a sum in any order, the division by N) and -tau.
+// More labels need -block M: one model per query, written FILE-qK.onnx,
+// each decoding M labels while the other rows output ½. -dtype float32
+// writes a float32 model, whose output scikit-learn scores in float32.
+//
+// -decode reads the plan and the host's scores (-score, comma-separated,
+// one per query in order, as the host printed them; or -scores FILE) and
+// prints the labels, verified: each score lies within its bound of the
+// exact loss of the labels, and the weights are separated by twice the
+// bound, so no other labeling does. -labels FILE compares them with known
+// labels (exit 1 if any differs). A score no labeling explains exits 1.
+// The test script mutnet/testdata/host/host.py plays the host: onnx's
+// checker, onnxruntime (onnxruntime-node) on the features, sklearn's
+// log_loss.
+//
+// # inspect
+//
+// labelinf inspect reads ONNX models and reports the signatures a
+// MUTNET augmentation leaves (package mutnet, Inspect), without running
+// them: a stored table read at indices computed from the input
+// (lookup-by-input) or from the batch's shape (lookup-by-position); an
+// ArgMin/ReduceMin over 16 or more stored candidates compared with the
+// input (nearest-row-search); test rows stored verbatim (-features);
+// a weight matrix with every entry negative feeding a ReLU from the input
+// (dead-relu-branch, Theorem 9); constant logits beyond 15, or 6 or more
+// forming a superincreasing sequence (extreme-logit,
+// superincreasing-logits); a Where switched on the batch's shape alone
+// (batch-shape-switch). It exits 3 when a model is flagged, 0 when none
+// is. Every model labelinf mutnet writes is flagged; classifiers built
+// from scikit-learn's trained logistic regression and MLP weights are not
+// (go test ./mutnet -run TestInspect). The rules are signatures of this
+// construction, not a proof of innocence: a host that runs submitted
+// models should also score them on the test rows and on slightly moved
+// copies (an output that jumps is a lookup), evaluate in a shuffled order
+// and in batches of one, and never report an unrounded loss of a model's
+// output (labelinf audit prices the defences).
+//
 // # audit
 //
 // labelinf audit is the host's check before opening a competition (package
@@ -546,7 +629,12 @@
 // a usage error. Every attack query is one charged submission,
 // and a limit answer (429) stops the attack with the labels recovered so
 // far (verified false: -partial-out writes what is known, -out is not
-// written). It needs a competition whose public board scores every row.
+// written). It needs a competition whose public board scores every row,
+// and it plans for the published model alone: a competition that
+// publishes its defence (publish_defence) with a split, a subset,
+// Thresholdout, the Ladder or noise is refused, naming the defence,
+// before any submission (one that does not publish it cannot be told
+// apart until its scores disagree with the model).
 //
 // # serve API
 //
@@ -555,7 +643,9 @@
 //	POST /v1/competitions/ID/submissions   submit, with Authorization: Bearer KEY
 //	GET  /v1/competitions                  the competitions: rows, classes, metric, decimals, limits
 //	GET  /v1/competitions/ID               one competition, with "model" (a log-loss metric's
-//	                                       arithmetic in the syntax of -assume)
+//	                                       arithmetic in the syntax of -assume), public_rows
+//	                                       (the rows a score covers) and, if the host
+//	                                       publishes it, "defence" (no seed or secret)
 //	GET  /v1/competitions/ID/leaderboard   the public board; the private one too once closed
 //	GET  /healthz                          200 when the database answers
 //	GET  /metrics                          Prometheus metrics
@@ -566,8 +656,9 @@
 // A submission's body is JSON, {"predictions": [p0, p1, …]} (binary: the
 // probability of class 1 per row) or {"predictions": [[p00, …], …]} (K
 // classes), or CSV with a header line and "id,prediction" per row. The
-// answer (201) holds the score; a rejection is a 4xx with {"error":
-// {"reason": "…", "message": "…"}}, and 429 means a budget is spent.
+// answer (201) holds the score; every rejection of the API is a 4xx (or
+// 503) with {"error": {"reason": "…", "message": "…"}}, and 429 means a
+// budget is spent.
 //
 // # repro
 //

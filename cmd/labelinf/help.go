@@ -284,7 +284,7 @@ func defaultText(f *flag.Flag) string {
 }
 
 // plainError returns err's message for a user: without the library
-// package's prefix ("bench: ", "decode: "), and with the closest names
+// package's prefix ("precision: ", "decode: "), and with the closest names
 // after a name the message says it does not know, `"NAME" … (want one of
 // A, B, C)` and the like.
 func plainError(err error) string {
@@ -317,7 +317,7 @@ func plainError(err error) string {
 }
 
 var (
-	pkgPrefix = regexp.MustCompile(`^(?:bench|decode|scorer|fpa|repro|audit|passive|fingerprint|oracle|defence|adaptive): `)
+	pkgPrefix = regexp.MustCompile(`^(?:bench|precision|catalog|single|discrete|decode|scorer|fpa|repro|audit|passive|fingerprint|oracle|defence|adaptive): `)
 	// nameLists match a quoted unknown name (group 1) and the list of
 	// known ones (group 2).
 	nameLists = []*regexp.Regexp{

@@ -210,7 +210,7 @@ type planOut struct {
 func runPlan(e *env, args []string) int {
 	fs := newFlagSet("plan", e.stderr)
 	sf := addScorerFlags(fs)
-	dryMax := fs.Int("dry-run-max", defaultDryRunMax, "run the dry runs of the block codes (blocks, lean, cross) only for N ≤ `M`; beyond, print their lower bounds alone")
+	dryMax := fs.Int("dry-run-max", defaultDryRunMax, "run the dry runs of the block codes (blocks, cross) only for N ≤ `M`; beyond, print their lower bounds alone")
 	if !parseFlags(fs, args, e.stderr) {
 		return 2
 	}

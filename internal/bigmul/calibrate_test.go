@@ -8,22 +8,13 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/labelinf/labelinf/internal/cputime"
+
 	"github.com/remyoudompheng/bigfft"
 )
-
-// threadCPU returns the process's CPU time (all threads: the transform
-// runs its three primes on goroutines from nttParallelLen).
-func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // TestCalibrate prints, for a sweep of sizes, the median CPU time (process,
 // alternated repetitions) of big.Int.Mul, bigfft.Mul, a
@@ -235,11 +226,11 @@ func rotatedMedians(fs []func(), reps, inner int) []float64 {
 	for rep := range reps {
 		for j := range fs {
 			k := (j + rep) % len(fs)
-			c := threadCPU()
+			c := cputime.Now()
 			for range inner {
 				fs[k]()
 			}
-			ds[k] = append(ds[k], (threadCPU()-c)/time.Duration(inner))
+			ds[k] = append(ds[k], (cputime.Now()-c)/time.Duration(inner))
 		}
 	}
 	med := make([]float64, len(fs))

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/labelinf/labelinf/internal/cputime"
 )
 
 // BenchmarkSplitVsPlain times the split plan that planFor picks against
@@ -29,11 +31,11 @@ func BenchmarkSplitVsPlain(b *testing.B) {
 		b.Run(fmt.Sprintf("bits=%d", bits), func(b *testing.B) {
 			var ts, tp []float64
 			for b.Loop() {
-				c0 := cpuNanos()
+				c0 := int64(cputime.Now())
 				nttMulPlan(x.Bits(), y.Bits(), sp)
-				c1 := cpuNanos()
+				c1 := int64(cputime.Now())
 				nttMulPlan(x.Bits(), y.Bits(), pp)
-				c2 := cpuNanos()
+				c2 := int64(cputime.Now())
 				ts, tp = append(ts, float64(c1-c0)), append(tp, float64(c2-c1))
 			}
 			slices.Sort(ts)

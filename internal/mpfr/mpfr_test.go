@@ -7,9 +7,10 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/labelinf/labelinf/internal/cputime"
 
 	"github.com/ALTree/bigfloat"
 	"github.com/remyoudompheng/bigfft"
@@ -142,16 +143,6 @@ func TestAgreeIntegers(t *testing.T) {
 	}
 }
 
-// cpuTime returns the process's user+system CPU time: all goroutines, GC
-// included.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // impl is one implementation in a same-run comparison.
 type impl struct {
 	name string
@@ -176,10 +167,10 @@ func compare(b *testing.B, impls []*impl) {
 	for b.Loop() {
 		for j := range impls {
 			im := impls[(j+rep)%len(impls)]
-			c0, t0 := cpuTime(), time.Now()
+			c0, t0 := cputime.Now(), time.Now()
 			im.run()
 			im.wall = append(im.wall, time.Since(t0))
-			im.cpu = append(im.cpu, cpuTime()-c0)
+			im.cpu = append(im.cpu, cputime.Now()-c0)
 		}
 		rep++
 	}

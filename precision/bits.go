@@ -1,4 +1,4 @@
-package bench
+package precision
 
 // This file implements the bit-requirement report behind labelinf bits:
 // for one loss, N, K and noise τ, the bits the papers' bound asks for,
@@ -83,12 +83,12 @@ type BitsOptions struct {
 // ErrUnsupportedLoss is returned for a loss name [Bits] does not know, and
 // for the losses of the family that need more than a name (Mahalanobis's
 // matrix, Bregman's h).
-var ErrUnsupportedLoss = errors.New("bench: unsupported loss")
+var ErrUnsupportedLoss = errors.New("precision: unsupported loss")
 
 // ErrBitsRequest wraps every error [Bits] returns for an invalid request
 // (N, K, τ or ObserveMax out of range, or a combination the settings do
 // not cover).
-var ErrBitsRequest = errors.New("bench: invalid bits request")
+var ErrBitsRequest = errors.New("precision: invalid bits request")
 
 // BitsLosses lists the loss names [Bits] accepts; "norm-like:A" sets the
 // norm-like exponent α = A (default 2).

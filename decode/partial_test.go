@@ -9,10 +9,26 @@ import (
 	"github.com/labelinf/labelinf/scorer"
 )
 
-// Lean recovers every label, verified, from every emulable scorer and
-// from the leaderboard (where it is Blocks), for K = 2 and K = 3; attackSim
-// compares each label with the truth.
-func TestLeanAllScorers(t *testing.T) {
+// partialBlocks is the block code with partial decoding alone (the
+// retired Lean strategy): Cross's base without its ties and exact terms,
+// whose blocks are sized by the faithful bracket. The tests of the
+// machinery it shares with Cross (partial decoding, mixed blocks, the
+// replay of a transcript) run it.
+type partialBlocks struct{}
+
+func (partialBlocks) String() string     { return "partial-blocks" }
+func (partialBlocks) knownNeutral() bool { return false }
+func (partialBlocks) setup(a *multi)     { a.setupPartial() }
+func (partialBlocks) next(a *multi, kmax int) (*blockPlan, error) {
+	return a.planDigits(kmax, false, 0)
+}
+
+// The block code with partial decoding recovers every label, verified,
+// from every emulable scorer and from the leaderboard (where it is
+// Blocks), for K = 2 and K = 3; attackSim compares each label with the
+// truth.
+func TestPartialAllScorers(t *testing.T) {
+	t.Parallel()
 	n := 3000
 	if testing.Short() {
 		n = 150
@@ -28,7 +44,7 @@ func TestLeanAllScorers(t *testing.T) {
 	}
 	for _, tt := range cases {
 		labels := seededLabels(t, n, tt.k)
-		res := attackSim(t, tt.model, labels, tt.k, MultiOptions{Strategy: Lean, Check: true})
+		res := attackSim(t, tt.model, labels, tt.k, MultiOptions{Strategy: partialBlocks{}, Check: true})
 		if !res.Checked || !res.CheckDecisive {
 			t.Errorf("%s K=%d: check %v decisive %v", tt.model, tt.k, res.Checked, res.CheckDecisive)
 		}
@@ -43,10 +59,11 @@ func TestLeanAllScorers(t *testing.T) {
 	}
 }
 
-// Lean spends fewer queries than Blocks on the float32 scorer, where the
-// mixed blocks gain most (one label of about 13); at N = 3,000 it saves
-// about 7% (BENCHMARKS.md §17 has N = 25,000).
-func TestLeanBeatsBlocks(t *testing.T) { beats(t, "float32-keras", Lean, Blocks) }
+// Partial decoding and mixed blocks spend fewer queries than Blocks on
+// the float32 scorer, where the mixed blocks gain most (one label of
+// about 13); at N = 3,000 they save about 7% (BENCHMARKS.md §17 has
+// N = 25,000).
+func TestPartialBeatsBlocks(t *testing.T) { beats(t, "float32-keras", partialBlocks{}, Blocks) }
 
 // beats checks that strategy a needs fewer queries than b against the
 // named scorer on one seeded labeling (N = 3000, 500 under -short).
@@ -70,11 +87,12 @@ func beats(t *testing.T, model string, a, b Strategy) {
 // and make decoding report a label another labeling explains. Checked
 // against all 2^k labelings' exact sums on random windows.
 func TestMixedEachComplete(t *testing.T) {
+	t.Parallel()
 	m, err := scorer.ParseModel("float64-sklearn")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := newMulti(1000, 2, MultiOptions{Model: m, Strategy: Lean})
+	a, err := newMulti(1000, 2, MultiOptions{Model: m, Strategy: partialBlocks{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,6 +147,7 @@ func TestMixedEachComplete(t *testing.T) {
 }
 
 func TestRowCacheGrid(t *testing.T) {
+	t.Parallel()
 	c := newRowCache()
 	for _, g := range []float64{1e-12, 0.3, 1, 2, 3.7e5, math.Exp2(5.0 / rowGridSteps)} {
 		q := c.grid(g)

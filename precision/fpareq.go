@@ -1,4 +1,4 @@
-package bench
+package precision
 
 // This file implements the bit-requirement experiment of issue 3: the
 // noise-robust single-query attack with power-of-two weights [AKXFT21,
@@ -32,7 +32,7 @@ type Pow2Attack struct {
 // NewPow2Attack returns the attack for n labels and noise τ.
 func NewPow2Attack(n int, tau float64) (*Pow2Attack, error) {
 	if n < 1 || n > 60 || !(tau > 0) {
-		return nil, fmt.Errorf("bench: Pow2Attack needs 1 ≤ n ≤ 60 and τ > 0")
+		return nil, fmt.Errorf("precision: Pow2Attack needs 1 ≤ n ≤ 60 and τ > 0")
 	}
 	a := &Pow2Attack{N: n, Tau: tau}
 	a.c = fpa.New(wide).SetFloat64(4 * float64(n) * tau)

@@ -1,5 +1,8 @@
-// This file implements the Lean strategy: the block code with partial
-// decoding and a safety factor steered by what the scores show.
+// This file holds the block code's partial decoding (Cross's): its safety
+// factor, the row cache, the dithered known rows and the mixed blocks.
+// Lean, the block code with these alone (no ties, no exact terms), is
+// retired: Cross takes fewer queries on every scorer (BENCHMARKS.md, §17
+// and "Cross").
 
 package decode
 
@@ -13,48 +16,29 @@ import (
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
-// Lean is the block code ([Blocks]: the same digit weights, point order,
-// error budget and decoding by emulated brackets) with two changes that
-// spend fewer queries against an emulable scorer (binary64 or binary32):
-//
-//   - Partial decoding. When several labelings of a block explain the
-//     score (their emulated brackets all hold it), Blocks re-queries the
-//     whole block smaller; Lean learns the labels every one of them
-//     agrees on and leaves only the others unknown, to be decoded in a
-//     later block. Adjacent block sums differ in the trailing digits
-//     only, so an ambiguous query still decodes all but a few labels.
-//     Verification is unchanged: a label is learned only if no other
-//     labeling that the model allows explains the score.
-//   - A lower safety factor on the emulated separation, steered by the
-//     outcomes: it falls by leanDecay after each block decoded whole and
-//     rises by leanAmb after a partial one (leanGrow after a block no
-//     labeling explains), so that about one block in eight is partial.
-//     Blocks must keep its factor high (1.125 and up) because every
-//     ambiguity costs it a whole query.
-//
-// Without emulation (decimals, Kahan sums) Lean is exactly Blocks.
-var Lean Strategy = lean{}
-
-type lean struct{}
-
-func init() { register(Lean) }
-
-func (lean) String() string     { return "lean" }
-func (lean) knownNeutral() bool { return false }
-
-// The safety factor's control (see factorCtl). At equilibrium a fraction
-// p of the blocks is partial with p·ln(leanAmb·leanDecay) = (1−p)·ln(1/leanDecay):
-// p ≈ 1/8 for these values. The start is Blocks' own; the floor keeps a
+// partialCtl is the safety factor's control of the block code with
+// partial decoding (see factorCtl). At equilibrium a fraction
+// p of the blocks is partial with p·ln(amb·decay) = (1−p)·ln(1/decay):
+// p ≈ 1/8 for these values. The start is the block code's own; the floor keeps a
 // run of lucky blocks from driving it where every block is ambiguous.
 // These are choices (BENCHMARKS.md §17 gives the query counts they reach),
 // not calibrated optima.
-var leanCtl = factorCtl{start: emuFactorStart, min: 0.3, grow: 1.5, amb: 1.15, decay: 0.98, partial: true}
+var partialCtl = factorCtl{start: emuFactorStart, min: 0.3, grow: 1.5, amb: 1.15, decay: 0.98, partial: true}
 
-func (lean) setup(a *multi) {
-	a.fac = leanCtl
-	blocks{}.setup(a)
+// setupPartial prepares the block code with partial decoding (Cross's
+// base): the block code's point order and emulator (setupBlocks) with
+// partialCtl's factor and, under emulation, the row cache, mixed blocks
+// (K = 2) and dithered known rows. When several labelings of a block
+// explain the score, it learns the labels every one of them agrees on
+// and leaves only the others unknown; the factor falls after each block
+// decoded whole and rises after a partial one, so that about one block
+// in eight is partial. Without emulation (decimals, Kahan sums) it is
+// the block code's.
+func (a *multi) setupPartial() {
+	a.fac = partialCtl
+	a.setupBlocks()
 	if a.emu == nil {
-		return // not emulable (decimals, Kahan sums): exactly Blocks
+		return
 	}
 	a.rows = newRowCache()
 	a.mixed = a.k == 2
@@ -95,8 +79,6 @@ func (a *multi) setDither() {
 		}
 	}
 }
-
-func (lean) next(a *multi, kmax int) (*blockPlan, error) { return a.planDigits(kmax, false, 0) }
 
 // rowCache keeps the digit rows of the recent blocks by weight. The block
 // design puts its unit g on a geometric grid (grid), so that the weights

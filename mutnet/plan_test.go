@@ -1,0 +1,137 @@
+package mutnet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/labelinf/labelinf/onnx"
+	"github.com/labelinf/labelinf/single"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// hostMean is a float64 host's mean log-loss of θ against y, summed in a
+// random order (the bound covers any order).
+func hostMean(th []float64, y []int, rng *rand.Rand) float64 {
+	var s float64
+	for _, i := range rng.Perm(len(th)) {
+		if y[i] == 1 {
+			s -= math.Log(th[i])
+		} else {
+			s -= math.Log(1 - th[i])
+		}
+	}
+	return s / float64(len(th))
+}
+
+// TestPlanDecode: every labeling of small N decodes from the emulated
+// host's score, plans survive a JSON round trip, and noise inside τ is
+// tolerated while a score outside every bound is refused.
+func TestPlanDecode(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct {
+		n, block int
+		tau      float64
+	}{{8, 0, 0}, {8, 3, 0}, {20, 0, 1e-6}, {45, 0, 0}} {
+		p, err := NewPlan(Options{N: c.n, Block: c.block, Tau: c.tau})
+		require.NoError(t, err)
+		b, err := json.Marshal(p)
+		require.NoError(t, err)
+		p, err = ReadPlan(b)
+		require.NoError(t, err)
+		trials := 1 << c.n
+		if c.n > 10 {
+			trials = 200
+		}
+		if testing.Short() {
+			trials = min(trials, 40)
+		}
+		for k := range trials {
+			y := make([]int, c.n)
+			for i := range y {
+				if c.n <= 10 {
+					y[i] = k >> i & 1
+				} else {
+					y[i] = rng.IntN(2)
+				}
+			}
+			var scores []string
+			for q := range p.Queries {
+				th, err := p.Theta(q)
+				require.NoError(t, err)
+				s := hostMean(th, y, rng) + c.tau*(2*rng.Float64()-1)*0.99
+				scores = append(scores, formatG(s))
+			}
+			res, err := p.Decode(context.Background(), scores)
+			require.NoError(t, err, "n=%d labels %v", c.n, y)
+			require.Equal(t, y, res.Labels)
+		}
+	}
+	p, err := NewPlan(Options{N: 8})
+	require.NoError(t, err)
+	_, err = p.Decode(context.Background(), []string{"0.9"})
+	var se *ScoreError
+	assert.True(t, errors.As(err, &se), "%v", err)
+	for _, bad := range []string{"nan", "-1", "x", "inf"} {
+		_, err = p.Decode(context.Background(), []string{bad})
+		assert.Error(t, err, bad)
+	}
+	_, err = p.Decode(context.Background(), []string{"0.5", "0.5"})
+	assert.Error(t, err)
+}
+
+func formatG(v float64) string { return fmtFloat(v) }
+
+// TestPlanErrors: bad options, a block too large (CapacityError with the
+// largest block), and Theorem 12 where it applies.
+func TestPlanErrors(t *testing.T) {
+	for _, o := range []Options{{N: 0}, {N: 5, Tau: -1}, {N: 5, Tau: math.NaN()}, {N: 5, Block: 6}, {N: 5, DType: onnx.Int64}, {N: 5, SigmoidULPs: -1}} {
+		_, err := NewPlan(o)
+		assert.Error(t, err, "%+v", o)
+	}
+	_, err := NewPlan(Options{N: 46})
+	var ce *CapacityError
+	require.True(t, errors.As(err, &ce), "%v", err)
+	assert.Equal(t, 45, ce.Max)
+	_, err = NewPlan(Options{N: 18, DType: onnx.Float})
+	require.True(t, errors.As(err, &ce), "%v", err)
+	assert.Equal(t, 17, ce.Max)
+
+	// [EA, Corollary 4 of Theorem 12]: the clipped host bounds every
+	// weight by ln((1−ε)/ε) ≈ 36.04, so τ > 36.04/(2N) is hopeless for
+	// any prediction.
+	var me *single.MonotoneError
+	_, err = NewPlan(Options{N: 10, Tau: 1.9})
+	require.True(t, errors.As(err, &me), "%v", err)
+	assert.InDelta(t, 36.04/20, me.Bound, 1e-3)
+	assert.Contains(t, err.Error(), "EA Thm 12")
+	// Just below the corollary's bound the theorem says nothing (our
+	// planner still cannot do it: the weights must also double).
+	_, err = NewPlan(Options{N: 10, Tau: 1.7})
+	assert.False(t, errors.As(err, &me))
+	// A plan file whose τ was raised past its smallest weight's half:
+	// [EA, Theorem 12] at the plan's own θ.
+	p, err := NewPlan(Options{N: 8, Tau: 1e-9})
+	require.NoError(t, err)
+	d, err := weight(mustLogit(t, p, 0), p.model())
+	require.NoError(t, err)
+	p.Tau = d / (2 * 8) * 1.01
+	b, err := json.Marshal(p)
+	require.NoError(t, err)
+	_, err = ReadPlan(b)
+	require.True(t, errors.As(err, &me), "%v", err)
+	assert.Equal(t, 0, me.J)
+}
+
+func mustLogit(t *testing.T, p *Plan, row int) float64 {
+	x, err := p.RowLogits(0)
+	require.NoError(t, err)
+	return x[row]
+}
+
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
