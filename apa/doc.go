@@ -17,38 +17,27 @@
 // target plus guard bits, and raises the working precision until both ends
 // of the error interval round to the same value (Ziv's strategy [Ziv91]).
 //
-// Internally the package works on its own float (a big.Int mantissa and an
-// int64 exponent) whose multiplications use a number-theoretic transform
-// (three-prime FFT, with a squaring path and lengths n + n/2 between the
-// powers of two) above a measured size (internal/bigmul), because
-// big.Float multiplies with Karatsuba only and cannot be given another
-// multiplier ([BIGNUM] §5). On it:
-//   - the logarithm is the AGM formula ln s = π/(2·AGM(1, 4/s)) with the
-//     scaling s = x·2^k done as an exponent shift [MCA, §4.8.2]; three
-//     terms of the expansion of the elliptic integral K in κ = (4/s)²
-//     [AS, 17.3.26] let s be 2^(w/8) instead of 2^(w/2), and three terms of
-//     K's series in η = (a−b)/(a+b) end the AGM once η < 2^-(w/8), four
-//     steps fewer in all;
-//   - square roots use Newton's iteration for √x coupled with one for
-//     1/(2√x), whose operands stay half-sized, and reciprocals Newton's
-//     iteration, both on doubling precision ladders [MCA, §3.4–3.5],
-//     [KM97]; the AGM's square roots reuse their temporaries;
-//   - π comes from the Chudnovsky series and ln 2 from a Machin-like atanh
-//     formula, both by binary splitting [HP98], computed on a second
-//     goroutine while the AGM runs; up to 2^19 = 524,288 bits they are read from a
-//     generated table (consttab.go) instead. The package-level functions
-//     compute larger ones on every call (no global mutable state); a
-//     caller that makes many calls holds a [Consts], a cache safe for
-//     concurrent use, and calls its methods, which return the same
-//     results;
-//   - the exponential is a 6th-order Newton iteration on the logarithm,
-//     y ← y·e^(r − ln y) with e^d summed to 6 terms, after the reduction
-//     x = n·ln 2 + r [MCA, §4.2.5]: about 1.2 logarithms per call.
+// For example, ln 2 to 200 bits, correctly rounded, and the direction of
+// the rounding:
 //
-// With a warm [Consts], Log and Exp take about 1.7–2.7× MPFR's CPU time
-// at 10^4 to 10^6 bits, measured in the same run (BENCHMARKS.md §20 has
-// the table; the cgo harness that measures it is internal/mpfr, build tag
-// mpfr).
+//	z := new(big.Float).SetPrec(200)
+//	if _, err := apa.Log(z, big.NewFloat(2)); err != nil {
+//		fmt.Println(err)
+//		return
+//	}
+//	fmt.Println(z.Text('g', 60), z.Acc())
+//
+// (ExampleLog shows its output.) A program that takes many logarithms or
+// exponentials at one large precision holds a [Consts], which caches π and
+// ln 2 (safe for concurrent use), and calls its methods.
+//
+// # How it works
+//
+// Logarithms use the AGM, exponentials Newton's iteration on the
+// logarithm, and multiplications a number-theoretic transform above a
+// measured size (internal/bigmul), since big.Float has only Karatsuba. The
+// design note docs/design/apa.md in the repository has the algorithms, and
+// BENCHMARKS.md their speed against MPFR, measured in the same run.
 //
 // # References
 //

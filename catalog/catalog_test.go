@@ -109,6 +109,12 @@ func TestEstimatesConsistent(t *testing.T) {
 		}
 	}
 	tg := target(t, "float64-sklearn", 5000, 6)
+	// kbin, auto's pick there, has neither a dry run nor a construction
+	// estimate: one simulated run (261 queries on seed 1 at N = 5,000),
+	// above its bound.
+	if e, err := Lookup("kbin").Estimate(ctx, target(t, "float64-sklearn", 1000, 6), EstimateOptions{}); err != nil || e.Low == 0 || e.Low != e.High || e.Lower > e.Low {
+		t.Errorf("kbin, float64-sklearn, K = 6, N = 1,000: %+v, %v; want one simulated run's count", e, err)
+	}
 	e, err := Lookup("cross").Estimate(ctx, tg, EstimateOptions{})
 	if err != nil || e.Queries != 0 || e.Low < 270 {
 		t.Errorf("cross, float64-sklearn, K = 6, N = 5,000: %+v, %v; want the band from the bound (275) on", e, err)

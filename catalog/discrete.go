@@ -19,7 +19,7 @@ import (
 // discreteDocs are the doc lines of discrete's strategies.
 var discreteDocs = map[discrete.Strategy]string{
 	discrete.Flip:   "one row a query: N queries (K = 2), N + 1 for K = 3; accuracy, roc-auc, brier (-scorer METRIC)",
-	discrete.Group:  "subset sums of a coin-weighing design (Cantor–Mills), about 2N/log₂N queries; binary accuracy, roc-auc, brier",
+	discrete.Group:  "subset sums of a coin-weighing design (Cantor–Mills), about 2N/log₂N queries (K − 1 times as many for K classes); accuracy, roc-auc, brier",
 	discrete.Family: "the Brier score as the loss family's squared loss (single.AttackFamilyMulti): blocks of rows weighted 2^j; binary brier",
 	discrete.Edge:   "threshold crossing by rows for a score rounded coarser than one label: a walk to a rounding edge, then about N queries; accuracy, brier",
 }

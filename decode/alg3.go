@@ -3,6 +3,12 @@
 
 package decode
 
+import (
+	"context"
+
+	"github.com/labelinf/labelinf/scorer"
+)
+
 // Alg3 is ICML Alg 3: fixed blocks of k points with weights
 // 2Nτ(1+δ)·2^(j−1) (base K for K classes), all other points neutral. τ is
 // the scorer's whole error budget per point (noise, rounding, decimals).
@@ -16,7 +22,13 @@ func init() { register(Alg3) }
 
 func (alg3) String() string     { return "alg3" }
 func (alg3) knownNeutral() bool { return true }
-func (alg3) setup(*multi)       {}
+
+func (s alg3) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
+	return a.runBlocks(ctx, srv, s)
+}
+
+func (s alg3) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, s) }
+func (alg3) setup(*multi)                                             {}
 
 // next keeps the first block's unit g for every block; only the block
 // shrinks when the budget grows.

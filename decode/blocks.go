@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/labelinf/labelinf/internal/bigint"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -28,6 +29,12 @@ func init() { register(Blocks) }
 
 func (blocks) String() string     { return "blocks" }
 func (blocks) knownNeutral() bool { return false }
+
+func (s blocks) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
+	return a.runBlocks(ctx, srv, s)
+}
+
+func (s blocks) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, s) }
 
 func (blocks) next(a *multi, kmax int) (*blockPlan, error) { return a.planDigits(kmax, false, 0) }
 

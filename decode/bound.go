@@ -86,8 +86,8 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e, ok := a.st.(estimator); ok {
-		p, err := e.planEstimate(ctx, a)
+	if _, ok := a.st.(designer); !ok && !isList(a.st) {
+		p, err := a.st.plan(ctx, a) // an estimate
 		if err != nil {
 			return nil, err
 		}

@@ -6,7 +6,6 @@ package decode
 
 import (
 	"context"
-	"errors"
 	"math"
 	"math/big"
 	"slices"
@@ -93,11 +92,6 @@ func (carry) setup(a *multi) {
 	}
 }
 
-// errCarryDryRun: the strategy's queries follow the scores.
-var errCarryDryRun = errors.New("decode: the carry strategy adapts every query to the scores before it: it has no dry run")
-
-func (carry) next(*multi, int) (*blockPlan, error) { return nil, errCarryDryRun }
-
 // Carry's constants.
 const (
 	// carryTarget is the expected list after a query (the true labeling
@@ -124,7 +118,7 @@ const (
 	carryMaxFresh = 28
 )
 
-func (carry) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+func (carry) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
 	st := newLbState(a)
 	st.emu, st.tgt, st.maxFresh, st.passes = true, carryTarget, carryMaxFresh, carryPasses
 	if pointTerms(a, nil) {

@@ -86,9 +86,9 @@ func (carry) estimate(a *multi) (*QueryEstimate, error) {
 	return e, nil
 }
 
-// planEstimate returns Carry's plan for PlanMulti: no blocks, the first
+// plan returns Carry's plan for PlanMulti: no blocks, the first
 // query's resolution as its budget, and the estimate.
-func (c carry) planEstimate(ctx context.Context, a *multi) (*MultiPlan, error) {
+func (c carry) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

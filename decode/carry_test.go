@@ -220,8 +220,8 @@ func TestCarryErrors(t *testing.T) {
 	if e := p.Estimate; !(e.Lower >= 1000/carryMaxFresh && e.Lower <= e.Low && e.Low <= e.High) {
 		t.Errorf("estimate %+v: want ⌈N/%d⌉ ≤ Lower ≤ Low ≤ High", e, carryMaxFresh)
 	}
-	if _, err := (carry{}).next(nil, 0); !errors.Is(err, errCarryDryRun) {
-		t.Errorf("next: got %v, want errCarryDryRun", err)
+	if _, ok := Carry.(designer); ok {
+		t.Error("Carry is a block designer; want a list decoder (no dry run)")
 	}
 	if s, err := ParseStrategy("carry"); err != nil || s != Carry {
 		t.Errorf("ParseStrategy(carry) = %v, %v", s, err)

@@ -6,8 +6,11 @@
 package decode
 
 import (
+	"context"
 	"math/big"
 	"slices"
+
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // Cross is the block code ([Blocks]: the same digit weights, point order,
@@ -77,6 +80,12 @@ func init() { register(Cross) }
 
 func (cross) String() string     { return "cross" }
 func (cross) knownNeutral() bool { return false }
+
+func (s cross) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
+	return a.runBlocks(ctx, srv, s)
+}
+
+func (s cross) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, s) }
 
 func (s cross) setup(a *multi) {
 	if s.p != nil {

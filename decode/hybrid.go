@@ -80,11 +80,6 @@ func (s hybrid) setup(a *multi) {
 	}
 }
 
-// errHybridDryRun: the strategy's queries follow the scores.
-var errHybridDryRun = errors.New("decode: the hybrid strategy adapts every query to the scores before it: it has no dry run")
-
-func (hybrid) next(*multi, int) (*blockPlan, error) { return nil, errHybridDryRun }
-
 // Hybrid's constants. float64-sklearn, N = 25,000, seed 1 and the
 // alternating labels (queries, attacker CPU), target/top/unit:
 // 16/16/1: 512, 515 (0.5 s); 8/16/1: 517, 519 (0.4 s); 32/16/1: 510,
@@ -112,7 +107,7 @@ const (
 	hybMaxDigits = 62
 )
 
-func (hybrid) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+func (hybrid) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
 	st := newLbState(a)
 	st.emu, st.tgt, st.passes = true, hybTarget, carryPasses
 	st.query = &hybQuery{st: st}

@@ -80,9 +80,9 @@ func (hybrid) estimate(a *multi) (*QueryEstimate, error) {
 	return e, nil
 }
 
-// planEstimate returns Hybrid's plan for PlanMulti: no blocks, the first
+// plan returns Hybrid's plan for PlanMulti: no blocks, the first
 // query's resolution as its budget, and the estimate.
-func (h hybrid) planEstimate(ctx context.Context, a *multi) (*MultiPlan, error) {
+func (h hybrid) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -115,12 +115,14 @@ func (s kbin) setup(a *multi) {
 	}
 }
 
-// errKBinDryRun: the strategy's queries follow the scores.
+// errKBinDryRun: the strategy's queries follow the scores, and it has no
+// estimate from its construction: PlanMulti returns this, BoundMulti the
+// floor of any code.
 var errKBinDryRun = errors.New("decode: the kbin strategy adapts every query to the scores before it: it has no dry run")
 
-func (kbin) next(*multi, int) (*blockPlan, error) { return nil, errKBinDryRun }
+func (kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, errKBinDryRun }
 
-func (kbin) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+func (kbin) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
 	st := newKlState(a, true)
 	st.lb.passes, st.lb.opts = a.kb.passes, a.kb.opts
 	return st.run(ctx, s)

@@ -126,11 +126,6 @@ func (s klist) setup(a *multi) {
 	}
 }
 
-// errKListDryRun: the strategy's queries follow the scores.
-var errKListDryRun = errors.New("decode: the klist strategy adapts every query to the scores before it: it has no dry run")
-
-func (klist) next(*multi, int) (*blockPlan, error) { return nil, errKListDryRun }
-
 // KList's constants: choices, not calibrated optima (BENCHMARKS.md, "K-ary
 // list top").
 const (
@@ -282,7 +277,14 @@ func (q *klQuery) digit(n uint64, j int) uint64 {
 	return n % uint64(q.rad[j])
 }
 
-func (klist) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+// errKListDryRun: the strategy's queries follow the scores, and it has no
+// estimate from its construction: PlanMulti returns this, BoundMulti the
+// floor of any code.
+var errKListDryRun = errors.New("decode: the klist strategy adapts every query to the scores before it: it has no dry run")
+
+func (klist) plan(context.Context, *multi) (*MultiPlan, error) { return nil, errKListDryRun }
+
+func (klist) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
 	return newKlState(a, false).run(ctx, s)
 }
 

@@ -62,17 +62,6 @@ func (leaderboard) setup(a *multi) {
 	slices.SortStableFunc(a.order, func(x, y int) int { return a.depth[x] - a.depth[y] })
 }
 
-// errNoDryRun: the strategy's queries follow the scores.
-var errNoDryRun = errors.New("decode: the leaderboard strategy adapts every query to the scores before it: it has no dry run")
-
-func (leaderboard) next(*multi, int) (*blockPlan, error) { return nil, errNoDryRun }
-
-// A runner is a strategy that runs the whole attack itself rather than
-// designing one block at a time (AttackMulti hands it over).
-type runner interface {
-	run(ctx context.Context, a *multi, s scorer.Server) (*Result, error)
-}
-
 // The strategy's constants.
 const (
 	// lbTargetFew and lbTargetMany are the expected number of
@@ -161,7 +150,7 @@ type lbQuery interface {
 	decode(score *big.Rat, idx []int, rs []rowInfo) (int, error)
 }
 
-func (leaderboard) run(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+func (leaderboard) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
 	if a.k != 2 {
 		return a.failed(&Result{}), fmt.Errorf("decode: the leaderboard strategy needs K = 2, not %d", a.k)
 	}

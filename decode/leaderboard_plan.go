@@ -154,9 +154,9 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 	return e, nil
 }
 
-// planEstimate returns Leaderboard's plan for PlanMulti: no blocks, the
+// plan returns Leaderboard's plan for PlanMulti: no blocks, the
 // first query's budget, and the estimate.
-func (l leaderboard) planEstimate(ctx context.Context, a *multi) (*MultiPlan, error) {
+func (l leaderboard) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

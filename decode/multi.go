@@ -114,9 +114,14 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	if opt.debugState != nil {
 		opt.debugState(a)
 	}
-	if r, ok := a.st.(runner); ok {
-		return r.run(ctx, a, s) // Leaderboard: no block at a time
-	}
+	return a.st.attack(ctx, a, s)
+}
+
+// runBlocks is a block designer's attack: it queries the blocks d
+// designs, one a query, decoding and verifying each, shrinking a block
+// that fails verification, until every label is known.
+func (a *multi) runBlocks(ctx context.Context, s scorer.Server, d designer) (*Result, error) {
+	opt := a.opt
 	res := &Result{Verified: true}
 	kmax := opt.blockCap(a.n)
 	fails := 0
@@ -124,7 +129,7 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 		if err := ctx.Err(); err != nil {
 			return a.partial(res), err
 		}
-		p, err := a.st.next(a, kmax)
+		p, err := d.next(a, kmax)
 		if err != nil {
 			return a.failed(res), err
 		}
@@ -239,14 +244,17 @@ func (a *multi) failed(res *Result) *Result {
 //
 // It returns ctx's error when ctx is done.
 func PlanMulti(ctx context.Context, opt MultiOptions) (*MultiPlan, error) {
-	k := opt.K
 	a, err := newMulti(opt.N, opt.K, opt)
 	if err != nil {
 		return nil, err
 	}
-	if e, ok := a.st.(estimator); ok {
-		return e.planEstimate(ctx, a)
-	}
+	return a.st.plan(ctx, a)
+}
+
+// dryRun is a block designer's plan: the blocks d designs if every query
+// verifies, known points counted at the class with the largest term.
+func (a *multi) dryRun(ctx context.Context, d designer) (*MultiPlan, error) {
+	opt, k := a.opt, a.k
 	worst := 0
 	for c := range k {
 		if a.known[c].tf[c] > a.known[worst].tf[worst] {
@@ -258,7 +266,7 @@ func PlanMulti(ctx context.Context, opt MultiOptions) (*MultiPlan, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p, err := a.st.next(a, opt.blockCap(a.n))
+		p, err := d.next(a, opt.blockCap(a.n))
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"context"
 	"math"
 	"math/big"
 	"testing"
@@ -21,6 +22,14 @@ func (partialBlocks) knownNeutral() bool { return false }
 func (partialBlocks) setup(a *multi)     { a.setupPartial() }
 func (partialBlocks) next(a *multi, kmax int) (*blockPlan, error) {
 	return a.planDigits(kmax, false, 0)
+}
+
+func (s partialBlocks) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
+	return a.runBlocks(ctx, srv, s)
+}
+
+func (s partialBlocks) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
+	return a.dryRun(ctx, s)
 }
 
 // The block code with partial decoding recovers every label, verified,

@@ -4,11 +4,13 @@
 package decode
 
 import (
+	"context"
 	"math"
 	"math/big"
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/primes"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // Primes is ICML Alg 1: the block's points get prime predictions (row c
@@ -23,7 +25,15 @@ func init() { register(Primes, "alg1") }
 
 func (primesStrategy) String() string     { return "primes" }
 func (primesStrategy) knownNeutral() bool { return true }
-func (primesStrategy) setup(*multi)       {}
+
+func (s primesStrategy) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
+	return a.runBlocks(ctx, srv, s)
+}
+
+func (s primesStrategy) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
+	return a.dryRun(ctx, s)
+}
+func (primesStrategy) setup(*multi) {}
 
 func (primesStrategy) next(a *multi, kmax int) (*blockPlan, error) {
 	return a.fixedPlan(kmax, func(kmax int, _ *blockPlan) (*blockPlan, error) { return a.planPrimes(kmax) })

@@ -1,10 +1,7 @@
 // This file defines the multi-query strategies' interface and registry.
 // A strategy is one file: a type implementing Strategy, an exported value
 // of it, and an init that registers its names (see blocks.go, primes.go,
-// alg3.go). A strategy that runs the whole attack itself (runner) has no
-// dry run, and gives PlanMulti and BoundMulti an estimate instead
-// (estimator; Leaderboard's is leaderboard_plan.go). labelinf plan lists
-// every registered strategy.
+// alg3.go for block designers, leaderboard.go for a list decoder).
 
 package decode
 
@@ -13,20 +10,39 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	"github.com/labelinf/labelinf/scorer"
 )
 
-// A Strategy is a multi-query attack: how it lays out the blocks of points
-// each query decodes. [Strategies] lists them; [ParseStrategy] finds one
-// by name. A nil Strategy means Cross.
+// A Strategy is a multi-query attack. There are two kinds: a block
+// designer ([Blocks], [Cross], [Primes], [Alg3]) designs one block of
+// unknown points a query, and the engine queries, decodes and verifies
+// it (runBlocks) and dry-runs its design (dryRun); a list decoder
+// ([Leaderboard], [Carry], [Hybrid], [KList], [KBin]) runs the whole
+// attack on the list engine (lbState, leaderboard.go), every query
+// following the scores before it, and has an estimate instead of a dry
+// run. [Strategies] lists them; [ParseStrategy] finds one by name. A nil
+// Strategy means Cross.
 type Strategy interface {
 	// String returns the strategy's name, as ParseStrategy accepts it.
 	String() string
 	// knownNeutral reports whether points already decoded are predicted
 	// neutral (1/K) in later queries, rather than at their label's row.
 	knownNeutral() bool
-	// setup prepares a new attack's state (point order, emulation).
+	// setup prepares a new attack's state (point order, emulation); it
+	// may hand the attack to another strategy by setting a.st where it
+	// does not apply (a list decoder against a model it cannot emulate).
 	setup(a *multi)
-	// next designs the next block of at most kmax unknown points.
+	// attack runs the attack on a's state against s.
+	attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error)
+	// plan returns the dry run (a block designer's) or the estimate (a
+	// list decoder's) of the attack on a's state.
+	plan(ctx context.Context, a *multi) (*MultiPlan, error)
+}
+
+// A designer is a block designer's one method beyond [Strategy]: next
+// designs the next block of at most kmax unknown points.
+type designer interface {
 	next(a *multi, kmax int) (*blockPlan, error)
 }
 
@@ -84,12 +100,6 @@ func retired(name string) (use, why string, ok bool) {
 		return "cross", "cross is lean's partial decoding with labels carried across queries and exact terms, and takes fewer queries on every scorer", true
 	}
 	return "", "", false
-}
-
-// An estimator is a strategy without a dry run (its queries follow the
-// scores): PlanMulti returns its estimate instead (leaderboard_plan.go).
-type estimator interface {
-	planEstimate(ctx context.Context, a *multi) (*MultiPlan, error)
 }
 
 // Strategies returns the multi-query strategies, in the order they

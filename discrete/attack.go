@@ -66,7 +66,7 @@ const (
 	// of classes ≥ 2 for K > 2.
 	Flip
 	// Group reads subset sums of a coin-weighing design: about
-	// 2N/log₂N queries (binary only).
+	// 2N/log₂N queries (K > 2: K − 1 times as many, one per class).
 	Group
 	// Family is the Brier score as the squared loss of [EA]'s family:
 	// single.AttackFamilyMulti's blocks of M rows with weights 2^j, N/M
@@ -105,7 +105,7 @@ func Strategies(m Metric, k int) []Strategy {
 	case k > 2 && m == AUC:
 		return nil
 	case k > 2:
-		return []Strategy{Flip, Edge}
+		return []Strategy{Flip, Group, Edge}
 	case m == Brier:
 		return []Strategy{Flip, Group, Family, Edge}
 	case m == AUC:
@@ -273,6 +273,8 @@ func Attack(ctx context.Context, s scorer.Server, o Options) (*decode.Result, er
 		err = r.family(ctx)
 	case st == Edge:
 		err = r.edge(ctx)
+	case o.K > 2 && st == Group:
+		err = r.kgroup(ctx)
 	case o.K > 2:
 		err = r.kflip(ctx)
 	default:
@@ -540,6 +542,10 @@ func Plan(o Options) (int, error) {
 		// At most: the walk (N moves, the first query included) and,
 		// per row, K − 1 probes.
 		q = 1 + o.N + (o.N-1)*(o.K-1)
+	case o.K > 2 && st == Group:
+		var pl planner
+		_, w := pl.plan(o.N)
+		q = 1 + (o.K-1)*w
 	case o.K > 2:
 		q = o.N + 1 + o.N*max(o.K-3, 0)
 	case st == Flip:

@@ -52,6 +52,9 @@ func TestAttacks(t *testing.T) {
 		{discrete.Brier, 2, 5, discrete.Family, 200},
 		{discrete.Brier, 2, -1, discrete.Family, 60},
 		{discrete.Accuracy, 3, 5, discrete.Flip, n + 2},
+		{discrete.Accuracy, 3, 5, discrete.Group, 630},
+		{discrete.Brier, 3, 5, discrete.Group, 630},
+		{discrete.Accuracy, 5, 5, discrete.Group, 1260},
 		{discrete.Brier, 3, 5, discrete.Flip, n + 2},
 		{discrete.Accuracy, 5, 5, discrete.Flip, 2*n + 100},
 	} {
@@ -75,19 +78,21 @@ func TestAttacks(t *testing.T) {
 // TestPlan: Plan counts what Attack sends.
 func TestPlan(t *testing.T) {
 	const n = 700
-	for _, m := range []discrete.Metric{discrete.Accuracy, discrete.AUC, discrete.Brier} {
-		for _, st := range discrete.Strategies(m, 2) {
-			y := labelsOf(9, n, 2)
-			o := discrete.Options{Metric: m, N: n, Decimals: 5, Strategy: st, Check: true}
-			want, err := discrete.Plan(o)
-			require.NoError(t, err)
-			res, err := discrete.Attack(context.Background(), sim(t, m.String(), y, 2, 5), o)
-			require.NoError(t, err)
-			if st == discrete.Edge {
-				assert.LessOrEqual(t, res.Queries, want, "%v %v: a bound", m, st)
-				continue
+	for _, k := range []int{2, 3} {
+		for _, m := range []discrete.Metric{discrete.Accuracy, discrete.AUC, discrete.Brier} {
+			for _, st := range discrete.Strategies(m, k) {
+				y := labelsOf(9, n, k)
+				o := discrete.Options{Metric: m, N: n, K: k, Decimals: 5, Strategy: st, Check: true}
+				want, err := discrete.Plan(o)
+				require.NoError(t, err)
+				res, err := discrete.Attack(context.Background(), sim(t, m.String(), y, k, 5), o)
+				require.NoError(t, err)
+				if st == discrete.Edge || k > 2 && st == discrete.Flip {
+					assert.LessOrEqual(t, res.Queries, want, "%v K=%d %v: a bound", m, k, st)
+					continue
+				}
+				assert.Equal(t, want, res.Queries, "%v K=%d %v", m, k, st)
 			}
-			assert.Equal(t, want, res.Queries, "%v %v", m, st)
 		}
 	}
 }

@@ -53,7 +53,7 @@ func TestBadInput(t *testing.T) {
 		{"K = 1", discrete.Options{Metric: discrete.Accuracy, N: 100, K: 1}},
 		{"AUC K = 3", discrete.Options{Metric: discrete.AUC, N: 100, K: 3}},
 		{"family on accuracy", discrete.Options{Metric: discrete.Accuracy, N: 100, Strategy: discrete.Family}},
-		{"group K = 3", discrete.Options{Metric: discrete.Accuracy, N: 100, K: 3, Strategy: discrete.Group}},
+		{"walk on AUC", discrete.Options{Metric: discrete.AUC, N: 100, Strategy: discrete.Edge}},
 		{"N differs", discrete.Options{Metric: discrete.Accuracy, N: 99}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -32,7 +32,12 @@
 //     Theorem 5]: M rows per query weighted 2^j, M as large as the
 //     rounding allows (6 at 5 decimals for N = 1,000: 126 queries; 20
 //     unrounded: 51).
-//   - K classes ([Flip] for K > 2): the all-class-0 prediction reads n₀,
+//   - K classes, [Group]: each weighing S is sent K − 1 times, S on class
+//     c and the rest on class 0, whose count of right rows n₀ − a₀ + a_c
+//     gives every class count a_c of S; each class indicator is then
+//     decoded on the same design: (K − 1)·q + 1 queries (626 for K = 3 at
+//     N = 1,000).
+//   - K classes, [Flip]: the all-class-0 prediction reads n₀,
 //     then each row moved to class 1 changes the count of right rows by
 //     −1, +1 or 0 (label 0, 1, or ≥ 2), and rows of labels ≥ 2 are moved
 //     to the other classes in turn: N + 1 queries for K = 3. A one-hot

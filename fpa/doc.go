@@ -27,63 +27,20 @@
 // mode). NaN, infinities, overflow and underflow are results, never
 // panics or errors.
 //
-// Every operation computes an integer R and exponent e with a sticky bit,
-// the exact value lying in [R, R+1)·2^e, and rounds it once ([Boldo09]'s
-// round-to-odd argument makes this exact for any mode). The arithmetic
-// paths, by format width (after a result's first use, none allocates per
-// operation unless noted):
+// For example, 1/3 in a 16-bit format of 5 exponent and 10 fraction bits,
+// rounded up, and then its logarithm in the same format:
 //
-//   - significands of at most 64 bits (FracBits ≤ 63): Add, Sub, Mul, Quo,
-//     FMA and Sqrt on 128- and 192-bit words from math/bits;
-//   - 65 to 126 bits (binary128): Add, Sub, Mul, Quo and Sqrt on 256-bit
-//     words (Add of operands less than 64 places apart on 192 bits, Sqrt
-//     by Zimmermann's SqrtRem [Zim99]), FMA on 384-bit words;
-//   - 127 to 2,048 bits (m = 1,000): the significands' words read in
-//     place and every result rounded straight into z's words (roundW):
-//     Add and Sub on the words, Mul by a short product with a Ziv test
-//     (the full product when it fails; math/big's product without the
-//     assembly), Quo by a short Knuth division with a Ziv test (the exact
-//     division when it fails), Sqrt by SqrtRem [MCA, Algorithm 1.12] on
-//     words; FMA sums on big.Int and rounds with the same word-level
-//     rounding. On amd64 with BMI2 and ADX the word loops (products,
-//     multiply-subtract, the division, shifts, shifted sums) are assembly
-//     kernels (mulw_amd64.s) checked word for word against their math/bits
-//     versions, which run elsewhere (and under the purego build tag);
-//   - wider: big.Int with pooled scratch integers (Sqrt by a
-//     precision-halving Newton iteration); above 4,096-word intermediates
-//     the scratch is not kept.
+//	f := fpa.Format{ExpBits: 5, FracBits: 10} // binary16
+//	one := fpa.New(f).SetInt64(1)
+//	three := fpa.New(f).SetInt64(3)
+//	q := fpa.New(f).SetMode(fpa.ToPositiveInf).Quo(one, three)
+//	fmt.Println(q.Text('x', -1), q.Text('g', -1), q.Acc())
+//	l := fpa.New(f).Log(q)
+//	fmt.Println(l.Text('x', -1), l.Text('g', -1), l.Acc())
 //
-// Log, Log1p and Exp take, in order: a float64 path up to 45 bits (Go's
-// libm result widened to ±4 ulps), a double-double path up to 53 bits
-// (Tang's table-driven algorithms, relative error below 2^−98), ln128's
-// logarithm up to 120 bits, and up to 2,000 bits a fixed-point exp with a
-// cached ln 2 and a table-driven logarithm (Wong–Goto reduction by 15
-// small-integer multiplications, logarithms of the table computed on first
-// use, a Taylor series of about ten terms [Muller16]); each result is accepted
-// only when its error interval decides the rounding (Ziv's test [Ziv91]),
-// and otherwise, as in wider formats, apa's correctly rounded functions at
-// Prec+2 bits run; for exponents beyond big.Float's int32 range they
-// reduce the argument and apply Ziv's strategy. Beyond 53 bits these
-// paths allocate.
-//
-// Measured cost (BENCHMARKS.md; same-run ratios, medians of five
-// alternating repetitions on a loaded 2-core machine, load average
-// 22–31). Against native float64 on a register-resident dependent chain,
-// binary64 Add is about 26× slower, Mul 14×, Quo 3.9×. Against MPFR
-// emulating the same format (mpfr_set_emin/emax, mpfr_subnormalize;
-// internal/mpfrfmt), fpa ÷ MPFR per operation:
-//
-//	format       add   sub   mul   div   sqrt  fma   log   exp   log1p
-//	binary32     1.2   1.2   0.88  1.1   1.2   1.2   0.03  0.05  0.04
-//	binary64     1.1   1.2   0.83  1.0   1.2   1.2   0.14  0.16  0.04
-//	binary128    1.7   1.6   1.8   1.5   1.5   1.5   2.2   2.6   1.9
-//	m = 1,000    2.0   2.1   1.4   1.5   1.8   1.8   0.7   2.1   0.7
-//	m = 100,000  1.8   1.9   2.2   2.4   6.5   2.2   7.0   5.6   7.1
-//
-// (m = FracBits with 20 exponent bits; the m = 1,000 log and log1p cells
-// are from a later same-run comparison, after the table-driven logarithm,
-// BENCHMARKS.md §14. MPFR's binary32/binary64 log, exp
-// and log1p times swing most between repetitions: 0.02–0.2.)
+// prints the quotient and its logarithm, each as an exact hex float, the
+// shortest decimal that identifies it, and the direction of its rounding
+// (the package's Example shows the output).
 //
 // Conversions: [Float.SetFloat64], [Float.Float64], [Float.SetBig],
 // [Float.Big], [Float.SetRat], [Float.SetBits] and [Float.Bits] (IEEE
@@ -111,6 +68,16 @@
 // error stays within an attack's slack (Λ/2 − τ, [EA, Prop 1]);
 // [Prop3Phi] is [EA, Prop 3]'s bound, which only accounts for
 // representing Λ and so is far too small for large N (see BENCHMARKS.md).
+//
+// # How it works
+//
+// Every operation computes an integer significand with a sticky bit and
+// rounds it once; formats up to 64, 126 and 2,048 significand bits have
+// word-level paths (amd64 assembly kernels for the widest), and the
+// elementary functions accept a fast result only when its error interval
+// decides the rounding (Ziv's test), falling back to package apa. The
+// design note docs/design/fpa.md in the repository has the paths, the
+// algorithms and their cost against native float64 and MPFR.
 //
 // # References
 //

@@ -35,3 +35,20 @@ func ExampleLoss() {
 	// Output:
 	// 1.7e-05
 }
+
+// 1/3 in a 16-bit format of 5 exponent and 10 fraction bits (binary16),
+// rounded up, then its logarithm in the same format, rounded to nearest:
+// each as an exact hex float, the shortest decimal that identifies it,
+// and the direction of its rounding. This is the package doc's example.
+func Example() {
+	f := fpa.Format{ExpBits: 5, FracBits: 10} // binary16
+	one := fpa.New(f).SetInt64(1)
+	three := fpa.New(f).SetInt64(3)
+	q := fpa.New(f).SetMode(fpa.ToPositiveInf).Quo(one, three)
+	fmt.Println(q.Text('x', -1), q.Text('g', -1), q.Acc())
+	l := fpa.New(f).Log(q)
+	fmt.Println(l.Text('x', -1), l.Text('g', -1), l.Acc())
+	// Output:
+	// 0x1.558p-02 0.3335 Above
+	// -0x1.19p+00 -1.098 Above
+}

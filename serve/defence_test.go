@@ -5,11 +5,13 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labelinf/labelinf/defence"
 	"github.com/labelinf/labelinf/scorer"
@@ -382,4 +384,79 @@ func TestDefenceStateImport(t *testing.T) {
 	require.NoError(t, os.WriteFile(state, []byte("not json"), 0o600))
 	_, err = newEnvDB(t, filepath.Join(dir, "serve4.db"), [][]int{hold}, ladder)
 	assert.ErrorContains(t, err, "defence_state_file")
+}
+
+// TestReplicaNoiseNotShared: two servers on one database with fresh
+// noise (no simulation_seed) draw their own noise: the same prediction
+// gets different scores through each, the database holds no stream
+// position, and each process's nonce is its own. Under simulation_seed
+// the positions are stored (replicas continue one stream).
+func TestReplicaNoiseNotShared(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 15))
+	const n = 200
+	labels := randLabels(r, n, 2)
+	st, err := OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "serve.db"))
+	require.NoError(t, err)
+	defer st.Close()
+	none := -1
+	cc := CompetitionConfig{ID: "d", Classes: 2, Metric: "leaderboard", Decimals: &none, PublicFraction: 1, Labels: writeLabels(t, labels),
+		Defence: &defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.01}}}
+	k, tok, err := NewKey("eve", time.Now())
+	require.NoError(t, err)
+	require.NoError(t, st.AddKey(context.Background(), k))
+	p := make([]float64, n)
+	for i := range p {
+		p[i] = r.Float64()
+	}
+	score := func(srv *Server) string {
+		req, _ := http.NewRequest("POST", "/v1/competitions/d/submissions", strings.NewReader(string(predJSON(p))))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		require.Equal(t, http.StatusCreated, w.Code, w.Body.String())
+		return jsonNumber(t, w.Body.String(), "score")
+	}
+	replicas := func(cc CompetitionConfig) []*Server {
+		var out []*Server
+		for range 2 {
+			c, err := NewCompetition(cc, nil)
+			require.NoError(t, err)
+			srv, err := NewServer(Options{Store: st, Competitions: []*Competition{c}})
+			require.NoError(t, err)
+			out = append(out, srv)
+		}
+		return out
+	}
+	scopes := func(comp string) []string {
+		var out []string
+		require.NoError(t, st.DefenceState(context.Background(), comp, func(tx StateTx) error {
+			var err error
+			out, err = tx.Scopes()
+			return err
+		}))
+		return out
+	}
+	two := replicas(cc)
+	// Each replica's first draw: with a shared stream (a fixed nonce, or
+	// a stored counter) they would be equal.
+	a, b := score(two[0]), score(two[1])
+	assert.NotEqual(t, a, b, "two replicas drew the same fresh noise")
+	assert.Empty(t, scopes("d"), "a real competition stores no stream position")
+
+	cc.ID = "s"
+	cc.SimulationSeed = "00000000000000000000000000000000000000000000000000000000000000d4"
+	sim := replicas(cc)
+	score2 := func(srv *Server) string {
+		req, _ := http.NewRequest("POST", "/v1/competitions/s/submissions", strings.NewReader(string(predJSON(p))))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		require.Equal(t, http.StatusCreated, w.Code, w.Body.String())
+		return jsonNumber(t, w.Body.String(), "score")
+	}
+	s1, s2 := score2(sim[0]), score2(sim[1])
+	assert.NotEqual(t, s1, s2, "the second replica continues the stream: the next draw")
+	assert.Equal(t, []string{scopeStreams}, scopes("s"))
 }

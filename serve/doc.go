@@ -222,6 +222,25 @@
 // does not describe (a split or subset, Thresholdout, the Ladder, noise),
 // naming it, before any submission.
 //
+// # Hosts that evaluate submitted models
+//
+// labelinf serve scores prediction files. A host that instead runs
+// submitted models (ONNX, code competitions, evaluation services) leaks
+// the same way, through a model: package mutnet writes MUTNET [EA,
+// Theorem 9] as ONNX models that onnxruntime runs, recovering every one
+// of 45 labels (float64; 17 in float32) from one unrounded log-loss, in
+// forms that recognise the test rows by content, by a keyed hash, or by
+// their position in the batch. Such a host should: run labelinf inspect
+// on every submission (the signatures: stored rows or lookup tables,
+// nearest-row searches, dead-ReLU branches, superincreasing logits,
+// batch-shape switches; exit 3 when flagged); run the model on the test
+// rows in a shuffled order and in batches other than the test set's size
+// (this defeats the position form only: the content forms still work);
+// compare its outputs on the test rows with those on slightly moved
+// copies (a model whose output jumps is a lookup); and report losses
+// rounded and with the defences below, which are what bounds the leak
+// for every form (labelinf audit measures them).
+//
 // # References
 //
 //   - [Fawcett06] T. Fawcett, "An introduction to ROC analysis", Pattern

@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/labelinf/labelinf/audit"
+	"github.com/labelinf/labelinf/platform"
 )
 
 // selfEnv is added to the environment of a labelinf process this one
@@ -23,8 +24,10 @@ var selfEnv []string
 func runAudit(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet("audit", stderr)
-	config := fs.String("config", "", "competition config `FILE`: the audit's (.json, .yaml or .yml) or labelinf serve's config file as it is (required)")
+	config := fs.String("config", "", "competition config `FILE`: the audit's (.json, .yaml or .yml) or labelinf serve's config file as it is (this or -bundle is required)")
 	competition := fs.String("competition", "", "the competition `ID` to audit when -config is serve's config file holding several")
+	var bo bundleFlags
+	bo.add(fs)
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of the table")
 	out := fs.String("out", "", "write report.json, table.txt, plot.png and plot.svg into `DIR`")
 	inprocess := fs.Bool("inprocess", false, "attack an in-process simulation of each cell instead of labelinf serve over loopback HTTP (faster; the same report)")
@@ -43,8 +46,8 @@ func runAudit(e *env, args []string) int {
 		return usageError(stderr, "audit", fmt.Errorf(format, a...))
 	}
 	switch {
-	case *docs != "" && (*config != "" || *competition != "" || *honest != "" || *out != "" || *asJSON):
-		return usage("-docs takes no -config, -competition, -honest, -out or -json: it runs the documented audits")
+	case *docs != "" && (*config != "" || *competition != "" || bo.set() || *honest != "" || *out != "" || *asJSON):
+		return usage("-docs takes no -config, -competition, -bundle, -honest, -out or -json: it runs the documented audits")
 	case *docs != "":
 		if *workers == 0 {
 			*workers = 2
@@ -57,13 +60,33 @@ func runAudit(e *env, args []string) int {
 			return failure(stderr, "audit", err)
 		}
 		return 0
-	case *config == "":
-		return usage("-config is required")
+	case *config == "" && !bo.set():
+		return usage("-config or -bundle is required")
+	case *config != "" && bo.set():
+		return usage("-config and -bundle (or -platform kaggle) exclude each other")
+	case *competition != "" && bo.set():
+		return usage("-competition applies to -config, not -bundle")
 	case *workers < 0 || (*workers == 0 && setFlags(fs)["workers"]):
 		return usage("-workers %d: need ≥ 1", *workers)
 	}
-	cfg, err := audit.LoadConfigFor(*config, *competition)
-	if err != nil {
+	var (
+		cfg *audit.Config
+		err error
+	)
+	if bo.set() {
+		var b *platform.Bundle
+		var cleanup func()
+		cfg, b, cleanup, err = bo.config()
+		if err != nil {
+			return usage("%v", err)
+		}
+		defer cleanup()
+		w := io.Writer(stdout)
+		if *asJSON {
+			w = stderr
+		}
+		writeBundleSettings(w, b)
+	} else if cfg, err = audit.LoadConfigFor(*config, *competition); err != nil {
 		return usage("%v", err)
 	}
 	if *honest != "" {

@@ -88,24 +88,30 @@ func discreteTarget(ctx context.Context, a *attackFlags) (m metricScorer, ok boo
 // runDiscrete is attack against accuracy, ROC AUC or the Brier score.
 func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 	fail := func(err error) int { return usageError(e.stderr, "attack", err) }
-	if err := rejectFlags(a.set, "to accuracy, roc-auc and brier", "encoding", "weights", "margin", "no-emulate", "timeout", "delta"); err != nil {
+	if err := rejectFlags(a.set, "to accuracy, roc-auc and brier", "encoding", "weights", "margin", "no-emulate", "timeout"); err != nil {
 		return fail(err)
 	}
 	var err error
-	var tau float64
-	switch *a.noise {
-	case "none":
-		if a.set["tau"] {
-			return fail(errors.New("-tau without -noise"))
+	// Noise as the log-loss attacks take it: bounded, or fresh Gaussian
+	// or Laplace noise, which the attacks average over repeated
+	// submissions (discrete.NoiseRepeats).
+	nz, err := scorer.ParseNoise(*a.noise, *a.tau, *a.delta)
+	if err != nil {
+		return fail(err)
+	}
+	switch nz.Kind {
+	case scorer.NoNoise:
+		if a.set["tau"] || a.set["delta"] {
+			return fail(errors.New("-tau and -delta need -noise"))
 		}
-	case "bounded":
-		tau = *a.tau
-		if !(tau > 0) {
-			return fail(fmt.Errorf("-tau %v: -noise bounded needs a noise scale > 0", tau))
+	case scorer.Bounded, scorer.Gaussian, scorer.Laplace:
+		if !(nz.Tau > 0) || math.IsInf(nz.Tau, 0) {
+			return fail(fmt.Errorf("-tau %v: -noise %s needs a finite noise scale > 0", nz.Tau, *a.noise))
 		}
 	default:
-		return fail(fmt.Errorf("-noise %s: against %v only bounded noise is modelled", *a.noise, ms.metric))
+		return fail(fmt.Errorf("-noise %s: against %v only bounded, gaussian and laplace noise are modelled", *a.noise, ms.metric))
 	}
+	tau := nz.Tau
 	n, k := *a.n, *a.k
 	if k < 2 || k > 64 {
 		return fail(fmt.Errorf("-k %d outside [2, 64]", k))
@@ -155,8 +161,8 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 			return fail(err)
 		}
 		sc = sim
-		if tau > 0 {
-			if sc, err = oracle.NewNoisy(sim, scorer.Noise{Kind: scorer.Bounded, Tau: tau}, *a.seed); err != nil {
+		if nz.Kind != scorer.NoNoise {
+			if sc, err = oracle.NewNoisy(sim, nz, *a.seed); err != nil {
 				return fail(err)
 			}
 		}
@@ -167,9 +173,7 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 	// The attack from the catalogue: auto is its rule (discrete.Choose
 	// for these metrics), a name must apply to the metric and K.
 	tg := catalog.Target{Metric: ms.metric.String(), N: n, K: k, Decimals: ms.decimals}
-	if tau > 0 {
-		tg.Noise = scorer.Noise{Kind: scorer.Bounded, Tau: tau}
-	}
+	tg.Noise = nz
 	var at *catalog.Attack
 	if *a.strategy == catalog.AutoName {
 		at, err = catalog.Auto(tg)
@@ -204,10 +208,7 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 	} else {
 		assume += ",dec=none"
 	}
-	noise := "none"
-	if tau > 0 {
-		noise = "bounded"
-	}
+	noise := nz.Kind.String()
 	out := attackOut{N: n, K: k, Scorer: scorerName, Assume: assume, Strategy: at.Name, Noise: noise, Tau: tau,
 		Seconds: el, ScorerSeconds: ts.d.Seconds(), AttackSeconds: el - ts.d.Seconds()}
 	out.AttackCPUSeconds, out.ScorerCPUSeconds = ts.cpuSeconds(c1-c0, cok0 && cok1)

@@ -120,7 +120,10 @@ func TestAttackMetricsSimulated(t *testing.T) {
 		{[]string{"-scorer", "roc-auc", "-k", "3", "-n", "10"}, 2},
 		{[]string{"-scorer", "accuracy", "-n", "10", "-strategy", "family"}, 2},
 		{[]string{"-scorer", "accuracy", "-n", "10", "-strategy", "blocks"}, 2},
-		{[]string{"-scorer", "accuracy", "-n", "10", "-noise", "gaussian", "-tau", "0.1"}, 2},
+		// Fresh Gaussian noise: means of repeated submissions.
+		{[]string{"-scorer", "accuracy", "-n", "100", "-noise", "gaussian", "-tau", "0.002", "-check"}, 0},
+		{[]string{"-scorer", "accuracy", "-n", "10", "-noise", "multiplicative", "-tau", "0.1"}, 2},
+		{[]string{"-scorer", "accuracy", "-n", "10", "-delta", "0.1"}, 2},
 		{[]string{"-scorer", "accuracy", "-n", "10", "-margin", "0.1"}, 2},
 		// 2 decimals cannot tell one label of 1,000: auto is the
 		// threshold crossing, which recovers every label.

@@ -14,7 +14,7 @@
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
 //	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk] [-n N] [-k K]
-//	                [-seed S] [-labels FILE] [-noise bounded -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
+//	                [-seed S] [-labels FILE] [-noise KIND -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
 //	                [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
@@ -27,6 +27,10 @@
 //	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
 //	labelinf audit -config FILE [-competition ID] [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
 //	labelinf audit -docs ROOT
+//	labelinf audit -bundle PATH [-platform kaggle] [-phase NAME] [-labels FILE] [-column NAME] [-metric NAME]
+//	               [-decimals D] [-daily-limit N] [-public-fraction F] [-inprocess] [-json] [-out DIR] [-quiet]
+//	labelinf score -platform codabench|evalai|huggingface -metric NAME -key KEY -secret-file FILE
+//	               [-defence FILE] [-ref PATH] [-res PATH] [-out DIR] [-split CODENAME] [-column NAME]
 //	labelinf mutnet [-form theorem9|rows|split|hash|position] [-features FILE | -n N -dim D] [-base MODEL.onnx]
 //	                [-dtype float64|float32] [-block M] [-tau T] [-sigmoid-ulps U] [-seed S] -out MODEL.onnx [-plan FILE] [-json]
 //	labelinf mutnet -decode -plan FILE [-score S[,S...] | -scores FILE] [-labels FILE] [-labels-out FILE] [-json]
@@ -119,7 +123,9 @@
 // run adds its retries and partially decoded blocks), or for an attack
 // whose queries follow the scores an estimate a–b from its construction
 // (decode.QueryEstimate; JSON estimate_low, estimate_high; a+ where the
-// band has no upper end; not a bound), or nothing but its bound. Beside
+// band has no upper end; not a bound), or for one without either (kbin,
+// klist) the queries of one run against a simulated scorer of the model
+// on a seeded random labeling (≈q; N ≤ 25000), or nothing but its bound. Beside
 // each figure, "at least" is a proven lower bound on the queries (JSON
 // lower_bound), never above the row's own figure: the attack's own for
 // every labeling (decode.BoundMulti, seconds at N = 10^6), or the
@@ -216,7 +222,8 @@
 //	flip           one row a query: N queries (K = 2), N + 1 for K = 3;
 //	               accuracy, roc-auc, brier (-scorer METRIC)
 //	group          subset sums of a coin-weighing design (Cantor–Mills),
-//	               about 2N/log₂N queries; binary accuracy, roc-auc, brier
+//	               about 2N/log₂N queries (K − 1 times as many for K
+//	               classes); accuracy, roc-auc, brier
 //	family         the Brier score as the loss family's squared loss
 //	               (single.AttackFamilyMulti): blocks of rows weighted 2^j;
 //	               binary brier
@@ -329,16 +336,20 @@
 // them (-scorer http://…, -assume empty or that metric) the attack reads
 // the metric and decimals from the server and checks the labels at the
 // end. -strategy is auto, flip (one row per query: N queries), group
-// (subset sums of a coin-weighing design: about 2N/log₂N queries, 314 at
-// N = 1,000; binary), family (the binary Brier score as the loss family's
-// squared loss, single.AttackFamilyMulti: 126 queries at N = 1,000 and 5
-// decimals, 51 unrounded) or walk (accuracy, brier, any K: the threshold
+// (subset sums of a coin-weighing design: about 2N/log₂N queries,
+// 314 at N = 1,000 with -check; K − 1 times as many for K classes), family (the binary Brier
+// score as the loss family's squared loss, single.AttackFamilyMulti:
+// 126 queries at N = 1,000 and 5 decimals, 51 unrounded,
+// with -check) or walk (accuracy, brier, any K: the threshold
 // crossing for a score rounded coarser than one label, a walk to a
 // rounding edge and then a probe per row: about 1,100 queries at 2
 // decimals on 1,000 rows, with a windowed check that stays decisive);
 // auto picks walk where the rounding is coarser than one label, else the
-// fewest planned queries; K > 2 is flip (N + 1 queries for K = 3) or walk.
-// -noise bounded -tau T is the only noise modelled. The output adds floor
+// fewest planned queries; K > 2 is group, flip (N + 1 queries for K = 3) or
+// walk.
+// -noise bounded, gaussian or laplace -tau T (-delta D): fresh Gaussian or
+// Laplace noise is averaged over repeated submissions
+// (discrete.NoiseRepeats). The output adds floor
 // (JSON): the information bound, log₂ of the labelings with the labels'
 // class counts over log₂ of the distinct scores one release can take.
 // Rounding too coarse for the walk to reach an edge (1 decimal on 1,000
@@ -595,6 +606,42 @@
 // attacks an in-process simulation of each cell instead, faster and with
 // the same report, byte for byte. A missing or bad config, labels or
 // honest files exit 2.
+//
+// -bundle PATH reads a platform's bundle instead of a config (package
+// platform, docs/PLATFORMS.md): a Codabench competition.yaml (version 2),
+// an EvalAI challenge_config.yaml or a Hugging Face conf.json with its
+// solution.csv (the file, its directory or a zip); -platform kaggle takes
+// Kaggle's solution file with the host's -daily-limit and -public-fraction
+// (or a Usage column) and Kaggle's 5 decimals. -phase picks a phase when
+// there are several; -labels, -column and -metric say what the bundle
+// does not (the labels' file or column, how its scorer computes the
+// score); -decimals, -daily-limit and -public-fraction override it. Each
+// setting is printed before the table with the bundle field it came from,
+// e.g. "decimals 2 (challenge_phase_splits[0].leaderboard_decimal_precision)".
+// A setting that is needed and given nowhere exits 2 naming the field.
+//
+// # score
+//
+// labelinf score is a platform's defended scoring step (also built alone,
+// without databases or plotting, as cmd/labelinf-score): it reads the
+// reference (-ref: the labels file or its directory; CSV with a header,
+// one class per line or one-hot rows) and the submission (-res: the
+// prediction file or its directory; an id column is matched to the
+// reference's ids), scores it with -metric (a log-loss scorer model, as
+// serve's metric) on the public rows (a split or Usage column; else all),
+// releases the score through -defence's stateless defences (package
+// defence's settings: subset, noise keyed with -secret-file's host secret
+// as serve's defence_secret_file, decimals) exactly as labelinf serve
+// releases it, and writes the platform's result under -key: codabench,
+// scores.json in -out (defaults /app/input/ref, /app/input/res,
+// /app/output, the compute worker's layout); evalai, {"result": [{SPLIT:
+// {KEY: score}}], "submission_result": ...} on stdout (-split names the
+// dataset split); huggingface, {"public_score": {KEY: score},
+// "private_score": {KEY: score}} on stdout. The Ladder, Thresholdout and
+// limits keep state between submissions: they are refused here and run in
+// labelinf serve. The shims that call it (Codabench metadata.yaml, EvalAI
+// main.py, Hugging Face metric.py) are in platform/shims. A bad flag,
+// defence or secret exits 2; an unreadable or mismatched file exits 1.
 //
 // # serve
 //

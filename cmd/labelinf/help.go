@@ -27,8 +27,13 @@ var manualSource string
 // manualText returns the manual: manual.txt with attackCatalog's list in
 // place of {{attacks}}.
 func manualText() string {
-	return strings.Replace(manualSource, "{{attacks}}", attackList(), 1)
+	s := strings.Replace(manualSource, "{{attacks}}", attackList(), 1)
+	// Figures are marked as in the Markdown docs (TestFigures checks
+	// them against the code); the manual shows the value alone.
+	return figMarks.ReplaceAllString(s, "$1")
 }
+
+var figMarks = regexp.MustCompile(`<!-- fig [a-z0-9-]+ -->(.*?)<!-- /fig -->`)
 
 // A topic is one section of the manual: the text before the first heading
 // is "commands", and each "# Heading" is one topic named by its words in

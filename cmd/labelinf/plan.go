@@ -293,7 +293,7 @@ func runPlan(e *env, args []string) int {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintln(e.stdout, "queries: the dry run's count, every block decoded whole (a real run adds its retries and partially decoded blocks); a–b, a+: an estimate from the attack's construction")
+	fmt.Fprintln(e.stdout, "queries: the dry run's count, every block decoded whole (a real run adds its retries and partially decoded blocks); a–b, a+, ≈a: an estimate, from the attack's construction or one simulated run (its note says which)")
 	fmt.Fprintln(e.stdout, "at least: a proven lower bound on the attack's queries, never above its own count or estimate: its own for every labeling, or the floor above (every attack) where that is higher")
 	for _, r := range out.Strategies {
 		if r.DryRun != "" && r.Error == "" {

@@ -22,7 +22,7 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
                        [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
                        [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
        labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk] [-n N] [-k K]
-                       [-seed S] [-labels FILE] [-noise bounded -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
+                       [-seed S] [-labels FILE] [-noise KIND -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
        labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
                        [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
                        [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
@@ -35,6 +35,10 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
        labelinf repro [-all] [-quick] [-out DIR] [NAME...]
        labelinf audit -config FILE [-competition ID] [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
        labelinf audit -docs ROOT
+       labelinf audit -bundle PATH [-platform kaggle] [-phase NAME] [-labels FILE] [-column NAME] [-metric NAME]
+                      [-decimals D] [-daily-limit N] [-public-fraction F] [-inprocess] [-json] [-out DIR] [-quiet]
+       labelinf score -platform codabench|evalai|huggingface -metric NAME -key KEY -secret-file FILE
+                      [-defence FILE] [-ref PATH] [-res PATH] [-out DIR] [-split CODENAME] [-column NAME]
        labelinf mutnet [-form theorem9|rows|split|hash|position] [-features FILE | -n N -dim D] [-base MODEL.onnx]
                        [-dtype float64|float32] [-block M] [-tau T] [-sigmoid-ulps U] [-seed S] -out MODEL.onnx [-plan FILE] [-json]
        labelinf mutnet -decode -plan FILE [-score S[,S...] | -scores FILE] [-labels FILE] [-labels-out FILE] [-json]
@@ -78,6 +82,7 @@ var commands = []command{
 	{name: "bits", run: runBits},
 	{name: "repro", run: runRepro},
 	{name: "audit", run: runAudit},
+	{name: "score", run: runScore},
 	{name: "mutnet", run: runMutnet},
 	{name: "inspect", run: runInspect},
 	{name: "serve", run: runServe, signalEnds: true},
