@@ -59,6 +59,17 @@
 // time: one config gives byte-identical JSON, whatever the number of
 // workers and whichever of the two targets.
 //
+// # Hosts that evaluate models
+//
+// The audit prices defences against attacks that submit predictions. A
+// host that evaluates submitted models faces the same attacks carried by
+// a model (package mutnet: MUTNET as ONNX, one unrounded log-loss gives
+// 45 labels in float64), so the same defences, audited here, bound its
+// leak; in addition it should run labelinf inspect on every model,
+// evaluate in a shuffled order and in batches other than the test set's
+// size, and never report a loss of a model it has not inspected (see
+// package serve, "Hosts that evaluate submitted models").
+//
 // # References
 //
 //   - [AKXFT21] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,

@@ -25,6 +25,8 @@ var items = []*Item{
 		Command: "labelinf repro ea-fig2", run: runEAFig2},
 	{Name: "ea-fig3", Title: "EA Fig 3 (multi-query accuracy against M on Iris and Satellite)", Cheap: true,
 		Command: "labelinf repro ea-fig3", run: runEAFig3},
+	{Name: "ea-thm9", Title: "EA Thm 9 / App G: MUTNET as ONNX models run by onnxruntime, labels from the host's sklearn log_loss", Cheap: true,
+		Command: "labelinf repro ea-thm9", run: runEAThm9},
 	{Name: "blia-table4", Title: "BLIA Table 4 (CENSUS against ε) with exact intervals, the DP bound and the decoy control", Cheap: true,
 		Command: "labelinf repro blia-table4", run: runBLIATable4},
 }

@@ -94,6 +94,22 @@
 // charged, so retry with the same Idempotency-Key, which answers the
 // stored submission or submits it. No answer contradicts the database.
 //
+// # Submissions from a platform's scoring step
+//
+// A competition with host_token_file also answers POST
+// /v1/competitions/{id}/host/submissions (host.go): a Codabench, EvalAI
+// or Hugging Face scoring step (docs/PLATFORMS.md) posts each
+// submission's body as above with Authorization: Bearer HOST_TOKEN, the
+// header Labelinf-Team: the platform's stable team id, and Idempotency-Key:
+// the platform's stable submission id (required). The submission is
+// charged to the team's key, created on the team's first submission, so
+// the limits, the Ladder and Thresholdout hold per team as for serve's
+// own keys, and a platform that retries a submission gets the first
+// answer again, charged once. Rejections: 401 bad_host_token, 400
+// bad_team or missing_idempotency_key, 403 revoked_key (a team whose key
+// the host revoked), 404 not_found without host_token_file, and every
+// rejection of the route above.
+//
 // # What a rejection may say
 //
 // Nothing a request is told for free may depend on the private labels:
@@ -221,6 +237,25 @@
 // [NewClient]) refuse a competition that publishes a defence its model
 // does not describe (a split or subset, Thresholdout, the Ladder, noise),
 // naming it, before any submission.
+//
+// # Hosts that evaluate submitted models
+//
+// labelinf serve scores prediction files. A host that instead runs
+// submitted models (ONNX, code competitions, evaluation services) leaks
+// the same way, through a model: package mutnet writes MUTNET [EA,
+// Theorem 9] as ONNX models that onnxruntime runs, recovering every one
+// of 45 labels (float64; 17 in float32) from one unrounded log-loss, in
+// forms that recognise the test rows by content, by a keyed hash, or by
+// their position in the batch. Such a host should: run labelinf inspect
+// on every submission (the signatures: stored rows or lookup tables,
+// nearest-row searches, dead-ReLU branches, superincreasing logits,
+// batch-shape switches; exit 3 when flagged); run the model on the test
+// rows in a shuffled order and in batches other than the test set's size
+// (this defeats the position form only: the content forms still work);
+// compare its outputs on the test rows with those on slightly moved
+// copies (a model whose output jumps is a lookup); and report losses
+// rounded and with the defences below, which are what bounds the leak
+// for every form (labelinf audit measures them).
 //
 // # References
 //

@@ -72,3 +72,28 @@ func TestMutNetAttack(t *testing.T) {
 	_, err = NewMutNet(x, 0, h, rng)
 	assert.Error(t, err)
 }
+
+// TestMutNetNegativeInput pins where [EA, Appendix G]'s setup claims too
+// much: "MUTNET_x converts any real vector v into x" holds only for v ≥ 0
+// (Theorem 9 assumes v ∈ (0,1)^d): with negative entries v·M₁ > 0, the
+// ReLU is live and the output moves off x′.
+func TestMutNetNegativeInput(t *testing.T) {
+	rng := testrand.New(t)
+	x := []*big.Float{big.NewFloat(-3), big.NewFloat(-1.5)}
+	net, err := NewMutNet(x, 4, 8, rng)
+	require.NoError(t, err)
+	pos, err := net.Logits([]float64{0.2, 0.7, 0.1, 0.9})
+	require.NoError(t, err)
+	for i := range x {
+		assert.Zero(t, pos[i].Cmp(x[i]), "v ≥ 0: output %d must be x′", i)
+	}
+	neg, err := net.Logits([]float64{-0.2, -0.7, -0.1, -0.9})
+	require.NoError(t, err)
+	moved := 0
+	for i := range x {
+		if neg[i].Cmp(x[i]) != 0 {
+			moved++
+		}
+	}
+	assert.Equal(t, len(x), moved, "v < 0: every output moves off x′")
+}

@@ -14,6 +14,7 @@ number a leaderboard shows; one line per model, in order. The runtime's output g
 --mode rows     one row per run (batches of one, in file order)
 --mode one      one input v in (0,1)^d; the model's output row is the
                 whole prediction vector (EA Theorem 9's host)
+--mode one-neg  the same with v in (-1,0)^d
 --dtype         float32 or float64: the type the features are fed in
 --noise TAU     add noise uniform in [-TAU, TAU] to the score (seeded)
 """
@@ -53,7 +54,7 @@ def main():
     ap.add_argument("features")
     ap.add_argument("labels")
     ap.add_argument("models", nargs="+")
-    ap.add_argument("--mode", default="batch", choices=["batch", "shuffle", "rows", "one"])
+    ap.add_argument("--mode", default="batch", choices=["batch", "shuffle", "rows", "one", "one-neg"])
     ap.add_argument("--dtype", default="float64", choices=["float32", "float64"])
     ap.add_argument("--ort", default=os.environ.get("LABELINF_ORT_NODE", ""))
     ap.add_argument("--noise", type=float, default=0.0)
@@ -72,8 +73,10 @@ def score(a, model, x, y, k):
     onnx.checker.check_model(onnx.load(model), full_check=True)
     n = len(y)
     rng = np.random.default_rng(a.seed)
-    if a.mode == "one":
+    if a.mode in ("one", "one-neg"):
         v = rng.uniform(0.01, 0.99, size=(1, x.shape[1]))
+        if a.mode == "one-neg":
+            v = -v
         out, meta = run(model, v, a.dtype, a.ort)
         p = out[0]
     elif a.mode == "rows":
