@@ -2,7 +2,12 @@ package catalog
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
+
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/scorer"
 )
 
 // AutoName is the name that asks for [Auto]'s pick (labelinf attack
@@ -38,7 +43,8 @@ const AutoDoc = "the one rule, Auto: leaderboard for a binary score rounded to d
 // metrics,
 // Auto returns the applicable attack whose estimate is the fewest
 // queries ([Estimate.Best]), the verified attacks first; an error if
-// none applies.
+// none applies. [RunAuto] runs the pick, and where it cannot carry one
+// label a query (before its first query) that attack instead.
 func Auto(t Target) (*Attack, error) {
 	if err := t.check(); err != nil {
 		return nil, err
@@ -99,4 +105,50 @@ func autoRule(t Target) string {
 		return "cross"
 	}
 	return "carry"
+}
+
+// RunAuto runs [Auto]'s pick against o and returns the attack that ran.
+// If the pick stops before its first query because no label a query fits
+// the scorer's error budget (a *decode.BudgetError: binary16 at
+// N = 2,000, where every block code's labelings must lie 25 apart in
+// N·score and one point moves it by 16.6), the applicable attack that
+// verifies its labels with the fewest estimated queries runs instead
+// (the threshold crossing, which reads one label a query and recovers
+// the constant and alternating labelings there), so that auto fails only
+// where every attack of the catalogue would.
+func RunAuto(ctx context.Context, o Oracle, t Target, opt Options) (*Attack, *decode.Result, error) {
+	a, err := Auto(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := a.Run(ctx, o, t, opt)
+	var be *decode.BudgetError
+	if !errors.As(err, &be) || res != nil && res.Queries > 0 || o.Queries() > 0 {
+		return a, res, err
+	}
+	var next *Attack
+	bestQ := 0
+	for _, b := range Applicable(t) {
+		if b == a || b.Kind == SingleQuery || b.Run == nil || !verifies(b) {
+			continue
+		}
+		if b.Kind == Adaptive && t.Noise.Kind != scorer.NoNoise && t.Noise.HalfWidth(0, 1) >= math.Log(4.0/3)/(2*float64(t.N)) {
+			// The threshold crossing reads a label from a move of the
+			// score by ln(4/3)/N at least; noise half as large makes
+			// its readings coins (adaptive.ErrNoisy).
+			continue
+		}
+		e, eerr := b.Estimate(ctx, t, EstimateOptions{})
+		if eerr != nil {
+			continue
+		}
+		if q := e.Best(); q > 0 && (next == nil || q < bestQ) {
+			next, bestQ = b, q
+		}
+	}
+	if next == nil {
+		return a, res, err
+	}
+	res2, err2 := next.Run(ctx, o, t, opt)
+	return next, res2, err2
 }

@@ -28,7 +28,7 @@ func (s alg3) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result,
 }
 
 func (s alg3) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, s) }
-func (alg3) setup(*multi)                                             {}
+func (s alg3) setup(*multi) Strategy                                  { return s }
 
 // next keeps the first block's unit g for every block; only the block
 // shrinks when the budget grows.

@@ -38,7 +38,7 @@ func (s blocks) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return
 
 func (blocks) next(a *multi, kmax int) (*blockPlan, error) { return a.planDigits(kmax, false, 0) }
 
-func (blocks) setup(a *multi) { a.setupBlocks() }
+func (s blocks) setup(a *multi) Strategy { a.setupBlocks(); return s }
 
 // setupBlocks orders the points and turns on decoding by emulated
 // brackets (the block code's, and the base of Cross's).

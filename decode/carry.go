@@ -65,15 +65,24 @@ func init() { register(Carry) }
 func (carry) String() string     { return "carry" }
 func (carry) knownNeutral() bool { return false }
 
-// setup is Cross's (the point order, the emulator, dithered known rows,
-// the model's exact terms where it names its log) without parity ties:
-// the list holds what ties would. Without emulation, or for K > 2, the
-// attack is Cross's.
-func (carry) setup(a *multi) {
-	cross{}.setup(a)
+// setup is setupCarry's; without emulation, or for K > 2, the attack is
+// Cross's.
+func (s carry) setup(a *multi) Strategy {
+	if !a.setupCarry() {
+		return Cross
+	}
+	return s
+}
+
+// setupCarry prepares Carry's state (the base of Hybrid's): Cross's (the
+// point order, the emulator, dithered known rows, the model's exact terms
+// where it names its log) without parity ties: the list holds what ties
+// would. It reports false, Cross's state left, without emulation or for
+// K > 2.
+func (a *multi) setupCarry() bool {
+	a.setupCross()
 	if a.emu == nil || a.k != 2 {
-		a.st = Cross
-		return
+		return false
 	}
 	a.leader, a.flip, a.follows = nil, nil, nil
 	if pointTerms(a, nil) {
@@ -90,6 +99,7 @@ func (carry) setup(a *multi) {
 			a.order[i] = i
 		}
 	}
+	return true
 }
 
 // Carry's constants.

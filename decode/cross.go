@@ -87,10 +87,18 @@ func (s cross) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result
 
 func (s cross) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, s) }
 
-func (s cross) setup(a *multi) {
+func (s cross) setup(a *multi) Strategy {
 	if s.p != nil {
 		a.radix = *s.p
 	}
+	a.setupCross()
+	return s
+}
+
+// setupCross prepares Cross's state (the base of Carry's and KList's):
+// the block code with partial decoding, and under emulation its ties,
+// and the model's exact terms and K-ary code where it names its log.
+func (a *multi) setupCross() {
 	a.setupPartial()
 	if a.emu == nil {
 		return

@@ -67,17 +67,17 @@ func (hybrid) knownNeutral() bool { return false }
 // setup is Carry's; a model whose terms are not all the server's own, or
 // whose score is not its float mean, gets Carry (or Cross, as Carry's
 // setup decides).
-func (s hybrid) setup(a *multi) {
+func (s hybrid) setup(a *multi) Strategy {
 	if s.p != nil {
 		a.hyb = *s.p
 	}
-	carry{}.setup(a)
-	if a.st != Strategy(s) {
-		return
+	if !a.setupCarry() {
+		return Cross
 	}
 	if !pointTerms(a, nil) || a.m.Decimals >= 0 || a.m.Loss.Total {
-		a.st = Carry
+		return Carry
 	}
+	return s
 }
 
 // Hybrid's constants. float64-sklearn, N = 25,000, seed 1 and the

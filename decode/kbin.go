@@ -90,19 +90,18 @@ func init() { register(KBin, "klist-bin") }
 func (kbin) String() string     { return "kbin" }
 func (kbin) knownNeutral() bool { return false }
 
-// setup is KList's; a model whose terms are not all the server's own, or
-// whose score is not its float mean, gets KList.
-func (s kbin) setup(a *multi) {
+// setup is setupKList's, the order shuffled in windows; where KList is
+// Cross, KBin is Cross; a model whose terms are not all the server's own,
+// or whose score is not its float mean, gets KList.
+func (s kbin) setup(a *multi) Strategy {
 	if s.p != nil {
 		a.kb, a.kl, a.radix = *s.p, s.p.klist, s.p.klist.radix
 	}
-	klist{}.setup(a)
-	if a.st != Strategy(s) {
-		return
+	if !a.setupKList() {
+		return Cross
 	}
 	if !pointTerms(a, nil) || a.m.Decimals >= 0 || a.m.Loss.Total {
-		a.st = KList
-		return
+		return KList
 	}
 	// KList's index order, shuffled within windows of kbinParams.window points by
 	// a fixed seed: a query's points still share the summation's leaves,
@@ -113,6 +112,7 @@ func (s kbin) setup(a *multi) {
 		hi := min(lo+a.kb.window, len(a.order))
 		r.Shuffle(hi-lo, func(x, y int) { a.order[lo+x], a.order[lo+y] = a.order[lo+y], a.order[lo+x] })
 	}
+	return s
 }
 
 // errKBinDryRun: the strategy's queries follow the scores, and it has no

@@ -106,16 +106,25 @@ func init() { register(KList) }
 func (klist) String() string     { return "klist" }
 func (klist) knownNeutral() bool { return false }
 
-// setup is Cross's; without the K-ary code (K = 2, no exact terms), below
-// klistParams.minN points or with noise the attack is Cross's.
-func (s klist) setup(a *multi) {
+// setup is setupKList's; without the K-ary code (K = 2, no exact terms),
+// below klistParams.minN points or with noise the attack is Cross's.
+func (s klist) setup(a *multi) Strategy {
 	if s.p != nil {
 		a.kl, a.radix = *s.p, s.p.radix
 	}
-	cross{}.setup(a)
+	if !a.setupKList() {
+		return Cross
+	}
+	return s
+}
+
+// setupKList prepares KList's state (the base of KBin's): Cross's, the
+// points in index order. It reports false, Cross's state left, where the
+// list top does not apply.
+func (a *multi) setupKList() bool {
+	a.setupCross()
 	if a.mask == nil || !a.baseExact || a.n < a.kl.minN || a.opt.Noise.Kind != 0 {
-		a.st = Cross
-		return
+		return false
 	}
 	// Every term is the server's own: the points in index order, so
 	// that a query's fresh and tail points share the summation's leaves
@@ -124,6 +133,7 @@ func (s klist) setup(a *multi) {
 	for i := range a.order {
 		a.order[i] = i
 	}
+	return true
 }
 
 // KList's constants: choices, not calibrated optima (BENCHMARKS.md, "K-ary

@@ -58,8 +58,9 @@ func (leaderboard) knownNeutral() bool { return false }
 
 // setup orders the points as Blocks does; the strategy decodes by the
 // rigorous budget alone.
-func (leaderboard) setup(a *multi) {
+func (s leaderboard) setup(a *multi) Strategy {
 	slices.SortStableFunc(a.order, func(x, y int) int { return a.depth[x] - a.depth[y] })
+	return s
 }
 
 // The strategy's constants.

@@ -17,9 +17,9 @@ import (
 // replay of a transcript) run it.
 type partialBlocks struct{}
 
-func (partialBlocks) String() string     { return "partial-blocks" }
-func (partialBlocks) knownNeutral() bool { return false }
-func (partialBlocks) setup(a *multi)     { a.setupPartial() }
+func (partialBlocks) String() string            { return "partial-blocks" }
+func (partialBlocks) knownNeutral() bool        { return false }
+func (s partialBlocks) setup(a *multi) Strategy { a.setupPartial(); return s }
 func (partialBlocks) next(a *multi, kmax int) (*blockPlan, error) {
 	return a.planDigits(kmax, false, 0)
 }

@@ -33,7 +33,7 @@ func (s primesStrategy) attack(ctx context.Context, a *multi, srv scorer.Server)
 func (s primesStrategy) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	return a.dryRun(ctx, s)
 }
-func (primesStrategy) setup(*multi) {}
+func (s primesStrategy) setup(*multi) Strategy { return s }
 
 func (primesStrategy) next(a *multi, kmax int) (*blockPlan, error) {
 	return a.fixedPlan(kmax, func(kmax int, _ *blockPlan) (*blockPlan, error) { return a.planPrimes(kmax) })

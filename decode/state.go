@@ -195,7 +195,7 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 	if err := a.setWmax(); err != nil {
 		return nil, err
 	}
-	st.setup(a)
+	a.st = st.setup(a)
 	return a, nil
 }
 

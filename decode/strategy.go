@@ -29,10 +29,11 @@ type Strategy interface {
 	// knownNeutral reports whether points already decoded are predicted
 	// neutral (1/K) in later queries, rather than at their label's row.
 	knownNeutral() bool
-	// setup prepares a new attack's state (point order, emulation); it
-	// may hand the attack to another strategy by setting a.st where it
-	// does not apply (a list decoder against a model it cannot emulate).
-	setup(a *multi)
+	// setup prepares a new attack's state (point order, emulation) and
+	// returns the strategy that runs it: itself, or where it does not
+	// apply the one it falls back to (a list decoder against a model it
+	// cannot emulate: Hybrid to Carry, KBin to KList, either to Cross).
+	setup(a *multi) Strategy
 	// attack runs the attack on a's state against s.
 	attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error)
 	// plan returns the dry run (a block designer's) or the estimate (a

@@ -135,3 +135,38 @@ func mustLogit(t *testing.T, p *Plan, row int) float64 {
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// TestReadPlanBad: malformed plan files are errors, never panics.
+func TestReadPlanBad(t *testing.T) {
+	p, err := NewPlan(Options{N: 6, Block: 3})
+	require.NoError(t, err)
+	good, err := json.Marshal(p)
+	require.NoError(t, err)
+	_, err = ReadPlan(good)
+	require.NoError(t, err)
+	for name, mutate := range map[string]func(p *Plan){
+		"format":        func(p *Plan) { p.Format = "x" },
+		"n":             func(p *Plan) { p.N = 0 },
+		"dtype":         func(p *Plan) { p.DType = "int8" },
+		"no queries":    func(p *Plan) { p.Queries = nil },
+		"row repeated":  func(p *Plan) { p.Queries[1].Rows[0] = 0 },
+		"row range":     func(p *Plan) { p.Queries[1].Rows[0] = 99 },
+		"logit":         func(p *Plan) { p.Queries[0].Logits[0] = "nope" },
+		"lengths":       func(p *Plan) { p.Queries[0].Logits = p.Queries[0].Logits[:1] },
+		"bound":         func(p *Plan) { p.Queries[0].Bound = 0 },
+		"bound shrunk":  func(p *Plan) { p.Queries[0].Bound /= 10 },
+		"not separated": func(p *Plan) { p.Queries[0].Logits[1] = p.Queries[0].Logits[0] },
+	} {
+		var q Plan
+		require.NoError(t, json.Unmarshal(good, &q))
+		mutate(&q)
+		b, err := json.Marshal(&q)
+		require.NoError(t, err)
+		_, err = ReadPlan(b)
+		assert.Error(t, err, name)
+	}
+	for _, b := range []string{"", "{", "[]", `{"format":"labelinf-mutnet-plan/1","n":1e9}`} {
+		_, err := ReadPlan([]byte(b))
+		assert.Error(t, err, b)
+	}
+}

@@ -344,3 +344,120 @@ print(json.dumps(metric.compute(params)))`
 	assert.Equal(t, r.Private, formatAs(t, res["private_score"]["log_loss"].String(), r.Private))
 	assert.NotEqual(t, res["public_score"]["log_loss"], res["private_score"]["log_loss"])
 }
+
+// TestEvalAIShimServe runs main.py's stateful mode against a labelinf
+// serve with a host token: the team is submission_metadata's
+// participant_team, EvalAI's submission id the Idempotency-Key; EvalAI
+// re-running the same submission is scored once; the released score is
+// what serve releases to a team's own key for the same defence and
+// prediction.
+func TestEvalAIShimServe(t *testing.T) {
+	py := python(t)
+	b, err := Read("testdata/evalai", Options{Phase: "dev", Decimals: -1, Metric: "float64-sklearn"})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	var lb strings.Builder
+	for _, y := range b.Labels {
+		fmt.Fprintln(&lb, y)
+	}
+	lp, tp := filepath.Join(dir, "labels"), filepath.Join(dir, "host.token")
+	require.NoError(t, os.WriteFile(lp, []byte(lb.String()), 0o600))
+	require.NoError(t, os.WriteFile(tp, []byte(testSecret), 0o600))
+	four := 4
+	def := defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", PerTeam: true}, Decimals: &four}
+	var comps []*serve.Competition
+	for _, id := range []string{"host", "own"} {
+		cc := serve.CompetitionConfig{ID: id, Title: id, Labels: lp, Classes: 2, Metric: "float64-sklearn", PublicFraction: 1, Defence: &def}
+		if id == "host" {
+			cc.HostTokenFile = tp
+		}
+		c, err := serve.NewCompetition(cc, nil)
+		require.NoError(t, err)
+		comps = append(comps, c)
+	}
+	ctx := context.Background()
+	st, err := serve.OpenSQLite(ctx, filepath.Join(dir, "db.sqlite"))
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	srv, err := serve.NewServer(serve.Options{Store: st, Competitions: comps})
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+
+	root := t.TempDir()
+	es := filepath.Join(root, "evaluation_script")
+	for _, f := range []string{"main.py", "__init__.py", "defence.json"} {
+		copyFile(t, "shims/evalai/"+f, filepath.Join(es, f), 0o644)
+	}
+	pred := predictions(b.Labels, 4)
+	sub := filepath.Join(root, "submission.csv")
+	// The submission's rows in another order than the reference's.
+	order := rand.New(rand.NewPCG(4, 4)).Perm(len(pred))
+	var sb strings.Builder
+	sb.WriteString("id,pred\n")
+	for _, i := range order {
+		fmt.Fprintf(&sb, "%s,%s\n", b.IDs[i], strconv.FormatFloat(pred[i], 'g', -1, 64))
+	}
+	require.NoError(t, os.WriteFile(sub, []byte(sb.String()), 0o644))
+	ann, err := filepath.Abs("testdata/evalai/annotations/dev_split.csv")
+	require.NoError(t, err)
+	script := `import json, sys
+sys.path.insert(0, sys.argv[1])
+from evaluation_script import evaluate
+meta = {"submission_metadata": {"participant_team": 5, "participant_team_name": "alice", "id": 123}}
+print(json.dumps(evaluate(sys.argv[2], sys.argv[3], "dev", **meta)))`
+	run := func(tokenFile string) (string, error) {
+		cmd := exec.Command(py, "-c", script, root, ann, sub)
+		cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "LABELINF_SERVE_URL="+hs.URL+"/v1/competitions/host",
+			"LABELINF_HOST_TOKEN_FILE="+tokenFile)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := run(filepath.Join(dir, "missing.token"))
+	require.Error(t, err, "submitted without the host token")
+	assert.Contains(t, out, "host token")
+	first, err := run(tp)
+	require.NoError(t, err, first)
+	again, err := run(tp) // EvalAI re-runs submission 123
+	require.NoError(t, err, again)
+	assert.Equal(t, first, again)
+	subs, err := st.Submissions(ctx, "host")
+	require.NoError(t, err)
+	assert.Len(t, subs, 1, "a re-run submission is charged once")
+
+	// The same prediction from the team's own key on the twin competition.
+	k, token, err := serve.NewKey("5", time.Now())
+	require.NoError(t, err)
+	require.NoError(t, st.AddKey(ctx, k))
+	body, _ := json.Marshal(map[string]any{"predictions": pred})
+	req, _ := http.NewRequest("POST", hs.URL+"/v1/competitions/own/submissions", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var rc struct {
+		Score json.RawMessage `json:"score"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&rc))
+	var res struct {
+		Result []map[string]map[string]json.Number `json:"result"`
+	}
+	dec := json.NewDecoder(strings.NewReader(first))
+	dec.UseNumber()
+	require.NoError(t, dec.Decode(&res), first)
+	want := string(rc.Score)
+	assert.Equal(t, want, formatAs(t, res.Result[0]["dev_split"]["logloss"].String(), want), first)
+}
+
+// TestSlimScorer: the scorer a bundle ships links no database and no
+// plotting (BENCHMARKS.md, "Platform scorer", has its size).
+func TestSlimScorer(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/labelinf/labelinf/cmd/labelinf-score").CombinedOutput()
+	require.NoError(t, err, string(out))
+	for _, p := range strings.Fields(string(out)) {
+		for _, bad := range []string{"modernc.org/sqlite", "github.com/jackc/pgx", "gonum.org/v1/plot", "github.com/labelinf/labelinf/serve", "github.com/labelinf/labelinf/audit"} {
+			assert.False(t, strings.HasPrefix(p, bad), "labelinf-score links %s", p)
+		}
+	}
+}

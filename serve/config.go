@@ -133,6 +133,12 @@ type CompetitionConfig struct {
 	// losses, so that a restart gives the same noise to the same
 	// prediction. Fresh noise without it uses a random secret per process.
 	DefenceSecretFile string `json:"defence_secret_file,omitempty"`
+	// HostTokenFile holds the host's token (at least 32 bytes) that
+	// authenticates POST /v1/competitions/{id}/host/submissions, through
+	// which a platform's scoring step (Codabench, EvalAI, Hugging Face;
+	// docs/PLATFORMS.md) submits on behalf of a team named in the request
+	// (host.go). Absent: that route answers 404.
+	HostTokenFile string `json:"host_token_file,omitempty"`
 	// PublishDefence makes GET /v1/competitions/{id} publish the
 	// defence's parameters as "defence" (PublishedDefence: the split's
 	// public fraction and close, the subset size, Thresholdout's T, σ,
@@ -269,6 +275,9 @@ func (c *Config) validate() error {
 		if err := checkDefence(cc); err != nil {
 			return fmt.Errorf("competition %q: %w", cc.ID, err)
 		}
+		if cc.HostTokenFile != "" {
+			cc.HostTokenFile = c.path(cc.HostTokenFile)
+		}
 		if cc.DefenceSecretFile != "" {
 			cc.DefenceSecretFile = c.path(cc.DefenceSecretFile)
 		}
@@ -308,6 +317,7 @@ type Competition struct {
 	train         []int   // the training rows' labels (public), before the holdout rows
 	scoredRows    int     // the holdout rows a public score covers
 	published     *PublishedDefence
+	hostToken     string // hex SHA-256 of the host token; "" without one
 }
 
 // Rows returns the number of rows a submission carries: the training
@@ -400,6 +410,13 @@ func NewCompetition(cc CompetitionConfig, defences Chain) (*Competition, error) 
 				return nil, fmt.Errorf("serve: competition %q: roc-auc needs both classes on each board", cc.ID)
 			}
 		}
+	}
+	if cc.HostTokenFile != "" {
+		t, err := readHostToken(cc.HostTokenFile)
+		if err != nil {
+			return nil, fmt.Errorf("serve: competition %q: %w", cc.ID, err)
+		}
+		c.hostToken = hashSecret(t)
 	}
 	return c, nil
 }

@@ -47,7 +47,7 @@ func TestExampleConfig(t *testing.T) {
 // exampleAbsent are the configuration fields examples/competition.json
 // leaves out, as examples/README.md says (each needs a secret, a
 // simulation or an old server's file).
-var exampleAbsent = []string{"defence_secret_file", "defence_state_file", "simulation_seed"}
+var exampleAbsent = []string{"defence_secret_file", "defence_state_file", "simulation_seed", "host_token_file"}
 
 // TestExampleHasEveryField: examples/competition.json sets every field of
 // Config and CompetitionConfig (somewhere) except exampleAbsent, and

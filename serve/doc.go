@@ -94,6 +94,22 @@
 // charged, so retry with the same Idempotency-Key, which answers the
 // stored submission or submits it. No answer contradicts the database.
 //
+// # Submissions from a platform's scoring step
+//
+// A competition with host_token_file also answers POST
+// /v1/competitions/{id}/host/submissions (host.go): a Codabench, EvalAI
+// or Hugging Face scoring step (docs/PLATFORMS.md) posts each
+// submission's body as above with Authorization: Bearer HOST_TOKEN, the
+// header Labelinf-Team: the platform's stable team id, and Idempotency-Key:
+// the platform's stable submission id (required). The submission is
+// charged to the team's key, created on the team's first submission, so
+// the limits, the Ladder and Thresholdout hold per team as for serve's
+// own keys, and a platform that retries a submission gets the first
+// answer again, charged once. Rejections: 401 bad_host_token, 400
+// bad_team or missing_idempotency_key, 403 revoked_key (a team whose key
+// the host revoked), 404 not_found without host_token_file, and every
+// rejection of the route above.
+//
 // # What a rejection may say
 //
 // Nothing a request is told for free may depend on the private labels:

@@ -13,6 +13,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/competitions", s.apiCompetitions())
 	s.handle("GET /v1/competitions/{id}", s.apiCompetition())
 	s.handle("POST /v1/competitions/{id}/submissions", s.apiSubmit())
+	s.handle("POST /v1/competitions/{id}/host/submissions", s.apiHostSubmit())
 	s.handle("GET /v1/competitions/{id}/leaderboard", s.apiLeaderboard())
 	// Operations.
 	s.handle("GET /healthz", s.healthz())

@@ -321,9 +321,20 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		}
 		res, m = ar.Result, ar.Model
 	} else if err := await(e.ctx, func() {
-		res, aerr = at.Run(e.ctx, scorer.PerPoint(ts, sp.model), tg, catalog.Options{
+		o := scorer.PerPoint(ts, sp.model)
+		opt := catalog.Options{
 			Check: *a.check, Seed: *a.seed, Progress: func(known, q int) { bar.step(known, fmt.Sprintf("labels, %d queries", q)) },
-		})
+		}
+		if *a.strategy == catalog.AutoName {
+			// Auto's pick, or where it cannot carry one label a query
+			// the attack that can (catalog.RunAuto).
+			var ran *catalog.Attack
+			if ran, res, aerr = catalog.RunAuto(e.ctx, o, tg, opt); ran != nil {
+				name = ran.Name
+			}
+		} else {
+			res, aerr = at.Run(e.ctx, o, tg, opt)
+		}
 	}); err != nil {
 		bar.done()
 		return failure(e.stderr, "attack", err)

@@ -504,8 +504,11 @@
 // labeling (exit 1). Equal test rows cannot be told apart by any model:
 // the content forms refuse them.
 //
-// One score holds a limited number of labels: in float64 45 (the table
-// forms; 43 for theorem9), in float32 17 (16), at τ = 0, under a bound
+// One score holds a limited number of labels: in float64
+// 45 (the table forms;
+// 43 for theorem9), in float32
+// 17
+// (16), at τ = 0, under a bound
 // that covers the runtime, scikit-learn's log_loss (its clip, 1−p,
 // renormalisation, log, a sum in any order, the division by N) and -tau.
 // More labels need -block M: one model per query, written FILE-qK.onnx,
@@ -688,6 +691,10 @@
 // What a running labelinf serve answers (go doc ./serve has the details):
 //
 //	POST /v1/competitions/ID/submissions   submit, with Authorization: Bearer KEY
+//	POST /v1/competitions/ID/host/submissions
+//	                                       a platform's scoring step submits for a team:
+//	                                       Bearer HOST_TOKEN (host_token_file), Labelinf-Team
+//	                                       and the platform's submission id as Idempotency-Key
 //	GET  /v1/competitions                  the competitions: rows, classes, metric, decimals, limits
 //	GET  /v1/competitions/ID               one competition, with "model" (a log-loss metric's
 //	                                       arithmetic in the syntax of -assume), public_rows

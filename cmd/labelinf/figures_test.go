@@ -8,9 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/labelinf/labelinf/mutnet"
+	"github.com/labelinf/labelinf/onnx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -53,9 +56,19 @@ var figures = map[string]figure{
 	"attack-family-brier-1000-exact": {make: func(t *testing.T) string {
 		return attackField(t, "queries", "attack", "-scorer", "brier,dec=none", "-n", "1000", "-strategy", "family", "-check", "-json")
 	}},
+	// The mutnet topic and docs/AUDIT.md: labels one score holds
+	// (mutnet.MaxOneQuery, the planner labelinf mutnet refuses beyond).
+	"mutnet-one-float64":  {make: func(t *testing.T) string { return mutnetMax(onnx.Double, false) }},
+	"mutnet-one-float32":  {make: func(t *testing.T) string { return mutnetMax(onnx.Float, false) }},
+	"mutnet-thm9-float64": {make: func(t *testing.T) string { return mutnetMax(onnx.Double, true) }},
+	"mutnet-thm9-float32": {make: func(t *testing.T) string { return mutnetMax(onnx.Float, true) }},
 	"fpa-div-binary16-up": {make: func(t *testing.T) string {
 		return strings.TrimSpace(runOut(t, "fpa", "-format", "binary16", "-round", "up", "-op", "div", "1", "3"))
 	}},
+}
+
+func mutnetMax(dt onnx.DataType, sig bool) string {
+	return strconv.Itoa(mutnet.MaxOneQuery(mutnet.Options{DType: dt, Sigmoid: sig}))
 }
 
 var demoOnce struct {

@@ -71,7 +71,7 @@ func TestREADMEPackageMap(t *testing.T) {
 	require.True(t, ok, "README has no Packages section")
 	table, _, _ = strings.Cut(table, "\n## ")
 	listed := map[string]bool{}
-	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z0-9/]+)` \\| (.*) \\|$").FindAllStringSubmatch(table, -1) {
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z0-9/_-]+)` \\| (.*) \\|$").FindAllStringSubmatch(table, -1) {
 		listed[m[1]] = true
 		assert.NotRegexp(t, `\d[\d,.]*\s*(queries|bits|labels|×|%|s\b)`, m[2], "package %s: the map states a figure", m[1])
 	}
