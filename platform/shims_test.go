@@ -461,3 +461,139 @@ func TestSlimScorer(t *testing.T) {
 		}
 	}
 }
+
+// hostServe starts a labelinf serve over labels with the defence def
+// and two twin competitions: "host" (host_token_file: the token file
+// returned) and "own"; own submits a prediction with a team's own key
+// and returns the released score.
+func hostServe(t *testing.T, labels []int, def defence.Settings) (url, tokenFile string, st serve.Store, own func(team string, pred []float64) string) {
+	dir := t.TempDir()
+	var lb strings.Builder
+	for _, y := range labels {
+		fmt.Fprintln(&lb, y)
+	}
+	lp := filepath.Join(dir, "labels")
+	tokenFile = filepath.Join(dir, "host.token")
+	require.NoError(t, os.WriteFile(lp, []byte(lb.String()), 0o600))
+	require.NoError(t, os.WriteFile(tokenFile, []byte(testSecret), 0o600))
+	var comps []*serve.Competition
+	for _, id := range []string{"host", "own"} {
+		d := def
+		cc := serve.CompetitionConfig{ID: id, Title: id, Labels: lp, Classes: 2, Metric: "float64-sklearn", PublicFraction: 1, Defence: &d}
+		if id == "host" {
+			cc.HostTokenFile = tokenFile
+		}
+		c, err := serve.NewCompetition(cc, nil)
+		require.NoError(t, err)
+		comps = append(comps, c)
+	}
+	ctx := context.Background()
+	st, err := serve.OpenSQLite(ctx, filepath.Join(dir, "db.sqlite"))
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	srv, err := serve.NewServer(serve.Options{Store: st, Competitions: comps})
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	own = func(team string, pred []float64) string {
+		k, token, err := serve.NewKey(team, time.Now())
+		require.NoError(t, err)
+		require.NoError(t, st.AddKey(ctx, k))
+		body, _ := json.Marshal(map[string]any{"predictions": pred})
+		req, _ := http.NewRequest("POST", hs.URL+"/v1/competitions/own/submissions", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var rc struct {
+			Score json.RawMessage `json:"score"`
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&rc))
+		return string(rc.Score)
+	}
+	return hs.URL + "/v1/competitions/host", tokenFile, st, own
+}
+
+// TestHuggingFaceShimServe runs metric.py's stateful mode: the public
+// score is serve's (team params.team_id, Idempotency-Key hf-<submission
+// id>), a re-evaluation is charged once, and it equals the release to the
+// team's own key; without the host token it refuses.
+func TestHuggingFaceShimServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds labelinf-score")
+	}
+	py := python(t)
+	bin := scoreBinary(t)
+	b, err := Read("testdata/huggingface", Options{Decimals: -1})
+	require.NoError(t, err)
+	var pl []int
+	for i, pub := range b.Public {
+		if pub {
+			pl = append(pl, b.Labels[i])
+		}
+	}
+	four := 4
+	url, tokenFile, st, own := hostServe(t, pl, defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", PerTeam: true}, Decimals: &four})
+	root := t.TempDir()
+	repo := filepath.Join(root, "repo")
+	for _, f := range []string{"solution.csv", "conf.json"} {
+		copyFile(t, "testdata/huggingface/"+f, filepath.Join(repo, f), 0o644)
+	}
+	for _, f := range []string{"metric.py", "defence.json"} {
+		copyFile(t, "shims/huggingface/"+f, filepath.Join(repo, f), 0o644)
+	}
+	copyFile(t, bin, filepath.Join(repo, "labelinf-score"), 0o644)
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "labelinf.secret"), []byte(testSecret), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "labelinf.serve"), []byte(url+"\n"), 0o600))
+	pred := predictions(b.Labels, 5)
+	writeCSV(t, filepath.Join(repo, "submissions", "team7-sub42.csv"), b.IDs, pred)
+	stub := filepath.Join(root, "stub", "huggingface_hub")
+	require.NoError(t, os.MkdirAll(stub, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(stub, "__init__.py"), []byte(`import os
+def hf_hub_download(repo_id, filename, token=None, repo_type=None):
+    p = os.path.join(os.environ["HF_STANDIN_REPO"], filename)
+    if not os.path.isfile(p):
+        raise FileNotFoundError("404 " + filename)
+    return p
+`), 0o644))
+	script := `import json, sys, types
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+import metric
+params = types.SimpleNamespace(competition_id="org/comp", competition_type="generic", metric="custom",
+    token="hf_x", team_id="team7", submission_id="sub42", submission_id_col="id",
+    submission_cols=["id", "pred"], submission_rows=60, output_path="/tmp", submission_repo="",
+    time_limit=10, dataset="", submission_filenames=["submission.csv"])
+print(json.dumps(metric.compute(params)))`
+	run := func() (string, error) {
+		cmd := exec.Command(py, "-c", script, filepath.Dir(stub), repo)
+		cmd.Env = append(os.Environ(), "HF_STANDIN_REPO="+repo, "PYTHONDONTWRITEBYTECODE=1")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := run()
+	require.Error(t, err, "submitted without the host token")
+	assert.Contains(t, out, "labelinf.token is missing")
+	copyFile(t, tokenFile, filepath.Join(repo, "labelinf.token"), 0o600)
+	first, err := run()
+	require.NoError(t, err, first)
+	again, err := run()
+	require.NoError(t, err, again)
+	assert.Equal(t, first, again)
+	subs, err := st.Submissions(t.Context(), "host")
+	require.NoError(t, err)
+	assert.Len(t, subs, 1, "a re-evaluated submission is charged once")
+	var res map[string]map[string]json.Number
+	dec := json.NewDecoder(strings.NewReader(first))
+	dec.UseNumber()
+	require.NoError(t, dec.Decode(&res), first)
+	var pp []float64
+	for i, pub := range b.Public {
+		if pub {
+			pp = append(pp, pred[i])
+		}
+	}
+	want := own("team7", pp)
+	assert.Equal(t, want, formatAs(t, res["public_score"]["log_loss"].String(), want), first)
+}
