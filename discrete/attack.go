@@ -515,6 +515,26 @@ func (r *run) check(ctx context.Context) error {
 	return nil
 }
 
+// planner returns the design planner of o: under a query budget with
+// repeats, blocks small enough that one block's weighings, repeated,
+// take at most a quarter of the budget (so that a budgeted run decodes
+// whole blocks and its rate can be measured).
+func (o Options) planner() planner {
+	var pl planner
+	if o.MaxQueries > 0 && o.Repeats > 1 {
+		pl.top = -1
+		for t := 1; t <= maxLevel; t++ {
+			if _, q := levelSize(t); q*o.Repeats <= o.MaxQueries/4 {
+				pl.top = t
+			}
+		}
+		if pl.top < 0 {
+			pl.top = 1 // three rows in three weighings: no worse than flip
+		}
+	}
+	return pl
+}
+
 // Plan returns the queries [Attack] sends with o when every score
 // decodes, the check query included if o.Check asks for it: flip N (AUC:
 // N; K > 2: N + 1 plus, for K > 3, up to K − 3 per row of a label ≥ 2,
@@ -543,7 +563,7 @@ func Plan(o Options) (int, error) {
 		// per row, K − 1 probes.
 		q = 1 + o.N + (o.N-1)*(o.K-1)
 	case o.K > 2 && st == Group:
-		var pl planner
+		pl := o.planner()
 		_, w := pl.plan(o.N)
 		q = 1 + (o.K-1)*w
 	case o.K > 2:
@@ -555,7 +575,7 @@ func Plan(o Options) (int, error) {
 		if o.Metric == AUC {
 			rows--
 		}
-		var pl planner
+		pl := o.planner()
 		_, w := pl.plan(rows)
 		q = 1 + w
 	}

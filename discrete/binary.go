@@ -154,7 +154,7 @@ func (r *run) binary(ctx context.Context, st Strategy) error {
 			sets = append(sets, []int{i})
 		}
 	} else {
-		var pl planner
+		pl := r.o.planner()
 		blocks, _ = pl.plan(len(rows))
 		for _, b := range blocks {
 			for _, q := range b.sent {
@@ -348,7 +348,7 @@ func (r *run) progressive(ctx context.Context, st Strategy, c candidate, rows []
 			r.setLabel(rows[last], y)
 		}
 	} else {
-		var pl planner
+		pl := r.o.planner()
 		blocks, _ := pl.plan(len(rows))
 		for _, b := range blocks {
 			ans := make([]int, len(b.d.rows))

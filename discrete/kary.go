@@ -128,7 +128,7 @@ func (r *run) kgroup(ctx context.Context) error {
 	for i := range rows {
 		rows[i] = i
 	}
-	var pl planner
+	pl := r.o.planner()
 	blocks, _ := pl.plan(n)
 	for _, b := range blocks {
 		// ans[c][q]: a_c of weighing q, c = 0 … K−1.

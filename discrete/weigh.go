@@ -154,7 +154,11 @@ type block struct {
 }
 
 // A planner splits coins into blocks; it caches the designs it builds.
-type planner struct{ designs map[int]*design }
+// top, if positive, caps the level (0: maxLevel).
+type planner struct {
+	designs map[int]*design
+	top     int
+}
 
 func (p *planner) design(t int) *design {
 	if p.designs == nil {
@@ -175,8 +179,12 @@ func (p *planner) plan(n int) ([]block, int) {
 	total := 0
 	for lo := 0; lo < n; {
 		r := n - lo
+		top := maxLevel
+		if p.top > 0 {
+			top = min(p.top, maxLevel)
+		}
 		t := 0
-		for t < maxLevel {
+		for t < top {
 			if nn, _ := levelSize(t + 1); nn > r {
 				break
 			}
@@ -185,7 +193,7 @@ func (p *planner) plan(n int) ([]block, int) {
 		nt, _ := levelSize(t)
 		w := min(nt, r)
 		b := truncated(p.design(t), lo, w)
-		if nt < r && t < maxLevel {
+		if nt < r && t < top {
 			bb := truncated(p.design(t+1), lo, r)
 			if _, rest := p.plan(r - nt); len(bb.sent) <= len(b.sent)+rest {
 				b, w = bb, r
