@@ -36,13 +36,13 @@ func TestReadCodabench(t *testing.T) {
 	assert.Equal(t, "Development", b.Phase)
 	assert.Len(t, b.Labels, 40)
 	assert.Equal(t, 2, b.K)
-	assert.Equal(t, 4, *b.Decimals)
+	assert.Equal(t, CodabenchStoredDecimals, *b.Decimals, "what Codabench stores, not the 4 it shows")
 	assert.Equal(t, 10, b.DailyLimit)
 	assert.Equal(t, 300, b.TotalLimit)
 	assert.Equal(t, "logloss", b.Key)
 	assert.False(t, b.HigherIsBetter)
 	s := sources(b)
-	assert.Equal(t, "4 (leaderboards[0].columns[0].precision)", s["decimals"])
+	assert.Contains(t, s["decimals"], "10 (Codabench stores scores.json's value to 10 decimals (SubmissionScore) and shows 4 (leaderboards[0].columns[0].precision)")
 	assert.Equal(t, "10 (phases[0].max_submissions_per_day)", s["daily_limit"])
 	assert.Equal(t, "300 (phases[0].max_submissions)", s["total_limit"])
 	assert.Equal(t, `40 rows, 2 classes (reference_data/dev/solution.csv column "target" (tasks[0].reference_data))`, s["labels"])
@@ -76,7 +76,12 @@ func TestReadZip(t *testing.T) {
 	b, err := Read(zp, Options{Phase: "Development", Decimals: -1, Metric: "float64-sklearn"})
 	require.NoError(t, err)
 	assert.Len(t, b.Labels, 40)
+	assert.Equal(t, 10, *b.Decimals)
+	// -decimals: the host's scorer rounds.
+	b, err = Read(zp, Options{Phase: "Development", Decimals: 4, Metric: "float64-sklearn"})
+	require.NoError(t, err)
 	assert.Equal(t, 4, *b.Decimals)
+	assert.Contains(t, sources(b)["decimals"], "-decimals")
 }
 
 func TestReadEvalAI(t *testing.T) {
