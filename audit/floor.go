@@ -43,7 +43,7 @@ type Floor struct {
 // floor computes the cell's floor.
 func (c *cellRun) floor(ctx context.Context) (Floor, error) {
 	var f Floor
-	if c.comp.model == nil {
+	if _, ok := c.comp.discreteMetric(); ok {
 		// A metric of package discrete: its information bound.
 		n, err := c.discreteFloor()
 		if err != nil {
@@ -52,13 +52,15 @@ func (c *cellRun) floor(ctx context.Context) (Floor, error) {
 		f.Information, f.Submissions = int64(n), int64(n)
 		return f, nil
 	}
-	pos := 0
+	var pub []int
 	for i, p := range c.public {
-		if p && c.comp.labels[i] == 1 {
-			pos++
+		if p {
+			pub = append(pub, c.comp.labels[i])
 		}
 	}
-	f.EntropyBits = log2Binomial(c.nPub, pos)
+	// log₂ of the labelings with the public labels' class counts (a
+	// binomial for two classes).
+	f.EntropyBits = log2Multinomial(pub, c.comp.k)
 	d := c.cell.Defence
 	eps := max(c.comp.eps, 1e-300)
 	span := -math.Log(eps) // a mean log-loss lies in [0, ln(1/ε)]
@@ -107,4 +109,24 @@ func log2Binomial(n, k int) float64 {
 	b, _ := math.Lgamma(float64(k + 1))
 	c, _ := math.Lgamma(float64(n - k + 1))
 	return (a - b - c) / math.Ln2
+}
+
+// log2Multinomial is log₂ of the number of labelings with the class
+// counts of labels (classes in [0, k)): log₂ C(n, k₀, k₁, …).
+func log2Multinomial(labels []int, k int) float64 {
+	c := make([]int, max(k, 2))
+	for _, y := range labels {
+		if y >= 0 && y < len(c) {
+			c[y]++
+		}
+	}
+	lg := func(x int) float64 {
+		v, _ := math.Lgamma(float64(x) + 1)
+		return v
+	}
+	b := lg(len(labels))
+	for _, n := range c {
+		b -= lg(n)
+	}
+	return math.Max(b/math.Ln2, 0)
 }
