@@ -371,7 +371,7 @@ func (c *Config) resolve() (*competition, error) {
 		r := rand.New(rand.NewPCG(cc.LabelSeed, 0x1abe15))
 		out.labels = make([]int, cc.Rows)
 		for i := range out.labels {
-			out.labels[i] = r.IntN(2)
+			out.labels[i] = r.IntN(out.k)
 		}
 	}
 	if len(out.labels) < 2 {

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/discrete"
 )
 
 // Floor is a lower bound on the submissions of any attack, adaptive or
@@ -16,7 +17,7 @@ import (
 // balance, which the worst one is at least):
 //
 //   - Information: the public labels' entropy given their class counts,
-//     log₂ C(n, positives) bits, over the bits one released score can
+//     log₂ C(n; n₀, n₁, …) bits (discrete.LabelBits), over the bits one released score can
 //     carry (BitsPerRelease): log₂ of the number of values a score
 //     rounded to the cell's decimals can take in [0, ln(1/ε)]; 64 for
 //     an unrounded float64; under noise at most the capacity of the
@@ -60,7 +61,7 @@ func (c *cellRun) floor(ctx context.Context) (Floor, error) {
 	}
 	// log₂ of the labelings with the public labels' class counts (a
 	// binomial for two classes).
-	f.EntropyBits = log2Multinomial(pub, c.comp.k)
+	f.EntropyBits = discrete.LabelBits(pub, c.comp.k)
 	d := c.cell.Defence
 	eps := max(c.comp.eps, 1e-300)
 	span := -math.Log(eps) // a mean log-loss lies in [0, ln(1/ε)]
@@ -98,35 +99,4 @@ func (c *cellRun) floor(ctx context.Context) (Floor, error) {
 	}
 	f.Submissions = max(f.Information, f.Model)
 	return f, nil
-}
-
-// log2Binomial is log₂ C(n, k).
-func log2Binomial(n, k int) float64 {
-	if k < 0 || k > n {
-		return 0
-	}
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return (a - b - c) / math.Ln2
-}
-
-// log2Multinomial is log₂ of the number of labelings with the class
-// counts of labels (classes in [0, k)): log₂ C(n, k₀, k₁, …).
-func log2Multinomial(labels []int, k int) float64 {
-	c := make([]int, max(k, 2))
-	for _, y := range labels {
-		if y >= 0 && y < len(c) {
-			c[y]++
-		}
-	}
-	lg := func(x int) float64 {
-		v, _ := math.Lgamma(float64(x) + 1)
-		return v
-	}
-	b := lg(len(labels))
-	for _, n := range c {
-		b -= lg(n)
-	}
-	return math.Max(b/math.Ln2, 0)
 }

@@ -22,6 +22,7 @@ func TestAuditMetrics(t *testing.T) {
 		{Name: "none"},
 		{Name: "round 2", Defence: defence.Settings{Decimals: &dec2}},
 		{Name: "ladder", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}},
+		{Name: "noise", Defence: defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.0005}}},
 	}
 	targets := []struct {
 		name string
@@ -69,6 +70,8 @@ func TestAuditMetrics(t *testing.T) {
 					assert.False(t, lad.Measured, "serve refuses the Ladder on %s: %s %s", tc.metric, lad.Note, lad.Verdict)
 					assert.False(t, lad.Stopped)
 				}
+				nz := cell("noise")
+				t.Logf("%s K=%d noise: %s, best %s, %d submissions (extrapolated %v)", tc.metric, tc.k, nz.Verdict, nz.Best, nz.Submissions, nz.Extrapolated)
 				for _, c := range rep.Cells {
 					if !c.Measured {
 						assert.False(t, c.Stopped, c.Name)
