@@ -247,3 +247,28 @@ func FuzzHF(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReference feeds arbitrary reference and prediction files to
+// ParseReference, ReadPredictions and Score: an error or a score, never a
+// panic; labels always in [0, k).
+func FuzzReference(f *testing.F) {
+	f.Add([]byte("id,target,split\na,0,public\nb,1,private\n"), []byte("id,p\nb,0.8\na,0.3\n"))
+	f.Add([]byte("1 0\n0 1\n"), []byte("0.2\n0.9\n"))
+	f.Add([]byte("0\n1\n1\n"), []byte("0.5 0.5\n"))
+	f.Fuzz(func(t *testing.T, ref, pred []byte) {
+		labels, k, public, ids, err := ParseReference(ref, "ref", "")
+		if err != nil {
+			return
+		}
+		for _, y := range labels {
+			if y < 0 || y >= k {
+				t.Fatalf("label %d outside [0, %d)", y, k)
+			}
+		}
+		p, err := ReadPredictions(strings.NewReader(string(pred)), "pred", len(labels), k, ids)
+		if err != nil {
+			return
+		}
+		_, _ = Score(labels, k, p, public, ScoreOptions{Metric: "float64-sklearn"})
+	})
+}
