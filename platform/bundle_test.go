@@ -272,3 +272,34 @@ func FuzzReference(f *testing.F) {
 		_, _ = Score(labels, k, p, public, ScoreOptions{Metric: "float64-sklearn"})
 	})
 }
+
+// TestReadCodabenchUpstream reads Codabench's own test bundle
+// (testdata/codabench-upstream, Apache-2.0, unmodified): a zip whose
+// phases set no limits and whose columns set no precision.
+func TestReadCodabenchUpstream(t *testing.T) {
+	const zp = "testdata/codabench-upstream/competition.zip"
+	_, err := Read(zp, Options{Decimals: -1, Metric: "leaderboard"})
+	require.ErrorContains(t, err, "2 phases (Development Phase, Testing Phase)")
+	for _, c := range []struct {
+		phase string
+		rows  int
+		ref   string
+	}{
+		{"Development Phase", 40, "dev_phase/reference_data/testing_label (tasks[0].reference_data)"},
+		{"Testing Phase", 53, "final_phase/reference_data/testing_label (tasks[1].reference_data)"},
+	} {
+		b, err := Read(zp, Options{Phase: c.phase, Decimals: -1, Metric: "leaderboard"})
+		require.NoError(t, err, c.phase)
+		assert.Equal(t, "Classify Wheat Seeds", b.Title)
+		assert.Len(t, b.Labels, c.rows)
+		assert.Equal(t, 3, b.K, "wheat seeds: classes 0, 1, 2")
+		assert.Equal(t, "accuracy", b.Key)
+		assert.True(t, b.HigherIsBetter)
+		assert.Equal(t, CodabenchDailyDefault, b.DailyLimit)
+		assert.Equal(t, CodabenchTotalDefault, b.TotalLimit)
+		assert.Equal(t, CodabenchStoredDecimals, *b.Decimals)
+		s := sources(b)
+		assert.Contains(t, s["labels"], c.ref)
+		assert.Contains(t, s["decimals"], "shows 2 (Codabench's default column precision (leaderboards[0].columns[0] sets none))")
+	}
+}
