@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"math/rand/v2"
+	"sort"
 
-	"github.com/labelinf/labelinf/adaptive"
-	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/scorer"
 )
 
@@ -48,6 +46,74 @@ type AttackResult struct {
 	// True − Reported).
 	Reported *float64 `json:"reported,omitempty"`
 	True     *float64 `json:"true,omitempty"`
+	// FreshAccounts: the attack submits each query from a new account
+	// (against a per-team state, each account's first release), so it
+	// needs as many accounts as submissions.
+	FreshAccounts bool `json:"fresh_accounts,omitempty"`
+
+	// progress, if set, returns the share of the attack's labels it
+	// holds after v submissions (from its measured progress); nil is
+	// linear in v up to Needed.
+	progress func(v int64) float64
+}
+
+// share returns the share of the attack's recovered labels it holds
+// after v submissions.
+func (a *AttackResult) share(v int64) float64 {
+	if v >= a.Needed {
+		return 1
+	}
+	if v <= 0 {
+		return 0
+	}
+	if a.progress != nil {
+		return min(1, max(0, a.progress(v)))
+	}
+	return float64(v) / float64(a.Needed)
+}
+
+// curve is a multi-query attack's measured progress: labels known after
+// each query.
+type curve struct {
+	q, known []int
+}
+
+func (c *curve) add(known, q int) {
+	c.q = append(c.q, q)
+	c.known = append(c.known, known)
+}
+
+// project returns the submissions an attack that holds claimed of n
+// labels after q needs for all n: at the rate of the last half of its
+// measured progress where it reports one (a code's first queries may
+// cost more), or at its overall rate, whichever is fewer.
+func (c *curve) project(q, claimed, n int) int64 {
+	lin := int64(math.Ceil(float64(q) * float64(n) / float64(claimed)))
+	if len(c.q) < 2 {
+		return lin
+	}
+	last := len(c.q) - 1
+	h := sort.Search(len(c.q), func(i int) bool { return c.q[i] >= c.q[last]/2 })
+	dq, dk := c.q[last]-c.q[h], c.known[last]-c.known[h]
+	if h >= last || dk <= 0 || c.known[last] >= n {
+		return lin
+	}
+	r := int64(q) + int64(math.Ceil(float64(n-c.known[last])*float64(dq)/float64(dk)))
+	return min(lin, r)
+}
+
+// at returns the labels known after v queries: measured up to the last
+// query, then linear from there to all n at needed.
+func (c *curve) at(v int64, n int, needed int64) float64 {
+	i := sort.Search(len(c.q), func(i int) bool { return int64(c.q[i]) > v }) - 1
+	if i < 0 {
+		return 0
+	}
+	k := float64(c.known[i])
+	if last := len(c.q) - 1; i == last && v > int64(c.q[last]) && needed > int64(c.q[last]) {
+		k += (float64(n) - k) * float64(v-int64(c.q[last])) / float64(needed-int64(c.q[last]))
+	}
+	return k
 }
 
 // Recovered reports whether the attack recovers the labels: at least
@@ -71,68 +137,15 @@ type cellRun struct {
 	factory TargetFactory
 	public  []bool // public[i]: row i is on the public leaderboard
 	nPub    int
-}
-
-// Attack names, in the order they run.
-const (
-	AttackBlocks  = "block code"
-	AttackPrimes  = "ICML Alg 1"
-	AttackAlg3    = "ICML Alg 3"
-	AttackEdge    = "threshold crossing"
-	AttackAverage = "averaging"
-	AttackBoost   = "boosting"
-)
-
-// attacks runs every attack that applies to the cell.
-func (c *cellRun) attacks(ctx context.Context) ([]AttackResult, error) {
-	var out []AttackResult
-	d := c.cell.Defence
-	for _, st := range []struct {
-		name string
-		s    decode.Strategy
-	}{{AttackBlocks, decode.Blocks}, {AttackPrimes, decode.Primes}, {AttackAlg3, decode.Alg3}} {
-		r, err := c.multi(ctx, st.name, st.s)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *r)
-	}
-	r, err := c.edge(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, *r)
-	if d.Noise != nil && (d.Noise.Key == "" || d.Noise.Key == "fresh") {
-		r, err := c.average(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *r)
-	}
-	if d.Ladder != nil {
-		r, err := c.boost(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *r)
-	}
-	return out, nil
+	// cut[fresh] is the fewest submissions with which a multi-query
+	// strategy of that view recovered every label: later ones of the view
+	// run up to it, no further.
+	cut map[bool]int
 }
 
 // open opens a fresh target for one attack.
 func (c *cellRun) open(ctx context.Context) (Target, error) {
 	return c.factory(ctx, Spec{Labels: c.comp.labels, Model: c.comp.model, Metric: c.comp.cfg.Metric, Clip: c.comp.cfg.Clip, K: c.comp.cfg.Classes, Cell: c.cell, Seed: c.seed})
-}
-
-// attackerModel is the scorer model of the cell as the attacker plans
-// with it: the metric, rounded as the cell rounds.
-func (c *cellRun) attackerModel() *scorer.Model {
-	m := *c.comp.model
-	m.Decimals = -1
-	if d := c.cell.Defence.Decimals; d != nil {
-		m.Decimals = *d
-	}
-	return &m
 }
 
 // attackerNoise is the cell's noise as the attacker models it.
@@ -148,27 +161,30 @@ func (c *cellRun) attackerNoise() scorer.Noise {
 	return scorer.Noise{Kind: scorer.Gaussian, Tau: z.Scale, Delta: 1e-6}
 }
 
-// server adapts a Target to scorer.Server for package decode.
+// server adapts a Target to scorer.Server for package decode. With
+// fresh set, every submission comes from a new account (a Sybil
+// attacker: against a per-team state each account's first submission).
 type server struct {
-	t Target
-	q int
+	t     Target
+	k, q  int
+	fresh bool
 }
 
 func (s *server) N() int       { return s.t.Rows() }
-func (s *server) K() int       { return 2 }
+func (s *server) K() int       { return s.k }
 func (s *server) Queries() int { return s.q }
 func (s *server) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
 	s.q++
-	return s.t.Submit(ctx, "attacker", p.P)
+	return s.t.Submit(ctx, teamName(s.fresh, s.q), p.P)
 }
 
-// board adapts a Target to adaptive.Leaderboard.
-type board struct {
-	t Target
-}
-
-func (b board) Submit(ctx context.Context, pred []float64) (*big.Rat, error) {
-	return b.t.Submit(ctx, "attacker", pred)
+// teamName is the attacker's account for its q-th submission (from 1):
+// one account, or a fresh one per submission.
+func teamName(fresh bool, q int) string {
+	if fresh {
+		return fmt.Sprintf("sybil-%d", q)
+	}
+	return "attacker"
 }
 
 // tally fills the counts and fractions of r from the labels claimed on
@@ -238,56 +254,6 @@ func outcome(r *AttackResult) {
 	}
 }
 
-// multi runs a multi-query strategy (decode.AttackMulti) told the
-// cell's rounding and noise, for at most Measure queries; if it is still
-// going then, its cost is extrapolated from its rate of known labels.
-func (c *cellRun) multi(ctx context.Context, name string, st decode.Strategy) (*AttackResult, error) {
-	t, err := c.open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer t.Close()
-	n := len(c.comp.labels)
-	measure := c.comp.cfg.Measure
-	srv := &server{t: t}
-	res, aerr := decode.AttackMulti(ctx, srv, decode.MultiOptions{
-		Strategy: st, Model: c.attackerModel(), Noise: c.attackerNoise(), MaxQueries: measure,
-	})
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	r := &AttackResult{Attack: name, Submissions: srv.q}
-	if res == nil {
-		r.Outcome, r.Note = "failed", short(aerr)
-		return r, nil
-	}
-	known := 0
-	for _, k := range res.Known {
-		if k {
-			known++
-		}
-	}
-	c.tally(r, nil, func(i int) (int, bool) { return res.Labels[i], res.Known[i] }, func(i int) bool { return res.Known[i] })
-	switch {
-	case aerr == nil && res.Verified:
-		r.Needed = int64(srv.q)
-	case known > 0 && srv.q >= measure:
-		// Still decoding at the measuring limit: project at the same rate.
-		r.Needed = int64(math.Ceil(float64(srv.q) * float64(n) / float64(known)))
-		r.Extrapolated = true
-		r.Note = fmt.Sprintf("%d of %d labels known after %d queries; cost projected at that rate", known, n, srv.q)
-		scale := float64(n) / float64(known)
-		r.PublicRecovered = math.Min(1, r.PublicRecovered*scale)
-		r.PublicVerified = math.Min(1, r.PublicVerified*scale)
-		r.PrivateRecovered = math.Min(1, r.PrivateRecovered*scale)
-		r.PrivateVerified = math.Min(1, r.PrivateVerified*scale)
-	default:
-		r.Note = short(aerr)
-	}
-	outcome(r)
-	return r, nil
-}
-
 // short shortens an error for the report.
 func short(err error) string {
 	if err == nil {
@@ -298,171 +264,4 @@ func short(err error) string {
 		s = s[:157] + "..."
 	}
 	return s
-}
-
-// edge runs the threshold-crossing attack (adaptive.Edge, with
-// verification) on a prefix of rows that fits in Measure submissions and
-// projects it to every row.
-func (c *cellRun) edge(ctx context.Context) (*AttackResult, error) {
-	t, err := c.open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer t.Close()
-	n := len(c.comp.labels)
-	measure := c.comp.cfg.Measure
-	nrows := min(n, (measure-edgeBisection)/2)
-	rows := make([]int, nrows)
-	for i := range rows {
-		rows[i] = i
-	}
-	eps := max(c.comp.eps, 1e-15)
-	res, aerr := adaptive.Edge(ctx, board{t}, adaptive.EdgeOptions{N: n, Eps: eps, Rows: rows, Verify: true, MaxSubmissions: measure})
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	r := &AttackResult{Attack: AttackEdge}
-	if res == nil {
-		r.Outcome, r.Note = "failed", short(aerr)
-		return r, nil
-	}
-	r.Submissions = res.Submissions
-	c.tally(r, rows, func(i int) (int, bool) { return int(res.Labels[i]), res.Labels[i] != adaptive.Unknown },
-		func(i int) bool { return res.Verified[i] })
-	switch {
-	case aerr != nil:
-		r.Note = short(aerr)
-	case res.Known == 0:
-		r.Note = "no label read"
-	default:
-		perRow := float64(res.Submissions-res.Bisection) / float64(nrows)
-		r.Needed = int64(res.Bisection) + int64(math.Ceil(perRow*float64(n)))
-		if nrows < n {
-			r.Extrapolated = true
-			r.Note = fmt.Sprintf("measured on the first %d rows (%d bisection + %.0f per row)", nrows, res.Bisection, perRow)
-		}
-		if res.Contradictions > 0 {
-			r.Note = fmt.Sprintf("%d contradictions", res.Contradictions)
-		}
-	}
-	outcome(r)
-	return r, nil
-}
-
-// edgeBisection is a generous allowance for Edge's bisection (≈ 55).
-const edgeBisection = 80
-
-// averageDelta is the per-label error probability averaging aims for.
-const averageDelta = 1e-3
-
-// average runs the averaging attack against fresh noise, with the
-// repeats [adaptive.RepeatsFor] gives for the cell's noise scale, on as
-// many rows as Measure submissions allow (at least one label) and
-// projects its cost (repeats × rows) to every row; with more repeats per
-// label than Measure it does not run, the cost being repeats × N.
-func (c *cellRun) average(ctx context.Context) (*AttackResult, error) {
-	n := len(c.comp.labels)
-	z := c.cell.Defence.Noise
-	sigma := z.Scale
-	if z.Kind == "laplace" {
-		sigma *= math.Sqrt2
-	}
-	eps := max(c.comp.eps, 1e-15)
-	gap := math.Log((1-eps)/eps) / float64(n)
-	m, err := adaptive.RepeatsFor(sigma, gap, averageDelta)
-	r := &AttackResult{Attack: AttackAverage}
-	if err != nil {
-		r.Outcome, r.Note = "not run", short(err)
-		return r, nil
-	}
-	measure := c.comp.cfg.Measure
-	if m > measure {
-		r.Outcome = "not run"
-		r.Needed = int64(m) * int64(n)
-		r.Extrapolated = true
-		r.Note = fmt.Sprintf("%d repeats per label (more than the %d measured submissions): %d submissions in all", m, measure, r.Needed)
-		return r, nil
-	}
-	nrows := min(n, measure/m)
-	rows := make([]int, nrows)
-	for i := range rows {
-		rows[i] = i
-	}
-	t, err := c.open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer t.Close()
-	res, aerr := adaptive.AverageLabels(ctx, board{t}, adaptive.AverageOptions{N: n, Eps: eps, Rows: rows, Repeats: m})
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if res == nil {
-		r.Outcome, r.Note = "failed", short(aerr)
-		return r, nil
-	}
-	r.Submissions = res.Submissions
-	c.tally(r, rows, func(i int) (int, bool) { return int(res.Labels[i]), res.Labels[i] != adaptive.Unknown }, nil)
-	if aerr != nil {
-		r.Note = short(aerr)
-	} else {
-		r.Needed = int64(m) * int64(n)
-		r.Extrapolated = nrows < n
-		r.Note = fmt.Sprintf("%d repeats per label, measured on %d rows", m, nrows)
-	}
-	outcome(r)
-	return r, nil
-}
-
-// boostK is the boosting attack's number of random vectors ([BH15]'s
-// k = 400).
-const boostK = 400
-
-// boost runs the boosting attack of [BH15] in its Ladder form (keep the
-// vectors that lowered the released score) and reports how far the
-// released score of its majority vote falls below the vote's true score.
-// Its labels are guesses, never verified.
-func (c *cellRun) boost(ctx context.Context) (*AttackResult, error) {
-	t, err := c.open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer t.Close()
-	n := len(c.comp.labels)
-	s := c.seed
-	rng := rand.New(rand.NewChaCha8(derive32(s, "boost")))
-	res, aerr := adaptive.Boost(ctx, board{t}, adaptive.BoostOptions{N: n, K: min(boostK, c.comp.cfg.Measure), Mode: adaptive.KeepLowered, Rand: rng, SubmitFinal: true})
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	r := &AttackResult{Attack: AttackBoost}
-	if res == nil || aerr != nil {
-		r.Outcome, r.Note = "failed", short(aerr)
-		if res != nil {
-			r.Submissions = res.Submissions
-		}
-		return r, nil
-	}
-	r.Submissions = res.Submissions
-	c.tally(r, nil, func(i int) (int, bool) { return int(res.Boosted[i]), true }, nil)
-	rep := res.Final
-	tr, err := c.comp.model.Eval(c.comp.labels, &scorer.Pred{K: 2, P: res.Boosted})
-	if err == nil {
-		f, _ := tr.Float64()
-		r.True = &f
-	}
-	r.Reported = &rep
-	r.Note = fmt.Sprintf("%d of %d vectors kept; the vote's labels are guesses", res.Kept, res.Submissions-1)
-	outcome(r)
-	return r, nil
-}
-
-// derive32 returns a 32-byte key for one stream of a cell.
-func derive32(seed [32]byte, label string) [32]byte {
-	var out [32]byte
-	h := hash64(label)
-	for i := range out {
-		out[i] = seed[i] ^ byte(h>>(8*(i%8))) ^ byte(i)
-	}
-	return out
 }

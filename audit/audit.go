@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -26,8 +25,10 @@ type Options struct {
 	// Workers is the number of cells audited at once (default 1). The
 	// report does not depend on it.
 	Workers int
-	// Honest replaces the default honest submissions.
+	// Honest replaces the default honest teams by one team per
+	// submission; Teams (which takes precedence) by teams that iterate.
 	Honest []Honest
+	Teams  []Team
 }
 
 // Report is the audit of one competition.
@@ -48,10 +49,17 @@ type Summary struct {
 	Accounts  int    `json:"accounts"`
 	Limit     int    `json:"limit"`
 	Measure   int    `json:"measure"`
-	// Honest is the number of honest submissions and NearTies how many of
-	// them have a true score within 0.001 of another's.
-	Honest   int `json:"honest"`
-	NearTies int `json:"near_ties"`
+	// Honest is the number of honest submissions, Teams the teams that
+	// make them, NearTies how many teams' true bests lie within 0.001 of
+	// another's, and Source where the teams come from.
+	Honest   int    `json:"honest"`
+	Teams    int    `json:"teams"`
+	NearTies int    `json:"near_ties"`
+	Source   string `json:"honest_source"`
+	// AttackerAccounts are the account counts tried, MaxAccounts the
+	// largest.
+	AttackerAccounts []int `json:"attacker_accounts"`
+	MaxAccounts      int   `json:"max_accounts"`
 }
 
 // CellResult is the audit of one defence setting.
@@ -88,6 +96,36 @@ type CellResult struct {
 	PerDay int        `json:"per_day"`
 	Days   []AccDays  `json:"days,omitempty"`
 	Honest HonestCost `json:"honest"`
+	// Measured is false when no attack of the audit applies to the
+	// competition (Note says why): such a cell is never stopped.
+	Measured bool   `json:"measured"`
+	Note     string `json:"note,omitempty"`
+	// Verdict says it in words: "stopped with 1 account, falls with 578",
+	// "NOT stopped", "not measured".
+	Verdict string `json:"verdict"`
+	// AccountsNeeded is the fewest accounts (up to the largest of
+	// attacker_accounts) with which some attack recovers StopFraction of
+	// the public labels within the limit; null if none does.
+	// AccountsAll is the fewest with which one recovers all it can
+	// (every public label for a verifying attack); null if none does.
+	AccountsNeeded *int64 `json:"accounts_needed"`
+	AccountsAll    *int64 `json:"accounts_all"`
+	// ByAccounts is what the attacker recovers with each count of
+	// attacker_accounts.
+	ByAccounts []AccountsResult `json:"by_accounts,omitempty"`
+	// Floor is a lower bound on the submissions of any attack that
+	// recovers every public label.
+	Floor Floor `json:"floor"`
+}
+
+// AccountsResult is the cell's outcome for an attacker with Accounts
+// accounts: the submissions within reach of one account's attack
+// (Limit) and the public labels the best attack recovers within them.
+type AccountsResult struct {
+	Accounts        int     `json:"accounts"`
+	Limit           int64   `json:"limit"`
+	PublicRecovered float64 `json:"public_recovered"`
+	Stopped         bool    `json:"stopped"`
 }
 
 // StopFraction is the share of the public labels an attack must
@@ -113,37 +151,47 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 	if o.Target == nil {
 		o.Target = InProcess
 	}
-	hs := o.Honest
-	if hs == nil && comp.cfg.Honest != "" {
-		dir := comp.cfg.Honest
-		if cfg.dir != "" && !filepath.IsAbs(dir) {
-			dir = filepath.Join(cfg.dir, dir)
+	var ts []Team
+	var truth [][]float64
+	if comp.model != nil {
+		// The honest cost needs the metric's scorer: measured where the
+		// attacks are.
+		if ts, err = comp.honestTeams(ctx, o); err != nil {
+			return nil, err
 		}
-		if hs, err = LoadHonest(dir, len(comp.labels)); err != nil {
+		if truth, err = trueScores(comp.model, comp.labels, ts); err != nil {
 			return nil, &ConfigError{err}
 		}
+	} else {
+		comp.honestSource = "not measured (no scorer for this metric here)"
 	}
-	if hs == nil {
-		hs = HonestSet(comp.labels, comp.cfg.Seed)
-	}
-	for _, h := range hs {
-		if len(h.Pred) != len(comp.labels) {
-			return nil, &ConfigError{fmt.Errorf("audit: honest submission %s has %d predictions; want %d", h.Name, len(h.Pred), len(comp.labels))}
+	for _, tm := range ts {
+		for _, h := range tm.Subs {
+			if len(h.Pred) != len(comp.labels) {
+				return nil, &ConfigError{fmt.Errorf("audit: honest submission %s has %d predictions; want %d", h.Name, len(h.Pred), len(comp.labels))}
+			}
 		}
 	}
-	truth, err := trueScores(comp.model, comp.labels, hs)
-	if err != nil {
-		return nil, &ConfigError{err}
+	nsub := 0
+	for _, tm := range ts {
+		nsub += len(tm.Subs)
 	}
 	pos := 0
 	for _, y := range comp.labels {
-		pos += y
+		if y != 0 {
+			pos++ // rows of a class other than 0
+		}
 	}
 	c := comp.cfg
+	metric := c.Metric
+	if comp.model != nil {
+		metric = comp.model.Name
+	}
 	rep := &Report{
-		Competition: Summary{ID: c.ID, Title: c.Title, Rows: len(comp.labels), Positives: pos, Metric: comp.model.Name,
+		Competition: Summary{ID: c.ID, Title: c.Title, Rows: len(comp.labels), Positives: pos, Metric: metric,
 			Seed: c.Seed, Days: c.Days, Accounts: c.Accounts, Limit: c.Limit, Measure: c.Measure,
-			Honest: len(hs), NearTies: nearTies(truth)},
+			Honest: nsub, Teams: len(ts), NearTies: nearTies(bests(truth)), Source: comp.honestSource,
+			MaxAccounts: c.AttackerAccounts[len(c.AttackerAccounts)-1], AttackerAccounts: c.AttackerAccounts},
 		Cells: make([]CellResult, len(comp.cells)),
 	}
 	workers := max(1, o.Workers)
@@ -173,7 +221,7 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 					return
 				}
 				t0 := time.Now()
-				cr, err := auditCell(ctx, comp, comp.cells[i], o.Target, hs, truth, logf)
+				cr, err := auditCell(ctx, comp, comp.cells[i], o.Target, ts, truth, logf)
 				if err != nil {
 					mu.Lock()
 					if first == nil {
@@ -183,11 +231,7 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 					return
 				}
 				rep.Cells[i] = *cr
-				verdict := "NOT stopped"
-				if cr.Stopped {
-					verdict = "stopped"
-				}
-				logf("audit %s: cell %-16s %s (%.1fs)\n", c.ID, cr.Name, verdict, time.Since(t0).Seconds())
+				logf("audit %s: cell %-16s %s (%.1fs)\n", c.ID, cr.Name, cr.Verdict, time.Since(t0).Seconds())
 			}
 		})
 	}
@@ -202,7 +246,7 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 }
 
 // auditCell runs one cell.
-func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactory, hs []Honest, truth []float64,
+func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactory, ts []Team, truth [][]float64,
 	logf func(string, ...any)) (*CellResult, error) {
 	n := len(comp.labels)
 	cr := &CellResult{Name: cell.Name, Settings: cell.Defence.String(), Defence: cell.Defence}
@@ -226,12 +270,9 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 			run.nPub++
 		}
 	}
-	atks, err := run.attacks(ctx)
+	atks, err := run.attacks(ctx, logf)
 	if err != nil {
 		return nil, fmt.Errorf("audit: cell %q: %w", cell.Name, err)
-	}
-	for _, a := range atks {
-		logf("audit %s: cell %-16s %-18s %-9s %7d submissions, needs %s\n", comp.cfg.ID, cell.Name, a.Attack, a.Outcome, a.Submissions, needText(a.Needed, a.Extrapolated))
 	}
 	cr.Attacks = atks
 	lim := defence.LimitSettings(cell.Defence.Limits)
@@ -242,27 +283,18 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 	if cr.PerDay == 0 {
 		cr.PerDay = 5
 	}
-	acc := int64(comp.cfg.Accounts)
-	cr.Limit = int64(comp.cfg.Limit)
-	if lim.PerDay > 0 {
-		cr.Limit = int64(lim.PerDay) * int64(comp.cfg.Days) * acc
-	}
-	if lim.Total > 0 {
-		cr.Limit = min(cr.Limit, int64(lim.Total)*acc)
-	}
-	bestWithin := 0.0
+	bud := budget{perDay: int64(lim.PerDay), total: int64(lim.Total), days: int64(comp.cfg.Days), reach: int64(comp.cfg.Limit)}
+	cr.Limit = bud.limitOf(int64(comp.cfg.Accounts))
+	var bestWithin float64
 	for i := range atks {
 		a := &atks[i]
 		if a.Needed == 0 || !a.Accurate() {
 			continue // failed, or guessing
 		}
 		// What the attack recovers within the limit: its fractions, scaled
-		// down if it needs more submissions than the limit (linear
-		// progress, as every attack here decodes at a steady rate).
-		scale := 1.0
-		if a.Needed > cr.Limit {
-			scale = float64(cr.Limit) / float64(a.Needed)
-		}
+		// down if it needs more submissions than it gets (linear progress,
+		// as every attack here decodes at a steady rate).
+		scale := bud.scale(a, int64(comp.cfg.Accounts))
 		w := a.PublicRecovered * scale
 		if cr.Best == "" || w > bestWithin || (w == bestWithin && a.Needed < cr.Submissions) {
 			bestWithin = w
@@ -273,18 +305,60 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 		cr.PrivateRecovered = math.Max(cr.PrivateRecovered, a.PrivateRecovered*scale)
 		cr.PrivateVerified = math.Max(cr.PrivateVerified, a.PrivateVerified*scale)
 	}
-	cr.Stopped = bestWithin < StopFraction
+	ok, why := run.metricAttackable()
+	for _, a := range atks {
+		if a.Outcome == refused {
+			// labelinf serve refuses this defence on this metric: the
+			// cell cannot exist, and says nothing of safety.
+			ok, why = false, "labelinf serve refuses this defence on this metric: "+a.Note
+			break
+		}
+	}
+	if ok && comp.model == nil && bestWithin < StopFraction {
+		// The attacks on metrics other than log-loss (package discrete)
+		// do not yet read every defence (splits, subsets, noise beyond
+		// their bound): a cell none of them breaks is not shown safe.
+		ok, why = false, "no attack of the catalogue recovers labels of "+comp.cfg.Metric+" under this defence; that is no evidence of safety: not measured"
+	}
+	cr.Measured = ok
+	cr.Stopped = ok && bestWithin < StopFraction
+	if !ok {
+		cr.Note = why
+	}
 	if cr.Best != "" {
 		for _, k := range []int64{1, 10, 100} {
 			per := int64(cr.PerDay) * k
 			cr.Days = append(cr.Days, AccDays{Accounts: int(k), Days: (cr.Submissions + per - 1) / per})
 		}
 	}
-	hc, err := run.honestCost(ctx, hs, truth)
-	if err != nil {
-		return nil, err
+	if ok {
+		cr.AccountsNeeded, cr.AccountsAll = bud.accountsNeeded(atks, int64(comp.cfg.AttackerAccounts[len(comp.cfg.AttackerAccounts)-1]))
+		for _, k := range comp.cfg.AttackerAccounts {
+			ar := AccountsResult{Accounts: k, Limit: bud.limitOf(int64(k))}
+			for i := range atks {
+				if a := &atks[i]; a.Needed > 0 && a.Accurate() {
+					ar.PublicRecovered = math.Max(ar.PublicRecovered, a.PublicRecovered*bud.scale(a, int64(k)))
+				}
+			}
+			ar.Stopped = ar.PublicRecovered < StopFraction
+			cr.ByAccounts = append(cr.ByAccounts, ar)
+		}
+		cr.Floor, err = run.floor(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("audit: cell %q: %w", cell.Name, err)
+		}
+		if cr.Best != "" && cr.Floor.Submissions > 0 {
+			cr.Floor.Ratio = float64(cr.Submissions) / float64(cr.Floor.Submissions)
+		}
 	}
-	cr.Honest = hc
+	cr.Verdict = cr.verdictText(comp.cfg.Accounts, comp.cfg.AttackerAccounts[len(comp.cfg.AttackerAccounts)-1])
+	if ts != nil {
+		hc, err := run.honestCost(ctx, ts, truth)
+		if err != nil {
+			return nil, err
+		}
+		cr.Honest = hc
+	}
 	return cr, nil
 }
 

@@ -13,14 +13,17 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/labelinf/labelinf/datasets"
 	"github.com/labelinf/labelinf/defence"
 	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/serve"
 )
 
 // Config is one competition as a host describes it to the audit. The
@@ -43,7 +46,9 @@ type Config struct {
 	// synthetic competition).
 	Rows      int    `json:"rows,omitempty"`
 	LabelSeed uint64 `json:"label_seed,omitempty"`
-	// Classes must be 2 (or absent): the audit's attacks are binary.
+	// Classes is the number of classes (default 2). The audit's attacks
+	// are binary: a competition of more classes, or of a metric without
+	// attacks here (accuracy, roc-auc), is audited as "not measured".
 	Classes int `json:"classes,omitempty"`
 	// Metric is a log-loss scorer model name as labelinf attack -assume
 	// takes it (float64-sklearn, float32-keras, torch-bce, leaderboard,
@@ -60,6 +65,10 @@ type Config struct {
 	DailyLimit     int     `json:"daily_limit,omitempty"`
 	TotalLimit     int     `json:"total_limit,omitempty"`
 	MinInterval    string  `json:"min_interval,omitempty"`
+	// Defence is the competition's defence as serve's config writes it
+	// (package defence's Settings): it joins the fields above in the "as
+	// configured" cell.
+	Defence *defence.Settings `json:"defence,omitempty"`
 
 	// Seed drives every random stream of the audit (the defences'
 	// simulated noise, splits and subsets, the honest submissions, the
@@ -72,6 +81,12 @@ type Config struct {
 	// for the verdict (default 1); the report also gives the days needed
 	// with 1, 10 and 100 accounts.
 	Accounts int `json:"accounts,omitempty"`
+	// AttackerAccounts are the numbers of accounts the audit tries the
+	// attacks with (default 1, 10, 100, 1,000): each cell reports what
+	// the attacker recovers with each, and accounts_needed, the fewest
+	// accounts (up to the largest of them) with which some attack
+	// recovers StopFraction of the public labels within the limit.
+	AttackerAccounts []int `json:"attacker_accounts,omitempty"`
 	// Limit is the number of submissions the host deems within an
 	// attacker's reach when a cell sets no limit (default 100,000).
 	Limit int `json:"limit,omitempty"`
@@ -79,9 +94,12 @@ type Config struct {
 	// 4,000); an attack that needs more is extrapolated from its measured
 	// prefix and marked so.
 	Measure int `json:"measure,omitempty"`
-	// Honest is a directory of honest prediction files (one probability
-	// of class 1 per line, as many lines as labels); empty: the default
-	// set (models of several qualities; see [HonestSet]).
+	// Honest is a directory of honest teams ([LoadHonest]: one directory
+	// per team, its prediction files in name order, or a flat directory
+	// of files, one team each; a file is one probability of class 1 per
+	// line, as many lines as labels); empty: the default teams
+	// ([TrainedTeams] where the dataset has features, else
+	// [HonestTeams]).
 	Honest string `json:"honest,omitempty"`
 	// Grid replaces the default grid of defences.
 	Grid []Cell `json:"grid,omitempty"`
@@ -104,7 +122,13 @@ const (
 	DefaultLimit   = 100000
 	DefaultMeasure = 4000
 	DefaultMetric  = scorer.Leaderboard
+	// MaxAttackerAccounts bounds attacker_accounts (accounts_needed is
+	// searched one count at a time up to the largest).
+	MaxAttackerAccounts = 1_000_000
 )
+
+// DefaultAttackerAccounts is attacker_accounts' default.
+var DefaultAttackerAccounts = []int{1, 10, 100, 1000}
 
 // ConfigError is a problem with the audit's input: the config file, its
 // labels, its grid or the honest submissions. Run and LoadConfig return
@@ -116,11 +140,26 @@ func (e *ConfigError) Error() string { return e.Err.Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // LoadConfig reads a JSON or YAML (.yaml, .yml) config file. Unknown
-// fields are an error in both.
-func LoadConfig(path string) (*Config, error) {
+// fields are an error in both. A JSON file with a "competitions" list is
+// labelinf serve's config file: see [LoadConfigFor].
+func LoadConfig(path string) (*Config, error) { return LoadConfigFor(path, "") }
+
+// LoadConfigFor reads an audit config file, or labelinf serve's config
+// file as it is, read by serve's own parser (serve.LoadConfig: every
+// serve field accepted and checked as serve checks it): the audit then
+// audits its competition id ("" when the file holds one), with the
+// audit's own fields at their defaults. id must be "" for an audit
+// config.
+func LoadConfigFor(path, id string) (*Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &ConfigError{fmt.Errorf("audit: config: %w", err)}
+	}
+	if isServeConfig(path, b) {
+		return fromServe(path, id)
+	}
+	if id != "" {
+		return nil, &ConfigError{fmt.Errorf("audit: config %s is an audit config of one competition: -competition applies to labelinf serve's config files", path)}
 	}
 	var c *Config
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -133,6 +172,63 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, &ConfigError{fmt.Errorf("audit: config %s: %w", path, err)}
 	}
 	c.dir = filepath.Dir(path)
+	return c, nil
+}
+
+// isServeConfig reports whether b is a JSON object with a
+// "competitions" member: labelinf serve's config file.
+func isServeConfig(path string, b []byte) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml":
+		return false
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(b, &top) != nil {
+		return false
+	}
+	_, ok := top["competitions"]
+	return ok
+}
+
+// fromServe returns the audit config of competition id of serve's
+// config file path.
+func fromServe(path, id string) (*Config, error) {
+	sc, err := serve.LoadConfig(path)
+	if err != nil {
+		return nil, &ConfigError{fmt.Errorf("audit: %w", err)}
+	}
+	var ids []string
+	for _, cc := range sc.Competitions {
+		ids = append(ids, cc.ID)
+	}
+	var cc *serve.CompetitionConfig
+	for i := range sc.Competitions {
+		if sc.Competitions[i].ID == id || (id == "" && len(sc.Competitions) == 1) {
+			cc = &sc.Competitions[i]
+		}
+	}
+	if cc == nil {
+		if id == "" {
+			return nil, &ConfigError{fmt.Errorf("audit: %s holds %d competitions (%s): pick one with -competition ID", path, len(ids), strings.Join(ids, ", "))}
+		}
+		return nil, &ConfigError{fmt.Errorf("audit: %s has no competition %q (it has %s)", path, id, strings.Join(ids, ", "))}
+	}
+	if cc.Defence != nil && cc.Defence.Thresholdout != nil {
+		return nil, &ConfigError{fmt.Errorf("audit: competition %q: Thresholdout answers from training rows; the audit does not attack it yet (not measured)", cc.ID)}
+	}
+	labels, err := filepath.Abs(cc.Labels) // serve joined it to the file's directory
+	if err != nil {
+		return nil, &ConfigError{fmt.Errorf("audit: %w", err)}
+	}
+	c := &Config{ID: cc.ID, Title: cc.Title, Labels: labels, Classes: cc.Classes, Metric: cc.Metric, Clip: cc.Clip,
+		Decimals: cc.Decimals, DailyLimit: cc.DailyLimit, TotalLimit: cc.TotalLimit, Defence: cc.Defence,
+		dir: filepath.Dir(path)}
+	if cc.PublicFraction != 1 {
+		c.PublicFraction = cc.PublicFraction
+	}
+	if cc.MinInterval != 0 {
+		c.MinInterval = time.Duration(cc.MinInterval).String()
+	}
 	return c, nil
 }
 
@@ -210,21 +306,30 @@ func jsonable(v any) (any, error) {
 type competition struct {
 	cfg    Config
 	labels []int
+	k      int           // classes
 	model  *scorer.Model // Decimals −1: the chain rounds
 	eps    float64       // the model's clipping (1e-300 if none)
 	cells  []Cell
+	// dir is the config file's directory; honestSource says where the
+	// honest teams come from.
+	dir          string
+	honestSource string
 }
 
 // resolve checks c and loads its labels.
 func (c *Config) resolve() (*competition, error) {
-	out := &competition{cfg: *c}
+	out := &competition{cfg: *c, k: 2, dir: c.dir}
 	cc := &out.cfg
 	if cc.ID == "" {
 		cc.ID = "competition"
 	}
-	if cc.Classes != 0 && cc.Classes != 2 {
-		return nil, fmt.Errorf("audit: classes = %d: the audit's attacks are binary (classes 2)", cc.Classes)
+	if cc.Classes == 0 {
+		cc.Classes = 2
 	}
+	if cc.Classes < 2 || cc.Classes > 1000 {
+		return nil, fmt.Errorf("audit: classes = %d outside [2, 1000]", cc.Classes)
+	}
+	out.k = cc.Classes
 	n := 0
 	for _, s := range []bool{cc.Labels != "", cc.Dataset != "", cc.Rows != 0} {
 		if s {
@@ -245,7 +350,7 @@ func (c *Config) resolve() (*competition, error) {
 		if err != nil {
 			return nil, fmt.Errorf("audit: labels: %w", err)
 		}
-		if out.labels, err = datasets.ParseLabels(b, p, 2); err != nil {
+		if out.labels, err = datasets.ParseLabels(b, p, out.k); err != nil {
 			return nil, fmt.Errorf("audit: labels: %w", err)
 		}
 	case cc.Dataset != "":
@@ -253,8 +358,8 @@ func (c *Config) resolve() (*competition, error) {
 			return nil, fmt.Errorf("audit: dataset: %w", err)
 		}
 		for i, y := range out.labels {
-			if y != 0 && y != 1 {
-				return nil, fmt.Errorf("audit: dataset %s: label %d is %d; the audit needs binary labels", cc.Dataset, i, y)
+			if y < 0 || y >= out.k {
+				return nil, fmt.Errorf("audit: dataset %s: label %d is %d; want a class in [0, %d)", cc.Dataset, i, y, out.k)
 			}
 		}
 	default:
@@ -273,8 +378,15 @@ func (c *Config) resolve() (*competition, error) {
 	if cc.Metric == "" {
 		cc.Metric = DefaultMetric
 	}
-	if out.model, out.eps, err = parseMetric(cc.Metric, cc.Clip); err != nil {
-		return nil, err
+	_, isDiscrete := out.discreteMetric()
+	if out.k == 2 && !isDiscrete {
+		if out.model, out.eps, err = parseMetric(cc.Metric, cc.Clip); err != nil {
+			return nil, err
+		}
+	} else if !isDiscrete {
+		if _, err := scorer.ParseModel(cc.Metric); err != nil {
+			return nil, fmt.Errorf("audit: metric: %w", err)
+		}
 	}
 	if cc.Days == 0 {
 		cc.Days = DefaultDays
@@ -284,6 +396,12 @@ func (c *Config) resolve() (*competition, error) {
 	}
 	if cc.Limit == 0 {
 		cc.Limit = DefaultLimit
+	}
+	if cc.AttackerAccounts == nil {
+		cc.AttackerAccounts = slices.Clone(DefaultAttackerAccounts)
+	}
+	if len(cc.AttackerAccounts) == 0 || !slices.IsSorted(cc.AttackerAccounts) || cc.AttackerAccounts[0] < 1 || cc.AttackerAccounts[len(cc.AttackerAccounts)-1] > MaxAttackerAccounts {
+		return nil, fmt.Errorf("audit: attacker_accounts %v: want an ascending list of counts in [1, %d]", cc.AttackerAccounts, MaxAttackerAccounts)
 	}
 	if cc.Measure == 0 {
 		cc.Measure = DefaultMeasure
@@ -332,14 +450,23 @@ func (c *Config) resolve() (*competition, error) {
 	return out, nil
 }
 
-// configured is the competition as its config sets it up.
+// configured is the competition as its config sets it up: its defence
+// (serve's "defence"), with the competition's decimals, split and limits
+// (serve takes each from one of the two places).
 func configured(c *Config) Cell {
-	s := defence.Settings{Decimals: c.Decimals,
-		Limits: defence.LimitSettings{PerDay: c.DailyLimit, Total: c.TotalLimit, MinInterval: c.MinInterval}}
-	if c.Decimals != nil && *c.Decimals < 0 {
-		s.Decimals = nil
+	var s defence.Settings
+	if c.Defence != nil {
+		s = *c.Defence
 	}
-	if c.Decimals == nil {
+	if c.Decimals != nil {
+		s.Decimals = c.Decimals
+	}
+	if c.DailyLimit != 0 || c.TotalLimit != 0 || c.MinInterval != "" {
+		s.Limits = defence.LimitSettings{PerDay: c.DailyLimit, Total: c.TotalLimit, MinInterval: c.MinInterval}
+	}
+	if s.Decimals != nil && *s.Decimals < 0 {
+		s.Decimals = nil
+	} else if s.Decimals == nil {
 		if m, err := scorer.ParseModel(c.Metric); err == nil && m.Decimals >= 0 {
 			d := m.Decimals
 			s.Decimals = &d
@@ -394,7 +521,10 @@ func parseMetric(name, clip string) (*scorer.Model, float64, error) {
 // clip, rounded to one significant digit, so the grid is the same for
 // every metric); the fixed-step Ladder (η = 0.01, the code's grid) and
 // the parameter-free Ladder, each with one global best [BH15] and with
-// one best per team (the authors' code); 5 submissions per day; a
+// one best per team (the authors' code), and the per-team
+// parameter-free Ladder rounding every release, the first included, to
+// a coarse grid of 0.01 (what fresh accounts then see is a score
+// rounded to 2 decimals); 5 submissions per day; a
 // public/private split (publicFraction, 0.3 if unset); scoring on a
 // random subset of half the rows.
 func DefaultGrid(n int, publicFraction float64) []Cell {
@@ -423,6 +553,7 @@ func DefaultGrid(n int, publicFraction float64) []Cell {
 		Cell{Name: "ladder free", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}},
 		Cell{Name: "ladder fixed/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", Grid: defence.CodeGrid(n).FloatString(12), PerTeam: true}}},
 		Cell{Name: "ladder free/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", PerTeam: true}}},
+		Cell{Name: "ladder free/team grid 0.01", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", Grid: "0.01", PerTeam: true}}},
 		Cell{Name: "5/day", Defence: defence.Settings{Limits: defence.LimitSettings{PerDay: 5}}},
 		Cell{Name: "split " + strconv.FormatFloat(publicFraction, 'g', -1, 64), Defence: defence.Settings{Split: &defence.SplitSettings{Public: publicFraction}}},
 		Cell{Name: fmt.Sprintf("subset %d", max(1, n/2)), Defence: defence.Settings{Subset: max(1, n/2)}},
@@ -451,4 +582,14 @@ func hash64(s string) uint64 {
 		h *= 1099511628211
 	}
 	return h
+}
+
+// LoadLabels returns the competition's private labels as the audit reads
+// them (the labels file, the embedded data set or the synthetic draw).
+func (c *Config) LoadLabels() ([]int, error) {
+	comp, err := c.resolve()
+	if err != nil {
+		return nil, &ConfigError{err}
+	}
+	return comp.labels, nil
 }

@@ -4,45 +4,75 @@
 // place (the strongest attacker, not a naive one), and what the defence
 // costs honest participants.
 //
-// The attacks of a cell ([AttackResult]):
+// A cell is (metric, K, defence, rounding, noise, accounts); the
+// attacks it runs come from the project's catalogue of attacks (package
+// catalog), through one adapter, catalog.go: for each way the attacker
+// sees the cell (a catalog.Target: the metric's model rounded as the
+// cell rounds, the noise, the defence), catalog.Auto's pick (the attack
+// labelinf attack runs against the same model: leaderboard for a
+// rounded score, hybrid for float64-sklearn, …) first, then every other
+// applicable attack of catalog.Applicable that runs against a served
+// score: the multi-query codes and the papers' reference constructions
+// (with their final check query), the threshold crossing, averaging
+// against fresh noise, boosting against a Ladder; the single-query
+// attacks need scores of thousands of bits, which no served cell
+// releases. Once a code has recovered every label, the other codes of
+// its view run only up to its cost (they cannot be the best beyond it).
+// A metric or K the catalogue has attacks for is audited the same way;
+// one it has none for here is "not measured", never "stopped".
 //
-//   - the multi-query block code, ICML Alg 1 and ICML Alg 3
-//     (decode.AttackMulti with decode.Blocks, Primes, Alg3), planning for
-//     the cell's rounding (the scorer model's Decimals) and noise
-//     (scorer.Noise), through a scorer.Server whose Score goes through
-//     the cell's defence chain;
-//   - the threshold-crossing attack (adaptive.Edge, verified) on every
-//     cell: rounding is not a defence until it fails [Whitehill16];
-//   - averaging (adaptive.AverageLabels with adaptive.RepeatsFor's
-//     repeats) where the noise is fresh;
-//   - boosting (adaptive.Boost, keeping what lowered the score) against
-//     the Ladder [BH15].
+// Accounts. The attacker holds k accounts (Config.AttackerAccounts,
+// default 1, 10, 100, 1,000). Where the defence keeps a state per team
+// (a per-team Ladder), the multi-query strategies and the threshold
+// crossing also run with a fresh account per submission ("(fresh
+// accounts)"): each submission is its account's first, released as is,
+// rounded to the Ladder's grid (defence/ladder.go: "k accounts buy k
+// unprotected scores"); such an attack gets one submission per account.
+// An attack as one team gets per-day × days × k submissions where the
+// cell limits each account, else the config's limit. Within a budget
+// an attack holds what its measured progress had decoded after that many
+// submissions (labels known after each query; linear where the attack
+// reports no progress, and past the measured prefix). Each cell reports what every k recovers and
+// AccountsNeeded: the fewest accounts (searched up to the largest k)
+// with which some attack recovers StopFraction of the public labels
+// within the limit, null if none does — a count that works for the
+// measured attacks, so an upper bound on what an attacker needs. The
+// verdict reads "stopped with 1 account, falls with 578". The global
+// Ladder's state is shared: fresh accounts see it as one does.
 //
-// The robust single-query attacks of package decode recover N labels
-// from one score, which must then carry at least N bits; a served score
-// is a float64 at most (64 bits), so beyond 64 labels no cell of a served
-// competition admits them, and the audit does not run them. Thresholdout
-// needs training rows with public labels and is refused in a grid.
+// Floors ([Floor]): the labels' entropy over the bits a release can
+// carry under the cell's rounding and noise, and the scorer model's
+// proved floor (decode.FloorMulti) where it applies; no attack recovers
+// every public label in fewer submissions.
 //
 // A label counts as recovered when an attack claims it and it is right
-// (the audit holds the labels); an attack more than 1 % of whose claims
-// are wrong is guessing and recovers nothing. A cell is stopped only if
-// no attack recovers [StopFraction] of the public labels within the
-// limit (the cell's daily limit × the competition's days × the
-// attacker's accounts, else the config's limit). An attack runs for real
-// up to Config.Measure submissions; one that would need more is
-// projected from that prefix at its measured rate and marked
-// extrapolated (the block code decodes at a steady rate after its first
-// blocks; Edge's cost is its bisection plus a fixed cost per row;
-// averaging's is repeats × rows).
+// (the audit holds the labels; averaging's and boosting's labels are
+// claims, never verified); an attack more than 1 % of whose claims are
+// wrong is guessing and recovers nothing. A cell is stopped only if no
+// attack recovers [StopFraction] of the public labels within the limit
+// with the config's accounts (the cell's daily limit × the
+// competition's days × the accounts, else the config's limit). An
+// attack runs for real up to Config.Measure submissions; one that
+// would need more is projected from that prefix at its measured rate
+// (over the last half of its measured progress where it reports one)
+// or at its catalogue estimate, whichever is fewer, and marked
+// extrapolated.
 //
-// Honest-user cost ([HonestCost]): a set of honest submissions (files,
-// or [HonestSet]: noisy versions of the truth at several qualities, with
-// a cluster of near-ties) is submitted once each, as one team each, to a
-// fresh copy of the cell; the mean and largest |reported − true| score
-// and Kendall's τ-b between the true and the reported leaderboards
-// measure what the defence costs them. The true score is the metric on
-// every holdout row, unrounded and undefended.
+// Honest-user cost ([HonestCost]): honest teams that iterate submit in
+// turn (every team's first submission, then every team's second, …),
+// each from its own account, to a fresh copy of the cell: teams given
+// as directories of files (-honest DIR: one directory per team, its
+// files in name order; a flat directory is one submission per team),
+// else, where the competition's labels are an embedded data set with
+// features (adult_test, adult_train), teams trained for real on the
+// other half ([TrainedTeams]: logistic regression down a
+// regularisation path and on growing data, MLP checkpoints by epoch,
+// near-tie resubmissions), else synthetic improving teams
+// ([HonestTeams]). Per team, |shown best − true best| at the end (mean
+// and max over the teams), Kendall's τ-b between the teams' true and
+// shown bests, and the improvements the releases hid measure what the
+// defence costs them. The true score is the metric on every holdout
+// row, unrounded and undefended.
 //
 // # Targets and reproducibility
 //

@@ -24,54 +24,138 @@ type Honest struct {
 	Pred []float64
 }
 
-// HonestSet returns the default honest submissions for labels: models of
-// several qualities, each a noisy version of the truth (probability
-// σ(a·(2y−1) + g), g standard normal per row, for 8 qualities a from 0.3
-// to 3), and a cluster of 12 near-ties (a = 1.2 + 0.002·j on one shared
-// noise draw plus a small private one), whose true scores lie within
-// 0.001 of a neighbour: the submissions a defence reorders. Deterministic
-// in seed.
-func HonestSet(labels []int, seed uint64) []Honest {
-	r := rand.New(rand.NewPCG(seed, 0x40e57))
-	n := len(labels)
-	sigmoid := func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
-	var out []Honest
-	for j, a := range []float64{0.3, 0.6, 0.9, 1.2, 1.5, 2, 2.5, 3} {
-		p := make([]float64, n)
-		for i, y := range labels {
-			p[i] = sigmoid(a*float64(2*y-1) + r.NormFloat64())
-		}
-		out = append(out, Honest{Name: fmt.Sprintf("model-%d(a=%g)", j, a), Pred: p})
-	}
-	base := make([]float64, n)
-	for i := range base {
-		base[i] = r.NormFloat64()
-	}
-	for j := range 12 {
-		a := 1.2 + 0.002*float64(j)
-		p := make([]float64, n)
-		for i, y := range labels {
-			p[i] = sigmoid(a*float64(2*y-1) + base[i] + 0.02*r.NormFloat64())
-		}
-		out = append(out, Honest{Name: fmt.Sprintf("near-tie-%d(a=%g)", j, a), Pred: p})
+// A Team is an honest team: its submissions, in the order it makes
+// them.
+type Team struct {
+	Name string
+	Subs []Honest
+}
+
+// OneEach returns one team per submission (a flat set of honest
+// submissions, each made once).
+func OneEach(hs []Honest) []Team {
+	out := make([]Team, len(hs))
+	for i, h := range hs {
+		out[i] = Team{Name: h.Name, Subs: []Honest{h}}
 	}
 	return out
 }
 
-// LoadHonest reads every regular file of dir (in name order) as an
-// honest submission: one probability of class 1 per line (blank lines
-// and lines starting with # skipped), n lines.
-func LoadHonest(dir string, n int) ([]Honest, error) {
+// HonestTeams returns the default synthetic honest teams for labels:
+// teams that iterate, each improving its model over its submissions
+// with diminishing returns (quality a_j = a·(1 − 0.6·2^−j) for its j-th
+// of 6, from 0: 0.4a, 0.7a, 0.85a, …, 0.98a), on one noise draw per
+// team and a small private draw per submission, so that late
+// resubmissions move the score by a little: the improvements a Ladder
+// hides), for 8 final qualities a from 0.6 to 3, and 4 teams that end
+// in near-ties (a = 1.2 + 0.002·t) and resubmit near-ties of their own
+// (the same model with a fresh small draw). Deterministic in seed.
+func HonestTeams(labels []int, seed uint64) []Team {
+	r := rand.New(rand.NewPCG(seed, 0x7ea35))
+	n := len(labels)
+	sigmoid := func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+	sub := func(a float64, base []float64, private float64) []float64 {
+		p := make([]float64, n)
+		for i, y := range labels {
+			p[i] = sigmoid(a*float64(2*y-1) + base[i] + private*r.NormFloat64())
+		}
+		return p
+	}
+	draw := func() []float64 {
+		b := make([]float64, n)
+		for i := range b {
+			b[i] = r.NormFloat64()
+		}
+		return b
+	}
+	const m = 6
+	var out []Team
+	for t, a := range []float64{0.6, 0.9, 1.2, 1.5, 1.8, 2.1, 2.5, 3} {
+		base := draw()
+		tm := Team{Name: fmt.Sprintf("team-%d(a=%g)", t, a)}
+		for j := range m {
+			aj := a * (1 - 0.6*math.Pow(2, -float64(j)))
+			tm.Subs = append(tm.Subs, Honest{Name: fmt.Sprintf("%s#%d", tm.Name, j+1), Pred: sub(aj, base, 0.05)})
+		}
+		out = append(out, tm)
+	}
+	base := draw()
+	for t := range 4 {
+		a := 1.2 + 0.002*float64(t)
+		tm := Team{Name: fmt.Sprintf("near-tie-%d(a=%g)", t, a)}
+		for j := range 3 {
+			tm.Subs = append(tm.Subs, Honest{Name: fmt.Sprintf("%s#%d", tm.Name, j+1), Pred: sub(a, base, 0.02)})
+		}
+		out = append(out, tm)
+	}
+	return out
+}
+
+// LoadHonest reads the honest teams of dir. A directory of
+// subdirectories holds one team per subdirectory (in name order), whose
+// regular files, in name order, are its submissions in order; a flat
+// directory of files holds one submission per team. A file is one
+// probability of class 1 per line (blank lines and lines starting with #
+// skipped), n lines. A directory holding both files and subdirectories
+// is refused (which files would be whose?).
+func LoadHonest(dir string, n int) ([]Team, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("audit: honest: %w", err)
 	}
-	var out []Honest
+	var files, dirs []string
 	for _, e := range ents {
-		if !e.Type().IsRegular() {
-			continue
+		switch {
+		case e.IsDir():
+			dirs = append(dirs, e.Name())
+		case e.Type().IsRegular():
+			files = append(files, e.Name())
 		}
-		path := filepath.Join(dir, e.Name())
+	}
+	if len(files) > 0 && len(dirs) > 0 {
+		return nil, fmt.Errorf("audit: honest: %s holds both files and directories: put every team's files in its own directory, or use a flat directory of one submission per team", dir)
+	}
+	var out []Team
+	if len(dirs) == 0 {
+		hs, err := loadFiles(dir, files, n)
+		if err != nil {
+			return nil, err
+		}
+		out = OneEach(hs)
+	}
+	for _, d := range dirs {
+		sub := filepath.Join(dir, d)
+		ents, err := os.ReadDir(sub)
+		if err != nil {
+			return nil, fmt.Errorf("audit: honest: %w", err)
+		}
+		var fs []string
+		for _, e := range ents {
+			if e.Type().IsRegular() {
+				fs = append(fs, e.Name())
+			}
+		}
+		if len(fs) == 0 {
+			return nil, fmt.Errorf("audit: honest: team directory %s holds no submission file", sub)
+		}
+		hs, err := loadFiles(sub, fs, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Team{Name: d, Subs: hs})
+	}
+	if len(out) < 2 {
+		return nil, fmt.Errorf("audit: honest: %s holds %d teams; need at least 2", dir, len(out))
+	}
+	return out, nil
+}
+
+// loadFiles reads the prediction files names of dir (ReadDir's order:
+// by name).
+func loadFiles(dir string, names []string, n int) ([]Honest, error) {
+	var out []Honest
+	for _, name := range names {
+		path := filepath.Join(dir, name)
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("audit: honest: %w", err)
@@ -91,61 +175,97 @@ func LoadHonest(dir string, n int) ([]Honest, error) {
 		if len(p) != n {
 			return nil, fmt.Errorf("audit: honest: %s has %d predictions; the competition has %d rows", path, len(p), n)
 		}
-		out = append(out, Honest{Name: e.Name(), Pred: p})
-	}
-	if len(out) < 2 {
-		return nil, fmt.Errorf("audit: honest: %s holds %d prediction files; need at least 2", dir, len(out))
+		out = append(out, Honest{Name: name, Pred: p})
 	}
 	return out, nil
 }
 
-// HonestCost is what a defence does to honest submissions: the mean and
-// largest |reported − true| score (true: the metric on every holdout
-// row, unrounded, undefended) and Kendall's τ-b between the true and the
-// reported leaderboards.
+// HonestCost is what a defence does to honest teams that iterate: each
+// team's submissions go in turn (every team's first, then every team's
+// second, …) to a fresh copy of the cell, each team with its own
+// account. At the end, per team, |shown best − true best| (shown: the
+// best score its releases showed; true: the best true score of its
+// submissions, the metric on every holdout row, unrounded and
+// undefended): its mean (MeanAbs) and largest (MaxAbs) over the teams,
+// and Kendall's τ-b between the teams' true and shown bests (the final
+// leaderboard). Improvements counts the submissions whose true score
+// beat their team's previous true best, HiddenImprovements those of
+// them after which the team's shown best did not improve.
 type HonestCost struct {
-	Submissions int     `json:"submissions"`
-	MeanAbs     float64 `json:"mean_abs_error"`
-	MaxAbs      float64 `json:"max_abs_error"`
-	KendallTau  float64 `json:"kendall_tau"`
+	Submissions        int     `json:"submissions"`
+	Teams              int     `json:"teams"`
+	MeanAbs            float64 `json:"mean_abs_error"`
+	MaxAbs             float64 `json:"max_abs_error"`
+	KendallTau         float64 `json:"kendall_tau"`
+	Improvements       int     `json:"improvements"`
+	HiddenImprovements int     `json:"hidden_improvements"`
 }
 
-// trueScores returns the undefended score of each honest submission.
-func trueScores(m *scorer.Model, labels []int, hs []Honest) ([]float64, error) {
-	out := make([]float64, len(hs))
-	for i, h := range hs {
-		r, err := m.Eval(labels, &scorer.Pred{K: 2, P: h.Pred})
-		if err != nil {
-			return nil, fmt.Errorf("audit: honest submission %s: %w", h.Name, err)
+// trueScores returns the undefended score of each team's submissions.
+func trueScores(m *scorer.Model, labels []int, ts []Team) ([][]float64, error) {
+	out := make([][]float64, len(ts))
+	for t, tm := range ts {
+		for _, h := range tm.Subs {
+			r, err := m.Eval(labels, &scorer.Pred{K: 2, P: h.Pred})
+			if err != nil {
+				return nil, fmt.Errorf("audit: honest submission %s: %w", h.Name, err)
+			}
+			v, _ := r.Float64()
+			out[t] = append(out[t], v)
 		}
-		out[i], _ = r.Float64()
 	}
 	return out, nil
 }
 
-// honestCost submits every honest submission once, each as its own team,
-// in order, to a fresh target of the cell.
-func (c *cellRun) honestCost(ctx context.Context, hs []Honest, truth []float64) (HonestCost, error) {
+// honestCost runs the honest teams against a fresh target of the cell
+// (lower scores better: log-loss).
+func (c *cellRun) honestCost(ctx context.Context, ts []Team, truth [][]float64) (HonestCost, error) {
 	t, err := c.open(ctx)
 	if err != nil {
 		return HonestCost{}, err
 	}
 	defer t.Close()
-	rep := make([]float64, len(hs))
 	var hc HonestCost
-	for i, h := range hs {
-		r, err := t.Submit(ctx, fmt.Sprintf("honest-%d", i), h.Pred)
-		if err != nil {
-			return HonestCost{}, fmt.Errorf("audit: cell %q: honest submission %s: %w", c.cell.Name, h.Name, err)
+	hc.Teams = len(ts)
+	shown := make([]float64, len(ts))
+	best := make([]float64, len(ts))
+	for i := range ts {
+		shown[i], best[i] = math.Inf(1), math.Inf(1)
+	}
+	rounds := 0
+	for _, tm := range ts {
+		rounds = max(rounds, len(tm.Subs))
+	}
+	for j := range rounds {
+		for i, tm := range ts {
+			if j >= len(tm.Subs) {
+				continue
+			}
+			r, err := t.Submit(ctx, fmt.Sprintf("honest-%d", i), tm.Subs[j].Pred)
+			if err != nil {
+				return HonestCost{}, fmt.Errorf("audit: cell %q: honest submission %s: %w", c.cell.Name, tm.Subs[j].Name, err)
+			}
+			hc.Submissions++
+			v, _ := r.Float64()
+			tv := truth[i][j]
+			improved := j > 0 && tv < best[i]
+			if improved {
+				hc.Improvements++
+				if !(v < shown[i]) {
+					hc.HiddenImprovements++
+				}
+			}
+			best[i] = math.Min(best[i], tv)
+			shown[i] = math.Min(shown[i], v)
 		}
-		rep[i], _ = r.Float64()
-		d := math.Abs(rep[i] - truth[i])
+	}
+	for i := range ts {
+		d := math.Abs(shown[i] - best[i])
 		hc.MeanAbs += d
 		hc.MaxAbs = math.Max(hc.MaxAbs, d)
 	}
-	hc.Submissions = len(hs)
-	hc.MeanAbs /= float64(len(hs))
-	hc.KendallTau = KendallTau(truth, rep)
+	hc.MeanAbs /= float64(len(ts))
+	hc.KendallTau = KendallTau(best, shown)
 	return hc, nil
 }
 
@@ -189,6 +309,15 @@ func cmp(a, b float64) int {
 	return 0
 }
 
+// bests returns each team's best true score.
+func bests(truth [][]float64) []float64 {
+	out := make([]float64, len(truth))
+	for i, s := range truth {
+		out[i] = slices.Min(s)
+	}
+	return out
+}
+
 // nearTies counts the scores within 0.001 of another.
 func nearTies(s []float64) int {
 	t := slices.Clone(s)
@@ -200,4 +329,42 @@ func nearTies(s []float64) int {
 		}
 	}
 	return k
+}
+
+// honestTeams returns the honest teams of the audit and says where they
+// come from: o's, the config's directory, teams trained for real on the
+// features of the competition's embedded data set, else the synthetic
+// teams of [HonestTeams].
+func (comp *competition) honestTeams(ctx context.Context, o Options) ([]Team, error) {
+	switch {
+	case o.Teams != nil:
+		comp.honestSource = "given teams"
+		return o.Teams, nil
+	case o.Honest != nil:
+		comp.honestSource = "given submissions, one team each"
+		return OneEach(o.Honest), nil
+	case comp.cfg.Honest != "":
+		dir := comp.cfg.Honest
+		if comp.dir != "" && !filepath.IsAbs(dir) {
+			dir = filepath.Join(comp.dir, dir)
+		}
+		ts, err := LoadHonest(dir, len(comp.labels))
+		if err != nil {
+			return nil, &ConfigError{err}
+		}
+		comp.honestSource = "directory " + filepath.Base(dir)
+		return ts, nil
+	}
+	if comp.cfg.Dataset != "" {
+		ts, err := TrainedTeams(ctx, comp.cfg.Dataset, comp.labels, comp.cfg.Seed)
+		if err != nil {
+			return nil, err
+		}
+		if ts != nil {
+			comp.honestSource = "trained on " + comp.cfg.Dataset + "'s features (logistic regression and MLP checkpoints)"
+			return ts, nil
+		}
+	}
+	comp.honestSource = "synthetic improving teams"
+	return HonestTeams(comp.labels, comp.cfg.Seed), nil
 }

@@ -37,15 +37,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	c := r.Competition
 	fmt.Fprintf(w, "audit of %s: %d labels (%d positive), metric %s, seed %d; limit %d submissions unless a cell sets one (%d days × %d account(s))\n",
 		c.ID, c.Rows, c.Positives, c.Metric, c.Seed, c.Limit, c.Days, c.Accounts)
-	fmt.Fprintf(w, "honest users: %d submissions, %d with a true score within 0.001 of another's\n\n", c.Honest, c.NearTies)
+	fmt.Fprintf(w, "honest users: %d teams, %d submissions, %d with a true score within 0.001 of another's\n\n", c.Teams, c.Honest, c.NearTies)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "defence\tverdict\tbest attack\tsubmissions\tdays (1 / 10 acc.)\tpublic rec. (ver.)\tprivate rec.\thonest mean |Δ|\tmax |Δ|\tKendall τ\t")
+	fmt.Fprintln(tw, "defence\tverdict\tbest attack\tsubmissions\tfloor (×)\taccounts needed (all)\tdays (1 / 10 acc.)\tpublic rec. (ver.)\tprivate rec.\thonest mean |Δ|\tmax |Δ|\tKendall τ\thidden impr.\t")
 	for _, cr := range r.Cells {
-		verdict := "NOT stopped"
-		if cr.Stopped {
-			verdict = "stopped"
-		}
-		best, subs, days := "none", "—", "—"
+		best, subs, days, floor, accts := "none", "—", "—", "—", "—"
 		if cr.Best != "" {
 			best = cr.Best
 			subs = fmt.Sprint(cr.Submissions)
@@ -54,22 +50,53 @@ func (r *Report) WriteTable(w io.Writer) error {
 			}
 			days = fmt.Sprintf("%d / %d @%d/day", cr.Days[0].Days, cr.Days[1].Days, cr.PerDay)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t\n", cr.Name, verdict, best, subs, days,
+		if cr.Measured {
+			floor = fmt.Sprint(cr.Floor.Submissions)
+			if cr.Floor.Ratio > 0 {
+				floor += fmt.Sprintf(" (%.1f)", cr.Floor.Ratio)
+			}
+			accts = "none ≤ " + comma(int64(r.Competition.MaxAccounts))
+			if cr.AccountsNeeded != nil {
+				accts = fmt.Sprint(*cr.AccountsNeeded)
+				if cr.AccountsAll != nil {
+					accts += fmt.Sprintf(" (%d)", *cr.AccountsAll)
+				}
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%s\t\n", cr.Name, cr.Verdict, best, subs, floor, accts, days,
 			fmt.Sprintf("%s (%s)", pct(cr.PublicRecovered), pct(cr.PublicVerified)), pct(cr.PrivateRecovered),
-			sci(cr.Honest.MeanAbs), sci(cr.Honest.MaxAbs), cr.Honest.KendallTau)
+			sci(cr.Honest.MeanAbs), sci(cr.Honest.MaxAbs), cr.Honest.KendallTau,
+			fmt.Sprintf("%d/%d", cr.Honest.HiddenImprovements, cr.Honest.Improvements))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprint(w, `
-verdict: stopped = no attack recovers 1 % of the public labels (claims ≥ 99 % right) within the limit.
-best attack: the one recovering the most labels within the limit; submissions: what it needs to finish, whatever
-the limit (~ = extrapolated from a measured prefix); days: those submissions at the daily limit with 1 / 10 accounts.
-rec. (ver.): fraction of labels recovered within the limit (verified by the attack).
-honest: |reported − true| score over the honest submissions; τ between the true and the reported leaderboards.
-`)
+	for _, cr := range r.Cells {
+		if cr.Note != "" {
+			fmt.Fprintf(w, "%s: %s\n", cr.Name, cr.Note)
+		}
+	}
+	_, err := fmt.Fprint(w, tableLegend)
 	return err
 }
+
+// tableLegend explains the table's columns.
+const tableLegend = `
+verdict: stopped = no attack recovers 1 % of the public labels (claims ≥ 99 % right) within the limit with the
+config's accounts; "falls with k": the fewest accounts with which some attack does (accounts needed); "not
+measured": no attack of the audit applies, which is no evidence of safety.
+best attack: the one recovering the most labels within the limit; "(fresh accounts)": each submission from a new
+account (a per-team state's first release); submissions: what it needs to finish, whatever the limit
+(~ = extrapolated from a measured prefix).
+floor: no attack can recover every public label in fewer submissions (information bound, or the scorer model's
+proved floor); (×): the best attack's submissions over it.
+accounts needed (all): the fewest accounts for 1 % of the public labels (for all of them).
+days: the best attack's submissions at the daily limit with 1 / 10 accounts.
+rec. (ver.): fraction of labels recovered within the limit (verified by the attack).
+honest: per team, |shown best − true best| at the end; τ between the true and the shown final leaderboards;
+hidden impr.: the honest submissions that truly improved on their team's best whose release did not show it,
+over all such improvements.
+`
 
 func pct(f float64) string {
 	if f == 0 {
@@ -85,6 +112,15 @@ func sci(f float64) string {
 	return fmt.Sprintf("%.2g", f)
 }
 
+// plotName is a cell's label on the plot: its name, and the honest
+// improvements its releases hid, if any.
+func plotName(cr *CellResult) string {
+	if h := cr.Honest; h.HiddenImprovements > 0 {
+		return fmt.Sprintf("%s [%d/%d hidden]", cr.Name, h.HiddenImprovements, h.Improvements)
+	}
+	return cr.Name
+}
+
 // PlotPoint is one cell on the plot.
 type PlotPoint struct {
 	Name string
@@ -98,7 +134,8 @@ type PlotPoint struct {
 // point merged into one label.
 func (r *Report) Points() []PlotPoint {
 	var out []PlotPoint
-	for _, cr := range r.Cells {
+	for i := range r.Cells {
+		cr := &r.Cells[i]
 		y := math.Inf(1)
 		if cr.Best != "" {
 			y = float64(cr.Submissions)
@@ -106,13 +143,13 @@ func (r *Report) Points() []PlotPoint {
 		merged := false
 		for i := range out {
 			if out[i].X == cr.Honest.MeanAbs && out[i].Y == y && out[i].Stopped == cr.Stopped {
-				out[i].Name += ", " + cr.Name
+				out[i].Name += ", " + plotName(cr)
 				merged = true
 				break
 			}
 		}
 		if !merged {
-			out = append(out, PlotPoint{Name: cr.Name, X: cr.Honest.MeanAbs, Y: y, Stopped: cr.Stopped})
+			out = append(out, PlotPoint{Name: plotName(cr), X: cr.Honest.MeanAbs, Y: y, Stopped: cr.Stopped})
 		}
 	}
 	return out
@@ -146,7 +183,7 @@ func (r *Report) Plot() (*plot.Plot, error) {
 	// of a long one.
 	p.Title.Text = fmt.Sprintf("Defences of %s (%d labels, %s): attack cost against honest-user cost\n"+
 		"cost 0 drawn at %.0e; defences no attack breaks drawn at %.0e", c.ID, c.Rows, c.Metric, x0, ytop)
-	p.X.Label.Text = "honest users' mean |reported - true| score"
+	p.X.Label.Text = "honest teams' mean |shown best - true best|"
 	p.Y.Label.Text = "attacker's submissions"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = decadeTicks{}, decadeTicks{}

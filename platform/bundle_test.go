@@ -36,13 +36,13 @@ func TestReadCodabench(t *testing.T) {
 	assert.Equal(t, "Development", b.Phase)
 	assert.Len(t, b.Labels, 40)
 	assert.Equal(t, 2, b.K)
-	assert.Equal(t, 4, *b.Decimals)
+	assert.Equal(t, CodabenchStoredDecimals, *b.Decimals, "what Codabench stores, not the 4 it shows")
 	assert.Equal(t, 10, b.DailyLimit)
 	assert.Equal(t, 300, b.TotalLimit)
 	assert.Equal(t, "logloss", b.Key)
 	assert.False(t, b.HigherIsBetter)
 	s := sources(b)
-	assert.Equal(t, "4 (leaderboards[0].columns[0].precision)", s["decimals"])
+	assert.Contains(t, s["decimals"], "10 (Codabench stores scores.json's value to 10 decimals (SubmissionScore) and shows 4 (leaderboards[0].columns[0].precision)")
 	assert.Equal(t, "10 (phases[0].max_submissions_per_day)", s["daily_limit"])
 	assert.Equal(t, "300 (phases[0].max_submissions)", s["total_limit"])
 	assert.Equal(t, `40 rows, 2 classes (reference_data/dev/solution.csv column "target" (tasks[0].reference_data))`, s["labels"])
@@ -76,7 +76,12 @@ func TestReadZip(t *testing.T) {
 	b, err := Read(zp, Options{Phase: "Development", Decimals: -1, Metric: "float64-sklearn"})
 	require.NoError(t, err)
 	assert.Len(t, b.Labels, 40)
+	assert.Equal(t, 10, *b.Decimals)
+	// -decimals: the host's scorer rounds.
+	b, err = Read(zp, Options{Phase: "Development", Decimals: 4, Metric: "float64-sklearn"})
+	require.NoError(t, err)
 	assert.Equal(t, 4, *b.Decimals)
+	assert.Contains(t, sources(b)["decimals"], "-decimals")
 }
 
 func TestReadEvalAI(t *testing.T) {
@@ -241,4 +246,60 @@ func FuzzHF(f *testing.F) {
 			t.Fatalf("labels %d, public fraction %v", len(out.Labels), out.PublicFraction)
 		}
 	})
+}
+
+// FuzzReference feeds arbitrary reference and prediction files to
+// ParseReference, ReadPredictions and Score: an error or a score, never a
+// panic; labels always in [0, k).
+func FuzzReference(f *testing.F) {
+	f.Add([]byte("id,target,split\na,0,public\nb,1,private\n"), []byte("id,p\nb,0.8\na,0.3\n"))
+	f.Add([]byte("1 0\n0 1\n"), []byte("0.2\n0.9\n"))
+	f.Add([]byte("0\n1\n1\n"), []byte("0.5 0.5\n"))
+	f.Fuzz(func(t *testing.T, ref, pred []byte) {
+		labels, k, public, ids, err := ParseReference(ref, "ref", "")
+		if err != nil {
+			return
+		}
+		for _, y := range labels {
+			if y < 0 || y >= k {
+				t.Fatalf("label %d outside [0, %d)", y, k)
+			}
+		}
+		p, err := ReadPredictions(strings.NewReader(string(pred)), "pred", len(labels), k, ids)
+		if err != nil {
+			return
+		}
+		_, _ = Score(labels, k, p, public, ScoreOptions{Metric: "float64-sklearn"})
+	})
+}
+
+// TestReadCodabenchUpstream reads Codabench's own test bundle
+// (testdata/codabench-upstream, Apache-2.0, unmodified): a zip whose
+// phases set no limits and whose columns set no precision.
+func TestReadCodabenchUpstream(t *testing.T) {
+	const zp = "testdata/codabench-upstream/competition.zip"
+	_, err := Read(zp, Options{Decimals: -1, Metric: "leaderboard"})
+	require.ErrorContains(t, err, "2 phases (Development Phase, Testing Phase)")
+	for _, c := range []struct {
+		phase string
+		rows  int
+		ref   string
+	}{
+		{"Development Phase", 40, "dev_phase/reference_data/testing_label (tasks[0].reference_data)"},
+		{"Testing Phase", 53, "final_phase/reference_data/testing_label (tasks[1].reference_data)"},
+	} {
+		b, err := Read(zp, Options{Phase: c.phase, Decimals: -1, Metric: "leaderboard"})
+		require.NoError(t, err, c.phase)
+		assert.Equal(t, "Classify Wheat Seeds", b.Title)
+		assert.Len(t, b.Labels, c.rows)
+		assert.Equal(t, 3, b.K, "wheat seeds: classes 0, 1, 2")
+		assert.Equal(t, "accuracy", b.Key)
+		assert.True(t, b.HigherIsBetter)
+		assert.Equal(t, CodabenchDailyDefault, b.DailyLimit)
+		assert.Equal(t, CodabenchTotalDefault, b.TotalLimit)
+		assert.Equal(t, CodabenchStoredDecimals, *b.Decimals)
+		s := sources(b)
+		assert.Contains(t, s["labels"], c.ref)
+		assert.Contains(t, s["decimals"], "shows 2 (Codabench's default column precision (leaderboards[0].columns[0] sets none))")
+	}
 }

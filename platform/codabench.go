@@ -16,6 +16,10 @@ const (
 	CodabenchDailyDefault     = 5
 	CodabenchTotalDefault     = 100
 	CodabenchPrecisionDefault = 2
+	// CodabenchStoredDecimals is the decimal places of a stored score
+	// (Codabench's SubmissionScore.score, a DecimalField with
+	// decimal_places=10).
+	CodabenchStoredDecimals = 10
 )
 
 // codabenchYAML is the part of a Codabench competition.yaml (version 2)
@@ -143,16 +147,20 @@ func readCodabench(fsys fs.FS, name string, data []byte, o Options) (*Bundle, er
 	default:
 		return nil, &FieldError{Codabench, cf + ".sorting", fmt.Sprintf("%q; want asc or desc", col.Sorting)}
 	}
-	d := CodabenchPrecisionDefault
+	shown, shownSrc := CodabenchPrecisionDefault, fmt.Sprintf("Codabench's default column precision (%s sets none)", cf)
 	if col.Precision != nil {
 		if *col.Precision < 0 || *col.Precision > 17 {
 			return nil, &FieldError{Codabench, cf + ".precision", fmt.Sprintf("%d outside [0, 17]", *col.Precision)}
 		}
-		d = *col.Precision
-		b.set("decimals", strconv.Itoa(d), cf+".precision")
-	} else {
-		b.set("decimals", strconv.Itoa(d), fmt.Sprintf("Codabench's default column precision (%s sets none); the scores.json value a participant downloads carries what the scorer writes", cf))
+		shown, shownSrc = *col.Precision, cf+".precision"
 	}
+	// The page shows precision digits, but Codabench stores the value of
+	// scores.json to CodabenchStoredDecimals places, which its results
+	// and API carry: an attacker reads the stored value, so the audit
+	// takes it unless the scorer itself rounds (labelinf score's
+	// defence decimals).
+	d := max(shown, CodabenchStoredDecimals)
+	b.set("decimals", strconv.Itoa(d), fmt.Sprintf("Codabench stores scores.json's value to %d decimals (SubmissionScore) and shows %d (%s): the attacker reads the stored value; round in the scorer (labelinf score) and audit with -decimals", CodabenchStoredDecimals, shown, shownSrc))
 	b.Decimals = &d
 	if err := b.setMetric(o, "", fmt.Sprintf("tasks[%d].scoring_program", ti)); err != nil {
 		return nil, err

@@ -22,7 +22,8 @@
 // nowhere is an error naming the field ([FieldError]). Defaults are the
 // platforms' documented ones and are reported as such: Codabench
 // max_submissions_per_day 5, max_submissions 100, a leaderboard column's
-// precision 2; EvalAI leaderboard_decimal_precision 2 and limits of
+// precision 2 (shown; the stored score has 10 decimals, which the reader
+// takes unless Options.Decimals says the scorer rounds); EvalAI leaderboard_decimal_precision 2 and limits of
 // 100,000; Kaggle's 5 decimals. Where a platform leaves a setting to code
 // the reader cannot see (the rows of an EvalAI dataset split are the
 // evaluation script's), the reader takes the value that favours the

@@ -221,6 +221,9 @@ func roundHalfEven(r *big.Rat, d int) *big.Rat {
 	return out.Score
 }
 
+// maxValues bounds a prediction's values (1 GiB of float64).
+const maxValues = 1 << 27
+
 // ReadPredictions reads a prediction file for a reference of n rows and
 // k classes: a CSV with a header (an id column matched to ids when both
 // have one, then one probability column for binary labels or k), or
@@ -236,6 +239,9 @@ func ReadPredictions(r io.Reader, name string, n, k int, ids []string) ([]float6
 	per := 1
 	if k > 2 {
 		per = k
+	}
+	if n <= 0 || n > maxValues/per {
+		return nil, fmt.Errorf("platform: %d rows of %d values: want 1 to %d values in all", n, per, maxValues)
 	}
 	text := strings.TrimPrefix(strings.ReplaceAll(string(data), "\r\n", "\n"), "\ufeff")
 	lines := strings.Split(text, "\n")

@@ -23,7 +23,7 @@ func TestAuditBundle(t *testing.T) {
 		want []string
 	}{
 		{"codabench", []string{"-bundle", filepath.Join(td, "codabench"), "-phase", "Development", "-metric", "float64-sklearn"},
-			[]string{"decimals         4                      (leaderboards[0].columns[0].precision)",
+			[]string{"decimals         10                     (Codabench stores scores.json's value to 10 decimals (SubmissionScore) and shows 4 (leaderboards[0].columns[0].precision)",
 				"daily_limit      10                     (phases[0].max_submissions_per_day)"}},
 		{"evalai", []string{"-bundle", filepath.Join(td, "evalai", "challenge_config.yaml"), "-phase", "dev", "-metric", "float64-sklearn"},
 			[]string{"decimals         3                      (challenge_phase_splits[0].leaderboard_decimal_precision)",

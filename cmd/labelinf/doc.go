@@ -27,7 +27,8 @@
 //	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
-//	labelinf audit -config FILE [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+//	labelinf audit -config FILE [-competition ID] [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+//	labelinf audit -docs ROOT
 //	labelinf audit -bundle PATH [-platform kaggle] [-phase NAME] [-labels FILE] [-column NAME] [-metric NAME]
 //	               [-decimals D] [-daily-limit N] [-public-fraction F] [-inprocess] [-json] [-out DIR] [-quiet]
 //	labelinf score -platform codabench|evalai|huggingface -metric NAME -key KEY -secret-file FILE
@@ -562,32 +563,52 @@
 // labelinf audit is the host's check before opening a competition (package
 // audit): for each defence of a grid (by default none; rounding to 5, 3
 // and 2 decimals; fresh Gaussian noise at three scales; the fixed-step and
-// parameter-free Ladder, each global and per team; 5 submissions per day;
-// a public/private split; a random half of the rows per submission; and
-// the competition as configured) it runs every attack that applies, told
-// which defence is in place: the block code, ICML Alg 1 and Alg 3
-// (decode.AttackMulti, planning for the cell's rounding and noise), the
-// threshold-crossing attack (adaptive.Edge, verified), averaging where the
-// noise is fresh, boosting against the Ladder. A cell is "stopped" only if
-// no attack recovers 1 % of the public labels (≥ 99 % of its claims right)
-// within the limit: per day × days × accounts when the cell caps
-// submissions per day, else the config's limit (100,000). Attacks run for
-// real up to the config's measure (4,000 submissions) and are projected
-// from that prefix beyond it, marked "~" (extrapolated). Each cell also
-// scores honest submissions (-honest DIR of prediction files, one
-// probability per line; by default 20 noisy versions of the truth, 12 of
-// them near-ties) and reports the mean and largest |reported − true| and
-// Kendall's τ between the true and the reported leaderboards.
+// parameter-free Ladder, each global and per team, and the per-team
+// parameter-free Ladder rounding every release, the first included, to
+// 0.01; 5 submissions per day; a public/private split; a random half of
+// the rows per submission; and the competition as configured) it runs
+// every attack of the catalogue that applies, told which defence is in
+// place: catalog.Auto's pick (what labelinf attack runs against the same
+// model) first, then every other applicable attack (multi-query codes
+// with their final check, threshold crossing, averaging where the noise
+// is fresh, boosting against a Ladder). Where the defence keeps a state
+// per team (a per-team Ladder) the attacks also run with a fresh account
+// per submission, whose first release is unprotected. A cell is "stopped"
+// only if no attack recovers 1 % of the public labels (≥ 99 % of its
+// claims right) within the limit with the config's accounts: per day ×
+// days × accounts when the cell caps submissions per account, else the
+// config's limit (100,000). Each cell reports the fewest accounts (up to
+// the largest of attacker_accounts, default 1, 10, 100, 1,000) with which
+// some attack does (accounts_needed: "stopped with 1 account, falls with
+// 39"), a floor no attack can go under (the labels' entropy over the bits
+// a release carries, or the scorer model's proved floor), and what the
+// defence costs honest teams that iterate: per team |shown best − true
+// best|, Kendall's τ of the final leaderboard, and the improvements the
+// releases hid. -honest DIR takes one directory per team, its files (one
+// probability per line) in name order; a flat directory is one submission
+// per team. By default the teams are trained for real where the labels
+// are an embedded data set with features (adult_test: logistic regression
+// and MLP checkpoints, in Go), synthetic improving teams otherwise.
+// Attacks run for real up to the config's measure (4,000 submissions) and
+// are projected beyond it, marked "~". A metric no attack here applies to
+// (accuracy, roc-auc, K > 2) is "not measured", never "stopped".
 //
 // -config names a JSON or YAML file with serve's competition fields (id,
-// labels or dataset or rows, metric as -assume takes it, clip, decimals,
-// public_fraction, daily_limit, total_limit) and the audit's own (seed,
-// days, accounts, limit, measure, honest, grid: a list of {name, defence}
-// with package defence's settings). It prints a table, or with -json the
-// report (no wall times: the same config gives the same bytes); -out DIR
-// writes report.json, table.txt, plot.png and plot.svg (attack cost
-// against honest-user cost, one point per defence). Progress goes to
-// stderr unless -quiet; -workers cells run at once.
+// labels or dataset or rows, classes, metric as -assume takes it, clip,
+// decimals, public_fraction, daily_limit, total_limit, defence) and the
+// audit's own (seed, days, accounts, attacker_accounts, limit, measure,
+// honest, grid: a list of {name, defence} with package defence's
+// settings), or serve's own config file as it is, read by serve's parser
+// (-competition ID picks one when it holds several; the audit's fields
+// take their defaults): labelinf audit -config examples/competition.json
+// -competition demo. It prints a table, or with -json the report (no
+// wall times: the same config gives the same bytes); -out DIR writes
+// report.json, table.txt, plot.png and plot.svg (attack cost against
+// honest cost, one point per defence). -docs ROOT regenerates the
+// documented audits of the repository at ROOT (docs/audit/*.json, .png,
+// .svg and the tables of README.md and docs/AUDIT.md, between their
+// markers): go run ./cmd/labelinf audit -docs . Progress goes to stderr
+// unless -quiet; -workers cells run at once.
 //
 // By default the attacks run over loopback HTTP against real labelinf
 // serve processes (this executable, one per attack and one for the
@@ -595,9 +616,10 @@
 // directory): each serves the cell's defence as its competition's
 // "defence" settings, seeded with the cell's simulation seed, without
 // submission limits (the audit counts limits in days), and each team
-// submits with its own API key. -inprocess attacks an in-process
-// simulation of each cell instead, faster and with the same report, byte
-// for byte. A missing or bad config, labels or honest files exit 2.
+// (and each fresh account) submits with its own API key. -inprocess
+// attacks an in-process simulation of each cell instead, faster and with
+// the same report, byte for byte. A missing or bad config, labels or
+// honest files exit 2.
 //
 // -bundle PATH reads a platform's bundle instead of a config (package
 // platform, docs/PLATFORMS.md): a Codabench competition.yaml (version 2),
