@@ -456,12 +456,12 @@ func TestFloor(t *testing.T) {
 	}
 }
 
-// TestNotMeasured: a competition without attacks here (K = 3 log-loss
-// in the audit) is "not measured" in every cell, never stopped, and
+// TestNotMeasured: a competition without attacks here (a 3-class
+// roc-auc, which no attack reads) is "not measured" in every cell, never stopped, and
 // opens no target; an accuracy cell no attack breaks is not measured
 // either (the metric's attacks do not read every defence yet).
 func TestNotMeasured(t *testing.T) {
-	cfg := &Config{Rows: 60, Classes: 3, Metric: "float64-sklearn", Grid: []Cell{{Name: "none"}}}
+	cfg := &Config{Rows: 60, Classes: 3, Metric: "roc-auc", Grid: []Cell{{Name: "none"}}}
 	rep, err := Run(context.Background(), cfg, Options{Target: func(context.Context, Spec) (Target, error) {
 		return nil, errors.New("opened a target")
 	}})

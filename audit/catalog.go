@@ -47,7 +47,7 @@ const freshSuffix = " (fresh accounts)"
 // metric; if not, why not (the cell is then "not measured", never
 // "stopped").
 func (c *cellRun) metricAttackable() (bool, string) {
-	if c.comp.model != nil && c.comp.k == 2 {
+	if c.comp.model != nil && c.comp.k == 2 || c.comp.kmodel != nil {
 		return true, ""
 	}
 	if _, ok := c.comp.discreteMetric(); ok {
@@ -112,10 +112,14 @@ func decimalsOf(s string) (int, bool) {
 // roundedModel is the metric rounded to dec decimals (nil: unrounded);
 // nil for a metric that is not a log-loss model.
 func (c *cellRun) roundedModel(dec *int) *scorer.Model {
-	if c.comp.model == nil {
+	base := c.comp.model
+	if base == nil {
+		base = c.comp.kmodel // K > 2
+	}
+	if base == nil {
 		return nil
 	}
-	m := *c.comp.model
+	m := *base
 	m.Decimals = -1
 	if dec != nil {
 		m.Decimals = *dec

@@ -308,7 +308,9 @@ type competition struct {
 	labels []int
 	k      int           // classes
 	model  *scorer.Model // Decimals −1: the chain rounds
-	eps    float64       // the model's clipping (1e-300 if none)
+	// kmodel is a K-class log-loss metric's model (K > 2), as model.
+	kmodel *scorer.Model
+	eps    float64 // the model's clipping (1e-300 if none)
 	cells  []Cell
 	// dir is the config file's directory; honestSource says where the
 	// honest teams come from.
@@ -369,7 +371,7 @@ func (c *Config) resolve() (*competition, error) {
 		r := rand.New(rand.NewPCG(cc.LabelSeed, 0x1abe15))
 		out.labels = make([]int, cc.Rows)
 		for i := range out.labels {
-			out.labels[i] = r.IntN(2)
+			out.labels[i] = r.IntN(out.k)
 		}
 	}
 	if len(out.labels) < 2 {
@@ -384,8 +386,11 @@ func (c *Config) resolve() (*competition, error) {
 			return nil, err
 		}
 	} else if !isDiscrete {
-		if _, err := scorer.ParseModel(cc.Metric); err != nil {
-			return nil, fmt.Errorf("audit: metric: %w", err)
+		// A K-class log-loss: the attacks plan with kmodel (package
+		// decode's K-ary strategies through the catalogue, KBin first);
+		// the honest cost, whose teams are binary, is not measured.
+		if out.kmodel, out.eps, err = parseMetric(cc.Metric, cc.Clip); err != nil {
+			return nil, err
 		}
 	}
 	if cc.Days == 0 {

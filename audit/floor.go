@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/discrete"
 )
 
 // Floor is a lower bound on the submissions of any attack, adaptive or
@@ -16,7 +17,7 @@ import (
 // balance, which the worst one is at least):
 //
 //   - Information: the public labels' entropy given their class counts,
-//     log₂ C(n, positives) bits, over the bits one released score can
+//     log₂ C(n; n₀, n₁, …) bits (discrete.LabelBits), over the bits one released score can
 //     carry (BitsPerRelease): log₂ of the number of values a score
 //     rounded to the cell's decimals can take in [0, ln(1/ε)]; 64 for
 //     an unrounded float64; under noise at most the capacity of the
@@ -43,7 +44,7 @@ type Floor struct {
 // floor computes the cell's floor.
 func (c *cellRun) floor(ctx context.Context) (Floor, error) {
 	var f Floor
-	if c.comp.model == nil {
+	if _, ok := c.comp.discreteMetric(); ok {
 		// A metric of package discrete: its information bound.
 		n, err := c.discreteFloor()
 		if err != nil {
@@ -52,13 +53,15 @@ func (c *cellRun) floor(ctx context.Context) (Floor, error) {
 		f.Information, f.Submissions = int64(n), int64(n)
 		return f, nil
 	}
-	pos := 0
+	var pub []int
 	for i, p := range c.public {
-		if p && c.comp.labels[i] == 1 {
-			pos++
+		if p {
+			pub = append(pub, c.comp.labels[i])
 		}
 	}
-	f.EntropyBits = log2Binomial(c.nPub, pos)
+	// log₂ of the labelings with the public labels' class counts (a
+	// binomial for two classes).
+	f.EntropyBits = discrete.LabelBits(pub, c.comp.k)
 	d := c.cell.Defence
 	eps := max(c.comp.eps, 1e-300)
 	span := -math.Log(eps) // a mean log-loss lies in [0, ln(1/ε)]
@@ -96,15 +99,4 @@ func (c *cellRun) floor(ctx context.Context) (Floor, error) {
 	}
 	f.Submissions = max(f.Information, f.Model)
 	return f, nil
-}
-
-// log2Binomial is log₂ C(n, k).
-func log2Binomial(n, k int) float64 {
-	if k < 0 || k > n {
-		return 0
-	}
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return (a - b - c) / math.Ln2
 }

@@ -274,3 +274,13 @@ func (t *inProcess) mean(pred []float64, rows []int) (*big.Rat, error) {
 func asMetricDefence(err error, target **MetricDefenceError) bool {
 	return errors.As(err, target)
 }
+
+// refusedCell reports an attack on a cell whose target cannot exist:
+// labelinf serve refuses the defence on this metric.
+func refusedCell(name string, err error) (*AttackResult, bool) {
+	var me *MetricDefenceError
+	if !asMetricDefence(err, &me) {
+		return nil, false
+	}
+	return &AttackResult{Attack: name, Outcome: "not run", Note: me.Error()}, true
+}

@@ -60,9 +60,12 @@ func LabelBits(labels []int, k int) float64 {
 		v, _ := math.Lgamma(float64(x) + 1)
 		return v
 	}
+	// From the last class down: for two classes lg(N) − lg(n₁) − lg(n₀),
+	// the order the audit's binomial was computed in (its reports stay
+	// byte-identical).
 	b := lg(len(labels))
-	for _, n := range c {
-		b -= lg(n)
+	for i := len(c) - 1; i >= 0; i-- {
+		b -= lg(c[i])
 	}
 	return math.Max(b/math.Ln2, 0)
 }
