@@ -10,6 +10,7 @@ import (
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/defence"
 	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/single"
 )
 
 // LogLoss is the metric of the scorer models (package scorer): the
@@ -82,8 +83,7 @@ func (t Target) decimals() int {
 // K, and the exact score of a prediction (a rational: the decimal a
 // leaderboard shows, or the float a library returns, exactly). The
 // single-query attacks submit arbitrary-precision predictions: they need
-// an oracle that also answers those (scorer.BigServer, scorer.RatServer
-// or decode.FamilyServer, as each entry's doc says).
+// an oracle that also answers those ([Precise]).
 type Oracle = scorer.Server
 
 // Kind is the family an attack belongs to.
@@ -179,6 +179,11 @@ type Options struct {
 	// Progress, if set, is called after each query with the labels
 	// known and the queries spent.
 	Progress func(known, queries int)
+	// Margin, Encoding and Weights configure robust-single's plan
+	// (single.RobustOptions; zero: its defaults).
+	Margin   float64
+	Encoding scorer.Encoding
+	Weights  single.WeightSet
 }
 
 // An Attack is one entry of the catalogue.
@@ -202,8 +207,10 @@ type Attack struct {
 	Strategy decode.Strategy
 	// Run attacks o (which holds t.N labels of t.K classes) and returns
 	// what it recovered: a label is Known only if verified. Run returns
-	// the labels verified so far with an error. A nil Run: the attack is
-	// listed, but its runs are driven by its own package (Doc says how).
+	// the labels verified so far with an error. Every entry has one (a
+	// test runs each through labelinf attack); a single-query attack
+	// needs o to be [Precise] and returns an error before querying if
+	// it is not.
 	Run func(ctx context.Context, o Oracle, t Target, opt Options) (*decode.Result, error)
 }
 

@@ -13,8 +13,11 @@
 // The entries: package decode's multi-query strategies (multi.go), the
 // papers' reference constructions among them (ICML 2021 Alg 1 and Alg 3,
 // our block code), package adaptive's threshold crossing, averaging and
-// boosting (adaptive.go), and the single-query attacks of arbitrary
-// precision (single.go).
+// boosting (adaptive.go), package discrete's attacks on accuracy, ROC AUC
+// and the Brier score (discrete.go), and the single-query attacks of
+// arbitrary precision (single.go), which run against a [Precise] oracle:
+// an [Oracle] that also answers their arbitrary-precision, rational and
+// loss-family predictions (oracle.Precise).
 //
 // # Adding an attack
 //

@@ -3,18 +3,65 @@ package catalog
 // This file registers package single's attacks: one score, computed in
 // arbitrary precision, gives every label. They submit predictions that
 // float64 cannot hold, so they apply only to an exact (apa) model whose
-// precision carries the plan's bits, and their runs are driven by package
-// single against an arbitrary-precision oracle (labelinf attack
-// -strategy robust-single; labelinf demo for the exact attack).
+// precision carries the plan's bits, and they run against an oracle that
+// answers those predictions too ([Precise]; oracle.Precise).
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
+	"math/rand/v2"
 
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/internal/ctxwait"
+	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/single"
 )
+
+// A Precise oracle is an [Oracle] that also scores the predictions of
+// arbitrary precision the single-query attacks submit, through one view
+// per kind of prediction (Go gives a type one Score method): the same
+// labels, noise and precision, each view answering with the bits asked
+// for if the scorer's precision is free, else with its own. oracle.Precise
+// implements it; a single-query attack given an [Oracle] that is not
+// Precise returns an error before querying.
+type Precise interface {
+	Oracle
+	// Big scores arbitrary-precision logits, log-probabilities or
+	// probabilities (ICML Alg 2, MUTNET).
+	Big(prec uint) (scorer.BigServer, error)
+	// Rat scores rational predictions exactly (the prime attack); it
+	// returns an error for a noisy scorer.
+	Rat(prec uint) (scorer.RatServer, error)
+	// Family scores the θ of a binary loss of the family (K = 2).
+	Family(l *loss.Binary, prec uint) (scorer.FamilyServer, error)
+}
+
+// precise returns o as a [Precise] oracle, or an error naming the attack.
+func precise(o Oracle, name string) (Precise, error) {
+	p, ok := o.(Precise)
+	if !ok {
+		return nil, fmt.Errorf("catalog: %s submits predictions of arbitrary precision: it needs a scorer that answers them (catalog.Precise, as oracle.Precise), not %T", name, o)
+	}
+	return p, nil
+}
+
+// crossEntropy is the loss of the family a log-loss scorer computes for
+// K = 2: binary cross-entropy on probabilities, or on logits (sigmoid
+// cross-entropy, the same score: the robust weights' probabilities leave
+// big.Float's range, their logits do not).
+func crossEntropy(logits bool) (*loss.Binary, error) {
+	if logits {
+		return loss.NewBinary(loss.SigmoidCE, 0, [4]float64{})
+	}
+	return loss.NewBinary(loss.CE, 0, [4]float64{})
+}
+
+// mutnetInputs and mutnetHidden are the size of the network the mutnet
+// entry submits (EA Thm 9 holds for any): 8 inputs, 16 hidden units.
+const mutnetInputs, mutnetHidden = 8, 16
 
 func init() {
 	Register(&Attack{
@@ -28,6 +75,39 @@ func init() {
 			}
 			return &Estimate{Queries: 1, Lower: 1, Note: fmt.Sprintf("one query of %d bits", q.Prec())}, nil
 		},
+		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
+			po, err := precise(o, "exact")
+			if err != nil {
+				return nil, err
+			}
+			q, err := single.Plan(ctx, single.PlanOptions{N: t.N, K: t.K})
+			if err != nil {
+				return nil, err
+			}
+			rs, err := po.Rat(q.Prec())
+			if err != nil {
+				return nil, err
+			}
+			if err := sameShape(rs.N(), rs.K(), t); err != nil {
+				return nil, err
+			}
+			if err := enoughBits(rs, q.Prec()); err != nil {
+				return nil, err
+			}
+			score, err := rs.Score(ctx, q.Prediction())
+			if err != nil {
+				return nil, err
+			}
+			var res *decode.Result
+			if err := ctxwait.Do(ctx, func() (err error) {
+				res, err = q.Decode(score, single.Options{})
+				return err
+			}); err != nil {
+				return nil, err
+			}
+			res.Queries = 1
+			return res, nil
+		},
 	})
 	Register(&Attack{
 		Name: "robust-single", Aliases: []string{"robust"}, Kind: SingleQuery,
@@ -40,30 +120,94 @@ func init() {
 			}
 			return &Estimate{Queries: 1, Lower: 1, Note: fmt.Sprintf("one query of %d bits", p.Prec())}, nil
 		},
+		Run: func(ctx context.Context, o Oracle, t Target, opt Options) (*decode.Result, error) {
+			po, err := precise(o, "robust-single")
+			if err != nil {
+				return nil, err
+			}
+			ro := robustOptions(t)
+			ro.Margin, ro.Encoding, ro.Weights = opt.Margin, opt.Encoding, opt.Weights
+			p, err := single.PlanRobust(ctx, ro)
+			if err != nil {
+				return nil, err
+			}
+			bs, err := po.Big(p.Prec())
+			if err != nil {
+				return nil, err
+			}
+			return p.Attack(ctx, bs)
+		},
 	})
 	Register(&Attack{
 		Name: "loss-family", Kind: SingleQuery,
-		Doc:     "EA Appendix F: one noisy score of a binary loss of the family (cross-entropy, squared, Bregman …) gives every label (single.AttackFamily)",
-		Applies: singleApplies(true),
+		Doc:     "EA Appendix F: one noisy score of a binary loss of the family (cross-entropy, squared, Bregman …) gives every label (single.AttackFamily); K = 2",
+		Applies: binaryApplies(true),
 		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
 			return &Estimate{Queries: 1, Lower: 1}, nil
+		},
+		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
+			po, err := precise(o, "loss-family")
+			if err != nil {
+				return nil, err
+			}
+			l, err := crossEntropy(true)
+			if err != nil {
+				return nil, err
+			}
+			opt := single.FamilyOptions{Loss: l, N: t.N, Tau: robustOptions(t).Tau}
+			p, err := single.PlanFamily(ctx, opt)
+			if err != nil {
+				return nil, err
+			}
+			fs, err := po.Family(l, p.Prec())
+			if err != nil {
+				return nil, err
+			}
+			if err := enoughBits(fs, p.Prec()); err != nil {
+				return nil, err
+			}
+			return single.AttackFamily(ctx, fs, opt)
 		},
 	})
 	Register(&Attack{
 		Name: "prime-log", Kind: SingleQuery,
-		Doc:     "one noise-free binary score whose logs of primes separate every labeling (single.AttackPrimeLog)",
-		Applies: singleApplies(false),
+		Doc:     "one noise-free binary score whose logs of primes separate every labeling (single.AttackPrimeLog); K = 2",
+		Applies: binaryApplies(false),
 		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
 			return &Estimate{Queries: 1, Lower: 1}, nil
+		},
+		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
+			po, err := precise(o, "prime-log")
+			if err != nil {
+				return nil, err
+			}
+			l, err := crossEntropy(false)
+			if err != nil {
+				return nil, err
+			}
+			opt := single.PrimeLogOptions{Loss: l, N: t.N}
+			p, err := single.PlanPrimeLog(ctx, opt)
+			if err != nil {
+				return nil, err
+			}
+			fs, err := po.Family(l, p.Prec())
+			if err != nil {
+				return nil, err
+			}
+			if err := enoughBits(fs, p.Prec()); err != nil {
+				return nil, err
+			}
+			return single.AttackPrimeLog(ctx, fs, opt)
 		},
 	})
 	Register(&Attack{
 		Name: "mutnet", Kind: SingleQuery,
-		Doc:     "EA Thm 9: the robust attack submitted as a two-layer network whose output is the attack's prediction whatever its input (single.NewMutNet)",
-		Applies: singleApplies(true),
+		Doc:     "EA Thm 9: the robust attack submitted as a two-layer network whose output is the attack's prediction whatever its input (single.NewMutNet); K = 2",
+		Applies: binaryApplies(true),
 		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
 			return &Estimate{Queries: 1, Lower: 1}, nil
 		},
+		Run: runMutNet,
 	})
 }
 
@@ -113,12 +257,113 @@ func singleApplies(noisy bool) func(Target) error {
 	}
 }
 
-// robustPlan plans the robust attack for t's noise: bounded noise's τ, or
-// the half-width one Gaussian or Laplace draw stays within but for δ.
-func robustPlan(ctx context.Context, t Target) (*single.RobustPlan, error) {
+// robustOptions returns the robust attack's options for t's noise:
+// bounded noise's τ, or the half-width one Gaussian or Laplace draw stays
+// within but for δ.
+func robustOptions(t Target) single.RobustOptions {
 	tau := t.Noise.Tau
 	if t.Noise.Kind == scorer.Gaussian || t.Noise.Kind == scorer.Laplace {
 		tau = t.Noise.HalfWidth(0, 1)
 	}
-	return single.PlanRobust(ctx, single.RobustOptions{N: t.N, K: t.K, Tau: tau})
+	return single.RobustOptions{N: t.N, K: t.K, Tau: tau}
+}
+
+// robustPlan plans the robust attack for t's noise (robustOptions).
+func robustPlan(ctx context.Context, t Target) (*single.RobustPlan, error) {
+	return single.PlanRobust(ctx, robustOptions(t))
+}
+
+// binaryApplies is singleApplies for an attack on binary labels.
+func binaryApplies(noisy bool) func(Target) error {
+	a := singleApplies(noisy)
+	return func(t Target) error {
+		if t.K != 2 && t.K >= 2 {
+			return fmt.Errorf("attacks binary labels (the loss family), not K = %d", t.K)
+		}
+		return a(t)
+	}
+}
+
+// enoughBits returns a *single.PrecisionError if s tells its precision
+// and it is below need (a view that does not tell is taken at its word).
+func enoughBits(s any, need uint) error {
+	if p, ok := s.(interface{ Prec() uint }); ok && p.Prec() < need {
+		return &single.PrecisionError{Have: p.Prec(), Need: need}
+	}
+	return nil
+}
+
+// sameShape returns an error if a scorer of n labels of k classes is not
+// t's.
+func sameShape(n, k int, t Target) error {
+	if n != t.N || k != t.K {
+		return fmt.Errorf("catalog: the scorer holds N = %d, K = %d, the target N = %d, K = %d", n, k, t.N, t.K)
+	}
+	return nil
+}
+
+// runMutNet is the mutnet entry's run: the robust attack's logits (K = 2,
+// class 0's logit 0) as the biases of a MUTNET (EA Thm 9), which the
+// scorer's view runs on a private input drawn from opt.Seed; its outputs
+// must be the logits whatever the input, and they are what is scored.
+func runMutNet(ctx context.Context, o Oracle, t Target, opt Options) (*decode.Result, error) {
+	po, err := precise(o, "mutnet")
+	if err != nil {
+		return nil, err
+	}
+	p, err := robustPlan(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	pred := p.Pred()
+	x := make([]*big.Float, t.N)
+	for i := range x {
+		if pred.V[2*i].Sign() != 0 {
+			return nil, errors.New("catalog: mutnet: the robust plan's class-0 logit is not 0")
+		}
+		x[i] = pred.V[2*i+1]
+	}
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x6d75746e6574))
+	net, err := single.NewMutNet(x, mutnetInputs, mutnetHidden, rng)
+	if err != nil {
+		return nil, err
+	}
+	v := make([]float64, mutnetInputs) // the host's input, in (0,1)^d
+	for i := range v {
+		v[i] = 1e-9 + (1-2e-9)*rng.Float64()
+	}
+	out, err := net.Logits(v)
+	if err != nil {
+		return nil, err
+	}
+	sub := &scorer.BigPred{Enc: scorer.Logits, K: 2, V: make([]*big.Float, 2*t.N)}
+	for i, z := range out {
+		if z.Cmp(x[i]) != 0 {
+			return nil, fmt.Errorf("catalog: mutnet: output %d depends on the input", i)
+		}
+		sub.V[2*i], sub.V[2*i+1] = new(big.Float), z
+	}
+	bs, err := po.Big(p.Prec())
+	if err != nil {
+		return nil, err
+	}
+	if err := sameShape(bs.N(), bs.K(), t); err != nil {
+		return nil, err
+	}
+	if bs.Prec() < p.Prec() {
+		return nil, &single.PrecisionError{Have: bs.Prec(), Need: p.Prec()}
+	}
+	score, err := bs.Score(ctx, sub)
+	if err != nil {
+		return nil, err
+	}
+	var res *decode.Result
+	if err := ctxwait.Do(ctx, func() (err error) {
+		res, err = p.Decode(score, bs.Prec())
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	res.Queries = 1
+	return res, nil
 }

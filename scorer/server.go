@@ -1,6 +1,6 @@
 package scorer
 
-// This file states what an attack sees of a scoring server: three
+// This file states what an attack sees of a scoring server: four
 // interfaces, one per kind of prediction. The servers themselves (which
 // hold labels) live in package oracle. Every Score takes a context: a
 // server returns ctx's error within a second of its cancellation, and an
@@ -40,4 +40,12 @@ type RatServer interface {
 	N() int
 	K() int
 	Score(ctx context.Context, p *loss.Rat) (*big.Float, error)
+}
+
+// A FamilyServer scores a prediction θ (one value per point: a
+// probability, or a logit for sigmoid cross-entropy) under a binary loss
+// of the family (package loss), as oracle.FamilyScorer does.
+type FamilyServer interface {
+	N() int
+	Score(ctx context.Context, theta []*big.Float) (*big.Float, error)
 }

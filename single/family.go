@@ -18,6 +18,7 @@ import (
 	"github.com/labelinf/labelinf/internal/bigint"
 	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -47,13 +48,9 @@ type FamilyOptions struct {
 	ServerErr float64
 }
 
-// A FamilyServer scores a prediction θ (one value per point: a
-// probability, or a logit for sigmoid cross-entropy) under a loss of the
-// family.
-type FamilyServer interface {
-	N() int
-	Score(ctx context.Context, theta []*big.Float) (*big.Float, error)
-}
+// A FamilyServer scores a prediction θ under a loss of the family
+// (scorer.FamilyServer).
+type FamilyServer = scorer.FamilyServer
 
 // AttackFamily plans the attack with [PlanFamily], submits θ to s and
 // decodes its one score. It returns ctx's error within a second of ctx

@@ -170,11 +170,16 @@ func runAttack(e *env, args []string) int {
 	if *a.out != "" && *a.partialOut != "" && filepath.Clean(*a.out) == filepath.Clean(*a.partialOut) {
 		return usageError(e.stderr, "attack", errors.New("-out and -partial-out name the same file"))
 	}
-	if at := catalog.Lookup(*a.strategy); at != nil && at.Name == "robust-single" {
-		if err := rejectFlags(a.set, "to -strategy robust-single", "assume", "check", "no-emulate", "timeout", "allow-partial", "partial-out", "api-key-file"); err != nil {
+	if at := catalog.Lookup(*a.strategy); at != nil && at.Kind == catalog.SingleQuery {
+		if err := rejectFlags(a.set, "to -strategy "+at.Name, "assume", "check", "no-emulate", "timeout", "allow-partial", "partial-out", "api-key-file"); err != nil {
 			return usageError(e.stderr, "attack", err)
 		}
-		return runRobust(e, a, sp)
+		if at.Name != "robust-single" {
+			if err := rejectFlags(a.set, "to -strategy "+at.Name+" (only to robust-single)", "encoding", "weights", "margin"); err != nil {
+				return usageError(e.stderr, "attack", err)
+			}
+		}
+		return runSingle(e, a, sp, at)
 	}
 	if err := rejectFlags(a.set, "to -strategy "+*a.strategy+" (only to robust-single)", "encoding", "weights", "margin"); err != nil {
 		return usageError(e.stderr, "attack", err)

@@ -18,6 +18,8 @@
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
 //	                [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
+//	labelinf attack -scorer apa|apa:BITS -strategy exact|prime-log|loss-family|mutnet [-noise KIND -tau T]
+//	                [-n N] [-k K] [-seed S] [-labels FILE] [-out FILE] [-json]
 //	labelinf blia [-data adult|wdbc|titanic|banknote|haberman|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
@@ -188,6 +190,14 @@
 // With a simulated -scorer, -assume auto attacks it without being told
 // its model.
 //
+// The single-query attacks of the catalogue (exact, robust-single,
+// loss-family, prime-log, mutnet) run against a simulated
+// arbitrary-precision server, -scorer apa (the bits the attack's plan asks
+// for) or apa:BITS (its own bits: too few fails with the bits needed,
+// exit 1, before any query); exact and prime-log need a noise-free score,
+// the other three noise; loss-family, prime-log and mutnet binary labels.
+// An attack that does not apply is refused with the reason (exit 2).
+//
 // -strategy robust-single is the single-query noise-robust attack (ICML
 // Alg 2, EA Thm 3) against an arbitrary-precision server: row n predicts
 // class k ≥ 1 with logit W·2^(n(K−1)+k−1), W = 2Nτ(1+δ), so that every
@@ -202,9 +212,10 @@
 // σ·√(2 ln(2/δ)) and Laplace noise (-noise laplace, -tau b) by b·ln(1/δ),
 // with -delta. JSON adds score_bits, encoding and weights. The flags of
 // the multi-query attack that do not apply (-assume, -check, -no-emulate,
-// -timeout, -allow-partial, -partial-out) are rejected, and -encoding,
-// -weights and -margin are rejected with the other strategies. It exits 1
-// unless every label is right and verified.
+// -timeout, -allow-partial, -partial-out) are rejected, for every
+// single-query attack, and -encoding, -weights and -margin are rejected
+// with the other strategies. It exits 1 unless every label is right and
+// verified.
 //
 // # attacks
 //
@@ -267,12 +278,12 @@
 //	               (also robust)
 //	loss-family    EA Appendix F: one noisy score of a binary loss of the
 //	               family (cross-entropy, squared, Bregman …) gives every
-//	               label (single.AttackFamily)
+//	               label (single.AttackFamily); K = 2
 //	prime-log      one noise-free binary score whose logs of primes separate
-//	               every labeling (single.AttackPrimeLog)
+//	               every labeling (single.AttackPrimeLog); K = 2
 //	mutnet         EA Thm 9: the robust attack submitted as a two-layer network
 //	               whose output is the attack's prediction whatever its input
-//	               (single.NewMutNet)
+//	               (single.NewMutNet); K = 2
 //
 // auto picks by the scorer's model, as the list above says: labelinf plan
 // marks its choice with *.

@@ -26,6 +26,8 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
        labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
                        [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
                        [-weights powers|conway-guy] [-margin D] [-labels FILE] [-out FILE] [-json]
+       labelinf attack -scorer apa|apa:BITS -strategy exact|prime-log|loss-family|mutnet [-noise KIND -tau T]
+                       [-n N] [-k K] [-seed S] [-labels FILE] [-out FILE] [-json]
        labelinf blia [-data adult|wdbc|titanic|banknote|haberman|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
                      [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
                      [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
