@@ -90,6 +90,7 @@ func TestBenchmarksReference(t *testing.T) {
 	b, err := os.ReadFile("../../BENCHMARKS.md")
 	require.NoError(t, err)
 	assert.LessOrEqual(t, len(b), 30<<10, "BENCHMARKS.md is a reference of the current figures (history: docs/history)")
+	assert.NotRegexp(t, `(?m)^(<<<<<<<|=======|>>>>>>>)( |$)`, string(b), "a merge conflict's markers are left in BENCHMARKS.md")
 	sections := strings.Split(string(b), "\n## ")[1:]
 	require.NotEmpty(t, sections)
 	for _, s := range sections {
