@@ -99,3 +99,16 @@ func TestBenchmarksReference(t *testing.T) {
 		assert.Regexp(t, "(?m)^    \\S|`(go|labelinf) [^`]+`", s, "section %q gives no command", title)
 	}
 }
+
+// TestNoConflictMarkers fails when a merge left its conflict markers in
+// the documents (git merges text files it cannot parse).
+func TestNoConflictMarkers(t *testing.T) {
+	files := []string{"../../README.md", "../../BENCHMARKS.md", "manual.txt", "../../.ci/run"}
+	docs, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	for _, f := range append(files, docs...) {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		assert.NotRegexp(t, `(?m)^(<<<<<<<|=======|>>>>>>>)( |$)`, string(b), "%s holds a merge conflict's markers", f)
+	}
+}
