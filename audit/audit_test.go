@@ -507,3 +507,28 @@ func TestAdultTeams(t *testing.T) {
 	assert.Positive(t, team.Honest.HiddenImprovements)
 	assert.Greater(t, team.Honest.MeanAbs, 1e-3, "the per-team Ladder's honest cost")
 }
+
+// TestPlotNeverStoppedWhenAccountsBreak checks that a cell stopped with
+// the config's accounts that more accounts break is drawn and labelled
+// as falling, never as stopped.
+func TestPlotNeverStoppedWhenAccountsBreak(t *testing.T) {
+	k := int64(6)
+	r := &Report{Cells: []CellResult{
+		{Name: "ladder free/team", Stopped: true, AccountsNeeded: &k, Best: "hybrid", Submissions: 558},
+		{Name: "ladder", Stopped: true},
+		{Name: "none", Best: "hybrid", Submissions: 513},
+	}}
+	want := []plotClass{plotFallsWithAccounts, plotStopped, plotBroken}
+	pts := r.Points()
+	if len(pts) != len(want) {
+		t.Fatalf("%d points, want %d", len(pts), len(want))
+	}
+	for i, p := range pts {
+		if p.Class != want[i] {
+			t.Errorf("%s: class %d, want %d", p.Name, p.Class, want[i])
+		}
+	}
+	if !strings.Contains(pts[0].Name, "falls with 6 accounts") {
+		t.Errorf("label %q does not say the accounts that break it", pts[0].Name)
+	}
+}

@@ -112,13 +112,41 @@ func sci(f float64) string {
 	return fmt.Sprintf("%.2g", f)
 }
 
-// plotName is a cell's label on the plot: its name, and the honest
-// improvements its releases hid, if any.
+// plotName is a cell's label on the plot: its name, the accounts with
+// which it falls when more accounts than the config's break it, and the
+// honest improvements its releases hid, if any.
 func plotName(cr *CellResult) string {
-	if h := cr.Honest; h.HiddenImprovements > 0 {
-		return fmt.Sprintf("%s [%d/%d hidden]", cr.Name, h.HiddenImprovements, h.Improvements)
+	name := cr.Name
+	if cr.Stopped && cr.AccountsNeeded != nil {
+		name += fmt.Sprintf(" (falls with %s accounts)", comma(*cr.AccountsNeeded))
 	}
-	return cr.Name
+	if h := cr.Honest; h.HiddenImprovements > 0 {
+		name += fmt.Sprintf(" [%d/%d hidden]", h.HiddenImprovements, h.Improvements)
+	}
+	return name
+}
+
+// A plotClass is how a cell is drawn: broken, stopped only with the
+// config's accounts (more accounts break it), or stopped with every
+// account count the audit tried.
+type plotClass int
+
+const (
+	plotBroken plotClass = iota
+	plotFallsWithAccounts
+	plotStopped
+)
+
+// classOf returns the cell's plot class. A cell stopped with the
+// config's accounts that more accounts break is never drawn as stopped.
+func classOf(cr *CellResult) plotClass {
+	switch {
+	case !cr.Stopped:
+		return plotBroken
+	case cr.AccountsNeeded != nil:
+		return plotFallsWithAccounts
+	}
+	return plotStopped
 }
 
 // PlotPoint is one cell on the plot.
@@ -126,8 +154,11 @@ type PlotPoint struct {
 	Name string
 	// X is the honest users' mean |reported − true|; Y the submissions
 	// the cheapest recovering attack needs, +Inf when none recovers.
-	X, Y    float64
+	X, Y float64
+	// Stopped reports whether the cell is stopped with the config's
+	// accounts; Class says whether more accounts break it.
 	Stopped bool
+	Class   plotClass
 }
 
 // Points returns the report's cells as plot points, cells at the same
@@ -142,14 +173,14 @@ func (r *Report) Points() []PlotPoint {
 		}
 		merged := false
 		for i := range out {
-			if out[i].X == cr.Honest.MeanAbs && out[i].Y == y && out[i].Stopped == cr.Stopped {
+			if out[i].X == cr.Honest.MeanAbs && out[i].Y == y && out[i].Class == classOf(cr) {
 				out[i].Name += ", " + plotName(cr)
 				merged = true
 				break
 			}
 		}
 		if !merged {
-			out = append(out, PlotPoint{Name: plotName(cr), X: cr.Honest.MeanAbs, Y: y, Stopped: cr.Stopped})
+			out = append(out, PlotPoint{Name: plotName(cr), X: cr.Honest.MeanAbs, Y: y, Stopped: cr.Stopped, Class: classOf(cr)})
 		}
 	}
 	return out
@@ -188,7 +219,7 @@ func (r *Report) Plot() (*plot.Plot, error) {
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = decadeTicks{}, decadeTicks{}
 	p.Add(plotter.NewGrid())
-	var open, stopped plotter.XYs
+	var open, falls, stopped plotter.XYs
 	xmax := math.Pow(10, math.Ceil(math.Log10(math.Max(xmin, maxX(pts))))+1)
 	p.X.Min, p.X.Max = x0/2, xmax
 	p.Y.Min, p.Y.Max = 1, ytop*3
@@ -203,9 +234,12 @@ func (r *Report) Plot() (*plot.Plot, error) {
 			y = ytop
 		}
 		xy := plotter.XY{X: x, Y: y}
-		if q.Stopped {
+		switch q.Class {
+		case plotStopped:
 			stopped = append(stopped, xy)
-		} else {
+		case plotFallsWithAccounts:
+			falls = append(falls, xy)
+		default:
 			open = append(open, xy)
 		}
 		where = append(where, xy)
@@ -217,7 +251,11 @@ func (r *Report) Plot() (*plot.Plot, error) {
 		name  string
 		shape draw.GlyphDrawer
 		col   color.Color
-	}{{open, "not stopped", draw.CircleGlyph{}, color.RGBA{R: 200, A: 255}}, {stopped, "stopped", draw.TriangleGlyph{}, color.RGBA{G: 130, B: 60, A: 255}}} {
+	}{
+		{open, "not stopped", draw.CircleGlyph{}, color.RGBA{R: 200, A: 255}},
+		{falls, "stopped for one account, falls with more", draw.SquareGlyph{}, color.RGBA{R: 230, G: 120, A: 255}},
+		{stopped, fmt.Sprintf("stopped up to %s accounts", comma(int64(max(r.Competition.MaxAccounts, r.Competition.Accounts, 1)))), draw.TriangleGlyph{}, color.RGBA{G: 130, B: 60, A: 255}},
+	} {
 		if len(s.xys) == 0 {
 			continue
 		}
