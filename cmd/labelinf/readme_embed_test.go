@@ -90,11 +90,25 @@ func TestBenchmarksReference(t *testing.T) {
 	b, err := os.ReadFile("../../BENCHMARKS.md")
 	require.NoError(t, err)
 	assert.LessOrEqual(t, len(b), 30<<10, "BENCHMARKS.md is a reference of the current figures (history: docs/history)")
+	assert.NotRegexp(t, `(?m)^(<<<<<<<|=======|>>>>>>>)( |$)`, string(b), "a merge conflict's markers are left in BENCHMARKS.md")
 	sections := strings.Split(string(b), "\n## ")[1:]
 	require.NotEmpty(t, sections)
 	for _, s := range sections {
 		title, _, _ := strings.Cut(s, "\n")
 		assert.Regexp(t, `20\d\d-\d\d-\d\d`, s, "section %q names no date", title)
 		assert.Regexp(t, "(?m)^    \\S|`(go|labelinf) [^`]+`", s, "section %q gives no command", title)
+	}
+}
+
+// TestNoConflictMarkers fails when a merge left its conflict markers in
+// the documents (git merges text files it cannot parse).
+func TestNoConflictMarkers(t *testing.T) {
+	files := []string{"../../README.md", "../../BENCHMARKS.md", "manual.txt", "../../.ci/run"}
+	docs, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	for _, f := range append(files, docs...) {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		assert.NotRegexp(t, `(?m)^(<<<<<<<|=======|>>>>>>>)( |$)`, string(b), "%s holds a merge conflict's markers", f)
 	}
 }
