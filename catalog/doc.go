@@ -19,6 +19,42 @@
 // an [Oracle] that also answers their arbitrary-precision, rational and
 // loss-family predictions (oracle.Precise).
 //
+// # One score oracle
+//
+// Every attack reads one interface, scorer.Oracle[P, S]: N, K and the
+// score of a prediction of type P as the server reports it, of type S,
+// exactly (never through float64). Its instantiations are the kinds of
+// prediction the attacks submit: scorer.Server (float64 predictions, the
+// score as a *big.Rat: the decimal a leaderboard shows or the float a
+// library returns; every multi-query, adaptive and metric attack, and
+// [Oracle]), scorer.BigServer (arbitrary-precision logits, log-
+// probabilities or probabilities, a *big.Float of Prec bits),
+// scorer.RatServer (rational predictions, the exact prime attack) and
+// scorer.FamilyServer (the θ of a binary loss of the family). A
+// single-query entry is given a [Precise] oracle, one labeling seen
+// through each of those views.
+//
+// They stay distinct instantiations, not one interface with a prediction
+// type that carries its representation, because no server answers every
+// kind: a library's float64 scorer cannot take a prediction of 20,000
+// bits, and an arbitrary-precision server is not the float64 library an
+// attack plans against. One vector type would turn that compile-time
+// check into an error every server returns for the kinds it lacks. The
+// score types differ for the same reason: a float scorer's release is a
+// rational exactly; an arbitrary-precision score is a *big.Float whose
+// precision the decoder reads (single.RobustPlan.Decode), millions of
+// bits that a *big.Rat would only copy.
+//
+// Two interfaces keep their own shape on purpose. adaptive.Leaderboard
+// (Submit(ctx, []float64) *big.Rat) is the same exact score without N
+// and K, which the adaptive attacks are given; this package adapts an
+// [Oracle] to it (adaptive.go: board). audit.Target (Rows, Submit(ctx,
+// team, pred), Close) is a whole competition as the host audits it: the
+// team is part of every submission (per-team ladders, noise keys and
+// limits: a Sybil attacker submits from fresh accounts) and a loopback
+// server must be closed; the audit adapts one account's view of it to an
+// [Oracle] (audit/attacks.go: server).
+//
 // # Adding an attack
 //
 // An attack lives in the package that owns its mathematics (decode for

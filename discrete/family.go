@@ -59,6 +59,7 @@ type familyServer struct {
 }
 
 func (f familyServer) N() int { return f.r.n }
+func (f familyServer) K() int { return 2 }
 
 func (f familyServer) Score(ctx context.Context, theta []*big.Float) (*big.Float, error) {
 	p := make([]float64, len(theta))

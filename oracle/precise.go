@@ -151,6 +151,9 @@ type FamilyScorer struct {
 // N returns the number of labels.
 func (s *FamilyScorer) N() int { return len(s.labels) }
 
+// K returns 2: the loss family is binary.
+func (s *FamilyScorer) K() int { return 2 }
+
 // Prec returns the precision of the scores in bits.
 func (s *FamilyScorer) Prec() uint { return s.prec }
 
@@ -195,3 +198,12 @@ func (s *FamilyScorer) Score(ctx context.Context, theta []*big.Float) (*big.Floa
 	sum.Add(sum, new(big.Float).SetFloat64(x))
 	return new(big.Float).SetPrec(s.prec).Set(sum), nil
 }
+
+// Each server is one instantiation of scorer.Oracle.
+var (
+	_ scorer.Server       = (*Precise)(nil)
+	_ scorer.Server       = (*Sim)(nil)
+	_ scorer.BigServer    = (*BigExact)(nil)
+	_ scorer.RatServer    = (*Exact)(nil)
+	_ scorer.FamilyServer = (*FamilyScorer)(nil)
+)

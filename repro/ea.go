@@ -113,6 +113,7 @@ func (s *familyServer) term(y int, theta *big.Float) (*big.Float, error) {
 }
 
 func (s *familyServer) N() int { return len(s.labels) }
+func (s *familyServer) K() int { return 2 }
 
 func (s *familyServer) Score(ctx context.Context, theta []*big.Float) (*big.Float, error) {
 	sum := new(big.Float).SetPrec(s.prec)

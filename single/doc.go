@@ -26,7 +26,7 @@
 //  4. Attack…(ctx, server, options) → ([*decode.Result], error): [Attack],
 //     [AttackRobust], [AttackFamily], [AttackFamilyMulti],
 //     [AttackPrimeLog]. The server is what the attack sees of a scorer
-//     (package scorer's BigServer, RatServer; [FamilyServer]).
+//     (package scorer's Oracle: BigServer, RatServer, FamilyServer).
 //
 // Every long operation takes a context.Context and returns ctx's error
 // within a second of its cancellation. A big-number step that cannot

@@ -56,8 +56,8 @@ type FamilyServer = scorer.FamilyServer
 // decodes its one score. It returns ctx's error within a second of ctx
 // being done.
 func AttackFamily(ctx context.Context, s FamilyServer, opt FamilyOptions) (*decode.Result, error) {
-	if s.N() != opt.N {
-		return nil, errors.New("single: options do not match the scorer's N")
+	if s.N() != opt.N || s.K() != 2 {
+		return nil, errors.New("single: options do not match the scorer's N (or its K is not 2)")
 	}
 	p, err := PlanFamily(ctx, opt)
 	if err != nil {

@@ -210,6 +210,7 @@ type familyServer struct {
 }
 
 func (s *familyServer) N() int { return len(s.labels) }
+func (s *familyServer) K() int { return 2 }
 
 func (s *familyServer) Score(ctx context.Context, theta []*big.Float) (*big.Float, error) {
 	p := &FamilyPlan{Loss: s.l, Theta: theta, prec: 256}

@@ -26,6 +26,7 @@ type precServer struct {
 }
 
 func (s *precServer) N() int { return len(s.labels) }
+func (s *precServer) K() int { return 2 }
 
 func (s *precServer) Score(ctx context.Context, theta []*big.Float) (*big.Float, error) {
 	s.queries++

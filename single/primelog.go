@@ -233,8 +233,8 @@ func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*decode.Resu
 // AttackPrimeLog plans the attack with [PlanPrimeLog], submits θ to s
 // (whose score must be exact to Prec bits) and decodes its one score.
 func AttackPrimeLog(ctx context.Context, s FamilyServer, opt PrimeLogOptions) (*decode.Result, error) {
-	if s.N() != opt.N {
-		return nil, errors.New("single: options do not match the scorer's N")
+	if s.N() != opt.N || s.K() != 2 {
+		return nil, errors.New("single: options do not match the scorer's N (or its K is not 2)")
 	}
 	p, err := PlanPrimeLog(ctx, opt)
 	if err != nil {
