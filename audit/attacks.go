@@ -55,6 +55,10 @@ type AttackResult struct {
 	// holds after v submissions (from its measured progress); nil is
 	// linear in v up to Needed.
 	progress func(v int64) float64
+	// planned: the measuring budget ended the attack before it decoded a
+	// label, and Needed is its own exact plan (catalog.Estimate.Exact),
+	// Extrapolated; its fractions are the plan's (every label, checked).
+	planned bool
 }
 
 // share returns the share of the attack's recovered labels it holds
@@ -124,9 +128,11 @@ func (a *AttackResult) Recovered() bool {
 
 // Accurate reports whether the attack claimed labels and at most 1 % of
 // them are wrong: claims less accurate than that are guesses, and the
-// audit does not count them as recovered labels.
+// audit does not count them as recovered labels. An attack projected
+// from its own plan before it claimed any (planned) is accurate when no
+// claim of it was wrong.
 func (a *AttackResult) Accurate() bool {
-	return a.Claimed > 0 && a.Wrong*100 <= a.Claimed
+	return (a.Claimed > 0 || a.planned) && a.Wrong*100 <= a.Claimed
 }
 
 // cellRun is one cell's attack context.

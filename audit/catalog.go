@@ -10,11 +10,13 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 
 	"github.com/labelinf/labelinf/catalog"
+	"github.com/labelinf/labelinf/discrete"
 	"github.com/labelinf/labelinf/scorer"
 )
 
@@ -325,6 +327,17 @@ func (c *cellRun) run(ctx context.Context, p plannedAttack) (*AttackResult, erro
 		// (behind a split, the public labels).
 		r.Needed = int64(srv.q)
 		r.Note = joinNote(r.Note, short(aerr))
+	case !cut && srv.q >= measure && errors.Is(aerr, discrete.ErrBudget) && est != nil && est.Exact && est.Queries > srv.q && c.plannable():
+		// Stopped by the measuring budget before it decoded a label (a
+		// block of a coin-weighing design, repeated against fresh noise,
+		// can outlast it), with no score contradicting it: its cost is
+		// its own plan, exact (its queries do not follow the scores),
+		// projected as other cut-short attacks are, so that the cell
+		// reports the cheapest attack rather than one that happened to
+		// finish a label within the budget.
+		r.Needed, r.Extrapolated, r.planned = int64(est.Queries), true, true
+		r.PublicRecovered, r.PublicVerified = 1, 1 // no split: every row is public
+		r.Note = joinNote(r.Note, fmt.Sprintf("no label decoded within %d measured submissions; projected from its own plan (every query repeated against the noise, the check included)", srv.q))
 	default:
 		r.Note = joinNote(r.Note, short(aerr))
 		if cut {
@@ -349,6 +362,15 @@ func (c *cellRun) run(ctx context.Context, p plannedAttack) (*AttackResult, erro
 	}
 	outcome(r)
 	return r, nil
+}
+
+// plannable reports whether an attack's own plan can stand for its cost
+// on the cell: its defence is rounding, noise and limits only (no split,
+// subset, Ladder or Thresholdout, which the plans of package discrete do
+// not model), so every row is public and each release is the plan's.
+func (c *cellRun) plannable() bool {
+	d := c.cell.Defence
+	return d.Split == nil && d.Subset == 0 && d.Ladder == nil && d.Thresholdout == nil && c.nPub == len(c.comp.labels)
 }
 
 // derive32 returns a 32-byte key for one stream of a cell.

@@ -56,7 +56,12 @@
 // would need more is projected from that prefix at its measured rate
 // (over the last half of its measured progress where it reports one)
 // or at its catalogue estimate, whichever is fewer, and marked
-// extrapolated.
+// extrapolated; one the budget stops before it decodes a label (a
+// coin-weighing block repeated against fresh noise can outlast it) is
+// projected to its own exact plan (catalog.Estimate.Exact: its queries
+// and check, repeated as the noise needs) where the cell's defence is
+// rounding, noise and limits only, so that the cell reports the
+// cheapest attack, not the one that happened to finish a label.
 //
 // Honest-user cost ([HonestCost]): honest teams that iterate submit in
 // turn (every team's first submission, then every team's second, …),

@@ -2,9 +2,12 @@ package audit
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
+	"github.com/labelinf/labelinf/catalog"
 	"github.com/labelinf/labelinf/defence"
+	"github.com/labelinf/labelinf/scorer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -80,5 +83,47 @@ func TestAuditMetrics(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestNoiseCellCheapestPlan: a noise cell on accuracy (K = 2, 3), ROC AUC
+// and Brier reports no more submissions than the cheapest exact plan of
+// the catalogue's attacks that apply to it (catalog.Estimate.Exact: the
+// attack's own queries, repeated against the noise, check included), and
+// is never stopped or "not measured" where such a plan exists. Before
+// plan projection, a coin-weighing design whose first block outlasted the
+// measuring budget (σ = 0.003 on 1,000 rows) left the cell to flip's
+// projection, 3.4× group's plan; at σ = 0.005 and for AUC the cell was
+// "not measured".
+func TestNoiseCellCheapestPlan(t *testing.T) {
+	for _, tc := range []struct {
+		metric string
+		k      int
+		sigma  float64
+	}{{"accuracy", 2, 0.0005}, {"accuracy", 2, 0.003}, {"accuracy", 2, 0.005}, {"accuracy", 3, 0.0005}, {"accuracy", 3, 0.003},
+		{"roc-auc", 2, 0.0005}, {"brier", 2, 0.0005}, {"brier", 2, 0.003}} {
+		t.Run(fmt.Sprintf("%s/%d/%g", tc.metric, tc.k, tc.sigma), func(t *testing.T) {
+			d := defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: tc.sigma}}
+			cfg := &Config{ID: "m", Rows: 1000, LabelSeed: 3, Classes: tc.k, Metric: tc.metric, NoConfigured: true,
+				Grid: []Cell{{Name: "noise", Defence: d}}}
+			rep, err := Run(context.Background(), cfg, Options{Target: InProcess})
+			require.NoError(t, err)
+			c := rep.Cells[0]
+			tg := catalog.Target{Metric: tc.metric, N: 1000, K: tc.k, Decimals: -1,
+				Noise: scorer.Noise{Kind: scorer.Gaussian, Tau: tc.sigma, Delta: 1e-6}, Defence: &d}
+			cheapest, name := 0, ""
+			for _, a := range catalog.Applicable(tg) {
+				e, err := a.Estimate(context.Background(), tg, catalog.EstimateOptions{Check: true})
+				if err == nil && e.Exact && (cheapest == 0 || e.Queries < cheapest) {
+					cheapest, name = e.Queries, a.Name
+				}
+			}
+			require.Positive(t, cheapest, "no exact plan applies")
+			t.Logf("%s: best %s, %d submissions (extrapolated %v); cheapest plan %s %d", c.Verdict, c.Best, c.Submissions, c.Extrapolated, name, cheapest)
+			require.True(t, c.Measured, c.Note)
+			assert.False(t, c.Stopped)
+			assert.LessOrEqual(t, c.Submissions, int64(cheapest), "the cell reports %s's %d, more than %s's plan", c.Best, c.Submissions, name)
+			assert.True(t, c.Extrapolated, "a noise cell's figure here is projected: marked so")
+		})
 	}
 }

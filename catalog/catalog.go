@@ -138,6 +138,13 @@ type Estimate struct {
 	// Plan is the multi-query plan the figures come from (nil for other
 	// kinds): its blocks, gap and budget.
 	Plan *decode.MultiPlan
+	// Exact marks Queries as the attack's own plan for the target: its
+	// queries do not follow the scores, it sends exactly Queries (the
+	// check included where asked), and every score it reads decodes
+	// under the target's rounding and noise (against fresh noise, with
+	// the probability its repeats are chosen for). A run cut short may
+	// be projected to Queries.
+	Exact bool
 }
 
 // Best returns the estimate's figure for comparing attacks: Queries, or

@@ -76,19 +76,20 @@ func discreteAttack(s discrete.Strategy) *Attack {
 	}
 	return &Attack{
 		Name: name, Doc: discreteDocs[s], Kind: MultiQuery, Applies: applies,
-		Estimate: func(_ context.Context, t Target, _ EstimateOptions) (*Estimate, error) {
+		Estimate: func(_ context.Context, t Target, eo EstimateOptions) (*Estimate, error) {
 			o, err := discreteOptions(t, s)
 			if err != nil {
 				return nil, err
 			}
+			o.Check = eo.Check // the check query, repeated as every query
 			e := &Estimate{}
 			if f, err := discrete.Floor(float64(t.N)*math.Log2(float64(t.K)), discrete.Values(o.Metric, t.N, t.K, t.Decimals)); err == nil {
 				e.Lower = f // the information bound, every attack
 			}
 			// discrete.Plan counts what the attack sends when every score
 			// decodes: exact for flip, group and family (their queries do
-			// not follow the scores); for walk an upper end (its walk and
-			// probes do).
+			// not follow the scores; the repeats against fresh noise
+			// included); for walk an upper end (its walk and probes do).
 			q, perr := discrete.Plan(o)
 			switch {
 			case perr != nil:
@@ -99,6 +100,8 @@ func discreteAttack(s discrete.Strategy) *Attack {
 				e.Queries = q
 				if !discrete.Resolves(o) {
 					e.Note = "the rounding or noise is coarser than one label: its scores do not decode"
+				} else {
+					e.Exact = true
 				}
 			}
 			if perr == nil {
