@@ -43,6 +43,7 @@ func TestAuditMetrics(t *testing.T) {
 			k      int
 		}{{"accuracy", 2}, {"accuracy", 3}, {"roc-auc", 2}, {"brier", 2}, {"float64-sklearn", 3}} {
 			t.Run(tg.name+"/"+tc.metric+"/"+string(rune('0'+tc.k)), func(t *testing.T) {
+				t.Parallel() // each Run has its own config, labels and target
 				cfg := &Config{ID: "m", Rows: 1000, LabelSeed: 3, Classes: tc.k, Metric: tc.metric, Grid: grid}
 				rep, err := Run(context.Background(), cfg, Options{Target: tg.f})
 				require.NoError(t, err)

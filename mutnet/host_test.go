@@ -145,6 +145,7 @@ func (h *host) score(model, mode string, dt onnx.DataType) (string, error) {
 // trained MLP as base, and every label comes back from sklearn's log_loss
 // of the runtime's output, verified. One more label does not plan.
 func TestRealHostOneScore(t *testing.T) {
+	hostEnv(t) // skip before planning when the host's tools are missing
 	for _, dt := range []onnx.DataType{onnx.Double, onnx.Float} {
 		for _, sig := range []bool{true, false} {
 			forms := []Form{Rows, Split, Hash, Position}

@@ -228,9 +228,18 @@ func MaxBlock(n int, opt Options) int {
 // MaxOneQuery returns the largest N whose every label one score recovers
 // under opt's type, noise and sigmoid: the largest N with MaxBlock(N) = N.
 func MaxOneQuery(opt Options) int {
+	if opt.DType == 0 {
+		opt.DType = onnx.Double
+	}
+	em := opt.model()
 	best := 0
 	for n := 1; n <= 64; n++ {
-		if MaxBlock(n, opt) == n {
+		// MaxBlock(n) = n needs the block of all n rows to fit: one call
+		// rejects most n before maxBlock tries every smaller block.
+		if _, _, err := weights(n, n, em); err != nil {
+			continue
+		}
+		if maxBlock(n, em) == n {
 			best = n
 		}
 	}

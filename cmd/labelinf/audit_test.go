@@ -41,6 +41,7 @@ func TestAuditLoopback(t *testing.T) {
 // needs against the same model, plus its final check (issue 29); and
 // the example serve config audits for every competition in it.
 func TestAuditBestVsAttack(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	const config = "../../audit/testdata/small198.yaml"
 	var out, errb bytes.Buffer
 	require.Equal(t, 0, run([]string{"audit", "-config", config, "-inprocess", "-json", "-quiet"}, &out, &errb), errb.String())
@@ -117,6 +118,7 @@ func TestAuditServeConfig(t *testing.T) {
 // -docs wrote; a run takes minutes). Regenerate with
 // go run ./cmd/labelinf audit -docs . from the repository's root.
 func TestAuditDocs(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	const root = "../.."
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	require.NoError(t, err)

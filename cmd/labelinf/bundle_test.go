@@ -16,6 +16,7 @@ import (
 // from the Kaggle preset, with the field it came from; the "as
 // configured" cell is audited with them.
 func TestAuditBundle(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	td := filepath.Join("..", "..", "platform", "testdata")
 	for _, c := range []struct {
 		name string

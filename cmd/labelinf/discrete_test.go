@@ -23,6 +23,7 @@ import (
 // competitions, and labelinf attack against each over HTTP: every label
 // recovered, verified and checked.
 func TestAttackMetricsServed(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	const n = 1000
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(29, 4))

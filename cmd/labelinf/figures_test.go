@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/labelinf/labelinf/mutnet"
@@ -72,11 +73,14 @@ func mutnetMax(dt onnx.DataType, sig bool) string {
 }
 
 var demoOnce struct {
+	sync.Mutex
 	rows []demoRow
 }
 
 // demoBits returns the bits of row i of the default demo.
 func demoBits(t *testing.T, i int) string {
+	demoOnce.Lock()
+	defer demoOnce.Unlock()
 	if demoOnce.rows == nil {
 		require.NoError(t, json.Unmarshal([]byte(runOut(t, "demo", "-json")), &demoOnce.rows))
 	}
@@ -112,8 +116,33 @@ func figureFiles(t *testing.T) []string {
 	return append(files, docs...)
 }
 
-func TestFigures(t *testing.T) {
+// computeFigures runs the command of every figure (under -short the
+// quick ones) as parallel subtests and returns their values.
+func computeFigures(t *testing.T) map[string]string {
+	var mu sync.Mutex
 	got := map[string]string{}
+	t.Run("compute", func(t *testing.T) {
+		for key, fig := range figures {
+			if fig.long && testing.Short() {
+				continue
+			}
+			t.Run(key, func(t *testing.T) {
+				t.Parallel()
+				v := fig.make(t)
+				mu.Lock()
+				got[key] = v
+				mu.Unlock()
+			})
+		}
+	})
+	return got
+}
+
+func TestFigures(t *testing.T) {
+	if !*updateFigures {
+		t.Parallel() // reads the docs only; -update-figures rewrites them while others read
+	}
+	got := computeFigures(t)
 	used := map[string]bool{}
 	for _, file := range figureFiles(t) {
 		b, err := os.ReadFile(file)
@@ -134,8 +163,7 @@ func TestFigures(t *testing.T) {
 			}
 			v, ok := got[key]
 			if !ok {
-				v = fig.make(t)
-				got[key] = v
+				return m // its subtest of computeFigures failed
 			}
 			if v == stated {
 				return m

@@ -90,6 +90,7 @@ var shortGolden = map[string]string{
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {
 			if by := shortGolden[tc.name]; by != "" && testing.Short() {

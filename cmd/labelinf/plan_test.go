@@ -78,7 +78,7 @@ func TestPlanJSON(t *testing.T) {
 // printed once, one verdict line, and an error shared by several attacks
 // once.
 func TestPlanConsistent(t *testing.T) {
-	var out, errb bytes.Buffer
+	t.Parallel() // sets no package state, environment or working directory
 	args := [][]string{
 		{"plan", "-n", "5000", "-k", "6", "-scorer", "float64-sklearn"},
 		{"plan", "-n", "5000", "-noise", "gaussian", "-tau", "0.01"},
@@ -87,28 +87,36 @@ func TestPlanConsistent(t *testing.T) {
 		args = append(args, []string{"plan", "-n", "100000", "-scorer", "torch-bce"})
 	}
 	for _, a := range args {
-		out.Reset()
-		if code := run(a, &out, &errb); code != 0 {
-			t.Fatalf("%v: exit %d: %s", a, code, errb.String())
+		t.Run(strings.Join(a[1:], " "), func(t *testing.T) {
+			t.Parallel()
+			planConsistent(t, a)
+		})
+	}
+}
+
+// planConsistent checks one plan command (see TestPlanConsistent).
+func planConsistent(t *testing.T, a []string) {
+	var out, errb bytes.Buffer
+	if code := run(a, &out, &errb); code != 0 {
+		t.Fatalf("%v: exit %d: %s", a, code, errb.String())
+	}
+	text := out.String()
+	if c := strings.Count(text, "information floor"); c != 2 { // its line, and the verdict's
+		t.Errorf("%v: the floor %d times:\n%s", a, c, text)
+	}
+	if c := strings.Count(text, "verdict:"); c != 1 {
+		t.Errorf("%v: %d verdict lines:\n%s", a, c, text)
+	}
+	if c := strings.Count(text, "not even one label per query"); c > 2 {
+		t.Errorf("%v: one error printed %d times:\n%s", a, c, text)
+	}
+	p := planJSON(t, a[1:]...)
+	for _, r := range p.Strategies {
+		if r.Queries > 0 && r.LowerBound > r.Queries || r.EstimateLow > 0 && r.LowerBound > r.EstimateLow {
+			t.Errorf("%v: %s: at least %d above its figure %d / %d", a, r.Strategy, r.LowerBound, r.Queries, r.EstimateLow)
 		}
-		text := out.String()
-		if c := strings.Count(text, "information floor"); c != 2 { // its line, and the verdict's
-			t.Errorf("%v: the floor %d times:\n%s", a, c, text)
-		}
-		if c := strings.Count(text, "verdict:"); c != 1 {
-			t.Errorf("%v: %d verdict lines:\n%s", a, c, text)
-		}
-		if c := strings.Count(text, "not even one label per query"); c > 2 {
-			t.Errorf("%v: one error printed %d times:\n%s", a, c, text)
-		}
-		p := planJSON(t, a[1:]...)
-		for _, r := range p.Strategies {
-			if r.Queries > 0 && r.LowerBound > r.Queries || r.EstimateLow > 0 && r.LowerBound > r.EstimateLow {
-				t.Errorf("%v: %s: at least %d above its figure %d / %d", a, r.Strategy, r.LowerBound, r.Queries, r.EstimateLow)
-			}
-			if (r.Queries > 0 || r.EstimateLow > 0) && float64(r.LowerBound) < p.FloorQueries && float64(r.Queries) >= p.FloorQueries {
-				t.Errorf("%v: %s: at least %d below the floor %.1f", a, r.Strategy, r.LowerBound, p.FloorQueries)
-			}
+		if (r.Queries > 0 || r.EstimateLow > 0) && float64(r.LowerBound) < p.FloorQueries && float64(r.Queries) >= p.FloorQueries {
+			t.Errorf("%v: %s: at least %d below the floor %.1f", a, r.Strategy, r.LowerBound, p.FloorQueries)
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 // reports and the leaderboard counts, and how many of them recover the
 // labels (the rest being the final check).
 func TestReadmeAttack(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	readme, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
 	m := regexp.MustCompile(`recovers and verifies all 1,000 labels in (\d+) submissions: (\d+) queries\s+that recover them`).FindSubmatch(readme)

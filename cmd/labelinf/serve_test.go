@@ -135,6 +135,7 @@ func startServe(t *testing.T, dir, cfgJSON string) string {
 // its clip and decimals from a served competition (no key needed) and
 // plans exactly as for that model named on the command line.
 func TestPlanServed(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	dir := t.TempDir()
 	var b strings.Builder
 	for i := range 198 {
