@@ -79,16 +79,47 @@ func (p *ownPostgres) start() {
 	var out []byte
 	var err error
 	// After a kill -9 the old backends may hold the shared memory for a
-	// moment: retry.
-	for range 40 {
+	// moment, and on a loaded machine the killed postmaster may linger as
+	// a zombie whose pid still answers kill(pid, 0), so that PostgreSQL
+	// takes its lock file for a live server: retry for up to a minute,
+	// removing a lock file whose postmaster is gone or a zombie.
+	deadline := time.Now().Add(time.Minute)
+	for {
 		out, err = p.asPG("pg_ctl", p.startArgs...).CombinedOutput()
-		if err == nil {
-			return
+		if err == nil || time.Now().After(deadline) {
+			break
 		}
+		p.removeStaleLock()
 		time.Sleep(250 * time.Millisecond)
+	}
+	if err == nil {
+		return
 	}
 	log, _ := os.ReadFile(filepath.Join(p.dir, "log"))
 	p.t.Fatalf("pg_ctl start: %v: %s\n%s", err, out, log)
+}
+
+// removeStaleLock removes data/postmaster.pid when the process it names
+// no longer exists or is a zombie (killed, not yet reaped).
+func (p *ownPostgres) removeStaleLock() {
+	lock := filepath.Join(p.dir, "data", "postmaster.pid")
+	b, err := os.ReadFile(lock)
+	if err != nil {
+		return
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+	if err != nil || pid <= 0 {
+		return
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err == nil {
+		// The state follows the command name in parentheses.
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z' {
+			return
+		}
+	}
+	os.Remove(lock)
 }
 
 // kill sends SIGKILL to the postmaster and every backend.
