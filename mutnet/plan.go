@@ -232,18 +232,18 @@ func MaxOneQuery(opt Options) int {
 		opt.DType = onnx.Double
 	}
 	em := opt.model()
-	best := 0
-	for n := 1; n <= 64; n++ {
-		// MaxBlock(n) = n needs the block of all n rows to fit: one call
-		// rejects most n before maxBlock tries every smaller block.
+	// The largest such N comes first from the top. MaxBlock(n) = n needs
+	// the block of all n rows to fit: one call rejects most n before
+	// maxBlock tries every smaller block.
+	for n := 64; n >= 1; n-- {
 		if _, _, err := weights(n, n, em); err != nil {
 			continue
 		}
 		if maxBlock(n, em) == n {
-			best = n
+			return n
 		}
 	}
-	return best
+	return 0
 }
 
 // NewPlan plans the attack: ⌈N/Block⌉ queries, query q decoding rows
