@@ -3,6 +3,8 @@ package defence
 import (
 	"fmt"
 	"math/big"
+
+	"github.com/labelinf/labelinf/internal/bigint"
 )
 
 // MaxDecimals bounds Round's decimals; no platform shows more than 17.
@@ -31,7 +33,7 @@ func NewRound(d int) (*Round, error) {
 	if d < 0 || d > MaxDecimals {
 		return nil, fmt.Errorf("defence: %d decimals out of range [0, %d]", d, MaxDecimals)
 	}
-	return &Round{d: d, pow: new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d)), nil)}, nil
+	return &Round{d: d, pow: bigint.Pow10(d)}, nil
 }
 
 // Decimals returns D.
@@ -52,19 +54,9 @@ func (r *Round) apply(s *state) error {
 
 // RoundHalfEven returns x rounded to the nearest integer multiple of
 // 1/scale, ties to the even multiple, exactly. It panics if scale ≤ 0.
+// It is [bigint.RoundHalfEven], the module's one such rounding.
 func RoundHalfEven(x *big.Rat, scale *big.Int) *big.Rat {
-	if scale.Sign() <= 0 {
-		panic("defence: RoundHalfEven scale ≤ 0")
-	}
-	// q = round(x·scale) with x·scale = num/den.
-	num := new(big.Int).Mul(x.Num(), scale)
-	den := x.Denom()
-	q, m := new(big.Int).DivMod(num, den, new(big.Int)) // Euclidean: 0 ≤ m < den, q = ⌊num/den⌋
-	c := new(big.Int).Lsh(m, 1).Cmp(den)
-	if c > 0 || (c == 0 && q.Bit(0) == 1) {
-		q.Add(q, big.NewInt(1))
-	}
-	return new(big.Rat).SetFrac(q, scale)
+	return bigint.RoundHalfEven(x, scale)
 }
 
 // roundToGrid returns x rounded half-even to the nearest integer multiple

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/internal/bigint"
 	"github.com/labelinf/labelinf/scorer"
 )
 
@@ -418,7 +419,7 @@ func (r *run) matches(x, v *big.Rat) bool {
 		b, _ := v.Float64()
 		return a == b
 	}
-	return roundHalfEven(x, r.pow).Cmp(v) == 0
+	return bigint.RoundHalfEven(x, r.pow).Cmp(v) == 0
 }
 
 // count returns the only c in [lo, hi] whose exact score f(c) matches v;
@@ -452,23 +453,6 @@ func (r *run) count(lo, hi int, f func(c int) *big.Rat, v *big.Rat) (int, error)
 		n++
 	}
 	return 0, &AmbiguousError{Query: r.res.Queries, Candidates: n}
-}
-
-// roundHalfEven is x rounded to a multiple of 1/pow, ties to even (as
-// labelinf serve and defence.Round release a score).
-func roundHalfEven(x *big.Rat, pow *big.Int) *big.Rat {
-	num := new(big.Int).Mul(x.Num(), pow)
-	q, m := new(big.Int).QuoRem(num, x.Denom(), new(big.Int))
-	m2 := new(big.Int).Mul(m.Abs(m), big.NewInt(2))
-	switch c := m2.Cmp(x.Denom()); {
-	case c > 0, c == 0 && q.Bit(0) == 1:
-		if num.Sign() < 0 {
-			q.Sub(q, big.NewInt(1))
-		} else {
-			q.Add(q, big.NewInt(1))
-		}
-	}
-	return new(big.Rat).SetFrac(q, pow)
 }
 
 // check submits the recovered labels: the score must be perfect.

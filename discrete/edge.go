@@ -9,6 +9,8 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+
+	"github.com/labelinf/labelinf/internal/bigint"
 )
 
 // rightRelease is the released score (rounded as the server rounds it)
@@ -26,7 +28,7 @@ func (r *run) rightRelease(right int) *big.Rat {
 		x = new(big.Rat).SetFloat64(float64(r.n-right) / float64(r.n))
 	}
 	if r.pow != nil {
-		return roundHalfEven(x, r.pow)
+		return bigint.RoundHalfEven(x, r.pow)
 	}
 	f, _ := x.Float64() // an unrounded score travels as its float64
 	return new(big.Rat).SetFloat64(f)

@@ -8,6 +8,8 @@ package fpa
 import (
 	"fmt"
 	"math/big"
+
+	"github.com/labelinf/labelinf/internal/bigint"
 )
 
 // A Loss says how a server's mean of N terms −ln q̂ is computed in a
@@ -215,14 +217,7 @@ func RoundDecimal(x *Float, d int) (*big.Rat, error) {
 	} else {
 		r.Quo(r, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(-e))))
 	}
-	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d)), nil)
-	r.Mul(r, new(big.Rat).SetInt(scale))
-	q, rem := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
-	c := new(big.Int).Lsh(rem, 1).Cmp(r.Denom())
-	if c > 0 || (c == 0 && q.Bit(0) == 1) {
-		q.Add(q, big.NewInt(1))
-	}
-	out := new(big.Rat).SetFrac(q, scale)
+	out := bigint.RoundHalfEven(r, bigint.Pow10(d))
 	if neg {
 		out.Neg(out)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/labelinf/labelinf/defence"
+	"github.com/labelinf/labelinf/internal/bigint"
 	"github.com/labelinf/labelinf/scorer"
 )
 
@@ -203,22 +204,14 @@ func Format(r *big.Rat, d int) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// roundHalfEven rounds r to d decimals, ties to even, exactly (package
-// defence's Round).
+// roundHalfEven rounds r to d decimals, ties to even, exactly (as
+// package defence's Round does); d outside [0, defence.MaxDecimals]
+// leaves r unrounded.
 func roundHalfEven(r *big.Rat, d int) *big.Rat {
-	rd, err := defence.NewRound(d)
-	if err != nil {
+	if d < 0 || d > defence.MaxDecimals {
 		return r
 	}
-	ch, err := defence.NewChain(1, rd)
-	if err != nil {
-		return r
-	}
-	out, err := ch.Release(defence.Submission{Mean: func([]int) (*big.Rat, error) { return r, nil }})
-	if err != nil {
-		return r
-	}
-	return out.Score
+	return bigint.RoundHalfEven(r, bigint.Pow10(d))
 }
 
 // maxValues bounds a prediction's values (1 GiB of float64).

@@ -8,6 +8,8 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+
+	"github.com/labelinf/labelinf/internal/bigint"
 )
 
 // A ReleaseInput is what a [Releaser] sees of one scored submission.
@@ -65,20 +67,7 @@ func (r Round) Release(in ReleaseInput) (Value, error) {
 
 // roundDecimal returns x rounded to d decimals, ties to even.
 func roundDecimal(x *big.Rat, d int) *big.Rat {
-	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d)), nil)
-	num := new(big.Int).Mul(x.Num(), scale)
-	q, m := new(big.Int).QuoRem(num, x.Denom(), new(big.Int))
-	// x·10^d = q + m/den, |m| < den, m has num's sign (truncation).
-	m2 := new(big.Int).Mul(m.Abs(m), big.NewInt(2))
-	switch c := m2.Cmp(x.Denom()); {
-	case c > 0, c == 0 && q.Bit(0) == 1:
-		if num.Sign() < 0 {
-			q.Sub(q, big.NewInt(1))
-		} else {
-			q.Add(q, big.NewInt(1))
-		}
-	}
-	return new(big.Rat).SetFrac(q, scale)
+	return bigint.RoundHalfEven(x, bigint.Pow10(d))
 }
 
 // formatValue writes a released score as text: "inf"; d ≥ 0 decimals

@@ -34,3 +34,27 @@ func TestRoundings(t *testing.T) {
 		t.Errorf("Floor(2^100 − 1/4) = %v, want 2^100 − 1", got)
 	}
 }
+
+func TestRoundHalfEven(t *testing.T) {
+	for _, c := range []struct {
+		x    string
+		d    int
+		want string
+	}{
+		{"1/8", 2, "3/25"},      // 0.125 → 0.12 (tie, even)
+		{"27/200", 2, "7/50"},   // 0.135 → 0.14 (tie, even)
+		{"-1/8", 2, "-3/25"},    // −0.125 → −0.12
+		{"-27/200", 2, "-7/50"}, // −0.135 → −0.14
+		{"5/2", 0, "2"},
+		{"7/2", 0, "4"},
+		{"-5/2", 0, "-2"},
+		{"1/3", 3, "333/1000"},
+		{"-2/3", 3, "-667/1000"},
+	} {
+		x, _ := new(big.Rat).SetString(c.x)
+		want, _ := new(big.Rat).SetString(c.want)
+		if got := RoundHalfEven(x, Pow10(c.d)); got.Cmp(want) != 0 {
+			t.Errorf("RoundHalfEven(%s, 10^%d) = %s, want %s", c.x, c.d, got.RatString(), c.want)
+		}
+	}
+}
