@@ -146,27 +146,14 @@ func init() {
 			return &Estimate{Queries: 1, Lower: 1}, nil
 		},
 		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
-			po, err := precise(o, "loss-family")
-			if err != nil {
-				return nil, err
-			}
-			l, err := crossEntropy(true)
-			if err != nil {
-				return nil, err
-			}
-			opt := single.FamilyOptions{Loss: l, N: t.N, Tau: robustOptions(t).Tau}
-			p, err := single.PlanFamily(ctx, opt)
-			if err != nil {
-				return nil, err
-			}
-			fs, err := po.Family(l, p.Prec())
-			if err != nil {
-				return nil, err
-			}
-			if err := enoughBits(fs, p.Prec()); err != nil {
-				return nil, err
-			}
-			return single.AttackFamily(ctx, fs, opt)
+			return familyAttack(o, "loss-family", true, func(l *loss.Binary) (uint, func(scorer.FamilyServer) (*decode.Result, error), error) {
+				opt := single.FamilyOptions{Loss: l, N: t.N, Tau: robustOptions(t).Tau}
+				p, err := single.PlanFamily(ctx, opt)
+				if err != nil {
+					return 0, nil, err
+				}
+				return p.Prec(), func(fs scorer.FamilyServer) (*decode.Result, error) { return single.AttackFamily(ctx, fs, opt) }, nil
+			})
 		},
 	})
 	Register(&Attack{
@@ -177,27 +164,14 @@ func init() {
 			return &Estimate{Queries: 1, Lower: 1}, nil
 		},
 		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
-			po, err := precise(o, "prime-log")
-			if err != nil {
-				return nil, err
-			}
-			l, err := crossEntropy(false)
-			if err != nil {
-				return nil, err
-			}
-			opt := single.PrimeLogOptions{Loss: l, N: t.N}
-			p, err := single.PlanPrimeLog(ctx, opt)
-			if err != nil {
-				return nil, err
-			}
-			fs, err := po.Family(l, p.Prec())
-			if err != nil {
-				return nil, err
-			}
-			if err := enoughBits(fs, p.Prec()); err != nil {
-				return nil, err
-			}
-			return single.AttackPrimeLog(ctx, fs, opt)
+			return familyAttack(o, "prime-log", false, func(l *loss.Binary) (uint, func(scorer.FamilyServer) (*decode.Result, error), error) {
+				opt := single.PrimeLogOptions{Loss: l, N: t.N}
+				p, err := single.PlanPrimeLog(ctx, opt)
+				if err != nil {
+					return 0, nil, err
+				}
+				return p.Prec(), func(fs scorer.FamilyServer) (*decode.Result, error) { return single.AttackPrimeLog(ctx, fs, opt) }, nil
+			})
 		},
 	})
 	Register(&Attack{
@@ -209,6 +183,33 @@ func init() {
 		},
 		Run: runMutNet,
 	})
+}
+
+// familyAttack runs a single-query attack of package single on the
+// cross-entropy (logits or probabilities) of a precise oracle: plan gives
+// the precision the attack needs and the attack itself; the oracle's
+// family server at that precision must carry those bits.
+func familyAttack(o Oracle, name string, logits bool, plan func(*loss.Binary) (uint, func(scorer.FamilyServer) (*decode.Result, error), error)) (*decode.Result, error) {
+	po, err := precise(o, name)
+	if err != nil {
+		return nil, err
+	}
+	l, err := crossEntropy(logits)
+	if err != nil {
+		return nil, err
+	}
+	prec, attack, err := plan(l)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := po.Family(l, prec)
+	if err != nil {
+		return nil, err
+	}
+	if err := enoughBits(fs, prec); err != nil {
+		return nil, err
+	}
+	return attack(fs)
 }
 
 // singleApplies is the condition of the single-query attacks: a log-loss
