@@ -230,19 +230,25 @@ func Resolves(o Options) bool {
 	if o.Decimals < 0 && o.Tau == 0 {
 		return true
 	}
-	n := float64(max(o.N, 1))
-	step := 1 / n
-	switch {
-	case o.Metric == AUC:
-		step = 1 / (2 * n)
-	case o.Metric == Brier && o.K > 2:
-		step = 2 / n
-	}
+	step := labelStep(o)
 	unit := 0.0
 	if o.Decimals >= 0 {
 		unit = math.Pow(10, -float64(o.Decimals))
 	}
 	return step > unit+2*o.Tau
+}
+
+// labelStep is the least change of the score one label makes: 1/N, the
+// multiclass Brier score's 2/N, AUC's 1/(2N) (N at least 1).
+func labelStep(o Options) float64 {
+	n := float64(max(o.N, 1))
+	switch {
+	case o.Metric == AUC:
+		return 1 / (2 * n)
+	case o.Metric == Brier && o.K > 2:
+		return 2 / n
+	}
+	return 1 / n
 }
 
 // Attack recovers the labels of s, a served score of metric o.Metric

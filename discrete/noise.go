@@ -33,14 +33,7 @@ func NoiseRepeats(o Options, z scorer.Noise) (repeats int, tau float64, err erro
 	default:
 		return 0, 0, fmt.Errorf("discrete: noise %v is not modelled here", z.Kind)
 	}
-	n := float64(max(o.N, 1))
-	step := 1 / n
-	switch {
-	case o.Metric == AUC:
-		step = 1 / (2 * n)
-	case o.Metric == Brier && o.K > 2:
-		step = 2 / n
-	}
+	step := labelStep(o)
 	half := 0.0
 	if o.Decimals >= 0 {
 		half = 0.5 * math.Pow(10, -float64(o.Decimals))
