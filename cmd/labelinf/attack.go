@@ -80,6 +80,20 @@ type attackOut struct {
 	Error            string      `json:"error,omitempty"`
 }
 
+// result records an attack's error and result in out (queries, checks,
+// blocks) and returns its labels, which of them are known, and whether
+// they are verified (only when the attack also returned no error).
+func (out *attackOut) result(res *decode.Result, aerr error) (labels []int, known []bool, verified bool) {
+	if aerr != nil {
+		out.Error = aerr.Error()
+	}
+	if res == nil {
+		return nil, nil, false
+	}
+	out.Queries, out.Verified, out.Checked, out.Blocks = res.Queries, res.Verified, res.Checked, statsOf(res.Blocks)
+	return res.Labels, res.Known, res.Verified && aerr == nil
+}
+
 // robustOut is attackOut plus the fields of -strategy robust-single.
 type robustOut struct {
 	attackOut
@@ -350,12 +364,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 	out := attackOut{N: n, K: k, Scorer: *a.scorer, Assume: m.Name, Strategy: name, Noise: nz.Kind.String(), Tau: nz.Tau,
 		Seconds: el, ScorerSeconds: ts.d.Seconds(), AttackSeconds: el - ts.d.Seconds()}
 	out.AttackCPUSeconds, out.ScorerCPUSeconds = ts.cpuSeconds(c1-c0, cok0 && cok1)
-	var labels []int
-	var known []bool
-	verified := false
-	if aerr != nil {
-		out.Error = aerr.Error()
-	}
+	labels, known, verified := out.result(res, aerr)
 	if ar != nil {
 		out.Probes, out.ProbeLabels = ar.Probes, ar.ProbeLabels
 		for _, re := range ar.Reidentified {
@@ -366,8 +375,7 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		}
 	}
 	if res != nil {
-		out.Queries, out.Retries, out.Verified, out.Checked, out.Blocks = res.Queries, res.Retries, res.Verified, res.Checked, statsOf(res.Blocks)
-		labels, known, verified = res.Labels, res.Known, res.Verified && aerr == nil
+		out.Retries = res.Retries
 	}
 	return finishAttack(e, a, &out, func(o attackOut) any { return o }, labels, known, truth, verified, func() {
 		acc := "unknown"

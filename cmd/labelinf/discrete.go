@@ -212,16 +212,7 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 	out := attackOut{N: n, K: k, Scorer: scorerName, Assume: assume, Strategy: at.Name, Noise: noise, Tau: tau,
 		Seconds: el, ScorerSeconds: ts.d.Seconds(), AttackSeconds: el - ts.d.Seconds()}
 	out.AttackCPUSeconds, out.ScorerCPUSeconds = ts.cpuSeconds(c1-c0, cok0 && cok1)
-	var labels []int
-	var known []bool
-	verified := false
-	if aerr != nil {
-		out.Error = aerr.Error()
-	}
-	if res != nil {
-		out.Queries, out.Verified, out.Checked, out.Blocks = res.Queries, res.Verified, res.Checked, statsOf(res.Blocks)
-		labels, known, verified = res.Labels, res.Known, res.Verified && aerr == nil
-	}
+	labels, known, verified := out.result(res, aerr)
 	floor := 0
 	if f, err := discrete.Floor(labelBits(truth, n, k), discrete.Values(ms.metric, n, k, ms.decimals)); err == nil {
 		floor = f
