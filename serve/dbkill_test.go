@@ -129,13 +129,17 @@ func (p *ownPostgres) kill() {
 	require.NoError(p.t, err)
 	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
 	require.NoError(p.t, err)
+	// Stop the postmaster first so that it forks no backend between the
+	// listing of its children and the kill: a backend left alive keeps the
+	// shared memory attached, and PostgreSQL then refuses to start.
+	syscall.Kill(pid, syscall.SIGSTOP)
 	children, _ := exec.Command("pgrep", "-P", strconv.Itoa(pid)).Output()
-	syscall.Kill(pid, syscall.SIGKILL)
 	for _, f := range strings.Fields(string(children)) {
 		if c, err := strconv.Atoi(f); err == nil {
 			syscall.Kill(c, syscall.SIGKILL)
 		}
 	}
+	syscall.Kill(pid, syscall.SIGKILL)
 }
 
 // A killAnswer is one request of the load and what it was answered.
