@@ -39,14 +39,14 @@ func needBinary(name string) func(Target) error {
 }
 
 // needEmulated: a binary score whose model can be emulated (binary64 or
-// binary32, a monotone summation); elsewhere the strategy is cross.
+// binary32, a monotone summation).
 func needEmulated(name string) func(Target) error {
 	return func(t Target) error {
 		if t.K != 2 {
-			return fmt.Errorf("%s needs K = 2, not %d (it is cross there)", name, t.K)
+			return fmt.Errorf("%s needs K = 2, not %d", name, t.K)
 		}
 		if !emulated(t) {
-			return fmt.Errorf("%s needs a model it can emulate (binary64 or binary32, unrounded, round to nearest, a monotone sum): against %s it is cross", name, t.Model.Name)
+			return fmt.Errorf("%s needs a model it can emulate (binary64 or binary32, unrounded, round to nearest, a monotone sum), not %s", name, t.Model.Name)
 		}
 		return nil
 	}
@@ -59,7 +59,7 @@ func needKary(name string) func(Target) error {
 			return fmt.Errorf("%s needs K > 2, not %d", name, t.K)
 		}
 		if !exactLog(t) {
-			return fmt.Errorf("%s needs an unrounded model that names its log (float64-sklearn, torch-bce): against %s it is cross", name, t.Model.Name)
+			return fmt.Errorf("%s needs an unrounded model that names its log (float64-sklearn, torch-bce), not %s", name, t.Model.Name)
 		}
 		return nil
 	}
@@ -119,7 +119,8 @@ func init() {
 
 // multiAttack returns the catalogue entry of decode strategy s.
 func multiAttack(e multiEntry, s decode.Strategy) *Attack {
-	return &Attack{
+	var a *Attack
+	a = &Attack{
 		Name: e.name, Aliases: e.aliases, Doc: e.doc, Kind: e.kind, Strategy: s,
 		Applies: func(t Target) error {
 			if err := t.check(); err != nil {
@@ -137,12 +138,18 @@ func multiAttack(e multiEntry, s decode.Strategy) *Attack {
 			return multiEstimate(ctx, s, t, o)
 		},
 		Run: func(ctx context.Context, o Oracle, t Target, opt Options) (*decode.Result, error) {
+			if err := a.Applies(t); err != nil {
+				// Not run: decode would fall back to another strategy
+				// and report its queries as this one's.
+				return nil, fmt.Errorf("catalog: %s does not apply: %w", e.name, err)
+			}
 			return decode.AttackMulti(ctx, o, decode.MultiOptions{
 				N: t.N, K: t.K, Strategy: s, Model: t.Model, Noise: t.Noise, Check: opt.Check,
 				NoEmulation: t.NoEmulation, MaxQueries: opt.MaxQueries, Progress: opt.Progress,
 			})
 		},
 	}
+	return a
 }
 
 // multiEstimate is a decode strategy's estimate: its dry run (the fixed
