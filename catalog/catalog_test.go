@@ -148,11 +148,13 @@ func TestApplies(t *testing.T) {
 // another strategy: kbin at K = 2 to cross) and Auto never picks it.
 func TestNotAppliedNotRun(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct{ name, model string }{{"kbin", "float64-sklearn"}, {"klist", "float64-sklearn"}, {"carry", "float64"}, {"hybrid", "leaderboard"}} {
-		k := 2
-		if tt.name == "carry" {
-			k = 3
-		}
+	for _, tt := range []struct {
+		name, model string
+		k           int
+	}{{"kbin", "float64-sklearn", 2}, {"klist", "float64-sklearn", 2}, {"carry", "float64", 3}, {"hybrid", "leaderboard", 2},
+		// KList's path where kbin covers it (the mean) is retired.
+		{"klist", "float64-sklearn", 6}, {"klist", "torch-bce", 3}} {
+		k := tt.k
 		tg := target(t, tt.model, 500, k)
 		a := Lookup(tt.name)
 		if a.Applies(tg) == nil {
