@@ -221,7 +221,9 @@ type Attack struct {
 	Strategy decode.Strategy
 	// Run attacks o (which holds t.N labels of t.K classes) and returns
 	// what it recovered: a label is Known only if verified. Run returns
-	// the labels verified so far with an error. Every entry has one (a
+	// the labels verified so far with an error. A decode strategy's entry
+	// returns an error before querying if it does not apply to t (decode
+	// would run its fallback under its name). Every entry has one (a
 	// test runs each through labelinf attack); a single-query attack
 	// needs o to be [Precise] and returns an error before querying if
 	// it is not.
