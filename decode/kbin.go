@@ -117,12 +117,7 @@ func (s kbin) setup(a *multi) Strategy {
 	return s
 }
 
-// errKBinDryRun: the strategy's queries follow the scores, and it has no
-// estimate from its construction: PlanMulti returns this, BoundMulti the
-// floor of any code.
-var errKBinDryRun = errors.New("decode: the kbin strategy adapts every query to the scores before it: it has no dry run")
-
-func (kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, errKBinDryRun }
+func (s kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
 func (s kbin) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	p := s.params()

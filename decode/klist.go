@@ -6,7 +6,6 @@ package decode
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -299,12 +298,14 @@ func (q *klQuery) digit(n uint64, j int) uint64 {
 	return n % uint64(q.rad[j])
 }
 
-// errKListDryRun: the strategy's queries follow the scores, and it has no
-// estimate from its construction: PlanMulti returns this, BoundMulti the
-// floor of any code.
-var errKListDryRun = errors.New("decode: the klist strategy adapts every query to the scores before it: it has no dry run")
+func (s klist) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
-func (klist) plan(context.Context, *multi) (*MultiPlan, error) { return nil, errKListDryRun }
+// noDryRun is what PlanMulti returns for s, a strategy whose queries
+// follow the scores and which has no estimate from its construction
+// (KList, KBin); BoundMulti returns the floor of any code.
+func noDryRun(s Strategy) error {
+	return fmt.Errorf("decode: the %s strategy adapts every query to the scores before it: it has no dry run", s)
+}
 
 func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	return newKlState(a, s.params(), false).run(ctx, srv)

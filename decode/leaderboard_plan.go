@@ -156,10 +156,7 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 // plan returns Leaderboard's plan for PlanMulti: no blocks, the
 // first query's budget, and the estimate.
 func (l leaderboard) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return estimatePlan(Leaderboard, l.estimate, a)
+	return estimatePlan(ctx, Leaderboard, l.estimate, a)
 }
 
 // largestFresh returns the largest k ≤ cap (at least 1) for which every
@@ -175,7 +172,10 @@ func largestFresh(cap int, fits func(k float64) bool) int {
 // estimatePlan is the plan PlanMulti returns for a strategy without a
 // dry run: no blocks, half the estimate's cell as the budget, and the
 // estimate.
-func estimatePlan(st Strategy, estimate func(*multi) (*QueryEstimate, error), a *multi) (*MultiPlan, error) {
+func estimatePlan(ctx context.Context, st Strategy, estimate func(*multi) (*QueryEstimate, error), a *multi) (*MultiPlan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	e, err := estimate(a)
 	if err != nil {
 		return nil, err
