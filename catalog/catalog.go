@@ -145,6 +145,13 @@ type Estimate struct {
 	// the probability its repeats are chosen for). A run cut short may
 	// be projected to Queries.
 	Exact bool
+	// Rows, where set (an Exact plan whose cost on part of the rows is
+	// known: discrete.PlanRows), returns the queries with which the
+	// attack, aimed at m of the N rows, decodes those m labels: what a
+	// run cut short before its first label can be projected to for a
+	// part of the labels, instead of assuming they arrive at a steady
+	// rate.
+	Rows func(m int) (int, error)
 }
 
 // Best returns the estimate's figure for comparing attacks: Queries, or

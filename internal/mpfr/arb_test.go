@@ -244,7 +244,12 @@ var logExpReps = flag.Int("logexp.reps", 0, "run TestLogExpTable with this many 
 // against MPFR and GMP": for log and exp at each of arbSizes, apa, MPFR,
 // Arb's ball and Arb rounded to nearest on the same input, warm and cold,
 // alternated in every repetition; median CPU time per call and the
-// ratios. It runs only when given -logexp.reps (it takes minutes):
+// ratios. Warm rows also time apa's own products: those of one call,
+// recorded (RecordMuls) and replayed on bigmul and on GMP's mpn_mul in the
+// same rotation, which gives their number, their share of apa's time, the
+// cost of bigmul against GMP on exactly that work, and what apa would cost
+// against MPFR and Arb if its products cost what GMP's do (apa − bigmul +
+// GMP; Arb multiplies with GMP at these sizes, see MulTrace). It runs only when given -logexp.reps (it takes minutes):
 //
 //	go test -tags mpfr -count=1 -timeout 60m -run TestLogExpTable ./internal/mpfr -args -logexp.reps 5
 //
@@ -258,20 +263,37 @@ func TestLogExpTable(t *testing.T) {
 	r := rand.New(rand.NewPCG(34, 2))
 	var sb strings.Builder
 	tw := tabwriter.NewWriter(&sb, 0, 0, 1, ' ', tabwriter.Debug)
-	fmt.Fprintf(tw, " fn\t bits\t caches\t MPFR ms\t apa÷MPFR\t apa÷Arb\t apa÷Arb rounded\t Arb÷MPFR\t Arb rounded÷Arb\t retries\t\n")
+	fmt.Fprintf(tw, " fn\t bits\t caches\t MPFR ms\t apa÷MPFR\t apa÷Arb\t apa÷Arb rounded\t Arb÷MPFR\t Arb rounded÷Arb\t retries\t products\t share\t bigmul÷GMP\t apa on GMP÷MPFR\t apa on GMP÷Arb\t\n")
 	for _, fn := range []string{"log", "exp"} {
 		for _, prec := range arbSizes {
 			c := newLogExpCase(r, fn, prec)
 			for _, policy := range []string{"warm", "cold"} {
 				impls := c.impls(policy == "cold")
+				var tr *MulTrace
+				if policy == "warm" {
+					// apa's products in one warm call, replayed on bigmul
+					// and on GMP in the same rotation.
+					impls[1].run()
+					tr = RecordMuls(impls[1].run)
+					impls = append(impls,
+						&impl{name: "bigmul", run: tr.ReplayBigmul},
+						&impl{name: "gmp", run: tr.ReplayGMP})
+				}
 				c.retries = 0
 				sameRun(impls, *logExpReps)
 				require.True(t, c.check(), "%s at %d bits: apa, MPFR and rounded Arb disagree", fn, prec)
 				m := byName(impls)
 				cpu := func(n string) float64 { return median(m[n].cpu) }
-				fmt.Fprintf(tw, " %s\t %d\t %s\t %.3g\t %.2f\t %.2f\t %.2f\t %.2f\t %.3f\t %d\t\n", fn, prec, policy,
+				fmt.Fprintf(tw, " %s\t %d\t %s\t %.3g\t %.2f\t %.2f\t %.2f\t %.2f\t %.3f\t %d\t", fn, prec, policy,
 					cpu("mpfr")/1e6, cpu("apa")/cpu("mpfr"), cpu("apa")/cpu("arb"), cpu("apa")/cpu("arbrn"),
 					cpu("arb")/cpu("mpfr"), cpu("arbrn")/cpu("arb"), c.retries)
+				if tr == nil {
+					fmt.Fprintf(tw, " \t \t \t \t \t\n")
+					continue
+				}
+				onGMP := cpu("apa") - cpu("bigmul") + cpu("gmp")
+				fmt.Fprintf(tw, " %d\t %.2f\t %.2f\t %.2f\t %.2f\t\n", tr.Len(), cpu("bigmul")/cpu("apa"),
+					cpu("bigmul")/cpu("gmp"), onGMP/cpu("mpfr"), onGMP/cpu("arb"))
 			}
 			c.free()
 		}
