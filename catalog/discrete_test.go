@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/discrete"
@@ -83,9 +84,9 @@ func TestSwapEntry(t *testing.T) {
 	}
 	t.Logf("swap: %d queries, estimate %d to %d, floor %d", res.Queries, e.Low, e.High, e.Lower)
 	noisy := tg
-	noisy.Noise = scorer.Noise{Kind: scorer.Gaussian, Tau: 1e-4}
-	if a.Applies(noisy) == nil {
-		t.Error("swap applies under noise")
+	noisy.Noise = scorer.Noise{Kind: scorer.Gaussian, Tau: 1e-4, Delta: 1e-6}
+	if err := a.Applies(noisy); err == nil || !strings.Contains(err.Error(), "noise") {
+		t.Errorf("swap under noise: %v", err)
 	}
 	acc := tg
 	acc.Metric = "accuracy"
