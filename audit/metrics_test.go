@@ -97,7 +97,9 @@ func TestAuditMetrics(t *testing.T) {
 // plan projection, a coin-weighing design whose first block outlasted the
 // measuring budget (σ = 0.003 on 1,000 rows) left the cell to flip's
 // projection, 3.4× group's plan; at σ = 0.005 and for AUC the cell was
-// "not measured".
+// "not measured". A design that fits the budget is run whole (AUC at
+// σ = 0.0005: 3,443 submissions, measured): its budgeted smaller blocks
+// outlasted the budget and left the cell to flip's projection, 3.2×.
 func TestNoiseCellCheapestPlan(t *testing.T) {
 	for _, tc := range []struct {
 		metric string
@@ -126,7 +128,10 @@ func TestNoiseCellCheapestPlan(t *testing.T) {
 			require.True(t, c.Measured, c.Note)
 			assert.False(t, c.Stopped)
 			assert.LessOrEqual(t, c.Submissions, int64(cheapest), "the cell reports %s's %d, more than %s's plan", c.Best, c.Submissions, name)
-			assert.True(t, c.Extrapolated, "a noise cell's figure here is projected: marked so")
+			if !c.Extrapolated {
+				// Measured to the end within the budget (AUC: 3,443).
+				assert.GreaterOrEqual(t, c.PublicVerified, 0.99, "a noise cell measured to the end recovers every label")
+			}
 		})
 	}
 }

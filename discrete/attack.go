@@ -523,11 +523,16 @@ func (r *run) check(ctx context.Context) error {
 }
 
 // planner returns the design planner of o: under a query budget with
-// repeats, blocks small enough that one block's weighings, repeated,
-// take at most a quarter of the budget (so that a budgeted run decodes
-// whole blocks and its rate can be measured).
+// repeats that the whole design (and a check) would outlast, blocks
+// small enough that one block's weighings, repeated, take at most a
+// quarter of the budget (so that a budgeted run decodes whole blocks and
+// its rate can be measured). A design that fits the budget is left
+// whole: smaller blocks cost more queries and could push it past.
 func (o Options) planner() planner {
 	var pl planner
+	if _, w := pl.plan(o.N); (2+(max(o.K, 2)-1)*w)*max(o.Repeats, 1) <= o.MaxQueries {
+		return pl
+	}
 	if o.MaxQueries > 0 && o.Repeats > 1 {
 		pl.top = -1
 		for t := 1; t <= maxLevel; t++ {
