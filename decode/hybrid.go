@@ -68,9 +68,6 @@ func (hybrid) knownNeutral() bool { return false }
 // whose score is not its float mean, gets Carry (or Cross, as Carry's
 // setup decides).
 func (s hybrid) setup(a *multi) Strategy {
-	if s.p != nil {
-		a.hyb = *s.p
-	}
 	if !a.setupCarry() {
 		return Cross
 	}
@@ -107,11 +104,15 @@ const (
 	hybMaxDigits = 62
 )
 
-func (hybrid) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+func (s hybrid) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	st := newLbState(a)
 	st.emu, st.tgt, st.passes = true, hybTarget, carryPasses
-	st.query = &hybQuery{st: st}
-	return st.run(ctx, s)
+	q := &hybQuery{st: st, fresh: hybFresh}
+	if s.p != nil && s.p.fresh > 0 {
+		q.fresh = s.p.fresh
+	}
+	st.query = q
+	return st.run(ctx, srv)
 }
 
 // hybridParams tunes Hybrid; tests pass their own in a strategy value
@@ -126,9 +127,10 @@ type hybridParams struct {
 // state: the current query has k top fresh points and l digits of unit
 // gd after the carried ones.
 type hybQuery struct {
-	st   *lbState
-	k, l int
-	gd   float64
+	st    *lbState
+	fresh int // the cap on the top's fresh points (hybFresh)
+	k, l  int
+	gd    float64
 }
 
 // hybSurv is a candidate of a query: list entry l, top fresh labels m
@@ -230,10 +232,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	a := st.a
 	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
-	top := hybFresh
-	if a.hyb.fresh > 0 {
-		top = a.hyb.fresh
-	}
+	top := h.fresh
 	capFresh := nFresh
 	if a.opt.MaxBlock > 0 {
 		capFresh = min(capFresh, a.opt.MaxBlock)

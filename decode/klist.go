@@ -109,21 +109,28 @@ func (klist) knownNeutral() bool { return false }
 // setup is setupKList's; without the K-ary code (K = 2, no exact terms),
 // below klistParams.minN points or with noise the attack is Cross's.
 func (s klist) setup(a *multi) Strategy {
-	if s.p != nil {
-		a.kl, a.radix = *s.p, s.p.radix
-	}
-	if !a.setupKList() {
+	p := s.params()
+	a.radix = p.radix
+	if !a.setupKList(p.minN) {
 		return Cross
 	}
 	return s
 }
 
+// params returns the tuning in effect: the defaults, or a test's.
+func (s klist) params() klistParams {
+	if s.p != nil {
+		return *s.p
+	}
+	return defaultKList()
+}
+
 // setupKList prepares KList's state (the base of KBin's): Cross's, the
 // points in index order. It reports false, Cross's state left, where the
 // list top does not apply.
-func (a *multi) setupKList() bool {
+func (a *multi) setupKList(minN int) bool {
 	a.setupCross()
-	if a.mask == nil || !a.baseExact || a.n < a.kl.minN || a.opt.Noise.Kind != 0 {
+	if a.mask == nil || !a.baseExact || a.n < minN || a.opt.Noise.Kind != 0 {
 		return false
 	}
 	// Every term is the server's own: the points in index order, so
@@ -219,7 +226,9 @@ const klRowsMax = 1 << 14
 // klState is one KList attack.
 type klState struct {
 	a  *multi
-	lb *lbState // the list, the carried points, the palette (nominal weights), the descent
+	lb *lbState    // the list, the carried points, the palette (nominal weights), the descent
+	kl klistParams // the list top's tuning
+	kb kbinParams  // KBin's (bin)
 	// wTop is the largest top weight W'.
 	wTop float64
 	// vals[l][j] is the labels list entry l allows carried point
@@ -294,13 +303,13 @@ var errKListDryRun = errors.New("decode: the klist strategy adapts every query t
 
 func (klist) plan(context.Context, *multi) (*MultiPlan, error) { return nil, errKListDryRun }
 
-func (klist) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
-	return newKlState(a, false).run(ctx, s)
+func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
+	return newKlState(a, s.params(), false).run(ctx, srv)
 }
 
-// newKlState starts a KList attack (bin: KBin's binary tail).
-func newKlState(a *multi, bin bool) *klState {
-	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]klRow), spanRatio: 1, bin: bin, left: -1}
+// newKlState starts a KList attack (bin: KBin's binary tail) tuned by kl.
+func newKlState(a *multi, kl klistParams, bin bool) *klState {
+	st := &klState{a: a, lb: newLbState(a), kl: kl, vals: [][]uint64{{}}, rows: make(map[klKey]klRow), spanRatio: 1, bin: bin, left: -1}
 	st.lb.passes, st.lb.opts = klPasses, klOpts
 	return st
 }
@@ -316,7 +325,7 @@ func (st *klState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 	if !(st.wTop > 0) {
 		return a.failed(res), &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
 	}
-	for j := range a.kl.palette {
+	for j := range st.kl.palette {
 		var w float64
 		if j%2 == 0 {
 			w = st.wTop * (lbBeta + (1-lbBeta)*st.lb.rng.Float64())
