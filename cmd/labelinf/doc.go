@@ -28,9 +28,12 @@
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
 //	labelinf audit -config FILE [-competition ID] [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+//	labelinf audit -config FILE|-bundle PATH ... -queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]
 //	labelinf audit -docs ROOT
 //	labelinf audit -bundle PATH [-platform kaggle] [-phase NAME] [-labels FILE] [-column NAME] [-metric NAME]
 //	               [-decimals D] [-daily-limit N] [-public-fraction F] [-inprocess] [-json] [-out DIR] [-quiet]
+//	labelinf worker -queue DSN [-concurrency K] [-rescue-after D] [-id NAME] [-grace D] [-quiet]
+//	labelinf queue -queue DSN [-grant ROLE]
 //	labelinf score -platform codabench|evalai|huggingface -metric NAME -key KEY -secret-file FILE
 //	               [-defence FILE] [-ref PATH] [-res PATH] [-out DIR] [-split CODENAME] [-column NAME]
 //	labelinf mutnet [-form theorem9|rows|split|hash|position] [-features FILE | -n N -dim D] [-base MODEL.onnx]
@@ -632,6 +635,27 @@
 // the same report, byte for byte. A missing or bad config, labels or
 // honest files exit 2.
 //
+// -queue DSN runs the grid's cells on a work queue instead of in this
+// process (package queue): River on the PostgreSQL database of DSN, its
+// own database, not the competition's. The coordinator (this command, as
+// the database's owner) stores the grid's input once by its SHA-256 (the
+// labels and the honest submissions by value: no path the workers must
+// share), inserts one job per cell, unique by the grid (the hash of its
+// input, seed included, and of this build's version) and the cell, so
+// that submitting twice inserts nothing and another build never reuses a
+// stale result, then waits and prints the report: byte for byte the
+// in-process report, whatever the workers and the order they finish in.
+// On a terminal it shows the cells done, running, failed and waiting and
+// an estimate of the time left; piped, it is quiet. -detach submits and
+// exits; the same command with -collect (nothing submitted) waits for
+// that grid and writes its report, e.g. after the coordinator was killed.
+// -cell-timeout (default 1h) bounds a cell and must exceed the longest;
+// -attempts (default 3) bounds a failing cell's runs, retried after 1, 2,
+// 4, … s: then its error is the cell's entry in the report ("FAILED: …",
+// neither measured nor stopped) and the command exits 1 after writing
+// the report. The workers must run the same build (the version is in
+// every job).
+//
 // -bundle PATH reads a platform's bundle instead of a config (package
 // platform, docs/PLATFORMS.md): a Codabench competition.yaml (version 2),
 // an EvalAI challenge_config.yaml or a Hugging Face conf.json with its
@@ -645,6 +669,32 @@
 // e.g. "decimals 2 (challenge_phase_splits[0].leaderboard_decimal_precision)".
 // A setting that is needed and given nowhere exits 2 naming the field.
 //
+// # worker
+//
+// labelinf worker runs cells of the work queue at DSN (package queue)
+// until SIGINT or SIGTERM, -concurrency K at once (one per core): audit
+// cells, each kind of cell registered once in package queue. It takes
+// only the jobs of its own build's version (its River queue carries the
+// version's hash), so a worker built from another commit refuses them;
+// it reads a grid's input once, checks its hash, runs the cell and writes
+// the result in the transaction that completes the job, exactly once. It
+// survives the database's restart (it reconnects). A worker killed with
+// kill -9 leaves its cell running until the leader worker's rescuer
+// (every 30 s) finds it older than -rescue-after (default 1h10m, above
+// the coordinator's -cell-timeout) and another worker runs it again. On
+// SIGTERM the running cells have -grace (default 1 min) to finish, then
+// are cancelled and retried elsewhere. Put the password in PGPASSWORD or
+// ~/.pgpass, not in the DSN; connect as the role labelinf queue -grant
+// set up. Deployment (one labelinf worker per machine, systemd or a
+// Kubernetes Deployment): docs/SCALE.md.
+//
+// # queue
+//
+// labelinf queue -queue DSN sets up a work queue's database as its owner
+// (River's migrations and the queue's tables; the coordinator does it
+// too), and with -grant ROLE gives an existing role what a worker needs
+// and nothing more: read the inputs, add results, work River's tables; no
+// CREATE, no change to an input or a result.
 // # score
 //
 // labelinf score is a platform's defended scoring step (also built alone,
