@@ -318,7 +318,7 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 		// The attacks on metrics other than log-loss (package discrete)
 		// do not yet read every defence (splits, subsets, noise beyond
 		// their bound): a cell none of them breaks is not shown safe.
-		ok, why = false, "no attack of the catalogue recovers labels of "+comp.cfg.Metric+" under this defence; that is no evidence of safety: not measured"
+		ok, why = false, notMeasuredNote(comp.cfg.Metric, cr, bestWithin)
 	}
 	cr.Measured = ok
 	cr.Stopped = ok && bestWithin < StopFraction
@@ -360,6 +360,23 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 		cr.Honest = hc
 	}
 	return cr, nil
+}
+
+// notMeasuredNote says why a cell of a metric other than log-loss that
+// no attack breaks is not measured, naming the best attack, if any, and
+// what it recovers within the limit, so that the row reads as one
+// statement: that attack is not enough, and its failure is no evidence
+// of safety.
+func notMeasuredNote(metric string, cr *CellResult, within float64) string {
+	s := "no attack of the catalogue recovers 1% of the public labels of " + metric + " under this defence within the limit"
+	if cr.Best != "" {
+		n := comma(cr.Submissions)
+		if cr.Extrapolated {
+			n = "~" + n
+		}
+		s += fmt.Sprintf(" (the best, %s: %s submissions, recovers %s of them within it)", cr.Best, n, pct(within))
+	}
+	return s + "; that is no evidence of safety: not measured"
 }
 
 // needText formats an attack's cost.

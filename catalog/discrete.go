@@ -102,6 +102,9 @@ func discreteAttack(s discrete.Strategy) *Attack {
 					e.Note = "the rounding or noise is coarser than one label: its scores do not decode"
 				} else {
 					e.Exact = true
+					if _, err := discrete.PlanRows(o, 1); err == nil {
+						e.Rows = func(m int) (int, error) { return discrete.PlanRows(o, m) }
+					}
 				}
 			}
 			if perr == nil {

@@ -250,7 +250,9 @@
 //	               three-label points); K > 2 against an unrounded model that
 //	               names its log (also klist-bin)
 //	klist          cross's K-ary digits under a list-decoded top of binary
-//	               questions; K > 2, N ≥ 400 (cross below), a summed score
+//	               questions; K > 2 against an unrounded model that names its
+//	               log and sums its terms (kbin for the mean), N ≥ 400 (cross
+//	               below)
 //	leaderboard    list decoding across queries; binary scores rounded to
 //	               decimals (also list)
 //	cross          block code with labels carried across queries by parity
