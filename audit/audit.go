@@ -103,6 +103,10 @@ type CellResult struct {
 	// Verdict says it in words: "stopped with 1 account, falls with 578",
 	// "NOT stopped", "not measured".
 	Verdict string `json:"verdict"`
+	// Error is why the cell could not be audited (a distributed run's
+	// cell that failed every attempt, [FailedCell]); such a cell is
+	// neither measured nor stopped.
+	Error string `json:"error,omitempty"`
 	// AccountsNeeded is the fewest accounts (up to the largest of
 	// attacker_accounts) with which some attack recovers StopFraction of
 	// the public labels within the limit; null if none does.
@@ -142,58 +146,19 @@ type AccDays struct {
 
 // Run audits the competition of cfg: for every cell of its grid, every
 // attack that applies and the honest-user cost. The report depends only
-// on cfg (its seed included) and the target's behaviour.
+// on cfg (its seed included) and the target's behaviour. Run is
+// [NewPlan], [Plan.RunCell] for every cell (o.Workers at once) and
+// [Plan.Report]; a work queue (package queue) runs the same cells on
+// other machines.
 func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
-	comp, err := cfg.resolve()
+	p, err := NewPlan(ctx, cfg, o)
 	if err != nil {
-		return nil, &ConfigError{err}
+		return nil, err
 	}
 	if o.Target == nil {
 		o.Target = InProcess
 	}
-	var ts []Team
-	var truth [][]float64
-	if comp.model != nil {
-		// The honest cost needs the metric's scorer: measured where the
-		// attacks are.
-		if ts, err = comp.honestTeams(ctx, o); err != nil {
-			return nil, err
-		}
-		if truth, err = trueScores(comp.model, comp.labels, ts); err != nil {
-			return nil, &ConfigError{err}
-		}
-	} else {
-		comp.honestSource = "not measured (no scorer for this metric here)"
-	}
-	for _, tm := range ts {
-		for _, h := range tm.Subs {
-			if len(h.Pred) != len(comp.labels) {
-				return nil, &ConfigError{fmt.Errorf("audit: honest submission %s has %d predictions; want %d", h.Name, len(h.Pred), len(comp.labels))}
-			}
-		}
-	}
-	nsub := 0
-	for _, tm := range ts {
-		nsub += len(tm.Subs)
-	}
-	pos := 0
-	for _, y := range comp.labels {
-		if y != 0 {
-			pos++ // rows of a class other than 0
-		}
-	}
-	c := comp.cfg
-	metric := c.Metric
-	if comp.model != nil {
-		metric = comp.model.Name
-	}
-	rep := &Report{
-		Competition: Summary{ID: c.ID, Title: c.Title, Rows: len(comp.labels), Positives: pos, Metric: metric,
-			Seed: c.Seed, Days: c.Days, Accounts: c.Accounts, Limit: c.Limit, Measure: c.Measure,
-			Honest: nsub, Teams: len(ts), NearTies: nearTies(bests(truth)), Source: comp.honestSource,
-			MaxAccounts: c.AttackerAccounts[len(c.AttackerAccounts)-1], AttackerAccounts: c.AttackerAccounts},
-		Cells: make([]CellResult, len(comp.cells)),
-	}
+	cells := make([]CellResult, len(p.comp.cells))
 	workers := max(1, o.Workers)
 	var (
 		wg    sync.WaitGroup
@@ -215,13 +180,13 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 				mu.Lock()
 				i := next
 				next++
-				stop := first != nil || i >= len(comp.cells)
+				stop := first != nil || i >= len(cells)
 				mu.Unlock()
 				if stop {
 					return
 				}
 				t0 := time.Now()
-				cr, err := auditCell(ctx, comp, comp.cells[i], o.Target, ts, truth, logf)
+				cr, err := p.runCell(ctx, i, o.Target, logf)
 				if err != nil {
 					mu.Lock()
 					if first == nil {
@@ -230,8 +195,8 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 					mu.Unlock()
 					return
 				}
-				rep.Cells[i] = *cr
-				logf("audit %s: cell %-16s %s (%.1fs)\n", c.ID, cr.Name, cr.Verdict, time.Since(t0).Seconds())
+				cells[i] = *cr
+				logf("audit %s: cell %-16s %s (%.1fs)\n", p.comp.cfg.ID, cr.Name, cr.Verdict, time.Since(t0).Seconds())
 			}
 		})
 	}
@@ -242,7 +207,7 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return rep, nil
+	return p.Report(cells)
 }
 
 // auditCell runs one cell.
@@ -318,7 +283,7 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 		// The attacks on metrics other than log-loss (package discrete)
 		// do not yet read every defence (splits, subsets, noise beyond
 		// their bound): a cell none of them breaks is not shown safe.
-		ok, why = false, "no attack of the catalogue recovers labels of "+comp.cfg.Metric+" under this defence; that is no evidence of safety: not measured"
+		ok, why = false, notMeasuredNote(comp.cfg.Metric, cr, bestWithin)
 	}
 	cr.Measured = ok
 	cr.Stopped = ok && bestWithin < StopFraction
@@ -360,6 +325,23 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 		cr.Honest = hc
 	}
 	return cr, nil
+}
+
+// notMeasuredNote says why a cell of a metric other than log-loss that
+// no attack breaks is not measured, naming the best attack, if any, and
+// what it recovers within the limit, so that the row reads as one
+// statement: that attack is not enough, and its failure is no evidence
+// of safety.
+func notMeasuredNote(metric string, cr *CellResult, within float64) string {
+	s := "no attack of the catalogue recovers 1% of the public labels of " + metric + " under this defence within the limit"
+	if cr.Best != "" {
+		n := comma(cr.Submissions)
+		if cr.Extrapolated {
+			n = "~" + n
+		}
+		s += fmt.Sprintf(" (the best, %s: %s submissions, recovers %s of them within it)", cr.Best, n, pct(within))
+	}
+	return s + "; that is no evidence of safety: not measured"
 }
 
 // needText formats an attack's cost.

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sort"
 
 	"github.com/labelinf/labelinf/catalog"
 	"github.com/labelinf/labelinf/discrete"
@@ -338,13 +339,20 @@ func (c *cellRun) run(ctx context.Context, p plannedAttack) (*AttackResult, erro
 		r.Needed, r.Extrapolated, r.planned = int64(est.Queries), true, true
 		r.PublicRecovered, r.PublicVerified = 1, 1 // no split: every row is public
 		r.Note = joinNote(r.Note, fmt.Sprintf("no label decoded within %d measured submissions; projected from its own plan (every query repeated against the noise, the check included)", srv.q))
+		// Within a smaller budget it holds what its plan aimed at part of
+		// the rows decodes (est.Rows), never a steady share of its labels
+		// per submission; without such a plan, none until its end.
+		r.progress = planProgress(est.Rows, n)
+		if est.Rows == nil {
+			r.Note += "; its cost on part of the rows is not modelled: no label counted before its end"
+		}
 	default:
 		r.Note = joinNote(r.Note, short(aerr))
 		if cut {
 			r.Note = joinNote(r.Note, "stopped at the cost of an attack that recovered every label")
 		}
 	}
-	if r.Needed > 0 && len(cv.q) > 0 {
+	if r.Needed > 0 && len(cv.q) > 0 && !r.planned {
 		// The share of its labels the attack holds after v submissions:
 		// its measured progress over what it ends with (all n when
 		// projected); the final check adds none.
@@ -362,6 +370,37 @@ func (c *cellRun) run(ctx context.Context, p plannedAttack) (*AttackResult, erro
 	}
 	outcome(r)
 	return r, nil
+}
+
+// planProgress is the share of n labels a planned attack holds after v
+// submissions: m/n for the most rows m its plan aimed at m rows (rows,
+// discrete.PlanRows) decodes within v, 0 where rows is nil (its labels
+// are counted at its end only). Either is what a run achieves, so the
+// share is never more than the attack delivers.
+func planProgress(rows func(m int) (int, error), n int) func(v int64) float64 {
+	memo := map[int]int64{}
+	cost := func(m int) int64 {
+		if q, ok := memo[m]; ok {
+			return q
+		}
+		q, err := rows(m)
+		c := int64(q)
+		if err != nil {
+			c = math.MaxInt64
+		}
+		memo[m] = c
+		return c
+	}
+	return func(v int64) float64 {
+		if rows == nil || n == 0 {
+			return 0
+		}
+		m := sort.Search(n, func(i int) bool { return cost(i+1) > v })
+		for m > 0 && cost(m) > v {
+			m-- // a plan whose cost does not grow with m: keep one that fits
+		}
+		return float64(m) / float64(n)
+	}
 }
 
 // plannable reports whether an attack's own plan can stand for its cost

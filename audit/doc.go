@@ -61,7 +61,10 @@
 // projected to its own exact plan (catalog.Estimate.Exact: its queries
 // and check, repeated as the noise needs) where the cell's defence is
 // rounding, noise and limits only, so that the cell reports the
-// cheapest attack, not the one that happened to finish a label.
+// cheapest attack, not the one that happened to finish a label; within
+// a smaller budget such an attack holds what its plan aimed at part of
+// the rows decodes (catalog.Estimate.Rows, discrete.PlanRows), none
+// before its end where that is not modelled, never a prorated share.
 //
 // Honest-user cost ([HonestCost]): honest teams that iterate submit in
 // turn (every team's first submission, then every team's second, …),

@@ -145,6 +145,13 @@ type Estimate struct {
 	// the probability its repeats are chosen for). A run cut short may
 	// be projected to Queries.
 	Exact bool
+	// Rows, where set (an Exact plan whose cost on part of the rows is
+	// known: discrete.PlanRows), returns the queries with which the
+	// attack, aimed at m of the N rows, decodes those m labels: what a
+	// run cut short before its first label can be projected to for a
+	// part of the labels, instead of assuming they arrive at a steady
+	// rate.
+	Rows func(m int) (int, error)
 }
 
 // Best returns the estimate's figure for comparing attacks: Queries, or
@@ -214,7 +221,9 @@ type Attack struct {
 	Strategy decode.Strategy
 	// Run attacks o (which holds t.N labels of t.K classes) and returns
 	// what it recovered: a label is Known only if verified. Run returns
-	// the labels verified so far with an error. Every entry has one (a
+	// the labels verified so far with an error. A decode strategy's entry
+	// returns an error before querying if it does not apply to t (decode
+	// would run its fallback under its name). Every entry has one (a
 	// test runs each through labelinf attack); a single-query attack
 	// needs o to be [Precise] and returns an error before querying if
 	// it is not.

@@ -143,6 +143,38 @@ func TestApplies(t *testing.T) {
 	}
 }
 
+// TestNotAppliedNotRun: a decode strategy's entry that does not apply
+// returns an error before its first query (decode would fall back to
+// another strategy: kbin at K = 2 to cross) and Auto never picks it.
+func TestNotAppliedNotRun(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, model string
+		k           int
+	}{{"kbin", "float64-sklearn", 2}, {"klist", "float64-sklearn", 2}, {"carry", "float64", 3}, {"hybrid", "leaderboard", 2},
+		// KList's path where kbin covers it (the mean) is retired.
+		{"klist", "float64-sklearn", 6}, {"klist", "torch-bce", 3}} {
+		k := tt.k
+		tg := target(t, tt.model, 500, k)
+		a := Lookup(tt.name)
+		if a.Applies(tg) == nil {
+			t.Fatalf("%s applies to %s K = %d", tt.name, tt.model, k)
+		}
+		labels := make([]int, tg.N)
+		sim, err := oracle.NewSim(tg.Model, labels, tg.K)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.Run(context.Background(), scorer.PerPoint(sim, tg.Model), tg, Options{})
+		if err == nil || res != nil || sim.Queries() != 0 {
+			t.Errorf("%s against %s K = %d ran: %v, %v, %d queries", tt.name, tt.model, k, res, err, sim.Queries())
+		}
+		if p, err := Auto(tg); err != nil || p == a {
+			t.Errorf("Auto(%s, K = %d) = %v, %v", tt.model, k, p, err)
+		}
+	}
+}
+
 // TestAutoGrid runs [Auto]'s pick over every preset and a grid of
 // fpa:E,M formats (E ∈ {5, 8, 11, 15}, M ∈ {10, 23, 52, 112}), N ∈ {300,
 // 2,000}, three labelings each (seed 1, all K − 1, i mod K), and fails

@@ -54,7 +54,7 @@ func (a *multi) setupBlocks() {
 		return // not emulable: decode with the rigorous budget alone
 	}
 	if a.fac.start == 0 {
-		a.fac = blocksCtl
+		a.fac = blocksCtl()
 	}
 	a.emu, a.emuFactor = e, a.fac.start
 	a.lo, a.hi, a.rn = e.NewCachedTerms(a.n), e.NewCachedTerms(a.n), e.NewCachedTerms(a.n)

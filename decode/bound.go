@@ -61,8 +61,8 @@ type QueryBound struct {
 // span of its blocks, (2K − 1)/(K − 1)·W.
 //
 // For [Cross] too, with one point more a block for K = 2 under emulation
-// (the paired top) and its floor on the factor (crossCtl.min =
-// partialCtl.min);
+// (the paired top) and its floor on the factor (crossCtl().min =
+// partialCtl().min);
 // its exact terms leave the spacing in the need. A tie lets a later query
 // learn a follower outside its block, but every label is learned after a
 // block held it, and blocks only grow as labels become known, so the
@@ -142,7 +142,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		}
 	}
 	// fmin is the least safety factor on the emulated need: Blocks'
-	// start, or partial decoding's floor (partialCtl.min).
+	// start, or partial decoding's floor (partialCtl().min).
 	fmin := emuFactorStart
 	if a.fac.partial {
 		fmin = a.fac.min

@@ -95,6 +95,18 @@ func (s cross) setup(a *multi) Strategy {
 	return s
 }
 
+// tieState is Cross's parity ties (K = 2) and ties mod K (kties.go); nil
+// slices where the attack has none: leader[j] ≥ 0 means that every
+// labeling explaining an earlier score has σ_j = σ_leader[j] ⊕ flip[j];
+// follows[i] lists point i's followers. tied counts the followers, which
+// nextIdx skips until their leader is learned.
+type tieState struct {
+	leader  []int
+	flip    []uint8
+	follows [][]int
+	tied    int
+}
+
 // setupCross prepares Cross's state (the base of Carry's and KList's):
 // the block code with partial decoding, and under emulation its ties,
 // and the model's exact terms and K-ary code where it names its log.
@@ -112,8 +124,8 @@ func (a *multi) setupCross() {
 	}
 	if a.k == 2 {
 		// Partial blocks cost less with ties (K = 2 only).
-		a.fac = crossCtl
-		a.emuFactor = crossCtl.start
+		a.fac = crossCtl()
+		a.emuFactor = a.fac.start
 	}
 	if !exact {
 		return
@@ -126,8 +138,8 @@ func (a *multi) setupCross() {
 			a.mask[i] = maskAll(a.k)
 		}
 		a.radixRows = make(map[radixKey]rowInfo)
-		a.fac = kCtl
-		a.emuFactor = kCtl.start
+		a.fac = a.radix.fac
+		a.emuFactor = a.fac.start
 	}
 	// Recompute the rows made before: their terms become the server's.
 	a.emuRow(&a.neutral)
@@ -295,7 +307,7 @@ func (a *multi) learnFollowers(idx, sigma []int) {
 	}
 }
 
-// crossCtl is partialCtl with a smaller rise after a partial block:
+// crossCtl returns partialCtl's control with a smaller rise after a partial block:
 // with parity ties a partial block of two explaining labelings costs
 // later queries one label, not every label they disagree on, so the
 // factor may settle where partial blocks are more frequent. 1.03 against
@@ -303,4 +315,8 @@ func (a *multi) learnFollowers(idx, sigma []int) {
 // (torch-bce 1,389–1,392 queries at N = 25,000 against 1,394–1,401 with
 // 1.05; float64-sklearn and float32-keras within ±3 queries); a choice,
 // not a calibrated optimum.
-var crossCtl = factorCtl{start: emuFactorStart, min: partialCtl.min, grow: partialCtl.grow, amb: 1.03, decay: partialCtl.decay, partial: true}
+func crossCtl() factorCtl {
+	f := partialCtl()
+	f.amb = 1.03
+	return f
+}

@@ -36,9 +36,11 @@ type factorCtl struct {
 	partial                      bool
 }
 
-// blocksCtl is the block code's: no partial decoding, a quick rise and a
-// slow decay back to the start.
-var blocksCtl = factorCtl{start: emuFactorStart, min: emuFactorStart, grow: emuFactorGrow, amb: emuFactorGrow, decay: emuFactorDecay}
+// blocksCtl returns the block code's: no partial decoding, a quick rise
+// and a slow decay back to the start.
+func blocksCtl() factorCtl {
+	return factorCtl{start: emuFactorStart, min: emuFactorStart, grow: emuFactorGrow, amb: emuFactorGrow, decay: emuFactorDecay}
+}
 
 // maxCand bounds the labelings decodeEmu brackets for one block: the
 // candidates are those within the rigorous budget of the score, and with

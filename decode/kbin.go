@@ -94,13 +94,15 @@ func (kbin) knownNeutral() bool { return false }
 // Cross, KBin is Cross; a model whose terms are not all the server's own,
 // or whose score is not its float mean, gets KList.
 func (s kbin) setup(a *multi) Strategy {
-	if s.p != nil {
-		a.kb, a.kl, a.radix = *s.p, s.p.klist, s.p.klist.radix
-	}
-	if !a.setupKList() {
+	p := s.params()
+	a.radix = p.klist.radix
+	if !a.setupKList(p.klist.minN) {
 		return Cross
 	}
 	if !pointTerms(a, nil) || a.m.Decimals >= 0 || a.m.Loss.Total {
+		if s.p != nil {
+			return klist{p: &p.klist} // a test's tuning goes with it
+		}
 		return KList
 	}
 	// KList's index order, shuffled within windows of kbinParams.window points by
@@ -108,24 +110,29 @@ func (s kbin) setup(a *multi) Strategy {
 	// and a labeling's pattern along the index (i mod K) is not the
 	// order's.
 	r := rand.New(rand.NewPCG(0x6b62, 0x696e))
-	for lo := 0; lo < len(a.order); lo += a.kb.window {
-		hi := min(lo+a.kb.window, len(a.order))
+	for lo := 0; lo < len(a.order); lo += p.window {
+		hi := min(lo+p.window, len(a.order))
 		r.Shuffle(hi-lo, func(x, y int) { a.order[lo+x], a.order[lo+y] = a.order[lo+y], a.order[lo+x] })
 	}
 	return s
 }
 
-// errKBinDryRun: the strategy's queries follow the scores, and it has no
-// estimate from its construction: PlanMulti returns this, BoundMulti the
-// floor of any code.
-var errKBinDryRun = errors.New("decode: the kbin strategy adapts every query to the scores before it: it has no dry run")
+func (s kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
-func (kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, errKBinDryRun }
+func (s kbin) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
+	p := s.params()
+	st := newKlState(a, p.klist, true)
+	st.kb = p
+	st.lb.passes, st.lb.opts = p.passes, p.opts
+	return st.run(ctx, srv)
+}
 
-func (kbin) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
-	st := newKlState(a, true)
-	st.lb.passes, st.lb.opts = a.kb.passes, a.kb.opts
-	return st.run(ctx, s)
+// params returns the tuning in effect: the defaults, or a test's.
+func (s kbin) params() kbinParams {
+	if s.p != nil {
+		return *s.p
+	}
+	return defaultKBin()
 }
 
 // kbinParams tunes KBin: choices for the CPU target (< 2 s at N = 25,000),
@@ -199,7 +206,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 		room += lb.pal[r].vf
 	}
 	delta := lb.sumDelta(room)
-	gd, err := a.digitUnit(delta, a.kb.unit, a.kb.minUnit, st.wTop)
+	gd, err := a.digitUnit(delta, st.kb.unit, st.kb.minUnit, st.wTop)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +214,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	if a.opt.MaxBlock > 0 {
 		lcap = min(lcap, a.opt.MaxBlock)
 	}
-	tgt := a.kb.target
+	tgt := st.kb.target
 	expect := digitExpect(sl, vf, L, delta, gd)
 	// The last free points (the pool holds them all): if every one fits
 	// the room as one digit of its whole set with no fresh top point,
@@ -215,7 +222,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	// than a half and then a third (N = 500, 1,000, K = 6, seeds 1–3: 26,
 	// 26, 25 and 51, 52, 52 queries against 28, 27, 27 and 53, 53, 52
 	// without).
-	if len(pool) > 0 && len(pool) < a.kl.maxFresh+radixBlockMax && (a.opt.MaxBlock <= 0 || len(pool) <= a.opt.MaxBlock) {
+	if len(pool) > 0 && len(pool) < st.kl.maxFresh+radixBlockMax && (a.opt.MaxBlock <= 0 || len(pool) <= a.opt.MaxBlock) {
 		all := 0.0
 		for _, i := range pool {
 			all += math.Log2(float64(bits.OnesCount64(a.mask[i])))
@@ -276,7 +283,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 	} else {
 		var two, three []int
 		for _, i := range cand {
-			if a.kb.radix3 && size(i) == 3 {
+			if st.kb.radix3 && size(i) == 3 {
 				three = append(three, i)
 			} else {
 				two = append(two, i)
@@ -285,7 +292,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 		nb, na, best := 0, 0, -1.0
 		for b := min(len(three), int(l/math.Log2(3))); b >= 0; b-- {
 			x := min(len(two), int(math.Floor(l-float64(b)*math.Log2(3)+1e-9)))
-			if f := float64(x) + float64(b)*math.Log2(3) + a.kb.prefer3*float64(b); f > best+1e-9 {
+			if f := float64(x) + float64(b)*math.Log2(3) + st.kb.prefer3*float64(b); f > best+1e-9 {
 				nb, na, best = b, x, f
 			}
 		}
@@ -295,7 +302,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 	for _, i := range digits {
 		m := a.mask[i]
 		r := 2
-		if whole || a.kb.radix3 && size(i) == 3 {
+		if whole || st.kb.radix3 && size(i) == 3 {
 			r = size(i)
 		}
 		if float64(r-1)*place > st.wTop {
@@ -388,53 +395,21 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 	// The residual after every position's value 0: the top's bits and
 	// the digits' reading explain it.
 	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
-	vf := make([]float64, nTop)
-	for j := range vf {
-		vf[j], _ = v[j][1].Float64()
+	vb := make([]*big.Float, nTop)
+	for j := range vb {
+		vb[j] = v[j][1]
 	}
-	tf, _ := r0.Float64()
-	dt := newDigitTail(inc, q.rad, q.gd)
-	lo, hi := dt.window(tf, budget, vf)
-	// The score's float64 bounds, rounded outward (the noise widens them).
-	sLo, sHi := a.scoreRange(score)
-	fLo, fHi := ratDown(sLo), ratUp(sHi)
-	set := func(j int, b uint64) {
-		c := q.c0[j]
-		if b == 1 {
-			c = q.c1[j]
-		}
-		a.lo.Set(q.idx[j], q.rows[j].lo[c])
-	}
-	rx := new(big.Float).SetPrec(sumPrec)
 	var surv []klSurv
-	lb.windowRange(lo, hi, tf, vf, q.k, func(l int, m uint32, _ bool) bool {
-		rx.Set(r0)
-		for j := range nTop {
-			var b uint64
-			if j < nd {
-				b = uint64(lb.cand[l][j])
-			} else {
-				b = uint64(m) >> (j - nd) & 1
-			}
+	lb.readTopDigits(score, r0, vb, q.k, newDigitTail(inc, q.rad, q.gd), budget, true,
+		func(j int, b uint64) {
+			c := q.c0[j]
 			if b == 1 {
-				rx.Sub(rx, v[j][1])
+				c = q.c1[j]
 			}
-			set(j, b)
-		}
-		n0, n1, ok := dt.read(rx)
-		if !ok {
-			return true
-		}
-		dt.each(n0, n1, func(j int, v uint64) { a.lo.Set(q.idx[nTop+j], q.rows[nTop+j].lo[q.dc[j][v]]) }, func(n uint64) {
-			r, exact, err := a.emu.ReportFloat(a.lo)
-			// An emulation that fails keeps the reading: the list may
-			// only grow by it.
-			if err != nil || !exact || (r >= fLo && r <= fHi) {
-				surv = append(surv, klSurv{l: l, m: m, n: n})
-			}
-		})
-		return true
-	})
+			a.lo.Set(q.idx[j], q.rows[j].lo[c])
+		},
+		func(j int, v uint64) { a.lo.Set(q.idx[nTop+j], q.rows[nTop+j].lo[q.dc[j][v]]) },
+		func(l int, m uint32, n uint64) { surv = append(surv, klSurv{l: l, m: m, n: n}) })
 	if len(surv) == 0 {
 		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, q.k, q.l, a.m.Name)
 	}

@@ -6,9 +6,9 @@ package decode
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/bits"
 
 	"github.com/labelinf/labelinf/scorer"
@@ -109,21 +109,28 @@ func (klist) knownNeutral() bool { return false }
 // setup is setupKList's; without the K-ary code (K = 2, no exact terms),
 // below klistParams.minN points or with noise the attack is Cross's.
 func (s klist) setup(a *multi) Strategy {
-	if s.p != nil {
-		a.kl, a.radix = *s.p, s.p.radix
-	}
-	if !a.setupKList() {
+	p := s.params()
+	a.radix = p.radix
+	if !a.setupKList(p.minN) {
 		return Cross
 	}
 	return s
 }
 
+// params returns the tuning in effect: the defaults, or a test's.
+func (s klist) params() klistParams {
+	if s.p != nil {
+		return *s.p
+	}
+	return defaultKList()
+}
+
 // setupKList prepares KList's state (the base of KBin's): Cross's, the
 // points in index order. It reports false, Cross's state left, where the
 // list top does not apply.
-func (a *multi) setupKList() bool {
+func (a *multi) setupKList(minN int) bool {
 	a.setupCross()
-	if a.mask == nil || !a.baseExact || a.n < a.kl.minN || a.opt.Noise.Kind != 0 {
+	if a.mask == nil || !a.baseExact || a.n < minN || a.opt.Noise.Kind != 0 {
 		return false
 	}
 	// Every term is the server's own: the points in index order, so
@@ -219,7 +226,9 @@ const klRowsMax = 1 << 14
 // klState is one KList attack.
 type klState struct {
 	a  *multi
-	lb *lbState // the list, the carried points, the palette (nominal weights), the descent
+	lb *lbState    // the list, the carried points, the palette (nominal weights), the descent
+	kl klistParams // the list top's tuning
+	kb kbinParams  // KBin's (bin)
 	// wTop is the largest top weight W'.
 	wTop float64
 	// vals[l][j] is the labels list entry l allows carried point
@@ -241,6 +250,8 @@ type klState struct {
 	// left is log2 of the labelings left at the last design (−1: not
 	// counted), rate the bits the query before it learned.
 	left, rate float64
+	// q is the query being run.
+	q *klQuery
 }
 
 // klKey identifies a top row: the labels at the larger probability and
@@ -287,20 +298,22 @@ func (q *klQuery) digit(n uint64, j int) uint64 {
 	return n % uint64(q.rad[j])
 }
 
-// errKListDryRun: the strategy's queries follow the scores, and it has no
-// estimate from its construction: PlanMulti returns this, BoundMulti the
-// floor of any code.
-var errKListDryRun = errors.New("decode: the klist strategy adapts every query to the scores before it: it has no dry run")
+func (s klist) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
-func (klist) plan(context.Context, *multi) (*MultiPlan, error) { return nil, errKListDryRun }
-
-func (klist) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
-	return newKlState(a, false).run(ctx, s)
+// noDryRun is what PlanMulti returns for s, a strategy whose queries
+// follow the scores and which has no estimate from its construction
+// (KList, KBin); BoundMulti returns the floor of any code.
+func noDryRun(s Strategy) error {
+	return fmt.Errorf("decode: the %s strategy adapts every query to the scores before it: it has no dry run", s)
 }
 
-// newKlState starts a KList attack (bin: KBin's binary tail).
-func newKlState(a *multi, bin bool) *klState {
-	st := &klState{a: a, lb: newLbState(a), vals: [][]uint64{{}}, rows: make(map[klKey]klRow), spanRatio: 1, bin: bin, left: -1}
+func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
+	return newKlState(a, s.params(), false).run(ctx, srv)
+}
+
+// newKlState starts a KList attack (bin: KBin's binary tail) tuned by kl.
+func newKlState(a *multi, kl klistParams, bin bool) *klState {
+	st := &klState{a: a, lb: newLbState(a), kl: kl, vals: [][]uint64{{}}, rows: make(map[klKey]klRow), spanRatio: 1, bin: bin, left: -1}
 	st.lb.passes, st.lb.opts = klPasses, klOpts
 	return st
 }
@@ -316,7 +329,7 @@ func (st *klState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 	if !(st.wTop > 0) {
 		return a.failed(res), &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
 	}
-	for j := range a.kl.palette {
+	for j := range st.kl.palette {
 		var w float64
 		if j%2 == 0 {
 			w = st.wTop * (lbBeta + (1-lbBeta)*st.lb.rng.Float64())
@@ -334,49 +347,26 @@ func (st *klState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 		// The descent reads the nominal weight (row is never computed).
 		st.lb.pal = append(st.lb.pal, lbRow{w: w, done: true, vf: w})
 	}
-	for a.nUnk > 0 {
-		if err := ctx.Err(); err != nil {
-			return a.partial(res), err
-		}
-		if a.queries >= a.maxQ {
-			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
-		}
-		q, err := st.design()
-		if err != nil {
-			return a.failed(res), err
-		}
-		score, err := s.Score(ctx, a.prediction(q.idx, &blockPlan{rows: q.rows}))
-		a.queries++
-		for _, i := range q.idx {
-			a.putRow(i)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return a.partial(res), err
-			}
-			return a.failed(res), err
-		}
-		var got int
-		if st.bin {
-			got, err = st.decodeBin(score, q)
-		} else {
-			got, err = st.decode(score, q)
-		}
-		if err != nil {
-			if ferr := a.onFail(); ferr != nil {
-				return a.failed(res), ferr
-			}
-			return a.failed(res), err
-		}
-		res.Blocks = append(res.Blocks, got)
-		if got < len(q.idx) {
-			res.Partial++
-		}
-		if a.opt.Progress != nil {
-			a.opt.Progress(a.n-a.nUnk, a.queries)
-		}
+	st.lb.query, st.lb.countPartial = st, true
+	return st.lb.queries(ctx, s, res)
+}
+
+// design designs the next query (st.q) for the list engine's loop.
+func (st *klState) design() ([]int, []rowInfo, error) {
+	q, err := st.designQuery()
+	if err != nil {
+		return nil, nil, err
 	}
-	return a.finish(ctx, s, res)
+	st.q = q
+	return q.idx, q.rows, nil
+}
+
+// decode decodes the score of st.q for the list engine's loop.
+func (st *klState) decode(score *big.Rat, _ []int, _ []rowInfo) (int, error) {
+	if st.bin {
+		return st.decodeBin(score, st.q)
+	}
+	return st.decodeList(score, st.q)
 }
 
 // pool returns up to n free points (unknown, not followers, not carried)

@@ -14,8 +14,8 @@ import (
 	"slices"
 )
 
-// design returns the next query.
-func (st *klState) design() (*klQuery, error) {
+// designQuery returns the next query.
+func (st *klState) designQuery() (*klQuery, error) {
 	a, lb := st.a, st.lb
 	L, nd := len(st.vals), len(lb.cD)
 	// Each carried point's split: its list values in two groups (a
@@ -31,7 +31,7 @@ func (st *klState) design() (*klQuery, error) {
 			}
 		}
 	}
-	pool := st.pool(a.kl.maxFresh + radixBlockMax)
+	pool := st.pool(st.kl.maxFresh + radixBlockMax)
 	// Points of an even number of labels first: they take the fresh
 	// binary questions, whose answers are then fair coins (one bit each),
 	// and points of an odd number go to the tail, whose mixed-radix digits
@@ -43,7 +43,7 @@ func (st *klState) design() (*klQuery, error) {
 	slices.SortStableFunc(pool, func(x, y int) int {
 		return bits.OnesCount64(a.mask[x])&1 - bits.OnesCount64(a.mask[y])&1
 	})
-	fw, used, vf := lb.freshRows(min(len(pool), a.kl.maxFresh), L, func(r int) float64 { return lb.pal[r].vf })
+	fw, used, vf := lb.freshRows(min(len(pool), st.kl.maxFresh), L, func(r int) float64 { return lb.pal[r].vf })
 	kmax := len(fw)
 	if !st.bin && st.ending() {
 		// The drain: only points of two labels take fresh questions
@@ -57,7 +57,7 @@ func (st *klState) design() (*klQuery, error) {
 		}
 		kmax = min(kmax, n2)
 	}
-	ulpN, unit := a.radixSpacing(a.kl.rho)
+	ulpN, unit := a.radixSpacing(st.kl.rho)
 	// The cell below which two top candidates are not told apart without
 	// a tail: a few spacings (the summation's rounding).
 	cell0 := 2 * ulpN
@@ -75,7 +75,7 @@ func (st *klState) design() (*klQuery, error) {
 	// few digits at the unit.
 	maxRoom := float64(a.k-1) * a.wmax * a.radix.room
 	minRoom := float64(a.k) * unit
-	tgt := a.kl.target
+	tgt := st.kl.target
 	bestK, bestU, bestF := 0, 0.0, math.Inf(-1)
 	// The bits the tail's points can carry after k fresh ones, at most
 	// (their digits' log2 |M_i|): near the end of the attack the tail
@@ -87,7 +87,7 @@ func (st *klState) design() (*klQuery, error) {
 	// k + log2 u grows with k but where the cap on the room binds: the
 	// ends and the middle are tried, every k near the end.
 	ks := []int{0, kmax / 2, kmax}
-	if len(pool) < a.kl.maxFresh+radixBlockMax/4 {
+	if len(pool) < st.kl.maxFresh+radixBlockMax/4 {
 		ks = ks[:0]
 		for k := range kmax + 1 {
 			ks = append(ks, k)
@@ -152,7 +152,7 @@ func (st *klState) design() (*klQuery, error) {
 		// queries), scaled by the previous tail's span over its room.
 		room := math.Exp2(math.Floor(math.Log2(bestU/st.spanRatio)*klRoomGrid) / klRoomGrid)
 		rest = st.fitTail(rest, room)
-		p, err := a.planRadixOn(rest, room, a.kl.rho, false)
+		p, err := a.planRadixOn(rest, room, st.kl.rho, false)
 		if err != nil {
 			a.digitGroups = nil
 			return nil, err
@@ -273,7 +273,7 @@ func (st *klState) ending() bool {
 		st.rate = st.left - b
 	}
 	st.left = b
-	return st.rate > 0 && b <= st.a.kl.endQueries*st.rate
+	return st.rate > 0 && b <= st.kl.endQueries*st.rate
 }
 
 // klSplitMaxList is the largest list whose carried points' splits are
@@ -427,7 +427,7 @@ var klPow4 = func() (p [256]float64) {
 // arise. fitTail sets a.digitGroups for planRadixOn; design clears it.
 func (st *klState) fitTail(cand []int, room float64) []int {
 	a := st.a
-	_, target := a.radixSpacing(a.kl.rho)
+	_, target := a.radixSpacing(st.kl.rho)
 	byR := make([][]int, a.k+1) // the points of each radix, in cand's order
 	for _, i := range cand {
 		if r := bits.OnesCount64(a.mask[i]); r >= 2 && r <= a.k {
@@ -463,7 +463,7 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 					n2 += len(byR[r]) - cnt[y]
 				}
 			}
-			for g2 := 0; g2 <= min(a.kl.group2, n2); g2++ {
+			for g2 := 0; g2 <= min(st.kl.group2, n2); g2++ {
 				if l := lp + float64(g2); l <= lim(r0) && l > bestLP+1e-9 {
 					bestLP = l
 					copy(best, cnt)

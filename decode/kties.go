@@ -45,11 +45,21 @@ import (
 // that explains every score so far, under the model, has it: verification
 // is as strict as the block code's.
 
-// kCtl steers the factor on the unit's target (planRadix): ambiguous
-// blocks are the code's purpose and leave it, a retry (no labeling
-// explains the score, or too many candidates to list) raises it ×1.5, and
-// each block lets it fall back by 3% towards 1.
-var kCtl = factorCtl{start: 1, min: 1, grow: 1.5, amb: 1, decay: 0.97, partial: true}
+// kcodeState is the K-ary code's state (Cross's, K > 2; KList's tail).
+type kcodeState struct {
+	// mask[i] is the set of labels the scores so far allow unknown point
+	// i (bit c: label c); nil but in the K-ary code, whose digit rows
+	// radixRows caches by (set, step).
+	mask      []uint64
+	neg       []bool // neg[f]: σ_f = flip[f] − σ_leader mod K
+	radixRows map[radixKey]rowInfo
+	// radix is the tuning in effect: the defaults, or what a test passed
+	// in the strategy value (its setup copies it).
+	radix radixParams
+	// digitGroups[i], when set, makes point i a digit over groups of
+	// its labels (KList's tail, klist.go groupTail): nil elsewhere.
+	digitGroups map[int][]uint64
+}
 
 // radixBlockMax bounds the points of a block of the K-ary code: every
 // digit has radix at least 2 and the unit is at least radixParams.minUnit, so
@@ -88,11 +98,17 @@ type radixParams struct {
 	// room scales the room W a block may span; 1 but in tests that
 	// shrink the room so that small N has ambiguous scores.
 	room float64
+	// fac steers the factor on the unit's target (planRadix): ambiguous
+	// blocks are the code's purpose and leave it, a retry (no labeling
+	// explains the score, or too many candidates to list) raises it ×1.5,
+	// and each block lets it fall back by 3% towards 1.
+	fac factorCtl
 }
 
 // defaultRadix returns the K-ary code's tuning.
 func defaultRadix() radixParams {
-	return radixParams{rho: 0.35, pair: true, minUnit: minUnit, room: 1}
+	return radixParams{rho: 0.35, pair: true, minUnit: minUnit, room: 1,
+		fac: factorCtl{start: 1, min: 1, grow: 1.5, amb: 1, decay: 0.97, partial: true}}
 }
 
 // radixPlan is the digit layout of one mixed-radix block.

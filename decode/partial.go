@@ -16,14 +16,29 @@ import (
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
-// partialCtl is the safety factor's control of the block code with
+// partialCtl returns the safety factor's control of the block code with
 // partial decoding (see factorCtl). At equilibrium a fraction
 // p of the blocks is partial with p·ln(amb·decay) = (1−p)·ln(1/decay):
 // p ≈ 1/8 for these values. The start is the block code's own; the floor keeps a
 // run of lucky blocks from driving it where every block is ambiguous.
 // These are choices (BENCHMARKS.md §17 gives the query counts they reach),
 // not calibrated optima.
-var partialCtl = factorCtl{start: emuFactorStart, min: 0.3, grow: 1.5, amb: 1.15, decay: 0.98, partial: true}
+func partialCtl() factorCtl {
+	return factorCtl{start: emuFactorStart, min: 0.3, grow: 1.5, amb: 1.15, decay: 0.98, partial: true}
+}
+
+// partialState is partial decoding's state (Cross's, and the dithered
+// known rows every strategy of an emulated scorer reads through knownRow).
+type partialState struct {
+	rows  *rowCache // nil, or digit rows by weight on a grid of units
+	mixed bool      // try mixed Conway–Guy blocks under emulation
+	// dither[c] (nil: none) are the rows known points of class c get in
+	// turn (ditherIdx), dcount[c][j] how many points have row j, and
+	// ditherMax[c] the largest of their class-c terms.
+	dither    [][]rowInfo
+	dcount    [][]int
+	ditherMax []float64
+}
 
 // setupPartial prepares the block code with partial decoding (Cross's
 // base): the block code's point order and emulator (setupBlocks) with
@@ -35,7 +50,7 @@ var partialCtl = factorCtl{start: emuFactorStart, min: 0.3, grow: 1.5, amb: 1.15
 // in eight is partial. Without emulation (decimals, Kahan sums) it is
 // the block code's.
 func (a *multi) setupPartial() {
-	a.fac = partialCtl
+	a.fac = partialCtl()
 	a.setupBlocks()
 	if a.emu == nil {
 		return

@@ -59,21 +59,19 @@ type multi struct {
 	// wneg is the largest usable decrement of a binary point (a row of
 	// negative weight −wneg): wmax unless the model leaves the mirrored
 	// extreme row unrepresentable (setWmax).
-	wneg      float64
-	pExt      float64 // the probability of the most extreme row
-	tTop      float64 // its terms (class K−1 and 0), for BoundMulti
-	tBot      float64
-	queries   int
-	maxQ      int
-	fixed     *blockPlan // Primes, Alg3: the fixed block design
-	primeList []uint64
+	wneg    float64
+	pExt    float64 // the probability of the most extreme row
+	tTop    float64 // its terms (class K−1 and 0), for BoundMulti
+	tBot    float64
+	queries int
+	maxQ    int
 
 	emu        *scorer.Emulator
 	lo, hi, rn *scorer.Terms // emulation: per-point computed terms
 	baseOK     bool          // lo, hi, rn hold the current state
 	filled     bool          // lo, hi, rn were filled once (fillBase)
 	stale      []int         // points learned since the last fillBase
-	exactLog   bool          // rows take the server's computed terms (Cross, a model naming its log)
+	exactLog   bool          // rows take the server's computed terms (a model naming its log)
 	baseExact  bool          // the rows outside a block (neutral, known, dither) are all exact
 	kSum       *big.Float    // knownSum's cache (nil: to compute)
 	// kProd[c][j] is knownSum's product of dither row j's class-c term
@@ -86,45 +84,22 @@ type multi struct {
 	skipTo, posOf []int32
 	emuFactor     float64   // safety factor on the emulated separation
 	fac           factorCtl // how the strategy steers emuFactor
-	rows          *rowCache // nil, or digit rows by weight on a grid of units
-	mixed         bool      // try mixed Conway–Guy blocks under emulation (partial.go)
-	// dither[c] (nil: none) are the rows known points of class c get in
-	// turn (ditherIdx), dcount[c][j] how many points have row j, and
-	// ditherMax[c] the largest of their class-c terms (partial.go).
-	dither    [][]rowInfo
-	dcount    [][]int
-	ditherMax []float64
-	// Parity ties (Cross, K = 2; nil: none): leader[j] ≥ 0 means that
-	// every labeling explaining an earlier score has σ_j = σ_leader[j] ⊕
-	// flip[j]; follows[i] lists point i's followers. tied counts the
-	// followers, which nextIdx skips until their leader is learned.
-	leader  []int
-	flip    []uint8
-	follows [][]int
-	tied    int
-	// mask[i] is the set of labels the scores so far allow unknown point
-	// i (bit c: label c); nil but in Cross's K-ary code (kties.go), whose
-	// digit rows radixRows caches by (set, step).
-	mask      []uint64
-	neg       []bool // neg[f]: σ_f = flip[f] − σ_leader mod K (kties.go)
-	radixRows map[radixKey]rowInfo
 	// terms caches the exact terms of the rows' probabilities (rowInfo).
-	terms scorer.TermCache
-	// The tuning in effect: the defaults, or what a test passed in the
-	// strategy value (its setup copies it). A strategy reads only these,
-	// not the copies nested in kb and kl.
-	radix radixParams  // Cross's K-ary code, KList's and KBin's tails
-	kl    klistParams  // KList and KBin's list top
-	kb    kbinParams   // KBin
-	hyb   hybridParams // Hybrid
-	// digitGroups[i], when set, makes point i a digit over groups of
-	// its labels (KList's tail, klist.go groupTail): nil elsewhere.
-	digitGroups map[int][]uint64
-	lastG       float64 // the previous block's unit
-	curIdx      []int   // the block being decoded
+	terms  scorer.TermCache
+	lastG  float64 // the previous block's unit
+	curIdx []int   // the block being decoded
 
 	pred             *scorer.Pred
 	predNeutralKnown bool
+
+	// The state of the block designers' refinements, each declared
+	// beside its code and zero where the strategy in effect has none of
+	// it. The list decoders keep theirs in their own state (lbState,
+	// klState), which holds this one.
+	fixedState   // one block design for the whole attack (strategy.go)
+	partialState // partial decoding (partial.go)
+	tieState     // parity ties (cross.go)
+	kcodeState   // the K-ary code (kties.go)
 }
 
 func newMulti(n, k int, opt MultiOptions) (*multi, error) {
@@ -148,7 +123,7 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 		st = Cross
 	}
 	a := &multi{n: n, k: k, m: opt.Model, opt: opt, st: st, nUnk: n}
-	a.radix, a.kl, a.kb = defaultRadix(), defaultKList(), defaultKBin()
+	a.radix = defaultRadix()
 	a.maxQ = opt.MaxQueries
 	if a.maxQ <= 0 {
 		// A right model spends at most N queries (one label each) plus a
@@ -460,7 +435,8 @@ func increments(rs []rowInfo) [][]*big.Float {
 	return v
 }
 
-// prediction builds the query: block rows at idx, known rows (Blocks) or
+// prediction builds the query: block rows at idx, known rows (a strategy
+// that keeps known points at their label's row, knownNeutral false) or
 // neutral rows elsewhere. The prediction is kept between queries and only
 // the points that changed are rewritten; release undoes the block.
 func (a *multi) prediction(idx []int, p *blockPlan) *scorer.Pred {

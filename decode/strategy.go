@@ -143,6 +143,13 @@ type blockPlan struct {
 // k returns the number of classes of the block's rows.
 func (p *blockPlan) k() int { return len(p.v[0]) }
 
+// fixedState is the state of the strategies with one block design for
+// the whole attack (Primes, Alg3).
+type fixedState struct {
+	fixed     *blockPlan // the design
+	primeList []uint64   // Primes: the primes of its rows
+}
+
 // fixedPlan is the planning of the strategies with one block design for
 // the whole attack (Primes, Alg3): design makes it, for at most kmax
 // points, given the previous design (nil at first). The design is kept;

@@ -93,6 +93,9 @@
 // connection first, and answers 201 if it was stored): it may have been
 // charged, so retry with the same Idempotency-Key, which answers the
 // stored submission or submits it. No answer contradicts the database.
+// The web form carries an Idempotency-Key of its own, drawn anew for
+// each page and kept on the page that reports "outcome_unknown", so a
+// form sent twice (a double click, a resend) is stored and charged once.
 //
 // # Submissions from a platform's scoring step
 //

@@ -545,10 +545,14 @@ func TestWebForm(t *testing.T) {
 	csrf := regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindStringSubmatch(string(page))
 	require.Len(t, csrf, 2)
 
+	idemRE := regexp.MustCompile(`name="idempotency_key" value="(web-[0-9a-f]+)"`)
+	idem := idemRE.FindStringSubmatch(string(page))
+	require.Len(t, idem, 2, "the form carries an Idempotency-Key")
 	form := func(token string) (*bytes.Buffer, string) {
 		var b bytes.Buffer
 		mw := multipart.NewWriter(&b)
 		mw.WriteField("csrf", token)
+		mw.WriteField("idempotency_key", idem[1])
 		mw.WriteField("key", tok)
 		fw, _ := mw.CreateFormFile("file", "sub.csv")
 		fw.Write([]byte("id,prediction\n0,0.2\n1,0.9\n2,0.7\n"))
@@ -579,6 +583,22 @@ func TestWebForm(t *testing.T) {
 	assert.Contains(t, string(page), `id="message"`)
 	assert.Contains(t, string(page), "team &lt;b&gt;web&lt;/b&gt;")
 	assert.Equal(t, 1, e.count("c"))
+	first := regexp.MustCompile(`Submission (\S+) scored`).FindStringSubmatch(string(page))
+	require.Len(t, first, 2)
+	next := idemRE.FindStringSubmatch(string(page))
+	require.Len(t, next, 2)
+	assert.NotEqual(t, idem[1], next[1], "each page draws a new key")
+
+	// The same form sent again (a double click, a resend after a lost
+	// answer) returns the first submission and is not charged again.
+	body, ct = form(csrf[1])
+	resp, err = cl.Post(e.hs.URL+"/competitions/c/submit", ct, body)
+	require.NoError(t, err)
+	page, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, 200, resp.StatusCode, string(page))
+	assert.Contains(t, string(page), "Submission "+first[1]+" scored")
+	assert.Equal(t, 1, e.count("c"), "a resent form is stored once")
 }
 
 func TestCommandKeysAndServe(t *testing.T) {

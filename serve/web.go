@@ -56,6 +56,10 @@ type pageData struct {
 	Message      string
 	Error        string
 	Last         int
+	// Idem is the form's Idempotency-Key: new for each page, kept when
+	// the last attempt's outcome is unknown, so that submitting the
+	// same form again cannot be charged twice.
+	Idem string
 }
 
 func (s *Server) render(w http.ResponseWriter, status int, name string, d *pageData) {
@@ -80,14 +84,20 @@ func (s *Server) webIndex() http.Handler {
 	})
 }
 
-func (s *Server) competitionPage(w http.ResponseWriter, r *http.Request, c *Competition, status int, msg, errMsg string) {
+func (s *Server) competitionPage(w http.ResponseWriter, r *http.Request, c *Competition, status int, msg, errMsg, idem string) {
 	lb, err := s.leaderboard(r.Context(), c)
 	if err != nil {
 		e := s.storeFailure(err)
 		http.Error(w, e.Message, e.Status)
 		return
 	}
-	d := &pageData{Title: c.Title, Info: s.info(c), Board: lb, CSRF: s.csrfToken(s.csrfSecret(w, r)), Message: msg, Error: errMsg, Last: c.Rows() - 1}
+	if idem == "" {
+		if idem, err = s.newID("web-"); err != nil {
+			http.Error(w, "could not draw the form's submission key: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+	}
+	d := &pageData{Title: c.Title, Info: s.info(c), Board: lb, CSRF: s.csrfToken(s.csrfSecret(w, r)), Message: msg, Error: errMsg, Last: c.Rows() - 1, Idem: idem}
 	s.render(w, status, "competition", d)
 }
 
@@ -110,7 +120,7 @@ func (s *Server) webCompetition() http.Handler {
 		if id := r.URL.Query().Get("submitted"); id != "" {
 			msg = "Submission " + clipText(id, 40) + " scored " + clipText(r.URL.Query().Get("score"), 40) + "."
 		}
-		s.competitionPage(w, r, c, http.StatusOK, msg, "")
+		s.competitionPage(w, r, c, http.StatusOK, msg, "", "")
 	})
 }
 
@@ -126,7 +136,14 @@ func (s *Server) webSubmit() http.Handler {
 			if e.RetryAfter > 0 {
 				w.Header().Set("Retry-After", strconv.FormatInt(int64((e.RetryAfter+time.Second-1)/time.Second), 10))
 			}
-			s.competitionPage(w, r, c, e.Status, "", e.Message)
+			// Only an unknown outcome keeps the key: the submission may
+			// be stored, and sending the form again must return it.
+			// Any other rejection stored nothing.
+			idem := ""
+			if e.Reason == "outcome_unknown" {
+				idem = r.FormValue("idempotency_key")
+			}
+			s.competitionPage(w, r, c, e.Status, "", e.Message, idem)
 		}
 		// Until the form's key is read, a rejection counts against the
 		// address (limited only there: a valid key is limited per key,
@@ -172,7 +189,7 @@ func (s *Server) webSubmit() http.Handler {
 		if body == nil {
 			body = []byte(r.FormValue("predictions"))
 		}
-		rc, e := s.submitRequest(w, r, c, r.FormValue("key"), mt, "", body)
+		rc, e := s.submitRequest(w, r, c, r.FormValue("key"), mt, r.FormValue("idempotency_key"), body)
 		if e != nil {
 			fail(e)
 			return

@@ -288,8 +288,11 @@ func runMulti(e *env, a *attackFlags, sp scorerSpec) int {
 		if at, err = catalog.Parse(*a.strategy, tg); err != nil {
 			return failure(e.stderr, "attack", err)
 		}
-		if err := at.Applies(tg); err != nil && at.Kind == catalog.Adaptive {
-			return fail(fmt.Errorf("-strategy %s: %w", at.Name, err))
+		// A strategy that does not apply is not run (a decode strategy
+		// would fall back to another and report that one's queries as
+		// its own). With -assume auto the model is not known yet.
+		if err := at.Applies(tg); err != nil && !sp.auto {
+			return fail(notApplicable(at, tg, err))
 		}
 		if at.Run == nil {
 			return fail(fmt.Errorf("-strategy %s is not run by attack: %s", at.Name, at.Doc))
@@ -612,4 +615,14 @@ func writePartial(name string, labels []int, known []bool, n int, verified bool,
 		b = fmt.Appendf(b, "%d %d %s\n", i, c, st)
 	}
 	return os.WriteFile(name, b, 0o644)
+}
+
+// notApplicable is the error of -strategy at against a target it does not
+// apply to (why): it names auto's pick there.
+func notApplicable(at *catalog.Attack, tg catalog.Target, why error) error {
+	pick := "none: no attack of the catalogue applies"
+	if p, err := catalog.Auto(tg); err == nil {
+		pick = p.Name
+	}
+	return fmt.Errorf("-strategy %s does not apply: %w (-strategy auto picks %s here)", at.Name, why, pick)
 }

@@ -149,6 +149,11 @@ func TestRejectedValues(t *testing.T) {
 		{[]string{"attack", "-n", "1000", "-scorer", "fpa:11,10000"}, "N²·M = 1e+10, over the 4294967296"},
 		{[]string{"attack", "-strategy", "blocks", "-weights", "conway-guy", "-n", "10"}, "-weights does not apply to -strategy blocks"},
 		{[]string{"attack", "-n", "10", "-margin", "0.1"}, "-margin does not apply"},
+		// A multi-query strategy that does not apply is not run (kbin fell
+		// back to cross at K = 2): the error says why and names auto's pick.
+		{[]string{"attack", "-n", "500", "-strategy", "kbin"}, "-strategy kbin does not apply: kbin needs K > 2, not 2 (-strategy auto picks hybrid here)"},
+		{[]string{"attack", "-n", "500", "-k", "3", "-strategy", "hybrid"}, "hybrid needs K = 2, not 3 (-strategy auto picks kbin here)"},
+		{[]string{"attack", "-n", "500", "-scorer", "leaderboard", "-strategy", "carry"}, "-strategy auto picks leaderboard here"},
 		{[]string{"attack", "-n", "10", "-encoding", "prob"}, "-encoding does not apply"},
 		{[]string{"attack", "-scorer", "apa", "-strategy", "robust-single", "-noise", "bounded", "-tau", "1", "-n", "10", "-check"}, "-check does not apply to -strategy robust-single"},
 		{[]string{"attack", "-scorer", "apa", "-strategy", "robust-single", "-noise", "bounded", "-tau", "1", "-n", "10", "-partial-out", "x"}, "-partial-out does not apply"},

@@ -43,20 +43,28 @@ func TestAttackMetricsServed(t *testing.T) {
 	comps := []struct {
 		id, metric   string
 		k            int
-		maxQ, shortQ int // at most maxQ queries at 1,000 rows, shortQ at 300
+		maxQ, shortQ int    // at most maxQ queries at 1,000 rows, shortQ at 300
+		decimals     string // the config's, "" for the metric's default
+		strategy     string
 	}{
-		{"acc", "accuracy", 2, 314, 128},
-		{"acc3", "accuracy", 3, 1002, 302},
-		{"auc", "roc-auc", 2, 313, 128},
-		{"brier", "brier", 2, 126, 35},
-		{"brier3", "brier", 3, 1002, 302},
-		{"ll3", "float64-sklearn", 3, 200, 60},
+		{"acc", "accuracy", 2, 314, 128, "", ""},
+		{"acc3", "accuracy", 3, 1002, 302, "", ""},
+		{"auc", "roc-auc", 2, 313, 128, "", ""},
+		// EvalAI's default rounding: group cannot read a count there.
+		{"auc2", "roc-auc", 2, 1030, 327, "2", "swap"},
+		{"brier", "brier", 2, 126, 35, "", ""},
+		{"brier3", "brier", 3, 1002, 302, "", ""},
+		{"ll3", "float64-sklearn", 3, 200, 60, "", ""},
 	}
 	var cc []string
 	want := map[string]string{}
 	for _, c := range comps {
 		want[c.id] = labelFile(c.id+".txt", c.k)
-		cc = append(cc, fmt.Sprintf(`{"id":%q,"labels":%q,"classes":%d,"metric":%q}`, c.id, c.id+".txt", c.k, c.metric))
+		dec := ""
+		if c.decimals != "" {
+			dec = `,"decimals":` + c.decimals
+		}
+		cc = append(cc, fmt.Sprintf(`{"id":%q,"labels":%q,"classes":%d,"metric":%q%s}`, c.id, c.id+".txt", c.k, c.metric, dec))
 	}
 	cfg := filepath.Join(dir, "c.json")
 	require.NoError(t, os.WriteFile(cfg, []byte(`{"competitions":[`+strings.Join(cc, ",")+`]}`), 0o644))
@@ -104,6 +112,9 @@ func TestAttackMetricsServed(t *testing.T) {
 				maxQ = c.shortQ
 			}
 			assert.LessOrEqual(t, res.Queries, maxQ)
+			if c.strategy != "" {
+				assert.Equal(t, c.strategy, res.Strategy)
+			}
 			got, err := os.ReadFile(out)
 			require.NoError(t, err)
 			assert.Equal(t, want[c.id], string(got), "recovered labels")

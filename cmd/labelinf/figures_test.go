@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/labelinf/labelinf/audit"
+	"github.com/labelinf/labelinf/datasets"
 	"github.com/labelinf/labelinf/mutnet"
 	"github.com/labelinf/labelinf/onnx"
 	"github.com/stretchr/testify/assert"
@@ -54,6 +56,9 @@ var figures = map[string]figure{
 	"attack-family-brier-1000": {make: func(t *testing.T) string {
 		return attackField(t, "queries", "attack", "-scorer", "brier", "-n", "1000", "-strategy", "family", "-check", "-json")
 	}},
+	"attack-swap-auc-1000-2": {make: func(t *testing.T) string {
+		return attackField(t, "queries", "attack", "-scorer", "roc-auc,dec=2", "-n", "1000", "-check", "-json")
+	}},
 	"attack-family-brier-1000-exact": {make: func(t *testing.T) string {
 		return attackField(t, "queries", "attack", "-scorer", "brier,dec=none", "-n", "1000", "-strategy", "family", "-check", "-json")
 	}},
@@ -63,9 +68,115 @@ var figures = map[string]figure{
 	"mutnet-one-float32":  {make: func(t *testing.T) string { return mutnetMax(onnx.Float, false) }},
 	"mutnet-thm9-float64": {make: func(t *testing.T) string { return mutnetMax(onnx.Double, true) }},
 	"mutnet-thm9-float32": {make: func(t *testing.T) string { return mutnetMax(onnx.Float, true) }},
+	// docs/AUDIT.md's "Reading the tables" and README's prose under the
+	// audit tables: figures of the documented audits (docs/audit/NAME.json,
+	// which TestAuditDocs ties to the tables and, for small198, to the
+	// audit itself), and the attack they are compared with.
+	"audit-imdb25k-round5":               auditFig("imdb25k", "round 5", "submissions"),
+	"audit-imdb25k-round5-blocks":        auditFig("imdb25k", "round 5", "attack:blocks"),
+	"audit-imdb25k-round2-edge-perlabel": auditFig("imdb25k", "round 2", "per-label"),
+	"audit-imdb25k-free-team-accounts":   auditFig("imdb25k", "ladder free/team", "accounts"),
+	"audit-imdb25k-free-team-all":        auditFig("imdb25k", "ladder free/team", "accounts-all"),
+	"audit-imdb25k-fixed-team-accounts":  auditFig("imdb25k", "ladder fixed/team", "accounts"),
+	"audit-imdb25k-grid-team-accounts":   auditFig("imdb25k", "ladder free/team grid 0.01", "accounts"),
+	"audit-imdb25k-fixed-mean":           auditFig("imdb25k", "ladder fixed", "mean"),
+	"audit-imdb25k-fixed-tau":            auditFig("imdb25k", "ladder fixed", "tau"),
+	"audit-imdb25k-fixed-team-hidden":    auditFig("imdb25k", "ladder fixed/team", "hidden"),
+	"audit-imdb25k-improvements":         auditFig("imdb25k", "ladder fixed/team", "improvements"),
+	"audit-imdb25k-fixed-team-mean":      auditFig("imdb25k", "ladder fixed/team", "mean"),
+	"audit-imdb25k-round5-mean":          auditFig("imdb25k", "round 5", "mean"),
+	"audit-small198-free":                auditFig("small198", "ladder free", "submissions"),
+	"audit-adult16k-fixed-team-hidden":   auditFig("adult16k", "ladder fixed/team", "hidden"),
+	"audit-adult16k-improvements":        auditFig("adult16k", "ladder fixed/team", "improvements"),
+	"audit-adult16k-fixed-team-mean":     auditFig("adult16k", "ladder fixed/team", "mean"),
+	"audit-adult16k-fixed-team-max":      auditFig("adult16k", "ladder fixed/team", "max"),
+	"audit-adult16k-fixed-team-tau":      auditFig("adult16k", "ladder fixed/team", "tau"),
+	"audit-adult16k-teams":               auditSummary("adult16k", "teams"),
+	"audit-adult16k-honest":              auditSummary("adult16k", "honest"),
+	"attack-leaderboard-dec5-imdb25k": {long: true, make: func(t *testing.T) string {
+		f := filepath.Join(t.TempDir(), "imdb.txt")
+		var b strings.Builder
+		for _, y := range datasets.IMDBLike() {
+			fmt.Fprintln(&b, y)
+		}
+		require.NoError(t, os.WriteFile(f, []byte(b.String()), 0o644))
+		return attackField(t, "queries", "attack", "-scorer", "leaderboard,dec=5", "-labels", f, "-json")
+	}},
 	"fpa-div-binary16-up": {make: func(t *testing.T) string {
 		return strings.TrimSpace(runOut(t, "fpa", "-format", "binary16", "-round", "up", "-op", "div", "1", "3"))
 	}},
+}
+
+// auditFig is a figure of cell of the documented audit name, as its
+// tables print it: "submissions" (the best attack's), "attack:NAME" (that
+// attack's), "per-label" (the best attack's submissions per public
+// label, one decimal), "accounts" and "accounts-all" (accounts needed),
+// the honest "hidden", "improvements", "mean", "max" (|shown − true
+// best|) and "tau" (Kendall's τ).
+func auditFig(name, cell, what string) figure {
+	return figure{make: func(t *testing.T) string {
+		rep := storedAudit(t, name)
+		for _, c := range rep.Cells {
+			if c.Name != cell {
+				continue
+			}
+			h := c.Honest
+			switch {
+			case what == "submissions":
+				return commas(int(c.Submissions))
+			case strings.HasPrefix(what, "attack:"):
+				for _, a := range c.Attacks {
+					if a.Attack == strings.TrimPrefix(what, "attack:") {
+						return commas(int(a.Needed))
+					}
+				}
+			case what == "per-label":
+				return fmt.Sprintf("%.1f", float64(c.Submissions)/float64(rep.Competition.Rows))
+			case what == "accounts" && c.AccountsNeeded != nil:
+				return commas(int(*c.AccountsNeeded))
+			case what == "accounts-all" && c.AccountsAll != nil:
+				return commas(int(*c.AccountsAll))
+			case what == "hidden":
+				return strconv.Itoa(h.HiddenImprovements)
+			case what == "improvements":
+				return strconv.Itoa(h.Improvements)
+			case what == "mean":
+				return fmt.Sprintf("%.2g", h.MeanAbs)
+			case what == "max":
+				return fmt.Sprintf("%.2g", h.MaxAbs)
+			case what == "tau":
+				return fmt.Sprintf("%.3f", h.KendallTau)
+			}
+			t.Fatalf("audit %s cell %q: no figure %q", name, cell, what)
+		}
+		t.Fatalf("audit %s: no cell %q", name, cell)
+		return ""
+	}}
+}
+
+// auditSummary is a figure of the documented audit name's summary: its
+// honest "teams" or "honest" submissions.
+func auditSummary(name, what string) figure {
+	return figure{make: func(t *testing.T) string {
+		c := storedAudit(t, name).Competition
+		switch what {
+		case "teams":
+			return strconv.Itoa(c.Teams)
+		case "honest":
+			return strconv.Itoa(c.Honest)
+		}
+		t.Fatalf("audit %s: no summary figure %q", name, what)
+		return ""
+	}}
+}
+
+// storedAudit reads docs/audit/NAME.json.
+func storedAudit(t *testing.T, name string) *audit.Report {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "audit", name+".json"))
+	require.NoError(t, err)
+	rep := new(audit.Report)
+	require.NoError(t, json.Unmarshal(b, rep))
+	return rep
 }
 
 func mutnetMax(dt onnx.DataType, sig bool) string {

@@ -154,6 +154,9 @@ func Mul(z, x, y *big.Int) *big.Int {
 		x, y = y, x
 	}
 	xw, yw := x.Bits(), y.Bits()
+	if h := traceHook.Load(); h != nil {
+		(*h)(len(xw), len(yw), sq)
+	}
 	st, pl, cw := choose(len(xw), len(yw), sq)
 	neg := x.Sign()*y.Sign() < 0
 	var w []big.Word

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -195,6 +196,8 @@ func compare(b *testing.B, impls []*impl) {
 // generated table, consttab.go), and "mpfrcold" calls mpfr_free_cache first.
 // bigfloat (ALTree/bigfloat v0.2.0) runs where it takes under a minute.
 func BenchmarkLogExp(b *testing.B) {
+	runtime.LockOSThread() // MPFR's constant cache is per OS thread
+	defer runtime.UnlockOSThread()
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, prec := range []uint{1e4, 1e5, 1e6} {
 		x := randFloat(r, prec)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/ALTree/bigfloat"
@@ -19,6 +20,8 @@ import (
 // and the package-level (cold) apa function where bigfloat takes under a
 // second, for the "never slower than bigfloat" check.
 func BenchmarkLogExpWarm(b *testing.B) {
+	runtime.LockOSThread() // MPFR's constant cache is per OS thread
+	defer runtime.UnlockOSThread()
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, prec := range []uint{1e4, 1e5, 1e6} {
 		x := randFloat(r, prec)
