@@ -211,3 +211,23 @@ func testNoiseRepeats(t *testing.T, m discrete.Metric, sigma float64) {
 	}
 	t.Logf("budget %d: %d labels known", plan/2, known)
 }
+
+// TestValuesOf: given the class counts, the AUC takes at most 2n₀n₁ + 1
+// values, fewer than N²/2 + 1 for unbalanced classes, and never more
+// than the rounding leaves; the floor rises accordingly.
+func TestValuesOf(t *testing.T) {
+	y := make([]int, 1000)
+	for i := range 100 {
+		y[i] = 1
+	}
+	assert.Equal(t, float64(2*100*900+1), discrete.ValuesOf(discrete.AUC, y, 2, -1))
+	assert.Equal(t, float64(1000*1000/2+1), discrete.Values(discrete.AUC, 1000, 2, -1))
+	assert.Equal(t, 101.0, discrete.ValuesOf(discrete.AUC, y, 2, 2))
+	assert.Equal(t, discrete.Values(discrete.Accuracy, 1000, 2, 5), discrete.ValuesOf(discrete.Accuracy, y, 2, 5))
+	sharp, err := discrete.Floor(discrete.LabelBits(y, 2), discrete.ValuesOf(discrete.AUC, y, 2, -1))
+	require.NoError(t, err)
+	loose, err := discrete.Floor(discrete.LabelBits(y, 2), discrete.Values(discrete.AUC, 1000, 2, -1))
+	require.NoError(t, err)
+	assert.Greater(t, sharp, loose)
+	t.Logf("n₁ = 100 of 1,000, unrounded: floor %d (2n₀n₁ + 1 values), %d (N²/2 + 1)", sharp, loose)
+}
