@@ -16,10 +16,16 @@ import (
 // log-loss competitions of 1,000 rows are audited; on the undefended cell
 // some attack recovers ≥ 99 % of the labels, verified (in process, and
 // over loopback HTTP against a real labelinf serve under -short's
-// absence); rounding to 2 decimals falls to the threshold crossing where
-// one is written, a Ladder on accuracy is a cell serve refuses (not
+// absence); rounding to 2 decimals falls to the threshold crossing (walk,
+// and swap for ROC AUC), a Ladder on accuracy is a cell serve refuses (not
 // measured), and nothing is reported stopped that was not measured.
+// Under -short with 300 rows, whose noise cells are measured rather than
+// projected (TestNoiseCellCheapestPlan projects them at 1,000).
 func TestAuditMetrics(t *testing.T) {
+	rows := 1000
+	if testing.Short() {
+		rows = 300
+	}
 	dec2 := 2
 	grid := []Cell{
 		{Name: "none"},
@@ -44,7 +50,7 @@ func TestAuditMetrics(t *testing.T) {
 		}{{"accuracy", 2}, {"accuracy", 3}, {"roc-auc", 2}, {"brier", 2}, {"float64-sklearn", 3}} {
 			t.Run(tg.name+"/"+tc.metric+"/"+string(rune('0'+tc.k)), func(t *testing.T) {
 				t.Parallel() // each Run has its own config, labels and target
-				cfg := &Config{ID: "m", Rows: 1000, LabelSeed: 3, Classes: tc.k, Metric: tc.metric, Grid: grid}
+				cfg := &Config{ID: "m", Rows: rows, LabelSeed: 3, Classes: tc.k, Metric: tc.metric, Grid: grid}
 				rep, err := Run(context.Background(), cfg, Options{Target: tg.f})
 				require.NoError(t, err)
 				cell := func(name string) CellResult {
@@ -63,12 +69,15 @@ func TestAuditMetrics(t *testing.T) {
 				assert.False(t, none.Stopped)
 				t.Logf("%s K=%d none: %s, %d submissions, floor %d", tc.metric, tc.k, none.Best, none.Submissions, none.Floor.Submissions)
 				r2 := cell("round 2")
+				assert.True(t, r2.Measured, r2.Note)
+				assert.False(t, r2.Stopped, "round 2 falls: %s", r2.Best)
 				if tc.metric == "roc-auc" {
-					assert.False(t, r2.Measured, "AUC at 2 decimals has no threshold crossing here")
-				} else {
-					assert.True(t, r2.Measured)
-					assert.False(t, r2.Stopped, "round 2 falls: %s", r2.Best)
+					// EvalAI's default: no count is read at 2 decimals;
+					// the pair swap reads every label at a rounding edge.
+					assert.Equal(t, "swap", r2.Best)
+					assert.GreaterOrEqual(t, r2.PublicVerified, 0.99)
 				}
+				t.Logf("%s K=%d round 2: %s, best %s, %d submissions, floor %d", tc.metric, tc.k, r2.Verdict, r2.Best, r2.Submissions, r2.Floor.Submissions)
 				lad := cell("ladder")
 				if tc.metric != "float64-sklearn" {
 					assert.False(t, lad.Measured, "serve refuses the Ladder on %s: %s %s", tc.metric, lad.Note, lad.Verdict)
@@ -94,15 +103,24 @@ func TestAuditMetrics(t *testing.T) {
 // plan projection, a coin-weighing design whose first block outlasted the
 // measuring budget (σ = 0.003 on 1,000 rows) left the cell to flip's
 // projection, 3.4× group's plan; at σ = 0.005 and for AUC the cell was
-// "not measured".
+// "not measured". A design that fits the budget is run whole (AUC at
+// σ = 0.0005: 3,443 submissions, measured): its budgeted smaller blocks
+// outlasted the budget and left the cell to flip's projection, 3.2×.
+// Under -short the cases of those regressions and one of each metric
+// and K (5 of 8).
 func TestNoiseCellCheapestPlan(t *testing.T) {
 	for _, tc := range []struct {
 		metric string
 		k      int
 		sigma  float64
-	}{{"accuracy", 2, 0.0005}, {"accuracy", 2, 0.003}, {"accuracy", 2, 0.005}, {"accuracy", 3, 0.0005}, {"accuracy", 3, 0.003},
-		{"roc-auc", 2, 0.0005}, {"brier", 2, 0.0005}, {"brier", 2, 0.003}} {
+		short  bool
+	}{{"accuracy", 2, 0.0005, false}, {"accuracy", 2, 0.003, true}, {"accuracy", 2, 0.005, true}, {"accuracy", 3, 0.0005, false}, {"accuracy", 3, 0.003, true},
+		{"roc-auc", 2, 0.0005, true}, {"brier", 2, 0.0005, false}, {"brier", 2, 0.003, true}} {
+		if testing.Short() && !tc.short {
+			continue
+		}
 		t.Run(fmt.Sprintf("%s/%d/%g", tc.metric, tc.k, tc.sigma), func(t *testing.T) {
+			t.Parallel() // each Run has its own config, labels and target
 			d := defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: tc.sigma}}
 			cfg := &Config{ID: "m", Rows: 1000, LabelSeed: 3, Classes: tc.k, Metric: tc.metric, NoConfigured: true,
 				Grid: []Cell{{Name: "noise", Defence: d}}}
@@ -123,7 +141,10 @@ func TestNoiseCellCheapestPlan(t *testing.T) {
 			require.True(t, c.Measured, c.Note)
 			assert.False(t, c.Stopped)
 			assert.LessOrEqual(t, c.Submissions, int64(cheapest), "the cell reports %s's %d, more than %s's plan", c.Best, c.Submissions, name)
-			assert.True(t, c.Extrapolated, "a noise cell's figure here is projected: marked so")
+			if !c.Extrapolated {
+				// Measured to the end within the budget (AUC: 3,443).
+				assert.GreaterOrEqual(t, c.PublicVerified, 0.99, "a noise cell measured to the end recovers every label")
+			}
 		})
 	}
 }

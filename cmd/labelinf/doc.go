@@ -13,7 +13,7 @@
 //	                [-strategy ATTACK] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
-//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk] [-n N] [-k K]
+//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk|swap] [-n N] [-k K]
 //	                [-seed S] [-labels FILE] [-noise KIND -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
@@ -244,6 +244,10 @@
 //	walk           threshold crossing by rows for a score rounded coarser than
 //	               one label: a walk to a rounding edge, then about N queries;
 //	               accuracy, brier
+//	swap           pair swap (Whitehill): a binary search along swapped ranks
+//	               to a rounding edge, then one tie of adjacent ranks a row:
+//	               about N + 2·log₂N queries at any rounding, 2 decimals
+//	               included; roc-auc, no noise
 //	hybrid         carry's list top over binary digits read from the residual;
 //	               binary scorers whose model names its log (float64-sklearn,
 //	               torch-bce): the fewest queries there (also list-digits)
@@ -359,8 +363,12 @@
 // with -check) or walk (accuracy, brier, any K: the threshold
 // crossing for a score rounded coarser than one label, a walk to a
 // rounding edge and then a probe per row: about 1,100 queries at 2
-// decimals on 1,000 rows, with a windowed check that stays decisive);
-// auto picks walk where the rounding is coarser than one label, else the
+// decimals on 1,000 rows, with a windowed check that stays decisive)
+// or swap (roc-auc: Whitehill's pair swap, a binary search along a path of
+// swapped ranks to a rounding edge and then one tie of adjacent ranks per
+// row, at any rounding: 1,020 queries at 2 decimals on 1,000 rows with
+// -check, which there cannot tell one wrong label); auto picks walk (swap
+// for roc-auc) where the rounding is coarser than one label, else the
 // fewest planned queries; K > 2 is group, flip (N + 1 queries for K = 3) or
 // walk.
 // -noise bounded, gaussian or laplace -tau T (-delta D): fresh Gaussian or
@@ -369,7 +377,8 @@
 // (JSON): the information bound, log₂ of the labelings with the labels'
 // class counts over log₂ of the distinct scores one release can take.
 // Rounding too coarse for the walk to reach an edge (1 decimal on 1,000
-// balanced rows) stops the attack with no label reported.
+// balanced rows), or for 64 random rankings to leave AUC ½'s rounding
+// (swap), stops the attack with no label reported.
 //
 // # output files
 //

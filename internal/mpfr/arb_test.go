@@ -251,7 +251,7 @@ var logExpReps = flag.Int("logexp.reps", 0, "run TestLogExpTable with this many 
 // against MPFR and Arb if its products cost what GMP's do (apa − bigmul +
 // GMP; Arb multiplies with GMP at these sizes, see MulTrace). It runs only when given -logexp.reps (it takes minutes):
 //
-//	go test -tags mpfr -count=1 -timeout 60m -run TestLogExpTable ./internal/mpfr -args -logexp.reps 5
+//	go test -tags mpfr -count=1 -timeout 60m -v -run TestLogExpTable ./internal/mpfr -args -logexp.reps 5
 //
 // and fails if apa, MPFR and rounded Arb disagree in any bit.
 func TestLogExpTable(t *testing.T) {
