@@ -25,6 +25,8 @@ func TestAuditMetrics(t *testing.T) {
 		{Name: "none"},
 		{Name: "round 2", Defence: defence.Settings{Decimals: &dec2}},
 		{Name: "ladder", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}},
+		{Name: "ladder free/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", PerTeam: true}}},
+		{Name: "ladder fixed/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", PerTeam: true}}},
 		{Name: "noise", Defence: defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.0005}}},
 	}
 	targets := []struct {
@@ -69,10 +71,29 @@ func TestAuditMetrics(t *testing.T) {
 					assert.True(t, r2.Measured)
 					assert.False(t, r2.Stopped, "round 2 falls: %s", r2.Best)
 				}
-				lad := cell("ladder")
-				if tc.metric != "float64-sklearn" {
-					assert.False(t, lad.Measured, "serve refuses the Ladder on %s: %s %s", tc.metric, lad.Note, lad.Verdict)
-					assert.False(t, lad.Stopped)
+				// serve runs the Ladders on accuracy and the Brier score
+				// (their per-row 0/1 and squared losses) and the fixed-step
+				// one on ROC AUC; it refuses the parameter-free one there,
+				// which the audit says is not applicable. A per-team Ladder
+				// falls to fresh accounts wherever it runs unrounded.
+				for _, name := range []string{"ladder", "ladder free/team"} {
+					lad := cell(name)
+					t.Logf("%s K=%d %s: %s (%s)", tc.metric, tc.k, name, lad.Verdict, lad.Note)
+					assert.Equal(t, tc.metric == "roc-auc", lad.Refused, name)
+					if lad.Refused {
+						assert.Equal(t, "not applicable (serve refuses)", lad.Verdict)
+					}
+					if lad.AccountsNeeded == nil {
+						assert.False(t, lad.Stopped, "%s: stopped with every account count, unmeasured", name)
+					}
+				}
+				fixed := cell("ladder fixed/team")
+				t.Logf("%s K=%d ladder fixed/team: %s, accounts needed %v", tc.metric, tc.k, fixed.Verdict, fixed.AccountsNeeded)
+				assert.False(t, fixed.Refused)
+				if tc.metric != "roc-auc" {
+					free := cell("ladder free/team")
+					require.NotNil(t, free.AccountsNeeded, "%s: the per-team parameter-free Ladder falls to fresh accounts", tc.metric)
+					assert.True(t, free.Measured, free.Note)
 				}
 				nz := cell("noise")
 				t.Logf("%s K=%d noise: %s, best %s, %d submissions (extrapolated %v)", tc.metric, tc.k, nz.Verdict, nz.Best, nz.Submissions, nz.Extrapolated)
