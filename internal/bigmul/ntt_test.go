@@ -302,3 +302,25 @@ func TestSplitPlan(t *testing.T) {
 	}
 	assert.Positive(t, split, "planFor never chose a split plan")
 }
+
+// TestInverseTable checks that the inverse transform gives the same
+// result with its tabulated factors (transforms up to invTableMax) as
+// with factors derived by bit reversals (longer transforms), on every
+// stage shape: odd and even log2 n.
+func TestInverseTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(34, 7))
+	for _, q := range primes3 {
+		for _, n := range []int{4, 8, 32, 1024, 2048} {
+			tw := q.table(n)
+			derived := &twiddles{n: tw.n, w: tw.w, wp: tw.wp}
+			a := make([]uint64, n)
+			for i := range a {
+				a[i] = r.Uint64N(2 * q.p)
+			}
+			b := append([]uint64(nil), a...)
+			q.inverse(a, tw)
+			q.inverse(b, derived)
+			assert.Equal(t, b, a, "p=%d n=%d", q.p, n)
+		}
+	}
+}

@@ -248,8 +248,8 @@ var logExpReps = flag.Int("logexp.reps", 0, "run TestLogExpTable with this many 
 // recorded (RecordMuls) and replayed on bigmul and on GMP's mpn_mul in the
 // same rotation, which gives their number, their share of apa's time, the
 // cost of bigmul against GMP on exactly that work, and what apa would cost
-// against MPFR if its products cost what GMP's do (apa − bigmul + GMP, over
-// MPFR). It runs only when given -logexp.reps (it takes minutes):
+// against MPFR and Arb if its products cost what GMP's do (apa − bigmul +
+// GMP; Arb multiplies with GMP at these sizes, see MulTrace). It runs only when given -logexp.reps (it takes minutes):
 //
 //	go test -tags mpfr -count=1 -timeout 60m -run TestLogExpTable ./internal/mpfr -args -logexp.reps 5
 //
@@ -263,7 +263,7 @@ func TestLogExpTable(t *testing.T) {
 	r := rand.New(rand.NewPCG(34, 2))
 	var sb strings.Builder
 	tw := tabwriter.NewWriter(&sb, 0, 0, 1, ' ', tabwriter.Debug)
-	fmt.Fprintf(tw, " fn\t bits\t caches\t MPFR ms\t apa÷MPFR\t apa÷Arb\t apa÷Arb rounded\t Arb÷MPFR\t Arb rounded÷Arb\t retries\t products\t share\t bigmul÷GMP\t apa on GMP÷MPFR\t\n")
+	fmt.Fprintf(tw, " fn\t bits\t caches\t MPFR ms\t apa÷MPFR\t apa÷Arb\t apa÷Arb rounded\t Arb÷MPFR\t Arb rounded÷Arb\t retries\t products\t share\t bigmul÷GMP\t apa on GMP÷MPFR\t apa on GMP÷Arb\t\n")
 	for _, fn := range []string{"log", "exp"} {
 		for _, prec := range arbSizes {
 			c := newLogExpCase(r, fn, prec)
@@ -288,11 +288,12 @@ func TestLogExpTable(t *testing.T) {
 					cpu("mpfr")/1e6, cpu("apa")/cpu("mpfr"), cpu("apa")/cpu("arb"), cpu("apa")/cpu("arbrn"),
 					cpu("arb")/cpu("mpfr"), cpu("arbrn")/cpu("arb"), c.retries)
 				if tr == nil {
-					fmt.Fprintf(tw, " \t \t \t \t\n")
+					fmt.Fprintf(tw, " \t \t \t \t \t\n")
 					continue
 				}
-				fmt.Fprintf(tw, " %d\t %.2f\t %.2f\t %.2f\t\n", tr.Len(), cpu("bigmul")/cpu("apa"),
-					cpu("bigmul")/cpu("gmp"), (cpu("apa")-cpu("bigmul")+cpu("gmp"))/cpu("mpfr"))
+				onGMP := cpu("apa") - cpu("bigmul") + cpu("gmp")
+				fmt.Fprintf(tw, " %d\t %.2f\t %.2f\t %.2f\t %.2f\t\n", tr.Len(), cpu("bigmul")/cpu("apa"),
+					cpu("bigmul")/cpu("gmp"), onGMP/cpu("mpfr"), onGMP/cpu("arb"))
 			}
 			c.free()
 		}
