@@ -157,25 +157,46 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 	}
 	var ts []Team
 	var truth [][]float64
-	if comp.model != nil {
-		// The honest cost needs the metric's scorer: measured where the
-		// attacks are.
-		if ts, err = comp.honestTeams(ctx, o); err != nil {
-			return nil, err
+	// The honest cost under the metric's own scorer: the binary log-loss
+	// model, else serve's metric (accuracy, ROC AUC, Brier, K classes).
+	c0 := comp.cfg
+	sm, higher, err := comp.metricScorer()
+	if err != nil {
+		return nil, &ConfigError{err}
+	}
+	if ts, err = comp.honestTeams(ctx, o); err != nil {
+		return nil, err
+	}
+	width := 1
+	if comp.k > 2 {
+		width = comp.k
+		if len(ts) > 0 && len(ts[0].Subs) > 0 && len(ts[0].Subs[0].Pred) == len(comp.labels) {
+			ts = karyTeams(ts, comp.labels, comp.k) // binary teams (synthetic or trained) as K-class rows
 		}
-		if truth, err = trueScores(comp.model, comp.labels, ts); err != nil {
-			return nil, &ConfigError{err}
-		}
-	} else {
-		comp.honestSource = "not measured (no scorer for this metric here)"
 	}
 	for _, tm := range ts {
 		for _, h := range tm.Subs {
-			if len(h.Pred) != len(comp.labels) {
-				return nil, &ConfigError{fmt.Errorf("audit: honest submission %s has %d predictions; want %d", h.Name, len(h.Pred), len(comp.labels))}
+			if len(h.Pred) != len(comp.labels)*width {
+				return nil, &ConfigError{fmt.Errorf("audit: honest submission %s has %d predictions; want %d", h.Name, len(h.Pred), len(comp.labels)*width)}
 			}
 		}
 	}
+	if sm == nil {
+		truth, err = trueScores(comp.model, comp.labels, ts)
+	} else {
+		truth, err = trueMetricScores(sm, higher, comp.labels, comp.k, ts)
+	}
+	given := o.Teams != nil || o.Honest != nil || c0.Honest != ""
+	switch {
+	case err != nil && !given:
+		// The default teams cannot be scored (a metric the competition's
+		// K does not admit): no honest cost, said so.
+		ts, truth = nil, nil
+		comp.honestSource = "not measured (" + short(err) + ")"
+	case err != nil:
+		return nil, &ConfigError{err}
+	}
+	comp.higher = higher
 	nsub := 0
 	for _, tm := range ts {
 		nsub += len(tm.Subs)
@@ -358,7 +379,7 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 		}
 	}
 	cr.Verdict = cr.verdictText(comp.cfg.Accounts, comp.cfg.AttackerAccounts[len(comp.cfg.AttackerAccounts)-1])
-	if ts != nil {
+	if ts != nil && !cr.Refused { // a cell serve refuses has no honest cost either
 		hc, err := run.honestCost(ctx, ts, truth)
 		if err != nil {
 			return nil, err

@@ -310,6 +310,9 @@ type competition struct {
 	model  *scorer.Model // Decimals −1: the chain rounds
 	// kmodel is a K-class log-loss metric's model (K > 2), as model.
 	kmodel *scorer.Model
+	// higher: the metric's higher scores are better (accuracy, ROC AUC);
+	// the honest cost compares them negated.
+	higher bool
 	eps    float64 // the model's clipping (1e-300 if none)
 	cells  []Cell
 	// dir is the config file's directory; honestSource says where the

@@ -64,6 +64,18 @@ func TestAuditMetrics(t *testing.T) {
 				assert.GreaterOrEqual(t, none.PublicVerified, 0.99, "undefended: %s", none.Best)
 				assert.False(t, none.Stopped)
 				t.Logf("%s K=%d none: %s, %d submissions, floor %d", tc.metric, tc.k, none.Best, none.Submissions, none.Floor.Submissions)
+				// The honest cost is measured under the cell's own metric
+				// (higher is better for accuracy and AUC): undefended, the
+				// teams see their true bests and no improvement is hidden.
+				h := none.Honest
+				require.Positive(t, h.Teams, "%s: honest cost not measured", tc.metric)
+				assert.Positive(t, h.Improvements)
+				assert.Zero(t, h.HiddenImprovements, "undefended, an improvement hidden: the metric's direction is wrong")
+				assert.Zero(t, h.MeanAbs)
+				assert.Equal(t, 1.0, h.KendallTau)
+				r2h := cell("round 2").Honest
+				t.Logf("%s K=%d round 2 honest: mean |Δ| %.3g, max %.3g, τ %.3f, hidden %d of %d", tc.metric, tc.k, r2h.MeanAbs, r2h.MaxAbs, r2h.KendallTau, r2h.HiddenImprovements, r2h.Improvements)
+				assert.Positive(t, r2h.MeanAbs, "rounding to 2 decimals costs the honest teams something")
 				r2 := cell("round 2")
 				if tc.metric == "roc-auc" {
 					assert.False(t, r2.Measured, "AUC at 2 decimals has no threshold crossing here")

@@ -84,7 +84,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 const tableLegend = `
 verdict: stopped = no attack recovers 1 % of the public labels (claims ≥ 99 % right) within the limit with the
 config's accounts; "falls with k": the fewest accounts with which some attack does (accounts needed); "not
-measured": no attack of the audit applies, which is no evidence of safety.
+measured": no attack of the audit breaks it, where its attacks do not read the defence, which is no evidence of
+safety; "not applicable (serve refuses)": labelinf serve refuses this defence on the metric.
 best attack: the one recovering the most labels within the limit; "(fresh accounts)": each submission from a new
 account (a per-team state's first release); submissions: what it needs to finish, whatever the limit
 (~ = extrapolated from a measured prefix).
