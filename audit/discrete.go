@@ -38,5 +38,17 @@ func (c *cellRun) discreteFloor() (int, error) {
 	if math.IsInf(v, 0) {
 		return 0, nil
 	}
-	return discrete.Floor(discrete.LabelBits(c.comp.labels, k), v)
+	// Only the public rows need recovering behind a split: their labels'
+	// bits (the released values counted for every row, which is more than
+	// a public score takes, keep the bound low).
+	labels := c.comp.labels
+	if c.nPub < len(labels) {
+		labels = nil
+		for i, y := range c.comp.labels {
+			if c.public[i] {
+				labels = append(labels, y)
+			}
+		}
+	}
+	return discrete.Floor(discrete.LabelBits(labels, k), v)
 }

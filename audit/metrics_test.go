@@ -28,6 +28,7 @@ func TestAuditMetrics(t *testing.T) {
 		{Name: "ladder free/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", PerTeam: true}}},
 		{Name: "ladder fixed/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", PerTeam: true}}},
 		{Name: "noise", Defence: defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.0005}}},
+		{Name: "split", Defence: defence.Settings{Split: &defence.SplitSettings{Public: 0.3, Seed: "5d1f0c7e3a9b2486f0e1d2c3b4a5968778695a4b3c2d1e0f1a2b3c4d5e6f7081"}}},
 	}
 	targets := []struct {
 		name string
@@ -106,6 +107,17 @@ func TestAuditMetrics(t *testing.T) {
 					free := cell("ladder free/team")
 					require.NotNil(t, free.AccountsNeeded, "%s: the per-team parameter-free Ladder falls to fresh accounts", tc.metric)
 					assert.True(t, free.Measured, free.Note)
+				}
+				// Behind a split, the public score gives the public labels
+				// to split-flip (accuracy, Brier); AUC's is the auc attacks'.
+				sp := cell("split")
+				t.Logf("%s K=%d split: %s, best %s, %d submissions, %.3f public verified", tc.metric, tc.k, sp.Verdict, sp.Best, sp.Submissions, sp.PublicVerified)
+				assert.False(t, sp.Stopped)
+				if tc.metric == "accuracy" || tc.metric == "brier" {
+					assert.True(t, sp.Measured, sp.Note)
+					assert.Equal(t, "split-flip", sp.Best)
+					assert.Equal(t, 1.0, sp.PublicVerified)
+					assert.Zero(t, sp.PrivateRecovered)
 				}
 				nz := cell("noise")
 				t.Logf("%s K=%d noise: %s, best %s, %d submissions (extrapolated %v)", tc.metric, tc.k, nz.Verdict, nz.Best, nz.Submissions, nz.Extrapolated)

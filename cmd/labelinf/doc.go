@@ -241,6 +241,9 @@
 //	walk           threshold crossing by rows for a score rounded coarser than
 //	               one label: a walk to a rounding edge, then about N queries;
 //	               accuracy, brier
+//	split-flip     flip behind a public/private split: a row moves the public
+//	               score iff it is public, N + 1 queries (K = 2); accuracy,
+//	               brier
 //	hybrid         carry's list top over binary digits read from the residual;
 //	               binary scorers whose model names its log (float64-sklearn,
 //	               torch-bce): the fewest queries there (also list-digits)
