@@ -52,5 +52,6 @@
 //   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
 //     with correctly rounded last bit", ACM TOMS 17(3), 1991.
 //   - [BIGNUM] math/big, bigfloat and bigfft measured against MPFR/GMP
-//     in one run: BENCHMARKS.md §13 and the internal/mpfr harness.
+//     in one run: BENCHMARKS.md, "Numeric core against MPFR and GMP", and
+//     the internal/mpfr harness.
 package apa

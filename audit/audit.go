@@ -107,6 +107,10 @@ type CellResult struct {
 	// Verdict says it in words: "stopped with 1 account, falls with 578",
 	// "NOT stopped", "not measured".
 	Verdict string `json:"verdict"`
+	// Error is why the cell could not be audited (a distributed run's
+	// cell that failed every attempt, [FailedCell]); such a cell is
+	// neither measured nor stopped.
+	Error string `json:"error,omitempty"`
 	// AccountsNeeded is the fewest accounts (up to the largest of
 	// attacker_accounts) with which some attack recovers StopFraction of
 	// the public labels within the limit; null if none does.
@@ -146,79 +150,19 @@ type AccDays struct {
 
 // Run audits the competition of cfg: for every cell of its grid, every
 // attack that applies and the honest-user cost. The report depends only
-// on cfg (its seed included) and the target's behaviour.
+// on cfg (its seed included) and the target's behaviour. Run is
+// [NewPlan], [Plan.RunCell] for every cell (o.Workers at once) and
+// [Plan.Report]; a work queue (package queue) runs the same cells on
+// other machines.
 func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
-	comp, err := cfg.resolve()
+	p, err := NewPlan(ctx, cfg, o)
 	if err != nil {
-		return nil, &ConfigError{err}
+		return nil, err
 	}
 	if o.Target == nil {
 		o.Target = InProcess
 	}
-	var ts []Team
-	var truth [][]float64
-	// The honest cost under the metric's own scorer: the binary log-loss
-	// model, else serve's metric (accuracy, ROC AUC, Brier, K classes).
-	c0 := comp.cfg
-	sm, higher, err := comp.metricScorer()
-	if err != nil {
-		return nil, &ConfigError{err}
-	}
-	if ts, err = comp.honestTeams(ctx, o); err != nil {
-		return nil, err
-	}
-	width := 1
-	if comp.k > 2 {
-		width = comp.k
-		if len(ts) > 0 && len(ts[0].Subs) > 0 && len(ts[0].Subs[0].Pred) == len(comp.labels) {
-			ts = karyTeams(ts, comp.labels, comp.k) // binary teams (synthetic or trained) as K-class rows
-		}
-	}
-	for _, tm := range ts {
-		for _, h := range tm.Subs {
-			if len(h.Pred) != len(comp.labels)*width {
-				return nil, &ConfigError{fmt.Errorf("audit: honest submission %s has %d predictions; want %d", h.Name, len(h.Pred), len(comp.labels)*width)}
-			}
-		}
-	}
-	if sm == nil {
-		truth, err = trueScores(comp.model, comp.labels, ts)
-	} else {
-		truth, err = trueMetricScores(sm, higher, comp.labels, comp.k, ts)
-	}
-	given := o.Teams != nil || o.Honest != nil || c0.Honest != ""
-	switch {
-	case err != nil && !given:
-		// The default teams cannot be scored (a metric the competition's
-		// K does not admit): no honest cost, said so.
-		ts, truth = nil, nil
-		comp.honestSource = "not measured (" + short(err) + ")"
-	case err != nil:
-		return nil, &ConfigError{err}
-	}
-	comp.higher = higher
-	nsub := 0
-	for _, tm := range ts {
-		nsub += len(tm.Subs)
-	}
-	pos := 0
-	for _, y := range comp.labels {
-		if y != 0 {
-			pos++ // rows of a class other than 0
-		}
-	}
-	c := comp.cfg
-	metric := c.Metric
-	if comp.model != nil {
-		metric = comp.model.Name
-	}
-	rep := &Report{
-		Competition: Summary{ID: c.ID, Title: c.Title, Rows: len(comp.labels), Positives: pos, Metric: metric,
-			Seed: c.Seed, Days: c.Days, Accounts: c.Accounts, Limit: c.Limit, Measure: c.Measure,
-			Honest: nsub, Teams: len(ts), NearTies: nearTies(bests(truth)), Source: comp.honestSource,
-			MaxAccounts: c.AttackerAccounts[len(c.AttackerAccounts)-1], AttackerAccounts: c.AttackerAccounts},
-		Cells: make([]CellResult, len(comp.cells)),
-	}
+	cells := make([]CellResult, len(p.comp.cells))
 	workers := max(1, o.Workers)
 	var (
 		wg    sync.WaitGroup
@@ -240,13 +184,13 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 				mu.Lock()
 				i := next
 				next++
-				stop := first != nil || i >= len(comp.cells)
+				stop := first != nil || i >= len(cells)
 				mu.Unlock()
 				if stop {
 					return
 				}
 				t0 := time.Now()
-				cr, err := auditCell(ctx, comp, comp.cells[i], o.Target, ts, truth, logf)
+				cr, err := p.runCell(ctx, i, o.Target, logf)
 				if err != nil {
 					mu.Lock()
 					if first == nil {
@@ -255,8 +199,8 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 					mu.Unlock()
 					return
 				}
-				rep.Cells[i] = *cr
-				logf("audit %s: cell %-16s %s (%.1fs)\n", c.ID, cr.Name, cr.Verdict, time.Since(t0).Seconds())
+				cells[i] = *cr
+				logf("audit %s: cell %-16s %s (%.1fs)\n", p.comp.cfg.ID, cr.Name, cr.Verdict, time.Since(t0).Seconds())
 			}
 		})
 	}
@@ -267,7 +211,7 @@ func Run(ctx context.Context, cfg *Config, o Options) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return rep, nil
+	return p.Report(cells)
 }
 
 // auditCell runs one cell.

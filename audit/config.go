@@ -322,7 +322,11 @@ type competition struct {
 }
 
 // resolve checks c and loads its labels.
-func (c *Config) resolve() (*competition, error) {
+func (c *Config) resolve() (*competition, error) { return c.resolveWith(nil) }
+
+// resolveWith checks c; labels, if not nil, are the competition's labels
+// (a decoded [Plan]'s), and c's labels, dataset and rows are not read.
+func (c *Config) resolveWith(labels []int) (*competition, error) {
 	out := &competition{cfg: *c, k: 2, dir: c.dir}
 	cc := &out.cfg
 	if cc.ID == "" {
@@ -336,16 +340,26 @@ func (c *Config) resolve() (*competition, error) {
 	}
 	out.k = cc.Classes
 	n := 0
+	if labels != nil {
+		n = -1 // given
+	}
 	for _, s := range []bool{cc.Labels != "", cc.Dataset != "", cc.Rows != 0} {
 		if s {
 			n++
 		}
 	}
-	if n != 1 {
+	if n != 1 && labels == nil {
 		return nil, errors.New("audit: set exactly one of labels (a file), dataset (an embedded label set) and rows (synthetic labels)")
 	}
 	var err error
 	switch {
+	case labels != nil:
+		out.labels = labels
+		for i, y := range labels {
+			if y < 0 || y >= out.k {
+				return nil, fmt.Errorf("audit: label %d is %d; want a class in [0, %d)", i, y, out.k)
+			}
+		}
 	case cc.Labels != "":
 		p := cc.Labels
 		if !filepath.IsAbs(p) && c.dir != "" {

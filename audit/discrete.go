@@ -22,7 +22,7 @@ func (c *competition) discreteMetric() (discrete.Metric, bool) {
 // discreteFloor is the information bound of the cell for a metric of
 // package discrete: the labels' bits given their class counts
 // (discrete.LabelBits) over the bits of one
-// released score at the cell's rounding (discrete.Floor, Values); noise
+// released score at the cell's rounding (discrete.Floor, ValuesOf); noise
 // is not counted, which keeps it a lower bound.
 func (c *cellRun) discreteFloor() (int, error) {
 	m, ok := c.comp.discreteMetric()
@@ -34,7 +34,7 @@ func (c *cellRun) discreteFloor() (int, error) {
 	if d := c.cell.Defence.Decimals; d != nil {
 		dec = *d
 	}
-	v := discrete.Values(m, len(c.comp.labels), k, dec)
+	v := discrete.ValuesOf(m, c.comp.labels, k, dec)
 	if math.IsInf(v, 0) {
 		return 0, nil
 	}

@@ -84,3 +84,44 @@ func karyTeams(ts []Team, labels []int, k int) []Team {
 	}
 	return out
 }
+
+// scoreTeams returns the honest teams as the cells submit them (binary
+// teams made K-class for K > 2) and their true scores under the metric,
+// and sets comp.higher. Teams the user gave (given) that the metric
+// cannot score are a config error; the default teams then go unmeasured,
+// said in comp.honestSource.
+func (comp *competition) scoreTeams(ts []Team, given bool) ([]Team, [][]float64, error) {
+	sm, higher, err := comp.metricScorer()
+	if err != nil {
+		return nil, nil, err
+	}
+	comp.higher = higher
+	width := 1
+	if comp.k > 2 {
+		width = comp.k
+		if len(ts) > 0 && len(ts[0].Subs) > 0 && len(ts[0].Subs[0].Pred) == len(comp.labels) {
+			ts = karyTeams(ts, comp.labels, comp.k) // binary teams (synthetic or trained) as K-class rows
+		}
+	}
+	for _, tm := range ts {
+		for _, h := range tm.Subs {
+			if len(h.Pred) != len(comp.labels)*width {
+				return nil, nil, fmt.Errorf("audit: honest submission %s has %d predictions; want %d", h.Name, len(h.Pred), len(comp.labels)*width)
+			}
+		}
+	}
+	var truth [][]float64
+	if sm == nil {
+		truth, err = trueScores(comp.model, comp.labels, ts)
+	} else {
+		truth, err = trueMetricScores(sm, higher, comp.labels, comp.k, ts)
+	}
+	switch {
+	case err != nil && !given:
+		comp.honestSource = "not measured (" + short(err) + ")"
+		return nil, nil, nil
+	case err != nil:
+		return nil, nil, err
+	}
+	return ts, truth, nil
+}

@@ -16,8 +16,8 @@ import (
 // log-loss competitions of 1,000 rows are audited; on the undefended cell
 // some attack recovers ≥ 99 % of the labels, verified (in process, and
 // over loopback HTTP against a real labelinf serve under -short's
-// absence); rounding to 2 decimals falls to the threshold crossing where
-// one is written, a Ladder on accuracy is a cell serve refuses (not
+// absence); rounding to 2 decimals falls to the threshold crossing (walk,
+// and swap for ROC AUC), a Ladder on accuracy is a cell serve refuses (not
 // measured), and nothing is reported stopped that was not measured.
 func TestAuditMetrics(t *testing.T) {
 	dec2 := 2
@@ -78,12 +78,15 @@ func TestAuditMetrics(t *testing.T) {
 				t.Logf("%s K=%d round 2 honest: mean |Δ| %.3g, max %.3g, τ %.3f, hidden %d of %d", tc.metric, tc.k, r2h.MeanAbs, r2h.MaxAbs, r2h.KendallTau, r2h.HiddenImprovements, r2h.Improvements)
 				assert.Positive(t, r2h.MeanAbs, "rounding to 2 decimals costs the honest teams something")
 				r2 := cell("round 2")
+				assert.True(t, r2.Measured, r2.Note)
+				assert.False(t, r2.Stopped, "round 2 falls: %s", r2.Best)
 				if tc.metric == "roc-auc" {
-					assert.False(t, r2.Measured, "AUC at 2 decimals has no threshold crossing here")
-				} else {
-					assert.True(t, r2.Measured)
-					assert.False(t, r2.Stopped, "round 2 falls: %s", r2.Best)
+					// EvalAI's default: no count is read at 2 decimals;
+					// the pair swap reads every label at a rounding edge.
+					assert.Equal(t, "swap", r2.Best)
+					assert.GreaterOrEqual(t, r2.PublicVerified, 0.99)
 				}
+				t.Logf("%s K=%d round 2: %s, best %s, %d submissions, floor %d", tc.metric, tc.k, r2.Verdict, r2.Best, r2.Submissions, r2.Floor.Submissions)
 				// serve runs the Ladders on accuracy and the Brier score
 				// (their per-row 0/1 and squared losses) and the fixed-step
 				// one on ROC AUC; it refuses the parameter-free one there,
@@ -139,7 +142,9 @@ func TestAuditMetrics(t *testing.T) {
 // plan projection, a coin-weighing design whose first block outlasted the
 // measuring budget (σ = 0.003 on 1,000 rows) left the cell to flip's
 // projection, 3.4× group's plan; at σ = 0.005 and for AUC the cell was
-// "not measured".
+// "not measured". A design that fits the budget is run whole (AUC at
+// σ = 0.0005: 3,443 submissions, measured): its budgeted smaller blocks
+// outlasted the budget and left the cell to flip's projection, 3.2×.
 func TestNoiseCellCheapestPlan(t *testing.T) {
 	for _, tc := range []struct {
 		metric string
@@ -168,7 +173,10 @@ func TestNoiseCellCheapestPlan(t *testing.T) {
 			require.True(t, c.Measured, c.Note)
 			assert.False(t, c.Stopped)
 			assert.LessOrEqual(t, c.Submissions, int64(cheapest), "the cell reports %s's %d, more than %s's plan", c.Best, c.Submissions, name)
-			assert.True(t, c.Extrapolated, "a noise cell's figure here is projected: marked so")
+			if !c.Extrapolated {
+				// Measured to the end within the budget (AUC: 3,443).
+				assert.GreaterOrEqual(t, c.PublicVerified, 0.99, "a noise cell measured to the end recovers every label")
+			}
 		})
 	}
 }

@@ -22,10 +22,11 @@ var discreteDocs = map[discrete.Strategy]string{
 	discrete.Group:  "subset sums of a coin-weighing design (Cantor–Mills), about 2N/log₂N queries (K − 1 times as many for K classes); accuracy, roc-auc, brier",
 	discrete.Family: "the Brier score as the loss family's squared loss (single.AttackFamilyMulti): blocks of rows weighted 2^j; binary brier",
 	discrete.Edge:   "threshold crossing by rows for a score rounded coarser than one label: a walk to a rounding edge, then about N queries; accuracy, brier",
+	discrete.Swap:   "pair swap (Whitehill): a binary search along swapped ranks to a rounding edge, then one tie of adjacent ranks a row: about N + 2·log₂N queries at any rounding, 2 decimals included; roc-auc, no noise",
 }
 
 func init() {
-	for _, s := range []discrete.Strategy{discrete.Flip, discrete.Group, discrete.Family, discrete.Edge} {
+	for _, s := range []discrete.Strategy{discrete.Flip, discrete.Group, discrete.Family, discrete.Edge, discrete.Swap} {
 		Register(discreteAttack(s))
 	}
 }
@@ -44,7 +45,7 @@ func discreteOptions(t Target, s discrete.Strategy) (discrete.Options, error) {
 	// query and decode the means (discrete.NoiseRepeats). Noise keyed on
 	// the prediction repeats itself: one release, bounded as it is.
 	fresh := t.Defence == nil || t.Defence.Noise == nil || t.Defence.Noise.Key == "" || t.Defence.Noise.Key == "fresh"
-	if fresh && s != discrete.Edge {
+	if fresh && s != discrete.Edge && s != discrete.Swap {
 		p := o
 		if s == discrete.Auto {
 			p.Strategy = discrete.Flip // the same repeats for every count reader
@@ -72,6 +73,9 @@ func discreteAttack(s discrete.Strategy) *Attack {
 		if !slices.Contains(discrete.Strategies(o.Metric, t.K), s) {
 			return fmt.Errorf("%s does not apply to %s with K = %d", name, o.Metric, t.K)
 		}
+		if s == discrete.Swap && t.Noise.Kind != scorer.NoNoise {
+			return fmt.Errorf("%s reads exact rounding edges; noise (%v) moves them", name, t.Noise.Kind)
+		}
 		return nil
 	}
 	return &Attack{
@@ -96,6 +100,10 @@ func discreteAttack(s discrete.Strategy) *Attack {
 				e.Note = perr.Error()
 			case s == discrete.Edge:
 				e.Low, e.High, e.Note = t.N, q, "a walk to a rounding edge, then a probe per row (K > 2: up to K − 1)"
+			case s == discrete.Swap:
+				// At least one ranking and the N − 2 probes; at most
+				// discrete.Plan's count of tries and searches.
+				e.Low, e.High, e.Note = t.N-1, q, "random rankings until one leaves AUC ½'s rounding, a binary search to its edge, then a probe per row"
 			default:
 				e.Queries = q
 				if !discrete.Resolves(o) {

@@ -33,10 +33,9 @@ import (
 // TestPlanMeasured in cmd/labelinf checks measured runs against the band.
 func (carry) estimate(a *multi) (*QueryEstimate, error) {
 	st := newLbState(a)
-	b0 := a.budgetFor(nil, nil, false)
-	st.cell = 2 * b0
-	if !(st.cell > 0) || math.IsInf(st.cell, 0) || st.cell >= a.wmax {
-		return nil, &BudgetError{Model: a.m.Name, Budget: st.cell, Room: a.wmax}
+	var err error
+	if st.cell, _, err = a.firstCell(); err != nil {
+		return nil, err
 	}
 	cell := st.resolution()
 	e := &QueryEstimate{Cell: cell, Target: carryTarget, FreshCap: carryMaxFresh, CellRatio: 1}
@@ -66,31 +65,14 @@ func (carry) estimate(a *multi) (*QueryEstimate, error) {
 	// bracket and spacing the resolution is) and each query takes
 	// fresh(resolution) fresh points.
 	walk := func(fresh func(float64) int) int {
-		q := 0
-		for left := n; left > 0; q++ {
-			left -= fresh(cell * float64(left) / float64(n))
-		}
-		if a.opt.Check {
-			q++
-		}
-		return q
+		return a.walkQueries(func(left int) int { return fresh(cell * float64(left) / float64(n)) })
 	}
-	count := func(k int) int {
-		q := (n + k - 1) / k
-		if a.opt.Check {
-			q++
-		}
-		return q
-	}
-	e.Lower, e.Low, e.High = count(e.FreshCap), walk(one), walk(target)
+	e.Lower, e.Low, e.High = a.ceilQueries(e.FreshCap), walk(one), walk(target)
 	return e, nil
 }
 
 // plan returns Carry's plan for PlanMulti: no blocks, the first
 // query's resolution as its budget, and the estimate.
 func (c carry) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return estimatePlan(Carry, c.estimate, a)
+	return estimatePlan(ctx, Carry, c.estimate, a)
 }

@@ -302,56 +302,17 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	for j := range inc {
 		inc[j] = v[nd+k+j][1:2]
 	}
-	tf, _ := t.Float64()
-	vf := make([]float64, nd+k)
-	for j := range vf {
-		vf[j], _ = v[j][1].Float64()
+	vb := make([]*big.Float, nd+k)
+	for j := range vb {
+		vb[j] = v[j][1]
 	}
-	dt := newDigitTail(inc, nil, h.gd)
-	lo, hi := dt.window(tf, budget, vf)
-	// The score's float64 bounds, widened by the assumed noise.
-	sLo, sHi := a.scoreRange(score)
-	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	a.fillBase()
 	defer st.neutralize(idx)
-	rx := new(big.Float).SetPrec(sumPrec)
 	var keep []hybSurv
-	reading := func(li int, m uint32, _ bool) bool {
-		rx.Set(t)
-		for j, c := range st.cand[li] {
-			if c == 1 {
-				rx.Sub(rx, v[j][1])
-			}
-		}
-		for j := range k {
-			if m>>j&1 == 1 {
-				rx.Sub(rx, v[nd+j][1])
-			}
-		}
-		n0, n1, ok := dt.read(rx)
-		if !ok {
-			return true
-		}
-		for j := range nd + k {
-			var c int
-			if j < nd {
-				c = int(st.cand[li][j])
-			} else {
-				c = int(m >> (j - nd) & 1)
-			}
-			a.lo.Set(idx[j], rs[j].lo[c])
-		}
-		dt.each(n0, n1, func(j int, b uint64) { a.lo.Set(idx[nd+k+j], rs[nd+k+j].lo[b]) }, func(n uint64) {
-			r, _, err := a.emu.ReportFloat(a.lo)
-			// An emulation that fails keeps the candidate: the list may
-			// only grow by it.
-			if err != nil || (r >= fLo && r <= fHi) {
-				keep = append(keep, hybSurv{li, m, n})
-			}
-		})
-		return true
-	}
-	st.windowRange(lo, hi, tf, vf, k, reading)
+	st.readTopDigits(score, t, vb, k, newDigitTail(inc, nil, h.gd), budget, false,
+		func(j int, b uint64) { a.lo.Set(idx[j], rs[j].lo[b]) },
+		func(j int, b uint64) { a.lo.Set(idx[nd+k+j], rs[nd+k+j].lo[b]) },
+		func(li int, m uint32, n uint64) { keep = append(keep, hybSurv{li, m, n}) })
 	if len(keep) == 0 {
 		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, k, l, a.m.Name)
 	}
@@ -386,6 +347,59 @@ type digitTail struct {
 	devf   float64    // D, rounded up
 	slack  *big.Float // b + D, widened for the 192-bit arithmetic
 	gdb, q *big.Float
+}
+
+// readTopDigits lists the readings of a query whose top is the list's
+// carried points and k fresh points (vb[j] top position j's increment,
+// bit 1 over bit 0) and whose digits dt reads from the residual, r0 the
+// label-dependent sum N·score less every position at its value 0 (budget
+// b): for each list entry l and fresh bits m whose top sum leaves a
+// residual within b of dt's range (windowRange) and each reading n of the
+// digits, the report is emulated, the top set by setTop(j, bit) and the
+// digits by setDigit(j, value), and keep(l, m, n) is called where it lies
+// within the score's float64 bounds (widened by the assumed noise), where
+// the emulation fails (the list may only grow by it) or, with inexact,
+// where the report is not exact.
+func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float, k int, dt *digitTail, budget float64, inexact bool,
+	setTop, setDigit func(j int, v uint64), keep func(l int, m uint32, n uint64)) {
+	a, nd := st.a, len(vb)-k
+	vf := make([]float64, len(vb))
+	for j := range vf {
+		vf[j], _ = vb[j].Float64()
+	}
+	tf, _ := r0.Float64()
+	lo, hi := dt.window(tf, budget, vf)
+	sLo, sHi := a.scoreRange(score)
+	fLo, fHi := ratDown(sLo), ratUp(sHi)
+	rx := new(big.Float).SetPrec(sumPrec)
+	bit := func(l int, m uint32, j int) uint64 {
+		if j < nd {
+			return uint64(st.cand[l][j])
+		}
+		return uint64(m) >> (j - nd) & 1
+	}
+	st.windowRange(lo, hi, tf, vf, k, func(l int, m uint32, _ bool) bool {
+		rx.Set(r0)
+		for j := range vb {
+			if bit(l, m, j) == 1 {
+				rx.Sub(rx, vb[j])
+			}
+		}
+		n0, n1, ok := dt.read(rx)
+		if !ok {
+			return true
+		}
+		for j := range vb {
+			setTop(j, bit(l, m, j))
+		}
+		dt.each(n0, n1, setDigit, func(n uint64) {
+			r, exact, err := a.emu.ReportFloat(a.lo)
+			if err != nil || inexact && !exact || (r >= fLo && r <= fHi) {
+				keep(l, m, n)
+			}
+		})
+		return true
+	})
 }
 
 // newDigitTail returns the reader of the digits of radices rad (nil: all

@@ -31,10 +31,10 @@ import (
 // the band.
 func (hybrid) estimate(a *multi) (*QueryEstimate, error) {
 	st := newLbState(a)
-	b0 := a.budgetFor(nil, nil, false)
-	st.cell = 2 * b0
-	if !(st.cell > 0) || math.IsInf(st.cell, 0) || st.cell >= a.wmax {
-		return nil, &BudgetError{Model: a.m.Name, Budget: st.cell, Room: a.wmax}
+	var b0 float64
+	var err error
+	if st.cell, b0, err = a.firstCell(); err != nil {
+		return nil, err
 	}
 	h := &hybQuery{st: st}
 	w := a.wmax
@@ -63,28 +63,14 @@ func (hybrid) estimate(a *multi) (*QueryEstimate, error) {
 	e.FreshOne, e.FreshTarget = fresh(delta, 1), fresh(delta, t)
 	n := a.nUnk
 	walk := func(list float64) int {
-		q := 0
-		for left := n; left > 0; q++ {
-			left -= fresh(delta*float64(left)/float64(n), list)
-		}
-		if a.opt.Check {
-			q++
-		}
-		return q
+		return a.walkQueries(func(left int) int { return fresh(delta*float64(left)/float64(n), list) })
 	}
-	e.Lower = (n + e.FreshCap - 1) / e.FreshCap
-	if a.opt.Check {
-		e.Lower++
-	}
-	e.Low, e.High = walk(1), walk(t)
+	e.Lower, e.Low, e.High = a.ceilQueries(e.FreshCap), walk(1), walk(t)
 	return e, nil
 }
 
 // plan returns Hybrid's plan for PlanMulti: no blocks, the first
 // query's resolution as its budget, and the estimate.
 func (h hybrid) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return estimatePlan(Hybrid, h.estimate, a)
+	return estimatePlan(ctx, Hybrid, h.estimate, a)
 }

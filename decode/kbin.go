@@ -117,12 +117,7 @@ func (s kbin) setup(a *multi) Strategy {
 	return s
 }
 
-// errKBinDryRun: the strategy's queries follow the scores, and it has no
-// estimate from its construction: PlanMulti returns this, BoundMulti the
-// floor of any code.
-var errKBinDryRun = errors.New("decode: the kbin strategy adapts every query to the scores before it: it has no dry run")
-
-func (kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, errKBinDryRun }
+func (s kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
 func (s kbin) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	p := s.params()
@@ -400,53 +395,21 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 	// The residual after every position's value 0: the top's bits and
 	// the digits' reading explain it.
 	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
-	vf := make([]float64, nTop)
-	for j := range vf {
-		vf[j], _ = v[j][1].Float64()
+	vb := make([]*big.Float, nTop)
+	for j := range vb {
+		vb[j] = v[j][1]
 	}
-	tf, _ := r0.Float64()
-	dt := newDigitTail(inc, q.rad, q.gd)
-	lo, hi := dt.window(tf, budget, vf)
-	// The score's float64 bounds, rounded outward (the noise widens them).
-	sLo, sHi := a.scoreRange(score)
-	fLo, fHi := ratDown(sLo), ratUp(sHi)
-	set := func(j int, b uint64) {
-		c := q.c0[j]
-		if b == 1 {
-			c = q.c1[j]
-		}
-		a.lo.Set(q.idx[j], q.rows[j].lo[c])
-	}
-	rx := new(big.Float).SetPrec(sumPrec)
 	var surv []klSurv
-	lb.windowRange(lo, hi, tf, vf, q.k, func(l int, m uint32, _ bool) bool {
-		rx.Set(r0)
-		for j := range nTop {
-			var b uint64
-			if j < nd {
-				b = uint64(lb.cand[l][j])
-			} else {
-				b = uint64(m) >> (j - nd) & 1
-			}
+	lb.readTopDigits(score, r0, vb, q.k, newDigitTail(inc, q.rad, q.gd), budget, true,
+		func(j int, b uint64) {
+			c := q.c0[j]
 			if b == 1 {
-				rx.Sub(rx, v[j][1])
+				c = q.c1[j]
 			}
-			set(j, b)
-		}
-		n0, n1, ok := dt.read(rx)
-		if !ok {
-			return true
-		}
-		dt.each(n0, n1, func(j int, v uint64) { a.lo.Set(q.idx[nTop+j], q.rows[nTop+j].lo[q.dc[j][v]]) }, func(n uint64) {
-			r, exact, err := a.emu.ReportFloat(a.lo)
-			// An emulation that fails keeps the reading: the list may
-			// only grow by it.
-			if err != nil || !exact || (r >= fLo && r <= fHi) {
-				surv = append(surv, klSurv{l: l, m: m, n: n})
-			}
-		})
-		return true
-	})
+			a.lo.Set(q.idx[j], q.rows[j].lo[c])
+		},
+		func(j int, v uint64) { a.lo.Set(q.idx[nTop+j], q.rows[nTop+j].lo[q.dc[j][v]]) },
+		func(l int, m uint32, n uint64) { surv = append(surv, klSurv{l: l, m: m, n: n}) })
 	if len(surv) == 0 {
 		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, q.k, q.l, a.m.Name)
 	}

@@ -6,9 +6,9 @@ package decode
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/bits"
 
 	"github.com/labelinf/labelinf/scorer"
@@ -250,6 +250,8 @@ type klState struct {
 	// left is log2 of the labelings left at the last design (−1: not
 	// counted), rate the bits the query before it learned.
 	left, rate float64
+	// q is the query being run.
+	q *klQuery
 }
 
 // klKey identifies a top row: the labels at the larger probability and
@@ -296,12 +298,14 @@ func (q *klQuery) digit(n uint64, j int) uint64 {
 	return n % uint64(q.rad[j])
 }
 
-// errKListDryRun: the strategy's queries follow the scores, and it has no
-// estimate from its construction: PlanMulti returns this, BoundMulti the
-// floor of any code.
-var errKListDryRun = errors.New("decode: the klist strategy adapts every query to the scores before it: it has no dry run")
+func (s klist) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
-func (klist) plan(context.Context, *multi) (*MultiPlan, error) { return nil, errKListDryRun }
+// noDryRun is what PlanMulti returns for s, a strategy whose queries
+// follow the scores and which has no estimate from its construction
+// (KList, KBin); BoundMulti returns the floor of any code.
+func noDryRun(s Strategy) error {
+	return fmt.Errorf("decode: the %s strategy adapts every query to the scores before it: it has no dry run", s)
+}
 
 func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	return newKlState(a, s.params(), false).run(ctx, srv)
@@ -343,49 +347,26 @@ func (st *klState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 		// The descent reads the nominal weight (row is never computed).
 		st.lb.pal = append(st.lb.pal, lbRow{w: w, done: true, vf: w})
 	}
-	for a.nUnk > 0 {
-		if err := ctx.Err(); err != nil {
-			return a.partial(res), err
-		}
-		if a.queries >= a.maxQ {
-			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
-		}
-		q, err := st.design()
-		if err != nil {
-			return a.failed(res), err
-		}
-		score, err := s.Score(ctx, a.prediction(q.idx, &blockPlan{rows: q.rows}))
-		a.queries++
-		for _, i := range q.idx {
-			a.putRow(i)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return a.partial(res), err
-			}
-			return a.failed(res), err
-		}
-		var got int
-		if st.bin {
-			got, err = st.decodeBin(score, q)
-		} else {
-			got, err = st.decode(score, q)
-		}
-		if err != nil {
-			if ferr := a.onFail(); ferr != nil {
-				return a.failed(res), ferr
-			}
-			return a.failed(res), err
-		}
-		res.Blocks = append(res.Blocks, got)
-		if got < len(q.idx) {
-			res.Partial++
-		}
-		if a.opt.Progress != nil {
-			a.opt.Progress(a.n-a.nUnk, a.queries)
-		}
+	st.lb.query, st.lb.countPartial = st, true
+	return st.lb.queries(ctx, s, res)
+}
+
+// design designs the next query (st.q) for the list engine's loop.
+func (st *klState) design() ([]int, []rowInfo, error) {
+	q, err := st.designQuery()
+	if err != nil {
+		return nil, nil, err
 	}
-	return a.finish(ctx, s, res)
+	st.q = q
+	return q.idx, q.rows, nil
+}
+
+// decode decodes the score of st.q for the list engine's loop.
+func (st *klState) decode(score *big.Rat, _ []int, _ []rowInfo) (int, error) {
+	if st.bin {
+		return st.decodeBin(score, st.q)
+	}
+	return st.decodeList(score, st.q)
 }
 
 // pool returns up to n free points (unknown, not followers, not carried)

@@ -23,7 +23,7 @@ type klSurv struct {
 
 // decode finds every candidate that explains the score, learns what they
 // agree on and carries the rest; it returns the labels learned.
-func (st *klState) decode(score *big.Rat, q *klQuery) (int, error) {
+func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	a, lb := st.a, st.lb
 	a.fillBase()
 	defer st.neutralize(q.idx)

@@ -14,8 +14,8 @@ import (
 	"slices"
 )
 
-// design returns the next query.
-func (st *klState) design() (*klQuery, error) {
+// designQuery returns the next query.
+func (st *klState) designQuery() (*klQuery, error) {
 	a, lb := st.a, st.lb
 	L, nd := len(st.vals), len(lb.cD)
 	// Each carried point's split: its list values in two groups (a

@@ -130,8 +130,11 @@ type lbState struct {
 	// carried weights and the rows it tries for each (KList).
 	passes, opts int
 	// query, if set, designs and decodes the queries instead of design
-	// and decode (Hybrid's list top over digits, hybrid.go).
+	// and decode (Hybrid's list top over digits, hybrid.go; KList's).
 	query lbQuery
+	// countPartial: Result.Partial counts the queries that learned fewer
+	// labels than they asked (KList's).
+	countPartial bool
 	// cwBuf is carryWeights' scratch, reused across queries.
 	cwBuf struct {
 		pairs         [][2]int32
@@ -171,11 +174,17 @@ func newLbState(a *multi) *lbState {
 // run is the list decoder's attack: a query of the carried points and
 // fresh ones at a time, until every label is learned.
 func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
-	a := st.a
 	res := &Result{Verified: true}
 	if err := st.palette(); err != nil {
-		return a.failed(res), err
+		return st.a.failed(res), err
 	}
+	return st.queries(ctx, s, res)
+}
+
+// queries runs the queries of st.query (st's own design and decode if
+// nil) until every label is learned.
+func (st *lbState) queries(ctx context.Context, s scorer.Server, res *Result) (*Result, error) {
+	a := st.a
 	var q lbQuery = st
 	if st.query != nil {
 		q = st.query
@@ -211,6 +220,9 @@ func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 			return a.failed(res), err
 		}
 		res.Blocks = append(res.Blocks, got)
+		if st.countPartial && got < len(idx) {
+			res.Partial++
+		}
 		if a.opt.Progress != nil {
 			a.opt.Progress(a.n-a.nUnk, a.queries)
 		}
@@ -225,10 +237,9 @@ func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 // uses few of them.
 func (st *lbState) palette() error {
 	a := st.a
-	b0 := a.budgetFor(nil, nil, false)
-	st.cell = 2 * b0
-	if !(st.cell > 0) || math.IsInf(st.cell, 0) || st.cell >= a.wmax {
-		return &BudgetError{Model: a.m.Name, Budget: st.cell, Room: a.wmax}
+	var err error
+	if st.cell, _, err = a.firstCell(); err != nil {
+		return err
 	}
 	for j := range lbPalette {
 		var w float64

@@ -90,10 +90,9 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 	if a.k != 2 {
 		return nil, fmt.Errorf("decode: the leaderboard strategy needs K = 2, not %d", a.k)
 	}
-	b0 := a.budgetFor(nil, nil, false)
-	cell := 2 * b0
-	if !(cell > 0) || math.IsInf(cell, 0) || cell >= a.wmax {
-		return nil, &BudgetError{Model: a.m.Name, Budget: cell, Room: a.wmax}
+	cell, _, err := a.firstCell()
+	if err != nil {
+		return nil, err
 	}
 	e := &QueryEstimate{Cell: cell, Target: lbTargetMany}
 	if a.n <= lbFewN {
@@ -157,10 +156,7 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 // plan returns Leaderboard's plan for PlanMulti: no blocks, the
 // first query's budget, and the estimate.
 func (l leaderboard) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return estimatePlan(Leaderboard, l.estimate, a)
+	return estimatePlan(ctx, Leaderboard, l.estimate, a)
 }
 
 // largestFresh returns the largest k ≤ cap (at least 1) for which every
@@ -176,10 +172,47 @@ func largestFresh(cap int, fits func(k float64) bool) int {
 // estimatePlan is the plan PlanMulti returns for a strategy without a
 // dry run: no blocks, half the estimate's cell as the budget, and the
 // estimate.
-func estimatePlan(st Strategy, estimate func(*multi) (*QueryEstimate, error), a *multi) (*MultiPlan, error) {
+func estimatePlan(ctx context.Context, st Strategy, estimate func(*multi) (*QueryEstimate, error), a *multi) (*MultiPlan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	e, err := estimate(a)
 	if err != nil {
 		return nil, err
 	}
 	return &MultiPlan{Strategy: st, Budget: e.Cell / 2, Estimate: e}, nil
+}
+
+// firstCell returns the budget b0 of a query with no block and its cell
+// 2·b0, the width of sums a score leaves; a *BudgetError where the cell
+// is not below the room of one point.
+func (a *multi) firstCell() (cell, b0 float64, err error) {
+	b0 = a.budgetFor(nil, nil, false)
+	cell = 2 * b0
+	if !(cell > 0) || math.IsInf(cell, 0) || cell >= a.wmax {
+		return 0, 0, &BudgetError{Model: a.m.Name, Budget: cell, Room: a.wmax}
+	}
+	return cell, b0, nil
+}
+
+// walkQueries counts the queries of an attack whose query takes
+// fresh(left) of the left unknown points, and the check.
+func (a *multi) walkQueries(fresh func(left int) int) int {
+	q := 0
+	for left := a.nUnk; left > 0; q++ {
+		left -= fresh(left)
+	}
+	if a.opt.Check {
+		q++
+	}
+	return q
+}
+
+// ceilQueries counts the queries of k fresh points each, and the check.
+func (a *multi) ceilQueries(k int) int {
+	q := (a.nUnk + k - 1) / k
+	if a.opt.Check {
+		q++
+	}
+	return q
 }

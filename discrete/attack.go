@@ -78,9 +78,14 @@ const (
 	// then about N queries (accuracy and Brier). (package adaptive's
 	// threshold crossing, "edge" in the catalogue, is the log-loss one.)
 	Edge
+	// Swap is the pair-swap attack on ROC AUC [Whitehill16] (swap.go): a
+	// binary search along a path of swapped ranks to a rounding edge, then
+	// one tie of adjacent ranks a row: about N + 2·log₂N queries at any
+	// rounding, coarse ones included.
+	Swap
 )
 
-var strategyNames = [...]string{"auto", "flip", "group", "family", "walk"}
+var strategyNames = [...]string{"auto", "flip", "group", "family", "walk", "swap"}
 
 func (s Strategy) String() string {
 	if s < 0 || int(s) >= len(strategyNames) {
@@ -110,7 +115,7 @@ func Strategies(m Metric, k int) []Strategy {
 	case m == Brier:
 		return []Strategy{Flip, Group, Family, Edge}
 	case m == AUC:
-		return []Strategy{Flip, Group}
+		return []Strategy{Flip, Group, Swap}
 	}
 	return []Strategy{Flip, Group, Edge}
 }
@@ -179,6 +184,9 @@ func (o *Options) validate() error {
 	if math.IsNaN(o.Tau) || o.Tau < 0 || math.IsInf(o.Tau, 0) {
 		return fmt.Errorf("discrete: noise bound τ = %v; want a finite τ ≥ 0", o.Tau)
 	}
+	if o.Strategy == Swap && (o.Tau > 0 || o.Repeats > 1) {
+		return errors.New("discrete: swap reads exact rounding edges; noise moves them (τ > 0 or repeats)")
+	}
 	if o.Strategy != Auto {
 		ok := false
 		for _, s := range Strategies(o.Metric, o.K) {
@@ -193,7 +201,8 @@ func (o *Options) validate() error {
 
 // Choose returns the strategy Auto runs: Edge where the rounding (or
 // noise) is coarser than one label's change of the score ([Resolves]
-// false) and Edge applies; otherwise, of the strategies that apply
+// false) and Edge applies, Swap there for ROC AUC without noise;
+// otherwise, of the strategies that apply
 // ([Strategies]), the one whose plan ([Plan]) sends the fewest queries
 // (Family for the binary Brier score where its blocks hold more than a
 // few rows: 126 against Group's 314 at N = 1,000 and 5 decimals, but
@@ -203,9 +212,12 @@ func Choose(o Options) Strategy {
 	if !Resolves(o) && slices.Contains(all, Edge) {
 		return Edge
 	}
+	if !Resolves(o) && slices.Contains(all, Swap) && o.Tau == 0 && o.Repeats <= 1 {
+		return Swap
+	}
 	best, bestQ := Flip, -1
 	for _, st := range all {
-		if st == Edge {
+		if st == Edge || st == Swap {
 			continue
 		}
 		p := o
@@ -224,8 +236,9 @@ func Choose(o Options) Strategy {
 // Resolves reports whether one label's change of the score (1/N; the
 // multiclass Brier score's 2/N) exceeds the rounding unit 10^−Decimals
 // plus twice the noise bound: then distinct counts of labels release
-// distinct scores, as Flip and Group need. (AUC moves by at least
-// 1/(2·max(n₀, n₁)) ≥ 1/(2N) per label; it is judged by 1/(2N).)
+// distinct scores, as Flip and Group need. (AUC: their subset query on S
+// moves it by N/(2T(N − T)) ≥ 2/N a label of S, T = Σ y (binary.go), and
+// the baseline's two readings of y₀ are as far apart.)
 func Resolves(o Options) bool {
 	if o.Decimals < 0 && o.Tau == 0 {
 		return true
@@ -238,14 +251,16 @@ func Resolves(o Options) bool {
 	return step > unit+2*o.Tau
 }
 
-// labelStep is the least change of the score one label makes: 1/N, the
-// multiclass Brier score's 2/N, AUC's 1/(2N) (N at least 1).
+// labelStep is the least change of the score one label makes in the
+// queries of Flip and Group: 1/N, the multiclass Brier score's 2/N,
+// AUC's N/(2T(N − T)) ≥ 2/N (N at least 1). (It was 1/(2N) for AUC, the
+// least change of any ranking's AUC a label makes, which asked 16× the
+// repeats against noise and gave up at 3 decimals on 1,000 rows, where
+// group decodes.)
 func labelStep(o Options) float64 {
 	n := float64(max(o.N, 1))
 	switch {
-	case o.Metric == AUC:
-		return 1 / (2 * n)
-	case o.Metric == Brier && o.K > 2:
+	case o.Metric == Brier && o.K > 2, o.Metric == AUC:
 		return 2 / n
 	}
 	return 1 / n
@@ -280,6 +295,8 @@ func Attack(ctx context.Context, s scorer.Server, o Options) (*decode.Result, er
 		err = r.family(ctx)
 	case st == Edge:
 		err = r.edge(ctx)
+	case st == Swap:
+		err = r.swap(ctx)
 	case o.K > 2 && st == Group:
 		err = r.kgroup(ctx)
 	case o.K > 2:
@@ -506,11 +523,16 @@ func (r *run) check(ctx context.Context) error {
 }
 
 // planner returns the design planner of o: under a query budget with
-// repeats, blocks small enough that one block's weighings, repeated,
-// take at most a quarter of the budget (so that a budgeted run decodes
-// whole blocks and its rate can be measured).
+// repeats that the whole design (and a check) would outlast, blocks
+// small enough that one block's weighings, repeated, take at most a
+// quarter of the budget (so that a budgeted run decodes whole blocks and
+// its rate can be measured). A design that fits the budget is left
+// whole: smaller blocks cost more queries and could push it past.
 func (o Options) planner() planner {
 	var pl planner
+	if _, w := pl.plan(o.N); (2+(max(o.K, 2)-1)*w)*max(o.Repeats, 1) <= o.MaxQueries {
+		return pl
+	}
 	if o.MaxQueries > 0 && o.Repeats > 1 {
 		pl.top = -1
 		for t := 1; t <= maxLevel; t++ {
@@ -531,7 +553,9 @@ func (o Options) planner() planner {
 // counted at most), group 1 + the design's weighings, family ⌈N/M⌉;
 // edge at most 1 + N + (N − 1)(K − 1) (its walk and probes depend on the
 // labels: about N + the walk for K = 2), and its check ⌈N/e⌉ ≤ N queries
-// (about 2), counted as N.
+// (about 2), counted as N; swap at most 64 tries, the search's
+// ⌈log₂ N(N − 1)⌉ + 1 and N − 2 probes (its tries depend on the labels:
+// 1 to a few where a random ranking's AUC leaves ½'s rounding).
 func Plan(o Options) (int, error) {
 	if err := o.validate(); err != nil {
 		return 0, err
@@ -552,6 +576,8 @@ func Plan(o Options) (int, error) {
 		// At most: the walk (N moves, the first query included) and,
 		// per row, K − 1 probes.
 		q = 1 + o.N + (o.N-1)*(o.K-1)
+	case st == Swap:
+		q = swapPlan(o.N)
 	case o.K > 2 && st == Group:
 		pl := o.planner()
 		_, w := pl.plan(o.N)

@@ -162,3 +162,47 @@ func TestEdgeCheckQuery(t *testing.T) {
 	assert.True(t, res.Checked)
 	assert.False(t, res.Verified)
 }
+
+// TestSwapBad: the pair swap refuses noise before any query; labels of
+// one class (every ranking releases AUC ½) and a server that starts lying
+// mid-attack stop it with no label known; a check query that does not
+// score perfectly fails it.
+func TestSwapBad(t *testing.T) {
+	ctx := context.Background()
+	y := labelsOf(5, 400, 2)
+	s := sim(t, "roc-auc", y, 2, 2)
+	_, err := discrete.Attack(ctx, s, discrete.Options{Metric: discrete.AUC, N: 400, Decimals: 2, Strategy: discrete.Swap, Tau: 1e-4})
+	require.Error(t, err)
+	assert.Zero(t, s.Queries())
+	_, err = discrete.Attack(ctx, sim(t, "accuracy", y, 2, 2), discrete.Options{Metric: discrete.Accuracy, N: 400, Decimals: 2, Strategy: discrete.Swap})
+	require.Error(t, err)
+
+	ones := make([]int, 50)
+	for i := range ones {
+		ones[i] = 1
+	}
+	res, err := discrete.Attack(ctx, sim(t, "roc-auc", ones, 2, 2), discrete.Options{Metric: discrete.AUC, N: 50, Decimals: 2, Strategy: discrete.Swap})
+	var ae *discrete.AmbiguousError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 64, res.Queries)
+	for i, k := range res.Known {
+		assert.False(t, k, "row %d known", i)
+	}
+
+	o := discrete.Options{Metric: discrete.AUC, N: 400, Decimals: 2, Strategy: discrete.Swap}
+	honest, err := discrete.Attack(ctx, sim(t, "roc-auc", y, 2, 2), o)
+	require.NoError(t, err)
+	for _, lieFrom := range []int{20, 100, 300} {
+		res, err := discrete.Attack(ctx, &lateLiar{Server: sim(t, "roc-auc", y, 2, 2), honest: lieFrom}, o)
+		require.Error(t, err, "lies from query %d", lieFrom)
+		assert.False(t, res.Verified)
+		for i, k := range res.Known {
+			assert.False(t, k, "row %d known", i)
+		}
+	}
+	o.Check = true
+	res, err = discrete.Attack(ctx, &lateLiar{Server: sim(t, "roc-auc", y, 2, 2), honest: honest.Queries}, o)
+	require.ErrorIs(t, err, decode.ErrInconsistent)
+	assert.True(t, res.Checked)
+	assert.False(t, res.Verified)
+}

@@ -48,7 +48,28 @@
 //
 // Rounding coarser than one label (10^−d ≥ 1/N for accuracy) or noise
 // leaves two counts possible: the attack then stops with an
-// *[AmbiguousError] and the labels known so far, never a guess.
+// *[AmbiguousError] and the labels known so far, never a guess. Two
+// threshold-crossing attacks read a label a query there instead:
+//
+//   - [Edge] (walk; accuracy and Brier) walks the count of right rows to
+//     a rounding edge, then toggles each row alone.
+//   - [Swap] (ROC AUC) is the pair swap [Whitehill16, Whitehill19]: for
+//     a ranking, 2U = 2·Σ y_i·rank_i − T(T + 1) (midranks for ties), so two
+//     rankings that differ by a row tied with its neighbour differ in 2U
+//     by y_b − y_a ∈ {−1, 0, 1}, at most one pair. A binary search along
+//     the path of such half-swaps from a random ranking (whose release is
+//     not AUC ½'s) to its reverse finds a step that changes the release:
+//     a rounding edge, 2U exactly at the bottom of one released value and
+//     one below it, and two rows of opposite labels. Each other row is
+//     then tied with a neighbour of known label (or with that pair) at the
+//     edge, and whether the release crosses back reads it: N − 2 probes,
+//     after about 2·log₂N queries of search, at any rounding (1,020 on
+//     1,000 rows at 2 decimals, EvalAI's default), with no class count
+//     assumed. The search needs one random ranking whose AUC leaves ½'s
+//     rounding: its spread is about 1/√(3N), so 2 decimals on 25,000
+//     balanced rows take about 6 tries, while 1 decimal on 1,000 rows or
+//     2 on 100,000 (under 1 % a try) usually stop it after 64 tries with
+//     nothing claimed. Noise moves edges: swap refuses it.
 //
 // # References
 //
@@ -60,6 +81,10 @@
 //     certain combinatorial properties", Canad. J. Math. 18 (1966) 42–48.
 //   - [Whitehill16] J. Whitehill, "Exploiting an Oracle that Reports AUC
 //     Scores in Machine Learning Contests", AAAI 2016, arXiv:1506.01339.
+//   - [Whitehill19] J. Whitehill, "How Does Knowledge of the AUC
+//     Constrain the Set of Possible Ground-Truth Labelings?", AAAI 2019,
+//     arXiv:1709.02418 (labels recovered with certainty through pairs of
+//     queries that swap ranks).
 //   - [EA] A. Aggarwal, S. Kasiviswanathan, Z. Xu, O. Feyisetan,
 //     N. Teissier, "Reconstructing Test Labels from Noisy Loss Scores
 //     (Extended Abstract)".

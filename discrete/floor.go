@@ -46,6 +46,28 @@ func Values(m Metric, n, k, decimals int) float64 {
 	return v
 }
 
+// ValuesOf is [Values] for the labels' class counts, which the floor's
+// bits ([LabelBits]) assume known: the AUC is then a multiple of
+// 1/(2n₀n₁) in [0, 1] (ties count ½), at most 2n₀n₁ + 1 values, n₀n₁ ≤
+// N²/4 and fewer for unbalanced classes (n₁ = N/10: 0.18·N² + 1, not
+// N²/2 + 1); the other metrics as Values.
+func ValuesOf(m Metric, labels []int, k, decimals int) float64 {
+	if m != AUC {
+		return Values(m, len(labels), k, decimals)
+	}
+	var n1 float64
+	for _, y := range labels {
+		if y == 1 {
+			n1++
+		}
+	}
+	v := 2*n1*(float64(len(labels))-n1) + 1
+	if decimals >= 0 {
+		v = math.Min(v, math.Pow(10, float64(decimals))+1)
+	}
+	return math.Min(v, Values(m, len(labels), k, decimals))
+}
+
 // LabelBits returns log₂ of the number of labelings of len(labels) rows
 // with the class counts of labels (classes in [0, k)): the multinomial
 // coefficient, at most N times the labels' empirical entropy.

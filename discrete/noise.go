@@ -12,7 +12,8 @@ import (
 // anew for every submission): the mean of m releases is within τ of the
 // exact score plus half a unit of the rounding, and τ + ½·10^−d must stay
 // below half of what one label changes the score (1/N; the multiclass
-// Brier score's 2/N; the AUC's 1/(2N) at least).
+// Brier score's 2/N; the AUC's 2/N at least, in the queries of Flip and
+// Group).
 //
 //   - Gaussian σ: the mean's noise is Gaussian of σ/√m, so
 //     τ = σ·√(2 ln(2Q/δ)/m) bounds all Q means with probability 1 − δ.

@@ -10,137 +10,19 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/labelinf/labelinf/internal/pgtest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 var dbKillSoak = flag.Int("dbkill-soak", 0, "TestPostgresKilledUnderLoad: kill PostgreSQL this many times (default 3) with 4× the load")
-
-// ownPostgres is a PostgreSQL server of one test, which the test may
-// kill -9 and start again (the shared one of env_test.go serves the
-// other tests).
-type ownPostgres struct {
-	t         *testing.T
-	bin, dir  string
-	dsn       string
-	asPG      func(name string, args ...string) *exec.Cmd
-	startArgs []string
-}
-
-func startOwnPostgres(t *testing.T) *ownPostgres {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: this test starts and kills its own PostgreSQL")
-	}
-	bin := pgBin()
-	if bin == "" {
-		need(t, "PostgreSQL", "apt-get install -y postgresql")
-	}
-	dir, err := os.MkdirTemp("", "labelinf-pgkill-")
-	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	p := &ownPostgres{t: t, bin: bin, dir: dir}
-	p.asPG = func(name string, args ...string) *exec.Cmd {
-		cmd := exec.Command(filepath.Join(bin, name), args...)
-		if os.Geteuid() == 0 {
-			cmd = exec.Command("runuser", append([]string{"-u", "postgres", "--", filepath.Join(bin, name)}, args...)...)
-		}
-		cmd.Dir = dir
-		return cmd
-	}
-	if os.Geteuid() == 0 {
-		out, err := exec.Command("chown", "postgres:postgres", dir).CombinedOutput()
-		require.NoError(t, err, "%s", out)
-	}
-	data := filepath.Join(dir, "data")
-	out, err := p.asPG("initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	p.startArgs = []string{"-D", data, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start",
-		"-o", fmt.Sprintf("-c listen_addresses='' -c unix_socket_directories=%s -c max_connections=100 -c fsync=on", dir)}
-	p.start()
-	t.Cleanup(func() {
-		p.asPG("pg_ctl", "-D", data, "-m", "immediate", "stop").Run()
-	})
-	p.dsn = fmt.Sprintf("host=%s user=postgres dbname=postgres sslmode=disable", dir)
-	return p
-}
-
-func (p *ownPostgres) start() {
-	p.t.Helper()
-	var out []byte
-	var err error
-	// After a kill -9 the old backends may hold the shared memory for a
-	// moment, and on a loaded machine the killed postmaster may linger as
-	// a zombie whose pid still answers kill(pid, 0), so that PostgreSQL
-	// takes its lock file for a live server: retry for up to a minute,
-	// removing a lock file whose postmaster is gone or a zombie.
-	deadline := time.Now().Add(time.Minute)
-	for {
-		out, err = p.asPG("pg_ctl", p.startArgs...).CombinedOutput()
-		if err == nil || time.Now().After(deadline) {
-			break
-		}
-		p.removeStaleLock()
-		time.Sleep(250 * time.Millisecond)
-	}
-	if err == nil {
-		return
-	}
-	log, _ := os.ReadFile(filepath.Join(p.dir, "log"))
-	p.t.Fatalf("pg_ctl start: %v: %s\n%s", err, out, log)
-}
-
-// removeStaleLock removes data/postmaster.pid when the process it names
-// no longer exists or is a zombie (killed, not yet reaped).
-func (p *ownPostgres) removeStaleLock() {
-	lock := filepath.Join(p.dir, "data", "postmaster.pid")
-	b, err := os.ReadFile(lock)
-	if err != nil {
-		return
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
-	if err != nil || pid <= 0 {
-		return
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err == nil {
-		// The state follows the command name in parentheses.
-		i := strings.LastIndexByte(string(stat), ')')
-		if i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z' {
-			return
-		}
-	}
-	os.Remove(lock)
-}
-
-// kill sends SIGKILL to the postmaster and every backend.
-func (p *ownPostgres) kill() {
-	p.t.Helper()
-	b, err := os.ReadFile(filepath.Join(p.dir, "data", "postmaster.pid"))
-	require.NoError(p.t, err)
-	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
-	require.NoError(p.t, err)
-	// Stop the postmaster first so that it forks no backend between the
-	// listing of its children and the kill: a backend left alive keeps the
-	// shared memory attached, and PostgreSQL then refuses to start.
-	syscall.Kill(pid, syscall.SIGSTOP)
-	children, _ := exec.Command("pgrep", "-P", strconv.Itoa(pid)).Output()
-	for _, f := range strings.Fields(string(children)) {
-		if c, err := strconv.Atoi(f); err == nil {
-			syscall.Kill(c, syscall.SIGKILL)
-		}
-	}
-	syscall.Kill(pid, syscall.SIGKILL)
-}
 
 // A killAnswer is one request of the load and what it was answered.
 type killAnswer struct {
@@ -164,18 +46,18 @@ type killAnswer struct {
 // go either way; retried with its key after the storm it is answered
 // from the database, stored exactly once.
 func TestPostgresKilledUnderLoad(t *testing.T) {
-	pg := startOwnPostgres(t)
+	pg := pgtest.Start(t, pgtest.Options{})
 	kills, clients, perClient := 3, 24, 40
 	if *dbKillSoak > 0 {
 		kills, perClient = *dbKillSoak, 160
 	}
 	ctx := context.Background()
-	db, err := sql.Open("pgx", pg.dsn)
+	db, err := sql.Open("pgx", pg.DSN)
 	require.NoError(t, err)
 	defer db.Close()
 	_, err = db.ExecContext(ctx, "CREATE DATABASE k")
 	require.NoError(t, err)
-	dsn := replaceDB(pg.dsn, "k")
+	dsn := pgtest.ReplaceDB(pg.DSN, "k")
 
 	r := rand.New(rand.NewPCG(27, 2))
 	hold, train := randLabels(r, 1000, 2), randLabels(r, 300, 2)
@@ -280,9 +162,9 @@ func TestPostgresKilledUnderLoad(t *testing.T) {
 		for count() < total*(k+1)/(kills+2) {
 			time.Sleep(20 * time.Millisecond)
 		}
-		pg.kill()
+		pg.Kill(t)
 		time.Sleep(time.Duration(300+rand.IntN(700)) * time.Millisecond)
-		pg.start()
+		pg.Restart(t)
 	}
 	wg.Wait()
 	close(stop)

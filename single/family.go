@@ -16,7 +16,6 @@ import (
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/internal/bigint"
-	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
@@ -63,27 +62,8 @@ func AttackFamily(ctx context.Context, s FamilyServer, opt FamilyOptions) (*deco
 	if err != nil {
 		return nil, err
 	}
-	return attackOneFamily(ctx, s, p.Theta, p.Decode, opt.ServerErr)
-}
-
-// attackOneFamily submits theta to s and decodes its one score: the
-// submit-and-decode steps that every single-query family attack shares
-// ([AttackFamily], [AttackPrimeLog]).
-func attackOneFamily(ctx context.Context, s FamilyServer, theta []*big.Float, read func(*big.Float, float64) (*decode.Result, error), serverErr float64) (*decode.Result, error) {
-	score, err := s.Score(ctx, theta)
-	if err != nil {
-		return nil, err
-	}
-	var r *decode.Result
-	err = ctxwait.Do(ctx, func() (err error) {
-		r, err = read(score, serverErr)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	r.Queries = 1
-	return r, nil
+	return oneQuery(ctx, func() (*big.Float, error) { return s.Score(ctx, p.Theta) },
+		func(x *big.Float) (*decode.Result, error) { return p.Decode(x, opt.ServerErr) })
 }
 
 // FamilyPlan is a planned single-query attack on a loss of the family.
@@ -290,20 +270,7 @@ func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*decode.Result
 		}
 	}
 	// Verify: the decoded labeling's weights must explain the score.
-	got := new(big.Float).SetPrec(wp)
-	for i, y := range labels {
-		if y == 1 {
-			got.Add(got, p.d[i])
-		}
-	}
-	got.Sub(got, s)
-	f, _ := got.Float64()
-	if math.Abs(f) > bound {
-		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", decode.ErrInconsistent, math.Abs(f), bound)
-	}
-	res := allKnown(labels)
-	res.Residual, res.Budget = math.Abs(f), bound
-	return res, nil
+	return verifyWeights(labels, p.d, s, wp, bound)
 }
 
 // MaxSeparationN bounds [Separation]'s exhaustive enumeration.

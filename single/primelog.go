@@ -212,22 +212,8 @@ func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*decode.Resu
 	if xi.Cmp(big.NewInt(1)) != 0 {
 		return nil, fmt.Errorf("%w: exp(N·(N·ℓ − c)) rounds to an integer that is not a product of distinct primes p_1 … p_N", decode.ErrInconsistent)
 	}
-	got := new(big.Float).SetPrec(wp)
-	for i, y := range labels {
-		if y == 1 {
-			got.Add(got, p.d[i])
-		}
-	}
-	got.Sub(got, s)
-	f, _ := got.Float64()
 	sf, _ := score.Float64()
-	bound := serverErr + math.Abs(sf)*float64(p.N)*math.Ldexp(1, -int(p.prec)+1)
-	if math.Abs(f) > bound {
-		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", decode.ErrInconsistent, math.Abs(f), bound)
-	}
-	res := allKnown(labels)
-	res.Residual, res.Budget = math.Abs(f), bound
-	return res, nil
+	return verifyWeights(labels, p.d, s, wp, serverErr+math.Abs(sf)*float64(p.N)*math.Ldexp(1, -int(p.prec)+1))
 }
 
 // AttackPrimeLog plans the attack with [PlanPrimeLog], submits θ to s
@@ -240,5 +226,6 @@ func AttackPrimeLog(ctx context.Context, s FamilyServer, opt PrimeLogOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	return attackOneFamily(ctx, s, p.Theta, p.Decode, opt.ServerErr)
+	return oneQuery(ctx, func() (*big.Float, error) { return s.Score(ctx, p.Theta) },
+		func(x *big.Float) (*decode.Result, error) { return p.Decode(x, opt.ServerErr) })
 }

@@ -1,8 +1,17 @@
-// This file builds the results of the single-query attacks.
+// This file builds the results of the single-query attacks and runs
+// their one query.
 
 package single
 
-import "github.com/labelinf/labelinf/decode"
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/labelinf/labelinf/decode"
+	"github.com/labelinf/labelinf/internal/ctxwait"
+)
 
 // newResult returns a result of n labels, all unknown.
 func newResult(n int) *decode.Result {
@@ -20,4 +29,45 @@ func allKnown(labels []int) *decode.Result {
 		r.Known[i] = true
 	}
 	return r
+}
+
+// oneQuery is a single-query attack's query: it gets the score of its one
+// prediction and decodes it with read, returning ctx's error within a
+// second of ctx being done (a decoding still running is left to finish in
+// the background).
+func oneQuery(ctx context.Context, score func() (*big.Float, error), read func(*big.Float) (*decode.Result, error)) (*decode.Result, error) {
+	x, err := score()
+	if err != nil {
+		return nil, err
+	}
+	var r *decode.Result
+	err = ctxwait.Do(ctx, func() (err error) {
+		r, err = read(x)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.Queries = 1
+	return r, nil
+}
+
+// verifyWeights returns the labeling as a verified result if its weights
+// (d[i] for each point labelled 1) explain s, N·score less the constant,
+// within bound; decode.ErrInconsistent wrapped otherwise.
+func verifyWeights(labels []int, d []*big.Float, s *big.Float, wp uint, bound float64) (*decode.Result, error) {
+	got := new(big.Float).SetPrec(wp)
+	for i, y := range labels {
+		if y == 1 {
+			got.Add(got, d[i])
+		}
+	}
+	got.Sub(got, s)
+	f, _ := got.Float64()
+	if math.Abs(f) > bound {
+		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", decode.ErrInconsistent, math.Abs(f), bound)
+	}
+	res := allKnown(labels)
+	res.Residual, res.Budget = math.Abs(f), bound
+	return res, nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/internal/bigint"
-	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
@@ -419,20 +418,8 @@ func (p *RobustPlan) Attack(ctx context.Context, s scorer.BigServer) (*decode.Re
 	if s.Prec() < p.Prec() {
 		return nil, &PrecisionError{Have: s.Prec(), Need: p.Prec()}
 	}
-	score, err := s.Score(ctx, p.Pred())
-	if err != nil {
-		return nil, err
-	}
-	var r *decode.Result
-	err = ctxwait.Do(ctx, func() (err error) {
-		r, err = p.Decode(score, s.Prec())
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	r.Queries = 1
-	return r, nil
+	return oneQuery(ctx, func() (*big.Float, error) { return s.Score(ctx, p.Pred()) },
+		func(x *big.Float) (*decode.Result, error) { return p.Decode(x, s.Prec()) })
 }
 
 // pollRowEvery is how often, in rows, a plan polls its context: a row

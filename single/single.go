@@ -369,18 +369,6 @@ func Attack(ctx context.Context, s scorer.RatServer, opts Options) (*decode.Resu
 	if err != nil {
 		return nil, err
 	}
-	score, err := s.Score(ctx, q.Prediction())
-	if err != nil {
-		return nil, err
-	}
-	var res *decode.Result
-	err = ctxwait.Do(ctx, func() (err error) {
-		res, err = q.Decode(score, opts)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	res.Queries = 1
-	return res, nil
+	return oneQuery(ctx, func() (*big.Float, error) { return s.Score(ctx, q.Prediction()) },
+		func(x *big.Float) (*decode.Result, error) { return q.Decode(x, opts) })
 }

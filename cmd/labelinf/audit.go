@@ -34,6 +34,8 @@ func runAudit(e *env, args []string) int {
 	honest := fs.String("honest", "", "honest teams: a `DIR` of team directories, each team's prediction files in name order, or of prediction files, one team each (overrides the config's honest)")
 	workers := fs.Int("workers", 0, "cells audited at once (`W` ≥ 1; default: over loopback HTTP twice the cores, at least 2, as cells wait on their servers' fsyncs; with -inprocess 2; the report does not depend on it)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	var qf queueFlags
+	qf.add(fs)
 	docs := fs.String("docs", "", "regenerate the documented audits (all, or the NAMEs given as arguments: imdb25k, small198, adult16k, accuracy1k) in the repository at `ROOT` (in process, no -config): docs/audit/NAME.json, .png, .svg and the tables of README.md and docs/AUDIT.md")
 	if !parseArgs(fs, args, stderr) {
 		return 2
@@ -44,6 +46,9 @@ func runAudit(e *env, args []string) int {
 	}
 	usage := func(format string, a ...any) int {
 		return usageError(stderr, "audit", fmt.Errorf(format, a...))
+	}
+	if err := qf.check(fs); err != nil {
+		return usage("%v", err)
 	}
 	switch {
 	case *docs != "" && (*config != "" || *competition != "" || bo.set() || *honest != "" || *out != "" || *asJSON):
@@ -95,6 +100,22 @@ func runAudit(e *env, args []string) int {
 			return usage("-honest: %v", err)
 		}
 	}
+	if *qf.dsn != "" {
+		rep, code, err := auditQueue(e, cfg, &qf, *quiet)
+		if err != nil {
+			return failure(stderr, "audit", err)
+		}
+		if rep == nil {
+			return code
+		}
+		if code := writeAuditReport(e, rep, *out, *asJSON); code != 0 {
+			return code
+		}
+		if n := failedCells(rep); n > 0 {
+			return failure(stderr, "audit", fmt.Errorf("%d cells failed on the queue after their attempts (their errors are in the report)", n))
+		}
+		return 0
+	}
 	if *workers == 0 {
 		*workers = 2
 		if !*inprocess {
@@ -124,18 +145,24 @@ func runAudit(e *env, args []string) int {
 		}
 		return failure(stderr, "audit", err)
 	}
-	if *out != "" {
-		if err := writeAuditFiles(*out, rep); err != nil {
-			return failure(stderr, "audit", err)
+	return writeAuditReport(e, rep, *out, *asJSON)
+}
+
+// writeAuditReport writes rep's files into out (if set) and prints it.
+func writeAuditReport(e *env, rep *audit.Report, out string, asJSON bool) int {
+	if out != "" {
+		if err := writeAuditFiles(out, rep); err != nil {
+			return failure(e.stderr, "audit", err)
 		}
 	}
-	if *asJSON {
-		err = rep.WriteJSON(stdout)
+	var err error
+	if asJSON {
+		err = rep.WriteJSON(e.stdout)
 	} else {
-		err = rep.WriteTable(stdout)
+		err = rep.WriteTable(e.stdout)
 	}
 	if err != nil {
-		return failure(stderr, "audit", err)
+		return failure(e.stderr, "audit", err)
 	}
 	return 0
 }

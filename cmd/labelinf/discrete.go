@@ -214,7 +214,11 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 	out.AttackCPUSeconds, out.ScorerCPUSeconds = ts.cpuSeconds(c1-c0, cok0 && cok1)
 	labels, known, verified := out.result(res, aerr)
 	floor := 0
-	if f, err := discrete.Floor(labelBits(truth, n, k), discrete.Values(ms.metric, n, k, ms.decimals)); err == nil {
+	values := discrete.Values(ms.metric, n, k, ms.decimals)
+	if truth != nil {
+		values = discrete.ValuesOf(ms.metric, truth, k, ms.decimals) // the class counts labelBits assumes
+	}
+	if f, err := discrete.Floor(labelBits(truth, n, k), values); err == nil {
 		floor = f
 	}
 	return finishAttack(e, a, &out, func(o attackOut) any { return discreteOut{attackOut: o, Floor: floor} }, labels, known, truth, verified, func() {

@@ -39,19 +39,27 @@ func TestAttackMetricsServed(t *testing.T) {
 		id, metric string
 		k          int
 		maxQ       int
+		decimals   string // the config's, "" for the metric's default
+		strategy   string
 	}{
-		{"acc", "accuracy", 2, 314},
-		{"acc3", "accuracy", 3, 1002},
-		{"auc", "roc-auc", 2, 313},
-		{"brier", "brier", 2, 126},
-		{"brier3", "brier", 3, 1002},
-		{"ll3", "float64-sklearn", 3, 200},
+		{"acc", "accuracy", 2, 314, "", ""},
+		{"acc3", "accuracy", 3, 1002, "", ""},
+		{"auc", "roc-auc", 2, 313, "", ""},
+		// EvalAI's default rounding: group cannot read a count there.
+		{"auc2", "roc-auc", 2, 1030, "2", "swap"},
+		{"brier", "brier", 2, 126, "", ""},
+		{"brier3", "brier", 3, 1002, "", ""},
+		{"ll3", "float64-sklearn", 3, 200, "", ""},
 	}
 	var cc []string
 	want := map[string]string{}
 	for _, c := range comps {
 		want[c.id] = labelFile(c.id+".txt", c.k)
-		cc = append(cc, fmt.Sprintf(`{"id":%q,"labels":%q,"classes":%d,"metric":%q}`, c.id, c.id+".txt", c.k, c.metric))
+		dec := ""
+		if c.decimals != "" {
+			dec = `,"decimals":` + c.decimals
+		}
+		cc = append(cc, fmt.Sprintf(`{"id":%q,"labels":%q,"classes":%d,"metric":%q%s}`, c.id, c.id+".txt", c.k, c.metric, dec))
 	}
 	cfg := filepath.Join(dir, "c.json")
 	require.NoError(t, os.WriteFile(cfg, []byte(`{"competitions":[`+strings.Join(cc, ",")+`]}`), 0o644))
@@ -95,6 +103,9 @@ func TestAttackMetricsServed(t *testing.T) {
 			assert.True(t, res.Verified)
 			assert.True(t, res.Checked)
 			assert.LessOrEqual(t, res.Queries, c.maxQ)
+			if c.strategy != "" {
+				assert.Equal(t, c.strategy, res.Strategy)
+			}
 			got, err := os.ReadFile(out)
 			require.NoError(t, err)
 			assert.Equal(t, want[c.id], string(got), "recovered labels")

@@ -13,7 +13,7 @@
 //	                [-strategy ATTACK] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
-//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk] [-n N] [-k K]
+//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk|swap] [-n N] [-k K]
 //	                [-seed S] [-labels FILE] [-noise KIND -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
@@ -28,9 +28,12 @@
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
 //	labelinf audit -config FILE [-competition ID] [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+//	labelinf audit -config FILE|-bundle PATH ... -queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]
 //	labelinf audit -docs ROOT
 //	labelinf audit -bundle PATH [-platform kaggle] [-phase NAME] [-labels FILE] [-column NAME] [-metric NAME]
 //	               [-decimals D] [-daily-limit N] [-public-fraction F] [-inprocess] [-json] [-out DIR] [-quiet]
+//	labelinf worker -queue DSN [-concurrency K] [-rescue-after D] [-id NAME] [-grace D] [-quiet]
+//	labelinf queue -queue DSN [-grant ROLE]
 //	labelinf score -platform codabench|evalai|huggingface -metric NAME -key KEY -secret-file FILE
 //	               [-defence FILE] [-ref PATH] [-res PATH] [-out DIR] [-split CODENAME] [-column NAME]
 //	labelinf mutnet [-form theorem9|rows|split|hash|position] [-features FILE | -n N -dim D] [-base MODEL.onnx]
@@ -241,6 +244,10 @@
 //	walk           threshold crossing by rows for a score rounded coarser than
 //	               one label: a walk to a rounding edge, then about N queries;
 //	               accuracy, brier
+//	swap           pair swap (Whitehill): a binary search along swapped ranks
+//	               to a rounding edge, then one tie of adjacent ranks a row:
+//	               about N + 2·log₂N queries at any rounding, 2 decimals
+//	               included; roc-auc, no noise
 //	split-flip     flip behind a public/private split: a row moves the public
 //	               score iff it is public, N + 1 queries (K = 2); accuracy,
 //	               brier
@@ -359,8 +366,12 @@
 // with -check) or walk (accuracy, brier, any K: the threshold
 // crossing for a score rounded coarser than one label, a walk to a
 // rounding edge and then a probe per row: about 1,100 queries at 2
-// decimals on 1,000 rows, with a windowed check that stays decisive);
-// auto picks walk where the rounding is coarser than one label, else the
+// decimals on 1,000 rows, with a windowed check that stays decisive)
+// or swap (roc-auc: Whitehill's pair swap, a binary search along a path of
+// swapped ranks to a rounding edge and then one tie of adjacent ranks per
+// row, at any rounding: 1,020 queries at 2 decimals on 1,000 rows with
+// -check, which there cannot tell one wrong label); auto picks walk (swap
+// for roc-auc) where the rounding is coarser than one label, else the
 // fewest planned queries; K > 2 is group, flip (N + 1 queries for K = 3) or
 // walk.
 // -noise bounded, gaussian or laplace -tau T (-delta D): fresh Gaussian or
@@ -369,7 +380,8 @@
 // (JSON): the information bound, log₂ of the labelings with the labels'
 // class counts over log₂ of the distinct scores one release can take.
 // Rounding too coarse for the walk to reach an edge (1 decimal on 1,000
-// balanced rows) stops the attack with no label reported.
+// balanced rows), or for 64 random rankings to leave AUC ½'s rounding
+// (swap), stops the attack with no label reported.
 //
 // # output files
 //
@@ -631,6 +643,27 @@
 // the same report, byte for byte. A missing or bad config, labels or
 // honest files exit 2.
 //
+// -queue DSN runs the grid's cells on a work queue instead of in this
+// process (package queue): River on the PostgreSQL database of DSN, its
+// own database, not the competition's. The coordinator (this command, as
+// the database's owner) stores the grid's input once by its SHA-256 (the
+// labels and the honest submissions by value: no path the workers must
+// share), inserts one job per cell, unique by the grid (the hash of its
+// input, seed included, and of this build's version) and the cell, so
+// that submitting twice inserts nothing and another build never reuses a
+// stale result, then waits and prints the report: byte for byte the
+// in-process report, whatever the workers and the order they finish in.
+// On a terminal it shows the cells done, running, failed and waiting and
+// an estimate of the time left; piped, it is quiet. -detach submits and
+// exits; the same command with -collect (nothing submitted) waits for
+// that grid and writes its report, e.g. after the coordinator was killed.
+// -cell-timeout (default 1h) bounds a cell and must exceed the longest;
+// -attempts (default 3) bounds a failing cell's runs, retried after 1, 2,
+// 4, … s: then its error is the cell's entry in the report ("FAILED: …",
+// neither measured nor stopped) and the command exits 1 after writing
+// the report. The workers must run the same build (the version is in
+// every job).
+//
 // -bundle PATH reads a platform's bundle instead of a config (package
 // platform, docs/PLATFORMS.md): a Codabench competition.yaml (version 2),
 // an EvalAI challenge_config.yaml or a Hugging Face conf.json with its
@@ -644,6 +677,32 @@
 // e.g. "decimals 2 (challenge_phase_splits[0].leaderboard_decimal_precision)".
 // A setting that is needed and given nowhere exits 2 naming the field.
 //
+// # worker
+//
+// labelinf worker runs cells of the work queue at DSN (package queue)
+// until SIGINT or SIGTERM, -concurrency K at once (one per core): audit
+// cells, each kind of cell registered once in package queue. It takes
+// only the jobs of its own build's version (its River queue carries the
+// version's hash), so a worker built from another commit refuses them;
+// it reads a grid's input once, checks its hash, runs the cell and writes
+// the result in the transaction that completes the job, exactly once. It
+// survives the database's restart (it reconnects). A worker killed with
+// kill -9 leaves its cell running until the leader worker's rescuer
+// (every 30 s) finds it older than -rescue-after (default 1h10m, above
+// the coordinator's -cell-timeout) and another worker runs it again. On
+// SIGTERM the running cells have -grace (default 1 min) to finish, then
+// are cancelled and retried elsewhere. Put the password in PGPASSWORD or
+// ~/.pgpass, not in the DSN; connect as the role labelinf queue -grant
+// set up. Deployment (one labelinf worker per machine, systemd or a
+// Kubernetes Deployment): docs/SCALE.md.
+//
+// # queue
+//
+// labelinf queue -queue DSN sets up a work queue's database as its owner
+// (River's migrations and the queue's tables; the coordinator does it
+// too), and with -grant ROLE gives an existing role what a worker needs
+// and nothing more: read the inputs, add results, work River's tables; no
+// CREATE, no change to an input or a result.
 // # score
 //
 // labelinf score is a platform's defended scoring step (also built alone,

@@ -56,6 +56,9 @@ var figures = map[string]figure{
 	"attack-family-brier-1000": {make: func(t *testing.T) string {
 		return attackField(t, "queries", "attack", "-scorer", "brier", "-n", "1000", "-strategy", "family", "-check", "-json")
 	}},
+	"attack-swap-auc-1000-2": {make: func(t *testing.T) string {
+		return attackField(t, "queries", "attack", "-scorer", "roc-auc,dec=2", "-n", "1000", "-check", "-json")
+	}},
 	"attack-family-brier-1000-exact": {make: func(t *testing.T) string {
 		return attackField(t, "queries", "attack", "-scorer", "brier,dec=none", "-n", "1000", "-strategy", "family", "-check", "-json")
 	}},

@@ -21,7 +21,7 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
                        [-strategy ATTACK] [-noise KIND -tau T -delta D]
                        [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
                        [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
-       labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk] [-n N] [-k K]
+       labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk|swap] [-n N] [-k K]
                        [-seed S] [-labels FILE] [-noise KIND -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
        labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
                        [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
@@ -36,9 +36,12 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
        labelinf repro [-all] [-quick] [-out DIR] [NAME...]
        labelinf audit -config FILE [-competition ID] [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
+       labelinf audit -config FILE|-bundle PATH ... -queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]
        labelinf audit -docs ROOT
        labelinf audit -bundle PATH [-platform kaggle] [-phase NAME] [-labels FILE] [-column NAME] [-metric NAME]
                       [-decimals D] [-daily-limit N] [-public-fraction F] [-inprocess] [-json] [-out DIR] [-quiet]
+       labelinf worker -queue DSN [-concurrency K] [-rescue-after D] [-id NAME] [-grace D] [-quiet]
+       labelinf queue -queue DSN [-grant ROLE]
        labelinf score -platform codabench|evalai|huggingface -metric NAME -key KEY -secret-file FILE
                       [-defence FILE] [-ref PATH] [-res PATH] [-out DIR] [-split CODENAME] [-column NAME]
        labelinf mutnet [-form theorem9|rows|split|hash|position] [-features FILE | -n N -dim D] [-base MODEL.onnx]
@@ -84,6 +87,8 @@ var commands = []command{
 	{name: "bits", run: runBits},
 	{name: "repro", run: runRepro},
 	{name: "audit", run: runAudit},
+	{name: "worker", run: runWorker, signalEnds: true},
+	{name: "queue", run: runQueue},
 	{name: "score", run: runScore},
 	{name: "mutnet", run: runMutnet},
 	{name: "inspect", run: runInspect},

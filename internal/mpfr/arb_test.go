@@ -251,7 +251,7 @@ var logExpReps = flag.Int("logexp.reps", 0, "run TestLogExpTable with this many 
 // against MPFR and Arb if its products cost what GMP's do (apa − bigmul +
 // GMP; Arb multiplies with GMP at these sizes, see MulTrace). It runs only when given -logexp.reps (it takes minutes):
 //
-//	go test -tags mpfr -count=1 -timeout 60m -run TestLogExpTable ./internal/mpfr -args -logexp.reps 5
+//	go test -tags mpfr -count=1 -timeout 60m -v -run TestLogExpTable ./internal/mpfr -args -logexp.reps 5
 //
 // and fails if apa, MPFR and rounded Arb disagree in any bit.
 func TestLogExpTable(t *testing.T) {
@@ -301,4 +301,51 @@ func TestLogExpTable(t *testing.T) {
 	tw.Flush()
 	fmt.Fprintf(os.Stdout, "CPU time per call, median of %d same-run repetitions (order rotated); results bit-identical to MPFR\n%s",
 		*logExpReps, sb.String())
+}
+
+// TestAgreeLarge checks apa's Log and Exp against MPFR bit for bit at
+// random precisions from 2·10^4 to 10^6 bits, where apa's products go
+// through bigmul's transform (10^5 and up) and Toom (below), on random
+// inputs of random magnitude; Arb's rounded ball must agree too. It takes
+// about ten seconds of CPU, so it runs without -short only.
+func TestAgreeLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about ten seconds of CPU")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(34, 3))
+	var cache apa.Consts
+	for i := range 6 {
+		prec := uint(2e4 + r.IntN(98e4))
+		if i == 0 {
+			prec = 1e6
+		}
+		x := randFloat(r, prec)
+		x.SetMantExp(x, r.IntN(9)-4)
+		mx := NewFloat(prec).SetBig(x)
+		bx := NewBall().SetFloat(mx)
+		ref, out := NewFloat(prec), NewFloat(prec)
+		for _, fn := range []ArbFunc{ArbLog, ArbExp} {
+			var got *big.Float
+			var err error
+			if fn == ArbLog {
+				ref.Log(mx)
+				got, err = cache.Log(new(big.Float).SetPrec(prec), x)
+			} else {
+				ref.Exp(mx)
+				got, err = cache.Exp(new(big.Float).SetPrec(prec), x)
+			}
+			require.NoError(t, err)
+			want := ref.Big()
+			assert.Equal(t, 0, got.Cmp(want), "apa fn %d at %d bits", fn, prec)
+			_, ok := out.ArbRound(bx, fn, arbGuard)
+			require.True(t, ok)
+			assert.Equal(t, 0, out.Big().Cmp(want), "arb fn %d at %d bits", fn, prec)
+		}
+		mx.Free()
+		bx.Free()
+		ref.Free()
+		out.Free()
+	}
 }

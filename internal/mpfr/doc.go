@@ -9,7 +9,7 @@
 //	apt-get install -y libmpfr-dev libgmp-dev libflint-arb-dev
 //	go test -tags mpfr ./internal/mpfr -run Agree        # bit equality
 //	go test -tags mpfr ./internal/mpfr -run '^$' -bench . -benchtime 5x
-//	go test -tags mpfr -count=1 -timeout 60m -run TestLogExpTable ./internal/mpfr -args -logexp.reps 5
+//	go test -tags mpfr -count=1 -timeout 60m -v -run TestLogExpTable ./internal/mpfr -args -logexp.reps 5
 //
 // The last prints the table of log and exp against MPFR and Arb
 // (BENCHMARKS.md). Arb returns a ball, not a rounded value: the harness
