@@ -77,7 +77,9 @@ type TargetFactory func(ctx context.Context, s Spec) (Target, error)
 // A metric other than a binary log-loss model (Spec.Model nil) is scored
 // by serve's metric (serve.ParseMetric), K-class rows included, and a
 // defence that needs per-row losses is refused for the metrics serve
-// refuses it for (accuracy, roc-auc, brier: no per-row loss there).
+// refuses it for (the parameter-free Ladder and noise keyed on the
+// losses of roc-auc: no per-row loss there); accuracy's and the Brier
+// score's per-row losses are serve's (serve.RowLosses).
 func InProcess(ctx context.Context, s Spec) (Target, error) {
 	ch, err := s.Cell.Defence.SimulationChain(len(s.Labels), s.Seed, nil)
 	if err != nil {
