@@ -466,7 +466,7 @@ func (r *run) swapHidden(ctx context.Context) (err error) {
 	}
 	query := func(lv []int) (*big.Rat, error) { return r.score(ctx, r.levelPred(lv)) }
 	type edge struct {
-		hi, lo         []int
+		hi, lo        []int
 		vPlus, vMinus *big.Rat
 	}
 	var edges []edge
