@@ -38,6 +38,10 @@ func discreteOptions(t Target, s discrete.Strategy) (discrete.Options, error) {
 		return discrete.Options{}, err
 	}
 	o := discrete.Options{Metric: m, N: t.N, K: t.K, Decimals: t.Decimals, Strategy: s}
+	// A public/private split hides rows from the score: swap then reads
+	// each row with a probe that moves the AUC whatever its label if it
+	// is public (discrete.Options.Hidden).
+	o.Hidden = s == discrete.Swap && t.Defence != nil && t.Defence.Split != nil
 	if t.Noise.Kind == scorer.NoNoise {
 		return o, nil
 	}
@@ -104,6 +108,9 @@ func discreteAttack(s discrete.Strategy) *Attack {
 				// At least one ranking and the N − 2 probes; at most
 				// discrete.Plan's count of tries and searches.
 				e.Low, e.High, e.Note = t.N-1, q, "random rankings until one leaves AUC ½'s rounding, a binary search to its edge, then a probe per row"
+				if o.Hidden {
+					e.Note = "behind a split: two edges, up to two probes a row; private rows stay unknown"
+				}
 			default:
 				e.Queries = q
 				if !discrete.Resolves(o) {

@@ -500,6 +500,9 @@ func (r *run) check(ctx context.Context) error {
 		p = make([]float64, r.n)
 		for i, y := range r.res.Labels {
 			p[i] = float64(y)
+			if y < 0 {
+				p[i] = 0.5 // a row swap left unknown (behind a split)
+			}
 		}
 	} else {
 		p = make([]float64, r.n*k)
