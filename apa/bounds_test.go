@@ -97,15 +97,6 @@ func TestSqrtRecipBounds(t *testing.T) {
 	if testing.Short() {
 		precs = precs[:10]
 	}
-	relErr := func(got *xf, want *big.Float) int {
-		var g big.Float
-		got.float(&g)
-		g.SetPrec(want.Prec()+64).Sub(&g, want)
-		if g.Sign() == 0 {
-			return -1 << 30
-		}
-		return g.MantExp(nil) - want.MantExp(nil) + 1 // ≥ log2 of the relative error
-	}
 	for _, wp := range precs {
 		for i := range 5 {
 			xb := randFloat(r, wp+40, -50, 50)
@@ -155,5 +146,98 @@ func TestKSeries(t *testing.T) {
 		c.Mul(c, c)
 		got := new(big.Rat).SetFrac(big.NewInt(kSeries[j].num), new(big.Int).Lsh(big.NewInt(1), uint(kSeries[j].shift)))
 		assert.Equal(t, 0, got.Cmp(c), "c_%d = %v, want %v", j, got, c)
+	}
+}
+
+// TestSqResidue checks the wrapped residue x − s² against the exact one,
+// for s = √x from sqrtPair at h bits, and that the square root built on
+// it keeps its bound above the precision where it is used.
+func TestSqResidue(t *testing.T) {
+	r := rand.New(rand.NewPCG(34, 19))
+	hs := []uint{1000, 20000}
+	if !testing.Short() {
+		hs = append(hs, 130000)
+	}
+	for _, h := range hs {
+		for i := range 3 {
+			n := 2*h - 16
+			var x, s, y, sq, got, want xf
+			var pow big.Int
+			x.setBig(randFloat(r, n, -30, 30))
+			var sc rootScratch
+			s.sqrtPair(&y, &sq, &x, h, &sc, 0)
+			want.sub(&x, &sq, 0)
+			require.True(t, got.sqResidue(&x, &s, h, &pow), "h=%d case %d: rejected", h, i)
+			var d xf
+			d.sub(&got, &want, 0)
+			assert.Equal(t, 0, d.sign(), "h=%d case %d: wrapped residue differs", h, i)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	for _, wp := range []uint{250000, 600000} {
+		var x, z xf
+		xb := randFloat(r, wp, -5, 5)
+		x.setBig(xb)
+		z.sqrt(&x, wp)
+		want := new(big.Float).SetPrec(2*wp + 64).Sqrt(xb)
+		assert.LessOrEqual(t, relErr(&z, want), 6-int(wp), "sqrt wp=%d", wp)
+	}
+}
+
+// relErr returns an upper bound of log2 of got's relative error against
+// want (computed at a higher precision).
+func relErr(got *xf, want *big.Float) int {
+	var g big.Float
+	got.float(&g)
+	g.SetPrec(want.Prec()+64).Sub(&g, want)
+	if g.Sign() == 0 {
+		return -1 << 30
+	}
+	return g.MantExp(nil) - want.MantExp(nil) + 1 // ≥ log2 of the relative error
+}
+
+// TestSubMulWrap checks c − a·b·2^k from the wrapped product against the
+// exact difference, for operands of both signs whose product cancels c's
+// leading bits, from word to transform sizes, and that a difference
+// beyond the bound given is rejected or exact, never wrapped.
+func TestSubMulWrap(t *testing.T) {
+	r := rand.New(rand.NewPCG(34, 20))
+	sizes := []uint{100, 5000}
+	if !testing.Short() {
+		sizes = append(sizes, 200000)
+	}
+	var pow big.Int
+	for _, n := range sizes {
+		for i := range 4 {
+			var a, b, c, d, got, want xf
+			a.setBig(randFloat(r, n, -10, 10))
+			b.setBig(randFloat(r, n/2, -10, 10))
+			if i&1 == 1 {
+				a.m.Neg(&a.m)
+			}
+			k := int64(i) - 1
+			// c = a·b·2^k + d with |d| about 2^(top(ab) − n/2).
+			c.mulExact(&a, &b)
+			c.e += k
+			d.setBig(randFloat(r, n, -10, 10))
+			d.e += c.top() - d.top() - int64(n/2)
+			if i&2 == 2 {
+				d.m.Neg(&d.m)
+			}
+			c.add(&c, &d, 0)
+			want.set(&d)
+			require.True(t, got.subMulWrap(&c, &a, &b, k, d.top()+1, &pow), "n=%d case %d: rejected", n, i)
+			var diff xf
+			diff.sub(&got, &want, 0)
+			assert.Equal(t, 0, diff.sign(), "n=%d case %d: c − a·b differs", n, i)
+			// With a bound 200 bits too small, the difference is rejected
+			// or, where the modulus still holds it, exact: never wrapped.
+			if got.subMulWrap(&c, &a, &b, k, d.top()-200, &pow) {
+				diff.sub(&got, &want, 0)
+				assert.Equal(t, 0, diff.sign(), "n=%d case %d: wrong bound, wrong value", n, i)
+			}
+		}
 	}
 }

@@ -20,7 +20,13 @@ import (
 // and swap for ROC AUC, whose public labels it reads behind a 30 %
 // public split too), a Ladder on accuracy is a cell serve refuses (not
 // measured), and nothing is reported stopped that was not measured.
+// Under -short with 300 rows, whose noise cells are measured rather than
+// projected (TestNoiseCellCheapestPlan projects them at 1,000).
 func TestAuditMetrics(t *testing.T) {
+	rows := 1000
+	if testing.Short() {
+		rows = 300
+	}
 	dec2 := 2
 	grid := []Cell{
 		{Name: "none"},
@@ -47,7 +53,7 @@ func TestAuditMetrics(t *testing.T) {
 		}{{"accuracy", 2}, {"accuracy", 3}, {"roc-auc", 2}, {"brier", 2}, {"float64-sklearn", 3}} {
 			t.Run(tg.name+"/"+tc.metric+"/"+string(rune('0'+tc.k)), func(t *testing.T) {
 				t.Parallel() // each Run has its own config, labels and target
-				cfg := &Config{ID: "m", Rows: 1000, LabelSeed: 3, Classes: tc.k, Metric: tc.metric, Grid: grid}
+				cfg := &Config{ID: "m", Rows: rows, LabelSeed: 3, Classes: tc.k, Metric: tc.metric, Grid: grid}
 				rep, err := Run(context.Background(), cfg, Options{Target: tg.f})
 				require.NoError(t, err)
 				cell := func(name string) CellResult {
@@ -113,14 +119,21 @@ func TestAuditMetrics(t *testing.T) {
 // "not measured". A design that fits the budget is run whole (AUC at
 // σ = 0.0005: 3,443 submissions, measured): its budgeted smaller blocks
 // outlasted the budget and left the cell to flip's projection, 3.2×.
+// Under -short the cases of those regressions and one of each metric
+// and K (5 of 8).
 func TestNoiseCellCheapestPlan(t *testing.T) {
 	for _, tc := range []struct {
 		metric string
 		k      int
 		sigma  float64
-	}{{"accuracy", 2, 0.0005}, {"accuracy", 2, 0.003}, {"accuracy", 2, 0.005}, {"accuracy", 3, 0.0005}, {"accuracy", 3, 0.003},
-		{"roc-auc", 2, 0.0005}, {"brier", 2, 0.0005}, {"brier", 2, 0.003}} {
+		short  bool
+	}{{"accuracy", 2, 0.0005, false}, {"accuracy", 2, 0.003, true}, {"accuracy", 2, 0.005, true}, {"accuracy", 3, 0.0005, false}, {"accuracy", 3, 0.003, true},
+		{"roc-auc", 2, 0.0005, true}, {"brier", 2, 0.0005, false}, {"brier", 2, 0.003, true}} {
+		if testing.Short() && !tc.short {
+			continue
+		}
 		t.Run(fmt.Sprintf("%s/%d/%g", tc.metric, tc.k, tc.sigma), func(t *testing.T) {
+			t.Parallel() // each Run has its own config, labels and target
 			d := defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: tc.sigma}}
 			cfg := &Config{ID: "m", Rows: 1000, LabelSeed: 3, Classes: tc.k, Metric: tc.metric, NoConfigured: true,
 				Grid: []Cell{{Name: "noise", Defence: d}}}
