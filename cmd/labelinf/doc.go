@@ -247,7 +247,8 @@
 //	swap           pair swap (Whitehill): a binary search along swapped ranks
 //	               to a rounding edge, then one tie of adjacent ranks a row:
 //	               about N + 2·log₂N queries at any rounding, 2 decimals
-//	               included; roc-auc, no noise
+//	               included (behind a split about 2N, private rows unknown);
+//	               roc-auc, no noise
 //	hybrid         carry's list top over binary digits read from the residual;
 //	               binary scorers whose model names its log (float64-sklearn,
 //	               torch-bce): the fewest queries there (also list-digits)
