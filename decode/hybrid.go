@@ -307,7 +307,7 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 		vb[j] = v[j][1]
 	}
 	a.fillBase()
-	defer st.neutralize(idx)
+	defer a.neutralize(idx)
 	var keep []hybSurv
 	st.readTopDigits(score, t, vb, k, newDigitTail(inc, nil, h.gd), budget, false,
 		func(j int, b uint64) { a.lo.Set(idx[j], rs[j].lo[b]) },

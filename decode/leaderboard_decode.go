@@ -84,7 +84,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	var explains func(l int, m uint32, above bool) bool
 	if st.emu {
 		explains = st.bracketTest(score, idx, rs)
-		defer st.neutralize(idx)
+		defer a.neutralize(idx)
 	} else {
 		bud := new(big.Float).SetFloat64(budget)
 		exact := new(big.Float).SetPrec(sumPrec)
@@ -239,13 +239,7 @@ func (st *lbState) updateBy(idx []int, nk int, label func(s, j int) uint8) int {
 	for _, i := range st.cD {
 		st.inD[i] = false
 	}
-	a.learn(idx, sigma)
-	got := 0
-	for _, c := range sigma {
-		if c >= 0 {
-			got++
-		}
-	}
+	got := a.learn(idx, sigma)
 	st.cD = st.cD[:0]
 	for _, j := range open {
 		st.cD = append(st.cD, idx[j])

@@ -90,8 +90,9 @@ func (a *multi) knownSum() *big.Float {
 	return c
 }
 
-// learn records the block's labels.
-func (a *multi) learn(idx, sigma []int) {
+// learn records the block's labels (−1: still unknown) and returns how
+// many it learned.
+func (a *multi) learn(idx, sigma []int) (got int) {
 	a.kSum = nil
 	for j, i := range idx {
 		if sigma[j] < 0 {
@@ -107,6 +108,7 @@ func (a *multi) learn(idx, sigma []int) {
 			a.dcount[sigma[j]][ditherIdx(i)]++
 		}
 		a.putRow(i)
+		got++
 	}
 	if a.leader != nil {
 		a.learnFollowers(idx, sigma)
@@ -125,6 +127,7 @@ func (a *multi) learn(idx, sigma []int) {
 	if a.emu != nil {
 		a.emuFactor = max(a.fac.min, a.emuFactor*a.fac.decay)
 	}
+	return got
 }
 
 // learnKnown records labels known before the attack (nil: none).
