@@ -140,32 +140,31 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		}
 		return a.k > 2 || largest.get(kb) <= r
 	}
-	for nUnk, q := a.n, 0; nUnk > 0; q++ {
-		if q%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+	// blocks walks the attack whose every block is the largest that fits:
+	// the first block's size and the number of blocks.
+	blocks := func(fits func(nUnk, kb int) bool) (first, count int, err error) {
+		for nUnk := a.n; nUnk > 0; count++ {
+			if count%1024 == 0 {
+				if err := ctx.Err(); err != nil {
+					return 0, 0, err
+				}
 			}
+			kb := 1
+			for kb < nUnk && fits(nUnk, kb+1) {
+				kb++
+			}
+			if nUnk == a.n {
+				first = kb
+			}
+			nUnk -= kb
 		}
-		kb := 1
-		for kb < nUnk && fitsCount(nUnk, kb+1) {
-			kb++
-		}
-		if nUnk == a.n {
-			f.FirstCount = kb
-		}
-		nUnk -= kb
-		f.BlockCount++
+		return first, count, nil
 	}
-	for nUnk := a.n; nUnk > 0; {
-		kb := 1
-		for kb < nUnk && fitsSep(nUnk, kb+1) {
-			kb++
-		}
-		if nUnk == a.n {
-			f.FirstSeparated = kb
-		}
-		nUnk -= kb
-		f.BlockSeparated++
+	if f.FirstCount, f.BlockCount, err = blocks(fitsCount); err != nil {
+		return nil, err
+	}
+	if f.FirstSeparated, f.BlockSeparated, err = blocks(fitsSep); err != nil {
+		return nil, err
 	}
 	f.SpreadBits = a.spreadBits(a.n, f)
 	for nUnk := float64(a.n); nUnk > 1e-9; f.Spread++ {
