@@ -295,8 +295,7 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	}
 	budget := a.budgetFor(idx, rs, false)
 	p := &blockPlan{rows: rs}
-	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
-	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
+	t := a.residual(score, p)
 	v := increments(rs)
 	inc := make([][]*big.Float, l)
 	for j := range inc {

@@ -380,7 +380,7 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 		return 0, errors.New("decode: kbin: the query does not match its design (internal error)")
 	}
 	budget := a.budgetFor(q.idx, q.rows, false)
-	t := new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(&blockPlan{rows: q.rows}))
+	t := a.residual(score, &blockPlan{rows: q.rows})
 	t0, v := q.offsets(nTop)
 	// The digits' value-0 offsets and their values' increments.
 	inc := make([][]*big.Float, q.l)

@@ -29,7 +29,7 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	defer a.neutralize(q.idx)
 	nd, nTop := q.nd, q.nd+q.k
 	budget := a.budgetFor(q.idx, q.rows, false)
-	t := new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(&blockPlan{rows: q.rows}))
+	t := a.residual(score, &blockPlan{rows: q.rows})
 	t0, v := q.offsets(nTop)
 	// The residual the tail must explain: t − T0 − top bits' sum, within
 	// [base − b, base + span + b].

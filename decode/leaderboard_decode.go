@@ -78,8 +78,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	nd := len(st.cD)
 	budget := a.budgetFor(idx, rs, false)
 	p := &blockPlan{rows: rs}
-	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
-	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
+	t := a.residual(score, p)
 	v := increments(rs)
 	var explains func(l int, m uint32, above bool) bool
 	if st.emu {

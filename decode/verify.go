@@ -17,8 +17,7 @@ import (
 // the block's sums are more than twice the budget apart, so it is the only
 // labeling that is.
 func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
-	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
-	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
+	t := a.residual(score, p)
 	if p.emu {
 		return a.decodeEmu(score, t, p)
 	}
@@ -34,6 +33,12 @@ func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
 		return nil, false
 	}
 	return sigma, true
+}
+
+// residual returns N·score − constC(p): the label-dependent part of the
+// sum, with the block's points counted from class 0.
+func (a *multi) residual(score *big.Rat, p *blockPlan) *big.Float {
+	return new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(p))
 }
 
 // constC returns the exact sum of every term that does not depend on the
@@ -191,7 +196,7 @@ func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, 
 	if err != nil {
 		return false, false, err
 	}
-	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
+	ns := a.nTimes(score)
 	ns.Sub(ns, c)
 	return ns.Abs(ns).Cmp(new(big.Float).SetFloat64(budget)) <= 0, minMove > 2*budget, nil
 }
