@@ -162,10 +162,7 @@ func (a *multi) learnKnown(known []int) error {
 // score with the exact sum of those rows' terms. It is decisive when one
 // wrong label would move the sum by more than twice the budget.
 func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, err error) {
-	w := 1
-	if a.k > 2 {
-		w = a.k
-	}
+	w := a.width()
 	pr := &scorer.Pred{K: a.k, P: make([]float64, a.n*w)}
 	c := new(big.Float).SetPrec(sumPrec)
 	for i, cl := range a.labels {
