@@ -17,7 +17,8 @@ import (
 // some attack recovers ≥ 99 % of the labels, verified (in process, and
 // over loopback HTTP against a real labelinf serve under -short's
 // absence); rounding to 2 decimals falls to the threshold crossing (walk,
-// and swap for ROC AUC), a Ladder on accuracy is a cell serve refuses (not
+// and swap for ROC AUC, whose public labels it reads behind a 30 %
+// public split too), a Ladder on accuracy is a cell serve refuses (not
 // measured), and nothing is reported stopped that was not measured.
 // Under -short with 300 rows, whose noise cells are measured rather than
 // projected (TestNoiseCellCheapestPlan projects them at 1,000).
@@ -32,6 +33,8 @@ func TestAuditMetrics(t *testing.T) {
 		{Name: "round 2", Defence: defence.Settings{Decimals: &dec2}},
 		{Name: "ladder", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}},
 		{Name: "noise", Defence: defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.0005}}},
+		{Name: "split", Defence: defence.Settings{Decimals: &dec2, Split: &defence.SplitSettings{Public: 0.3,
+			Seed: "0000000000000000000000000000000000000000000000000000000000000007"}}},
 	}
 	targets := []struct {
 		name string
@@ -82,6 +85,16 @@ func TestAuditMetrics(t *testing.T) {
 				if tc.metric != "float64-sklearn" {
 					assert.False(t, lad.Measured, "serve refuses the Ladder on %s: %s %s", tc.metric, lad.Note, lad.Verdict)
 					assert.False(t, lad.Stopped)
+				}
+				if sp := cell("split"); tc.metric == "roc-auc" {
+					// 30 % public at 2 decimals: the hidden pair swap reads
+					// every public label; the floor counts public labels.
+					assert.True(t, sp.Measured, sp.Note)
+					assert.False(t, sp.Stopped)
+					assert.Equal(t, "swap", sp.Best)
+					assert.GreaterOrEqual(t, sp.PublicVerified, 0.99)
+					assert.Less(t, sp.Floor.Submissions, r2.Floor.Submissions, "the split's floor counts its public labels")
+					t.Logf("roc-auc split: %s, best %s, %d submissions, floor %d", sp.Verdict, sp.Best, sp.Submissions, sp.Floor.Submissions)
 				}
 				nz := cell("noise")
 				t.Logf("%s K=%d noise: %s, best %s, %d submissions (extrapolated %v)", tc.metric, tc.k, nz.Verdict, nz.Best, nz.Submissions, nz.Extrapolated)
