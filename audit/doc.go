@@ -104,7 +104,10 @@
 // (noise, split, subsets, the honest set, the boosting vectors) derives
 // from Config.Seed and the cell's name, and the report holds no wall
 // time: one config gives byte-identical JSON, whatever the number of
-// workers and whichever of the two targets.
+// workers and whichever of the two targets. A [Plan] is the audit split
+// into its cells (NewPlan, RunCell, Report): it marshals with its inputs
+// by value, so that package queue runs the cells on other machines and
+// assembles the same report.
 //
 // # Hosts that evaluate models
 //
