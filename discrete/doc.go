@@ -44,6 +44,18 @@
 //     prediction's multiclass Brier score is 2(1 − accuracy), so the same
 //     attack reads it.
 //
+//   - [Rank] reads an unrounded ROC AUC whole: for a ranking,
+//     2U = Σ yᵢ·2ρᵢ − T(T + 1) over the midranks ρ, a weighted sum of all
+//     labels, not only a subset's count. With T read exactly by the first
+//     query, a block of m unknown rows is ranked among the known rows,
+//     gaps of 2^(j−1) − 1 known rows apart, above the other unknown rows
+//     tied: the block's 2^m weighted sums differ (checked when it is
+//     laid out) and one query reads them all; m grows as log₂ of the
+//     known rows (rankDesign): 120 queries for N = 1,000 with the check,
+//     against group's 313 and the floor's 53; 1,898 for 25,000 (5,119,
+//     886). It needs the AUC to tell every 2U apart: unrounded, or
+//     rounded finer than 1/(2N²).
+//
 // [Floor] is the information bound a host compares these counts with.
 //
 // Rounding coarser than one label (10^−d ≥ 1/N for accuracy) or noise
