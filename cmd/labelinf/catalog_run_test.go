@@ -102,5 +102,8 @@ func TestAttackRunsEveryEntry(t *testing.T) {
 			ran++
 		})
 	}
-	assert.GreaterOrEqual(t, ran, len(catalog.All())-1)
+	// Every attack runs but one, and those that need a public/private
+	// split (split-flip), which no simulated scorer here has: the audit
+	// runs them, in process and against labelinf serve over HTTP.
+	assert.GreaterOrEqual(t, ran, len(catalog.All())-2)
 }

@@ -252,6 +252,9 @@
 //	rank           an unrounded AUC read as Σ y·2·rank: blocks of unknown
 //	               rows spaced among known ones, about log₂(known rows)
 //	               labels a query (119 queries for N = 1,000); roc-auc
+//	split-flip     flip behind a public/private split: a row moves the public
+//	               score iff it is public, N + 1 queries (K = 2); accuracy,
+//	               brier
 //	hybrid         carry's list top over binary digits read from the residual;
 //	               binary scorers whose model names its log (float64-sklearn,
 //	               torch-bce): the fewest queries there (also list-digits)
@@ -610,8 +613,13 @@
 // are an embedded data set with features (adult_test: logistic regression
 // and MLP checkpoints, in Go), synthetic improving teams otherwise.
 // Attacks run for real up to the config's measure (4,000 submissions) and
-// are projected beyond it, marked "~". A metric no attack here applies to
-// (accuracy, roc-auc, K > 2) is "not measured", never "stopped".
+// are projected beyond it, marked "~". A cell no attack here applies to, or
+// that the attacks of accuracy, roc-auc or brier (which do not read every
+// defence) do not break, is "not measured", never "stopped"; a defence serve
+// refuses on the metric (the parameter-free Ladder on roc-auc) is "not
+// applicable (serve refuses)". The honest cost is measured under the
+// metric itself (accuracy, roc-auc, brier, K classes: the synthetic teams'
+// rows put their probability of the true label on it, the rest spread).
 //
 // -config names a JSON or YAML file with serve's competition fields (id,
 // labels or dataset or rows, classes, metric as -assume takes it, clip,
