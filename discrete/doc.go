@@ -22,27 +22,43 @@
 // labels must add up to it).
 //
 //   - [Flip] weighs one row per query: N queries.
+//
 //   - [Group] weighs the subsets of a coin-weighing design, the 0/1 form
 //     of the Cantor–Mills doubling [CM66] (weigh.go): with 2^(t+1) − 1
 //     weighings it determines t·2^t + 1 = 1, 3, 9, 25, 65, 161, 385, 897, 2,049
 //     … rows, about 2N/log₂N queries (314 for N = 1,000), decoded exactly
 //     level by level; the information bound is N/log₂(N + 1) [ER63].
+//
 //   - [Family] reads the binary Brier score as the squared Euclidean loss
 //     of the loss family [EA, (10)] through single.AttackFamilyMulti [EA,
 //     Theorem 5]: M rows per query weighted 2^j, M as large as the
 //     rounding allows (6 at 5 decimals for N = 1,000: 126 queries; 20
 //     unrounded: 51).
+//
 //   - K classes, [Group]: each weighing S is sent K − 1 times, S on class
 //     c and the rest on class 0, whose count of right rows n₀ − a₀ + a_c
 //     gives every class count a_c of S; each class indicator is then
 //     decoded on the same design: (K − 1)·q + 1 queries (626 for K = 3 at
 //     N = 1,000).
+//
 //   - K classes, [Flip]: the all-class-0 prediction reads n₀,
 //     then each row moved to class 1 changes the count of right rows by
 //     −1, +1 or 0 (label 0, 1, or ≥ 2), and rows of labels ≥ 2 are moved
 //     to the other classes in turn: N + 1 queries for K = 3. A one-hot
 //     prediction's multiclass Brier score is 2(1 − accuracy), so the same
 //     attack reads it.
+//
+//   - [Rank] reads an unrounded ROC AUC whole: for a ranking,
+//     2U = Σ yᵢ·2ρᵢ − T(T + 1) over the midranks ρ, a weighted sum of all
+//     labels, not only a subset's count. With T read exactly by the first
+//     query, a block of m unknown rows is ranked among the known rows,
+//     gaps of 2^(j−1) − 1 known rows apart, above the other unknown rows
+//     tied: the block's 2^m weighted sums differ (checked when it is
+//     laid out) and one query reads them all; m grows as log₂ of the
+//     known rows (rankDesign): 120 queries for N = 1,000 with the check,
+//     against group's 313 and the floor's 53; 1,898 for 25,000 (5,119,
+//     886). It needs the AUC to tell every 2U apart: unrounded, or
+//     rounded finer than 1/(2N²).
 //
 // [Floor] is the information bound a host compares these counts with.
 //
@@ -69,7 +85,16 @@
 //     rounding: its spread is about 1/√(3N), so 2 decimals on 25,000
 //     balanced rows take about 6 tries, while 1 decimal on 1,000 rows or
 //     2 on 100,000 (under 1 % a try) usually stop it after 64 tries with
-//     nothing claimed. Noise moves edges: swap refuses it.
+//     nothing claimed. Noise moves edges: swap refuses it. Behind a
+//     public/private split ([Options.Hidden]) a private row never moves
+//     the score, so a neighbour's relation cannot be read through it:
+//     swap then ranks a random half strictly above the rest, tied, finds
+//     an edge on that half's reversal, and moves each tied row just
+//     above the tie at both edges (2U moves by n₀ or −n₁ of the tie's
+//     other public rows, by 0 if it is private): public 0, public 1 or
+//     unknown; the public rows read then raise a second, monotone edge
+//     for the first half. About 1.9N queries (1,888 on 1,000 rows with
+//     30 % public at 2 decimals); private rows stay unknown.
 //
 // # References
 //
