@@ -48,7 +48,8 @@ func TestDefenceConfigErrors(t *testing.T) {
 		{"training rows without thresholdout", `"defence": {}, "train_labels": "l.txt"`, `training rows serve only Thresholdout`},
 		{"thresholdout budget", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 0}}, "train_labels": "l.txt", "defence_state_file": "st.json"`, `B ≥ 1`},
 		{"bad training labels", `"defence": {"thresholdout": {"t": 0.01, "sigma": 0.001, "budget": 1}}, "train_labels": "short", "defence_state_file": "st.json"`, `train_labels`},
-		{"ladder on accuracy", `"metric": "accuracy", "defence": {"ladder": {"kind": "fixed"}}, "defence_state_file": "st.json"`, `per-row loss`},
+		{"free ladder on roc-auc", `"metric": "roc-auc", "defence": {"ladder": {"kind": "parameter-free"}}, "defence_state_file": "st.json"`, `per-row loss`},
+		{"noise keyed on the losses of roc-auc", `"metric": "roc-auc", "defence": {"noise": {"kind": "gaussian", "scale": 0.01, "key": "losses"}}, "defence_secret_file": "short"`, `per-row loss`},
 		{"free ladder after subset", `"defence": {"subset": 2, "ladder": {"kind": "parameter-free"}}, "defence_state_file": "st.json"`, `cannot follow a Subset`},
 		{"seed without defence", seed, `need a defence`},
 		{"state file without a defence", `"defence_state_file": "st.json"`, `need a defence`},
@@ -101,6 +102,7 @@ func submitScore(t *testing.T, e *env, tok string, p []float64) string {
 // name, per-row losses, the metric's exact score on the rows in scope);
 // the Ladder repeats its best to a worse submission, per team when set.
 func TestDefenceServed(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	r := rand.New(rand.NewPCG(3, 4))
 	const n = 300
 	labels := randLabels(r, n, 2)
@@ -247,6 +249,7 @@ func TestThresholdoutServed(t *testing.T) {
 // two submissions of one prediction and never replays after a restart
 // (a new per-process nonce).
 func TestDefenceNoiseRestart(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	r := rand.New(rand.NewPCG(8, 9))
 	const n = 200
 	labels := randLabels(r, n, 2)
@@ -277,6 +280,7 @@ func TestDefenceNoiseRestart(t *testing.T) {
 // (a worse submission still gets the best) and Thresholdout's spent
 // budget, with no state file.
 func TestDefenceStateRestart(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	r := rand.New(rand.NewPCG(10, 11))
 	const n, nt = 300, 200
 	hold, train := randLabels(r, n, 2), randLabels(r, nt, 2)
@@ -328,6 +332,7 @@ func TestDefenceStateRestart(t *testing.T) {
 // disagrees with the database (or does not fit the competition) stops
 // the server from starting.
 func TestDefenceStateImport(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	r := rand.New(rand.NewPCG(12, 13))
 	const n = 300
 	hold := randLabels(r, n, 2)
