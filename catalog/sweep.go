@@ -166,8 +166,11 @@ type SweepRun struct {
 	// Verified: every label recovered, verified by the attack, and equal
 	// to the labeling (checked against it).
 	Verified bool `json:"verified"`
-	// CPUSeconds is the attacker's CPU time (the simulated scorer's
-	// excluded); nil where the thread clock cannot be read.
+	// CPUSeconds is the attacker's CPU time on the thread that ran the
+	// attack (the simulated scorer's excluded, and the garbage
+	// collector's work on other threads: cells run at once in one
+	// process do not count each other's); nil where the thread clock
+	// cannot be read.
 	CPUSeconds *float64 `json:"cpu_seconds,omitempty"`
 	// Error is why the cell has no result (an attack's error, or the
 	// queue's after its attempts).

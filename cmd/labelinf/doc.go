@@ -414,7 +414,11 @@
 // the attacks that ran, the runs verified (every label recovered,
 // verified by the attack and equal to the labeling), the queries of the
 // verified runs (max (mean, min)) and the attacker's CPU seconds (median
-// / max; the simulated scorer's excluded), then each run that did not
+// / max) on the thread that runs it (the simulated scorer's excluded, and
+// the garbage collector's work on other threads too, so that cells run at
+// once on one worker do not count each other's: labelinf attack's
+// attacker CPU, the whole process's, is higher, about twice at N =
+// 25,000), then each run that did not
 // verify; with -json the configuration, the rows and every run (scorer,
 // labeling, attack, queries, verified, cpu_seconds, error). It exits 1 if
 // any run did not verify.
