@@ -197,3 +197,47 @@ func relErr(got *xf, want *big.Float) int {
 	}
 	return g.MantExp(nil) - want.MantExp(nil) + 1 // ≥ log2 of the relative error
 }
+
+// TestSubMulWrap checks c − a·b·2^k from the wrapped product against the
+// exact difference, for operands of both signs whose product cancels c's
+// leading bits, from word to transform sizes, and that a difference
+// beyond the bound given is rejected or exact, never wrapped.
+func TestSubMulWrap(t *testing.T) {
+	r := rand.New(rand.NewPCG(34, 20))
+	sizes := []uint{100, 5000}
+	if !testing.Short() {
+		sizes = append(sizes, 200000)
+	}
+	var pow big.Int
+	for _, n := range sizes {
+		for i := range 4 {
+			var a, b, c, d, got, want xf
+			a.setBig(randFloat(r, n, -10, 10))
+			b.setBig(randFloat(r, n/2, -10, 10))
+			if i&1 == 1 {
+				a.m.Neg(&a.m)
+			}
+			k := int64(i) - 1
+			// c = a·b·2^k + d with |d| about 2^(top(ab) − n/2).
+			c.mulExact(&a, &b)
+			c.e += k
+			d.setBig(randFloat(r, n, -10, 10))
+			d.e += c.top() - d.top() - int64(n/2)
+			if i&2 == 2 {
+				d.m.Neg(&d.m)
+			}
+			c.add(&c, &d, 0)
+			want.set(&d)
+			require.True(t, got.subMulWrap(&c, &a, &b, k, d.top()+1, &pow), "n=%d case %d: rejected", n, i)
+			var diff xf
+			diff.sub(&got, &want, 0)
+			assert.Equal(t, 0, diff.sign(), "n=%d case %d: c − a·b differs", n, i)
+			// With a bound 200 bits too small, the difference is rejected
+			// or, where the modulus still holds it, exact: never wrapped.
+			if got.subMulWrap(&c, &a, &b, k, d.top()-200, &pow) {
+				diff.sub(&got, &want, 0)
+				assert.Equal(t, 0, diff.sign(), "n=%d case %d: wrong bound, wrong value", n, i)
+			}
+		}
+	}
+}

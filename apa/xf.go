@@ -525,9 +525,12 @@ func (z *xf) sqrt(x *xf, wp uint) *xf {
 // exactly from the level below (sqrtPair): about 1.2 products at 10^5
 // bits (profile of BenchmarkLogExpWarm), against 1.6 for the plain coupled
 // iteration and more for a reciprocal square root ladder followed by
-// Karp–Markstein's step. Where s² would be a square in bigmul's transform,
-// only x − s² is formed, from s² modulo 2^N − 1 (residueOf): log and exp
-// at 10^6 bits take 0.93 of the CPU time of squaring s exactly.
+// Karp–Markstein's step. Where the operands are long (!squareSplits),
+// the three products whose top bits cancel a known value (s² against x,
+// 2s·q₀ against r, 2sy against 1) are formed only modulo 2^N − 1 for an N
+// just above the difference's bound (residueOf, subMulWrap; the
+// wrap-around trick [MCA, §2.3.3]): log and exp at 10^6 bits take 0.93
+// of the CPU time with s² alone wrapped, 0.86 of it with none.
 func (z *xf) sqrtS(x *xf, wp uint, sc *rootScratch) *xf {
 	if x.m.Sign() == 0 {
 		return z.setInt64(0)
@@ -567,9 +570,15 @@ func (s *xf) sqrtTop(x *xf, n uint, sc *rootScratch) *xf {
 	L.t.mul(&L.y, &L.v, h/2+8)
 	// ρ = r − 2s·q₀, about 2^(−h/2) relative to r, to the absolute
 	// precision of r.
-	L.w.mul(&L.u, &L.t, n-h+16)
-	L.w.e++
-	L.v.sub(&L.v, &L.w, n-h+16)
+	// |ρ| < |r|·2^(7−h/2) (the error analysis below): where s is long
+	// (!squareSplits(h)), ρ comes from 2s·q₀ modulo 2^N − 1, whose top
+	// h/2 bits, which cancel r's, are never formed.
+	if squareSplits(h) || !L.w.subMulWrap(&L.v, &L.u, &L.t, 1, L.v.top()+8-int64(h/2), &L.pow) {
+		L.w.mul(&L.u, &L.t, n-h+16)
+		L.w.e++
+		L.w.sub(&L.v, &L.w, n-h+16)
+	}
+	L.v.set(&L.w)
 	// q = q₀ + y·ρ; y·ρ is about 2^(−3h/2) relative to s.
 	L.w.mul(&L.y, &L.v, n+24-h-h/2)
 	L.t.add(&L.t, &L.w, n-h+16)
@@ -617,9 +626,15 @@ func (s *xf) sqrtPair(y, sq, x *xf, n uint, sc *rootScratch, depth int) *xf {
 	// where it is built from the level below).
 	L.residueOf(x, h, n, sc, depth+1)
 	// 2sy − 1 = υ, about 2^(−h/2).
-	L.t.mul(&L.u, &L.y, h+4)
-	L.t.e++
-	L.t.subOne(&L.pow)
+	// |υ| < 2^(6−h/2): where s is long, 1 − 2sy comes from 2sy modulo
+	// 2^N − 1, whose top h/2 bits, which cancel 1's, are never formed.
+	if squareSplits(h) || !L.t.subMulWrap(bigOneXf, &L.u, &L.y, 1, 7-int64(h/2), &L.pow) {
+		L.t.mul(&L.u, &L.y, h+4)
+		L.t.e++
+		L.t.subOne(&L.pow)
+	} else {
+		L.t.m.Neg(&L.t.m) // υ = −(1 − 2sy)
+	}
 	// y' = y − y·υ, to h bits.
 	L.w.mul(&L.y, &L.t, h/2+8)
 	y.sub(&L.y, &L.w, h+2)
@@ -697,12 +712,7 @@ func (r *xf) sqResidue(x, s *xf, h uint, pow *big.Int) bool {
 		X.Rsh(&x.m, uint(e0-x.e))
 	}
 	_, Nw := bigmul.MulWrap(&r.m, &s.m, &s.m, N)
-	// X mod 2^Nw − 1, by folding its Nw-bit blocks.
-	for uint(X.BitLen()) > Nw {
-		pow.Rsh(&X, Nw)
-		lowBits(&X, Nw)
-		X.Add(&X, pow)
-	}
+	foldMod(&X, Nw, pow) // X mod 2^Nw − 1
 	// d = X − s² mod 2^Nw − 1, in (−2^(Nw−1), 2^(Nw−1)).
 	r.m.Sub(&X, &r.m)
 	pow.SetInt64(1)
@@ -719,6 +729,70 @@ func (r *xf) sqResidue(x, s *xf, h uint, pow *big.Int) bool {
 	}
 	r.e = e0
 	return uint(r.m.BitLen())+20 <= Nw
+}
+
+// subMulWrap sets z to c − a·b·2^k exactly, on the grid of c and of
+// a·b·2^k, given that |c − a·b·2^k| < 2^bound, and reports whether it
+// could; z must not be c, a or b. Like sqResidue, it forms a·b only
+// modulo 2^N − 1 (bigmul.MulWrap) for an N 32 bits above the bound over
+// the grid, so that the product's high bits, which cancel c's, cost
+// nothing, and rejects (ok = false) a difference not below 2^(N−20) in
+// absolute value, which the bound excludes.
+func (z *xf) subMulWrap(c, a, b *xf, k, bound int64, pow *big.Int) bool {
+	if a.m.Sign() == 0 || b.m.Sign() == 0 || c.m.Sign() == 0 {
+		return false
+	}
+	e0 := a.e + b.e + k // the product's grid
+	g := min(e0, c.e)
+	if bound < g {
+		return false
+	}
+	N := uint(max(bound-g+32, int64(max(a.m.BitLen(), b.m.BitLen()))+1))
+	var ua, ub, C big.Int
+	ua.Abs(&a.m)
+	ub.Abs(&b.m)
+	_, Nw := bigmul.MulWrap(&z.m, &ua, &ub, N)
+	M := new(big.Int).Lsh(bigOne, Nw)
+	M.Sub(M, bigOne) // 2^Nw − 1
+	// The product on the grid g: a rotation by e0 − g bits modulo M.
+	if s := uint(e0 - g); s > 0 {
+		z.m.Lsh(&z.m, s%Nw)
+		foldMod(&z.m, Nw, pow)
+	}
+	if a.m.Sign()*b.m.Sign() < 0 && z.m.Sign() != 0 {
+		z.m.Sub(M, &z.m)
+	}
+	// c on the grid g, modulo M.
+	C.Lsh(&c.m, uint(c.e-g))
+	neg := C.Sign() < 0
+	C.Abs(&C)
+	foldMod(&C, Nw, pow)
+	if neg && C.Sign() != 0 {
+		C.Sub(M, &C)
+	}
+	// c − a·b mod M, in (−M/2, M/2].
+	z.m.Sub(&C, &z.m)
+	if z.m.Sign() < 0 {
+		z.m.Add(&z.m, M)
+	}
+	M.Rsh(M, 1)
+	if z.m.Cmp(M) > 0 {
+		M.Lsh(M, 1)
+		M.Add(M, bigOne)
+		z.m.Sub(&z.m, M)
+	}
+	z.e = g
+	return uint(z.m.BitLen())+20 <= Nw
+}
+
+// foldMod reduces z ≥ 0 modulo 2^n − 1 into [0, 2^n), by adding its
+// n-bit blocks; pow is scratch.
+func foldMod(z *big.Int, n uint, pow *big.Int) {
+	for uint(z.BitLen()) > n {
+		pow.Rsh(z, n)
+		lowBits(z, n)
+		z.Add(z, pow)
+	}
 }
 
 // lowBits sets z ≥ 0 to its n low bits.

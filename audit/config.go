@@ -519,12 +519,13 @@ func parseMetric(name, clip string) (*scorer.Model, float64, error) {
 		}
 		l.Eps = clip
 	}
-	out := &scorer.Model{Name: m.Name, Loss: l, Decimals: -1, Desc: m.Desc}
+	mname := m.Name
 	if clip != "" {
-		out.Name += " clip=" + clip
-		// Rebuild through ParseModel's checks: Validate parses the clip.
+		mname += " clip=" + clip
 	}
-	if err := out.Validate(); err != nil {
+	// Rebuilt through ParseModel's checks, its clip parsed once.
+	out, err := scorer.NewModel(scorer.Model{Name: mname, Loss: l, Decimals: -1, Desc: m.Desc})
+	if err != nil {
 		return nil, 0, fmt.Errorf("audit: metric %q: %w", name, err)
 	}
 	eps := 1e-300

@@ -20,7 +20,7 @@ func (c *competition) discreteMetric() (discrete.Metric, bool) {
 }
 
 // discreteFloor is the information bound of the cell for a metric of
-// package discrete: the labels' bits given their class counts
+// package discrete: the public labels' bits given their class counts
 // (discrete.LabelBits) over the bits of one
 // released score at the cell's rounding (discrete.Floor, ValuesOf); noise
 // is not counted, which keeps it a lower bound.
@@ -34,9 +34,20 @@ func (c *cellRun) discreteFloor() (int, error) {
 	if d := c.cell.Defence.Decimals; d != nil {
 		dec = *d
 	}
-	v := discrete.ValuesOf(m, c.comp.labels, k, dec)
+	// Behind a split the score is over the public rows and the attack's
+	// goal is their labels: their bits over the values of their score.
+	var pub []int
+	for i, p := range c.public {
+		if p {
+			pub = append(pub, c.comp.labels[i])
+		}
+	}
+	if len(pub) == 0 {
+		pub = c.comp.labels
+	}
+	v := discrete.ValuesOf(m, pub, k, dec)
 	if math.IsInf(v, 0) {
 		return 0, nil
 	}
-	return discrete.Floor(discrete.LabelBits(c.comp.labels, k), v)
+	return discrete.Floor(discrete.LabelBits(pub, k), v)
 }

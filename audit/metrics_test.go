@@ -17,15 +17,24 @@ import (
 // some attack recovers ≥ 99 % of the labels, verified (in process, and
 // over loopback HTTP against a real labelinf serve under -short's
 // absence); rounding to 2 decimals falls to the threshold crossing (walk,
-// and swap for ROC AUC), a Ladder on accuracy is a cell serve refuses (not
+// and swap for ROC AUC, whose public labels it reads behind a 30 %
+// public split too), a Ladder on accuracy is a cell serve refuses (not
 // measured), and nothing is reported stopped that was not measured.
+// Under -short with 300 rows, whose noise cells are measured rather than
+// projected (TestNoiseCellCheapestPlan projects them at 1,000).
 func TestAuditMetrics(t *testing.T) {
+	rows := 1000
+	if testing.Short() {
+		rows = 300
+	}
 	dec2 := 2
 	grid := []Cell{
 		{Name: "none"},
 		{Name: "round 2", Defence: defence.Settings{Decimals: &dec2}},
 		{Name: "ladder", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}},
 		{Name: "noise", Defence: defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.0005}}},
+		{Name: "split", Defence: defence.Settings{Decimals: &dec2, Split: &defence.SplitSettings{Public: 0.3,
+			Seed: "0000000000000000000000000000000000000000000000000000000000000007"}}},
 	}
 	targets := []struct {
 		name string
@@ -44,7 +53,7 @@ func TestAuditMetrics(t *testing.T) {
 		}{{"accuracy", 2}, {"accuracy", 3}, {"roc-auc", 2}, {"brier", 2}, {"float64-sklearn", 3}} {
 			t.Run(tg.name+"/"+tc.metric+"/"+string(rune('0'+tc.k)), func(t *testing.T) {
 				t.Parallel() // each Run has its own config, labels and target
-				cfg := &Config{ID: "m", Rows: 1000, LabelSeed: 3, Classes: tc.k, Metric: tc.metric, Grid: grid}
+				cfg := &Config{ID: "m", Rows: rows, LabelSeed: 3, Classes: tc.k, Metric: tc.metric, Grid: grid}
 				rep, err := Run(context.Background(), cfg, Options{Target: tg.f})
 				require.NoError(t, err)
 				cell := func(name string) CellResult {
@@ -77,6 +86,16 @@ func TestAuditMetrics(t *testing.T) {
 					assert.False(t, lad.Measured, "serve refuses the Ladder on %s: %s %s", tc.metric, lad.Note, lad.Verdict)
 					assert.False(t, lad.Stopped)
 				}
+				if sp := cell("split"); tc.metric == "roc-auc" {
+					// 30 % public at 2 decimals: the hidden pair swap reads
+					// every public label; the floor counts public labels.
+					assert.True(t, sp.Measured, sp.Note)
+					assert.False(t, sp.Stopped)
+					assert.Equal(t, "swap", sp.Best)
+					assert.GreaterOrEqual(t, sp.PublicVerified, 0.99)
+					assert.Less(t, sp.Floor.Submissions, r2.Floor.Submissions, "the split's floor counts its public labels")
+					t.Logf("roc-auc split: %s, best %s, %d submissions, floor %d", sp.Verdict, sp.Best, sp.Submissions, sp.Floor.Submissions)
+				}
 				nz := cell("noise")
 				t.Logf("%s K=%d noise: %s, best %s, %d submissions (extrapolated %v)", tc.metric, tc.k, nz.Verdict, nz.Best, nz.Submissions, nz.Extrapolated)
 				for _, c := range rep.Cells {
@@ -100,14 +119,21 @@ func TestAuditMetrics(t *testing.T) {
 // "not measured". A design that fits the budget is run whole (AUC at
 // σ = 0.0005: 3,443 submissions, measured): its budgeted smaller blocks
 // outlasted the budget and left the cell to flip's projection, 3.2×.
+// Under -short the cases of those regressions and one of each metric
+// and K (5 of 8).
 func TestNoiseCellCheapestPlan(t *testing.T) {
 	for _, tc := range []struct {
 		metric string
 		k      int
 		sigma  float64
-	}{{"accuracy", 2, 0.0005}, {"accuracy", 2, 0.003}, {"accuracy", 2, 0.005}, {"accuracy", 3, 0.0005}, {"accuracy", 3, 0.003},
-		{"roc-auc", 2, 0.0005}, {"brier", 2, 0.0005}, {"brier", 2, 0.003}} {
+		short  bool
+	}{{"accuracy", 2, 0.0005, false}, {"accuracy", 2, 0.003, true}, {"accuracy", 2, 0.005, true}, {"accuracy", 3, 0.0005, false}, {"accuracy", 3, 0.003, true},
+		{"roc-auc", 2, 0.0005, true}, {"brier", 2, 0.0005, false}, {"brier", 2, 0.003, true}} {
+		if testing.Short() && !tc.short {
+			continue
+		}
 		t.Run(fmt.Sprintf("%s/%d/%g", tc.metric, tc.k, tc.sigma), func(t *testing.T) {
+			t.Parallel() // each Run has its own config, labels and target
 			d := defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: tc.sigma}}
 			cfg := &Config{ID: "m", Rows: 1000, LabelSeed: 3, Classes: tc.k, Metric: tc.metric, NoConfigured: true,
 				Grid: []Cell{{Name: "noise", Defence: d}}}

@@ -22,7 +22,7 @@ var discreteDocs = map[discrete.Strategy]string{
 	discrete.Group:  "subset sums of a coin-weighing design (Cantor–Mills), about 2N/log₂N queries (K − 1 times as many for K classes); accuracy, roc-auc, brier",
 	discrete.Family: "the Brier score as the loss family's squared loss (single.AttackFamilyMulti): blocks of rows weighted 2^j; binary brier",
 	discrete.Edge:   "threshold crossing by rows for a score rounded coarser than one label: a walk to a rounding edge, then about N queries; accuracy, brier",
-	discrete.Swap:   "pair swap (Whitehill): a binary search along swapped ranks to a rounding edge, then one tie of adjacent ranks a row: about N + 2·log₂N queries at any rounding, 2 decimals included; roc-auc, no noise",
+	discrete.Swap:   "pair swap (Whitehill): a binary search along swapped ranks to a rounding edge, then one tie of adjacent ranks a row: about N + 2·log₂N queries at any rounding, 2 decimals included (behind a split about 2N, private rows unknown); roc-auc, no noise",
 }
 
 func init() {
@@ -38,6 +38,10 @@ func discreteOptions(t Target, s discrete.Strategy) (discrete.Options, error) {
 		return discrete.Options{}, err
 	}
 	o := discrete.Options{Metric: m, N: t.N, K: t.K, Decimals: t.Decimals, Strategy: s}
+	// A public/private split hides rows from the score: swap then reads
+	// each row with a probe that moves the AUC whatever its label if it
+	// is public (discrete.Options.Hidden).
+	o.Hidden = s == discrete.Swap && t.Defence != nil && t.Defence.Split != nil
 	if t.Noise.Kind == scorer.NoNoise {
 		return o, nil
 	}
@@ -104,6 +108,9 @@ func discreteAttack(s discrete.Strategy) *Attack {
 				// At least one ranking and the N − 2 probes; at most
 				// discrete.Plan's count of tries and searches.
 				e.Low, e.High, e.Note = t.N-1, q, "random rankings until one leaves AUC ½'s rounding, a binary search to its edge, then a probe per row"
+				if o.Hidden {
+					e.Note = "behind a split: two edges, up to two probes a row; private rows stay unknown"
+				}
 			default:
 				e.Queries = q
 				if !discrete.Resolves(o) {

@@ -200,17 +200,9 @@ func (st *lbState) queries(ctx context.Context, s scorer.Server, res *Result) (*
 		if err != nil {
 			return a.failed(res), err
 		}
-		p := &blockPlan{rows: rs}
-		score, err := s.Score(ctx, a.prediction(idx, p))
-		a.queries++
-		for _, i := range idx {
-			a.putRow(i)
-		}
+		score, stop, err := a.ask(ctx, s, idx, &blockPlan{rows: rs}, res)
 		if err != nil {
-			if ctx.Err() != nil {
-				return a.partial(res), err
-			}
-			return a.failed(res), err
+			return stop, err
 		}
 		got, err := q.decode(score, idx, rs)
 		if err != nil {
@@ -219,13 +211,7 @@ func (st *lbState) queries(ctx context.Context, s scorer.Server, res *Result) (*
 			}
 			return a.failed(res), err
 		}
-		res.Blocks = append(res.Blocks, got)
-		if st.countPartial && got < len(idx) {
-			res.Partial++
-		}
-		if a.opt.Progress != nil {
-			a.opt.Progress(a.n-a.nUnk, a.queries)
-		}
+		a.record(res, got, len(idx), st.countPartial)
 	}
 	return a.finish(ctx, s, res)
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 
 	"github.com/labelinf/labelinf/scorer"
@@ -138,21 +139,11 @@ func (a *multi) runBlocks(ctx context.Context, s scorer.Server, d designer) (*Re
 			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
 		}
 		a.curIdx = idx
-		score, err := s.Score(ctx, a.prediction(idx, p))
-		a.queries++
+		score, stop, err := a.ask(ctx, s, idx, p, res)
 		if err != nil {
-			for _, i := range idx {
-				a.putRow(i)
-			}
-			if ctx.Err() != nil {
-				return a.partial(res), err // cancelled: what is known stays known
-			}
-			return a.failed(res), err
+			return stop, err
 		}
 		sigma, ok := a.decode(score, p)
-		for _, i := range idx {
-			a.putRow(i) // undo the block (learn rewrites known points)
-		}
 		if !ok {
 			// Too large a block for what the scorer really does: shrink
 			// it and query again.
@@ -184,15 +175,42 @@ func (a *multi) runBlocks(ctx context.Context, s scorer.Server, d designer) (*Re
 				got++
 			}
 		}
-		if got < len(idx) {
-			res.Partial++
-		}
-		res.Blocks = append(res.Blocks, got)
-		if a.opt.Progress != nil {
-			a.opt.Progress(a.n-a.nUnk, a.queries)
-		}
+		a.record(res, got, len(idx), true)
 	}
 	return a.finish(ctx, s, res)
+}
+
+// ask sends the query of rows p at points idx and restores the points'
+// rows in the prediction (the block is undone; learning rewrites the
+// known points'). A failed score stops the attack: the result returned
+// then has the labels known so far if ctx is done (cancelled: what is
+// known stays known), none otherwise.
+func (a *multi) ask(ctx context.Context, s scorer.Server, idx []int, p *blockPlan, res *Result) (*big.Rat, *Result, error) {
+	score, err := s.Score(ctx, a.prediction(idx, p))
+	a.queries++
+	for _, i := range idx {
+		a.putRow(i)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, a.partial(res), err
+		}
+		return nil, a.failed(res), err
+	}
+	return score, nil, nil
+}
+
+// record adds a decoded query, which learned got of its asked points'
+// labels, to res (a partial one counted if countPartial) and reports the
+// progress.
+func (a *multi) record(res *Result, got, asked int, countPartial bool) {
+	if countPartial && got < asked {
+		res.Partial++
+	}
+	res.Blocks = append(res.Blocks, got)
+	if a.opt.Progress != nil {
+		a.opt.Progress(a.n-a.nUnk, a.queries)
+	}
 }
 
 // maxFails is the number of consecutive blocks that may fail verification

@@ -136,6 +136,11 @@ type Options struct {
 	Tau float64
 	// Strategy is the attack; Auto picks one ([Choose]).
 	Strategy Strategy
+	// Hidden says a public/private split may hide rows from the score
+	// (Swap only): each row is then read by a probe that moves the AUC
+	// whatever its label if it is public, about 2N queries, and private
+	// rows stay unknown.
+	Hidden bool
 	// Check spends one more query submitting the recovered labels, whose
 	// score must then be perfect (accuracy 1, AUC 1, Brier 0): the labels
 	// are verified end to end, whatever the model assumed.
@@ -183,6 +188,9 @@ func (o *Options) validate() error {
 	}
 	if math.IsNaN(o.Tau) || o.Tau < 0 || math.IsInf(o.Tau, 0) {
 		return fmt.Errorf("discrete: noise bound τ = %v; want a finite τ ≥ 0", o.Tau)
+	}
+	if o.Hidden && o.Strategy != Swap {
+		return fmt.Errorf("discrete: only swap reads rows a split may hide, not %v", o.Strategy)
 	}
 	if o.Strategy == Swap && (o.Tau > 0 || o.Repeats > 1) {
 		return errors.New("discrete: swap reads exact rounding edges; noise moves them (τ > 0 or repeats)")
@@ -295,6 +303,8 @@ func Attack(ctx context.Context, s scorer.Server, o Options) (*decode.Result, er
 		err = r.family(ctx)
 	case st == Edge:
 		err = r.edge(ctx)
+	case st == Swap && o.Hidden:
+		err = r.swapHidden(ctx)
 	case st == Swap:
 		err = r.swap(ctx)
 	case o.K > 2 && st == Group:
@@ -306,7 +316,11 @@ func Attack(ctx context.Context, s scorer.Server, o Options) (*decode.Result, er
 	}
 	if err == nil {
 		r.res.Verified = r.allKnown()
-		if o.Check && r.res.Verified {
+		if o.Check && st == Swap && o.Hidden && r.known() > 0 {
+			// The rows read, on their labels, the others at ½: the
+			// public AUC must be perfect.
+			err = r.check(ctx)
+		} else if o.Check && r.res.Verified {
 			if st == Edge {
 				err = r.edgeCheck(ctx)
 			} else {
@@ -486,6 +500,9 @@ func (r *run) check(ctx context.Context) error {
 		p = make([]float64, r.n)
 		for i, y := range r.res.Labels {
 			p[i] = float64(y)
+			if y < 0 {
+				p[i] = 0.5 // a row swap left unknown (behind a split)
+			}
 		}
 	} else {
 		p = make([]float64, r.n*k)
@@ -576,6 +593,8 @@ func Plan(o Options) (int, error) {
 		// At most: the walk (N moves, the first query included) and,
 		// per row, K − 1 probes.
 		q = 1 + o.N + (o.N-1)*(o.K-1)
+	case st == Swap && o.Hidden:
+		q = swapTries + 2*swapSearch(o.N) + 2*o.N + 2
 	case st == Swap:
 		q = swapPlan(o.N)
 	case o.K > 2 && st == Group:

@@ -3,9 +3,14 @@ package discrete_test
 import (
 	"context"
 	"fmt"
+	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/labelinf/labelinf/discrete"
+	"github.com/labelinf/labelinf/internal/bigint"
+	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/serve"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -44,6 +49,82 @@ func TestSwap(t *testing.T) {
 			assert.LessOrEqual(t, res.Queries, plan)
 			assert.Equal(t, s.Queries(), res.Queries)
 			t.Logf("n=%d d=%d: %d queries (plan ≤ %d), check decisive %v", tc.n, tc.dec, res.Queries, plan, res.CheckDecisive)
+		})
+	}
+}
+
+// splitServer answers the AUC of the public rows only, rounded, as a
+// public/private split does.
+type splitServer struct {
+	y      []int
+	public []bool
+	pow    *big.Int
+	q      int
+}
+
+func (s *splitServer) N() int       { return len(s.y) }
+func (s *splitServer) K() int       { return 2 }
+func (s *splitServer) Queries() int { return s.q }
+func (s *splitServer) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
+	s.q++
+	var y []int
+	var pred []float64
+	for i, pub := range s.public {
+		if pub {
+			y = append(y, s.y[i])
+			pred = append(pred, p.P[i])
+		}
+	}
+	m, _ := serve.ParseMetric("roc-auc", "")
+	v := m.Score(y, pred, 2).R
+	if s.pow == nil {
+		return v, nil
+	}
+	return bigint.RoundHalfEven(v, s.pow), nil
+}
+
+// TestSwapHidden: behind a public/private split (30 % and 50 % public),
+// the hidden pair swap reads every public label, verified, and leaves
+// every private row unknown, at 2 decimals and unrounded; the plain swap
+// stops there with nothing claimed.
+func TestSwapHidden(t *testing.T) {
+	for _, tc := range []struct {
+		n, dec int
+		public float64
+	}{{1000, 2, 0.5}, {1000, 2, 0.3}, {1000, 5, 0.3}, {600, -1, 0.5}} {
+		t.Run(fmt.Sprintf("n=%d/d=%d/public=%g", tc.n, tc.dec, tc.public), func(t *testing.T) {
+			y := labelsOf(uint64(tc.n+tc.dec), tc.n, 2)
+			r := rand.New(rand.NewPCG(uint64(tc.dec+7), 3))
+			pub := make([]bool, tc.n)
+			for i := range pub {
+				pub[i] = r.Float64() < tc.public
+			}
+			s := &splitServer{y: y, public: pub}
+			if tc.dec >= 0 {
+				s.pow = new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(tc.dec)), nil)
+			}
+			o := discrete.Options{Metric: discrete.AUC, N: tc.n, Decimals: tc.dec, Strategy: discrete.Swap, Hidden: true, Check: true}
+			res, err := discrete.Attack(context.Background(), s, o)
+			require.NoError(t, err)
+			for i := range y {
+				if pub[i] {
+					assert.True(t, res.Known[i], "public row %d unknown", i)
+					assert.Equal(t, y[i], res.Labels[i], "row %d", i)
+				} else {
+					assert.False(t, res.Known[i], "private row %d known", i)
+				}
+			}
+			assert.True(t, res.Checked)
+			plan, err := discrete.Plan(o)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, res.Queries, plan)
+			t.Logf("%d queries (plan ≤ %d)", res.Queries, plan)
+			o.Hidden = false
+			res, err = discrete.Attack(context.Background(), s, o)
+			require.Error(t, err)
+			for i, k := range res.Known {
+				require.False(t, k, "plain swap behind a split: row %d known", i)
+			}
 		})
 	}
 }

@@ -107,8 +107,8 @@ func Score(labels []int, k int, pred []float64, public []bool, o ScoreOptions) (
 	// As serve's ParseMetric: the model unrounded, the chain rounding to
 	// the defence's decimals, else the model's.
 	def := m.Decimals
-	m = &scorer.Model{Name: m.Name, Exact: m.Exact, Prec: m.Prec, Loss: m.Loss, Decimals: -1, Desc: m.Desc}
-	if err := m.Validate(); err != nil {
+	m, err = scorer.NewModel(scorer.Model{Name: m.Name, Exact: m.Exact, Prec: m.Prec, Loss: m.Loss, Decimals: -1, Desc: m.Desc})
+	if err != nil {
 		return Result{}, fmt.Errorf("platform: metric %q: %w", o.Metric, err)
 	}
 	s := o.Defence

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/labelinf/labelinf/audit"
+	"github.com/labelinf/labelinf/internal/cputime"
 	"github.com/labelinf/labelinf/internal/pgtest"
 )
 
@@ -17,8 +18,9 @@ import (
 // River's fetch, the input read once, the result written with the job's
 // completion, the coordinator's polls every 20 ms), each iteration with
 // a seed of its own. It reports the medians over the iterations of the
-// in-process and the queue's time per cell and their difference,
-// overhead-ms/cell.
+// in-process and the queue's wall time per cell and their difference,
+// overhead-ms/cell, and this process's CPU per cell in both (the queue's
+// includes the worker's and the coordinator's, not PostgreSQL's).
 //
 //	go test ./queue -run '^$' -bench QueueOverhead -benchtime 7x
 func BenchmarkQueueOverhead(b *testing.B) {
@@ -41,12 +43,13 @@ func BenchmarkQueueOverhead(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg.Measure = 300
-	var inproc, queued []float64
+	var inproc, queued, inCPU, qCPU []float64
+	cpu := func() float64 { d, _ := cputime.Process(); return d.Seconds() * 1000 }
 	seed := uint64(100)
 	for b.Loop() {
 		seed++
 		cfg.Seed = seed
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpu()
 		p, err := audit.NewPlan(ctx, cfg, audit.Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -58,7 +61,8 @@ func BenchmarkQueueOverhead(b *testing.B) {
 			}
 		}
 		inproc = append(inproc, time.Since(t0).Seconds()*1000/float64(cells))
-		t1 := time.Now()
+		inCPU = append(inCPU, (cpu()-c0)/float64(cells))
+		t1, c1 := time.Now(), cpu()
 		p, err = audit.NewPlan(ctx, cfg, audit.Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -79,6 +83,7 @@ func BenchmarkQueueOverhead(b *testing.B) {
 			b.Fatal(err)
 		}
 		queued = append(queued, time.Since(t1).Seconds()*1000/float64(cells))
+		qCPU = append(qCPU, (cpu()-c1)/float64(cells))
 	}
 	med := func(v []float64) float64 {
 		v = slices.Clone(v)
@@ -92,4 +97,6 @@ func BenchmarkQueueOverhead(b *testing.B) {
 	b.ReportMetric(med(inproc), "inprocess-ms/cell")
 	b.ReportMetric(med(queued), "queue-ms/cell")
 	b.ReportMetric(med(diff), "overhead-ms/cell")
+	b.ReportMetric(med(inCPU), "inprocess-cpu-ms/cell")
+	b.ReportMetric(med(qCPU), "queue-cpu-ms/cell")
 }

@@ -1,5 +1,5 @@
 // Package queue runs grids of independent cells (an audit's defence
-// settings, and any other kind registered here) on a distributed work
+// settings, labelinf repro's items) on a distributed work
 // queue: River (github.com/riverqueue/river) on PostgreSQL, in a
 // database of its own, so that workers on other machines hold no
 // credential to a competition's keys, budgets or defence state.
@@ -31,8 +31,12 @@
 // rescue-after (default the timeout plus 10 minutes) and makes it
 // available again.
 //
-// The kinds are registered once, in this package (kinds.go): the lower
-// packages (audit, repro, passive) know nothing of the queue.
+// The kinds are registered once, in this package (kinds.go): the audit
+// ([KindAudit]: a cell is a defence setting, its result the cell's
+// audit.CellResult) and repro ([KindRepro]: a cell is an item, its
+// result the files it writes). The lower packages know nothing of the
+// queue: audit exports its plan and cells (audit.Plan), repro the
+// assembly of REPRO.md (repro.Assemble).
 //
 // # Roles
 //

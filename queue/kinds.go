@@ -4,11 +4,16 @@ package queue
 // once.
 
 import (
+	"bytes"
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/labelinf/labelinf/audit"
+	"github.com/labelinf/labelinf/repro"
 )
 
 // A Kind is a kind of grid: how a worker opens a grid's input and runs
@@ -84,4 +89,97 @@ func AuditReport(p *audit.Plan, out []Outcome) (*audit.Report, error) {
 		}
 	}
 	return p.Report(crs)
+}
+
+// KindRepro is labelinf repro's items, one cell each: the input is a
+// [ReproInput] as JSON, a cell's result the files the item wrote
+// (ITEM.md, its tables, CSVs and plots; gob-encoded name → bytes), to be
+// copied into the coordinator's directory and assembled with
+// repro.Assemble. An item that fails is a result (its section says NOT
+// REPRODUCIBLE with the error), as in a local run.
+const KindRepro = "repro"
+
+// ReproInput is a repro grid's input.
+type ReproInput struct {
+	Items  []string `json:"items"`
+	Quick  bool     `json:"quick"`
+	Commit string   `json:"commit"`
+}
+
+func init() {
+	register(&Kind{Name: KindRepro, Open: func(in []byte) (Grid, error) {
+		var ri ReproInput
+		if err := json.Unmarshal(in, &ri); err != nil {
+			return nil, fmt.Errorf("repro input: %w", err)
+		}
+		for _, n := range ri.Items {
+			if _, err := repro.Lookup(n); err != nil {
+				return nil, err
+			}
+		}
+		return reproGrid(ri), nil
+	}})
+}
+
+type reproGrid ReproInput
+
+func (g reproGrid) Cells() int { return len(g.Items) }
+
+func (g reproGrid) Run(ctx context.Context, i int) ([]byte, error) {
+	tmp, err := os.MkdirTemp("", "labelinf-queue-repro-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	_, err = repro.Run(ctx, &repro.Config{Out: tmp, Quick: g.Quick, Commit: g.Commit}, []string{g.Items[i]})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	_ = err // the item's failure is in its section
+	files := map[string][]byte{}
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || e.Name() == "REPRO.md" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(tmp, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		files[e.Name()] = b
+	}
+	var buf bytes.Buffer
+	err = gob.NewEncoder(&buf).Encode(files)
+	return buf.Bytes(), err
+}
+
+// WriteRepro copies the files of a finished repro grid's items into dir
+// and assembles dir/REPRO.md (quick and commit as the input's); it
+// returns the items that failed on the queue, with their errors.
+func WriteRepro(dir string, in ReproInput, out []Outcome) (failed []string, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	for i, o := range out {
+		if o.Err != "" {
+			failed = append(failed, in.Items[i]+": "+o.Err)
+			continue
+		}
+		var files map[string][]byte
+		if err := gob.NewDecoder(bytes.NewReader(o.Result)).Decode(&files); err != nil {
+			return nil, fmt.Errorf("queue: repro item %s: %w", in.Items[i], err)
+		}
+		for name, b := range files {
+			if name != filepath.Base(name) || name == "." || name == ".." {
+				return nil, fmt.Errorf("queue: repro item %s: file name %q", in.Items[i], name)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return failed, repro.Assemble(&repro.Config{Out: dir, Quick: in.Quick, Commit: in.Commit})
 }

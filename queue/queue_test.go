@@ -3,7 +3,9 @@ package queue
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/labelinf/labelinf/audit"
 	"github.com/labelinf/labelinf/internal/pgtest"
+	"github.com/labelinf/labelinf/repro"
 )
 
 func TestMain(m *testing.M) {
@@ -156,5 +159,46 @@ func TestWorkerRole(t *testing.T) {
 	} {
 		_, err := wp.Exec(ctx, s)
 		assert.Error(t, err, "the worker role may %s", s)
+	}
+}
+
+// TestQueueRepro: repro items through the queue (one cell each, two
+// workers) write the tables a local run writes, and a REPRO.md that
+// lists them.
+func TestQueueRepro(t *testing.T) {
+	dsn := pgtest.NewDB(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	items := []string{"ea-fig3", "ea-fig1"}
+	local := t.TempDir()
+	_, err := repro.Run(ctx, &repro.Config{Out: local, Quick: true, Commit: "test"}, items)
+	require.NoError(t, err)
+	q, err := Open(ctx, dsn)
+	require.NoError(t, err)
+	defer q.Close()
+	require.NoError(t, q.Setup(ctx))
+	ri := ReproInput{Items: items, Quick: true, Commit: "test"}
+	in, err := json.Marshal(ri)
+	require.NoError(t, err)
+	id, err := q.Submit(ctx, KindRepro, in, items, SubmitOptions{})
+	require.NoError(t, err)
+	startWorkers(t, dsn, 2, WorkerOptions{})
+	out, err := q.Wait(ctx, id, 100*time.Millisecond, nil)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	failed, err := WriteRepro(dir, ri, out)
+	require.NoError(t, err)
+	assert.Empty(t, failed)
+	for _, it := range items {
+		want, err := os.ReadFile(filepath.Join(local, it+"-table.csv"))
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join(dir, it+"-table.csv"))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "%s-table.csv", it)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "REPRO.md"))
+	require.NoError(t, err)
+	for _, it := range items {
+		assert.Contains(t, string(md), "[ea-fig"+it[len("ea-fig"):]+"](#"+it+")")
 	}
 }

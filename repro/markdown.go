@@ -111,3 +111,13 @@ func section(c *Config, r *Result, mode string) string {
 
 // cell escapes a table cell.
 func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+// Assemble writes c.Out/REPRO.md from the ITEM.md sections found in
+// c.Out, as [Run] does after its items: for items run elsewhere (package
+// queue's workers) whose files were copied into c.Out.
+func Assemble(c *Config) error {
+	if c.Out == "" {
+		return errors.New("repro: no output directory")
+	}
+	return writeMarkdown(c, nil)
+}

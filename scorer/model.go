@@ -31,9 +31,10 @@ type Model struct {
 	// Desc is a one-line description.
 	Desc string
 
-	// clip holds Loss's constants, parsed once by ParseModel. A model
-	// built by hand (or whose Loss is changed: build a new Model from its
-	// exported fields) has none and parses them where they are used.
+	// clip holds Loss's constants, parsed once by ParseModel and
+	// NewModel. A model built by hand (or whose Loss is changed: build a
+	// new Model with NewModel) has none and parses them where they are
+	// used.
 	clip *Clip
 }
 
@@ -139,6 +140,25 @@ func parseModel(name string) (*Model, error) {
 			Loss: FloatLoss{Loss: fpa.Loss{Format: f, Sum: numpySum}}}, nil
 	}
 	return nil, fmt.Errorf("scorer: unknown scorer %q (want one of %s)", name, strings.Join(ModelNames, ", "))
+}
+
+// NewModel returns a copy of m, a model built from its exported fields
+// (say, a parsed model whose Loss was changed), if [Model.Validate]
+// accepts it, with its clipping constants parsed once as [ParseModel]'s
+// are: a model built by hand parses them wherever they are used.
+func NewModel(m Model) (*Model, error) {
+	m.clip = nil
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if !m.Exact {
+		c, err := parseClip(&m.Loss)
+		if err != nil {
+			return nil, err
+		}
+		m.clip = c
+	}
+	return &m, nil
 }
 
 // Validate reports whether m is usable.

@@ -73,9 +73,17 @@ func TestClip(t *testing.T) {
 		hand := &Model{Name: m.Name, Loss: m.Loss, Decimals: m.Decimals}
 		fresh, err := hand.Clip()
 		require.NoError(t, err)
-		for _, pair := range [][2]*fpa.Float{{parsed.Eps, fresh.Eps}, {parsed.OneMinus, fresh.OneMinus}, {parsed.Floor, fresh.Floor}} {
-			if (pair[0] == nil) != (pair[1] == nil) || (pair[0] != nil && pair[0].Cmp(pair[1]) != 0) {
-				t.Errorf("%s: parsed %v, by hand %v", name, pair[0], pair[1])
+		built, err := NewModel(*hand)
+		require.NoError(t, err)
+		once, err := built.Clip()
+		require.NoError(t, err)
+		again, _ := built.Clip()
+		assert.Same(t, once, again, "%s: NewModel's clip parsed once", name)
+		for _, c := range []*Clip{fresh, once} {
+			for _, pair := range [][2]*fpa.Float{{parsed.Eps, c.Eps}, {parsed.OneMinus, c.OneMinus}, {parsed.Floor, c.Floor}} {
+				if (pair[0] == nil) != (pair[1] == nil) || (pair[0] != nil && pair[0].Cmp(pair[1]) != 0) {
+					t.Errorf("%s: parsed %v, by hand %v", name, pair[0], pair[1])
+				}
 			}
 		}
 	}
@@ -84,10 +92,22 @@ func TestClip(t *testing.T) {
 	bad.Loss.Eps = "one in a million"
 	_, err := bad.Clip()
 	assert.Error(t, err)
+	_, err = NewModel(*bad)
+	assert.Error(t, err, "NewModel accepts an eps that does not parse")
+	// A parsed model whose Loss is changed: NewModel parses the new eps.
+	changed := *m
+	changed.Loss.Eps = "0.25"
+	cm, err := NewModel(changed)
+	require.NoError(t, err)
+	c, err := cm.Clip()
+	require.NoError(t, err)
+	if f, _ := c.Eps.Float64(); f != 0.25 {
+		t.Errorf("NewModel kept the old eps: %v", f)
+	}
 	_, err = bad.Eval([]int{0}, &Pred{K: 2, P: []float64{0.5}})
 	assert.Error(t, err, "a model whose eps does not parse evaluated")
 	a, _ := ParseModel("apa:64")
-	c, err := a.Clip()
+	c, err = a.Clip()
 	require.NoError(t, err)
 	assert.Nil(t, c.Eps, "exact models do not clip")
 }

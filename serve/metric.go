@@ -119,9 +119,9 @@ func ParseMetric(name, clip string) (Metric, error) {
 	def := m.Decimals
 	m.Decimals = -1 // the Releaser rounds
 	// A Model caches its parsed clipping constants at ParseModel; after
-	// changing Loss, build it anew from its exported fields (scorer.Model).
-	m = &scorer.Model{Name: m.Name, Exact: m.Exact, Prec: m.Prec, Loss: m.Loss, Decimals: m.Decimals, Desc: m.Desc}
-	if err := m.Validate(); err != nil {
+	// changing Loss, build it anew from its exported fields.
+	m, err = scorer.NewModel(scorer.Model{Name: m.Name, Exact: m.Exact, Prec: m.Prec, Loss: m.Loss, Decimals: m.Decimals, Desc: m.Desc})
+	if err != nil {
 		return nil, fmt.Errorf("serve: metric %q: %w", name, err)
 	}
 	l := &logLoss{m: m, def: def}

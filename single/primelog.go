@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/decode"
@@ -83,7 +84,7 @@ func PlanPrimeLog(ctx context.Context, opt PrimeLogOptions) (*PrimeLogPlan, erro
 	// T = N·(N·ℓ − c) ≤ bits·ln 2 must be known to 2^−(bits+2)
 	// absolutely, so ℓ ≈ N·ℓ(0, ½) to 2^−(bits+2)/N², relatively to
 	// bits + 2 + 3·log₂ N bits; 24 more cover the roundings.
-	p.prec = uint(p.bits + 3*bitsLen(n) + 24)
+	p.prec = uint(p.bits + 3*bits.Len(uint(n)) + 24)
 	if sup := l.DSup(); math.Log(float64(ps[n-1]))/float64(n) >= sup {
 		return nil, fmt.Errorf("single: %v: the weight ln(%d)/%d exceeds sup |d| = %g", l, ps[n-1], n, sup)
 	}

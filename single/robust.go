@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/decode"
@@ -159,11 +160,11 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 	// budget Nτ leaves Nτδ for rounding errors; the server's (2^(1−P)·N·ℓ
 	// plus 2^(−P)·N) and ours (N·2^absLg) each get a quarter of it.
 	top := logits[n*k-1]
-	scaleExp := top.MantExp(nil) + 2 + bitsLen(n*k)
+	scaleExp := top.MantExp(nil) + 2 + bits.Len(uint(n*k))
 	slack := new(big.Float).SetFloat64(float64(n) * opt.Tau * delta / 4)
 	slackExp := slack.MantExp(nil) - 1
 	p.prec = uint(max(scaleExp-slackExp+2, 24))
-	p.absLg = slackExp - bitsLen(n) - 2
+	p.absLg = slackExp - bits.Len(uint(n)) - 2
 	// Each row's loss for every label, from the values submitted.
 	var err error
 	if p.pred, err = p.buildPred(ctx, logits); err != nil {
@@ -173,14 +174,6 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 		return nil, err
 	}
 	return p, nil
-}
-
-func bitsLen(x int) int {
-	b := 0
-	for ; x > 0; x >>= 1 {
-		b++
-	}
-	return b
 }
 
 // MaxProbRows returns the largest N for which [PlanRobust] can submit

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/labelinf/labelinf/audit"
@@ -36,18 +37,36 @@ func TestAuditLoopback(t *testing.T) {
 	assert.Equal(t, in.String(), lo.String(), "loopback and in-process JSON differ")
 }
 
+// small198Config is the 198-label grid that README and docs/AUDIT.md
+// show (documentedAudits).
+const small198Config = "../../audit/testdata/small198.yaml"
+
+var small198 struct {
+	once      sync.Once
+	out, errb bytes.Buffer
+	code      int
+}
+
+// small198JSON returns what labelinf audit -config small198Config
+// -inprocess -json prints, run once for the tests that read it.
+func small198JSON(t *testing.T) []byte {
+	t.Helper()
+	small198.once.Do(func() {
+		small198.code = run([]string{"audit", "-config", small198Config, "-inprocess", "-json", "-quiet"}, &small198.out, &small198.errb)
+	})
+	require.Equal(t, 0, small198.code, small198.errb.String())
+	return small198.out.Bytes()
+}
+
 // TestAuditBestVsAttack: on the 198-label grid, the best attack of every
 // undefended or rounding-only cell needs at most what labelinf attack
 // needs against the same model, plus its final check (issue 29); and
 // the example serve config audits for every competition in it.
 func TestAuditBestVsAttack(t *testing.T) {
 	t.Parallel() // sets no package state, environment or working directory
-	const config = "../../audit/testdata/small198.yaml"
-	var out, errb bytes.Buffer
-	require.Equal(t, 0, run([]string{"audit", "-config", config, "-inprocess", "-json", "-quiet"}, &out, &errb), errb.String())
 	var rep audit.Report
-	require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
-	cfg, err := audit.LoadConfig(config)
+	require.NoError(t, json.Unmarshal(small198JSON(t), &rep))
+	cfg, err := audit.LoadConfig(small198Config)
 	require.NoError(t, err)
 	labels, err := cfg.LoadLabels()
 	require.NoError(t, err)
@@ -129,17 +148,11 @@ func TestAuditDocs(t *testing.T) {
 		stored, err := os.ReadFile(filepath.Join(root, "docs", "audit", d.name+".json"))
 		require.NoError(t, err)
 		if d.name == "small198" {
-			cfg, err := audit.LoadConfig(filepath.Join(root, d.config))
-			require.NoError(t, err)
-			rep, err = audit.Run(t.Context(), cfg, audit.Options{Target: audit.InProcess, Workers: 2})
-			require.NoError(t, err)
-			var js bytes.Buffer
-			require.NoError(t, rep.WriteJSON(&js))
-			assert.Equal(t, string(stored), js.String(), "docs/audit/%s.json differs from the audit: go run ./cmd/labelinf audit -docs .", d.name)
-		} else {
-			rep = new(audit.Report)
-			require.NoError(t, json.Unmarshal(stored, rep))
+			require.Equal(t, filepath.Join(root, d.config), small198Config)
+			assert.Equal(t, string(stored), string(small198JSON(t)), "docs/audit/%s.json differs from the audit: go run ./cmd/labelinf audit -docs .", d.name)
 		}
+		rep = new(audit.Report)
+		require.NoError(t, json.Unmarshal(stored, rep))
 		md, table, err := docSections(rep)
 		require.NoError(t, err)
 		if d.readme {

@@ -26,7 +26,7 @@
 //	              [-datadir DIR] [-all] [-json]
 //	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
-//	labelinf repro [-all] [-quick] [-out DIR] [NAME...]
+//	labelinf repro [-all] [-quick] [-out DIR] [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]] [NAME...]
 //	labelinf audit -config FILE [-competition ID] [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
 //	labelinf audit -config FILE|-bundle PATH ... -queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]
 //	labelinf audit -docs ROOT
@@ -252,7 +252,8 @@
 //	swap           pair swap (Whitehill): a binary search along swapped ranks
 //	               to a rounding edge, then one tie of adjacent ranks a row:
 //	               about N + 2·log₂N queries at any rounding, 2 decimals
-//	               included; roc-auc, no noise
+//	               included (behind a split about 2N, private rows unknown);
+//	               roc-auc, no noise
 //	hybrid         carry's list top over binary digits read from the residual;
 //	               binary scorers whose model names its log (float64-sklearn,
 //	               torch-bce): the fewest queries there (also list-digits)
@@ -678,9 +679,10 @@
 //
 // labelinf worker runs cells of the work queue at DSN (package queue)
 // until SIGINT or SIGTERM, -concurrency K at once (one per core): audit
-// cells, each kind of cell registered once in package queue. It takes
-// only the jobs of its own build's version (its River queue carries the
-// version's hash), so a worker built from another commit refuses them;
+// cells and repro items, each kind of cell registered once in package
+// queue. It takes only the jobs of its own build's version (its River
+// queue carries the version's hash), so a worker built from another
+// commit refuses them;
 // it reads a grid's input once, checks its hash, runs the cell and writes
 // the result in the transaction that completes the job, exactly once. It
 // survives the database's restart (it reconnects). A worker killed with
@@ -828,6 +830,13 @@
 // when stderr is a terminal. Naming no item and not -all, both, or an
 // unknown item exits 2; an item that fails is reported in REPRO.md as
 // NOT REPRODUCIBLE with its error and the command exits 1.
+//
+// -queue DSN runs the items on a work queue instead (labelinf worker runs
+// them; see audit -queue for -detach, -collect, -cell-timeout and
+// -attempts), one cell per item: each worker writes the item's files into
+// a directory of its own and returns them; this command copies them into
+// -out and assembles REPRO.md. Running the same items at the same commit
+// again reuses the results already on the queue.
 //
 // # version
 //

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -253,19 +254,24 @@ func runPlan(e *env, args []string) int {
 		writeJSON(e.stdout, out)
 		return 0
 	}
-	m := sp.model
+	writePlan(e.stdout, &out, sp.model)
+	return 0
+}
+
+// writePlan prints plan's table for out, a plan of model m.
+func writePlan(w io.Writer, out *planOut, m *scorer.Model) {
 	if out.Served != "" {
-		fmt.Fprintf(e.stdout, "served competition %s: N = %d, K = %d, published model %s\n", out.Served, out.N, out.K, orNone(out.ServedModel))
+		fmt.Fprintf(w, "served competition %s: N = %d, K = %d, published model %s\n", out.Served, out.N, out.K, orNone(out.ServedModel))
 	}
-	fmt.Fprintf(e.stdout, "N = %d, K = %d, scorer %s (%s), noise %s τ = %g\n", out.N, out.K, m.Name, m.Desc, out.Noise, out.Tau)
-	fmt.Fprintf(e.stdout, "information floor: %.1f queries (%.1f bits per score)\n", out.FloorQueries, out.ScoreBits)
+	fmt.Fprintf(w, "N = %d, K = %d, scorer %s (%s), noise %s τ = %g\n", out.N, out.K, m.Name, m.Desc, out.Noise, out.Tau)
+	fmt.Fprintf(w, "information floor: %.1f queries (%.1f bits per score)\n", out.FloorQueries, out.ScoreBits)
 	if out.BackgroundFloor > 0 {
-		fmt.Fprintf(e.stdout, "every code, worst labeling, scores below the candidates' background left out: at least %d queries\n", out.BackgroundFloor)
+		fmt.Fprintf(w, "every code, worst labeling, scores below the candidates' background left out: at least %d queries\n", out.BackgroundFloor)
 	}
 	if out.BlockFloor > 0 {
-		fmt.Fprintf(e.stdout, "block-code floors: %d queries (any block code), %d (sums a reported spacing apart)\n", out.BlockFloor, out.SeparatedFloor)
+		fmt.Fprintf(w, "block-code floors: %d queries (any block code), %d (sums a reported spacing apart)\n", out.BlockFloor, out.SeparatedFloor)
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "attack\tqueries\tat least\tlabels/query\tfirst\tmedian\tlast\tgap\tbudget\t")
 	for _, r := range out.Strategies {
 		name := r.Strategy
@@ -293,11 +299,11 @@ func runPlan(e *env, args []string) int {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintln(e.stdout, "queries: the dry run's count, every block decoded whole (a real run adds its retries and partially decoded blocks); a–b, a+, ≈a: an estimate, from the attack's construction or one simulated run (its note says which)")
-	fmt.Fprintln(e.stdout, "at least: a proven lower bound on the attack's queries, never above its own count or estimate: its own for every labeling, or the floor above (every attack) where that is higher")
+	fmt.Fprintln(w, "queries: the dry run's count, every block decoded whole (a real run adds its retries and partially decoded blocks); a–b, a+, ≈a: an estimate, from the attack's construction or one simulated run (its note says which)")
+	fmt.Fprintln(w, "at least: a proven lower bound on the attack's queries, never above its own count or estimate: its own for every labeling, or the floor above (every attack) where that is higher")
 	for _, r := range out.Strategies {
 		if r.DryRun != "" && r.Error == "" {
-			fmt.Fprintf(e.stdout, "%s: %s\n", r.Strategy, r.DryRun)
+			fmt.Fprintf(w, "%s: %s\n", r.Strategy, r.DryRun)
 		}
 	}
 	// An error shared by several attacks is printed once, with their
@@ -313,17 +319,16 @@ func runPlan(e *env, args []string) int {
 		}
 	}
 	for _, msg := range errs {
-		fmt.Fprintf(e.stdout, "%s: %s\n", strings.Join(byErr[msg], ", "), msg)
+		fmt.Fprintf(w, "%s: %s\n", strings.Join(byErr[msg], ", "), msg)
 	}
 	if len(out.NotApplicable) > 0 {
 		var names []string
 		for _, s := range out.NotApplicable {
 			names = append(names, s.Strategy)
 		}
-		fmt.Fprintf(e.stdout, "not applicable here: %s (-json says why)\n", strings.Join(names, ", "))
+		fmt.Fprintf(w, "not applicable here: %s (-json says why)\n", strings.Join(names, ", "))
 	}
-	fmt.Fprintln(e.stdout, verdict(&out))
-	return 0
+	fmt.Fprintln(w, verdict(out))
 }
 
 // defaultDryRunMax is plan's default -dry-run-max.

@@ -94,12 +94,17 @@ func TestPlanConsistent(t *testing.T) {
 	}
 }
 
-// planConsistent checks one plan command (see TestPlanConsistent).
+// planConsistent checks one plan command (see TestPlanConsistent): its
+// JSON, and its table, which plan prints from the same planOut (the plan
+// is computed once and rendered twice).
 func planConsistent(t *testing.T, a []string) {
-	var out, errb bytes.Buffer
-	if code := run(a, &out, &errb); code != 0 {
-		t.Fatalf("%v: exit %d: %s", a, code, errb.String())
+	p := planJSON(t, a[1:]...)
+	m, err := scorer.ParseModel(p.Scorer)
+	if err != nil {
+		t.Fatal(err)
 	}
+	var out bytes.Buffer
+	writePlan(&out, &p, m)
 	text := out.String()
 	if c := strings.Count(text, "information floor"); c != 2 { // its line, and the verdict's
 		t.Errorf("%v: the floor %d times:\n%s", a, c, text)
@@ -110,7 +115,6 @@ func planConsistent(t *testing.T, a []string) {
 	if c := strings.Count(text, "not even one label per query"); c > 2 {
 		t.Errorf("%v: one error printed %d times:\n%s", a, c, text)
 	}
-	p := planJSON(t, a[1:]...)
 	for _, r := range p.Strategies {
 		if r.Queries > 0 && r.LowerBound > r.Queries || r.EstimateLow > 0 && r.LowerBound > r.EstimateLow {
 			t.Errorf("%v: %s: at least %d above its figure %d / %d", a, r.Strategy, r.LowerBound, r.Queries, r.EstimateLow)

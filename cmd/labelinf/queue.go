@@ -76,55 +76,63 @@ func auditQueue(e *env, cfg *audit.Config, q *queueFlags, quiet bool) (*audit.Re
 	if err != nil {
 		return nil, 0, err
 	}
-	qu, err := queue.Open(ctx, *q.dsn)
-	if err != nil {
+	cells := p.Cells()
+	names := make([]string, len(cells))
+	for i, c := range cells {
+		names[i] = c.Name
+	}
+	out, err := queueRun(e, "audit", queue.KindAudit, in, names, q, quiet)
+	if err != nil || out == nil {
 		return nil, 0, err
 	}
+	rep, err := queue.AuditReport(p, out)
+	return rep, 0, err
+}
+
+// queueRun submits a grid of kind (unless -collect) and, unless
+// -detach, waits for it, showing its progress on a terminal; it returns
+// nil outcomes when detached.
+func queueRun(e *env, cmd, kind string, in []byte, names []string, q *queueFlags, quiet bool) ([]queue.Outcome, error) {
+	ctx := e.ctx
+	qu, err := queue.Open(ctx, *q.dsn)
+	if err != nil {
+		return nil, err
+	}
 	defer qu.Close()
-	cells := p.Cells()
-	id := queue.GridID(queue.KindAudit, in, queue.Version())
+	id := queue.GridID(kind, in, queue.Version())
 	if !*q.collect {
 		if err := qu.Setup(ctx); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
-		names := make([]string, len(cells))
-		for i, c := range cells {
-			names[i] = c.Name
+		if id, err = qu.Submit(ctx, kind, in, names, queue.SubmitOptions{Timeout: *q.timeout, MaxAttempts: *q.attempts}); err != nil {
+			return nil, err
 		}
-		if id, err = qu.Submit(ctx, queue.KindAudit, in, names, queue.SubmitOptions{Timeout: *q.timeout, MaxAttempts: *q.attempts}); err != nil {
-			return nil, 0, err
-		}
-		fmt.Fprintf(e.stderr, "audit: grid %s: %d cells on the queue (version %s)\n", id, len(cells), queue.Version())
+		fmt.Fprintf(e.stderr, "%s: grid %s: %d cells on the queue (version %s)\n", cmd, id, len(names), queue.Version())
 	}
 	if *q.detach {
-		fmt.Fprintln(e.stderr, "audit: detached; the same command with -collect instead of -detach writes the report when the workers are done")
-		return nil, 0, nil
+		fmt.Fprintf(e.stderr, "%s: detached; the same command with -collect instead of -detach writes the result when the workers are done\n", cmd)
+		return nil, nil
 	}
 	show := func(queue.Progress, error) {}
 	if !quiet && isTerminal(e.stderr) {
 		t0 := time.Now()
 		show = func(pr queue.Progress, err error) {
 			if err != nil {
-				fmt.Fprintf(e.stderr, "\r\033[Kaudit: waiting for the queue's database: %v", err)
+				fmt.Fprintf(e.stderr, "\r\033[K%s: waiting for the queue's database: %v", cmd, err)
 				return
 			}
 			eta := "ETA unknown"
 			if d := pr.ETA(); d > 0 {
 				eta = "ETA " + d.String()
 			}
-			fmt.Fprintf(e.stderr, "\r\033[Kaudit: %d/%d cells done, %d running, %d failed, %d waiting; %s (%s elapsed)",
-				pr.Done, pr.Cells, pr.Running, pr.Failed, pr.Waiting, eta, time.Since(t0).Round(time.Second))
+			fmt.Fprintf(e.stderr, "\r\033[K%s: %d/%d cells done, %d running, %d failed, %d waiting; %s (%s elapsed)",
+				cmd, pr.Done, pr.Cells, pr.Running, pr.Failed, pr.Waiting, eta, time.Since(t0).Round(time.Second))
 			if pr.Finished() {
 				fmt.Fprintln(e.stderr)
 			}
 		}
 	}
-	out, err := qu.Wait(ctx, id, time.Second, show)
-	if err != nil {
-		return nil, 0, err
-	}
-	rep, err := queue.AuditReport(p, out)
-	return rep, 0, err
+	return qu.Wait(ctx, id, time.Second, show)
 }
 
 // failedCells counts the cells of rep that failed on the queue.

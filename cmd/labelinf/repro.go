@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/labelinf/labelinf/queue"
 	"github.com/labelinf/labelinf/repro"
 )
 
@@ -20,6 +22,8 @@ func runRepro(e *env, args []string) int {
 	all := fs.Bool("all", false, "run every item")
 	quick := fs.Bool("quick", false, "run the expensive items on a smaller case (the cheap ones whole)")
 	out := fs.String("out", "", "write REPRO.md, the tables, CSVs and plots under `DIR` (default: a new directory labelinf-repro-* in the temporary directory; -out docs/repro regenerates the committed ones)")
+	var qf queueFlags
+	qf.add(fs)
 	if !parseArgs(fs, args, stderr) {
 		return 2
 	}
@@ -40,6 +44,9 @@ func runRepro(e *env, args []string) int {
 	case setFlags(fs)["out"] && *out == "":
 		return usageError(stderr, "repro", fmt.Errorf("-out: need a directory"))
 	}
+	if err := qf.check(fs); err != nil {
+		return usageError(stderr, "repro", err)
+	}
 	fresh := *out == ""
 	if fresh {
 		// A fresh directory: a run never rewrites a checkout's files
@@ -49,6 +56,9 @@ func runRepro(e *env, args []string) int {
 			return failure(stderr, "repro", err)
 		}
 		*out = d
+	}
+	if *qf.dsn != "" {
+		return reproQueue(e, *out, names, *quick, &qf)
 	}
 	c := &repro.Config{Out: *out, Quick: *quick, Commit: gitCommit()}
 	if isTerminal(stderr) {
@@ -76,6 +86,37 @@ func runRepro(e *env, args []string) int {
 		return 0
 	}
 	fmt.Fprintf(stdout, "ran %d items; wrote REPRO.md (keeping the sections of other items found there)\n", len(res))
+	return 0
+}
+
+// reproQueue runs the items on the work queue, one cell each, and
+// writes their files and REPRO.md into out.
+func reproQueue(e *env, out string, names []string, quick bool, qf *queueFlags) int {
+	if len(names) == 0 {
+		for _, it := range repro.Items() {
+			names = append(names, it.Name)
+		}
+	}
+	ri := queue.ReproInput{Items: names, Quick: quick, Commit: gitCommit()}
+	in, err := json.Marshal(ri)
+	if err != nil {
+		return failure(e.stderr, "repro", err)
+	}
+	res, err := queueRun(e, "repro", queue.KindRepro, in, names, qf, false)
+	if err != nil {
+		return failure(e.stderr, "repro", err)
+	}
+	if res == nil {
+		return 0 // detached
+	}
+	failed, err := queue.WriteRepro(out, ri, res)
+	if err != nil {
+		return failure(e.stderr, "repro", err)
+	}
+	fmt.Fprintf(e.stdout, "ran %d items on the queue; wrote %s\n", len(names)-len(failed), filepath.Join(out, "REPRO.md"))
+	if len(failed) > 0 {
+		return failure(e.stderr, "repro", fmt.Errorf("%d items failed on the queue after their attempts: %s", len(failed), strings.Join(failed, "; ")))
+	}
 	return 0
 }
 

@@ -34,7 +34,7 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
                      [-datadir DIR] [-all] [-json]
        labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
-       labelinf repro [-all] [-quick] [-out DIR] [NAME...]
+       labelinf repro [-all] [-quick] [-out DIR] [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]] [NAME...]
        labelinf audit -config FILE [-competition ID] [-inprocess] [-json] [-out DIR] [-honest DIR] [-workers W] [-quiet]
        labelinf audit -config FILE|-bundle PATH ... -queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]
        labelinf audit -docs ROOT

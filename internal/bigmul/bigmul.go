@@ -154,9 +154,7 @@ func Mul(z, x, y *big.Int) *big.Int {
 		x, y = y, x
 	}
 	xw, yw := x.Bits(), y.Bits()
-	if h := traceHook.Load(); h != nil {
-		(*h)(len(xw), len(yw), sq)
-	}
+	trace(Product{XWords: len(xw), YWords: len(yw), Square: sq})
 	st, pl, cw := choose(len(xw), len(yw), sq)
 	neg := x.Sign()*y.Sign() < 0
 	var w []big.Word
@@ -217,6 +215,7 @@ func MulWrap(z, x, y *big.Int, minBits uint) (*big.Int, uint) {
 	if x != y {
 		ys = y.Bits()
 	}
+	trace(Product{XWords: max(xw, yw), YWords: min(xw, yw), Square: x == y, WrapBits: minBits})
 	w, N := nttMulWrap(x.Bits(), ys, minBits)
 	z.SetBits(w)
 	return z, N

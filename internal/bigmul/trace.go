@@ -4,20 +4,36 @@ package bigmul
 
 import "sync/atomic"
 
-// traceHook is the function that SetTrace installed, or nil.
-var traceHook atomic.Pointer[func(xWords, yWords int, sq bool)]
+// Product describes one multiplication for SetTrace.
+type Product struct {
+	XWords, YWords int  // operand sizes in words, XWords ≥ YWords
+	Square         bool // x == y
+	// WrapBits is 0 for a full product (Mul), and MulWrap's minBits for a
+	// product modulo 2^N − 1 made by the transform (a MulWrap that falls
+	// back to Mul reports that Mul instead).
+	WrapBits uint
+}
 
-// SetTrace makes every later call of Mul (and so Sqr) report its operand
-// sizes in words to f before multiplying, x the longer and sq true for a
-// square, and SetTrace(nil) stops it. It is for measurement harnesses:
-// internal/mpfr records the products of one apa.Log call and replays them
-// on GMP's mpn_mul, to tell the cost of the multiplication from that of
-// the algorithm. Calls from several goroutines reach f concurrently. The
-// cost when no trace is set is one atomic load per Mul.
-func SetTrace(f func(xWords, yWords int, sq bool)) {
+// traceHook is the function that SetTrace installed, or nil.
+var traceHook atomic.Pointer[func(Product)]
+
+// SetTrace makes every later product of Mul (and so Sqr) and MulWrap
+// report its shape to f before multiplying, and SetTrace(nil) stops it.
+// It is for measurement harnesses: internal/mpfr records the products of
+// one apa.Log call and replays them on GMP, to tell the cost of the
+// multiplication from that of the algorithm. Calls from several
+// goroutines reach f concurrently. The cost when no trace is set is one
+// atomic load per product.
+func SetTrace(f func(Product)) {
 	if f == nil {
 		traceHook.Store(nil)
 		return
 	}
 	traceHook.Store(&f)
+}
+
+func trace(p Product) {
+	if h := traceHook.Load(); h != nil {
+		(*h)(p)
+	}
 }

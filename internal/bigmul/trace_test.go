@@ -8,20 +8,19 @@ import (
 )
 
 // TestSetTrace checks that Mul reports its operands' sizes, longer first,
-// and squares as squares, and that SetTrace(nil) stops the reports.
+// and squares as squares, that a transform's MulWrap reports its modulus,
+// and that SetTrace(nil) stops the reports.
 func TestSetTrace(t *testing.T) {
-	type call struct {
-		x, y int
-		sq   bool
-	}
-	var got []call
-	SetTrace(func(x, y int, sq bool) { got = append(got, call{x, y, sq}) })
+	var got []Product
+	SetTrace(func(p Product) { got = append(got, p) })
 	x := new(big.Int).Lsh(big.NewInt(1), 64*40-1) // 40 words
 	y := new(big.Int).Lsh(big.NewInt(1), 64*3-1)  // 3 words
 	var z big.Int
 	Mul(&z, y, x)
 	Sqr(&z, x)
+	big1 := new(big.Int).Lsh(big.NewInt(1), 64*3000-1) // 3,000 words: a transform
+	MulWrap(&z, big1, big1, 64*3000)
 	SetTrace(nil)
 	Mul(&z, x, y)
-	assert.Equal(t, []call{{40, 3, false}, {40, 40, true}}, got)
+	assert.Equal(t, []Product{{40, 3, false, 0}, {40, 40, true, 0}, {3000, 3000, true, 64 * 3000}}, got)
 }

@@ -35,35 +35,47 @@ import (
 // operands of those sizes to replay them on bigmul and on GMP. Below 32,000
 // words (2 million bits) Arb multiplies with GMP's mpn_mul too (arf.h,
 // ARF_USE_FFT_MUL), so the GMP replay is also what the products would cost
-// Arb.
+// Arb. A product modulo 2^N − 1 (bigmul.MulWrap) is replayed on bigmul as
+// such, and on GMP, whose mpn_mulmod_bnm1 is not public, as the full
+// product of two N/2-bit operands, which has as many result bits.
 type MulTrace struct {
 	xn, yn []int64
 	sq     []uint8
+	wrap   []uint     // bigmul.Product.WrapBits
 	a, b   []big.Word // operand pools: a product of x by y words reads a[:x], b[:y]
 	r      []big.Word
+	gx, gy []int64 // the GMP replay's sizes (gx ≥ gy)
 }
 
 // RecordMuls runs f with bigmul's trace set (bigmul.SetTrace) and returns
 // the products it made. f must be the only user of bigmul meanwhile.
 func RecordMuls(f func()) *MulTrace {
 	t := new(MulTrace)
-	bigmul.SetTrace(func(x, y int, sq bool) {
-		if y == 0 {
+	bigmul.SetTrace(func(p bigmul.Product) {
+		if p.YWords == 0 {
 			return // a product by zero multiplies nothing
 		}
-		t.xn = append(t.xn, int64(x))
-		t.yn = append(t.yn, int64(y))
+		t.xn = append(t.xn, int64(p.XWords))
+		t.yn = append(t.yn, int64(p.YWords))
 		s := uint8(0)
-		if sq {
+		if p.Square {
 			s = 1
 		}
 		t.sq = append(t.sq, s)
+		t.wrap = append(t.wrap, p.WrapBits)
+		gx, gy := int64(p.XWords), int64(p.YWords)
+		if p.WrapBits > 0 {
+			gx = int64(p.WrapBits+127) / 128
+			gy = gx
+		}
+		t.gx = append(t.gx, gx)
+		t.gy = append(t.gy, gy)
 	})
 	f()
 	bigmul.SetTrace(nil)
 	n := int64(1)
-	for _, x := range t.xn {
-		n = max(n, x)
+	for i, x := range t.xn {
+		n = max(n, x, t.gx[i])
 	}
 	r := rand.New(rand.NewPCG(uint64(n), 34))
 	t.a, t.b = make([]big.Word, n), make([]big.Word, n)
@@ -87,17 +99,18 @@ func (t *MulTrace) Words() int64 {
 	return s
 }
 
-// ReplayGMP makes the recorded products again with mpn_mul and mpn_sqr.
+// ReplayGMP makes the recorded products again with mpn_mul and mpn_sqr
+// (a wrapped product as a full one of as many result bits).
 func (t *MulTrace) ReplayGMP() {
 	if len(t.xn) == 0 {
 		return
 	}
 	var pin runtime.Pinner
-	for _, p := range []any{&t.xn[0], &t.yn[0], &t.sq[0], &t.a[0], &t.b[0], &t.r[0]} {
+	for _, p := range []any{&t.gx[0], &t.gy[0], &t.sq[0], &t.a[0], &t.b[0], &t.r[0]} {
 		pin.Pin(p)
 	}
 	defer pin.Unpin()
-	C.lr_gmp((*C.int64_t)(unsafe.Pointer(&t.xn[0])), (*C.int64_t)(unsafe.Pointer(&t.yn[0])),
+	C.lr_gmp((*C.int64_t)(unsafe.Pointer(&t.gx[0])), (*C.int64_t)(unsafe.Pointer(&t.gy[0])),
 		(*C.uint8_t)(unsafe.Pointer(&t.sq[0])), C.size_t(len(t.xn)),
 		(*C.mp_limb_t)(unsafe.Pointer(&t.a[0])), (*C.mp_limb_t)(unsafe.Pointer(&t.b[0])),
 		(*C.mp_limb_t)(unsafe.Pointer(&t.r[0])))
@@ -108,6 +121,17 @@ func (t *MulTrace) ReplayBigmul() {
 	var x, y, z big.Int
 	for i := range t.xn {
 		x.SetBits(t.a[:t.xn[i]])
+		if w := t.wrap[i]; w > 0 {
+			// The pool's operands fill their top words: a modulus of
+			// at least their length.
+			ys := &x
+			if t.sq[i] == 0 {
+				y.SetBits(t.b[:t.yn[i]])
+				ys = &y
+			}
+			bigmul.MulWrap(&z, &x, ys, max(w, 64*uint(t.xn[i])))
+			continue
+		}
 		if t.sq[i] != 0 {
 			bigmul.Mul(&z, &x, &x)
 			continue
