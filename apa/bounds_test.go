@@ -200,8 +200,9 @@ func relErr(got *xf, want *big.Float) int {
 
 // TestSubMulWrap checks c − a·b·2^k from the wrapped product against the
 // exact difference, for operands of both signs whose product cancels c's
-// leading bits, from word to transform sizes, and that a difference
-// beyond the bound given is rejected or exact, never wrapped.
+// leading bits, from word to transform sizes. (A difference beyond the
+// bound given may alias to a small residue and pass the size check: the
+// bound is what makes the result exact, the check only a safeguard.)
 func TestSubMulWrap(t *testing.T) {
 	r := rand.New(rand.NewPCG(34, 20))
 	sizes := []uint{100, 5000}
@@ -232,12 +233,6 @@ func TestSubMulWrap(t *testing.T) {
 			var diff xf
 			diff.sub(&got, &want, 0)
 			assert.Equal(t, 0, diff.sign(), "n=%d case %d: c − a·b differs", n, i)
-			// With a bound 200 bits too small, the difference is rejected
-			// or, where the modulus still holds it, exact: never wrapped.
-			if got.subMulWrap(&c, &a, &b, k, d.top()-200, &pow) {
-				diff.sub(&got, &want, 0)
-				assert.Equal(t, 0, diff.sign(), "n=%d case %d: wrong bound, wrong value", n, i)
-			}
 		}
 	}
 }

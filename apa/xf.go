@@ -737,7 +737,9 @@ func (r *xf) sqResidue(x, s *xf, h uint, pow *big.Int) bool {
 // modulo 2^N − 1 (bigmul.MulWrap) for an N 32 bits above the bound over
 // the grid, so that the product's high bits, which cancel c's, cost
 // nothing, and rejects (ok = false) a difference not below 2^(N−20) in
-// absolute value, which the bound excludes.
+// absolute value, which the bound excludes. That check is a safeguard,
+// not a proof: a difference beyond the bound can alias to a small residue
+// (it is a multiple of 2^N − 1 away), so the bound must hold.
 func (z *xf) subMulWrap(c, a, b *xf, k, bound int64, pow *big.Int) bool {
 	if a.m.Sign() == 0 || b.m.Sign() == 0 || c.m.Sign() == 0 {
 		return false
@@ -798,11 +800,11 @@ func foldMod(z *big.Int, n uint, pow *big.Int) {
 // lowBits sets z ≥ 0 to its n low bits.
 func lowBits(z *big.Int, n uint) {
 	w := z.Bits()
-	k := int(n / 64)
+	k := int(n / bits.UintSize)
 	if k >= len(w) {
 		return
 	}
-	if b := n % 64; b != 0 {
+	if b := n % bits.UintSize; b != 0 {
 		w[k] &= big.Word(1)<<b - 1
 		k++
 	}

@@ -88,6 +88,9 @@ func (b budget) accountsNeeded(atks []AttackResult, maxK int64) (stop, all *int6
 // verdictText says the cell's verdict in words, for accounts accounts
 // (the config's) and up to maxK.
 func (cr *CellResult) verdictText(accounts, maxK int) string {
+	if cr.Refused {
+		return "not applicable (serve refuses)"
+	}
 	if !cr.Measured {
 		return "not measured"
 	}

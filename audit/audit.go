@@ -100,6 +100,10 @@ type CellResult struct {
 	// competition (Note says why): such a cell is never stopped.
 	Measured bool   `json:"measured"`
 	Note     string `json:"note,omitempty"`
+	// Refused: labelinf serve refuses this defence on the metric (the
+	// parameter-free Ladder or noise keyed on the losses of ROC AUC, which
+	// has no per-row loss): the cell is not applicable, never stopped.
+	Refused bool `json:"refused,omitempty"`
 	// Verdict says it in words: "stopped with 1 account, falls with 578",
 	// "NOT stopped", "not measured".
 	Verdict string `json:"verdict"`
@@ -275,14 +279,16 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 		if a.Outcome == refused {
 			// labelinf serve refuses this defence on this metric: the
 			// cell cannot exist, and says nothing of safety.
-			ok, why = false, "labelinf serve refuses this defence on this metric: "+a.Note
+			ok, why, cr.Refused = false, "labelinf serve refuses this defence on this metric: "+a.Note, true
 			break
 		}
 	}
-	if ok && comp.model == nil && bestWithin < StopFraction {
+	maxK := int64(comp.cfg.AttackerAccounts[len(comp.cfg.AttackerAccounts)-1])
+	if most, _ := bud.recovered(atks, maxK); ok && comp.model == nil && most < StopFraction {
 		// The attacks on metrics other than log-loss (package discrete)
 		// do not yet read every defence (splits, subsets, noise beyond
-		// their bound): a cell none of them breaks is not shown safe.
+		// their bound): a cell none of them breaks, even with the most
+		// accounts, is not shown safe.
 		ok, why = false, notMeasuredNote(comp.cfg.Metric, cr, bestWithin)
 	}
 	cr.Measured = ok
@@ -317,7 +323,7 @@ func auditCell(ctx context.Context, comp *competition, cell Cell, f TargetFactor
 		}
 	}
 	cr.Verdict = cr.verdictText(comp.cfg.Accounts, comp.cfg.AttackerAccounts[len(comp.cfg.AttackerAccounts)-1])
-	if ts != nil {
+	if ts != nil && !cr.Refused { // a cell serve refuses has no honest cost either
 		hc, err := run.honestCost(ctx, ts, truth)
 		if err != nil {
 			return nil, err

@@ -510,15 +510,17 @@ func TestAdultTeams(t *testing.T) {
 
 // TestPlotNeverStoppedWhenAccountsBreak checks that a cell stopped with
 // the config's accounts that more accounts break is drawn and labelled
-// as falling, never as stopped.
+// as falling, never as stopped, and a cell not measured as neither
+// stopped nor broken.
 func TestPlotNeverStoppedWhenAccountsBreak(t *testing.T) {
 	k := int64(6)
 	r := &Report{Cells: []CellResult{
-		{Name: "ladder free/team", Stopped: true, AccountsNeeded: &k, Best: "hybrid", Submissions: 558},
-		{Name: "ladder", Stopped: true},
-		{Name: "none", Best: "hybrid", Submissions: 513},
+		{Name: "ladder free/team", Measured: true, Stopped: true, AccountsNeeded: &k, Best: "hybrid", Submissions: 558},
+		{Name: "ladder", Measured: true, Stopped: true},
+		{Name: "none", Measured: true, Best: "hybrid", Submissions: 513},
+		{Name: "gauss 0.05", Best: "group", Submissions: 9165082}, // not measured: never drawn stopped or broken
 	}}
-	want := []plotClass{plotFallsWithAccounts, plotStopped, plotBroken}
+	want := []plotClass{plotFallsWithAccounts, plotStopped, plotBroken, plotUnmeasured}
 	pts := r.Points()
 	if len(pts) != len(want) {
 		t.Fatalf("%d points, want %d", len(pts), len(want))

@@ -46,9 +46,8 @@ type Config struct {
 	// synthetic competition).
 	Rows      int    `json:"rows,omitempty"`
 	LabelSeed uint64 `json:"label_seed,omitempty"`
-	// Classes is the number of classes (default 2). The audit's attacks
-	// are binary: a competition of more classes, or of a metric without
-	// attacks here (accuracy, roc-auc), is audited as "not measured".
+	// Classes is the number of classes (default 2). A metric or K no
+	// attack here reads (roc-auc with K > 2) is audited as "not measured".
 	Classes int `json:"classes,omitempty"`
 	// Metric is a log-loss scorer model name as labelinf attack -assume
 	// takes it (float64-sklearn, float32-keras, torch-bce, leaderboard,
@@ -310,6 +309,9 @@ type competition struct {
 	model  *scorer.Model // Decimals −1: the chain rounds
 	// kmodel is a K-class log-loss metric's model (K > 2), as model.
 	kmodel *scorer.Model
+	// higher: the metric's higher scores are better (accuracy, ROC AUC);
+	// the honest cost compares them negated.
+	higher bool
 	eps    float64 // the model's clipping (1e-300 if none)
 	cells  []Cell
 	// dir is the config file's directory; honestSource says where the

@@ -19,7 +19,12 @@
 // releases. Once a code has recovered every label, the other codes of
 // its view run only up to its cost (they cannot be the best beyond it).
 // A metric or K the catalogue has attacks for is audited the same way;
-// one it has none for here is "not measured", never "stopped".
+// one it has none for here is "not measured", never "stopped", and so is
+// a cell of accuracy, ROC AUC or the Brier score that no attack breaks
+// even with the most accounts (their attacks do not read every
+// defence); a defence labelinf serve refuses on the metric (the
+// parameter-free Ladder or noise keyed on the losses of ROC AUC, which
+// has no per-row loss) is "not applicable (serve refuses)".
 //
 // Accounts. The attacker holds k accounts (Config.AttackerAccounts,
 // default 1, 10, 100, 1,000). Where the defence keeps a state per team
@@ -80,7 +85,11 @@
 // and max over the teams), Kendall's τ-b between the teams' true and
 // shown bests, and the improvements the releases hid measure what the
 // defence costs them. The true score is the metric on every holdout
-// row, unrounded and undefended.
+// row, unrounded and undefended: the binary log-loss model, else
+// labelinf serve's metric (accuracy, ROC AUC, Brier, K classes; a score
+// higher is better compared as such), the synthetic teams' rows made
+// K-class by putting their probability of the true label on it and
+// spreading the rest.
 //
 // # Targets and reproducibility
 //
@@ -95,7 +104,10 @@
 // (noise, split, subsets, the honest set, the boosting vectors) derives
 // from Config.Seed and the cell's name, and the report holds no wall
 // time: one config gives byte-identical JSON, whatever the number of
-// workers and whichever of the two targets.
+// workers and whichever of the two targets. A [Plan] is the audit split
+// into its cells (NewPlan, RunCell, Report): it marshals with its inputs
+// by value, so that package queue runs the cells on other machines and
+// assembles the same report.
 //
 // # Hosts that evaluate models
 //

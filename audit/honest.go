@@ -247,6 +247,9 @@ func (c *cellRun) honestCost(ctx context.Context, ts []Team, truth [][]float64) 
 			}
 			hc.Submissions++
 			v, _ := r.Float64()
+			if c.comp.higher {
+				v = -v // compared as the truth is (honestmetric.go)
+			}
 			tv := truth[i][j]
 			improved := j > 0 && tv < best[i]
 			if improved {

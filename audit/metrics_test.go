@@ -32,9 +32,12 @@ func TestAuditMetrics(t *testing.T) {
 		{Name: "none"},
 		{Name: "round 2", Defence: defence.Settings{Decimals: &dec2}},
 		{Name: "ladder", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free"}}},
+		{Name: "ladder free/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "parameter-free", PerTeam: true}}},
+		{Name: "ladder fixed/team", Defence: defence.Settings{Ladder: &defence.LadderSettings{Kind: "fixed", Eta: "0.01", PerTeam: true}}},
 		{Name: "noise", Defence: defence.Settings{Noise: &defence.NoiseSettings{Kind: "gaussian", Scale: 0.0005}}},
 		{Name: "split", Defence: defence.Settings{Decimals: &dec2, Split: &defence.SplitSettings{Public: 0.3,
 			Seed: "0000000000000000000000000000000000000000000000000000000000000007"}}},
+		{Name: "split exact", Defence: defence.Settings{Split: &defence.SplitSettings{Public: 0.3, Seed: "5d1f0c7e3a9b2486f0e1d2c3b4a5968778695a4b3c2d1e0f1a2b3c4d5e6f7081"}}},
 	}
 	targets := []struct {
 		name string
@@ -71,6 +74,18 @@ func TestAuditMetrics(t *testing.T) {
 				assert.GreaterOrEqual(t, none.PublicVerified, 0.99, "undefended: %s", none.Best)
 				assert.False(t, none.Stopped)
 				t.Logf("%s K=%d none: %s, %d submissions, floor %d", tc.metric, tc.k, none.Best, none.Submissions, none.Floor.Submissions)
+				// The honest cost is measured under the cell's own metric
+				// (higher is better for accuracy and AUC): undefended, the
+				// teams see their true bests and no improvement is hidden.
+				h := none.Honest
+				require.Positive(t, h.Teams, "%s: honest cost not measured", tc.metric)
+				assert.Positive(t, h.Improvements)
+				assert.Zero(t, h.HiddenImprovements, "undefended, an improvement hidden: the metric's direction is wrong")
+				assert.Zero(t, h.MeanAbs)
+				assert.Equal(t, 1.0, h.KendallTau)
+				r2h := cell("round 2").Honest
+				t.Logf("%s K=%d round 2 honest: mean |Δ| %.3g, max %.3g, τ %.3f, hidden %d of %d", tc.metric, tc.k, r2h.MeanAbs, r2h.MaxAbs, r2h.KendallTau, r2h.HiddenImprovements, r2h.Improvements)
+				assert.Positive(t, r2h.MeanAbs, "rounding to 2 decimals costs the honest teams something")
 				r2 := cell("round 2")
 				assert.True(t, r2.Measured, r2.Note)
 				assert.False(t, r2.Stopped, "round 2 falls: %s", r2.Best)
@@ -81,10 +96,41 @@ func TestAuditMetrics(t *testing.T) {
 					assert.GreaterOrEqual(t, r2.PublicVerified, 0.99)
 				}
 				t.Logf("%s K=%d round 2: %s, best %s, %d submissions, floor %d", tc.metric, tc.k, r2.Verdict, r2.Best, r2.Submissions, r2.Floor.Submissions)
-				lad := cell("ladder")
-				if tc.metric != "float64-sklearn" {
-					assert.False(t, lad.Measured, "serve refuses the Ladder on %s: %s %s", tc.metric, lad.Note, lad.Verdict)
-					assert.False(t, lad.Stopped)
+				// serve runs the Ladders on accuracy and the Brier score
+				// (their per-row 0/1 and squared losses) and the fixed-step
+				// one on ROC AUC; it refuses the parameter-free one there,
+				// which the audit says is not applicable. A per-team Ladder
+				// falls to fresh accounts wherever it runs unrounded.
+				for _, name := range []string{"ladder", "ladder free/team"} {
+					lad := cell(name)
+					t.Logf("%s K=%d %s: %s (%s)", tc.metric, tc.k, name, lad.Verdict, lad.Note)
+					assert.Equal(t, tc.metric == "roc-auc", lad.Refused, name)
+					if lad.Refused {
+						assert.Equal(t, "not applicable (serve refuses)", lad.Verdict)
+					}
+					if lad.AccountsNeeded == nil {
+						assert.False(t, lad.Stopped, "%s: stopped with every account count, unmeasured", name)
+					}
+				}
+				fixed := cell("ladder fixed/team")
+				t.Logf("%s K=%d ladder fixed/team: %s, accounts needed %v", tc.metric, tc.k, fixed.Verdict, fixed.AccountsNeeded)
+				assert.False(t, fixed.Refused)
+				if tc.metric != "roc-auc" {
+					free := cell("ladder free/team")
+					require.NotNil(t, free.AccountsNeeded, "%s: the per-team parameter-free Ladder falls to fresh accounts", tc.metric)
+					assert.True(t, free.Measured, free.Note)
+				}
+				// Behind an unrounded split, the public score gives the
+				// public labels to split-flip (accuracy, Brier); AUC's is
+				// swap's (below, at 2 decimals).
+				sp := cell("split exact")
+				t.Logf("%s K=%d split: %s, best %s, %d submissions, %.3f public verified", tc.metric, tc.k, sp.Verdict, sp.Best, sp.Submissions, sp.PublicVerified)
+				assert.False(t, sp.Stopped)
+				if tc.metric == "accuracy" || tc.metric == "brier" {
+					assert.True(t, sp.Measured, sp.Note)
+					assert.Equal(t, "split-flip", sp.Best)
+					assert.Equal(t, 1.0, sp.PublicVerified)
+					assert.Zero(t, sp.PrivateRecovered)
 				}
 				if sp := cell("split"); tc.metric == "roc-auc" {
 					// 30 % public at 2 decimals: the hidden pair swap reads

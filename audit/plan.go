@@ -34,24 +34,14 @@ func NewPlan(ctx context.Context, cfg *Config, o Options) (*Plan, error) {
 		return nil, &ConfigError{err}
 	}
 	p := &Plan{comp: comp}
-	if comp.model != nil {
-		// The honest cost needs the metric's scorer: measured where the
-		// attacks are.
-		if p.ts, err = comp.honestTeams(ctx, o); err != nil {
-			return nil, err
-		}
-		if p.truth, err = trueScores(comp.model, comp.labels, p.ts); err != nil {
-			return nil, &ConfigError{err}
-		}
-	} else {
-		comp.honestSource = "not measured (no scorer for this metric here)"
+	// The honest cost under the metric's own scorer: the binary log-loss
+	// model, else serve's metric (accuracy, ROC AUC, Brier, K classes).
+	if p.ts, err = comp.honestTeams(ctx, o); err != nil {
+		return nil, err
 	}
-	for _, tm := range p.ts {
-		for _, h := range tm.Subs {
-			if len(h.Pred) != len(comp.labels) {
-				return nil, &ConfigError{fmt.Errorf("audit: honest submission %s has %d predictions; want %d", h.Name, len(h.Pred), len(comp.labels))}
-			}
-		}
+	given := o.Teams != nil || o.Honest != nil || comp.cfg.Honest != ""
+	if p.ts, p.truth, err = comp.scoreTeams(p.ts, given); err != nil {
+		return nil, &ConfigError{err}
 	}
 	nsub := 0
 	for _, tm := range p.ts {
@@ -169,18 +159,11 @@ func UnmarshalPlan(b []byte) (*Plan, error) {
 		return nil, fmt.Errorf("audit: plan: %w", err)
 	}
 	comp.honestSource = w.Source
-	p := &Plan{comp: comp, ts: w.Teams}
-	for _, tm := range p.ts {
-		for _, h := range tm.Subs {
-			if len(h.Pred) != len(comp.labels) {
-				return nil, fmt.Errorf("audit: plan: honest submission %s has %d predictions; want %d", h.Name, len(h.Pred), len(comp.labels))
-			}
-		}
+	p := &Plan{comp: comp}
+	// The planner's teams, already as the cells submit them.
+	if p.ts, p.truth, err = comp.scoreTeams(w.Teams, true); err != nil {
+		return nil, fmt.Errorf("audit: plan: %w", err)
 	}
-	if comp.model != nil {
-		if p.truth, err = trueScores(comp.model, comp.labels, p.ts); err != nil {
-			return nil, fmt.Errorf("audit: plan: %w", err)
-		}
-	}
+	comp.honestSource = w.Source
 	return p, nil
 }

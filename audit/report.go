@@ -84,7 +84,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 const tableLegend = `
 verdict: stopped = no attack recovers 1 % of the public labels (claims ≥ 99 % right) within the limit with the
 config's accounts; "falls with k": the fewest accounts with which some attack does (accounts needed); "not
-measured": no attack of the audit applies, which is no evidence of safety.
+measured": no attack of the audit breaks it, where its attacks do not read the defence, which is no evidence of
+safety; "not applicable (serve refuses)": labelinf serve refuses this defence on the metric.
 best attack: the one recovering the most labels within the limit; "(fresh accounts)": each submission from a new
 account (a per-team state's first release); submissions: what it needs to finish, whatever the limit
 (~ = extrapolated from a measured prefix).
@@ -135,12 +136,17 @@ const (
 	plotBroken plotClass = iota
 	plotFallsWithAccounts
 	plotStopped
+	// plotUnmeasured: not measured, or a defence serve refuses on the
+	// metric: no evidence either way, never drawn as stopped.
+	plotUnmeasured
 )
 
 // classOf returns the cell's plot class. A cell stopped with the
 // config's accounts that more accounts break is never drawn as stopped.
 func classOf(cr *CellResult) plotClass {
 	switch {
+	case !cr.Measured:
+		return plotUnmeasured
 	case !cr.Stopped:
 		return plotBroken
 	case cr.AccountsNeeded != nil:
@@ -219,7 +225,7 @@ func (r *Report) Plot() (*plot.Plot, error) {
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = decadeTicks{}, decadeTicks{}
 	p.Add(plotter.NewGrid())
-	var open, falls, stopped plotter.XYs
+	var open, falls, stopped, unmeasured plotter.XYs
 	xmax := math.Pow(10, math.Ceil(math.Log10(math.Max(xmin, maxX(pts))))+1)
 	p.X.Min, p.X.Max = x0/2, xmax
 	p.Y.Min, p.Y.Max = 1, ytop*3
@@ -239,6 +245,8 @@ func (r *Report) Plot() (*plot.Plot, error) {
 			stopped = append(stopped, xy)
 		case plotFallsWithAccounts:
 			falls = append(falls, xy)
+		case plotUnmeasured:
+			unmeasured = append(unmeasured, xy)
 		default:
 			open = append(open, xy)
 		}
@@ -255,6 +263,7 @@ func (r *Report) Plot() (*plot.Plot, error) {
 		{open, "not stopped", draw.CircleGlyph{}, color.RGBA{R: 200, A: 255}},
 		{falls, "stopped for one account, falls with more", draw.SquareGlyph{}, color.RGBA{R: 230, G: 120, A: 255}},
 		{stopped, fmt.Sprintf("stopped up to %s accounts", comma(int64(max(r.Competition.MaxAccounts, r.Competition.Accounts, 1)))), draw.TriangleGlyph{}, color.RGBA{G: 130, B: 60, A: 255}},
+		{unmeasured, "not measured or not applicable (no evidence of safety)", draw.CrossGlyph{}, color.Gray{Y: 90}},
 	} {
 		if len(s.xys) == 0 {
 			continue

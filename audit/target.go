@@ -77,7 +77,9 @@ type TargetFactory func(ctx context.Context, s Spec) (Target, error)
 // A metric other than a binary log-loss model (Spec.Model nil) is scored
 // by serve's metric (serve.ParseMetric), K-class rows included, and a
 // defence that needs per-row losses is refused for the metrics serve
-// refuses it for (accuracy, roc-auc, brier: no per-row loss there).
+// refuses it for (the parameter-free Ladder and noise keyed on the
+// losses of roc-auc: no per-row loss there); accuracy's and the Brier
+// score's per-row losses are serve's (serve.RowLosses).
 func InProcess(ctx context.Context, s Spec) (Target, error) {
 	ch, err := s.Cell.Defence.SimulationChain(len(s.Labels), s.Seed, nil)
 	if err != nil {
@@ -114,18 +116,22 @@ func InProcess(ctx context.Context, s Spec) (Target, error) {
 	} else if err := checkMetricDefence(s); err != nil {
 		return nil, err
 	} else {
-		t.perRow = false
+		// Accuracy's 0/1 loss and the Brier score's squared error feed the
+		// Ladder as serve's do; the fixed-step Ladder on ROC AUC reads the
+		// score alone.
+		t.perRow = t.perRow && serve.HasRowLosses(t.metric)
 	}
 	return t, nil
 }
 
 // checkMetricDefence returns a *MetricDefenceError if labelinf serve
-// refuses the cell's defence on the spec's metric: the Ladder and noise
-// keyed on the losses need a per-row loss, which only the log-loss
-// metrics have (serve/defence.go).
+// refuses the cell's defence on the spec's metric: the parameter-free
+// Ladder and noise keyed on the losses need a per-row loss, which the
+// log-loss metrics, accuracy (0/1) and the Brier score have and ROC AUC
+// has not (serve/defence.go); the fixed-step Ladder reads the score alone.
 func checkMetricDefence(s Spec) error {
 	d := s.Cell.Defence
-	if d.Ladder == nil && (d.Noise == nil || d.Noise.Key != "losses") {
+	if (d.Ladder == nil || d.Ladder.Kind == "fixed") && (d.Noise == nil || d.Noise.Key != "losses") {
 		return nil
 	}
 	name := s.Metric
@@ -137,6 +143,9 @@ func checkMetricDefence(s Spec) error {
 		return err
 	}
 	if _, isLog := m.(interface{ Model(int) string }); isLog {
+		return nil
+	}
+	if serve.HasRowLosses(m) {
 		return nil
 	}
 	return &MetricDefenceError{Metric: m.Name()}
@@ -205,7 +214,7 @@ func (t *inProcess) Submit(ctx context.Context, team string, pred []float64) (*b
 			return nil, fmt.Errorf("audit: %w", err)
 		}
 	}
-	sub := defence.Submission{Team: team}
+	sub := defence.Submission{Team: team, HigherIsBetter: t.metric != nil && !t.metric.LowerIsBetter()}
 	if t.chain.NeedsPred() {
 		sub.Pred = defence.CanonicalPred(pred)
 	}
@@ -214,7 +223,9 @@ func (t *inProcess) Submit(ctx context.Context, team string, pred []float64) (*b
 	// as labelinf serve computes them.
 	if t.perRow {
 		l := make([]float64, len(t.labels))
-		if t.k == 2 {
+		if t.metric != nil && serve.RowLosses(t.metric, l, t.labels, pred, t.k) {
+			// accuracy's 0/1 loss, the Brier score's squared error
+		} else if t.k == 2 {
 			if err := (defence.LogLoss{Eps: t.eps}).PerRow(l, pred, t.labels); err != nil {
 				return nil, err
 			}

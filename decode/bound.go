@@ -191,21 +191,11 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		w := float64(kb) * wb
 		return cg && kb <= maxCG && w/(math.Ldexp(1, kb)-1) > need(s+w)
 	}
-	out := &QueryBound{Strategy: a.st, Lower: true}
-	for nUnk := n; nUnk > 0; out.Queries++ {
-		if out.Queries%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		// The sizes that fit form a prefix: the need only falls by the
-		// terms of the points the block takes from S, while M grows K-fold
-		// a point and the block's own largest weight stays in the need.
-		// A block holds at least one label.
-		kb := 1
-		for kb < nUnk && fits(nUnk, kb+1) {
-			kb++
-		}
+	// The sizes that fit form a prefix: the need only falls by the terms
+	// of the points the block takes from S, while M grows K-fold a point
+	// and the block's own largest weight stays in the need. A block holds
+	// at least one label.
+	_, q, err := blockWalk(ctx, n, fits, func(nUnk, kb int) int {
 		if wb <= float64(a.k)*t0 {
 			// A scorer whose whole room is below K neutral terms (no
 			// preset comes near): the prefix argument needs S's terms to
@@ -219,12 +209,15 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		if a.leader != nil && a.k == 2 && kb < nUnk {
 			kb++ // Cross: the paired top's partner
 		}
-		nUnk -= kb
+		return kb
+	})
+	if err != nil {
+		return nil, err
 	}
 	if opt.Check {
-		out.Queries++
+		q++
 	}
-	return out, nil
+	return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
 }
 
 // isList reports whether st is KList or KBin, whatever their tuning.

@@ -220,15 +220,22 @@ func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l i
 			f2, ok, err := a.emu.ReportFloat(second)
 			return !ok || err != nil || (above && f2 >= fLo) || (!above && f2 <= fHi)
 		}
-		// An emulation that fails keeps the candidate: the list may only
-		// grow by it, never lose a labeling that explains the score.
-		rlo, err := a.emu.Report(a.lo)
-		if err == nil && sHi.Cmp(rlo) < 0 {
-			return false
-		}
-		rhi, err := a.emu.Report(a.hi)
-		return err != nil || sLo.Cmp(rhi) <= 0
+		return a.bracketMeets(sLo, sHi)
 	}
+}
+
+// bracketMeets reports whether the reports of the emulated state with
+// every point at its least (a.lo) and at its largest (a.hi) computed term
+// bracket a value of [sLo, sHi]. An emulation that fails keeps the
+// candidate: a list may only grow by it, never lose a labeling that
+// explains the score.
+func (a *multi) bracketMeets(sLo, sHi *big.Rat) bool {
+	rlo, err := a.emu.Report(a.lo)
+	if err == nil && sHi.Cmp(rlo) < 0 {
+		return false
+	}
+	rhi, err := a.emu.Report(a.hi)
+	return err != nil || sLo.Cmp(rhi) <= 0
 }
 
 // pointTerms reports whether every computed term of the state and of the
@@ -263,8 +270,7 @@ func pointTerms(a *multi, rs []rowInfo) bool {
 }
 
 // neutralize puts the query's points back at the neutral terms.
-func (st *lbState) neutralize(idx []int) {
-	a := st.a
+func (a *multi) neutralize(idx []int) {
 	for _, i := range idx {
 		a.lo.Set(i, a.neutral.lo[0])
 		a.hi.Set(i, a.neutral.hi[0])

@@ -89,21 +89,11 @@ type Floor struct {
 // classes (opt's strategy is ignored). It returns an error for a model
 // with noise, whose scores carry fewer bits than the format's.
 func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
-	if opt.Noise.Kind != 0 {
-		return nil, errors.New("decode: the information floor is for noise-free scorers")
-	}
-	opt.NoEmulation = true
-	opt.Strategy = Primes // no setup work
-	a, err := newMulti(opt.N, opt.K, opt)
+	a, tmin, err := floorState(opt)
 	if err != nil {
 		return nil, err
 	}
-	f := &Floor{N: a.n, K: a.k}
-	f.TMin = math.Inf(1)
-	for c := range a.k {
-		v, _ := a.known[c].t[c].Float64()
-		f.TMin = min(f.TMin, v)
-	}
+	f := &Floor{N: a.n, K: a.k, TMin: tmin}
 	f.TMax = a.tTop
 	f.TNeutral, _ = a.neutral.t[0].Float64()
 	w := f.TMax - f.TMin
@@ -140,32 +130,11 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		}
 		return a.k > 2 || largest.get(kb) <= r
 	}
-	for nUnk, q := a.n, 0; nUnk > 0; q++ {
-		if q%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		kb := 1
-		for kb < nUnk && fitsCount(nUnk, kb+1) {
-			kb++
-		}
-		if nUnk == a.n {
-			f.FirstCount = kb
-		}
-		nUnk -= kb
-		f.BlockCount++
+	if f.FirstCount, f.BlockCount, err = blockWalk(ctx, a.n, fitsCount, nil); err != nil {
+		return nil, err
 	}
-	for nUnk := a.n; nUnk > 0; {
-		kb := 1
-		for kb < nUnk && fitsSep(nUnk, kb+1) {
-			kb++
-		}
-		if nUnk == a.n {
-			f.FirstSeparated = kb
-		}
-		nUnk -= kb
-		f.BlockSeparated++
+	if f.FirstSeparated, f.BlockSeparated, err = blockWalk(ctx, a.n, fitsSep, nil); err != nil {
+		return nil, err
 	}
 	f.SpreadBits = a.spreadBits(a.n, f)
 	for nUnk := float64(a.n); nUnk > 1e-9; f.Spread++ {
@@ -398,4 +367,51 @@ func (a *multi) precEmin() (p, emin int) {
 	}
 	f := a.m.Loss.Format
 	return int(f.Prec()), int(f.Emin())
+}
+
+// blockWalk walks an attack on n points whose every block is the largest
+// kb with fits(nUnk, kb) (a prefix of the sizes; at least 1), then
+// more(nUnk, kb) if more is not nil, nUnk the points left before it: it
+// returns the first block's size and the number of blocks, or ctx's
+// error.
+func blockWalk(ctx context.Context, n int, fits func(nUnk, kb int) bool, more func(nUnk, kb int) int) (first, count int, err error) {
+	for nUnk := n; nUnk > 0; count++ {
+		if count%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, 0, err
+			}
+		}
+		kb := 1
+		for kb < nUnk && fits(nUnk, kb+1) {
+			kb++
+		}
+		if more != nil {
+			kb = more(nUnk, kb)
+		}
+		if nUnk == n {
+			first = kb
+		}
+		nUnk -= kb
+	}
+	return first, count, nil
+}
+
+// floorState returns the state the floors read for opt's model (no
+// emulation, no strategy's setup) and the least term of a point at its
+// label's row; an error for a model with noise.
+func floorState(opt MultiOptions) (a *multi, tmin float64, err error) {
+	if opt.Noise.Kind != 0 {
+		return nil, 0, errors.New("decode: the information floor is for noise-free scorers")
+	}
+	opt.NoEmulation = true
+	opt.Strategy = Primes // no setup work
+	if a, err = newMulti(opt.N, opt.K, opt); err != nil {
+		return nil, 0, err
+	}
+	tmin = math.Inf(1)
+	for c := range a.k {
+		v, _ := a.known[c].t[c].Float64()
+		tmin = min(tmin, v)
+	}
+	return a, tmin, nil
 }

@@ -25,22 +25,12 @@ import (
 // Carrying label sets and ties across queries does not change this: it
 // only decides which bits a score spends, not how many it holds.
 func RangeFloor(ctx context.Context, opt MultiOptions, c float64, blockMax int) (int, error) {
-	if opt.Noise.Kind != 0 {
-		return 0, errors.New("decode: the information floor is for noise-free scorers")
-	}
 	if !(c > 0) || blockMax < 1 {
 		return 0, errors.New("decode: RangeFloor needs c > 0 and blockMax ≥ 1")
 	}
-	opt.NoEmulation = true
-	opt.Strategy = Primes // no setup work
-	a, err := newMulti(opt.N, opt.K, opt)
+	a, tmin, err := floorState(opt)
 	if err != nil {
 		return 0, err
-	}
-	tmin := math.Inf(1)
-	for cl := range a.k {
-		v, _ := a.known[cl].t[cl].Float64()
-		tmin = min(tmin, v)
 	}
 	w := a.tTop - tmin
 	lnK, lk := math.Log(float64(a.k)), math.Log2(float64(a.k))

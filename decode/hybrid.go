@@ -295,8 +295,7 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	}
 	budget := a.budgetFor(idx, rs, false)
 	p := &blockPlan{rows: rs}
-	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
-	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
+	t := a.residual(score, p)
 	v := increments(rs)
 	inc := make([][]*big.Float, l)
 	for j := range inc {
@@ -307,7 +306,7 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 		vb[j] = v[j][1]
 	}
 	a.fillBase()
-	defer st.neutralize(idx)
+	defer a.neutralize(idx)
 	var keep []hybSurv
 	st.readTopDigits(score, t, vb, k, newDigitTail(inc, nil, h.gd), budget, false,
 		func(j int, b uint64) { a.lo.Set(idx[j], rs[j].lo[b]) },

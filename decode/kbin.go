@@ -374,13 +374,13 @@ func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
 func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 	a, lb := st.a, st.lb
 	a.fillBase()
-	defer st.neutralize(q.idx)
+	defer a.neutralize(q.idx)
 	nd, nTop := q.nd, q.nd+q.k
 	if len(q.idx) != nTop+q.l || len(q.rows) != len(q.idx) {
 		return 0, errors.New("decode: kbin: the query does not match its design (internal error)")
 	}
 	budget := a.budgetFor(q.idx, q.rows, false)
-	t := new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(&blockPlan{rows: q.rows}))
+	t := a.residual(score, &blockPlan{rows: q.rows})
 	t0, v := q.offsets(nTop)
 	// The digits' value-0 offsets and their values' increments.
 	inc := make([][]*big.Float, q.l)
@@ -413,6 +413,6 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 	if len(surv) == 0 {
 		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, q.k, q.l, a.m.Name)
 	}
-	st.neutralize(q.idx)
+	a.neutralize(q.idx)
 	return st.update(q, surv), nil
 }

@@ -26,10 +26,10 @@ type klSurv struct {
 func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	a, lb := st.a, st.lb
 	a.fillBase()
-	defer st.neutralize(q.idx)
+	defer a.neutralize(q.idx)
 	nd, nTop := q.nd, q.nd+q.k
 	budget := a.budgetFor(q.idx, q.rows, false)
-	t := new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(&blockPlan{rows: q.rows}))
+	t := a.residual(score, &blockPlan{rows: q.rows})
 	t0, v := q.offsets(nTop)
 	// The residual the tail must explain: t − T0 − top bits' sum, within
 	// [base − b, base + span + b].
@@ -51,12 +51,7 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		if r, ok, err := a.emu.ReportFloat(a.lo); ok && exact {
 			return err != nil || (r >= fLo && r <= fHi)
 		}
-		rlo, err := a.emu.Report(a.lo)
-		if err == nil && sHi.Cmp(rlo) < 0 {
-			return false
-		}
-		rhi, err := a.emu.Report(a.hi)
-		return err != nil || sLo.Cmp(rhi) <= 0
+		return a.bracketMeets(sLo, sHi)
 	}
 	// bracket reports whether a tail labeling with its positions before
 	// s as set may explain the score: the summation is monotone in
@@ -181,7 +176,7 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	if len(surv) == 0 {
 		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d tail points explains the score under %s", ErrInconsistent, nd, q.k, len(q.tIdx), a.m.Name)
 	}
-	st.neutralize(q.idx)
+	a.neutralize(q.idx)
 	return st.update(q, surv), nil
 }
 

@@ -9,15 +9,6 @@ import (
 	"slices"
 )
 
-// neutralize puts the query's points back at the neutral terms.
-func (st *klState) neutralize(idx []int) {
-	a := st.a
-	for _, i := range idx {
-		a.lo.Set(i, a.neutral.lo[0])
-		a.hi.Set(i, a.neutral.hi[0])
-	}
-}
-
 // update learns what the survivors agree on: the labels a point may
 // have (a top point's half, a tail point's label; one label left is
 // learned), and carries the points they disagree on with the list of
@@ -96,12 +87,5 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 		}
 	}
 	st.vals = vals
-	a.learn(q.idx, sigma)
-	got := 0
-	for _, c := range sigma {
-		if c >= 0 {
-			got++
-		}
-	}
-	return got
+	return a.learn(q.idx, sigma)
 }

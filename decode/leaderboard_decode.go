@@ -78,13 +78,12 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	nd := len(st.cD)
 	budget := a.budgetFor(idx, rs, false)
 	p := &blockPlan{rows: rs}
-	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
-	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
+	t := a.residual(score, p)
 	v := increments(rs)
 	var explains func(l int, m uint32, above bool) bool
 	if st.emu {
 		explains = st.bracketTest(score, idx, rs)
-		defer st.neutralize(idx)
+		defer a.neutralize(idx)
 	} else {
 		bud := new(big.Float).SetFloat64(budget)
 		exact := new(big.Float).SetPrec(sumPrec)
@@ -239,13 +238,7 @@ func (st *lbState) updateBy(idx []int, nk int, label func(s, j int) uint8) int {
 	for _, i := range st.cD {
 		st.inD[i] = false
 	}
-	a.learn(idx, sigma)
-	got := 0
-	for _, c := range sigma {
-		if c >= 0 {
-			got++
-		}
-	}
+	got := a.learn(idx, sigma)
 	st.cD = st.cD[:0]
 	for _, j := range open {
 		st.cD = append(st.cD, idx[j])

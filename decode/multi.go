@@ -168,13 +168,7 @@ func (a *multi) runBlocks(ctx context.Context, s scorer.Server, d designer) (*Re
 		}
 		fails = 0
 		kmax = opt.blockCap(a.n)
-		a.learn(idx, sigma)
-		got := 0
-		for _, c := range sigma {
-			if c >= 0 {
-				got++
-			}
-		}
+		got := a.learn(idx, sigma)
 		a.record(res, got, len(idx), true)
 	}
 	return a.finish(ctx, s, res)

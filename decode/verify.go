@@ -17,8 +17,7 @@ import (
 // the block's sums are more than twice the budget apart, so it is the only
 // labeling that is.
 func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
-	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
-	t := new(big.Float).SetPrec(sumPrec).Sub(ns, a.constC(p))
+	t := a.residual(score, p)
 	if p.emu {
 		return a.decodeEmu(score, t, p)
 	}
@@ -34,6 +33,12 @@ func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
 		return nil, false
 	}
 	return sigma, true
+}
+
+// residual returns N·score − constC(p): the label-dependent part of the
+// sum, with the block's points counted from class 0.
+func (a *multi) residual(score *big.Rat, p *blockPlan) *big.Float {
+	return new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(p))
 }
 
 // constC returns the exact sum of every term that does not depend on the
@@ -90,8 +95,9 @@ func (a *multi) knownSum() *big.Float {
 	return c
 }
 
-// learn records the block's labels.
-func (a *multi) learn(idx, sigma []int) {
+// learn records the block's labels (−1: still unknown) and returns how
+// many it learned.
+func (a *multi) learn(idx, sigma []int) (got int) {
 	a.kSum = nil
 	for j, i := range idx {
 		if sigma[j] < 0 {
@@ -107,6 +113,7 @@ func (a *multi) learn(idx, sigma []int) {
 			a.dcount[sigma[j]][ditherIdx(i)]++
 		}
 		a.putRow(i)
+		got++
 	}
 	if a.leader != nil {
 		a.learnFollowers(idx, sigma)
@@ -125,6 +132,7 @@ func (a *multi) learn(idx, sigma []int) {
 	if a.emu != nil {
 		a.emuFactor = max(a.fac.min, a.emuFactor*a.fac.decay)
 	}
+	return got
 }
 
 // learnKnown records labels known before the attack (nil: none).
@@ -154,10 +162,7 @@ func (a *multi) learnKnown(known []int) error {
 // score with the exact sum of those rows' terms. It is decisive when one
 // wrong label would move the sum by more than twice the budget.
 func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, err error) {
-	w := 1
-	if a.k > 2 {
-		w = a.k
-	}
+	w := a.width()
 	pr := &scorer.Pred{K: a.k, P: make([]float64, a.n*w)}
 	c := new(big.Float).SetPrec(sumPrec)
 	for i, cl := range a.labels {
@@ -188,7 +193,7 @@ func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, 
 	if err != nil {
 		return false, false, err
 	}
-	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(a.n))))
+	ns := a.nTimes(score)
 	ns.Sub(ns, c)
 	return ns.Abs(ns).Cmp(new(big.Float).SetFloat64(budget)) <= 0, minMove > 2*budget, nil
 }

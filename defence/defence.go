@@ -50,6 +50,12 @@ type Submission struct {
 	// used by [Thresholdout]; TrainScore, if non-nil, overrides their mean.
 	Train      []float64
 	TrainScore *big.Rat
+	// HigherIsBetter marks a score whose larger values are better
+	// (accuracy, ROC AUC): the Ladder then moves on a score above the best
+	// by more than its margin, not below it. Losses stay losses (lower is
+	// better: accuracy's 0/1 loss), so the parameter-free Ladder's margin
+	// from their paired differences is the same on either side.
+	HigherIsBetter bool
 }
 
 // Released is the answer a [Chain] releases for one submission.

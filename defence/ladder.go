@@ -147,14 +147,21 @@ func (l *Ladder) apply(s *state) error {
 	if st == nil {
 		st = &ladderState{}
 	}
-	// margin is η or s/√n; moved reports R_S(f_t) < R_{t−1} − margin.
+	// margin is η or s/√n; moved reports R_S(f_t) < R_{t−1} − margin
+	// (a score higher is better: R_S(f_t) > R_{t−1} + margin).
 	var (
 		moved  bool
 		losses []float64
 	)
+	beats := func(margin *big.Rat) bool {
+		if s.sub.HigherIsBetter {
+			return v.Cmp(new(big.Rat).Add(st.best, margin)) > 0
+		}
+		return v.Cmp(new(big.Rat).Sub(st.best, margin)) < 0
+	}
 	switch l.opts.Kind {
 	case FixedStep:
-		moved = st.best == nil || v.Cmp(new(big.Rat).Sub(st.best, l.opts.Eta)) < 0
+		moved = st.best == nil || beats(l.opts.Eta)
 	case ParameterFree:
 		losses, err = s.losses()
 		if err != nil {
@@ -170,8 +177,7 @@ func (l *Ladder) apply(s *state) error {
 			moved = true // R_0 = ∞
 		} else {
 			sd := pairedSD(losses, st.leader)
-			margin := new(big.Rat).SetFloat64(sd / math.Sqrt(float64(len(losses))))
-			moved = v.Cmp(new(big.Rat).Sub(st.best, margin)) < 0
+			moved = beats(new(big.Rat).SetFloat64(sd / math.Sqrt(float64(len(losses)))))
 		}
 	}
 	if !moved {

@@ -128,3 +128,40 @@ func TestSwapHidden(t *testing.T) {
 		})
 	}
 }
+
+// TestRank: the rank attack reads an unrounded AUC's labels in blocks
+// spaced among known rows: every label, verified and checked, in its
+// plan's queries (119 for N = 1,000, 2.6× fewer than group); auto picks
+// it there, and it refuses a rounded AUC.
+func TestRank(t *testing.T) {
+	for _, n := range []int{2, 3, 50, 1000, 4000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			y := labelsOf(uint64(n), n, 2)
+			if n <= 3 {
+				y[0], y[1] = 0, 1
+			}
+			s := sim(t, "roc-auc", y, 2, -1)
+			o := discrete.Options{Metric: discrete.AUC, N: n, Decimals: -1, Strategy: discrete.Rank, Check: true}
+			res, err := discrete.Attack(context.Background(), s, o)
+			require.NoError(t, err)
+			assert.Equal(t, y, res.Labels)
+			assert.True(t, res.Verified)
+			assert.True(t, res.Checked)
+			assert.True(t, res.CheckDecisive)
+			plan, err := discrete.Plan(o)
+			require.NoError(t, err)
+			assert.Equal(t, plan, res.Queries)
+			if n >= 1000 {
+				o.Strategy = discrete.Auto
+				assert.Equal(t, discrete.Rank, discrete.Choose(o))
+				o.Strategy = discrete.Group
+				g, err := discrete.Plan(o)
+				require.NoError(t, err)
+				t.Logf("N = %d: rank %d queries, group %d", n, res.Queries, g)
+			}
+		})
+	}
+	_, err := discrete.Attack(context.Background(), sim(t, "roc-auc", labelsOf(1, 100, 2), 2, 5),
+		discrete.Options{Metric: discrete.AUC, N: 100, Decimals: 5, Strategy: discrete.Rank})
+	require.Error(t, err)
+}

@@ -236,13 +236,14 @@ type Progress struct {
 func (p Progress) Finished() bool { return p.Done+p.Failed == p.Cells }
 
 // ETA estimates the time left: the cells not finished, at the mean cell
-// time, over the cells running (at least one); 0 if unknown.
+// time, over the cells running (at least one); 0 if unknown (no cell
+// done yet) or nothing is left.
 func (p Progress) ETA() time.Duration {
 	left := p.Cells - p.Done - p.Failed
 	if p.Seconds == 0 || left == 0 {
 		return 0
 	}
-	return time.Duration(float64(left) * p.Seconds / float64(max(1, p.Running)) * float64(time.Second)).Round(time.Second)
+	return time.Duration(float64(left) * p.Seconds / float64(max(1, p.Running)) * float64(time.Second))
 }
 
 // Progress returns the state of grid id.

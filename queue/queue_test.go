@@ -202,3 +202,20 @@ func TestQueueRepro(t *testing.T) {
 		assert.Contains(t, string(md), "[ea-fig"+it[len("ea-fig"):]+"](#"+it+")")
 	}
 }
+
+// TestProgressETA: the estimate is the cells left at the mean cell time
+// over the cells running, unknown (0) before a cell is done.
+func TestProgressETA(t *testing.T) {
+	for _, tt := range []struct {
+		p    Progress
+		want time.Duration
+	}{
+		{Progress{Cells: 10}, 0},
+		{Progress{Cells: 10, Done: 2, Running: 2, Waiting: 6, Seconds: 3}, 12 * time.Second},
+		{Progress{Cells: 10, Done: 2, Failed: 1, Waiting: 7, Seconds: 3}, 21 * time.Second}, // none running: one at a time
+		{Progress{Cells: 4, Done: 3, Failed: 1, Seconds: 3}, 0},
+	} {
+		assert.Equal(t, tt.want, tt.p.ETA(), "%+v", tt.p)
+		assert.Equal(t, tt.p.Done+tt.p.Failed == tt.p.Cells, tt.p.Finished(), "%+v", tt.p)
+	}
+}

@@ -45,15 +45,39 @@ func Brier(labels []int, pred []float64, k int) (float64, error) {
 		return 0, fmt.Errorf("scorer: Brier score: %d values for %d rows of %d", len(pred), n, w)
 	}
 	terms := make([]float64, n)
+	if err := BrierRows(terms, labels, pred, k); err != nil {
+		return 0, err
+	}
+	s := sumNative(terms, numpySum) / float64(n)
+	if math.IsNaN(s) || math.IsInf(s, 0) {
+		return 0, errors.New("scorer: Brier score is not finite")
+	}
+	return s, nil
+}
+
+// BrierRows writes into dst the Brier score's term of every row, the
+// per-sample squared error scikit-learn averages (see [Brier], which is
+// their numpy mean): (y − p)² for two classes, Σₖ (1[y = k] − pₖ)² for K.
+// It returns [Brier]'s errors for bad lengths, labels or values.
+func BrierRows(dst []float64, labels []int, pred []float64, k int) error {
+	n := len(labels)
+	w := max(k, 2)
+	if k <= 2 {
+		w = 1
+	}
+	if len(pred) != n*w || len(dst) != n {
+		return fmt.Errorf("scorer: Brier score: %d values and %d terms for %d rows of %d", len(pred), len(dst), n, w)
+	}
+	terms := dst
 	var row [8]float64
 	for i, y := range labels {
 		if y < 0 || y >= max(k, 2) {
-			return 0, fmt.Errorf("scorer: Brier score: label %d of row %d outside [0, %d)", y, i, max(k, 2))
+			return fmt.Errorf("scorer: Brier score: label %d of row %d outside [0, %d)", y, i, max(k, 2))
 		}
 		if w == 1 {
 			p := pred[i]
 			if !(p >= 0 && p <= 1) {
-				return 0, fmt.Errorf("scorer: Brier score: value %d (%v) is not a probability", i, p)
+				return fmt.Errorf("scorer: Brier score: value %d (%v) is not a probability", i, p)
 			}
 			d := float64(y) - p
 			terms[i] = d * d
@@ -65,7 +89,7 @@ func Brier(labels []int, pred []float64, k int) (float64, error) {
 		}
 		for j, p := range pred[i*w : (i+1)*w] {
 			if !(p >= 0 && p <= 1) {
-				return 0, fmt.Errorf("scorer: Brier score: value %d (%v) is not a probability", i*w+j, p)
+				return fmt.Errorf("scorer: Brier score: value %d (%v) is not a probability", i*w+j, p)
 			}
 			var t float64
 			if j == y {
@@ -76,11 +100,7 @@ func Brier(labels []int, pred []float64, k int) (float64, error) {
 		}
 		terms[i] = numpyRowSum(rt)
 	}
-	s := sumNative(terms, numpySum) / float64(n)
-	if math.IsNaN(s) || math.IsInf(s, 0) {
-		return 0, errors.New("scorer: Brier score is not finite")
-	}
-	return s, nil
+	return nil
 }
 
 // numpyRowSum is numpy's add.reduce of one short contiguous row, as

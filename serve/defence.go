@@ -101,9 +101,11 @@ func readSecret(path string) ([]byte, error) {
 type served struct {
 	mu     sync.Mutex // held from restoring the chain's state to reading it back
 	chain  *defence.Chain
-	labels []int   // every holdout row's label, in row order
-	eps    float64 // the per-row log-loss clipping (1e-300 if none)
-	perRow bool    // a stage reads the per-row losses
+	labels []int     // every holdout row's label, in row order
+	eps    float64   // the per-row log-loss clipping (1e-300 if none)
+	perRow bool      // a stage reads the per-row losses
+	rows   rowLosser // the metric's per-row loss; nil: the log-loss's
+	higher bool      // the metric's higher scores are better (the Ladder's direction)
 	// stateFile is a defence_state_file to import once (defstate.go).
 	stateFile     string
 	ladderPerTeam bool
@@ -136,9 +138,13 @@ func buildDefence(c *Competition, cc CompetitionConfig, labels []int) error {
 		c.Limits = Limits{Daily: l.PerDay, Total: l.Total, MinInterval: l.MinInterval}
 	}
 	ll, isLog := c.Metric.(*logLoss)
+	rl, hasRows := c.Metric.(rowLosser)
 	keyedLosses := d.Noise != nil && d.Noise.Key == "losses"
-	if (d.Ladder != nil || keyedLosses) && !isLog {
-		return fmt.Errorf("defence: the Ladder and noise keyed on the losses are defined on a per-row loss; metric %s has none here", c.Metric.Name())
+	// The fixed-step Ladder reads the score alone; the parameter-free
+	// one's paired test and noise keyed on the losses read per-row losses.
+	needRows := keyedLosses || d.Ladder != nil && d.Ladder.Kind != "fixed"
+	if needRows && !isLog && !hasRows {
+		return fmt.Errorf("defence: the parameter-free Ladder and noise keyed on the losses are defined on a per-row loss; metric %s has none (a row's share of it depends on the other rows): use the fixed-step Ladder, which reads the score alone", c.Metric.Name())
 	}
 	keyed := d.Noise != nil && d.Noise.Key != "" && d.Noise.Key != "fresh"
 	var (
@@ -169,7 +175,8 @@ func buildDefence(c *Competition, cc CompetitionConfig, labels []int) error {
 			c.Closes = d.Split.Close
 		}
 	}
-	s := &served{chain: ch, stateFile: cc.DefenceStateFile, labels: labels, eps: 1e-300, perRow: d.Ladder != nil || keyedLosses,
+	s := &served{chain: ch, stateFile: cc.DefenceStateFile, labels: labels, eps: 1e-300, perRow: needRows, rows: rl,
+		higher:        !c.Metric.LowerIsBetter(),
 		ladderPerTeam: d.Ladder != nil && d.Ladder.PerTeam, sim: cc.SimulationSeed != "",
 		thPerTeam: d.Thresholdout != nil && d.Thresholdout.PerTeam}
 	if th := ch.Thresholdout(); th != nil {
@@ -202,7 +209,7 @@ func (c *Competition) releasePublic(pred, train []float64, team string, st State
 	if c.K > 2 {
 		per = c.K
 	}
-	sub := defence.Submission{Team: team}
+	sub := defence.Submission{Team: team, HigherIsBetter: s.higher}
 	if s.chain.NeedsPred() {
 		sub.Pred = defence.CanonicalPred(pred)
 	}
@@ -303,12 +310,18 @@ func identity(rows []int, n int) bool {
 	return true
 }
 
-// rowLosses writes the float64 log-loss of every row into dst: binary
+// rowLosses writes the metric's per-row loss into dst (accuracy's 0/1
+// loss, the Brier score's squared error: rowloss.go), or for a log-loss
+// the float64 log-loss of every row: binary
 // rows as defence.LogLoss with the metric's clipping, K-class rows as
 // −ln of the true class's probability clipped to [ε, 1−ε]. These feed the
 // parameter-free Ladder's paired test and noise keyed on the losses; the
 // score itself is the metric's.
 func (s *served) rowLosses(dst, pred []float64, k int) {
+	if s.rows != nil {
+		s.rows.RowLosses(dst, s.labels, pred, k)
+		return
+	}
 	if k <= 2 {
 		_ = defence.LogLoss{Eps: s.eps}.PerRow(dst, pred, s.labels)
 	} else {

@@ -189,8 +189,13 @@
 // on the prediction or the losses with the host's defence_secret_file),
 // rounding, clipping and limits. The public score is then released by the
 // defence.Chain, given the key's name as the team, the prediction's
-// canonical bytes, the float64 per-row log-losses and the metric's exact
-// score on the rows the chain picks; the private score, revealed at the
+// canonical bytes, the per-row losses (the float64 log-losses; accuracy's
+// 0/1 loss and the Brier score's squared error, scikit-learn's per-sample
+// terms: RowLosses) and the metric's exact score on the rows the chain
+// picks, and whether a higher score is better (accuracy, ROC AUC: the
+// Ladder then moves up). ROC AUC has no per-row loss: the fixed-step
+// Ladder, which reads the score alone, runs on it; the parameter-free one
+// and noise keyed on the losses are refused. The private score, revealed at the
 // close, is the metric's, rounded. Each of rounding, split, clipping and
 // limits is set in one place (the competition's field or the defence's).
 // Thresholdout [DFHPRR15] needs train_labels, training rows whose labels

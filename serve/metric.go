@@ -233,24 +233,29 @@ func (accuracy) Check(pred []float64, n, k int) error {
 func (a accuracy) Score(labels []int, pred []float64, k int) Value {
 	right := 0
 	for i, y := range labels {
-		var c int
-		if k <= 2 {
-			if pred[i] > 0.5 || a.v1 && pred[i] == 0.5 {
-				c = 1
-			}
-		} else {
-			row := pred[i*k : (i+1)*k]
-			for j, v := range row {
-				if v > row[c] {
-					c = j
-				}
-			}
-		}
-		if c == y {
+		if a.class(pred, i, k) == y {
 			right++
 		}
 	}
 	return Value{R: big.NewRat(int64(right), int64(len(labels)))}
+}
+
+// class is row i's predicted class.
+func (a accuracy) class(pred []float64, i, k int) int {
+	var c int
+	if k <= 2 {
+		if pred[i] > 0.5 || a.v1 && pred[i] == 0.5 {
+			c = 1
+		}
+		return c
+	}
+	row := pred[i*k : (i+1)*k]
+	for j, v := range row {
+		if v > row[c] {
+			c = j
+		}
+	}
+	return c
 }
 
 // auc is the area under the ROC curve of a binary prediction: the

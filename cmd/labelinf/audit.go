@@ -36,7 +36,7 @@ func runAudit(e *env, args []string) int {
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	var qf queueFlags
 	qf.add(fs)
-	docs := fs.String("docs", "", "regenerate the documented audits (all, or the NAMEs given as arguments: imdb25k, small198, adult16k) in the repository at `ROOT` (in process, no -config): docs/audit/NAME.json, .png, .svg and the tables of README.md and docs/AUDIT.md")
+	docs := fs.String("docs", "", "regenerate the documented audits (all, or the NAMEs given as arguments: imdb25k, small198, adult16k, accuracy1k) in the repository at `ROOT` (in process, no -config): docs/audit/NAME.json, .png, .svg and the tables of README.md and docs/AUDIT.md")
 	if !parseArgs(fs, args, stderr) {
 		return 2
 	}
@@ -212,6 +212,7 @@ var documentedAudits = []documentedAudit{
 	{"imdb25k", "audit/testdata/imdb25k.json", true},
 	{"small198", "audit/testdata/small198.yaml", true},
 	{"adult16k", "audit/testdata/adult16k.json", false},
+	{"accuracy1k", "audit/testdata/accuracy1k.json", false},
 }
 
 // regenerateDocs runs the documented audits in process and writes their

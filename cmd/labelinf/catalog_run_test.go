@@ -38,6 +38,7 @@ func TestAttackRunsEveryEntry(t *testing.T) {
 		{"brier", "", 0, 60, 2},
 		{"accuracy,dec=1", "", 0, 60, 2},
 		{"roc-auc,dec=2", "", 0, 60, 2},              // swap
+		{"roc-auc,dec=none", "", 0, 60, 2},           // rank
 		{"float64-sklearn,reduce=sum", "", 0, 60, 3}, // klist: a summed score
 	}
 	target := func(c tcase) catalog.Target {
@@ -101,5 +102,8 @@ func TestAttackRunsEveryEntry(t *testing.T) {
 			ran++
 		})
 	}
-	assert.GreaterOrEqual(t, ran, len(catalog.All())-1)
+	// Every attack runs but one, and those that need a public/private
+	// split (split-flip), which no simulated scorer here has: the audit
+	// runs them, in process and against labelinf serve over HTTP.
+	assert.GreaterOrEqual(t, ran, len(catalog.All())-2)
 }

@@ -13,7 +13,7 @@
 //	                [-strategy ATTACK] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
-//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk|swap] [-n N] [-k K]
+//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk|swap|rank] [-n N] [-k K]
 //	                [-seed S] [-labels FILE] [-noise KIND -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
@@ -254,6 +254,12 @@
 //	               about N + 2·log₂N queries at any rounding, 2 decimals
 //	               included (behind a split about 2N, private rows unknown);
 //	               roc-auc, no noise
+//	rank           an unrounded AUC read as Σ y·2·rank: blocks of unknown
+//	               rows spaced among known ones, about log₂(known rows)
+//	               labels a query (119 queries for N = 1,000); roc-auc
+//	split-flip     flip behind a public/private split: a row moves the public
+//	               score iff it is public, N + 1 queries (K = 2); accuracy,
+//	               brier
 //	hybrid         carry's list top over binary digits read from the residual;
 //	               binary scorers whose model names its log (float64-sklearn,
 //	               torch-bce): the fewest queries there (also list-digits)
@@ -373,9 +379,11 @@
 // or swap (roc-auc: Whitehill's pair swap, a binary search along a path of
 // swapped ranks to a rounding edge and then one tie of adjacent ranks per
 // row, at any rounding: 1,020 queries at 2 decimals on 1,000 rows with
-// -check, which there cannot tell one wrong label); auto picks walk (swap
-// for roc-auc) where the rounding is coarser than one label, else the
-// fewest planned queries; K > 2 is group, flip (N + 1 queries for K = 3) or
+// -check, which there cannot tell one wrong label) or rank (an unrounded
+// roc-auc read as a weighted sum of labels over the ranks, blocks of
+// unknown rows spaced among known ones: 120 queries on 1,000 rows with
+// -check, group's 313); auto picks walk (swap for roc-auc) where the
+// rounding is coarser than one label, else the fewest planned queries; K > 2 is group, flip (N + 1 queries for K = 3) or
 // walk.
 // -noise bounded, gaussian or laplace -tau T (-delta D): fresh Gaussian or
 // Laplace noise is averaged over repeated submissions
@@ -610,8 +618,13 @@
 // are an embedded data set with features (adult_test: logistic regression
 // and MLP checkpoints, in Go), synthetic improving teams otherwise.
 // Attacks run for real up to the config's measure (4,000 submissions) and
-// are projected beyond it, marked "~". A metric no attack here applies to
-// (accuracy, roc-auc, K > 2) is "not measured", never "stopped".
+// are projected beyond it, marked "~". A cell no attack here applies to, or
+// that the attacks of accuracy, roc-auc or brier (which do not read every
+// defence) do not break, is "not measured", never "stopped"; a defence serve
+// refuses on the metric (the parameter-free Ladder on roc-auc) is "not
+// applicable (serve refuses)". The honest cost is measured under the
+// metric itself (accuracy, roc-auc, brier, K classes: the synthetic teams'
+// rows put their probability of the true label on it, the rest spread).
 //
 // -config names a JSON or YAML file with serve's competition fields (id,
 // labels or dataset or rows, classes, metric as -assume takes it, clip,

@@ -122,8 +122,13 @@ func queueRun(e *env, cmd, kind string, in []byte, names []string, q *queueFlags
 				return
 			}
 			eta := "ETA unknown"
-			if d := pr.ETA(); d > 0 {
-				eta = "ETA " + d.String()
+			switch d := pr.ETA(); {
+			case pr.Finished():
+				eta = "finished"
+			case d >= time.Second:
+				eta = "ETA " + d.Round(time.Second).String()
+			case d > 0:
+				eta = "ETA < 1s"
 			}
 			fmt.Fprintf(e.stderr, "\r\033[K%s: %d/%d cells done, %d running, %d failed, %d waiting; %s (%s elapsed)",
 				cmd, pr.Done, pr.Cells, pr.Running, pr.Failed, pr.Waiting, eta, time.Since(t0).Round(time.Second))

@@ -190,7 +190,7 @@ func TestQueueRealProcesses(t *testing.T) {
 	}
 	worker := func(exe string, i int, id string) *proc {
 		ns, dsn := workerNS(i)
-		return start(t, exe, ns, []string{"PGPASSWORD=queue-test"}, "worker", "-queue", dsn, "-id", id, "-rescue-after", "9s", "-grace", "2s")
+		return start(t, exe, ns, []string{"PGPASSWORD=queue-test"}, "worker", "-queue", dsn, "-id", id, "-rescue-after", "12s", "-grace", "2s")
 	}
 	pool, err := pgxpool.New(ctx, owner)
 	require.NoError(t, err)
@@ -203,7 +203,7 @@ func TestQueueRealProcesses(t *testing.T) {
 	b, err := os.ReadFile(cfg)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(poison, bytes.Replace(b, []byte("seed: 4"), []byte("seed: 5"), 1), 0o644))
-	pargs := []string{"audit", "-config", poison, "-queue", owner, "-json", "-quiet", "-cell-timeout", "8s"}
+	pargs := []string{"audit", "-config", poison, "-queue", owner, "-json", "-quiet", "-cell-timeout", "11s"}
 	require.Equal(t, 0, start(t, exe, "", nil, append(pargs, "-detach")...).wait(t, time.Minute))
 	var damaged int64
 	require.NoError(t, sql(`WITH d AS (UPDATE labelinf_blob SET data = 'damaged' WHERE hash <> '' RETURNING 1) SELECT count(*) FROM d`).Scan(&damaged))
@@ -213,7 +213,7 @@ func TestQueueRealProcesses(t *testing.T) {
 
 	// The coordinator, then a worker of another build, then w1 (the
 	// leader: alone at first) and w2.
-	args := []string{"audit", "-config", cfg, "-queue", owner, "-json", "-quiet", "-cell-timeout", "8s"}
+	args := []string{"audit", "-config", cfg, "-queue", owner, "-json", "-quiet", "-cell-timeout", "11s"}
 	coord := start(t, exe, "", nil, args...)
 	waitFor(t, time.Minute, "the grid submitted", func() bool {
 		var n int
@@ -229,11 +229,22 @@ func TestQueueRealProcesses(t *testing.T) {
 	wx := worker(other, 2, "wx")
 	w2 := worker(exe, 1, "w2")
 
-	// kill -9 w1 in the middle of a cell; w3 replaces it.
+	// kill -9 w1 in the middle of a cell; w3 replaces it. w1 is stopped
+	// (SIGSTOP) first, so that the cell it runs cannot finish between
+	// the look and the kill.
 	var killedJob int64
+	runningW1 := `SELECT id FROM river_job WHERE state = 'running' AND attempted_by[array_length(attempted_by, 1)] = 'w1'
+		AND args->>'grid' <> $1 LIMIT 1`
 	waitFor(t, time.Minute, "w1 running a cell", func() bool {
-		return sql(`SELECT id FROM river_job WHERE state = 'running' AND attempted_by[array_length(attempted_by, 1)] = 'w1'
-			AND args->>'grid' <> $1 LIMIT 1`, poisonGrid).Scan(&killedJob) == nil
+		if sql(runningW1, poisonGrid).Scan(&killedJob) != nil {
+			return false
+		}
+		require.NoError(t, w1.cmd.Process.Signal(syscall.SIGSTOP))
+		if sql(runningW1, poisonGrid).Scan(&killedJob) != nil {
+			require.NoError(t, w1.cmd.Process.Signal(syscall.SIGCONT)) // it finished just before: again
+			return false
+		}
+		return true
 	}, w1)
 	require.NoError(t, w1.cmd.Process.Kill())
 	<-w1.done
@@ -246,9 +257,15 @@ func TestQueueRealProcesses(t *testing.T) {
 	// kill -9 the coordinator, then PostgreSQL, mid-grid.
 	require.NoError(t, coord.cmd.Process.Kill())
 	<-coord.done
+	// PostgreSQL is killed once two cells are done and the killed cell is
+	// older than -rescue-after (or already rescued, w1's lease having
+	// expired): a leader elected after the restart rescues it at once
+	// (River's rescuer runs when a leader is elected, then every 30 s).
 	var done int
-	waitFor(t, time.Minute, "two cells done", func() bool {
-		return sql(`SELECT count(*) FROM labelinf_result`).Scan(&done) == nil && done >= 2
+	waitFor(t, time.Minute, "two cells done and the killed cell rescuable", func() bool {
+		var old bool
+		return sql(`SELECT count(*) FROM labelinf_result`).Scan(&done) == nil && done >= 2 &&
+			sql(`SELECT now() - attempted_at > interval '12.5 s' OR attempt > 1 FROM river_job WHERE id = $1`, killedJob).Scan(&old) == nil && old
 	}, w2, w3)
 	pg.Kill(t)
 	time.Sleep(time.Second)

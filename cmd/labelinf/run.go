@@ -21,7 +21,7 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
                        [-strategy ATTACK] [-noise KIND -tau T -delta D]
                        [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
                        [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
-       labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk|swap] [-n N] [-k K]
+       labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk|swap|rank] [-n N] [-k K]
                        [-seed S] [-labels FILE] [-noise KIND -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
        labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
                        [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]

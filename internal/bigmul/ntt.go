@@ -905,12 +905,13 @@ func foldMersenne(z []big.Word, N uint) []big.Word {
 
 // lowBitsInPlace truncates v ≥ 0 to its n low bits.
 func lowBitsInPlace(v *big.Int, n uint) {
+	const W = bits.UintSize // big.Word's size: MulWrap folds on 32-bit platforms too
 	w := v.Bits()
-	if uint(len(w))*64 <= n {
+	if uint(len(w))*W <= n {
 		return
 	}
-	w = w[:(n+63)/64]
-	if r := n % 64; r != 0 {
+	w = w[:(n+W-1)/W]
+	if r := n % W; r != 0 {
 		w[len(w)-1] &= 1<<r - 1
 	}
 	v.SetBits(w)

@@ -1,0 +1,92 @@
+package discrete
+
+import (
+	"context"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/labelinf/labelinf/scorer"
+	"github.com/labelinf/labelinf/serve"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// splitSim scores the public rows alone, as a split competition's public
+// leaderboard does: a Sim of the public rows' labels, fed their values.
+type splitSim struct {
+	n, w int
+	pub  []int
+	sim  *Sim
+}
+
+func (s *splitSim) N() int       { return s.n }
+func (s *splitSim) K() int       { return s.sim.K() }
+func (s *splitSim) Queries() int { return s.sim.Queries() }
+func (s *splitSim) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) {
+	var v []float64
+	for _, i := range s.pub {
+		v = append(v, p.P[i*s.w:(i+1)*s.w]...)
+	}
+	return s.sim.Score(ctx, &scorer.Pred{K: p.K, P: v})
+}
+
+// TestSplitFlip: behind a public/private split the attack recovers every
+// public label, verified, claims no private row, and sends N + 1 queries
+// and the check for K = 2; a rounding coarser than one public row makes
+// the check fail, and no label is then reported.
+func TestSplitFlip(t *testing.T) {
+	for _, tc := range []struct {
+		metric string
+		k, dec int
+		coarse bool
+	}{{"accuracy", 2, -1, false}, {"accuracy", 3, 5, false}, {"brier", 2, -1, false}, {"brier", 3, 5, false}, {"accuracy", 2, 1, true}} {
+		r := rand.New(rand.NewPCG(5, uint64(tc.k*10+tc.dec)))
+		const n = 300
+		labels := make([]int, n)
+		var pub, pubLabels []int
+		for i := range labels {
+			labels[i] = r.IntN(tc.k)
+			if r.IntN(2) == 0 {
+				pub = append(pub, i)
+				pubLabels = append(pubLabels, labels[i])
+			}
+		}
+		m, err := serve.ParseMetric(tc.metric, "")
+		require.NoError(t, err)
+		sim, err := NewSim(m, pubLabels, tc.k, tc.dec)
+		require.NoError(t, err)
+		w := 1
+		if tc.k > 2 {
+			w = tc.k
+		}
+		srv := &splitSim{n: n, w: w, pub: pub, sim: sim}
+		mt, _ := ParseMetric(tc.metric)
+		res, err := SplitFlip(context.Background(), srv, Options{Metric: mt, N: n, K: tc.k, Decimals: tc.dec, Check: true})
+		if tc.coarse {
+			require.Error(t, err)
+			for i := range res.Known {
+				assert.False(t, res.Known[i])
+			}
+			continue
+		}
+		require.NoError(t, err, "%s K=%d", tc.metric, tc.k)
+		isPub := map[int]bool{}
+		for _, i := range pub {
+			isPub[i] = true
+			assert.True(t, res.Known[i], "%s K=%d: public row %d not recovered", tc.metric, tc.k, i)
+			assert.Equal(t, labels[i], res.Labels[i], "row %d", i)
+		}
+		for i := range labels {
+			if !isPub[i] {
+				assert.False(t, res.Known[i], "private row %d claimed", i)
+			}
+		}
+		assert.True(t, res.CheckDecisive)
+		if tc.k == 2 {
+			assert.Equal(t, n+2, res.Queries)
+		} else {
+			assert.LessOrEqual(t, res.Queries, 1+n*(tc.k-1)+1)
+		}
+	}
+}
