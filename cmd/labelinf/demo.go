@@ -215,14 +215,13 @@ func demoBudget(mib int64, given bool) (demoMem, error) {
 // and twiddle tables (internal/bigmul), the binary splitting of π and
 // ln 2, the logarithm's and the exponential's iterates, the product tree
 // that factors X. It grows slowly with P (longer transforms per bit, more
-// tree levels); the fit bounds the measured 10.9 bytes per bit at N =
-// 10^6 (P = 2^24.4) and 11.9 at 3·10^6 (P = 2^26.1), and extrapolates to
-// 13.8 at N = 10^7.
+// tree levels); the fit bounds the measured live peaks from N = 10^5 to
+// 3·10^6 by 2–16% and extrapolates to 14.3 bytes per bit at N = 10^7.
 const (
 	peakBase      = 8 << 20 // the runtime and the binary
 	peakPerLabel  = 64      // labels (demo, server, decoded), primes, the prediction's row slices
 	peakPerClass  = 48      // per label and class: the prediction's *big.Int, big.Int and word
-	peakPerBit    = 9.0     // bytes per bit of P up to P = 2^22
+	peakPerBit    = 9.5     // bytes per bit of P up to P = 2^22
 	peakPerBitLog = 0.8     // more bytes per bit for each doubling of P above 2^22
 )
 

@@ -89,10 +89,10 @@
 // The cost of a case grows with N and K together: the score needs about
 // P = (K−1)·N·log2(p_N) bits (p_N the N-th prime) and the prediction holds
 // about K²/2·N·log2(p_N). Before anything is allocated, a case whose
-// modelled peak memory (a part per label and class, and 9 to 14 bytes per
+// modelled peak memory (a part per label and class, and 9.5 to 14.5 bytes per
 // bit of P: see BENCHMARKS.md, "Exact single query") is over the budget of
 // -memlimit is refused with the figure: the default 900 MiB runs up to
-// about N = 2·10^6 binary labels (N = 10^6 takes about a minute on two
+// about N = 1.9·10^6 binary labels (N = 10^6 takes about a minute on two
 // cores), -memlimit 6500 runs N = 10^7 (minutes).
 //
 // Progress goes to stderr when stderr is a terminal, nothing when piped.
