@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/labelinf/labelinf/audit"
+	"github.com/labelinf/labelinf/catalog"
 	"github.com/labelinf/labelinf/repro"
 )
 
@@ -182,4 +183,55 @@ func WriteRepro(dir string, in ReproInput, out []Outcome) (failed []string, err 
 		}
 	}
 	return failed, repro.Assemble(&repro.Config{Out: dir, Quick: in.Quick, Commit: in.Commit})
+}
+
+// KindSweep is an attack's sweep over the benchmark labelings, one cell
+// per (scorer, labeling): the input is a catalog.Sweep as JSON, a cell's
+// result its catalog.SweepRun as JSON.
+const KindSweep = "sweep"
+
+func init() {
+	register(&Kind{Name: KindSweep, Open: func(in []byte) (Grid, error) {
+		var sw catalog.Sweep
+		if err := json.Unmarshal(in, &sw); err != nil {
+			return nil, fmt.Errorf("sweep input: %w", err)
+		}
+		if err := sw.Validate(); err != nil {
+			return nil, err
+		}
+		return sweepGrid{&sw}, nil
+	}})
+}
+
+type sweepGrid struct{ s *catalog.Sweep }
+
+func (g sweepGrid) Cells() int { return len(g.s.Cells()) }
+
+func (g sweepGrid) Run(ctx context.Context, i int) ([]byte, error) {
+	r, err := g.s.RunCell(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(r)
+}
+
+// SweepRuns decodes a finished sweep grid's outcomes (one per cell of
+// s, in order): a cell that failed on the queue is a run with the
+// worker's error, not verified.
+func SweepRuns(s *catalog.Sweep, out []Outcome) ([]catalog.SweepRun, error) {
+	cells := s.Cells()
+	if len(out) != len(cells) {
+		return nil, fmt.Errorf("queue: %d outcomes for a sweep of %d cells", len(out), len(cells))
+	}
+	runs := make([]catalog.SweepRun, len(cells))
+	for i, o := range out {
+		if o.Err != "" {
+			runs[i] = catalog.SweepRun{SweepCell: cells[i], Error: o.Err}
+			continue
+		}
+		if err := json.Unmarshal(o.Result, &runs[i]); err != nil {
+			return nil, fmt.Errorf("queue: sweep cell %d (%s on %s): result: %w", i, cells[i].Scorer, cells[i].Labeling, err)
+		}
+	}
+	return runs, nil
 }

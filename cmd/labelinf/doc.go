@@ -24,6 +24,8 @@
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
 //	              [-datadir DIR] [-all] [-json]
+//	labelinf sweep [-scorer NAME]... [-n N] [-k K] [-strategy ATTACK] [-seeds S] [-check] [-cpu=false] [-json]
+//	               [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]]
 //	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf repro [-all] [-quick] [-out DIR] [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]] [NAME...]
@@ -410,6 +412,45 @@
 // is 1 when accuracy is below 1 or verification fails (unless
 // -allow-partial), 2 on a usage error.
 //
+// # sweep
+//
+// labelinf sweep runs one attack (default auto's pick, run as labelinf
+// attack runs it) against each simulated scorer given (-scorer,
+// repeatable; default float64-sklearn) on each of the benchmark
+// labelings of N labels of K classes: seeds 1 to S as labelinf attack
+// -seed draws them, all 0, all K−1 and i mod K (23 labelings with the
+// default -seeds 20: the labelings of BENCHMARKS.md's query tables and of
+// decode's result hashes). It prints a Markdown table, a row per scorer:
+// the attacks that ran, the runs verified (every label recovered,
+// verified by the attack and equal to the labeling), the queries of the
+// verified runs (max (mean, min)) and the attacker's CPU seconds (median
+// / max) on the thread that runs it (the simulated scorer's excluded, and
+// the garbage collector's work on other threads too, so that cells run at
+// once on one worker do not count each other's: labelinf attack's
+// attacker CPU, the whole process's, is higher, about twice at N =
+// 25,000), then each run that did not
+// verify; with -json the configuration, the rows and every run (scorer,
+// labeling, attack, queries, verified, cpu_seconds, error). It exits 1 if
+// any run did not verify.
+//
+//	-scorer NAME  a simulated scorer's model (labelinf help scorers);
+//	              repeat for several
+//	-n N       labels of each labeling (default 2000)
+//	-k K       classes (default 2)
+//	-strategy ATTACK
+//	           the attack (default auto)
+//	-seeds S   seeded labelings 1 to S (default 20)
+//	-check     one more query per run verifying every label at once
+//	-cpu       report the attacker's CPU seconds (default true; they
+//	           are the one part of a report that differs between runs)
+//	-json      print JSON instead of a table
+//
+// -queue DSN runs the cells, one per (scorer, labeling), on a work queue
+// instead (labelinf worker runs them; see audit -queue for -detach,
+// -collect, -cell-timeout and -attempts); with -cpu=false the report is
+// the in-process one byte for byte. A cell that fails on the queue after
+// its attempts is a run that did not verify, with the worker's error.
+//
 // # fingerprint
 //
 // The fingerprint command identifies the model of a scorer of -k K
@@ -692,7 +733,7 @@
 //
 // labelinf worker runs cells of the work queue at DSN (package queue)
 // until SIGINT or SIGTERM, -concurrency K at once (one per core): audit
-// cells and repro items, each kind of cell registered once in package
+// cells, repro items and attack sweeps' runs, each kind of cell registered once in package
 // queue. It takes only the jobs of its own build's version (its River
 // queue carries the version's hash), so a worker built from another
 // commit refuses them;

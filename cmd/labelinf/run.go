@@ -32,6 +32,8 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
                      [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
                      [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
                      [-datadir DIR] [-all] [-json]
+       labelinf sweep [-scorer NAME]... [-n N] [-k K] [-strategy ATTACK] [-seeds S] [-check] [-cpu=false] [-json]
+                      [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]]
        labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
        labelinf repro [-all] [-quick] [-out DIR] [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]] [NAME...]
@@ -82,6 +84,7 @@ var commands = []command{
 	{name: "fpa", run: runFPA},
 	{name: "plan", run: runPlan},
 	{name: "attack", run: runAttack},
+	{name: "sweep", run: runSweep},
 	{name: "fingerprint", run: runFingerprint},
 	{name: "blia", run: runBLIA},
 	{name: "bits", run: runBits},
