@@ -79,18 +79,23 @@
 //	-kn N      labels in the K-ary case (default 5000; 0 skips it)
 //	-k K       classes in the K-ary case (default 6)
 //	-memlimit MiB
-//	           soft limit of the Go runtime's memory (runtime/debug.SetMemoryLimit)
-//	           while the demo runs: near it the garbage collector runs more often
-//	           instead of letting the heap double (default 900, which keeps
-//	           N = 10^6 under 1 GB; 0 leaves the runtime's, GOMEMLIMIT); when
-//	           GOMEMLIMIT is set and -memlimit is not given, GOMEMLIMIT stands
+//	           memory the demo may use: the soft limit of the Go runtime
+//	           (runtime/debug.SetMemoryLimit) while it runs, near which the
+//	           garbage collector runs more often instead of letting the heap
+//	           double, and the budget of the size check below (default 900;
+//	           0 leaves the runtime's, GOMEMLIMIT, or half the machine's
+//	           memory without one); when GOMEMLIMIT is set and -memlimit is
+//	           not given, GOMEMLIMIT stands. A value over the machine's
+//	           memory is refused
 //
 // The cost of a case grows with N and K together: the score needs about
-// (K−1)·N·log2(p_N) bits (p_N the N-th prime) and the prediction holds
-// about K²/2·N·log2(p_N). Cases whose score would need more than 2^25 bits
-// (about N = 1,400,000 binary labels, or N = 14,000 at K = 64: minutes on
-// two cores) or whose prediction would exceed 1 GiB are refused up front
-// with the figure.
+// P = (K−1)·N·log2(p_N) bits (p_N the N-th prime) and the prediction holds
+// about K²/2·N·log2(p_N). Before anything is allocated, a case whose
+// modelled peak memory (a part per label and class, and 9.5 to 14.5 bytes per
+// bit of P: see BENCHMARKS.md, "Exact single query") is over the budget of
+// -memlimit is refused with the figure: the default 900 MiB runs up to
+// about N = 1.9·10^6 binary labels (N = 10^6 takes about a minute on two
+// cores), -memlimit 6500 runs N = 10^7 (minutes).
 //
 // Progress goes to stderr when stderr is a terminal, nothing when piped.
 //
