@@ -22,7 +22,7 @@ var discreteDocs = map[discrete.Strategy]string{
 	discrete.Group:  "subset sums of a coin-weighing design (Cantor–Mills), about 2N/log₂N queries (K − 1 times as many for K classes); accuracy, roc-auc, brier",
 	discrete.Family: "the Brier score as the loss family's squared loss (single.AttackFamilyMulti): blocks of rows weighted 2^j; binary brier",
 	discrete.Edge:   "threshold crossing by rows for a score rounded coarser than one label: a walk to a rounding edge, then about N queries; accuracy, brier",
-	discrete.Rank:   "an unrounded AUC read as Σ y·2·rank: blocks of unknown rows spaced among known ones, about log₂(known rows) labels a query (119 queries for N = 1,000); roc-auc",
+	discrete.Rank:   "the AUC read as Σ y·2·rank: blocks of unknown rows spaced among known ones, about log₂(known rows) labels a query (N = 1,000: 120 queries unrounded, 155 at 5 decimals); roc-auc, a rounding unit of 2U under N/8",
 	discrete.Swap:   "pair swap (Whitehill): a binary search along swapped ranks to a rounding edge, then one tie of adjacent ranks a row: about N + 2·log₂N queries at any rounding, 2 decimals included (behind a split about 2N, private rows unknown); roc-auc, no noise",
 }
 

@@ -57,8 +57,10 @@
 //     laid out) and one query reads them all; m grows as log₂ of the
 //     known rows (rankDesign): 120 queries for N = 1,000 with the check,
 //     against group's 313 and the floor's 53; 1,898 for 25,000 (5,119,
-//     886). It needs the AUC to tell every 2U apart: unrounded, or
-//     rounded finer than 1/(2N²).
+//     886). Rounded, the gaps grow to a rounding unit of 2U (sep ≈
+//     N²/2·10^−d) and the first query's few class counts are decoded
+//     side by side until the labels must add up to one: 155 queries at 5
+//     decimals on 1,000 rows, 274 at 4; it applies while sep ≤ N/8.
 //
 // [Floor] is the information bound a host compares these counts with.
 //

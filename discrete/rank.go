@@ -1,6 +1,7 @@
 package discrete
 
-// This file implements the rank attack on an unrounded ROC AUC: one
+// This file implements the rank attack on ROC AUC (unrounded, or rounded
+// finely enough for its blocks): one
 // ranking reads a weighted sum of labels, Σ yᵢ·2ρᵢ (ρ the midranks), so a
 // block of m unknown rows placed among known rows at ranks whose
 // weights have distinct subset sums is read whole by one query.
@@ -9,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 )
 
@@ -37,29 +39,29 @@ func (l rankLayout) weights(r int) []int64 {
 }
 
 // rankDesign returns the largest block that k known rows can space out
-// with r unknown rows left tied below, whose 2^m sums of weights are
-// distinct, and m ≤ u (the unknown rows).
-func rankDesign(k, r, u int) rankLayout {
+// with the unknown rows outside it (u − m of them) tied below, whose 2^m
+// sums of weights lie at least sep apart (sep = 1 reads exact sums; a
+// rounded release needs more than one rounding unit of 2U), m ≤ u.
+func rankDesign(k, u int, sep int64) rankLayout {
 	best := rankLayout{m: 1, pos: []int{k}}
+	step := int((sep + 1) / 2) // ranks a unit of weight 2^j takes
 	for m := 2; m <= min(u, rankMaxBlock); m++ {
-		// Gaps of 2^(j−1) − 1 known rows between block rows j − 1 and j
-		// make the weights an offset plus 2^j − 1 (each rank is 2 in
-		// 2ρ); the rest of the known rows go below the block, raising
-		// the offset.
-		gaps := 0
+		// Block row j sits step·(2^j − 1) ranks above block row 0 (the
+		// known rows between are the gaps), so that the weights are an
+		// offset plus at least sep·(2^j − 1); the other known rows go
+		// below the block, raising the offset.
+		pos := make([]int, m)
 		for j := 1; j < m; j++ {
-			gaps += 1<<(j-1) - 1
+			pos[j] = step*(1<<j-1) - j
 		}
-		if gaps > k {
+		if pos[m-1] > k {
 			break
 		}
-		pos := make([]int, m)
-		pos[0] = k - gaps
-		for j := 1; j < m; j++ {
-			pos[j] = pos[j-1] + 1<<(j-1) - 1
+		for j := range pos {
+			pos[j] += k - pos[m-1]
 		}
 		l := rankLayout{m: m, pos: pos}
-		if !distinctSums(l.weights(r - m + 1)) {
+		if !separatedSums(l.weights(u-m), sep) {
 			break
 		}
 		best = l
@@ -67,8 +69,9 @@ func rankDesign(k, r, u int) rankLayout {
 	return best
 }
 
-// distinctSums reports whether the 2^len(w) subset sums of w differ.
-func distinctSums(w []int64) bool {
+// separatedSums reports whether the 2^len(w) subset sums of w lie at
+// least sep apart.
+func separatedSums(w []int64, sep int64) bool {
 	sums := make([]int64, 1<<len(w))
 	for s := 1; s < len(sums); s++ {
 		j := 0
@@ -79,30 +82,42 @@ func distinctSums(w []int64) bool {
 	}
 	slices.Sort(sums)
 	for i := 1; i < len(sums); i++ {
-		if sums[i] == sums[i-1] {
+		if sums[i]-sums[i-1] < sep {
 			return false
 		}
 	}
 	return true
 }
 
-// rankApplies reports whether the released AUC pins twice the
-// Mann–Whitney count: unrounded (a float64 tells every 2U apart for N up
-// to millions), or rounded finer than 1/(2N²).
+// rankSep is the least gap of 2U that o's rounding always tells apart:
+// 1 unrounded; above one rounding unit of 2U = AUC·2n₀n₁ (at most N²/2)
+// otherwise.
+func rankSep(o Options) int64 {
+	if o.Decimals < 0 {
+		return 1
+	}
+	n := float64(max(o.N, 2))
+	return int64(math.Floor(n*n/2*math.Pow(10, -float64(o.Decimals)))) + 1
+}
+
+// rankApplies reports whether the rank attack's blocks can be read at
+// o's rounding: a rounding unit of 2U below N/8 (5 decimals for N up to
+// about 3,500; unrounded always), without noise.
 func rankApplies(o Options) bool {
 	if o.Tau > 0 || o.Repeats > 1 || o.Hidden {
 		return false
 	}
-	n := float64(max(o.N, 2))
-	return o.Decimals < 0 || math.Pow(10, -float64(o.Decimals)) < 1/(2*n*n)
+	sep := rankSep(o)
+	return sep == 1 || sep <= int64(o.N/8)
 }
 
 // rankPlan counts the rank attack's queries: the baseline, then one per
 // block as the known rows grow (the layouts depend on counts only).
-func rankPlan(n int) int {
-	q, k, u := 1, 1, n-1
+func rankPlan(o Options) int {
+	sep := rankSep(o)
+	q, k, u := 1, 1, o.N-1
 	for u > 0 {
-		l := rankDesign(k, u-1, u)
+		l := rankDesign(k, u, sep)
 		q++
 		k += l.m
 		u -= l.m
@@ -110,54 +125,58 @@ func rankPlan(n int) int {
 	return q
 }
 
+// A rankHyp is one class count the first query left, with the labels
+// the blocks decode to under it.
+type rankHyp struct {
+	t      int
+	labels []int
+}
+
 // rank is the rank attack. The baseline (row 0 first) reads y₀ and the
-// class count T, exactly when unrounded. Then, while rows are unknown, a
-// block of m of them is ranked among the known rows (rankDesign), the
-// other unknown rows tied at the bottom: twice the Mann–Whitney count is
-// 2U = Σ yᵢ·2ρᵢ − T(T + 1), the known rows' part known, the tied rest's
-// (T − known positives − the block's)·(r + 1), so the release reads the
-// block's weighted sum, whose 2^m values are distinct: m labels a query,
-// m growing as log₂ of the known rows.
+// class count T (exactly when unrounded; else a few candidates, each
+// decoded on its own until the labels must add up to it). Then, while
+// rows are unknown, a block of m of them is ranked among the known rows
+// (rankDesign), the other unknown rows tied at the bottom: twice the
+// Mann–Whitney count is 2U = Σ yᵢ·2ρᵢ − T(T + 1), the known rows' part
+// known, the tied rest's (T − known positives − the block's)·(r + 1), so
+// the release reads the block's weighted sum, whose 2^m values lie more
+// than a rounding unit apart: m labels a query, m growing as log₂ of the
+// known rows. The queries do not depend on the answers.
 func (r *run) rank(ctx context.Context) (err error) {
 	n := r.n
-	defer func() {
-		if err != nil {
-			for i := range r.res.Known {
-				r.res.Known[i] = false
-			}
-		}
-	}()
+	sep := rankSep(r.o)
 	cands, err := r.baseline(ctx)
 	if err != nil {
 		return err
 	}
-	if len(cands) != 1 {
-		return fmt.Errorf("discrete: the first query leaves %d class counts: %w", len(cands), &AmbiguousError{Query: 1, Candidates: len(cands)})
+	var hyps []rankHyp
+	for _, c := range cands {
+		y := make([]int, n)
+		for i := range y {
+			y[i] = -1
+		}
+		y[0] = c.y0
+		hyps = append(hyps, rankHyp{t: c.total, labels: y})
 	}
-	t := cands[0].total
-	r.total = t
-	r.setLabel(0, cands[0].y0)
-	den := 2 * int64(t) * int64(n-t)
-	for {
-		var known, unknown []int
+	known := []int{0}
+	isKnown := make([]bool, n)
+	isKnown[0] = true
+	for len(known) < n {
+		var unknown []int
 		for i := range n {
-			if r.res.Known[i] {
-				known = append(known, i)
-			} else {
+			if !isKnown[i] {
 				unknown = append(unknown, i)
 			}
 		}
-		if len(unknown) == 0 {
-			break
-		}
-		l := rankDesign(len(known), len(unknown)-1, len(unknown))
+		l := rankDesign(len(known), len(unknown), sep)
 		block, rest := unknown[:l.m], unknown[l.m:]
 		rr := len(rest)
 		// Ranks from the bottom: the rest tied at 1..rr, then the known
-		// rows and the block rows interleaved.
+		// rows (in the order they became known) and the block rows
+		// interleaved.
 		lv := make([]int, n) // level from the top, as levelPred wants
 		rho2 := make([]int64, n)
-		pos := rr // rows below the next one placed
+		pos := rr
 		ki, bj := 0, 0
 		for ki < len(known) || bj < l.m {
 			var row int
@@ -172,51 +191,81 @@ func (r *run) rank(ctx context.Context) (err error) {
 		}
 		for _, x := range rest {
 			rho2[x] = int64(rr + 1)
-			lv[x] = n - 1 // tied at the bottom (levels need not be contiguous)
-		}
-		base := -int64(t) * int64(t+1)
-		k1 := 0
-		for _, x := range known {
-			if r.res.Labels[x] == 1 {
-				base += rho2[x]
-				k1++
-			}
+			lv[x] = n - 1
 		}
 		v, err := r.score(ctx, r.levelPred(lv))
 		if err != nil {
 			return err
 		}
-		vf, _ := v.Float64()
-		found, hits := 0, 0
-		for z := range 1 << l.m {
-			s, u2 := 0, base
-			for j := range l.m {
-				if z>>j&1 == 1 {
-					s++
-					u2 += rho2[block[j]]
+		var next []rankHyp
+		for _, h := range hyps {
+			t := h.t
+			den := 2 * int64(t) * int64(n-t)
+			base := -int64(t) * int64(t+1)
+			k1 := 0
+			for _, x := range known {
+				if h.labels[x] == 1 {
+					base += rho2[x]
+					k1++
 				}
 			}
-			inRest := t - k1 - s
-			if inRest < 0 || inRest > rr {
-				continue
+			found, hits := 0, 0
+			for z := range 1 << l.m {
+				s, u2 := 0, base
+				for j := range l.m {
+					if z>>j&1 == 1 {
+						s++
+						u2 += rho2[block[j]]
+					}
+				}
+				inRest := t - k1 - s
+				if inRest < 0 || inRest > rr {
+					continue
+				}
+				u2 += int64(inRest) * int64(rr+1)
+				if r.matches(big.NewRat(u2, den), v) {
+					found, hits = z, hits+1
+				}
 			}
-			u2 += int64(inRest) * int64(rr+1)
-			if float64(u2)/float64(den) == vf {
-				found, hits = z, hits+1
+			switch {
+			case hits > 1:
+				return fmt.Errorf("discrete: query %d: %w", r.res.Queries, &AmbiguousError{Query: r.res.Queries, Candidates: hits})
+			case hits == 1:
+				for j, x := range block {
+					h.labels[x] = found >> j & 1
+				}
+				next = append(next, h)
 			}
 		}
-		switch {
-		case hits == 0:
+		if len(next) == 0 {
 			return fmt.Errorf("discrete: query %d: no labeling of rows %v explains AUC %s: %w", r.res.Queries, block, v.FloatString(10), errInconsistent)
-		case hits > 1:
-			return fmt.Errorf("discrete: query %d: %w", r.res.Queries, &AmbiguousError{Query: r.res.Queries, Candidates: hits})
 		}
-		for j, x := range block {
-			r.setLabel(x, found>>j&1)
+		hyps = next
+		for _, x := range block {
+			isKnown[x] = true
+			known = append(known, x)
 		}
 	}
-	if got := r.knownOnes(); got != t {
-		return fmt.Errorf("discrete: the decoded labels hold %d positives, the class count %d: %w", got, t, errInconsistent)
+	var final []rankHyp
+	for _, h := range hyps {
+		ones := 0
+		for _, y := range h.labels {
+			ones += y
+		}
+		if ones == h.t {
+			final = append(final, h)
+		}
 	}
+	switch len(final) {
+	case 0:
+		return fmt.Errorf("discrete: no class count explains every score: %w", errInconsistent)
+	case 1:
+	default:
+		return fmt.Errorf("discrete: %d class counts explain every score: %w", len(final), &AmbiguousError{Query: r.res.Queries, Candidates: len(final)})
+	}
+	for i, y := range final[0].labels {
+		r.setLabel(i, y)
+	}
+	r.total = final[0].t
 	return nil
 }

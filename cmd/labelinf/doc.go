@@ -251,9 +251,10 @@
 //	               about N + 2·log₂N queries at any rounding, 2 decimals
 //	               included (behind a split about 2N, private rows unknown);
 //	               roc-auc, no noise
-//	rank           an unrounded AUC read as Σ y·2·rank: blocks of unknown
-//	               rows spaced among known ones, about log₂(known rows)
-//	               labels a query (119 queries for N = 1,000); roc-auc
+//	rank           the AUC read as Σ y·2·rank: blocks of unknown rows spaced
+//	               among known ones, about log₂(known rows) labels a query (N
+//	               = 1,000: 120 queries unrounded, 155 at 5 decimals); roc-auc,
+//	               a rounding unit of 2U under N/8
 //	split-flip     flip behind a public/private split: a row moves the public
 //	               score iff it is public, N + 1 queries (K = 2); accuracy,
 //	               brier
@@ -376,10 +377,10 @@
 // or swap (roc-auc: Whitehill's pair swap, a binary search along a path of
 // swapped ranks to a rounding edge and then one tie of adjacent ranks per
 // row, at any rounding: 1,020 queries at 2 decimals on 1,000 rows with
-// -check, which there cannot tell one wrong label) or rank (an unrounded
-// roc-auc read as a weighted sum of labels over the ranks, blocks of
-// unknown rows spaced among known ones: 120 queries on 1,000 rows with
-// -check, group's 313); auto picks walk (swap for roc-auc) where the
+// -check, which there cannot tell one wrong label) or rank (roc-auc
+// read as a weighted sum of labels over the ranks, blocks of unknown rows
+// spaced among known ones: 120 queries on 1,000 rows unrounded and 155 at
+// 5 decimals with -check, group's 313); auto picks walk (swap for roc-auc) where the
 // rounding is coarser than one label, else the fewest planned queries; K > 2 is group, flip (N + 1 queries for K = 3) or
 // walk.
 // -noise bounded, gaussian or laplace -tau T (-delta D): fresh Gaussian or
