@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/labelinf/labelinf/audit"
 	"github.com/labelinf/labelinf/catalog"
+	"github.com/labelinf/labelinf/passive"
 	"github.com/labelinf/labelinf/repro"
 )
 
@@ -234,4 +236,84 @@ func SweepRuns(s *catalog.Sweep, out []Outcome) ([]catalog.SweepRun, error) {
 		}
 	}
 	return runs, nil
+}
+
+// KindBLIA is a BLIA experiment's units, one trained model per (seed,
+// ε): the input is a [BLIAInput] (gob), a cell's result its passive.Run
+// (gob: NaN and ±Inf exact), assembled with [BLIAReport].
+const KindBLIA = "blia"
+
+// BLIAInput is a BLIA grid's input: the configuration's wire form and the
+// data set by value (a worker needs no file of the coordinator's).
+type BLIAInput struct {
+	Config  passive.ConfigWire
+	Dataset *passive.Dataset
+}
+
+// MarshalBLIA encodes a BLIA grid's input.
+func MarshalBLIA(in BLIAInput) ([]byte, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(in)
+	return buf.Bytes(), err
+}
+
+func init() {
+	register(&Kind{Name: KindBLIA, Open: func(b []byte) (Grid, error) {
+		var in BLIAInput
+		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&in); err != nil {
+			return nil, fmt.Errorf("blia input: %w", err)
+		}
+		if in.Dataset == nil || in.Dataset.Train == nil {
+			return nil, fmt.Errorf("blia input: no data set")
+		}
+		cfg := in.Config.Config()
+		n, err := passive.Units(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return bliaGrid{in.Dataset, cfg, n}, nil
+	}})
+}
+
+type bliaGrid struct {
+	d   *passive.Dataset
+	cfg passive.Config
+	n   int
+}
+
+func (g bliaGrid) Cells() int { return g.n }
+
+func (g bliaGrid) Run(ctx context.Context, i int) ([]byte, error) {
+	r, err := passive.RunUnit(ctx, g.d, g.cfg, i)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	err = gob.NewEncoder(&buf).Encode(r)
+	return buf.Bytes(), err
+}
+
+// BLIAReport assembles a finished BLIA grid's report (seconds: its
+// time); a unit that failed on the queue fails the report, naming it,
+// as a failed run fails passive.RunExperiment.
+func BLIAReport(in BLIAInput, out []Outcome, seconds float64) (*passive.Report, error) {
+	cfg := in.Config.Config()
+	if len(cfg.Epsilons) == 0 {
+		return nil, fmt.Errorf("queue: blia input without ε (not a wire form of passive.Config.Wire)")
+	}
+	runs := make([]passive.Run, len(out))
+	var failed []string
+	for i, o := range out {
+		if o.Err != "" {
+			failed = append(failed, fmt.Sprintf("unit %d (seed %d, ε %v): %s", i, cfg.FirstSeed+uint64(i/len(cfg.Epsilons)), cfg.Epsilons[i%len(cfg.Epsilons)], o.Err))
+			continue
+		}
+		if err := gob.NewDecoder(bytes.NewReader(o.Result)).Decode(&runs[i]); err != nil {
+			return nil, fmt.Errorf("queue: blia unit %d: result: %w", i, err)
+		}
+	}
+	if len(failed) > 0 {
+		return nil, fmt.Errorf("queue: %d BLIA units failed after their attempts: %s", len(failed), strings.Join(failed, "; "))
+	}
+	return passive.Assemble(in.Dataset, cfg, runs, seconds)
 }

@@ -23,7 +23,7 @@
 //	labelinf blia [-data adult|wdbc|titanic|banknote|haberman|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
-//	              [-datadir DIR] [-all] [-json]
+//	              [-datadir DIR] [-all] [-json] [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]]
 //	labelinf sweep [-scorer NAME]... [-n N] [-k K] [-strategy ATTACK] [-seeds S] [-check] [-cpu=false] [-json]
 //	               [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]]
 //	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
@@ -518,6 +518,14 @@
 // (training that diverges, with too large a -lr, is reported as such), 2
 // on a usage error.
 //
+// -queue DSN trains the models on a work queue instead (labelinf worker
+// runs them; see audit -queue for -detach, -collect, -cell-timeout and
+// -attempts), one cell per (seed, ε), the data set carried by value in
+// the grid's input: the report is the in-process one byte for byte but
+// for the seconds (the experiment's, the queue's wall time, and each
+// run's). A cell that fails after its attempts fails the command, naming
+// it.
+//
 // # bits
 //
 // labelinf bits checks a bit-requirement bound against emulation. It
@@ -734,7 +742,7 @@
 //
 // labelinf worker runs cells of the work queue at DSN (package queue)
 // until SIGINT or SIGTERM, -concurrency K at once (one per core): audit
-// cells, repro items and attack sweeps' runs, each kind of cell registered once in package
+// cells, repro items, attack sweeps' runs and BLIA's models, each kind of cell registered once in package
 // queue. It takes only the jobs of its own build's version (its River
 // queue carries the version's hash), so a worker built from another
 // commit refuses them;

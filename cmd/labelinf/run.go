@@ -31,7 +31,7 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
        labelinf blia [-data adult|wdbc|titanic|banknote|haberman|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
                      [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
                      [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
-                     [-datadir DIR] [-all] [-json]
+                     [-datadir DIR] [-all] [-json] [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]]
        labelinf sweep [-scorer NAME]... [-n N] [-k K] [-strategy ATTACK] [-seeds S] [-check] [-cpu=false] [-json]
                       [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]]
        labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]

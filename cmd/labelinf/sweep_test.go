@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"sync"
 	"testing"
 	"time"
@@ -29,14 +30,7 @@ func TestSweepQueueMatchesInProcess(t *testing.T) {
 	wantTable, wantJSON := local(), local("-json")
 	require.Contains(t, wantTable, "| float64-sklearn | hybrid | 6/6 |")
 
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for _, id := range []string{"w0", "w1"} {
-		wg.Go(func() {
-			assert.NoError(t, queue.Work(ctx, dsn, queue.WorkerOptions{Concurrency: 2, ID: id}, 5*time.Second))
-		})
-	}
-	t.Cleanup(func() { cancel(); wg.Wait() })
+	startQueueWorkers(t, dsn)
 
 	onQueue := func(extra ...string) string {
 		var out, errb bytes.Buffer
@@ -51,4 +45,36 @@ func TestSweepQueueMatchesInProcess(t *testing.T) {
 	var errb bytes.Buffer
 	require.Equal(t, 0, run(append(append([]string{}, sweep...), "-n", "150"), &want150, &errb), errb.String())
 	assert.Equal(t, want150.String(), onQueue("-collect", "-n", "150"), "-collect differs from the in-process report")
+}
+
+// startQueueWorkers runs two workers of two cells each in this process
+// until the test ends.
+func startQueueWorkers(t *testing.T, dsn string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, id := range []string{"w0", "w1"} {
+		wg.Go(func() {
+			assert.NoError(t, queue.Work(ctx, dsn, queue.WorkerOptions{Concurrency: 2, ID: id}, 5*time.Second))
+		})
+	}
+	t.Cleanup(func() { cancel(); wg.Wait() })
+}
+
+// TestBLIAQueueMatchesInProcess: labelinf blia -queue, one cell per
+// (seed, ε) on two workers, prints the in-process table and JSON byte
+// for byte but for the seconds (the experiment's and each run's time).
+func TestBLIAQueueMatchesInProcess(t *testing.T) {
+	dsn := pgtest.NewDB(t)
+	blia := []string{"blia", "-data", "wdbc", "-model", "mlp", "-epochs", "2", "-seeds", "2", "-seed", "3", "-epsilon", "inf,1,0.5", "-all"}
+	secs := regexp.MustCompile(`("seconds": )[-+.e0-9]+|[0-9.]+ s\b`)
+	runBLIA := func(extra ...string) string {
+		var out, errb bytes.Buffer
+		require.Equal(t, 0, run(append(append([]string{}, blia...), extra...), &out, &errb), errb.String())
+		return secs.ReplaceAllString(out.String(), "${1}S")
+	}
+	wantTable, wantJSON := runBLIA(), runBLIA("-json")
+	require.Contains(t, wantJSON, `"seconds": S`)
+	startQueueWorkers(t, dsn)
+	assert.Equal(t, wantTable, runBLIA("-queue", dsn), "the queue's table differs from the in-process one")
+	assert.Equal(t, wantJSON, runBLIA("-json", "-queue", dsn), "the queue's JSON differs from the in-process one")
 }
