@@ -314,19 +314,60 @@ func bsAtanh(a, b int64, q2 *big.Int) (qq, bb, t *big.Int) {
 
 // atanhInv sets z to atanh(1/q) = Σ 1/((2k+1) q^(2k+1)) for an integer
 // q ≥ 2, with a relative error below 2^(2-wp).
+//
+// The sum's exact binary splitting ends in integers far longer than wp:
+// B = Π(2k+1) has about n·log2(2n) bits for n terms, T as many as B·Q, so
+// at 2.9·10^8 bits (the exact single query at N = 10^7) its last merge
+// and the product B·Q each multiply into 1.2·10^9 bits, whose transform
+// buffers and twiddle tables were the largest block of that run's memory.
+// Only wp bits of the quotient matter, so the two halves are split
+// exactly and merged in floating point at w = wp+16 bits: with (Q, B, T)
+// of each half as bsAtanh returns them,
+//
+//	Σ = T/(B·Q) = T_l/(B_l·Q_l) + T_r/(B_r·Q_r·Q_l),
+//
+// every quantity positive. Error, relative, in units of 2^-w: Q_l·q 1,
+// B_l·Q_l·q 3 more, T_l over it 2^6 more; B_r·Q_r 3, T_r over it 2^6 + 3,
+// that over Q_l·q 2^6 + 1 more; the sum of the two positive terms 2 more:
+// below 2^8 in all, 2^(-8-wp), and the truncation to wp bits adds
+// 2^(1-wp).
 func atanhInv(z *xf, q int64, wp uint) {
 	// Terms until q^(-2k) < 2^-(wp+4).
 	bitsPerTerm := 2 * log2Floor(q)
 	n := int64(wp+8)/bitsPerTerm + 2
 	q2 := big.NewInt(q * q)
-	qq, bb, t := bsAtanh(0, n, q2)
-	var num, den xf
-	num.setInt(t)
-	den.setInt(bigmul.Mul(qq, qq, bb))
-	den.mulInt64(&den, q, 0)
-	z.quo(&num, &den, wp+4)
+	if n <= 2*floatMergeTerms {
+		qq, bb, t := bsAtanh(0, n, q2)
+		var num, den xf
+		num.setInt(t)
+		den.setInt(bigmul.Mul(qq, qq, bb))
+		den.mulInt64(&den, q, 0)
+		z.quo(&num, &den, wp+4)
+		z.trunc(wp)
+		return
+	}
+	m := n / 2
+	var ql, bl, tl, qr, br, tr *big.Int
+	var wg sync.WaitGroup
+	wg.Go(func() { ql, bl, tl = bsAtanh(0, m, q2) })
+	qr, br, tr = bsAtanh(m, n, q2)
+	wg.Wait()
+	w := wp + 16
+	var a, b, c, d, u, v xf
+	d.mulInt64(a.setInt(ql), q, w) // Q_l·q
+	c.mul(a.setInt(br), b.setInt(qr), w)
+	u.quo(a.setInt(tr), &c, w) // Σ of the right half, from its first term
+	u.quo(&u, &d, w)
+	c.mul(a.setInt(bl), &d, w)
+	v.quo(a.setInt(tl), &c, w)
+	z.add(&v, &u, w)
 	z.trunc(wp)
 }
+
+// floatMergeTerms is the half length, in terms, from which atanhInv merges
+// its two halves in floating point instead of exactly: below it the
+// integers are shorter than the floating-point operations' guard bits.
+const floatMergeTerms = 4096
 
 // log2Floor returns ⌊log2 q⌋ for q ≥ 1.
 func log2Floor(q int64) int64 {

@@ -21,7 +21,7 @@ func TestDiscreteEntries(t *testing.T) {
 		metric string
 		k      int
 		want   string
-	}{{"accuracy", 2, "group"}, {"roc-auc", 2, "group"}, {"brier", 2, "family"}, {"accuracy", 3, "group"}} {
+	}{{"accuracy", 2, "group"}, {"roc-auc", 2, "rank"}, {"brier", 2, "family"}, {"accuracy", 3, "group"}} {
 		tg := Target{Metric: tt.metric, N: 200, K: tt.k, Decimals: -1}
 		a, err := Auto(tg)
 		if err != nil || a.Name != tt.want {

@@ -19,6 +19,12 @@
 // an [Oracle] that also answers their arbitrary-precision, rational and
 // loss-family predictions (oracle.Precise).
 //
+// The benchmark labelings are here too, once ([BenchLabelingNames],
+// [BenchLabeling]: seeds 1–20 as labelinf attack -seed draws them, all
+// 0, all K−1, i mod K), with the sweep of an attack over them per scorer
+// ([Sweep], sweep.go: labelinf sweep, one independent cell per (scorer,
+// labeling), so that package queue can run the cells on other machines).
+//
 // # One score oracle
 //
 // Every attack reads one interface, scorer.Oracle[P, S]: N, K and the

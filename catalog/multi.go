@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/labelinf/labelinf/decode"
@@ -250,11 +249,7 @@ func simulatedRun(ctx context.Context, s decode.Strategy, t Target, o EstimateOp
 	if t.N > simMax || t.Model.Exact {
 		return 0, false
 	}
-	r := rand.New(rand.NewPCG(1, 0x6c6162656c73))
-	labels := make([]int, t.N)
-	for i := range labels {
-		labels[i] = r.IntN(t.K)
-	}
+	labels := SeededLabels(1, t.N, t.K)
 	sim, err := oracle.NewSim(t.Model, labels, t.K)
 	if err != nil {
 		return 0, false

@@ -22,12 +22,12 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/labelinf/labelinf/catalog"
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
@@ -81,23 +81,18 @@ var hashCases = []hashCase{
 }
 
 // hashLabelings returns the benchmarks' 23 labelings of n points of k
-// classes, by name.
+// classes, by name (catalog.BenchLabeling: labelinf sweep's).
 func hashLabelings(n, k int) ([]string, [][]int) {
-	var names []string
-	var out [][]int
-	for seed := uint64(1); seed <= 20; seed++ {
-		r := rand.New(rand.NewPCG(seed, 0x6c6162656c73)) // as labelinf attack -seed
-		y := make([]int, n)
-		for i := range y {
-			y[i] = r.IntN(k)
+	names := catalog.BenchLabelingNames(20)
+	out := make([][]int, len(names))
+	for i, name := range names {
+		y, err := catalog.BenchLabeling(name, n, k)
+		if err != nil {
+			panic(err)
 		}
-		names, out = append(names, fmt.Sprintf("seed%d", seed)), append(out, y)
+		out[i] = y
 	}
-	zero, top, mod := make([]int, n), make([]int, n), make([]int, n)
-	for i := range n {
-		top[i], mod[i] = k-1, i%k
-	}
-	return append(names, "all0", "allK-1", "imodK"), append(out, zero, top, mod)
+	return names, out
 }
 
 // hashServer hashes every prediction and score that passes through it.

@@ -371,16 +371,16 @@ func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float,
 	sLo, sHi := a.scoreRange(score)
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	rx := new(big.Float).SetPrec(sumPrec)
-	bit := func(l int, m uint32, j int) uint64 {
-		if j < nd {
-			return uint64(st.cand[l][j])
-		}
-		return uint64(m) >> (j - nd) & 1
-	}
+	bs := make([]uint64, len(vb)) // the candidate's top bits
 	st.windowRange(lo, hi, tf, vf, k, func(l int, m uint32, _ bool) bool {
 		rx.Set(r0)
-		for j := range vb {
-			if bit(l, m, j) == 1 {
+		for j := range bs {
+			if j < nd {
+				bs[j] = uint64(st.cand[l][j])
+			} else {
+				bs[j] = uint64(m) >> (j - nd) & 1
+			}
+			if bs[j] == 1 {
 				rx.Sub(rx, vb[j])
 			}
 		}
@@ -388,8 +388,8 @@ func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float,
 		if !ok {
 			return true
 		}
-		for j := range vb {
-			setTop(j, bit(l, m, j))
+		for j, b := range bs {
+			setTop(j, b)
 		}
 		dt.each(n0, n1, setDigit, func(n uint64) {
 			r, exact, err := a.emu.ReportFloat(a.lo)

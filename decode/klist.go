@@ -95,7 +95,9 @@ import (
 //
 // Against other models, or for K = 2, KList is [Cross]. catalog.Auto picks it
 // for K > 2 against an unrounded model that names its log and sums its
-// terms; for the mean it picks [KBin], KList's top over Hybrid's digits.
+// terms, the only targets the catalogue runs it on (where KBin falls back
+// to it); for the mean it picks [KBin], KList's top over Hybrid's digits,
+// which takes fewer queries there.
 var KList Strategy = klist{}
 
 // klist is KList; p, if set (tests), replaces its tuning.

@@ -128,3 +128,57 @@ func TestSwapHidden(t *testing.T) {
 		})
 	}
 }
+
+// TestRank: the rank attack reads an AUC's labels in blocks spaced among
+// known rows: every label, verified and checked, in its plan's queries
+// (120 for N = 1,000 unrounded, 2.6× fewer than group), at 5 decimals
+// too; auto picks it there, and it refuses 2 decimals.
+func TestRank(t *testing.T) {
+	for _, n := range []int{2, 3, 50, 1000, 4000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			y := labelsOf(uint64(n), n, 2)
+			if n <= 3 {
+				y[0], y[1] = 0, 1
+			}
+			s := sim(t, "roc-auc", y, 2, -1)
+			o := discrete.Options{Metric: discrete.AUC, N: n, Decimals: -1, Strategy: discrete.Rank, Check: true}
+			res, err := discrete.Attack(context.Background(), s, o)
+			require.NoError(t, err)
+			assert.Equal(t, y, res.Labels)
+			assert.True(t, res.Verified)
+			assert.True(t, res.Checked)
+			assert.True(t, res.CheckDecisive)
+			plan, err := discrete.Plan(o)
+			require.NoError(t, err)
+			assert.Equal(t, plan, res.Queries)
+			if n >= 1000 {
+				o.Strategy = discrete.Auto
+				assert.Equal(t, discrete.Rank, discrete.Choose(o))
+				o.Strategy = discrete.Group
+				g, err := discrete.Plan(o)
+				require.NoError(t, err)
+				t.Logf("N = %d: rank %d queries, group %d", n, res.Queries, g)
+			}
+		})
+	}
+	// 5 decimals on 1,000 rows: a rounding unit is 5 of 2U, the blocks
+	// are spaced 3 ranks a unit and T decoded from its candidates.
+	y := labelsOf(11, 1000, 2)
+	s := sim(t, "roc-auc", y, 2, 5)
+	o := discrete.Options{Metric: discrete.AUC, N: 1000, Decimals: 5, Strategy: discrete.Rank, Check: true}
+	res, err := discrete.Attack(context.Background(), s, o)
+	require.NoError(t, err)
+	assert.Equal(t, y, res.Labels)
+	assert.True(t, res.Verified)
+	plan, err := discrete.Plan(o)
+	require.NoError(t, err)
+	assert.Equal(t, plan, res.Queries)
+	o.Strategy = discrete.Auto
+	assert.Equal(t, discrete.Rank, discrete.Choose(o))
+	t.Logf("N = 1,000 at 5 decimals: rank %d queries", res.Queries)
+	// 2 decimals: a rounding unit of 2U is 5,001, over N/8: refused.
+	s = sim(t, "roc-auc", y, 2, 2)
+	_, err = discrete.Attack(context.Background(), s, discrete.Options{Metric: discrete.AUC, N: 1000, Decimals: 2, Strategy: discrete.Rank})
+	require.Error(t, err)
+	assert.Zero(t, s.Queries())
+}

@@ -13,7 +13,10 @@
 // ([Canaries], [FlipCanaries], [RandomizedResponse]), models trained in Go
 // and deterministic under a seed ([TrainLogReg], [TrainMLP]), the attacks
 // ([Attack]), the statistics ([Evaluate], [ClopperPearson], [Wilson]) and
-// the experiment driver ([RunExperiment]).
+// the experiment driver ([RunExperiment]), also split into its units,
+// one trained model per (seed, ε), and their assembly ([RunUnit],
+// [Assemble]; the configuration's wire form [ConfigWire]), which package
+// queue runs on other machines for the same report.
 //
 // # Statistics
 //

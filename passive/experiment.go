@@ -427,8 +427,14 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return assemble(d, &cfg, seeds[0].nFeatures, runs, time.Since(start).Seconds()), nil
+}
+
+// assemble is the report of cfg on d from its runs (runs[ε][seed]).
+func assemble(d *Dataset, cfg *Config, features int, runs [][]Run, seconds float64) *Report {
+	attacks := cfg.Attacks()
 	rep := &Report{
-		Dataset: d.Name, Model: cfg.Model, Features: seeds[0].nFeatures, Seeds: cfg.Seeds,
+		Dataset: d.Name, Model: cfg.Model, Features: features, Seeds: cfg.Seeds,
 		CanaryFrac: cfg.CanaryFrac, TrainFrac: cfg.TrainFrac,
 	}
 	for _, a := range attacks {
@@ -458,8 +464,8 @@ feed:
 		}
 		rep.Epsilons = append(rep.Epsilons, er)
 	}
-	rep.Seconds = time.Since(start).Seconds()
-	return rep, nil
+	rep.Seconds = seconds
+	return rep
 }
 
 // runOne trains and attacks one (seed, ε) model.

@@ -6,6 +6,8 @@
 package passive
 
 import (
+	"bytes"
+	"encoding/gob"
 	"fmt"
 	"math"
 	"math/big"
@@ -227,4 +229,32 @@ func PoissonBinomialUpper(q []float64, k int) float64 {
 		s += dist[j]
 	}
 	return min(s, 1)
+}
+
+// outcomeGob is an Outcome's gob form: its fields and its per-canary
+// null probabilities, which [Pool] needs (a run trained elsewhere, by
+// package queue, pools as one trained here).
+type outcomeGob struct {
+	O outcomeFields
+	Q []float64
+}
+
+type outcomeFields Outcome // Outcome's fields without its methods
+
+// GobEncode encodes o with its null probabilities.
+func (o Outcome) GobEncode() ([]byte, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(outcomeGob{O: outcomeFields(o), Q: o.q})
+	return buf.Bytes(), err
+}
+
+// GobDecode decodes what GobEncode encoded.
+func (o *Outcome) GobDecode(b []byte) error {
+	var w outcomeGob
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
+		return err
+	}
+	*o = Outcome(w.O)
+	o.q = w.Q
+	return nil
 }

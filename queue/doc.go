@@ -33,10 +33,16 @@
 //
 // The kinds are registered once, in this package (kinds.go): the audit
 // ([KindAudit]: a cell is a defence setting, its result the cell's
-// audit.CellResult) and repro ([KindRepro]: a cell is an item, its
-// result the files it writes). The lower packages know nothing of the
-// queue: audit exports its plan and cells (audit.Plan), repro the
-// assembly of REPRO.md (repro.Assemble).
+// audit.CellResult), repro ([KindRepro]: a cell is an item, its result
+// the files it writes), attack sweeps ([KindSweep]: a cell is a
+// scorer against a benchmark labeling, its result the catalog.SweepRun)
+// and BLIA experiments ([KindBLIA]: a cell is one trained model, a
+// (seed, ε), its result the passive.Run). The lower packages know
+// nothing of the queue: audit exports its plan and cells (audit.Plan),
+// repro the assembly of REPRO.md (repro.Assemble), catalog a sweep's
+// cells and report (catalog.Sweep), passive an experiment's units, their
+// assembly and its configuration's wire form (passive.RunUnit,
+// passive.Assemble, passive.ConfigWire).
 //
 // # Roles
 //

@@ -11,8 +11,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/labelinf/labelinf/audit"
+	"github.com/labelinf/labelinf/catalog"
+	"github.com/labelinf/labelinf/passive"
 	"github.com/labelinf/labelinf/repro"
 )
 
@@ -182,4 +185,135 @@ func WriteRepro(dir string, in ReproInput, out []Outcome) (failed []string, err 
 		}
 	}
 	return failed, repro.Assemble(&repro.Config{Out: dir, Quick: in.Quick, Commit: in.Commit})
+}
+
+// KindSweep is an attack's sweep over the benchmark labelings, one cell
+// per (scorer, labeling): the input is a catalog.Sweep as JSON, a cell's
+// result its catalog.SweepRun as JSON.
+const KindSweep = "sweep"
+
+func init() {
+	register(&Kind{Name: KindSweep, Open: func(in []byte) (Grid, error) {
+		var sw catalog.Sweep
+		if err := json.Unmarshal(in, &sw); err != nil {
+			return nil, fmt.Errorf("sweep input: %w", err)
+		}
+		if err := sw.Validate(); err != nil {
+			return nil, err
+		}
+		return sweepGrid{&sw}, nil
+	}})
+}
+
+type sweepGrid struct{ s *catalog.Sweep }
+
+func (g sweepGrid) Cells() int { return len(g.s.Cells()) }
+
+func (g sweepGrid) Run(ctx context.Context, i int) ([]byte, error) {
+	r, err := g.s.RunCell(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(r)
+}
+
+// SweepRuns decodes a finished sweep grid's outcomes (one per cell of
+// s, in order): a cell that failed on the queue is a run with the
+// worker's error, not verified.
+func SweepRuns(s *catalog.Sweep, out []Outcome) ([]catalog.SweepRun, error) {
+	cells := s.Cells()
+	if len(out) != len(cells) {
+		return nil, fmt.Errorf("queue: %d outcomes for a sweep of %d cells", len(out), len(cells))
+	}
+	runs := make([]catalog.SweepRun, len(cells))
+	for i, o := range out {
+		if o.Err != "" {
+			runs[i] = catalog.SweepRun{SweepCell: cells[i], Error: o.Err}
+			continue
+		}
+		if err := json.Unmarshal(o.Result, &runs[i]); err != nil {
+			return nil, fmt.Errorf("queue: sweep cell %d (%s on %s): result: %w", i, cells[i].Scorer, cells[i].Labeling, err)
+		}
+	}
+	return runs, nil
+}
+
+// KindBLIA is a BLIA experiment's units, one trained model per (seed,
+// ε): the input is a [BLIAInput] (gob), a cell's result its passive.Run
+// (gob: NaN and ±Inf exact), assembled with [BLIAReport].
+const KindBLIA = "blia"
+
+// BLIAInput is a BLIA grid's input: the configuration's wire form and the
+// data set by value (a worker needs no file of the coordinator's).
+type BLIAInput struct {
+	Config  passive.ConfigWire
+	Dataset *passive.Dataset
+}
+
+// MarshalBLIA encodes a BLIA grid's input.
+func MarshalBLIA(in BLIAInput) ([]byte, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(in)
+	return buf.Bytes(), err
+}
+
+func init() {
+	register(&Kind{Name: KindBLIA, Open: func(b []byte) (Grid, error) {
+		var in BLIAInput
+		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&in); err != nil {
+			return nil, fmt.Errorf("blia input: %w", err)
+		}
+		if in.Dataset == nil || in.Dataset.Train == nil {
+			return nil, fmt.Errorf("blia input: no data set")
+		}
+		cfg := in.Config.Config()
+		n, err := passive.Units(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return bliaGrid{in.Dataset, cfg, n}, nil
+	}})
+}
+
+type bliaGrid struct {
+	d   *passive.Dataset
+	cfg passive.Config
+	n   int
+}
+
+func (g bliaGrid) Cells() int { return g.n }
+
+func (g bliaGrid) Run(ctx context.Context, i int) ([]byte, error) {
+	r, err := passive.RunUnit(ctx, g.d, g.cfg, i)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	err = gob.NewEncoder(&buf).Encode(r)
+	return buf.Bytes(), err
+}
+
+// BLIAReport assembles a finished BLIA grid's report (seconds: its
+// time); a unit that failed on the queue fails the report, naming it,
+// as a failed run fails passive.RunExperiment.
+func BLIAReport(in BLIAInput, out []Outcome, seconds float64) (*passive.Report, error) {
+	cfg := in.Config.Config()
+	if len(cfg.Epsilons) == 0 {
+		return nil, fmt.Errorf("queue: blia input without ε (not a wire form of passive.Config.Wire)")
+	}
+	runs := make([]passive.Run, len(out))
+	var failed []string
+	for i, o := range out {
+		if o.Err != "" {
+			failed = append(failed, fmt.Sprintf("unit %d (seed %d, ε %v): %s", i, cfg.FirstSeed+uint64(i/len(cfg.Epsilons)), cfg.Epsilons[i%len(cfg.Epsilons)], o.Err))
+			continue
+		}
+		if err := gob.NewDecoder(bytes.NewReader(o.Result)).Decode(&runs[i]); err != nil {
+			return nil, fmt.Errorf("queue: blia unit %d: result: %w", i, err)
+		}
+	}
+	if len(failed) > 0 {
+		return nil, fmt.Errorf("queue: %d BLIA units failed after their attempts: %s", len(failed), strings.Join(failed, "; "))
+	}
+	return passive.Assemble(in.Dataset, cfg, runs, seconds)
 }

@@ -21,6 +21,7 @@ import (
 // queries it spends against the simulated scorer (same labels, same
 // model), and a budget stops it with the labels recovered so far.
 func TestAttackOverHTTP(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	n := 25000
 	if testing.Short() {
 		n = 600
@@ -85,6 +86,7 @@ func TestAttackOverHTTP(t *testing.T) {
 // replaced on the way back), the client sends it again with the same
 // Idempotency-Key and gets the stored submission: one charge, one score.
 func TestClientRetriesWithIdempotencyKey(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	labels := randLabels(rand.New(rand.NewPCG(9, 9)), 50, 2)
 	dec := 5
 	e := newEnv(t, [][]int{labels}, CompetitionConfig{ID: "c", Classes: 2, Metric: "float64-sklearn", Decimals: &dec})

@@ -162,6 +162,7 @@ func TestSplit(t *testing.T) {
 // TestSlowClient: a client that never finishes its headers is cut off
 // after read_header_timeout.
 func TestSlowClient(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "l.txt"), []byte("0\n1\n"), 0o644))
 	cfg := filepath.Join(dir, "c.json")

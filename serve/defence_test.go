@@ -102,6 +102,7 @@ func submitScore(t *testing.T, e *env, tok string, p []float64) string {
 // name, per-row losses, the metric's exact score on the rows in scope);
 // the Ladder repeats its best to a worse submission, per team when set.
 func TestDefenceServed(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	r := rand.New(rand.NewPCG(3, 4))
 	const n = 300
 	labels := randLabels(r, n, 2)
@@ -248,6 +249,7 @@ func TestThresholdoutServed(t *testing.T) {
 // two submissions of one prediction and never replays after a restart
 // (a new per-process nonce).
 func TestDefenceNoiseRestart(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	r := rand.New(rand.NewPCG(8, 9))
 	const n = 200
 	labels := randLabels(r, n, 2)
@@ -278,6 +280,7 @@ func TestDefenceNoiseRestart(t *testing.T) {
 // (a worse submission still gets the best) and Thresholdout's spent
 // budget, with no state file.
 func TestDefenceStateRestart(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	r := rand.New(rand.NewPCG(10, 11))
 	const n, nt = 300, 200
 	hold, train := randLabels(r, n, 2), randLabels(r, nt, 2)
@@ -329,6 +332,7 @@ func TestDefenceStateRestart(t *testing.T) {
 // disagrees with the database (or does not fit the competition) stops
 // the server from starting.
 func TestDefenceStateImport(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	r := rand.New(rand.NewPCG(12, 13))
 	const n = 300
 	hold := randLabels(r, n, 2)

@@ -147,6 +147,7 @@ func TestEmptyLeaderboard(t *testing.T) {
 // 64 KiB; beyond 1 MiB net/http refuses them itself (plain text, as
 // documented).
 func TestCommandHeaderLimits(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "l.txt"), []byte("0\n1\n"), 0o644))
 	cfg := filepath.Join(dir, "c.json")

@@ -23,7 +23,7 @@ import (
 type serverProcess struct {
 	cmd    *exec.Cmd
 	addr   string
-	log    *strings.Builder
+	log    *syncWriter
 	exited chan struct{} // startServerArgs: closed when the process has exited
 }
 
@@ -33,10 +33,10 @@ func startServerProcess(t *testing.T, cfg string) *serverProcess {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "LABELINF_SERVE_HELPER=1",
 		"LABELINF_SERVE_ARGS="+strings.Join([]string{"-config", cfg, "-listen", "127.0.0.1:0", "-addr-file", addrFile}, "\n"))
-	var log strings.Builder
-	cmd.Stderr = &syncWriter{b: &log}
+	log := &syncWriter{b: new(strings.Builder)}
+	cmd.Stderr = log
 	require.NoError(t, cmd.Start())
-	p := &serverProcess{cmd: cmd, log: &log}
+	p := &serverProcess{cmd: cmd, log: log}
 	t.Cleanup(func() {
 		if p.cmd.ProcessState == nil {
 			p.cmd.Process.Kill()
@@ -59,6 +59,7 @@ func startServerProcess(t *testing.T, cfg string) *serverProcess {
 // SQLite database, load it again: every acknowledged submission is
 // stored and no key's budget is overspent across the crash.
 func TestFaultKill(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	n, clients, perClient := 25000, 50, 20
 	if testing.Short() {
 		n, clients, perClient = 1000, 8, 6
@@ -193,10 +194,10 @@ func startServerArgs(t *testing.T, cfg string, extra ...string) *serverProcess {
 	args := append([]string{"-config", cfg, "-listen", "127.0.0.1:0", "-addr-file", addrFile}, extra...)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "LABELINF_SERVE_HELPER=1", "LABELINF_SERVE_ARGS="+strings.Join(args, "\n"))
-	var log strings.Builder
-	cmd.Stderr = &syncWriter{b: &log}
+	log := &syncWriter{b: new(strings.Builder)}
+	cmd.Stderr = log
 	require.NoError(t, cmd.Start())
-	p := &serverProcess{cmd: cmd, log: &log}
+	p := &serverProcess{cmd: cmd, log: log}
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
@@ -230,6 +231,7 @@ func startServerArgs(t *testing.T, cfg string, extra ...string) *serverProcess {
 // file when it starts draining, and a replacement waiting with -lock-wait
 // starts while the old one may still be finishing.
 func TestSQLiteServeLock(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	dir := t.TempDir()
 	lp := writeLabels(t, randLabels(rand.New(rand.NewPCG(5, 5)), 100, 2))
 	cfg := filepath.Join(dir, "serve.json")

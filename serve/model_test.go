@@ -15,6 +15,7 @@ import (
 // as the server does (clip overrides and decimals included), and the
 // description does not depend on the labels.
 func TestCompetitionModel(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	r := rand.New(rand.NewPCG(5, 6))
 	dec := func(d int) *int { return &d }
 	ccs := []CompetitionConfig{

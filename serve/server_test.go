@@ -277,6 +277,7 @@ func TestSubmitMulticlass(t *testing.T) {
 // TestRejections: every bad request is a 4xx with a JSON error naming the
 // problem, and nothing is stored or charged.
 func TestRejections(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	labels := []int{0, 1, 1, 0}
 	e := newEnv(t, [][]int{labels, {0, 1, 2}, labels},
 		CompetitionConfig{ID: "b", Classes: 2, Metric: "torch-bce", TotalLimit: 100},

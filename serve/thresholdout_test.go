@@ -19,6 +19,7 @@ import (
 )
 
 func TestThresholdoutBudgets(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	r := rand.New(rand.NewPCG(27, 7))
 	const n, nt = 400, 300
 	hold, train := randLabels(r, n, 2), randLabels(r, nt, 2)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -520,12 +519,7 @@ func privateLabels(file string, n, k int, seed uint64, maxN int) ([]int, error) 
 	if n < 1 || n > maxN {
 		return nil, fmt.Errorf("-n %d outside [1, %d]", n, maxN)
 	}
-	r := rand.New(rand.NewPCG(seed, 0x6c6162656c73))
-	truth := make([]int, n)
-	for i := range truth {
-		truth[i] = r.IntN(k)
-	}
-	return truth, nil
+	return catalog.SeededLabels(seed, n, k), nil
 }
 
 // readLabels reads one class index in [0, k) per line; blank lines are

@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/labelinf/labelinf/passive"
+	"github.com/labelinf/labelinf/queue"
 )
 
 // censusRow is BLIA's CENSUS result without DP [BLIA, Table 2 and Table 4
@@ -37,6 +39,8 @@ func runBLIA(e *env, args []string) int {
 	workers := fs.Int("workers", 0, "models trained at once (default: the number of CPUs)")
 	all := fs.Bool("all", false, "print every attack and the decoy control, not only the paper's two")
 	asJSON := fs.Bool("json", false, "print the full report as JSON")
+	var qf queueFlags
+	qf.add(fs)
 	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
@@ -86,6 +90,9 @@ func runBLIA(e *env, args []string) int {
 	if err2 != nil {
 		return usageError(stderr, "blia", err2)
 	}
+	if err := qf.check(fs); err != nil {
+		return usageError(stderr, "blia", err)
+	}
 	d, err := passive.LoadDataset(*dir, *data)
 	if err != nil {
 		return failure(stderr, "blia", err)
@@ -102,8 +109,16 @@ func runBLIA(e *env, args []string) int {
 			prog.step(done, "training "+*model+" on "+d.Name)
 		},
 	}
-	rep, err := passive.RunExperiment(e.ctx, d, cfg)
-	prog.done()
+	var rep *passive.Report
+	if *qf.dsn != "" {
+		rep, err = bliaQueue(e, d, cfg, &qf)
+		if err == nil && rep == nil {
+			return 0 // detached
+		}
+	} else {
+		rep, err = passive.RunExperiment(e.ctx, d, cfg)
+		prog.done()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "labelinf blia: %v\n", err)
 		return 1
@@ -191,4 +206,30 @@ func pval(p float64) string {
 	default:
 		return fmt.Sprintf("%.3f", p)
 	}
+}
+
+// bliaQueue runs the experiment's units, one model per (seed, ε), on the
+// work queue and assembles its report (nil when detached).
+func bliaQueue(e *env, d *passive.Dataset, cfg passive.Config, qf *queueFlags) (*passive.Report, error) {
+	w, err := cfg.Wire()
+	if err != nil {
+		return nil, err
+	}
+	bi := queue.BLIAInput{Config: w, Dataset: d}
+	in, err := queue.MarshalBLIA(bi)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for s := range w.Seeds {
+		for _, eps := range w.Epsilons {
+			names = append(names, fmt.Sprintf("seed %d, ε %v", w.FirstSeed+uint64(s), eps))
+		}
+	}
+	t0 := time.Now()
+	out, err := queueRun(e, "blia", queue.KindBLIA, in, names, qf, false)
+	if err != nil || out == nil {
+		return nil, err
+	}
+	return queue.BLIAReport(bi, out, time.Since(t0).Seconds())
 }

@@ -14,28 +14,35 @@ import (
 // TestAuditBundle: labelinf audit -bundle prints, before the grid, each
 // setting read from a Codabench, an EvalAI and a Hugging Face bundle and
 // from the Kaggle preset, with the field it came from; the "as
-// configured" cell is audited with them.
+// configured" cell is audited with them. Under -short the Hugging Face
+// bundle (whose metric comes from the bundle) and the Kaggle preset (a
+// solution file and flags) only: package platform's TestRead* read the
+// other two under -short too.
 func TestAuditBundle(t *testing.T) {
 	t.Parallel() // sets no package state, environment or working directory
 	td := filepath.Join("..", "..", "platform", "testdata")
 	for _, c := range []struct {
-		name string
-		args []string
-		want []string
+		name  string
+		args  []string
+		want  []string
+		short bool
 	}{
 		{"codabench", []string{"-bundle", filepath.Join(td, "codabench"), "-phase", "Development", "-metric", "float64-sklearn"},
 			[]string{"decimals         10                     (Codabench stores scores.json's value to 10 decimals (SubmissionScore) and shows 4 (leaderboards[0].columns[0].precision)",
-				"daily_limit      10                     (phases[0].max_submissions_per_day)"}},
+				"daily_limit      10                     (phases[0].max_submissions_per_day)"}, false},
 		{"evalai", []string{"-bundle", filepath.Join(td, "evalai", "challenge_config.yaml"), "-phase", "dev", "-metric", "float64-sklearn"},
 			[]string{"decimals         3                      (challenge_phase_splits[0].leaderboard_decimal_precision)",
-				"total_limit      500                    (challenge_phases[0].max_submissions)"}},
+				"total_limit      500                    (challenge_phases[0].max_submissions)"}, false},
 		{"huggingface", []string{"-bundle", filepath.Join(td, "huggingface")},
 			[]string{"daily_limit      5                      (SUBMISSION_LIMIT (per day))",
-				`metric           float64-sklearn        (EVAL_METRIC "log_loss")`}},
+				`metric           float64-sklearn        (EVAL_METRIC "log_loss")`}, true},
 		{"kaggle", []string{"-platform", "kaggle", "-bundle", filepath.Join(td, "kaggle", "solution.csv"), "-daily-limit", "5", "-metric", "leaderboard"},
 			[]string{"decimals         5                      (Kaggle's leaderboard",
-				`public_fraction  0.4                    (solution.csv column "Usage": 20 of 50 rows public)`}},
+				`public_fraction  0.4                    (solution.csv column "Usage": 20 of 50 rows public)`}, true},
 	} {
+		if testing.Short() && !c.short {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
 			args := append([]string{"audit", "-inprocess", "-quiet"}, c.args...)

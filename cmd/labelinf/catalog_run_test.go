@@ -38,6 +38,7 @@ func TestAttackRunsEveryEntry(t *testing.T) {
 		{"brier", "", 0, 60, 2},
 		{"accuracy,dec=1", "", 0, 60, 2},
 		{"roc-auc,dec=2", "", 0, 60, 2},              // swap
+		{"roc-auc,dec=none", "", 0, 60, 2},           // rank
 		{"float64-sklearn,reduce=sum", "", 0, 60, 3}, // klist: a summed score
 	}
 	target := func(c tcase) catalog.Target {

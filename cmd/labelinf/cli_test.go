@@ -166,7 +166,12 @@ func TestRejectedValues(t *testing.T) {
 		{[]string{"blia", "-epochs", "3"}, "-epochs does not apply to -model logreg"},
 		{[]string{"blia", "-model", "mlp", "-lambda", "0.1"}, "-lambda does not apply to -model mlp"},
 		{[]string{"demo", "-n", "1", "-kn", "100", "-k", "65536"}, "6.07e+07 bits"},
-		{[]string{"demo", "-n", "2000000", "-kn", "0"}, "over the 33554432"},
+		// The size check follows -memlimit: over the default 900 MiB, and
+		// (a model of over 5 GiB) over 1,000 MiB, before allocating.
+		{[]string{"demo", "-n", "3000000", "-kn", "0"}, "over -memlimit 900 MiB; lower -n, -kn or -k, or raise -memlimit"},
+		{[]string{"demo", "-n", "10000000", "-kn", "0", "-memlimit", "1000"}, "over -memlimit 1000 MiB"},
+		{[]string{"demo", "-memlimit", "-1"}, "-memlimit -1 MiB outside [0, 1099511627776]"},
+		{[]string{"demo", "-memlimit", "2000000000000"}, "-memlimit 2000000000000 MiB outside"},
 		{[]string{"fpa", "-op", "add", "1", "2", "-nope"}, "flag provided but not defined: -nope"},
 		{[]string{"version", "extra"}, "unexpected argument"},
 	} {

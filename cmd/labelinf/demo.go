@@ -18,12 +18,6 @@ import (
 	"github.com/labelinf/labelinf/single"
 )
 
-// maxDemoBits bounds the score precision of one demo case. The exact
-// attack's time grows faster than linearly in it (the server's log and
-// the attacker's exp at that precision): at 2^25 bits, about N = 1.4·10^6
-// binary labels, a case takes minutes on two cores (BENCHMARKS.md §13).
-const maxDemoBits = 1 << 25
-
 // demoRow is one line of the demo's output.
 type demoRow struct {
 	N             int     `json:"n"`
@@ -44,20 +38,13 @@ func runDemo(e *env, args []string) int {
 	n := fs.Int("n", 25000, "labels in the binary case")
 	kn := fs.Int("kn", 5000, "labels in the K-ary case (0 skips it)")
 	k := fs.Int("k", 6, "classes in the K-ary case")
-	memLimit := fs.Int64("memlimit", 900, "soft memory limit of the Go runtime in `MiB` while the demo runs (0: the runtime's, GOMEMLIMIT)")
+	memLimit := fs.Int64("memlimit", 900, "soft memory limit of the Go runtime in `MiB` while the demo runs, and the budget of its size check (0: the runtime's, GOMEMLIMIT)")
 	if !parseFlags(fs, args, e.stderr) {
 		return 2
 	}
-	if *memLimit < 0 {
-		return usageError(e.stderr, "demo", fmt.Errorf("-memlimit %d is negative", *memLimit))
-	}
-	if *memLimit > 0 && (setFlags(fs)["memlimit"] || os.Getenv("GOMEMLIMIT") == "") {
-		// The logarithm and exponential at 2·10^7 bits hold about 600 MB
-		// live at their peak (FFT buffers, the constants' binary
-		// splitting, the prediction); with the default GOGC the heap
-		// would grow to twice that before a collection.
-		old := debug.SetMemoryLimit(*memLimit << 20)
-		defer debug.SetMemoryLimit(old)
+	budget, err := demoBudget(*memLimit, setFlags(fs)["memlimit"])
+	if err != nil {
+		return usageError(e.stderr, "demo", err)
 	}
 	type job struct{ n, k int }
 	jobs := []job{{*n, 2}}
@@ -73,9 +60,16 @@ func runDemo(e *env, args []string) int {
 		jobs = append(jobs, job{*kn, *k})
 	}
 	for _, j := range jobs {
-		if err := demoCost(j.n, j.k); err != nil {
+		if err := demoCost(j.n, j.k, budget); err != nil {
 			return usageError(e.stderr, "demo", err)
 		}
+	}
+	if budget.set {
+		// Near the limit the collector runs more often instead of
+		// letting the heap grow to twice the live size (GOGC = 100):
+		// the peak stays near the live peak demoPeakBytes models.
+		old := debug.SetMemoryLimit(budget.bytes)
+		defer debug.SetMemoryLimit(old)
 	}
 	prog := newProgress(e.stderr, len(jobs))
 	var rows []demoRow
@@ -169,15 +163,87 @@ func commas(n int) string {
 	return s
 }
 
-// demoCost refuses a case whose score would need more than maxDemoBits:
-// (K−1)·N·log2(p_N) bits bounds the planned precision's leading term
+// demoMem is the memory a demo case may use: bytes (the soft limit of
+// -memlimit, or of GOMEMLIMIT; math.MaxInt64 for none) and whether the
+// demo sets it itself.
+type demoMem struct {
+	bytes int64
+	set   bool
+	from  string // what the budget is, for error messages
+}
+
+// demoBudget returns the memory budget of -memlimit mib (given tells
+// whether the flag was given): a positive mib is the soft limit the demo
+// sets, unless GOMEMLIMIT is set and the flag was not given; 0 keeps the
+// runtime's limit (GOMEMLIMIT). A limit above the machine's memory is an
+// error, where the machine's memory is known (Linux).
+func demoBudget(mib int64, given bool) (demoMem, error) {
+	const maxMiB = 1 << 40 // 1 EiB: the flag's range, far above any machine
+	if mib < 0 || mib > maxMiB {
+		return demoMem{}, fmt.Errorf("-memlimit %d MiB outside [0, %d] (0: the runtime's GOMEMLIMIT)", mib, int64(maxMiB))
+	}
+	total, known := physicalMemory()
+	if mib > 0 && known && uint64(mib)<<20 > total {
+		return demoMem{}, fmt.Errorf("-memlimit %d MiB is over this machine's %d MiB of memory", mib, total>>20)
+	}
+	if mib > 0 && (given || os.Getenv("GOMEMLIMIT") == "") {
+		return demoMem{bytes: mib << 20, set: true, from: fmt.Sprintf("-memlimit %d MiB", mib)}, nil
+	}
+	if lim := debug.SetMemoryLimit(-1); lim < math.MaxInt64 {
+		return demoMem{bytes: lim, from: fmt.Sprintf("GOMEMLIMIT (%d MiB)", lim>>20)}, nil
+	}
+	if known {
+		// No limit: the heap grows to twice its live size (GOGC = 100)
+		// before a collection, so half the machine's memory is what the
+		// live peak may reach.
+		return demoMem{bytes: int64(total / 2), from: fmt.Sprintf("half this machine's %d MiB (no memory limit: the heap doubles between collections)", total>>20)}, nil
+	}
+	return demoMem{bytes: math.MaxInt64, from: "no memory limit"}, nil
+}
+
+// Memory model of one demo case (an exact server and the single-query
+// attack in one process), fitted to the live heap peaks measured in
+// BENCHMARKS.md's "Exact single query" section (N = 10^5 to 3·10^6, K =
+// 2), bytes as a function of N, K and the score's bits P ≈ (K−1)·N·log2
+// p_N:
+//
+//	peak = base + N·(perLabel + K·perClass) + predBits/8 + perBit(P)·P,
+//
+// where predBits ≈ K(K−1)/2·N·log2 p_N are the prediction's powers p_i^c
+// (one word each while they fit one, counted in perClass), and perBit(P)
+// collects what scales with P: the number-theoretic transforms' buffers
+// and twiddle tables (internal/bigmul), the binary splitting of π and
+// ln 2, the logarithm's and the exponential's iterates, the product tree
+// that factors X. It grows slowly with P (longer transforms per bit, more
+// tree levels); the fit bounds the measured live peaks from N = 10^5 to
+// 3·10^6 by 2–16% and extrapolates to 14.3 bytes per bit at N = 10^7.
+const (
+	peakBase      = 8 << 20 // the runtime and the binary
+	peakPerLabel  = 64      // labels (demo, server, decoded), primes, the prediction's row slices
+	peakPerClass  = 48      // per label and class: the prediction's *big.Int, big.Int and word
+	peakPerBit    = 9.5     // bytes per bit of P up to P = 2^22
+	peakPerBitLog = 0.8     // more bytes per bit for each doubling of P above 2^22
+)
+
+// demoPeakBytes returns the modelled live heap peak of a demo case with n
+// labels of k classes, whose score needs about bits bits.
+func demoPeakBytes(n, k int, bits float64) float64 {
+	perBit := peakPerBit + peakPerBitLog*max(0, math.Log2(bits)-22)
+	predBits := bits * float64(k) / 2 // K(K−1)/2·N·log2 p_N
+	return peakBase + float64(n)*(peakPerLabel+peakPerClass*float64(k)) + predBits/8 + perBit*bits
+}
+
+// demoCost refuses, before anything is allocated, a case whose modelled
+// peak (demoPeakBytes) is over the memory budget. The score's bits are
+// bounded by (K−1)·N·log2 p_N, the leading term of the planned precision
 // (the log of Π p_i^(K−1)), with p_N bounded by Rosser–Schoenfeld
-// (primes.NthUpperBound). The prediction's memory is checked by
+// (primes.NthUpperBound). The prediction's size is also checked by
 // single.NewQuery.
-func demoCost(n, k int) error {
+func demoCost(n, k int, mem demoMem) error {
 	bits := float64(k-1) * float64(n) * math.Log2(float64(primes.NthUpperBound(uint64(n))))
-	if bits > maxDemoBits {
-		return fmt.Errorf("N = %d, K = %d: the score would need about %.3g bits ((K−1)·N·log2 p_N), over the %d this command runs (minutes on one core); lower -n, -kn or -k", n, k, bits, maxDemoBits)
+	need := demoPeakBytes(n, k, bits)
+	if need > float64(mem.bytes) {
+		return fmt.Errorf("N = %d, K = %d: the score would need about %.3g bits ((K−1)·N·log2 p_N) and the case about %.0f MiB at its peak, over %s; lower -n, -kn or -k, or raise -memlimit", n, k, bits, need/(1<<20), mem.from)
 	}
 	return nil
 }

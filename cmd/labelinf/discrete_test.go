@@ -52,6 +52,8 @@ func TestAttackMetricsServed(t *testing.T) {
 		{"auc", "roc-auc", 2, 313, 128, "", ""},
 		// EvalAI's default rounding: group cannot read a count there.
 		{"auc2", "roc-auc", 2, 1030, 327, "2", "swap"},
+		// Unrounded: rank reads blocks of labels a query.
+		{"aucx", "roc-auc", 2, 130, 50, "-1", "rank"},
 		{"brier", "brier", 2, 126, 35, "", ""},
 		{"brier3", "brier", 3, 1002, 302, "", ""},
 		{"ll3", "float64-sklearn", 3, 200, 60, "", ""},

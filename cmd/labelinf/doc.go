@@ -13,7 +13,7 @@
 //	                [-strategy ATTACK] [-noise KIND -tau T -delta D]
 //	                [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
 //	                [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
-//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk|swap] [-n N] [-k K]
+//	labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk|swap|rank] [-n N] [-k K]
 //	                [-seed S] [-labels FILE] [-noise KIND -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
 //	labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
 //	                [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
@@ -23,7 +23,9 @@
 //	labelinf blia [-data adult|wdbc|titanic|banknote|haberman|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
 //	              [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
 //	              [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
-//	              [-datadir DIR] [-all] [-json]
+//	              [-datadir DIR] [-all] [-json] [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]]
+//	labelinf sweep [-scorer NAME]... [-n N] [-k K] [-strategy ATTACK] [-seeds S] [-check] [-cpu=false] [-json]
+//	               [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]]
 //	labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
 //	labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
 //	labelinf repro [-all] [-quick] [-out DIR] [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]] [NAME...]
@@ -77,18 +79,23 @@
 //	-kn N      labels in the K-ary case (default 5000; 0 skips it)
 //	-k K       classes in the K-ary case (default 6)
 //	-memlimit MiB
-//	           soft limit of the Go runtime's memory (runtime/debug.SetMemoryLimit)
-//	           while the demo runs: near it the garbage collector runs more often
-//	           instead of letting the heap double (default 900, which keeps
-//	           N = 10^6 under 1 GB; 0 leaves the runtime's, GOMEMLIMIT); when
-//	           GOMEMLIMIT is set and -memlimit is not given, GOMEMLIMIT stands
+//	           memory the demo may use: the soft limit of the Go runtime
+//	           (runtime/debug.SetMemoryLimit) while it runs, near which the
+//	           garbage collector runs more often instead of letting the heap
+//	           double, and the budget of the size check below (default 900;
+//	           0 leaves the runtime's, GOMEMLIMIT, or half the machine's
+//	           memory without one); when GOMEMLIMIT is set and -memlimit is
+//	           not given, GOMEMLIMIT stands. A value over the machine's
+//	           memory is refused
 //
 // The cost of a case grows with N and K together: the score needs about
-// (K−1)·N·log2(p_N) bits (p_N the N-th prime) and the prediction holds
-// about K²/2·N·log2(p_N). Cases whose score would need more than 2^25 bits
-// (about N = 1,400,000 binary labels, or N = 14,000 at K = 64: minutes on
-// two cores) or whose prediction would exceed 1 GiB are refused up front
-// with the figure.
+// P = (K−1)·N·log2(p_N) bits (p_N the N-th prime) and the prediction holds
+// about K²/2·N·log2(p_N). Before anything is allocated, a case whose
+// modelled peak memory (a part per label and class, and 9.5 to 14.5 bytes per
+// bit of P: see BENCHMARKS.md, "Exact single query") is over the budget of
+// -memlimit is refused with the figure: the default 900 MiB runs up to
+// about N = 1.9·10^6 binary labels (N = 10^6 takes about a minute on two
+// cores), -memlimit 6500 runs N = 10^7 (minutes).
 //
 // Progress goes to stderr when stderr is a terminal, nothing when piped.
 //
@@ -249,6 +256,10 @@
 //	               about N + 2·log₂N queries at any rounding, 2 decimals
 //	               included (behind a split about 2N, private rows unknown);
 //	               roc-auc, no noise
+//	rank           the AUC read as Σ y·2·rank: blocks of unknown rows spaced
+//	               among known ones, about log₂(known rows) labels a query (N
+//	               = 1,000: 120 queries unrounded, 155 at 5 decimals); roc-auc,
+//	               a rounding unit of 2U under N/8
 //	split-flip     flip behind a public/private split: a row moves the public
 //	               score iff it is public, N + 1 queries (K = 2); accuracy,
 //	               brier
@@ -371,9 +382,11 @@
 // or swap (roc-auc: Whitehill's pair swap, a binary search along a path of
 // swapped ranks to a rounding edge and then one tie of adjacent ranks per
 // row, at any rounding: 1,020 queries at 2 decimals on 1,000 rows with
-// -check, which there cannot tell one wrong label); auto picks walk (swap
-// for roc-auc) where the rounding is coarser than one label, else the
-// fewest planned queries; K > 2 is group, flip (N + 1 queries for K = 3) or
+// -check, which there cannot tell one wrong label) or rank (roc-auc
+// read as a weighted sum of labels over the ranks, blocks of unknown rows
+// spaced among known ones: 120 queries on 1,000 rows unrounded and 155 at
+// 5 decimals with -check, group's 313); auto picks walk (swap for roc-auc) where the
+// rounding is coarser than one label, else the fewest planned queries; K > 2 is group, flip (N + 1 queries for K = 3) or
 // walk.
 // -noise bounded, gaussian or laplace -tau T (-delta D): fresh Gaussian or
 // Laplace noise is averaged over repeated submissions
@@ -399,6 +412,45 @@
 // attack exit 0 (the output files follow the rules above). The exit status
 // is 1 when accuracy is below 1 or verification fails (unless
 // -allow-partial), 2 on a usage error.
+//
+// # sweep
+//
+// labelinf sweep runs one attack (default auto's pick, run as labelinf
+// attack runs it) against each simulated scorer given (-scorer,
+// repeatable; default float64-sklearn) on each of the benchmark
+// labelings of N labels of K classes: seeds 1 to S as labelinf attack
+// -seed draws them, all 0, all K−1 and i mod K (23 labelings with the
+// default -seeds 20: the labelings of BENCHMARKS.md's query tables and of
+// decode's result hashes). It prints a Markdown table, a row per scorer:
+// the attacks that ran, the runs verified (every label recovered,
+// verified by the attack and equal to the labeling), the queries of the
+// verified runs (max (mean, min)) and the attacker's CPU seconds (median
+// / max) on the thread that runs it (the simulated scorer's excluded, and
+// the garbage collector's work on other threads too, so that cells run at
+// once on one worker do not count each other's: labelinf attack's
+// attacker CPU, the whole process's, is higher, about twice at N =
+// 25,000), then each run that did not
+// verify; with -json the configuration, the rows and every run (scorer,
+// labeling, attack, queries, verified, cpu_seconds, error). It exits 1 if
+// any run did not verify.
+//
+//	-scorer NAME  a simulated scorer's model (labelinf help scorers);
+//	              repeat for several
+//	-n N       labels of each labeling (default 2000)
+//	-k K       classes (default 2)
+//	-strategy ATTACK
+//	           the attack (default auto)
+//	-seeds S   seeded labelings 1 to S (default 20)
+//	-check     one more query per run verifying every label at once
+//	-cpu       report the attacker's CPU seconds (default true; they
+//	           are the one part of a report that differs between runs)
+//	-json      print JSON instead of a table
+//
+// -queue DSN runs the cells, one per (scorer, labeling), on a work queue
+// instead (labelinf worker runs them; see audit -queue for -detach,
+// -collect, -cell-timeout and -attempts); with -cpu=false the report is
+// the in-process one byte for byte. A cell that fails on the queue after
+// its attempts is a run that did not verify, with the worker's error.
 //
 // # fingerprint
 //
@@ -465,6 +517,14 @@
 // a terminal. It exits 1 if the data cannot be read or training fails
 // (training that diverges, with too large a -lr, is reported as such), 2
 // on a usage error.
+//
+// -queue DSN trains the models on a work queue instead (labelinf worker
+// runs them; see audit -queue for -detach, -collect, -cell-timeout and
+// -attempts), one cell per (seed, ε), the data set carried by value in
+// the grid's input: the report is the in-process one byte for byte but
+// for the seconds (the experiment's, the queue's wall time, and each
+// run's). A cell that fails after its attempts fails the command, naming
+// it.
 //
 // # bits
 //
@@ -682,7 +742,7 @@
 //
 // labelinf worker runs cells of the work queue at DSN (package queue)
 // until SIGINT or SIGTERM, -concurrency K at once (one per core): audit
-// cells and repro items, each kind of cell registered once in package
+// cells, repro items, attack sweeps' runs and BLIA's models, each kind of cell registered once in package
 // queue. It takes only the jobs of its own build's version (its River
 // queue carries the version's hash), so a worker built from another
 // commit refuses them;

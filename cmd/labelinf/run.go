@@ -21,7 +21,7 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
                        [-strategy ATTACK] [-noise KIND -tau T -delta D]
                        [-labels FILE] [-out FILE] [-partial-out FILE] [-check] [-no-emulate]
                        [-allow-partial] [-timeout D] [-api-key-file FILE] [-json]
-       labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk|swap] [-n N] [-k K]
+       labelinf attack -scorer accuracy|roc-auc|brier[,dec=D|none] [-strategy auto|flip|group|family|walk|swap|rank] [-n N] [-k K]
                        [-seed S] [-labels FILE] [-noise KIND -tau T] [-out FILE] [-partial-out FILE] [-check] [-json]
        labelinf attack -scorer apa|apa:BITS -strategy robust-single -noise bounded|gaussian|laplace -tau T
                        [-delta D] [-n N] [-k K] [-seed S] [-encoding logit|logprob|prob]
@@ -31,7 +31,9 @@ const usage = `usage: labelinf demo [-json] [-seed S] [-n N] [-kn N] [-k K] [-me
        labelinf blia [-data adult|wdbc|titanic|banknote|haberman|FILE] [-model logreg|mlp] [-epsilon LIST] [-seeds N]
                      [-seed S] [-canaries F] [-train F] [-alpha A] [-beta B] [-hidden W,W]
                      [-epochs E] [-batch B] [-lr R] [-decay D] [-lambda L] [-workers W]
-                     [-datadir DIR] [-all] [-json]
+                     [-datadir DIR] [-all] [-json] [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]]
+       labelinf sweep [-scorer NAME]... [-n N] [-k K] [-strategy ATTACK] [-seeds S] [-check] [-cpu=false] [-json]
+                      [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]]
        labelinf fingerprint [-scorer NAME|cmd:PROGRAM] [-n N] [-k K] [-seed S] [-labels FILE] [-timeout D] [-json]
        labelinf bits -loss NAME -n N [-k K] [-tau T] [-observe-max M] [-json]
        labelinf repro [-all] [-quick] [-out DIR] [-queue DSN [-detach] [-collect] [-cell-timeout D] [-attempts N]] [NAME...]
@@ -82,6 +84,7 @@ var commands = []command{
 	{name: "fpa", run: runFPA},
 	{name: "plan", run: runPlan},
 	{name: "attack", run: runAttack},
+	{name: "sweep", run: runSweep},
 	{name: "fingerprint", run: runFingerprint},
 	{name: "blia", run: runBLIA},
 	{name: "bits", run: runBits},
