@@ -185,6 +185,10 @@ func bsPi(a, b int64) (p, q, t *big.Int) {
 // mulWordInPlace sets z to z·w, reusing z's words (no allocation unless
 // z grows past its capacity). The sign of z is kept.
 func mulWordInPlace(z *big.Int, w uint64) {
+	if bits.UintSize == 32 { // the word loop below takes 64-bit words
+		z.Mul(z, new(big.Int).SetUint64(w))
+		return
+	}
 	neg := z.Sign() < 0
 	ws := z.Bits()
 	var carry uint64
@@ -217,6 +221,10 @@ func mulWordsInPlace(z *big.Int, v, w uint64) {
 
 // mulWordTo sets z to x·w for x ≥ 0, in z's own words; z must not be x.
 func mulWordTo(z, x *big.Int, w uint64) {
+	if bits.UintSize == 32 { // the word loop below takes 64-bit words
+		z.Mul(x, new(big.Int).SetUint64(w))
+		return
+	}
 	xs := x.Bits()
 	zs := z.Bits()
 	if cap(zs) < len(xs)+1 {

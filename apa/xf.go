@@ -106,12 +106,16 @@ func (z *xf) approx() (fr float64, ex int64) {
 	}
 	n := z.m.BitLen()
 	w := z.m.Bits()
-	// The top 64 bits of |z|, left-aligned.
-	l := len(w) - 1
-	s := uint(bits.LeadingZeros64(uint64(w[l])))
-	top := uint64(w[l]) << s
-	if s > 0 && l > 0 {
-		top |= uint64(w[l-1]) >> (64 - s)
+	// The top 64 bits of |z|, left-aligned, gathered from as many words
+	// as that takes (one or two on 64-bit platforms, up to three on
+	// 32-bit ones).
+	const W = bits.UintSize
+	i := len(w) - 1
+	s := bits.LeadingZeros(uint(w[i]))
+	top := uint64(w[i]) << (64 - W + s)
+	for got := W - s; got < 64 && i > 0; got += W {
+		i--
+		top |= uint64(w[i]) << (64 - W) >> got
 	}
 	fr = float64(top>>1) / (1 << 63)
 	if z.m.Sign() < 0 {
@@ -214,7 +218,7 @@ func (z *xf) mul(x, y *xf, wp uint) *xf {
 // an operand. math/big and bigmul see the shared words as aliases and
 // never write through them.
 func (z *xf) topView(x *xf, n uint) *xf {
-	k := (x.m.BitLen() - int(n)) / 64
+	k := (x.m.BitLen() - int(n)) / bits.UintSize
 	if k <= 0 {
 		return x
 	}
@@ -222,7 +226,7 @@ func (z *xf) topView(x *xf, n uint) *xf {
 	if x.m.Sign() < 0 {
 		z.m.Neg(&z.m)
 	}
-	z.e = x.e + 64*int64(k)
+	z.e = x.e + bits.UintSize*int64(k)
 	return z
 }
 

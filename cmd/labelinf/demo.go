@@ -216,7 +216,7 @@ func demoBudget(mib int64, given bool) (demoMem, error) {
 // ln 2, the logarithm's and the exponential's iterates, the product tree
 // that factors X. It grows slowly with P (longer transforms per bit, more
 // tree levels); the fit bounds the measured live peaks from N = 10^5 to
-// 3·10^6 by 2–16% and extrapolates to 14.3 bytes per bit at N = 10^7.
+// 3·10^6 by 9–22% and extrapolates to 14.3 bytes per bit at N = 10^7.
 const (
 	peakBase      = 8 << 20 // the runtime and the binary
 	peakPerLabel  = 64      // labels (demo, server, decoded), primes, the prediction's row slices
