@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labelinf/labelinf/internal/pgtest"
 	"github.com/labelinf/labelinf/internal/testmain"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -255,7 +256,9 @@ func TestMain(m *testing.M) {
 		return
 	}
 	selfEnv = []string{"LABELINF_TEST_MAIN=1"}
-	os.Exit(testmain.Run(m))
+	code := testmain.Run(m)
+	pgtest.StopShared() // the queue tests' shared PostgreSQL
+	os.Exit(code)
 }
 
 // labelinfProcess returns labelinf with args as a real process: the test binary
