@@ -719,18 +719,7 @@ func (r *xf) sqResidue(x, s *xf, h uint, pow *big.Int) bool {
 	foldMod(&X, Nw, pow) // X mod 2^Nw − 1
 	// d = X − s² mod 2^Nw − 1, in (−2^(Nw−1), 2^(Nw−1)).
 	r.m.Sub(&X, &r.m)
-	pow.SetInt64(1)
-	pow.Lsh(pow, Nw)
-	pow.Sub(pow, bigOne) // 2^Nw − 1
-	if r.m.Sign() < 0 {
-		r.m.Add(&r.m, pow)
-	}
-	pow.Rsh(pow, 1)
-	if r.m.Cmp(pow) > 0 {
-		pow.Lsh(pow, 1)
-		pow.Add(pow, bigOne)
-		r.m.Sub(&r.m, pow)
-	}
+	symMod(&r.m, Nw, pow)
 	r.e = e0
 	return uint(r.m.BitLen())+20 <= Nw
 }
@@ -778,17 +767,25 @@ func (z *xf) subMulWrap(c, a, b *xf, k, bound int64, pow *big.Int) bool {
 	}
 	// c − a·b mod M, in (−M/2, M/2].
 	z.m.Sub(&C, &z.m)
-	if z.m.Sign() < 0 {
-		z.m.Add(&z.m, M)
-	}
-	M.Rsh(M, 1)
-	if z.m.Cmp(M) > 0 {
-		M.Lsh(M, 1)
-		M.Add(M, bigOne)
-		z.m.Sub(&z.m, M)
-	}
+	symMod(&z.m, Nw, M)
 	z.e = g
 	return uint(z.m.BitLen())+20 <= Nw
+}
+
+// symMod sets d, a difference of two residues modulo M = 2^n − 1 (so
+// |d| < M), to the residue of d in (−M/2, M/2]; m is scratch.
+func symMod(d *big.Int, n uint, m *big.Int) {
+	m.Lsh(bigOne, n)
+	m.Sub(m, bigOne)
+	if d.Sign() < 0 {
+		d.Add(d, m)
+	}
+	m.Rsh(m, 1)
+	if d.Cmp(m) > 0 {
+		m.Lsh(m, 1)
+		m.Add(m, bigOne)
+		d.Sub(d, m)
+	}
 }
 
 // foldMod reduces z ≥ 0 modulo 2^n − 1 into [0, 2^n), by adding its

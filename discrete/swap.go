@@ -295,38 +295,31 @@ func (r *run) swap(ctx context.Context) (err error) {
 		// Δ2U = 2y_x − 1: down across E⁺ iff y_x = 0, up across E⁻ iff 1.
 		r.setLabel(x, b2i(crossed != tiedIsHi))
 	}
+	// tie reads row v by tying it with its known neighbour k (v above k
+	// when above): Δ2U = ±(y_k − y_v), so the probe goes to the edge a
+	// label unlike y_k would cross, and crossing it means y_v ≠ y_k.
+	tie := func(v, k int, above bool) error {
+		one := r.res.Labels[k] == 1
+		atHi := one != above
+		l := eLo[k]
+		if atHi {
+			l = eHi[k]
+		}
+		crossed, err := probe(atHi, v, l)
+		if err != nil {
+			return err
+		}
+		r.setLabel(v, b2i(crossed != one))
+		return nil
+	}
 	for i := g - 2; i >= 0; i-- {
-		w, x := order[i], order[i+1]
-		// Tying w with x below it: Δ2U = y_x − y_w.
-		if r.res.Labels[x] == 1 {
-			crossed, err := probe(false, w, eLo[x]) // up iff y_w = 0
-			if err != nil {
-				return err
-			}
-			r.setLabel(w, b2i(!crossed))
-		} else {
-			crossed, err := probe(true, w, eHi[x]) // down iff y_w = 1
-			if err != nil {
-				return err
-			}
-			r.setLabel(w, b2i(crossed))
+		if err := tie(order[i], order[i+1], true); err != nil {
+			return err
 		}
 	}
 	for i := g + 3; i < n; i++ {
-		w, x := order[i-1], order[i]
-		// Tying x with w above it: Δ2U = y_x − y_w.
-		if r.res.Labels[w] == 1 {
-			crossed, err := probe(true, x, eHi[w]) // down iff y_x = 0
-			if err != nil {
-				return err
-			}
-			r.setLabel(x, b2i(!crossed))
-		} else {
-			crossed, err := probe(false, x, eLo[w]) // up iff y_x = 1
-			if err != nil {
-				return err
-			}
-			r.setLabel(x, b2i(crossed))
+		if err := tie(order[i], order[i-1], false); err != nil {
+			return err
 		}
 	}
 

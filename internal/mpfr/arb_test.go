@@ -50,15 +50,7 @@ func TestArbAgree(t *testing.T) {
 				out, ref := NewFloat(prec), NewFloat(prec)
 				for _, fn := range []ArbFunc{ArbLog, ArbExp} {
 					name := map[ArbFunc]string{ArbLog: "log", ArbExp: "exp"}[fn]
-					var got *big.Float
-					var err error
-					if fn == ArbLog {
-						ref.Log(mx)
-						got, err = cache.Log(new(big.Float).SetPrec(prec), x)
-					} else {
-						ref.Exp(mx)
-						got, err = cache.Exp(new(big.Float).SetPrec(prec), x)
-					}
+					got, err := apaAndMPFR(fn, &cache, ref, mx, x, prec)
 					require.NoError(t, err)
 					n, ok := out.ArbRound(bx, fn, guard)
 					require.True(t, ok, "%s at %d bits: Arb's Ziv loop gave up", name, prec)
@@ -327,15 +319,7 @@ func TestAgreeLarge(t *testing.T) {
 		bx := NewBall().SetFloat(mx)
 		ref, out := NewFloat(prec), NewFloat(prec)
 		for _, fn := range []ArbFunc{ArbLog, ArbExp} {
-			var got *big.Float
-			var err error
-			if fn == ArbLog {
-				ref.Log(mx)
-				got, err = cache.Log(new(big.Float).SetPrec(prec), x)
-			} else {
-				ref.Exp(mx)
-				got, err = cache.Exp(new(big.Float).SetPrec(prec), x)
-			}
+			got, err := apaAndMPFR(fn, &cache, ref, mx, x, prec)
 			require.NoError(t, err)
 			want := ref.Big()
 			assert.Equal(t, 0, got.Cmp(want), "apa fn %d at %d bits", fn, prec)
@@ -348,4 +332,15 @@ func TestAgreeLarge(t *testing.T) {
 		ref.Free()
 		out.Free()
 	}
+}
+
+// apaAndMPFR sets ref to MPFR's fn of mx and returns apa's fn of x (the
+// same value) at prec bits.
+func apaAndMPFR(fn ArbFunc, cache *apa.Consts, ref, mx *Float, x *big.Float, prec uint) (*big.Float, error) {
+	if fn == ArbLog {
+		ref.Log(mx)
+		return cache.Log(new(big.Float).SetPrec(prec), x)
+	}
+	ref.Exp(mx)
+	return cache.Exp(new(big.Float).SetPrec(prec), x)
 }
