@@ -200,11 +200,8 @@ func (a *multi) withPartner(p *blockPlan) *blockPlan {
 			if !eachDigits(a, &in, lo, hi, func(s []int) bool {
 				copy(sig, s)
 				sig[k] = xp
-				if !f(sig) {
-					stop = true
-					return false
-				}
-				return true
+				stop = !f(sig)
+				return !stop
 			}) {
 				return false
 			}
