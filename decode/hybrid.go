@@ -133,14 +133,6 @@ type hybQuery struct {
 	gd    float64
 }
 
-// hybSurv is a candidate of a query: list entry l, top fresh labels m
-// (bit j for fresh point j), digits n (bit j for digit j, weight g_d·2^j).
-type hybSurv struct {
-	l int
-	m uint32
-	n uint64
-}
-
 // sumDelta returns the resolution of a query's sum (sum units) for a
 // list decoder's state (Hybrid's and KBin's): Carry's resolution (N
 // times the spacing of the score, and the noise), or the spacing of the
@@ -295,25 +287,15 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	}
 	a.fillBase()
 	defer a.neutralize(idx)
-	var keep []hybSurv
+	var keep []lbSurv
 	st.readTopDigits(score, t, vb, k, newDigitTail(inc, nil, h.gd), budget, false,
 		func(j int, b uint64) { a.lo.Set(idx[j], rs[j].lo[b]) },
 		func(j int, b uint64) { a.lo.Set(idx[nd+k+j], rs[nd+k+j].lo[b]) },
-		func(li int, m uint32, n uint64) { keep = append(keep, hybSurv{li, m, n}) })
+		func(li int, m uint32, n uint64) { keep = append(keep, lbSurv{li, m, n}) })
 	if len(keep) == 0 {
 		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, k, l, a.m.Name)
 	}
-	old := st.cand
-	return st.updateBy(idx, len(keep), func(s, j int) uint8 {
-		c := keep[s]
-		switch {
-		case j < nd:
-			return old[c.l][j]
-		case j < nd+k:
-			return uint8(c.m >> (j - nd) & 1)
-		}
-		return uint8(c.n >> (j - nd - k) & 1)
-	}), nil
+	return st.update(idx, keep, k), nil
 }
 
 // digitTail is the digits of a query, read from the exact residual
