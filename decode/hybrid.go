@@ -376,12 +376,15 @@ func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float,
 // value v over its value 0, nominally v·p_j). It panics if a digit's
 // increments do not match its radix or Π rad exceeds 2^63.
 func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
+	if rad == nil {
+		rad = slices.Repeat([]int{2}, len(inc))
+	}
 	d := &digitTail{l: len(inc), rad: rad, gd: gd, nmax: 1, dev: new(big.Float).SetPrec(sumPrec)}
 	e := new(big.Float).SetPrec(sumPrec)
 	mx := new(big.Float).SetPrec(sumPrec)
 	place := gd
 	for j, vs := range inc {
-		r := d.radix(j)
+		r := d.rad[j]
 		if len(vs) != r-1 || d.nmax > 1<<63/uint64(r) {
 			panic("decode: digitTail: increments do not match the radices")
 		}
@@ -402,14 +405,6 @@ func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
 	d.gdb = new(big.Float).SetPrec(sumPrec).SetFloat64(gd)
 	d.q = new(big.Float).SetPrec(sumPrec)
 	return d
-}
-
-// radix returns digit j's radix.
-func (d *digitTail) radix(j int) int {
-	if d.rad == nil {
-		return 2
-	}
-	return d.rad[j]
 }
 
 // window returns the float64 range [lo, hi] of a query's top sums (float64
@@ -460,7 +455,7 @@ func (d *digitTail) each(n0, n1 uint64, set func(j int, v uint64), f func(n uint
 	for n := n0; n <= n1; n++ {
 		x := n
 		for j := range d.l {
-			r := uint64(d.radix(j))
+			r := uint64(d.rad[j])
 			set(j, x%r)
 			x /= r
 		}

@@ -204,10 +204,8 @@ func (st *lbState) queries(ctx context.Context, s scorer.Server, res *Result) (*
 		}
 		got, err := q.decode(score, idx, rs)
 		if err != nil {
-			if ferr := a.onFail(); ferr != nil {
-				return a.failed(res), ferr
-			}
-			return a.failed(res), err
+			// OnFail's error, if any, stops the attack in place of err.
+			return a.failed(res), cmp.Or(a.onFail(), err)
 		}
 		a.record(res, got, len(idx), st.countPartial)
 	}
