@@ -239,13 +239,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	if len(idx) != len(st.cD)+k+l {
 		return nil, nil, errors.New("decode: hybrid: fewer fresh points than designed (internal error)")
 	}
-	rs := make([]rowInfo, 0, len(idx))
-	for _, r := range cw {
-		rs = append(rs, st.row(r).ri)
-	}
-	for _, r := range fw[:k] {
-		rs = append(rs, st.row(r).ri)
-	}
+	rs := st.palRows(cw, fw[:k])
 	for j := range l {
 		r, err := a.binRow(math.Ldexp(gd, j))
 		if err != nil {

@@ -44,22 +44,18 @@ func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
 			}
 			gf, _ = gap.Float64()
 		}
-		var crs []rowInfo
+		// The carried points' weights (none, and a list of one, if no
+		// point is carried).
 		sep := (span + g) * (1 + 0x1p-10)
-		if len(st.cD) > 0 {
-			cw := st.carryWeights(0, map[int]bool{}, sep)
-			sl := st.carriedSums(cw)
-			slices.Sort(sl)
-			for x := 1; x < len(sl); x++ {
-				if sl[x]-sl[x-1] < sep {
-					return nil, nil, false
-				}
-			}
-			for _, r := range cw {
-				crs = append(crs, st.row(r).ri)
+		cw := st.carryWeights(0, map[int]bool{}, sep)
+		sl := st.carriedSums(cw)
+		slices.Sort(sl)
+		for x := 1; x < len(sl); x++ {
+			if sl[x]-sl[x-1] < sep {
+				return nil, nil, false
 			}
 		}
-		rs := append(crs, frs...)
+		rs := append(st.palRows(cw), frs...)
 		if b := a.budgetFor(idx, rs, false); gf > 2*b*(1+0x1p-12) && g > 2*b*(1+0x1p-12) {
 			return idx, rs, true
 		}

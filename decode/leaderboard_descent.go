@@ -192,9 +192,7 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 				cur += v - pv[q]
 				pv[q] = v
 			}
-			if cur < 0 {
-				cur = 0
-			}
+			cur = max(cur, 0)
 			delete(used, cw[j])
 			used[best] = true
 			cw[j] = best
