@@ -146,8 +146,8 @@ func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Mo
 	}
 	rp := &replayer{n: n, k: k, w: w, m: m, rows: map[string]int32{}, labels: slices.Repeat([]int{-1}, n), id: slices.Repeat([]int32{-1}, n), cur: make([]float64, n*w)}
 	if known != nil {
-		if len(known) != n {
-			return nil, fmt.Errorf("decode: %d known labels for N = %d", len(known), n)
+		if err := checkKnown(known, n, k); err != nil {
+			return nil, err
 		}
 		copy(rp.labels, known)
 	}
@@ -235,7 +235,6 @@ type rowTerms struct {
 	max     float64
 	neutral bool // every class has the same finite term
 	base    int  // the first class whose term is finite (−1: none)
-	fin     []bool
 	lo, hi  []float64
 	err     error
 }
@@ -284,13 +283,18 @@ func (rp *replayer) terms(row []float64) rowTerms {
 	}
 	// A class whose term is infinite (the log of 0, unclipped) cannot be
 	// a point's label when the score is finite: it is left out.
-	ri := rowTerms{t: t, tf: make([]float64, len(t)), fin: make([]bool, len(t)), neutral: true, base: -1}
+	ri := rowTerms{t: t, tf: make([]float64, len(t)), neutral: true, base: -1}
+	if rp.emu != nil {
+		ri.lo, ri.hi = make([]float64, len(t)), make([]float64, len(t))
+	}
 	for c, v := range t {
 		if v.IsInf() {
 			ri.tf[c], ri.neutral = math.Inf(1), false
 			continue
 		}
-		ri.fin[c] = true
+		if rp.emu != nil {
+			ri.lo[c], ri.hi[c] = rp.emu.TermRange(v)
+		}
 		if ri.base < 0 {
 			ri.base = c
 		}
@@ -303,15 +307,6 @@ func (rp *replayer) terms(row []float64) rowTerms {
 	}
 	if ri.base < 0 {
 		ri.err = fmt.Errorf("every class of the row %v has an infinite term", row)
-		return ri
-	}
-	if rp.emu != nil {
-		ri.lo, ri.hi = make([]float64, len(t)), make([]float64, len(t))
-		for c, v := range t {
-			if ri.fin[c] {
-				ri.lo[c], ri.hi[c] = rp.emu.TermRange(v)
-			}
-		}
 	}
 	return ri
 }
@@ -343,7 +338,7 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 				rp.unk = append(rp.unk, i)
 			}
 			c = ri.base
-		} else if !ri.fin[c] {
+		} else if ri.t[c].IsInf() {
 			return nil, false, fmt.Errorf("point %d: its label %d has an infinite term (the log of 0), but the score is finite", i, c)
 		}
 		counts[group{rp.id[i], c}]++
@@ -365,7 +360,7 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 	}
 	cst := new(big.Float).SetPrec(sumPrec)
 	for g, cnt := range counts {
-		cst.Add(cst, new(big.Float).SetPrec(sumPrec).Mul(rp.info[g.id].t[g.class], new(big.Float).SetInt64(cnt)))
+		cst.Add(cst, timesN(rp.info[g.id].t[g.class], cnt))
 	}
 	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(rp.n))))
 	target, _ := new(big.Float).SetPrec(sumPrec).Sub(ns, cst).Float64()
@@ -381,7 +376,7 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 		inc[j] = make([]float64, rp.k)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for c := range rp.k {
-			if !ri.fin[c] {
+			if ri.t[c].IsInf() {
 				inc[j][c] = math.NaN() // not a possible label
 				continue
 			}
