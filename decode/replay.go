@@ -221,11 +221,9 @@ type replayer struct {
 	// sets only the unknowns (nil: not built for this query yet).
 	elo, ehi *scorer.Terms
 	eset     []int // the unknowns' classes now set in elo and ehi
-	// fscore is the last score fitsEmu saw as the nearest float64, fexact
-	// whether that is the score itself.
-	fscoreOf *big.Rat
-	fscore   float64
-	fexact   bool
+	// sDown and sUp are the score's float64 bounds (floatBounds), which
+	// fitsEmu compares with the float64 reports exactly.
+	sDown, sUp float64
 }
 
 // rowTerms are the exact terms of one distinct prediction row.
@@ -316,7 +314,7 @@ func (rp *replayer) terms(row []float64) rowTerms {
 // undecided if there are too many to search. An error means the model
 // cannot produce a score for this query at all.
 func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err error) {
-	rp.fscoreOf = nil // cmpFloat's cache: a new score
+	rp.sDown, rp.sUp = floatBounds(score)
 	rp.unk = rp.unk[:0]
 	rp.elo, rp.ehi, rp.eset = nil, nil, rp.eset[:0]
 	// The constant part: known points at their label's term, neutral and
@@ -464,7 +462,7 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 		if errA != nil || errB != nil {
 			return true // no bracket: the budget alone decides
 		}
-		return rp.cmpFloat(score, fa) >= 0 && rp.cmpFloat(score, fb) <= 0
+		return rp.sDown >= fa && rp.sUp <= fb // score ≥ fa and score ≤ fb
 	}
 	a, errA := rp.emu.Report(lo)
 	b, errB := rp.emu.Report(hi)
@@ -474,30 +472,25 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 	return score.Cmp(a) >= 0 && score.Cmp(b) <= 0
 }
 
-// cmpFloat compares score with the float64 f exactly, like
-// score.Cmp(new(big.Rat).SetFloat64(f)) without building (and normalising)
-// that Rat per candidate: rounding to nearest is monotone, so the score's
-// nearest float64 s orders it against f unless s = f, where only an
-// inexact s needs the exact comparison.
-func (rp *replayer) cmpFloat(score *big.Rat, f float64) int {
-	if rp.fscoreOf != score {
-		// Float64's exact flag is not used: it reads true for a score
-		// that underflows to 0 (Go 1.26).
-		rp.fscore, _ = score.Float64()
-		if x := new(big.Rat).SetFloat64(rp.fscore); x != nil {
-			rp.fexact = x.Cmp(score) == 0
-		} else {
-			rp.fexact = false // ±Inf: past the float64 range
-		}
-		rp.fscoreOf = score
-	}
+// floatBounds returns the largest float64 at most r and the least at
+// least r (−Inf or +Inf past the float64 range), so that for every
+// float64 f, r ≥ f exactly when down ≥ f, and r ≤ f when up ≤ f: one
+// exact comparison a score instead of one a candidate. (Float64's exact
+// flag is not used: it reads true for a score that underflows to 0, Go
+// 1.26.)
+func floatBounds(r *big.Rat) (down, up float64) {
+	f, _ := r.Float64() // the nearest
 	switch {
-	case rp.fscore < f:
-		return -1
-	case rp.fscore > f:
-		return 1
-	case rp.fexact:
-		return 0
+	case math.IsInf(f, 1):
+		return math.MaxFloat64, f
+	case math.IsInf(f, -1):
+		return f, -math.MaxFloat64
 	}
-	return score.Cmp(new(big.Rat).SetFloat64(f))
+	switch new(big.Rat).SetFloat64(f).Cmp(r) {
+	case 1:
+		return math.Nextafter(f, math.Inf(-1)), f
+	case -1:
+		return f, math.Nextafter(f, math.Inf(1))
+	}
+	return f, f
 }
