@@ -1,7 +1,8 @@
 // Package bigmul multiplies big integers: Toom-4 and Toom-3 (toom.go)
 // over a word-level Karatsuba with amd64 BMI2/ADX schoolbook kernels
 // (basemul.go, basemul_amd64.s) from a few dozen words, and a
-// three-prime number-theoretic transform (ntt.go) above a measured size,
+// three-prime number-theoretic transform (ntt.go; its butterfly stages
+// in amd64 assembly, ntt_amd64.s, or Go, ntt_stage.go) above a measured size,
 // with a squaring path (one forward transform instead of two) and split
 // lengths n + n/2 between the powers of two (ntt_split.go). Without the
 // kernels (other platforms, the purego tag, CPUs without ADX) math/big
@@ -36,10 +37,14 @@ var nttMinWords = 1000
 // for a w×w-word product (279 µs at 1200 words, 893 µs at 2500), its
 // squaring 0.67 of that; the transform takes about nttUS·n·log2(n) µs
 // at length n (240 µs at n = 2048, 508 µs at 4096), its squaring 0.76 of
-// that. The model only chooses an algorithm: both give the exact product.
+// that. nttUS was then scaled by 0.9, the gain of the amd64 butterfly
+// stages (ntt_amd64.s) on whole transform products from 1.5·10^5 to
+// 2·10^6 bits (same-run medians, 2026-11-28): the transform now wins from
+// about 1.5·10^5 bits where its length fits. The model only chooses an
+// algorithm: both give the exact product.
 const (
 	karatsubaUS = 0.00367
-	nttUS       = 0.01065
+	nttUS       = 0.0096
 )
 
 // chunkMinWords is the shorter operand's size, in words, below which an
