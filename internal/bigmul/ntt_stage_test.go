@@ -11,10 +11,23 @@ import (
 )
 
 // TestStageAsm checks forward4Stage and inverse4Stage (the assembly on
-// amd64) against the Go stages word for word, on every stage of
-// transforms from 4 to 2^14 points, with inputs anywhere in their lazy
-// ranges, including the ends.
+// amd64: AVX-512 where the CPU has it, and the scalar kernels) against the
+// Go stages word for word, on every stage of transforms from 4 to 2^14
+// points, with inputs anywhere in their lazy ranges, including the ends.
 func TestStageAsm(t *testing.T) {
+	have := useAVX512
+	defer func() { useAVX512 = have }()
+	for _, v := range []bool{false, true} {
+		if v && !have {
+			t.Log("no AVX-512 here: only the scalar stages checked")
+			continue
+		}
+		useAVX512 = v
+		checkStages(t)
+	}
+}
+
+func checkStages(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for _, q := range primes3 {
 		tab := q.table(1 << 14)
@@ -47,7 +60,7 @@ func TestStageAsm(t *testing.T) {
 						inverse4StageGo(want, iw, iwp, iw2, iwp2, blocks, qs, q.p)
 					}
 					if !slices.Equal(got, want) {
-						t.Fatalf("p=%d n=%d s=%d lim=%d: stage differs from the Go stage", q.p, n, s, lim)
+						t.Fatalf("AVX-512 %v, p=%d n=%d s=%d lim=%d: stage differs from the Go stage", useAVX512, q.p, n, s, lim)
 					}
 				}
 			}
