@@ -616,23 +616,34 @@ func conv(buf []uint64, x, y []big.Word, pl nttPlan) {
 		return
 	}
 	n := pl.n
+	pieces3([3][]uint64{buf[:n], buf[n : 2*n], buf[2*n : 3*n]}, x, pl.b)
+	var by *[]uint64
+	if y != nil {
+		by = getBuf(3 * n)
+		defer bufPool.Put(by)
+		b := *by
+		pieces3([3][]uint64{b[:n], b[n : 2*n], b[2*n : 3*n]}, y, pl.b)
+	}
 	one := func(i int) {
 		q := primes3[i]
 		a := buf[i*n : (i+1)*n]
 		t := q.table(n)
-		q.pieces(a, x, pl.b)
 		q.forward(a, t)
 		if y == nil {
 			q.square(a)
 		} else {
-			by := getBuf(n)
-			q.pieces(*by, y, pl.b)
-			q.forward(*by, t)
-			q.pointwise(a, *by)
-			bufPool.Put(by)
+			b := (*by)[i*n : (i+1)*n]
+			q.forward(b, t)
+			q.pointwise(a, b)
 		}
 		q.inverse(a, t)
 	}
+	runPrimes(n, one)
+}
+
+// runPrimes runs one(0), one(1), one(2): on three goroutines from the
+// transform length nttParallelLen, else in sequence.
+func runPrimes(n int, one func(i int)) {
 	if n < nttParallelLen {
 		for i := range primes3 {
 			one(i)
@@ -715,10 +726,9 @@ func nttMulChunked(x, y []big.Word, pl nttPlan, chunkWords int) []big.Word {
 	xb, yb := bitLen(x), bitLen(y)
 	z := make([]big.Word, (xb+yb+63)/64+1)
 	ty := getBuf(3 * n)
+	pieces3([3][]uint64{(*ty)[:n], (*ty)[n : 2*n], (*ty)[2*n : 3*n]}, y, pl.b)
 	for i, q := range primes3 {
-		a := (*ty)[i*n : (i+1)*n]
-		q.pieces(a, y, pl.b)
-		q.forward(a, q.table(n))
+		q.forward((*ty)[i*n:(i+1)*n], q.table(n))
 	}
 	buf := getBuf(3 * n)
 	part := make([]big.Word, chunkWords+len(y)+2)
@@ -728,26 +738,15 @@ func nttMulChunked(x, y []big.Word, pl nttPlan, chunkWords int) []big.Word {
 		if cb == 0 {
 			continue
 		}
-		one := func(i int) {
+		pieces3([3][]uint64{(*buf)[:n], (*buf)[n : 2*n], (*buf)[2*n : 3*n]}, c, pl.b)
+		runPrimes(n, func(i int) {
 			q := primes3[i]
 			a := (*buf)[i*n : (i+1)*n]
 			t := q.table(n)
-			q.pieces(a, c, pl.b)
 			q.forward(a, t)
 			q.pointwise(a, (*ty)[i*n:(i+1)*n])
 			q.inverse(a, t)
-		}
-		if n < nttParallelLen {
-			for i := range primes3 {
-				one(i)
-			}
-		} else {
-			var wg sync.WaitGroup
-			for i := range primes3 {
-				wg.Go(func() { one(i) })
-			}
-			wg.Wait()
-		}
+		})
 		clear(part)
 		assemble(part, *buf, n, n, pl.b, int(cb/pl.b+yb/pl.b+2))
 		// z[lo:] += part; the carry stops inside z (z holds x·y).
@@ -894,4 +893,96 @@ func bitLen(x []big.Word) uint {
 		}
 	}
 	return 0
+}
+
+// pieces3 writes the b-bit pieces of x into dst[i] reduced into [0, 4p_i)
+// for the three primes at once (each piece is cut from x once), and zeroes
+// the rest of each dst[i]; the dst[i] have equal lengths. It gives the
+// words q.pieces gives.
+func pieces3(dst [3][]uint64, x []big.Word, b uint) {
+	a0 := dst[0]
+	a1, a2 := dst[1][:len(a0)], dst[2][:len(a0)]
+	nb := bitLen(x)
+	cnt := int((nb + b - 1) / b)
+	if b <= 64 {
+		primes3[0].pieces(a0, x, b)
+		if b < 64 {
+			// The pieces are below 2^63 < 4p for every prime: the same words.
+			copy(a1, a0)
+			copy(a2, a0)
+		} else {
+			primes3[1].pieces(a1, x, b)
+			primes3[2].pieces(a2, x, b)
+		}
+		return
+	}
+	q0, q1, q2 := primes3[0], primes3[1], primes3[2]
+	f0, f1, f2 := 4*q0.p, 4*q1.p, 4*q2.p
+	mask := uint64(1)<<(b-64) - 1
+	// piece reduces the piece lo + hi·2^64 (hi ≤ mask) for the three primes.
+	piece := func(i int, lo, hi uint64) {
+		hi &= mask
+		v := lo
+		if v >= f0 {
+			v -= f0
+		}
+		v += mulShoup(hi, q0.w64, q0.w64pre, q0.p) // < 6p
+		if v >= f0 {
+			v -= f0
+		}
+		a0[i] = v
+		v = lo
+		if v >= f1 {
+			v -= f1
+		}
+		v += mulShoup(hi, q1.w64, q1.w64pre, q1.p)
+		if v >= f1 {
+			v -= f1
+		}
+		a1[i] = v
+		v = lo
+		if v >= f2 {
+			v -= f2
+		}
+		v += mulShoup(hi, q2.w64, q2.w64pre, q2.p)
+		if v >= f2 {
+			v -= f2
+		}
+		a2[i] = v
+	}
+	i := 0
+	off := uint(0)
+	// While three words are in x, read them directly (64 < b ≤ 86: a piece
+	// spans at most three words).
+	for ; i < cnt; i, off = i+1, off+b {
+		w, s := off/64, off%64
+		if w+2 >= uint(len(x)) {
+			break
+		}
+		lo, hi := uint64(x[w]), uint64(x[w+1])
+		if s != 0 {
+			h2 := uint64(x[w+2])
+			lo = lo>>s | hi<<(64-s)
+			hi = hi>>s | h2<<(64-s)
+		}
+		piece(i, lo, hi)
+	}
+	word := func(j uint) uint64 {
+		if j < uint(len(x)) {
+			return uint64(x[j])
+		}
+		return 0
+	}
+	for ; i < cnt; i, off = i+1, off+b {
+		w, s := off/64, off%64
+		lo, hi := word(w), word(w+1)
+		if s != 0 {
+			lo = lo>>s | hi<<(64-s)
+			hi = hi>>s | word(w+2)<<(64-s)
+		}
+		piece(i, lo, hi)
+	}
+	clear(a0[i:])
+	clear(a1[i:])
+	clear(a2[i:])
 }
