@@ -225,7 +225,7 @@ func (a *multi) digitRows(k int, g float64) ([]rowInfo, error) {
 	rs := make([]rowInfo, k)
 	for j := range k {
 		w := g * math.Pow(float64(a.k), float64(k-1-j))
-		if r, ok := a.rows.get(w); ok {
+		if r, ok := a.rows[w]; ok {
 			rs[j] = r
 			continue
 		}
