@@ -70,7 +70,7 @@ type QueryBound struct {
 //
 // For a score rounded to decimals, every block of these three also
 // passes the variance bound on distinct rounding steps that
-// [RoundedBlockMax] states for every block code.
+// roundedFits states for every block code.
 //
 // For [Leaderboard], which has no dry run, it is the estimate's Lower
 // ([QueryEstimate]): every point is fresh in one query, and a query takes
@@ -158,7 +158,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 	cg := a.k == 2 && a.emu == nil
 	// rounded is the step of N·score for a score rounded to decimals:
 	// every block, whatever its design, passes the variance bound on
-	// distinct steps (roundedFits, RoundedBlockMax) with wb as the width
+	// distinct steps (roundedFits) with wb as the width
 	// of a point's terms.
 	rounded := 0.0
 	if a.m.Decimals >= 0 {
