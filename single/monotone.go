@@ -10,6 +10,9 @@ import (
 	"math"
 )
 
+// MaxSeparationN bounds [MonotoneBound]'s exhaustive enumeration.
+const MaxSeparationN = 24
+
 // MonotoneError reports [EA, Theorem 12]: at this prediction the loss is
 // monotone in the set of positive labels, and adding label J to the set
 // Set moves it by only 2·Bound, so two labelings' scores are within

@@ -44,7 +44,7 @@ func TestMonotoneTheorem12(t *testing.T) {
 	assert.Equal(t, 2, j, "θ = 0.45 has the smallest weight")
 	assert.Equal(t, cj, j)
 	assert.NotContains(t, set, j)
-	lam, err := Separation(n, ce(theta))
+	lam, err := separation(n, ce(theta))
 	require.NoError(t, err)
 	assert.LessOrEqual(t, lam, 2*bound*(1+1e-12), "Λ ≤ 2·bound: two labelings one flip apart")
 
