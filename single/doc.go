@@ -57,7 +57,7 @@
 // the separation Λ of each plan [EA, Proposition 1] (separation_test.go).
 // The negative results:
 // [NotSeparableError] where a loss's weights are bounded [EA, Theorem
-// 13], and [MonotoneBound] / [MonotoneError] for a loss monotone in the
+// 13], and [AdditiveMonotoneBound] / [MonotoneError] for a loss monotone in the
 // positive labels at a fixed prediction, whose smallest increment bounds
 // the noise any decoder survives [EA, Theorem 12].
 //
