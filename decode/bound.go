@@ -81,7 +81,6 @@ type QueryBound struct {
 // the list's carried points besides a block, it is the floor of any code
 // ([Floor].AnyCode).
 func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
-	n := opt.N
 	a, err := newMulti(opt.N, opt.K, opt)
 	if err != nil {
 		return nil, err
@@ -93,40 +92,44 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		}
 		return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
 	}
-	if isList(a.st) {
-		// Its queries' sums are not bounded by one block's span (the
-		// list's carried points): the floor of any code.
-		f, err := FloorMulti(ctx, opt)
-		if err != nil {
-			return nil, err
-		}
-		q := f.AnyCode
-		if opt.Check {
-			q++
-		}
-		return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
-	}
-	if a.st != Blocks && !isCross(a.st) {
+	if a.st != Blocks && !isCross(a.st) && !isList(a.st) {
 		p, err := PlanMulti(ctx, opt)
 		if err != nil {
 			return nil, err
 		}
 		return &QueryBound{Strategy: a.st, Queries: p.Queries, Exact: true}, nil
 	}
-	if a.mask != nil {
+	var q int
+	switch {
+	case isList(a.st):
+		// Its queries' sums are not bounded by one block's span (the
+		// list's carried points): the floor of any code.
+		var f *Floor
+		if f, err = FloorMulti(ctx, opt); f != nil {
+			q = f.AnyCode
+		}
+	case a.mask != nil:
 		// Cross's K-ary code: its blocks' sums span at most
 		// (2K − 1)/(K − 1)·W (RangeFloor), and it holds at most
 		// radixBlockMax points (every digit has radix ≥ 2 and its unit is
 		// at least minUnit).
-		q, err := RangeFloor(ctx, opt, float64(2*a.k-1)/float64(a.k-1), radixBlockMax)
-		if err != nil {
-			return nil, err
-		}
-		if opt.Check {
-			q++
-		}
-		return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
+		q, err = RangeFloor(ctx, opt, float64(2*a.k-1)/float64(a.k-1), radixBlockMax)
+	default:
+		q, err = a.blockBound(ctx, opt)
 	}
+	if err != nil {
+		return nil, err
+	}
+	if opt.Check {
+		q++
+	}
+	return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
+}
+
+// blockBound returns BoundMulti's bound for Blocks and Cross's block
+// codes, the check query not counted (see BoundMulti).
+func (a *multi) blockBound(ctx context.Context, opt MultiOptions) (int, error) {
+	n := opt.N
 	t0, _ := a.neutral.t[0].Float64()
 	t0 = math.Nextafter(t0, 0) // a float64 below the exact term
 	var tauH float64
@@ -211,13 +214,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		}
 		return kb
 	})
-	if err != nil {
-		return nil, err
-	}
-	if opt.Check {
-		q++
-	}
-	return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
+	return q, err
 }
 
 // isList reports whether st is KList or KBin, whatever their tuning.

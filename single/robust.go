@@ -12,6 +12,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/decode"
@@ -268,13 +269,7 @@ func (p *RobustPlan) bitsFor(x *big.Float) uint {
 
 // logSumExp sets z to logsumexp(row), exact to an absolute 2^absLg.
 func (p *RobustPlan) logSumExp(z *big.Float, row []*big.Float) error {
-	var hi *big.Float
-	for _, v := range row {
-		if hi == nil || v.Cmp(hi) > 0 {
-			hi = v
-		}
-	}
-	z.SetPrec(p.bitsFor(hi))
+	z.SetPrec(p.bitsFor(slices.MaxFunc(row, (*big.Float).Cmp)))
 	_, err := apa.LogSumExp(z, row)
 	return err
 }
