@@ -25,7 +25,7 @@
 // Every attack returns the same [Result]: the labels (−1 where unknown),
 // which of them are known (verified), the queries spent and whether the
 // whole labeling is verified, plus a few fields particular to one attack.
-// [Result.Timings] is the caller's to fill: nothing here reads the clock.
+// Nothing here reads the clock: a caller times the calls around them.
 //
 // Every long operation takes a context.Context and returns ctx's error
 // within a second of its cancellation, with the labels verified so far.

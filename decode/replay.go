@@ -7,7 +7,9 @@
 package decode
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/big"
@@ -35,10 +37,6 @@ type step struct {
 // Len returns the number of queries recorded.
 func (t *Transcript) Len() int { return len(t.steps) }
 
-// N and K are the server's.
-func (t *Transcript) N() int { return t.n }
-func (t *Transcript) K() int { return t.k }
-
 // A Recorder is a [scorer.Server] that records every answered query of
 // the server it wraps in a [Transcript]. A query the server fails is not
 // recorded: it is no evidence about the model. It is safe for concurrent
@@ -64,10 +62,7 @@ func (r *Recorder) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) 
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.last == nil {
-		r.last = make([]float64, len(p.P))
-		for i := range r.last {
-			r.last[i] = math.NaN() // every entry changes on the first query
-		}
+		r.last = slices.Repeat([]float64{math.NaN()}, len(p.P)) // every entry changes on the first query
 	}
 	if len(p.P) != len(r.last) {
 		return s, nil // a malformed prediction the server accepted: not evidence we can replay
@@ -93,14 +88,6 @@ func (r *Recorder) Transcript() *Transcript {
 	t := r.t
 	t.steps = slices.Clip(t.steps)
 	return &t
-}
-
-// Recorded returns the number of queries recorded (Queries is the
-// wrapped server's count).
-func (r *Recorder) Recorded() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.t.steps)
 }
 
 // A Replay is what [ReplayTranscript] reads from a transcript under one
@@ -157,10 +144,7 @@ func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Mo
 	if k > 2 {
 		w = k
 	}
-	rp := &replayer{n: n, k: k, w: w, m: m, rows: map[string]int32{}, labels: make([]int, n), id: make([]int32, n), cur: make([]float64, n*w)}
-	for i := range rp.labels {
-		rp.labels[i] = -1
-	}
+	rp := &replayer{n: n, k: k, w: w, m: m, rows: map[string]int32{}, labels: slices.Repeat([]int{-1}, n), id: slices.Repeat([]int32{-1}, n), cur: make([]float64, n*w)}
 	if known != nil {
 		if len(known) != n {
 			return nil, fmt.Errorf("decode: %d known labels for N = %d", len(known), n)
@@ -175,9 +159,6 @@ func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Mo
 	rp.depth = m.Depths(n)
 	for _, d := range rp.depth {
 		rp.maxD = max(rp.maxD, d)
-	}
-	for i := range rp.id {
-		rp.id[i] = -1
 	}
 	out := &Replay{Refuted: -1}
 	for q := range t.steps {
@@ -207,31 +188,19 @@ func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Mo
 			continue
 		}
 		if len(sols) == 0 {
+			f, _ := st.score.Float64()
 			out.Refuted = q
-			out.Reason = fmt.Sprintf("query %d: no labeling of its %d unknown rows explains the score %s under %s", q+1, len(rp.unk), ratString(st.score), m.Name)
+			out.Reason = fmt.Sprintf("query %d: no labeling of its %d unknown rows explains the score %v under %s", q+1, len(rp.unk), f, m.Name)
 			break
 		}
 		for j, i := range rp.unk {
-			c := sols[0][j]
-			agree := true
-			for _, s := range sols[1:] {
-				if s[j] != c {
-					agree = false
-					break
-				}
-			}
-			if agree {
+			if c := sols[0][j]; !slices.ContainsFunc(sols[1:], func(s []int) bool { return s[j] != c }) {
 				rp.labels[i] = c
 			}
 		}
 	}
 	out.Labels = rp.labels
 	return out, nil
-}
-
-func ratString(r *big.Rat) string {
-	f, _ := r.Float64()
-	return fmt.Sprint(f)
 }
 
 // replayer is the state of one replay.
@@ -276,11 +245,14 @@ type rowTerms struct {
 func (rp *replayer) refresh(st *step, all bool) {
 	update := func(i int) {
 		row := rp.cur[i*rp.w : (i+1)*rp.w]
-		key := string(float64Bytes(row))
-		id, ok := rp.rows[key]
+		key := make([]byte, 0, 8*len(row))
+		for _, v := range row {
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(v))
+		}
+		id, ok := rp.rows[string(key)]
 		if !ok {
 			id = int32(len(rp.info))
-			rp.rows[key] = id
+			rp.rows[string(key)] = id
 			rp.info = append(rp.info, rp.terms(row))
 		}
 		rp.id[i] = id
@@ -291,24 +263,11 @@ func (rp *replayer) refresh(st *step, all bool) {
 		}
 		return
 	}
-	seen := -1
-	for _, e := range st.idx {
-		i := int(e) / rp.w
-		if i == seen {
-			continue
+	for q, e := range st.idx {
+		if i := int(e) / rp.w; q == 0 || i != int(st.idx[q-1])/rp.w {
+			update(i) // a point's entries are consecutive in idx
 		}
-		seen = i
-		update(i)
 	}
-}
-
-func float64Bytes(row []float64) []byte {
-	b := make([]byte, 0, 8*len(row))
-	for _, v := range row {
-		u := math.Float64bits(v)
-		b = append(b, byte(u), byte(u>>8), byte(u>>16), byte(u>>24), byte(u>>32), byte(u>>40), byte(u>>48), byte(u>>56))
-	}
-	return b
 }
 
 // terms computes a row's exact terms (an error is kept: the model
@@ -414,13 +373,11 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 	// for pruning.
 	u := len(rp.unk)
 	order := make([]int, u)
-	for j := range order {
-		order[j] = j
-	}
 	inc := make([][]float64, u)
-	spread := make([]float64, u)
+	incLo, incHi := make([]float64, u), make([]float64, u)
 	for j, i := range rp.unk {
 		ri := &rp.info[rp.id[i]]
+		order[j] = j
 		inc[j] = make([]float64, rp.k)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for c := range rp.k {
@@ -432,29 +389,12 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 			inc[j][c] = d
 			lo, hi = min(lo, d), max(hi, d)
 		}
-		spread[j] = hi - lo
+		incLo[j], incHi[j] = lo, hi
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case spread[a] > spread[b]:
-			return -1
-		case spread[a] < spread[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(incHi[b]-incLo[b], incHi[a]-incLo[a]) })
 	sufLo, sufHi := make([]float64, u+1), make([]float64, u+1)
 	for x := u - 1; x >= 0; x-- {
-		j := order[x]
-		sufLo[x], sufHi[x] = sufLo[x+1], sufHi[x+1]
-		mn, mx := math.Inf(1), math.Inf(-1)
-		for _, d := range inc[j] {
-			if !math.IsNaN(d) {
-				mn, mx = min(mn, d), max(mx, d)
-			}
-		}
-		sufLo[x] += mn
-		sufHi[x] += mx
+		sufLo[x], sufHi[x] = sufLo[x+1]+incLo[order[x]], sufHi[x+1]+incHi[order[x]]
 	}
 	// The float64 sums of increments are off by at most u·2^−50·Σ|inc|:
 	// widen the budget by that (and the target's rounding).
@@ -511,10 +451,7 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 	}
 	lo, hi := rp.elo, rp.ehi
 	if len(rp.eset) != len(rp.unk) {
-		rp.eset = make([]int, len(rp.unk))
-		for j := range rp.eset {
-			rp.eset[j] = -1 // not set yet
-		}
+		rp.eset = slices.Repeat([]int{-1}, len(rp.unk)) // not set yet
 	}
 	// The search moves sigma's suffix between calls: only the points
 	// whose class changed are set again.

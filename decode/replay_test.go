@@ -36,8 +36,8 @@ func recordAttackWith(t *testing.T, st Strategy, truth, assume string, labels []
 	}
 	rec := NewRecorder(sim)
 	res, aerr := AttackMulti(context.Background(), scorer.PerPoint(rec, ma), MultiOptions{Model: ma, Check: true, Strategy: st})
-	if rec.Recorded() != sim.Queries() {
-		t.Fatalf("recorded %d queries, the server answered %d", rec.Recorded(), sim.Queries())
+	if rec.Transcript().Len() != sim.Queries() {
+		t.Fatalf("recorded %d queries, the server answered %d", rec.Transcript().Len(), sim.Queries())
 	}
 	return res, aerr, rec.Transcript()
 }

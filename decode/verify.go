@@ -16,10 +16,10 @@ import (
 // decoded labeling's exact sum must be within the budget of N·score, and
 // the block's sums are more than twice the budget apart, so it is the only
 // labeling that is.
-func (a *multi) decode(score *big.Rat, p *blockPlan) ([]int, bool) {
+func (a *multi) decode(score *big.Rat, idx []int, p *blockPlan) ([]int, bool) {
 	t := a.residual(score, p)
 	if p.emu {
-		return a.decodeEmu(score, t, p)
+		return a.decodeEmu(score, t, idx, p)
 	}
 	sigma := p.read(a, t, p)
 	if sigma == nil {
@@ -113,19 +113,15 @@ func (a *multi) learn(idx, sigma []int) (got int) {
 			a.dcount[sigma[j]][ditherIdx(i)]++
 		}
 		a.putRow(i)
+		if a.emu != nil {
+			a.stale = append(a.stale, i)
+		}
 		got++
 	}
 	if a.leader != nil {
 		a.learnFollowers(idx, sigma)
 	}
 	a.baseOK = false
-	if a.emu != nil {
-		for j, i := range idx {
-			if sigma[j] >= 0 {
-				a.stale = append(a.stale, i)
-			}
-		}
-	}
 	for a.pos < a.n && a.labels[a.order[a.pos]] >= 0 {
 		a.pos++
 	}
