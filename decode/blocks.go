@@ -27,8 +27,7 @@ type blocks struct{}
 
 func init() { register(Blocks) }
 
-func (blocks) String() string     { return "blocks" }
-func (blocks) knownNeutral() bool { return false }
+func (blocks) String() string { return "blocks" }
 
 func (s blocks) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	return a.runBlocks(ctx, srv, s)

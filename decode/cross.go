@@ -78,8 +78,7 @@ type cross struct{ p *radixParams }
 
 func init() { register(Cross) }
 
-func (cross) String() string     { return "cross" }
-func (cross) knownNeutral() bool { return false }
+func (cross) String() string { return "cross" }
 
 func (s cross) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	return a.runBlocks(ctx, srv, s)

@@ -61,8 +61,7 @@ type hybrid struct{ p *hybridParams }
 
 func init() { register(Hybrid, "list-digits") }
 
-func (hybrid) String() string     { return "hybrid" }
-func (hybrid) knownNeutral() bool { return false }
+func (hybrid) String() string { return "hybrid" }
 
 // setup is Carry's; a model whose terms are not all the server's own, or
 // whose score is not its float mean, gets Carry (or Cross, as Carry's
