@@ -27,8 +27,7 @@ type blocks struct{}
 
 func init() { register(Blocks) }
 
-func (blocks) String() string     { return "blocks" }
-func (blocks) knownNeutral() bool { return false }
+func (blocks) String() string { return "blocks" }
 
 func (s blocks) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	return a.runBlocks(ctx, srv, s)
@@ -209,12 +208,10 @@ func (a *multi) kDigits(g float64) int {
 
 // kConwayGuy returns the largest n ≤ nmax with u_n·g ≤ wmax.
 func (a *multi) kConwayGuy(g float64, nmax int) int {
-	u, _ := subsetsum.ConwayGuySeq(nmax)
+	u, _ := subsetsum.ConwayGuySeq(nmax) // increasing
 	k := 0
-	for n := 1; n <= nmax; n++ {
-		if float64(u[n])*g <= a.wmax {
-			k = n
-		}
+	for k < nmax && float64(u[k+1])*g <= a.wmax {
+		k++
 	}
 	return k
 }

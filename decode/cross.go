@@ -78,8 +78,7 @@ type cross struct{ p *radixParams }
 
 func init() { register(Cross) }
 
-func (cross) String() string     { return "cross" }
-func (cross) knownNeutral() bool { return false }
+func (cross) String() string { return "cross" }
 
 func (s cross) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	return a.runBlocks(ctx, srv, s)
@@ -248,10 +247,7 @@ func (a *multi) tieCands(idx []int, p *blockPlan, cands [][]int, found []int) bo
 			a.tie(l, idx[j], uint8(cands[0][j]^cands[0][gr[0]]))
 		}
 	}
-	if p.pair > 0 && len(groups) == 1 && len(groups[0]) == 2 && groups[0][0] == 0 && groups[0][1] == p.pair {
-		return false
-	}
-	return true
+	return !(p.pair > 0 && len(groups) == 1 && len(groups[0]) == 2 && groups[0][0] == 0 && groups[0][1] == p.pair)
 }
 
 // tie records σ_f = σ_l + flip mod K (σ_l ⊕ flip for K = 2): f waits,
