@@ -430,3 +430,274 @@ vibfly:
 vidone:
 	VZEROUPPER
 	RET
+
+// The finest stages have quarters of 4 words (two blocks per step) or of
+// 1 word (eight blocks per step): their A, B, C, D are gathered into
+// Z0–Z3 by permutations, the twiddles into Z20–Z28 lane by lane, the
+// butterflies are the stages' above (FWDCORE, INVCORE), and the
+// permutations are undone on the way out. The permutation indices come
+// from the idx argument (avx512Idx in ntt_amd64.go).
+
+// FWDCORE runs forward butterflies on A, B, C, D = Z0–Z3 (in [0, 4p)),
+// leaving A”, B”, C”, D” in Z0–Z3; Z4–Z12 clobbered.
+#define FWDCORE \
+	VRED(Z0, Z12); \
+	VRED(Z1, Z12); \
+	VMULMOD(Z2, Z20, Z21, Z22); \
+	VMULMOD(Z3, Z20, Z21, Z22); \
+	VPADDQ Z30, Z0, Z4; \
+	VPSUBQ Z2, Z4, Z4; \
+	VPADDQ Z2, Z0, Z0; \
+	VPADDQ Z30, Z1, Z5; \
+	VPSUBQ Z3, Z5, Z5; \
+	VPADDQ Z3, Z1, Z1; \
+	VRED(Z0, Z12); \
+	VRED(Z4, Z12); \
+	VMULMOD(Z1, Z23, Z24, Z25); \
+	VMULMOD(Z5, Z26, Z27, Z28); \
+	VPADDQ Z30, Z0, Z6; \
+	VPSUBQ Z1, Z6, Z6; \
+	VPADDQ Z1, Z0, Z0; \
+	VMOVDQA64 Z6, Z1; \
+	VPADDQ Z30, Z4, Z3; \
+	VPSUBQ Z5, Z3, Z3; \
+	VPADDQ Z5, Z4, Z2
+
+// INVCORE runs inverse butterflies on Z0–Z3 (in [0, 2p)), leaving the
+// results in Z0–Z3; Z4–Z12 clobbered.
+#define INVCORE \
+	VPADDQ Z30, Z0, Z4; \
+	VPSUBQ Z1, Z4, Z4; \
+	VPADDQ Z1, Z0, Z0; \
+	VRED(Z0, Z12); \
+	VMULMOD(Z4, Z23, Z24, Z25); \
+	VPADDQ Z30, Z2, Z5; \
+	VPSUBQ Z3, Z5, Z5; \
+	VPADDQ Z3, Z2, Z2; \
+	VRED(Z2, Z12); \
+	VMULMOD(Z5, Z26, Z27, Z28); \
+	VPADDQ Z30, Z0, Z6; \
+	VPSUBQ Z2, Z6, Z6; \
+	VPADDQ Z2, Z0, Z0; \
+	VRED(Z0, Z12); \
+	VMULMOD(Z6, Z20, Z21, Z22); \
+	VPADDQ Z30, Z4, Z7; \
+	VPSUBQ Z5, Z7, Z7; \
+	VPADDQ Z5, Z4, Z1; \
+	VRED(Z1, Z12); \
+	VMULMOD(Z7, Z20, Z21, Z22); \
+	VMOVDQA64 Z6, Z2; \
+	VMOVDQA64 Z7, Z3
+
+// LOAD1 gathers eight blocks of one word per quarter, 32 words at R8, into
+// Z0–Z3 = their A, B, C, D (Z16 = [0 4 8 12 1 5 9 13], Z17 = [2 6 10 14
+// 3 7 11 15] as indices into two registers); and the blocks' twiddles:
+// w1 and w1' from R13 and R14, the interleaved pairs (w2, w3) from R10
+// and (w2', w3') from R11, split by Z18 = evens, Z19 = odds.
+#define LOAD1 \
+	VMOVDQU64 (R8), Z4; \
+	VMOVDQU64 64(R8), Z5; \
+	VMOVDQU64 128(R8), Z6; \
+	VMOVDQU64 192(R8), Z7; \
+	VMOVDQA64 Z4, Z13; \
+	VPERMT2Q  Z5, Z16, Z13; \
+	VPERMT2Q  Z5, Z17, Z4; \
+	VMOVDQA64 Z6, Z14; \
+	VPERMT2Q  Z7, Z16, Z14; \
+	VPERMT2Q  Z7, Z17, Z6; \
+	VSHUFI64X2 $0x44, Z14, Z13, Z0; \
+	VSHUFI64X2 $0xee, Z14, Z13, Z1; \
+	VSHUFI64X2 $0x44, Z6, Z4, Z2; \
+	VSHUFI64X2 $0xee, Z6, Z4, Z3; \
+	VMOVDQU64 (R13), Z20; \
+	VMOVDQU64 (R14), Z21; \
+	VPSRLQ    $32, Z21, Z22; \
+	VMOVDQU64 (R10), Z23; \
+	VMOVDQU64 64(R10), Z13; \
+	VMOVDQA64 Z23, Z26; \
+	VPERMT2Q  Z13, Z18, Z23; \
+	VPERMT2Q  Z13, Z19, Z26; \
+	VMOVDQU64 (R11), Z24; \
+	VMOVDQU64 64(R11), Z13; \
+	VMOVDQA64 Z24, Z27; \
+	VPERMT2Q  Z13, Z18, Z24; \
+	VPERMT2Q  Z13, Z19, Z27; \
+	VPSRLQ    $32, Z24, Z25; \
+	VPSRLQ    $32, Z27, Z28
+
+// STORE1 undoes LOAD1's gathering of Z0–Z3 and stores the 32 words at R8.
+#define STORE1 \
+	VSHUFI64X2 $0x44, Z1, Z0, Z4; \
+	VSHUFI64X2 $0xee, Z1, Z0, Z5; \
+	VSHUFI64X2 $0x44, Z3, Z2, Z6; \
+	VSHUFI64X2 $0xee, Z3, Z2, Z7; \
+	VMOVDQA64 Z4, Z13; \
+	VPERMT2Q  Z6, Z16, Z13; \
+	VPERMT2Q  Z6, Z17, Z4; \
+	VMOVDQA64 Z5, Z14; \
+	VPERMT2Q  Z7, Z16, Z14; \
+	VPERMT2Q  Z7, Z17, Z5; \
+	VMOVDQU64 Z13, (R8); \
+	VMOVDQU64 Z4, 64(R8); \
+	VMOVDQU64 Z14, 128(R8); \
+	VMOVDQU64 Z5, 192(R8)
+
+// LOAD4 gathers two blocks of four words per quarter, 32 words at R8,
+// into Z0–Z3, and their twiddles: w1, w1' (two words at R13, R14) spread
+// by Z16 = [0 0 0 0 1 1 1 1], the pairs (w2, w3) and (w2', w3') (four
+// words at R10, R11) by Z17 = [0 0 0 0 2 2 2 2] and Z18 = [1 1 1 1 3 3 3 3].
+#define LOAD4 \
+	VMOVDQU64 (R8), Z4; \
+	VMOVDQU64 64(R8), Z5; \
+	VMOVDQU64 128(R8), Z6; \
+	VMOVDQU64 192(R8), Z7; \
+	VSHUFI64X2 $0x44, Z6, Z4, Z0; \
+	VSHUFI64X2 $0xee, Z6, Z4, Z1; \
+	VSHUFI64X2 $0x44, Z7, Z5, Z2; \
+	VSHUFI64X2 $0xee, Z7, Z5, Z3; \
+	VMOVDQU   (R13), X13; \
+	VPERMQ    Z13, Z16, Z20; \
+	VMOVDQU   (R14), X13; \
+	VPERMQ    Z13, Z16, Z21; \
+	VPSRLQ    $32, Z21, Z22; \
+	VMOVDQU   (R10), Y13; \
+	VPERMQ    Z13, Z17, Z23; \
+	VPERMQ    Z13, Z18, Z26; \
+	VMOVDQU   (R11), Y13; \
+	VPERMQ    Z13, Z17, Z24; \
+	VPERMQ    Z13, Z18, Z27; \
+	VPSRLQ    $32, Z24, Z25; \
+	VPSRLQ    $32, Z27, Z28
+
+// STORE4 undoes LOAD4's gathering and stores the 32 words at R8.
+#define STORE4 \
+	VSHUFI64X2 $0x44, Z1, Z0, Z4; \
+	VSHUFI64X2 $0x44, Z3, Z2, Z5; \
+	VSHUFI64X2 $0xee, Z1, Z0, Z6; \
+	VSHUFI64X2 $0xee, Z3, Z2, Z7; \
+	VMOVDQU64 Z4, (R8); \
+	VMOVDQU64 Z5, 64(R8); \
+	VMOVDQU64 Z6, 128(R8); \
+	VMOVDQU64 Z7, 192(R8)
+
+// func forward4Stage1AVX512(a, w, wp, w2, wp2 []uint64, blocks int, p uint64, idx *[64]uint64)
+TEXT ·forward4Stage1AVX512(SB), NOSPLIT, $0-144
+	MOVQ p+128(FP), R12
+	VCONSTS
+	MOVQ a_base+0(FP), R8
+	MOVQ w_base+24(FP), R13
+	MOVQ wp_base+48(FP), R14
+	MOVQ w2_base+72(FP), R10
+	MOVQ wp2_base+96(FP), R11
+	MOVQ idx+136(FP), AX
+	VMOVDQU64 (AX), Z16
+	VMOVDQU64 64(AX), Z17
+	VMOVDQU64 128(AX), Z18
+	VMOVDQU64 192(AX), Z19
+	MOVQ blocks+120(FP), CX
+	SHRQ $3, CX
+
+f1loop:
+	LOAD1
+	FWDCORE
+	STORE1
+	ADDQ $256, R8
+	ADDQ $64, R13
+	ADDQ $64, R14
+	ADDQ $128, R10
+	ADDQ $128, R11
+	DECQ CX
+	JNZ  f1loop
+	VZEROUPPER
+	RET
+
+// func inverse4Stage1AVX512(a, w, wp, w2, wp2 []uint64, blocks int, p uint64, idx *[64]uint64)
+TEXT ·inverse4Stage1AVX512(SB), NOSPLIT, $0-144
+	MOVQ p+128(FP), R12
+	VCONSTS
+	MOVQ a_base+0(FP), R8
+	MOVQ w_base+24(FP), R13
+	MOVQ wp_base+48(FP), R14
+	MOVQ w2_base+72(FP), R10
+	MOVQ wp2_base+96(FP), R11
+	MOVQ idx+136(FP), AX
+	VMOVDQU64 (AX), Z16
+	VMOVDQU64 64(AX), Z17
+	VMOVDQU64 128(AX), Z18
+	VMOVDQU64 192(AX), Z19
+	MOVQ blocks+120(FP), CX
+	SHRQ $3, CX
+
+i1loop:
+	LOAD1
+	INVCORE
+	STORE1
+	ADDQ $256, R8
+	ADDQ $64, R13
+	ADDQ $64, R14
+	ADDQ $128, R10
+	ADDQ $128, R11
+	DECQ CX
+	JNZ  i1loop
+	VZEROUPPER
+	RET
+
+// func forward4Stage4AVX512(a, w, wp, w2, wp2 []uint64, blocks int, p uint64, idx *[64]uint64)
+TEXT ·forward4Stage4AVX512(SB), NOSPLIT, $0-144
+	MOVQ p+128(FP), R12
+	VCONSTS
+	MOVQ a_base+0(FP), R8
+	MOVQ w_base+24(FP), R13
+	MOVQ wp_base+48(FP), R14
+	MOVQ w2_base+72(FP), R10
+	MOVQ wp2_base+96(FP), R11
+	MOVQ idx+136(FP), AX
+	VMOVDQU64 256(AX), Z16
+	VMOVDQU64 320(AX), Z17
+	VMOVDQU64 384(AX), Z18
+	MOVQ blocks+120(FP), CX
+	SHRQ $1, CX
+
+f4loop:
+	LOAD4
+	FWDCORE
+	STORE4
+	ADDQ $256, R8
+	ADDQ $16, R13
+	ADDQ $16, R14
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ CX
+	JNZ  f4loop
+	VZEROUPPER
+	RET
+
+// func inverse4Stage4AVX512(a, w, wp, w2, wp2 []uint64, blocks int, p uint64, idx *[64]uint64)
+TEXT ·inverse4Stage4AVX512(SB), NOSPLIT, $0-144
+	MOVQ p+128(FP), R12
+	VCONSTS
+	MOVQ a_base+0(FP), R8
+	MOVQ w_base+24(FP), R13
+	MOVQ wp_base+48(FP), R14
+	MOVQ w2_base+72(FP), R10
+	MOVQ wp2_base+96(FP), R11
+	MOVQ idx+136(FP), AX
+	VMOVDQU64 256(AX), Z16
+	VMOVDQU64 320(AX), Z17
+	VMOVDQU64 384(AX), Z18
+	MOVQ blocks+120(FP), CX
+	SHRQ $1, CX
+
+i4loop:
+	LOAD4
+	INVCORE
+	STORE4
+	ADDQ $256, R8
+	ADDQ $16, R13
+	ADDQ $16, R14
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ CX
+	JNZ  i4loop
+	VZEROUPPER
+	RET
