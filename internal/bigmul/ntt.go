@@ -387,6 +387,11 @@ func reduce4(x, p uint64) uint64 {
 // pointwise sets a[j] = a[j]·b[j]·2^−64 mod p in [0, p), for a, b in [0, 4p).
 func (q *prime) pointwise(a, b []uint64) {
 	b = b[:len(a)]
+	if useAVX512 && stageAsm {
+		k := len(a) &^ 7
+		pointwiseAVX512(a[:k], b[:k], q.p, q.pinv)
+		a, b = a[k:], b[k:]
+	}
 	p := q.p
 	for j, x := range a {
 		a[j] = q.mulMont(reduce4(x, p), reduce4(b[j], p))
@@ -395,6 +400,11 @@ func (q *prime) pointwise(a, b []uint64) {
 
 // square sets a[j] = a[j]²·2^−64 mod p in [0, p), for a in [0, 4p).
 func (q *prime) square(a []uint64) {
+	if useAVX512 && stageAsm {
+		k := len(a) &^ 7
+		pointwiseAVX512(a[:k], a[:k], q.p, q.pinv)
+		a = a[k:]
+	}
 	p := q.p
 	for j, x := range a {
 		x = reduce4(x, p)

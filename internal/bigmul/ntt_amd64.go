@@ -111,3 +111,9 @@ func forward4Stage4AVX512(a, w, wp, w2, wp2 []uint64, blocks int, p uint64, idx 
 
 //go:noescape
 func inverse4Stage4AVX512(a, w, wp, w2, wp2 []uint64, blocks int, p uint64, idx *[64]uint64)
+
+// pointwiseAVX512 is prime.pointwise's loop, eight products at a time, on
+// the first len(a) &^ 7 words (b at least as long; b may be a).
+//
+//go:noescape
+func pointwiseAVX512(a, b []uint64, p, pinv uint64)

@@ -702,3 +702,82 @@ i4loop:
 	JNZ  i4loop
 	VZEROUPPER
 	RET
+
+// func pointwiseAVX512(a, b []uint64, p, pinv uint64)
+//
+// For j < len(a) rounded down to a multiple of 8: a[j] = a[j]·b[j]·2^−64
+// mod p in [0, p), a[j] and b[j] in [0, 4p) first reduced to [0, p)
+// (prime.pointwise's Montgomery product, eight at a time: the high words
+// of a·b and m·p from four 32-bit products each). b may be a (squares).
+TEXT ·pointwiseAVX512(SB), NOSPLIT, $0-64
+	MOVQ a_base+0(FP), DI
+	MOVQ a_len+8(FP), CX
+	MOVQ b_base+24(FP), SI
+	MOVQ p+48(FP), R12
+	VCONSTS
+	MOVQ pinv+56(FP), AX
+	VPBROADCASTQ AX, Z28
+	MOVQ R12, AX
+	SHRQ $32, AX
+	VPBROADCASTQ AX, Z27
+	SHRQ $3, CX
+	JZ   pwdone
+
+pwloop:
+	VMOVDQU64 (DI), Z0
+	VMOVDQU64 (SI), Z1
+	VRED(Z0, Z12)
+	VPSUBQ    Z31, Z0, Z12
+	VPMINUQ   Z12, Z0, Z0
+	VRED(Z1, Z12)
+	VPSUBQ    Z31, Z1, Z12
+	VPMINUQ   Z12, Z1, Z1
+
+	// Z7 = high words of x·y, Z8 = low words.
+	VPSRLQ   $32, Z0, Z2
+	VPSRLQ   $32, Z1, Z3
+	VPMULUDQ Z1, Z0, Z4
+	VPMULUDQ Z3, Z0, Z5
+	VPMULUDQ Z1, Z2, Z6
+	VPMULUDQ Z3, Z2, Z7
+	VPSRLQ   $32, Z4, Z4
+	VPADDQ   Z4, Z5, Z5
+	VPANDQ   Z29, Z5, Z4
+	VPADDQ   Z4, Z6, Z6
+	VPSRLQ   $32, Z5, Z5
+	VPSRLQ   $32, Z6, Z6
+	VPADDQ   Z5, Z7, Z7
+	VPADDQ   Z6, Z7, Z7
+	VPMULLQ  Z1, Z0, Z8
+
+	// m = lo·p^−1; Z3 = high words of m·p.
+	VPMULLQ  Z28, Z8, Z8
+	VPSRLQ   $32, Z8, Z2
+	VPMULUDQ Z31, Z8, Z4
+	VPMULUDQ Z27, Z8, Z5
+	VPMULUDQ Z31, Z2, Z6
+	VPMULUDQ Z27, Z2, Z3
+	VPSRLQ   $32, Z4, Z4
+	VPADDQ   Z4, Z5, Z5
+	VPANDQ   Z29, Z5, Z4
+	VPADDQ   Z4, Z6, Z6
+	VPSRLQ   $32, Z5, Z5
+	VPSRLQ   $32, Z6, Z6
+	VPADDQ   Z5, Z3, Z3
+	VPADDQ   Z6, Z3, Z3
+
+	// hi − high(m·p) in (−p, p), mapped to [0, p).
+	VPSUBQ    Z3, Z7, Z7
+	VPADDQ    Z31, Z7, Z7
+	VPSUBQ    Z31, Z7, Z4
+	VPMINUQ   Z4, Z7, Z7
+	VMOVDQU64 Z7, (DI)
+
+	ADDQ $64, DI
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  pwloop
+
+pwdone:
+	VZEROUPPER
+	RET
