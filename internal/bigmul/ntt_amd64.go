@@ -117,3 +117,11 @@ func inverse4Stage4AVX512(a, w, wp, w2, wp2 []uint64, blocks int, p uint64, idx 
 //
 //go:noescape
 func pointwiseAVX512(a, b []uint64, p, pinv uint64)
+
+// garnerPrepAVX512 runs the first steps of assemble's scaling and of
+// garner on r1, r2, r3 (len(r1) a multiple of 8, r2 and r3 as long),
+// leaving x1, k2, k3 (garnerJoin's arguments) in their place; c from
+// garnerTable.
+//
+//go:noescape
+func garnerPrepAVX512(r1, r2, r3 []uint64, c *[22 * 8]uint64)

@@ -781,3 +781,92 @@ pwloop:
 pwdone:
 	VZEROUPPER
 	RET
+
+// VMULMODM(y, w, wl, wh, p) is VMULMOD with the factor's three vectors in
+// memory and the modulus in register p; Z8–Z11 clobbered.
+#define VMULMODM(y, w, wl, wh, p) \
+	VPSRLQ   $32, y, Z8; \
+	VPMULUDQ wl, y, Z9; \
+	VPMULUDQ wh, y, Z10; \
+	VPMULUDQ wl, Z8, Z11; \
+	VPMULUDQ wh, Z8, Z8; \
+	VPSRLQ   $32, Z9, Z9; \
+	VPADDQ   Z9, Z10, Z10; \
+	VPANDQ   Z29, Z10, Z9; \
+	VPADDQ   Z9, Z11, Z11; \
+	VPSRLQ   $32, Z10, Z10; \
+	VPSRLQ   $32, Z11, Z11; \
+	VPADDQ   Z10, Z8, Z8; \
+	VPADDQ   Z11, Z8, Z8; \
+	VPMULLQ  w, y, y; \
+	VPMULLQ  p, Z8, Z8; \
+	VPSUBQ   Z8, y, y
+
+// VREDP(x, p) maps x in [0, 2p) to [0, p); Z12 clobbered.
+#define VREDP(x, p) \
+	VPSUBQ  p, x, Z12; \
+	VPMINUQ Z12, x, x
+
+// func garnerPrepAVX512(r1, r2, r3 []uint64, c *[22 * 8]uint64)
+//
+// For j < len(r1) (a multiple of 8), the first steps of assemble and
+// garner, eight coefficients at a time: the residues scaled into
+// x_i = r_i·s_i mod p_i in [0, p_i), then k2 = (x2 − x1)·p1^−1 mod p2
+// and k3 = (x3 − x1 − p1·k2)·(p1·p2)^−1 mod p3; r1, r2, r3 become x1,
+// k2, k3. c holds each constant replicated over 8 words (garnerTable).
+TEXT ·garnerPrepAVX512(SB), NOSPLIT, $0-80
+	MOVQ r1_base+0(FP), DI
+	MOVQ r1_len+8(FP), CX
+	MOVQ r2_base+24(FP), SI
+	MOVQ r3_base+48(FP), DX
+	MOVQ c+72(FP), AX
+	MOVQ $0xffffffff, BX
+	VPBROADCASTQ BX, Z29
+	VMOVDQU64 0(AX), Z13   // p1
+	VMOVDQU64 64(AX), Z14  // p2
+	VMOVDQU64 128(AX), Z15 // p3
+	SHRQ $3, CX
+	JZ   gpdone
+
+gploop:
+	VMOVDQU64 (DI), Z0
+	VMULMODM(Z0, 192(AX), 256(AX), 320(AX), Z13)
+	VREDP(Z0, Z13) // x1
+	VMOVDQU64 (SI), Z1
+	VMULMODM(Z1, 384(AX), 448(AX), 512(AX), Z14)
+	VREDP(Z1, Z14) // x2
+	VMOVDQU64 (DX), Z2
+	VMULMODM(Z2, 576(AX), 640(AX), 704(AX), Z15)
+	VREDP(Z2, Z15) // x3
+
+	// k2 = (x2 − x1 mod p2 + p2)·p1^−1 mod p2.
+	VPSUBQ  Z14, Z0, Z3
+	VPMINUQ Z3, Z0, Z3
+	VPSUBQ  Z3, Z1, Z1
+	VPADDQ  Z14, Z1, Z1
+	VMULMODM(Z1, 768(AX), 832(AX), 896(AX), Z14)
+	VREDP(Z1, Z14)
+
+	// k3 = (x3 + 3p3 − x1 mod p3 − p1·k2 mod p3)·(p1·p2)^−1 mod p3.
+	VPSUBQ    Z15, Z0, Z3
+	VPMINUQ   Z3, Z0, Z3
+	VMOVDQA64 Z1, Z4
+	VMULMODM(Z4, 960(AX), 1024(AX), 1088(AX), Z15)
+	VPADDQ    1344(AX), Z2, Z2
+	VPSUBQ    Z3, Z2, Z2
+	VPSUBQ    Z4, Z2, Z2
+	VMULMODM(Z2, 1152(AX), 1216(AX), 1280(AX), Z15)
+	VREDP(Z2, Z15)
+
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 Z1, (SI)
+	VMOVDQU64 Z2, (DX)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	ADDQ $64, DX
+	DECQ CX
+	JNZ  gploop
+
+gpdone:
+	VZEROUPPER
+	RET
