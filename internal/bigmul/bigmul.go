@@ -51,11 +51,11 @@ func nttMinFor() int {
 // that. nttUS was then scaled by the gain of the amd64 butterfly stages
 // (ntt_amd64.s) on whole transform products from 1.5·10^5 to 2·10^6
 // bits (same-run medians, 2026-11-28): 0.9 for the scalar kernels, and
-// 0.5 more where AVX-512 runs eight butterflies at once (every stage:
-// products 0.56–0.67× the scalar kernels'; transform ÷ Toom 0.69–0.87
-// from 6.4·10^4 to 1.3·10^5 bits, 1.08 at 5·10^4, so the transform takes
-// over at nttMinWords). The model only chooses an algorithm: both give
-// the exact product.
+// 0.35 more where AVX-512 runs the butterflies, pointwise products and
+// Garner's steps eight at a time (transform ÷ Toom 0.56–0.96 from
+// 3.3·10^4 to 1.3·10^5 bits, 1.06 at 3·10^4: the model then picks the
+// transform from 3.3·10^4 bits but where its length fits badly). The
+// model only chooses an algorithm: both give the exact product.
 const karatsubaUS = 0.00367
 
 var nttUS = nttCost()
@@ -63,7 +63,7 @@ var nttUS = nttCost()
 // nttCost returns nttUS for this CPU.
 func nttCost() float64 {
 	if useAVX512 {
-		return 0.0096 * 0.5
+		return 0.0096 * 0.35
 	}
 	return 0.0096
 }
