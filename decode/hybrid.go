@@ -133,23 +133,12 @@ type hybQuery struct {
 	gd    float64
 }
 
-// hybSurv is a candidate of a query: list entry l, top fresh labels m
-// (bit j for fresh point j), digits n (bit j for digit j, weight g_d·2^j).
-type hybSurv struct {
-	l int
-	m uint32
-	n uint64
-}
-
-// delta returns the resolution of a query's sum (sum units): Carry's
-// resolution (N times the spacing of the score, and the noise), or the
-// spacing of the sum S itself where it is coarser (a float64 S ≈
-// nUnk·ln 2 is rounded to ulp(S) before the division by N), S taken at
-// the state's neutral sum plus half the room of the query's top.
-func (h *hybQuery) delta(top float64) float64 { return h.st.sumDelta(top) }
-
-// sumDelta is [hybQuery.delta] for any list decoder's state (Hybrid's and
-// KBin's).
+// sumDelta returns the resolution of a query's sum (sum units) for a
+// list decoder's state (Hybrid's and KBin's): Carry's resolution (N
+// times the spacing of the score, and the noise), or the spacing of the
+// sum S itself where it is coarser (a float64 S ≈ nUnk·ln 2 is rounded to
+// ulp(S) before the division by N), S taken at the state's neutral sum
+// plus half the room of the query's top.
 func (st *lbState) sumDelta(top float64) float64 {
 	a := st.a
 	res := st.resolution()
@@ -196,22 +185,18 @@ func digitShape(sl, vf []float64, L int, delta, gd, w, tgt float64, lcap int) (k
 	for k > 0 && expect(k, 0) > tgt {
 		k--
 	}
-	// The digits: the most that fit the room (the top one g_d·2^(l−1) ≤
-	// w), the cap and the target.
-	lmax := 0
-	for lmax < min(hybMaxDigits, lcap-k) && math.Ldexp(gd, lmax) <= w {
-		lmax++
+	// The digits: the most that fit the room, the cap and the target.
+	return k, lastFit(0, maxDigits(gd, w, lcap-k), func(l int) bool { return expect(k, float64(l)) <= tgt })
+}
+
+// maxDigits returns the most binary digits of unit gd, at most
+// hybMaxDigits and lcap, whose top one g_d·2^(l−1) is at most w.
+func maxDigits(gd, w float64, lcap int) int {
+	l := 0
+	for l < min(hybMaxDigits, lcap) && math.Ldexp(gd, l) <= w {
+		l++
 	}
-	hiL := lmax
-	for l < hiL {
-		mid := (l + hiL + 1) / 2
-		if expect(k, float64(mid)) <= tgt {
-			l = mid
-		} else {
-			hiL = mid - 1
-		}
-	}
-	return k, l
+	return l
 }
 
 // digitExpect returns digitShape's expected list after a query of k
@@ -232,18 +217,13 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	a := st.a
 	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
-	top := h.fresh
-	capFresh := nFresh
-	if a.opt.MaxBlock > 0 {
-		capFresh = min(capFresh, a.opt.MaxBlock)
-	}
-	fw, used, vf := st.freshRows(min(nFresh, top), L, func(r int) float64 { return st.row(r).vf })
+	fw, used, vf := st.freshRows(min(nFresh, h.fresh), L, func(r int) float64 { return st.row(r).vf })
 	kmax := len(fw)
 	room := 0.0
 	for _, r := range fw {
 		room += st.row(r).vf
 	}
-	delta := h.delta(room + float64(len(st.cD))*a.wmax)
+	delta := st.sumDelta(room + float64(len(st.cD))*a.wmax)
 	st.cell = delta
 	gd, err := a.digitUnit(delta, hybUnit, minUnit, a.wmax)
 	if err != nil {
@@ -251,7 +231,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	}
 	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
 	sl := st.carriedSums(cw)
-	k, l := digitShape(sl, vf, L, delta, gd, a.wmax, st.tgt, capFresh)
+	k, l := digitShape(sl, vf, L, delta, gd, a.wmax, st.tgt, a.opt.blockCap(nFresh))
 	if k+l == 0 && len(st.cD) == 0 && nFresh > 0 {
 		l = 1 // a list of one and nothing carried: one digit at least
 	}
@@ -259,13 +239,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	if len(idx) != len(st.cD)+k+l {
 		return nil, nil, errors.New("decode: hybrid: fewer fresh points than designed (internal error)")
 	}
-	rs := make([]rowInfo, 0, len(idx))
-	for _, r := range cw {
-		rs = append(rs, st.row(r).ri)
-	}
-	for _, r := range fw[:k] {
-		rs = append(rs, st.row(r).ri)
-	}
+	rs := st.palRows(cw, fw[:k])
 	for j := range l {
 		r, err := a.binRow(math.Ldexp(gd, j))
 		if err != nil {
@@ -307,25 +281,15 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	}
 	a.fillBase()
 	defer a.neutralize(idx)
-	var keep []hybSurv
+	var keep []lbSurv
 	st.readTopDigits(score, t, vb, k, newDigitTail(inc, nil, h.gd), budget, false,
 		func(j int, b uint64) { a.lo.Set(idx[j], rs[j].lo[b]) },
 		func(j int, b uint64) { a.lo.Set(idx[nd+k+j], rs[nd+k+j].lo[b]) },
-		func(li int, m uint32, n uint64) { keep = append(keep, hybSurv{li, m, n}) })
+		func(li int, m uint32, n uint64) { keep = append(keep, lbSurv{li, m, n}) })
 	if len(keep) == 0 {
 		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, k, l, a.m.Name)
 	}
-	old := st.cand
-	return st.updateBy(idx, len(keep), func(s, j int) uint8 {
-		c := keep[s]
-		switch {
-		case j < nd:
-			return old[c.l][j]
-		case j < nd+k:
-			return uint8(c.m >> (j - nd) & 1)
-		}
-		return uint8(c.n >> (j - nd - k) & 1)
-	}), nil
+	return st.update(idx, keep, k), nil
 }
 
 // digitTail is the digits of a query, read from the exact residual
@@ -406,12 +370,15 @@ func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float,
 // value v over its value 0, nominally v·p_j). It panics if a digit's
 // increments do not match its radix or Π rad exceeds 2^63.
 func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
+	if rad == nil {
+		rad = slices.Repeat([]int{2}, len(inc))
+	}
 	d := &digitTail{l: len(inc), rad: rad, gd: gd, nmax: 1, dev: new(big.Float).SetPrec(sumPrec)}
 	e := new(big.Float).SetPrec(sumPrec)
 	mx := new(big.Float).SetPrec(sumPrec)
 	place := gd
 	for j, vs := range inc {
-		r := d.radix(j)
+		r := d.rad[j]
 		if len(vs) != r-1 || d.nmax > 1<<63/uint64(r) {
 			panic("decode: digitTail: increments do not match the radices")
 		}
@@ -432,14 +399,6 @@ func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
 	d.gdb = new(big.Float).SetPrec(sumPrec).SetFloat64(gd)
 	d.q = new(big.Float).SetPrec(sumPrec)
 	return d
-}
-
-// radix returns digit j's radix.
-func (d *digitTail) radix(j int) int {
-	if d.rad == nil {
-		return 2
-	}
-	return d.rad[j]
 }
 
 // window returns the float64 range [lo, hi] of a query's top sums (float64
@@ -490,7 +449,7 @@ func (d *digitTail) each(n0, n1 uint64, set func(j int, v uint64), f func(n uint
 	for n := n0; n <= n1; n++ {
 		x := n
 		for j := range d.l {
-			r := uint64(d.radix(j))
+			r := uint64(d.rad[j])
 			set(j, x%r)
 			x /= r
 		}

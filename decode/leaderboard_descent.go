@@ -45,11 +45,8 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			e := max(0, sep-math.Abs(d))
 			return e * e
 		}
-		u := d * d / s16
-		if u >= 1 {
-			return 0
-		}
-		return (1 - u) * (1 - u)
+		t := max(1-d*d/s16, 0)
+		return t * t
 	}
 	buf := &st.cwBuf
 	pairs := buf.pairs[:0]
@@ -74,16 +71,6 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 	for q, p := range pairs {
 		pv[q] = kern(sl[p[0]] - sl[p[1]])
 		cur += pv[q]
-	}
-	passes, opts := 2, 6
-	if st.few {
-		passes, opts = 3, 10
-	}
-	if st.passes > 0 {
-		passes = st.passes
-	}
-	if st.opts > 0 {
-		opts = st.opts
 	}
 	// The pairs each point tells apart (its bits differ on them), in the
 	// pairs' order, sign in the low bit (the first entry's bit): built
@@ -141,9 +128,9 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 	// takes in them and their kernels, contiguous for the gains' loop.
 	live, dd0, sg, pl := buf.live[:0], buf.dd0[:0], buf.sg[:0], buf.pl[:0]
 	defer func() { buf.live, buf.dd0, buf.sg, buf.pl = live, dd0, sg, pl }()
-	rs := make([]int, opts) // the rows tried
-	ds := make([]float64, opts)
-	for range passes {
+	rs := make([]int, st.opts) // the rows tried
+	ds := make([]float64, st.opts)
+	for range st.passes {
 		for j := range cw {
 			if cur == 0 {
 				break
@@ -176,9 +163,7 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 						gain += pl[x] - kern(dd0[x]+sg[x]*d)
 					}
 				} else {
-					// kern inlined and without branches (the descent's
-					// inner loop): dd0 ± d, and (1 − u)² for u < 1, else
-					// 0, as max(1 − u, 0)²; the same values as kern's.
+					// kern inlined (the descent's inner loop).
 					for x := range dd0 {
 						dd := dd0[x] + sg[x]*d
 						t := max(1-dd*dd/s16, 0)
@@ -203,19 +188,11 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			for _, e := range live {
 				q := e >> 1
 				p := pairs[q]
-				dd := sl[p[0]] - sl[p[1]]
-				var v float64
-				if sep > 0 {
-					v = kern(dd)
-				} else if u := dd * dd / s16; u < 1 {
-					v = (1 - u) * (1 - u) // kern inlined
-				}
+				v := kern(sl[p[0]] - sl[p[1]])
 				cur += v - pv[q]
 				pv[q] = v
 			}
-			if cur < 0 {
-				cur = 0
-			}
+			cur = max(cur, 0)
 			delete(used, cw[j])
 			used[best] = true
 			cw[j] = best
