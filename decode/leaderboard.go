@@ -53,8 +53,7 @@ type leaderboard struct{}
 
 func init() { register(Leaderboard, "list") }
 
-func (leaderboard) String() string     { return "leaderboard" }
-func (leaderboard) knownNeutral() bool { return false }
+func (leaderboard) String() string { return "leaderboard" }
 
 // setup orders the points as Blocks does; the strategy decodes by the
 // rigorous budget alone.
