@@ -111,28 +111,27 @@ func (klist) knownNeutral() bool { return false }
 // setup is setupKList's; without the K-ary code (K = 2, no exact terms),
 // below klistParams.minN points or with noise the attack is Cross's.
 func (s klist) setup(a *multi) Strategy {
-	p := s.params()
-	a.radix = p.radix
-	if !a.setupKList(p.minN) {
+	if !a.setupKList(tuned(s.p, defaultKList)) {
 		return Cross
 	}
 	return s
 }
 
-// params returns the tuning in effect: the defaults, or a test's.
-func (s klist) params() klistParams {
-	if s.p != nil {
-		return *s.p
+// tuned returns the tuning in effect: the defaults def, or a test's p.
+func tuned[T any](p *T, def func() T) T {
+	if p != nil {
+		return *p
 	}
-	return defaultKList()
+	return def()
 }
 
-// setupKList prepares KList's state (the base of KBin's): Cross's, the
-// points in index order. It reports false, Cross's state left, where the
-// list top does not apply.
-func (a *multi) setupKList(minN int) bool {
+// setupKList prepares KList's state (the base of KBin's) tuned by p:
+// Cross's, the points in index order. It reports false, Cross's state
+// left, where the list top does not apply.
+func (a *multi) setupKList(p klistParams) bool {
+	a.radix = p.radix
 	a.setupCross()
-	if a.mask == nil || !a.baseExact || a.n < minN || a.opt.Noise.Kind != 0 {
+	if a.mask == nil || !a.baseExact || a.n < p.minN || a.opt.Noise.Kind != 0 {
 		return false
 	}
 	// Every term is the server's own: the points in index order, so
@@ -280,14 +279,12 @@ type klQuery struct {
 	c0, c1 []int      // top position j: a label of bit 0 and of bit 1
 	tail   *blockPlan // nil: no tail
 	tIdx   []int      // the tail's points
-	// l digits of unit gd after the top (KBin, kbin.go): position
-	// nd+k+j has radix rad[j], value v the labels dv[j][v] (dc[j][v] one
-	// of them), its increment over value 0 about v·gd·Π_{i<j} rad[i].
-	l   int
+	// len(rad) digits of unit gd after the top (KBin, kbin.go): position
+	// nd+k+j has radix rad[j], value v the labels dv[j][v] (a label of
+	// them its least), its increment over value 0 about v·gd·Π_{i<j} rad[i].
 	gd  float64
 	rad []int
 	dv  [][]uint64
-	dc  [][]int
 	// tGrp: tail position j's digit's groups of labels (nil: one a label).
 	tGrp [][]uint64
 }
@@ -310,7 +307,7 @@ func noDryRun(s Strategy) error {
 }
 
 func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return newKlState(a, s.params(), false).run(ctx, srv)
+	return newKlState(a, tuned(s.p, defaultKList), false).run(ctx, srv)
 }
 
 // newKlState starts a KList attack (bin: KBin's binary tail) tuned by kl.

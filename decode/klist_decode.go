@@ -30,7 +30,11 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	nd, nTop := q.nd, q.nd+q.k
 	budget := a.budgetFor(q.idx, q.rows, false)
 	t := a.residual(score, &blockPlan{rows: q.rows})
-	t0, v := q.offsets(nTop)
+	t0, inc := q.offsets()
+	v := make([][]*big.Float, nTop) // the window's increments: bit 0's and bit 1's
+	for j := range v {
+		v[j] = []*big.Float{new(big.Float), inc[j][0]}
+	}
 	// The residual the tail must explain: t − T0 − top bits' sum, within
 	// [base − b, base + span + b].
 	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
@@ -180,19 +184,27 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	return st.update(q, surv), nil
 }
 
-// offsets returns the bit-0 sum T0 of the query's first n positions
-// (binary questions; the terms over each row's label 0, which constC
-// counts) and each bit's increment over it, v[j] = {0, t(c1) − t(c0)}.
-func (q *klQuery) offsets(n int) (*big.Float, [][]*big.Float) {
+// offsets returns the sum T0 of the top's and the digits' value-0 terms
+// (over the terms of label 0, which constC counts) and each position's
+// increments over its value 0, inc[j][v − 1] for value v: a top position's
+// values are bits 0 and 1 (labels c0, c1), a digit's its groups dv, each
+// read at its least label.
+func (q *klQuery) offsets() (*big.Float, [][]*big.Float) {
+	nTop := q.nd + q.k
 	t0 := new(big.Float).SetPrec(sumPrec)
-	v := make([][]*big.Float, n)
-	zero := new(big.Float)
-	for j := range n {
+	inc := make([][]*big.Float, nTop+len(q.rad))
+	for j := range inc {
 		r := &q.rows[j]
-		o0 := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c0[j]], r.t[0])
-		t0.Add(t0, o0)
-		d := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c1[j]], r.t[q.c0[j]])
-		v[j] = []*big.Float{zero, d}
+		var cs []int
+		if j < nTop {
+			cs = []int{q.c0[j], q.c1[j]}
+		} else {
+			cs = leastLabels(q.dv[j-nTop])
+		}
+		t0.Add(t0, new(big.Float).SetPrec(incPrec).Sub(r.t[cs[0]], r.t[0]))
+		for _, c := range cs[1:] {
+			inc[j] = append(inc[j], new(big.Float).SetPrec(incPrec).Sub(r.t[c], r.t[cs[0]]))
+		}
 	}
-	return t0, v
+	return t0, inc
 }

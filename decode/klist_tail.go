@@ -45,10 +45,7 @@ func (st *klState) newTail(q *klQuery) *klTail {
 	for s, j := range tl.ord {
 		tl.cls[s] = maskClasses(st.a.mask[q.tIdx[j]])
 		if g := q.tGrp[j]; g != nil {
-			tl.cls[s] = tl.cls[s][:0]
-			for _, x := range g {
-				tl.cls[s] = append(tl.cls[s], bits.TrailingZeros64(x))
-			}
+			tl.cls[s] = leastLabels(g)
 		}
 		r := &q.rows[q.nd+q.k+j]
 		tl.cMin[s], tl.cMax[s] = tl.cls[s][0], tl.cls[s][0]
@@ -59,8 +56,6 @@ func (st *klState) newTail(q *klQuery) *klTail {
 			if r.hi[c] > r.hi[tl.cMax[s]] {
 				tl.cMax[s] = c
 			}
-		}
-		for _, c := range tl.cls[s] {
 			f, _ := p.v[j][c].Float64()
 			tl.d[s] = append(tl.d[s], f)
 		}

@@ -28,7 +28,7 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 				return q.s0[j]
 			}
 			return a.mask[i] &^ q.s0[j]
-		case q.l > 0:
+		case q.rad != nil:
 			// A digit's labels (KBin).
 			return q.dv[j-nTop][q.digit(s.n, j-nTop)]
 		case short:

@@ -23,10 +23,14 @@ func (a *multi) radixOf(i int) int {
 // increasing term: its labels, or each group's least label
 // (digitGroups; the labels of a group share its term).
 func (a *multi) digitClasses(i int) []int {
-	g := a.digitGroups[i]
-	if g == nil {
-		return maskClasses(a.mask[i])
+	if g := a.digitGroups[i]; g != nil {
+		return leastLabels(g)
 	}
+	return maskClasses(a.mask[i])
+}
+
+// leastLabels returns the least label of each set of g.
+func leastLabels(g []uint64) []int {
 	c := make([]int, len(g))
 	for m, x := range g {
 		c[m] = bits.TrailingZeros64(x)
