@@ -210,7 +210,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	// than a half and then a third (N = 500, 1,000, K = 6, seeds 1–3: 26,
 	// 26, 25 and 51, 52, 52 queries against 28, 27, 27 and 53, 53, 52
 	// without).
-	if len(pool) > 0 && len(pool) < st.kl.maxFresh+radixBlockMax && (a.opt.MaxBlock <= 0 || len(pool) <= a.opt.MaxBlock) {
+	if len(pool) > 0 && len(pool) < st.kl.maxFresh+radixBlockMax && len(pool) == lcap {
 		all := 0.0
 		for _, i := range pool {
 			all += math.Log2(float64(bits.OnesCount64(a.mask[i])))
@@ -246,10 +246,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 			}
 		}
 	}
-	if err := st.askDigits(q, pool[k:], bitsU, false); err != nil {
-		return nil, err
-	}
-	return q, nil
+	return q, st.askDigits(q, pool[k:], bitsU, false)
 }
 
 // askDigits appends to q the digits of a room of 2^l units over the

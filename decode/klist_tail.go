@@ -6,7 +6,6 @@ package decode
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"slices"
 )
 
@@ -27,38 +26,29 @@ type klTail struct {
 func (st *klState) newTail(q *klQuery) *klTail {
 	p := q.tail
 	nt := len(q.tIdx)
-	tl := &klTail{ord: make([]int, nt), cls: make([][]int, nt), d: make([][]float64, nt), minR: make([]float64, nt+1), maxR: make([]float64, nt+1)}
-	span := make([]float64, nt)
+	tl := &klTail{ord: make([]int, nt), cls: make([][]int, nt), d: make([][]float64, nt), minR: make([]float64, nt+1), maxR: make([]float64, nt+1), cMin: make([]int, nt), cMax: make([]int, nt)}
+	// Each position's labels (a grouped digit's: its groups' least) and
+	// their increments, in tail order, then the positions by span.
+	cls, d := make([][]int, nt), make([][]float64, nt)
 	abs := 0.0
 	for j, i := range q.tIdx {
 		tl.ord[j] = j
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for m := st.a.mask[i]; m != 0; m &= m - 1 {
-			f, _ := p.v[j][bits.TrailingZeros64(m)].Float64()
-			lo, hi = min(lo, f), max(hi, f)
+		if cls[j] = maskClasses(st.a.mask[i]); q.tGrp[j] != nil {
+			cls[j] = leastLabels(q.tGrp[j])
 		}
-		span[j] = hi - lo
-		abs += max(math.Abs(lo), math.Abs(hi))
-	}
-	slices.SortStableFunc(tl.ord, func(x, y int) int { return cmp.Compare(span[y], span[x]) })
-	tl.cMin, tl.cMax = make([]int, nt), make([]int, nt)
-	for s, j := range tl.ord {
-		tl.cls[s] = maskClasses(st.a.mask[q.tIdx[j]])
-		if g := q.tGrp[j]; g != nil {
-			tl.cls[s] = leastLabels(g)
-		}
-		r := &q.rows[q.nd+q.k+j]
-		tl.cMin[s], tl.cMax[s] = tl.cls[s][0], tl.cls[s][0]
-		for _, c := range tl.cls[s] {
-			if r.lo[c] < r.lo[tl.cMin[s]] {
-				tl.cMin[s] = c
-			}
-			if r.hi[c] > r.hi[tl.cMax[s]] {
-				tl.cMax[s] = c
-			}
+		for _, c := range cls[j] {
 			f, _ := p.v[j][c].Float64()
-			tl.d[s] = append(tl.d[s], f)
+			d[j] = append(d[j], f)
 		}
+		abs += max(math.Abs(slices.Min(d[j])), math.Abs(slices.Max(d[j])))
+	}
+	span := func(j int) float64 { return slices.Max(d[j]) - slices.Min(d[j]) }
+	slices.SortStableFunc(tl.ord, func(x, y int) int { return cmp.Compare(span(y), span(x)) })
+	for s, j := range tl.ord {
+		r := &q.rows[q.nd+q.k+j]
+		tl.cls[s], tl.d[s] = cls[j], d[j]
+		tl.cMin[s] = slices.MinFunc(cls[j], func(x, y int) int { return cmp.Compare(r.lo[x], r.lo[y]) })
+		tl.cMax[s] = slices.MaxFunc(cls[j], func(x, y int) int { return cmp.Compare(r.hi[x], r.hi[y]) })
 	}
 	for s := nt - 1; s >= 0; s-- {
 		tl.minR[s] = tl.minR[s+1] + slices.Min(tl.d[s])
