@@ -304,9 +304,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 			dv = []uint64{half, m &^ half}
 		} else {
 			row, err = st.radixRow(m, place)
-			for _, c := range maskClasses(m) {
-				dv = append(dv, 1<<c)
-			}
+			dv = labelSets(m)
 			st.radix3++
 		}
 		if err != nil {

@@ -279,14 +279,14 @@ type klQuery struct {
 	c0, c1 []int      // top position j: a label of bit 0 and of bit 1
 	tail   *blockPlan // nil: no tail
 	tIdx   []int      // the tail's points
-	// len(rad) digits of unit gd after the top (KBin, kbin.go): position
-	// nd+k+j has radix rad[j], value v the labels dv[j][v] (a label of
-	// them its least), its increment over value 0 about v·gd·Π_{i<j} rad[i].
+	// dv[j][v] is the labels of value v of position nd+k+j after the
+	// top (a label of them its least): a tail digit's (KList; its groups,
+	// or a label each) or one of len(rad) digits of unit gd (KBin,
+	// kbin.go) of radix rad[j], its increment over value 0 about
+	// v·gd·Π_{i<j} rad[i].
+	dv  [][]uint64
 	gd  float64
 	rad []int
-	dv  [][]uint64
-	// tGrp: tail position j's digit's groups of labels (nil: one a label).
-	tGrp [][]uint64
 }
 
 // digit returns digit j of the reading n of q's digits.

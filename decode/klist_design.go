@@ -158,11 +158,14 @@ func (st *klState) designQuery() (*klQuery, error) {
 			return nil, err
 		}
 		q.tail, q.tIdx = p, rest[:len(p.rows)]
-		q.tGrp = make([][]uint64, len(q.tIdx))
-		for j, i := range q.tIdx {
-			if q.tGrp[j] = a.digitGroups[i]; q.tGrp[j] != nil {
+		for _, i := range q.tIdx {
+			g := a.digitGroups[i]
+			if g != nil {
 				st.tailGrouped++
+			} else {
+				g = labelSets(a.mask[i])
 			}
+			q.dv = append(q.dv, g)
 		}
 		a.digitGroups = nil
 		_, span := st.tailRange(p, q.tIdx)

@@ -31,11 +31,9 @@ func (st *klState) newTail(q *klQuery) *klTail {
 	// their increments, in tail order, then the positions by span.
 	cls, d := make([][]int, nt), make([][]float64, nt)
 	abs := 0.0
-	for j, i := range q.tIdx {
+	for j := range q.tIdx {
 		tl.ord[j] = j
-		if cls[j] = maskClasses(st.a.mask[i]); q.tGrp[j] != nil {
-			cls[j] = leastLabels(q.tGrp[j])
-		}
+		cls[j] = leastLabels(q.dv[j])
 		for _, c := range cls[j] {
 			f, _ := p.v[j][c].Float64()
 			d[j] = append(d[j], f)

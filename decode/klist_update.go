@@ -35,12 +35,7 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 			return a.mask[i]
 		}
 		c := s.tail[j-nTop]
-		for _, g := range q.tGrp[j-nTop] {
-			if g>>c&1 == 1 {
-				return g
-			}
-		}
-		return 1 << c
+		return q.dv[j-nTop][slices.IndexFunc(q.dv[j-nTop], func(g uint64) bool { return g>>c&1 == 1 })]
 	}
 	sigma := make([]int, len(q.idx))
 	var open []int // positions still undecided

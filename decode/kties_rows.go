@@ -29,6 +29,15 @@ func (a *multi) digitClasses(i int) []int {
 	return maskClasses(a.mask[i])
 }
 
+// labelSets returns the set of each label of m, in increasing order.
+func labelSets(m uint64) []uint64 {
+	var g []uint64
+	for ; m != 0; m &= m - 1 {
+		g = append(g, m&-m)
+	}
+	return g
+}
+
 // leastLabels returns the least label of each set of g.
 func leastLabels(g []uint64) []int {
 	c := make([]int, len(g))
@@ -57,9 +66,7 @@ func (a *multi) radixRowOf(i int, u float64) (rowInfo, error) {
 		return r, nil
 	}
 	if g == nil {
-		for _, c := range maskClasses(key.mask) {
-			g = append(g, 1<<c)
-		}
+		g = labelSets(key.mask)
 	}
 	q := make([]float64, len(g))
 	var z float64
