@@ -90,18 +90,10 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		a.lo.Set(i, r.lo[c])
 		a.hi.Set(i, r.hi[c])
 	}
-	bf := budget
 	var surv []klSurv
-	var sig []int
+	sig := make([]int, len(q.tIdx))
 	if q.tail != nil {
 		tl = st.newTail(q)
-		sig = make([]int, len(q.tIdx))
-	}
-	bit := func(l int, m uint32, j int) int {
-		if j < nd {
-			return int(lb.cand[l][j])
-		}
-		return int(m >> (j - nd) & 1)
 	}
 	// The residual r0 − Σ (top bits' increments) in double-double
 	// arithmetic (ddSum): the carried bits' part once per list entry,
@@ -118,10 +110,7 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	ddErr := float64((nTop+2)*(nTop+2)) * 0x1p-100 * mag
 	// topCur[j] is the label top position j's terms are set to (−1:
 	// none yet): a candidate sets only the positions it changes.
-	topCur := make([]int, nTop)
-	for j := range topCur {
-		topCur[j] = -1
-	}
+	topCur := slices.Repeat([]int{-1}, nTop)
 	carried := make([]ddSum, len(lb.cand))
 	carriedOK := make([]bool, len(lb.cand))
 	explains := func(l int, m uint32, _ bool) bool {
@@ -137,10 +126,10 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		res := carried[l]
 		for j := range nTop {
 			c := q.c0[j]
-			if bit(l, m, j) == 1 {
-				if j >= nd {
-					res.sub(dh[j], dl[j])
-				}
+			if j < nd && lb.cand[l][j] == 1 {
+				c = q.c1[j]
+			} else if j >= nd && m>>(j-nd)&1 == 1 {
+				res.sub(dh[j], dl[j])
 				c = q.c1[j]
 			}
 			if topCur[j] != c {
@@ -152,13 +141,13 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		// |rf − the exact residual| ≤ extra.
 		extra := ddErr + math.Abs(rf)*0x1p-52
 		if q.tail == nil {
-			if math.Abs(rf)-extra > bf || !match() {
+			if math.Abs(rf)-extra > budget || !match() {
 				return false
 			}
 			surv = append(surv, klSurv{l: l, m: m, tail: []int{}})
 			return true
 		}
-		bf := bf + extra
+		bf := budget + extra
 		found := false
 		n := 0
 		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, c int) {

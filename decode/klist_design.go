@@ -153,13 +153,14 @@ func (st *klState) designQuery() (*klQuery, error) {
 		room := math.Exp2(math.Floor(math.Log2(bestU/st.spanRatio)*klRoomGrid) / klRoomGrid)
 		rest = st.fitTail(rest, room)
 		p, err := a.planRadixOn(rest, room, st.kl.rho, false)
+		groups := a.digitGroups
+		a.digitGroups = nil
 		if err != nil {
-			a.digitGroups = nil
 			return nil, err
 		}
 		q.tail, q.tIdx = p, rest[:len(p.rows)]
 		for _, i := range q.tIdx {
-			g := a.digitGroups[i]
+			g := groups[i]
 			if g != nil {
 				st.tailGrouped++
 			} else {
@@ -167,7 +168,6 @@ func (st *klState) designQuery() (*klQuery, error) {
 			}
 			q.dv = append(q.dv, g)
 		}
-		a.digitGroups = nil
 		_, span := st.tailRange(p, q.tIdx)
 		if sf, _ := span.Float64(); sf > 0 {
 			st.spanRatio = sf / room
@@ -510,7 +510,7 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 	// The grouped digits, last (the least significant): points of an
 	// even number of labels first (halves: one bit), then of three (one
 	// label against two: H(1/3) = 0.918 bits).
-	a.digitGroups = nil
+	a.digitGroups = make(map[int][]uint64)
 	group := func(want int, ok func(n int) bool) int {
 		for _, i := range cand {
 			if want == 0 {
@@ -522,9 +522,6 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 			}
 			take[i] = true
 			want--
-			if a.digitGroups == nil {
-				a.digitGroups = make(map[int][]uint64)
-			}
 			var g [2]uint64
 			for m, c := range maskClasses(a.mask[i]) {
 				g[m*2/n] |= 1 << c
