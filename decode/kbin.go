@@ -236,15 +236,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	// digit's increment at most W.
 	bitsU := float64(l)
 	if l > 0 {
-		hiB := min(float64(l+1), math.Log2(2*st.wTop/gd))
-		for range 12 {
-			mid := (bitsU + hiB) / 2
-			if expect(k, mid) <= tgt {
-				bitsU = mid
-			} else {
-				hiB = mid
-			}
-		}
+		bitsU = bisect(bitsU, min(float64(l+1), math.Log2(2*st.wTop/gd)), 12, func(x float64) bool { return expect(k, x) <= tgt })
 	}
 	return q, st.askDigits(q, pool[k:], bitsU, false)
 }
@@ -300,7 +292,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 		var dv []uint64
 		if r == 2 {
 			half := split(m)
-			row, _, _, err = st.question(i, half, place)
+			row, err = st.question(i, half, place)
 			dv = []uint64{half, m &^ half}
 		} else {
 			row, err = st.radixRow(m, place)

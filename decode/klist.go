@@ -385,6 +385,19 @@ func (st *klState) pool(n int) []int {
 	return out
 }
 
+// bisect returns the largest x in [lo, hi] that ok accepts, found in n
+// halvings (ok(lo) assumed; lo if ok accepts no midpoint).
+func bisect(lo, hi float64, n int, ok func(x float64) bool) float64 {
+	for range n {
+		if mid := (lo + hi) / 2; ok(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
 // split returns the lower ⌈r/2⌉ labels of the set m (r labels).
 func split(m uint64) uint64 {
 	h := (bits.OnesCount64(m) + 1) / 2
@@ -469,12 +482,12 @@ func (st *klState) cachedRow(key klKey, fill func(row []float64)) (rowInfo, []ui
 
 // question returns the row of point i asked its binary question (bit 0:
 // the labels of half, bit 1: the rest of its set) with nominal increment
-// w (bit 1's term minus bit 0's), and a label of each half.
-func (st *klState) question(i int, half uint64, w float64) (rowInfo, int, int, error) {
+// w (bit 1's term minus bit 0's).
+func (st *klState) question(i int, half uint64, w float64) (rowInfo, error) {
 	a := st.a
 	b := a.mask[i] &^ half
 	if half == 0 || b == 0 || half&^a.mask[i] != 0 {
-		return rowInfo{}, 0, 0, fmt.Errorf("decode: klist: point %d's halves %b, %b of %b (internal error)", i, half, b, a.mask[i])
+		return rowInfo{}, fmt.Errorf("decode: klist: point %d's halves %b, %b of %b (internal error)", i, half, b, a.mask[i])
 	}
 	hi := half
 	if w < 0 {
@@ -482,18 +495,17 @@ func (st *klState) question(i int, half uint64, w float64) (rowInfo, int, int, e
 	}
 	r, eq, err := st.topRow(hi, math.Abs(w))
 	if err != nil {
-		return rowInfo{}, 0, 0, err
+		return rowInfo{}, err
 	}
-	c0, c1 := bits.TrailingZeros64(half), bits.TrailingZeros64(b)
 	// Every label of a half has the same probability, so the same exact
 	// and computed term: checked, since decoding takes one for all.
 	for _, hm := range []uint64{half, b} {
 		c := bits.TrailingZeros64(hm)
 		for m := hm; m != 0; m &= m - 1 {
 			if eq[bits.TrailingZeros64(m)] != eq[c] {
-				return rowInfo{}, 0, 0, fmt.Errorf("decode: klist: the labels of one half get different terms under %s", a.m.Name)
+				return rowInfo{}, fmt.Errorf("decode: klist: the labels of one half get different terms under %s", a.m.Name)
 			}
 		}
 	}
-	return r, c0, c1, nil
+	return r, nil
 }
