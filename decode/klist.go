@@ -237,17 +237,16 @@ type klState struct {
 	// values of one point in the list are disjoint. lb.cand holds, for
 	// each query, the bits of vals on its split (klQuery.s0).
 	vals [][]uint64
-	rows map[klKey]klRow
+	rows map[klKey]rowInfo
 	// spanRatio is the last tail's span over its room.
 	spanRatio float64
-	// tailCarried counts the tail points carried into the list, digits
-	// KBin's digits and radix3 those of radix 3 or more (tests).
-	tailCarried, digits, radix3 int
+	// tailCarried counts the tail points carried into the list,
+	// tailGrouped the tail's grouped digits, digits KBin's digits and
+	// radix3 those of radix 3 or more (tests).
+	tailCarried, tailGrouped, digits, radix3 int
 	// bin: the tail is binary digits read from the residual (KBin,
 	// kbin.go), not Cross's mixed-radix digits.
 	bin bool
-	// tailGrouped counts the tail's grouped digits (tests).
-	tailGrouped int
 	// left is log2 of the labelings left at the last design (−1: not
 	// counted), rate the bits the query before it learned.
 	left, rate float64
@@ -261,13 +260,6 @@ type klKey struct {
 	hi    uint64
 	w     float64
 	radix bool // KBin's digit of radix |hi| on the set hi, place value w
-}
-
-// klRow is a cached top row and, for each label, the least label of the
-// same exact and computed terms.
-type klRow struct {
-	ri rowInfo
-	eq []uint8
 }
 
 // klQuery is one query's design.
@@ -312,7 +304,7 @@ func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result
 
 // newKlState starts a KList attack (bin: KBin's binary tail) tuned by kl.
 func newKlState(a *multi, kl klistParams, bin bool) *klState {
-	st := &klState{a: a, lb: newLbState(a), kl: kl, vals: [][]uint64{{}}, rows: make(map[klKey]klRow), spanRatio: 1, bin: bin, left: -1}
+	st := &klState{a: a, lb: newLbState(a), kl: kl, vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1, bin: bin, left: -1}
 	st.lb.passes, st.lb.opts = klPasses, klOpts
 	return st
 }
@@ -436,7 +428,7 @@ func splitAt(m uint64, key uint64) uint64 {
 
 // topRow returns the row of a binary question: the labels of hi at
 // probability q, the others at q·e^(−w), w ≥ 0. Rows are cached.
-func (st *klState) topRow(hi uint64, w float64) (rowInfo, []uint8, error) {
+func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
 	return st.cachedRow(klKey{hi: hi, w: w}, func(row []float64) {
 		h := bits.OnesCount64(hi)
 		e := math.Exp(-w)
@@ -451,33 +443,22 @@ func (st *klState) topRow(hi uint64, w float64) (rowInfo, []uint8, error) {
 }
 
 // cachedRow returns the row of key, made by fill (given K zeros) on
-// first use, and for each label the least label of the same exact and
-// computed terms.
-func (st *klState) cachedRow(key klKey, fill func(row []float64)) (rowInfo, []uint8, error) {
+// first use.
+func (st *klState) cachedRow(key klKey, fill func(row []float64)) (rowInfo, error) {
 	if r, ok := st.rows[key]; ok {
-		return r.ri, r.eq, nil
+		return r, nil
 	}
 	row := make([]float64, st.a.k)
 	fill(row)
 	r, err := st.a.rowInfo(row)
 	if err != nil {
-		return rowInfo{}, nil, err
-	}
-	eq := make([]uint8, st.a.k)
-	for d := range eq {
-		eq[d] = uint8(d)
-		for c := range d {
-			if r.t[d].Cmp(r.t[c]) == 0 && r.lo[d] == r.lo[c] && r.hi[d] == r.hi[c] {
-				eq[d] = uint8(c)
-				break
-			}
-		}
+		return rowInfo{}, err
 	}
 	if len(st.rows) >= klRowsMax {
 		clear(st.rows)
 	}
-	st.rows[key] = klRow{r, eq}
-	return r, eq, nil
+	st.rows[key] = r
+	return r, nil
 }
 
 // question returns the row of point i asked its binary question (bit 0:
@@ -493,7 +474,7 @@ func (st *klState) question(i int, half uint64, w float64) (rowInfo, error) {
 	if w < 0 {
 		hi = maskAll(a.k) &^ half
 	}
-	r, eq, err := st.topRow(hi, math.Abs(w))
+	r, err := st.topRow(hi, math.Abs(w))
 	if err != nil {
 		return rowInfo{}, err
 	}
@@ -502,7 +483,7 @@ func (st *klState) question(i int, half uint64, w float64) (rowInfo, error) {
 	for _, hm := range []uint64{half, b} {
 		c := bits.TrailingZeros64(hm)
 		for m := hm; m != 0; m &= m - 1 {
-			if eq[bits.TrailingZeros64(m)] != eq[c] {
+			if x := bits.TrailingZeros64(m); r.t[x].Cmp(r.t[c]) != 0 || r.lo[x] != r.lo[c] || r.hi[x] != r.hi[c] {
 				return rowInfo{}, fmt.Errorf("decode: klist: the labels of one half get different terms under %s", a.m.Name)
 			}
 		}
