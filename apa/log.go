@@ -4,6 +4,8 @@ package apa
 
 import (
 	"math/bits"
+
+	"github.com/labelinf/labelinf/internal/bigmul"
 )
 
 // logAGM sets z to ln x for x > 0 and returns e such that the absolute error
@@ -67,6 +69,15 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	steps := 0
 	e := int64(0)
 	var sc rootScratch
+	// Once b is within 2^heldGap of a, the means run unhalved: A' = A + B,
+	// B' = 2√(A·B) (A = 2^J·a after J such steps), with A exact on a grid
+	// of exponent E and held as its transform (bigmul.Held), so that each
+	// step's product A·B pays for the transforms of B and of the product
+	// only: A's is the sum of the last two.
+	var held *bigmul.Held
+	heldTried := false
+	var J, E int64
+	var gb uint
 	for {
 		t.sub(&a, &b, w)
 		if t.sign() == 0 {
@@ -77,15 +88,42 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 		if 2*(kSeriesTerms+1)*e >= int64(w)+16 {
 			break
 		}
-		t.mul(&a, &b, w)
-		a.add(&a, &b, w)
-		a.e--
-		b.sqrtS(&t, w, &sc)
+		if !heldTried && agmHeld && b.top() >= a.top()-heldGap {
+			heldTried = true
+			// A has at most w+heldGap+8 bits above E, one more per step
+			// (A' ≤ 2A), and B as many; B/A only grows in the AGM, so B
+			// keeps at least w+8 bits above E.
+			E = a.top() - int64(w) - heldGap - 8
+			gb = w + heldGap + 8 + heldMaxSteps
+			a.toGrid(E)
+			held = bigmul.NewHeld(&a.m, gb, gb)
+		}
+		if held != nil {
+			b.toGrid(E)
+			if !held.Fits(uint(b.m.BitLen())) {
+				held = bigmul.NewHeld(&a.m, gb, gb)
+			}
+			held.MulAdd(&t.m, &b.m)
+			t.e = 2 * E
+			t.trunc(w)
+			a.m.Add(&a.m, &b.m)
+			b.sqrtS(&t, w, &sc)
+			b.e++
+			J++
+		} else {
+			t.mul(&a, &b, w)
+			a.add(&a, &b, w)
+			a.e--
+			b.sqrtS(&t, w, &sc)
+		}
 		steps++
 		if steps > 200 { // cannot happen: the AGM converges in log2(w)+O(1) steps
 			panic("apa: AGM did not converge")
 		}
 	}
+	a.e -= J
+	b.e -= J
+	t.e -= J
 	// t = a − b = 2h; a ← m = (a+b)/2.
 	a.add(&a, &b, w)
 	a.e--
@@ -156,6 +194,18 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 	ls := int64(bits.Len(uint(steps + 1)))
 	return max(10+ls+lw, 5+lk) + 2 - int64(w)
 }
+
+// heldGap is how close b must come to a (within a factor 2^heldGap) for
+// logAGM to hold a's transform: a then lives on a grid heldGap+8 bits
+// below b's last bit, and heldMaxSteps bounds the bits it gains.
+const (
+	heldGap      = 1024
+	heldMaxSteps = 64
+)
+
+// agmHeld switches the held transform of logAGM on; tests switch it off to
+// compare both paths in one run.
+var agmHeld = true
 
 // kSeriesTerms is the most terms of K's series that logAGM's end uses.
 const kSeriesTerms = 7

@@ -180,6 +180,17 @@ var bigOne = big.NewInt(1)
 // bigOneXf is the xf 1, read-only.
 var bigOneXf = new(xf).setInt64(1)
 
+// toGrid sets z's exponent to E, shifting its mantissa left, or right
+// (truncating toward zero, z ≥ 0) if z.e < E.
+func (z *xf) toGrid(E int64) {
+	if z.e > E {
+		z.m.Lsh(&z.m, uint(z.e-E))
+	} else if z.e < E {
+		z.m.Rsh(&z.m, uint(E-z.e))
+	}
+	z.e = E
+}
+
 // lsh sets z to x·2^k.
 func (z *xf) lsh(x *xf, k int64) *xf {
 	z.set(x)

@@ -47,7 +47,7 @@ func TestAuditMetrics(t *testing.T) {
 		targets = append(targets, struct {
 			name string
 			f    TargetFactory
-		}{"loopback", Loopback(LoopbackOptions{Dir: t.TempDir()})})
+		}{"loopback", Loopback(LoopbackOptions{Dir: shmDir(t)})})
 	}
 	for _, tg := range targets {
 		for _, tc := range []struct {

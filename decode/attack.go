@@ -2,10 +2,7 @@
 
 package decode
 
-import (
-	"errors"
-	"time"
-)
+import "errors"
 
 // MaxN is the largest number of labels an attack accepts (package
 // single's and this package's).
@@ -39,10 +36,6 @@ type Result struct {
 	// Queries is the number of queries spent, retries and the check
 	// included.
 	Queries int
-	// Timings are filled by the caller if it wants them (the attacks do
-	// not read the clock): a caller times planning and decoding around
-	// the calls, and the scorer by wrapping it.
-	Timings Timings
 
 	// Multi-query attacks ([AttackMulti]).
 	Retries int   // blocks re-queried smaller after failing verification
@@ -67,9 +60,4 @@ type Result struct {
 	// Residual is |N·ℓ̂ − N·ℓ(σ)| for the decoded labeling, and Budget the
 	// largest residual the noise and rounding bounds allow.
 	Residual, Budget float64
-}
-
-// Timings are the durations of an attack's phases.
-type Timings struct {
-	Plan, Score, Decode time.Duration
 }

@@ -96,7 +96,7 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 			gk = a.wmax / math.Pow(float64(a.k), float64(k-1))
 		}
 		idx := a.nextIdx(k)
-		p := &blockPlan{read: readDigits, g: gk}
+		p := &blockPlan{read: decodeDigits, g: gk}
 		var err error
 		if p.rows, err = a.digitRows(k, gk); err != nil {
 			return nil, err
@@ -108,7 +108,7 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 			// Conway–Guy can only gain on a coarse unit: at g ≤ wmax·2^−24
 			// the binary digits already fit 25 labels, more than maxCG.
 			if kc := a.kConwayGuy(gk, min(kmax, maxCG)); kc > k {
-				cp := &blockPlan{read: readCG, g: gk}
+				cp := &blockPlan{read: decodeCG, g: gk}
 				if cp.rows, err = a.cgRows(kc, gk); err != nil {
 					return nil, err
 				}
@@ -225,7 +225,7 @@ func (a *multi) digitRows(k int, g float64) ([]rowInfo, error) {
 	rs := make([]rowInfo, k)
 	for j := range k {
 		w := g * math.Pow(float64(a.k), float64(k-1-j))
-		if r, ok := a.rows.get(w); ok {
+		if r, ok := a.rows[w]; ok {
 			rs[j] = r
 			continue
 		}
@@ -343,29 +343,12 @@ func cgGap(v [][]*big.Float, g float64) *big.Float {
 	return gap
 }
 
-// readDigits and readCG are the block code's readers.
-var (
-	readDigits reader = func(_ *multi, t *big.Float, p *blockPlan) []int { return decodeDigits(t, p) }
-	readCG     reader = func(_ *multi, t *big.Float, p *blockPlan) []int { return decodeCG(t, p) }
-)
-
 // decodeDigits reads superincreasing digits greedily, largest first: class
-// c is taken when the remainder reaches v_j(c) − gap/2.
-func decodeDigits(t *big.Float, p *blockPlan) []int {
+// c is taken when the remainder reaches v_j(c) − gap/2, the floor of
+// t + gap/2.
+func decodeDigits(_ *multi, t *big.Float, p *blockPlan) []int {
 	half := new(big.Float).SetPrec(incPrec).Quo(p.gap, big.NewFloat(2))
-	rem := new(big.Float).SetPrec(sumPrec).Set(t)
-	sigma := make([]int, len(p.v))
-	th := new(big.Float).SetPrec(sumPrec)
-	for j := range p.v { // j = 0 carries the largest weight
-		for c := len(p.v[j]) - 1; c >= 1; c-- {
-			if rem.Cmp(th.Sub(p.v[j][c], half)) >= 0 {
-				sigma[j] = c
-				break
-			}
-		}
-		rem.Sub(rem, p.v[j][sigma[j]])
-	}
-	return sigma
+	return floorDigits(new(big.Float).SetPrec(sumPrec).Add(t, half), p)
 }
 
 // decodeCG reads a Conway–Guy block: the realized increments are
@@ -375,7 +358,7 @@ func decodeDigits(t *big.Float, p *blockPlan) []int {
 // nearest t/g: the closest subset sum of the integer weights s_j to
 // round(t/g), found by [subsetsum.Closest] (meet in the middle, k ≤ 20),
 // is it. Verification checks the result exactly, as for every reader.
-func decodeCG(t *big.Float, p *blockPlan) []int {
+func decodeCG(_ *multi, t *big.Float, p *blockPlan) []int {
 	k := len(p.v)
 	s, err := subsetsum.ConwayGuy(k)
 	if err != nil {

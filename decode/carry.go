@@ -242,31 +242,7 @@ func (a *multi) bracketMeets(sLo, sHi *big.Rat) bool {
 // rows rs is one value (lo = hi: the model names its log, Cross's exact
 // terms), so that a labeling's bracket is one emulation.
 func pointTerms(a *multi, rs []rowInfo) bool {
-	if !a.exactLog {
-		return false
-	}
-	point := func(r *rowInfo) bool { return slices.Equal(r.lo, r.hi) }
-	if !point(&a.neutral) {
-		return false
-	}
-	for c := range a.known {
-		if !point(&a.known[c]) {
-			return false
-		}
-	}
-	for _, d := range a.dither {
-		for j := range d {
-			if !point(&d[j]) {
-				return false
-			}
-		}
-	}
-	for j := range rs {
-		if !point(&rs[j]) {
-			return false
-		}
-	}
-	return true
+	return a.exactLog && a.baseExact && !slices.ContainsFunc(rs, func(r rowInfo) bool { return !r.exact })
 }
 
 // neutralize puts the query's points back at the neutral terms.
@@ -278,13 +254,7 @@ func (a *multi) neutralize(idx []int) {
 }
 
 // ratDown and ratUp return a float64 at most and at least r.
-func ratDown(r *big.Rat) float64 {
-	f, _ := r.Float64()
-	if new(big.Rat).SetFloat64(f).Cmp(r) > 0 {
-		f = math.Nextafter(f, math.Inf(-1))
-	}
-	return f
-}
+func ratDown(r *big.Rat) float64 { return -ratUp(new(big.Rat).Neg(r)) }
 
 func ratUp(r *big.Rat) float64 {
 	f, _ := r.Float64()

@@ -5,10 +5,7 @@
 
 package decode
 
-import (
-	"context"
-	"math"
-)
+import "context"
 
 // estimate is Carry's plan (see QueryEstimate), from the construction it
 // shares with Leaderboard (lbState.design), with the cell replaced by
@@ -38,36 +35,26 @@ func (carry) estimate(a *multi) (*QueryEstimate, error) {
 		return nil, err
 	}
 	cell := st.resolution()
-	e := &QueryEstimate{Cell: cell, Target: carryTarget, FreshCap: carryMaxFresh, CellRatio: 1}
+	e := &QueryEstimate{Cell: cell, Target: carryTarget, FreshCap: a.opt.blockCap(carryMaxFresh), CellRatio: 1}
 	if pointTerms(a, nil) {
 		e.Target = carryTargetPoint
 	}
-	if a.opt.MaxBlock > 0 {
-		e.FreshCap = min(e.FreshCap, a.opt.MaxBlock)
-	}
-	w, t := a.wmax, float64(e.Target)
-	largest := func(fits func(k float64) bool) int { return largestFresh(e.FreshCap, fits) }
-	one := func(cell float64) int {
-		return largest(func(k float64) bool {
-			return 1+(math.Exp2(k)-1)*cell/(math.Sqrt(math.Pi*k)*w) <= t
-		})
-	}
-	target := func(cell float64) int {
-		return largest(func(k float64) bool {
-			s := math.Sqrt(7*k/48) * w
-			return 1+(t*math.Exp2(k)-1)*cell/(2*s*math.Sqrt(math.Pi)) <= t
-		})
-	}
-	e.FreshOne, e.FreshTarget = one(cell), target(cell)
+	e.FreshOne, e.FreshTarget = e.listFresh(cell, a.wmax, 1)
 	n := a.nUnk
 	// walk counts the queries when the resolution shrinks in proportion
 	// to the unknown points (their neutral terms make the sum whose
 	// bracket and spacing the resolution is) and each query takes
-	// fresh(resolution) fresh points.
-	walk := func(fresh func(float64) int) int {
-		return a.walkQueries(func(left int) int { return fresh(cell * float64(left) / float64(n)) })
+	// FreshOne (or, with target, FreshTarget) of that resolution.
+	walk := func(target bool) int {
+		return a.walkQueries(func(left int) int {
+			one, tg := e.listFresh(cell*float64(left)/float64(n), a.wmax, 1)
+			if target {
+				return tg
+			}
+			return one
+		})
 	}
-	e.Lower, e.Low, e.High = a.ceilQueries(e.FreshCap), walk(one), walk(target)
+	e.Lower, e.Low, e.High = a.ceilQueries(e.FreshCap), walk(false), walk(true)
 	return e, nil
 }
 

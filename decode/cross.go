@@ -152,15 +152,8 @@ func (a *multi) setupCross() {
 	a.rows = newRowCache()
 	// Whether every row outside a block is the server's own term (one
 	// emulation brackets a candidate, decodeEmu).
-	a.baseExact = a.neutral.exact
-	for c := range a.known {
-		a.baseExact = a.baseExact && a.known[c].exact
-	}
-	for _, d := range a.dither {
-		for _, r := range d {
-			a.baseExact = a.baseExact && r.exact
-		}
-	}
+	base := slices.Concat([]rowInfo{a.neutral}, a.known, slices.Concat(a.dither...))
+	a.baseExact = !slices.ContainsFunc(base, func(r rowInfo) bool { return !r.exact })
 }
 
 func (cross) next(a *multi, kmax int) (*blockPlan, error) {
@@ -207,11 +200,8 @@ func (a *multi) withPartner(p *blockPlan) *blockPlan {
 			if !eachDigits(a, &in, lo, hi, func(s []int) bool {
 				copy(sig, s)
 				sig[k] = xp
-				if !f(sig) {
-					stop = true
-					return false
-				}
-				return true
+				stop = !f(sig)
+				return !stop
 			}) {
 				return false
 			}

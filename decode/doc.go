@@ -25,7 +25,7 @@
 // Every attack returns the same [Result]: the labels (−1 where unknown),
 // which of them are known (verified), the queries spent and whether the
 // whole labeling is verified, plus a few fields particular to one attack.
-// [Result.Timings] is the caller's to fill: nothing here reads the clock.
+// Nothing here reads the clock: a caller times the calls around them.
 //
 // Every long operation takes a context.Context and returns ctx's error
 // within a second of its cancellation, with the labels verified so far.
@@ -63,8 +63,7 @@
 // [FloorMulti] computes lower bounds on the queries that recover N labels
 // of K classes from a noise-free scorer (the information floor and the
 // floors of any block code), [BoundMulti] a lower bound for every
-// labeling under a strategy, and [RoundedBlockMax] the largest block a
-// score rounded to decimals can decode; labelinf plan prints them beside
+// labeling under a strategy; labelinf plan prints them beside
 // each strategy's count. How each bound is derived, and where each
 // strategy's queries go, is in the design note docs/design/decode.md in
 // the repository; BENCHMARKS.md has the current counts against the floors.

@@ -125,18 +125,10 @@ func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	top := a.k - 1
 	var sf float64
-	for probe := range 4 {
+	// The probes: every label 0, every label K−1, and the two alternations.
+	for _, probe := range [4][2]int{{0, 0}, {top, top}, {0, top}, {top, 0}} {
 		for j := range sig {
-			switch probe {
-			case 0:
-				sig[j] = 0
-			case 1:
-				sig[j] = top
-			case 2:
-				sig[j] = top * (j % 2)
-			case 3:
-				sig[j] = top * ((j + 1) % 2)
-			}
+			sig[j] = probe[j%2]
 		}
 		a.setBlock(idx, p, sig)
 		r, err := a.emu.Report(a.rn)
@@ -163,9 +155,8 @@ func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
 // each, the server's reported score is bracketed by emulation on the
 // lowest and highest computed terms. The block decodes only if exactly one
 // candidate's bracket holds the observed score, widened by the noise.
-func (a *multi) decodeEmu(score *big.Rat, t *big.Float, p *blockPlan) ([]int, bool) {
+func (a *multi) decodeEmu(score *big.Rat, t *big.Float, idx []int, p *blockPlan) ([]int, bool) {
 	a.fillBase()
-	idx := a.curIdx
 	defer a.setBlock(idx, p, nil)
 	b := new(big.Float).SetFloat64(p.budget)
 	low := new(big.Float).SetPrec(sumPrec).Sub(t, b)

@@ -141,15 +141,12 @@ type hybSurv struct {
 	n uint64
 }
 
-// delta returns the resolution of a query's sum (sum units): Carry's
-// resolution (N times the spacing of the score, and the noise), or the
-// spacing of the sum S itself where it is coarser (a float64 S ≈
-// nUnk·ln 2 is rounded to ulp(S) before the division by N), S taken at
-// the state's neutral sum plus half the room of the query's top.
-func (h *hybQuery) delta(top float64) float64 { return h.st.sumDelta(top) }
-
-// sumDelta is [hybQuery.delta] for any list decoder's state (Hybrid's and
-// KBin's).
+// sumDelta returns the resolution of a query's sum (sum units) for a
+// list decoder's state (Hybrid's and KBin's): Carry's resolution (N
+// times the spacing of the score, and the noise), or the spacing of the
+// sum S itself where it is coarser (a float64 S ≈ nUnk·ln 2 is rounded to
+// ulp(S) before the division by N), S taken at the state's neutral sum
+// plus half the room of the query's top.
 func (st *lbState) sumDelta(top float64) float64 {
 	a := st.a
 	res := st.resolution()
@@ -196,22 +193,18 @@ func digitShape(sl, vf []float64, L int, delta, gd, w, tgt float64, lcap int) (k
 	for k > 0 && expect(k, 0) > tgt {
 		k--
 	}
-	// The digits: the most that fit the room (the top one g_d·2^(l−1) ≤
-	// w), the cap and the target.
-	lmax := 0
-	for lmax < min(hybMaxDigits, lcap-k) && math.Ldexp(gd, lmax) <= w {
-		lmax++
+	// The digits: the most that fit the room, the cap and the target.
+	return k, lastFit(0, maxDigits(gd, w, lcap-k), func(l int) bool { return expect(k, float64(l)) <= tgt })
+}
+
+// maxDigits returns the most binary digits of unit gd, at most
+// hybMaxDigits and lcap, whose top one g_d·2^(l−1) is at most w.
+func maxDigits(gd, w float64, lcap int) int {
+	l := 0
+	for l < min(hybMaxDigits, lcap) && math.Ldexp(gd, l) <= w {
+		l++
 	}
-	hiL := lmax
-	for l < hiL {
-		mid := (l + hiL + 1) / 2
-		if expect(k, float64(mid)) <= tgt {
-			l = mid
-		} else {
-			hiL = mid - 1
-		}
-	}
-	return k, l
+	return l
 }
 
 // digitExpect returns digitShape's expected list after a query of k
@@ -232,18 +225,13 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	a := st.a
 	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
-	top := h.fresh
-	capFresh := nFresh
-	if a.opt.MaxBlock > 0 {
-		capFresh = min(capFresh, a.opt.MaxBlock)
-	}
-	fw, used, vf := st.freshRows(min(nFresh, top), L, func(r int) float64 { return st.row(r).vf })
+	fw, used, vf := st.freshRows(min(nFresh, h.fresh), L, func(r int) float64 { return st.row(r).vf })
 	kmax := len(fw)
 	room := 0.0
 	for _, r := range fw {
 		room += st.row(r).vf
 	}
-	delta := h.delta(room + float64(len(st.cD))*a.wmax)
+	delta := st.sumDelta(room + float64(len(st.cD))*a.wmax)
 	st.cell = delta
 	gd, err := a.digitUnit(delta, hybUnit, minUnit, a.wmax)
 	if err != nil {
@@ -251,7 +239,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	}
 	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
 	sl := st.carriedSums(cw)
-	k, l := digitShape(sl, vf, L, delta, gd, a.wmax, st.tgt, capFresh)
+	k, l := digitShape(sl, vf, L, delta, gd, a.wmax, st.tgt, a.opt.blockCap(nFresh))
 	if k+l == 0 && len(st.cD) == 0 && nFresh > 0 {
 		l = 1 // a list of one and nothing carried: one digit at least
 	}

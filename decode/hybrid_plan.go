@@ -36,21 +36,10 @@ func (hybrid) estimate(a *multi) (*QueryEstimate, error) {
 	if st.cell, b0, err = a.firstCell(); err != nil {
 		return nil, err
 	}
-	h := &hybQuery{st: st}
 	w := a.wmax
 	k := min(hybFresh, a.n)
-	delta := h.delta(float64(k) * 0.75 * w)
-	digits := func(gd float64) int {
-		l := 0
-		for l < hybMaxDigits && math.Ldexp(gd, l) <= w {
-			l++
-		}
-		return l
-	}
-	e := &QueryEstimate{Cell: delta, Target: int(hybTarget), FreshCap: k + digits(minUnit), CellRatio: 1}
-	if a.opt.MaxBlock > 0 {
-		e.FreshCap = min(e.FreshCap, a.opt.MaxBlock)
-	}
+	delta := st.sumDelta(float64(k) * 0.75 * w)
+	e := &QueryEstimate{Cell: delta, Target: int(hybTarget), FreshCap: a.opt.blockCap(k + maxDigits(minUnit, w, hybMaxDigits)), CellRatio: 1}
 	s := math.Sqrt(7*float64(k)/48) * w
 	t := hybTarget
 	// fresh returns k + l for a resolution δ and a list of size list at
@@ -58,7 +47,7 @@ func (hybrid) estimate(a *multi) (*QueryEstimate, error) {
 	fresh := func(delta, list float64) int {
 		gd := max(hybUnit*delta, 2*b0/hybReadings, minUnit)
 		kl := math.Floor(math.Log2(((t-1)*2*s*math.Sqrt(math.Pi)/delta + 1) / list))
-		return max(1, min(e.FreshCap, k+digits(gd), int(kl)))
+		return max(1, min(e.FreshCap, k+maxDigits(gd, w, hybMaxDigits), int(kl)))
 	}
 	e.FreshOne, e.FreshTarget = fresh(delta, 1), fresh(delta, t)
 	n := a.nUnk

@@ -116,21 +116,21 @@ type lbState struct {
 	cur  int       // fresh cursor in a.order
 	cell float64   // Δ: twice the budget of a query with no block
 	tgt  float64   // lbTargetFew or lbTargetMany
-	few  bool      // N ≤ lbFewN: a longer descent for the carried weights
 	// emu: decode by emulated brackets (Carry) rather than the rigorous
 	// budget; cell is then the width of sums one score leaves (carry.go,
 	// resolution), recomputed before each query.
 	emu bool
 	// err is the first error computing a palette row (row).
 	err error
-	// maxFresh, if > 0, replaces lbMaxFresh (at most 32: the fresh
-	// labels are a uint32 mask).
+	// maxFresh caps the fresh points of a query (lbMaxFresh; at most 32:
+	// the fresh labels are a uint32 mask).
 	maxFresh int
-	// passes and opts, if > 0, replace the descent's passes over the
-	// carried weights and the rows it tries for each (KList).
+	// passes and opts are the descent's passes over the carried weights
+	// and the rows it tries for each (2 and 6; Leaderboard's attacks of
+	// few queries 3 and 10).
 	passes, opts int
-	// query, if set, designs and decodes the queries instead of design
-	// and decode (Hybrid's list top over digits, hybrid.go; KList's).
+	// query designs and decodes the queries: the state itself (design
+	// and decode), or Hybrid's list top over digits (hybrid.go), KList's.
 	query lbQuery
 	// countPartial: Result.Partial counts the queries that learned fewer
 	// labels than they asked (KList's).
@@ -161,14 +161,17 @@ func (leaderboard) attack(ctx context.Context, a *multi, s scorer.Server) (*Resu
 	st := newLbState(a)
 	st.tgt = lbTargetMany
 	if a.n <= lbFewN {
-		st.tgt, st.few = lbTargetFew, true
+		st.tgt, st.passes, st.opts = lbTargetFew, 3, 10
 	}
 	return st.run(ctx, s)
 }
 
-// newLbState starts a list decoder: an empty list of one candidate.
+// newLbState starts a list decoder: an empty list of one candidate, the
+// state's own query design and decoding, the default caps.
 func newLbState(a *multi) *lbState {
-	return &lbState{a: a, rng: rand.New(rand.NewPCG(0x6c62, 0x1d)), inD: make([]bool, a.n), cand: [][]uint8{{}}}
+	st := &lbState{a: a, rng: rand.New(rand.NewPCG(0x6c62, 0x1d)), inD: make([]bool, a.n), cand: [][]uint8{{}}, maxFresh: lbMaxFresh, passes: 2, opts: 6}
+	st.query = st
+	return st
 }
 
 // run is the list decoder's attack: a query of the carried points and
@@ -181,14 +184,9 @@ func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 	return st.queries(ctx, s, res)
 }
 
-// queries runs the queries of st.query (st's own design and decode if
-// nil) until every label is learned.
+// queries runs the queries of st.query until every label is learned.
 func (st *lbState) queries(ctx context.Context, s scorer.Server, res *Result) (*Result, error) {
-	a := st.a
-	var q lbQuery = st
-	if st.query != nil {
-		q = st.query
-	}
+	a, q := st.a, st.query
 	for a.nUnk > 0 {
 		if err := ctx.Err(); err != nil {
 			return a.partial(res), err
@@ -302,10 +300,7 @@ func (st *lbState) fresh(k int) []int {
 // first k fresh points' sum under uniform labels, vinc(r) the
 // increment of row r.
 func (st *lbState) freshRows(kmax, L int, vinc func(r int) float64) (fw []int, used map[int]bool, vf []float64) {
-	kmax = min(kmax, len(st.pos)/2)
-	if mb := st.a.opt.MaxBlock; mb > 0 {
-		kmax = min(kmax, mb)
-	}
+	kmax = min(st.a.opt.blockCap(kmax), len(st.pos)/2)
 	if L > lbMaxList {
 		kmax = 0
 	}
@@ -339,28 +334,15 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 	} else if idx, rs, ok := st.final(nFresh); ok || st.err != nil {
 		return idx, rs, st.err
 	}
-	maxFresh := lbMaxFresh
-	if st.maxFresh > 0 {
-		maxFresh = st.maxFresh
-	}
-	fw, used, vf := st.freshRows(min(nFresh, maxFresh), L, func(r int) float64 { return st.row(r).vf })
+	fw, used, vf := st.freshRows(min(nFresh, st.maxFresh), L, func(r int) float64 { return st.row(r).vf })
 	kmax := len(fw)
 	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
 	sl := st.carriedSums(cw)
 	// The largest k whose expected list is at most st.tgt (the
-	// expectation grows with k): binary search.
-	ok := func(k int) bool {
+	// expectation grows with k).
+	k := lastFit(0, kmax, func(k int) bool {
 		return lbExpected(sl, float64(L)*math.Exp2(float64(k)), math.Sqrt(vf[k]), st.cell) <= st.tgt
-	}
-	k, hiK := 0, kmax
-	for k < hiK {
-		mid := (k + hiK + 1) / 2
-		if ok(mid) {
-			k = mid
-		} else {
-			hiK = mid - 1
-		}
-	}
+	})
 	idx := append(slices.Clone(st.cD), st.fresh(k)...)
 	rs := make([]rowInfo, 0, len(idx))
 	for _, r := range cw {
@@ -376,6 +358,21 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 		return nil, nil, errors.New("decode: leaderboard: nothing left to query (internal error)")
 	}
 	return idx, rs, nil
+}
+
+// lastFit returns the largest x in [lo, hi] for which fits holds, by
+// binary search (fits holds up to some x and not above it), lo if none
+// above lo does; fits(lo) is not called.
+func lastFit(lo, hi int, fits func(x int) bool) int {
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
 }
 
 // lbExpected estimates the list after a query: 1 + (M − 1)·Δ·∫f², f the

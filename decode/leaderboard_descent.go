@@ -75,16 +75,6 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 		pv[q] = kern(sl[p[0]] - sl[p[1]])
 		cur += pv[q]
 	}
-	passes, opts := 2, 6
-	if st.few {
-		passes, opts = 3, 10
-	}
-	if st.passes > 0 {
-		passes = st.passes
-	}
-	if st.opts > 0 {
-		opts = st.opts
-	}
 	// The pairs each point tells apart (its bits differ on them), in the
 	// pairs' order, sign in the low bit (the first entry's bit): built
 	// once from the entries' bits as bit sets (nw words of 64 points),
@@ -141,9 +131,9 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 	// takes in them and their kernels, contiguous for the gains' loop.
 	live, dd0, sg, pl := buf.live[:0], buf.dd0[:0], buf.sg[:0], buf.pl[:0]
 	defer func() { buf.live, buf.dd0, buf.sg, buf.pl = live, dd0, sg, pl }()
-	rs := make([]int, opts) // the rows tried
-	ds := make([]float64, opts)
-	for range passes {
+	rs := make([]int, st.opts) // the rows tried
+	ds := make([]float64, st.opts)
+	for range st.passes {
 		for j := range cw {
 			if cur == 0 {
 				break

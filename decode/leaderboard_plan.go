@@ -94,13 +94,9 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &QueryEstimate{Cell: cell, Target: lbTargetMany}
+	e := &QueryEstimate{Cell: cell, Target: lbTargetMany, FreshCap: a.opt.blockCap(lbMaxFresh)}
 	if a.n <= lbFewN {
 		e.Target = lbTargetFew
-	}
-	e.FreshCap = lbMaxFresh
-	if a.opt.MaxBlock > 0 {
-		e.FreshCap = min(e.FreshCap, a.opt.MaxBlock)
 	}
 	// The last query: a Conway–Guy set at a unit g ≥ cell·(1 + 2^−8)
 	// (final grows g, never shrinks it), whatever MaxBlock.
@@ -123,15 +119,7 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 		rs[j] = row
 	}
 	e.CellRatio = max(1, 2*a.budgetFor(a.order[:kq], rs, false)/cell)
-	w, t := a.wmax, float64(e.Target)
-	largest := func(fits func(k float64) bool) int { return largestFresh(e.FreshCap, fits) }
-	e.FreshOne = largest(func(k float64) bool {
-		return 1+(math.Exp2(k)-1)*cell/(math.Sqrt(math.Pi*k)*w) <= t
-	})
-	e.FreshTarget = largest(func(k float64) bool {
-		s := math.Sqrt(7*k/48) * w
-		return 1+(e.CellRatio*t*math.Exp2(k)-1)*cell/(2*s*math.Sqrt(math.Pi)) <= t
-	})
+	e.FreshOne, e.FreshTarget = e.listFresh(cell, a.wmax, e.CellRatio)
 	n := a.nUnk
 	// count returns the queries for k fresh points a query: with a last
 	// query of at most Final (1 + ⌈(n − Final)/k⌉), or, for a bound
@@ -159,14 +147,28 @@ func (l leaderboard) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	return estimatePlan(ctx, Leaderboard, l.estimate, a)
 }
 
-// largestFresh returns the largest k ≤ cap (at least 1) for which every
-// count up to k fits: the fresh points a list decoder's design takes.
-func largestFresh(cap int, fits func(k float64) bool) int {
-	k := 0
-	for k < cap && fits(float64(k+1)) {
-		k++
+// listFresh returns the fresh points a query of Leaderboard's design
+// (and Carry's) takes for a cell and the largest weight w, at most
+// e.FreshCap and at least 1: with a list of one, the largest k with
+// 1 + (2^k − 1)·cell/(√(πk)·w) ≤ T, and with a list at ratio times the
+// target T whose sums coincide, the largest k with
+// 1 + (ratio·T·2^k − 1)·cell/(2·s·√π) ≤ T, s = √(7k/48)·w (see
+// leaderboard.estimate).
+func (e *QueryEstimate) listFresh(cell, w, ratio float64) (one, target int) {
+	t := float64(e.Target)
+	largest := func(fits func(k float64) bool) int {
+		k := 0
+		for k < e.FreshCap && fits(float64(k+1)) {
+			k++
+		}
+		return max(k, 1)
 	}
-	return max(k, 1)
+	one = largest(func(k float64) bool { return 1+(math.Exp2(k)-1)*cell/(math.Sqrt(math.Pi*k)*w) <= t })
+	target = largest(func(k float64) bool {
+		s := math.Sqrt(7*k/48) * w
+		return 1+(ratio*t*math.Exp2(k)-1)*cell/(2*s*math.Sqrt(math.Pi)) <= t
+	})
+	return one, target
 }
 
 // estimatePlan is the plan PlanMulti returns for a strategy without a

@@ -138,12 +138,11 @@ func (a *multi) runBlocks(ctx context.Context, s scorer.Server, d designer) (*Re
 		if a.queries >= a.maxQ {
 			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
 		}
-		a.curIdx = idx
 		score, stop, err := a.ask(ctx, s, idx, p, res)
 		if err != nil {
 			return stop, err
 		}
-		sigma, ok := a.decode(score, p)
+		sigma, ok := a.decode(score, idx, p)
 		if !ok {
 			// Too large a block for what the scorer really does: shrink
 			// it and query again.
@@ -289,11 +288,7 @@ func (a *multi) dryRun(ctx context.Context, d designer) (*MultiPlan, error) {
 			}
 		}
 		idx := a.nextIdx(len(p.rows))
-		sigma := make([]int, len(idx))
-		for j := range sigma {
-			sigma[j] = worst
-		}
-		a.learn(idx, sigma)
+		a.learn(idx, slices.Repeat([]int{worst}, len(idx)))
 		out.Queries++
 		out.Blocks = append(out.Blocks, len(idx))
 		if out.Queries > a.maxQ {

@@ -30,8 +30,8 @@ func partialCtl() factorCtl {
 // partialState is partial decoding's state (Cross's, and the dithered
 // known rows every strategy of an emulated scorer reads through knownRow).
 type partialState struct {
-	rows  *rowCache // nil, or digit rows by weight on a grid of units
-	mixed bool      // try mixed Conway–Guy blocks under emulation
+	rows  rowCache // nil, or digit rows by weight on a grid of units
+	mixed bool     // try mixed Conway–Guy blocks under emulation
 	// dither[c] (nil: none) are the rows known points of class c get in
 	// turn (ditherIdx), dcount[c][j] how many points have row j, and
 	// ditherMax[c] the largest of their class-c terms.
@@ -70,7 +70,7 @@ func (a *multi) setupPartial() {
 // 9–17 spacings while the unknown points fill the deepest leaves (a third
 // of the attack), 1–3 with them (BENCHMARKS.md §17).
 func (a *multi) setDither() {
-	a.kSum, a.kProd, a.kProdN = nil, nil, nil
+	a.kSum = nil
 	a.dither = make([][]rowInfo, a.k)
 	a.dcount = make([][]int, a.k)
 	a.ditherMax = make([]float64, a.k)
@@ -100,10 +100,9 @@ func (a *multi) setDither() {
 // g·K^j of one block recur in the next ones, whose units differ by a few
 // grid steps at most; a row's exact terms (K logarithms at 128 bits) and
 // emulated ranges are then computed once. Rounding g up to the grid costs
-// at most log_K(2^(1/rowGridSteps)) labels a block.
-type rowCache struct {
-	m map[float64]rowInfo
-}
+// at most log_K(2^(1/rowGridSteps)) labels a block. A nil cache holds
+// nothing.
+type rowCache map[float64]rowInfo
 
 // rowGridSteps is the number of grid units per octave: 64 steps round g up
 // by at most 1.1%, less than planDigits' smallest raise (1%), and cost at
@@ -114,40 +113,25 @@ const rowGridSteps = 64
 // the blocks before are unlikely to recur once the unit has moved on).
 const rowCacheMax = 1 << 12
 
-func newRowCache() *rowCache { return &rowCache{m: make(map[float64]rowInfo)} }
+func newRowCache() rowCache { return make(rowCache) }
 
 // grid rounds g up to the grid 2^(i/rowGridSteps).
-func (c *rowCache) grid(g float64) float64 {
+func (rowCache) grid(g float64) float64 {
 	if !(g > 0) || math.IsInf(g, 0) {
 		return g
 	}
 	return math.Exp2(math.Ceil(math.Log2(g)*rowGridSteps-1e-9) / rowGridSteps)
 }
 
-// get returns the row of weight w; a nil cache holds nothing.
-func (c *rowCache) get(w float64) (rowInfo, bool) {
-	if c == nil {
-		return rowInfo{}, false
-	}
-	r, ok := c.m[w]
-	return r, ok
-}
-
-func (c *rowCache) put(w float64, r rowInfo) {
+func (c rowCache) put(w float64, r rowInfo) {
 	if c == nil {
 		return
 	}
-	if len(c.m) >= rowCacheMax {
-		clear(c.m)
+	if len(c) >= rowCacheMax {
+		clear(c)
 	}
-	c.m[w] = r
+	c[w] = r
 }
-
-// mixedMaxTop is the largest Conway–Guy top of a mixed block: its subset
-// sums are distinct (TestConwayGuyDistinct checks every n ≤ 20
-// exhaustively), and subsetsum.Window lists the few top subsets a score
-// allows from two halves of 2^10 sums.
-const mixedMaxTop = maxCG
 
 // tryMixed designs a binary block of more than kd points at unit g (kd
 // the digit block's size at g) whose integer weights are a Conway–Guy set
@@ -163,14 +147,18 @@ const mixedMaxTop = maxCG
 func (a *multi) tryMixed(kd, kmax int, g float64) (*blockPlan, error) {
 	k := 0
 	var m, l int
-	u, err := subsetsum.ConwayGuySeq(mixedMaxTop)
+	// The largest Conway–Guy top is maxCG's: its subset sums are distinct
+	// (TestConwayGuyDistinct checks every n ≤ 20 exhaustively), and
+	// subsetsum.Window lists the few top subsets a score allows from two
+	// halves of 2^10 sums.
+	u, err := subsetsum.ConwayGuySeq(maxCG)
 	if err != nil {
 		return nil, err
 	}
 	// u_m ≥ 2^(m−2) for m ≥ 2, so no mixed block holds more than kd + 2
 	// points where kd binary digits fit.
 	for kk := min(kmax, kd+2); kk > kd; kk-- {
-		mm := min(kk, mixedMaxTop)
+		mm := min(kk, maxCG)
 		if math.Ldexp(float64(u[mm]), kk-mm)*g <= a.wmax {
 			k, m, l = kk, mm, kk-mm
 			break
@@ -326,7 +314,7 @@ func (mx *mixed) read(a *multi, t *big.Float, p *blockPlan) []int {
 
 // binRow returns the binary row of weight w (row c ∝ e^(−c·w)), cached.
 func (a *multi) binRow(w float64) (rowInfo, error) {
-	if r, ok := a.rows.get(w); ok {
+	if r, ok := a.rows[w]; ok {
 		return r, nil
 	}
 	row := []float64{0, 1 / (1 + math.Exp(w))}

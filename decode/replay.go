@@ -7,7 +7,9 @@
 package decode
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/big"
@@ -35,10 +37,6 @@ type step struct {
 // Len returns the number of queries recorded.
 func (t *Transcript) Len() int { return len(t.steps) }
 
-// N and K are the server's.
-func (t *Transcript) N() int { return t.n }
-func (t *Transcript) K() int { return t.k }
-
 // A Recorder is a [scorer.Server] that records every answered query of
 // the server it wraps in a [Transcript]. A query the server fails is not
 // recorded: it is no evidence about the model. It is safe for concurrent
@@ -64,10 +62,7 @@ func (r *Recorder) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) 
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.last == nil {
-		r.last = make([]float64, len(p.P))
-		for i := range r.last {
-			r.last[i] = math.NaN() // every entry changes on the first query
-		}
+		r.last = slices.Repeat([]float64{math.NaN()}, len(p.P)) // every entry changes on the first query
 	}
 	if len(p.P) != len(r.last) {
 		return s, nil // a malformed prediction the server accepted: not evidence we can replay
@@ -93,14 +88,6 @@ func (r *Recorder) Transcript() *Transcript {
 	t := r.t
 	t.steps = slices.Clip(t.steps)
 	return &t
-}
-
-// Recorded returns the number of queries recorded (Queries is the
-// wrapped server's count).
-func (r *Recorder) Recorded() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.t.steps)
 }
 
 // A Replay is what [ReplayTranscript] reads from a transcript under one
@@ -157,13 +144,10 @@ func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Mo
 	if k > 2 {
 		w = k
 	}
-	rp := &replayer{n: n, k: k, w: w, m: m, rows: map[string]int32{}, labels: make([]int, n), id: make([]int32, n), cur: make([]float64, n*w)}
-	for i := range rp.labels {
-		rp.labels[i] = -1
-	}
+	rp := &replayer{n: n, k: k, w: w, m: m, rows: map[string]int32{}, labels: slices.Repeat([]int{-1}, n), id: slices.Repeat([]int32{-1}, n), cur: make([]float64, n*w)}
 	if known != nil {
-		if len(known) != n {
-			return nil, fmt.Errorf("decode: %d known labels for N = %d", len(known), n)
+		if err := checkKnown(known, n, k); err != nil {
+			return nil, err
 		}
 		copy(rp.labels, known)
 	}
@@ -175,9 +159,6 @@ func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Mo
 	rp.depth = m.Depths(n)
 	for _, d := range rp.depth {
 		rp.maxD = max(rp.maxD, d)
-	}
-	for i := range rp.id {
-		rp.id[i] = -1
 	}
 	out := &Replay{Refuted: -1}
 	for q := range t.steps {
@@ -207,31 +188,19 @@ func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Mo
 			continue
 		}
 		if len(sols) == 0 {
+			f, _ := st.score.Float64()
 			out.Refuted = q
-			out.Reason = fmt.Sprintf("query %d: no labeling of its %d unknown rows explains the score %s under %s", q+1, len(rp.unk), ratString(st.score), m.Name)
+			out.Reason = fmt.Sprintf("query %d: no labeling of its %d unknown rows explains the score %v under %s", q+1, len(rp.unk), f, m.Name)
 			break
 		}
 		for j, i := range rp.unk {
-			c := sols[0][j]
-			agree := true
-			for _, s := range sols[1:] {
-				if s[j] != c {
-					agree = false
-					break
-				}
-			}
-			if agree {
+			if c := sols[0][j]; !slices.ContainsFunc(sols[1:], func(s []int) bool { return s[j] != c }) {
 				rp.labels[i] = c
 			}
 		}
 	}
 	out.Labels = rp.labels
 	return out, nil
-}
-
-func ratString(r *big.Rat) string {
-	f, _ := r.Float64()
-	return fmt.Sprint(f)
 }
 
 // replayer is the state of one replay.
@@ -252,11 +221,9 @@ type replayer struct {
 	// sets only the unknowns (nil: not built for this query yet).
 	elo, ehi *scorer.Terms
 	eset     []int // the unknowns' classes now set in elo and ehi
-	// fscore is the last score fitsEmu saw as the nearest float64, fexact
-	// whether that is the score itself.
-	fscoreOf *big.Rat
-	fscore   float64
-	fexact   bool
+	// sDown and sUp are the score's float64 bounds (floatBounds), which
+	// fitsEmu compares with the float64 reports exactly.
+	sDown, sUp float64
 }
 
 // rowTerms are the exact terms of one distinct prediction row.
@@ -266,7 +233,6 @@ type rowTerms struct {
 	max     float64
 	neutral bool // every class has the same finite term
 	base    int  // the first class whose term is finite (−1: none)
-	fin     []bool
 	lo, hi  []float64
 	err     error
 }
@@ -276,11 +242,14 @@ type rowTerms struct {
 func (rp *replayer) refresh(st *step, all bool) {
 	update := func(i int) {
 		row := rp.cur[i*rp.w : (i+1)*rp.w]
-		key := string(float64Bytes(row))
-		id, ok := rp.rows[key]
+		key := make([]byte, 0, 8*len(row))
+		for _, v := range row {
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(v))
+		}
+		id, ok := rp.rows[string(key)]
 		if !ok {
 			id = int32(len(rp.info))
-			rp.rows[key] = id
+			rp.rows[string(key)] = id
 			rp.info = append(rp.info, rp.terms(row))
 		}
 		rp.id[i] = id
@@ -291,24 +260,11 @@ func (rp *replayer) refresh(st *step, all bool) {
 		}
 		return
 	}
-	seen := -1
-	for _, e := range st.idx {
-		i := int(e) / rp.w
-		if i == seen {
-			continue
+	for q, e := range st.idx {
+		if i := int(e) / rp.w; q == 0 || i != int(st.idx[q-1])/rp.w {
+			update(i) // a point's entries are consecutive in idx
 		}
-		seen = i
-		update(i)
 	}
-}
-
-func float64Bytes(row []float64) []byte {
-	b := make([]byte, 0, 8*len(row))
-	for _, v := range row {
-		u := math.Float64bits(v)
-		b = append(b, byte(u), byte(u>>8), byte(u>>16), byte(u>>24), byte(u>>32), byte(u>>40), byte(u>>48), byte(u>>56))
-	}
-	return b
 }
 
 // terms computes a row's exact terms (an error is kept: the model
@@ -325,13 +281,18 @@ func (rp *replayer) terms(row []float64) rowTerms {
 	}
 	// A class whose term is infinite (the log of 0, unclipped) cannot be
 	// a point's label when the score is finite: it is left out.
-	ri := rowTerms{t: t, tf: make([]float64, len(t)), fin: make([]bool, len(t)), neutral: true, base: -1}
+	ri := rowTerms{t: t, tf: make([]float64, len(t)), neutral: true, base: -1}
+	if rp.emu != nil {
+		ri.lo, ri.hi = make([]float64, len(t)), make([]float64, len(t))
+	}
 	for c, v := range t {
 		if v.IsInf() {
 			ri.tf[c], ri.neutral = math.Inf(1), false
 			continue
 		}
-		ri.fin[c] = true
+		if rp.emu != nil {
+			ri.lo[c], ri.hi[c] = rp.emu.TermRange(v)
+		}
 		if ri.base < 0 {
 			ri.base = c
 		}
@@ -344,15 +305,6 @@ func (rp *replayer) terms(row []float64) rowTerms {
 	}
 	if ri.base < 0 {
 		ri.err = fmt.Errorf("every class of the row %v has an infinite term", row)
-		return ri
-	}
-	if rp.emu != nil {
-		ri.lo, ri.hi = make([]float64, len(t)), make([]float64, len(t))
-		for c, v := range t {
-			if ri.fin[c] {
-				ri.lo[c], ri.hi[c] = rp.emu.TermRange(v)
-			}
-		}
 	}
 	return ri
 }
@@ -362,7 +314,7 @@ func (rp *replayer) terms(row []float64) rowTerms {
 // undecided if there are too many to search. An error means the model
 // cannot produce a score for this query at all.
 func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err error) {
-	rp.fscoreOf = nil // cmpFloat's cache: a new score
+	rp.sDown, rp.sUp = floatBounds(score)
 	rp.unk = rp.unk[:0]
 	rp.elo, rp.ehi, rp.eset = nil, nil, rp.eset[:0]
 	// The constant part: known points at their label's term, neutral and
@@ -384,7 +336,7 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 				rp.unk = append(rp.unk, i)
 			}
 			c = ri.base
-		} else if !ri.fin[c] {
+		} else if ri.t[c].IsInf() {
 			return nil, false, fmt.Errorf("point %d: its label %d has an infinite term (the log of 0), but the score is finite", i, c)
 		}
 		counts[group{rp.id[i], c}]++
@@ -406,7 +358,7 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 	}
 	cst := new(big.Float).SetPrec(sumPrec)
 	for g, cnt := range counts {
-		cst.Add(cst, new(big.Float).SetPrec(sumPrec).Mul(rp.info[g.id].t[g.class], new(big.Float).SetInt64(cnt)))
+		cst.Add(cst, timesN(rp.info[g.id].t[g.class], cnt))
 	}
 	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(rp.n))))
 	target, _ := new(big.Float).SetPrec(sumPrec).Sub(ns, cst).Float64()
@@ -414,17 +366,15 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 	// for pruning.
 	u := len(rp.unk)
 	order := make([]int, u)
-	for j := range order {
-		order[j] = j
-	}
 	inc := make([][]float64, u)
-	spread := make([]float64, u)
+	incLo, incHi := make([]float64, u), make([]float64, u)
 	for j, i := range rp.unk {
 		ri := &rp.info[rp.id[i]]
+		order[j] = j
 		inc[j] = make([]float64, rp.k)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for c := range rp.k {
-			if !ri.fin[c] {
+			if ri.t[c].IsInf() {
 				inc[j][c] = math.NaN() // not a possible label
 				continue
 			}
@@ -432,29 +382,12 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 			inc[j][c] = d
 			lo, hi = min(lo, d), max(hi, d)
 		}
-		spread[j] = hi - lo
+		incLo[j], incHi[j] = lo, hi
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case spread[a] > spread[b]:
-			return -1
-		case spread[a] < spread[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(incHi[b]-incLo[b], incHi[a]-incLo[a]) })
 	sufLo, sufHi := make([]float64, u+1), make([]float64, u+1)
 	for x := u - 1; x >= 0; x-- {
-		j := order[x]
-		sufLo[x], sufHi[x] = sufLo[x+1], sufHi[x+1]
-		mn, mx := math.Inf(1), math.Inf(-1)
-		for _, d := range inc[j] {
-			if !math.IsNaN(d) {
-				mn, mx = min(mn, d), max(mx, d)
-			}
-		}
-		sufLo[x] += mn
-		sufHi[x] += mx
+		sufLo[x], sufHi[x] = sufLo[x+1]+incLo[order[x]], sufHi[x+1]+incHi[order[x]]
 	}
 	// The float64 sums of increments are off by at most u·2^−50·Σ|inc|:
 	// widen the budget by that (and the target's rounding).
@@ -511,10 +444,7 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 	}
 	lo, hi := rp.elo, rp.ehi
 	if len(rp.eset) != len(rp.unk) {
-		rp.eset = make([]int, len(rp.unk))
-		for j := range rp.eset {
-			rp.eset[j] = -1 // not set yet
-		}
+		rp.eset = slices.Repeat([]int{-1}, len(rp.unk)) // not set yet
 	}
 	// The search moves sigma's suffix between calls: only the points
 	// whose class changed are set again.
@@ -532,7 +462,7 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 		if errA != nil || errB != nil {
 			return true // no bracket: the budget alone decides
 		}
-		return rp.cmpFloat(score, fa) >= 0 && rp.cmpFloat(score, fb) <= 0
+		return rp.sDown >= fa && rp.sUp <= fb // score ≥ fa and score ≤ fb
 	}
 	a, errA := rp.emu.Report(lo)
 	b, errB := rp.emu.Report(hi)
@@ -542,30 +472,25 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 	return score.Cmp(a) >= 0 && score.Cmp(b) <= 0
 }
 
-// cmpFloat compares score with the float64 f exactly, like
-// score.Cmp(new(big.Rat).SetFloat64(f)) without building (and normalising)
-// that Rat per candidate: rounding to nearest is monotone, so the score's
-// nearest float64 s orders it against f unless s = f, where only an
-// inexact s needs the exact comparison.
-func (rp *replayer) cmpFloat(score *big.Rat, f float64) int {
-	if rp.fscoreOf != score {
-		// Float64's exact flag is not used: it reads true for a score
-		// that underflows to 0 (Go 1.26).
-		rp.fscore, _ = score.Float64()
-		if x := new(big.Rat).SetFloat64(rp.fscore); x != nil {
-			rp.fexact = x.Cmp(score) == 0
-		} else {
-			rp.fexact = false // ±Inf: past the float64 range
-		}
-		rp.fscoreOf = score
-	}
+// floatBounds returns the largest float64 at most r and the least at
+// least r (−Inf or +Inf past the float64 range), so that for every
+// float64 f, r ≥ f exactly when down ≥ f, and r ≤ f when up ≤ f: one
+// exact comparison a score instead of one a candidate. (Float64's exact
+// flag is not used: it reads true for a score that underflows to 0, Go
+// 1.26.)
+func floatBounds(r *big.Rat) (down, up float64) {
+	f, _ := r.Float64() // the nearest
 	switch {
-	case rp.fscore < f:
-		return -1
-	case rp.fscore > f:
-		return 1
-	case rp.fexact:
-		return 0
+	case math.IsInf(f, 1):
+		return math.MaxFloat64, f
+	case math.IsInf(f, -1):
+		return f, -math.MaxFloat64
 	}
-	return score.Cmp(new(big.Rat).SetFloat64(f))
+	switch new(big.Rat).SetFloat64(f).Cmp(r) {
+	case 1:
+		return math.Nextafter(f, math.Inf(-1)), f
+	case -1:
+		return f, math.Nextafter(f, math.Inf(1))
+	}
+	return f, f
 }

@@ -36,8 +36,8 @@ func recordAttackWith(t *testing.T, st Strategy, truth, assume string, labels []
 	}
 	rec := NewRecorder(sim)
 	res, aerr := AttackMulti(context.Background(), scorer.PerPoint(rec, ma), MultiOptions{Model: ma, Check: true, Strategy: st})
-	if rec.Recorded() != sim.Queries() {
-		t.Fatalf("recorded %d queries, the server answered %d", rec.Recorded(), sim.Queries())
+	if rec.Transcript().Len() != sim.Queries() {
+		t.Fatalf("recorded %d queries, the server answered %d", rec.Transcript().Len(), sim.Queries())
 	}
 	return res, aerr, rec.Transcript()
 }
@@ -184,5 +184,27 @@ func TestReplayUnclipped(t *testing.T) {
 				t.Fatalf("K=%d: label %d read %d, want %d", k, i, c, labels[i])
 			}
 		}
+	}
+}
+
+// Known labels outside [−1, K) are an error, not an index past a row's
+// terms.
+func TestReplayBadKnown(t *testing.T) {
+	t.Parallel()
+	const n = 20
+	_, err, tr := recordAttack(t, "float64-sklearn", "float64-sklearn", seededLabels(t, n, 2), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := scorer.ParseModel("float64-sklearn")
+	for _, bad := range []int{2, -2} {
+		known := make([]int, n)
+		known[3] = bad
+		if _, err := ReplayTranscript(context.Background(), tr, 0, m, known, false); err == nil {
+			t.Errorf("known label %d: no error", bad)
+		}
+	}
+	if _, err := ReplayTranscript(context.Background(), tr, 0, m, make([]int, n-1), false); err == nil {
+		t.Error("N − 1 known labels: no error")
 	}
 }

@@ -74,10 +74,6 @@ type multi struct {
 	exactLog   bool          // rows take the server's computed terms (a model naming its log)
 	baseExact  bool          // the rows outside a block (neutral, known, dither) are all exact
 	kSum       *big.Float    // knownSum's cache (nil: to compute)
-	// kProd[c][j] is knownSum's product of dither row j's class-c term
-	// by kProdN[c][j], its count when computed.
-	kProd  [][]*big.Float
-	kProdN [][]int
 	// skipTo links the positions of the block order that nextIdx skips
 	// (known points, followers) to the next one (findPos); posOf is each
 	// point's position. Both nil until the first mark.
@@ -85,12 +81,10 @@ type multi struct {
 	emuFactor     float64   // safety factor on the emulated separation
 	fac           factorCtl // how the strategy steers emuFactor
 	// terms caches the exact terms of the rows' probabilities (rowInfo).
-	terms  scorer.TermCache
-	lastG  float64 // the previous block's unit
-	curIdx []int   // the block being decoded
+	terms scorer.TermCache
+	lastG float64 // the previous block's unit
 
-	pred             *scorer.Pred
-	predNeutralKnown bool
+	pred *scorer.Pred
 
 	// The state of the block designers' refinements, each declared
 	// beside its code and zero where the strategy in effect has none of
@@ -140,18 +134,11 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 	for i := range a.order {
 		a.order[i] = i
 	}
-	a.labels = make([]int, n)
-	for i := range a.labels {
-		a.labels[i] = -1
-	}
+	a.labels = slices.Repeat([]int{-1}, n)
 	a.nKnown = make([]int, k)
 	a.dKnown = make([]float64, k)
 	var err error
-	nrow := make([]float64, k)
-	for c := range nrow {
-		nrow[c] = 1 / float64(k)
-	}
-	if a.neutral, err = a.rowInfo(nrow); err != nil {
+	if a.neutral, err = a.rowInfo(slices.Repeat([]float64{1 / float64(k)}, k)); err != nil {
 		return nil, err
 	}
 	for c := 1; c < k; c++ {
@@ -190,12 +177,7 @@ func (a *multi) emuRow(r *rowInfo) {
 		}
 		same := -1
 		if c < len(tlo) {
-			for d := range c {
-				if !r.t[d].IsInf() && r.t[d].Cmp(t) == 0 {
-					same = d
-					break
-				}
-			}
+			same = slices.IndexFunc(r.t[:c], func(u *big.Float) bool { return !u.IsInf() && u.Cmp(t) == 0 })
 		}
 		if same >= 0 {
 			r.lo[c], r.hi[c], r.rn[c] = tlo[same], thi[same], trn[same]
@@ -440,10 +422,8 @@ func increments(rs []rowInfo) [][]*big.Float {
 // neutral rows elsewhere. The prediction is kept between queries and only
 // the points that changed are rewritten; release undoes the block.
 func (a *multi) prediction(idx []int, p *blockPlan) *scorer.Pred {
-	neutralKnown := a.st.knownNeutral()
-	if a.pred == nil || a.predNeutralKnown != neutralKnown {
+	if a.pred == nil {
 		a.pred = &scorer.Pred{K: a.k, P: make([]float64, a.n*a.width())}
-		a.predNeutralKnown = neutralKnown
 		for i := range a.labels {
 			a.putRow(i)
 		}
@@ -482,7 +462,7 @@ func (a *multi) putRow(i int) {
 		return
 	}
 	r := &a.neutral
-	if c := a.labels[i]; c >= 0 && !a.predNeutralKnown {
+	if c := a.labels[i]; c >= 0 && !a.st.knownNeutral() {
 		r = a.knownRow(i, c)
 	}
 	w := a.width()

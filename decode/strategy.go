@@ -49,17 +49,16 @@ type designer interface {
 
 // registry lists the strategies in the order they registered, each with
 // the names ParseStrategy accepts for it.
-var registry []struct {
+var registry []registered
+
+type registered struct {
 	s     Strategy
 	names []string
 }
 
 // register makes s known to ParseStrategy under its name and aliases.
 func register(s Strategy, aliases ...string) {
-	registry = append(registry, struct {
-		s     Strategy
-		names []string
-	}{s, append([]string{s.String()}, aliases...)})
+	registry = append(registry, registered{s, append([]string{s.String()}, aliases...)})
 }
 
 // ParseStrategy returns the strategy called name ("alg1" is Primes).
@@ -77,8 +76,8 @@ func ParseStrategy(name string) (Strategy, error) {
 			}
 		}
 	}
-	if use, why, ok := retired(name); ok {
-		return nil, &RetiredError{Name: name, Use: use, Why: why}
+	if r, ok := retired[name]; ok {
+		return nil, &RetiredError{Name: name, Use: r[0], Why: r[1]}
 	}
 	return nil, fmt.Errorf("decode: unknown strategy %q (want one of %s)", name, strings.Join(all, ", "))
 }
@@ -94,13 +93,10 @@ func (e *RetiredError) Error() string {
 	return fmt.Sprintf("decode: strategy %q is retired: use %s (%s)", e.Name, e.Use, e.Why)
 }
 
-// retired returns the strategy that replaces a retired one, and why.
-func retired(name string) (use, why string, ok bool) {
-	switch name {
-	case "lean":
-		return "cross", "cross is lean's partial decoding with labels carried across queries and exact terms, and takes fewer queries on every scorer", true
-	}
-	return "", "", false
+// retired holds, for each retired strategy, the one that replaces it and
+// why.
+var retired = map[string][2]string{
+	"lean": {"cross", "cross is lean's partial decoding with labels carried across queries and exact terms, and takes fewer queries on every scorer"},
 }
 
 // Strategies returns the multi-query strategies, in the order they

@@ -211,7 +211,7 @@ func TestBestFitTranscript(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d queries of a failed attack: %s explains them all, %d labels read from them", rec.Recorded(), m.Name, learned)
+	t.Logf("%d queries of a failed attack: %s explains them all, %d labels read from them", rec.Transcript().Len(), m.Name, learned)
 }
 
 var (

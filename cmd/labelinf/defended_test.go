@@ -20,7 +20,7 @@ import (
 // and plan refuse with a message naming it before any submission; the
 // leaderboard stays empty.
 func TestAttackRefusesPublishedDefence(t *testing.T) {
-	dir := t.TempDir()
+	dir := serveDir(t)
 	var b strings.Builder
 	for i := range 300 {
 		fmt.Fprintln(&b, i*7%3%2)

@@ -30,7 +30,7 @@ func TestAttackMetricsServed(t *testing.T) {
 	if short {
 		n = 300
 	}
-	dir := t.TempDir()
+	dir := serveDir(t)
 	r := rand.New(rand.NewPCG(29, 4))
 	labelFile := func(name string, k int) string {
 		var b strings.Builder

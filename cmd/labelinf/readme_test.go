@@ -32,7 +32,7 @@ func TestReadmeAttack(t *testing.T) {
 	cmdLine := regexp.MustCompile(`(?m)^\./labelinf attack -scorer http://127\.0\.0\.1:8080/v1/competitions/open (.*)$`).FindSubmatch(readme)
 	require.NotNil(t, cmdLine, "README's attack command not found")
 
-	dir := t.TempDir()
+	dir := serveDir(t)
 	for _, f := range []string{"binary-labels.txt", "binary-train-labels.txt", "iris3-labels.txt"} {
 		b, err := os.ReadFile(filepath.Join("../../examples", f))
 		require.NoError(t, err)

@@ -26,7 +26,7 @@ func TestAttackServed(t *testing.T) {
 	if testing.Short() {
 		n = 500
 	}
-	dir := t.TempDir()
+	dir := serveDir(t)
 	r := rand.New(rand.NewPCG(13, 13))
 	var b strings.Builder
 	labels := make([]int, n)
@@ -106,6 +106,24 @@ func TestServeSIGTERMExitsZero(t *testing.T) {
 	assert.Contains(t, stderr.String(), `"msg":"stopped"`)
 }
 
+// serveDir returns a new temporary directory for a test server's config,
+// labels and database (labelinf.db beside the config), on tmpfs
+// (/dev/shm) where there is one, removed when t ends. These tests check
+// what the server answers, not the disk's fsync: serve commits every
+// submission with synchronous=FULL, and on a disk the commits were most
+// of TestAttackMetricsServed's wall time. The serve package's own tests
+// (kill -9, lost commits) keep a real disk.
+func serveDir(t *testing.T) string {
+	t.Helper()
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if dir, err := os.MkdirTemp("/dev/shm", "labelinf-cli-test-"); err == nil {
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			return dir
+		}
+	}
+	return t.TempDir()
+}
+
 // startServe runs labelinf serve in-process on 127.0.0.1 with the
 // competitions of cfgJSON (labels files written into dir beforehand) and
 // returns its address.
@@ -136,7 +154,7 @@ func startServe(t *testing.T, dir, cfgJSON string) string {
 // plans exactly as for that model named on the command line.
 func TestPlanServed(t *testing.T) {
 	t.Parallel() // sets no package state, environment or working directory
-	dir := t.TempDir()
+	dir := serveDir(t)
 	var b strings.Builder
 	for i := range 198 {
 		fmt.Fprintln(&b, i*7%3%2)

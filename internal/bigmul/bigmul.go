@@ -1,7 +1,8 @@
 // Package bigmul multiplies big integers: Toom-4 and Toom-3 (toom.go)
 // over a word-level Karatsuba with amd64 BMI2/ADX schoolbook kernels
 // (basemul.go, basemul_amd64.s) from a few dozen words, and a
-// three-prime number-theoretic transform (ntt.go) above a measured size,
+// three-prime number-theoretic transform (ntt.go; its butterfly stages
+// in amd64 assembly, ntt_amd64.s, or Go, ntt_stage.go) above a measured size,
 // with a squaring path (one forward transform instead of two) and split
 // lengths n + n/2 between the powers of two (ntt_split.go). Without the
 // kernels (other platforms, the purego tag, CPUs without ADX) math/big
@@ -36,11 +37,24 @@ var nttMinWords = 1000
 // for a w×w-word product (279 µs at 1200 words, 893 µs at 2500), its
 // squaring 0.67 of that; the transform takes about nttUS·n·log2(n) µs
 // at length n (240 µs at n = 2048, 508 µs at 4096), its squaring 0.76 of
-// that. The model only chooses an algorithm: both give the exact product.
-const (
-	karatsubaUS = 0.00367
-	nttUS       = 0.01065
-)
+// that. nttUS was then scaled by the gain of the amd64 butterfly stages
+// (ntt_amd64.s) on whole transform products from 1.5·10^5 to 2·10^6
+// bits (same-run medians, 2026-11-28): 0.9 for the scalar kernels, and
+// 0.7 more where AVX-512 runs eight butterflies at once (products
+// 0.72–0.81× the scalar kernels', transform ÷ Toom 0.83–0.99 from 7·10^4
+// to 1.8·10^5 bits where the length fits, 1.10 at 10^5 where it does
+// not). The model only chooses an algorithm: both give the exact product.
+const karatsubaUS = 0.00367
+
+var nttUS = nttCost()
+
+// nttCost returns nttUS for this CPU.
+func nttCost() float64 {
+	if useAVX512 {
+		return 0.0096 * 0.7
+	}
+	return 0.0096
+}
 
 // chunkMinWords is the shorter operand's size, in words, below which an
 // unbalanced product never uses the chunked transform.

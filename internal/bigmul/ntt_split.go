@@ -4,10 +4,7 @@
 
 package bigmul
 
-import (
-	"math/big"
-	"sync"
-)
+import "math/big"
 
 // splitTables holds, for one prime and one cyclic length n (h = n/2), the
 // constants of convSplit: i = ζ^h, a primitive 4th root of unity, with its
@@ -119,40 +116,33 @@ func (q *prime) splitJoin(a []uint64, n int, st *splitTables) {
 func convSplit(buf []uint64, x, y []big.Word, pl nttPlan) {
 	n, h := pl.n, pl.h
 	L := n + h
-	one := func(i int) {
+	pieces3([3][]uint64{buf[:L], buf[L : 2*L], buf[2*L : 3*L]}, x, pl.b)
+	var by *[]uint64
+	if y != nil {
+		by = getBuf(3 * L)
+		defer bufPool.Put(by)
+		b := *by
+		pieces3([3][]uint64{b[:L], b[L : 2*L], b[2*L : 3*L]}, y, pl.b)
+	}
+	runPrimes(n, func(i int) {
 		q := primes3[i]
 		r := q.newSplitTables(n)
 		a := buf[i*L : (i+1)*L]
 		t := q.table(n)
-		q.pieces(a, x, pl.b)
 		q.splitFold(a, n, r)
 		q.forward(a[:n], t)
 		q.forward(a[n:], t)
 		if y == nil {
 			q.square(a)
 		} else {
-			by := getBuf(L)
-			b := *by
-			q.pieces(b, y, pl.b)
+			b := (*by)[i*L : (i+1)*L]
 			q.splitFold(b, n, r)
 			q.forward(b[:n], t)
 			q.forward(b[n:], t)
 			q.pointwise(a, b)
-			bufPool.Put(by)
 		}
 		q.inverse(a[:n], t)
 		q.inverse(a[n:], t)
 		q.splitJoin(a, n, r)
-	}
-	if n < nttParallelLen {
-		for i := range primes3 {
-			one(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	for i := range primes3 {
-		wg.Go(func() { one(i) })
-	}
-	wg.Wait()
+	})
 }

@@ -237,7 +237,7 @@ func BenchmarkLogExp(b *testing.B) {
 // BenchmarkMul times internal/bigmul against mpz_mul, product and square.
 func BenchmarkMul(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, bits := range []int{1e5, 1e6, 1e7} {
+	for _, bits := range []int{1e4, 1e5, 1e6, 2e6, 1e7} {
 		x, y := randInt(r, bits), randInt(r, bits)
 		gx, gy, gz := NewInt(x), NewInt(y), NewZero()
 		var z big.Int

@@ -1,0 +1,184 @@
+// This file implements an operand held in transform form across products.
+
+package bigmul
+
+import (
+	"math/big"
+	"math/bits"
+	"sync"
+)
+
+// Held is a non-negative integer A kept as its number-theoretic transform,
+// for a sequence of products A·y in which A itself grows by the operands:
+// [Held.MulAdd] sets z = A·y and then A ← A + y. The transform is linear,
+// so the new A's transform is the sum of the two transforms, and each step
+// pays for the transforms of y and of the product only: two of a product's
+// three. The arithmetic-geometric mean is the use: a' = a + b (the mean
+// unhalved, scaled by 2 per step) and the product a·b for b' = 2√(ab).
+//
+// The sum's pieces are not carried: after k additions a coefficient of A is
+// below (k+1)·2^b, not 2^b, so the transform is planned with g bits of
+// headroom (at most 2^g − 1 additions) and the pieces are narrower by g/2
+// bits than [Mul]'s. A Held is for one goroutine.
+type Held struct {
+	pl         nttPlan
+	buf        []uint64 // 3·coeffs: prime i's transform at [i·L, (i+1)·L)
+	ab, yb     uint     // A's bit length bound, and the widest y planned
+	adds, maxK int      // additions so far, and the most the headroom allows
+}
+
+// heldGrowth is the headroom of a Held, in bits: up to 31 additions.
+const heldGrowth = 5
+
+// NewHeld returns A = x held in transform form for products by operands
+// of at most yb bits while A stays below xb bits (xb ≥ bits(x)), or nil
+// when Mul would not multiply such operands by one transform (below the
+// transform's size, math/big and Toom are faster; then multiply with
+// [Mul]). x must be non-negative.
+func NewHeld(x *big.Int, xb, yb uint) *Held {
+	if x.Sign() < 0 {
+		panic("bigmul: NewHeld needs x ≥ 0")
+	}
+	if bits.UintSize != 64 || min(xb, yb) < uint(nttMinWords)*64 || uint(x.BitLen()) > xb {
+		return nil
+	}
+	// Only where Mul itself would take one transform, and the headroom
+	// leaves the plan within half again of Mul's (MulAdd pays two thirds).
+	st, mpl, _ := choose(int(xb+63)/64, int(yb+63)/64, false)
+	pl := planHeadroom(xb, yb, heldGrowth)
+	if st != byNTT || 2*pl.cost() > 3*mpl.cost() {
+		return nil
+	}
+	L := pl.coeffs()
+	h := &Held{pl: pl, buf: make([]uint64, 3*L), ab: uint(x.BitLen()), yb: yb,
+		maxK: 1<<heldGrowth - 1}
+	h.forAll(func(i int) {
+		q := primes3[i]
+		a := h.buf[i*L : (i+1)*L]
+		q.pieces(a, x.Bits(), pl.b)
+		h.fwd(q, a)
+	})
+	return h
+}
+
+// Fits reports whether MulAdd can take a y of yb bits now: its pieces and
+// A's (after the addition too) within the plan, and the headroom not used
+// up. When it cannot, the caller starts a new Held from A.
+func (h *Held) Fits(yb uint) bool {
+	b := h.pl.b
+	nab := max(h.ab, yb) + 1
+	return h.adds < h.maxK && yb <= h.yb &&
+		(nab+b-1)/b+(yb+b-1)/b-1 <= uint(h.pl.coeffs())
+}
+
+// MulAdd sets z = A·y and A ← A + y, and returns z; y must be
+// non-negative and Fits(bits(y)) true (it panics otherwise).
+func (h *Held) MulAdd(z, y *big.Int) *big.Int {
+	yb := uint(y.BitLen())
+	if y.Sign() < 0 || !h.Fits(yb) {
+		panic("bigmul: Held.MulAdd beyond its plan")
+	}
+	trace(Product{XWords: int(h.ab+63) / 64, YWords: len(y.Bits())})
+	if yb == 0 {
+		return z.SetInt64(0)
+	}
+	pl := h.pl
+	L := pl.coeffs()
+	bp := getBuf(3 * L)
+	prod := *bp
+	h.forAll(func(i int) {
+		q := primes3[i]
+		a := h.buf[i*L : (i+1)*L]
+		c := prod[i*L : (i+1)*L]
+		q.pieces(c, y.Bits(), pl.b)
+		h.fwd(q, c)
+		// A + y into a, A·y·2^−64 into c.
+		p := q.p
+		c = c[:len(a)]
+		for j, x := range a {
+			u, v := reduce4(x, p), reduce4(c[j], p)
+			a[j] = addMod(u, v, p)
+			c[j] = q.mulMont(u, v)
+		}
+		t := q.table(pl.n)
+		if pl.h > 0 {
+			q.inverse(c[:pl.n], t)
+			q.inverse(c[pl.n:], t)
+			q.splitJoin(c, pl.n, q.newSplitTables(pl.n))
+		} else {
+			q.inverse(c, t)
+		}
+	})
+	ab := h.ab
+	w := make([]big.Word, (ab+yb+63)/64+1)
+	assemble(w, prod, L, pl.n, pl.b, int(ab/pl.b+yb/pl.b+2))
+	bufPool.Put(bp)
+	z.SetBits(w)
+	h.ab = max(ab, yb) + 1
+	h.adds++
+	return z
+}
+
+// fwd transforms the pieces in a (length L = coeffs) as conv does: for a
+// split plan, the fold into the two residues and their transforms.
+func (h *Held) fwd(q *prime, a []uint64) {
+	pl := h.pl
+	t := q.table(pl.n)
+	if pl.h > 0 {
+		q.splitFold(a, pl.n, q.newSplitTables(pl.n))
+		q.forward(a[:pl.n], t)
+		q.forward(a[pl.n:], t)
+		return
+	}
+	q.forward(a, t)
+}
+
+// forAll runs f for the three primes, on three goroutines for long
+// transforms (as conv).
+func (h *Held) forAll(f func(i int)) {
+	if h.pl.n < nttParallelLen {
+		for i := range primes3 {
+			f(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range primes3 {
+		wg.Go(func() { f(i) })
+	}
+	wg.Wait()
+}
+
+// planHeadroom is planFor with g bits of headroom in the bound on the
+// coefficients: N·2^(2b+g) < p_1·p_2·p_3, for pieces of one operand that
+// are sums of up to 2^g pieces.
+func planHeadroom(xb, yb, g uint) nttPlan {
+	fits := func(b, cap uint) bool { return (xb+b-1)/b+(yb+b-1)/b-1 <= cap }
+	for lg := uint(1); ; lg++ {
+		n := uint(1) << lg
+		bmax := min(uint(maxPieceBits), (log2M-lg-g)/2)
+		b := (xb + yb + n - 1) / n
+		for b <= bmax && !fits(b, n) {
+			b++
+		}
+		if b > bmax {
+			continue
+		}
+		pl := nttPlan{b: max(b, 1), n: int(n)}
+		if lg < 3 {
+			return pl
+		}
+		hn := n / 2
+		cap := hn + hn/2
+		bs := (xb + yb + cap - 1) / cap
+		for bs <= bmax && !fits(bs, cap) {
+			bs++
+		}
+		if bs <= bmax {
+			if sp := (nttPlan{b: max(bs, 1), n: int(hn), h: int(hn / 2)}); sp.cost() < pl.cost() {
+				return sp
+			}
+		}
+		return pl
+	}
+}
