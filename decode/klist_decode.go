@@ -12,8 +12,8 @@ import (
 )
 
 // klSurv is a candidate that explains the score: list entry l, fresh bits
-// m, and its tail labeling (nil if the tail's lister stopped short: every
-// tail label is kept open).
+// m, and its tail labeling, each tail position's value (nil if the tail's
+// lister stopped short: every tail label is kept open).
 type klSurv struct {
 	l    int
 	m    uint32
@@ -150,8 +150,8 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		bf := budget + extra
 		found := false
 		n := 0
-		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, c int) {
-			sig[j] = c
+		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, x, c int) {
+			sig[j] = x
 			set(nTop+j, c)
 		}, func() {
 			if match() {

@@ -60,12 +60,12 @@ func (st *klState) newTail(q *klQuery) *klTail {
 	return tl
 }
 
-// list calls set(position, label) for each position of a labeling whose
-// sum lies in [lo, hi] (widened by the caller), then leaf, depth first
-// with the digits of largest span first, skipping the subtrees of the
-// last tl.depth positions that bracket rules out; it reports false if it
-// stopped after maxCand labelings (*n counts them).
-func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket func(s int) bool, n *int) bool {
+// list calls set(position, value, its label) for each position of a
+// labeling whose sum lies in [lo, hi] (widened by the caller), then leaf,
+// depth first with the digits of largest span first, skipping the
+// subtrees of the last tl.depth positions that bracket rules out; it
+// reports false if it stopped after maxCand labelings (*n counts them).
+func (tl *klTail) list(lo, hi float64, set func(j, x, c int), leaf func(), bracket func(s int) bool, n *int) bool {
 	var rec func(s int, p float64) bool
 	rec = func(s int, p float64) bool {
 		// A bracket costs two emulations: a last digit with at most two
@@ -86,7 +86,7 @@ func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket 
 			if q+tl.minR[s+1] > hi || q+tl.maxR[s+1] < lo {
 				continue
 			}
-			set(tl.ord[s], tl.cls[s][x])
+			set(tl.ord[s], x, tl.cls[s][x])
 			if !rec(s+1, q) {
 				return false
 			}

@@ -34,8 +34,7 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 		case short:
 			return a.mask[i]
 		}
-		c := s.tail[j-nTop]
-		return q.dv[j-nTop][slices.IndexFunc(q.dv[j-nTop], func(g uint64) bool { return g>>c&1 == 1 })]
+		return q.dv[j-nTop][s.tail[j-nTop]]
 	}
 	sigma := make([]int, len(q.idx))
 	var open []int // positions still undecided
