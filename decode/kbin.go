@@ -87,8 +87,7 @@ type kbin struct{ p *kbinParams }
 
 func init() { register(KBin, "klist-bin") }
 
-func (kbin) String() string     { return "kbin" }
-func (kbin) knownNeutral() bool { return false }
+func (kbin) String() string { return "kbin" }
 
 // setup is setupKList's, the order shuffled in windows; where KList is
 // Cross, KBin is Cross; a model whose terms are not all the server's own,

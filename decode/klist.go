@@ -105,8 +105,7 @@ type klist struct{ p *klistParams }
 
 func init() { register(KList) }
 
-func (klist) String() string     { return "klist" }
-func (klist) knownNeutral() bool { return false }
+func (klist) String() string { return "klist" }
 
 // setup is setupKList's; without the K-ary code (K = 2, no exact terms),
 // below klistParams.minN points or with noise the attack is Cross's.

@@ -45,7 +45,7 @@ func (a *multi) residual(score *big.Rat, p *blockPlan) *big.Float {
 // block's labels (the block's points counted at class 0).
 func (a *multi) constC(p *blockPlan) *big.Float {
 	nNeutral := int64(a.nUnk - len(p.rows))
-	if a.st.knownNeutral() {
+	if a.neutralKnown {
 		for cl := range a.k {
 			nNeutral += int64(a.nKnown[cl])
 		}
@@ -68,7 +68,7 @@ func (a *multi) knownSum() *big.Float {
 	c := new(big.Float).SetPrec(sumPrec)
 	for cl := range a.k {
 		switch {
-		case a.st.knownNeutral():
+		case a.neutralKnown:
 		case a.dither != nil:
 			for j, n := range a.dcount[cl] {
 				if n > 0 {
@@ -114,7 +114,6 @@ func (a *multi) learn(idx, sigma []int) (got int) {
 	if a.leader != nil {
 		a.learnFollowers(idx, sigma)
 	}
-	a.baseOK = false
 	for a.pos < a.n && a.labels[a.order[a.pos]] >= 0 {
 		a.pos++
 	}
