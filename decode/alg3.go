@@ -20,15 +20,18 @@ type alg3 struct{}
 
 func init() { register(Alg3) }
 
-func (alg3) String() string     { return "alg3" }
-func (alg3) knownNeutral() bool { return true }
+func (alg3) String() string { return "alg3" }
 
 func (s alg3) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	return a.runBlocks(ctx, srv, s)
 }
 
 func (s alg3) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, s) }
-func (s alg3) setup(*multi) Strategy                                  { return s }
+
+func (s alg3) setup(a *multi) Strategy {
+	a.neutralKnown = true
+	return s
+}
 
 // next keeps the first block's unit g for every block; only the block
 // shrinks when the budget grows.

@@ -27,8 +27,7 @@ type blocks struct{}
 
 func init() { register(Blocks) }
 
-func (blocks) String() string     { return "blocks" }
-func (blocks) knownNeutral() bool { return false }
+func (blocks) String() string { return "blocks" }
 
 func (s blocks) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	return a.runBlocks(ctx, srv, s)
@@ -96,13 +95,12 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 			gk = a.wmax / math.Pow(float64(a.k), float64(k-1))
 		}
 		idx := a.nextIdx(k)
-		p := &blockPlan{read: decodeDigits, g: gk}
-		var err error
-		if p.rows, err = a.digitRows(k, gk); err != nil {
+		rows, err := a.digitRows(k, gk)
+		if err != nil {
 			return nil, err
 		}
-		p.v = increments(p.rows)
-		p.gap = digitGap(p.v)
+		v := increments(rows)
+		p := &blockPlan{read: decodeDigits, g: gk, rows: rows, v: v, gap: digitGap(v)}
 		// Conway–Guy: one or more extra labels when the unit is coarse.
 		if a.k == 2 && a.emu == nil && !neutralKnown && k < kmax && k < maxCG && gk > a.wmax*0x1p-24 {
 			// Conway–Guy can only gain on a coarse unit: at g ≤ wmax·2^−24
@@ -114,8 +112,7 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 				}
 				cp.v = increments(cp.rows)
 				cp.gap = cgGap(cp.v, gk)
-				cidx := a.nextIdx(kc)
-				cp.budget = a.budgetFor(cidx, cp.rows, neutralKnown)
+				cp.budget = a.budgetFor(a.nextIdx(kc), cp.rows, neutralKnown)
 				if cp.gap != nil && gapOK(cp.gap, cp.budget) {
 					return cp, nil
 				}
@@ -209,12 +206,10 @@ func (a *multi) kDigits(g float64) int {
 
 // kConwayGuy returns the largest n ≤ nmax with u_n·g ≤ wmax.
 func (a *multi) kConwayGuy(g float64, nmax int) int {
-	u, _ := subsetsum.ConwayGuySeq(nmax)
+	u, _ := subsetsum.ConwayGuySeq(nmax) // increasing
 	k := 0
-	for n := 1; n <= nmax; n++ {
-		if float64(u[n])*g <= a.wmax {
-			k = n
-		}
+	for k < nmax && float64(u[k+1])*g <= a.wmax {
+		k++
 	}
 	return k
 }

@@ -70,7 +70,7 @@ type QueryBound struct {
 //
 // For a score rounded to decimals, every block of these three also
 // passes the variance bound on distinct rounding steps that
-// [RoundedBlockMax] states for every block code.
+// roundedFits states for every block code.
 //
 // For [Leaderboard], which has no dry run, it is the estimate's Lower
 // ([QueryEstimate]): every point is fresh in one query, and a query takes
@@ -81,52 +81,56 @@ type QueryBound struct {
 // the list's carried points besides a block, it is the floor of any code
 // ([Floor].AnyCode).
 func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
-	n := opt.N
 	a, err := newMulti(opt.N, opt.K, opt)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := a.st.(designer); !ok && !isList(a.st) {
-		p, err := a.st.plan(ctx, a) // an estimate
-		if err != nil {
-			return nil, err
-		}
-		return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
-	}
-	if isList(a.st) {
+	var q int
+	switch a.st.(type) {
+	case klist, kbin:
 		// Its queries' sums are not bounded by one block's span (the
 		// list's carried points): the floor of any code.
-		f, err := FloorMulti(ctx, opt)
-		if err != nil {
-			return nil, err
+		var f *Floor
+		if f, err = FloorMulti(ctx, opt); f != nil {
+			q = f.AnyCode
 		}
-		q := f.AnyCode
-		if opt.Check {
-			q++
+	case blocks, cross:
+		if a.mask == nil {
+			q, err = a.blockBound(ctx, opt)
+			break
 		}
-		return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
-	}
-	if a.st != Blocks && !isCross(a.st) {
+		// Cross's K-ary code: its blocks' sums span at most
+		// (2K − 1)/(K − 1)·W (RangeFloor), and it holds at most
+		// radixBlockMax points (every digit has radix ≥ 2 and its unit is
+		// at least minUnit).
+		q, err = RangeFloor(ctx, opt, float64(2*a.k-1)/float64(a.k-1), radixBlockMax)
+	default:
+		if _, ok := a.st.(designer); !ok {
+			p, err := a.st.plan(ctx, a) // an estimate
+			if err != nil {
+				return nil, err
+			}
+			return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
+		}
 		p, err := PlanMulti(ctx, opt)
 		if err != nil {
 			return nil, err
 		}
 		return &QueryBound{Strategy: a.st, Queries: p.Queries, Exact: true}, nil
 	}
-	if a.mask != nil {
-		// Cross's K-ary code: its blocks' sums span at most
-		// (2K − 1)/(K − 1)·W (RangeFloor), and it holds at most
-		// radixBlockMax points (every digit has radix ≥ 2 and its unit is
-		// at least minUnit).
-		q, err := RangeFloor(ctx, opt, float64(2*a.k-1)/float64(a.k-1), radixBlockMax)
-		if err != nil {
-			return nil, err
-		}
-		if opt.Check {
-			q++
-		}
-		return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
+	if err != nil {
+		return nil, err
 	}
+	if opt.Check {
+		q++
+	}
+	return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
+}
+
+// blockBound returns BoundMulti's bound for Blocks and Cross's block
+// codes, the check query not counted (see BoundMulti).
+func (a *multi) blockBound(ctx context.Context, opt MultiOptions) (int, error) {
+	n := opt.N
 	t0, _ := a.neutral.t[0].Float64()
 	t0 = math.Nextafter(t0, 0) // a float64 below the exact term
 	var tauH float64
@@ -158,7 +162,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 	cg := a.k == 2 && a.emu == nil
 	// rounded is the step of N·score for a score rounded to decimals:
 	// every block, whatever its design, passes the variance bound on
-	// distinct steps (roundedFits, RoundedBlockMax) with wb as the width
+	// distinct steps (roundedFits) with wb as the width
 	// of a point's terms.
 	rounded := 0.0
 	if a.m.Decimals >= 0 {
@@ -211,26 +215,5 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		}
 		return kb
 	})
-	if err != nil {
-		return nil, err
-	}
-	if opt.Check {
-		q++
-	}
-	return &QueryBound{Strategy: a.st, Queries: q, Lower: true}, nil
-}
-
-// isList reports whether st is KList or KBin, whatever their tuning.
-func isList(st Strategy) bool {
-	switch st.(type) {
-	case klist, kbin:
-		return true
-	}
-	return false
-}
-
-// isCross reports whether st is Cross, whatever its tuning.
-func isCross(st Strategy) bool {
-	_, ok := st.(cross)
-	return ok
+	return q, err
 }

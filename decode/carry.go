@@ -62,8 +62,7 @@ type carry struct{}
 
 func init() { register(Carry) }
 
-func (carry) String() string     { return "carry" }
-func (carry) knownNeutral() bool { return false }
+func (carry) String() string { return "carry" }
 
 // setup is setupCarry's; without emulation, or for K > 2, the attack is
 // Cross's.

@@ -78,8 +78,7 @@ type cross struct{ p *radixParams }
 
 func init() { register(Cross) }
 
-func (cross) String() string     { return "cross" }
-func (cross) knownNeutral() bool { return false }
+func (cross) String() string { return "cross" }
 
 func (s cross) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	return a.runBlocks(ctx, srv, s)
@@ -117,10 +116,7 @@ func (a *multi) setupCross() {
 	}
 	exact := a.emu.ExactLog()
 	if a.k == 2 || exact {
-		a.leader, a.flip, a.follows = make([]int, a.n), make([]uint8, a.n), make([][]int, a.n)
-		for i := range a.leader {
-			a.leader[i] = -1
-		}
+		a.leader, a.flip, a.follows = slices.Repeat([]int{-1}, a.n), make([]uint8, a.n), make([][]int, a.n)
 	}
 	if a.k == 2 {
 		// Partial blocks cost less with ties (K = 2 only).
@@ -133,10 +129,7 @@ func (a *multi) setupCross() {
 	a.exactLog = true
 	if a.k > 2 {
 		// The K-ary code (kties.go): label sets, ties mod K, mixed radix.
-		a.mask, a.neg = make([]uint64, a.n), make([]bool, a.n)
-		for i := range a.mask {
-			a.mask[i] = maskAll(a.k)
-		}
+		a.mask, a.neg = slices.Repeat([]uint64{maskAll(a.k)}, a.n), make([]bool, a.n)
 		a.radixRows = make(map[radixKey]rowInfo)
 		a.fac = a.radix.fac
 		a.emuFactor = a.fac.start
@@ -248,10 +241,7 @@ func (a *multi) tieCands(idx []int, p *blockPlan, cands [][]int, found []int) bo
 			a.tie(l, idx[j], uint8(cands[0][j]^cands[0][gr[0]]))
 		}
 	}
-	if p.pair > 0 && len(groups) == 1 && len(groups[0]) == 2 && groups[0][0] == 0 && groups[0][1] == p.pair {
-		return false
-	}
-	return true
+	return !(p.pair > 0 && len(groups) == 1 && len(groups[0]) == 2 && groups[0][0] == 0 && groups[0][1] == p.pair)
 }
 
 // tie records σ_f = σ_l + flip mod K (σ_l ⊕ flip for K = 2): f waits,

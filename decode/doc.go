@@ -63,8 +63,7 @@
 // [FloorMulti] computes lower bounds on the queries that recover N labels
 // of K classes from a noise-free scorer (the information floor and the
 // floors of any block code), [BoundMulti] a lower bound for every
-// labeling under a strategy, and [RoundedBlockMax] the largest block a
-// score rounded to decimals can decode; labelinf plan prints them beside
+// labeling under a strategy; labelinf plan prints them beside
 // each strategy's count. How each bound is derived, and where each
 // strategy's queries go, is in the design note docs/design/decode.md in
 // the repository; BENCHMARKS.md has the current counts against the floors.

@@ -53,21 +53,16 @@ const maxCand = 1 << 12
 // fill only the points learned since the last one change (a.stale): the
 // buffers' summation trees then recompute only their paths.
 func (a *multi) fillBase() {
-	if a.baseOK {
-		return
-	}
-	if a.filled {
-		for _, i := range a.stale {
-			a.setBase(i)
-		}
-	} else {
+	if !a.filled {
 		for i := range a.labels {
 			a.setBase(i)
 		}
 		a.filled = true
 	}
+	for _, i := range a.stale {
+		a.setBase(i)
+	}
 	a.stale = a.stale[:0]
-	a.baseOK = true
 }
 
 // setBase writes point i's computed-term range outside any block.

@@ -20,8 +20,7 @@ import (
 //   - BlockCount, for every block code: a query whose other unknown
 //     points are neutral answers at most the number of scores its block's
 //     sums can reach; for a score rounded to decimals, at most what the
-//     variance bound on distinct rounding steps allows ([RoundedBlockMax]
-//     for K = 2).
+//     variance bound on distinct rounding steps allows (roundedFits).
 //   - BlockSeparated, for every block code whose block sums must lie at
 //     least one reported spacing apart (ours: its brackets must not
 //     overlap), by the Erdős–Moser variance bound and, for K = 2,
@@ -45,38 +44,15 @@ type Floor struct {
 	// FirstCount, FirstSeparated are the largest first blocks (labels in
 	// the first query, all N unknown) of each class.
 	FirstCount, FirstSeparated int
-	// BlockBracketed (0 if the model cannot be emulated) is the separated
-	// floor with δ raised to what a faithful log leaves: the reported
-	// scores of one labeling fill the bracket between its all-lowest and
-	// all-highest computed terms, of width w (N·score units), so two
-	// labelings' sums must be about w apart; δ = max(spacing, w − 2·spacing).
-	// w is measured by emulation on the block code's own point order with
-	// the known points at class 0's row: an estimate for that arrangement,
-	// not a bound over all arrangements.
-	BlockBracketed, FirstBracketed int
-	// Spread (and SpreadBits, the bits of the first query) is the floor of
-	// the codes that query while every label is either known or uniform
-	// given the scores so far (block codes, Cross, whose tied pairs
-	// count as one uniform label), for a labeling drawn uniformly at
-	// random: a query's score then has mean at least nUnk·ln K (Gibbs:
-	// a row's expected term over a uniform label is at least ln K) and
-	// lies within λ·W·√m of it but for probability 2·e^(−2λ²)
-	// (Hoeffding, m points moving it, each by at most W), so its entropy
-	// is at most log2 of the reportable scores in that window plus the
-	// tail's share (see spreadBits). Unlike AnyCode it counts the
-	// background of the unknown points' terms, which keeps a score in a
-	// few binades and spaces its values by ulp(nUnk·ln K/N). It is a
-	// bound on the expected queries over random labelings, which the max
-	// over any set of them is at least (up to the sampling).
-	Spread     int
-	SpreadBits float64
 	// AnyBackground (and BackgroundBits, what the first query can carry)
 	// is AnyCode with the scores that only few labelings can reach left
 	// out, for every code on its worst labeling: with c labelings left,
 	// at most e^s of them have an exact sum below s (the rows' product
 	// measure, Gibbs's inequality counted), so all but a few get a score
 	// at or above about ln c/N, and only the reportable scores from there
-	// to tmax count (see backgroundFloor). It is at least AnyCode.
+	// to tmax count (see backgroundFloor). It is at least AnyCode. Unlike
+	// AnyCode it counts the background of the unknown points' terms,
+	// which keeps a score in a few binades.
 	AnyBackground  int
 	BackgroundBits float64
 	// TMin, TMax and TNeutral are the smallest and largest term of one
@@ -93,9 +69,8 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Floor{N: a.n, K: a.k, TMin: tmin}
-	f.TMax = a.tTop
-	f.TNeutral, _ = a.neutral.t[0].Float64()
+	tn, _ := a.neutral.t[0].Float64()
+	f := &Floor{N: a.n, K: a.k, TMin: tmin, TMax: a.tTop, TNeutral: tn}
 	w := f.TMax - f.TMin
 	lk := math.Log2(float64(a.k))
 	f.ScoreBits = a.log2Values(f.TMin, f.TMax)
@@ -136,150 +111,43 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 	if f.FirstSeparated, f.BlockSeparated, err = blockWalk(ctx, a.n, fitsSep, nil); err != nil {
 		return nil, err
 	}
-	f.SpreadBits = a.spreadBits(a.n, f)
-	for nUnk := float64(a.n); nUnk > 1e-9; f.Spread++ {
-		if f.Spread%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		// At most spreadBits(nUnk) bits a query: nUnk falls by at most
-		// that over log2 K (the fastest trajectory, so a lower bound).
-		nUnk -= a.spreadBits(int(math.Ceil(nUnk)), f) / lk
-	}
 	if f.AnyBackground, f.BackgroundBits, err = a.backgroundFloor(ctx, f); err != nil {
-		return nil, err
-	}
-	if err := f.bracketed(ctx, opt, w, lk, largest); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-// bracketed computes BlockBracketed and FirstBracketed (see Floor).
-func (f *Floor) bracketed(ctx context.Context, opt MultiOptions, w, lk float64, largest largestMemo) error {
-	opt.NoEmulation = false
-	opt.Strategy = Blocks
-	b, err := newMulti(opt.N, opt.K, opt)
-	if err != nil {
-		return err
-	}
-	if b.emu == nil {
-		return nil // not emulable, or decimals: the spacing dominates
-	}
-	b.fillBase() // all neutral
-	n := float64(b.n)
-	learned := 0
-	for nUnk := b.n; nUnk > 0; f.BlockBracketed++ {
-		if f.BlockBracketed%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		for ; learned < b.n-nUnk; learned++ {
-			i := b.order[learned]
-			b.lo.Set(i, b.known[0].lo[0])
-			b.hi.Set(i, b.known[0].hi[0])
-		}
-		rlo, err1 := b.emu.Report(b.lo)
-		rhi, err2 := b.emu.Report(b.hi)
-		if err1 != nil || err2 != nil {
-			return nil
-		}
-		lo, _ := rlo.Float64()
-		hi, _ := rhi.Float64()
-		sp := n * b.emu.Spacing(lo)
-		d := max(sp, n*(hi-lo)-2*sp)
-		r := w / d
-		kb := 1
-		for kb < nUnk {
-			k1 := float64(kb + 1)
-			if 2*k1*lk > math.Log2(1+3*k1*r*r) || (b.k == 2 && largest.get(kb+1) > r) {
-				break
-			}
-			kb++
-		}
-		if nUnk == b.n {
-			f.FirstBracketed = kb
-		}
-		nUnk -= kb
-	}
-	return nil
-}
-
 // roundedFits reports whether a block code can decode kb labels of K
-// classes from one score whose N·score is reported in steps of delta,
-// one point moving the sum by at most w: the K^kb block labelings need
-// K^kb distinct steps f = round((c + s)/δ), c the fixed terms' sum and s
-// the block's, whose variance under uniform labels is at least
-// (K^(2kb) − 1)/12 (K^kb distinct integers), while f = (c + s)/δ − φ with
-// |φ| ≤ 1/2 has deviation at most sd(s)/δ + 1/2 ≤ √kb·w/(2δ) + 1/2
-// (Popoviciu: each of the kb independent terms lies in an interval of
-// width w). For K = 2 this is [RoundedBlockMax]'s condition (the
-// Erdős–Moser variance argument [Fre98] with the rounding's offset).
+// classes from one score whose N·score is reported in steps of delta
+// (δ = N·10^−D for a mean rounded to D decimals), one point moving the
+// sum by at most w (ln((1−ε)/ε) for a clip at ε). A block code decodes
+// its kb labels from their one score with every other point's term
+// fixed, so the reported value is f = round((c + s)/δ) for a constant c
+// and the block's sum s, and the K^kb block labelings need K^kb distinct
+// integers f. Under uniform labels those have variance at least
+// (K^(2kb) − 1)/12, while f = (c + s)/δ − φ with |φ| ≤ 1/2 has deviation
+// at most sd(s)/δ + 1/2 ≤ √kb·w/(2δ) + 1/2 (Popoviciu: each of the kb
+// independent terms lies in an interval of width w): the Erdős–Moser
+// variance argument [Fre98] with the rounding's offset added (the float
+// summation moves s by far less than δ). Choosing the offset c does not
+// help: it is already free in the bound. For the 1e−15 clip at 5
+// decimals it allows 16 binary labels at N = 198, 9 at N = 25,000.
 func roundedFits(kb, k int, w, delta float64) bool {
 	lhs := 0.5*math.Log2(math.Exp2(2*float64(kb)*math.Log2(float64(k)))-1) - 0.5*math.Log2(12)
 	return lhs <= math.Log2(math.Sqrt(float64(kb))*w/(2*delta)+0.5)
 }
 
-// spreadLambda sets the Hoeffding window ±λ·W·√m of spreadBits: the
-// tail 2·e^(−2λ²) = 7.5·10^−6 costs it at most 5·10^−4 bits.
-const spreadLambda = 2.5
-
-// spreadBits bounds the entropy (bits) of one query's score while nUnk
-// labels are unknown and uniform (Floor.Spread): for m of them moved by
-// rows of spread W (the others neutral or moved less: extremes maximise
-// the window against the mean), the sum has mean at least μ_m =
-// (nUnk − m)·ln K + m·E_W + (N − nUnk)·tmin, E_W the least mean term of a
-// row of spread W (binary: ln(2·cosh(W/2)); K > 2: max(ln K, W/K), as
-// every term is ≥ 0 and one is ≥ W), and lies in μ_m ± a, a =
-// λ·W·√m, but for probability P ≤ 2·e^(−2λ²). Then H(score) ≤ h(P) +
-// log2(values in [μ_m − a, μ_m + a]/N) + P·ScoreBits; the count falls
-// with μ (spacings grow), so the least mean gives the most values. It
-// takes the largest over m on a grid of ratios 2^(1/4).
-func (a *multi) spreadBits(nUnk int, f *Floor) float64 {
-	w := f.TMax - f.TMin
-	lnK := math.Log(float64(a.k))
-	ew := max(lnK, w/float64(a.k))
-	if a.k == 2 {
-		ew = w/2 + math.Log1p(math.Exp(-w)) // ln(2·cosh(w/2))
-	}
-	pt := min(1, 2*math.Exp(-2*spreadLambda*spreadLambda))
-	tail := pt * f.ScoreBits
-	if pt > 0 && pt < 1 {
-		tail += -pt*math.Log2(pt) - (1-pt)*math.Log2(1-pt)
-	}
-	n := float64(a.n)
-	best := 0.0
-	for m := 1.0; ; m *= math.Pow(2, 0.25) {
-		m = min(m, float64(nUnk))
-		mu := (float64(nUnk)-m)*lnK + m*ew + (n-float64(nUnk))*f.TMin
-		r := spreadLambda * w * math.Sqrt(m)
-		best = max(best, a.log2Count(max(0, mu-r)/n, (mu+r)/n))
-		if m >= float64(nUnk) {
-			break
-		}
-	}
-	return min(f.ScoreBits, best+tail)
-}
-
-// minLargest returns Frenkel's lower bound C(k−1, ⌊(k−1)/2⌋) [Fre98] on
-// max_j w_j/δ for k reals w_j whose 2^k subset sums are pairwise at least
-// δ apart (the proof holds for real weights with gap δ; see
-// subsetsum.MinLargestBound).
-func minLargest(k int) float64 {
-	v, _ := new(big.Float).SetInt(new(big.Int).Binomial(int64(k-1), int64((k-1)/2))).Float64()
-	return v
-}
-
-// largestMemo memoizes minLargest by k: FloorMulti asks for it at every
-// block size of every query, and each call builds a binomial in big.Int.
+// largestMemo memoizes Frenkel's lower bound C(k−1, ⌊(k−1)/2⌋) [Fre98]
+// on max_j w_j/δ for k reals w_j whose 2^k subset sums are pairwise at
+// least δ apart (the proof holds for real weights with gap δ; see
+// subsetsum.MinLargestBound): FloorMulti asks for it at every block
+// size of every query, and each value is a binomial in big.Int.
 type largestMemo map[int]float64
 
 func (m largestMemo) get(k int) float64 {
 	v, ok := m[k]
 	if !ok {
-		v = minLargest(k)
+		v, _ = new(big.Float).SetInt(new(big.Int).Binomial(int64(k-1), int64((k-1)/2))).Float64()
 		m[k] = v
 	}
 	return v
@@ -292,12 +160,17 @@ func (a *multi) log2Values(x, y float64) float64 {
 	// Widen by the sum's relative error: the attack's own rounding might
 	// reach just outside [x, y].
 	x, y = x*(1-0x1p-20), y*(1+0x1p-20)
-	v := a.log2Format(x, y)
-	if a.m.Decimals >= 0 {
-		p := math.Pow(10, float64(a.m.Decimals))
-		v = min(v, math.Log2(math.Floor(y*p)-math.Ceil(x*p)+1))
+	return a.capDecimals(a.log2Format(x, y), x, y)
+}
+
+// capDecimals returns v, or for a score rounded to decimals log2 of the
+// multiples of 10^−D in [x, y] if that is less.
+func (a *multi) capDecimals(v, x, y float64) float64 {
+	if a.m.Decimals < 0 {
+		return v
 	}
-	return v
+	p := math.Pow(10, float64(a.m.Decimals))
+	return min(v, math.Log2(math.Floor(y*p)-math.Ceil(x*p)+1))
 }
 
 // log2Format returns log2 of an upper bound on the values of the model's
@@ -339,12 +212,7 @@ func (a *multi) log2Count(x, y float64) float64 {
 		cnt += (hi-lo)/math.Ldexp(1, max(e-1, emin)-p+1) + 1
 		lo = hi
 	}
-	v := math.Log2(max(cnt, 1))
-	if a.m.Decimals >= 0 {
-		d := math.Pow(10, float64(a.m.Decimals))
-		v = min(v, math.Log2(math.Floor(y*d)-math.Ceil(x*d)+1))
-	}
-	return v
+	return a.capDecimals(math.Log2(max(cnt, 1)), x, y)
 }
 
 // spacing returns the smallest spacing of reported scores at or above x.

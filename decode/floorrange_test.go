@@ -39,7 +39,7 @@ func TestRangeFloor(t *testing.T) {
 			t.Errorf("c = %g: floor %d; want ≤ %d (c smaller) and ≥ the any-code floor %d", c, q, prev, f.AnyCode)
 		}
 		prev = q
-		t.Logf("N = %d, K = %d, c = %4.1f: %d queries (any code %d, known-or-uniform %d, block count %d)", n, k, c, q, f.AnyCode, f.Spread, f.BlockCount)
+		t.Logf("N = %d, K = %d, c = %4.1f: %d queries (any code %d, block count %d)", n, k, c, q, f.AnyCode, f.BlockCount)
 	}
 	na := 600
 	if testing.Short() {

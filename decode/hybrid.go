@@ -61,8 +61,7 @@ type hybrid struct{ p *hybridParams }
 
 func init() { register(Hybrid, "list-digits") }
 
-func (hybrid) String() string     { return "hybrid" }
-func (hybrid) knownNeutral() bool { return false }
+func (hybrid) String() string { return "hybrid" }
 
 // setup is Carry's; a model whose terms are not all the server's own, or
 // whose score is not its float mean, gets Carry (or Cross, as Carry's
@@ -131,14 +130,6 @@ type hybQuery struct {
 	fresh int // the cap on the top's fresh points (hybFresh)
 	k, l  int
 	gd    float64
-}
-
-// hybSurv is a candidate of a query: list entry l, top fresh labels m
-// (bit j for fresh point j), digits n (bit j for digit j, weight g_d·2^j).
-type hybSurv struct {
-	l int
-	m uint32
-	n uint64
 }
 
 // sumDelta returns the resolution of a query's sum (sum units) for a
@@ -247,13 +238,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	if len(idx) != len(st.cD)+k+l {
 		return nil, nil, errors.New("decode: hybrid: fewer fresh points than designed (internal error)")
 	}
-	rs := make([]rowInfo, 0, len(idx))
-	for _, r := range cw {
-		rs = append(rs, st.row(r).ri)
-	}
-	for _, r := range fw[:k] {
-		rs = append(rs, st.row(r).ri)
-	}
+	rs := st.palRows(cw, fw[:k])
 	for j := range l {
 		r, err := a.binRow(math.Ldexp(gd, j))
 		if err != nil {
@@ -295,29 +280,19 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	}
 	a.fillBase()
 	defer a.neutralize(idx)
-	var keep []hybSurv
+	var keep []lbSurv
 	st.readTopDigits(score, t, vb, k, newDigitTail(inc, nil, h.gd), budget, false,
 		func(j int, b uint64) { a.lo.Set(idx[j], rs[j].lo[b]) },
 		func(j int, b uint64) { a.lo.Set(idx[nd+k+j], rs[nd+k+j].lo[b]) },
-		func(li int, m uint32, n uint64) { keep = append(keep, hybSurv{li, m, n}) })
+		func(li int, m uint32, n uint64) { keep = append(keep, lbSurv{li, m, n}) })
 	if len(keep) == 0 {
 		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, k, l, a.m.Name)
 	}
-	old := st.cand
-	return st.updateBy(idx, len(keep), func(s, j int) uint8 {
-		c := keep[s]
-		switch {
-		case j < nd:
-			return old[c.l][j]
-		case j < nd+k:
-			return uint8(c.m >> (j - nd) & 1)
-		}
-		return uint8(c.n >> (j - nd - k) & 1)
-	}), nil
+	return st.update(idx, keep, k), nil
 }
 
 // digitTail is the digits of a query, read from the exact residual
-// (Hybrid's decoding, and KBin's): l digits of radices rad (nil: all 2)
+// (Hybrid's decoding, and KBin's): digits of radices rad (nil: all 2)
 // above the unit gd, digit j of place value p_j = g_d·Π_{i<j} rad_i, its
 // value v realized as the increment v·p_j + e_{j,v}, D = Σ_j max_v
 // |e_{j,v}|. A top candidate whose exact residual is r is read as every
@@ -326,8 +301,7 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 // digits whose exact sum lies within b of r is one of them, since its
 // sum is n·g_d plus at most D.
 type digitTail struct {
-	l      int
-	rad    []int
+	rad    []int // len(rad) digits
 	gd     float64
 	nmax   uint64
 	dev    *big.Float // D
@@ -394,12 +368,15 @@ func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float,
 // value v over its value 0, nominally v·p_j). It panics if a digit's
 // increments do not match its radix or Π rad exceeds 2^63.
 func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
-	d := &digitTail{l: len(inc), rad: rad, gd: gd, nmax: 1, dev: new(big.Float).SetPrec(sumPrec)}
+	if rad == nil {
+		rad = slices.Repeat([]int{2}, len(inc))
+	}
+	d := &digitTail{rad: rad, gd: gd, nmax: 1, dev: new(big.Float).SetPrec(sumPrec)}
 	e := new(big.Float).SetPrec(sumPrec)
 	mx := new(big.Float).SetPrec(sumPrec)
 	place := gd
 	for j, vs := range inc {
-		r := d.radix(j)
+		r := d.rad[j]
 		if len(vs) != r-1 || d.nmax > 1<<63/uint64(r) {
 			panic("decode: digitTail: increments do not match the radices")
 		}
@@ -416,18 +393,13 @@ func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
 		place *= float64(r)
 	}
 	d.nmax--
-	d.devf = ratUpFloat(d.dev)
+	var acc big.Accuracy
+	if d.devf, acc = d.dev.Float64(); acc == big.Below {
+		d.devf = math.Nextafter(d.devf, math.Inf(1)) // rounded up
+	}
 	d.gdb = new(big.Float).SetPrec(sumPrec).SetFloat64(gd)
 	d.q = new(big.Float).SetPrec(sumPrec)
 	return d
-}
-
-// radix returns digit j's radix.
-func (d *digitTail) radix(j int) int {
-	if d.rad == nil {
-		return 2
-	}
-	return d.rad[j]
 }
 
 // window returns the float64 range [lo, hi] of a query's top sums (float64
@@ -477,23 +449,13 @@ func (d *digitTail) read(rx *big.Float) (n0, n1 uint64, ok bool) {
 func (d *digitTail) each(n0, n1 uint64, set func(j int, v uint64), f func(n uint64)) {
 	for n := n0; n <= n1; n++ {
 		x := n
-		for j := range d.l {
-			r := uint64(d.radix(j))
-			set(j, x%r)
-			x /= r
+		for j, r := range d.rad {
+			set(j, x%uint64(r))
+			x /= uint64(r)
 		}
 		f(n)
 		if n == n1 {
 			break // n1 may be 2^64 − 1
 		}
 	}
-}
-
-// ratUpFloat returns a float64 at least x (x finite, ≥ 0).
-func ratUpFloat(x *big.Float) float64 {
-	f, acc := x.Float64()
-	if acc == big.Below {
-		f = math.Nextafter(f, math.Inf(1))
-	}
-	return f
 }

@@ -53,8 +53,7 @@ type leaderboard struct{}
 
 func init() { register(Leaderboard, "list") }
 
-func (leaderboard) String() string     { return "leaderboard" }
-func (leaderboard) knownNeutral() bool { return false }
+func (leaderboard) String() string { return "leaderboard" }
 
 // setup orders the points as Blocks does; the strategy decodes by the
 // rigorous budget alone.
@@ -204,10 +203,8 @@ func (st *lbState) queries(ctx context.Context, s scorer.Server, res *Result) (*
 		}
 		got, err := q.decode(score, idx, rs)
 		if err != nil {
-			if ferr := a.onFail(); ferr != nil {
-				return a.failed(res), ferr
-			}
-			return a.failed(res), err
+			// OnFail's error, if any, stops the attack in place of err.
+			return a.failed(res), cmp.Or(a.onFail(), err)
 		}
 		a.record(res, got, len(idx), st.countPartial)
 	}
@@ -277,6 +274,15 @@ func (st *lbState) row(r int) *lbRow {
 	return p
 }
 
+// palRows returns the rows of palette rows rows[0], then rows[1], …
+func (st *lbState) palRows(rows ...[]int) []rowInfo {
+	var rs []rowInfo
+	for _, r := range slices.Concat(rows...) {
+		rs = append(rs, st.row(r).ri)
+	}
+	return rs
+}
+
 // fresh returns up to k fresh points (unknown, not carried), in order.
 func (st *lbState) fresh(k int) []int {
 	a := st.a
@@ -344,13 +350,7 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 		return lbExpected(sl, float64(L)*math.Exp2(float64(k)), math.Sqrt(vf[k]), st.cell) <= st.tgt
 	})
 	idx := append(slices.Clone(st.cD), st.fresh(k)...)
-	rs := make([]rowInfo, 0, len(idx))
-	for _, r := range cw {
-		rs = append(rs, st.row(r).ri)
-	}
-	for _, r := range fw[:k] {
-		rs = append(rs, st.row(r).ri)
-	}
+	rs := st.palRows(cw, fw[:k])
 	if st.err != nil {
 		return nil, nil, st.err
 	}

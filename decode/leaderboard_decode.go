@@ -44,22 +44,18 @@ func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
 			}
 			gf, _ = gap.Float64()
 		}
-		var crs []rowInfo
+		// The carried points' weights (none, and a list of one, if no
+		// point is carried).
 		sep := (span + g) * (1 + 0x1p-10)
-		if len(st.cD) > 0 {
-			cw := st.carryWeights(0, map[int]bool{}, sep)
-			sl := st.carriedSums(cw)
-			slices.Sort(sl)
-			for x := 1; x < len(sl); x++ {
-				if sl[x]-sl[x-1] < sep {
-					return nil, nil, false
-				}
-			}
-			for _, r := range cw {
-				crs = append(crs, st.row(r).ri)
+		cw := st.carryWeights(0, map[int]bool{}, sep)
+		sl := st.carriedSums(cw)
+		slices.Sort(sl)
+		for x := 1; x < len(sl); x++ {
+			if sl[x]-sl[x-1] < sep {
+				return nil, nil, false
 			}
 		}
-		rs := append(crs, frs...)
+		rs := append(st.palRows(cw), frs...)
 		if b := a.budgetFor(idx, rs, false); gf > 2*b*(1+0x1p-12) && g > 2*b*(1+0x1p-12) {
 			return idx, rs, true
 		}
@@ -107,14 +103,16 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	if len(keep) == 0 {
 		return 0, fmt.Errorf("%w: no labeling of the %d carried and %d fresh points explains the score under %s", ErrInconsistent, nd, len(idx)-nd, a.m.Name)
 	}
-	return st.update(idx, keep), nil
+	return st.update(idx, keep, len(idx)-nd), nil
 }
 
 // lbSurv is a candidate of a query: list entry l with fresh labels m
-// (bit j for fresh point j).
+// (bit j for fresh point j) and, below a list top (Hybrid), digits n (bit
+// j for digit j, weight g_d·2^j).
 type lbSurv struct {
 	l int
 	m uint32
+	n uint64
 }
 
 // window returns the candidates (list entry, fresh labels) of a query of
@@ -137,7 +135,7 @@ func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int,
 	margin := abs * 0x1p-40
 	st.windowRange(tf-budget-margin, tf+budget+margin, tf, vf, k, func(l int, m uint32, above bool) bool {
 		if explains(l, m, above) {
-			keep = append(keep, lbSurv{l, m})
+			keep = append(keep, lbSurv{l: l, m: m})
 		}
 		return true
 	})
@@ -205,24 +203,22 @@ func (st *lbState) windowRange(lo, hi, tf float64, vf []float64, k int, f func(l
 	}
 }
 
-// update learns the points of the query idx on which every candidate of
-// keep agrees, carries the others with the list of keep's distinct labels
+// update learns the points of the query idx (the carried points, k top
+// fresh points, then digits) on which every candidate of keep (at least
+// one) agrees, carries the others with the list of keep's distinct labels
 // on them, and returns the number of labels learned.
-func (st *lbState) update(idx []int, keep []lbSurv) int {
-	nd := len(st.cD)
-	old := st.cand
-	return st.updateBy(idx, len(keep), func(s, j int) uint8 {
-		if j < nd {
-			return old[keep[s].l][j]
+func (st *lbState) update(idx []int, keep []lbSurv, k int) int {
+	a, nd, old, nk := st.a, len(st.cD), st.cand, len(keep)
+	label := func(s, j int) uint8 {
+		c := keep[s]
+		switch {
+		case j < nd:
+			return old[c.l][j]
+		case j < nd+k:
+			return uint8(c.m >> (j - nd) & 1)
 		}
-		return uint8(keep[s].m >> (j - nd) & 1)
-	})
-}
-
-// updateBy is update for nk candidates given by their labels: label(s, j)
-// is candidate s's label of point idx[j] (nk ≥ 1).
-func (st *lbState) updateBy(idx []int, nk int, label func(s, j int) uint8) int {
-	a := st.a
+		return uint8(c.n >> (j - nd - k) & 1)
+	}
 	sigma := make([]int, len(idx))
 	var open []int // positions in idx still undecided
 	for j := range idx {

@@ -45,11 +45,8 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			e := max(0, sep-math.Abs(d))
 			return e * e
 		}
-		u := d * d / s16
-		if u >= 1 {
-			return 0
-		}
-		return (1 - u) * (1 - u)
+		t := max(1-d*d/s16, 0)
+		return t * t
 	}
 	buf := &st.cwBuf
 	pairs := buf.pairs[:0]
@@ -166,9 +163,7 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 						gain += pl[x] - kern(dd0[x]+sg[x]*d)
 					}
 				} else {
-					// kern inlined and without branches (the descent's
-					// inner loop): dd0 ± d, and (1 − u)² for u < 1, else
-					// 0, as max(1 − u, 0)²; the same values as kern's.
+					// kern inlined (the descent's inner loop).
 					for x := range dd0 {
 						dd := dd0[x] + sg[x]*d
 						t := max(1-dd*dd/s16, 0)
@@ -193,19 +188,11 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			for _, e := range live {
 				q := e >> 1
 				p := pairs[q]
-				dd := sl[p[0]] - sl[p[1]]
-				var v float64
-				if sep > 0 {
-					v = kern(dd)
-				} else if u := dd * dd / s16; u < 1 {
-					v = (1 - u) * (1 - u) // kern inlined
-				}
+				v := kern(sl[p[0]] - sl[p[1]])
 				cur += v - pv[q]
 				pv[q] = v
 			}
-			if cur < 0 {
-				cur = 0
-			}
+			cur = max(cur, 0)
 			delete(used, cw[j])
 			used[best] = true
 			cw[j] = best

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // QueryEstimate is the plan of a strategy without a dry run (Leaderboard,
@@ -114,11 +115,7 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs := make([]rowInfo, kq)
-	for j := range rs {
-		rs[j] = row
-	}
-	e.CellRatio = max(1, 2*a.budgetFor(a.order[:kq], rs, false)/cell)
+	e.CellRatio = max(1, 2*a.budgetFor(a.order[:kq], slices.Repeat([]rowInfo{row}, kq), false)/cell)
 	e.FreshOne, e.FreshTarget = e.listFresh(cell, a.wmax, e.CellRatio)
 	n := a.nUnk
 	// count returns the queries for k fresh points a query: with a last

@@ -24,7 +24,7 @@ func fixedLabels(n int) map[string][]int {
 
 // Leaderboard recovers and verifies every label of the 5-decimal
 // leaderboard at N = 198 in at most 11 queries (Blocks: 13; every block
-// code: 13, RoundedBlockMax), for a random labeling and, without -short,
+// code: 13, roundedFits), for a random labeling and, without -short,
 // the fixed ones.
 func TestLeaderboardStrategy198(t *testing.T) {
 	t.Parallel()
@@ -210,29 +210,6 @@ func TestLeaderboardErrors(t *testing.T) {
 	}
 	if s, err := ParseStrategy("leaderboard"); err != nil || s != Leaderboard {
 		t.Errorf("ParseStrategy(leaderboard) = %v, %v", s, err)
-	}
-}
-
-// RoundedBlockMax: the variance bound for block codes on rounded scores
-// (16 labels a query at N = 198, 9 at N = 25,000 for the 1e−15 clip), and
-// the any-code floor from the count of reportable scores.
-func TestRoundedBlockMax(t *testing.T) {
-	t.Parallel()
-	w := math.Log((1 - 1e-15) / 1e-15)
-	for _, tt := range []struct{ n, want int }{{198, 16}, {25000, 9}} {
-		if got := RoundedBlockMax(tt.n, 5, w); got != tt.want {
-			t.Errorf("N = %d: %d, want %d", tt.n, got, tt.want)
-		}
-	}
-	// A weight below a cell still decodes one label: the offset puts
-	// the two sums on either side of a rounding boundary.
-	if got := RoundedBlockMax(10, 0, 0.5); got != 1 {
-		t.Errorf("w below a cell: %d, want 1", got)
-	}
-	for _, bad := range [][2]float64{{0, 1}, {10, 0}, {10, math.Inf(1)}} {
-		if got := RoundedBlockMax(int(bad[0]), 5, bad[1]); got != 0 {
-			t.Errorf("RoundedBlockMax(%v, 5, %v) = %d, want 0", bad[0], bad[1], got)
-		}
 	}
 }
 

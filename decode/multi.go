@@ -325,7 +325,6 @@ func (a *multi) finish(ctx context.Context, s scorer.Server, res *Result) (*Resu
 		}
 		res.Checked, res.CheckDecisive = true, decisive
 		if !ok {
-			res.Verified = false
 			return a.failed(res), fmt.Errorf("%w: the final check query does not match the recovered labels", ErrInconsistent)
 		}
 	}

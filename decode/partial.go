@@ -70,7 +70,7 @@ func (a *multi) setupPartial() {
 // 9–17 spacings while the unknown points fill the deepest leaves (a third
 // of the attack), 1–3 with them (BENCHMARKS.md §17).
 func (a *multi) setDither() {
-	a.kSum, a.kProd, a.kProdN = nil, nil, nil
+	a.kSum = nil
 	a.dither = make([][]rowInfo, a.k)
 	a.dcount = make([][]int, a.k)
 	a.ditherMax = make([]float64, a.k)

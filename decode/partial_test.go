@@ -18,7 +18,6 @@ import (
 type partialBlocks struct{}
 
 func (partialBlocks) String() string            { return "partial-blocks" }
-func (partialBlocks) knownNeutral() bool        { return false }
 func (s partialBlocks) setup(a *multi) Strategy { a.setupPartial(); return s }
 func (partialBlocks) next(a *multi, kmax int) (*blockPlan, error) {
 	return a.planDigits(kmax, false, 0)

@@ -23,8 +23,7 @@ type primesStrategy struct{}
 
 func init() { register(Primes, "alg1") }
 
-func (primesStrategy) String() string     { return "primes" }
-func (primesStrategy) knownNeutral() bool { return true }
+func (primesStrategy) String() string { return "primes" }
 
 func (s primesStrategy) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
 	return a.runBlocks(ctx, srv, s)
@@ -33,7 +32,10 @@ func (s primesStrategy) attack(ctx context.Context, a *multi, srv scorer.Server)
 func (s primesStrategy) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	return a.dryRun(ctx, s)
 }
-func (s primesStrategy) setup(*multi) Strategy { return s }
+func (s primesStrategy) setup(a *multi) Strategy {
+	a.neutralKnown = true
+	return s
+}
 
 func (primesStrategy) next(a *multi, kmax int) (*blockPlan, error) {
 	return a.fixedPlan(kmax, func(kmax int, _ *blockPlan) (*blockPlan, error) { return a.planPrimes(kmax) })

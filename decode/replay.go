@@ -146,8 +146,8 @@ func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Mo
 	}
 	rp := &replayer{n: n, k: k, w: w, m: m, rows: map[string]int32{}, labels: slices.Repeat([]int{-1}, n), id: slices.Repeat([]int32{-1}, n), cur: make([]float64, n*w)}
 	if known != nil {
-		if len(known) != n {
-			return nil, fmt.Errorf("decode: %d known labels for N = %d", len(known), n)
+		if err := checkKnown(known, n, k); err != nil {
+			return nil, err
 		}
 		copy(rp.labels, known)
 	}
@@ -221,11 +221,9 @@ type replayer struct {
 	// sets only the unknowns (nil: not built for this query yet).
 	elo, ehi *scorer.Terms
 	eset     []int // the unknowns' classes now set in elo and ehi
-	// fscore is the last score fitsEmu saw as the nearest float64, fexact
-	// whether that is the score itself.
-	fscoreOf *big.Rat
-	fscore   float64
-	fexact   bool
+	// sDown and sUp are the score's float64 bounds (floatBounds), which
+	// fitsEmu compares with the float64 reports exactly.
+	sDown, sUp float64
 }
 
 // rowTerms are the exact terms of one distinct prediction row.
@@ -235,7 +233,6 @@ type rowTerms struct {
 	max     float64
 	neutral bool // every class has the same finite term
 	base    int  // the first class whose term is finite (−1: none)
-	fin     []bool
 	lo, hi  []float64
 	err     error
 }
@@ -284,13 +281,18 @@ func (rp *replayer) terms(row []float64) rowTerms {
 	}
 	// A class whose term is infinite (the log of 0, unclipped) cannot be
 	// a point's label when the score is finite: it is left out.
-	ri := rowTerms{t: t, tf: make([]float64, len(t)), fin: make([]bool, len(t)), neutral: true, base: -1}
+	ri := rowTerms{t: t, tf: make([]float64, len(t)), neutral: true, base: -1}
+	if rp.emu != nil {
+		ri.lo, ri.hi = make([]float64, len(t)), make([]float64, len(t))
+	}
 	for c, v := range t {
 		if v.IsInf() {
 			ri.tf[c], ri.neutral = math.Inf(1), false
 			continue
 		}
-		ri.fin[c] = true
+		if rp.emu != nil {
+			ri.lo[c], ri.hi[c] = rp.emu.TermRange(v)
+		}
 		if ri.base < 0 {
 			ri.base = c
 		}
@@ -303,15 +305,6 @@ func (rp *replayer) terms(row []float64) rowTerms {
 	}
 	if ri.base < 0 {
 		ri.err = fmt.Errorf("every class of the row %v has an infinite term", row)
-		return ri
-	}
-	if rp.emu != nil {
-		ri.lo, ri.hi = make([]float64, len(t)), make([]float64, len(t))
-		for c, v := range t {
-			if ri.fin[c] {
-				ri.lo[c], ri.hi[c] = rp.emu.TermRange(v)
-			}
-		}
 	}
 	return ri
 }
@@ -321,7 +314,7 @@ func (rp *replayer) terms(row []float64) rowTerms {
 // undecided if there are too many to search. An error means the model
 // cannot produce a score for this query at all.
 func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err error) {
-	rp.fscoreOf = nil // cmpFloat's cache: a new score
+	rp.sDown, rp.sUp = floatBounds(score)
 	rp.unk = rp.unk[:0]
 	rp.elo, rp.ehi, rp.eset = nil, nil, rp.eset[:0]
 	// The constant part: known points at their label's term, neutral and
@@ -343,7 +336,7 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 				rp.unk = append(rp.unk, i)
 			}
 			c = ri.base
-		} else if !ri.fin[c] {
+		} else if ri.t[c].IsInf() {
 			return nil, false, fmt.Errorf("point %d: its label %d has an infinite term (the log of 0), but the score is finite", i, c)
 		}
 		counts[group{rp.id[i], c}]++
@@ -365,7 +358,7 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 	}
 	cst := new(big.Float).SetPrec(sumPrec)
 	for g, cnt := range counts {
-		cst.Add(cst, new(big.Float).SetPrec(sumPrec).Mul(rp.info[g.id].t[g.class], new(big.Float).SetInt64(cnt)))
+		cst.Add(cst, timesN(rp.info[g.id].t[g.class], cnt))
 	}
 	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(rp.n))))
 	target, _ := new(big.Float).SetPrec(sumPrec).Sub(ns, cst).Float64()
@@ -381,7 +374,7 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 		inc[j] = make([]float64, rp.k)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for c := range rp.k {
-			if !ri.fin[c] {
+			if ri.t[c].IsInf() {
 				inc[j][c] = math.NaN() // not a possible label
 				continue
 			}
@@ -469,7 +462,7 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 		if errA != nil || errB != nil {
 			return true // no bracket: the budget alone decides
 		}
-		return rp.cmpFloat(score, fa) >= 0 && rp.cmpFloat(score, fb) <= 0
+		return rp.sDown >= fa && rp.sUp <= fb // score ≥ fa and score ≤ fb
 	}
 	a, errA := rp.emu.Report(lo)
 	b, errB := rp.emu.Report(hi)
@@ -479,30 +472,25 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 	return score.Cmp(a) >= 0 && score.Cmp(b) <= 0
 }
 
-// cmpFloat compares score with the float64 f exactly, like
-// score.Cmp(new(big.Rat).SetFloat64(f)) without building (and normalising)
-// that Rat per candidate: rounding to nearest is monotone, so the score's
-// nearest float64 s orders it against f unless s = f, where only an
-// inexact s needs the exact comparison.
-func (rp *replayer) cmpFloat(score *big.Rat, f float64) int {
-	if rp.fscoreOf != score {
-		// Float64's exact flag is not used: it reads true for a score
-		// that underflows to 0 (Go 1.26).
-		rp.fscore, _ = score.Float64()
-		if x := new(big.Rat).SetFloat64(rp.fscore); x != nil {
-			rp.fexact = x.Cmp(score) == 0
-		} else {
-			rp.fexact = false // ±Inf: past the float64 range
-		}
-		rp.fscoreOf = score
-	}
+// floatBounds returns the largest float64 at most r and the least at
+// least r (−Inf or +Inf past the float64 range), so that for every
+// float64 f, r ≥ f exactly when down ≥ f, and r ≤ f when up ≤ f: one
+// exact comparison a score instead of one a candidate. (Float64's exact
+// flag is not used: it reads true for a score that underflows to 0, Go
+// 1.26.)
+func floatBounds(r *big.Rat) (down, up float64) {
+	f, _ := r.Float64() // the nearest
 	switch {
-	case rp.fscore < f:
-		return -1
-	case rp.fscore > f:
-		return 1
-	case rp.fexact:
-		return 0
+	case math.IsInf(f, 1):
+		return math.MaxFloat64, f
+	case math.IsInf(f, -1):
+		return f, -math.MaxFloat64
 	}
-	return score.Cmp(new(big.Rat).SetFloat64(f))
+	switch new(big.Rat).SetFloat64(f).Cmp(r) {
+	case 1:
+		return math.Nextafter(f, math.Inf(-1)), f
+	case -1:
+		return f, math.Nextafter(f, math.Inf(1))
+	}
+	return f, f
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/labelinf/labelinf/internal/testrand"
 )
 
-// TestCmpFloat checks the replay's float64 comparison against
-// big.Rat.Cmp: scores equal to a float64, between two neighbours, at a
-// tie's either side, and past the float64 range.
-func TestCmpFloat(t *testing.T) {
+// TestFloatBounds checks the replay's float64 comparisons through a
+// score's bounds against big.Rat.Cmp: scores equal to a float64, between
+// two neighbours, at a tie's either side, and past the float64 range.
+func TestFloatBounds(t *testing.T) {
 	t.Parallel()
 	r := testrand.New(t)
 	var scores []*big.Rat
@@ -32,16 +32,18 @@ func TestCmpFloat(t *testing.T) {
 		mid.Quo(mid, big.NewRat(2, 1)) // a tie: its nearest float64 is f or the next one
 		scores = append(scores, mid, new(big.Rat).Add(mid, eps), new(big.Rat).Sub(mid, eps))
 	}
-	scores = append(scores, new(big.Rat).Mul(new(big.Rat).SetFloat64(math.MaxFloat64), big.NewRat(3, 1)))
-	var rp replayer
+	big3 := new(big.Rat).Mul(new(big.Rat).SetFloat64(math.MaxFloat64), big.NewRat(3, 1))
+	scores = append(scores, big3, new(big.Rat).Neg(big3))
 	for _, s := range scores {
+		down, up := floatBounds(s)
 		for _, g := range fs {
 			for _, f := range []float64{g, math.Nextafter(g, math.Inf(1)), math.Nextafter(g, math.Inf(-1))} {
 				if math.IsInf(f, 0) {
 					continue
 				}
-				if got, want := rp.cmpFloat(s, f), s.Cmp(new(big.Rat).SetFloat64(f)); got != want {
-					t.Fatalf("cmpFloat(%s, %v) = %d, want %d", s.FloatString(30), f, got, want)
+				c := s.Cmp(new(big.Rat).SetFloat64(f))
+				if down >= f != (c >= 0) || up <= f != (c <= 0) {
+					t.Fatalf("floatBounds(%s) = %v, %v against %v: Cmp says %d", s.FloatString(30), down, up, f, c)
 				}
 			}
 		}

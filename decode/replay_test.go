@@ -186,3 +186,25 @@ func TestReplayUnclipped(t *testing.T) {
 		}
 	}
 }
+
+// Known labels outside [−1, K) are an error, not an index past a row's
+// terms.
+func TestReplayBadKnown(t *testing.T) {
+	t.Parallel()
+	const n = 20
+	_, err, tr := recordAttack(t, "float64-sklearn", "float64-sklearn", seededLabels(t, n, 2), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := scorer.ParseModel("float64-sklearn")
+	for _, bad := range []int{2, -2} {
+		known := make([]int, n)
+		known[3] = bad
+		if _, err := ReplayTranscript(context.Background(), tr, 0, m, known, false); err == nil {
+			t.Errorf("known label %d: no error", bad)
+		}
+	}
+	if _, err := ReplayTranscript(context.Background(), tr, 0, m, make([]int, n-1), false); err == nil {
+		t.Error("N − 1 known labels: no error")
+	}
+}

@@ -65,19 +65,17 @@ type multi struct {
 	tBot    float64
 	queries int
 	maxQ    int
+	// neutralKnown: points already decoded are predicted neutral (1/K) in
+	// later queries, rather than at their label's row (Primes, Alg3).
+	neutralKnown bool
 
 	emu        *scorer.Emulator
 	lo, hi, rn *scorer.Terms // emulation: per-point computed terms
-	baseOK     bool          // lo, hi, rn hold the current state
 	filled     bool          // lo, hi, rn were filled once (fillBase)
 	stale      []int         // points learned since the last fillBase
 	exactLog   bool          // rows take the server's computed terms (a model naming its log)
 	baseExact  bool          // the rows outside a block (neutral, known, dither) are all exact
 	kSum       *big.Float    // knownSum's cache (nil: to compute)
-	// kProd[c][j] is knownSum's product of dither row j's class-c term
-	// by kProdN[c][j], its count when computed.
-	kProd  [][]*big.Float
-	kProdN [][]int
 	// skipTo links the positions of the block order that nextIdx skips
 	// (known points, followers) to the next one (findPos); posOf is each
 	// point's position. Both nil until the first mark.
@@ -422,7 +420,7 @@ func increments(rs []rowInfo) [][]*big.Float {
 }
 
 // prediction builds the query: block rows at idx, known rows (a strategy
-// that keeps known points at their label's row, knownNeutral false) or
+// that keeps known points at their label's row, neutralKnown false) or
 // neutral rows elsewhere. The prediction is kept between queries and only
 // the points that changed are rewritten; release undoes the block.
 func (a *multi) prediction(idx []int, p *blockPlan) *scorer.Pred {
@@ -466,7 +464,7 @@ func (a *multi) putRow(i int) {
 		return
 	}
 	r := &a.neutral
-	if c := a.labels[i]; c >= 0 && !a.st.knownNeutral() {
+	if c := a.labels[i]; c >= 0 && !a.neutralKnown {
 		r = a.knownRow(i, c)
 	}
 	w := a.width()

@@ -26,10 +26,8 @@ import (
 type Strategy interface {
 	// String returns the strategy's name, as ParseStrategy accepts it.
 	String() string
-	// knownNeutral reports whether points already decoded are predicted
-	// neutral (1/K) in later queries, rather than at their label's row.
-	knownNeutral() bool
-	// setup prepares a new attack's state (point order, emulation) and
+	// setup prepares a new attack's state (point order, emulation, known
+	// points predicted neutral: multi.neutralKnown) and
 	// returns the strategy that runs it: itself, or where it does not
 	// apply the one it falls back to (a list decoder against a model it
 	// cannot emulate: Hybrid to Carry, KBin to KList, either to Cross).

@@ -45,13 +45,13 @@ func (a *multi) residual(score *big.Rat, p *blockPlan) *big.Float {
 // block's labels (the block's points counted at class 0).
 func (a *multi) constC(p *blockPlan) *big.Float {
 	nNeutral := int64(a.nUnk - len(p.rows))
-	if a.st.knownNeutral() {
+	if a.neutralKnown {
 		for cl := range a.k {
 			nNeutral += int64(a.nKnown[cl])
 		}
 	}
 	c := new(big.Float).SetPrec(sumPrec).Set(a.knownSum())
-	c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.neutral.t[0], new(big.Float).SetInt64(nNeutral)))
+	c.Add(c, timesN(a.neutral.t[0], nNeutral))
 	for _, r := range p.rows {
 		c.Add(c, r.t[0])
 	}
@@ -67,32 +67,25 @@ func (a *multi) knownSum() *big.Float {
 	}
 	c := new(big.Float).SetPrec(sumPrec)
 	for cl := range a.k {
-		if a.st.knownNeutral() {
-			break
-		} else if a.dither != nil {
-			// The products whose counts did not change since the last
-			// sum are kept (a query learns a few dozen labels of 25,000).
-			if a.kProd == nil {
-				a.kProd, a.kProdN = make([][]*big.Float, a.k), make([][]int, a.k)
-			}
-			if len(a.kProd[cl]) != len(a.dcount[cl]) {
-				a.kProd[cl], a.kProdN[cl] = make([]*big.Float, len(a.dcount[cl])), make([]int, len(a.dcount[cl]))
-			}
+		switch {
+		case a.neutralKnown:
+		case a.dither != nil:
 			for j, n := range a.dcount[cl] {
 				if n > 0 {
-					if a.kProd[cl][j] == nil || a.kProdN[cl][j] != n {
-						a.kProd[cl][j] = new(big.Float).SetPrec(sumPrec).Mul(a.dither[cl][j].t[cl], new(big.Float).SetInt64(int64(n)))
-						a.kProdN[cl][j] = n
-					}
-					c.Add(c, a.kProd[cl][j])
+					c.Add(c, timesN(a.dither[cl][j].t[cl], n))
 				}
 			}
-		} else if a.nKnown[cl] > 0 {
-			c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
+		case a.nKnown[cl] > 0:
+			c.Add(c, timesN(a.known[cl].t[cl], a.nKnown[cl]))
 		}
 	}
 	a.kSum = c
 	return c
+}
+
+// timesN returns n·x exactly (sumPrec).
+func timesN[I int | int64](x *big.Float, n I) *big.Float {
+	return new(big.Float).SetPrec(sumPrec).Mul(x, new(big.Float).SetInt64(int64(n)))
 }
 
 // learn records the block's labels (−1: still unknown) and returns how
@@ -121,7 +114,6 @@ func (a *multi) learn(idx, sigma []int) (got int) {
 	if a.leader != nil {
 		a.learnFollowers(idx, sigma)
 	}
-	a.baseOK = false
 	for a.pos < a.n && a.labels[a.order[a.pos]] >= 0 {
 		a.pos++
 	}
@@ -136,20 +128,31 @@ func (a *multi) learnKnown(known []int) error {
 	if known == nil {
 		return nil
 	}
-	if len(known) != a.n {
-		return fmt.Errorf("decode: %d known labels for N = %d", len(known), a.n)
+	if err := checkKnown(known, a.n, a.k); err != nil {
+		return err
 	}
 	var idx, sigma []int
 	for i, c := range known {
-		if c < -1 || c >= a.k {
-			return fmt.Errorf("decode: known label %d of point %d outside [-1, %d)", c, i, a.k)
-		}
 		if c >= 0 {
 			idx, sigma = append(idx, i), append(sigma, c)
 		}
 	}
 	if len(idx) > 0 {
 		a.learn(idx, sigma)
+	}
+	return nil
+}
+
+// checkKnown returns an error unless known holds n labels, each a class
+// of [0, k) or −1 (unknown).
+func checkKnown(known []int, n, k int) error {
+	if len(known) != n {
+		return fmt.Errorf("decode: %d known labels for N = %d", len(known), n)
+	}
+	for i, c := range known {
+		if c < -1 || c >= k {
+			return fmt.Errorf("decode: known label %d of point %d outside [-1, %d)", c, i, k)
+		}
 	}
 	return nil
 }
@@ -165,7 +168,7 @@ func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, 
 		copy(pr.P[i*w:(i+1)*w], a.known[cl].row)
 	}
 	for cl := range a.k {
-		c.Add(c, new(big.Float).SetPrec(sumPrec).Mul(a.known[cl].t[cl], new(big.Float).SetInt64(int64(a.nKnown[cl]))))
+		c.Add(c, timesN(a.known[cl].t[cl], a.nKnown[cl]))
 	}
 	budget := a.budgetFor(nil, nil, false)
 	// The smallest move of one wrong label.

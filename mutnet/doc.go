@@ -43,7 +43,7 @@
 // At a fixed prediction the log-loss is additive and, with every θ_i < ½,
 // monotone in the set of positive labels: [EA, Theorem 12] then bounds
 // the noise any decoder survives by half the smallest increment
-// (package single's MonotoneBound, MonotoneError). NewPlan returns that
+// (package single's AdditiveMonotoneBound, MonotoneError). NewPlan returns that
 // error where its Corollary 4 rules out every prediction (τ above
 // ln((1−ε)/ε)/(2N): the clip bounds every weight), and a plan file whose
 // τ exceeds its own smallest weight's bound is refused with it.

@@ -53,10 +53,11 @@
 // [EA, Appendix F] ([AttackFamilyMulti]: one such query a block of M
 // points, [EA, Theorem 5]), [PlanPrimeLog] for an exact score of that
 // family [EA, Corollary 3], [MutNet] to submit any of them as a model
-// [EA, Theorem 9] (package mutnet writes it as ONNX), and [Separation]
-// to measure Λ for any loss [EA, Proposition 1]. The negative results:
+// [EA, Theorem 9] (package mutnet writes it as ONNX); the tests measure
+// the separation Λ of each plan [EA, Proposition 1] (separation_test.go).
+// The negative results:
 // [NotSeparableError] where a loss's weights are bounded [EA, Theorem
-// 13], and [MonotoneBound] / [MonotoneError] for a loss monotone in the
+// 13], and [AdditiveMonotoneBound] / [MonotoneError] for a loss monotone in the
 // positive labels at a fixed prediction, whose smallest increment bounds
 // the noise any decoder survives [EA, Theorem 12].
 //

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"slices"
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/decode"
@@ -188,32 +187,6 @@ func (p *FamilyPlan) Candidates() int64 {
 	return int64(p.N)
 }
 
-// Separation returns Λ_θ(f) = μ(D)/N for the submitted θ, the least gap
-// between two labelings' losses [EA, Proposition 1]; it exceeds 2τ. For
-// superincreasing weights μ is exactly min_i (d_i − Σ_{j<i} d_j): two
-// subsets differ first at their largest differing index i, by at least
-// that, and {i} against {0, …, i−1} attains it. For Conway–Guy weights it
-// is W·μ(u) = W less the root finder's error, a lower bound.
-func (p *FamilyPlan) Separation() float64 {
-	if p.ConwayGuy {
-		m := p.W
-		for i, di := range p.d {
-			f, _ := di.Float64()
-			m -= 2 * math.Abs(f-p.W*float64(p.cg[i]))
-		}
-		return m / float64(p.N)
-	}
-	sum := new(big.Float).SetPrec(p.prec + 64)
-	gap := new(big.Float).SetPrec(p.prec + 64)
-	best := math.Inf(1)
-	for _, di := range p.d {
-		g, _ := gap.Sub(di, sum).Float64()
-		best = min(best, g)
-		sum.Add(sum, di)
-	}
-	return best / float64(p.N)
-}
-
 // Decode recovers the labels from N·ℓ̂ = N × the observed score, whose
 // error is below Nτ plus serverErr (the server's own rounding, in N·ℓ
 // units). It walks the superincreasing weights from the largest
@@ -271,39 +244,4 @@ func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*decode.Result
 	}
 	// Verify: the decoded labeling's weights must explain the score.
 	return verifyWeights(labels, p.d, s, wp, bound)
-}
-
-// MaxSeparationN bounds [Separation]'s exhaustive enumeration.
-const MaxSeparationN = 24
-
-// Separation returns Λ_θ(f) = min over labelings σ₁ ≠ σ₂ of
-// |f(σ₁) − f(σ₂)| for an arbitrary binary loss f at a fixed prediction
-// [EA, Definition 1], by evaluating all 2ⁿ labelings and sorting: labels
-// can be recovered from a τ-noisy score iff Λ ≥ 2τ [EA, Proposition 1].
-// Deciding separability is co-NP-hard in general [EA, Theorem 10], so for
-// a loss with no structure to exploit exhaustion is the honest tool; the
-// decomposable losses get Λ in closed form from [FamilyPlan.Separation].
-// It returns an error if n is outside [1, MaxSeparationN] or f returns NaN.
-func Separation(n int, f func(sigma []int) float64) (float64, error) {
-	if n < 1 || n > MaxSeparationN {
-		return 0, fmt.Errorf("single: Separation over %d labels; want 1 to %d", n, MaxSeparationN)
-	}
-	vals := make([]float64, 1<<n)
-	sigma := make([]int, n)
-	for m := range vals {
-		for i := range sigma {
-			sigma[i] = m >> i & 1
-		}
-		v := f(sigma)
-		if math.IsNaN(v) {
-			return 0, fmt.Errorf("single: loss is NaN at labeling %v", sigma)
-		}
-		vals[m] = v
-	}
-	slices.Sort(vals)
-	best := math.Inf(1)
-	for i := 1; i < len(vals); i++ {
-		best = min(best, vals[i]-vals[i-1])
-	}
-	return best, nil
 }

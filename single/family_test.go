@@ -67,8 +67,8 @@ func TestFamilyAttack(t *testing.T) {
 			p, err := PlanFamily(context.Background(), FamilyOptions{Loss: tt.l, N: tt.n, Tau: tt.tau})
 			require.NoError(t, err)
 			assert.Equal(t, tt.cg, p.ConwayGuy)
-			assert.Greater(t, p.Separation(), 2*tt.tau, "Λ > 2τ")
-			assert.Less(t, p.Separation(), 2*tt.tau*1.2, "Λ ≈ 2τ(1+δ)")
+			assert.Greater(t, familySeparation(p), 2*tt.tau, "Λ > 2τ")
+			assert.Less(t, familySeparation(p), 2*tt.tau*1.2, "Λ ≈ 2τ(1+δ)")
 			for trial := range trials {
 				labels := make([]int, tt.n)
 				for i := range labels {
@@ -154,7 +154,7 @@ func TestFamilyNegativeResults(t *testing.T) {
 // TestSeparationDiscreteLp checks [EA, Theorem 11]: with predictions in
 // {0,1}^N, ‖θ − σ‖_p is never separable (two labelings one flip away from
 // θ tie), for every θ and several p; and the robust plan's Λ from
-// exhaustion agrees with FamilyPlan.Separation.
+// exhaustion agrees with familySeparation.
 func TestSeparationDiscreteLp(t *testing.T) {
 	n := 6
 	if testing.Short() {
@@ -162,7 +162,7 @@ func TestSeparationDiscreteLp(t *testing.T) {
 	}
 	for _, p := range []float64{0.5, 1, 2, 3} {
 		for th := range 1 << n {
-			lam, err := Separation(n, func(sigma []int) float64 {
+			lam, err := separation(n, func(sigma []int) float64 {
 				var s float64
 				for i, y := range sigma {
 					s += math.Pow(math.Abs(float64(th>>i&1-y)), p)
@@ -185,7 +185,7 @@ func TestSeparationDiscreteLp(t *testing.T) {
 			require.NoError(t, err)
 		}
 	}
-	lam, err := Separation(ln, func(sigma []int) float64 {
+	lam, err := separation(ln, func(sigma []int) float64 {
 		s := new(big.Float).SetPrec(200)
 		for i, y := range sigma {
 			s.Add(s, terms[i][y])
@@ -194,9 +194,9 @@ func TestSeparationDiscreteLp(t *testing.T) {
 		return f / float64(ln)
 	})
 	require.NoError(t, err)
-	assert.InEpsilon(t, plan.Separation(), lam, 1e-9)
+	assert.InEpsilon(t, familySeparation(plan), lam, 1e-9)
 	assert.Greater(t, lam, 0.02)
-	_, err = Separation(0, nil)
+	_, err = separation(0, nil)
 	assert.Error(t, err)
 }
 

@@ -42,16 +42,6 @@ func (e *CostError) Error() string {
 	return fmt.Sprintf("single: over the cost bound (%d %s > %d)", e.Need, e.What, e.Limit)
 }
 
-// neutral returns the prediction whose weight d is 0, so that a point
-// predicted there adds the same loss whatever its label: ½ for
-// probabilities, 0 for logits (see loss.Binary.Invert).
-func neutral(logits bool) *big.Float {
-	if logits {
-		return new(big.Float)
-	}
-	return big.NewFloat(0.5)
-}
-
 // AttackFamilyMulti recovers the N labels of s in ⌈N/M⌉ queries [EA,
 // Theorem 5]: query b predicts θ_i = x*(W·2^j) (j = 0, …, M−1) on its
 // block of M points, W = 2Nτ(1+δ), and the neutral prediction on every
@@ -90,7 +80,13 @@ func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptio
 		return nil, fmt.Errorf("single: M = %d points per query outside [1, N = %d]", m, n)
 	}
 	res := newResult(n)
-	theta0 := neutral(opt.Loss.LogitDomain())
+	// The neutral prediction, whose weight d is 0, so that a point
+	// predicted there adds the same loss whatever its label: ½ for
+	// probabilities, 0 for logits (see loss.Binary.Invert).
+	theta0 := big.NewFloat(0.5)
+	if opt.Loss.LogitDomain() {
+		theta0 = new(big.Float)
+	}
 	// One plan per block size: M, and N mod M for the last block.
 	plans := map[int]*FamilyPlan{}
 	var need int64
@@ -136,9 +132,7 @@ func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptio
 			return res, fmt.Errorf("single: block of points [%d, %d): %w", lo, hi, err)
 		}
 		copy(res.Labels[lo:hi], r.Labels)
-		for i := lo; i < hi; i++ {
-			res.Known[i] = true
-		}
+		copy(res.Known[lo:hi], r.Known) // all true: the block verified
 		res.Blocks = append(res.Blocks, k)
 		res.Residual = max(res.Residual, r.Residual)
 		res.Budget = r.Budget

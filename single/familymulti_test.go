@@ -244,6 +244,6 @@ func TestPlanPrimeLogErrors(t *testing.T) {
 	}
 	p, err := PlanPrimeLog(ctx, PrimeLogOptions{Loss: l, N: 10})
 	require.NoError(t, err)
-	assert.Greater(t, p.Separation(), 0.0)
-	assert.Less(t, p.Separation(), 1e-11)
+	assert.Greater(t, primeLogSeparation(p), 0.0)
+	assert.Less(t, primeLogSeparation(p), 1e-11)
 }

@@ -21,7 +21,7 @@ func TestFamilyRootAccuracy(t *testing.T) {
 	const n, tau = 55, 0.004
 	p, err := PlanFamily(context.Background(), FamilyOptions{Loss: l, N: n, Tau: tau})
 	require.NoError(t, err)
-	assert.Greater(t, p.Separation(), 2*tau, "Λ > 2τ")
+	assert.Greater(t, familySeparation(p), 2*tau, "Λ > 2τ")
 	labels := make([]int, n)
 	for i := range labels {
 		labels[i] = rng.IntN(2)

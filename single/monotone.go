@@ -11,15 +11,14 @@ import (
 )
 
 // MonotoneError reports [EA, Theorem 12]: at this prediction the loss is
-// monotone in the set of positive labels, and adding label J to the set
-// Set moves it by only 2·Bound, so two labelings' scores are within
+// monotone in the set of positive labels, and adding label J to some set
+// of them moves it by only 2·Bound, so two labelings' scores are within
 // 2·Bound of each other and no decoder tells them apart under noise
 // τ > Bound.
 type MonotoneError struct {
 	N     int
 	Tau   float64
 	Bound float64
-	Set   []int // B, the positive labels before J is added (nil: closed form)
 	J     int
 }
 
@@ -28,56 +27,11 @@ func (e *MonotoneError) Error() string {
 		e.J, 2*e.Bound, e.Tau, e.Bound, e.N)
 }
 
-// MonotoneBound returns [EA, Theorem 12]'s bound for a loss f over n
-// binary labels at a fixed prediction, by evaluating all 2ⁿ labelings: if
-// f is monotone (non-decreasing as labels turn to 1, or non-increasing,
-// the mirror image) it returns min over B and j ∉ B of |f(B ∪ {j}) −
-// f(B)| / 2 with the B and j attaining it, and ok; f is then not
-// τ-separable for any τ above the bound. If f is not monotone, ok is
-// false (the theorem says nothing). It returns an error if n is outside
-// [1, MaxSeparationN] or f returns NaN.
-func MonotoneBound(n int, f func(sigma []int) float64) (bound float64, set []int, j int, ok bool, err error) {
-	if n < 1 || n > MaxSeparationN {
-		return 0, nil, 0, false, fmt.Errorf("single: MonotoneBound over %d labels; want 1 to %d", n, MaxSeparationN)
-	}
-	vals := make([]float64, 1<<n)
-	sigma := make([]int, n)
-	for m := range vals {
-		for i := range sigma {
-			sigma[i] = m >> i & 1
-		}
-		if vals[m] = f(sigma); math.IsNaN(vals[m]) {
-			return 0, nil, 0, false, fmt.Errorf("single: loss is NaN at labeling %v", sigma)
-		}
-	}
-	up, down := true, true
-	bound = math.Inf(1)
-	bestM := 0
-	for m := range vals {
-		for i := range n {
-			if m>>i&1 == 1 {
-				continue
-			}
-			d := vals[m|1<<i] - vals[m]
-			up = up && d >= 0
-			down = down && d <= 0
-			if a := math.Abs(d) / 2; a < bound {
-				bound, bestM, j = a, m, i
-			}
-		}
-	}
-	if !up && !down {
-		return 0, nil, 0, false, nil
-	}
-	for i := range n {
-		if bestM>>i&1 == 1 {
-			set = append(set, i)
-		}
-	}
-	return bound, set, j, true, nil
-}
-
-// AdditiveMonotoneBound is [MonotoneBound] in closed form for a mean loss
+// AdditiveMonotoneBound returns [EA, Theorem 12]'s bound for a loss f
+// over n binary labels at a fixed prediction (if f is monotone, non-
+// decreasing as labels turn to 1 or non-increasing, min over B and j ∉ B
+// of |f(B ∪ {j}) − f(B)| / 2, above which f is not τ-separable), in
+// closed form for a mean loss
 // over n rows whose label-dependent part is additive, f(B) = (c +
 // Σ_{j∈B} d_j)/n (cross-entropy and every loss of the family at a fixed
 // prediction): f is monotone iff the weights d_j share a sign, and then

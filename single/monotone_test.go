@@ -31,7 +31,7 @@ func TestMonotoneTheorem12(t *testing.T) {
 			return s / float64(n)
 		}
 	}
-	bound, set, j, ok, err := MonotoneBound(n, ce(theta))
+	bound, set, j, ok, err := monotoneBound(n, ce(theta))
 	require.NoError(t, err)
 	require.True(t, ok)
 	d := make([]float64, n)
@@ -44,14 +44,14 @@ func TestMonotoneTheorem12(t *testing.T) {
 	assert.Equal(t, 2, j, "θ = 0.45 has the smallest weight")
 	assert.Equal(t, cj, j)
 	assert.NotContains(t, set, j)
-	lam, err := Separation(n, ce(theta))
+	lam, err := separation(n, ce(theta))
 	require.NoError(t, err)
 	assert.LessOrEqual(t, lam, 2*bound*(1+1e-12), "Λ ≤ 2·bound: two labelings one flip apart")
 
 	// Mixed signs: θ_3 > ½ makes its weight negative; no claim.
 	mixed := append([]float64(nil), theta...)
 	mixed[3] = 0.9
-	_, _, _, ok, err = MonotoneBound(n, ce(mixed))
+	_, _, _, ok, err = monotoneBound(n, ce(mixed))
 	require.NoError(t, err)
 	assert.False(t, ok)
 	d[3] = -1
@@ -63,14 +63,14 @@ func TestMonotoneTheorem12(t *testing.T) {
 	for i, th := range theta {
 		hi[i] = 1 - th
 	}
-	b2, _, _, ok, err := MonotoneBound(n, ce(hi))
+	b2, _, _, ok, err := monotoneBound(n, ce(hi))
 	require.NoError(t, err)
 	assert.True(t, ok)
 	assert.InEpsilon(t, bound, b2, 1e-9)
 
-	_, _, _, _, err = MonotoneBound(0, nil)
+	_, _, _, _, err = monotoneBound(0, nil)
 	assert.Error(t, err)
-	_, _, _, _, err = MonotoneBound(2, func([]int) float64 { return math.NaN() })
+	_, _, _, _, err = monotoneBound(2, func([]int) float64 { return math.NaN() })
 	assert.Error(t, err)
 	var me *MonotoneError
 	assert.False(t, errors.As(err, &me))

@@ -8,7 +8,6 @@
 package single
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -97,60 +96,4 @@ func (m *MutNet) Logits(v []float64) ([]*big.Float, error) {
 		out[k] = z
 	}
 	return out, nil
-}
-
-// mutNetJSON is MutNet's JSON form: the biases as exact hexadecimal
-// floats ("0x1.8p+03"), which float64 could not hold.
-type mutNetJSON struct {
-	Arch string      `json:"arch"`
-	M1   [][]float64 `json:"m1"`
-	M2   [][]float64 `json:"m2"`
-	X    []string    `json:"x"`
-}
-
-// MarshalJSON implements [json.Marshaler].
-func (m *MutNet) MarshalJSON() ([]byte, error) {
-	j := mutNetJSON{Arch: "u2 = relu(v·m1); out = sigmoid(u2·m2 + x)", M1: m.M1, M2: m.M2, X: make([]string, len(m.X))}
-	for i, x := range m.X {
-		j.X[i] = x.Text('p', 0)
-	}
-	return json.Marshal(j)
-}
-
-// UnmarshalJSON implements [json.Unmarshaler]. It returns an error if the
-// shapes disagree, an entry of m1 is not negative, or a bias does not
-// parse.
-func (m *MutNet) UnmarshalJSON(b []byte) error {
-	var j mutNetJSON
-	if err := json.Unmarshal(b, &j); err != nil {
-		return err
-	}
-	if len(j.M1) == 0 || len(j.M2) == 0 || len(j.X) == 0 {
-		return errors.New("single: MUTNET JSON with an empty layer")
-	}
-	for _, row := range j.M1 {
-		if len(row) != len(j.M2) {
-			return errors.New("single: MUTNET JSON: m1 rows must have as many entries as m2 has rows")
-		}
-		for _, v := range row {
-			if !(v < 0) {
-				return fmt.Errorf("single: MUTNET JSON: m1 entry %v is not negative", v)
-			}
-		}
-	}
-	for _, row := range j.M2 {
-		if len(row) != len(j.X) {
-			return errors.New("single: MUTNET JSON: m2 rows must have one entry per output")
-		}
-	}
-	x := make([]*big.Float, len(j.X))
-	for i, s := range j.X {
-		v, _, err := big.ParseFloat(s, 0, 4096, big.ToNearestEven)
-		if err != nil || v.IsInf() {
-			return fmt.Errorf("single: MUTNET JSON: bias %d %q: not a finite number", i, s)
-		}
-		x[i] = v
-	}
-	m.M1, m.M2, m.X = j.M1, j.M2, x
-	return nil
 }

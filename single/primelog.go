@@ -172,13 +172,6 @@ func invertExact(l *loss.Binary, y *big.Float, prec uint) (x, d *big.Float, err 
 // Prec returns the score precision, in bits, the plan needs.
 func (p *PrimeLogPlan) Prec() uint { return p.prec }
 
-// Separation returns a lower bound on Λ, the least gap between two
-// labelings' losses: ln(1 + 1/Π p_i)/N², as a float64 (0 if it
-// underflows, from N ≈ 130 on).
-func (p *PrimeLogPlan) Separation() float64 {
-	return math.Log1p(math.Ldexp(1, -p.bits)) / float64(p.N) / float64(p.N)
-}
-
 // Decode recovers the labels from the score ℓ̂ with |N·ℓ̂ − N·ℓ| ≤
 // serverErr: X = round(exp(N·(N·ℓ̂ − c))) must be a product of distinct
 // p_i, whose factors are the points labelled 1; the labeling's realized

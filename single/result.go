@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/internal/ctxwait"
@@ -15,20 +16,12 @@ import (
 
 // newResult returns a result of n labels, all unknown.
 func newResult(n int) *decode.Result {
-	r := &decode.Result{Labels: make([]int, n), Known: make([]bool, n)}
-	for i := range r.Labels {
-		r.Labels[i] = -1
-	}
-	return r
+	return &decode.Result{Labels: slices.Repeat([]int{-1}, n), Known: make([]bool, n)}
 }
 
 // allKnown returns a verified result holding labels.
 func allKnown(labels []int) *decode.Result {
-	r := &decode.Result{Labels: labels, Known: make([]bool, len(labels)), Verified: true}
-	for i := range r.Known {
-		r.Known[i] = true
-	}
-	return r
+	return &decode.Result{Labels: labels, Known: slices.Repeat([]bool{true}, len(labels)), Verified: true}
 }
 
 // oneQuery is a single-query attack's query: it gets the score of its one

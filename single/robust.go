@@ -12,6 +12,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/decode"
@@ -165,12 +166,7 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 	slackExp := slack.MantExp(nil) - 1
 	p.prec = uint(max(scaleExp-slackExp+2, 24))
 	p.absLg = slackExp - bits.Len(uint(n)) - 2
-	// Each row's loss for every label, from the values submitted.
-	var err error
-	if p.pred, err = p.buildPred(ctx, logits); err != nil {
-		return nil, err
-	}
-	if err := p.rowLosses(ctx); err != nil {
+	if err := p.build(ctx, logits); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -197,72 +193,16 @@ func MaxProbRows(tau, margin float64) int {
 	return n
 }
 
-// buildPred turns the logits into the submitted prediction.
-func (p *RobustPlan) buildPred(ctx context.Context, logits []*big.Float) (*scorer.BigPred, error) {
+// build turns the logits into the submitted prediction and computes,
+// for every row and label, the loss the server would compute from the
+// submitted values, to an absolute 2^absLg.
+func (p *RobustPlan) build(ctx context.Context, logits []*big.Float) error {
 	n, k := p.N, p.K
-	pred := &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
-	if p.Enc == scorer.Logits {
-		copy(pred.V, logits)
-		return pred, nil
-	}
 	if p.Enc == scorer.Probs && n > MaxProbRows(p.Tau, 0) && p.cg == nil {
-		// A quick, conservative check; the exact one is the error below.
-		return nil, fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, p.Tau, MaxProbRows(p.Tau, 0))
+		// A quick, conservative check; the exact one is apa.Exp's error below.
+		return fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, p.Tau, MaxProbRows(p.Tau, 0))
 	}
-	lse := new(big.Float)
-	for i := range n {
-		if err := pollRow(ctx, i); err != nil {
-			return nil, err
-		}
-		row := logits[i*k : (i+1)*k]
-		if err := p.logSumExp(lse, row); err != nil {
-			return nil, err
-		}
-		for c := range k {
-			// ln θ_{i,c} = z_{i,c} − logsumexp(z_i), exact to 2^absLg.
-			a := new(big.Float).SetPrec(p.bitsFor(lse))
-			a.Sub(row[c], lse)
-			if p.Enc == scorer.LogProbs {
-				if a.Sign() > 0 {
-					a.SetInt64(0)
-				}
-				pred.V[i*k+c] = a
-				continue
-			}
-			prob := new(big.Float).SetPrec(uint(max(64, -p.absLg+16)))
-			if _, err := apa.Exp(prob, a); err != nil {
-				return nil, fmt.Errorf("single: probability of row %d, class %d: %w (submit logits or log-probabilities)", i, c, err)
-			}
-			pred.V[i*k+c] = prob
-		}
-	}
-	return pred, nil
-}
-
-// bitsFor returns a precision that holds values of x's magnitude to an
-// absolute 2^absLg.
-func (p *RobustPlan) bitsFor(x *big.Float) uint {
-	e := x.MantExp(nil)
-	return uint(max(64, e-p.absLg+8))
-}
-
-// logSumExp sets z to logsumexp(row), exact to an absolute 2^absLg.
-func (p *RobustPlan) logSumExp(z *big.Float, row []*big.Float) error {
-	var hi *big.Float
-	for _, v := range row {
-		if hi == nil || v.Cmp(hi) > 0 {
-			hi = v
-		}
-	}
-	z.SetPrec(p.bitsFor(hi))
-	_, err := apa.LogSumExp(z, row)
-	return err
-}
-
-// rowLosses computes, for every row and label, the loss the server would
-// compute from the submitted values, to an absolute 2^absLg.
-func (p *RobustPlan) rowLosses(ctx context.Context) error {
-	n, k := p.N, p.K
+	p.pred = &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
 	p.rowL = make([][]*big.Float, n)
 	p.base = new(big.Float).SetPrec(p.prec + 64)
 	lse := new(big.Float)
@@ -270,13 +210,32 @@ func (p *RobustPlan) rowLosses(ctx context.Context) error {
 		if err := pollRow(ctx, i); err != nil {
 			return err
 		}
-		row := p.pred.V[i*k : (i+1)*k]
-		p.rowL[i] = make([]*big.Float, k)
-		if p.Enc == scorer.Logits {
-			if err := p.logSumExp(lse, row); err != nil {
-				return err
-			}
+		z, row := logits[i*k:(i+1)*k], p.pred.V[i*k:(i+1)*k]
+		if err := p.logSumExp(lse, z); err != nil {
+			return err
 		}
+		for c := range k {
+			if p.Enc == scorer.Logits {
+				row[c] = z[c]
+				continue
+			}
+			// ln θ_{i,c} = z_{i,c} − logsumexp(z_i), exact to 2^absLg.
+			a := new(big.Float).SetPrec(p.bitsFor(lse))
+			a.Sub(z[c], lse)
+			if p.Enc == scorer.LogProbs {
+				if a.Sign() > 0 {
+					a.SetInt64(0)
+				}
+				row[c] = a
+				continue
+			}
+			prob := new(big.Float).SetPrec(uint(max(64, -p.absLg+16)))
+			if _, err := apa.Exp(prob, a); err != nil {
+				return fmt.Errorf("single: probability of row %d, class %d: %w (submit logits or log-probabilities)", i, c, err)
+			}
+			row[c] = prob
+		}
+		p.rowL[i] = make([]*big.Float, k)
 		for c := range k {
 			// The loss as the server defines it (scorer.Encoding.RowLoss),
 			// at a precision that holds it to 2^absLg.
@@ -299,6 +258,20 @@ func (p *RobustPlan) rowLosses(ctx context.Context) error {
 		p.base.Add(p.base, p.rowL[i][0])
 	}
 	return nil
+}
+
+// bitsFor returns a precision that holds values of x's magnitude to an
+// absolute 2^absLg.
+func (p *RobustPlan) bitsFor(x *big.Float) uint {
+	e := x.MantExp(nil)
+	return uint(max(64, e-p.absLg+8))
+}
+
+// logSumExp sets z to logsumexp(row), exact to an absolute 2^absLg.
+func (p *RobustPlan) logSumExp(z *big.Float, row []*big.Float) error {
+	z.SetPrec(p.bitsFor(slices.MaxFunc(row, (*big.Float).Cmp)))
+	_, err := apa.LogSumExp(z, row)
+	return err
 }
 
 // Prec returns the score precision, in bits, the plan needs: about

@@ -41,13 +41,11 @@ type Query struct {
 	N, K   int
 	Primes []uint64 // p_i, the first N primes
 
-	den      *big.Int // Π_i D_i
-	xBits    uint     // X ≤ Π p_i^(K−1) < D < 2^xBits
+	den      *big.Int // Π_i D_i; X ≤ Π p_i^(K−1) < D
 	treeOnce sync.Once
 	tree     *primes.ProductTree // of the p_i^(K−1), for factoring X; built by the first Decode
 	prec     uint                // planned score precision
 	pred     *loss.Rat
-	maxExp   uint
 	consts   apa.Consts // π and ln 2 for Decode's exponential
 }
 
@@ -83,14 +81,13 @@ func NewQuery(n, k int) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Query{N: n, K: k, Primes: ps, maxExp: uint(k - 1)}
+	q := &Query{N: n, K: k, Primes: ps}
 	q.pred = primePrediction(ps, k)
 	q.den = primes.Product(q.pred.Den)
 	// D_i = Σ_c p_i^c > p_i^(K−1), so X ≤ X_max < D. The tree that
 	// factors X is built by Decode, after its exponential: while the
 	// server's logarithm and the exponential run, their memory peaks,
 	// and the tree (about N·log2 p_N bits per level) would add to it.
-	q.xBits = uint(q.den.BitLen())
 	// L_min = Σ ln(D_i/p_i^(K−1)) = Σ ln(1 + 1/p + … + 1/p^(K−1)), summed in
 	// float64 and lowered by a relative 10^-9 (g decreases for L > 1, so a
 	// low L_min only raises P).
@@ -136,10 +133,6 @@ func Plan(ctx context.Context, opt PlanOptions) (*Query, error) {
 
 // Prec returns the score precision in bits that the plan needs.
 func (q *Query) Prec() uint { return q.prec }
-
-// XBits returns a bit length bound of X = Π p_i^σ_i: the bit length of D
-// = Π_i D_i, which exceeds X_max = Π p_i^(K−1).
-func (q *Query) XBits() uint { return q.xBits }
 
 // Prediction returns the prediction to submit. The caller must not modify it.
 func (q *Query) Prediction() *loss.Rat { return q.pred }
@@ -242,7 +235,7 @@ func (q *Query) Decode(score *big.Float, opts Options) (*decode.Result, error) {
 	// Y = D·e^t with e^t correctly rounded to wp bits: relative error
 	// below 2^-wp. wp = P + 8 keeps the verification slack far inside the
 	// rounding window of the score.
-	wp := max(p, q.xBits) + 8
+	wp := max(p, uint(q.den.BitLen())) + 8
 	ex, err := q.consts.Exp(new(big.Float).SetPrec(wp), t)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", decode.ErrInconsistent, err)
@@ -258,7 +251,7 @@ func (q *Query) Decode(score *big.Float, opts Options) (*decode.Result, error) {
 	if x.Sign() <= 0 {
 		return nil, fmt.Errorf("%w: decoded integer %v", decode.ErrInconsistent, x.Sign())
 	}
-	q.treeOnce.Do(func() { q.tree = primes.NewPowerTree(q.Primes, int(q.maxExp)) })
+	q.treeOnce.Do(func() { q.tree = primes.NewPowerTree(q.Primes, q.K-1) })
 	labels, err := q.tree.Multiplicities(x)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", decode.ErrInconsistent, err)
@@ -312,19 +305,14 @@ func verifyExp(x, v *big.Int, s int, wp uint, score *big.Float, p uint, n int) (
 	nf := func() *big.Float { return new(big.Float).SetPrec(hp) }
 	// For s < 0 all quantities are scaled by 2^-s (Ŷ becomes v), which
 	// leaves the ratios unchanged.
-	var a, yh *big.Float
+	xs, ys := x, v
 	if s < 0 {
-		xs := new(big.Int).Lsh(x, uint(-s))
-		d := new(big.Int).Sub(xs, v)
-		d.Abs(d)
-		a = nf().SetInt(d)
-		yh = nf().SetInt(v)
+		xs = new(big.Int).Lsh(x, uint(-s))
 	} else {
-		d := new(big.Int).Sub(x, new(big.Int).Lsh(v, uint(s)))
-		d.Abs(d)
-		a = nf().SetInt(d)
-		yh = nf().SetInt(new(big.Int).Lsh(v, uint(s)))
+		ys = new(big.Int).Lsh(v, uint(s))
 	}
+	d := new(big.Int).Sub(xs, ys)
+	a, yh := nf().SetInt(d.Abs(d)), nf().SetInt(ys)
 	e := nf().SetMantExp(yh, 1-int(wp))
 	// W = N·u/2, u = 2^(exp(ℓ̂) − p), the half-width of ℓ̂'s rounding
 	// interval above it. If ℓ̂ is a power of two the floats below it are

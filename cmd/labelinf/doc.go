@@ -146,7 +146,7 @@
 // the dry run decodes whole) is shown as the bound onward. Above the
 // table: the information floor N·log2(K)/(bits in one score), once, and
 // the floors of any block code (for a score rounded to decimals, the
-// variance bound on distinct rounding steps, decode.RoundedBlockMax).
+// variance bound on distinct rounding steps, decode.FloorMulti).
 // Below it: each attack's note, an error shared by several attacks once
 // with their names, and one verdict line: auto's pick, its figure and
 // bound, and the floor. -check counts the final check query. N (-n,
