@@ -1,14 +1,13 @@
 package apa
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/ALTree/bigfloat"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // refLn2 returns ln 2 truncated to n fraction bits, as an integer, by the
@@ -54,11 +53,19 @@ func TestLn2AndEAgainstIndependentSeries(t *testing.T) {
 			wantLn2 := new(big.Float).SetPrec(prec).SetMode(mode).Set(ln2)
 			wantE := new(big.Float).SetPrec(prec).SetMode(mode).Set(e)
 			got, err := Log(new(big.Float).SetPrec(prec).SetMode(mode), big.NewFloat(2))
-			require.NoError(t, err)
-			assert.Equal(t, 0, got.Cmp(wantLn2), "Log(2) at prec %d mode %v", prec, mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Cmp(wantLn2) != 0 {
+				t.Errorf("Log(2) at prec %d mode %v", prec, mode)
+			}
 			got, err = Exp(new(big.Float).SetPrec(prec).SetMode(mode), big.NewFloat(1))
-			require.NoError(t, err)
-			assert.Equal(t, 0, got.Cmp(wantE), "Exp(1) at prec %d mode %v", prec, mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Cmp(wantE) != 0 {
+				t.Errorf("Exp(1) at prec %d mode %v", prec, mode)
+			}
 		}
 	}
 }
@@ -79,7 +86,9 @@ func TestConstantsMatchReferences(t *testing.T) {
 		pi.float(&p)
 		diff := new(big.Float).SetPrec(prec+64).Sub(&p, gl)
 		diff.Abs(diff)
-		assert.True(t, diff.MantExp(nil) < -prec+4, "π error exponent %d", diff.MantExp(nil))
+		if !(diff.MantExp(nil) < -prec+4) {
+			t.Errorf("π error exponent %d", diff.MantExp(nil))
+		}
 	}
 }
 
@@ -138,14 +147,22 @@ func TestAgainstBigfloat(t *testing.T) {
 			ref := bigfloat.Log(new(big.Float).SetPrec(prec + 100).Set(ax))
 			want := new(big.Float).SetPrec(prec).Set(ref)
 			got, err := Log(new(big.Float).SetPrec(prec), ax)
-			require.NoError(t, err)
-			assert.Equal(t, want.String(), got.String(), "Log(%v) prec %d", ax, prec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := got.String(), want.String(); got != want {
+				t.Errorf("Log(%v) prec %d: got %v, want %v", ax, prec, got, want)
+			}
 			if math.Abs(float64(x.MantExp(nil))) < 8 {
 				ref = bigfloat.Exp(new(big.Float).SetPrec(prec + 100).Set(x))
 				want = new(big.Float).SetPrec(prec).Set(ref)
 				got, err = Exp(new(big.Float).SetPrec(prec), x)
-				require.NoError(t, err)
-				assert.Equal(t, 0, want.Cmp(got), "Exp(%v) prec %d: got %v want %v", x, prec, got, want)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want.Cmp(got) != 0 {
+					t.Errorf("Exp(%v) prec %d: got %v want %v", x, prec, got, want)
+				}
 			}
 		}
 	}
@@ -164,17 +181,29 @@ func TestFloat64(t *testing.T) {
 		bx := big.NewFloat(x)
 		check := func(name string, f func(z, x *big.Float) (*big.Float, error), ref float64) {
 			lo, err := f(new(big.Float).SetPrec(53).SetMode(big.ToNegativeInf), bx)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			hi, err := f(new(big.Float).SetPrec(53).SetMode(big.ToPositiveInf), bx)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			ne, err := f(new(big.Float).SetPrec(53), bx)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			l, _ := lo.Float64()
 			h, _ := hi.Float64()
 			n, _ := ne.Float64()
-			assert.True(t, l < h && math.Nextafter(l, math.Inf(1)) == h, "%s(%v): down %v up %v not adjacent", name, x, l, h)
-			assert.True(t, n == l || n == h, "%s(%v) nearest %v not in {%v, %v}", name, x, n, l, h)
-			assert.True(t, ref >= math.Nextafter(l, math.Inf(-1)) && ref <= math.Nextafter(h, math.Inf(1)), "%s(%v) = %v far from libm %v", name, x, n, ref)
+			if !(l < h && math.Nextafter(l, math.Inf(1)) == h) {
+				t.Errorf("%s(%v): down %v up %v not adjacent", name, x, l, h)
+			}
+			if !(n == l || n == h) {
+				t.Errorf("%s(%v) nearest %v not in {%v, %v}", name, x, n, l, h)
+			}
+			if !(ref >= math.Nextafter(l, math.Inf(-1)) && ref <= math.Nextafter(h, math.Inf(1))) {
+				t.Errorf("%s(%v) = %v far from libm %v", name, x, n, ref)
+			}
 		}
 		check("Log", Log, math.Log(x))
 		check("Log1p", Log1p, math.Log1p(x))
@@ -191,13 +220,19 @@ func TestExpLogRoundTrip(t *testing.T) {
 		for i := 0; i < 6; i++ {
 			x := randFloat(r, prec, -5, 30)
 			l, err := Log(new(big.Float).SetPrec(prec+20), x)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			y, err := Exp(new(big.Float).SetPrec(prec), l)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			d := new(big.Float).Sub(y, x)
 			d.Abs(d)
 			ulp := new(big.Float).SetMantExp(big.NewFloat(1), x.MantExp(nil)-int(prec))
-			assert.True(t, d.Cmp(ulp) <= 0, "exp(log x) − x = %v > 1 ulp at prec %d", d, prec)
+			if !(d.Cmp(ulp) <= 0) {
+				t.Errorf("exp(log x) − x = %v > 1 ulp at prec %d", d, prec)
+			}
 		}
 	}
 }
@@ -209,9 +244,13 @@ func TestMonotone(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		for name, f := range map[string]func(z, x *big.Float) (*big.Float, error){"Log": Log, "Exp": Exp, "Log1p": Log1p, "Softplus": Softplus} {
 			y, err := f(new(big.Float).SetPrec(180), x)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if p := prev[name]; p != nil {
-				assert.True(t, p.Cmp(y) <= 0, "%s not monotone at %v", name, x)
+				if !(p.Cmp(y) <= 0) {
+					t.Errorf("%s not monotone at %v", name, x)
+				}
 			}
 			prev[name] = y
 		}
@@ -227,9 +266,13 @@ func TestNearOneAndTiny(t *testing.T) {
 	tt := new(big.Float).SetMantExp(big.NewFloat(1), -1000)
 	x := new(big.Float).SetPrec(1100).Add(big.NewFloat(1), tt)
 	a, err := Log(new(big.Float).SetPrec(prec), x)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := Log1p(new(big.Float).SetPrec(prec), tt)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := new(big.Float).SetPrec(prec + 64).Set(tt)
 	t2 := new(big.Float).SetPrec(prec+64).Mul(tt, tt)
 	s.Sub(s, t2.Quo(t2, big.NewFloat(2)))
@@ -237,57 +280,111 @@ func TestNearOneAndTiny(t *testing.T) {
 	t3.Mul(t3, tt)
 	s.Add(s, t3.Quo(t3, big.NewFloat(3)))
 	want := new(big.Float).SetPrec(prec).Set(s)
-	assert.Equal(t, 0, a.Cmp(want), "Log(1+2^-1000)")
-	assert.Equal(t, 0, b.Cmp(want), "Log1p(2^-1000)")
+	if a.Cmp(want) != 0 {
+		t.Error("Log(1+2^-1000)")
+	}
+	if b.Cmp(want) != 0 {
+		t.Error("Log1p(2^-1000)")
+	}
 
 	// Log1p of 2^-10^6 at 53 bits must not form 1+x exactly.
 	tiny := new(big.Float).SetMantExp(big.NewFloat(1), -1000000)
 	c, err := Log1p(new(big.Float).SetPrec(53), tiny)
-	require.NoError(t, err)
-	assert.Equal(t, big.Above, c.Acc(), "ln(1+x) < x, so x is above")
-	assert.Equal(t, 0, c.Cmp(tiny))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Acc(); got != big.Above {
+		t.Errorf("ln(1+x) < x, so x is above: got %v, want %v", got, big.Above)
+	}
+	if c.Cmp(tiny) != 0 {
+		t.Errorf("%v, want %v", c, tiny)
+	}
 
 	// Softplus far out on both sides.
 	big1 := big.NewFloat(1e6)
 	sp, err := Softplus(new(big.Float).SetPrec(53), big1)
-	require.NoError(t, err)
-	assert.Equal(t, 0, sp.Cmp(big1))
-	assert.Equal(t, big.Below, sp.Acc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Cmp(big1) != 0 {
+		t.Errorf("%v, want %v", sp, big1)
+	}
+	if got := sp.Acc(); got != big.Below {
+		t.Errorf("sp.Acc() = %v, want %v", got, big.Below)
+	}
 	sp, err = Softplus(new(big.Float).SetPrec(53), big.NewFloat(-1000))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ex, err := Exp(new(big.Float).SetPrec(53), big.NewFloat(-1000))
-	require.NoError(t, err)
-	assert.Equal(t, 0, sp.Cmp(ex), "Softplus(-1000) = %v, Exp(-1000) = %v", sp, ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Cmp(ex) != 0 {
+		t.Errorf("Softplus(-1000) = %v, Exp(-1000) = %v", sp, ex)
+	}
 }
 
 func TestSpecialCases(t *testing.T) {
 	z := new(big.Float).SetPrec(53)
 	_, err := Log(z, big.NewFloat(-1))
-	assert.ErrorIs(t, err, ErrDomain)
+	if !errors.Is(err, ErrDomain) {
+		t.Errorf("error %v, want %v", err, ErrDomain)
+	}
 	r, err := Log(z, big.NewFloat(0))
-	require.NoError(t, err)
-	assert.True(t, r.IsInf() && r.Sign() < 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(r.IsInf() && r.Sign() < 0) {
+		t.Errorf("Log(0) = %v, want -Inf", r)
+	}
 	r, err = Log(z, big.NewFloat(1))
-	require.NoError(t, err)
-	assert.Equal(t, 0, r.Sign())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Sign() != 0 {
+		t.Errorf("Log(1) = %v, want 0", r)
+	}
 	r, err = Exp(z, big.NewFloat(0))
-	require.NoError(t, err)
-	assert.Equal(t, 0, r.Cmp(big.NewFloat(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Cmp(big.NewFloat(1)) != 0 {
+		t.Errorf("Exp(0) = %v, want 1", r)
+	}
 	r, err = Exp(z, big.NewFloat(2e9))
-	assert.ErrorIs(t, err, ErrRange)
-	assert.True(t, r.IsInf())
+	if !errors.Is(err, ErrRange) {
+		t.Errorf("error %v, want %v", err, ErrRange)
+	}
+	if !r.IsInf() {
+		t.Errorf("Exp(2e9) = %v, want +Inf", r)
+	}
 	r, err = Exp(z, big.NewFloat(-2e9))
-	assert.ErrorIs(t, err, ErrRange)
-	assert.Equal(t, 0, r.Sign())
+	if !errors.Is(err, ErrRange) {
+		t.Errorf("error %v, want %v", err, ErrRange)
+	}
+	if r.Sign() != 0 {
+		t.Errorf("Exp(-2e9) = %v, want 0", r)
+	}
 	_, err = Log1p(z, big.NewFloat(-2))
-	assert.ErrorIs(t, err, ErrDomain)
+	if !errors.Is(err, ErrDomain) {
+		t.Errorf("error %v, want %v", err, ErrDomain)
+	}
 	r, err = Log1p(z, big.NewFloat(-1))
-	require.NoError(t, err)
-	assert.True(t, r.IsInf())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.IsInf() {
+		t.Errorf("Log1p(-1) = %v, want -Inf", r)
+	}
 	_, err = Log(new(big.Float), new(big.Float))
-	assert.ErrorIs(t, err, ErrPrec)
+	if !errors.Is(err, ErrPrec) {
+		t.Errorf("error %v, want %v", err, ErrPrec)
+	}
 	_, err = LogRatio(z, big.NewInt(0), big.NewInt(1), 1)
-	assert.ErrorIs(t, err, ErrDomain)
+	if !errors.Is(err, ErrDomain) {
+		t.Errorf("error %v, want %v", err, ErrDomain)
+	}
 }
 
 func TestLogRatio(t *testing.T) {
@@ -304,23 +401,35 @@ func TestLogRatio(t *testing.T) {
 			num, den := randInt(n), randInt(n+uint(r.IntN(20)))
 			const prec = 200
 			got, err := LogRatio(new(big.Float).SetPrec(prec), num, den, d)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			hp := uint(prec + 100)
 			a, err := Log(new(big.Float).SetPrec(hp), new(big.Float).SetInt(num))
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			b, err := Log(new(big.Float).SetPrec(hp), new(big.Float).SetInt(den))
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			a.Sub(a, b)
 			a.Quo(a, new(big.Float).SetUint64(d))
 			want := new(big.Float).SetPrec(prec).Set(a)
-			assert.Equal(t, 0, got.Cmp(want), "LogRatio(%d bits, d=%d) = %v; want %v", n, d, got, want)
+			if got.Cmp(want) != 0 {
+				t.Errorf("LogRatio(%d bits, d=%d) = %v; want %v", n, d, got, want)
+			}
 		}
 	}
 	// num close to den: cancellation.
 	den := new(big.Int).Lsh(big.NewInt(1), 3000)
 	num := new(big.Int).Add(den, big.NewInt(1))
 	got, err := LogRatio(new(big.Float).SetPrec(64), num, den, 1)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := new(big.Float).SetPrec(64).SetMantExp(big.NewFloat(1), -3000)
-	assert.Equal(t, 0, got.Cmp(want), "LogRatio(2^3000+1, 2^3000) = %v", got)
+	if got.Cmp(want) != 0 {
+		t.Errorf("LogRatio(2^3000+1, 2^3000) = %v", got)
+	}
 }

@@ -4,9 +4,6 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestErrorBounds checks the error bounds that Ziv's loop relies on: the
@@ -38,7 +35,9 @@ func TestErrorBounds(t *testing.T) {
 			// |d| < 2^(e−1), and the reference's own error is far below
 			// 2^(e−1), so |y − ln x| < 2^e.
 			if d.m.Sign() != 0 {
-				assert.Less(t, d.top(), e, "logAGM wp=%d case %d: error 2^%d, bound 2^%d", wp, i, d.top(), e)
+				if !(d.top() < e) {
+					t.Errorf("logAGM wp=%d case %d: error 2^%d, bound 2^%d", wp, i, d.top(), e)
+				}
 			}
 			// Exp: relative bound, on |x| ≤ 40.
 			x.setBig(xb.SetMantExp(xb, -xb.MantExp(nil)+r.IntN(6)))
@@ -46,12 +45,16 @@ func TestErrorBounds(t *testing.T) {
 				x.m.Neg(&x.m)
 			}
 			e, ok := expNewton(&y, &x, wp, &c)
-			assert.True(t, ok)
+			if !ok {
+				t.Errorf("expNewton wp=%d case %d: not converged", wp, i)
+			}
 			expNewton(&ref, &x, 2*wp+64, &c)
 			d.sub(&y, &ref, 0)
 			// |d|/|ref| < 2^(top(d) − top(ref) + 1) must stay below 2^(e−1).
 			if d.m.Sign() != 0 {
-				assert.Less(t, d.top()-ref.top()+1, e, "expNewton wp=%d case %d: relative error over 2^%d", wp, i, e)
+				if !(d.top()-ref.top()+1 < e) {
+					t.Errorf("expNewton wp=%d case %d: relative error over 2^%d", wp, i, e)
+				}
 			}
 		}
 	}
@@ -72,17 +75,29 @@ func TestLongInputShortOutput(t *testing.T) {
 		for _, prec := range []uint{53, 300} {
 			wide := new(big.Float).SetPrec(600)
 			_, err := Exp(wide, x)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			got := new(big.Float).SetPrec(prec)
 			_, err = Exp(got, x)
-			require.NoError(t, err)
-			assert.Equal(t, 0, got.Cmp(new(big.Float).SetPrec(prec).Set(wide)), "Exp case %d at %d bits", i, prec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Cmp(new(big.Float).SetPrec(prec).Set(wide)) != 0 {
+				t.Errorf("Exp case %d at %d bits", i, prec)
+			}
 			ax := new(big.Float).Abs(x)
 			_, err = Log(wide, ax)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			_, err = Log(got, ax)
-			require.NoError(t, err)
-			assert.Equal(t, 0, got.Cmp(new(big.Float).SetPrec(prec).Set(wide)), "Log case %d at %d bits", i, prec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Cmp(new(big.Float).SetPrec(prec).Set(wide)) != 0 {
+				t.Errorf("Log case %d at %d bits", i, prec)
+			}
 		}
 	}
 }
@@ -104,13 +119,19 @@ func TestSqrtRecipBounds(t *testing.T) {
 			x.setBig(xb)
 			want := new(big.Float).SetPrec(2*wp + 64).Sqrt(xb)
 			z.sqrt(&x, wp)
-			assert.LessOrEqual(t, relErr(&z, want), 6-int(wp), "sqrt wp=%d case %d", wp, i)
+			if !(relErr(&z, want) <= 6-int(wp)) {
+				t.Errorf("sqrt wp=%d case %d", wp, i)
+			}
 			z.rsqrt(&x, wp)
 			want.Quo(new(big.Float).SetPrec(2*wp+64).SetInt64(1), want)
-			assert.LessOrEqual(t, relErr(&z, want), 4-int(wp), "rsqrt wp=%d case %d", wp, i)
+			if !(relErr(&z, want) <= 4-int(wp)) {
+				t.Errorf("rsqrt wp=%d case %d", wp, i)
+			}
 			z.recip(&x, wp)
 			want.Quo(new(big.Float).SetPrec(2*wp+64).SetInt64(1), xb)
-			assert.LessOrEqual(t, relErr(&z, want), 4-int(wp), "recip wp=%d case %d", wp, i)
+			if !(relErr(&z, want) <= 4-int(wp)) {
+				t.Errorf("recip wp=%d case %d", wp, i)
+			}
 		}
 	}
 }
@@ -133,7 +154,9 @@ func TestSqrtPairSquare(t *testing.T) {
 			want.mulExact(&s, &s)
 			var d xf
 			d.sub(&sq, &want, 0)
-			assert.Equal(t, 0, d.sign(), "sqrtPair n=%d case %d: s² is not s·s", n, i)
+			if d.sign() != 0 {
+				t.Errorf("sqrtPair n=%d case %d: s² is not s·s", n, i)
+			}
 		}
 	}
 }
@@ -145,7 +168,9 @@ func TestKSeries(t *testing.T) {
 		c := new(big.Rat).SetFrac(new(big.Int).Binomial(2*j, j), new(big.Int).Lsh(big.NewInt(1), uint(2*j)))
 		c.Mul(c, c)
 		got := new(big.Rat).SetFrac(big.NewInt(kSeries[j].num), new(big.Int).Lsh(big.NewInt(1), uint(kSeries[j].shift)))
-		assert.Equal(t, 0, got.Cmp(c), "c_%d = %v, want %v", j, got, c)
+		if got.Cmp(c) != 0 {
+			t.Errorf("c_%d = %v, want %v", j, got, c)
+		}
 	}
 }
 
@@ -167,10 +192,14 @@ func TestSqResidue(t *testing.T) {
 			var sc rootScratch
 			s.sqrtPair(&y, &sq, &x, h, &sc, 0)
 			want.sub(&x, &sq, 0)
-			require.True(t, got.sqResidue(&x, &s, h, &pow), "h=%d case %d: rejected", h, i)
+			if !got.sqResidue(&x, &s, h, &pow) {
+				t.Fatalf("h=%d case %d: rejected", h, i)
+			}
 			var d xf
 			d.sub(&got, &want, 0)
-			assert.Equal(t, 0, d.sign(), "h=%d case %d: wrapped residue differs", h, i)
+			if d.sign() != 0 {
+				t.Errorf("h=%d case %d: wrapped residue differs", h, i)
+			}
 		}
 	}
 	if testing.Short() {
@@ -182,7 +211,9 @@ func TestSqResidue(t *testing.T) {
 		x.setBig(xb)
 		z.sqrt(&x, wp)
 		want := new(big.Float).SetPrec(2*wp + 64).Sqrt(xb)
-		assert.LessOrEqual(t, relErr(&z, want), 6-int(wp), "sqrt wp=%d", wp)
+		if !(relErr(&z, want) <= 6-int(wp)) {
+			t.Errorf("sqrt wp=%d", wp)
+		}
 	}
 }
 
@@ -229,10 +260,14 @@ func TestSubMulWrap(t *testing.T) {
 			}
 			c.add(&c, &d, 0)
 			want.set(&d)
-			require.True(t, got.subMulWrap(&c, &a, &b, k, d.top()+1, &pow), "n=%d case %d: rejected", n, i)
+			if !got.subMulWrap(&c, &a, &b, k, d.top()+1, &pow) {
+				t.Fatalf("n=%d case %d: rejected", n, i)
+			}
 			var diff xf
 			diff.sub(&got, &want, 0)
-			assert.Equal(t, 0, diff.sign(), "n=%d case %d: c − a·b differs", n, i)
+			if diff.sign() != 0 {
+				t.Errorf("n=%d case %d: c − a·b differs", n, i)
+			}
 		}
 	}
 }

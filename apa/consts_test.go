@@ -4,9 +4,6 @@ import (
 	"math/big"
 	"sync"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestConstsConcurrent calls the methods of one Consts from many
@@ -35,7 +32,9 @@ func TestConstsConcurrent(t *testing.T) {
 	for i, f := range fns {
 		for j, p := range precs {
 			w, err := f.plain(new(big.Float).SetPrec(p), x)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			want[[2]int{i, j}] = w
 		}
 	}
@@ -45,8 +44,10 @@ func TestConstsConcurrent(t *testing.T) {
 			for k := range len(fns) * len(precs) {
 				i, j := (g+k)%len(fns), (g*7+k)%len(precs)
 				got, err := fns[i].cached(new(big.Float).SetPrec(precs[j]), x)
-				if assert.NoError(t, err) {
-					assert.Equal(t, 0, got.Cmp(want[[2]int{i, j}]), "Consts.%s at %d bits from goroutine %d", fns[i].name, precs[j], g)
+				if err != nil {
+					t.Errorf("Consts.%s at %d bits from goroutine %d: %v", fns[i].name, precs[j], g, err)
+				} else if got.Cmp(want[[2]int{i, j}]) != 0 {
+					t.Errorf("Consts.%s at %d bits from goroutine %d", fns[i].name, precs[j], g)
 				}
 			}
 		})
@@ -55,9 +56,17 @@ func TestConstsConcurrent(t *testing.T) {
 	// LogRatio through the same cache.
 	num, den := big.NewInt(123456789), big.NewInt(987654321)
 	w, err := LogRatio(new(big.Float).SetPrec(2000), num, den, 7)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, err := c.LogRatio(new(big.Float).SetPrec(2000), num, den, 7)
-	require.NoError(t, err)
-	assert.Equal(t, 0, got.Cmp(w), "Consts.LogRatio")
-	assert.GreaterOrEqual(t, c.piPrec, uint(5000), "the cache holds π at the highest precision asked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Cmp(w) != 0 {
+		t.Error("Consts.LogRatio")
+	}
+	if !(c.piPrec >= uint(5000)) {
+		t.Errorf("the cache holds π at the highest precision asked: %v < %v", c.piPrec, uint(5000))
+	}
 }

@@ -2,13 +2,11 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/labelinf/labelinf/precision"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/labelinf/labelinf/fpa"
 )
@@ -24,13 +22,19 @@ func TestLargestRobustN(t *testing.T) {
 		want  int
 	}{{false, 0.01, 12}, {false, 1, 6}, {false, 1e-4, 18}} {
 		got, err := precision.LargestRobustN(context.Background(), fpa.Binary64, tt.logit, tt.tau, 64, 7)
-		require.NoError(t, err)
-		assert.Equal(t, tt.want, got, "precision.LargestRobustN(binary64, logit=%v, τ=%g)", tt.logit, tt.tau)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("precision.LargestRobustN(binary64, logit=%v, τ=%g): got %v, want %v", tt.logit, tt.tau, got, tt.want)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := precision.LargestRobustN(ctx, fpa.Binary64, false, 1, 64, 7)
-	assert.ErrorIs(t, err, context.Canceled)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want %v", err, context.Canceled)
+	}
 }
 
 // BenchmarkLargestN finds, per format, encoding and τ, the largest N that

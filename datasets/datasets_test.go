@@ -15,9 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite data/imdb_like.labels from its seed")
@@ -50,26 +47,34 @@ var wantMD5 = map[string]string{
 
 func TestChecksums(t *testing.T) {
 	var got []string
-	require.NoError(t, fs.WalkDir(FS(), ".", func(path string, d fs.DirEntry, err error) error {
+	if err := fs.WalkDir(FS(), ".", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			got = append(got, path)
 		}
 		return err
-	}))
+	}); err != nil {
+		t.Fatal(err)
+	}
 	want := make([]string, 0, len(wantMD5))
 	for name := range wantMD5 {
 		want = append(want, name)
 	}
 	slices.Sort(want)
-	assert.Equal(t, want, got, "embedded files")
+	if !slices.Equal(got, want) {
+		t.Errorf("embedded files: got %v, want %v", got, want)
+	}
 	for name, sum := range wantMD5 {
 		if sum == "-" {
 			continue
 		}
 		b, err := ReadFile(name)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		h := md5.Sum(b)
-		assert.Equal(t, sum, hex.EncodeToString(h[:]), "md5 of %s", name)
+		if got := hex.EncodeToString(h[:]); got != sum {
+			t.Errorf("md5 of %s: got %v, want %v", name, got, sum)
+		}
 	}
 }
 
@@ -97,20 +102,30 @@ func TestLabelsMatchCSV(t *testing.T) {
 	for _, d := range List() {
 		t.Run(d.Name, func(t *testing.T) {
 			y, err := Labels(d.Name)
-			require.NoError(t, err)
-			assert.Len(t, y, d.Rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(y) != d.Rows {
+				t.Errorf("len %d, want %d", len(y), d.Rows)
+			}
 			counts := make([]int, d.K())
 			for _, v := range y {
 				counts[v]++
 			}
-			assert.Equal(t, d.Counts, counts, "class counts of %s.labels", d.Name)
+			if !slices.Equal(counts, d.Counts) {
+				t.Errorf("class counts of %s.labels: got %v, want %v", d.Name, counts, d.Counts)
+			}
 			if !d.CSV {
 				return
 			}
 			lc, ok := labelColumn[d.Name]
-			require.True(t, ok)
+			if !ok {
+				t.Fatal("ok is false")
+			}
 			f, err := Open(d.Name + ".csv")
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			defer f.Close()
 			cr := csv.NewReader(f)
 			cr.FieldsPerRecord = -1
@@ -121,7 +136,9 @@ func TestLabelsMatchCSV(t *testing.T) {
 				if err == io.EOF {
 					break
 				}
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				if line <= lc.skip {
 					continue
 				}
@@ -129,12 +146,18 @@ func TestLabelsMatchCSV(t *testing.T) {
 				if j < 0 {
 					j = len(rec) - 1
 				}
-				require.Less(t, j, len(rec), "%s.csv:%d", d.Name, line)
+				if !(j < len(rec)) {
+					t.Fatalf("%s.csv:%d", d.Name, line)
+				}
 				v, ok := lc.label[rec[j]]
-				require.True(t, ok, "%s.csv:%d: label %q", d.Name, line, rec[j])
+				if !ok {
+					t.Fatalf("%s.csv:%d: label %q", d.Name, line, rec[j])
+				}
 				fromCSV = append(fromCSV, v)
 			}
-			assert.Equal(t, y, fromCSV, "%s.labels against %s.csv", d.Name, d.Name)
+			if !slices.Equal(fromCSV, y) {
+				t.Errorf("%s.labels differs from %s.csv", d.Name, d.Name)
+			}
 		})
 	}
 }
@@ -143,31 +166,49 @@ func TestLabelsMatchCSV(t *testing.T) {
 // each row of titanic_table.csv Freq times, in table order.
 func TestTitanicExpansion(t *testing.T) {
 	tab, err := ReadFile("titanic_table.csv")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	recs, err := csv.NewReader(bytes.NewReader(tab)).ReadAll()
-	require.NoError(t, err)
-	require.Equal(t, []string{"Class", "Sex", "Age", "Survived", "Freq"}, recs[0])
-	require.Len(t, recs, 33)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Class", "Sex", "Age", "Survived", "Freq"}; !slices.Equal(recs[0], want) {
+		t.Fatalf("recs[0] = %v, want %v", recs[0], want)
+	}
+	if len(recs) != 33 {
+		t.Fatalf("len %d, want %d", len(recs), 33)
+	}
 	var want bytes.Buffer
 	want.WriteString(`"Class","Sex","Age","Survived"` + "\n")
 	rows := 0
 	for _, r := range recs[1:] {
 		n, err := strconv.Atoi(r[4])
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for range n {
 			want.WriteString(`"` + strings.Join(r[:4], `","`) + `"` + "\n")
 		}
 		rows += n
 	}
-	assert.Equal(t, 2201, rows)
+	if rows != 2201 {
+		t.Errorf("rows = %v, want %v", rows, 2201)
+	}
 	got, err := ReadFile("titanic.csv")
-	require.NoError(t, err)
-	assert.Equal(t, want.String(), string(got))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want.String() {
+		t.Error("titanic.csv as read differs from the records written")
+	}
 }
 
 func TestIMDBLike(t *testing.T) {
 	y := IMDBLike()
-	require.Len(t, y, IMDBLikeN)
+	if len(y) != IMDBLikeN {
+		t.Fatalf("len %d, want %d", len(y), IMDBLikeN)
+	}
 	ones := 0
 	firstHalf := 0
 	for i, v := range y {
@@ -176,22 +217,36 @@ func TestIMDBLike(t *testing.T) {
 			firstHalf += v
 		}
 	}
-	assert.Equal(t, IMDBLikeN/2, ones, "exactly half ones, by construction")
+	if want := IMDBLikeN / 2; ones != want {
+		t.Errorf("exactly half ones, by construction: got %v, want %v", ones, want)
+	}
 	// A shuffle, not the initial order: the first half holds about a
 	// quarter of N ones (hypergeometric, sd ≈ 40); 6 sd either side.
-	assert.InDelta(t, IMDBLikeN/4, firstHalf, 240, "ones in the first half")
+	if d := firstHalf - IMDBLikeN/4; d < -240 || d > 240 {
+		t.Errorf("ones in the first half: got %v, want %v within %v", firstHalf, IMDBLikeN/4, 240)
+	}
 	b := formatLabels(y)
 	if *update {
-		require.NoError(t, os.WriteFile(filepath.Join("data", IMDBLikeName+".labels"), b, 0o644))
+		if err := os.WriteFile(filepath.Join("data", IMDBLikeName+".labels"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		t.Logf("wrote data/%s.labels; rebuild to embed it", IMDBLikeName)
 		return
 	}
 	got, err := ReadFile(IMDBLikeName + ".labels")
-	require.NoError(t, err)
-	assert.True(t, bytes.Equal(b, got), "imdb_like.labels does not regenerate from its seed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, got) {
+		t.Error("imdb_like.labels does not regenerate from its seed")
+	}
 	// Another seed gives another labeling (the seed is what fixes it).
-	assert.Equal(t, y, shuffledHalves(IMDBLikeN, 2011, 25000), "the seed the doc states")
-	assert.NotEqual(t, y, shuffledHalves(IMDBLikeN, 2011, 25001))
+	if got := shuffledHalves(IMDBLikeN, 2011, 25000); !slices.Equal(got, y) {
+		t.Error("the seed the doc states gives another labeling")
+	}
+	if slices.Equal(y, shuffledHalves(IMDBLikeN, 2011, 25001)) {
+		t.Error("seeds 25000 and 25001 give the same labeling")
+	}
 }
 
 // fixedSource returns a fixed sequence of words.
@@ -206,20 +261,34 @@ func (s *fixedSource) Uint64() uint64 {
 func TestUniform(t *testing.T) {
 	// m = 3: 2^64 mod 3 = 1, so x = 0 (low word 0 < 1) is rejected and the
 	// next word is used; x = 2^63 gives ⌊3·2^63 / 2^64⌋ = 1.
-	assert.Equal(t, uint64(1), uniform(&fixedSource{[]uint64{0, 1 << 63}}, 3))
-	assert.Equal(t, uint64(2), uniform(&fixedSource{[]uint64{math.MaxUint64}}, 3))
-	assert.Equal(t, uint64(0), uniform(&fixedSource{[]uint64{12345}}, 1))
+	if got, want := uniform(&fixedSource{[]uint64{0, 1 << 63}}, 3), uint64(1); got != want {
+		t.Errorf("uniform(&fixedSource{[]uint64{0, 1 << 63}}, 3) = %v, want %v", got, want)
+	}
+	if got, want := uniform(&fixedSource{[]uint64{math.MaxUint64}}, 3), uint64(2); got != want {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got, want := uniform(&fixedSource{[]uint64{12345}}, 1), uint64(0); got != want {
+		t.Errorf("uniform(&fixedSource{[]uint64{12345}}, 1) = %v, want %v", got, want)
+	}
 	// m a power of two: never rejects, takes the top bits.
-	assert.Equal(t, uint64(5), uniform(&fixedSource{[]uint64{5 << 61}}, 8))
+	if got, want := uniform(&fixedSource{[]uint64{5 << 61}}, 8), uint64(5); got != want {
+		t.Errorf("uniform(&fixedSource{[]uint64{5 << 61}}, 8) = %v, want %v", got, want)
+	}
 }
 
 func TestErrors(t *testing.T) {
 	_, err := Labels("imdb")
-	assert.ErrorContains(t, err, `datasets: no data set "imdb" (have adult_train,`)
+	if err == nil || !strings.Contains(err.Error(), `datasets: no data set "imdb" (have adult_train,`) {
+		t.Errorf("error %v, want one containing %q", err, `datasets: no data set "imdb" (have adult_train,`)
+	}
 	_, err = Open("nope.csv")
-	assert.ErrorContains(t, err, `no embedded file "nope.csv"`)
+	if err == nil || !strings.Contains(err.Error(), `no embedded file "nope.csv"`) {
+		t.Errorf("error %v, want one containing %q", err, `no embedded file "nope.csv"`)
+	}
 	_, err = ReadFile("../go.mod")
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	for _, tt := range []struct{ in, want string }{
 		{"0\n1\n2\n", "f:3: \"2\" is not a class index in [0, 2)"},
 		{"0\nx\n", "f:2"},
@@ -228,9 +297,15 @@ func TestErrors(t *testing.T) {
 		{"", "no labels"},
 	} {
 		_, err := ParseLabels([]byte(tt.in), "f", 2)
-		assert.ErrorContains(t, err, tt.want, "%q", tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: error %v, want one containing %q", tt.in, err, tt.want)
+		}
 	}
 	y, err := ParseLabels([]byte(" 1\r\n0"), "f", 2)
-	require.NoError(t, err)
-	assert.Equal(t, []int{1, 0}, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{1, 0}; !slices.Equal(y, want) {
+		t.Errorf("y = %v, want %v", y, want)
+	}
 }

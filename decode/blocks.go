@@ -95,13 +95,12 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 			gk = a.wmax / math.Pow(float64(a.k), float64(k-1))
 		}
 		idx := a.nextIdx(k)
-		p := &blockPlan{read: decodeDigits, g: gk}
-		var err error
-		if p.rows, err = a.digitRows(k, gk); err != nil {
+		rows, err := a.digitRows(k, gk)
+		if err != nil {
 			return nil, err
 		}
-		p.v = increments(p.rows)
-		p.gap = digitGap(p.v)
+		v := increments(rows)
+		p := &blockPlan{read: decodeDigits, g: gk, rows: rows, v: v, gap: digitGap(v)}
 		// Conway–Guy: one or more extra labels when the unit is coarse.
 		if a.k == 2 && a.emu == nil && !neutralKnown && k < kmax && k < maxCG && gk > a.wmax*0x1p-24 {
 			// Conway–Guy can only gain on a coarse unit: at g ≤ wmax·2^−24
@@ -113,8 +112,7 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 				}
 				cp.v = increments(cp.rows)
 				cp.gap = cgGap(cp.v, gk)
-				cidx := a.nextIdx(kc)
-				cp.budget = a.budgetFor(cidx, cp.rows, neutralKnown)
+				cp.budget = a.budgetFor(a.nextIdx(kc), cp.rows, neutralKnown)
 				if cp.gap != nil && gapOK(cp.gap, cp.budget) {
 					return cp, nil
 				}

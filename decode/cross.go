@@ -116,10 +116,7 @@ func (a *multi) setupCross() {
 	}
 	exact := a.emu.ExactLog()
 	if a.k == 2 || exact {
-		a.leader, a.flip, a.follows = make([]int, a.n), make([]uint8, a.n), make([][]int, a.n)
-		for i := range a.leader {
-			a.leader[i] = -1
-		}
+		a.leader, a.flip, a.follows = slices.Repeat([]int{-1}, a.n), make([]uint8, a.n), make([][]int, a.n)
 	}
 	if a.k == 2 {
 		// Partial blocks cost less with ties (K = 2 only).
@@ -132,10 +129,7 @@ func (a *multi) setupCross() {
 	a.exactLog = true
 	if a.k > 2 {
 		// The K-ary code (kties.go): label sets, ties mod K, mixed radix.
-		a.mask, a.neg = make([]uint64, a.n), make([]bool, a.n)
-		for i := range a.mask {
-			a.mask[i] = maskAll(a.k)
-		}
+		a.mask, a.neg = slices.Repeat([]uint64{maskAll(a.k)}, a.n), make([]bool, a.n)
 		a.radixRows = make(map[radixKey]rowInfo)
 		a.fac = a.radix.fac
 		a.emuFactor = a.fac.start

@@ -292,7 +292,7 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 }
 
 // digitTail is the digits of a query, read from the exact residual
-// (Hybrid's decoding, and KBin's): l digits of radices rad (nil: all 2)
+// (Hybrid's decoding, and KBin's): digits of radices rad (nil: all 2)
 // above the unit gd, digit j of place value p_j = g_d·Π_{i<j} rad_i, its
 // value v realized as the increment v·p_j + e_{j,v}, D = Σ_j max_v
 // |e_{j,v}|. A top candidate whose exact residual is r is read as every
@@ -301,8 +301,7 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 // digits whose exact sum lies within b of r is one of them, since its
 // sum is n·g_d plus at most D.
 type digitTail struct {
-	l      int
-	rad    []int
+	rad    []int // len(rad) digits
 	gd     float64
 	nmax   uint64
 	dev    *big.Float // D
@@ -372,7 +371,7 @@ func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
 	if rad == nil {
 		rad = slices.Repeat([]int{2}, len(inc))
 	}
-	d := &digitTail{l: len(inc), rad: rad, gd: gd, nmax: 1, dev: new(big.Float).SetPrec(sumPrec)}
+	d := &digitTail{rad: rad, gd: gd, nmax: 1, dev: new(big.Float).SetPrec(sumPrec)}
 	e := new(big.Float).SetPrec(sumPrec)
 	mx := new(big.Float).SetPrec(sumPrec)
 	place := gd
@@ -394,7 +393,10 @@ func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
 		place *= float64(r)
 	}
 	d.nmax--
-	d.devf = ratUpFloat(d.dev)
+	var acc big.Accuracy
+	if d.devf, acc = d.dev.Float64(); acc == big.Below {
+		d.devf = math.Nextafter(d.devf, math.Inf(1)) // rounded up
+	}
 	d.gdb = new(big.Float).SetPrec(sumPrec).SetFloat64(gd)
 	d.q = new(big.Float).SetPrec(sumPrec)
 	return d
@@ -447,23 +449,13 @@ func (d *digitTail) read(rx *big.Float) (n0, n1 uint64, ok bool) {
 func (d *digitTail) each(n0, n1 uint64, set func(j int, v uint64), f func(n uint64)) {
 	for n := n0; n <= n1; n++ {
 		x := n
-		for j := range d.l {
-			r := uint64(d.rad[j])
-			set(j, x%r)
-			x /= r
+		for j, r := range d.rad {
+			set(j, x%uint64(r))
+			x /= uint64(r)
 		}
 		f(n)
 		if n == n1 {
 			break // n1 may be 2^64 − 1
 		}
 	}
-}
-
-// ratUpFloat returns a float64 at least x (x finite, ≥ 0).
-func ratUpFloat(x *big.Float) float64 {
-	f, acc := x.Float64()
-	if acc == big.Below {
-		f = math.Nextafter(f, math.Inf(1))
-	}
-	return f
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
-	"github.com/stretchr/testify/require"
 )
 
 // tiny is an 8-bit format (4 exponent bits, 3 fraction bits): small enough
@@ -19,7 +18,9 @@ func allValues(t *testing.T, f Format) []*Float {
 	var vs []*Float
 	for b := uint64(0); b < 1<<f.Width(); b++ {
 		x, err := New(f).SetBits(b)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		vs = append(vs, x)
 	}
 	return vs

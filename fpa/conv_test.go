@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestHexMatchesStrconv: Text('x') of binary64 and binary32 values equals
@@ -27,16 +25,24 @@ func TestHexMatchesStrconv(t *testing.T) {
 		case math.IsInf(v, -1):
 			want = "-inf"
 		}
-		require.Equal(t, want, x.Text('x', -1), "Text(%v)", v)
+		if got := x.Text('x', -1); got != want {
+			t.Fatalf("Text(%v): got %v, want %v", v, got, want)
+		}
 		y, err := Parse(want, Binary64, ToNearestEven)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got, _ := y.Float64()
-		require.True(t, sameFloat64(v, got), "Parse(%q) = %v; want %v", want, got, v)
+		if !sameFloat64(v, got) {
+			t.Fatalf("Parse(%q) = %v; want %v", want, got, v)
+		}
 
 		v32 := math.Float32frombits(r.Uint32())
 		x32 := New(Binary32).SetFloat32(v32)
 		if !math.IsNaN(float64(v32)) && !math.IsInf(float64(v32), 0) {
-			require.Equal(t, strconv.FormatFloat(float64(v32), 'x', -1, 32), x32.Text('x', -1))
+			if got, want := x32.Text('x', -1), strconv.FormatFloat(float64(v32), 'x', -1, 32); got != want {
+				t.Fatalf("x32.Text('x', -1) = %v, want %v", got, want)
+			}
 		}
 	}
 }
@@ -58,17 +64,27 @@ func TestParseDecimal(t *testing.T) {
 		s := strconv.FormatFloat(v, 'e', r.IntN(25), 64)
 		want, _ := strconv.ParseFloat(s, 64)
 		x, err := Parse(s, Binary64, ToNearestEven)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got, _ := x.Float64()
-		require.True(t, sameFloat64(want, got), "Parse(%q) = %x; want %x", s, got, want)
+		if !sameFloat64(want, got) {
+			t.Fatalf("Parse(%q) = %x; want %x", s, got, want)
+		}
 		for _, f := range []Format{Binary16, {ExpBits: 3, FracBits: 4}, {ExpBits: 12, FracBits: 90}} {
 			mode := allModes[r.IntN(len(allModes))]
 			x, err := Parse(s, f, mode)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			rat, ok := new(big.Rat).SetString(s)
-			require.True(t, ok)
+			if !ok {
+				t.Fatalf("big.Rat.SetString(%q) failed", s)
+			}
 			ref := refRound(rat.Sign() < 0 || s[0] == '-', new(big.Rat).Abs(rat), f, mode)
-			assert.True(t, ref.same(x), "Parse(%q, %v, %v) = %v; want %v", s, f, mode, x.Text('x', 0), ref)
+			if !ref.same(x) {
+				t.Errorf("Parse(%q, %v, %v) = %v; want %v", s, f, mode, x.Text('x', 0), ref)
+			}
 		}
 	}
 }
@@ -76,19 +92,31 @@ func TestParseDecimal(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	for _, s := range []string{"", "-", "0x", "1e", "1.2.3", "abc", "0x1p", "1e99999999999999999999", "++1", "1_0", "0x1.8p+01x", "nan1", " . "} {
 		_, err := Parse(s, Binary64, ToNearestEven)
-		assert.Error(t, err, "Parse(%q)", s)
+		if err == nil {
+			t.Errorf("Parse(%q): no error", s)
+		}
 	}
 	// A decimal exponent too large to evaluate, in a format it cannot
 	// overflow or underflow for certain, is an error, not a guess.
 	_, err := Parse("1e500000", Format{ExpBits: 40, FracBits: 10}, ToNearestEven)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	// In binary64 it certainly overflows or underflows.
 	x, err := Parse("1e500000", Binary64, ToNearestEven)
-	require.NoError(t, err)
-	assert.True(t, x.IsInf())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !x.IsInf() {
+		t.Errorf("Parse(1e500000) = %v, want +Inf", x.Text('x', -1))
+	}
 	x, err = Parse("-1e-500000", Binary64, ToNearestEven)
-	require.NoError(t, err)
-	assert.True(t, x.IsZero() && x.Signbit())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(x.IsZero() && x.Signbit()) {
+		t.Errorf("Parse(-1e-500000) = %v, want -0", x.Text('x', -1))
+	}
 }
 
 func TestSpecialStrings(t *testing.T) {
@@ -99,8 +127,12 @@ func TestSpecialStrings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		x, err := Parse(tt.in, Binary64, ToNearestEven)
-		require.NoError(t, err, tt.in)
-		assert.Equal(t, tt.want, x.Text('x', -1), "Parse(%q)", tt.in)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.in, err)
+		}
+		if got := x.Text('x', -1); got != tt.want {
+			t.Errorf("Parse(%q): got %v, want %v", tt.in, got, tt.want)
+		}
 	}
 }
 
@@ -119,9 +151,13 @@ func TestBitsRoundTrip(t *testing.T) {
 		x := New(f)
 		for b := uint64(0); b < 1<<f.Width(); b += stride {
 			_, err := x.SetBits(b)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			got, err := x.Bits()
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if x.IsNaN() {
 				continue
 			}
@@ -129,16 +165,22 @@ func TestBitsRoundTrip(t *testing.T) {
 				t.Fatalf("%v: Bits(SetBits(%#x)) = %#x", f, b, got)
 			}
 			y, err := Parse(x.Text('x', -1), f, ToNearestEven)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if y.Cmp(x) != 0 || y.Signbit() != x.Signbit() {
 				t.Fatalf("%v: Parse(Text(%#x)) = %v", f, b, y.Text('x', -1))
 			}
 		}
 	}
 	_, err := New(Binary128).Bits()
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = New(Binary16).SetBits(1 << 16)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 func TestParseFormat(t *testing.T) {
@@ -151,15 +193,25 @@ func TestParseFormat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f, err := ParseFormat(tt.in)
-		require.NoError(t, err, tt.in)
-		assert.Equal(t, tt.want, f, "ParseFormat(%q)", tt.in)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.in, err)
+		}
+		if f != tt.want {
+			t.Errorf("ParseFormat(%q): got %v, want %v", tt.in, f, tt.want)
+		}
 	}
 	for _, s := range []string{"", "binary65", "1,52", "63,10", "8,0", "8,1000001", "x,y", "fpa:3", "8,-1", "e8"} {
 		_, err := ParseFormat(s)
-		assert.Error(t, err, "ParseFormat(%q)", s)
+		if err == nil {
+			t.Errorf("ParseFormat(%q): no error", s)
+		}
 	}
-	assert.Equal(t, "binary64", Binary64.String())
-	assert.Equal(t, "e9m30", Format{9, 30}.String())
+	if got := Binary64.String(); got != "binary64" {
+		t.Errorf("Binary64.String() = %v, want %v", got, "binary64")
+	}
+	if got := (Format{9, 30}.String()); got != "e9m30" {
+		t.Errorf("Format{9, 30}.String() = %v, want %v", got, "e9m30")
+	}
 }
 
 // FuzzParse: Parse never panics; a parsed value's Text('x') parses back to

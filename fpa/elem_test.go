@@ -8,7 +8,6 @@ import (
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/internal/testrand"
-	"github.com/stretchr/testify/assert"
 )
 
 // refElem brackets fn(x) by apa's directed roundings at Prec+64 bits
@@ -112,7 +111,9 @@ func TestElemReference(t *testing.T) {
 						t.Fatalf("%v %v %s(%v) = %v; want %v", f, mode, name, x.Text('x', 0), z.Text('x', 0), want.Text('x', 0))
 					}
 				}
-				assert.Less(t, skipped, n/4, "%v %v %s: too many undecidable references", f, mode, name)
+				if !(skipped < n/4) {
+					t.Errorf("%v %v %s: too many undecidable references: %v >= %v", f, mode, name, skipped, n/4)
+				}
 			}
 		}
 	}
@@ -133,7 +134,9 @@ func TestElemBinary64Libm(t *testing.T) {
 		want := math.Log(v)
 		if got != want {
 			diff++
-			assert.InDelta(t, 0, math.Abs(float64(int64(math.Float64bits(got)-math.Float64bits(want)))), 1, "Log(%x)", v)
+			if d := int64(math.Float64bits(got) - math.Float64bits(want)); d < -1 || d > 1 {
+				t.Errorf("Log(%x): %d ulps from the correctly rounded value, want at most 1", v, d)
+			}
 		}
 		u := r.Float64()*1400 - 700
 		x.SetFloat64(u)
@@ -141,10 +144,14 @@ func TestElemBinary64Libm(t *testing.T) {
 		want = math.Exp(u)
 		if got != want {
 			diff++
-			assert.InDelta(t, 0, math.Abs(float64(int64(math.Float64bits(got)-math.Float64bits(want)))), 1, "Exp(%x)", u)
+			if d := int64(math.Float64bits(got) - math.Float64bits(want)); d < -1 || d > 1 {
+				t.Errorf("Exp(%x): %d ulps from the correctly rounded value, want at most 1", u, d)
+			}
 		}
 	}
-	assert.Less(t, diff, 2*n/10, "math.Log/Exp differ from the correctly rounded value in %d of %d", diff, 2*n)
+	if !(diff < 2*n/10) {
+		t.Errorf("math.Log/Exp differ from the correctly rounded value in %d of %d: %v >= %v", diff, 2*n, diff, 2*n/10)
+	}
 }
 
 func TestElemSpecial(t *testing.T) {
@@ -176,16 +183,28 @@ func TestElemSpecial(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := tt.fn(New(Binary64), tt.x).Text('x', 0)
-		assert.Equal(t, tt.want, got, tt.name)
+		if got != tt.want {
+			t.Errorf("%v: got %v, want %v", tt.name, got, tt.want)
+		}
 	}
 	x := New(Binary64).SetFloat64(-1.5)
-	assert.True(t, New(Binary64).Log1p(x).IsNaN(), "Log1p(-1.5)")
+	if !New(Binary64).Log1p(x).IsNaN() {
+		t.Error("Log1p(-1.5)")
+	}
 	x.SetFloat64(710)
-	assert.True(t, New(Binary64).Exp(x).IsInf(), "Exp(710)")
-	assert.Equal(t, math.MaxFloat64, must64(New(Binary64).SetMode(ToZero).Exp(x)), "Exp(710) toward zero")
+	if !New(Binary64).Exp(x).IsInf() {
+		t.Error("Exp(710)")
+	}
+	if got := must64(New(Binary64).SetMode(ToZero).Exp(x)); got != math.MaxFloat64 {
+		t.Errorf("Exp(710) toward zero: got %v, want %v", got, math.MaxFloat64)
+	}
 	x.SetFloat64(-746)
-	assert.True(t, New(Binary64).Exp(x).IsZero(), "Exp(-746)")
-	assert.Equal(t, math.SmallestNonzeroFloat64, must64(New(Binary64).SetMode(ToPositiveInf).Exp(x)), "Exp(-746) up")
+	if !New(Binary64).Exp(x).IsZero() {
+		t.Error("Exp(-746)")
+	}
+	if got := must64(New(Binary64).SetMode(ToPositiveInf).Exp(x)); got != math.SmallestNonzeroFloat64 {
+		t.Errorf("Exp(-746) up: got %v, want %v", got, math.SmallestNonzeroFloat64)
+	}
 }
 
 func must64(x *Float) float64 { v, _ := x.Float64(); return v }
@@ -214,7 +233,9 @@ func TestElemHugeExponents(t *testing.T) {
 		b := new(big.Float).SetPrec(w).Mul(ln2(w), new(big.Float).SetInt64(E-j))
 		y := new(big.Float).SetPrec(w).Add(a, b)
 		want := New(f).SetMode(mode).SetBig(y) // 120 bits beyond: safe for random x
-		assert.Equal(t, want.Text('x', 0), z.Text('x', 0), "%v Log(%v)", mode, x.Text('x', 0))
+		if got, want := z.Text('x', 0), want.Text('x', 0); got != want {
+			t.Errorf("%v Log(%v): got %v, want %v", mode, x.Text('x', 0), got, want)
+		}
 		// Exp of x in [2^30, 2^48).
 		xv := new(big.Float).SetPrec(81).SetMantExp(big.NewFloat(r.Float64()+0.5), 30+r.IntN(18))
 		if r.IntN(2) == 0 {
@@ -231,7 +252,9 @@ func TestElemHugeExponents(t *testing.T) {
 		R, e := bigParts(ev)
 		want = New(f).SetMode(mode)
 		want.roundBig(false, R, e+k, false)
-		assert.Equal(t, want.Text('x', 0), z.Text('x', 0), "%v Exp(%v)", mode, x.Text('x', 0))
+		if got, want := z.Text('x', 0), want.Text('x', 0); got != want {
+			t.Errorf("%v Exp(%v): got %v, want %v", mode, x.Text('x', 0), got, want)
+		}
 	}
 }
 
@@ -285,5 +308,7 @@ func TestFastPathMatchesSlow(t *testing.T) {
 			}
 		}
 	}
-	assert.Greater(t, fast, n, "the fast path was rarely taken")
+	if !(fast > n) {
+		t.Errorf("the fast path was rarely taken: %v <= %v", fast, n)
+	}
 }

@@ -1,11 +1,10 @@
 package fpa
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestPairwiseMatchesNumpy: the pairwise order on float64 terms equals a
@@ -22,29 +21,43 @@ func TestPairwiseMatchesNumpy(t *testing.T) {
 		}
 		z := New(Binary64)
 		_, err := Sum(z, fs, SumOptions{Order: Pairwise})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got, _ := z.Float64()
-		assert.Equal(t, numpyPairwise(xs), got, "n=%d", n)
+		if want := numpyPairwise(xs); got != want {
+			t.Errorf("n=%d: got %v, want %v", n, got, want)
+		}
 		// Chunked: chunk sums added left to right.
 		_, err = Sum(z, fs, SumOptions{Order: Pairwise, Chunk: 8192})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		want := 0.0
 		for i := 0; i < n; i += 8192 {
 			want += numpyPairwise(xs[i:min(i+8192, n)])
 		}
 		got, _ = z.Float64()
-		assert.Equal(t, want, got, "chunked n=%d", n)
+		if got != want {
+			t.Errorf("chunked n=%d: got %v, want %v", n, got, want)
+		}
 		// Recursive and Kahan.
 		_, err = Sum(z, fs, SumOptions{})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		want = 0
 		for _, x := range xs {
 			want += x
 		}
 		got, _ = z.Float64()
-		assert.Equal(t, want, got, "recursive n=%d", n)
+		if got != want {
+			t.Errorf("recursive n=%d: got %v, want %v", n, got, want)
+		}
 		_, err = Sum(z, fs, SumOptions{Order: Kahan})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var s, c float64
 		for _, x := range xs {
 			y := x - c
@@ -53,7 +66,9 @@ func TestPairwiseMatchesNumpy(t *testing.T) {
 			s = tt
 		}
 		got, _ = z.Float64()
-		assert.Equal(t, s, got, "kahan n=%d", n)
+		if got != s {
+			t.Errorf("kahan n=%d: got %v, want %v", n, got, s)
+		}
 	}
 }
 
@@ -98,7 +113,9 @@ func TestDepths(t *testing.T) {
 		for _, n := range sizes {
 			got := Depths(nil, n, opt)
 			want := countDepths(n, opt)
-			assert.Equal(t, want, got, "%+v n=%d", opt, n)
+			if !slices.Equal(got, want) {
+				t.Errorf("%+v n=%d: got %v, want %v", opt, n, got, want)
+			}
 		}
 	}
 }
@@ -185,11 +202,17 @@ func TestRoundDecimal(t *testing.T) {
 	for _, tt := range tests {
 		x := New(Binary64).SetFloat64(tt.in)
 		got, err := RoundDecimal(x, tt.d)
-		require.NoError(t, err)
-		assert.Equal(t, tt.want, got.FloatString(tt.d), "RoundDecimal(%v, %d)", tt.in, tt.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := got.FloatString(tt.d); got != tt.want {
+			t.Errorf("RoundDecimal(%v, %d): got %v, want %v", tt.in, tt.d, got, tt.want)
+		}
 	}
 	_, err := RoundDecimal(New(Binary64).SetNaN(), 2)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 // TestPairwiseBlockValidated: a pairwise block of 8 would split 9..15
@@ -203,7 +226,9 @@ func TestPairwiseBlockValidated(t *testing.T) {
 		xs[i] = *New(Binary64).SetFloat64(float64(i))
 	}
 	_, err := Sum(z, xs, SumOptions{Order: Pairwise, Block: 8})
-	require.Error(t, err)
+	if err == nil {
+		t.Fatal("want an error, got nil")
+	}
 	for n := 9; n <= 40; n++ {
 		xs := make([]Float, n)
 		want := 0.0
@@ -212,8 +237,12 @@ func TestPairwiseBlockValidated(t *testing.T) {
 			want += float64(i)
 		}
 		_, err := Sum(z, xs, SumOptions{Order: Pairwise, Block: 16})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got, _ := z.Float64()
-		require.Equal(t, want, got, "n = %d", n)
+		if got != want {
+			t.Fatalf("n = %d: got %v, want %v", n, got, want)
+		}
 	}
 }

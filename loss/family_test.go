@@ -7,14 +7,14 @@ import (
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/fpa"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func mustBinary(t *testing.T, k Kind, alpha float64, a [4]float64) *Binary {
 	t.Helper()
 	l, err := NewBinary(k, alpha, a)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return l
 }
 
@@ -68,14 +68,22 @@ func TestTermAgainstFloat64(t *testing.T) {
 			for y := range 2 {
 				want := refTerm(l, y, xv)
 				got, err := l.Term(new(big.Float).SetPrec(200), y, big.NewFloat(xv))
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				g, _ := got.Float64()
-				assert.InDelta(t, want, g, 1e-12*math.Max(1, math.Abs(want)), "%v Term(%d, %g)", l, y, xv)
+				if d := math.Abs(want - g); !(d <= 1e-12*math.Max(1, math.Abs(want))) {
+					t.Errorf("%v Term(%d, %g): got %v, want %v within %v", l, y, xv, g, want, 1e-12*math.Max(1, math.Abs(want)))
+				}
 				// The same formula in emulated binary64 agrees to a few ulps.
 				f, err := l.TermFPA(fpa.Binary64, y, xv)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				ff, _ := f.Float64()
-				assert.InDelta(t, want, ff, 1e-10*math.Max(1, math.Abs(want)), "%v TermFPA(%d, %g)", l, y, xv)
+				if d := math.Abs(want - ff); !(d <= 1e-10*math.Max(1, math.Abs(want))) {
+					t.Errorf("%v TermFPA(%d, %g): got %v, want %v within %v", l, y, xv, ff, want, 1e-10*math.Max(1, math.Abs(want)))
+				}
 			}
 		}
 	}
@@ -90,8 +98,12 @@ func TestWeightsAndInvert(t *testing.T) {
 			half = new(big.Float)
 		}
 		d0, err := l.D(new(big.Float).SetPrec(100), half)
-		require.NoError(t, err)
-		assert.InDelta(t, 0, func() float64 { f, _ := d0.Float64(); return f }(), 1e-25, "%v d(½)", l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := math.Abs(func() float64 { f, _ := d0.Float64(); return f }()); !(d <= 1e-25) {
+			t.Errorf("%v d(½): got %v, want 0 within %v", l, func() float64 { f, _ := d0.Float64(); return f }(), 1e-25)
+		}
 		ys := []float64{1e-6, 0.01, 0.5}
 		if math.IsInf(l.DSup(), 1) {
 			ys = append(ys, 10, 1e4)
@@ -103,17 +115,27 @@ func TestWeightsAndInvert(t *testing.T) {
 		}
 		for _, y := range ys {
 			x, err := l.Invert(big.NewFloat(y), 128)
-			require.NoError(t, err, "%v Invert(%g)", l, y)
+			if err != nil {
+				t.Fatalf("%v Invert(%g): %v", l, y, err)
+			}
 			d, err := l.D(new(big.Float).SetPrec(128), x)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			df, _ := d.Float64()
-			assert.InEpsilon(t, y, df, 1e-12, "%v: d(x*(%g))", l, y)
+			if r := math.Abs(df-y) / math.Abs(y); !(r <= 1e-12) {
+				t.Errorf("%v: d(x*(%g)) = %v, relative error %g", l, y, df, r)
+			}
 		}
 		_, err = l.Invert(big.NewFloat(-1), 64)
-		assert.Error(t, err)
+		if err == nil {
+			t.Error("want an error, got nil")
+		}
 		if !math.IsInf(l.DSup(), 1) {
 			_, err = l.Invert(big.NewFloat(l.DSup()), 64)
-			assert.Error(t, err, "%v: weight at sup |d|", l)
+			if err == nil {
+				t.Errorf("%v: weight at sup |d|: no error", l)
+			}
 		}
 	}
 }
@@ -125,17 +147,27 @@ func TestFamilyErrors(t *testing.T) {
 		a     [4]float64
 	}{{NL, 1.5, [4]float64{}}, {NL, math.NaN(), [4]float64{}}, {Mahalanobis, 0, [4]float64{1, 2, 2, 1}}, {Mahalanobis, 0, [4]float64{1, 0.5, 0.4, 1}}, {Bregman, 0, [4]float64{}}, {99, 0, [4]float64{}}} {
 		_, err := NewBinary(tt.k, tt.alpha, tt.a)
-		assert.Error(t, err, "%v %v %v", tt.k, tt.alpha, tt.a)
+		if err == nil {
+			t.Errorf("%v %v %v: no error", tt.k, tt.alpha, tt.a)
+		}
 	}
 	l := mustBinary(t, IS, 0, [4]float64{})
 	_, err := l.Term(new(big.Float), 2, big.NewFloat(0.5))
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = l.Term(new(big.Float), 1, big.NewFloat(1))
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = l.TermFPA(fpa.Binary64, 1, math.NaN())
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = NewBregman(nil, nil, 1)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 // TestBregman builds KL from h(v) = v·ln v: its terms are cross-entropy's,
@@ -161,29 +193,45 @@ func TestBregman(t *testing.T) {
 		return nil
 	}
 	kl, err := NewBregman(h, hp, math.Inf(1))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ce := mustBinary(t, CE, 0, [4]float64{})
 	for _, x := range []float64{0.01, 0.3, 0.5, 0.9} {
 		for y := range 2 {
 			a, err := kl.Term(new(big.Float).SetPrec(100), y, big.NewFloat(x))
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			b, err := ce.Term(new(big.Float).SetPrec(100), y, big.NewFloat(x))
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			af, _ := a.Float64()
 			bf, _ := b.Float64()
-			assert.InDelta(t, bf, af, 1e-25, "x=%g y=%d", x, y)
+			if d := math.Abs(bf - af); !(d <= 1e-25) {
+				t.Errorf("x=%g y=%d: got %v, want %v within %v", x, y, af, bf, 1e-25)
+			}
 		}
 		d, err := kl.D(new(big.Float).SetPrec(100), big.NewFloat(x))
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		df, _ := d.Float64()
-		assert.InDelta(t, math.Log((1-x)/x), df, 1e-25)
+		if d := math.Abs(math.Log((1-x)/x) - df); !(d <= 1e-25) {
+			t.Errorf("got %v, want %v within %v", df, math.Log((1-x)/x), 1e-25)
+		}
 		eaSum := math.Log(x) + 1 + math.Log(1-x) + 1
 		if x != 0.5 {
-			assert.NotEqual(t, math.Round(eaSum*1e9), math.Round(df*1e9), "EA Thm 7's sum is not the weight")
+			if math.Round(eaSum*1e9) == math.Round(df*1e9) {
+				t.Errorf("EA Thm 7's sum is not the weight: both %v", math.Round(eaSum*1e9))
+			}
 		}
 	}
 	_, err = kl.TermFPA(fpa.Binary64, 1, 0.5)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 // TestMahalanobisTheorem8IsFalse: [EA, Theorem 8] claims 2τ-separability
@@ -196,10 +244,14 @@ func TestMahalanobisTheorem8IsFalse(t *testing.T) {
 		s := new(big.Float).SetPrec(100)
 		for i, y := range sigma {
 			t1, err := l.Term(new(big.Float).SetPrec(100), y, theta[i])
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			s.Add(s, t1)
 		}
 		return s
 	}
-	assert.Zero(t, score([]int{1, 0}).Cmp(score([]int{0, 1})))
+	if a, b := score([]int{1, 0}), score([]int{0, 1}); a.Cmp(b) != 0 {
+		t.Errorf("score of [1 0] %v, of [0 1] %v: want equal", a, b)
+	}
 }

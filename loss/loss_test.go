@@ -5,9 +5,6 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestCrossEntropyMatchesFloat64(t *testing.T) {
@@ -33,9 +30,13 @@ func TestCrossEntropyMatchesFloat64(t *testing.T) {
 		}
 		want /= float64(n)
 		got, err := CrossEntropy(new(big.Float).SetPrec(200), labels, p)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		g, _ := got.Float64()
-		assert.InEpsilon(t, want, g, 1e-13, "K=%d", k)
+		if r := math.Abs(g-want) / math.Abs(want); !(r <= 1e-13) {
+			t.Errorf("K=%d: got %v, want %v (relative error %g)", k, g, want, r)
+		}
 	}
 }
 
@@ -43,7 +44,9 @@ func TestCrossEntropyErrors(t *testing.T) {
 	good := &Rat{K: 2, Num: [][]*big.Int{{big.NewInt(1), big.NewInt(2)}}, Den: []*big.Int{big.NewInt(3)}}
 	z := new(big.Float).SetPrec(53)
 	_, err := CrossEntropy(z, []int{1}, good)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		p      *Rat
@@ -59,21 +62,35 @@ func TestCrossEntropyErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := CrossEntropy(z, tt.labels, tt.p)
-			assert.Error(t, err)
+			if err == nil {
+				t.Error("want an error, got nil")
+			}
 		})
 	}
 	// Probability 0 on the true class: +Inf.
 	zero := &Rat{K: 2, Num: [][]*big.Int{{big.NewInt(0), big.NewInt(3)}}, Den: []*big.Int{big.NewInt(3)}}
 	got, err := CrossEntropy(z, []int{0}, zero)
-	require.NoError(t, err)
-	assert.True(t, got.IsInf())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.IsInf() {
+		t.Error("got.IsInf() is false")
+	}
 }
 
 func TestBinaryFromFloats(t *testing.T) {
 	p, err := BinaryFromFloats([]*big.Float{big.NewFloat(0.25), big.NewFloat(1)})
-	require.NoError(t, err)
-	require.NoError(t, p.Validate())
-	assert.Equal(t, "1/4", new(big.Rat).SetFrac(p.Num[0][1], p.Den[0]).String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := new(big.Rat).SetFrac(p.Num[0][1], p.Den[0]).String(); got != "1/4" {
+		t.Errorf("got %v, want %v", got, "1/4")
+	}
 	_, err = BinaryFromFloats([]*big.Float{big.NewFloat(1.5)})
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }

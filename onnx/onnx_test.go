@@ -3,12 +3,12 @@ package onnx
 import (
 	"math"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -40,15 +40,23 @@ func sample() *Model {
 func TestRoundTrip(t *testing.T) {
 	m := sample()
 	b, err := m.Marshal()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, err := Unmarshal(b)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	m.IRVersion = IRVersion
-	assert.Equal(t, m, got)
+	if !reflect.DeepEqual(got, m) {
+		t.Errorf("round trip: got %+v, want %+v", got, m)
+	}
 	// Bad tensors are refused on writing.
 	m.Graph.Initializers[0].F32 = m.Graph.Initializers[0].F32[:3]
 	_, err = m.Marshal()
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 // TestUnmarshalBadInput: every truncation of a valid model, and bytes of
@@ -56,14 +64,20 @@ func TestRoundTrip(t *testing.T) {
 // whose data disagrees with its dims is an error.
 func TestUnmarshalBadInput(t *testing.T) {
 	b, err := sample().Marshal()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range b {
 		_, _ = Unmarshal(b[:i])
 	}
 	_, err = Unmarshal(nil)
-	assert.Error(t, err, "no graph")
+	if err == nil {
+		t.Errorf("no graph: no error")
+	}
 	_, err = Unmarshal([]byte{0xff, 0xff, 0xff})
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	// A tensor with 3 floats' raw bytes for dims [2, 2].
 	var tb []byte
 	tb = protowire.AppendTag(tb, fTensorDims, protowire.VarintType)
@@ -79,7 +93,9 @@ func TestUnmarshalBadInput(t *testing.T) {
 	var mb []byte
 	mb = appendMsg(mb, fModelGraph, g)
 	_, err = Unmarshal(mb)
-	assert.ErrorContains(t, err, "raw bytes")
+	if err == nil || !strings.Contains(err.Error(), "raw bytes") {
+		t.Errorf("error %v, want one containing %q", err, "raw bytes")
+	}
 	// A huge dimension is refused before allocating.
 	var hb []byte
 	hb = protowire.AppendTag(hb, fTensorDims, protowire.VarintType)
@@ -87,7 +103,9 @@ func TestUnmarshalBadInput(t *testing.T) {
 	hb = protowire.AppendTag(hb, fTensorDataType, protowire.VarintType)
 	hb = protowire.AppendVarint(hb, uint64(Double))
 	_, err = Unmarshal(appendMsg(nil, fModelGraph, appendMsg(nil, fGraphInitializer, hb)))
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 // FuzzUnmarshal: no input panics.
@@ -109,11 +127,17 @@ func TestWireMatchesProto(t *testing.T) {
 		// The message's body up to its first nested "message" or its end.
 		re := regexp.MustCompile(`(?s)message ` + msg + ` \{(.*?)\n\}`)
 		body := re.FindSubmatch(src)
-		require.NotNil(t, body, "message %s", msg)
+		if body == nil {
+			t.Fatalf("message %s: nil", msg)
+		}
 		f := regexp.MustCompile(`\b` + name + ` = (\d+)`).FindSubmatch(body[1])
-		require.NotNil(t, f, "%s.%s", msg, name)
+		if f == nil {
+			t.Fatalf("%s.%s: nil", msg, name)
+		}
 		v, err := strconv.Atoi(string(f[1]))
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		return protowire.Number(v)
 	}
 	for _, c := range []struct {
@@ -143,20 +167,30 @@ func TestWireMatchesProto(t *testing.T) {
 		if c.msg == "Dimension" {
 			// Nested in TensorShapeProto.
 			re := regexp.MustCompile(`\b` + c.name + ` = (\d+)`).FindSubmatch(src)
-			require.NotNil(t, re)
+			if re == nil {
+				t.Fatal("re is nil")
+			}
 			v, _ := strconv.Atoi(string(re[1]))
-			assert.Equal(t, c.want, protowire.Number(v), c.name)
+			if got := protowire.Number(v); got != c.want {
+				t.Errorf("%v: got %v, want %v", c.name, got, c.want)
+			}
 			continue
 		}
-		assert.Equal(t, c.want, field(c.msg, c.name), "%s.%s", c.msg, c.name)
+		if got := field(c.msg, c.name); got != c.want {
+			t.Errorf("%s.%s: got %v, want %v", c.msg, c.name, got, c.want)
+		}
 	}
 	for _, c := range []struct {
 		name string
 		want DataType
 	}{{"FLOAT", Float}, {"INT32", Int32}, {"INT64", Int64}, {"BOOL", Bool}, {"DOUBLE", Double}} {
 		f := regexp.MustCompile(`\n\s+` + c.name + ` = (\d+);`).FindSubmatch(src)
-		require.NotNil(t, f, c.name)
+		if f == nil {
+			t.Fatalf("%v: nil", c.name)
+		}
 		v, _ := strconv.Atoi(string(f[1]))
-		assert.Equal(t, c.want, DataType(v), c.name)
+		if got := DataType(v); got != c.want {
+			t.Errorf("%v: got %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -8,37 +8,59 @@ import (
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/loss"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestExact(t *testing.T) {
 	o, err := NewExact([]int{0, 1, 1}, 2, 100)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p, err := loss.BinaryFromFloats([]*big.Float{big.NewFloat(0.5), big.NewFloat(0.5), big.NewFloat(0.5)})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s, err := o.Score(context.Background(), p)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Every row at ½: the loss is ln 2 whatever the labels.
 	want, _ := new(big.Float).SetPrec(100).SetString("0.693147180559945309417232121458176568")
-	assert.Equal(t, uint(100), s.Prec())
-	assert.Equal(t, 0, s.Cmp(want), "score %v", s)
-	assert.Equal(t, 1, o.Queries())
+	if got, want := s.Prec(), uint(100); got != want {
+		t.Errorf("s.Prec() = %v, want %v", got, want)
+	}
+	if s.Cmp(want) != 0 {
+		t.Errorf("score %v, want ln 2", s)
+	}
+	if got := o.Queries(); got != 1 {
+		t.Errorf("o.Queries() = %v, want %v", got, 1)
+	}
 
 	_, err = o.Score(context.Background(), &loss.Rat{K: 2})
-	assert.Error(t, err)
-	assert.Equal(t, 2, o.Queries())
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
+	if got := o.Queries(); got != 2 {
+		t.Errorf("o.Queries() = %v, want %v", got, 2)
+	}
 }
 
 func TestNewExactErrors(t *testing.T) {
 	_, err := NewExact(nil, 2, 53)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = NewExact([]int{0}, 1, 53)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = NewExact([]int{3}, 2, 53)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = NewExact([]int{0}, 2, 1)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 // TestExactMatchesLoss checks the server's score (products on two
@@ -69,16 +91,24 @@ func TestExactMatchesLoss(t *testing.T) {
 			}
 			for _, prec := range precs {
 				want, err := loss.CrossEntropy(new(big.Float).SetPrec(prec), labels, p)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				for _, shared := range []bool{false, true} {
 					o, err := NewExact(labels, k, prec)
-					require.NoError(t, err)
+					if err != nil {
+						t.Fatal(err)
+					}
 					if shared {
 						o.UseConsts(&cc)
 					}
 					got, err := o.Score(context.Background(), p)
-					require.NoError(t, err)
-					require.Equal(t, want.Text('p', 0), got.Text('p', 0), "K=%d N=%d prec=%d shared=%v", k, n, prec, shared)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got, want := got.Text('p', 0), want.Text('p', 0); got != want {
+						t.Fatalf("K=%d N=%d prec=%d shared=%v: got %v, want %v", k, n, prec, shared, got, want)
+					}
 				}
 			}
 			// A labelled class with probability 0: +Inf.
@@ -91,10 +121,16 @@ func TestExactMatchesLoss(t *testing.T) {
 				continue
 			}
 			o, err := NewExact(labels, k, 64)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			got, err := o.Score(context.Background(), p)
-			require.NoError(t, err)
-			assert.True(t, got.IsInf() && got.Sign() > 0, "K=%d N=%d: %v", k, n, got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(got.IsInf() && got.Sign() > 0) {
+				t.Errorf("K=%d N=%d: %v, want +Inf", k, n, got)
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/fpa"
@@ -13,8 +14,6 @@ import (
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/single"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // exactFails reports whether the exact attack misreads some labeling of n
@@ -23,16 +22,22 @@ import (
 func exactFails(t *testing.T, n int, p uint) bool {
 	t.Helper()
 	q, err := single.NewQuery(n, 2)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for m := range 1 << n {
 		y := make([]int, n)
 		for i := range y {
 			y[i] = m >> i & 1
 		}
 		o, err := oracle.NewExact(y, 2, p)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		s, err := o.Score(context.Background(), q.Prediction())
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		res, err := q.Decode(s, single.Options{ScorePrec: p, AllowLowPrecision: true})
 		if err != nil || !slices.Equal(res.Labels, y) {
 			return true
@@ -43,45 +48,99 @@ func exactFails(t *testing.T, n int, p uint) bool {
 
 func TestBitsExact(t *testing.T) {
 	rep, err := Bits(context.Background(), BitsOptions{Loss: "cross-entropy", N: 4})
-	require.NoError(t, err)
-	assert.Equal(t, "score-bits", rep.Unit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Unit != "score-bits" {
+		t.Errorf("rep.Unit = %v, want %v", rep.Unit, "score-bits")
+	}
 	// Paper: ⌈1·4·log2(4 ln 4)⌉ = ⌈4·2.471⌉ = 10.
-	assert.Equal(t, uint(10), rep.Paper.Bits)
+	if want := uint(10); rep.Paper.Bits != want {
+		t.Errorf("rep.Paper.Bits = %v, want %v", rep.Paper.Bits, want)
+	}
 	q, err := single.NewQuery(4, 2)
-	require.NoError(t, err)
-	assert.Equal(t, q.Prec(), rep.Ours.Bits)
-	assert.Equal(t, 16, rep.Labelings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := q.Prec(); rep.Ours.Bits != want {
+		t.Errorf("rep.Ours.Bits = %v, want %v", rep.Ours.Bits, want)
+	}
+	if rep.Labelings != 16 {
+		t.Errorf("rep.Labelings = %v, want %v", rep.Labelings, 16)
+	}
 	obs := rep.Observed.Bits
-	require.NotZero(t, obs, rep.Observed.Missing)
-	assert.False(t, exactFails(t, 4, obs), "every labeling decodes at the observed P = %d", obs)
-	assert.True(t, exactFails(t, 4, obs-1), "P = %d must fail somewhere", obs-1)
-	require.NotNil(t, rep.GapOurs)
-	assert.Equal(t, int(rep.Ours.Bits)-int(obs), *rep.GapOurs)
-	assert.Equal(t, int(rep.Paper.Bits)-int(obs), *rep.GapPaper)
-	require.NotNil(t, rep.Ours.Works)
-	assert.True(t, *rep.Ours.Works, "our plan must work")
+	if obs == 0 {
+		t.Fatalf("no observed P: %s", rep.Observed.Missing)
+	}
+	if exactFails(t, 4, obs) {
+		t.Errorf("every labeling decodes at the observed P = %d", obs)
+	}
+	if !exactFails(t, 4, obs-1) {
+		t.Errorf("P = %d must fail somewhere", obs-1)
+	}
+	if rep.GapOurs == nil {
+		t.Fatal("rep.GapOurs is nil")
+	}
+	if got, want := *rep.GapOurs, int(rep.Ours.Bits)-int(obs); got != want {
+		t.Errorf("*rep.GapOurs = %v, want %v", got, want)
+	}
+	if got, want := *rep.GapPaper, int(rep.Paper.Bits)-int(obs); got != want {
+		t.Errorf("*rep.GapPaper = %v, want %v", got, want)
+	}
+	if rep.Ours.Works == nil {
+		t.Fatal("rep.Ours.Works is nil")
+	}
+	if !(*rep.Ours.Works) {
+		t.Error("our plan must work")
+	}
 }
 
 func TestBitsRobust(t *testing.T) {
 	const n, tau = 8, 0.01
 	rep, err := Bits(context.Background(), BitsOptions{Loss: "ce", N: n, Tau: tau})
-	require.NoError(t, err)
-	assert.Equal(t, "phi", rep.Unit)
-	assert.Equal(t, uint(13), rep.Paper.Bits) // ⌈−2·log2 0.01 − 1⌉ = ⌈12.29⌉
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Unit != "phi" {
+		t.Errorf("rep.Unit = %v, want %v", rep.Unit, "phi")
+	}
+	if want := uint(13); rep.Paper.Bits != want {
+		t.Errorf("rep.Paper.Bits = %v, want %v", rep.Paper.Bits, want)
+	} // ⌈−2·log2 0.01 − 1⌉ = ⌈12.29⌉
 	a, err := NewPow2Attack(n, tau)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ours, _, err := fpa.MinPhi(fpa.Loss{Sum: fpa.SumOptions{Order: fpa.Pairwise}}, a.Need())
-	require.NoError(t, err)
-	assert.Equal(t, ours, rep.Ours.Bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Ours.Bits != ours {
+		t.Errorf("rep.Ours.Bits = %v, want %v", rep.Ours.Bits, ours)
+	}
 	obs := rep.Observed.Bits
-	require.NotZero(t, obs, rep.Observed.Missing)
+	if obs == 0 {
+		t.Fatalf("no observed P: %s", rep.Observed.Missing)
+	}
 	// EA Prop 3 asks for fewer bits than work at N = 8 (MATH.md §6).
-	assert.Less(t, rep.Paper.Bits, obs)
-	require.NotNil(t, rep.Paper.Works)
-	assert.False(t, *rep.Paper.Works)
-	require.NotNil(t, rep.Ours.Works)
-	assert.True(t, *rep.Ours.Works)
-	assert.LessOrEqual(t, obs, rep.Ours.Bits, "the planner's φ is an upper bound")
+	if !(rep.Paper.Bits < obs) {
+		t.Errorf("rep.Paper.Bits = %v, want < %v", rep.Paper.Bits, obs)
+	}
+	if rep.Paper.Works == nil {
+		t.Fatal("rep.Paper.Works is nil")
+	}
+	if *rep.Paper.Works {
+		t.Error("*rep.Paper.Works is true")
+	}
+	if rep.Ours.Works == nil {
+		t.Fatal("rep.Ours.Works is nil")
+	}
+	if !(*rep.Ours.Works) {
+		t.Error("*rep.Ours.Works is false")
+	}
+	if !(obs <= rep.Ours.Bits) {
+		t.Errorf("the planner's φ is an upper bound: %v > %v", obs, rep.Ours.Bits)
+	}
 	// At the observed φ, the slow decoder (wide logs per call) decodes
 	// every labeling under each noise value, as the cached one did; one φ
 	// lower, some labeling or noise value fails (this loop, not Bits's
@@ -94,7 +153,9 @@ func TestBitsRobust(t *testing.T) {
 	}
 	for _, phi := range []uint{obs, obs - 1} {
 		f, err := fpa.FPA(phi)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		p := a.Predictions(f)
 		server := scorer.FloatLoss{Loss: fpa.Loss{Format: f, Sum: fpa.SumOptions{Order: fpa.Pairwise}}}
 		dec := a.decoder(p)
@@ -127,33 +188,65 @@ func TestBitsRobust(t *testing.T) {
 				}
 			}
 		}
-		assert.Equal(t, phi != obs, failed, "φ = %d", phi)
+		if want := phi != obs; failed != want {
+			t.Errorf("φ = %d: got %v, want %v", phi, failed, want)
+		}
 	}
 }
 
 func TestBitsNotMeasured(t *testing.T) {
 	rep, err := Bits(context.Background(), BitsOptions{Loss: "log-loss", N: 40, Tau: 0.01})
-	require.NoError(t, err)
-	assert.Zero(t, rep.Observed.Bits)
-	assert.Contains(t, rep.Observed.Missing, "not measured: 2^40 labelings exceed 1024")
-	assert.NotZero(t, rep.Ours.Bits)
-	assert.Nil(t, rep.GapOurs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Observed.Bits != 0 {
+		t.Errorf("observed P = %d, want none", rep.Observed.Bits)
+	}
+	if !strings.Contains(rep.Observed.Missing, "not measured: 2^40 labelings exceed 1024") {
+		t.Errorf("%q lacks %q", rep.Observed.Missing, "not measured: 2^40 labelings exceed 1024")
+	}
+	if rep.Ours.Bits == 0 {
+		t.Error("no P of ours")
+	}
+	if rep.GapOurs != nil {
+		t.Errorf("rep.GapOurs = %v, want nil", rep.GapOurs)
+	}
 	rep, err = Bits(context.Background(), BitsOptions{Loss: "ce", N: 7, K: 3})
-	require.NoError(t, err)
-	assert.Contains(t, rep.Observed.Missing, "K^N = 3^7 labelings exceed 1024")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Observed.Missing, "K^N = 3^7 labelings exceed 1024") {
+		t.Errorf("%q lacks %q", rep.Observed.Missing, "K^N = 3^7 labelings exceed 1024")
+	}
 	rep, err = Bits(context.Background(), BitsOptions{Loss: "ce", N: 1})
-	require.NoError(t, err)
-	assert.Contains(t, rep.Paper.Missing, "N = 1")
-	assert.NotZero(t, rep.Observed.Bits)
-	assert.Nil(t, rep.GapPaper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Paper.Missing, "N = 1") {
+		t.Errorf("%q lacks %q", rep.Paper.Missing, "N = 1")
+	}
+	if rep.Observed.Bits == 0 {
+		t.Errorf("no observed P: %s", rep.Observed.Missing)
+	}
+	if rep.GapPaper != nil {
+		t.Errorf("rep.GapPaper = %v, want nil", rep.GapPaper)
+	}
 	// Past Pow2Attack's N ≤ 60 our planner has nothing to plan.
 	rep, err = Bits(context.Background(), BitsOptions{Loss: "ce", N: 61, Tau: 1})
-	require.NoError(t, err)
-	assert.Contains(t, rep.Ours.Missing, "not computed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Ours.Missing, "not computed") {
+		t.Errorf("%q lacks %q", rep.Ours.Missing, "not computed")
+	}
 	// ObserveMax lowers the cut-off.
 	rep, err = Bits(context.Background(), BitsOptions{Loss: "ce", N: 4, ObserveMax: 8})
-	require.NoError(t, err)
-	assert.Contains(t, rep.Observed.Missing, "exceed 8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Observed.Missing, "exceed 8") {
+		t.Errorf("%q lacks %q", rep.Observed.Missing, "exceed 8")
+	}
 }
 
 func TestBitsErrors(t *testing.T) {
@@ -178,23 +271,35 @@ func TestBitsErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Bits(context.Background(), tt.opt)
-			assert.ErrorContains(t, err, tt.want)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
 		})
 	}
 	_, err := Bits(context.Background(), BitsOptions{Loss: "bregman", N: 3, Tau: 1})
-	assert.True(t, errors.Is(err, ErrUnsupportedLoss))
+	if !errors.Is(err, ErrUnsupportedLoss) {
+		t.Error("errors.Is(err, ErrUnsupportedLoss) is false")
+	}
 	_, err = Bits(context.Background(), BitsOptions{Loss: "ce", N: 0})
-	assert.True(t, errors.Is(err, ErrBitsRequest))
+	if !errors.Is(err, ErrBitsRequest) {
+		t.Error("errors.Is(err, ErrBitsRequest) is false")
+	}
 	// Not a bad request: no prediction separates 10 labels under this
 	// loss and noise (single.NotSeparableError), an answer, not misuse.
 	_, err = Bits(context.Background(), BitsOptions{Loss: "squared-euclidean", N: 10, Tau: 0.01})
 	var ns *single.NotSeparableError
-	assert.ErrorAs(t, err, &ns)
-	assert.False(t, errors.Is(err, ErrBitsRequest))
+	if !errors.As(err, &ns) {
+		t.Errorf("error %v, want a *single.NotSeparableError", err)
+	}
+	if errors.Is(err, ErrBitsRequest) {
+		t.Error("errors.Is(err, ErrBitsRequest) is true")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = Bits(ctx, BitsOptions{Loss: "ce", N: 4})
-	assert.ErrorIs(t, err, context.Canceled)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want %v", err, context.Canceled)
+	}
 }
 
 // familyFails reports whether the family attack misreads some labeling
@@ -209,7 +314,9 @@ func familyFails(t *testing.T, l *loss.Binary, plan *single.FamilyPlan, p uint) 
 		for i := range y {
 			y[i] = m >> i & 1
 			term, err := l.Term(new(big.Float).SetPrec(256), y[i], plan.Theta[i])
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			sum.Add(sum, term)
 		}
 		for _, z := range []float64{-tau * (1 - 0x1p-20), 0, tau * (1 - 0x1p-20)} {
@@ -240,23 +347,47 @@ func TestBitsFamily(t *testing.T) {
 		}
 		t.Run(tt.name, func(t *testing.T) {
 			rep, err := Bits(context.Background(), BitsOptions{Loss: tt.name, N: tt.n, Tau: tt.tau})
-			require.NoError(t, err)
-			assert.Equal(t, "score-bits", rep.Unit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Unit != "score-bits" {
+				t.Errorf("rep.Unit = %v, want %v", rep.Unit, "score-bits")
+			}
 			phi, err := fpa.Prop3Phi(tt.tau)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			f, err := fpa.FPA(phi)
-			require.NoError(t, err)
-			assert.Equal(t, f.Prec(), rep.Paper.Bits, "Prop 3's φ = %d as a significand", phi)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := f.Prec(); rep.Paper.Bits != want {
+				t.Errorf("Prop 3's φ = %d as a significand: got %v, want %v", phi, rep.Paper.Bits, want)
+			}
 			obs := rep.Observed.Bits
-			require.NotZero(t, obs, rep.Observed.Missing)
+			if obs == 0 {
+				t.Fatalf("no observed P: %s", rep.Observed.Missing)
+			}
 			l, err := familyLoss(tt.name)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			plan, err := single.PlanFamily(context.Background(), single.FamilyOptions{Loss: l, N: tt.n, Tau: tt.tau})
-			require.NoError(t, err)
-			assert.False(t, familyFails(t, l, plan, obs), "P = %d", obs)
-			assert.True(t, familyFails(t, l, plan, obs-1), "P = %d", obs-1)
-			require.NotNil(t, rep.Ours.Works)
-			assert.True(t, *rep.Ours.Works)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if familyFails(t, l, plan, obs) {
+				t.Errorf("P = %d", obs)
+			}
+			if !familyFails(t, l, plan, obs-1) {
+				t.Errorf("P = %d", obs-1)
+			}
+			if rep.Ours.Works == nil {
+				t.Fatal("rep.Ours.Works is nil")
+			}
+			if !(*rep.Ours.Works) {
+				t.Error("*rep.Ours.Works is false")
+			}
 		})
 	}
 }

@@ -1,14 +1,14 @@
 package primes
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/cputime"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func isPrimeTrial(n uint64) bool {
@@ -31,7 +31,9 @@ func TestUpToMatchesTrialDivision(t *testing.T) {
 				want = append(want, n)
 			}
 		}
-		assert.Equal(t, want, UpTo(x), "UpTo(%d)", x)
+		if got := UpTo(x); !slices.Equal(got, want) {
+			t.Errorf("UpTo(%d): got %v, want %v", x, got, want)
+		}
 	}
 }
 
@@ -43,20 +45,34 @@ func TestFirstN(t *testing.T) {
 	}{{1, 2}, {2, 3}, {6, 13}, {1000, 7919}, {100000, 1299709}, {1000000, 15485863}}
 	for _, tt := range tests {
 		ps, err := FirstN(tt.n)
-		require.NoError(t, err)
-		require.Len(t, ps, tt.n)
-		assert.Equal(t, tt.last, ps[tt.n-1], "FirstN(%d) last", tt.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ps) != tt.n {
+			t.Fatalf("len %d, want %d", len(ps), tt.n)
+		}
+		if got := ps[tt.n-1]; got != tt.last {
+			t.Errorf("FirstN(%d) last: got %v, want %v", tt.n, got, tt.last)
+		}
 	}
 	ps, err := FirstN(0)
-	require.NoError(t, err)
-	assert.Empty(t, ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 0 {
+		t.Errorf("%v, want empty", ps)
+	}
 	_, err = FirstN(-1)
-	assert.ErrorIs(t, err, ErrCount)
+	if !errors.Is(err, ErrCount) {
+		t.Errorf("error %v, want %v", err, ErrCount)
+	}
 }
 
 func TestNthUpperBound(t *testing.T) {
 	ps, err := FirstN(300000)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, p := range ps {
 		b := NthUpperBound(uint64(i + 1))
 		if b < p {
@@ -64,8 +80,12 @@ func TestNthUpperBound(t *testing.T) {
 		}
 	}
 	// p_10^7 = 179424673 and p_10^8 = 2038074743 (OEIS A006988).
-	assert.GreaterOrEqual(t, NthUpperBound(1e7), uint64(179424673))
-	assert.GreaterOrEqual(t, NthUpperBound(1e8), uint64(2038074743))
+	if !(NthUpperBound(1e7) >= uint64(179424673)) {
+		t.Errorf("NthUpperBound(1e7) = %v, want >= %v", NthUpperBound(1e7), uint64(179424673))
+	}
+	if !(NthUpperBound(1e8) >= uint64(2038074743)) {
+		t.Errorf("NthUpperBound(1e8) = %v, want >= %v", NthUpperBound(1e8), uint64(2038074743))
+	}
 }
 
 func randInts(r *rand.Rand, n, bits int) []*big.Int {
@@ -94,22 +114,32 @@ func TestProductAndRemainderTrees(t *testing.T) {
 				want.Mul(want, x)
 			}
 			tr := NewProductTree(xs)
-			assert.Equal(t, 0, tr.Root().Cmp(want), "root n=%d bits=%d", n, bits)
+			if got := tr.Root().Cmp(want); got != 0 {
+				t.Errorf("root n=%d bits=%d: got %v, want %v", n, bits, got, 0)
+			}
 			x := randInts(r, 1, 2*want.BitLen()+10)[0]
 			rs := tr.Remainders(x)
-			require.Len(t, rs, n)
+			if len(rs) != n {
+				t.Fatalf("len %d, want %d", len(rs), n)
+			}
 			for i := range xs {
 				w := new(big.Int).Mod(x, xs[i])
-				assert.Equal(t, 0, rs[i].Cmp(w), "x mod leaf %d (n=%d bits=%d)", i, n, bits)
+				if rs[i].Cmp(w) != 0 {
+					t.Errorf("x mod leaf %d (n=%d bits=%d)", i, n, bits)
+				}
 			}
 		}
 	}
-	assert.Equal(t, int64(1), Product(nil).Int64())
+	if got, want := Product(nil).Int64(), int64(1); got != want {
+		t.Errorf("Product(nil).Int64() = %v, want %v", got, want)
+	}
 }
 
 func TestMultiplicities(t *testing.T) {
 	ps, err := FirstN(500)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, maxExp := range []int{1, 2, 5} {
 		e := make([]int, len(ps))
@@ -119,25 +149,39 @@ func TestMultiplicities(t *testing.T) {
 			x.Mul(x, new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(e[i])), nil))
 		}
 		got, err := Multiplicities(x, ps, maxExp)
-		require.NoError(t, err)
-		assert.Equal(t, e, got, "maxExp %d", maxExp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, e) {
+			t.Errorf("maxExp %d: got %v, want %v", maxExp, got, e)
+		}
 		// Off by one: not smooth.
 		_, err = Multiplicities(new(big.Int).Add(x, big.NewInt(2)), ps, maxExp)
-		assert.ErrorIs(t, err, ErrNotSmooth)
+		if !errors.Is(err, ErrNotSmooth) {
+			t.Errorf("error %v, want %v", err, ErrNotSmooth)
+		}
 		// p_0 = 2 to the power maxExp+1 times a smooth cofactor: the
 		// residue mod 2^maxExp is 0, read as maxExp, and the check fails.
 		over := new(big.Int).Lsh(x, uint(maxExp+1-e[0]))
 		_, err = Multiplicities(over, ps, maxExp)
-		assert.ErrorIs(t, err, ErrNotSmooth, "2^(maxExp+1) divides x")
+		if !errors.Is(err, ErrNotSmooth) {
+			t.Errorf("2^(maxExp+1) divides x: error %v, want %v", err, ErrNotSmooth)
+		}
 		// A foreign prime factor.
 		_, err = Multiplicities(new(big.Int).Mul(x, big.NewInt(7927)), ps, maxExp)
-		assert.ErrorIs(t, err, ErrNotSmooth, "7927 is the 1001st prime")
+		if !errors.Is(err, ErrNotSmooth) {
+			t.Errorf("7927 is the 1001st prime: error %v, want %v", err, ErrNotSmooth)
+		}
 	}
 	// Exponent above the bound.
 	_, err = Multiplicities(big.NewInt(8), ps, 2)
-	assert.ErrorIs(t, err, ErrNotSmooth)
+	if !errors.Is(err, ErrNotSmooth) {
+		t.Errorf("error %v, want %v", err, ErrNotSmooth)
+	}
 	_, err = Multiplicities(big.NewInt(0), ps, 2)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 func BenchmarkFirstN(b *testing.B) {
@@ -243,10 +287,13 @@ func TestScaledRemainderTree(t *testing.T) {
 			}
 			for name, x := range cases {
 				rs := tr.Remainders(x)
-				require.Len(t, rs, n)
+				if len(rs) != n {
+					t.Fatalf("len %d, want %d", len(rs), n)
+				}
 				for i := range xs {
 					w := new(big.Int).Mod(x, xs[i])
-					if !assert.Equal(t, 0, rs[i].Cmp(w), "%s mod leaf %d (n=%d cut=%d): got %v want %v", name, i, n, cut, rs[i], w) {
+					if rs[i].Cmp(w) != 0 {
+						t.Errorf("%s mod leaf %d (n=%d cut=%d): got %v want %v", name, i, n, cut, rs[i], w)
 						break
 					}
 				}
@@ -264,17 +311,22 @@ func TestScaledRemainderTreeLarge(t *testing.T) {
 	xs := randInts(r, n, 64)
 	tr := NewProductTree(xs)
 	root := tr.Root()
-	require.Greater(t, root.BitLen(), 200000)
+	if !(root.BitLen() > 200000) {
+		t.Fatalf("root.BitLen() = %v, want > %v", root.BitLen(), 200000)
+	}
 	for name, x := range map[string]*big.Int{
 		"root-1": new(big.Int).Sub(root, big.NewInt(1)),
 		"random": randInts(r, 1, root.BitLen()-1)[0],
 	} {
 		rs := tr.Remainders(x)
-		require.Len(t, rs, n)
+		if len(rs) != n {
+			t.Fatalf("len %d, want %d", len(rs), n)
+		}
 		// Every 13th leaf and the last: direct division is the slow part.
 		for i := 0; i < n; i = min(i+13, n-1+boolInt(i == n-1)) {
 			w := new(big.Int).Mod(x, xs[i])
-			if !assert.Equal(t, 0, rs[i].Cmp(w), "%s mod leaf %d", name, i) {
+			if rs[i].Cmp(w) != 0 {
+				t.Errorf("%s mod leaf %d: got %v want %v", name, i, rs[i], w)
 				break
 			}
 		}
@@ -294,7 +346,9 @@ func boolInt(b bool) int {
 func TestPowerTree(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	ps, err := FirstN(1201)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	foreign := new(big.Int).SetUint64(ps[1200])
 	ps = ps[:1200]
 	for _, tc := range []struct {
@@ -308,7 +362,9 @@ func TestPowerTree(t *testing.T) {
 			leaves[i] = new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(tc.e)), nil)
 			want.Mul(want, leaves[i])
 		}
-		require.Equal(t, 0, tr.Root().Cmp(want), "root of %d primes ^%d", len(tc.ps), tc.e)
+		if got := tr.Root().Cmp(want); got != 0 {
+			t.Fatalf("root of %d primes ^%d: got %v, want %v", len(tc.ps), tc.e, got, 0)
+		}
 		fits := true
 		for _, l := range leaves {
 			fits = fits && l.BitLen() <= 64
@@ -316,22 +372,30 @@ func TestPowerTree(t *testing.T) {
 		for _, x := range []*big.Int{big.NewInt(0), new(big.Int).Sub(want, big.NewInt(1)), randInts(r, 1, want.BitLen()+70)[0]} {
 			xc := new(big.Int).Set(x)
 			rs := tr.Remainders(x)
-			require.Len(t, rs, len(tc.ps))
+			if len(rs) != len(tc.ps) {
+				t.Fatalf("len %d, want %d", len(rs), len(tc.ps))
+			}
 			var ws []uint64
 			if fits {
 				ws = tr.Residues(x, make([]uint64, 3))
 			} else {
-				assert.Panics(t, func() { tr.Residues(x, nil) })
+				mustPanic(t, func() { tr.Residues(x, nil) })
 			}
 			for i, l := range leaves {
 				m := new(big.Int).Mod(x, l)
-				require.Equal(t, 0, rs[i].Cmp(m), "x mod leaf %d (e=%d)", i, tc.e)
+				if rs[i].Cmp(m) != 0 {
+					t.Fatalf("x mod leaf %d (e=%d)", i, tc.e)
+				}
 				if fits {
-					require.Equal(t, m.Uint64(), ws[i], "residue %d (e=%d)", i, tc.e)
+					if want := m.Uint64(); ws[i] != want {
+						t.Fatalf("residue %d (e=%d): got %v, want %v", i, tc.e, ws[i], want)
+					}
 				}
 			}
 			rs[0].SetInt64(12345) // results are fresh: x is untouched
-			require.Equal(t, 0, x.Cmp(xc))
+			if x.Cmp(xc) != 0 {
+				t.Fatalf("x = %v, want %v", x, xc)
+			}
 		}
 		// Multiplicities on the tree: a random smooth x, and x·q for a
 		// foreign prime q.
@@ -342,16 +406,24 @@ func TestPowerTree(t *testing.T) {
 			x.Mul(x, new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(es[i])), nil))
 		}
 		got, err := tr.Multiplicities(x)
-		require.NoError(t, err)
-		require.Equal(t, es, got, "e=%d", tc.e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, es) {
+			t.Fatalf("e=%d: got %v, want %v", tc.e, got, es)
+		}
 		_, err = tr.Multiplicities(x.Mul(x, foreign))
-		require.ErrorIs(t, err, ErrNotSmooth)
+		if !errors.Is(err, ErrNotSmooth) {
+			t.Fatalf("error %v, want %v", err, ErrNotSmooth)
+		}
 	}
 	_, err = NewProductTree([]*big.Int{big.NewInt(6)}).Multiplicities(big.NewInt(6))
-	assert.Error(t, err, "not a power tree")
-	assert.Panics(t, func() { NewPowerTree(nil, 1) })
-	assert.Panics(t, func() { NewPowerTree([]uint64{2, 0}, 1) })
-	assert.Panics(t, func() { NewPowerTree([]uint64{2}, 0) })
+	if err == nil {
+		t.Errorf("not a power tree: no error")
+	}
+	mustPanic(t, func() { NewPowerTree(nil, 1) })
+	mustPanic(t, func() { NewPowerTree([]uint64{2, 0}, 1) })
+	mustPanic(t, func() { NewPowerTree([]uint64{2}, 0) })
 }
 
 // TestModWord checks word division against math/big on random lengths
@@ -368,25 +440,37 @@ func TestModWord(t *testing.T) {
 			m = 1
 		}
 		want := new(big.Int).Mod(x, new(big.Int).SetUint64(m)).Uint64()
-		require.Equal(t, want, modWord(x.Bits(), m), "%v mod %d", x, m)
+		if got := modWord(x.Bits(), m); got != want {
+			t.Fatalf("%v mod %d: got %v, want %v", x, m, got, want)
+		}
 	}
-	assert.Equal(t, uint64(0), modWord(nil, 7))
+	if got, want := modWord(nil, 7), uint64(0); got != want {
+		t.Errorf("modWord(nil, 7) = %v, want %v", got, want)
+	}
 }
 
 // TestGroupLog checks that the group size follows the mean leaf, not the
 // first (short) primes: 2^c mean-sized leaves just exceed scaledCutBits.
 func TestGroupLog(t *testing.T) {
 	ps, err := FirstN(100000) // 17-bit primes but for the first few
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := groupLog(powerLeaves(ps, 1))
 	mean := 0
 	for _, p := range ps {
 		mean += bitsLen(p)
 	}
 	mean /= len(ps)
-	assert.Greater(t, mean<<c, scaledCutBits, "c = %d", c)
-	assert.LessOrEqual(t, mean<<(c-1), scaledCutBits, "c = %d", c)
-	assert.Equal(t, uint(0), groupLog(bigLeaves(randInts(rand.New(rand.NewPCG(1, 1)), 4, 3*scaledCutBits))))
+	if !((mean << c) > scaledCutBits) {
+		t.Errorf("c = %d", c)
+	}
+	if !((mean << (c - 1)) <= scaledCutBits) {
+		t.Errorf("c = %d", c)
+	}
+	if got, want := groupLog(bigLeaves(randInts(rand.New(rand.NewPCG(1, 1)), 4, 3*scaledCutBits))), uint(0); got != want {
+		t.Errorf("got %v, want %v", got, want)
+	}
 }
 
 func bitsLen(p uint64) int { return new(big.Int).SetUint64(p).BitLen() }
@@ -430,16 +514,22 @@ func TestPowerTreeNoGroups(t *testing.T) {
 	defer func() { scaledCutBits = old }()
 	scaledCutBits = 1
 	ps, err := FirstN(60)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := rand.New(rand.NewPCG(25, 26))
 	for _, e := range []int{1, 2, 12} { // 12: p^12 ≥ 2^64 from p = 41 on
 		tr := NewPowerTree(ps, e)
-		require.Equal(t, uint(0), tr.c)
+		if want := uint(0); tr.c != want {
+			t.Fatalf("tr.c = %v, want %v", tr.c, want)
+		}
 		x := randInts(r, 1, tr.Root().BitLen()+30)[0]
 		rs := tr.Remainders(x)
 		for i, p := range ps {
 			m := new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(e)), nil)
-			require.Equal(t, 0, rs[i].Cmp(new(big.Int).Mod(x, m)), "e=%d leaf %d", e, i)
+			if rs[i].Cmp(new(big.Int).Mod(x, m)) != 0 {
+				t.Fatalf("e=%d leaf %d", e, i)
+			}
 		}
 		es := make([]int, len(ps))
 		y := big.NewInt(1)
@@ -448,7 +538,24 @@ func TestPowerTreeNoGroups(t *testing.T) {
 			y.Mul(y, new(big.Int).Exp(new(big.Int).SetUint64(p), big.NewInt(int64(es[i])), nil))
 		}
 		got, err := tr.Multiplicities(y)
-		require.NoError(t, err)
-		require.Equal(t, es, got, "e=%d", e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, es) {
+			t.Fatalf("e=%d: got %v, want %v", e, got, es)
+		}
+	}
+}
+
+// mustPanic fails t unless f panics.
+func mustPanic(t *testing.T, f func()) {
+	t.Helper()
+	panicked := func() (p bool) {
+		defer func() { p = recover() != nil }()
+		f()
+		return false
+	}()
+	if !panicked {
+		t.Error("no panic")
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/internal/testrand"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // exactBinary returns the exact mean loss (to 2^−(prec−8)) of what l
@@ -18,7 +16,9 @@ import (
 func exactBinary(t *testing.T, l *FloatLoss, labels []int, p []fpa.Float, prec uint) (*big.Float, *big.Float) {
 	t.Helper()
 	m, maxT := exactBinaryPrec(l, labels, p, prec)
-	require.NotNil(t, m)
+	if m == nil {
+		t.Fatal("m is nil")
+	}
 	return m, maxT
 }
 
@@ -110,22 +110,36 @@ func TestLossBound(t *testing.T) {
 				}
 				labels, p := randPreds(r, l.Format, n)
 				got, terms, err := l.Binary(nil, labels, p)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				exact, maxT := exactBinary(t, &l, labels, p, l.Format.Prec()+80)
 				gb, err := got.Big(nil)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				diff := new(big.Float).SetPrec(exact.Prec()).Sub(gb, exact)
 				diff.Abs(diff)
 				prior, err := l.Bound(n, maxT)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				post, err := l.TermBound(terms)
-				require.NoError(t, err)
-				assert.True(t, diff.Cmp(prior) <= 0, "n=%d: |error| %v above Bound %v", n, diff, prior)
-				assert.True(t, diff.Cmp(post) <= 0, "n=%d: |error| %v above TermBound %v", n, diff, post)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !(diff.Cmp(prior) <= 0) {
+					t.Errorf("n=%d: |error| %v above Bound %v", n, diff, prior)
+				}
+				if !(diff.Cmp(post) <= 0) {
+					t.Errorf("n=%d: |error| %v above TermBound %v", n, diff, post)
+				}
 				ratio, _ := new(big.Float).Quo(diff, post).Float64()
 				worst = max(worst, ratio)
 			}
-			assert.Greater(t, worst, 1e-4, "the bound is vacuous: worst error/bound %.2g", worst)
+			if !(worst > 1e-4) {
+				t.Errorf("the bound is vacuous: worst error/bound %.2g", worst)
+			}
 		})
 	}
 }
@@ -150,15 +164,21 @@ func TestLossErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, _, err := tt.l.Binary(nil, tt.labels, p)
-		assert.Error(t, err, tt.name)
+		if err == nil {
+			t.Errorf("%v: no error", tt.name)
+		}
 	}
 	// A probability of 0 without clipping: an infinite term is an error.
 	p[1].SetFloat64(0)
 	_, _, err := (&FloatLoss{Loss: fpa.Loss{Format: fpa.Binary64}}).Binary(nil, []int{0, 1}, p)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	// With clipping it is fine.
 	_, _, err = (&FloatLoss{Loss: fpa.Loss{Format: fpa.Binary64}, Eps: "1e-15"}).Binary(nil, []int{0, 1}, p)
-	assert.NoError(t, err)
+	if err != nil {
+		t.Error(err)
+	}
 }
 
 // BenchmarkLossBoundTightness reports how much of the rigorous bound the

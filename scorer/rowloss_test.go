@@ -7,8 +7,6 @@ import (
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/internal/testrand"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestRowLoss: the three encodings of one softmax row give the same
@@ -24,7 +22,9 @@ func TestRowLoss(t *testing.T) {
 			z[c] = new(big.Float).SetPrec(prec).SetFloat64((r.Float64() - 0.5) * 40)
 		}
 		lse, err := apa.LogSumExp(new(big.Float).SetPrec(prec+32), z)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		lp := make([]*big.Float, k)
 		p := make([]*big.Float, k)
 		for c := range z {
@@ -33,32 +33,52 @@ func TestRowLoss(t *testing.T) {
 				lp[c].SetInt64(0)
 			}
 			p[c], err = apa.Exp(new(big.Float).SetPrec(prec+32), lp[c])
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 		y := r.IntN(k)
 		a, err := Logits.RowLoss(new(big.Float).SetPrec(prec), z, y, nil)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		b, err := LogProbs.RowLoss(new(big.Float).SetPrec(prec), lp, y, nil)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		c, err := Probs.RowLoss(new(big.Float).SetPrec(prec), p, y, nil)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		d, err := Logits.RowLoss(new(big.Float).SetPrec(prec), z, y, lse)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		tol := new(big.Float).SetMantExp(big.NewFloat(1), -prec+8) // a few ulps of a loss below 64
 		for _, o := range []*big.Float{b, c, d} {
 			diff := new(big.Float).Sub(a, o)
-			assert.True(t, diff.Abs(diff).Cmp(tol) <= 0, "row %v, label %d: %s against %s", z, y, a.Text('g', 30), o.Text('g', 30))
+			if !(diff.Abs(diff).Cmp(tol) <= 0) {
+				t.Errorf("row %v, label %d: %s against %s", z, y, a.Text('g', 30), o.Text('g', 30))
+			}
 		}
 	}
 	bad := []*big.Float{big.NewFloat(0), big.NewFloat(1)}
 	_, err := Probs.RowLoss(new(big.Float), bad, 0, nil)
-	assert.Error(t, err, "probability 0 accepted")
+	if err == nil {
+		t.Errorf("probability 0 accepted: no error")
+	}
 	_, err = Probs.RowLoss(new(big.Float), []*big.Float{big.NewFloat(1.5), big.NewFloat(0.5)}, 0, nil)
-	assert.Error(t, err, "probability 1.5 accepted")
+	if err == nil {
+		t.Errorf("probability 1.5 accepted: no error")
+	}
 	_, err = LogProbs.RowLoss(new(big.Float), []*big.Float{big.NewFloat(0.1), big.NewFloat(-1)}, 0, nil)
-	assert.Error(t, err, "positive log-probability accepted")
+	if err == nil {
+		t.Errorf("positive log-probability accepted: no error")
+	}
 	_, err = Encoding(9).RowLoss(new(big.Float), bad, 0, nil)
-	assert.Error(t, err, "unknown encoding accepted")
+	if err == nil {
+		t.Errorf("unknown encoding accepted: no error")
+	}
 }
 
 // TestClip: the constants ParseModel parses once are those a model built
@@ -67,18 +87,30 @@ func TestRowLoss(t *testing.T) {
 func TestClip(t *testing.T) {
 	for _, name := range []string{Float64Sklearn, Float32Keras, TorchBCE, Leaderboard} {
 		m, err := ParseModel(name)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		parsed, err := m.Clip()
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		hand := &Model{Name: m.Name, Loss: m.Loss, Decimals: m.Decimals}
 		fresh, err := hand.Clip()
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		built, err := NewModel(*hand)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		once, err := built.Clip()
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		again, _ := built.Clip()
-		assert.Same(t, once, again, "%s: NewModel's clip parsed once", name)
+		if once != again {
+			t.Errorf("%s: NewModel's clip parsed twice", name)
+		}
 		for _, c := range []*Clip{fresh, once} {
 			for _, pair := range [][2]*fpa.Float{{parsed.Eps, c.Eps}, {parsed.OneMinus, c.OneMinus}, {parsed.Floor, c.Floor}} {
 				if (pair[0] == nil) != (pair[1] == nil) || (pair[0] != nil && pair[0].Cmp(pair[1]) != 0) {
@@ -91,23 +123,37 @@ func TestClip(t *testing.T) {
 	bad := &Model{Name: "bad", Loss: m.Loss}
 	bad.Loss.Eps = "one in a million"
 	_, err := bad.Clip()
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = NewModel(*bad)
-	assert.Error(t, err, "NewModel accepts an eps that does not parse")
+	if err == nil {
+		t.Errorf("NewModel accepts an eps that does not parse: no error")
+	}
 	// A parsed model whose Loss is changed: NewModel parses the new eps.
 	changed := *m
 	changed.Loss.Eps = "0.25"
 	cm, err := NewModel(changed)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c, err := cm.Clip()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if f, _ := c.Eps.Float64(); f != 0.25 {
 		t.Errorf("NewModel kept the old eps: %v", f)
 	}
 	_, err = bad.Eval([]int{0}, &Pred{K: 2, P: []float64{0.5}})
-	assert.Error(t, err, "a model whose eps does not parse evaluated")
+	if err == nil {
+		t.Errorf("a model whose eps does not parse evaluated: no error")
+	}
 	a, _ := ParseModel("apa:64")
 	c, err = a.Clip()
-	require.NoError(t, err)
-	assert.Nil(t, c.Eps, "exact models do not clip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Eps != nil {
+		t.Errorf("exact models do not clip: %v, want nil", c.Eps)
+	}
 }

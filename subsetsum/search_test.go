@@ -2,15 +2,15 @@ package subsetsum
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"math/bits"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // bruteGap is μ(S) by sorting all 2ⁿ subset sums: the test oracle of Gap.
@@ -49,15 +49,25 @@ func TestGap(t *testing.T) {
 			s[i] = rng.Int64N(1<<(n+1)) - 1<<n // signed, collisions likely
 		}
 		got, err := Gap(s)
-		require.NoError(t, err)
-		assert.Equal(t, bruteGap(s), got, "Gap(%v)", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := bruteGap(s); got != want {
+			t.Errorf("Gap(%v): got %v, want %v", s, got, want)
+		}
 	}
 	for n := 1; n <= 20; n++ {
 		cg, err := ConwayGuy(n)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got, err := Gap(cg)
-		require.NoError(t, err)
-		assert.Equal(t, int64(1), got, "Conway–Guy n=%d", n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(1); got != want {
+			t.Errorf("Conway–Guy n=%d: got %v, want %v", n, got, want)
+		}
 	}
 	// Powers of two at n = 30, the largest size (22 under -short, a
 	// 256th of the sums to sort): μ = 1; doubling one weight makes two
@@ -71,16 +81,26 @@ func TestGap(t *testing.T) {
 		p[i] = 1 << i
 	}
 	got, err := Gap(p)
-	require.NoError(t, err)
-	assert.Equal(t, int64(1), got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(1); got != want {
+		t.Errorf("got %v, want %v", got, want)
+	}
 	p[np-1] = 1 << (np - 2)
 	got, err = Gap(p)
-	require.NoError(t, err)
-	assert.Equal(t, int64(0), got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(0); got != want {
+		t.Errorf("got %v, want %v", got, want)
+	}
 
 	for _, bad := range [][]int64{nil, make([]int64, 31), {1 << 62, 1 << 62}} {
 		_, err := Gap(bad)
-		assert.Error(t, err, "Gap(len %d)", len(bad))
+		if err == nil {
+			t.Errorf("Gap(len %d): no error", len(bad))
+		}
 	}
 }
 
@@ -90,23 +110,39 @@ func TestGap(t *testing.T) {
 func TestMinLargestBound(t *testing.T) {
 	known := []int64{1, 2, 4, 7, 13, 24, 44, 84, 161} // OEIS A276661, n = 1..9
 	for n := 1; n <= 6; n++ {
-		assert.Equal(t, known[n-1], smallestMax(n), "exhaustive minimum for n=%d", n)
+		if got, want := smallestMax(n), known[n-1]; got != want {
+			t.Errorf("exhaustive minimum for n=%d: got %v, want %v", n, got, want)
+		}
 	}
 	for n := 1; n <= 60; n++ {
 		b, err := MinLargestBound(n)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if n <= len(known) {
-			assert.LessOrEqual(t, b.Int64(), known[n-1], "n=%d", n)
+			if !(b.Int64() <= known[n-1]) {
+				t.Errorf("n=%d", n)
+			}
 		}
 		cg, err := ConwayGuy(n)
-		require.NoError(t, err)
-		assert.GreaterOrEqual(t, cg[n-1], b.Int64(), "Conway–Guy n=%d", n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(cg[n-1] >= b.Int64()) {
+			t.Errorf("Conway–Guy n=%d", n)
+		}
 		p2, err := PowersOfTwo(n)
-		require.NoError(t, err)
-		assert.GreaterOrEqual(t, p2[n-1].Cmp(b), 0, "powers of two n=%d", n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(p2[n-1].Cmp(b) >= 0) {
+			t.Errorf("powers of two n=%d", n)
+		}
 	}
 	_, err := MinLargestBound(0)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 // smallestMax finds the least possible largest element of an n-set with
@@ -167,11 +203,19 @@ func TestClosestAgainstBrute(t *testing.T) {
 		}
 		target := rng.Int64N(1<<22) - 1<<21
 		_, bs, err := BruteClosest(ctx, w, target)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		m, s, err := Closest(ctx, w, target)
-		require.NoError(t, err)
-		assert.Equal(t, bs, s, "Closest(%v, %d)", w, target)
-		assert.Equal(t, s, maskSum(w, m), "mask matches sum")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s != bs {
+			t.Errorf("Closest(%v, %d): got %v, want %v", w, target, s, bs)
+		}
+		if got := maskSum(w, m); got != s {
+			t.Errorf("mask matches sum: got %v, want %v", got, s)
+		}
 	}
 }
 
@@ -182,7 +226,9 @@ func TestWindow(t *testing.T) {
 	// 4 around any subset sum holds exactly that subset.
 	for n := 1; n <= 24; n++ {
 		cg, err := ConwayGuy(n)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		w := make([]int64, n)
 		for i := range w {
 			w[i] = 10 * cg[i]
@@ -191,19 +237,29 @@ func TestWindow(t *testing.T) {
 		s := maskSum(w, mask)
 		noise := rng.Int64N(9) - 4
 		got, err := Window(ctx, w, s+noise-4, s+noise+4, 2)
-		require.NoError(t, err)
-		assert.Equal(t, []uint64{mask}, got, "n=%d", n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []uint64{mask}; !slices.Equal(got, want) {
+			t.Errorf("n=%d: got %v, want %v", n, got, want)
+		}
 		// A window wider than μ can hold two subsets.
 		got, err = Window(ctx, w, s-10, s+10, 1)
 		if err != nil {
-			assert.ErrorIs(t, err, ErrAmbiguous)
-			assert.Len(t, got, 1)
+			if !errors.Is(err, ErrAmbiguous) {
+				t.Errorf("error %v, want %v", err, ErrAmbiguous)
+			}
+			if len(got) != 1 {
+				t.Errorf("len %d, want %d", len(got), 1)
+			}
 		}
 	}
 	// Every subset of a small random set is found, against brute force.
 	w := []int64{3, -5, 7, 7, 11, 2}
 	got, err := Window(ctx, w, 5, 9, 64)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var want []uint64
 	for m := uint64(0); m < 1<<len(w); m++ {
 		if s := maskSum(w, m); s >= 5 && s <= 9 {
@@ -211,11 +267,17 @@ func TestWindow(t *testing.T) {
 		}
 	}
 	slices.Sort(got)
-	assert.Equal(t, want, got)
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
 	// Nothing in the window.
 	got, err = Window(ctx, []int64{10, 20}, 11, 19, 4)
-	require.NoError(t, err)
-	assert.Empty(t, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 0 {
+		t.Errorf("%v, want empty", got)
+	}
 
 	for _, tt := range []struct {
 		w      []int64
@@ -223,25 +285,35 @@ func TestWindow(t *testing.T) {
 		limit  int
 	}{{nil, 0, 1, 1}, {make([]int64, MaxMITM+1), 0, 1, 1}, {[]int64{1}, 2, 1, 1}, {[]int64{1}, 0, 1, 0}} {
 		_, err := Window(ctx, tt.w, tt.lo, tt.hi, tt.limit)
-		assert.Error(t, err)
+		if err == nil {
+			t.Error("want an error, got nil")
+		}
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	_, err = Window(cctx, make([]int64, 30), 0, 1, 1)
-	assert.ErrorIs(t, err, context.Canceled)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want %v", err, context.Canceled)
+	}
 }
 
 func TestDecodeSuperincreasing(t *testing.T) {
 	rng := testrand.New(t)
 	p2, err := PowersOfTwo(64)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range 50 {
 		// Powers of two with r = 0 read off the bits of t.
 		x := new(big.Int).SetUint64(rng.Uint64())
 		bitsOut, err := DecodeSuperincreasing(p2, x, new(big.Int))
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for i, b := range bitsOut {
-			assert.Equal(t, x.Bit(i) == 1, b)
+			if want := x.Bit(i) == 1; b != want {
+				t.Errorf("b = %v, want %v", b, want)
+			}
 		}
 	}
 	// Weights 2Nτ(1+δ)·2^i rounded to integers: gaps of 30, tolerance 14.
@@ -261,18 +333,30 @@ func TestDecodeSuperincreasing(t *testing.T) {
 		}
 		sum.Add(sum, big.NewInt(rng.Int64N(29)-14))
 		got, err := DecodeSuperincreasing(w, sum, r)
-		require.NoError(t, err)
-		assert.Equal(t, want, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
 	}
 	// Inconsistent target, and weights without the margin.
 	_, err = DecodeSuperincreasing(w, big.NewInt(15), r)
-	assert.ErrorIs(t, err, ErrNoSubset)
+	if !errors.Is(err, ErrNoSubset) {
+		t.Errorf("error %v, want %v", err, ErrNoSubset)
+	}
 	_, err = DecodeSuperincreasing(w, big.NewInt(0), big.NewInt(15))
-	assert.ErrorContains(t, err, "not superincreasing")
+	if err == nil || !strings.Contains(err.Error(), "not superincreasing") {
+		t.Errorf("error %v, want one containing %q", err, "not superincreasing")
+	}
 	_, err = DecodeSuperincreasing([]*big.Int{big.NewInt(0)}, big.NewInt(0), big.NewInt(0))
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = DecodeSuperincreasing(w, big.NewInt(0), big.NewInt(-1))
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 func BenchmarkClosest(b *testing.B) {
@@ -311,7 +395,9 @@ func BenchmarkClosest(b *testing.B) {
 func TestPrimeLogs(t *testing.T) {
 	const n = 10
 	w, err := PrimeLogs(n, 200)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ps := []int64{2, 3, 5, 7, 11, 13, 17, 19, 23, 29}
 	type sp struct {
 		sum  *big.Float
@@ -330,7 +416,9 @@ func TestPrimeLogs(t *testing.T) {
 	}
 	slices.SortFunc(all, func(a, b sp) int { return a.sum.Cmp(b.sum) })
 	for i := 1; i < len(all); i++ {
-		require.Less(t, all[i-1].prod, all[i].prod, "sums sort like products")
+		if !(all[i-1].prod < all[i].prod) {
+			t.Fatalf("sums sort like products: %v >= %v", all[i-1].prod, all[i].prod)
+		}
 	}
 	// The smallest gap: the pair of consecutive products with the least ratio.
 	best := 0
@@ -342,7 +430,11 @@ func TestPrimeLogs(t *testing.T) {
 		}
 	}
 	gap := new(big.Float).SetPrec(200).Sub(all[best+1].sum, all[best].sum)
-	assert.Greater(t, gap.Sign(), 0)
+	if !(gap.Sign() > 0) {
+		t.Errorf("gap.Sign() = %v, want > %v", gap.Sign(), 0)
+	}
 	_, err = PrimeLogs(0, 64)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }

@@ -7,8 +7,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
 )
 
 var calibrate = flag.Bool("calibrate", false, "measure the math/big / transform crossover")
@@ -33,16 +31,24 @@ func TestMulMatchesMathBig(t *testing.T) {
 			want := new(big.Int).Mul(x, y)
 			if words == other {
 				sq := new(big.Int).Mul(x, x)
-				assert.Equal(t, 0, Sqr(new(big.Int), x).Cmp(sq), "Sqr(%d words)", words)
+				if Sqr(new(big.Int), x).Cmp(sq) != 0 {
+					t.Errorf("Sqr(%d words)", words)
+				}
 				z := new(big.Int).Set(x)
-				assert.Equal(t, 0, Mul(z, z, z).Cmp(sq), "Mul(z, z, z) at %d words", words)
+				if Mul(z, z, z).Cmp(sq) != 0 {
+					t.Errorf("Mul(z, z, z) at %d words", words)
+				}
 			}
 			got := Mul(new(big.Int), x, y)
-			assert.Equal(t, 0, got.Cmp(want), "Mul(%d words, %d words)", words, other)
+			if got.Cmp(want) != 0 {
+				t.Errorf("Mul(%d words, %d words)", words, other)
+			}
 			// Aliasing: z = x.
 			z := new(big.Int).Set(x)
 			Mul(z, z, y)
-			assert.Equal(t, 0, z.Cmp(want), "Mul aliased (%d, %d words)", words, other)
+			if z.Cmp(want) != 0 {
+				t.Errorf("Mul aliased (%d, %d words)", words, other)
+			}
 		}
 	}
 }

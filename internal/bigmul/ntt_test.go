@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestNTTPrimes checks that each prime is prime, is 1 mod 2^40, is below
@@ -17,9 +15,15 @@ import (
 func TestNTTPrimes(t *testing.T) {
 	for _, c := range nttPrimes {
 		p := new(big.Int).SetUint64(c.p)
-		require.True(t, p.ProbablyPrime(20), "%d prime", c.p)
-		assert.Equal(t, uint64(1), c.p%(1<<40))
-		assert.Less(t, c.p, ^uint64(0)/6)
+		if !p.ProbablyPrime(20) {
+			t.Fatalf("%d is not prime", c.p)
+		}
+		if r := c.p % (1 << 40); r != 1 {
+			t.Errorf("p = %d is %d mod 2^40, want 1", c.p, r)
+		}
+		if !(c.p < ^uint64(0)/6) {
+			t.Errorf("p = %d, want < 2^64/6", c.p)
+		}
 		pm1 := c.p - 1
 		var fs []uint64
 		m := pm1
@@ -37,10 +41,14 @@ func TestNTTPrimes(t *testing.T) {
 		g := big.NewInt(int64(c.g))
 		for _, f := range fs {
 			e := new(big.Int).SetUint64(pm1 / f)
-			assert.NotEqual(t, 0, new(big.Int).Exp(g, e, p).Cmp(big.NewInt(1)), "g=%d of order dividing (p−1)/%d", c.g, f)
+			if new(big.Int).Exp(g, e, p).Cmp(big.NewInt(1)) == 0 {
+				t.Errorf("g=%d of order dividing (p−1)/%d", c.g, f)
+			}
 		}
 	}
-	assert.Less(t, float64(log2M), 3*61.415)
+	if !(float64(log2M) < 3*61.415) {
+		t.Errorf("log2M = %v, want < 3·61.415", float64(log2M))
+	}
 }
 
 // TestNTTTransform checks the forward transform against the direct
@@ -76,8 +84,12 @@ func TestNTTTransform(t *testing.T) {
 					want.Add(want, new(big.Int).SetUint64(orig[i]))
 					want.Mod(want, P)
 				}
-				assert.Less(t, a[j], 4*q.p)
-				assert.Equal(t, want.Uint64(), a[j]%q.p, "p=%d n=%d j=%d", q.p, n, j)
+				if !(a[j] < 4*q.p) {
+					t.Errorf("a[%d] = %d, want < 4p = %d", j, a[j], 4*q.p)
+				}
+				if got, want := a[j]%q.p, want.Uint64(); got != want {
+					t.Errorf("p=%d n=%d j=%d: got %v, want %v", q.p, n, j, got, want)
+				}
 			}
 			for i := range a {
 				a[i] = reduce4(a[i], q.p)
@@ -86,7 +98,9 @@ func TestNTTTransform(t *testing.T) {
 			for i := range a {
 				want := new(big.Int).Mul(big.NewInt(int64(n)), new(big.Int).SetUint64(orig[i]))
 				want.Mod(want, P)
-				assert.Equal(t, want.Uint64(), a[i]%q.p, "inverse p=%d n=%d i=%d", q.p, n, i)
+				if got, want := a[i]%q.p, want.Uint64(); got != want {
+					t.Errorf("inverse p=%d n=%d i=%d: got %v, want %v", q.p, n, i, got, want)
+				}
 			}
 		}
 	}
@@ -127,16 +141,22 @@ func TestNTTMulMatchesMathBig(t *testing.T) {
 				x, y := randBitsD(r, xb, dense), randBitsD(r, yb, dense)
 				want := new(big.Int).Mul(x, y)
 				got := new(big.Int).SetBits(nttMul(x.Bits(), y.Bits()))
-				assert.Equal(t, 0, got.Cmp(want), "nttMul %d×%d bits dense=%v", xb, yb, dense)
+				if got.Cmp(want) != 0 {
+					t.Errorf("nttMul %d×%d bits dense=%v", xb, yb, dense)
+				}
 			}
 		}
 		x := randBitsD(r, xb, true)
 		got := new(big.Int).SetBits(nttMul(x.Bits(), nil))
-		assert.Equal(t, 0, got.Cmp(new(big.Int).Mul(x, x)), "nttMul square %d bits", xb)
+		if got.Cmp(new(big.Int).Mul(x, x)) != 0 {
+			t.Errorf("nttMul square %d bits", xb)
+		}
 		// All ones: the largest coefficients.
 		ones := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(xb)), big.NewInt(1))
 		got = new(big.Int).SetBits(nttMul(ones.Bits(), nil))
-		assert.Equal(t, 0, got.Cmp(new(big.Int).Mul(ones, ones)), "nttMul ones² %d bits", xb)
+		if got.Cmp(new(big.Int).Mul(ones, ones)) != 0 {
+			t.Errorf("nttMul ones² %d bits", xb)
+		}
 	}
 }
 
@@ -153,11 +173,19 @@ func TestPlanBound(t *testing.T) {
 			for 1<<lg < pl.coeffs() {
 				lg++
 			}
-			assert.LessOrEqual(t, 2*pl.b+lg, uint(log2M), "plan %v for %d×%d", pl, xb, yb)
-			assert.LessOrEqual(t, pl.b, uint(maxPieceBits))
-			assert.True(t, pl.h == 0 || pl.h == pl.n/2, "plan %v", pl)
+			if !(2*pl.b+lg <= uint(log2M)) {
+				t.Errorf("plan %v for %d×%d", pl, xb, yb)
+			}
+			if !(pl.b <= uint(maxPieceBits)) {
+				t.Errorf("piece bits %d, want ≤ %d", pl.b, maxPieceBits)
+			}
+			if !(pl.h == 0 || pl.h == pl.n/2) {
+				t.Errorf("plan %v", pl)
+			}
 			nx, ny := (xb+pl.b-1)/pl.b, (yb+pl.b-1)/pl.b
-			assert.LessOrEqual(t, int(nx+ny-1), pl.coeffs(), "plan %v for %d×%d", pl, xb, yb)
+			if !(int(nx+ny-1) <= pl.coeffs()) {
+				t.Errorf("plan %v for %d×%d", pl, xb, yb)
+			}
 		}
 	}
 }
@@ -200,19 +228,25 @@ func TestMulWrap(t *testing.T) {
 				y := randBitsD(r, max(1, mb/frac-r.IntN(40)), dense)
 				for _, yy := range []*big.Int{y, x} {
 					z, N := MulWrap(new(big.Int), x, yy, uint(mb))
-					require.GreaterOrEqual(t, N, uint(mb))
+					if !(N >= uint(mb)) {
+						t.Fatalf("N = %d, want ≥ %d", N, mb)
+					}
 					mod := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), N), big.NewInt(1))
 					want := new(big.Int).Mul(x, yy)
 					want.Mod(want, mod)
 					got := new(big.Int).Mod(z, mod)
-					assert.LessOrEqual(t, z.Cmp(mod), 0, "MulWrap in [0, 2^N−1]")
-					assert.Equal(t, 0, got.Cmp(want), "MulWrap %d×%d bits mod 2^%d−1 dense=%v", x.BitLen(), yy.BitLen(), N, dense)
+					if !(z.Cmp(mod) <= 0) {
+						t.Errorf("MulWrap in [0, 2^N−1]: %v > %v", z.Cmp(mod), 0)
+					}
+					if got.Cmp(want) != 0 {
+						t.Errorf("MulWrap %d×%d bits mod 2^%d−1 dense=%v", x.BitLen(), yy.BitLen(), N, dense)
+					}
 				}
 			}
 		}
 	}
-	assert.Panics(t, func() { MulWrap(new(big.Int), big.NewInt(-1), big.NewInt(1), 8) })
-	assert.Panics(t, func() { MulWrap(new(big.Int), big.NewInt(256), big.NewInt(1), 8) })
+	mustPanic(t, func() { MulWrap(new(big.Int), big.NewInt(-1), big.NewInt(1), 8) })
+	mustPanic(t, func() { MulWrap(new(big.Int), big.NewInt(256), big.NewInt(1), 8) })
 }
 
 // TestChunked checks the chunked product (the short operand's transform
@@ -224,17 +258,27 @@ func TestChunked(t *testing.T) {
 		for _, dense := range []bool{false, true} {
 			x, y := randBitsD(r, sz[0]*64-r.IntN(30), dense), randBitsD(r, sz[1]*64-r.IntN(30), dense)
 			pl, cw, ok := chunkPlan(uint(y.BitLen()))
-			require.True(t, ok)
+			if !ok {
+				t.Fatalf("chunkPlan(%d bits): none", y.BitLen())
+			}
 			got := new(big.Int).SetBits(nttMulChunked(x.Bits(), y.Bits(), pl, cw))
 			want := new(big.Int).Mul(x, y)
-			assert.Equal(t, 0, got.Cmp(want), "chunked %d×%d words dense=%v", sz[0], sz[1], dense)
+			if got.Cmp(want) != 0 {
+				t.Errorf("chunked %d×%d words dense=%v", sz[0], sz[1], dense)
+			}
 			st, _, _ := choose(len(x.Bits()), len(y.Bits()), false)
-			assert.Equal(t, 0, Mul(new(big.Int), x, y).Cmp(want), "Mul %d×%d words (strategy %d)", sz[0], sz[1], st)
-			assert.Equal(t, 0, Mul(new(big.Int), y, x).Cmp(want), "Mul %d×%d words, swapped", sz[1], sz[0])
+			if got := Mul(new(big.Int), x, y).Cmp(want); got != 0 {
+				t.Errorf("Mul %d×%d words (strategy %d): got %v, want %v", sz[0], sz[1], st, got, 0)
+			}
+			if got := Mul(new(big.Int), y, x).Cmp(want); got != 0 {
+				t.Errorf("Mul %d×%d words, swapped: got %v, want %v", sz[1], sz[0], got, 0)
+			}
 		}
 	}
 	st, _, _ := choose(30000, 300, false)
-	assert.Equal(t, byChunks, st, "choose for 30000×300 words")
+	if st != byChunks {
+		t.Errorf("choose for 30000×300 words: got %v, want %v", st, byChunks)
+	}
 }
 
 // TestConcurrent multiplies from many goroutines at growing sizes, so that
@@ -284,10 +328,14 @@ func TestSplitPlan(t *testing.T) {
 					}
 					pl := nttPlan{b: b, n: int(n), h: int(n / 2)}
 					got := new(big.Int).SetBits(nttMulPlan(x.Bits(), y.Bits(), pl))
-					assert.Equal(t, 0, got.Cmp(new(big.Int).Mul(x, y)), "split %v: %d×%d bits dense=%v", pl, xb, yb, dense)
+					if got.Cmp(new(big.Int).Mul(x, y)) != 0 {
+						t.Errorf("split %v: %d×%d bits dense=%v", pl, xb, yb, dense)
+					}
 					if xb == yb {
 						got = new(big.Int).SetBits(nttMulPlan(x.Bits(), nil, pl))
-						assert.Equal(t, 0, got.Cmp(new(big.Int).Mul(x, x)), "split %v: square %d bits", pl, xb)
+						if got.Cmp(new(big.Int).Mul(x, x)) != 0 {
+							t.Errorf("split %v: square %d bits", pl, xb)
+						}
 					}
 					break
 				}
@@ -300,7 +348,9 @@ func TestSplitPlan(t *testing.T) {
 			split++
 		}
 	}
-	assert.Positive(t, split, "planFor never chose a split plan")
+	if !(split > 0) {
+		t.Errorf("planFor never chose a split plan: %v, want > 0", split)
+	}
 }
 
 // TestInverseTable checks that the inverse transform gives the same
@@ -320,7 +370,9 @@ func TestInverseTable(t *testing.T) {
 			b := append([]uint64(nil), a...)
 			q.inverse(a, tw)
 			q.inverse(b, derived)
-			assert.Equal(t, b, a, "p=%d n=%d", q.p, n)
+			if !slices.Equal(a, b) {
+				t.Errorf("p=%d n=%d: got %v, want %v", q.p, n, a, b)
+			}
 		}
 	}
 }

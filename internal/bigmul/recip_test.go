@@ -4,8 +4,6 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
 )
 
 func randBits(r *rand.Rand, bits int) *big.Int {
@@ -39,17 +37,34 @@ func TestRecipAgainstDivision(t *testing.T) {
 				want.Quo(want, x)
 				got := Recip(x, n)
 				d := new(big.Int).Sub(got, want)
-				assert.True(t, d.CmpAbs(big.NewInt(2)) <= 0, "Recip(%d bits, %d) off by %v (direct %d)", xb, n, d, direct)
+				if !(d.CmpAbs(big.NewInt(2)) <= 0) {
+					t.Errorf("Recip(%d bits, %d) off by %v (direct %d)", xb, n, d, direct)
+				}
 
 				num := randBits(r, xb+int(n)/3+5)
 				wantQ := new(big.Int).Lsh(num, n)
 				wantQ.Quo(wantQ, x)
 				q := QuoFixed(num, x, n)
 				d.Sub(q, wantQ)
-				assert.True(t, d.CmpAbs(big.NewInt(1)) <= 0, "QuoFixed(%d bits, %d bits, %d) off by %v", num.BitLen(), xb, n, d)
+				if !(d.CmpAbs(big.NewInt(1)) <= 0) {
+					t.Errorf("QuoFixed(%d bits, %d bits, %d) off by %v", num.BitLen(), xb, n, d)
+				}
 			}
 		}
 	}
-	assert.Panics(t, func() { Recip(big.NewInt(0), 10) })
-	assert.Panics(t, func() { QuoFixed(big.NewInt(1), big.NewInt(-1), 10) })
+	mustPanic(t, func() { Recip(big.NewInt(0), 10) })
+	mustPanic(t, func() { QuoFixed(big.NewInt(1), big.NewInt(-1), 10) })
+}
+
+// mustPanic fails t unless f panics.
+func mustPanic(t *testing.T, f func()) {
+	t.Helper()
+	panicked := func() (p bool) {
+		defer func() { p = recover() != nil }()
+		f()
+		return false
+	}()
+	if !panicked {
+		t.Error("no panic")
+	}
 }
