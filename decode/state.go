@@ -257,8 +257,7 @@ func (a *multi) setWmax() error {
 	}
 	a.tTop, _ = top.Float64()
 	a.tBot, _ = bot.Float64()
-	d := new(big.Float).Sub(top, bot)
-	w, _ := d.Float64()
+	w, _ := new(big.Float).Sub(top, bot).Float64()
 	// For K > 2 keep 1% headroom: the top point's middle classes must stay
 	// distinct; a binary point can use all of it.
 	// 2^−30 below the extreme row's increment: the rows are float64
@@ -298,8 +297,7 @@ func (a *multi) setWneg() error {
 	if err != nil {
 		return err
 	}
-	d := new(big.Float).Sub(ri.t[0], ri.t[1])
-	w, _ := d.Float64()
+	w, _ := new(big.Float).Sub(ri.t[0], ri.t[1]).Float64()
 	if ri.t[0].IsInf() || !(w > 0) {
 		return fmt.Errorf("decode: %s leaves no room for a negative weight", a.m.Name)
 	}
