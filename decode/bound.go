@@ -85,37 +85,38 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := a.st.(designer); !ok && !isList(a.st) {
-		p, err := a.st.plan(ctx, a) // an estimate
-		if err != nil {
-			return nil, err
-		}
-		return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
-	}
-	if a.st != Blocks && !isCross(a.st) && !isList(a.st) {
-		p, err := PlanMulti(ctx, opt)
-		if err != nil {
-			return nil, err
-		}
-		return &QueryBound{Strategy: a.st, Queries: p.Queries, Exact: true}, nil
-	}
 	var q int
-	switch {
-	case isList(a.st):
+	switch a.st.(type) {
+	case klist, kbin:
 		// Its queries' sums are not bounded by one block's span (the
 		// list's carried points): the floor of any code.
 		var f *Floor
 		if f, err = FloorMulti(ctx, opt); f != nil {
 			q = f.AnyCode
 		}
-	case a.mask != nil:
+	case blocks, cross:
+		if a.mask == nil {
+			q, err = a.blockBound(ctx, opt)
+			break
+		}
 		// Cross's K-ary code: its blocks' sums span at most
 		// (2K − 1)/(K − 1)·W (RangeFloor), and it holds at most
 		// radixBlockMax points (every digit has radix ≥ 2 and its unit is
 		// at least minUnit).
 		q, err = RangeFloor(ctx, opt, float64(2*a.k-1)/float64(a.k-1), radixBlockMax)
 	default:
-		q, err = a.blockBound(ctx, opt)
+		if _, ok := a.st.(designer); !ok {
+			p, err := a.st.plan(ctx, a) // an estimate
+			if err != nil {
+				return nil, err
+			}
+			return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
+		}
+		p, err := PlanMulti(ctx, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &QueryBound{Strategy: a.st, Queries: p.Queries, Exact: true}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -215,19 +216,4 @@ func (a *multi) blockBound(ctx context.Context, opt MultiOptions) (int, error) {
 		return kb
 	})
 	return q, err
-}
-
-// isList reports whether st is KList or KBin, whatever their tuning.
-func isList(st Strategy) bool {
-	switch st.(type) {
-	case klist, kbin:
-		return true
-	}
-	return false
-}
-
-// isCross reports whether st is Cross, whatever its tuning.
-func isCross(st Strategy) bool {
-	_, ok := st.(cross)
-	return ok
 }

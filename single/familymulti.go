@@ -132,9 +132,7 @@ func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptio
 			return res, fmt.Errorf("single: block of points [%d, %d): %w", lo, hi, err)
 		}
 		copy(res.Labels[lo:hi], r.Labels)
-		for i := lo; i < hi; i++ {
-			res.Known[i] = true
-		}
+		copy(res.Known[lo:hi], r.Known) // all true: the block verified
 		res.Blocks = append(res.Blocks, k)
 		res.Residual = max(res.Residual, r.Residual)
 		res.Budget = r.Budget
