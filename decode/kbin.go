@@ -93,16 +93,12 @@ func (kbin) String() string { return "kbin" }
 // Cross, KBin is Cross; a model whose terms are not all the server's own,
 // or whose score is not its float mean, gets KList.
 func (s kbin) setup(a *multi) Strategy {
-	p := s.params()
-	a.radix = p.klist.radix
-	if !a.setupKList(p.klist.minN) {
+	p := tuned(s.p, defaultKBin)
+	if !a.setupKList(p.klist) {
 		return Cross
 	}
 	if !pointTerms(a, nil) || a.m.Decimals >= 0 || a.m.Loss.Total {
-		if s.p != nil {
-			return klist{p: &p.klist} // a test's tuning goes with it
-		}
-		return KList
+		return klist{p: &p.klist} // a test's tuning goes with it
 	}
 	// KList's index order, shuffled within windows of kbinParams.window points by
 	// a fixed seed: a query's points still share the summation's leaves,
@@ -119,19 +115,11 @@ func (s kbin) setup(a *multi) Strategy {
 func (s kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
 func (s kbin) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	p := s.params()
+	p := tuned(s.p, defaultKBin)
 	st := newKlState(a, p.klist, true)
 	st.kb = p
 	st.lb.passes, st.lb.opts = p.passes, p.opts
 	return st.run(ctx, srv)
-}
-
-// params returns the tuning in effect: the defaults, or a test's.
-func (s kbin) params() kbinParams {
-	if s.p != nil {
-		return *s.p
-	}
-	return defaultKBin()
 }
 
 // kbinParams tunes KBin: choices for the CPU target (< 2 s at N = 25,000),
@@ -221,7 +209,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	// than a half and then a third (N = 500, 1,000, K = 6, seeds 1–3: 26,
 	// 26, 25 and 51, 52, 52 queries against 28, 27, 27 and 53, 53, 52
 	// without).
-	if len(pool) > 0 && len(pool) < st.kl.maxFresh+radixBlockMax && (a.opt.MaxBlock <= 0 || len(pool) <= a.opt.MaxBlock) {
+	if len(pool) > 0 && len(pool) < st.kl.maxFresh+radixBlockMax && len(pool) == lcap {
 		all := 0.0
 		for _, i := range pool {
 			all += math.Log2(float64(bits.OnesCount64(a.mask[i])))
@@ -247,20 +235,9 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	// digit's increment at most W.
 	bitsU := float64(l)
 	if l > 0 {
-		hiB := min(float64(l+1), math.Log2(2*st.wTop/gd))
-		for range 12 {
-			mid := (bitsU + hiB) / 2
-			if expect(k, mid) <= tgt {
-				bitsU = mid
-			} else {
-				hiB = mid
-			}
-		}
+		bitsU = bisect(bitsU, min(float64(l+1), math.Log2(2*st.wTop/gd)), 12, func(x float64) bool { return expect(k, x) <= tgt })
 	}
-	if err := st.askDigits(q, pool[k:], bitsU, false); err != nil {
-		return nil, err
-	}
-	return q, nil
+	return q, st.askDigits(q, pool[k:], bitsU, false)
 }
 
 // askDigits appends to q the digits of a room of 2^l units over the
@@ -307,30 +284,25 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 		if float64(r-1)*place > st.wTop {
 			break
 		}
+		// A binary digit is a question on its set's halves, one of radix
+		// r a label a value (the digit's values: dv).
+		var row rowInfo
+		var err error
+		var dv []uint64
 		if r == 2 {
 			half := split(m)
-			if err := st.ask(q, i, half, place); err != nil {
-				return err
-			}
-			q.dv = append(q.dv, []uint64{half, m &^ half})
-			q.dc = append(q.dc, []int{q.c0[len(q.c0)-1], q.c1[len(q.c1)-1]})
+			row, err = st.question(i, half, place)
+			dv = []uint64{half, m &^ half}
 		} else {
-			row, err := st.radixRow(m, place)
-			if err != nil {
-				return err
-			}
-			ls := maskClasses(m)
-			q.idx, q.rows = append(q.idx, i), append(q.rows, row)
-			q.s0, q.c0, q.c1 = append(q.s0, 0), append(q.c0, ls[0]), append(q.c1, ls[1])
-			var dv []uint64
-			for _, c := range ls {
-				dv = append(dv, 1<<c)
-			}
-			q.dv, q.dc = append(q.dv, dv), append(q.dc, ls)
+			row, err = st.radixRow(m, place)
+			dv = labelSets(m)
 			st.radix3++
 		}
-		q.rad = append(q.rad, r)
-		q.l++
+		if err != nil {
+			return err
+		}
+		q.idx, q.rows = append(q.idx, i), append(q.rows, row)
+		q.dv, q.rad = append(q.dv, dv), append(q.rad, r)
 		st.digits++
 		place *= float64(r)
 	}
@@ -349,7 +321,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 // labelings at N = 25,000, K = 6: i mod 6 1,351 against 1,350, seed 9
 // 1,348 against 1,350), so KBin keeps its own.
 func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
-	r, _, err := st.cachedRow(klKey{hi: m, w: p, radix: true}, func(row []float64) {
+	return st.cachedRow(klKey{hi: m, w: p, radix: true}, func(row []float64) {
 		ls := maskClasses(m)
 		tot := 0.0
 		for c := range row {
@@ -364,7 +336,6 @@ func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
 			row[c] /= tot
 		}
 	})
-	return r, err
 }
 
 // decodeBin keeps the readings (list entry, fresh halves, digits) whose
@@ -375,31 +346,21 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 	a.fillBase()
 	defer a.neutralize(q.idx)
 	nd, nTop := q.nd, q.nd+q.k
-	if len(q.idx) != nTop+q.l || len(q.rows) != len(q.idx) {
+	if len(q.idx) != nTop+len(q.rad) || len(q.rows) != len(q.idx) {
 		return 0, errors.New("decode: kbin: the query does not match its design (internal error)")
 	}
 	budget := a.budgetFor(q.idx, q.rows, false)
 	t := a.residual(score, &blockPlan{rows: q.rows})
-	t0, v := q.offsets(nTop)
-	// The digits' value-0 offsets and their values' increments.
-	inc := make([][]*big.Float, q.l)
-	for j := range inc {
-		r := &q.rows[nTop+j]
-		c0 := q.dc[j][0]
-		t0.Add(t0, new(big.Float).SetPrec(incPrec).Sub(r.t[c0], r.t[0]))
-		for _, c := range q.dc[j][1:] {
-			inc[j] = append(inc[j], new(big.Float).SetPrec(incPrec).Sub(r.t[c], r.t[c0]))
-		}
-	}
 	// The residual after every position's value 0: the top's bits and
 	// the digits' reading explain it.
+	t0, inc := q.offsets()
 	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
 	vb := make([]*big.Float, nTop)
 	for j := range vb {
-		vb[j] = v[j][1]
+		vb[j] = inc[j][0]
 	}
 	var surv []klSurv
-	lb.readTopDigits(score, r0, vb, q.k, newDigitTail(inc, q.rad, q.gd), budget, true,
+	lb.readTopDigits(score, r0, vb, q.k, newDigitTail(inc[nTop:], q.rad, q.gd), budget, true,
 		func(j int, b uint64) {
 			c := q.c0[j]
 			if b == 1 {
@@ -407,10 +368,10 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 			}
 			a.lo.Set(q.idx[j], q.rows[j].lo[c])
 		},
-		func(j int, v uint64) { a.lo.Set(q.idx[nTop+j], q.rows[nTop+j].lo[q.dc[j][v]]) },
+		func(j int, v uint64) { a.lo.Set(q.idx[nTop+j], q.rows[nTop+j].lo[bits.TrailingZeros64(q.dv[j][v])]) },
 		func(l int, m uint32, n uint64) { surv = append(surv, klSurv{l: l, m: m, n: n}) })
 	if len(surv) == 0 {
-		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, q.k, q.l, a.m.Name)
+		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, q.k, len(q.rad), a.m.Name)
 	}
 	a.neutralize(q.idx)
 	return st.update(q, surv), nil

@@ -110,28 +110,27 @@ func (klist) String() string { return "klist" }
 // setup is setupKList's; without the K-ary code (K = 2, no exact terms),
 // below klistParams.minN points or with noise the attack is Cross's.
 func (s klist) setup(a *multi) Strategy {
-	p := s.params()
-	a.radix = p.radix
-	if !a.setupKList(p.minN) {
+	if !a.setupKList(tuned(s.p, defaultKList)) {
 		return Cross
 	}
 	return s
 }
 
-// params returns the tuning in effect: the defaults, or a test's.
-func (s klist) params() klistParams {
-	if s.p != nil {
-		return *s.p
+// tuned returns the tuning in effect: the defaults def, or a test's p.
+func tuned[T any](p *T, def func() T) T {
+	if p != nil {
+		return *p
 	}
-	return defaultKList()
+	return def()
 }
 
-// setupKList prepares KList's state (the base of KBin's): Cross's, the
-// points in index order. It reports false, Cross's state left, where the
-// list top does not apply.
-func (a *multi) setupKList(minN int) bool {
+// setupKList prepares KList's state (the base of KBin's) tuned by p:
+// Cross's, the points in index order. It reports false, Cross's state
+// left, where the list top does not apply.
+func (a *multi) setupKList(p klistParams) bool {
+	a.radix = p.radix
 	a.setupCross()
-	if a.mask == nil || !a.baseExact || a.n < minN || a.opt.Noise.Kind != 0 {
+	if a.mask == nil || !a.baseExact || a.n < p.minN || a.opt.Noise.Kind != 0 {
 		return false
 	}
 	// Every term is the server's own: the points in index order, so
@@ -237,17 +236,16 @@ type klState struct {
 	// values of one point in the list are disjoint. lb.cand holds, for
 	// each query, the bits of vals on its split (klQuery.s0).
 	vals [][]uint64
-	rows map[klKey]klRow
+	rows map[klKey]rowInfo
 	// spanRatio is the last tail's span over its room.
 	spanRatio float64
-	// tailCarried counts the tail points carried into the list, digits
-	// KBin's digits and radix3 those of radix 3 or more (tests).
-	tailCarried, digits, radix3 int
+	// tailCarried counts the tail points carried into the list,
+	// tailGrouped the tail's grouped digits, digits KBin's digits and
+	// radix3 those of radix 3 or more (tests).
+	tailCarried, tailGrouped, digits, radix3 int
 	// bin: the tail is binary digits read from the residual (KBin,
 	// kbin.go), not Cross's mixed-radix digits.
 	bin bool
-	// tailGrouped counts the tail's grouped digits (tests).
-	tailGrouped int
 	// left is log2 of the labelings left at the last design (−1: not
 	// counted), rate the bits the query before it learned.
 	left, rate float64
@@ -263,13 +261,6 @@ type klKey struct {
 	radix bool // KBin's digit of radix |hi| on the set hi, place value w
 }
 
-// klRow is a cached top row and, for each label, the least label of the
-// same exact and computed terms.
-type klRow struct {
-	ri rowInfo
-	eq []uint8
-}
-
 // klQuery is one query's design.
 type klQuery struct {
 	idx    []int // carried, fresh, tail points
@@ -279,16 +270,14 @@ type klQuery struct {
 	c0, c1 []int      // top position j: a label of bit 0 and of bit 1
 	tail   *blockPlan // nil: no tail
 	tIdx   []int      // the tail's points
-	// l digits of unit gd after the top (KBin, kbin.go): position
-	// nd+k+j has radix rad[j], value v the labels dv[j][v] (dc[j][v] one
-	// of them), its increment over value 0 about v·gd·Π_{i<j} rad[i].
-	l   int
+	// dv[j][v] is the labels of value v of position nd+k+j after the
+	// top (a label of them its least): a tail digit's (KList; its groups,
+	// or a label each) or one of len(rad) digits of unit gd (KBin,
+	// kbin.go) of radix rad[j], its increment over value 0 about
+	// v·gd·Π_{i<j} rad[i].
+	dv  [][]uint64
 	gd  float64
 	rad []int
-	dv  [][]uint64
-	dc  [][]int
-	// tGrp: tail position j's digit's groups of labels (nil: one a label).
-	tGrp [][]uint64
 }
 
 // digit returns digit j of the reading n of q's digits.
@@ -309,12 +298,12 @@ func noDryRun(s Strategy) error {
 }
 
 func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return newKlState(a, s.params(), false).run(ctx, srv)
+	return newKlState(a, tuned(s.p, defaultKList), false).run(ctx, srv)
 }
 
 // newKlState starts a KList attack (bin: KBin's binary tail) tuned by kl.
 func newKlState(a *multi, kl klistParams, bin bool) *klState {
-	st := &klState{a: a, lb: newLbState(a), kl: kl, vals: [][]uint64{{}}, rows: make(map[klKey]klRow), spanRatio: 1, bin: bin, left: -1}
+	st := &klState{a: a, lb: newLbState(a), kl: kl, vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1, bin: bin, left: -1}
 	st.lb.passes, st.lb.opts = klPasses, klOpts
 	return st
 }
@@ -387,6 +376,19 @@ func (st *klState) pool(n int) []int {
 	return out
 }
 
+// bisect returns the largest x in [lo, hi] that ok accepts, found in n
+// halvings (ok(lo) assumed; lo if ok accepts no midpoint).
+func bisect(lo, hi float64, n int, ok func(x float64) bool) float64 {
+	for range n {
+		if mid := (lo + hi) / 2; ok(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
 // split returns the lower ⌈r/2⌉ labels of the set m (r labels).
 func split(m uint64) uint64 {
 	h := (bits.OnesCount64(m) + 1) / 2
@@ -425,7 +427,7 @@ func splitAt(m uint64, key uint64) uint64 {
 
 // topRow returns the row of a binary question: the labels of hi at
 // probability q, the others at q·e^(−w), w ≥ 0. Rows are cached.
-func (st *klState) topRow(hi uint64, w float64) (rowInfo, []uint8, error) {
+func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
 	return st.cachedRow(klKey{hi: hi, w: w}, func(row []float64) {
 		h := bits.OnesCount64(hi)
 		e := math.Exp(-w)
@@ -440,62 +442,50 @@ func (st *klState) topRow(hi uint64, w float64) (rowInfo, []uint8, error) {
 }
 
 // cachedRow returns the row of key, made by fill (given K zeros) on
-// first use, and for each label the least label of the same exact and
-// computed terms.
-func (st *klState) cachedRow(key klKey, fill func(row []float64)) (rowInfo, []uint8, error) {
+// first use.
+func (st *klState) cachedRow(key klKey, fill func(row []float64)) (rowInfo, error) {
 	if r, ok := st.rows[key]; ok {
-		return r.ri, r.eq, nil
+		return r, nil
 	}
 	row := make([]float64, st.a.k)
 	fill(row)
 	r, err := st.a.rowInfo(row)
 	if err != nil {
-		return rowInfo{}, nil, err
-	}
-	eq := make([]uint8, st.a.k)
-	for d := range eq {
-		eq[d] = uint8(d)
-		for c := range d {
-			if r.t[d].Cmp(r.t[c]) == 0 && r.lo[d] == r.lo[c] && r.hi[d] == r.hi[c] {
-				eq[d] = uint8(c)
-				break
-			}
-		}
+		return rowInfo{}, err
 	}
 	if len(st.rows) >= klRowsMax {
 		clear(st.rows)
 	}
-	st.rows[key] = klRow{r, eq}
-	return r, eq, nil
+	st.rows[key] = r
+	return r, nil
 }
 
 // question returns the row of point i asked its binary question (bit 0:
 // the labels of half, bit 1: the rest of its set) with nominal increment
-// w (bit 1's term minus bit 0's), and a label of each half.
-func (st *klState) question(i int, half uint64, w float64) (rowInfo, int, int, error) {
+// w (bit 1's term minus bit 0's).
+func (st *klState) question(i int, half uint64, w float64) (rowInfo, error) {
 	a := st.a
 	b := a.mask[i] &^ half
 	if half == 0 || b == 0 || half&^a.mask[i] != 0 {
-		return rowInfo{}, 0, 0, fmt.Errorf("decode: klist: point %d's halves %b, %b of %b (internal error)", i, half, b, a.mask[i])
+		return rowInfo{}, fmt.Errorf("decode: klist: point %d's halves %b, %b of %b (internal error)", i, half, b, a.mask[i])
 	}
 	hi := half
 	if w < 0 {
 		hi = maskAll(a.k) &^ half
 	}
-	r, eq, err := st.topRow(hi, math.Abs(w))
+	r, err := st.topRow(hi, math.Abs(w))
 	if err != nil {
-		return rowInfo{}, 0, 0, err
+		return rowInfo{}, err
 	}
-	c0, c1 := bits.TrailingZeros64(half), bits.TrailingZeros64(b)
 	// Every label of a half has the same probability, so the same exact
 	// and computed term: checked, since decoding takes one for all.
 	for _, hm := range []uint64{half, b} {
 		c := bits.TrailingZeros64(hm)
 		for m := hm; m != 0; m &= m - 1 {
-			if eq[bits.TrailingZeros64(m)] != eq[c] {
-				return rowInfo{}, 0, 0, fmt.Errorf("decode: klist: the labels of one half get different terms under %s", a.m.Name)
+			if x := bits.TrailingZeros64(m); r.t[x].Cmp(r.t[c]) != 0 || r.lo[x] != r.lo[c] || r.hi[x] != r.hi[c] {
+				return rowInfo{}, fmt.Errorf("decode: klist: the labels of one half get different terms under %s", a.m.Name)
 			}
 		}
 	}
-	return r, c0, c1, nil
+	return r, nil
 }

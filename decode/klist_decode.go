@@ -12,8 +12,8 @@ import (
 )
 
 // klSurv is a candidate that explains the score: list entry l, fresh bits
-// m, and its tail labeling (nil if the tail's lister stopped short: every
-// tail label is kept open).
+// m, and its tail labeling, each tail position's value (nil if the tail's
+// lister stopped short: every tail label is kept open).
 type klSurv struct {
 	l    int
 	m    uint32
@@ -30,7 +30,11 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	nd, nTop := q.nd, q.nd+q.k
 	budget := a.budgetFor(q.idx, q.rows, false)
 	t := a.residual(score, &blockPlan{rows: q.rows})
-	t0, v := q.offsets(nTop)
+	t0, inc := q.offsets()
+	v := make([][]*big.Float, nTop) // the window's increments: bit 0's and bit 1's
+	for j := range v {
+		v[j] = []*big.Float{new(big.Float), inc[j][0]}
+	}
 	// The residual the tail must explain: t − T0 − top bits' sum, within
 	// [base − b, base + span + b].
 	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
@@ -86,18 +90,10 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		a.lo.Set(i, r.lo[c])
 		a.hi.Set(i, r.hi[c])
 	}
-	bf := budget
 	var surv []klSurv
-	var sig []int
+	sig := make([]int, len(q.tIdx))
 	if q.tail != nil {
 		tl = st.newTail(q)
-		sig = make([]int, len(q.tIdx))
-	}
-	bit := func(l int, m uint32, j int) int {
-		if j < nd {
-			return int(lb.cand[l][j])
-		}
-		return int(m >> (j - nd) & 1)
 	}
 	// The residual r0 − Σ (top bits' increments) in double-double
 	// arithmetic (ddSum): the carried bits' part once per list entry,
@@ -114,10 +110,7 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	ddErr := float64((nTop+2)*(nTop+2)) * 0x1p-100 * mag
 	// topCur[j] is the label top position j's terms are set to (−1:
 	// none yet): a candidate sets only the positions it changes.
-	topCur := make([]int, nTop)
-	for j := range topCur {
-		topCur[j] = -1
-	}
+	topCur := slices.Repeat([]int{-1}, nTop)
 	carried := make([]ddSum, len(lb.cand))
 	carriedOK := make([]bool, len(lb.cand))
 	explains := func(l int, m uint32, _ bool) bool {
@@ -133,10 +126,10 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		res := carried[l]
 		for j := range nTop {
 			c := q.c0[j]
-			if bit(l, m, j) == 1 {
-				if j >= nd {
-					res.sub(dh[j], dl[j])
-				}
+			if j < nd && lb.cand[l][j] == 1 {
+				c = q.c1[j]
+			} else if j >= nd && m>>(j-nd)&1 == 1 {
+				res.sub(dh[j], dl[j])
 				c = q.c1[j]
 			}
 			if topCur[j] != c {
@@ -148,17 +141,17 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		// |rf − the exact residual| ≤ extra.
 		extra := ddErr + math.Abs(rf)*0x1p-52
 		if q.tail == nil {
-			if math.Abs(rf)-extra > bf || !match() {
+			if math.Abs(rf)-extra > budget || !match() {
 				return false
 			}
 			surv = append(surv, klSurv{l: l, m: m, tail: []int{}})
 			return true
 		}
-		bf := bf + extra
+		bf := budget + extra
 		found := false
 		n := 0
-		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, c int) {
-			sig[j] = c
+		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, x, c int) {
+			sig[j] = x
 			set(nTop+j, c)
 		}, func() {
 			if match() {
@@ -180,19 +173,27 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	return st.update(q, surv), nil
 }
 
-// offsets returns the bit-0 sum T0 of the query's first n positions
-// (binary questions; the terms over each row's label 0, which constC
-// counts) and each bit's increment over it, v[j] = {0, t(c1) − t(c0)}.
-func (q *klQuery) offsets(n int) (*big.Float, [][]*big.Float) {
+// offsets returns the sum T0 of the top's and the digits' value-0 terms
+// (over the terms of label 0, which constC counts) and each position's
+// increments over its value 0, inc[j][v − 1] for value v: a top position's
+// values are bits 0 and 1 (labels c0, c1), a digit's its groups dv, each
+// read at its least label.
+func (q *klQuery) offsets() (*big.Float, [][]*big.Float) {
+	nTop := q.nd + q.k
 	t0 := new(big.Float).SetPrec(sumPrec)
-	v := make([][]*big.Float, n)
-	zero := new(big.Float)
-	for j := range n {
+	inc := make([][]*big.Float, nTop+len(q.rad))
+	for j := range inc {
 		r := &q.rows[j]
-		o0 := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c0[j]], r.t[0])
-		t0.Add(t0, o0)
-		d := new(big.Float).SetPrec(incPrec).Sub(r.t[q.c1[j]], r.t[q.c0[j]])
-		v[j] = []*big.Float{zero, d}
+		var cs []int
+		if j < nTop {
+			cs = []int{q.c0[j], q.c1[j]}
+		} else {
+			cs = leastLabels(q.dv[j-nTop])
+		}
+		t0.Add(t0, new(big.Float).SetPrec(incPrec).Sub(r.t[cs[0]], r.t[0]))
+		for _, c := range cs[1:] {
+			inc[j] = append(inc[j], new(big.Float).SetPrec(incPrec).Sub(r.t[c], r.t[cs[0]]))
+		}
 	}
-	return t0, v
+	return t0, inc
 }

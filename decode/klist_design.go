@@ -99,19 +99,10 @@ func (st *klState) designQuery() (*klQuery, error) {
 		if k == 0 {
 			// The exact expectation of a uniform offset: not linear in
 			// the cell; bisect on a log scale.
-			lo, hi := 0.0, math.Log2(maxRoom/cell0)
-			if lbExpected(sl, m, 0, cell0) > tgt && L > 1 {
-				u = 0
-			} else {
-				for range 24 {
-					mid := (lo + hi) / 2
-					if lbExpected(sl, m, 0, cell0*math.Exp2(mid)) <= tgt {
-						lo = mid
-					} else {
-						hi = mid
-					}
-				}
-				u = cell0 * math.Exp2(lo)
+			if !(lbExpected(sl, m, 0, cell0) > tgt && L > 1) {
+				u = cell0 * math.Exp2(bisect(0, math.Log2(maxRoom/cell0), 24, func(x float64) bool {
+					return lbExpected(sl, m, 0, cell0*math.Exp2(x)) <= tgt
+				}))
 			}
 		} else {
 			e1 := lbExpected(sl, m, math.Sqrt(vf[k]), 1) - 1
@@ -153,18 +144,21 @@ func (st *klState) designQuery() (*klQuery, error) {
 		room := math.Exp2(math.Floor(math.Log2(bestU/st.spanRatio)*klRoomGrid) / klRoomGrid)
 		rest = st.fitTail(rest, room)
 		p, err := a.planRadixOn(rest, room, st.kl.rho, false)
+		groups := a.digitGroups
+		a.digitGroups = nil
 		if err != nil {
-			a.digitGroups = nil
 			return nil, err
 		}
 		q.tail, q.tIdx = p, rest[:len(p.rows)]
-		q.tGrp = make([][]uint64, len(q.tIdx))
-		for j, i := range q.tIdx {
-			if q.tGrp[j] = a.digitGroups[i]; q.tGrp[j] != nil {
+		for _, i := range q.tIdx {
+			g := groups[i]
+			if g != nil {
 				st.tailGrouped++
+			} else {
+				g = labelSets(a.mask[i])
 			}
+			q.dv = append(q.dv, g)
 		}
-		a.digitGroups = nil
 		_, span := st.tailRange(p, q.tIdx)
 		if sf, _ := span.Float64(); sf > 0 {
 			st.spanRatio = sf / room
@@ -225,12 +219,12 @@ func (st *klState) askTop(q *klQuery, s0 []uint64, fresh, fw, cw []int) error {
 // ask appends to q point i asked its binary question (bit 0: the labels
 // of half) with nominal increment w.
 func (st *klState) ask(q *klQuery, i int, half uint64, w float64) error {
-	r, c0, c1, err := st.question(i, half, w)
+	r, err := st.question(i, half, w)
 	if err != nil {
 		return err
 	}
 	q.idx, q.s0, q.rows = append(q.idx, i), append(q.s0, half), append(q.rows, r)
-	q.c0, q.c1 = append(q.c0, c0), append(q.c1, c1)
+	q.c0, q.c1 = append(q.c0, bits.TrailingZeros64(half)), append(q.c1, bits.TrailingZeros64(st.a.mask[i]&^half))
 	return nil
 }
 
@@ -380,11 +374,9 @@ func (st *klState) splits() []uint64 {
 				}
 			}
 		}
-		if nv <= 12 {
-			for x, v := range vs {
-				if part>>x&1 == 1 {
-					s0[j] |= v
-				}
+		for x, v := range vs {
+			if part>>x&1 == 1 {
+				s0[j] |= v // (random's already, above 12 values)
 			}
 		}
 		for x := range L {
@@ -507,7 +499,7 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 	// The grouped digits, last (the least significant): points of an
 	// even number of labels first (halves: one bit), then of three (one
 	// label against two: H(1/3) = 0.918 bits).
-	a.digitGroups = nil
+	a.digitGroups = make(map[int][]uint64)
 	group := func(want int, ok func(n int) bool) int {
 		for _, i := range cand {
 			if want == 0 {
@@ -519,9 +511,6 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 			}
 			take[i] = true
 			want--
-			if a.digitGroups == nil {
-				a.digitGroups = make(map[int][]uint64)
-			}
 			var g [2]uint64
 			for m, c := range maskClasses(a.mask[i]) {
 				g[m*2/n] |= 1 << c

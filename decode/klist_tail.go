@@ -6,7 +6,6 @@ package decode
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"slices"
 )
 
@@ -27,43 +26,27 @@ type klTail struct {
 func (st *klState) newTail(q *klQuery) *klTail {
 	p := q.tail
 	nt := len(q.tIdx)
-	tl := &klTail{ord: make([]int, nt), cls: make([][]int, nt), d: make([][]float64, nt), minR: make([]float64, nt+1), maxR: make([]float64, nt+1)}
-	span := make([]float64, nt)
+	tl := &klTail{ord: make([]int, nt), cls: make([][]int, nt), d: make([][]float64, nt), minR: make([]float64, nt+1), maxR: make([]float64, nt+1), cMin: make([]int, nt), cMax: make([]int, nt)}
+	// Each position's labels (a grouped digit's: its groups' least) and
+	// their increments, in tail order, then the positions by span.
+	cls, d := make([][]int, nt), make([][]float64, nt)
 	abs := 0.0
-	for j, i := range q.tIdx {
+	for j := range q.tIdx {
 		tl.ord[j] = j
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for m := st.a.mask[i]; m != 0; m &= m - 1 {
-			f, _ := p.v[j][bits.TrailingZeros64(m)].Float64()
-			lo, hi = min(lo, f), max(hi, f)
-		}
-		span[j] = hi - lo
-		abs += max(math.Abs(lo), math.Abs(hi))
-	}
-	slices.SortStableFunc(tl.ord, func(x, y int) int { return cmp.Compare(span[y], span[x]) })
-	tl.cMin, tl.cMax = make([]int, nt), make([]int, nt)
-	for s, j := range tl.ord {
-		tl.cls[s] = maskClasses(st.a.mask[q.tIdx[j]])
-		if g := q.tGrp[j]; g != nil {
-			tl.cls[s] = tl.cls[s][:0]
-			for _, x := range g {
-				tl.cls[s] = append(tl.cls[s], bits.TrailingZeros64(x))
-			}
-		}
-		r := &q.rows[q.nd+q.k+j]
-		tl.cMin[s], tl.cMax[s] = tl.cls[s][0], tl.cls[s][0]
-		for _, c := range tl.cls[s] {
-			if r.lo[c] < r.lo[tl.cMin[s]] {
-				tl.cMin[s] = c
-			}
-			if r.hi[c] > r.hi[tl.cMax[s]] {
-				tl.cMax[s] = c
-			}
-		}
-		for _, c := range tl.cls[s] {
+		cls[j] = leastLabels(q.dv[j])
+		for _, c := range cls[j] {
 			f, _ := p.v[j][c].Float64()
-			tl.d[s] = append(tl.d[s], f)
+			d[j] = append(d[j], f)
 		}
+		abs += max(math.Abs(slices.Min(d[j])), math.Abs(slices.Max(d[j])))
+	}
+	span := func(j int) float64 { return slices.Max(d[j]) - slices.Min(d[j]) }
+	slices.SortStableFunc(tl.ord, func(x, y int) int { return cmp.Compare(span(y), span(x)) })
+	for s, j := range tl.ord {
+		r := &q.rows[q.nd+q.k+j]
+		tl.cls[s], tl.d[s] = cls[j], d[j]
+		tl.cMin[s] = slices.MinFunc(cls[j], func(x, y int) int { return cmp.Compare(r.lo[x], r.lo[y]) })
+		tl.cMax[s] = slices.MaxFunc(cls[j], func(x, y int) int { return cmp.Compare(r.hi[x], r.hi[y]) })
 	}
 	for s := nt - 1; s >= 0; s-- {
 		tl.minR[s] = tl.minR[s+1] + slices.Min(tl.d[s])
@@ -77,12 +60,12 @@ func (st *klState) newTail(q *klQuery) *klTail {
 	return tl
 }
 
-// list calls set(position, label) for each position of a labeling whose
-// sum lies in [lo, hi] (widened by the caller), then leaf, depth first
-// with the digits of largest span first, skipping the subtrees of the
-// last tl.depth positions that bracket rules out; it reports false if it
-// stopped after maxCand labelings (*n counts them).
-func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket func(s int) bool, n *int) bool {
+// list calls set(position, value, its label) for each position of a
+// labeling whose sum lies in [lo, hi] (widened by the caller), then leaf,
+// depth first with the digits of largest span first, skipping the
+// subtrees of the last tl.depth positions that bracket rules out; it
+// reports false if it stopped after maxCand labelings (*n counts them).
+func (tl *klTail) list(lo, hi float64, set func(j, x, c int), leaf func(), bracket func(s int) bool, n *int) bool {
 	var rec func(s int, p float64) bool
 	rec = func(s int, p float64) bool {
 		// A bracket costs two emulations: a last digit with at most two
@@ -103,7 +86,7 @@ func (tl *klTail) list(lo, hi float64, set func(j, c int), leaf func(), bracket 
 			if q+tl.minR[s+1] > hi || q+tl.maxR[s+1] < lo {
 				continue
 			}
-			set(tl.ord[s], tl.cls[s][x])
+			set(tl.ord[s], x, tl.cls[s][x])
 			if !rec(s+1, q) {
 				return false
 			}

@@ -28,19 +28,13 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 				return q.s0[j]
 			}
 			return a.mask[i] &^ q.s0[j]
-		case q.l > 0:
+		case q.rad != nil:
 			// A digit's labels (KBin).
 			return q.dv[j-nTop][q.digit(s.n, j-nTop)]
 		case short:
 			return a.mask[i]
 		}
-		c := s.tail[j-nTop]
-		for _, g := range q.tGrp[j-nTop] {
-			if g>>c&1 == 1 {
-				return g
-			}
-		}
-		return 1 << c
+		return q.dv[j-nTop][s.tail[j-nTop]]
 	}
 	sigma := make([]int, len(q.idx))
 	var open []int // positions still undecided

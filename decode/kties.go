@@ -247,36 +247,27 @@ func gridDown(g float64) float64 {
 // the realized steps are not superincreasing.
 func (a *multi) radixDesign(idx []int, g float64, pair bool) (*blockPlan, error) {
 	k := len(idx)
-	rp := &radixPlan{ord: make([]int, 0, k), cls: make([][]int, k), pair: -1}
+	rp := &radixPlan{cls: make([][]int, k), pair: -1}
 	top := -1
+	var full []int // the points of K labels
 	for j, i := range idx {
 		rp.cls[j] = a.digitClasses(i)
 		if a.digitGroups[i] == nil && (top < 0 || len(rp.cls[j]) < len(rp.cls[top])) {
 			top = j
 		}
+		if len(rp.cls[j]) == a.k {
+			full = append(full, j)
+		}
 	}
-	if top < 0 {
-		top = 0
-	}
+	top = max(top, 0)
+	rp.ord = []int{top}
 	if pair {
 		// The first two points of K labels.
-		top = -1
-		for j := range idx {
-			if len(rp.cls[j]) == a.k {
-				if top < 0 {
-					top = j
-				} else if rp.pair < 0 {
-					rp.pair = j
-				}
-			}
-		}
-		if rp.pair < 0 {
+		if len(full) < 2 {
 			return nil, fmt.Errorf("decode: a paired top without two points of %d labels", a.k)
 		}
-	}
-	rp.ord = append(rp.ord, top)
-	if pair {
-		rp.ord = append(rp.ord, rp.pair)
+		top, rp.pair = full[0], full[1]
+		rp.ord = []int{top, rp.pair}
 	}
 	for j := range idx {
 		if j != top && j != rp.pair {
@@ -481,26 +472,20 @@ func (a *multi) tieSets(idx []int, cands [][]int, found []int) bool {
 	type member struct{ j, d, sgn int }
 	changed := false
 	var groups [][]member
+points:
 	for j, c := range found {
 		if c >= 0 {
 			continue
 		}
-		placed := false
 		for g, gr := range groups {
 			for _, sgn := range []int{1, -1} {
 				if d, ok := rel(j, gr[0].j, sgn); ok {
 					groups[g] = append(gr, member{j, d, sgn})
-					placed = true
-					break
+					continue points
 				}
 			}
-			if placed {
-				break
-			}
 		}
-		if !placed {
-			groups = append(groups, []member{{j, 0, 1}})
-		}
+		groups = append(groups, []member{{j, 0, 1}})
 	}
 	for _, gr := range groups {
 		l := idx[gr[0].j]

@@ -23,10 +23,23 @@ func (a *multi) radixOf(i int) int {
 // increasing term: its labels, or each group's least label
 // (digitGroups; the labels of a group share its term).
 func (a *multi) digitClasses(i int) []int {
-	g := a.digitGroups[i]
-	if g == nil {
-		return maskClasses(a.mask[i])
+	if g := a.digitGroups[i]; g != nil {
+		return leastLabels(g)
 	}
+	return maskClasses(a.mask[i])
+}
+
+// labelSets returns the set of each label of m, in increasing order.
+func labelSets(m uint64) []uint64 {
+	var g []uint64
+	for ; m != 0; m &= m - 1 {
+		g = append(g, m&-m)
+	}
+	return g
+}
+
+// leastLabels returns the least label of each set of g.
+func leastLabels(g []uint64) []int {
 	c := make([]int, len(g))
 	for m, x := range g {
 		c[m] = bits.TrailingZeros64(x)
@@ -34,55 +47,27 @@ func (a *multi) digitClasses(i int) []int {
 	return c
 }
 
-// radixRowOf returns point i's digit row at step u: radixRow over its
-// labels, or over its groups (digitGroups).
+// radixRowOf returns point i's digit row at step u: every label of the
+// digit's m-th value (its m-th label, or group: digitGroups, at most
+// three) at probability ∝ e^(−m·u), the labels outside its set at the
+// last value's, so that a group's labels share one term, the digit reads
+// which group, and no term exceeds the set's largest. Rows are cached by
+// (set, groups, step).
 func (a *multi) radixRowOf(i int, u float64) (rowInfo, error) {
-	if g := a.digitGroups[i]; g != nil {
-		return a.radixRowGroups(g, u)
-	}
-	return a.radixRow(a.mask[i], u)
-}
-
-// radixRowGroups is radixRow over groups of labels: every label of the
-// m-th group gets probability ∝ e^(−m·u), so that a group's labels share
-// one term and the digit reads which group, not which label. At most
-// three groups (the cache key).
-func (a *multi) radixRowGroups(g []uint64, u float64) (rowInfo, error) {
-	if len(g) < 2 || len(g) > 3 {
-		return rowInfo{}, fmt.Errorf("decode: a grouped digit of %d groups (want 2 or 3)", len(g))
-	}
-	key := radixKey{u: u, g0: g[0], g1: g[1]}
-	for _, x := range g {
-		key.mask |= x
+	key := radixKey{mask: a.mask[i], u: u}
+	g := a.digitGroups[i]
+	if g != nil {
+		if len(g) < 2 || len(g) > 3 {
+			return rowInfo{}, fmt.Errorf("decode: a grouped digit of %d groups (want 2 or 3)", len(g))
+		}
+		key.g0, key.g1 = g[0], g[1]
 	}
 	if r, ok := a.radixRows[key]; ok {
 		return r, nil
 	}
-	return a.groupRow(key, g, u)
-}
-
-// radixRow returns the row of a digit over the label set mask at step u:
-// the m-th label of the set gets probability ∝ e^(−m·u), the labels
-// outside the set the smallest of those, so that no term exceeds the
-// set's largest. Rows are cached by (set, step).
-func (a *multi) radixRow(mask uint64, u float64) (rowInfo, error) {
-	key := radixKey{mask: mask, u: u}
-	if r, ok := a.radixRows[key]; ok {
-		return r, nil
+	if g == nil {
+		g = labelSets(key.mask)
 	}
-	cls := maskClasses(mask)
-	g := make([]uint64, len(cls))
-	for m, c := range cls {
-		g[m] = 1 << c
-	}
-	return a.groupRow(key, g, u)
-}
-
-// groupRow computes and caches under key the row of a digit over the
-// groups g (key.mask their union) at step u: every label of the m-th
-// group at probability ∝ e^(−m·u), the labels outside key.mask at the
-// last group's.
-func (a *multi) groupRow(key radixKey, g []uint64, u float64) (rowInfo, error) {
 	q := make([]float64, len(g))
 	var z float64
 	for m := len(g) - 1; m >= 0; m-- {
