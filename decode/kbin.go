@@ -115,11 +115,7 @@ func (s kbin) setup(a *multi) Strategy {
 func (s kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
 func (s kbin) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	p := tuned(s.p, defaultKBin)
-	st := newKlState(a, p.klist, true)
-	st.kb = p
-	st.lb.passes, st.lb.opts = p.passes, p.opts
-	return st.run(ctx, srv)
+	return newKlState(a, tuned(s.p, defaultKBin), true).run(ctx, srv)
 }
 
 // kbinParams tunes KBin: choices for the CPU target (< 2 s at N = 25,000),

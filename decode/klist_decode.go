@@ -62,13 +62,6 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	// every term (rounded additions), so every labeling of the positions
 	// from s on reports between the reports with each of them at its
 	// least and at its largest computed term.
-	above := func(hi bool) bool {
-		if r, ok, err := a.emu.ReportFloat(a.lo); ok {
-			return err == nil && (hi && r < fLo || !hi && r > fHi)
-		}
-		r, err := a.emu.Report(a.lo)
-		return err == nil && (hi && r.Cmp(sLo) < 0 || !hi && r.Cmp(sHi) > 0)
-	}
 	bracket := func(s int) bool {
 		for _, hi := range []bool{false, true} {
 			for x := s; x < len(tl.ord); x++ {
@@ -79,7 +72,13 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 					a.lo.Set(q.idx[j], q.rows[j].lo[tl.cMin[x]])
 				}
 			}
-			if above(hi) {
+			// The report at the least terms above the score, or at the
+			// largest below it, rules the subtree out.
+			if r, ok, err := a.emu.ReportFloat(a.lo); ok {
+				if err == nil && (hi && r < fLo || !hi && r > fHi) {
+					return false
+				}
+			} else if r, err := a.emu.Report(a.lo); err == nil && (hi && r.Cmp(sLo) < 0 || !hi && r.Cmp(sHi) > 0) {
 				return false
 			}
 		}
