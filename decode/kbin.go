@@ -357,13 +357,7 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 	}
 	var surv []klSurv
 	lb.readTopDigits(score, r0, vb, q.k, newDigitTail(inc[nTop:], q.rad, q.gd), budget, true,
-		func(j int, b uint64) {
-			c := q.c0[j]
-			if b == 1 {
-				c = q.c1[j]
-			}
-			a.lo.Set(q.idx[j], q.rows[j].lo[c])
-		},
+		func(j int, b uint64) { a.lo.Set(q.idx[j], q.rows[j].lo[q.c[b][j]]) },
 		func(j int, v uint64) { a.lo.Set(q.idx[nTop+j], q.rows[nTop+j].lo[bits.TrailingZeros64(q.dv[j][v])]) },
 		func(l int, m uint32, n uint64) { surv = append(surv, klSurv{l: l, m: m, n: n}) })
 	if len(surv) == 0 {

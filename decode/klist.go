@@ -264,13 +264,13 @@ type klKey struct {
 
 // klQuery is one query's design.
 type klQuery struct {
-	idx    []int // carried, fresh, tail points
-	rows   []rowInfo
-	nd, k  int        // carried and fresh points
-	s0     []uint64   // top position j: the labels of bit 0 (the rest of its set: bit 1)
-	c0, c1 []int      // top position j: a label of bit 0 and of bit 1
-	tail   *blockPlan // nil: no tail
-	tIdx   []int      // the tail's points
+	idx   []int // carried, fresh, tail points
+	rows  []rowInfo
+	nd, k int        // carried and fresh points
+	s0    []uint64   // top position j: the labels of bit 0 (the rest of its set: bit 1)
+	c     [2][]int   // c[b][j]: top position j's label of bit b
+	tail  *blockPlan // nil: no tail
+	tIdx  []int      // the tail's points
 	// dv[j][v] is the labels of value v of position nd+k+j after the
 	// top (a label of them its least): a tail digit's (KList; its groups,
 	// or a label each) or one of len(rad) digits of unit gd (KBin,

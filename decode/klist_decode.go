@@ -38,10 +38,7 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	// The residual the tail must explain: t − T0 − top bits' sum, within
 	// [base − b, base + span + b].
 	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
-	base, span := new(big.Float), new(big.Float)
-	if q.tail != nil {
-		base, span = st.tailRange(q.tail, q.tIdx)
-	}
+	base, span := st.tailRange(q.tail, q.tIdx) // 0, 0 without a tail
 	half := new(big.Float).SetPrec(sumPrec).Quo(span, big.NewFloat(2))
 	center := new(big.Float).SetPrec(sumPrec).Sub(r0, base)
 	center.Sub(center, half)
@@ -124,12 +121,12 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		}
 		res := carried[l]
 		for j := range nTop {
-			c := q.c0[j]
+			c := q.c[0][j]
 			if j < nd && lb.cand[l][j] == 1 {
-				c = q.c1[j]
+				c = q.c[1][j]
 			} else if j >= nd && m>>(j-nd)&1 == 1 {
 				res.sub(dh[j], dl[j])
-				c = q.c1[j]
+				c = q.c[1][j]
 			}
 			if topCur[j] != c {
 				set(j, c)
@@ -174,9 +171,9 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 
 // offsets returns the sum T0 of the top's and the digits' value-0 terms
 // (over the terms of label 0, which constC counts) and each position's
-// increments over its value 0, inc[j][v − 1] for value v: a top position's
-// values are bits 0 and 1 (labels c0, c1), a digit's its groups dv, each
-// read at its least label.
+// increments over its value 0, inc[j][v − 1] for value v: a top
+// position's values are bits 0 and 1 (labels c[0][j], c[1][j]), a
+// digit's its groups dv, each read at its least label.
 func (q *klQuery) offsets() (*big.Float, [][]*big.Float) {
 	nTop := q.nd + q.k
 	t0 := new(big.Float).SetPrec(sumPrec)
@@ -185,7 +182,7 @@ func (q *klQuery) offsets() (*big.Float, [][]*big.Float) {
 		r := &q.rows[j]
 		var cs []int
 		if j < nTop {
-			cs = []int{q.c0[j], q.c1[j]}
+			cs = []int{q.c[0][j], q.c[1][j]}
 		} else {
 			cs = leastLabels(q.dv[j-nTop])
 		}
