@@ -31,10 +31,6 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	budget := a.budgetFor(q.idx, q.rows, false)
 	t := a.residual(score, &blockPlan{rows: q.rows})
 	t0, inc := q.offsets()
-	v := make([][]*big.Float, nTop) // the window's increments: bit 0's and bit 1's
-	for j := range v {
-		v[j] = []*big.Float{new(big.Float), inc[j][0]}
-	}
 	// The residual the tail must explain: t − T0 − top bits' sum, within
 	// [base − b, base + span + b].
 	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
@@ -96,10 +92,12 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	// the fresh bits' per candidate, with err bounding its distance from
 	// the exact residual (far below the margin the windows keep).
 	dh, dl := make([]float64, nTop), make([]float64, nTop)
+	v := make([][]*big.Float, nTop) // the window's increments: bit 0's and bit 1's
 	mag := 0.0
 	r0h, r0l := ddSplit(r0)
 	for j := range nTop {
-		dh[j], dl[j] = ddSplit(v[j][1])
+		v[j] = []*big.Float{new(big.Float), inc[j][0]}
+		dh[j], dl[j] = ddSplit(inc[j][0])
 		mag += math.Abs(dh[j])
 	}
 	mag += math.Abs(r0h)
@@ -107,18 +105,16 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	// topCur[j] is the label top position j's terms are set to (−1:
 	// none yet): a candidate sets only the positions it changes.
 	topCur := slices.Repeat([]int{-1}, nTop)
-	carried := make([]ddSum, len(lb.cand))
-	carriedOK := make([]bool, len(lb.cand))
-	explains := func(l int, m uint32, _ bool) bool {
-		if !carriedOK[l] {
-			s := ddSum{h: r0h, l: r0l}
-			for j, b := range lb.cand[l] {
-				if b == 1 {
-					s.sub(dh[j], dl[j])
-				}
+	carried := make([]ddSum, len(lb.cand)) // each list entry's
+	for l, e := range lb.cand {
+		carried[l] = ddSum{h: r0h, l: r0l}
+		for j, b := range e {
+			if b == 1 {
+				carried[l].sub(dh[j], dl[j])
 			}
-			carried[l], carriedOK[l] = s, true
 		}
+	}
+	explains := func(l int, m uint32, _ bool) bool {
 		res := carried[l]
 		for j := range nTop {
 			c := q.c[0][j]
