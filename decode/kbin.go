@@ -105,9 +105,8 @@ func (s kbin) setup(a *multi) Strategy {
 	// and a labeling's pattern along the index (i mod K) is not the
 	// order's.
 	r := rand.New(rand.NewPCG(0x6b62, 0x696e))
-	for lo := 0; lo < len(a.order); lo += p.window {
-		hi := min(lo+p.window, len(a.order))
-		r.Shuffle(hi-lo, func(x, y int) { a.order[lo+x], a.order[lo+y] = a.order[lo+y], a.order[lo+x] })
+	for w := range slices.Chunk(a.order, p.window) {
+		r.Shuffle(len(w), func(x, y int) { w[x], w[y] = w[y], w[x] })
 	}
 	return s
 }
@@ -193,10 +192,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	if err != nil {
 		return nil, err
 	}
-	lcap := len(pool)
-	if a.opt.MaxBlock > 0 {
-		lcap = min(lcap, a.opt.MaxBlock)
-	}
+	lcap := a.opt.blockCap(len(pool))
 	tgt := st.kb.target
 	expect := digitExpect(sl, vf, L, delta, gd)
 	// The last free points (the pool holds them all): if every one fits

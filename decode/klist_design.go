@@ -129,10 +129,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
 		return nil, err
 	}
-	rest := pool[k:]
-	if a.opt.MaxBlock > 0 {
-		rest = rest[:min(len(rest), max(0, a.opt.MaxBlock-k))]
-	}
+	rest := pool[k:max(k, a.opt.blockCap(len(pool)))]
 	if bestU >= minRoom && len(rest) > 0 {
 		// The tail's digits span about u: its top digit's room, scaled
 		// once by the realized span.
