@@ -5,9 +5,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/labelinf/labelinf/adaptive"
 	"github.com/labelinf/labelinf/defence"
 )
@@ -26,24 +23,42 @@ func TestAverage(t *testing.T) {
 	for _, key := range []defence.NoiseKey{defence.Fresh, defence.KeyedPrediction} {
 		t.Run(key.String(), func(t *testing.T) {
 			z, err := defence.NewNoise(defence.NoiseOptions{Kind: defence.Gaussian, Scale: sigma, Key: key, Secret: secret})
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			b := board(t, defence.LogLoss{Eps: 1e-3}, y, z)
 			res, err := adaptive.Average(context.Background(), b, pred, m)
-			require.NoError(t, err)
-			assert.Equal(t, m, res.Submissions)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Submissions != m {
+				t.Errorf("res.Submissions = %v, want %v", res.Submissions, m)
+			}
 			if key == defence.Fresh {
-				assert.Equal(t, m, res.Distinct)
+				if res.Distinct != m {
+					t.Errorf("res.Distinct = %v, want %v", res.Distinct, m)
+				}
 				// |mean − truth| < 5σ/√m = 0.005; sd within 20% of σ (se(sd) ≈ σ/√(2m) = 3.5%).
-				assert.InDelta(t, truth, res.Mean, 5*sigma/math.Sqrt(m))
-				assert.InDelta(t, sigma, res.SD, 0.2*sigma)
+				if d := math.Abs(truth - res.Mean); !(d <= 5*sigma/math.Sqrt(m)) {
+					t.Errorf("got %v, want %v within %v", res.Mean, truth, 5*sigma/math.Sqrt(m))
+				}
+				if d := math.Abs(sigma - res.SD); !(d <= 0.2*sigma) {
+					t.Errorf("got %v, want %v within %v", res.SD, sigma, 0.2*sigma)
+				}
 			} else {
-				assert.Equal(t, 1, res.Distinct, "keyed noise repeats")
-				assert.Equal(t, 0.0, res.SD)
+				if res.Distinct != 1 {
+					t.Errorf("keyed noise repeats: got %v, want %v", res.Distinct, 1)
+				}
+				if res.SD != 0.0 {
+					t.Errorf("res.SD = %v, want %v", res.SD, 0.0)
+				}
 			}
 		})
 	}
 	_, err := adaptive.Average(context.Background(), nil, pred, 0)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 // TestAverageLabels: with N = 50 and Gaussian σ = 0.2 a single answer
@@ -56,18 +71,30 @@ func TestAverageLabels(t *testing.T) {
 	const n, sigma, eps = 50, 0.2, 1e-3
 	gap := math.Log((1-eps)/eps) / n
 	m, err := adaptive.RepeatsFor(sigma, gap, 1e-3)
-	require.NoError(t, err)
-	require.Equal(t, 116, m, "⌈8σ²·ln(1000)/gap²⌉")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m != 116 {
+		t.Fatalf("⌈8σ²·ln(1000)/gap²⌉: got %v, want %v", m, 116)
+	}
 	y := labels(13, n, 0.5)
 	secret := []byte("a secret the host keeps, 32 byte")
 	wrong := func(key defence.NoiseKey, perturb bool) (int, *adaptive.AverageLabelsResult) {
 		z, err := defence.NewNoise(defence.NoiseOptions{Kind: defence.Gaussian, Scale: sigma, Key: key, Secret: secret})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		b := board(t, defence.LogLoss{Eps: eps}, y, z)
 		res, err := adaptive.AverageLabels(context.Background(), b, adaptive.AverageOptions{N: n, Eps: eps, Repeats: m, Perturb: perturb})
-		require.NoError(t, err)
-		require.Equal(t, n*m, res.Submissions)
-		require.Equal(t, n, res.Known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := n * m; res.Submissions != want {
+			t.Fatalf("res.Submissions = %v, want %v", res.Submissions, want)
+		}
+		if res.Known != n {
+			t.Fatalf("res.Known = %v, want %v", res.Known, n)
+		}
 		w := 0
 		for i, v := range y {
 			if int8(v) != res.Labels[i] {
@@ -78,22 +105,36 @@ func TestAverageLabels(t *testing.T) {
 	}
 	// Fresh: expected errors 50·10⁻³; P(≥ 2) < 0.002.
 	w, res := wrong(defence.Fresh, false)
-	assert.LessOrEqual(t, w, 1, "fresh noise averaged away")
-	assert.Equal(t, 0, res.Repeated)
+	if !(w <= 1) {
+		t.Errorf("fresh noise averaged away: %v > %v", w, 1)
+	}
+	if res.Repeated != 0 {
+		t.Errorf("res.Repeated = %v, want %v", res.Repeated, 0)
+	}
 	// Keyed, exact repeats: each label decided by one draw, error ≈ 0.37;
 	// P(fewer than 6 wrong of 50) < 10⁻⁶.
 	w, res = wrong(defence.KeyedPrediction, false)
-	assert.GreaterOrEqual(t, w, 6, "keyed noise is not averaged")
-	assert.Equal(t, n, res.Repeated, "every label's answers were equal")
+	if !(w >= 6) {
+		t.Errorf("keyed noise is not averaged: %v < %v", w, 6)
+	}
+	if res.Repeated != n {
+		t.Errorf("every label's answers were equal: got %v, want %v", res.Repeated, n)
+	}
 	// Keyed on the prediction or on the losses, perturbed repeats: fresh
 	// draws again.
 	for _, key := range []defence.NoiseKey{defence.KeyedPrediction, defence.KeyedLosses} {
 		w, _ = wrong(key, true)
-		assert.LessOrEqual(t, w, 1, "%v noise with perturbed repeats", key)
+		if !(w <= 1) {
+			t.Errorf("%v noise with perturbed repeats", key)
+		}
 	}
 
 	_, err = adaptive.RepeatsFor(math.NaN(), 1, 0.1)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = adaptive.AverageLabels(context.Background(), nil, adaptive.AverageOptions{N: 1, Eps: eps, Repeats: 1})
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }

@@ -8,9 +8,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/labelinf/labelinf/adaptive"
 	"github.com/labelinf/labelinf/defence"
 )
@@ -39,14 +36,24 @@ func boostRun(t testing.TB, seed uint64, n, k int, ladder bool) (holdout, fresh 
 	} else {
 		stage, err = defence.NewRound(5) // Kaggle: round(loss, 5)
 	}
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c, err := defence.NewChain(n, stage)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := defence.NewBoard(defence.BoardOptions{Metric: defence.ZeroOne{}, Labels: y, Chain: c})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := adaptive.Boost(context.Background(), b, adaptive.BoostOptions{N: n, K: k, Mode: mode, Rand: r})
-	require.NoError(t, err)
-	require.Equal(t, k, res.Submissions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Submissions != k {
+		t.Fatalf("res.Submissions = %v, want %v", res.Submissions, k)
+	}
 	e, f := 0, 0
 	for i, v := range res.Boosted {
 		if int(v) != y[i] {
@@ -104,9 +111,13 @@ func TestBoostLadderHeadline(t *testing.T) {
 			m, sd := meanSD(x)
 			fm, fsd := meanSD(f)
 			t.Logf("%s: holdout %.5f ± %.5f, fresh %.5f ± %.5f over %d seeds (paper %.5f)", tc.name, m, sd, fm, fsd, seeds, tc.want)
-			assert.InDelta(t, tc.want, m, tol, "boosted holdout loss, mean of %d seeds", seeds)
+			if d := math.Abs(tc.want - m); !(d <= tol) {
+				t.Errorf("boosted holdout loss, mean of %d seeds: got %v, want %v within %v", seeds, m, tc.want, tol)
+			}
 			// Fresh labels: a coin, sd 1/(2√4000) ≈ 0.008 per seed.
-			assert.InDelta(t, 0.5, fm, 4*0.008/math.Sqrt(float64(seeds)), "boosted loss on fresh labels")
+			if d := math.Abs(0.5 - fm); !(d <= 4*0.008/math.Sqrt(float64(seeds))) {
+				t.Errorf("boosted loss on fresh labels: got %v, want %v within %v", fm, 0.5, 4*0.008/math.Sqrt(float64(seeds)))
+			}
 		})
 	}
 }
@@ -150,18 +161,34 @@ func TestBoostSelection(t *testing.T) {
 	} {
 		lb := &script{scores: scores}
 		res, err := adaptive.Boost(context.Background(), lb, adaptive.BoostOptions{N: 10, K: 5, Mode: tc.mode, Rand: rand.New(rand.NewPCG(1, 2)), SubmitFinal: true})
-		require.NoError(t, err)
-		assert.Equal(t, tc.kept, res.Kept, "%v", tc.mode)
-		assert.Equal(t, 6, res.Submissions)
-		assert.Equal(t, 0.5, res.Final, "final answer read")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Kept != tc.kept {
+			t.Errorf("%v: got %v, want %v", tc.mode, res.Kept, tc.kept)
+		}
+		if res.Submissions != 6 {
+			t.Errorf("res.Submissions = %v, want %v", res.Submissions, 6)
+		}
+		if res.Final != 0.5 {
+			t.Errorf("final answer read: got %v, want %v", res.Final, 0.5)
+		}
 	}
 	_, err := adaptive.Boost(context.Background(), &script{}, adaptive.BoostOptions{N: 10, K: 5, Mode: 0, Rand: rand.New(rand.NewPCG(1, 2))})
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = adaptive.Boost(context.Background(), &script{}, adaptive.BoostOptions{N: 10, K: 5, Mode: adaptive.KeepLowered})
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	res, err := adaptive.Boost(context.Background(), &script{scores: scores[:2]}, adaptive.BoostOptions{N: 10, K: 5, Mode: adaptive.KeepLowered, Rand: rand.New(rand.NewPCG(1, 2))})
-	assert.Error(t, err, "a refused submission stops the attack")
-	assert.Equal(t, 2, res.Submissions)
+	if err == nil {
+		t.Errorf("a refused submission stops the attack: no error")
+	}
+	if res.Submissions != 2 {
+		t.Errorf("res.Submissions = %v, want %v", res.Submissions, 2)
+	}
 }
 
 // script answers its scores in order, then 0.5 once, then refuses.
@@ -222,13 +249,21 @@ func boostDefence(t testing.TB, seed uint64, n, k int, dc defenceCase) float64 {
 		tr[i] = r.IntN(2)
 	}
 	st, err := dc.stage(n)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c, err := defence.NewChain(n, st)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := defence.NewBoard(defence.BoardOptions{Metric: defence.ZeroOne{}, Labels: y, Train: tr, Chain: c})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := adaptive.Boost(context.Background(), b, adaptive.BoostOptions{N: b.Rows(), K: k, Mode: dc.mode, Rand: r})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	e := 0
 	for i, v := range res.Boosted[dc.train:] {
 		if int(v) != y[i] {
@@ -257,7 +292,9 @@ func TestBoostAgainstDefences(t *testing.T) {
 			}
 			m, sd := meanSD(x)
 			t.Logf("%s: holdout loss of the vote %.5f ± %.5f over %d seeds", dc.name, m, sd, seeds)
-			assert.Greater(t, m, 0.47, "overfitting within 0.03")
+			if !(m > 0.47) {
+				t.Errorf("overfitting within 0.03: %v <= %v", m, 0.47)
+			}
 		})
 	}
 }

@@ -7,9 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/labelinf/labelinf/adaptive"
 	"github.com/labelinf/labelinf/defence"
 )
@@ -28,9 +25,13 @@ func labels(seed uint64, n int, p1 float64) []int {
 func board(t *testing.T, m defence.Metric, y []int, stages ...defence.Stage) *defence.Board {
 	t.Helper()
 	c, err := defence.NewChain(len(y), stages...)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := defence.NewBoard(defence.BoardOptions{Metric: m, Labels: y, Chain: c})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return b
 }
 
@@ -53,18 +54,34 @@ func TestEdgeDefeatsRounding(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			y := labels(7, n, tc.p1)
 			r2, err := defence.NewRound(2)
-			require.NoError(t, err)
-			b := board(t, defence.LogLoss{Eps: 1e-3}, y, r2)
-			require.Less(t, defence.MaxLabelShift(1e-3, n), 0.01, "one label is below the rounding step")
-			res, err := adaptive.Edge(context.Background(), b, adaptive.EdgeOptions{N: n, Eps: 1e-3, Verify: true})
-			require.NoError(t, err)
-			assert.Equal(t, n, res.NumVerified)
-			assert.Equal(t, 0, res.Conflicts)
-			for i, v := range y {
-				assert.Equal(t, int8(v), res.Labels[i], "row %d", i)
+			if err != nil {
+				t.Fatal(err)
 			}
-			assert.Equal(t, res.Bisection+2*n, res.Submissions)
-			assert.LessOrEqual(t, res.Bisection, 70, "bisection over float64 q")
+			b := board(t, defence.LogLoss{Eps: 1e-3}, y, r2)
+			if !(defence.MaxLabelShift(1e-3, n) < 0.01) {
+				t.Fatalf("one label is below the rounding step: %v >= %v", defence.MaxLabelShift(1e-3, n), 0.01)
+			}
+			res, err := adaptive.Edge(context.Background(), b, adaptive.EdgeOptions{N: n, Eps: 1e-3, Verify: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.NumVerified != n {
+				t.Errorf("res.NumVerified = %v, want %v", res.NumVerified, n)
+			}
+			if res.Conflicts != 0 {
+				t.Errorf("res.Conflicts = %v, want %v", res.Conflicts, 0)
+			}
+			for i, v := range y {
+				if want := int8(v); res.Labels[i] != want {
+					t.Errorf("row %d: got %v, want %v", i, res.Labels[i], want)
+				}
+			}
+			if want := res.Bisection + 2*n; res.Submissions != want {
+				t.Errorf("res.Submissions = %v, want %v", res.Submissions, want)
+			}
+			if !(res.Bisection <= 70) {
+				t.Errorf("bisection over float64 q: %v > %v", res.Bisection, 70)
+			}
 			t.Logf("%s: %d submissions (%d bisection) for %d verified labels", tc.name, res.Submissions, res.Bisection, res.NumVerified)
 		})
 	}
@@ -76,20 +93,34 @@ func TestEdgeSplit(t *testing.T) {
 	const n = 1000
 	y := labels(8, n, 0.5)
 	sp, err := defence.NewSplit(n, 0.3, [32]byte{9}, time.Time{}, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r2, _ := defence.NewRound(2)
 	b := board(t, defence.LogLoss{Eps: 1e-3}, y, sp, r2)
 	res, err := adaptive.Edge(context.Background(), b, adaptive.EdgeOptions{N: n, Eps: 1e-3, Verify: true})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, i := range sp.Private() {
-		assert.False(t, res.Verified[i], "private row %d verified", i)
-		assert.Equal(t, adaptive.Unknown, res.Labels[i])
+		if res.Verified[i] {
+			t.Errorf("private row %d verified", i)
+		}
+		if res.Labels[i] != adaptive.Unknown {
+			t.Errorf("res.Labels[i] = %v, want %v", res.Labels[i], adaptive.Unknown)
+		}
 	}
 	for _, i := range sp.Public() {
-		assert.True(t, res.Verified[i], "public row %d", i)
-		assert.Equal(t, int8(y[i]), res.Labels[i], "public row %d", i)
+		if !res.Verified[i] {
+			t.Errorf("public row %d", i)
+		}
+		if want := int8(y[i]); res.Labels[i] != want {
+			t.Errorf("public row %d: got %v, want %v", i, res.Labels[i], want)
+		}
 	}
-	assert.Equal(t, len(sp.Private()), res.Conflicts)
+	if want := len(sp.Private()); res.Conflicts != want {
+		t.Errorf("res.Conflicts = %v, want %v", res.Conflicts, want)
+	}
 }
 
 // TestEdgeNoise: noise larger than one label's move turns every reading
@@ -100,23 +131,35 @@ func TestEdgeNoise(t *testing.T) {
 	y := labels(10, n, 0.5)
 	r2, _ := defence.NewRound(2)
 	loud, err := defence.NewNoise(defence.NoiseOptions{Kind: defence.Gaussian, Scale: 0.003})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b := board(t, defence.LogLoss{Eps: 1e-3}, y, loud, r2)
 	res, err := adaptive.Edge(context.Background(), b, adaptive.EdgeOptions{N: n, Eps: 1e-3, Verify: true})
 	if err == nil {
 		t.Fatalf("no error against noise: %d verified", res.NumVerified)
 	}
-	assert.Equal(t, 0, res.NumVerified, "nothing verified under noise (%v)", err)
+	if res.NumVerified != 0 {
+		t.Errorf("nothing verified under noise (%v): got %v, want %v", err, res.NumVerified, 0)
+	}
 
 	// σ = 10⁻⁹ against a move of ≈ 4·10⁻⁴ per label (N = 500, q′ = q + (1−ε−q)/4).
 	quiet, err := defence.NewNoise(defence.NoiseOptions{Kind: defence.Gaussian, Scale: 1e-9})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b = board(t, defence.LogLoss{Eps: 1e-3}, y, quiet, r2)
 	res, err = adaptive.Edge(context.Background(), b, adaptive.EdgeOptions{N: n, Eps: 1e-3, Verify: true})
-	require.NoError(t, err)
-	assert.Equal(t, n, res.NumVerified)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NumVerified != n {
+		t.Errorf("res.NumVerified = %v, want %v", res.NumVerified, n)
+	}
 	for i, v := range y {
-		assert.Equal(t, int8(v), res.Labels[i])
+		if want := int8(v); res.Labels[i] != want {
+			t.Errorf("res.Labels[i] = %v, want %v", res.Labels[i], want)
+		}
 	}
 }
 
@@ -127,35 +170,63 @@ func TestEdgeStops(t *testing.T) {
 	r2, _ := defence.NewRound(2)
 	clk := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	bud, err := defence.NewBudget(defence.Limits{PerDay: 100}, func() time.Time { return clk })
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c, err := defence.NewChain(n, r2)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := defence.NewBoard(defence.BoardOptions{Metric: defence.LogLoss{Eps: 1e-3}, Labels: y, Chain: c, Budget: bud})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := adaptive.Edge(context.Background(), b, adaptive.EdgeOptions{N: n, Eps: 1e-3})
 	var le *defence.LimitError
-	require.True(t, errors.As(err, &le), "error %v", err)
-	assert.Equal(t, 100, res.Submissions)
-	assert.Equal(t, 100-res.Bisection, res.Known)
-	assert.Equal(t, 0, res.NumVerified, "without Verify nothing is verified")
+	if !errors.As(err, &le) {
+		t.Fatalf("error %v, want a *defence.LimitError", err)
+	}
+	if res.Submissions != 100 {
+		t.Errorf("res.Submissions = %v, want %v", res.Submissions, 100)
+	}
+	if want := 100 - res.Bisection; res.Known != want {
+		t.Errorf("res.Known = %v, want %v", res.Known, want)
+	}
+	if res.NumVerified != 0 {
+		t.Errorf("without Verify nothing is verified: got %v, want %v", res.NumVerified, 0)
+	}
 	for i, l := range res.Labels {
 		if l != adaptive.Unknown {
-			assert.Equal(t, int8(y[i]), l)
+			if want := int8(y[i]); l != want {
+				t.Errorf("l = %v, want %v", l, want)
+			}
 		}
 	}
 
 	// 0/1 loss is a step in the prediction: no dial reaches an edge with a
 	// one-row move, every row conflicts, nothing is verified.
 	c01, err := defence.NewChain(n, r2)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b01, err := defence.NewBoard(defence.BoardOptions{Metric: defence.ZeroOne{}, Labels: y, Chain: c01})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err = adaptive.Edge(context.Background(), b01, adaptive.EdgeOptions{N: n, Eps: 1e-3, Verify: true})
-	require.NotNil(t, res, "error %v", err)
-	assert.Equal(t, 0, res.NumVerified, "0/1 loss (error %v)", err)
+	if res == nil {
+		t.Fatalf("no result (error %v)", err)
+	}
+	if res.NumVerified != 0 {
+		t.Errorf("0/1 loss (error %v): got %v, want %v", err, res.NumVerified, 0)
+	}
 
 	_, err = adaptive.Edge(context.Background(), b, adaptive.EdgeOptions{N: n, Eps: 0})
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = adaptive.Edge(context.Background(), b, adaptive.EdgeOptions{N: n, Eps: 1e-3, Rows: []int{n}})
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }

@@ -98,14 +98,18 @@ func logAGM(z, x *xf, wp uint, c *consts) (errExp int64) {
 			a.toGrid(E)
 			held = bigmul.NewHeld(&a.m, gb, gb)
 		}
-		if held != nil {
+		if J > 0 || held != nil {
 			b.toGrid(E)
-			if !held.Fits(uint(b.m.BitLen())) {
-				held = bigmul.NewHeld(&a.m, gb, gb)
+			if held != nil && !held.Fits(uint(b.m.BitLen())) {
+				held = bigmul.NewHeld(&a.m, gb, gb) // nil past gb bits
 			}
-			held.MulAdd(&t.m, &b.m)
-			t.e = 2 * E
-			t.trunc(w)
+			if held != nil {
+				held.MulAdd(&t.m, &b.m)
+				t.e = 2 * E
+				t.trunc(w)
+			} else {
+				t.mul(&a, &b, w)
+			}
 			a.m.Add(&a.m, &b.m)
 			b.sqrtS(&t, w, &sc)
 			b.e++

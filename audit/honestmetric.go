@@ -3,7 +3,7 @@ package audit
 // This file scores the honest teams under any metric labelinf serve
 // serves: the binary log-loss models exactly as before (trueScores), and
 // accuracy, ROC AUC, the Brier score and K-class log-loss by serve's
-// metric (serve.ParseMetric), so that the honest cost of those cells is
+// metric (metric.Parse), so that the honest cost of those cells is
 // measured too. A metric whose higher scores are better (accuracy, AUC)
 // is compared negated, so that "better" is "lower" throughout
 // honestCost; |shown best − true best| and Kendall's τ are the same
@@ -13,13 +13,13 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/labelinf/labelinf/serve"
+	"github.com/labelinf/labelinf/metric"
 )
 
 // metricScorer returns the competition's serve metric and whether its
 // higher scores are better; nil for a binary log-loss model (scored by
 // comp.model).
-func (comp *competition) metricScorer() (serve.Metric, bool, error) {
+func (comp *competition) metricScorer() (metric.Metric, bool, error) {
 	if comp.model != nil && comp.k == 2 {
 		return nil, false, nil
 	}
@@ -27,7 +27,7 @@ func (comp *competition) metricScorer() (serve.Metric, bool, error) {
 	if name == "" {
 		name = DefaultMetric
 	}
-	m, err := serve.ParseMetric(name, comp.cfg.Clip)
+	m, err := metric.Parse(name, comp.cfg.Clip)
 	if err != nil {
 		return nil, false, err
 	}
@@ -37,7 +37,7 @@ func (comp *competition) metricScorer() (serve.Metric, bool, error) {
 // trueMetricScores is trueScores for a serve metric: each submission's
 // score on every holdout row, unrounded and undefended, negated where
 // higher is better.
-func trueMetricScores(m serve.Metric, higher bool, labels []int, k int, ts []Team) ([][]float64, error) {
+func trueMetricScores(m metric.Metric, higher bool, labels []int, k int, ts []Team) ([][]float64, error) {
 	out := make([][]float64, len(ts))
 	for t, tm := range ts {
 		for _, h := range tm.Subs {

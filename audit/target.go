@@ -15,6 +15,7 @@ import (
 
 	"github.com/labelinf/labelinf/defence"
 	"github.com/labelinf/labelinf/libm"
+	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/serve"
 )
@@ -75,11 +76,11 @@ type TargetFactory func(ctx context.Context, s Spec) (Target, error)
 // for them in days.
 //
 // A metric other than a binary log-loss model (Spec.Model nil) is scored
-// by serve's metric (serve.ParseMetric), K-class rows included, and a
+// by serve's metric (metric.Parse), K-class rows included, and a
 // defence that needs per-row losses is refused for the metrics serve
 // refuses it for (the parameter-free Ladder and noise keyed on the
 // losses of roc-auc: no per-row loss there); accuracy's and the Brier
-// score's per-row losses are serve's (serve.RowLosses).
+// score's per-row losses are serve's (metric.RowLosses).
 func InProcess(ctx context.Context, s Spec) (Target, error) {
 	ch, err := s.Cell.Defence.SimulationChain(len(s.Labels), s.Seed, nil)
 	if err != nil {
@@ -96,7 +97,7 @@ func InProcess(ctx context.Context, s Spec) (Target, error) {
 	if name == "" {
 		name = DefaultMetric
 	}
-	if t.metric, err = serve.ParseMetric(name, s.Clip); err != nil {
+	if t.metric, err = metric.Parse(name, s.Clip); err != nil {
 		return nil, err
 	}
 	if _, isLog := t.metric.(interface{ Model(int) string }); isLog {
@@ -119,7 +120,7 @@ func InProcess(ctx context.Context, s Spec) (Target, error) {
 		// Accuracy's 0/1 loss and the Brier score's squared error feed the
 		// Ladder as serve's do; the fixed-step Ladder on ROC AUC reads the
 		// score alone.
-		t.perRow = t.perRow && serve.HasRowLosses(t.metric)
+		t.perRow = t.perRow && metric.HasRowLosses(t.metric)
 	}
 	return t, nil
 }
@@ -138,14 +139,14 @@ func checkMetricDefence(s Spec) error {
 	if name == "" {
 		name = DefaultMetric
 	}
-	m, err := serve.ParseMetric(name, s.Clip)
+	m, err := metric.Parse(name, s.Clip)
 	if err != nil {
 		return err
 	}
 	if _, isLog := m.(interface{ Model(int) string }); isLog {
 		return nil
 	}
-	if serve.HasRowLosses(m) {
+	if metric.HasRowLosses(m) {
 		return nil
 	}
 	return &MetricDefenceError{Metric: m.Name()}
@@ -182,7 +183,7 @@ var _ TargetFactory = InProcess
 type inProcess struct {
 	labels []int
 	model  *scorer.Model // binary log-loss; nil: metric scores
-	metric serve.Metric
+	metric metric.Metric
 	k      int
 	chain  *defence.Chain
 	eps    float64
@@ -223,7 +224,7 @@ func (t *inProcess) Submit(ctx context.Context, team string, pred []float64) (*b
 	// as labelinf serve computes them.
 	if t.perRow {
 		l := make([]float64, len(t.labels))
-		if t.metric != nil && serve.RowLosses(t.metric, l, t.labels, pred, t.k) {
+		if t.metric != nil && metric.RowLosses(t.metric, l, t.labels, pred, t.k) {
 			// accuracy's 0/1 loss, the Brier score's squared error
 		} else if t.k == 2 {
 			if err := (defence.LogLoss{Eps: t.eps}).PerRow(l, pred, t.labels); err != nil {

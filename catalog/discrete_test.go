@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/labelinf/labelinf/discrete"
+	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/labelinf/labelinf/serve"
 )
 
 // TestDiscreteEntries: the attacks on accuracy, ROC AUC and the Brier
@@ -33,7 +33,7 @@ func TestDiscreteEntries(t *testing.T) {
 				t.Errorf("%s applies to %s", b.Name, tt.metric)
 			}
 		}
-		m, err := serve.ParseMetric(tt.metric, "")
+		m, err := metric.Parse(tt.metric, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestSwapEntry(t *testing.T) {
 	if err != nil || e.Lower <= 0 || e.Lower > e.Low || e.Low > e.High {
 		t.Fatalf("estimate %+v, %v", e, err)
 	}
-	m, err := serve.ParseMetric("roc-auc", "")
+	m, err := metric.Parse("roc-auc", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -359,16 +359,13 @@ func decodeCG(_ *multi, t *big.Float, p *blockPlan) []int {
 	if err != nil {
 		return nil
 	}
-	w := make([]int64, k)
-	for j := range w {
-		w[j] = s[k-1-j] // point 0 carries the largest weight
-	}
+	slices.Reverse(s) // point 0 carries the largest weight
 	q := new(big.Float).SetPrec(t.Prec()).Quo(t, new(big.Float).SetFloat64(p.g))
 	target := bigint.Round(q)
 	if !target.IsInt64() {
 		return nil // far outside every subset sum: nothing verifies
 	}
-	mask, _, err := subsetsum.Closest(context.Background(), w, target.Int64())
+	mask, _, err := subsetsum.Closest(context.Background(), s, target.Int64())
 	if err != nil {
 		return nil
 	}

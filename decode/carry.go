@@ -174,26 +174,16 @@ func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l i
 	a := st.a
 	a.fillBase()
 	sLo, sHi := a.scoreRange(score)
-	nd := len(st.cD)
 	// The float64 bounds of [sLo, sHi], rounded outward: comparing the
 	// exact float64 reports with them keeps every candidate the exact
 	// comparison keeps.
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
-	// class is the label candidate (list entry l, fresh labels m) gives
-	// the query's point j: the entry's for a carried point, m's bit for a
-	// fresh one.
-	class := func(l int, m uint32, j int) int {
-		if j < nd {
-			return int(st.cand[l][j])
-		}
-		return int(m >> (j - nd) & 1)
-	}
 	if _, ok, _ := a.emu.ReportFloat(a.lo); ok && pointTerms(a, rs) {
 		// Every term is the server's own (the model names its log): the
 		// bracket is a point, one emulation on a.lo.
 		return func(l int, m uint32, _ bool) bool {
 			for j, i := range idx {
-				a.lo.Set(i, rs[j].lo[class(l, m, j)])
+				a.lo.Set(i, rs[j].lo[st.bit(l, m, j)])
 			}
 			r, _, err := a.emu.ReportFloat(a.lo)
 			return err != nil || (r >= fLo && r <= fHi)
@@ -201,7 +191,7 @@ func (st *lbState) bracketTest(score *big.Rat, idx []int, rs []rowInfo) func(l i
 	}
 	return func(l int, m uint32, above bool) bool {
 		for j, i := range idx {
-			c := class(l, m, j)
+			c := st.bit(l, m, j)
 			a.lo.Set(i, rs[j].lo[c])
 			a.hi.Set(i, rs[j].hi[c])
 		}

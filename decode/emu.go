@@ -91,9 +91,9 @@ func (a *multi) setBlock(idx []int, p *blockPlan, sigma []int) {
 	}
 }
 
-// nTimes returns N·r.
-func (a *multi) nTimes(r *big.Rat) *big.Float {
-	return new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(r, new(big.Rat).SetInt64(int64(a.n))))
+// nTimes returns n·r (scorePrec): N·score, the sum a score stands for.
+func nTimes(r *big.Rat, n int) *big.Float {
+	return new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(r, new(big.Rat).SetInt64(int64(n))))
 }
 
 // emuNeed estimates the separation (sum units) that keeps the emulated
@@ -115,7 +115,7 @@ func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
 	if err1 != nil || err2 != nil {
 		return math.Inf(1)
 	}
-	w, _ := new(big.Float).Sub(a.nTimes(rhi), a.nTimes(rlo)).Float64()
+	w, _ := new(big.Float).Sub(nTimes(rhi, a.n), nTimes(rlo, a.n)).Float64()
 	c := a.constC(p)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	top := a.k - 1
@@ -134,7 +134,7 @@ func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
 		for j, cl := range sig {
 			ex.Add(ex, p.v[j][cl])
 		}
-		d, _ := ex.Sub(a.nTimes(r), ex).Float64()
+		d, _ := ex.Sub(nTimes(r, a.n), ex).Float64()
 		lo, hi = min(lo, d), max(hi, d)
 		sf, _ = r.Float64()
 	}

@@ -71,6 +71,9 @@ var hashCases = []hashCase{
 	{strategy: "kbin", model: "torch-bce", k: 3, short: true},
 	{strategy: "klist", model: "float64-sklearn,reduce=sum", k: 6},
 	{strategy: "klist", model: "float64-sklearn", k: 3},
+	// The default strategy's mixed Conway–Guy blocks, which no other case
+	// reaches; recorded from 20dd35d, before issue 28's cuts of decode.
+	{strategy: "cross", model: "float64-sklearn", k: 2},
 	{strategy: "cross", model: "float64", k: 2, short: true},
 	{strategy: "cross", model: "float64-sklearn", k: 6, short: true},
 	{strategy: "cross", model: "leaderboard", k: 3, short: true},

@@ -323,7 +323,7 @@ type digitTail struct {
 // where the report is not exact.
 func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float, k int, dt *digitTail, budget float64, inexact bool,
 	setTop, setDigit func(j int, v uint64), keep func(l int, m uint32, n uint64)) {
-	a, nd := st.a, len(vb)-k
+	a := st.a
 	vf := make([]float64, len(vb))
 	for j := range vf {
 		vf[j], _ = vb[j].Float64()
@@ -337,11 +337,7 @@ func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float,
 	st.windowRange(lo, hi, tf, vf, k, func(l int, m uint32, _ bool) bool {
 		rx.Set(r0)
 		for j := range bs {
-			if j < nd {
-				bs[j] = uint64(st.cand[l][j])
-			} else {
-				bs[j] = uint64(m) >> (j - nd) & 1
-			}
+			bs[j] = uint64(st.bit(l, m, j))
 			if bs[j] == 1 {
 				rx.Sub(rx, vb[j])
 			}

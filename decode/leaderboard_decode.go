@@ -86,13 +86,8 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 		diff := new(big.Float).SetPrec(sumPrec)
 		explains = func(l int, m uint32, _ bool) bool {
 			exact.SetInt64(0)
-			for j, b := range st.cand[l] {
-				if b == 1 {
-					exact.Add(exact, v[j][1])
-				}
-			}
-			for j := nd; j < len(v); j++ {
-				if m>>(j-nd)&1 == 1 {
+			for j := range v {
+				if st.bit(l, m, j) == 1 {
 					exact.Add(exact, v[j][1])
 				}
 			}
@@ -104,6 +99,16 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 		return 0, fmt.Errorf("%w: no labeling of the %d carried and %d fresh points explains the score under %s", ErrInconsistent, nd, len(idx)-nd, a.m.Name)
 	}
 	return st.update(idx, keep, len(idx)-nd), nil
+}
+
+// bit returns the label candidate (list entry l, fresh labels m) gives
+// the query's point j: the entry's for a carried point, m's bit for a
+// fresh one.
+func (st *lbState) bit(l int, m uint32, j int) uint8 {
+	if nd := len(st.cD); j >= nd {
+		return uint8(m >> (j - nd) & 1)
+	}
+	return st.cand[l][j]
 }
 
 // lbSurv is a candidate of a query: list entry l with fresh labels m

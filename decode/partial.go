@@ -79,10 +79,7 @@ func (a *multi) setDither() {
 		a.dcount[c] = make([]int, ditherRows)
 		for j := range ditherRows {
 			eps := 1e-4 * (1 + float64(j)/ditherRows)
-			row := make([]float64, a.k)
-			for o := range row {
-				row[o] = eps / float64(a.k-1)
-			}
+			row := slices.Repeat([]float64{eps / float64(a.k-1)}, a.k)
 			row[c] = 1 - eps
 			r, err := a.rowInfo(row)
 			if err != nil {

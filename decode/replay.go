@@ -360,8 +360,7 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 	for g, cnt := range counts {
 		cst.Add(cst, timesN(rp.info[g.id].t[g.class], cnt))
 	}
-	ns := new(big.Float).SetPrec(scorePrec).SetRat(new(big.Rat).Mul(score, new(big.Rat).SetInt64(int64(rp.n))))
-	target, _ := new(big.Float).SetPrec(sumPrec).Sub(ns, cst).Float64()
+	target, _ := new(big.Float).SetPrec(sumPrec).Sub(nTimes(score, rp.n), cst).Float64()
 	// Increments of the unknowns, largest spread first; suffix ranges
 	// for pruning.
 	u := len(rp.unk)

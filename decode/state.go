@@ -170,34 +170,32 @@ func (a *multi) emuRow(r *rowInfo) {
 	}
 	r.lo, r.hi, r.rn = make([]float64, len(r.t)), make([]float64, len(r.t)), make([]float64, len(r.t))
 	// The range and nearest value of each exact term (functions of the
-	// term alone: a term equal to an earlier class's takes its values).
-	var tlo, thi, trn [8]float64
+	// term alone: a term equal to one of the first 8 classes' takes its
+	// values).
 	for c, t := range r.t {
-		if t.IsInf() {
-			r.lo[c], r.hi[c], r.rn[c] = math.Inf(1), math.Inf(1), math.Inf(1)
-			continue
-		}
 		same := -1
-		if c < len(tlo) {
+		if c < 8 {
 			same = slices.IndexFunc(r.t[:c], func(u *big.Float) bool { return !u.IsInf() && u.Cmp(t) == 0 })
 		}
-		if same >= 0 {
-			r.lo[c], r.hi[c], r.rn[c] = tlo[same], thi[same], trn[same]
-		} else {
+		switch {
+		case t.IsInf():
+			r.lo[c], r.hi[c], r.rn[c] = math.Inf(1), math.Inf(1), math.Inf(1)
+		case same >= 0:
+			r.lo[c], r.hi[c], r.rn[c] = r.lo[same], r.hi[same], r.rn[same]
+		default:
 			r.lo[c], r.hi[c] = a.emu.TermRange(t)
 			r.rn[c] = a.emu.Nearest(t)
 		}
-		if c < len(tlo) {
-			tlo[c], thi[c], trn[c] = r.lo[c], r.hi[c], r.rn[c]
+	}
+	// The model names its log: the server's own term, bit for bit; a term
+	// outside the faithful range would mean the model contradicts itself,
+	// and keeps the range.
+	for c, t := range r.t {
+		if !a.exactLog || t.IsInf() {
+			continue
 		}
-		if a.exactLog {
-			// The model names its log: the server's own term, bit for
-			// bit; a term outside the faithful range would mean the
-			// model contradicts itself, and keeps the range.
-			v, ok, err := a.emu.ComputedTerm(r.row, a.k, c)
-			if ok && err == nil && v >= r.lo[c] && v <= r.hi[c] {
-				r.lo[c], r.hi[c], r.rn[c] = v, v, v
-			}
+		if v, ok, err := a.emu.ComputedTerm(r.row, a.k, c); ok && err == nil && v >= r.lo[c] && v <= r.hi[c] {
+			r.lo[c], r.hi[c], r.rn[c] = v, v, v
 		}
 	}
 	r.exact = slices.Equal(r.lo, r.hi)
@@ -259,8 +257,7 @@ func (a *multi) setWmax() error {
 	}
 	a.tTop, _ = top.Float64()
 	a.tBot, _ = bot.Float64()
-	d := new(big.Float).Sub(top, bot)
-	w, _ := d.Float64()
+	w, _ := new(big.Float).Sub(top, bot).Float64()
 	// For K > 2 keep 1% headroom: the top point's middle classes must stay
 	// distinct; a binary point can use all of it.
 	// 2^−30 below the extreme row's increment: the rows are float64
@@ -300,8 +297,7 @@ func (a *multi) setWneg() error {
 	if err != nil {
 		return err
 	}
-	d := new(big.Float).Sub(ri.t[0], ri.t[1])
-	w, _ := d.Float64()
+	w, _ := new(big.Float).Sub(ri.t[0], ri.t[1]).Float64()
 	if ri.t[0].IsInf() || !(w > 0) {
 		return fmt.Errorf("decode: %s leaves no room for a negative weight", a.m.Name)
 	}
@@ -360,13 +356,9 @@ func (a *multi) budgetFor(idx []int, rs []rowInfo, neutralKnown bool) float64 {
 // of ties skipped.
 func (a *multi) nextIdx(k int) []int {
 	idx := make([]int, 0, k)
-	for p := a.pos; p < a.n && len(idx) < k; p++ {
-		p = a.findPos(p)
-		if p >= a.n {
-			break
-		}
+	for p := a.findPos(a.pos); p < a.n && len(idx) < k; p = a.findPos(p + 1) {
 		if i := a.order[p]; a.labels[i] < 0 && (a.leader == nil || a.leader[i] < 0) {
-			idx = append(idx, a.order[p])
+			idx = append(idx, i)
 		}
 	}
 	return idx

@@ -69,9 +69,7 @@ func ParseStrategy(name string) (Strategy, error) {
 			if n == name {
 				return r.s, nil
 			}
-			if n != "" {
-				all = append(all, n)
-			}
+			all = append(all, n)
 		}
 	}
 	if r, ok := retired[name]; ok {

@@ -38,7 +38,7 @@ func (a *multi) decode(score *big.Rat, idx []int, p *blockPlan) ([]int, bool) {
 // residual returns N·score − constC(p): the label-dependent part of the
 // sum, with the block's points counted from class 0.
 func (a *multi) residual(score *big.Rat, p *blockPlan) *big.Float {
-	return new(big.Float).SetPrec(sumPrec).Sub(a.nTimes(score), a.constC(p))
+	return new(big.Float).SetPrec(sumPrec).Sub(nTimes(score, a.n), a.constC(p))
 }
 
 // constC returns the exact sum of every term that does not depend on the
@@ -176,8 +176,7 @@ func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, 
 	for cl := range a.k {
 		for o := range a.k {
 			if o != cl {
-				d := new(big.Float).Sub(a.known[cl].t[o], a.known[cl].t[cl])
-				f, _ := d.Float64()
+				f, _ := new(big.Float).Sub(a.known[cl].t[o], a.known[cl].t[cl]).Float64()
 				minMove = min(minMove, f)
 			}
 		}
@@ -192,7 +191,7 @@ func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, 
 	if err != nil {
 		return false, false, err
 	}
-	ns := a.nTimes(score)
+	ns := nTimes(score, a.n)
 	ns.Sub(ns, c)
 	return ns.Abs(ns).Cmp(new(big.Float).SetFloat64(budget)) <= 0, minMove > 2*budget, nil
 }

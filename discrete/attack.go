@@ -18,7 +18,7 @@ import (
 // serve that are not log-loss models.
 type Metric int
 
-// The metrics, named as serve names them (serve.MetricAccuracy, MetricAUC,
+// The metrics, named as serve names them (metric.Accuracy, MetricAUC,
 // MetricBrier).
 const (
 	Accuracy Metric = iota

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/labelinf/labelinf/discrete"
+	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/labelinf/labelinf/serve"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -24,8 +24,8 @@ func labelsOf(seed uint64, n, k int) []int {
 	return y
 }
 
-func sim(t testing.TB, metric string, y []int, k, decimals int) *discrete.Sim {
-	m, err := serve.ParseMetric(metric, "")
+func sim(t testing.TB, name string, y []int, k, decimals int) *discrete.Sim {
+	m, err := metric.Parse(name, "")
 	require.NoError(t, err)
 	s, err := discrete.NewSim(m, y, k, decimals)
 	require.NoError(t, err)

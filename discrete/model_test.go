@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/labelinf/labelinf/serve"
+	"github.com/labelinf/labelinf/metric"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,7 +15,7 @@ import (
 func TestSubsetScoreIsServe(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
 	for _, m := range []Metric{Accuracy, AUC, Brier} {
-		sm, err := serve.ParseMetric(m.String(), "")
+		sm, err := metric.Parse(m.String(), "")
 		require.NoError(t, err)
 		for trial := range 300 {
 			n := 2 + r.IntN(3000)
@@ -55,7 +55,7 @@ func TestSubsetScoreIsServe(t *testing.T) {
 func TestRightScoreIsServe(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 6))
 	for _, m := range []Metric{Accuracy, Brier} {
-		sm, err := serve.ParseMetric(m.String(), "")
+		sm, err := metric.Parse(m.String(), "")
 		require.NoError(t, err)
 		for range 100 {
 			n, k := 1+r.IntN(2000), 3+r.IntN(6)

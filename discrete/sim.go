@@ -2,8 +2,7 @@ package discrete
 
 // This file implements the simulated server of a metric that is not a
 // log-loss model: accuracy, ROC AUC and the Brier score as labelinf serve
-// computes them. (It lives here, not in package oracle, because it runs
-// serve's metrics and serve's tests use oracle.)
+// computes them (package metric, which serve scores with).
 
 import (
 	"context"
@@ -14,17 +13,17 @@ import (
 
 	"github.com/labelinf/labelinf/defence"
 	"github.com/labelinf/labelinf/loss"
+	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/labelinf/labelinf/serve"
 )
 
 // Sim is a simulated scoring server of one of labelinf serve's
-// metrics (serve.ParseMetric: accuracy, roc-auc, brier, or a log-loss
+// metrics (metric.Parse: accuracy, roc-auc, brier, or a log-loss
 // model): it holds private labels and answers a prediction with the
 // metric's exact score rounded to Decimals (ties to even), as a served
 // competition without a defence does. It is safe for concurrent use.
 type Sim struct {
-	metric   serve.Metric
+	metric   metric.Metric
 	labels   []int
 	k        int
 	decimals int
@@ -34,10 +33,10 @@ type Sim struct {
 	queries int
 }
 
-// NewSim returns a server of metric holding a copy of labels, each
+// NewSim returns a server of metric m holding a copy of labels, each
 // in [0, k), releasing scores rounded to decimals (−1: unrounded).
-func NewSim(metric serve.Metric, labels []int, k, decimals int) (*Sim, error) {
-	if metric == nil {
+func NewSim(m metric.Metric, labels []int, k, decimals int) (*Sim, error) {
+	if m == nil {
 		return nil, errors.New("discrete: nil metric")
 	}
 	if len(labels) == 0 {
@@ -52,7 +51,7 @@ func NewSim(metric serve.Metric, labels []int, k, decimals int) (*Sim, error) {
 	if decimals > defence.MaxDecimals {
 		return nil, fmt.Errorf("discrete: %d decimals, over %d", decimals, defence.MaxDecimals)
 	}
-	s := &Sim{metric: metric, labels: append([]int(nil), labels...), k: k, decimals: decimals}
+	s := &Sim{metric: m, labels: append([]int(nil), labels...), k: k, decimals: decimals}
 	if decimals >= 0 {
 		s.pow = new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)
 	}

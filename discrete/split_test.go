@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/labelinf/labelinf/serve"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -52,7 +52,7 @@ func TestSplitFlip(t *testing.T) {
 				pubLabels = append(pubLabels, labels[i])
 			}
 		}
-		m, err := serve.ParseMetric(tc.metric, "")
+		m, err := metric.Parse(tc.metric, "")
 		require.NoError(t, err)
 		sim, err := NewSim(m, pubLabels, tc.k, tc.dec)
 		require.NoError(t, err)

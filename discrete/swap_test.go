@@ -9,8 +9,8 @@ import (
 
 	"github.com/labelinf/labelinf/discrete"
 	"github.com/labelinf/labelinf/internal/bigint"
+	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/labelinf/labelinf/serve"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -75,7 +75,7 @@ func (s *splitServer) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, erro
 			pred = append(pred, p.P[i])
 		}
 	}
-	m, _ := serve.ParseMetric("roc-auc", "")
+	m, _ := metric.Parse("roc-auc", "")
 	v := m.Score(y, pred, 2).R
 	if s.pow == nil {
 		return v, nil

@@ -104,7 +104,7 @@ func Score(labels []int, k int, pred []float64, public []bool, o ScoreOptions) (
 	if m.Exact {
 		return Result{}, fmt.Errorf("platform: metric %q: arbitrary-precision scorers are a research tool, not a served metric", o.Metric)
 	}
-	// As serve's ParseMetric: the model unrounded, the chain rounding to
+	// As metric.Parse (what serve scores with): the model unrounded, the chain rounding to
 	// the defence's decimals, else the model's.
 	def := m.Decimals
 	m, err = scorer.NewModel(scorer.Model{Name: m.Name, Exact: m.Exact, Prec: m.Prec, Loss: m.Loss, Decimals: -1, Desc: m.Desc})

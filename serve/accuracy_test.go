@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/labelinf/labelinf/defence"
+	"github.com/labelinf/labelinf/metric"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -93,7 +94,9 @@ func TestAccuracyMatchesSklearn(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, math.Float64bits(want), math.Float64bits(got), "served %v, scikit-learn %v", got, want)
 			// The old rule (p = 0.5 is class 1) differs on the binary cases.
-			old := accuracy{v1: true}.Score(c.Labels, c.Pred, c.K)
+			v1, err := metric.Parse(metric.AccuracyV1, "")
+			require.NoError(t, err)
+			old := v1.Score(c.Labels, c.Pred, c.K)
 			f, _ := old.R.Float64()
 			if c.K == 2 {
 				assert.NotEqual(t, want, f, "the old rule agrees with scikit-learn here: the case tests nothing")
@@ -101,25 +104,6 @@ func TestAccuracyMatchesSklearn(t *testing.T) {
 				assert.Equal(t, want, f)
 			}
 		})
-	}
-}
-
-func TestAccuracyTies(t *testing.T) {
-	labels := []int{0, 1, 0, 1}
-	for _, tc := range []struct {
-		p    []float64
-		k    int
-		want int64 // rows right of 4
-	}{
-		{[]float64{0.5, 0.5, 0.5, 0.5}, 2, 2},                                      // 0.5 is class 0
-		{[]float64{0.5, math.Nextafter(0.5, 1), 0.4, 1}, 2, 4},                     // just above is class 1
-		{[]float64{math.Nextafter(0.5, 0), 0.5, 0, 0.5}, 2, 2},                     // just below is class 0
-		{[]float64{.5, .5, 0, .5, .5, 0, .4, .4, .2, .3, .3, .4}, 3, 2},            // first maximal class
-		{[]float64{1, 0, 0, 0, 1, 0, 1, 0, 0, 0.2, 0.8, 0}, 3, 4},                  // no ties
-		{[]float64{1. / 3, 1. / 3, 1. / 3, 0, .5, .5, 0, .5, .5, .5, .5, 0}, 3, 2}, // classes 0, 1, 1, 0: rows 0 and 1 right
-	} {
-		got := accuracy{}.Score(labels, tc.p, tc.k)
-		assert.Equal(t, tc.want, got.R.Num().Int64()*4/got.R.Denom().Int64(), "%v k=%d", tc.p, tc.k)
 	}
 }
 
@@ -184,7 +168,7 @@ func TestRulesLegacyDatabase(t *testing.T) {
 
 	// Under accuracy-v1 it finishes with the old rule: the same prediction
 	// scores 0.75 again, and the board has one rule.
-	cfg, comps = loadComps(t, cfgPath, MetricAccuracyV1)
+	cfg, comps = loadComps(t, cfgPath, metric.AccuracyV1)
 	st, err = OpenStore(ctx, cfg.Database)
 	require.NoError(t, err)
 	defer st.Close()
@@ -225,7 +209,7 @@ func TestRulesFresh(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "accuracy binary p>0.5", rule)
 	assert.Zero(t, n)
-	cc := CompetitionConfig{ID: "c", Classes: 2, Metric: MetricAccuracyV1, Labels: writeLabels(t, labels), PublicFraction: 1}
+	cc := CompetitionConfig{ID: "c", Classes: 2, Metric: metric.AccuracyV1, Labels: writeLabels(t, labels), PublicFraction: 1}
 	v1, err := NewCompetition(cc, nil)
 	require.NoError(t, err)
 	require.NoError(t, CheckRules(ctx, e.st, []*Competition{v1}), "no score yet: the rule may change")

@@ -6,6 +6,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/labelinf/labelinf/metric"
 )
 
 // competitionInfo is what the API says about a competition.
@@ -40,7 +42,7 @@ func (s *Server) info(c *Competition) competitionInfo {
 	ci := competitionInfo{ID: c.ID, Title: c.Title, Metric: c.Metric.Name(), Classes: c.K, Rows: c.Rows(), TrainRows: len(c.train), PublicRows: c.PublicRows(),
 		Decimals: c.Decimals, LowerBetter: c.Metric.LowerIsBetter(), Closed: c.Closed(s.o.Now()),
 		DailyLimit: c.Limits.Daily, TotalLimit: c.Limits.Total, MinInterval: c.Limits.MinInterval.String(), Defence: c.published}
-	if l, ok := c.Metric.(*logLoss); ok {
+	if l, ok := c.Metric.(*metric.LogLoss); ok {
 		ci.Model = l.Model(c.Decimals)
 	}
 	if !c.Closes.IsZero() {

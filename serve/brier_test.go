@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,7 +61,7 @@ func TestBrierMatchesSklearn(t *testing.T) {
 			r := rand.New(rand.NewPCG(29, uint64(tc.n*100+tc.k)))
 			labels := randLabels(r, tc.n, tc.k)
 			decimals := -1
-			e := newEnv(t, [][]int{labels}, CompetitionConfig{ID: "c", Classes: tc.k, Metric: MetricBrier, Decimals: &decimals})
+			e := newEnv(t, [][]int{labels}, CompetitionConfig{ID: "c", Classes: tc.k, Metric: metric.Brier, Decimals: &decimals})
 			tok := e.key("alice")
 			w := tc.k
 			if tc.k == 2 {

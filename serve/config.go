@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/labelinf/labelinf/defence"
+	"github.com/labelinf/labelinf/metric"
 )
 
 // Config is the server's configuration file (JSON). Relative paths in it
@@ -304,7 +305,7 @@ type Competition struct {
 	ID, Title     string
 	K             int
 	N             int
-	Metric        Metric
+	Metric        metric.Metric
 	Decimals      int
 	Releaser      Releaser
 	Closes        time.Time
@@ -356,7 +357,7 @@ func NewCompetition(cc CompetitionConfig, defences Chain) (*Competition, error) 
 		}
 		cc.Clip = strconv.FormatFloat(cc.Defence.Clip, 'g', -1, 64)
 	}
-	m, err := ParseMetric(cc.Metric, cc.Clip)
+	m, err := metric.Parse(cc.Metric, cc.Clip)
 	if err != nil {
 		return nil, fmt.Errorf("serve: competition %q: %w", cc.ID, err)
 	}
@@ -401,7 +402,7 @@ func NewCompetition(cc CompetitionConfig, defences Chain) (*Competition, error) 
 	}
 	c.publicLabels = gatherInts(labels, c.publicRows)
 	c.privateLabels = gatherInts(labels, c.privateRows)
-	if m.Name() == MetricAUC {
+	if m.Name() == metric.AUC {
 		if cc.Classes != 2 {
 			return nil, fmt.Errorf("serve: competition %q: roc-auc needs classes 2", cc.ID)
 		}

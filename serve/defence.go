@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/labelinf/labelinf/libm"
 	"math"
 	"math/big"
 	"net/http"
@@ -21,6 +20,8 @@ import (
 	"sync"
 
 	"github.com/labelinf/labelinf/defence"
+	"github.com/labelinf/labelinf/libm"
+	"github.com/labelinf/labelinf/metric"
 )
 
 // minSecretBytes is the least length of a defence secret: 32 bytes, the
@@ -101,11 +102,11 @@ func readSecret(path string) ([]byte, error) {
 type served struct {
 	mu     sync.Mutex // held from restoring the chain's state to reading it back
 	chain  *defence.Chain
-	labels []int     // every holdout row's label, in row order
-	eps    float64   // the per-row log-loss clipping (1e-300 if none)
-	perRow bool      // a stage reads the per-row losses
-	rows   rowLosser // the metric's per-row loss; nil: the log-loss's
-	higher bool      // the metric's higher scores are better (the Ladder's direction)
+	labels []int         // every holdout row's label, in row order
+	eps    float64       // the per-row log-loss clipping (1e-300 if none)
+	perRow bool          // a stage reads the per-row losses
+	rows   metric.Metric // the metric, if it has per-row losses (metric.RowLosses); nil: the log-loss's
+	higher bool          // the metric's higher scores are better (the Ladder's direction)
 	// stateFile is a defence_state_file to import once (defstate.go).
 	stateFile     string
 	ladderPerTeam bool
@@ -137,8 +138,8 @@ func buildDefence(c *Competition, cc CompetitionConfig, labels []int) error {
 		}
 		c.Limits = Limits{Daily: l.PerDay, Total: l.Total, MinInterval: l.MinInterval}
 	}
-	ll, isLog := c.Metric.(*logLoss)
-	rl, hasRows := c.Metric.(rowLosser)
+	ll, isLog := c.Metric.(*metric.LogLoss)
+	hasRows := metric.HasRowLosses(c.Metric)
 	keyedLosses := d.Noise != nil && d.Noise.Key == "losses"
 	// The fixed-step Ladder reads the score alone; the parameter-free
 	// one's paired test and noise keyed on the losses read per-row losses.
@@ -175,7 +176,7 @@ func buildDefence(c *Competition, cc CompetitionConfig, labels []int) error {
 			c.Closes = d.Split.Close
 		}
 	}
-	s := &served{chain: ch, stateFile: cc.DefenceStateFile, labels: labels, eps: 1e-300, perRow: needRows, rows: rl,
+	s := &served{chain: ch, stateFile: cc.DefenceStateFile, labels: labels, eps: 1e-300, perRow: needRows,
 		higher:        !c.Metric.LowerIsBetter(),
 		ladderPerTeam: d.Ladder != nil && d.Ladder.PerTeam, sim: cc.SimulationSeed != "",
 		thPerTeam: d.Thresholdout != nil && d.Thresholdout.PerTeam}
@@ -187,8 +188,11 @@ func buildDefence(c *Competition, cc CompetitionConfig, labels []int) error {
 			return err
 		}
 	}
-	if isLog && ll.m.Loss.Eps != "" {
-		if e, err := strconv.ParseFloat(ll.m.Loss.Eps, 64); err == nil && e > 0 {
+	if hasRows {
+		s.rows = c.Metric
+	}
+	if isLog && ll.Eps() != "" {
+		if e, err := strconv.ParseFloat(ll.Eps(), 64); err == nil && e > 0 {
 			s.eps = e
 		}
 	}
@@ -243,7 +247,7 @@ func (c *Competition) releasePublic(pred, train []float64, team string, st State
 		// rows with the holdout's.
 		v := c.Metric.Score(c.train, train, c.K)
 		if v.Inf {
-			return formatValue(Value{Inf: true}, c.Decimals), nil
+			return formatValue(metric.Value{Inf: true}, c.Decimals), nil
 		}
 		sub.TrainScore = v.R
 	}
@@ -270,12 +274,12 @@ func (c *Competition) releasePublic(pred, train []float64, team string, st State
 	}
 	r, err := s.release(st, sub)
 	if errors.Is(err, errInfinite) {
-		return formatValue(Value{Inf: true}, c.Decimals), nil
+		return formatValue(metric.Value{Inf: true}, c.Decimals), nil
 	}
 	if err != nil {
 		return "", err
 	}
-	return formatValue(Value{R: r.Score}, c.Decimals), nil
+	return formatValue(metric.Value{R: r.Score}, c.Decimals), nil
 }
 
 // exhausted is the refusal of a submission once Thresholdout's budget
@@ -311,7 +315,7 @@ func identity(rows []int, n int) bool {
 }
 
 // rowLosses writes the metric's per-row loss into dst (accuracy's 0/1
-// loss, the Brier score's squared error: rowloss.go), or for a log-loss
+// loss, the Brier score's squared error: metric.RowLosses), or for a log-loss
 // the float64 log-loss of every row: binary
 // rows as defence.LogLoss with the metric's clipping, K-class rows as
 // −ln of the true class's probability clipped to [ε, 1−ε]. These feed the
@@ -319,7 +323,7 @@ func identity(rows []int, n int) bool {
 // score itself is the metric's.
 func (s *served) rowLosses(dst, pred []float64, k int) {
 	if s.rows != nil {
-		s.rows.RowLosses(dst, s.labels, pred, k)
+		metric.RowLosses(s.rows, dst, s.labels, pred, k)
 		return
 	}
 	if k <= 2 {

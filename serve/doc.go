@@ -18,7 +18,7 @@
 // (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M), so
 // a served competition and the model an attacker assumes are one thing;
 // accuracy and roc-auc are exact rationals, brier is scikit-learn's
-// brier_score_loss bit for bit. Accuracy counts a row right
+// brier_score_loss bit for bit (package metric computes them all). Accuracy counts a row right
 // when its predicted class is its label, the class scikit-learn's
 // model.predict gives: numpy's argmax, the first class of largest
 // probability, so a binary p = 0.5 is class 0 and p > 0.5 class 1 (equal

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/stretchr/testify/require"
 )
@@ -26,7 +27,7 @@ func TestCompetitionModel(t *testing.T) {
 		{ID: "noclip", Classes: 2, Metric: "float64,clip=1e-15,renorm", Clip: "none", Decimals: dec(-1)},
 		{ID: "torch", Classes: 2, Metric: "torch-bce", Decimals: dec(6)},
 		{ID: "k3", Classes: 3, Metric: "float64-sklearn", Decimals: dec(5)},
-		{ID: "acc", Classes: 2, Metric: MetricAccuracy},
+		{ID: "acc", Classes: 2, Metric: metric.Accuracy},
 	}
 	n := 50
 	var labels, other [][]int
@@ -43,7 +44,7 @@ func TestCompetitionModel(t *testing.T) {
 		b := e2.get("/v1/competitions/" + cc.ID)
 		require.Equal(t, a.Raw, b.Raw, "the description depends on the labels")
 		name, _ := a.Body["model"].(string)
-		if cc.Metric == MetricAccuracy {
+		if cc.Metric == metric.Accuracy {
 			require.Empty(t, name)
 			continue
 		}

@@ -10,12 +10,13 @@ import (
 	"strconv"
 
 	"github.com/labelinf/labelinf/internal/bigint"
+	"github.com/labelinf/labelinf/metric"
 )
 
 // A ReleaseInput is what a [Releaser] sees of one scored submission.
 type ReleaseInput struct {
 	// Exact is the score the metric computed.
-	Exact Value
+	Exact metric.Value
 	// Competition and Board ("public" or "private") say what was scored.
 	Competition string
 	Board       string
@@ -34,18 +35,18 @@ type ReleaseInput struct {
 // transaction, after the submission was charged, so whatever it does may
 // depend on the labels.
 type Releaser interface {
-	Release(in ReleaseInput) (Value, error)
+	Release(in ReleaseInput) (metric.Value, error)
 }
 
 // A Chain applies its releasers in order.
 type Chain []Releaser
 
 // Release implements [Releaser].
-func (c Chain) Release(in ReleaseInput) (Value, error) {
+func (c Chain) Release(in ReleaseInput) (metric.Value, error) {
 	for _, r := range c {
 		v, err := r.Release(in)
 		if err != nil {
-			return Value{}, err
+			return metric.Value{}, err
 		}
 		in.Exact = v
 	}
@@ -58,11 +59,11 @@ func (c Chain) Release(in ReleaseInput) (Value, error) {
 type Round struct{ Decimals int }
 
 // Release implements [Releaser].
-func (r Round) Release(in ReleaseInput) (Value, error) {
+func (r Round) Release(in ReleaseInput) (metric.Value, error) {
 	if in.Exact.Inf || r.Decimals < 0 {
 		return in.Exact, nil
 	}
-	return Value{R: roundDecimal(in.Exact.R, r.Decimals)}, nil
+	return metric.Value{R: roundDecimal(in.Exact.R, r.Decimals)}, nil
 }
 
 // roundDecimal returns x rounded to d decimals, ties to even.
@@ -73,7 +74,7 @@ func roundDecimal(x *big.Rat, d int) *big.Rat {
 // formatValue writes a released score as text: "inf"; d ≥ 0 decimals
 // exactly; otherwise the shortest decimal that reads back to the nearest
 // float64 (exact for a float64 or float32 score).
-func formatValue(v Value, d int) string {
+func formatValue(v metric.Value, d int) string {
 	if v.Inf {
 		return "inf"
 	}
@@ -85,19 +86,19 @@ func formatValue(v Value, d int) string {
 }
 
 // parseValue reads what formatValue wrote.
-func parseValue(s string) (Value, error) {
+func parseValue(s string) (metric.Value, error) {
 	if s == "inf" {
-		return Value{Inf: true}, nil
+		return metric.Value{Inf: true}, nil
 	}
 	r, ok := new(big.Rat).SetString(s)
 	if !ok {
-		return Value{}, fmt.Errorf("serve: stored score %q is not a number", s)
+		return metric.Value{}, fmt.Errorf("serve: stored score %q is not a number", s)
 	}
-	return Value{R: r}, nil
+	return metric.Value{R: r}, nil
 }
 
 // float64Of returns v as the nearest float64 (+Inf for Inf).
-func float64Of(v Value) float64 {
+func float64Of(v metric.Value) float64 {
 	if v.Inf {
 		return math.Inf(1)
 	}

@@ -13,16 +13,25 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/labelinf/labelinf/metric"
 )
 
 // legacyRule is the rule of the scores a database written before rules
 // were recorded (schema version 1) holds for a competition of k classes
 // whose metric is m: binary accuracy counted p = 0.5 as class 1; every
 // other metric scored as today.
-func legacyRule(m Metric, k int) string {
-	if _, ok := m.(accuracy); ok && k <= 2 {
-		return accuracy{v1: true}.Rule(k)
+func legacyRule(m metric.Metric, k int) string {
+	if m.Name() == metric.Accuracy && k <= 2 {
+		return accuracyV1Rule(k)
 	}
+	return m.Rule(k)
+}
+
+// accuracyV1Rule is the rule of accuracy-v1 (metric.AccuracyV1) on k
+// classes.
+func accuracyV1Rule(k int) string {
+	m, _ := metric.Parse(metric.AccuracyV1, "")
 	return m.Rule(k)
 }
 
@@ -84,8 +93,8 @@ func CheckRules(ctx context.Context, st Store, comps []*Competition) error {
 		}
 		if have != want {
 			hint := "start the new rule as a new competition (another id)"
-			if have == (accuracy{v1: true}).Rule(c.K)+stateLayout(c) {
-				hint = `set "metric": "` + MetricAccuracyV1 + `" to finish it under the old rule, or ` + hint
+			if have == accuracyV1Rule(c.K)+stateLayout(c) {
+				hint = `set "metric": "` + metric.AccuracyV1 + `" to finish it under the old rule, or ` + hint
 			}
 			return fmt.Errorf("serve: competition %q: its %d stored scores follow the rule %q and its configuration (metric %s) scores by %q; a leaderboard must not mix two rules: %s",
 				c.ID, scored, have, c.Metric.Name(), want, hint)

@@ -12,6 +12,7 @@ import (
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/discrete"
 	"github.com/labelinf/labelinf/internal/cputime"
+	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/serve"
@@ -152,7 +153,7 @@ func runDiscrete(e *env, a *attackFlags, ms metricScorer) int {
 			return fail(err)
 		}
 		n = len(truth)
-		sm, err := serve.ParseMetric(ms.metric.String(), "")
+		sm, err := metric.Parse(ms.metric.String(), "")
 		if err != nil {
 			return fail(err)
 		}

@@ -28,7 +28,18 @@ import (
 // nttMinWords is the smaller operand size, in words, below which [Mul]
 // always uses math/big: an unbalanced product with a short operand is
 // linear in the long one there.
-var nttMinWords = 1000
+var nttMinWords = nttMinFor()
+
+// nttMinFor returns nttMinWords for this CPU: 1000 words, or 500 where
+// AVX-512 runs the transform (transform ÷ Toom, same run: 0.56 at
+// 4·10^4 bits, 0.87 at 5·10^4, 1.06 at 3·10^4; the cost model decides
+// above the floor).
+func nttMinFor() int {
+	if useAVX512 {
+		return 500
+	}
+	return 1000
+}
 
 // Cost model for the choice between math/big and the transform, fitted
 // to TestCalibrate's medians (go test ./internal/bigmul -run Calibrate
@@ -40,10 +51,11 @@ var nttMinWords = 1000
 // that. nttUS was then scaled by the gain of the amd64 butterfly stages
 // (ntt_amd64.s) on whole transform products from 1.5·10^5 to 2·10^6
 // bits (same-run medians, 2026-11-28): 0.9 for the scalar kernels, and
-// 0.7 more where AVX-512 runs eight butterflies at once (products
-// 0.72–0.81× the scalar kernels', transform ÷ Toom 0.83–0.99 from 7·10^4
-// to 1.8·10^5 bits where the length fits, 1.10 at 10^5 where it does
-// not). The model only chooses an algorithm: both give the exact product.
+// 0.35 more where AVX-512 runs the butterflies, pointwise products and
+// Garner's steps eight at a time (transform ÷ Toom 0.56–0.96 from
+// 3.3·10^4 to 1.3·10^5 bits, 1.06 at 3·10^4: the model then picks the
+// transform from 3.3·10^4 bits but where its length fits badly). The
+// model only chooses an algorithm: both give the exact product.
 const karatsubaUS = 0.00367
 
 var nttUS = nttCost()
@@ -51,7 +63,7 @@ var nttUS = nttCost()
 // nttCost returns nttUS for this CPU.
 func nttCost() float64 {
 	if useAVX512 {
-		return 0.0096 * 0.7
+		return 0.0096 * 0.35
 	}
 	return 0.0096
 }

@@ -5,7 +5,6 @@ package bigmul
 import (
 	"math/big"
 	"math/bits"
-	"sync"
 )
 
 // Held is a non-negative integer A kept as its number-theoretic transform,
@@ -52,12 +51,8 @@ func NewHeld(x *big.Int, xb, yb uint) *Held {
 	L := pl.coeffs()
 	h := &Held{pl: pl, buf: make([]uint64, 3*L), ab: uint(x.BitLen()), yb: yb,
 		maxK: 1<<heldGrowth - 1}
-	h.forAll(func(i int) {
-		q := primes3[i]
-		a := h.buf[i*L : (i+1)*L]
-		q.pieces(a, x.Bits(), pl.b)
-		h.fwd(q, a)
-	})
+	pieces3([3][]uint64{h.buf[:L], h.buf[L : 2*L], h.buf[2*L:]}, x.Bits(), pl.b)
+	runPrimes(pl.n, func(i int) { h.fwd(primes3[i], h.buf[i*L:(i+1)*L]) })
 	return h
 }
 
@@ -86,20 +81,23 @@ func (h *Held) MulAdd(z, y *big.Int) *big.Int {
 	L := pl.coeffs()
 	bp := getBuf(3 * L)
 	prod := *bp
-	h.forAll(func(i int) {
+	pieces3([3][]uint64{prod[:L], prod[L : 2*L], prod[2*L:]}, y.Bits(), pl.b)
+	runPrimes(pl.n, func(i int) {
 		q := primes3[i]
 		a := h.buf[i*L : (i+1)*L]
 		c := prod[i*L : (i+1)*L]
-		q.pieces(c, y.Bits(), pl.b)
 		h.fwd(q, c)
-		// A + y into a, A·y·2^−64 into c.
+		// A·y·2^−64 into c, A + y into a.
+		tp := getBuf(L)
+		yt := *tp
+		copy(yt, c)
+		q.pointwise(c, a)
 		p := q.p
-		c = c[:len(a)]
+		yt = yt[:len(a)]
 		for j, x := range a {
-			u, v := reduce4(x, p), reduce4(c[j], p)
-			a[j] = addMod(u, v, p)
-			c[j] = q.mulMont(u, v)
+			a[j] = addMod(reduce4(x, p), reduce4(yt[j], p), p)
 		}
+		bufPool.Put(tp)
 		t := q.table(pl.n)
 		if pl.h > 0 {
 			q.inverse(c[:pl.n], t)
@@ -131,22 +129,6 @@ func (h *Held) fwd(q *prime, a []uint64) {
 		return
 	}
 	q.forward(a, t)
-}
-
-// forAll runs f for the three primes, on three goroutines for long
-// transforms (as conv).
-func (h *Held) forAll(f func(i int)) {
-	if h.pl.n < nttParallelLen {
-		for i := range primes3 {
-			f(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	for i := range primes3 {
-		wg.Go(func() { f(i) })
-	}
-	wg.Wait()
 }
 
 // planHeadroom is planFor with g bits of headroom in the bound on the

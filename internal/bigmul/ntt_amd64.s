@@ -8,9 +8,10 @@
 // butterfly). The arithmetic is theirs, step for step: Shoup products
 // q = ⌊y·w'/2^64⌋ (MULQ), r = y·w − q·p (IMULQ), lazy reduction by a
 // conditional subtraction (CMOVQCC). Plain amd64: no BMI2 needed. Where
-// the CPU has AVX-512 F and DQ, the stages whose quarters hold a multiple
-// of 8 words run eight butterflies at a time (forward4StageAVX512 and
-// inverse4StageAVX512, below).
+// the CPU has AVX-512 F and DQ, the stages run eight butterflies at a time
+// (forward4StageAVX512 and inverse4StageAVX512 where a quarter holds a
+// multiple of 8 words; the …Stage1… and …Stage4… kernels for quarters of
+// 1 and 4 words, below).
 
 #include "textflag.h"
 
@@ -428,5 +429,444 @@ vibfly:
 	JMP  viblock
 
 vidone:
+	VZEROUPPER
+	RET
+
+// The finest stages have quarters of 4 words (two blocks per step) or of
+// 1 word (eight blocks per step): their A, B, C, D are gathered into
+// Z0–Z3 by permutations, the twiddles into Z20–Z28 lane by lane, the
+// butterflies are the stages' above (FWDCORE, INVCORE), and the
+// permutations are undone on the way out. The permutation indices come
+// from the idx argument (avx512Idx in ntt_amd64.go).
+
+// FWDCORE runs forward butterflies on A, B, C, D = Z0–Z3 (in [0, 4p)),
+// leaving A”, B”, C”, D” in Z0–Z3; Z4–Z12 clobbered.
+#define FWDCORE \
+	VRED(Z0, Z12); \
+	VRED(Z1, Z12); \
+	VMULMOD(Z2, Z20, Z21, Z22); \
+	VMULMOD(Z3, Z20, Z21, Z22); \
+	VPADDQ Z30, Z0, Z4; \
+	VPSUBQ Z2, Z4, Z4; \
+	VPADDQ Z2, Z0, Z0; \
+	VPADDQ Z30, Z1, Z5; \
+	VPSUBQ Z3, Z5, Z5; \
+	VPADDQ Z3, Z1, Z1; \
+	VRED(Z0, Z12); \
+	VRED(Z4, Z12); \
+	VMULMOD(Z1, Z23, Z24, Z25); \
+	VMULMOD(Z5, Z26, Z27, Z28); \
+	VPADDQ Z30, Z0, Z6; \
+	VPSUBQ Z1, Z6, Z6; \
+	VPADDQ Z1, Z0, Z0; \
+	VMOVDQA64 Z6, Z1; \
+	VPADDQ Z30, Z4, Z3; \
+	VPSUBQ Z5, Z3, Z3; \
+	VPADDQ Z5, Z4, Z2
+
+// INVCORE runs inverse butterflies on Z0–Z3 (in [0, 2p)), leaving the
+// results in Z0–Z3; Z4–Z12 clobbered.
+#define INVCORE \
+	VPADDQ Z30, Z0, Z4; \
+	VPSUBQ Z1, Z4, Z4; \
+	VPADDQ Z1, Z0, Z0; \
+	VRED(Z0, Z12); \
+	VMULMOD(Z4, Z23, Z24, Z25); \
+	VPADDQ Z30, Z2, Z5; \
+	VPSUBQ Z3, Z5, Z5; \
+	VPADDQ Z3, Z2, Z2; \
+	VRED(Z2, Z12); \
+	VMULMOD(Z5, Z26, Z27, Z28); \
+	VPADDQ Z30, Z0, Z6; \
+	VPSUBQ Z2, Z6, Z6; \
+	VPADDQ Z2, Z0, Z0; \
+	VRED(Z0, Z12); \
+	VMULMOD(Z6, Z20, Z21, Z22); \
+	VPADDQ Z30, Z4, Z7; \
+	VPSUBQ Z5, Z7, Z7; \
+	VPADDQ Z5, Z4, Z1; \
+	VRED(Z1, Z12); \
+	VMULMOD(Z7, Z20, Z21, Z22); \
+	VMOVDQA64 Z6, Z2; \
+	VMOVDQA64 Z7, Z3
+
+// LOAD1 gathers eight blocks of one word per quarter, 32 words at R8, into
+// Z0–Z3 = their A, B, C, D (Z16 = [0 4 8 12 1 5 9 13], Z17 = [2 6 10 14
+// 3 7 11 15] as indices into two registers); and the blocks' twiddles:
+// w1 and w1' from R13 and R14, the interleaved pairs (w2, w3) from R10
+// and (w2', w3') from R11, split by Z18 = evens, Z19 = odds.
+#define LOAD1 \
+	VMOVDQU64 (R8), Z4; \
+	VMOVDQU64 64(R8), Z5; \
+	VMOVDQU64 128(R8), Z6; \
+	VMOVDQU64 192(R8), Z7; \
+	VMOVDQA64 Z4, Z13; \
+	VPERMT2Q  Z5, Z16, Z13; \
+	VPERMT2Q  Z5, Z17, Z4; \
+	VMOVDQA64 Z6, Z14; \
+	VPERMT2Q  Z7, Z16, Z14; \
+	VPERMT2Q  Z7, Z17, Z6; \
+	VSHUFI64X2 $0x44, Z14, Z13, Z0; \
+	VSHUFI64X2 $0xee, Z14, Z13, Z1; \
+	VSHUFI64X2 $0x44, Z6, Z4, Z2; \
+	VSHUFI64X2 $0xee, Z6, Z4, Z3; \
+	VMOVDQU64 (R13), Z20; \
+	VMOVDQU64 (R14), Z21; \
+	VPSRLQ    $32, Z21, Z22; \
+	VMOVDQU64 (R10), Z23; \
+	VMOVDQU64 64(R10), Z13; \
+	VMOVDQA64 Z23, Z26; \
+	VPERMT2Q  Z13, Z18, Z23; \
+	VPERMT2Q  Z13, Z19, Z26; \
+	VMOVDQU64 (R11), Z24; \
+	VMOVDQU64 64(R11), Z13; \
+	VMOVDQA64 Z24, Z27; \
+	VPERMT2Q  Z13, Z18, Z24; \
+	VPERMT2Q  Z13, Z19, Z27; \
+	VPSRLQ    $32, Z24, Z25; \
+	VPSRLQ    $32, Z27, Z28
+
+// STORE1 undoes LOAD1's gathering of Z0–Z3 and stores the 32 words at R8.
+#define STORE1 \
+	VSHUFI64X2 $0x44, Z1, Z0, Z4; \
+	VSHUFI64X2 $0xee, Z1, Z0, Z5; \
+	VSHUFI64X2 $0x44, Z3, Z2, Z6; \
+	VSHUFI64X2 $0xee, Z3, Z2, Z7; \
+	VMOVDQA64 Z4, Z13; \
+	VPERMT2Q  Z6, Z16, Z13; \
+	VPERMT2Q  Z6, Z17, Z4; \
+	VMOVDQA64 Z5, Z14; \
+	VPERMT2Q  Z7, Z16, Z14; \
+	VPERMT2Q  Z7, Z17, Z5; \
+	VMOVDQU64 Z13, (R8); \
+	VMOVDQU64 Z4, 64(R8); \
+	VMOVDQU64 Z14, 128(R8); \
+	VMOVDQU64 Z5, 192(R8)
+
+// LOAD4 gathers two blocks of four words per quarter, 32 words at R8,
+// into Z0–Z3, and their twiddles: w1, w1' (two words at R13, R14) spread
+// by Z16 = [0 0 0 0 1 1 1 1], the pairs (w2, w3) and (w2', w3') (four
+// words at R10, R11) by Z17 = [0 0 0 0 2 2 2 2] and Z18 = [1 1 1 1 3 3 3 3].
+#define LOAD4 \
+	VMOVDQU64 (R8), Z4; \
+	VMOVDQU64 64(R8), Z5; \
+	VMOVDQU64 128(R8), Z6; \
+	VMOVDQU64 192(R8), Z7; \
+	VSHUFI64X2 $0x44, Z6, Z4, Z0; \
+	VSHUFI64X2 $0xee, Z6, Z4, Z1; \
+	VSHUFI64X2 $0x44, Z7, Z5, Z2; \
+	VSHUFI64X2 $0xee, Z7, Z5, Z3; \
+	VMOVDQU   (R13), X13; \
+	VPERMQ    Z13, Z16, Z20; \
+	VMOVDQU   (R14), X13; \
+	VPERMQ    Z13, Z16, Z21; \
+	VPSRLQ    $32, Z21, Z22; \
+	VMOVDQU   (R10), Y13; \
+	VPERMQ    Z13, Z17, Z23; \
+	VPERMQ    Z13, Z18, Z26; \
+	VMOVDQU   (R11), Y13; \
+	VPERMQ    Z13, Z17, Z24; \
+	VPERMQ    Z13, Z18, Z27; \
+	VPSRLQ    $32, Z24, Z25; \
+	VPSRLQ    $32, Z27, Z28
+
+// STORE4 undoes LOAD4's gathering and stores the 32 words at R8.
+#define STORE4 \
+	VSHUFI64X2 $0x44, Z1, Z0, Z4; \
+	VSHUFI64X2 $0x44, Z3, Z2, Z5; \
+	VSHUFI64X2 $0xee, Z1, Z0, Z6; \
+	VSHUFI64X2 $0xee, Z3, Z2, Z7; \
+	VMOVDQU64 Z4, (R8); \
+	VMOVDQU64 Z5, 64(R8); \
+	VMOVDQU64 Z6, 128(R8); \
+	VMOVDQU64 Z7, 192(R8)
+
+// func forward4Stage1AVX512(a, w, wp, w2, wp2 []uint64, blocks int, p uint64, idx *[64]uint64)
+TEXT ·forward4Stage1AVX512(SB), NOSPLIT, $0-144
+	MOVQ p+128(FP), R12
+	VCONSTS
+	MOVQ a_base+0(FP), R8
+	MOVQ w_base+24(FP), R13
+	MOVQ wp_base+48(FP), R14
+	MOVQ w2_base+72(FP), R10
+	MOVQ wp2_base+96(FP), R11
+	MOVQ idx+136(FP), AX
+	VMOVDQU64 (AX), Z16
+	VMOVDQU64 64(AX), Z17
+	VMOVDQU64 128(AX), Z18
+	VMOVDQU64 192(AX), Z19
+	MOVQ blocks+120(FP), CX
+	SHRQ $3, CX
+
+f1loop:
+	LOAD1
+	FWDCORE
+	STORE1
+	ADDQ $256, R8
+	ADDQ $64, R13
+	ADDQ $64, R14
+	ADDQ $128, R10
+	ADDQ $128, R11
+	DECQ CX
+	JNZ  f1loop
+	VZEROUPPER
+	RET
+
+// func inverse4Stage1AVX512(a, w, wp, w2, wp2 []uint64, blocks int, p uint64, idx *[64]uint64)
+TEXT ·inverse4Stage1AVX512(SB), NOSPLIT, $0-144
+	MOVQ p+128(FP), R12
+	VCONSTS
+	MOVQ a_base+0(FP), R8
+	MOVQ w_base+24(FP), R13
+	MOVQ wp_base+48(FP), R14
+	MOVQ w2_base+72(FP), R10
+	MOVQ wp2_base+96(FP), R11
+	MOVQ idx+136(FP), AX
+	VMOVDQU64 (AX), Z16
+	VMOVDQU64 64(AX), Z17
+	VMOVDQU64 128(AX), Z18
+	VMOVDQU64 192(AX), Z19
+	MOVQ blocks+120(FP), CX
+	SHRQ $3, CX
+
+i1loop:
+	LOAD1
+	INVCORE
+	STORE1
+	ADDQ $256, R8
+	ADDQ $64, R13
+	ADDQ $64, R14
+	ADDQ $128, R10
+	ADDQ $128, R11
+	DECQ CX
+	JNZ  i1loop
+	VZEROUPPER
+	RET
+
+// func forward4Stage4AVX512(a, w, wp, w2, wp2 []uint64, blocks int, p uint64, idx *[64]uint64)
+TEXT ·forward4Stage4AVX512(SB), NOSPLIT, $0-144
+	MOVQ p+128(FP), R12
+	VCONSTS
+	MOVQ a_base+0(FP), R8
+	MOVQ w_base+24(FP), R13
+	MOVQ wp_base+48(FP), R14
+	MOVQ w2_base+72(FP), R10
+	MOVQ wp2_base+96(FP), R11
+	MOVQ idx+136(FP), AX
+	VMOVDQU64 256(AX), Z16
+	VMOVDQU64 320(AX), Z17
+	VMOVDQU64 384(AX), Z18
+	MOVQ blocks+120(FP), CX
+	SHRQ $1, CX
+
+f4loop:
+	LOAD4
+	FWDCORE
+	STORE4
+	ADDQ $256, R8
+	ADDQ $16, R13
+	ADDQ $16, R14
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ CX
+	JNZ  f4loop
+	VZEROUPPER
+	RET
+
+// func inverse4Stage4AVX512(a, w, wp, w2, wp2 []uint64, blocks int, p uint64, idx *[64]uint64)
+TEXT ·inverse4Stage4AVX512(SB), NOSPLIT, $0-144
+	MOVQ p+128(FP), R12
+	VCONSTS
+	MOVQ a_base+0(FP), R8
+	MOVQ w_base+24(FP), R13
+	MOVQ wp_base+48(FP), R14
+	MOVQ w2_base+72(FP), R10
+	MOVQ wp2_base+96(FP), R11
+	MOVQ idx+136(FP), AX
+	VMOVDQU64 256(AX), Z16
+	VMOVDQU64 320(AX), Z17
+	VMOVDQU64 384(AX), Z18
+	MOVQ blocks+120(FP), CX
+	SHRQ $1, CX
+
+i4loop:
+	LOAD4
+	INVCORE
+	STORE4
+	ADDQ $256, R8
+	ADDQ $16, R13
+	ADDQ $16, R14
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ CX
+	JNZ  i4loop
+	VZEROUPPER
+	RET
+
+// func pointwiseAVX512(a, b []uint64, p, pinv uint64)
+//
+// For j < len(a) rounded down to a multiple of 8: a[j] = a[j]·b[j]·2^−64
+// mod p in [0, p), a[j] and b[j] in [0, 4p) first reduced to [0, p)
+// (prime.pointwise's Montgomery product, eight at a time: the high words
+// of a·b and m·p from four 32-bit products each). b may be a (squares).
+TEXT ·pointwiseAVX512(SB), NOSPLIT, $0-64
+	MOVQ a_base+0(FP), DI
+	MOVQ a_len+8(FP), CX
+	MOVQ b_base+24(FP), SI
+	MOVQ p+48(FP), R12
+	VCONSTS
+	MOVQ pinv+56(FP), AX
+	VPBROADCASTQ AX, Z28
+	MOVQ R12, AX
+	SHRQ $32, AX
+	VPBROADCASTQ AX, Z27
+	SHRQ $3, CX
+	JZ   pwdone
+
+pwloop:
+	VMOVDQU64 (DI), Z0
+	VMOVDQU64 (SI), Z1
+	VRED(Z0, Z12)
+	VPSUBQ    Z31, Z0, Z12
+	VPMINUQ   Z12, Z0, Z0
+	VRED(Z1, Z12)
+	VPSUBQ    Z31, Z1, Z12
+	VPMINUQ   Z12, Z1, Z1
+
+	// Z7 = high words of x·y, Z8 = low words.
+	VPSRLQ   $32, Z0, Z2
+	VPSRLQ   $32, Z1, Z3
+	VPMULUDQ Z1, Z0, Z4
+	VPMULUDQ Z3, Z0, Z5
+	VPMULUDQ Z1, Z2, Z6
+	VPMULUDQ Z3, Z2, Z7
+	VPSRLQ   $32, Z4, Z4
+	VPADDQ   Z4, Z5, Z5
+	VPANDQ   Z29, Z5, Z4
+	VPADDQ   Z4, Z6, Z6
+	VPSRLQ   $32, Z5, Z5
+	VPSRLQ   $32, Z6, Z6
+	VPADDQ   Z5, Z7, Z7
+	VPADDQ   Z6, Z7, Z7
+	VPMULLQ  Z1, Z0, Z8
+
+	// m = lo·p^−1; Z3 = high words of m·p.
+	VPMULLQ  Z28, Z8, Z8
+	VPSRLQ   $32, Z8, Z2
+	VPMULUDQ Z31, Z8, Z4
+	VPMULUDQ Z27, Z8, Z5
+	VPMULUDQ Z31, Z2, Z6
+	VPMULUDQ Z27, Z2, Z3
+	VPSRLQ   $32, Z4, Z4
+	VPADDQ   Z4, Z5, Z5
+	VPANDQ   Z29, Z5, Z4
+	VPADDQ   Z4, Z6, Z6
+	VPSRLQ   $32, Z5, Z5
+	VPSRLQ   $32, Z6, Z6
+	VPADDQ   Z5, Z3, Z3
+	VPADDQ   Z6, Z3, Z3
+
+	// hi − high(m·p) in (−p, p), mapped to [0, p).
+	VPSUBQ    Z3, Z7, Z7
+	VPADDQ    Z31, Z7, Z7
+	VPSUBQ    Z31, Z7, Z4
+	VPMINUQ   Z4, Z7, Z7
+	VMOVDQU64 Z7, (DI)
+
+	ADDQ $64, DI
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  pwloop
+
+pwdone:
+	VZEROUPPER
+	RET
+
+// VMULMODM(y, w, wl, wh, p) is VMULMOD with the factor's three vectors in
+// memory and the modulus in register p; Z8–Z11 clobbered.
+#define VMULMODM(y, w, wl, wh, p) \
+	VPSRLQ   $32, y, Z8; \
+	VPMULUDQ wl, y, Z9; \
+	VPMULUDQ wh, y, Z10; \
+	VPMULUDQ wl, Z8, Z11; \
+	VPMULUDQ wh, Z8, Z8; \
+	VPSRLQ   $32, Z9, Z9; \
+	VPADDQ   Z9, Z10, Z10; \
+	VPANDQ   Z29, Z10, Z9; \
+	VPADDQ   Z9, Z11, Z11; \
+	VPSRLQ   $32, Z10, Z10; \
+	VPSRLQ   $32, Z11, Z11; \
+	VPADDQ   Z10, Z8, Z8; \
+	VPADDQ   Z11, Z8, Z8; \
+	VPMULLQ  w, y, y; \
+	VPMULLQ  p, Z8, Z8; \
+	VPSUBQ   Z8, y, y
+
+// VREDP(x, p) maps x in [0, 2p) to [0, p); Z12 clobbered.
+#define VREDP(x, p) \
+	VPSUBQ  p, x, Z12; \
+	VPMINUQ Z12, x, x
+
+// func garnerPrepAVX512(r1, r2, r3 []uint64, c *[22 * 8]uint64)
+//
+// For j < len(r1) (a multiple of 8), the first steps of assemble and
+// garner, eight coefficients at a time: the residues scaled into
+// x_i = r_i·s_i mod p_i in [0, p_i), then k2 = (x2 − x1)·p1^−1 mod p2
+// and k3 = (x3 − x1 − p1·k2)·(p1·p2)^−1 mod p3; r1, r2, r3 become x1,
+// k2, k3. c holds each constant replicated over 8 words (garnerTable).
+TEXT ·garnerPrepAVX512(SB), NOSPLIT, $0-80
+	MOVQ r1_base+0(FP), DI
+	MOVQ r1_len+8(FP), CX
+	MOVQ r2_base+24(FP), SI
+	MOVQ r3_base+48(FP), DX
+	MOVQ c+72(FP), AX
+	MOVQ $0xffffffff, BX
+	VPBROADCASTQ BX, Z29
+	VMOVDQU64 0(AX), Z13   // p1
+	VMOVDQU64 64(AX), Z14  // p2
+	VMOVDQU64 128(AX), Z15 // p3
+	SHRQ $3, CX
+	JZ   gpdone
+
+gploop:
+	VMOVDQU64 (DI), Z0
+	VMULMODM(Z0, 192(AX), 256(AX), 320(AX), Z13)
+	VREDP(Z0, Z13) // x1
+	VMOVDQU64 (SI), Z1
+	VMULMODM(Z1, 384(AX), 448(AX), 512(AX), Z14)
+	VREDP(Z1, Z14) // x2
+	VMOVDQU64 (DX), Z2
+	VMULMODM(Z2, 576(AX), 640(AX), 704(AX), Z15)
+	VREDP(Z2, Z15) // x3
+
+	// k2 = (x2 − x1 mod p2 + p2)·p1^−1 mod p2.
+	VPSUBQ  Z14, Z0, Z3
+	VPMINUQ Z3, Z0, Z3
+	VPSUBQ  Z3, Z1, Z1
+	VPADDQ  Z14, Z1, Z1
+	VMULMODM(Z1, 768(AX), 832(AX), 896(AX), Z14)
+	VREDP(Z1, Z14)
+
+	// k3 = (x3 + 3p3 − x1 mod p3 − p1·k2 mod p3)·(p1·p2)^−1 mod p3.
+	VPSUBQ    Z15, Z0, Z3
+	VPMINUQ   Z3, Z0, Z3
+	VMOVDQA64 Z1, Z4
+	VMULMODM(Z4, 960(AX), 1024(AX), 1088(AX), Z15)
+	VPADDQ    1344(AX), Z2, Z2
+	VPSUBQ    Z3, Z2, Z2
+	VPSUBQ    Z4, Z2, Z2
+	VMULMODM(Z2, 1152(AX), 1216(AX), 1280(AX), Z15)
+	VREDP(Z2, Z15)
+
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 Z1, (SI)
+	VMOVDQU64 Z2, (DX)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	ADDQ $64, DX
+	DECQ CX
+	JNZ  gploop
+
+gpdone:
 	VZEROUPPER
 	RET

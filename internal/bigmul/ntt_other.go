@@ -17,3 +17,9 @@ func forward4Stage(a, w, wp, w2, wp2 []uint64, blocks, qs int, p uint64) {
 func inverse4Stage(a, w, wp, w2, wp2 []uint64, blocks, qs int, p uint64) {
 	inverse4StageGo(a, w, wp, w2, wp2, blocks, qs, p)
 }
+
+// pointwiseAVX512 is never called here (useAVX512 is false).
+func pointwiseAVX512(a, b []uint64, p, pinv uint64) { panic("bigmul: no AVX-512 here") }
+
+// garnerPrepAVX512 is never called here (useAVX512 is false).
+func garnerPrepAVX512(r1, r2, r3 []uint64, c *[22 * 8]uint64) { panic("bigmul: no AVX-512 here") }

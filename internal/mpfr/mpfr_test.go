@@ -235,22 +235,32 @@ func BenchmarkLogExp(b *testing.B) {
 }
 
 // BenchmarkMul times internal/bigmul against mpz_mul, product and square.
+// A repetition runs each product reps times so that it spans about a
+// millisecond of CPU time or more.
 func BenchmarkMul(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, bits := range []int{1e4, 1e5, 1e6, 2e6, 1e7} {
+	for _, bits := range []int{1e4, 1e5, 2e5, 5e5, 1e6, 2e6, 1e7} {
 		x, y := randInt(r, bits), randInt(r, bits)
 		gx, gy, gz := NewInt(x), NewInt(y), NewZero()
 		var z big.Int
+		reps := max(1, 4000000/bits)
+		loop := func(f func()) func() {
+			return func() {
+				for range reps {
+					f()
+				}
+			}
+		}
 		b.Run(fmt.Sprintf("op=mul/bits=%d", bits), func(b *testing.B) {
 			compare(b, []*impl{
-				{name: "gmp", run: func() { gz.Mul(gx, gy) }},
-				{name: "bigmul", run: func() { bigmul.Mul(&z, x, y) }},
+				{name: "gmp", run: loop(func() { gz.Mul(gx, gy) })},
+				{name: "bigmul", run: loop(func() { bigmul.Mul(&z, x, y) })},
 			})
 		})
 		b.Run(fmt.Sprintf("op=sqr/bits=%d", bits), func(b *testing.B) {
 			compare(b, []*impl{
-				{name: "gmp", run: func() { gz.Mul(gx, gx) }},
-				{name: "bigmul", run: func() { bigmul.Sqr(&z, x) }},
+				{name: "gmp", run: loop(func() { gz.Mul(gx, gx) })},
+				{name: "bigmul", run: loop(func() { bigmul.Sqr(&z, x) })},
 			})
 		})
 		gx.Free()

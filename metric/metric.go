@@ -1,9 +1,8 @@
-package serve
+package metric
 
-// This file is the only one in serve that knows the attacker's model of a
-// scoring library (scorer.Model): the log-loss metrics are those models, so
-// that a served competition and the model an attacker assumes
-// (labelinf attack -assume NAME) are one thing. Accuracy and ROC AUC are
+// The log-loss metrics are the attacker's models of a scoring library
+// (scorer.Model), so that a served competition and the model an attacker
+// assumes (labelinf attack -assume NAME) are one thing. Accuracy and ROC AUC are
 // computed here exactly, as rationals; the Brier score is scikit-learn's
 // float64 arithmetic (scorer.Brier), its result taken as the rational it
 // is.
@@ -21,14 +20,14 @@ import (
 
 // Metric names that are not log-loss models.
 const (
-	MetricAccuracy = "accuracy"
-	MetricAUC      = "roc-auc"
-	MetricBrier    = "brier"
-	// MetricAccuracyV1 is accuracy with the binary tie rule of labelinf
+	Accuracy = "accuracy"
+	AUC      = "roc-auc"
+	Brier    = "brier"
+	// AccuracyV1 is accuracy with the binary tie rule of labelinf
 	// releases before the scikit-learn rule (p = 0.5 counted as class 1),
 	// kept only so that a competition whose board was scored with it can
-	// finish under it (see [CheckRules]).
-	MetricAccuracyV1 = "accuracy-v1"
+	// finish under it (serve.CheckRules).
+	AccuracyV1 = "accuracy-v1"
 )
 
 // A Metric scores a prediction against labels. Check looks at the
@@ -39,7 +38,7 @@ type Metric interface {
 	Name() string
 	// Rule identifies the scoring rule for a board with k classes: two
 	// metrics with one Rule score every prediction alike. It is stored
-	// with a competition's scores ([CheckRules]), so that no board mixes
+	// with a competition's scores (serve.CheckRules), so that no board mixes
 	// two rules; a release that changes a metric's arithmetic gives it a
 	// new Rule.
 	Rule(k int) string
@@ -69,39 +68,39 @@ type Value struct {
 // differently.
 const rowSumTol = 1e-4
 
-// ParseMetric returns the metric called name with the given clipping: name
+// Parse returns the metric called name with the given clipping: name
 // is accuracy, roc-auc, brier or a scorer model name that labelinf attack -assume
 // accepts (float64-sklearn, float32-keras, torch-bce, leaderboard, fpa:E,M).
 // clip "" keeps the model's clipping, "none" removes it, a decimal number
 // replaces ε (clip to [ε, 1−ε]); clip applies to log-loss only.
-func ParseMetric(name, clip string) (Metric, error) {
+func Parse(name, clip string) (Metric, error) {
 	switch name {
-	case MetricAccuracy, MetricAccuracyV1:
+	case Accuracy, AccuracyV1:
 		if clip != "" {
-			return nil, errors.New("serve: clip applies to log-loss metrics only")
+			return nil, errors.New("metric: clip applies to log-loss metrics only")
 		}
-		return accuracy{v1: name == MetricAccuracyV1}, nil
-	case MetricAUC:
+		return accuracy{v1: name == AccuracyV1}, nil
+	case AUC:
 		if clip != "" {
-			return nil, errors.New("serve: clip applies to log-loss metrics only")
+			return nil, errors.New("metric: clip applies to log-loss metrics only")
 		}
 		return auc{}, nil
-	case MetricBrier:
+	case Brier:
 		if clip != "" {
-			return nil, errors.New("serve: clip applies to log-loss metrics only")
+			return nil, errors.New("metric: clip applies to log-loss metrics only")
 		}
 		return brier{}, nil
 	}
 	m, err := scorer.ParseModel(name)
 	if err != nil {
-		return nil, fmt.Errorf("serve: metric: %w", err)
+		return nil, fmt.Errorf("metric: %w", err)
 	}
 	// The model as components, clip override applied: what GET
 	// /v1/competitions/{id} publishes so that an attacker (labelinf plan,
 	// attack) can plan for exactly the served model.
 	sp, specErr := scorer.ParseSpec(name)
 	if m.Exact {
-		return nil, fmt.Errorf("serve: metric %q: arbitrary-precision scorers are a research tool, not a served metric", name)
+		return nil, fmt.Errorf("metric %q: arbitrary-precision scorers are a research tool, not a served metric", name)
 	}
 	switch clip {
 	case "":
@@ -111,7 +110,7 @@ func ParseMetric(name, clip string) (Metric, error) {
 	default:
 		e, err := parseDecimal(clip)
 		if err != nil || e.Sign() <= 0 || e.Cmp(big.NewRat(1, 2)) >= 0 {
-			return nil, fmt.Errorf("serve: clip %q: want none or a number in (0, 0.5)", clip)
+			return nil, fmt.Errorf("metric: clip %q: want none or a number in (0, 0.5)", clip)
 		}
 		m.Loss.Eps = clip
 		sp.Clip = clip
@@ -122,9 +121,9 @@ func ParseMetric(name, clip string) (Metric, error) {
 	// changing Loss, build it anew from its exported fields.
 	m, err = scorer.NewModel(scorer.Model{Name: m.Name, Exact: m.Exact, Prec: m.Prec, Loss: m.Loss, Decimals: m.Decimals, Desc: m.Desc})
 	if err != nil {
-		return nil, fmt.Errorf("serve: metric %q: %w", name, err)
+		return nil, fmt.Errorf("metric %q: %w", name, err)
 	}
-	l := &logLoss{m: m, def: def}
+	l := &LogLoss{m: m, def: def}
 	if specErr == nil {
 		if _, err := sp.Model(); err == nil {
 			l.spec, l.hasSpec = sp, true
@@ -133,8 +132,9 @@ func ParseMetric(name, clip string) (Metric, error) {
 	return l, nil
 }
 
-// logLoss is a mean cross-entropy computed as scorer.Model m says.
-type logLoss struct {
+// LogLoss is a log-loss metric: a mean cross-entropy computed as its
+// scorer.Model says.
+type LogLoss struct {
 	m   *scorer.Model
 	def int
 	// spec is m as components (hasSpec: m has such a form), the served
@@ -147,7 +147,7 @@ type logLoss struct {
 // scorer.ParseSpec, rounded to decimals (−1: unrounded), or "" if it has
 // no such form. It depends on the configuration alone, never on the
 // labels.
-func (l *logLoss) Model(decimals int) string {
+func (l *LogLoss) Model(decimals int) string {
 	if !l.hasSpec {
 		return ""
 	}
@@ -156,14 +156,17 @@ func (l *logLoss) Model(decimals int) string {
 	return sp.String()
 }
 
-func (l *logLoss) Name() string { return l.m.Name }
+func (l *LogLoss) Name() string { return l.m.Name }
+
+// Eps is the clipping ε as configured (scorer.Loss.Eps), "" for none.
+func (l *LogLoss) Eps() string { return l.m.Loss.Eps }
 
 // Rule is the model's name and its clipping: the arithmetic.
-func (l *logLoss) Rule(k int) string    { return "log-loss " + l.m.Name + " clip=" + l.m.Loss.Eps }
-func (l *logLoss) LowerIsBetter() bool  { return true }
-func (l *logLoss) DefaultDecimals() int { return l.def }
+func (l *LogLoss) Rule(k int) string    { return "log-loss " + l.m.Name + " clip=" + l.m.Loss.Eps }
+func (l *LogLoss) LowerIsBetter() bool  { return true }
+func (l *LogLoss) DefaultDecimals() int { return l.def }
 
-func (l *logLoss) Check(pred []float64, n, k int) error {
+func (l *LogLoss) Check(pred []float64, n, k int) error {
 	if err := checkProbs(pred); err != nil {
 		return err
 	}
@@ -176,7 +179,7 @@ func (l *logLoss) Check(pred []float64, n, k int) error {
 // scratchPool holds the per-row buffers of scorer.Model.EvalScratch.
 var scratchPool = sync.Pool{New: func() any { return new(scorer.Scratch) }}
 
-func (l *logLoss) Score(labels []int, pred []float64, k int) Value {
+func (l *LogLoss) Score(labels []int, pred []float64, k int) Value {
 	// The model was validated when built and the labels when loaded; the
 	// prediction's length and finiteness are checked here (Check has
 	// checked its range), as Eval would.
@@ -208,9 +211,9 @@ type accuracy struct{ v1 bool }
 
 func (a accuracy) Name() string {
 	if a.v1 {
-		return MetricAccuracyV1
+		return AccuracyV1
 	}
-	return MetricAccuracy
+	return Accuracy
 }
 
 // Rule names the binary tie rule; K > 2 has one rule.
@@ -264,8 +267,8 @@ func (a accuracy) class(pred []float64, i, k int) int {
 // scikit-learn's trapezoidal roc_auc_score [Fawcett06, §7]), exactly.
 type auc struct{}
 
-func (auc) Name() string         { return MetricAUC }
-func (auc) Rule(k int) string    { return MetricAUC }
+func (auc) Name() string         { return AUC }
+func (auc) Rule(k int) string    { return AUC }
 func (auc) LowerIsBetter() bool  { return false }
 func (auc) DefaultDecimals() int { return 5 }
 func (auc) Check(pred []float64, n, k int) error {
@@ -317,8 +320,8 @@ func (auc) Score(labels []int, pred []float64, k int) Value {
 // whose rows must sum to 1 as there).
 type brier struct{}
 
-func (brier) Name() string         { return MetricBrier }
-func (brier) Rule(k int) string    { return MetricBrier }
+func (brier) Name() string         { return Brier }
+func (brier) Rule(k int) string    { return Brier }
 func (brier) LowerIsBetter() bool  { return true }
 func (brier) DefaultDecimals() int { return 5 }
 func (brier) Check(pred []float64, n, k int) error {
@@ -384,7 +387,7 @@ func checkRowSums(pred []float64, k int) error {
 func parseDecimal(s string) (*big.Rat, error) {
 	r, ok := new(big.Rat).SetString(s)
 	if !ok {
-		return nil, fmt.Errorf("serve: %q is not a number", s)
+		return nil, fmt.Errorf("metric: %q is not a number", s)
 	}
 	return r, nil
 }

@@ -1,9 +1,9 @@
-package serve
+package metric
 
 // This file gives the metrics that have one a per-row loss, what the
 // parameter-free Ladder's paired test and noise keyed on the losses read
 // (defence.Submission.Losses): for the log-loss models the clipped
-// per-row cross-entropy (served.rowLosses), for accuracy the 0/1 loss and
+// per-row cross-entropy (serve computes it), for accuracy the 0/1 loss and
 // for the Brier score the per-sample squared error. ROC AUC has none (a
 // row's share of it depends on every other row's rank): on it serve runs
 // the fixed-step Ladder, which reads the score alone, and refuses the

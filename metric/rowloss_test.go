@@ -1,4 +1,4 @@
-package serve
+package metric
 
 import (
 	"encoding/json"
@@ -10,9 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // rowPreds returns n rows of k probabilities (binary: one of class 1)
@@ -63,18 +60,24 @@ func TestRowLossesMean(t *testing.T) {
 		accuracy{}.RowLosses(dst, labels, p, k)
 		sum := new(big.Rat)
 		for _, v := range dst {
-			require.True(t, v == 0 || v == 1)
+			if !(v == 0 || v == 1) {
+				t.Fatal("v == 0 || v == 1 is false")
+			}
 			sum.Add(sum, new(big.Rat).SetFloat64(v))
 		}
 		acc := accuracy{}.Score(labels, p, k).R
-		assert.Equal(t, new(big.Rat).Sub(big.NewRat(1, 1), acc).String(), sum.Quo(sum, big.NewRat(int64(len(labels)), 1)).String(), "k=%d", k)
+		if got, want := sum.Quo(sum, big.NewRat(int64(len(labels)), 1)).String(), new(big.Rat).Sub(big.NewRat(1, 1), acc).String(); got != want {
+			t.Errorf("k=%d: got %v, want %v", k, got, want)
+		}
 		brier{}.RowLosses(dst, labels, p, k)
 		m := 0.0
 		for _, v := range dst {
 			m += v
 		}
 		b, _ := brier{}.Score(labels, p, k).R.Float64()
-		assert.InDelta(t, b, m/float64(len(labels)), 1e-12, "k=%d", k)
+		if d := math.Abs(b - (m / float64(len(labels)))); !(d <= 1e-12) {
+			t.Errorf("k=%d: got %v, want %v within %v", k, m/float64(len(labels)), b, 1e-12)
+		}
 	}
 }
 
@@ -123,17 +126,27 @@ json.dump(out, sys.stdout)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.json")
 	b, err := json.Marshal(cases)
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(in, b, 0o644))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	script := filepath.Join(dir, "rows.py")
-	require.NoError(t, os.WriteFile(script, []byte(py), 0o644))
+	if err := os.WriteFile(script, []byte(py), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out, err := exec.Command("/usr/bin/python3", script, in).Output()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var want []struct {
 		ZeroOne []string `json:"zero_one"`
 		Brier   []string `json:"brier"`
 	}
-	require.NoError(t, json.Unmarshal(out, &want))
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
 	for c, tc := range cases {
 		dst := make([]float64, len(tc.Labels))
 		for name, f := range map[string]func(){
@@ -148,7 +161,9 @@ json.dump(out, sys.stdout)
 			bad := 0
 			for i, s := range w {
 				v, err := strconv.ParseFloat(s, 64)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				if math.Float64bits(v) != math.Float64bits(dst[i]) {
 					bad++
 					if bad <= 3 {
@@ -156,7 +171,27 @@ json.dump(out, sys.stdout)
 					}
 				}
 			}
-			assert.Zero(t, bad, "k=%d %s", tc.K, name)
+			if bad != 0 {
+				t.Errorf("k=%d %s: %d rows differ from scikit-learn", tc.K, name, bad)
+			}
 		}
 	}
+}
+
+// havePython fails the test under CI=true when /usr/bin/python3 or its
+// module is missing, and skips it elsewhere saying what to install.
+func havePython(t *testing.T, module string) {
+	t.Helper()
+	install := "apt-get install -y python3"
+	err := exec.Command("/usr/bin/python3", "-c", "import "+module).Run()
+	if err == nil {
+		return
+	}
+	if _, serr := os.Stat("/usr/bin/python3"); serr == nil {
+		install = "apt-get install -y python3-" + module
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("Python module %s is missing (CI=true makes that a failure): %s", module, install)
+	}
+	t.Skipf("Python module %s is missing: %s", module, install)
 }
