@@ -152,11 +152,9 @@ func (st *lbState) resolution() float64 {
 	}
 	w, _ := new(big.Rat).Sub(rhi, rlo).Float64()
 	sf, _ := rhi.Float64()
-	// The noise widens what explains a score by the noise's width.
-	tau := 0.0
-	if a.opt.Noise.Kind != 0 {
-		tau = a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n)
-	}
+	// The noise widens what explains a score by the noise's width (0
+	// without noise).
+	tau := a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n)
 	r := (w + a.emu.Spacing(sf) + 2*tau) * float64(a.n)
 	if !(r > 0) || math.IsInf(r, 0) {
 		return st.cell

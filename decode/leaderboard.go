@@ -315,14 +315,11 @@ func (st *lbState) freshRows(kmax, L int, vinc func(r int) float64) (fw []int, u
 	}
 	perm := st.rng.Perm(len(st.pos))
 	used = make(map[int]bool)
-	fw = make([]int, kmax)
+	fw, vf = make([]int, kmax), make([]float64, kmax+1)
 	for j := range fw {
 		fw[j] = st.pos[perm[j]]
 		used[fw[j]] = true
-	}
-	vf = make([]float64, kmax+1)
-	for j, r := range fw {
-		v := vinc(r)
+		v := vinc(fw[j])
 		vf[j+1] = vf[j] + v*v/4
 	}
 	return fw, used, vf

@@ -2,17 +2,17 @@ package discrete_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/discrete"
 	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func labelsOf(seed uint64, n, k int) []int {
@@ -26,9 +26,13 @@ func labelsOf(seed uint64, n, k int) []int {
 
 func sim(t testing.TB, name string, y []int, k, decimals int) *discrete.Sim {
 	m, err := metric.Parse(name, "")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s, err := discrete.NewSim(m, y, k, decimals)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return s
 }
 
@@ -64,13 +68,27 @@ func TestAttacks(t *testing.T) {
 			y := labelsOf(uint64(tc.k*10+int(tc.metric)), n, tc.k)
 			s := sim(t, tc.metric.String(), y, tc.k, tc.decimals)
 			res, err := discrete.Attack(context.Background(), s, discrete.Options{Metric: tc.metric, N: n, K: tc.k, Decimals: tc.decimals, Strategy: tc.st, Check: true})
-			require.NoError(t, err)
-			assert.Equal(t, y, res.Labels)
-			assert.True(t, res.Verified)
-			assert.True(t, res.Checked)
-			assert.True(t, res.CheckDecisive)
-			assert.LessOrEqual(t, res.Queries, tc.maxQ)
-			assert.Equal(t, s.Queries(), res.Queries)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Labels, y) {
+				t.Errorf("res.Labels = %v, want %v", res.Labels, y)
+			}
+			if !res.Verified {
+				t.Error("res.Verified is false")
+			}
+			if !res.Checked {
+				t.Error("res.Checked is false")
+			}
+			if !res.CheckDecisive {
+				t.Error("res.CheckDecisive is false")
+			}
+			if !(res.Queries <= tc.maxQ) {
+				t.Errorf("res.Queries = %v, want <= %v", res.Queries, tc.maxQ)
+			}
+			if want := s.Queries(); res.Queries != want {
+				t.Errorf("res.Queries = %v, want %v", res.Queries, want)
+			}
 			t.Logf("%s K=%d d=%d: %d queries", name, tc.k, tc.decimals, res.Queries)
 		})
 	}
@@ -89,14 +107,22 @@ func TestPlan(t *testing.T) {
 				}
 				o := discrete.Options{Metric: m, N: n, K: k, Decimals: dec, Strategy: st, Check: true}
 				want, err := discrete.Plan(o)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				res, err := discrete.Attack(context.Background(), sim(t, m.String(), y, k, dec), o)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				if st == discrete.Edge || st == discrete.Swap || k > 2 && st == discrete.Flip {
-					assert.LessOrEqual(t, res.Queries, want, "%v K=%d %v: a bound", m, k, st)
+					if !(res.Queries <= want) {
+						t.Errorf("%v K=%d %v: a bound", m, k, st)
+					}
 					continue
 				}
-				assert.Equal(t, want, res.Queries, "%v K=%d %v", m, k, st)
+				if res.Queries != want {
+					t.Errorf("%v K=%d %v: got %v, want %v", m, k, st, res.Queries, want)
+				}
 			}
 		}
 	}
@@ -119,18 +145,34 @@ func TestEdge(t *testing.T) {
 			y := labelsOf(uint64(tc.dec*10+tc.k), n, tc.k)
 			o := discrete.Options{Metric: tc.metric, N: n, K: tc.k, Decimals: tc.dec, Check: true}
 			if tc.dec < 3 {
-				require.Equal(t, discrete.Edge, discrete.Choose(o))
+				if got := discrete.Choose(o); got != discrete.Edge {
+					t.Fatalf("discrete.Choose(o) = %v, want %v", got, discrete.Edge)
+				}
 			}
 			o.Strategy = discrete.Edge
 			res, err := discrete.Attack(context.Background(), sim(t, tc.metric.String(), y, tc.k, tc.dec), o)
-			require.NoError(t, err)
-			assert.Equal(t, y, res.Labels)
-			assert.True(t, res.Verified)
-			assert.True(t, res.Checked)
-			assert.True(t, res.CheckDecisive)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Labels, y) {
+				t.Errorf("res.Labels = %v, want %v", res.Labels, y)
+			}
+			if !res.Verified {
+				t.Error("res.Verified is false")
+			}
+			if !res.Checked {
+				t.Error("res.Checked is false")
+			}
+			if !res.CheckDecisive {
+				t.Error("res.CheckDecisive is false")
+			}
 			plan, err := discrete.Plan(o)
-			require.NoError(t, err)
-			assert.LessOrEqual(t, res.Queries, plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(res.Queries <= plan) {
+				t.Errorf("res.Queries = %v, want <= %v", res.Queries, plan)
+			}
 			t.Logf("%v K=%d dec=%d: %d queries (decisive check %v)", tc.metric, tc.k, tc.dec, res.Queries, res.CheckDecisive)
 		})
 	}
@@ -139,28 +181,46 @@ func TestEdge(t *testing.T) {
 	y := labelsOf(1, n, 2)
 	res, err := discrete.Attack(context.Background(), sim(t, "accuracy", y, 2, 1), discrete.Options{Metric: discrete.Accuracy, N: n, Decimals: 1, Strategy: discrete.Edge})
 	var ae *discrete.AmbiguousError
-	require.ErrorAs(t, err, &ae)
+	if !errors.As(err, &ae) {
+		t.Fatalf("error %v, want a %T", err, ae)
+	}
 	for _, k := range res.Known {
-		require.False(t, k)
+		if k {
+			t.Fatal("k is true")
+		}
 	}
 }
 
 // TestFloor: the information bound on small cases, by hand.
 func TestFloor(t *testing.T) {
 	// 4 rows, 2 of each class: C(4, 2) = 6 labelings, log₂ 6 bits.
-	assert.InDelta(t, math.Log2(6), discrete.LabelBits([]int{0, 1, 1, 0}, 2), 1e-12)
+	if d := math.Abs(math.Log2(6) - discrete.LabelBits([]int{0, 1, 1, 0}, 2)); !(d <= 1e-12) {
+		t.Errorf("got %v, want %v within %v", discrete.LabelBits([]int{0, 1, 1, 0}, 2), math.Log2(6), 1e-12)
+	}
 	// 1,000 rows of accuracy: 1,001 values, log₂ 1001 ≈ 9.97 bits a score.
 	f, err := discrete.Floor(1000, discrete.Values(discrete.Accuracy, 1000, 2, 5))
-	require.NoError(t, err)
-	assert.Equal(t, 101, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != 101 {
+		t.Errorf("f = %v, want %v", f, 101)
+	}
 	// 2 decimals: 101 values.
 	f, err = discrete.Floor(1000, discrete.Values(discrete.Accuracy, 1000, 2, 2))
-	require.NoError(t, err)
-	assert.Equal(t, 151, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != 151 {
+		t.Errorf("f = %v, want %v", f, 151)
+	}
 	_, err = discrete.Floor(math.NaN(), 10)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = discrete.Floor(10, 1)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 // TestNoiseRepeats: against fresh Gaussian noise the means of repeated
@@ -181,37 +241,59 @@ func testNoiseRepeats(t *testing.T, m discrete.Metric, sigma float64) {
 	z := scorer.Noise{Kind: scorer.Gaussian, Tau: sigma, Delta: 1e-6}
 	o := discrete.Options{Metric: m, N: n, Decimals: 5, Strategy: discrete.Group, Check: true}
 	reps, tau, err := discrete.NoiseRepeats(o, z)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	o.Repeats, o.Tau = reps, tau
 	srv, err := oracle.NewNoisy(sim(t, m.String(), y, 2, 5), z, 7)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := discrete.Attack(context.Background(), srv, o)
-	require.NoError(t, err)
-	assert.Equal(t, y, res.Labels)
-	assert.True(t, res.Verified)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Labels, y) {
+		t.Errorf("res.Labels = %v, want %v", res.Labels, y)
+	}
+	if !res.Verified {
+		t.Error("res.Verified is false")
+	}
 	plan, err := discrete.Plan(o)
-	require.NoError(t, err)
-	assert.Equal(t, plan, res.Queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Queries != plan {
+		t.Errorf("res.Queries = %v, want %v", res.Queries, plan)
+	}
 	t.Logf("σ = %g, N = %d: %d repeats, τ = %.3g, %d queries", z.Tau, n, reps, tau, res.Queries)
 	// The same noise, ignored: no labeling explains the scores.
 	o.Repeats, o.Tau = 1, 0
 	res, err = discrete.Attack(context.Background(), srv, o)
-	require.Error(t, err)
+	if err == nil {
+		t.Fatal("want an error, got nil")
+	}
 	// A budget stops it with what it read.
 	o.Repeats, o.Tau, o.MaxQueries = reps, tau, plan/2
 	res, err = discrete.Attack(context.Background(), srv, o)
-	require.ErrorIs(t, err, discrete.ErrBudget)
+	if !errors.Is(err, discrete.ErrBudget) {
+		t.Fatalf("error %v, want %v", err, discrete.ErrBudget)
+	}
 	known := 0
 	for i, k := range res.Known {
 		if k {
 			known++
-			assert.Equal(t, y[i], res.Labels[i])
+			if res.Labels[i] != y[i] {
+				t.Errorf("res.Labels[i] = %v, want %v", res.Labels[i], y[i])
+			}
 		}
 	}
 	if m == discrete.Accuracy {
 		// (AUC's baseline leaves T to several candidates under noise:
 		// its subset sums are decoded together at the end.)
-		assert.Greater(t, known, 0)
+		if !(known > 0) {
+			t.Errorf("known = %v, want > %v", known, 0)
+		}
 	}
 	t.Logf("budget %d: %d labels known", plan/2, known)
 }
@@ -224,14 +306,28 @@ func TestValuesOf(t *testing.T) {
 	for i := range 100 {
 		y[i] = 1
 	}
-	assert.Equal(t, float64(2*100*900+1), discrete.ValuesOf(discrete.AUC, y, 2, -1))
-	assert.Equal(t, float64(1000*1000/2+1), discrete.Values(discrete.AUC, 1000, 2, -1))
-	assert.Equal(t, 101.0, discrete.ValuesOf(discrete.AUC, y, 2, 2))
-	assert.Equal(t, discrete.Values(discrete.Accuracy, 1000, 2, 5), discrete.ValuesOf(discrete.Accuracy, y, 2, 5))
+	if got, want := discrete.ValuesOf(discrete.AUC, y, 2, -1), float64(2*100*900+1); got != want {
+		t.Errorf("discrete.ValuesOf(discrete.AUC, y, 2, -1) = %v, want %v", got, want)
+	}
+	if got, want := discrete.Values(discrete.AUC, 1000, 2, -1), float64(1000*1000/2+1); got != want {
+		t.Errorf("discrete.Values(discrete.AUC, 1000, 2, -1) = %v, want %v", got, want)
+	}
+	if got := discrete.ValuesOf(discrete.AUC, y, 2, 2); got != 101.0 {
+		t.Errorf("discrete.ValuesOf(discrete.AUC, y, 2, 2) = %v, want %v", got, 101.0)
+	}
+	if got, want := discrete.ValuesOf(discrete.Accuracy, y, 2, 5), discrete.Values(discrete.Accuracy, 1000, 2, 5); got != want {
+		t.Errorf("discrete.ValuesOf(discrete.Accuracy, y, 2, 5) = %v, want %v", got, want)
+	}
 	sharp, err := discrete.Floor(discrete.LabelBits(y, 2), discrete.ValuesOf(discrete.AUC, y, 2, -1))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	loose, err := discrete.Floor(discrete.LabelBits(y, 2), discrete.Values(discrete.AUC, 1000, 2, -1))
-	require.NoError(t, err)
-	assert.Greater(t, sharp, loose)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(sharp > loose) {
+		t.Errorf("sharp = %v, want > %v", sharp, loose)
+	}
 	t.Logf("n₁ = 100 of 1,000, unrounded: floor %d (2n₀n₁ + 1 values), %d (N²/2 + 1)", sharp, loose)
 }

@@ -10,8 +10,6 @@ import (
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/discrete"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // constServer answers every query with the same score.
@@ -59,8 +57,12 @@ func TestBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			q := acc.Queries()
 			_, err := discrete.Attack(ctx, acc, tc.o)
-			assert.Error(t, err)
-			assert.Equal(t, q, acc.Queries(), "queries sent")
+			if err == nil {
+				t.Error("want an error, got nil")
+			}
+			if got := acc.Queries(); got != q {
+				t.Errorf("queries sent: got %v, want %v", got, q)
+			}
 		})
 	}
 	noneKnown := func(t *testing.T, res *decode.Result) {
@@ -68,9 +70,13 @@ func TestBadInput(t *testing.T) {
 		if res == nil {
 			return
 		}
-		assert.False(t, res.Verified)
+		if res.Verified {
+			t.Error("res.Verified is true")
+		}
 		for i, k := range res.Known {
-			assert.False(t, k, "row %d known", i)
+			if k {
+				t.Errorf("row %d known", i)
+			}
 		}
 	}
 	for _, m := range []discrete.Metric{discrete.Accuracy, discrete.AUC, discrete.Brier} {
@@ -79,10 +85,14 @@ func TestBadInput(t *testing.T) {
 				// 0.7 for every prediction: no labeling gives that.
 				s := &constServer{n: 100, k: 2, v: big.NewRat(7, 10)}
 				res, err := discrete.Attack(ctx, s, discrete.Options{Metric: m, N: 100, Decimals: 5, Strategy: st})
-				require.Error(t, err)
+				if err == nil {
+					t.Fatal("want an error, got nil")
+				}
 				var ae *discrete.AmbiguousError
 				if !errors.As(err, &ae) {
-					assert.ErrorIs(t, err, decode.ErrInconsistent)
+					if !errors.Is(err, decode.ErrInconsistent) {
+						t.Errorf("error %v, want %v", err, decode.ErrInconsistent)
+					}
 				}
 				noneKnown(t, res)
 			})
@@ -91,7 +101,9 @@ func TestBadInput(t *testing.T) {
 	t.Run("another metric", func(t *testing.T) {
 		// An accuracy server attacked as a Brier score.
 		res, err := discrete.Attack(ctx, sim(t, "accuracy", y, 2, 5), discrete.Options{Metric: discrete.Brier, N: 100, Decimals: 5, Strategy: discrete.Group, Check: true})
-		require.Error(t, err)
+		if err == nil {
+			t.Fatal("want an error, got nil")
+		}
 		noneKnown(t, res)
 	})
 	t.Run("coarse rounding", func(t *testing.T) {
@@ -99,20 +111,26 @@ func TestBadInput(t *testing.T) {
 		y := labelsOf(2, 1000, 2)
 		res, err := discrete.Attack(ctx, sim(t, "accuracy", y, 2, 2), discrete.Options{Metric: discrete.Accuracy, N: 1000, Decimals: 2, Strategy: discrete.Flip})
 		var ae *discrete.AmbiguousError
-		require.ErrorAs(t, err, &ae)
+		if !errors.As(err, &ae) {
+			t.Fatalf("error %v, want a %T", err, ae)
+		}
 		noneKnown(t, res)
 	})
 	t.Run("server error", func(t *testing.T) {
 		s := &errServer{constServer{n: 100, k: 2}}
 		res, err := discrete.Attack(ctx, s, discrete.Options{Metric: discrete.Accuracy, N: 100, Decimals: 5})
-		require.ErrorIs(t, err, errDown)
+		if !errors.Is(err, errDown) {
+			t.Fatalf("error %v, want %v", err, errDown)
+		}
 		noneKnown(t, res)
 	})
 	t.Run("cancelled", func(t *testing.T) {
 		c, cancel := context.WithCancel(ctx)
 		cancel()
 		_, err := discrete.Attack(c, sim(t, "accuracy", y, 2, 5), discrete.Options{Metric: discrete.Accuracy, N: 100, Decimals: 5})
-		require.ErrorIs(t, err, context.Canceled)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("error %v, want %v", err, context.Canceled)
+		}
 	})
 }
 
@@ -138,12 +156,20 @@ func TestCheckQuery(t *testing.T) {
 		t.Run(m.String(), func(t *testing.T) {
 			o := discrete.Options{Metric: m, N: 500, Decimals: 5}
 			res, err := discrete.Attack(ctx, sim(t, m.String(), y, 2, 5), o)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			o.Check = true
 			res, err = discrete.Attack(ctx, &lateLiar{Server: sim(t, m.String(), y, 2, 5), honest: res.Queries}, o)
-			require.ErrorIs(t, err, decode.ErrInconsistent)
-			assert.True(t, res.Checked)
-			assert.False(t, res.Verified)
+			if !errors.Is(err, decode.ErrInconsistent) {
+				t.Fatalf("error %v, want %v", err, decode.ErrInconsistent)
+			}
+			if !res.Checked {
+				t.Error("res.Checked is false")
+			}
+			if res.Verified {
+				t.Error("res.Verified is true")
+			}
 		})
 	}
 }
@@ -155,12 +181,20 @@ func TestEdgeCheckQuery(t *testing.T) {
 	y := labelsOf(4, 500, 2)
 	o := discrete.Options{Metric: discrete.Accuracy, N: 500, Decimals: 2, Strategy: discrete.Edge}
 	res, err := discrete.Attack(ctx, sim(t, "accuracy", y, 2, 2), o)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	o.Check = true
 	res, err = discrete.Attack(ctx, &lateLiar{Server: sim(t, "accuracy", y, 2, 2), honest: res.Queries}, o)
-	require.ErrorIs(t, err, decode.ErrInconsistent)
-	assert.True(t, res.Checked)
-	assert.False(t, res.Verified)
+	if !errors.Is(err, decode.ErrInconsistent) {
+		t.Fatalf("error %v, want %v", err, decode.ErrInconsistent)
+	}
+	if !res.Checked {
+		t.Error("res.Checked is false")
+	}
+	if res.Verified {
+		t.Error("res.Verified is true")
+	}
 }
 
 // TestSwapBad: the pair swap refuses noise before any query; labels of
@@ -172,10 +206,16 @@ func TestSwapBad(t *testing.T) {
 	y := labelsOf(5, 400, 2)
 	s := sim(t, "roc-auc", y, 2, 2)
 	_, err := discrete.Attack(ctx, s, discrete.Options{Metric: discrete.AUC, N: 400, Decimals: 2, Strategy: discrete.Swap, Tau: 1e-4})
-	require.Error(t, err)
-	assert.Zero(t, s.Queries())
+	if err == nil {
+		t.Fatal("want an error, got nil")
+	}
+	if q := s.Queries(); q != 0 {
+		t.Errorf("%d queries, want 0", q)
+	}
 	_, err = discrete.Attack(ctx, sim(t, "accuracy", y, 2, 2), discrete.Options{Metric: discrete.Accuracy, N: 400, Decimals: 2, Strategy: discrete.Swap})
-	require.Error(t, err)
+	if err == nil {
+		t.Fatal("want an error, got nil")
+	}
 
 	ones := make([]int, 50)
 	for i := range ones {
@@ -183,26 +223,46 @@ func TestSwapBad(t *testing.T) {
 	}
 	res, err := discrete.Attack(ctx, sim(t, "roc-auc", ones, 2, 2), discrete.Options{Metric: discrete.AUC, N: 50, Decimals: 2, Strategy: discrete.Swap})
 	var ae *discrete.AmbiguousError
-	require.ErrorAs(t, err, &ae)
-	assert.Equal(t, 64, res.Queries)
+	if !errors.As(err, &ae) {
+		t.Fatalf("error %v, want a %T", err, ae)
+	}
+	if res.Queries != 64 {
+		t.Errorf("res.Queries = %v, want %v", res.Queries, 64)
+	}
 	for i, k := range res.Known {
-		assert.False(t, k, "row %d known", i)
+		if k {
+			t.Errorf("row %d known", i)
+		}
 	}
 
 	o := discrete.Options{Metric: discrete.AUC, N: 400, Decimals: 2, Strategy: discrete.Swap}
 	honest, err := discrete.Attack(ctx, sim(t, "roc-auc", y, 2, 2), o)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, lieFrom := range []int{20, 100, 300} {
 		res, err := discrete.Attack(ctx, &lateLiar{Server: sim(t, "roc-auc", y, 2, 2), honest: lieFrom}, o)
-		require.Error(t, err, "lies from query %d", lieFrom)
-		assert.False(t, res.Verified)
+		if err == nil {
+			t.Fatalf("lies from query %d: no error", lieFrom)
+		}
+		if res.Verified {
+			t.Error("res.Verified is true")
+		}
 		for i, k := range res.Known {
-			assert.False(t, k, "row %d known", i)
+			if k {
+				t.Errorf("row %d known", i)
+			}
 		}
 	}
 	o.Check = true
 	res, err = discrete.Attack(ctx, &lateLiar{Server: sim(t, "roc-auc", y, 2, 2), honest: honest.Queries}, o)
-	require.ErrorIs(t, err, decode.ErrInconsistent)
-	assert.True(t, res.Checked)
-	assert.False(t, res.Verified)
+	if !errors.Is(err, decode.ErrInconsistent) {
+		t.Fatalf("error %v, want %v", err, decode.ErrInconsistent)
+	}
+	if !res.Checked {
+		t.Error("res.Checked is false")
+	}
+	if res.Verified {
+		t.Error("res.Verified is true")
+	}
 }

@@ -1,12 +1,12 @@
 package discrete
 
 import (
+	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/metric"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestSubsetScoreIsServe: the closed forms the attacks decode with are
@@ -16,7 +16,9 @@ func TestSubsetScoreIsServe(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
 	for _, m := range []Metric{Accuracy, AUC, Brier} {
 		sm, err := metric.Parse(m.String(), "")
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for trial := range 300 {
 			n := 2 + r.IntN(3000)
 			y := make([]int, n)
@@ -41,9 +43,12 @@ func TestSubsetScoreIsServe(t *testing.T) {
 			}
 			p := run.subsetPred(func(i int) bool { return in[i] })
 			want := sm.Score(y, p, 2)
-			require.False(t, want.Inf)
+			if want.Inf {
+				t.Fatal("want.Inf is true")
+			}
 			got := run.subsetScore(s, o)
-			if !assert.Equal(t, 0, got.Cmp(want.R), "%v trial %d: N = %d, T = %d, |S| = %d, o = %d: closed form %s, serve %s", m, trial, n, t1, s, o, got.FloatString(20), want.R.FloatString(20)) {
+			if got.Cmp(want.R) != 0 {
+				t.Errorf("%v trial %d: N = %d, T = %d, |S| = %d, o = %d: closed form %s, metric %s", m, trial, n, t1, s, o, got.FloatString(20), want.R.FloatString(20))
 				return
 			}
 		}
@@ -56,7 +61,9 @@ func TestRightScoreIsServe(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 6))
 	for _, m := range []Metric{Accuracy, Brier} {
 		sm, err := metric.Parse(m.String(), "")
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for range 100 {
 			n, k := 1+r.IntN(2000), 3+r.IntN(6)
 			y := make([]int, n)
@@ -72,7 +79,9 @@ func TestRightScoreIsServe(t *testing.T) {
 			}
 			run := newRun(nil, Options{Metric: m, N: n, K: k, Decimals: -1})
 			want := sm.Score(y, p, k)
-			assert.Equal(t, 0, run.rightScore(right).Cmp(want.R), "%v N = %d K = %d", m, n, k)
+			if got := run.rightScore(right).Cmp(want.R); got != 0 {
+				t.Errorf("%v N = %d K = %d: got %v, want %v", m, n, k, got, 0)
+			}
 		}
 	}
 }
@@ -84,8 +93,12 @@ func TestDesign(t *testing.T) {
 	for lv := range 4 {
 		d := newDesign(lv)
 		nn, q := levelSize(lv)
-		require.Equal(t, nn, d.n)
-		require.Len(t, d.rows, q)
+		if d.n != nn {
+			t.Fatalf("d.n = %v, want %v", d.n, nn)
+		}
+		if len(d.rows) != q {
+			t.Fatalf("len %d, want %d", len(d.rows), q)
+		}
 		if nn > 20 {
 			continue
 		}
@@ -95,8 +108,12 @@ func TestDesign(t *testing.T) {
 				x[i] = v >> i & 1
 			}
 			got, err := d.decode(weigh(d, x))
-			require.NoError(t, err)
-			require.Equal(t, x, got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, x) {
+				t.Fatalf("got %v, want %v", got, x)
+			}
 		}
 	}
 	r := rand.New(rand.NewPCG(7, 8))
@@ -108,23 +125,33 @@ func TestDesign(t *testing.T) {
 		}
 		ans := weigh(d, x)
 		got, err := d.decode(ans)
-		require.NoError(t, err)
-		require.Equal(t, x, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, x) {
+			t.Fatalf("got %v, want %v", got, x)
+		}
 		// One weighing off by one: another vector's answers or none's;
 		// whatever decode returns must reproduce them.
 		j := r.IntN(len(ans))
 		ans[j]++
 		if got, err := d.decode(ans); err == nil {
-			assert.Equal(t, ans, weigh(d, got))
+			if got := weigh(d, got); !slices.Equal(got, ans) {
+				t.Errorf("weigh(d, got) = %v, want %v", got, ans)
+			}
 		}
 		// A weighing heavier than its coins: no vector.
 		ans[j] = len(d.rows[j]) + 1
 		_, err = d.decode(ans)
-		assert.ErrorIs(t, err, errWeigh)
+		if !errors.Is(err, errWeigh) {
+			t.Errorf("error %v, want %v", err, errWeigh)
+		}
 	}
 	var pl planner
 	_, q := pl.plan(1000)
-	assert.Equal(t, 312, q, "weighings for 1,000 rows")
+	if q != 312 {
+		t.Errorf("weighings for 1,000 rows: got %v, want %v", q, 312)
+	}
 }
 
 func weigh(d *design, x []int) []int {

@@ -2,9 +2,6 @@ package discrete
 
 import (
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestPlanRows: a plan aimed at m rows costs its own plan for m rows plus
@@ -20,25 +17,45 @@ func TestPlanRows(t *testing.T) {
 		prev := 0
 		for m := 0; m <= o.N; m += 1 + m/3 {
 			q, err := PlanRows(o, m)
-			require.NoError(t, err)
-			assert.GreaterOrEqual(t, q, prev, "%v m=%d", o.Strategy, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(q >= prev) {
+				t.Errorf("%v m=%d", o.Strategy, m)
+			}
 			prev = q
 		}
 		whole := o
 		whole.MaxQueries = 0
 		w, err := Plan(whole)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		q, err := PlanRows(o, o.N)
-		require.NoError(t, err)
-		assert.Equal(t, w+o.Repeats, q, "%v at m = N", o.Strategy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := w + o.Repeats; q != want {
+			t.Errorf("%v at m = N: got %v, want %v", o.Strategy, q, want)
+		}
 		one, err := PlanRows(o, 1)
-		require.NoError(t, err)
-		assert.Less(t, one*10, w, "%v: one row costs a small part of the whole", o.Strategy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(one*10 < w) {
+			t.Errorf("%v: one row costs a small part of the whole", o.Strategy)
+		}
 	}
 	_, err := PlanRows(Options{Metric: AUC, N: 100, Strategy: Group}, 5)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = PlanRows(Options{Metric: Accuracy, N: 100, Strategy: Edge}, 5)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = PlanRows(Options{Metric: Accuracy, N: 100, Strategy: Flip}, 101)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }

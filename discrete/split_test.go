@@ -8,8 +8,6 @@ import (
 
 	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // splitSim scores the public rows alone, as a split competition's public
@@ -53,9 +51,13 @@ func TestSplitFlip(t *testing.T) {
 			}
 		}
 		m, err := metric.Parse(tc.metric, "")
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		sim, err := NewSim(m, pubLabels, tc.k, tc.dec)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		w := 1
 		if tc.k > 2 {
 			w = tc.k
@@ -64,29 +66,47 @@ func TestSplitFlip(t *testing.T) {
 		mt, _ := ParseMetric(tc.metric)
 		res, err := SplitFlip(context.Background(), srv, Options{Metric: mt, N: n, K: tc.k, Decimals: tc.dec, Check: true})
 		if tc.coarse {
-			require.Error(t, err)
+			if err == nil {
+				t.Fatal("want an error, got nil")
+			}
 			for i := range res.Known {
-				assert.False(t, res.Known[i])
+				if res.Known[i] {
+					t.Error("res.Known[i] is true")
+				}
 			}
 			continue
 		}
-		require.NoError(t, err, "%s K=%d", tc.metric, tc.k)
+		if err != nil {
+			t.Fatalf("%s K=%d: %v", tc.metric, tc.k, err)
+		}
 		isPub := map[int]bool{}
 		for _, i := range pub {
 			isPub[i] = true
-			assert.True(t, res.Known[i], "%s K=%d: public row %d not recovered", tc.metric, tc.k, i)
-			assert.Equal(t, labels[i], res.Labels[i], "row %d", i)
+			if !res.Known[i] {
+				t.Errorf("%s K=%d: public row %d not recovered", tc.metric, tc.k, i)
+			}
+			if res.Labels[i] != labels[i] {
+				t.Errorf("row %d: got %v, want %v", i, res.Labels[i], labels[i])
+			}
 		}
 		for i := range labels {
 			if !isPub[i] {
-				assert.False(t, res.Known[i], "private row %d claimed", i)
+				if res.Known[i] {
+					t.Errorf("private row %d claimed", i)
+				}
 			}
 		}
-		assert.True(t, res.CheckDecisive)
+		if !res.CheckDecisive {
+			t.Error("res.CheckDecisive is false")
+		}
 		if tc.k == 2 {
-			assert.Equal(t, n+2, res.Queries)
+			if want := n + 2; res.Queries != want {
+				t.Errorf("res.Queries = %v, want %v", res.Queries, want)
+			}
 		} else {
-			assert.LessOrEqual(t, res.Queries, 1+n*(tc.k-1)+1)
+			if !(res.Queries <= 1+n*(tc.k-1)+1) {
+				t.Errorf("res.Queries = %v, want <= %v", res.Queries, 1+n*(tc.k-1)+1)
+			}
 		}
 	}
 }

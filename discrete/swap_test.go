@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/discrete"
 	"github.com/labelinf/labelinf/internal/bigint"
 	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestSwap: the pair-swap attack recovers every label of ROC AUC
@@ -33,21 +32,39 @@ func TestSwap(t *testing.T) {
 			s := sim(t, "roc-auc", y, 2, tc.dec)
 			o := discrete.Options{Metric: discrete.AUC, N: tc.n, Decimals: tc.dec, Check: true}
 			if tc.dec >= 0 && tc.dec <= 2 && tc.n >= 500 {
-				require.Equal(t, discrete.Swap, discrete.Choose(o))
+				if got := discrete.Choose(o); got != discrete.Swap {
+					t.Fatalf("discrete.Choose(o) = %v, want %v", got, discrete.Swap)
+				}
 			}
 			if tc.dec == 3 {
-				require.Equal(t, discrete.Group, discrete.Choose(o))
+				if got := discrete.Choose(o); got != discrete.Group {
+					t.Fatalf("discrete.Choose(o) = %v, want %v", got, discrete.Group)
+				}
 			}
 			o.Strategy = discrete.Swap
 			res, err := discrete.Attack(context.Background(), s, o)
-			require.NoError(t, err)
-			assert.Equal(t, y, res.Labels)
-			assert.True(t, res.Verified)
-			assert.True(t, res.Checked)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Labels, y) {
+				t.Errorf("res.Labels = %v, want %v", res.Labels, y)
+			}
+			if !res.Verified {
+				t.Error("res.Verified is false")
+			}
+			if !res.Checked {
+				t.Error("res.Checked is false")
+			}
 			plan, err := discrete.Plan(o)
-			require.NoError(t, err)
-			assert.LessOrEqual(t, res.Queries, plan)
-			assert.Equal(t, s.Queries(), res.Queries)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(res.Queries <= plan) {
+				t.Errorf("res.Queries = %v, want <= %v", res.Queries, plan)
+			}
+			if want := s.Queries(); res.Queries != want {
+				t.Errorf("res.Queries = %v, want %v", res.Queries, want)
+			}
 			t.Logf("n=%d d=%d: %d queries (plan ≤ %d), check decisive %v", tc.n, tc.dec, res.Queries, plan, res.CheckDecisive)
 		})
 	}
@@ -105,25 +122,43 @@ func TestSwapHidden(t *testing.T) {
 			}
 			o := discrete.Options{Metric: discrete.AUC, N: tc.n, Decimals: tc.dec, Strategy: discrete.Swap, Hidden: true, Check: true}
 			res, err := discrete.Attack(context.Background(), s, o)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for i := range y {
 				if pub[i] {
-					assert.True(t, res.Known[i], "public row %d unknown", i)
-					assert.Equal(t, y[i], res.Labels[i], "row %d", i)
+					if !res.Known[i] {
+						t.Errorf("public row %d unknown", i)
+					}
+					if res.Labels[i] != y[i] {
+						t.Errorf("row %d: got %v, want %v", i, res.Labels[i], y[i])
+					}
 				} else {
-					assert.False(t, res.Known[i], "private row %d known", i)
+					if res.Known[i] {
+						t.Errorf("private row %d known", i)
+					}
 				}
 			}
-			assert.True(t, res.Checked)
+			if !res.Checked {
+				t.Error("res.Checked is false")
+			}
 			plan, err := discrete.Plan(o)
-			require.NoError(t, err)
-			assert.LessOrEqual(t, res.Queries, plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(res.Queries <= plan) {
+				t.Errorf("res.Queries = %v, want <= %v", res.Queries, plan)
+			}
 			t.Logf("%d queries (plan ≤ %d)", res.Queries, plan)
 			o.Hidden = false
 			res, err = discrete.Attack(context.Background(), s, o)
-			require.Error(t, err)
+			if err == nil {
+				t.Fatal("want an error, got nil")
+			}
 			for i, k := range res.Known {
-				require.False(t, k, "plain swap behind a split: row %d known", i)
+				if k {
+					t.Fatalf("plain swap behind a split: row %d known", i)
+				}
 			}
 		})
 	}
@@ -143,20 +178,38 @@ func TestRank(t *testing.T) {
 			s := sim(t, "roc-auc", y, 2, -1)
 			o := discrete.Options{Metric: discrete.AUC, N: n, Decimals: -1, Strategy: discrete.Rank, Check: true}
 			res, err := discrete.Attack(context.Background(), s, o)
-			require.NoError(t, err)
-			assert.Equal(t, y, res.Labels)
-			assert.True(t, res.Verified)
-			assert.True(t, res.Checked)
-			assert.True(t, res.CheckDecisive)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Labels, y) {
+				t.Errorf("res.Labels = %v, want %v", res.Labels, y)
+			}
+			if !res.Verified {
+				t.Error("res.Verified is false")
+			}
+			if !res.Checked {
+				t.Error("res.Checked is false")
+			}
+			if !res.CheckDecisive {
+				t.Error("res.CheckDecisive is false")
+			}
 			plan, err := discrete.Plan(o)
-			require.NoError(t, err)
-			assert.Equal(t, plan, res.Queries)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Queries != plan {
+				t.Errorf("res.Queries = %v, want %v", res.Queries, plan)
+			}
 			if n >= 1000 {
 				o.Strategy = discrete.Auto
-				assert.Equal(t, discrete.Rank, discrete.Choose(o))
+				if got := discrete.Choose(o); got != discrete.Rank {
+					t.Errorf("discrete.Choose(o) = %v, want %v", got, discrete.Rank)
+				}
 				o.Strategy = discrete.Group
 				g, err := discrete.Plan(o)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				t.Logf("N = %d: rank %d queries, group %d", n, res.Queries, g)
 			}
 		})
@@ -167,18 +220,34 @@ func TestRank(t *testing.T) {
 	s := sim(t, "roc-auc", y, 2, 5)
 	o := discrete.Options{Metric: discrete.AUC, N: 1000, Decimals: 5, Strategy: discrete.Rank, Check: true}
 	res, err := discrete.Attack(context.Background(), s, o)
-	require.NoError(t, err)
-	assert.Equal(t, y, res.Labels)
-	assert.True(t, res.Verified)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Labels, y) {
+		t.Errorf("res.Labels = %v, want %v", res.Labels, y)
+	}
+	if !res.Verified {
+		t.Error("res.Verified is false")
+	}
 	plan, err := discrete.Plan(o)
-	require.NoError(t, err)
-	assert.Equal(t, plan, res.Queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Queries != plan {
+		t.Errorf("res.Queries = %v, want %v", res.Queries, plan)
+	}
 	o.Strategy = discrete.Auto
-	assert.Equal(t, discrete.Rank, discrete.Choose(o))
+	if got := discrete.Choose(o); got != discrete.Rank {
+		t.Errorf("discrete.Choose(o) = %v, want %v", got, discrete.Rank)
+	}
 	t.Logf("N = 1,000 at 5 decimals: rank %d queries", res.Queries)
 	// 2 decimals: a rounding unit of 2U is 5,001, over N/8: refused.
 	s = sim(t, "roc-auc", y, 2, 2)
 	_, err = discrete.Attack(context.Background(), s, discrete.Options{Metric: discrete.AUC, N: 1000, Decimals: 2, Strategy: discrete.Rank})
-	require.Error(t, err)
-	assert.Zero(t, s.Queries())
+	if err == nil {
+		t.Fatal("want an error, got nil")
+	}
+	if q := s.Queries(); q != 0 {
+		t.Errorf("%d queries, want 0", q)
+	}
 }

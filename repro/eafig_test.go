@@ -4,12 +4,11 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/datasets"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // bruteDecode is LABELINF's step 3 by a linear scan over every labeling,
@@ -89,11 +88,17 @@ func TestLabelInfDecode(t *testing.T) {
 			got, ok = li.decode(got, s)
 			want := bruteDecode(li, s)
 			if math.IsNaN(s) {
-				assert.False(t, ok, "%v: NaN score decoded", tt.c)
+				if ok {
+					t.Errorf("%v: NaN score decoded", tt.c)
+				}
 				continue
 			}
-			require.True(t, ok)
-			assert.Equal(t, want, labelCode(got, tt.k), "%v N=%d τ=%g: decode(%v)", tt.c, tt.n, tt.tau, s)
+			if !ok {
+				t.Fatal("ok is false")
+			}
+			if got := labelCode(got, tt.k); got != want {
+				t.Errorf("%v N=%d τ=%g: decode(%v): got %v, want %v", tt.c, tt.n, tt.tau, s, got, want)
+			}
 		}
 		// Every loss in the table and the float64 just above it: the
 		// latter's nearest is a run of equal losses to its left, which
@@ -101,7 +106,9 @@ func TestLabelInfDecode(t *testing.T) {
 		for _, v := range li.vals {
 			for _, s := range []float64{v, math.Nextafter(v, math.Inf(1))} {
 				got, _ = li.decode(got, s)
-				assert.Equal(t, bruteDecode(li, s), labelCode(got, tt.k), "%v N=%d τ=%g: decode(%v)", tt.c, tt.n, tt.tau, s)
+				if got, want := labelCode(got, tt.k), bruteDecode(li, s); got != want {
+					t.Errorf("%v N=%d τ=%g: decode(%v): got %v, want %v", tt.c, tt.n, tt.tau, s, got, want)
+				}
 			}
 		}
 	}
@@ -128,14 +135,20 @@ func TestLabelInfRecovers(t *testing.T) {
 			}
 			for _, u := range []float64{-0.99 * tau, 0, 0.99 * tau} {
 				got, _ = li.decode(got, li.score(y, u))
-				assert.Equal(t, y, got, "%v: labeling %v, noise %g", c, y, u)
+				if !slices.Equal(got, y) {
+					t.Errorf("%v: labeling %v, noise %g: got %v, want %v", c, y, u, got, y)
+				}
 			}
 		}
 	}
 	y, err := datasets.Labels("titanic")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st := runTrials(thm3CE, y, 2, 12, 1e-4, 100, rand.New(rand.NewPCG(1, 1)))
-	assert.Less(t, st.all, st.trials, "Thm 3 at N = 12, τ = 1e−4 should exceed float64 (limit N = 10)")
+	if !(st.all < st.trials) {
+		t.Errorf("Thm 3 at N = 12, τ = 1e−4 should exceed float64 (limit N = 10): %v >= %v", st.all, st.trials)
+	}
 }
 
 // TestEAFigClaims pins the EA text's claims our binary64 runs contradict
@@ -146,20 +159,34 @@ func TestLabelInfRecovers(t *testing.T) {
 func TestEAFigClaims(t *testing.T) {
 	trials := 100
 	ti, err := datasets.Labels("titanic")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ir, err := datasets.Labels("iris")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tau := range []float64{1e-4, 1} {
 		ce, _, _, _ := largestN(thm3CE, ti, 2, tau, trials, eaSeed)
 		sg, _, _, _ := largestN(sigmoidNaive, ti, 2, tau, trials, eaSeed)
-		assert.Positive(t, sg, "sigmoid at τ = %g reaches 100%% at some N", tau)
-		assert.Equal(t, ce, sg, "sigmoid (4) and cross-entropy, τ = %g", tau)
+		if !(sg > 0) {
+			t.Errorf("sigmoid at τ = %g reaches 100%% at some N: %v, want > 0", tau, sg)
+		}
+		if sg != ce {
+			t.Errorf("sigmoid (4) and cross-entropy, τ = %g: got %v, want %v", tau, sg, ce)
+		}
 		ceI, _, _, _ := largestN(thm3CE, ir, 3, tau, trials, eaSeed)
 		_, naive, _, _ := largestN(softmaxNaive, ir, 3, tau, trials, eaSeed)
 		_, stable, capped, _ := largestN(softmaxStable, ir, 3, tau, trials, eaSeed)
-		assert.LessOrEqual(t, naive, ceI, "textbook softmax on Iris, τ = %g", tau)
-		assert.Greater(t, stable, ceI, "log-softmax on Iris, τ = %g", tau)
-		assert.True(t, capped, "log-softmax reaches the enumeration cap")
+		if !(naive <= ceI) {
+			t.Errorf("textbook softmax on Iris, τ = %g", tau)
+		}
+		if !(stable > ceI) {
+			t.Errorf("log-softmax on Iris, τ = %g", tau)
+		}
+		if !capped {
+			t.Error("log-softmax reaches the enumeration cap")
+		}
 	}
 	// App J's multi-query figures on sigmoid (4): 100% at M = 10 and 4
 	// points per query, ⌈2201/10⌉ = 221 and ⌈2201/4⌉ = 551 queries.
@@ -168,8 +195,12 @@ func TestEAFigClaims(t *testing.T) {
 		m    int
 		want float64
 	}{{1e-4, 10, 1}, {1, 4, 1}} {
-		assert.Equal(t, tt.want, blockAccuracy(sigmoidNaive, ti, 2, tt.m, tt.tau, eaSeed), "τ = %g, M = %d", tt.tau, tt.m)
-		assert.Less(t, blockAccuracy(sigmoidNaive, ti, 2, tt.m+1, tt.tau, eaSeed), 1.0, "τ = %g, M = %d", tt.tau, tt.m+1)
+		if got := blockAccuracy(sigmoidNaive, ti, 2, tt.m, tt.tau, eaSeed); got != tt.want {
+			t.Errorf("τ = %g, M = %d: got %v, want %v", tt.tau, tt.m, got, tt.want)
+		}
+		if !(blockAccuracy(sigmoidNaive, ti, 2, tt.m+1, tt.tau, eaSeed) < 1.0) {
+			t.Errorf("τ = %g, M = %d", tt.tau, tt.m+1)
+		}
 	}
 }
 
@@ -179,8 +210,12 @@ func TestSampleRows(t *testing.T) {
 		r := sampleRows(rng, 10, 7)
 		seen := map[int]bool{}
 		for _, v := range r {
-			assert.True(t, v >= 0 && v < 10)
-			assert.False(t, seen[v], "repeated row %d in %v", v, r)
+			if !(v >= 0 && v < 10) {
+				t.Error("v >= 0 && v < 10 is false")
+			}
+			if seen[v] {
+				t.Errorf("repeated row %d in %v", v, r)
+			}
 			seen[v] = true
 		}
 	}
@@ -194,17 +229,27 @@ func TestEAFigItems(t *testing.T) {
 		names = names[2:]
 	}
 	res, err := Run(context.Background(), &Config{Out: t.TempDir(), Commit: "test"}, names)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range res {
-		assert.Equal(t, Differs, r.Status, r.Item.Name)
-		assert.NotEmpty(t, r.Figures, r.Item.Name)
+		if r.Status != Differs {
+			t.Errorf("%v: got %v, want %v", r.Item.Name, r.Status, Differs)
+		}
+		if len(r.Figures) == 0 {
+			t.Errorf("%v: empty", r.Item.Name)
+		}
 		var claims int
 		for _, row := range r.Rows {
 			if row.Status != "" {
 				claims++
 			}
 		}
-		assert.GreaterOrEqual(t, claims, 2, r.Item.Name)
-		assert.True(t, strings.Contains(r.Why, "softmax") || strings.Contains(r.Why, "sigmoid"), r.Why)
+		if !(claims >= 2) {
+			t.Errorf("%v", r.Item.Name)
+		}
+		if !(strings.Contains(r.Why, "softmax") || strings.Contains(r.Why, "sigmoid")) {
+			t.Errorf("%v", r.Why)
+		}
 	}
 }

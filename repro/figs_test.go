@@ -3,14 +3,12 @@ package repro
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/labelinf/labelinf/datasets"
 	"github.com/labelinf/labelinf/primes"
@@ -31,7 +29,9 @@ func TestAlg2Float64(t *testing.T) {
 		for range 200 {
 			all = all && a.trial(randomLabels(rng, tt.n, 2), rng) == 1
 		}
-		assert.Equal(t, tt.want, all, "alg2Float64(N = %d, τ = %g) recovers every labeling", tt.n, tt.tau)
+		if all != tt.want {
+			t.Errorf("alg2Float64(N = %d, τ = %g) recovers every labeling: got %v, want %v", tt.n, tt.tau, all, tt.want)
+		}
 	}
 }
 
@@ -61,39 +61,61 @@ func TestFig1TauRange(t *testing.T) {
 	for _, n := range fig1PaperN {
 		lo, hi := fig1TauRange(n)
 		for _, tau := range []float64{lo * 1.001, hi * 0.999} {
-			assert.True(t, recovers(n, tau), "N = %d at τ = %g", n, tau)
-			assert.False(t, recovers(n+1, tau), "N = %d at τ = %g", n+1, tau)
+			if !recovers(n, tau) {
+				t.Errorf("N = %d at τ = %g", n, tau)
+			}
+			if recovers(n+1, tau) {
+				t.Errorf("N = %d at τ = %g", n+1, tau)
+			}
 		}
-		assert.False(t, recovers(n, hi*1.001), "N = %d just above its range, τ = %g", n, hi*1.001)
+		if recovers(n, hi*1.001) {
+			t.Errorf("N = %d just above its range, τ = %g", n, hi*1.001)
+		}
 	}
 	lo12, hi12 := fig1TauRange(12)
 	lo8, hi8 := fig1TauRange(8)
 	rlo, rhi := fig1TauRatios(12, 8)
-	assert.InEpsilon(t, lo8/hi12, rlo, 1e-12)
-	assert.InEpsilon(t, hi8/lo12, rhi, 1e-12)
-	assert.True(t, recovers(9, 0.1), "τ = 0.1 recovers N = 9")
-	assert.Contains(t, fig1TauNote(), "0.1 is outside")
+	if r := math.Abs(rlo-lo8/hi12) / math.Abs(lo8/hi12); !(r <= 1e-12) {
+		t.Errorf("rlo = %v, want %v", rlo, lo8/hi12)
+	}
+	if r := math.Abs(rhi-hi8/lo12) / math.Abs(hi8/lo12); !(r <= 1e-12) {
+		t.Errorf("rhi = %v, want %v", rhi, hi8/lo12)
+	}
+	if !recovers(9, 0.1) {
+		t.Error("τ = 0.1 recovers N = 9")
+	}
+	if !strings.Contains(fig1TauNote(), "0.1 is outside") {
+		t.Errorf("%q lacks %q", fig1TauNote(), "0.1 is outside")
+	}
 }
 
 // TestKaryFloat64: K = 2 is Theorem 1's query of Fig 1(a) (the same
 // accuracy on every labeling), and a small K-ary labeling comes back.
 func TestKaryFloat64(t *testing.T) {
 	ps, err := primes.FirstN(30)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rng := rand.New(rand.NewPCG(2, 2))
 	for range 50 {
 		y := randomLabels(rng, 20, 2)
 		ps := ps[:20]
 		a, _ := acc1Primes(y, ps, 1)
-		assert.Equal(t, a, karyFloat64(y, ps, 2), "labels %v", y)
+		if got := karyFloat64(y, ps, 2); got != a {
+			t.Errorf("labels %v: got %v, want %v", y, got, a)
+		}
 	}
-	assert.Equal(t, 1.0, karyFloat64([]int{2, 0, 1, 2}, ps, 3))
+	if got := karyFloat64([]int{2, 0, 1, 2}, ps, 3); got != 1.0 {
+		t.Errorf("karyFloat64([]int{2, 0, 1, 2}, ps, 3) = %v, want %v", got, 1.0)
+	}
 	// Past float64's integers the product is lost: 30 points of class 9.
 	y := make([]int, 30)
 	for i := range y {
 		y[i] = 9
 	}
-	assert.Less(t, karyFloat64(y, ps[:30], 10), 1.0)
+	if !(karyFloat64(y, ps[:30], 10) < 1.0) {
+		t.Errorf("karyFloat64(y, ps[:30], 10) = %v, want < %v", karyFloat64(y, ps[:30], 10), 1.0)
+	}
 }
 
 // TestAppJRun pins the float64 block limits of EA App J on Titanic: with
@@ -102,16 +124,30 @@ func TestKaryFloat64(t *testing.T) {
 // limit is 14.
 func TestAppJRun(t *testing.T) {
 	y, err := datasets.Labels("titanic")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	co := appjConstructions[0]
-	assert.Equal(t, 1.0, appjRun(y, 3, co, 1, false, 1, 1))
-	assert.Less(t, appjRun(y, 4, co, 1, false, 1, 1), 1.0)
-	assert.Equal(t, 1.0, appjRun(y, 14, co, 1e-4, false, 1, 1))
-	assert.Less(t, appjRun(y, 15, co, 1e-4, false, 1, 1), 1.0)
+	if got := appjRun(y, 3, co, 1, false, 1, 1); got != 1.0 {
+		t.Errorf("appjRun(y, 3, co, 1, false, 1, 1) = %v, want %v", got, 1.0)
+	}
+	if !(appjRun(y, 4, co, 1, false, 1, 1) < 1.0) {
+		t.Errorf("appjRun(y, 4, co, 1, false, 1, 1) = %v, want < %v", appjRun(y, 4, co, 1, false, 1, 1), 1.0)
+	}
+	if got := appjRun(y, 14, co, 1e-4, false, 1, 1); got != 1.0 {
+		t.Errorf("appjRun(y, 14, co, 1e-4, false, 1, 1) = %v, want %v", got, 1.0)
+	}
+	if !(appjRun(y, 15, co, 1e-4, false, 1, 1) < 1.0) {
+		t.Errorf("appjRun(y, 15, co, 1e-4, false, 1, 1) = %v, want < %v", appjRun(y, 15, co, 1e-4, false, 1, 1), 1.0)
+	}
 	// Scoring all 2,201 points puts Nτ in the exponent: at τ = 1e−4
 	// blocks of 7 still decode, 8 do not.
-	assert.Equal(t, 1.0, appjRun(y, 7, co, 1e-4, true, 1, 1))
-	assert.Less(t, appjRun(y, 8, co, 1e-4, true, 1, 1), 1.0)
+	if got := appjRun(y, 7, co, 1e-4, true, 1, 1); got != 1.0 {
+		t.Errorf("appjRun(y, 7, co, 1e-4, true, 1, 1) = %v, want %v", got, 1.0)
+	}
+	if !(appjRun(y, 8, co, 1e-4, true, 1, 1) < 1.0) {
+		t.Errorf("appjRun(y, 8, co, 1e-4, true, 1, 1) = %v, want < %v", appjRun(y, 8, co, 1e-4, true, 1, 1), 1.0)
+	}
 }
 
 // TestQuickTable: a full run of an expensive item also writes its -quick
@@ -123,14 +159,26 @@ func TestQuickTable(t *testing.T) {
 		r.Rows = append(r.Rows, Row{What: "quick", Ours: map[bool]string{true: "small", false: "large"}[c.Quick]})
 		return os.WriteFile(filepath.Join(c.Out, "plot.csv"), []byte(r.Rows[0].Ours), 0o644)
 	}}
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "plot.csv"), []byte("large"), 0o644))
-	require.NoError(t, runQuickTable(context.Background(), &Config{Out: dir}, it))
+	if err := os.WriteFile(filepath.Join(dir, "plot.csv"), []byte("large"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := runQuickTable(context.Background(), &Config{Out: dir}, it); err != nil {
+		t.Fatal(err)
+	}
 	b, err := os.ReadFile(filepath.Join(dir, "x-quick-table.csv"))
-	require.NoError(t, err)
-	assert.Contains(t, string(b), "quick,,small,")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "quick,,small,") {
+		t.Errorf("%q lacks %q", string(b), "quick,,small,")
+	}
 	b, err = os.ReadFile(filepath.Join(dir, "plot.csv"))
-	require.NoError(t, err)
-	assert.Equal(t, "large", string(b), "the quick case wrote over the full run's files")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b); got != "large" {
+		t.Errorf("the quick case wrote over the full run's files: got %v, want %v", got, "large")
+	}
 }
 
 // TestTicks: short log axes label 1, 2, 5 per decade; linear axes of
@@ -142,14 +190,18 @@ func TestTicks(t *testing.T) {
 			labels = append(labels, tk.Label)
 		}
 	}
-	assert.Equal(t, "2 5 10 20 50 100 200 500", strings.Join(labels, " "))
+	if got := strings.Join(labels, " "); got != "2 5 10 20 50 100 200 500" {
+		t.Errorf("strings.Join(labels, \" \") = %v, want %v", got, "2 5 10 20 50 100 200 500")
+	}
 	labels = nil
 	for _, tk := range (intTicks{}).Ticks(1, 40) {
 		if tk.Label != "" {
 			labels = append(labels, tk.Label)
 		}
 	}
-	assert.Equal(t, "5 10 15 20 25 30 35 40", strings.Join(labels, " "))
+	if got := strings.Join(labels, " "); got != "5 10 15 20 25 30 35 40" {
+		t.Errorf("strings.Join(labels, \" \") = %v, want %v", got, "5 10 15 20 25 30 35 40")
+	}
 }
 
 // TestThm5CostBound runs ea-thm5 on the first 40 Titanic labels: with the
@@ -159,42 +211,70 @@ func TestTicks(t *testing.T) {
 // them).
 func TestThm5CostBound(t *testing.T) {
 	y, err := datasets.Labels("titanic")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	y = y[:40]
 	ms := []int{4, 8}
 	if testing.Short() {
 		ms = []int{4} // planning dominates; one M still covers the bound and the comparison
 	}
 	it, err := Lookup("ea-thm5")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	run := func(maxCand int64) (*Result, string) {
 		dir := t.TempDir()
 		r := &Result{Item: it}
-		require.NoError(t, thm5(context.Background(), &Config{Out: dir}, r, y, ms, maxCand))
-		require.NoError(t, writeTable(dir, r, "-table.csv"))
+		if err := thm5(context.Background(), &Config{Out: dir}, r, y, ms, maxCand); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeTable(dir, r, "-table.csv"); err != nil {
+			t.Fatal(err)
+		}
 		return r, dir
 	}
 	r, _ := run(39)
-	require.Len(t, r.Rows, 5)
-	assert.Contains(t, r.Why, fmt.Sprintf("%d over the cost bound", 5*len(ms)))
+	if len(r.Rows) != 5 {
+		t.Fatalf("len %d, want %d", len(r.Rows), 5)
+	}
+	if !strings.Contains(r.Why, fmt.Sprintf("%d over the cost bound", 5*len(ms))) {
+		t.Errorf("%q lacks %q", r.Why, fmt.Sprintf("%d over the cost bound", 5*len(ms)))
+	}
 	for _, row := range r.Rows {
-		assert.Equal(t, "0", row.Ours, row.What)
+		if row.Ours != "0" {
+			t.Errorf("%v: got %v, want %v", row.What, row.Ours, "0")
+		}
 		for _, m := range ms {
-			assert.Contains(t, row.Note, fmt.Sprintf("M = %d: over the cost bound (40 candidates > 39)", m), row.What)
+			if !strings.Contains(row.Note, fmt.Sprintf("M = %d: over the cost bound (40 candidates > 39)", m)) {
+				t.Errorf("%v: %q lacks %q", row.What, row.Note, fmt.Sprintf("M = %d: over the cost bound (40 candidates > 39)", m))
+			}
 		}
 	}
 	r1, d1 := run(40)
 	_, d2 := run(40)
-	assert.Contains(t, r1.Why, "none is over the cost bound")
+	if !strings.Contains(r1.Why, "none is over the cost bound") {
+		t.Errorf("%q lacks %q", r1.Why, "none is over the cost bound")
+	}
 	for _, row := range r1.Rows {
-		assert.Equal(t, fmt.Sprint(ms[len(ms)-1]), row.Ours, "%s: %s", row.What, row.Note)
-		assert.NotContains(t, row.Note, "cost bound")
+		if want := fmt.Sprint(ms[len(ms)-1]); row.Ours != want {
+			t.Errorf("%s: %s: got %v, want %v", row.What, row.Note, row.Ours, want)
+		}
+		if strings.Contains(row.Note, "cost bound") {
+			t.Errorf("%q contains %q", row.Note, "cost bound")
+		}
 	}
 	for _, f := range []string{"ea-thm5-table.csv", "ea-thm5.csv", "ea-thm5.svg"} {
 		a, err := os.ReadFile(filepath.Join(d1, f))
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		b, err := os.ReadFile(filepath.Join(d2, f))
-		require.NoError(t, err)
-		assert.Equal(t, string(a), string(b), "%s differs between two runs", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := string(b), string(a); got != want {
+			t.Errorf("%s differs between two runs: got %v, want %v", f, got, want)
+		}
 	}
 }

@@ -2,13 +2,11 @@ package repro
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestAcc1 pins ICML Table 2's Acc1 where it matches: Theorem 1's single
@@ -25,39 +23,63 @@ func TestAcc1(t *testing.T) {
 				continue
 			}
 			y, err := paperLabels(d)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			acc, prime, err := acc1Float64(y, 0)
-			require.NoError(t, err)
-			assert.InDelta(t, tt.want, acc, 0.5e-4, "Acc1(%s)", tt.name)
-			assert.Equal(t, 0, prime, "points given the primes' class")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := math.Abs(tt.want - acc); !(d <= 0.5e-4) {
+				t.Errorf("Acc1(%s): got %v, want %v within %v", tt.name, acc, tt.want, 0.5e-4)
+			}
+			if prime != 0 {
+				t.Errorf("points given the primes' class: got %v, want %v", prime, 0)
+			}
 		}
 	}
 	// A few points: X fits in float64 and is exact, so every label is
 	// recovered (the construction works before it overflows).
 	y := []int{0, 1, 1, 0, 1, 0, 0, 1}
 	acc, _, err := acc1Float64(y, 0)
-	require.NoError(t, err)
-	assert.Equal(t, 1.0, acc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc != 1.0 {
+		t.Errorf("acc = %v, want %v", acc, 1.0)
+	}
 }
 
 func TestAccuracy(t *testing.T) {
-	assert.Equal(t, 0.75, accuracy([]int{1, -1, 0, 1}, []int{1, 0, 0, 0}))
+	if got := accuracy([]int{1, -1, 0, 1}, []int{1, 0, 0, 0}); got != 0.75 {
+		t.Errorf("accuracy([]int{1, -1, 0, 1}, []int{1, 0, 0, 0}) = %v, want %v", got, 0.75)
+	}
 }
 
 // TestLookupAndRunErrors: unknown items and a missing directory are
 // errors, before anything runs.
 func TestLookupAndRunErrors(t *testing.T) {
 	_, err := Lookup("nosuch")
-	assert.ErrorContains(t, err, "icml-table2")
+	if err == nil || !strings.Contains(err.Error(), "icml-table2") {
+		t.Errorf("error %v, want one containing %q", err, "icml-table2")
+	}
 	for _, it := range Items() {
 		got, err := Lookup(it.Name)
-		require.NoError(t, err)
-		assert.Equal(t, it, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != it {
+			t.Errorf("got %v, want %v", got, it)
+		}
 	}
 	_, err = Run(context.Background(), &Config{Out: t.TempDir()}, []string{"nosuch"})
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 	_, err = Run(context.Background(), &Config{}, nil)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 // TestFigureAndMarkdown writes a figure (CSV, PNG, SVG) and REPRO.md from
@@ -68,28 +90,52 @@ func TestFigureAndMarkdown(t *testing.T) {
 	r := &Result{Item: it, Rows: []Row{{What: "a|b", Paper: "1", Ours: "2", Status: Differs, Note: "off by one"}}}
 	f := Figure{Name: "x-fig", Title: "t", XLabel: "N", YLabel: "bits", LogY: true,
 		Series: []Series{{Name: "s", XShift: 1.1, X: []float64{1, 2, 3}, Y: []float64{1, 10, 100}, Lo: []float64{0.5, 5, 50}, Hi: []float64{2, 20, 200}}}}
-	require.NoError(t, f.save(dir, r))
+	if err := f.save(dir, r); err != nil {
+		t.Fatal(err)
+	}
 	for _, ext := range []string{".csv", ".png", ".svg"} {
 		st, err := os.Stat(filepath.Join(dir, "x-fig"+ext))
-		require.NoError(t, err)
-		assert.Greater(t, st.Size(), int64(50), ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(st.Size() > int64(50)) {
+			t.Errorf("%v", ext)
+		}
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "x-fig.csv"))
-	require.NoError(t, err)
-	assert.Equal(t, "series,N,bits,lo,hi\ns,1,1,0.5,2\ns,2,10,5,20\ns,3,100,50,200\n", string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(b), "series,N,bits,lo,hi\ns,1,1,0.5,2\ns,2,10,5,20\ns,3,100,50,200\n"; got != want {
+		t.Errorf("string(b) = %v, want %v", got, want)
+	}
 	r.summarize("exact")
-	assert.Equal(t, Differs, r.Status)
-	require.NoError(t, writeTable(dir, r, "-table.csv"))
-	require.NoError(t, writeMarkdown(&Config{Out: dir, Commit: "abc123"}, []*Result{r}))
+	if r.Status != Differs {
+		t.Errorf("r.Status = %v, want %v", r.Status, Differs)
+	}
+	if err := writeTable(dir, r, "-table.csv"); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeMarkdown(&Config{Out: dir, Commit: "abc123"}, []*Result{r}); err != nil {
+		t.Fatal(err)
+	}
 	md, err := os.ReadFile(filepath.Join(dir, "REPRO.md"))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := string(md)
 	for _, want := range []string{"`abc123`", "Paper Fig X", `a\|b`, "![x-fig](x-fig.png)", "## Claims", "TestMahalanobisTheorem8IsFalse", "Not yet regenerated"} {
-		assert.Contains(t, s, want)
+		if !strings.Contains(s, want) {
+			t.Errorf("%q lacks %q", s, want)
+		}
 	}
 	tab, err := os.ReadFile(filepath.Join(dir, "x-table.csv"))
-	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(string(tab), "quantity,paper,ours,status,note\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(tab), "quantity,paper,ours,status,note\n") {
+		t.Error("strings.HasPrefix(string(tab), \"quantity,paper,ours,status,note\\n\") is false")
+	}
 }
 
 // TestProp3 runs the cheap EA Prop 3 item (its smallest points under
@@ -100,18 +146,30 @@ func TestProp3(t *testing.T) {
 	}
 	dir := t.TempDir()
 	res, err := Run(context.Background(), &Config{Out: dir, Commit: "test"}, []string{"ea-prop3"})
-	require.NoError(t, err)
-	require.Len(t, res, 1)
-	assert.Equal(t, Differs, res[0].Status)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 {
+		t.Fatalf("len %d, want %d", len(res), 1)
+	}
+	if got := res[0].Status; got != Differs {
+		t.Errorf("res[0].Status = %v, want %v", got, Differs)
+	}
 	found := false
 	for _, row := range res[0].Rows {
 		if strings.HasPrefix(row.What, "τ = 0.01, N = 8:") {
 			found = true
-			assert.Equal(t, "13", row.Paper)
-			assert.Equal(t, Differs, row.Status)
+			if row.Paper != "13" {
+				t.Errorf("row.Paper = %v, want %v", row.Paper, "13")
+			}
+			if row.Status != Differs {
+				t.Errorf("row.Status = %v, want %v", row.Status, Differs)
+			}
 		}
 	}
-	assert.True(t, found)
+	if !found {
+		t.Error("found is false")
+	}
 }
 
 // TestMarkdownKeepsSections: a run of one item keeps the sections an
@@ -121,17 +179,33 @@ func TestMarkdownKeepsSections(t *testing.T) {
 	dir := t.TempDir()
 	a := &Result{Item: items[1], Status: Match, Why: "first run", Rows: []Row{{What: "row of A", Status: Match}}}
 	b := &Result{Item: items[0], Status: Differs, Why: "second run", Rows: []Row{{What: "row of B", Status: Differs}}}
-	require.NoError(t, writeMarkdown(&Config{Out: dir, Commit: "c1"}, []*Result{a}))
-	require.NoError(t, writeMarkdown(&Config{Out: dir, Commit: "c2"}, []*Result{b}))
+	if err := writeMarkdown(&Config{Out: dir, Commit: "c1"}, []*Result{a}); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeMarkdown(&Config{Out: dir, Commit: "c2"}, []*Result{b}); err != nil {
+		t.Fatal(err)
+	}
 	md, err := os.ReadFile(filepath.Join(dir, "REPRO.md"))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := string(md)
 	for _, want := range []string{"row of A", "row of B", "first run", "second run", "commit `c1`", "commit `c2`"} {
-		assert.Contains(t, s, want)
+		if !strings.Contains(s, want) {
+			t.Errorf("%q lacks %q", s, want)
+		}
 	}
 	// items[0] comes first in the summary and in the sections.
-	assert.Less(t, strings.Index(s, "row of B"), strings.Index(s, "row of A"))
-	assert.Less(t, strings.Index(s, "| ["+items[0].Name+"]"), strings.Index(s, "| ["+items[1].Name+"]"))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, items[1].Name+".md"), []byte("## no summary row\n"), 0o644))
-	assert.ErrorContains(t, writeMarkdown(&Config{Out: dir, Commit: "c3"}, []*Result{b}), "summary row")
+	if !(strings.Index(s, "row of B") < strings.Index(s, "row of A")) {
+		t.Errorf("strings.Index(s, \"row of B\") = %v, want < %v", strings.Index(s, "row of B"), strings.Index(s, "row of A"))
+	}
+	if !(strings.Index(s, "| ["+items[0].Name+"]") < strings.Index(s, "| ["+items[1].Name+"]")) {
+		t.Errorf("%v >= %v", strings.Index(s, "| ["+items[0].Name+"]"), strings.Index(s, "| ["+items[1].Name+"]"))
+	}
+	if err := os.WriteFile(filepath.Join(dir, items[1].Name+".md"), []byte("## no summary row\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeMarkdown(&Config{Out: dir, Commit: "c3"}, []*Result{b}); err == nil || !strings.Contains(err.Error(), "summary row") {
+		t.Errorf("writeMarkdown: error %v, want one naming the summary row", err)
+	}
 }

@@ -125,3 +125,13 @@ func pointwiseAVX512(a, b []uint64, p, pinv uint64)
 //
 //go:noescape
 func garnerPrepAVX512(r1, r2, r3 []uint64, c *[22 * 8]uint64)
+
+// splitFoldAVX512 and splitJoinAVX512 are prime.splitFold's and
+// prime.splitJoin's loops, eight coefficients at a time (len(lo) a
+// multiple of 8, mid and hi as long), constants from splitTable.
+//
+//go:noescape
+func splitFoldAVX512(lo, mid, hi []uint64, c *[12 * 8]uint64)
+
+//go:noescape
+func splitJoinAVX512(lo, mid, hi []uint64, c *[12 * 8]uint64)

@@ -870,3 +870,151 @@ gploop:
 gpdone:
 	VZEROUPPER
 	RET
+
+// VMONT(x, y, out) sets out = x·y·2^−64 mod p in [0, p) (prime.mulMont,
+// for x·y < p·2^64), the high words of x·y and of m·p from 32-bit
+// products; Z31 = p, Z28 = p^−1 mod 2^64, Z27 = p>>32, Z29 = 2^32 − 1;
+// Z16–Z22 clobbered; out may be x or y.
+#define VMONT(x, y, out) \
+	VPSRLQ   $32, x, Z16; \
+	VPSRLQ   $32, y, Z17; \
+	VPMULUDQ y, x, Z18; \
+	VPMULUDQ Z17, x, Z19; \
+	VPMULUDQ y, Z16, Z20; \
+	VPMULUDQ Z17, Z16, Z21; \
+	VPSRLQ   $32, Z18, Z18; \
+	VPADDQ   Z18, Z19, Z19; \
+	VPANDQ   Z29, Z19, Z18; \
+	VPADDQ   Z18, Z20, Z20; \
+	VPSRLQ   $32, Z19, Z19; \
+	VPSRLQ   $32, Z20, Z20; \
+	VPADDQ   Z19, Z21, Z21; \
+	VPADDQ   Z20, Z21, Z21; \
+	VPMULLQ  y, x, Z22; \
+	VPMULLQ  Z28, Z22, Z22; \
+	VPSRLQ   $32, Z22, Z16; \
+	VPMULUDQ Z31, Z22, Z18; \
+	VPMULUDQ Z27, Z22, Z19; \
+	VPMULUDQ Z31, Z16, Z20; \
+	VPMULUDQ Z27, Z16, Z17; \
+	VPSRLQ   $32, Z18, Z18; \
+	VPADDQ   Z18, Z19, Z19; \
+	VPANDQ   Z29, Z19, Z18; \
+	VPADDQ   Z18, Z20, Z20; \
+	VPSRLQ   $32, Z19, Z19; \
+	VPSRLQ   $32, Z20, Z20; \
+	VPADDQ   Z19, Z17, Z17; \
+	VPADDQ   Z20, Z17, Z17; \
+	VPSUBQ   Z17, Z21, out; \
+	VPADDQ   Z31, out, out; \
+	VPSUBQ   Z31, out, Z18; \
+	VPMINUQ  Z18, out, out
+
+// SPLITSETUP loads, from the table c (splitTable) at AX: Z31 = p, Z30 =
+// 2p, Z29 = 2^32 − 1, Z28 = p^−1, Z27 = p>>32, Z26, Z25, Z24 = i, its
+// Shoup quotient and the quotient>>32, Z23 = the lanes' first twist
+// factors, Z15 = the step ζ^±8·2^64; and sets CX = CX/8.
+#define SPLITSETUP \
+	VMOVDQU64 0(AX), Z31; \
+	VMOVDQU64 64(AX), Z30; \
+	VMOVDQU64 128(AX), Z29; \
+	VMOVDQU64 192(AX), Z28; \
+	VMOVDQU64 256(AX), Z27; \
+	VMOVDQU64 320(AX), Z26; \
+	VMOVDQU64 384(AX), Z25; \
+	VMOVDQU64 448(AX), Z24; \
+	VMOVDQU64 512(AX), Z23; \
+	VMOVDQU64 576(AX), Z15; \
+	SHRQ $3, CX
+
+// func splitFoldAVX512(lo, mid, hi []uint64, c *[12 * 8]uint64)
+//
+// prime.splitFold's loop, eight coefficients at a time (len(lo) a
+// multiple of 8, mid and hi as long).
+TEXT ·splitFoldAVX512(SB), NOSPLIT, $0-80
+	MOVQ lo_base+0(FP), DI
+	MOVQ lo_len+8(FP), CX
+	MOVQ mid_base+24(FP), SI
+	MOVQ hi_base+48(FP), DX
+	MOVQ c+72(FP), AX
+	SPLITSETUP
+	JZ   sfdone
+
+sfloop:
+	VMOVDQU64 (DI), Z0
+	VRED(Z0, Z12)
+	VREDP(Z0, Z31) // u
+	VMOVDQU64 (SI), Z1
+	VMULMOD(Z1, Z26, Z25, Z24)
+	VREDP(Z1, Z31) // v = i·mid
+	VMOVDQU64 (DX), Z2
+	VRED(Z2, Z12)
+	VREDP(Z2, Z31) // w
+	VPADDQ    Z1, Z0, Z3
+	VREDP(Z3, Z31)
+	VPSUBQ    Z2, Z3, Z3
+	VPADDQ    Z31, Z3, Z3
+	VREDP(Z3, Z31) // c = u + v − w
+	VMONT(Z3, Z23, Z4)
+	VMOVDQU64 Z4, (DX)
+	VMONT(Z23, Z15, Z23)
+	VPADDQ    Z2, Z0, Z0
+	VREDP(Z0, Z31)
+	VMOVDQU64 Z0, (DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	ADDQ $64, DX
+	DECQ CX
+	JNZ  sfloop
+
+sfdone:
+	VZEROUPPER
+	RET
+
+// func splitJoinAVX512(lo, mid, hi []uint64, c *[12 * 8]uint64)
+//
+// prime.splitJoin's loop, eight coefficients at a time.
+TEXT ·splitJoinAVX512(SB), NOSPLIT, $0-80
+	MOVQ lo_base+0(FP), DI
+	MOVQ lo_len+8(FP), CX
+	MOVQ mid_base+24(FP), SI
+	MOVQ hi_base+48(FP), DX
+	MOVQ c+72(FP), AX
+	SPLITSETUP
+	JZ   sjdone
+
+sjloop:
+	VMOVDQU64 (DI), Z0
+	VREDP(Z0, Z31) // x
+	VMOVDQU64 (SI), Z1
+	VREDP(Z1, Z31) // y
+	VMOVDQU64 (DX), Z2
+	VMONT(Z2, Z23, Z2) // b2 = ζ^−j·hi
+	VMONT(Z23, Z15, Z23)
+	VMOVDQA64 Z1, Z3
+	VMULMOD(Z3, Z26, Z25, Z24)
+	VREDP(Z3, Z31)
+	VPADDQ    Z3, Z0, Z3
+	VREDP(Z3, Z31) // ared = x + i·y
+	VPANDQ    704(AX), Z3, Z4
+	VPMULLQ   640(AX), Z4, Z4
+	VPSRLQ    $1, Z3, Z3
+	VPADDQ    Z4, Z3, Z3 // ared/2
+	VPSUBQ    Z2, Z3, Z3
+	VPADDQ    Z31, Z3, Z3
+	VREDP(Z3, Z31) // u = ared/2 − b2
+	VPSUBQ    Z3, Z0, Z0
+	VPADDQ    Z31, Z0, Z0
+	VREDP(Z0, Z31)
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 Z1, (SI)
+	VMOVDQU64 Z3, (DX)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	ADDQ $64, DX
+	DECQ CX
+	JNZ  sjloop
+
+sjdone:
+	VZEROUPPER
+	RET

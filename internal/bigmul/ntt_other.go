@@ -23,3 +23,8 @@ func pointwiseAVX512(a, b []uint64, p, pinv uint64) { panic("bigmul: no AVX-512 
 
 // garnerPrepAVX512 is never called here (useAVX512 is false).
 func garnerPrepAVX512(r1, r2, r3 []uint64, c *[22 * 8]uint64) { panic("bigmul: no AVX-512 here") }
+
+// splitFoldAVX512 and splitJoinAVX512 are never called here.
+func splitFoldAVX512(lo, mid, hi []uint64, c *[12 * 8]uint64) { panic("bigmul: no AVX-512 here") }
+
+func splitJoinAVX512(lo, mid, hi []uint64, c *[12 * 8]uint64) { panic("bigmul: no AVX-512 here") }

@@ -69,6 +69,10 @@ func (q *prime) splitFold(a []uint64, n int, st *splitTables) {
 	h := n / 2
 	lo, mid, hi := a[:h], a[h:n], a[n:n+h]
 	mid, hi = mid[:len(lo)], hi[:len(lo)]
+	if useAVX512 && stageAsm && h%8 == 0 {
+		splitFoldAVX512(lo, mid, hi, q.splitTable(st, false))
+		return
+	}
 	z := q.w64 // ζ^j·2^64 mod p
 	for j, u := range lo {
 		u = reduce4(u, p)
@@ -93,6 +97,10 @@ func (q *prime) splitJoin(a []uint64, n int, st *splitTables) {
 	h := n / 2
 	lo, mid, hi := a[:h], a[h:n], a[n:n+h]
 	mid, hi = mid[:len(lo)], hi[:len(lo)]
+	if useAVX512 && stageAsm && h%8 == 0 {
+		splitJoinAVX512(lo, mid, hi, q.splitTable(st, true))
+		return
+	}
 	z := q.w64 // ζ^−j·2^64 mod p
 	for j, x := range lo {
 		x = reduce2(x, p)
@@ -145,4 +153,32 @@ func convSplit(buf []uint64, x, y []big.Word, pl nttPlan) {
 		q.inverse(a[n:], t)
 		q.splitJoin(a, n, r)
 	})
+}
+
+// splitTable returns the constants of splitFoldAVX512 (inv false) or
+// splitJoinAVX512 (inv true), each over 8 words: p, 2p, 2^32 − 1, p^−1
+// mod 2^64, p>>32, i with its Shoup quotient and the quotient>>32, the
+// twist factors ζ^±k·2^64 mod p of lanes k < 8, the step ζ^±8·2^64 mod
+// p, (p+1)/2 and 1 (for halving).
+func (q *prime) splitTable(st *splitTables, inv bool) *[12 * 8]uint64 {
+	var t [12 * 8]uint64
+	zm := st.zetaM
+	if inv {
+		zm = st.zinM
+	}
+	z := q.w64
+	for k := range 8 {
+		t[8*8+k] = z
+		z = q.mulMont(z, zm)
+	}
+	vals := [12]uint64{q.p, 2 * q.p, 1<<32 - 1, q.pinv, q.p >> 32, st.i, st.ip, st.ip >> 32, 0, z, (q.p + 1) / 2, 1}
+	for k, v := range vals {
+		if k == 8 {
+			continue
+		}
+		for l := range 8 {
+			t[8*k+l] = v
+		}
+	}
+	return &t
 }

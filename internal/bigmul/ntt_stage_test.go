@@ -168,3 +168,47 @@ func TestPointwiseAsm(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitAsm checks splitFold and splitJoin with AVX-512 (where the CPU
+// has it) against the Go loops word for word, inputs anywhere in their
+// ranges ([0, 4p) into the fold, [0, 2p) into the join).
+func TestSplitAsm(t *testing.T) {
+	if !useAVX512 {
+		t.Skip("no AVX-512 here")
+	}
+	defer func() { useAVX512 = true }()
+	r := rand.New(rand.NewPCG(8, 21))
+	for _, q := range primes3 {
+		for _, n := range []int{4, 16, 32, 1024} {
+			st := q.newSplitTables(n)
+			L := n + n/2
+			for _, join := range []bool{false, true} {
+				lim := 4 * q.p
+				if join {
+					lim = 2 * q.p
+				}
+				a := make([]uint64, L)
+				for j := range a {
+					a[j] = r.Uint64N(lim)
+					if j%7 == 0 {
+						a[j] = lim - 1
+					}
+				}
+				var out [2][]uint64
+				for k, avx := range []bool{true, false} {
+					useAVX512 = avx
+					x := slices.Clone(a)
+					if join {
+						q.splitJoin(x, n, st)
+					} else {
+						q.splitFold(x, n, st)
+					}
+					out[k] = x
+				}
+				if !slices.Equal(out[0], out[1]) {
+					t.Fatalf("p=%d n=%d join=%v: AVX-512 differs from Go", q.p, n, join)
+				}
+			}
+		}
+	}
+}

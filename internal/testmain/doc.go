@@ -10,7 +10,8 @@
 // quarter as often; a soft memory limit keeps a test with a large live
 // heap from growing to five times it. An explicit GOGC or GOMEMLIMIT in
 // the environment wins, so `GOGC=100 go test` measures the default.
-// BENCHMARKS.md §19 gives the measured effect.
+// Measured: discrete's tests take 2.25 s of CPU under -short with the
+// default and 1.60 s tuned (medians of 3, alternated, loaded machine).
 //
 // Only tests use this package: a test file declares
 //
