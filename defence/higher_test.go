@@ -3,9 +3,6 @@ package defence
 import (
 	"math/big"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestLadderHigherIsBetter: on a score whose higher values are better
@@ -15,9 +12,13 @@ import (
 // side too.
 func TestLadderHigherIsBetter(t *testing.T) {
 	l, err := NewLadder(LadderOptions{Kind: FixedStep, Eta: big.NewRat(1, 100)})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c, err := NewChain(4, l)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, s := range []struct{ v, want string }{
 		{"0.8", "4/5"},     // the first score is released
 		{"0.7", "4/5"},     // worse: the best repeated
@@ -28,14 +29,22 @@ func TestLadderHigherIsBetter(t *testing.T) {
 		sub := scoreSub("", s.v, 4)
 		sub.HigherIsBetter = true
 		r, err := c.Release(sub)
-		require.NoError(t, err)
-		assert.Equal(t, s.want, r.Score.RatString(), "score %s", s.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Score.RatString(); got != s.want {
+			t.Errorf("score %s: got %v, want %v", s.v, got, s.want)
+		}
 	}
 
 	pf, err := NewLadder(LadderOptions{Kind: ParameterFree})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c, err = NewChain(4, pf)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rel := func(losses []float64) string {
 		r, err := c.Release(Submission{Losses: losses, HigherIsBetter: true, Mean: func(rows []int) (*big.Rat, error) {
 			right := 0
@@ -46,10 +55,18 @@ func TestLadderHigherIsBetter(t *testing.T) {
 			}
 			return big.NewRat(int64(right), int64(len(rows))), nil
 		}})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		return r.Score.RatString()
 	}
-	assert.Equal(t, "1/4", rel([]float64{0, 1, 1, 1}))
-	assert.Equal(t, "1/4", rel([]float64{1, 1, 1, 1}), "worse: repeated")
-	assert.Equal(t, "1", rel([]float64{0, 0, 0, 0}), "every row right: the paired spread is exceeded")
+	if got := rel([]float64{0, 1, 1, 1}); got != "1/4" {
+		t.Errorf("rel([]float64{0, 1, 1, 1}) = %v, want %v", got, "1/4")
+	}
+	if got := rel([]float64{1, 1, 1, 1}); got != "1/4" {
+		t.Errorf("worse: repeated: got %v, want %v", got, "1/4")
+	}
+	if got := rel([]float64{0, 0, 0, 0}); got != "1" {
+		t.Errorf("every row right: the paired spread is exceeded: got %v, want %v", got, "1")
+	}
 }

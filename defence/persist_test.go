@@ -3,10 +3,8 @@ package defence
 import (
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestStreamStateHandOver: a chain that takes over another's stored state
@@ -29,7 +27,9 @@ func TestStreamStateHandOver(t *testing.T) {
 	}
 	seed := [32]byte{7}
 	one, err := ss.SimulationChain(n, seed, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var want []string
 	for _, s := range subs {
 		rel, err := one.Release(s)
@@ -41,19 +41,31 @@ func TestStreamStateHandOver(t *testing.T) {
 	}
 	run := func(handOver bool) []string {
 		a, err := ss.SimulationChain(n, seed, nil)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		b, err := ss.SimulationChain(n, seed, nil)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		chains := []*Chain{a, b}
 		var got []string
 		for i, s := range subs {
 			c, prev := chains[i%2], chains[(i+1)%2]
 			if handOver && i > 0 {
 				st, err := prev.StreamState()
-				require.NoError(t, err)
-				require.NoError(t, c.SetStreamState(st))
-				require.NoError(t, c.Thresholdout().SetState(prev.Thresholdout().State()))
-				require.NoError(t, c.Ladder().Restore(prev.Ladder().Snapshot()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := c.SetStreamState(st); err != nil {
+					t.Fatal(err)
+				}
+				if err := c.Thresholdout().SetState(prev.Thresholdout().State()); err != nil {
+					t.Fatal(err)
+				}
+				if err := c.Ladder().Restore(prev.Ladder().Snapshot()); err != nil {
+					t.Fatal(err)
+				}
 			}
 			rel, err := c.Release(s)
 			if err != nil {
@@ -64,18 +76,36 @@ func TestStreamStateHandOver(t *testing.T) {
 		}
 		return got
 	}
-	assert.Equal(t, want, run(true))
-	assert.NotEqual(t, want, run(false))
+	if got := run(true); !slices.Equal(got, want) {
+		t.Errorf("run(true) = %v, want %v", got, want)
+	}
+	if slices.Equal(want, run(false)) {
+		t.Errorf("both %v", want)
+	}
 
 	// A state that does not fit is refused and changes nothing.
 	c, err := ss.SimulationChain(n, seed, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st, err := c.StreamState()
-	require.NoError(t, err)
-	assert.Error(t, c.SetStreamState(st[:len(st)-1]))
-	assert.Error(t, c.SetStreamState(append(st, 0)))
-	assert.Error(t, c.SetStreamState([]byte{9}))
-	assert.Error(t, c.Thresholdout().SetState(ThresholdoutState{Remaining: 6}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SetStreamState(st[:len(st)-1]) == nil {
+		t.Error("want an error, got nil")
+	}
+	if c.SetStreamState(append(st, 0)) == nil {
+		t.Error("want an error, got nil")
+	}
+	if c.SetStreamState([]byte{9}) == nil {
+		t.Error("want an error, got nil")
+	}
+	if c.Thresholdout().SetState(ThresholdoutState{Remaining: 6}) == nil {
+		t.Error("want an error, got nil")
+	}
 	st2, _ := c.StreamState()
-	assert.Equal(t, st, st2)
+	if !slices.Equal(st2, st) {
+		t.Errorf("st2 = %v, want %v", st2, st)
+	}
 }

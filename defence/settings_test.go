@@ -1,10 +1,8 @@
 package defence
 
 import (
+	"slices"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestSettings(t *testing.T) {
@@ -17,56 +15,104 @@ func TestSettings(t *testing.T) {
 	  "limits": {"per_day": 5, "total": 100, "min_interval": "10m"}
 	}`
 	s, err := ParseSettings([]byte(full))
-	require.NoError(t, err)
-	assert.Equal(t, "split(0.5)+ladder(fixed,η=0.01,per-team)+noise(laplace,0.001,prediction)+round(3)+clip(0.001)+5/day+100-total+every-10m", s.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.String(); got != "split(0.5)+ladder(fixed,η=0.01,per-team)+noise(laplace,0.001,prediction)+round(3)+clip(0.001)+5/day+100-total+every-10m" {
+		t.Errorf("s.String() = %v, want %v", got, "split(0.5)+ladder(fixed,η=0.01,per-team)+noise(laplace,0.001,prediction)+round(3)+clip(0.001)+5/day+100-total+every-10m")
+	}
 	c, err := s.Chain(10, []byte("0123456789abcdef0123456789abcdef"), nil)
-	require.NoError(t, err)
-	require.NotNil(t, c.Split())
-	assert.Len(t, c.Split().Public(), 5)
-	assert.True(t, c.NeedsPred())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Split() == nil {
+		t.Fatal("c.Split() is nil")
+	}
+	if len(c.Split().Public()) != 5 {
+		t.Errorf("len %d, want %d", len(c.Split().Public()), 5)
+	}
+	if !c.NeedsPred() {
+		t.Error("c.NeedsPred() is false")
+	}
 	r, err := c.Release(Submission{Pred: []byte{1}, Losses: make([]float64, 10)})
-	require.NoError(t, err)
-	assert.Equal(t, 3, r.Decimals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Decimals != 3 {
+		t.Errorf("r.Decimals = %v, want %v", r.Decimals, 3)
+	}
 	l, err := s.Limits.Limits()
-	require.NoError(t, err)
-	assert.Equal(t, Limits{PerDay: 5, Total: 100, MinInterval: 600e9}, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Limits{PerDay: 5, Total: 100, MinInterval: 600e9}); l != want {
+		t.Errorf("l = %v, want %v", l, want)
+	}
 
 	// Simulation chains from the same seed release the same scores;
 	// another seed, or a server chain, does not.
 	sim := `{"subset": 6, "noise": {"kind": "gaussian", "scale": 0.01}, "thresholdout": {"t": 0.0, "sigma": 0.01, "budget": 50}, "decimals": 6}`
 	ss, err := ParseSettings([]byte(sim))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	run := func(c *Chain) []string {
 		var out []string
 		for k := range 5 {
 			l := []float64{0, 1, 0.5, 2, 0, 0, 1, 3, 0.25, float64(k)}
 			r, err := c.Release(Submission{Losses: l, Train: []float64{5, 5}})
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			out = append(out, r.Text())
 		}
 		return out
 	}
 	c1, err := ss.SimulationChain(10, [32]byte{1}, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c2, err := ss.SimulationChain(10, [32]byte{1}, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c3, err := ss.SimulationChain(10, [32]byte{2}, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c4, err := ss.Chain(10, nil, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	a := run(c1)
-	assert.Equal(t, a, run(c2), "same seed, same releases")
-	assert.NotEqual(t, a, run(c3), "another seed")
-	assert.NotEqual(t, a, run(c4), "a server chain is not the simulation's")
+	if got := run(c2); !slices.Equal(got, a) {
+		t.Errorf("same seed, same releases: got %v, want %v", got, a)
+	}
+	if slices.Equal(a, run(c3)) {
+		t.Errorf("another seed: both %v", a)
+	}
+	if slices.Equal(a, run(c4)) {
+		t.Errorf("a server chain is not the simulation's: both %v", a)
+	}
 
 	zero, err := ParseSettings([]byte(`{}`))
-	require.NoError(t, err)
-	assert.Equal(t, "none", zero.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := zero.String(); got != "none" {
+		t.Errorf("zero.String() = %v, want %v", got, "none")
+	}
 	c, err = zero.Chain(3, nil, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r, err = c.Release(Submission{Losses: []float64{1, 0, 0}})
-	require.NoError(t, err)
-	assert.Equal(t, "1/3", r.Score.RatString(), "no defence: the exact score")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Score.RatString(); got != "1/3" {
+		t.Errorf("no defence: the exact score: got %v, want %v", got, "1/3")
+	}
 
 	for name, bad := range map[string]string{
 		"unknown field":   `{"decimal": 2}`,
@@ -90,13 +136,17 @@ func TestSettings(t *testing.T) {
 		if err == nil {
 			_, err = s.Chain(10, nil, nil)
 		}
-		assert.Error(t, err, name)
+		if err == nil {
+			t.Errorf("%v: no error", name)
+		}
 	}
 	for name, p := range Presets() {
 		if p.Split != nil {
 			p.Split.Seed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 		}
 		_, err := p.Chain(100, nil, nil)
-		assert.NoError(t, err, name)
+		if err != nil {
+			t.Errorf("%v: %v", name, err)
+		}
 	}
 }

@@ -2,11 +2,11 @@ package passive
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestThresholdAttacks(t *testing.T) {
@@ -21,12 +21,20 @@ func TestThresholdAttacks(t *testing.T) {
 		{ThresholdMedian, []int{0, 1, 0, 1, 0, 1}},
 	} {
 		got, err := Attack{Kind: tt.kind}.Infer(nil, p, nil)
-		require.NoError(t, err)
-		assert.Equal(t, tt.want, got, "%v", tt.kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%v: got %v, want %v", tt.kind, got, tt.want)
+		}
 	}
 	got, err := Attack{Kind: ThresholdMedian}.Infer(nil, []float64{0.2, 0.6, 0.4}, nil)
-	require.NoError(t, err)
-	assert.Equal(t, []int{0, 1, 1}, got, "odd count: median 0.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 1, 1}; !slices.Equal(got, want) {
+		t.Errorf("odd count: median 0.4: got %v, want %v", got, want)
+	}
 }
 
 func TestDeltaMargin(t *testing.T) {
@@ -58,19 +66,33 @@ func TestDeltaMargin(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := dm.Infer(nil, []float64{tt.p}, []int{tt.trained})
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, got[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[0] != tt.want {
+				t.Errorf("got[0] = %v, want %v", got[0], tt.want)
+			}
 			got, err = sym.Infer(nil, []float64{tt.p}, []int{tt.trained})
-			require.NoError(t, err)
-			assert.Equal(t, tt.wantSym, got[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[0] != tt.wantSym {
+				t.Errorf("got[0] = %v, want %v", got[0], tt.wantSym)
+			}
 		})
 	}
 	// β = 0 makes delta-margin label-free: as written it is p₁ > ½.
 	free := Attack{Kind: DeltaMargin, Alpha: 2}
-	assert.False(t, free.ReadsLabels())
+	if free.ReadsLabels() {
+		t.Error("free.ReadsLabels() is true")
+	}
 	got, err := free.Infer(nil, []float64{0.5, 0.51, 0.2}, nil)
-	require.NoError(t, err)
-	assert.Equal(t, []int{0, 1, 0}, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 1, 0}; !slices.Equal(got, want) {
+		t.Errorf("got = %v, want %v", got, want)
+	}
 }
 
 // TestSymmetricIsSymmetric checks the defining property of the symmetric
@@ -91,11 +113,17 @@ func TestSymmetricIsSymmetric(t *testing.T) {
 		q[i], tq[i] = 1-p[i], 1-tr[i]
 	}
 	a, err := sym.Infer(nil, p, tr)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := sym.Infer(nil, q, tq)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range n {
-		require.Equal(t, 1-a[i], b[i], "row %d: p=%v t=%d", i, p[i], tr[i])
+		if want := 1 - a[i]; b[i] != want {
+			t.Fatalf("row %d: p=%v t=%d: got %v, want %v", i, p[i], tr[i], b[i], want)
+		}
 	}
 }
 
@@ -109,14 +137,22 @@ func TestLossInversion(t *testing.T) {
 		tr[i] = rng.IntN(2)
 	}
 	got, err := Attack{Kind: LossInversion}.Infer(nil, p, tr)
-	require.NoError(t, err)
-	assert.Equal(t, tr, got, "the loss against the training label gives the label away")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, tr) {
+		t.Errorf("the loss against the training label gives the label away: got %v, want %v", got, tr)
+	}
 }
 
 func TestRowLossSubnormal(t *testing.T) {
 	// Go's amd64 math.Log gives 709.09 for 2^−1074; ln 2^−1074 = −744.44.
-	assert.Equal(t, 744.4400719213812, rowLoss(0x1p-1074, 1))
-	assert.Equal(t, 720.8730677823431, rowLoss(0x1p-1040, 1))
+	if got := rowLoss(0x1p-1074, 1); got != 744.4400719213812 {
+		t.Errorf("rowLoss(0x1p-1074, 1) = %v, want %v", got, 744.4400719213812)
+	}
+	if got := rowLoss(0x1p-1040, 1); got != 720.8730677823431 {
+		t.Errorf("rowLoss(0x1p-1040, 1) = %v, want %v", got, 720.8730677823431)
+	}
 }
 
 func TestAttackErrors(t *testing.T) {
@@ -140,8 +176,12 @@ func TestAttackErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tt.a.Infer(nil, tt.p, tt.trained)
-			assert.ErrorContains(t, err, tt.want)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
 		})
 	}
-	assert.Equal(t, "AttackKind(99)", AttackKind(99).String())
+	if got := AttackKind(99).String(); got != "AttackKind(99)" {
+		t.Errorf("AttackKind(99).String() = %v, want %v", got, "AttackKind(99)")
+	}
 }

@@ -4,12 +4,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/datasets"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // readLabelsFile returns NAME.labels, the label vector package datasets
@@ -18,7 +17,9 @@ import (
 func readLabelsFile(t *testing.T, name string) []int {
 	t.Helper()
 	y, err := datasets.Labels(name)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return y
 }
 
@@ -27,15 +28,21 @@ func readLabelsFile(t *testing.T, name string) []int {
 func tempCopy(t *testing.T, name string) string {
 	t.Helper()
 	b, err := datasets.ReadFile(name)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(t.TempDir(), name)
-	require.NoError(t, os.WriteFile(path, b, 0o644))
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return path
 }
 
 func TestReadAdultRealFiles(t *testing.T) {
 	d, err := LoadDataset("", "adult")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Counts from SOURCES.md.
 	for _, tt := range []struct {
 		tab       *Table
@@ -45,19 +52,31 @@ func TestReadAdultRealFiles(t *testing.T) {
 		{d.Train, "adult_train", 32561, 7841},
 		{d.Test, "adult_test", 16281, 3846},
 	} {
-		assert.Equal(t, tt.rows, tt.tab.Rows(), tt.labels)
+		if got := tt.tab.Rows(); got != tt.rows {
+			t.Errorf("%v: got %v, want %v", tt.labels, got, tt.rows)
+		}
 		pos := 0
 		for _, y := range tt.tab.Labels {
 			pos += y
 		}
-		assert.Equal(t, tt.pos, pos, tt.labels)
-		assert.Equal(t, readLabelsFile(t, tt.labels), tt.tab.Labels, tt.labels)
-		require.Len(t, tt.tab.Cols, 14)
+		if pos != tt.pos {
+			t.Errorf("%v: got %v, want %v", tt.labels, pos, tt.pos)
+		}
+		if want := readLabelsFile(t, tt.labels); !slices.Equal(tt.tab.Labels, want) {
+			t.Errorf("%v: got %v, want %v", tt.labels, tt.tab.Labels, want)
+		}
+		if len(tt.tab.Cols) != 14 {
+			t.Fatalf("len %d, want %d", len(tt.tab.Cols), 14)
+		}
 		for _, c := range tt.tab.Cols {
 			if c.Kind == Numeric {
-				assert.Len(t, c.Num, tt.rows, c.Name)
+				if len(c.Num) != tt.rows {
+					t.Errorf("%v: len %d, want %d", c.Name, len(c.Num), tt.rows)
+				}
 			} else {
-				assert.Len(t, c.Cat, tt.rows, c.Name)
+				if len(c.Cat) != tt.rows {
+					t.Errorf("%v: len %d, want %d", c.Name, len(c.Cat), tt.rows)
+				}
 			}
 		}
 	}
@@ -68,8 +87,12 @@ func TestReadAdultRealFiles(t *testing.T) {
 			missing++
 		}
 	}
-	assert.Equal(t, 1836, missing)
-	assert.Equal(t, [2]string{"<=50K", ">50K"}, d.Train.Classes)
+	if missing != 1836 {
+		t.Errorf("missing = %v, want %v", missing, 1836)
+	}
+	if want := [2]string{"<=50K", ">50K"}; d.Train.Classes != want {
+		t.Errorf("d.Train.Classes = %v, want %v", d.Train.Classes, want)
+	}
 }
 
 func TestReadCSVRealFiles(t *testing.T) {
@@ -86,38 +109,70 @@ func TestReadCSVRealFiles(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d, err := LoadDataset("", tt.name) // built-in
-			require.NoError(t, err)
-			assert.Equal(t, tt.name, d.Name)
-			assert.Nil(t, d.Test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Name != tt.name {
+				t.Errorf("d.Name = %v, want %v", d.Name, tt.name)
+			}
+			if d.Test != nil {
+				t.Errorf("%v, want nil", d.Test)
+			}
 			f, err := LoadDataset("", tempCopy(t, tt.name+".csv")) // the same bytes as a user's file
-			require.NoError(t, err)
-			assert.Equal(t, tt.name+".csv", f.Name)
-			assert.Equal(t, d.Train.Labels, f.Train.Labels)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := tt.name + ".csv"; f.Name != want {
+				t.Errorf("f.Name = %v, want %v", f.Name, want)
+			}
+			if !slices.Equal(f.Train.Labels, d.Train.Labels) {
+				t.Errorf("f.Train.Labels = %v, want %v", f.Train.Labels, d.Train.Labels)
+			}
 			tab := d.Train
-			assert.Equal(t, readLabelsFile(t, tt.name), tab.Labels)
-			assert.Len(t, tab.Cols, tt.cols)
+			if want := readLabelsFile(t, tt.name); !slices.Equal(tab.Labels, want) {
+				t.Errorf("tab.Labels = %v, want %v", tab.Labels, want)
+			}
+			if len(tab.Cols) != tt.cols {
+				t.Errorf("len %d, want %d", len(tab.Cols), tt.cols)
+			}
 			cat := 0
 			for _, c := range tab.Cols {
 				if c.Kind == Categorical {
 					cat++
 				}
 			}
-			assert.Equal(t, tt.categories, cat)
-			assert.Equal(t, tt.classes, tab.Classes)
+			if cat != tt.categories {
+				t.Errorf("cat = %v, want %v", cat, tt.categories)
+			}
+			if tab.Classes != tt.classes {
+				t.Errorf("tab.Classes = %v, want %v", tab.Classes, tt.classes)
+			}
 		})
 	}
 	d, err := LoadDataset("", "titanic.csv") // a path, and not in the test's directory
-	assert.ErrorContains(t, err, "data file titanic.csv not found (built-in names: adult, wdbc")
-	assert.Nil(t, d)
+	if err == nil || !strings.Contains(err.Error(), "data file titanic.csv not found (built-in names: adult, wdbc") {
+		t.Errorf("error %v, want one containing %q", err, "data file titanic.csv not found (built-in names: adult, wdbc")
+	}
+	if d != nil {
+		t.Errorf("%v, want nil", d)
+	}
 	_, err = LoadDataset("", tempCopy(t, "iris.csv"))
-	assert.ErrorContains(t, err, "3 distinct values (0, 1, 2)")
+	if err == nil || !strings.Contains(err.Error(), "3 distinct values (0, 1, 2)") {
+		t.Errorf("error %v, want one containing %q", err, "3 distinct values (0, 1, 2)")
+	}
 	// dir overrides the embedded files.
 	_, err = LoadDataset(t.TempDir(), "adult")
-	assert.ErrorContains(t, err, "data file adult_train.csv not found in /")
+	if err == nil || !strings.Contains(err.Error(), "data file adult_train.csv not found in /") {
+		t.Errorf("error %v, want one containing %q", err, "data file adult_train.csv not found in /")
+	}
 	dir := filepath.Dir(tempCopy(t, "wdbc.csv"))
 	d, err = LoadDataset(dir, "wdbc")
-	require.NoError(t, err)
-	assert.Equal(t, readLabelsFile(t, "wdbc"), d.Train.Labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := readLabelsFile(t, "wdbc"); !slices.Equal(d.Train.Labels, want) {
+		t.Errorf("d.Train.Labels = %v, want %v", d.Train.Labels, want)
+	}
 }
 
 func TestReadAdultErrors(t *testing.T) {
@@ -133,13 +188,21 @@ func TestReadAdultErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ReadAdult(strings.NewReader(tt.in), "adult.data")
-			assert.ErrorContains(t, err, tt.want)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
 		})
 	}
 	tab, err := ReadAdult(strings.NewReader(good+strings.Replace(strings.Replace(good, "State-gov", "?", 1), "<=50K", ">50K.", 1)+"\n"), "adult.test")
-	require.NoError(t, err)
-	assert.Equal(t, []int{0, 1}, tab.Labels)
-	assert.Equal(t, []string{"State-gov", Missing}, tab.Cols[1].Cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 1}; !slices.Equal(tab.Labels, want) {
+		t.Errorf("tab.Labels = %v, want %v", tab.Labels, want)
+	}
+	if got, want := tab.Cols[1].Cat, []string{"State-gov", Missing}; !slices.Equal(got, want) {
+		t.Errorf("tab.Cols[1].Cat = %v, want %v", got, want)
+	}
 }
 
 func TestReadCSVErrors(t *testing.T) {
@@ -157,7 +220,9 @@ func TestReadCSVErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ReadCSV(strings.NewReader(tt.in), "f.csv")
-			assert.ErrorContains(t, err, tt.want)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
 		})
 	}
 }
@@ -166,30 +231,58 @@ func TestReadCSVHeaderAndKinds(t *testing.T) {
 	// A header, a numeric column with a missing value, a categorical one,
 	// string labels ordered alphabetically.
 	tab, err := ReadCSV(strings.NewReader("size,color,class\n1.5,red,yes\nNA,blue,no\n3,red,yes\n"), "f.csv")
-	require.NoError(t, err)
-	require.Len(t, tab.Cols, 2)
-	assert.Equal(t, "size", tab.Cols[0].Name)
-	assert.Equal(t, Numeric, tab.Cols[0].Kind)
-	assert.True(t, math.IsNaN(tab.Cols[0].Num[1]))
-	assert.Equal(t, Categorical, tab.Cols[1].Kind)
-	assert.Equal(t, []int{1, 0, 1}, tab.Labels)
-	assert.Equal(t, [2]string{"no", "yes"}, tab.Classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Cols) != 2 {
+		t.Fatalf("len %d, want %d", len(tab.Cols), 2)
+	}
+	if got := tab.Cols[0].Name; got != "size" {
+		t.Errorf("tab.Cols[0].Name = %v, want %v", got, "size")
+	}
+	if got := tab.Cols[0].Kind; got != Numeric {
+		t.Errorf("tab.Cols[0].Kind = %v, want %v", got, Numeric)
+	}
+	if !math.IsNaN(tab.Cols[0].Num[1]) {
+		t.Error("math.IsNaN(tab.Cols[0].Num[1]) is false")
+	}
+	if got := tab.Cols[1].Kind; got != Categorical {
+		t.Errorf("tab.Cols[1].Kind = %v, want %v", got, Categorical)
+	}
+	if want := []int{1, 0, 1}; !slices.Equal(tab.Labels, want) {
+		t.Errorf("tab.Labels = %v, want %v", tab.Labels, want)
+	}
+	if want := [2]string{"no", "yes"}; tab.Classes != want {
+		t.Errorf("tab.Classes = %v, want %v", tab.Classes, want)
+	}
 	// Numeric labels order numerically: 10 > 9.
 	tab, err = ReadCSV(strings.NewReader("1,10\n2,9\n"), "f.csv")
-	require.NoError(t, err)
-	assert.Equal(t, []int{1, 0}, tab.Labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{1, 0}; !slices.Equal(tab.Labels, want) {
+		t.Errorf("tab.Labels = %v, want %v", tab.Labels, want)
+	}
 	// A first row whose value recurs in its column is data, not a header.
 	tab, err = ReadCSV(strings.NewReader("a,0\na,1\nb,1\n"), "f.csv")
-	require.NoError(t, err)
-	assert.Equal(t, 3, tab.Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tab.Rows(); got != 3 {
+		t.Errorf("tab.Rows() = %v, want %v", got, 3)
+	}
 }
 
 func TestEncoder(t *testing.T) {
 	tab, err := ReadCSV(strings.NewReader("x,c,y\n1,a,0\n2,b,1\n3,a,0\n?,d,1\n100,z,0\n"), "f.csv")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fit := []int{0, 1, 2, 3}
 	e := NewEncoder(tab, fit)
-	assert.Equal(t, []string{"x", "c=a", "c=b", "c=d"}, e.Features())
+	if got, want := e.Features(), []string{"x", "c=a", "c=b", "c=d"}; !slices.Equal(got, want) {
+		t.Errorf("e.Features() = %v, want %v", got, want)
+	}
 	x := e.Encode(tab, []int{0, 1, 2, 3, 4})
 	// x: mean 2, population sd √(2/3) over the three present values.
 	sd := math.Sqrt(2.0 / 3)
@@ -202,7 +295,9 @@ func TestEncoder(t *testing.T) {
 	}
 	for i, row := range want {
 		for j, v := range row {
-			assert.InDelta(t, v, x.At(i, j), 1e-12, "x[%d][%d]", i, j)
+			if dev := math.Abs(v - x.At(i, j)); !(dev <= 1e-12) {
+				t.Errorf("x[%d][%d]: got %v, want %v within %v", i, j, x.At(i, j), v, 1e-12)
+			}
 		}
 	}
 }

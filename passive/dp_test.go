@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestKeepProb(t *testing.T) {
@@ -21,44 +19,66 @@ func TestKeepProb(t *testing.T) {
 		{800, 1}, // e^800 overflows; 1/(1+e^−800) does not
 	} {
 		got, err := KeepProb(tt.eps)
-		require.NoError(t, err)
-		assert.InDelta(t, tt.want, got, 1e-15, "KeepProb(%v)", tt.eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dev := math.Abs(tt.want - got); !(dev <= 1e-15) {
+			t.Errorf("KeepProb(%v): got %v, want %v within %v", tt.eps, got, tt.want, 1e-15)
+		}
 	}
 	for _, eps := range []float64{-1, math.NaN(), math.Inf(-1)} {
 		_, err := KeepProb(eps)
-		assert.Error(t, err, "KeepProb(%v)", eps)
+		if err == nil {
+			t.Errorf("KeepProb(%v): no error", eps)
+		}
 	}
 }
 
 func TestCanaries(t *testing.T) {
 	rng := testrand.New(t)
 	c, err := Canaries(26048, 0.02, rng)
-	require.NoError(t, err)
-	assert.Len(t, c, 520) // [BLIA, Table 1]
-	assert.True(t, slices.IsSorted(c))
-	assert.Equal(t, len(c), len(slices.Compact(slices.Clone(c))), "distinct")
-	assert.True(t, c[0] >= 0 && c[len(c)-1] < 26048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c) != 520 {
+		t.Errorf("len %d, want %d", len(c), 520)
+	} // [BLIA, Table 1]
+	if !slices.IsSorted(c) {
+		t.Error("slices.IsSorted(c) is false")
+	}
+	if got, want := len(slices.Compact(slices.Clone(c))), len(c); got != want {
+		t.Errorf("distinct: got %v, want %v", got, want)
+	}
+	if !(c[0] >= 0 && c[len(c)-1] < 26048) {
+		t.Error("c[0] >= 0 && c[len(c)-1] < 26048 is false")
+	}
 	// Every row is chosen with probability frac: over many draws the
 	// counts of rows 0..9 are Bin(trials, ½).
 	const trials = 4000
 	var hits [10]int
 	for range trials {
 		c, err := Canaries(10, 0.5, rng)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, i := range c {
 			hits[i]++
 		}
 	}
 	for i, h := range hits {
 		// 5σ of Bin(4000, ½) is 158.
-		assert.InDelta(t, trials/2, h, 158, "row %d chosen %d times", i, h)
+		if dev := h - trials/2; dev < -158 || dev > 158 {
+			t.Errorf("row %d chosen %d times, want %d within 158", i, h, trials/2)
+		}
 	}
 	for _, tt := range []struct {
 		n    int
 		frac float64
 	}{{100, 0}, {100, 1}, {100, math.NaN()}, {10, 0.05}} {
 		_, err := Canaries(tt.n, tt.frac, rng)
-		assert.Error(t, err, "Canaries(%d, %v)", tt.n, tt.frac)
+		if err == nil {
+			t.Errorf("Canaries(%d, %v): no error", tt.n, tt.frac)
+		}
 	}
 }
 
@@ -78,16 +98,22 @@ func TestFlipAndRandomizedResponse(t *testing.T) {
 		ones += y
 	}
 	sigma := math.Sqrt(n * 0.25)
-	assert.InDelta(t, n/2, ones, 5*sigma)
+	if dev := math.Abs(n/2 - float64(ones)); !(dev <= 5*sigma) {
+		t.Errorf("got %v, want %v within %v", ones, n/2, 5*sigma)
+	}
 
 	u := RRUniforms(n, rng)
 	var prev []int
 	for _, eps := range []float64{math.Inf(1), 4, 1, 0.3, 0} {
 		keep, err := KeepProb(eps)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		out, flipped := RandomizedResponse(make([]int, n), labels, keep, u)
 		want := (1 - keep) * n
-		assert.InDelta(t, want, flipped, 5*math.Sqrt(n*keep*(1-keep))+0.5, "ε=%v", eps)
+		if dev := math.Abs(want - float64(flipped)); !(dev <= 5*math.Sqrt(n*keep*(1-keep))+0.5) {
+			t.Errorf("ε=%v: got %v, want %v within %v", eps, flipped, want, 5*math.Sqrt(n*keep*(1-keep))+0.5)
+		}
 		changed := 0
 		for i := range out {
 			if out[i] != labels[i] {
@@ -95,11 +121,22 @@ func TestFlipAndRandomizedResponse(t *testing.T) {
 			}
 			// Coupling: a label flipped at a larger ε stays flipped.
 			if prev != nil && prev[i] != labels[i] {
-				require.NotEqual(t, labels[i], out[i], "ε=%v row %d", eps, i)
+				if labels[i] == out[i] {
+					t.Fatalf("ε=%v row %d: both %v", eps, i, labels[i])
+				}
 			}
 		}
-		assert.Equal(t, flipped, changed)
+		if changed != flipped {
+			t.Errorf("changed = %v, want %v", changed, flipped)
+		}
 		prev = out
 	}
-	assert.Panics(t, func() { RandomizedResponse(make([]int, 2), labels, 1, u) })
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("RandomizedResponse with mismatched lengths did not panic")
+			}
+		}()
+		RandomizedResponse(make([]int, 2), labels, 1, u)
+	}()
 }

@@ -3,29 +3,44 @@ package passive
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestParseEpsilons(t *testing.T) {
 	e, err := ParseEpsilons("inf,4, 2,1,0.8,0.5,0.3")
-	require.NoError(t, err)
-	require.Len(t, e, 7)
-	assert.True(t, math.IsInf(float64(e[0]), 1))
-	assert.Equal(t, Epsilon(0.3), e[6])
-	assert.Equal(t, "inf", e[0].String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e) != 7 {
+		t.Fatalf("len %d, want %d", len(e), 7)
+	}
+	if !math.IsInf(float64(e[0]), 1) {
+		t.Error("math.IsInf(float64(e[0]), 1) is false")
+	}
+	if want := Epsilon(0.3); e[6] != want {
+		t.Errorf("e[6] = %v, want %v", e[6], want)
+	}
+	if got := e[0].String(); got != "inf" {
+		t.Errorf("e[0].String() = %v, want %v", got, "inf")
+	}
 	b, err := json.Marshal(e[:2])
-	require.NoError(t, err)
-	assert.Equal(t, `["inf",4]`, string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(b), `["inf",4]`; got != want {
+		t.Errorf("string(b) = %v, want %v", got, want)
+	}
 	for _, bad := range []string{"", "x", "-1", "1,,2", "nan"} {
 		_, err := ParseEpsilons(bad)
-		assert.Error(t, err, "ParseEpsilons(%q)", bad)
+		if err == nil {
+			t.Errorf("ParseEpsilons(%q): no error", bad)
+		}
 	}
 }
 
@@ -33,13 +48,17 @@ func TestParseEpsilons(t *testing.T) {
 // configuration, not on how many runs train at once.
 func TestExperimentDeterministic(t *testing.T) {
 	d, err := LoadDataset("", "wdbc")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := Config{Model: "mlp", MLP: MLPOptions{Epochs: 5}, Epsilons: []Epsilon{Epsilon(math.Inf(1)), 1}, Seeds: 3, CanaryFrac: 0.05}
 	var reps [2]*Report
 	for i, w := range []int{1, 2} {
 		cfg.Workers = w
 		reps[i], err = RunExperiment(context.Background(), d, cfg)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for e := range reps[i].Epsilons {
 			for r := range reps[i].Epsilons[e].Runs {
 				reps[i].Epsilons[e].Runs[r].Seconds = 0
@@ -47,16 +66,32 @@ func TestExperimentDeterministic(t *testing.T) {
 		}
 		reps[i].Seconds = 0
 	}
-	assert.Equal(t, reps[0], reps[1])
+	if !reflect.DeepEqual(reps[1], reps[0]) {
+		t.Error("the same options gave two reports")
+	}
 	r := reps[0]
-	assert.Equal(t, 455, r.Epsilons[0].Runs[0].TrainRows) // 569 − ⌈0.2·569⌉
-	assert.Equal(t, 22, r.Epsilons[0].Runs[0].Canaries)   // ⌊0.05·455⌋
-	assert.Equal(t, 114, r.Epsilons[0].Runs[0].TestRows)  // held-out rows
-	assert.Equal(t, 0, r.Epsilons[0].Runs[0].RRFlipped)   // ε = ∞
-	assert.Greater(t, r.Epsilons[1].Runs[0].RRFlipped, 0)
-	assert.Greater(t, r.Epsilons[0].TestAcc.Mean, 0.9)
+	if got := r.Epsilons[0].Runs[0].TrainRows; got != 455 {
+		t.Errorf("r.Epsilons[0].Runs[0].TrainRows = %v, want %v", got, 455)
+	} // 569 − ⌈0.2·569⌉
+	if got := r.Epsilons[0].Runs[0].Canaries; got != 22 {
+		t.Errorf("r.Epsilons[0].Runs[0].Canaries = %v, want %v", got, 22)
+	} // ⌊0.05·455⌋
+	if got := r.Epsilons[0].Runs[0].TestRows; got != 114 {
+		t.Errorf("r.Epsilons[0].Runs[0].TestRows = %v, want %v", got, 114)
+	} // held-out rows
+	if got := r.Epsilons[0].Runs[0].RRFlipped; got != 0 {
+		t.Errorf("r.Epsilons[0].Runs[0].RRFlipped = %v, want %v", got, 0)
+	} // ε = ∞
+	if !(r.Epsilons[1].Runs[0].RRFlipped > 0) {
+		t.Errorf("r.Epsilons[1].Runs[0].RRFlipped = %v, want > %v", r.Epsilons[1].Runs[0].RRFlipped, 0)
+	}
+	if !(r.Epsilons[0].TestAcc.Mean > 0.9) {
+		t.Errorf("r.Epsilons[0].TestAcc.Mean = %v, want > %v", r.Epsilons[0].TestAcc.Mean, 0.9)
+	}
 	// The seeds differ.
-	assert.NotEqual(t, r.Epsilons[0].Runs[0].Outcomes, r.Epsilons[0].Runs[1].Outcomes)
+	if reflect.DeepEqual(r.Epsilons[0].Runs[0].Outcomes, r.Epsilons[0].Runs[1].Outcomes) {
+		t.Errorf("two seeds, one outcome: %v", r.Epsilons[0].Runs[0].Outcomes)
+	}
 }
 
 // TestExperimentDetectsMemorization trains a network that overfits WDBC
@@ -64,7 +99,9 @@ func TestExperimentDeterministic(t *testing.T) {
 // detect it without DP.
 func TestExperimentDetectsMemorization(t *testing.T) {
 	d, err := LoadDataset("", "wdbc")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	epochs := 300
 	if testing.Short() {
 		epochs = 60 // enough to memorize 112 canaries (train accuracy > 0.99), a fifth of the time
@@ -73,14 +110,28 @@ func TestExperimentDetectsMemorization(t *testing.T) {
 		Model: "mlp", MLP: MLPOptions{Hidden: []int{64}, Epochs: epochs, Batch: 32, LR: 1e-2},
 		Seeds: 2, TrainFrac: 1, CanaryFrac: 0.1,
 	})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	thr := rep.Epsilons[0].Pooled[0]
-	assert.Equal(t, "threshold", rep.Attacks[0])
-	assert.Equal(t, 56*2, thr.N) // ⌊0.1·569⌋ canaries per seed
-	assert.True(t, thr.Detected, "threshold: %d/%d, p=%g", thr.Successes, thr.N, thr.PCond)
-	assert.Greater(t, thr.Rate, 0.9)
-	assert.Greater(t, rep.Epsilons[0].TrainAcc.Mean, 0.99)
-	assert.Equal(t, 0, rep.Epsilons[0].Runs[0].TestRows, "no held-out rows with TrainFrac 1")
+	if rep.Attacks[0] != "threshold" {
+		t.Errorf("rep.Attacks[0] = %v, want %v", rep.Attacks[0], "threshold")
+	}
+	if want := 56 * 2; thr.N != want {
+		t.Errorf("thr.N = %v, want %v", thr.N, want)
+	} // ⌊0.1·569⌋ canaries per seed
+	if !thr.Detected {
+		t.Errorf("threshold: %d/%d, p=%g", thr.Successes, thr.N, thr.PCond)
+	}
+	if !(thr.Rate > 0.9) {
+		t.Errorf("thr.Rate = %v, want > %v", thr.Rate, 0.9)
+	}
+	if !(rep.Epsilons[0].TrainAcc.Mean > 0.99) {
+		t.Errorf("rep.Epsilons[0].TrainAcc.Mean = %v, want > %v", rep.Epsilons[0].TrainAcc.Mean, 0.99)
+	}
+	if got := rep.Epsilons[0].Runs[0].TestRows; got != 0 {
+		t.Errorf("no held-out rows with TrainFrac 1: got %v, want %v", got, 0)
+	}
 }
 
 // TestExperimentCensusLogReg runs the paper's CENSUS setting with a model
@@ -93,25 +144,47 @@ func TestExperimentCensusLogReg(t *testing.T) {
 		t.Skip("trains on 26,048 rows")
 	}
 	d, err := LoadDataset("", "adult")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rep, err := RunExperiment(context.Background(), d, Config{Model: "logreg", Seeds: 3, FirstSeed: 1})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	e := rep.Epsilons[0]
 	run := e.Runs[0]
-	assert.Equal(t, 26048, run.TrainRows) // [BLIA, Table 1]
-	assert.Equal(t, 520, run.Canaries)
-	assert.Equal(t, 16281, run.TestRows)
-	assert.InDelta(t, 0.85, e.TestAcc.Mean, 0.01)
+	if run.TrainRows != 26048 {
+		t.Errorf("run.TrainRows = %v, want %v", run.TrainRows, 26048)
+	} // [BLIA, Table 1]
+	if run.Canaries != 520 {
+		t.Errorf("run.Canaries = %v, want %v", run.Canaries, 520)
+	}
+	if run.TestRows != 16281 {
+		t.Errorf("run.TestRows = %v, want %v", run.TestRows, 16281)
+	}
+	if dev := math.Abs(0.85 - e.TestAcc.Mean); !(dev <= 0.01) {
+		t.Errorf("got %v, want %v within %v", e.TestAcc.Mean, 0.85, 0.01)
+	}
 	for a, name := range rep.Attacks {
 		if !rep.ReadLabels[a] {
-			assert.False(t, e.Pooled[a].Detected, "%s: p=%g", name, e.Pooled[a].PCond)
+			if e.Pooled[a].Detected {
+				t.Errorf("%s: p=%g", name, e.Pooled[a].PCond)
+			}
 		}
-		assert.False(t, e.PooledDecoys[a].Detected, "%s on decoys: p=%g", name, e.PooledDecoys[a].PCond)
+		if e.PooledDecoys[a].Detected {
+			t.Errorf("%s on decoys: p=%g", name, e.PooledDecoys[a].PCond)
+		}
 	}
-	require.True(t, strings.HasPrefix(rep.Attacks[1], "delta-margin("))
+	if !strings.HasPrefix(rep.Attacks[1], "delta-margin(") {
+		t.Fatal("strings.HasPrefix(rep.Attacks[1], \"delta-margin(\") is false")
+	}
 	dm := e.PooledDecoys[1]
-	assert.Less(t, dm.PHalf, Alpha, "delta-margin beats ½ on labels the model never saw")
-	assert.Greater(t, dm.NullRate, 0.52)
+	if !(dm.PHalf < Alpha) {
+		t.Errorf("delta-margin beats ½ on labels the model never saw: %v >= %v", dm.PHalf, Alpha)
+	}
+	if !(dm.NullRate > 0.52) {
+		t.Errorf("dm.NullRate = %v, want > %v", dm.NullRate, 0.52)
+	}
 }
 
 func TestExperimentErrors(t *testing.T) {
@@ -131,13 +204,17 @@ func TestExperimentErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := RunExperiment(context.Background(), d, tt.cfg)
-			assert.ErrorContains(t, err, tt.want)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
 		})
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := RunExperiment(ctx, d, Config{Model: "logreg", CanaryFrac: 0.5})
-	assert.ErrorIs(t, err, context.Canceled)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want %v", err, context.Canceled)
+	}
 }
 
 // TestExperimentDiverged checks that a step size that makes the weights
@@ -158,8 +235,16 @@ func TestExperimentDiverged(t *testing.T) {
 	_, err := RunExperiment(context.Background(), ds, Config{Model: "mlp", MLP: MLPOptions{Hidden: []int{4}, Epochs: 2, LR: 1e308},
 		Epsilons: []Epsilon{Epsilon(math.Inf(1))}, Seeds: 1, CanaryFrac: 0.1, Workers: 1})
 	var de *DivergedError
-	require.ErrorAs(t, err, &de)
-	assert.Equal(t, "mlp", de.Model)
-	assert.Contains(t, err.Error(), "training diverged")
-	assert.NotContains(t, err.Error(), "outside [0, 1]")
+	if !errors.As(err, &de) {
+		t.Fatalf("error %v, want a %T", err, de)
+	}
+	if de.Model != "mlp" {
+		t.Errorf("de.Model = %v, want %v", de.Model, "mlp")
+	}
+	if !strings.Contains(err.Error(), "training diverged") {
+		t.Errorf("%q lacks %q", err.Error(), "training diverged")
+	}
+	if strings.Contains(err.Error(), "outside [0, 1]") {
+		t.Errorf("%q contains %q", err.Error(), "outside [0, 1]")
+	}
 }

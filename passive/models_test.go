@@ -2,13 +2,14 @@ package passive
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -36,13 +37,19 @@ func TestLogRegOptimality(t *testing.T) {
 	x, y := synthetic(rng, 20000, w, -0.5)
 	opt := LogRegOptions{Lambda: 1e-3}
 	m, err := TrainLogReg(context.Background(), x, y, opt)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// The generating weights are recovered to within sampling error
 	// (standard errors here are about 0.02–0.03).
 	for j := range w {
-		assert.InDelta(t, w[j], m.W[j], 0.15, "w[%d]", j)
+		if dev := math.Abs(w[j] - m.W[j]); !(dev <= 0.15) {
+			t.Errorf("w[%d]: got %v, want %v within %v", j, m.W[j], w[j], 0.15)
+		}
 	}
-	assert.InDelta(t, -0.5, m.B, 0.15)
+	if dev := math.Abs((-0.5) - m.B); !(dev <= 0.15) {
+		t.Errorf("got %v, want %v within %v", m.B, -0.5, 0.15)
+	}
 	// Optimality, checked independently of the Newton code: the objective
 	// grows in every coordinate direction (central differences ≈ 0).
 	obj := func(th []float64) float64 {
@@ -66,34 +73,52 @@ func TestLogRegOptimality(t *testing.T) {
 	for j := range th {
 		for _, h := range []float64{-1e-3, 1e-3} {
 			th[j] += h
-			assert.GreaterOrEqual(t, obj(th), f0, "θ[%d] %+g", j, h)
+			if !(obj(th) >= f0) {
+				t.Errorf("θ[%d] %+g", j, h)
+			}
 			th[j] -= h
 		}
 	}
 	// Prob1 agrees with the fitted logits.
 	p := m.Prob1(nil, x)
-	assert.InDelta(t, sigmoid(m.B+m.W[0]*x.At(0, 0)+m.W[1]*x.At(0, 1)+m.W[2]*x.At(0, 2)+m.W[3]*x.At(0, 3)), p[0], 1e-15)
+	if dev := math.Abs(sigmoid(m.B+m.W[0]*x.At(0, 0)+m.W[1]*x.At(0, 1)+m.W[2]*x.At(0, 2)+m.W[3]*x.At(0, 3)) - p[0]); !(dev <= 1e-15) {
+		t.Errorf("got %v, want %v within %v", p[0], sigmoid(m.B+m.W[0]*x.At(0, 0)+m.W[1]*x.At(0, 1)+m.W[2]*x.At(0, 2)+m.W[3]*x.At(0, 3)), 1e-15)
+	}
 }
 
 func TestLogRegSeparableAndErrors(t *testing.T) {
 	// Perfectly separable data: the penalty keeps the optimum finite.
 	x := mat.NewDense(4, 1, []float64{-2, -1, 1, 2})
 	m, err := TrainLogReg(context.Background(), x, []int{0, 0, 1, 1}, LogRegOptions{})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := m.Prob1(nil, x)
-	assert.Less(t, p[1], 0.5)
-	assert.Greater(t, p[2], 0.5)
+	if !(p[1] < 0.5) {
+		t.Errorf("p[1] = %v, want < %v", p[1], 0.5)
+	}
+	if !(p[2] > 0.5) {
+		t.Errorf("p[2] = %v, want > %v", p[2], 0.5)
+	}
 
 	_, err = TrainLogReg(context.Background(), x, []int{0, 1}, LogRegOptions{})
-	assert.ErrorContains(t, err, "4 rows but 2 labels")
+	if err == nil || !strings.Contains(err.Error(), "4 rows but 2 labels") {
+		t.Errorf("error %v, want one containing %q", err, "4 rows but 2 labels")
+	}
 	_, err = TrainLogReg(context.Background(), x, []int{0, 1, 2, 0}, LogRegOptions{})
-	assert.ErrorContains(t, err, "not 0 or 1")
+	if err == nil || !strings.Contains(err.Error(), "not 0 or 1") {
+		t.Errorf("error %v, want one containing %q", err, "not 0 or 1")
+	}
 	_, err = TrainLogReg(context.Background(), x, []int{0, 0, 1, 1}, LogRegOptions{Lambda: -1})
-	assert.ErrorContains(t, err, "λ")
+	if err == nil || !strings.Contains(err.Error(), "λ") {
+		t.Errorf("error %v, want one containing %q", err, "λ")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = TrainLogReg(ctx, x, []int{0, 0, 1, 1}, LogRegOptions{})
-	assert.ErrorIs(t, err, context.Canceled)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want %v", err, context.Canceled)
+	}
 }
 
 // TestMLPGradient checks backpropagation against central finite
@@ -145,7 +170,9 @@ func TestMLPGradient(t *testing.T) {
 			p[i] = old - h
 			fm := loss()
 			p[i] = old
-			assert.InDelta(t, (fp-fm)/(2*h), g[i], 1e-6, "%s[%d]", what, i)
+			if dev := math.Abs(((fp - fm) / (2 * h)) - g[i]); !(dev <= 1e-6) {
+				t.Errorf("%s[%d]: got %v, want %v within %v", what, i, g[i], (fp-fm)/(2*h), 1e-6)
+			}
 		}
 	}
 	for l, ly := range m.layers {
@@ -169,17 +196,29 @@ func TestMLPFitsRandomLabels(t *testing.T) {
 	}
 	opt := MLPOptions{Hidden: []int{64}, Epochs: 300, Batch: 32, LR: 1e-2, Seed: 7}
 	m, err := TrainMLP(context.Background(), x, y, opt)
-	require.NoError(t, err)
-	assert.GreaterOrEqual(t, accuracy(m.Prob1(nil, x), y), 0.97)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(accuracy(m.Prob1(nil, x), y) >= 0.97) {
+		t.Errorf("accuracy(m.Prob1(nil, x), y) = %v, want >= %v", accuracy(m.Prob1(nil, x), y), 0.97)
+	}
 
 	// Deterministic under the seed; another seed gives another model.
 	m2, err := TrainMLP(context.Background(), x, y, opt)
-	require.NoError(t, err)
-	assert.Equal(t, m.Prob1(nil, x), m2.Prob1(nil, x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := m2.Prob1(nil, x), m.Prob1(nil, x); !slices.Equal(got, want) {
+		t.Errorf("m2.Prob1(nil, x) = %v, want %v", got, want)
+	}
 	opt.Seed, opt.Epochs = 8, 3
 	m3, err := TrainMLP(context.Background(), x, y, opt)
-	require.NoError(t, err)
-	assert.NotEqual(t, m.Prob1(nil, x), m3.Prob1(nil, x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(m.Prob1(nil, x), m3.Prob1(nil, x)) {
+		t.Error("another seed gives the same probabilities")
+	}
 }
 
 func TestMLPErrors(t *testing.T) {
@@ -199,11 +238,15 @@ func TestMLPErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := TrainMLP(context.Background(), x, tt.y, tt.opt)
-			assert.ErrorContains(t, err, tt.want)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
 		})
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := TrainMLP(ctx, x, []int{0, 1}, MLPOptions{})
-	assert.ErrorIs(t, err, context.Canceled)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want %v", err, context.Canceled)
+	}
 }

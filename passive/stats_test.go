@@ -3,11 +3,10 @@ package passive
 import (
 	"math"
 	"math/bits"
+	"reflect"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mathext"
 )
 
@@ -22,18 +21,24 @@ func TestBinomialHalfUpper(t *testing.T) {
 				}
 			}
 			want /= float64(int(1) << n)
-			assert.InDelta(t, want, BinomialHalfUpper(k, n), 1e-15, "n=%d k=%d", n, k)
+			if dev := math.Abs(want - BinomialHalfUpper(k, n)); !(dev <= 1e-15) {
+				t.Errorf("n=%d k=%d: got %v, want %v within %v", n, k, BinomialHalfUpper(k, n), want, 1e-15)
+			}
 		}
 	}
 	// Large n against the regularized incomplete beta function:
 	// P(X ≥ k) = I_{1/2}(k, n−k+1) (an independent formula and code).
 	for _, tt := range []struct{ k, n int }{{260, 520}, {270, 520}, {300, 520}, {1400, 2600}, {1500, 2600}} {
 		want := mathext.RegIncBeta(float64(tt.k), float64(tt.n-tt.k+1), 0.5)
-		assert.InEpsilon(t, want, BinomialHalfUpper(tt.k, tt.n), 1e-9, "k=%d n=%d", tt.k, tt.n)
+		if got := BinomialHalfUpper(tt.k, tt.n); !(math.Abs(got-want)/math.Abs(want) <= 1e-9) {
+			t.Errorf("k=%d n=%d: got %v, want %v", tt.k, tt.n, got, want)
+		}
 	}
 	// Far in the tail the exact sum stays accurate where float sums fail:
 	// P(X ≥ 1000 | 1000) = 2^−1000.
-	assert.Equal(t, math.Ldexp(1, -1000), BinomialHalfUpper(1000, 1000))
+	if got, want := BinomialHalfUpper(1000, 1000), math.Ldexp(1, -1000); got != want {
+		t.Errorf("BinomialHalfUpper(1000, 1000) = %v, want %v", got, want)
+	}
 }
 
 func popcount(x int) int { return bits.OnesCount(uint(x)) }
@@ -62,7 +67,9 @@ func TestPoissonBinomialUpper(t *testing.T) {
 				}
 				want += pr
 			}
-			assert.InDelta(t, want, PoissonBinomialUpper(q, k), 1e-12, "n=%d k=%d", n, k)
+			if dev := math.Abs(want - PoissonBinomialUpper(q, k)); !(dev <= 1e-12) {
+				t.Errorf("n=%d k=%d: got %v, want %v within %v", n, k, PoissonBinomialUpper(q, k), want, 1e-12)
+			}
 		}
 	}
 	half := make([]float64, 520)
@@ -70,7 +77,9 @@ func TestPoissonBinomialUpper(t *testing.T) {
 		half[i] = 0.5
 	}
 	for _, k := range []int{0, 200, 260, 280, 320} {
-		assert.InEpsilon(t, BinomialHalfUpper(k, 520), PoissonBinomialUpper(half, k), 1e-10, "k=%d", k)
+		if got, want := PoissonBinomialUpper(half, k), BinomialHalfUpper(k, 520); !(math.Abs(got-want)/math.Abs(want) <= 1e-10) {
+			t.Errorf("k=%d: got %v, want %v", k, got, want)
+		}
 	}
 }
 
@@ -78,16 +87,30 @@ func TestConfidenceIntervals(t *testing.T) {
 	// Closed forms at the edges: k = 0 gives [0, 1 − (α/2)^{1/n}], k = n
 	// gives [(α/2)^{1/n}, 1].
 	ci := ClopperPearson(0, 10, 0.95)
-	assert.Equal(t, 0.0, ci[0])
-	assert.InDelta(t, 1-math.Pow(0.025, 0.1), ci[1], 1e-12)
+	if ci[0] != 0.0 {
+		t.Errorf("ci[0] = %v, want %v", ci[0], 0.0)
+	}
+	if dev := math.Abs((1 - math.Pow(0.025, 0.1)) - ci[1]); !(dev <= 1e-12) {
+		t.Errorf("got %v, want %v within %v", ci[1], 1-math.Pow(0.025, 0.1), 1e-12)
+	}
 	ci = ClopperPearson(10, 10, 0.95)
-	assert.InDelta(t, math.Pow(0.025, 0.1), ci[0], 1e-12)
-	assert.Equal(t, 1.0, ci[1])
+	if dev := math.Abs(math.Pow(0.025, 0.1) - ci[0]); !(dev <= 1e-12) {
+		t.Errorf("got %v, want %v within %v", ci[0], math.Pow(0.025, 0.1), 1e-12)
+	}
+	if ci[1] != 1.0 {
+		t.Errorf("ci[1] = %v, want %v", ci[1], 1.0)
+	}
 	// Wilson, k = 5 of 10: 0.5 ± 1.95996/1.38415·√(0.025 + 0.0096036).
 	w := Wilson(5, 10, 0.95)
-	assert.InDelta(t, 0.236593, w[0], 1e-6)
-	assert.InDelta(t, 0.763407, w[1], 1e-6)
-	assert.Equal(t, [2]float64{0, 1}, ClopperPearson(0, 0, 0.95))
+	if dev := math.Abs(0.236593 - w[0]); !(dev <= 1e-6) {
+		t.Errorf("got %v, want %v within %v", w[0], 0.236593, 1e-6)
+	}
+	if dev := math.Abs(0.763407 - w[1]); !(dev <= 1e-6) {
+		t.Errorf("got %v, want %v within %v", w[1], 0.763407, 1e-6)
+	}
+	if got, want := ClopperPearson(0, 0, 0.95), [2]float64{0, 1}; got != want {
+		t.Errorf("ClopperPearson(0, 0, 0.95) = %v, want %v", got, want)
+	}
 
 	// Clopper–Pearson is exact: its coverage is ≥ 95% at every p. Compute
 	// the coverage exactly by summing the binomial pmf over the k whose
@@ -96,8 +119,12 @@ func TestConfidenceIntervals(t *testing.T) {
 	ints := make([][2]float64, n+1)
 	for k := range ints {
 		ints[k] = ClopperPearson(k, n, 0.95)
-		assert.LessOrEqual(t, ints[k][0], float64(k)/n)
-		assert.GreaterOrEqual(t, ints[k][1], float64(k)/n)
+		if !(ints[k][0] <= float64(k)/n) {
+			t.Errorf("ints[k][0] = %v, want <= %v", ints[k][0], float64(k)/n)
+		}
+		if !(ints[k][1] >= float64(k)/n) {
+			t.Errorf("ints[k][1] = %v, want >= %v", ints[k][1], float64(k)/n)
+		}
 	}
 	for _, p := range []float64{0.01, 0.1, 0.3, 0.5, 0.517, 0.8, 0.95} {
 		var cover float64
@@ -106,7 +133,9 @@ func TestConfidenceIntervals(t *testing.T) {
 				cover += math.Exp(lchoose(n, k) + float64(k)*math.Log(p) + float64(n-k)*math.Log1p(-p))
 			}
 		}
-		assert.GreaterOrEqual(t, cover, 0.95-1e-12, "coverage at p=%v", p)
+		if !(cover >= 0.95-1e-12) {
+			t.Errorf("coverage at p=%v", p)
+		}
 	}
 }
 
@@ -146,21 +175,31 @@ func TestEvaluateNullCalibration(t *testing.T) {
 			}
 			for a, at := range attacks {
 				o, err := Evaluate(at, p, y, tr, keep)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				cond[a] += b2i(o.PCond < Alpha)
 				half[a] += b2i(o.PHalf < Alpha)
 			}
 		}
 		for a, at := range attacks {
 			// α·trials = 4; the binomial 99.9% point is 11.
-			assert.LessOrEqual(t, cond[a], 11, "keep=%v %v: PCond rejects %d/%d null models", keep, at, cond[a], trials)
+			if !(cond[a] <= 11) {
+				t.Errorf("keep=%v %v: PCond rejects %d/%d null models", keep, at, cond[a], trials)
+			}
 			if !at.ReadsLabels() {
-				assert.Equal(t, half[a], cond[a], "label-free attacks: the two tests coincide")
+				if cond[a] != half[a] {
+					t.Errorf("label-free attacks: the two tests coincide: got %v, want %v", cond[a], half[a])
+				}
 			}
 		}
 		if keep == 1 {
-			assert.Greater(t, half[2], trials/4, "PHalf wrongly detects memorization for delta-margin on null models")
-			assert.Equal(t, trials, half[4], "loss inversion always 'succeeds'")
+			if !(half[2] > trials/4) {
+				t.Errorf("PHalf wrongly detects memorization for delta-margin on null models: %v <= %v", half[2], trials/4)
+			}
+			if half[4] != trials {
+				t.Errorf("loss inversion always 'succeeds': got %v, want %v", half[4], trials)
+			}
 		}
 	}
 }
@@ -179,23 +218,45 @@ func TestEvaluateDetectsMemorization(t *testing.T) {
 		}
 	}
 	o, err := Evaluate(Attack{Kind: ThresholdFixed}, p, y, y, 1)
-	require.NoError(t, err)
-	assert.True(t, o.Detected)
-	assert.Greater(t, o.Rate, 0.7)
-	assert.Less(t, o.PCond, 1e-10)
-	assert.True(t, o.CI[0] < o.Rate && o.Rate < o.CI[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Detected {
+		t.Error("o.Detected is false")
+	}
+	if !(o.Rate > 0.7) {
+		t.Errorf("o.Rate = %v, want > %v", o.Rate, 0.7)
+	}
+	if !(o.PCond < 1e-10) {
+		t.Errorf("o.PCond = %v, want < %v", o.PCond, 1e-10)
+	}
+	if !(o.CI[0] < o.Rate && o.Rate < o.CI[1]) {
+		t.Error("o.CI[0] < o.Rate && o.Rate < o.CI[1] is false")
+	}
 
 	// Pooling two halves gives the counts of the whole and the tail of
 	// the concatenated null.
 	a, err := Evaluate(Attack{Kind: ThresholdFixed}, p[:200], y[:200], y[:200], 1)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := Evaluate(Attack{Kind: ThresholdFixed}, p[200:], y[200:], y[200:], 1)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pooled := Pool(a, b)
-	assert.Equal(t, o.Successes, pooled.Successes)
-	assert.Equal(t, o.N, pooled.N)
-	assert.InEpsilon(t, o.PCond, pooled.PCond, 1e-9)
-	assert.Equal(t, Outcome{}, Pool())
+	if pooled.Successes != o.Successes {
+		t.Errorf("pooled.Successes = %v, want %v", pooled.Successes, o.Successes)
+	}
+	if pooled.N != o.N {
+		t.Errorf("pooled.N = %v, want %v", pooled.N, o.N)
+	}
+	if !(math.Abs(pooled.PCond-o.PCond)/math.Abs(o.PCond) <= 1e-9) {
+		t.Errorf("pooled.PCond = %v, want %v", pooled.PCond, o.PCond)
+	}
+	if got, want := Pool(), (Outcome{}); !reflect.DeepEqual(got, want) {
+		t.Errorf("Pool() = %v, want %v", got, want)
+	}
 
 	for _, tt := range []struct {
 		name string
@@ -205,6 +266,8 @@ func TestEvaluateDetectsMemorization(t *testing.T) {
 		{"keep", func() error { _, err := Evaluate(Attack{}, p, y, y, 0.3); return err }},
 		{"label", func() error { _, err := Evaluate(Attack{}, []float64{0.5}, []int{3}, []int{0}, 1); return err }},
 	} {
-		assert.Error(t, tt.run(), tt.name)
+		if tt.run() == nil {
+			t.Errorf("%v: no error", tt.name)
+		}
 	}
 }
