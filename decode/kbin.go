@@ -105,9 +105,8 @@ func (s kbin) setup(a *multi) Strategy {
 	// and a labeling's pattern along the index (i mod K) is not the
 	// order's.
 	r := rand.New(rand.NewPCG(0x6b62, 0x696e))
-	for lo := 0; lo < len(a.order); lo += p.window {
-		hi := min(lo+p.window, len(a.order))
-		r.Shuffle(hi-lo, func(x, y int) { a.order[lo+x], a.order[lo+y] = a.order[lo+y], a.order[lo+x] })
+	for w := range slices.Chunk(a.order, p.window) {
+		r.Shuffle(len(w), func(x, y int) { w[x], w[y] = w[y], w[x] })
 	}
 	return s
 }
@@ -115,11 +114,7 @@ func (s kbin) setup(a *multi) Strategy {
 func (s kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
 func (s kbin) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	p := tuned(s.p, defaultKBin)
-	st := newKlState(a, p.klist, true)
-	st.kb = p
-	st.lb.passes, st.lb.opts = p.passes, p.opts
-	return st.run(ctx, srv)
+	return newKlState(a, tuned(s.p, defaultKBin), true).run(ctx, srv)
 }
 
 // kbinParams tunes KBin: choices for the CPU target (< 2 s at N = 25,000),
@@ -197,10 +192,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	if err != nil {
 		return nil, err
 	}
-	lcap := len(pool)
-	if a.opt.MaxBlock > 0 {
-		lcap = min(lcap, a.opt.MaxBlock)
-	}
+	lcap := a.opt.blockCap(len(pool))
 	tgt := st.kb.target
 	expect := digitExpect(sl, vf, L, delta, gd)
 	// The last free points (the pool holds them all): if every one fits
@@ -361,13 +353,7 @@ func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
 	}
 	var surv []klSurv
 	lb.readTopDigits(score, r0, vb, q.k, newDigitTail(inc[nTop:], q.rad, q.gd), budget, true,
-		func(j int, b uint64) {
-			c := q.c0[j]
-			if b == 1 {
-				c = q.c1[j]
-			}
-			a.lo.Set(q.idx[j], q.rows[j].lo[c])
-		},
+		func(j int, b uint64) { a.lo.Set(q.idx[j], q.rows[j].lo[q.c[b][j]]) },
 		func(j int, v uint64) { a.lo.Set(q.idx[nTop+j], q.rows[nTop+j].lo[bits.TrailingZeros64(q.dv[j][v])]) },
 		func(l int, m uint32, n uint64) { surv = append(surv, klSurv{l: l, m: m, n: n}) })
 	if len(surv) == 0 {

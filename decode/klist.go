@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -263,13 +264,13 @@ type klKey struct {
 
 // klQuery is one query's design.
 type klQuery struct {
-	idx    []int // carried, fresh, tail points
-	rows   []rowInfo
-	nd, k  int        // carried and fresh points
-	s0     []uint64   // top position j: the labels of bit 0 (the rest of its set: bit 1)
-	c0, c1 []int      // top position j: a label of bit 0 and of bit 1
-	tail   *blockPlan // nil: no tail
-	tIdx   []int      // the tail's points
+	idx   []int // carried, fresh, tail points
+	rows  []rowInfo
+	nd, k int        // carried and fresh points
+	s0    []uint64   // top position j: the labels of bit 0 (the rest of its set: bit 1)
+	c     [2][]int   // c[b][j]: top position j's label of bit b
+	tail  *blockPlan // nil: no tail
+	tIdx  []int      // the tail's points
 	// dv[j][v] is the labels of value v of position nd+k+j after the
 	// top (a label of them its least): a tail digit's (KList; its groups,
 	// or a label each) or one of len(rad) digits of unit gd (KBin,
@@ -298,13 +299,14 @@ func noDryRun(s Strategy) error {
 }
 
 func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return newKlState(a, tuned(s.p, defaultKList), false).run(ctx, srv)
+	return newKlState(a, kbinParams{klist: tuned(s.p, defaultKList), passes: klPasses, opts: klOpts}, false).run(ctx, srv)
 }
 
-// newKlState starts a KList attack (bin: KBin's binary tail) tuned by kl.
-func newKlState(a *multi, kl klistParams, bin bool) *klState {
-	st := &klState{a: a, lb: newLbState(a), kl: kl, vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1, bin: bin, left: -1}
-	st.lb.passes, st.lb.opts = klPasses, klOpts
+// newKlState starts a KList attack (bin: KBin's binary tail) tuned by kb
+// (KList's: its list top's, kb.klist, and its descent's).
+func newKlState(a *multi, kb kbinParams, bin bool) *klState {
+	st := &klState{a: a, lb: newLbState(a), kl: kb.klist, kb: kb, vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1, bin: bin, left: -1}
+	st.lb.passes, st.lb.opts = kb.passes, kb.opts
 	return st
 }
 
@@ -360,20 +362,11 @@ func (st *klState) decode(score *big.Rat, _ []int, _ []rowInfo) (int, error) {
 }
 
 // pool returns up to n free points (unknown, not followers, not carried)
-// in the block order.
+// in the block order: the engine's next free points, the carried ones
+// left out.
 func (st *klState) pool(n int) []int {
-	a := st.a
-	var out []int
-	for p := a.pos; p < a.n && len(out) < n; p++ {
-		p = a.findPos(p)
-		if p >= a.n {
-			break
-		}
-		if i := a.order[p]; a.labels[i] < 0 && a.leader[i] < 0 && !st.lb.inD[i] {
-			out = append(out, i)
-		}
-	}
-	return out
+	out := slices.DeleteFunc(st.a.nextIdx(n+len(st.lb.cD)), func(i int) bool { return st.lb.inD[i] })
+	return out[:min(n, len(out))]
 }
 
 // bisect returns the largest x in [lo, hi] that ok accepts, found in n

@@ -31,17 +31,10 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	budget := a.budgetFor(q.idx, q.rows, false)
 	t := a.residual(score, &blockPlan{rows: q.rows})
 	t0, inc := q.offsets()
-	v := make([][]*big.Float, nTop) // the window's increments: bit 0's and bit 1's
-	for j := range v {
-		v[j] = []*big.Float{new(big.Float), inc[j][0]}
-	}
 	// The residual the tail must explain: t − T0 − top bits' sum, within
 	// [base − b, base + span + b].
 	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
-	base, span := new(big.Float), new(big.Float)
-	if q.tail != nil {
-		base, span = st.tailRange(q.tail, q.tIdx)
-	}
+	base, span := st.tailRange(q.tail, q.tIdx) // 0, 0 without a tail
 	half := new(big.Float).SetPrec(sumPrec).Quo(span, big.NewFloat(2))
 	center := new(big.Float).SetPrec(sumPrec).Sub(r0, base)
 	center.Sub(center, half)
@@ -62,13 +55,6 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	// every term (rounded additions), so every labeling of the positions
 	// from s on reports between the reports with each of them at its
 	// least and at its largest computed term.
-	above := func(hi bool) bool {
-		if r, ok, err := a.emu.ReportFloat(a.lo); ok {
-			return err == nil && (hi && r < fLo || !hi && r > fHi)
-		}
-		r, err := a.emu.Report(a.lo)
-		return err == nil && (hi && r.Cmp(sLo) < 0 || !hi && r.Cmp(sHi) > 0)
-	}
 	bracket := func(s int) bool {
 		for _, hi := range []bool{false, true} {
 			for x := s; x < len(tl.ord); x++ {
@@ -79,7 +65,13 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 					a.lo.Set(q.idx[j], q.rows[j].lo[tl.cMin[x]])
 				}
 			}
-			if above(hi) {
+			// The report at the least terms above the score, or at the
+			// largest below it, rules the subtree out.
+			if r, ok, err := a.emu.ReportFloat(a.lo); ok {
+				if err == nil && (hi && r < fLo || !hi && r > fHi) {
+					return false
+				}
+			} else if r, err := a.emu.Report(a.lo); err == nil && (hi && r.Cmp(sLo) < 0 || !hi && r.Cmp(sHi) > 0) {
 				return false
 			}
 		}
@@ -100,10 +92,12 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	// the fresh bits' per candidate, with err bounding its distance from
 	// the exact residual (far below the margin the windows keep).
 	dh, dl := make([]float64, nTop), make([]float64, nTop)
+	v := make([][]*big.Float, nTop) // the window's increments: bit 0's and bit 1's
 	mag := 0.0
 	r0h, r0l := ddSplit(r0)
 	for j := range nTop {
-		dh[j], dl[j] = ddSplit(v[j][1])
+		v[j] = []*big.Float{new(big.Float), inc[j][0]}
+		dh[j], dl[j] = ddSplit(inc[j][0])
 		mag += math.Abs(dh[j])
 	}
 	mag += math.Abs(r0h)
@@ -111,26 +105,24 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	// topCur[j] is the label top position j's terms are set to (−1:
 	// none yet): a candidate sets only the positions it changes.
 	topCur := slices.Repeat([]int{-1}, nTop)
-	carried := make([]ddSum, len(lb.cand))
-	carriedOK := make([]bool, len(lb.cand))
-	explains := func(l int, m uint32, _ bool) bool {
-		if !carriedOK[l] {
-			s := ddSum{h: r0h, l: r0l}
-			for j, b := range lb.cand[l] {
-				if b == 1 {
-					s.sub(dh[j], dl[j])
-				}
+	carried := make([]ddSum, len(lb.cand)) // each list entry's
+	for l, e := range lb.cand {
+		carried[l] = ddSum{h: r0h, l: r0l}
+		for j, b := range e {
+			if b == 1 {
+				carried[l].sub(dh[j], dl[j])
 			}
-			carried[l], carriedOK[l] = s, true
 		}
+	}
+	explains := func(l int, m uint32, _ bool) bool {
 		res := carried[l]
 		for j := range nTop {
-			c := q.c0[j]
+			c := q.c[0][j]
 			if j < nd && lb.cand[l][j] == 1 {
-				c = q.c1[j]
+				c = q.c[1][j]
 			} else if j >= nd && m>>(j-nd)&1 == 1 {
 				res.sub(dh[j], dl[j])
-				c = q.c1[j]
+				c = q.c[1][j]
 			}
 			if topCur[j] != c {
 				set(j, c)
@@ -175,9 +167,9 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 
 // offsets returns the sum T0 of the top's and the digits' value-0 terms
 // (over the terms of label 0, which constC counts) and each position's
-// increments over its value 0, inc[j][v − 1] for value v: a top position's
-// values are bits 0 and 1 (labels c0, c1), a digit's its groups dv, each
-// read at its least label.
+// increments over its value 0, inc[j][v − 1] for value v: a top
+// position's values are bits 0 and 1 (labels c[0][j], c[1][j]), a
+// digit's its groups dv, each read at its least label.
 func (q *klQuery) offsets() (*big.Float, [][]*big.Float) {
 	nTop := q.nd + q.k
 	t0 := new(big.Float).SetPrec(sumPrec)
@@ -186,7 +178,7 @@ func (q *klQuery) offsets() (*big.Float, [][]*big.Float) {
 		r := &q.rows[j]
 		var cs []int
 		if j < nTop {
-			cs = []int{q.c0[j], q.c1[j]}
+			cs = []int{q.c[0][j], q.c[1][j]}
 		} else {
 			cs = leastLabels(q.dv[j-nTop])
 		}

@@ -86,14 +86,11 @@ func (st *klState) designQuery() (*klQuery, error) {
 	}
 	// k + log2 u grows with k but where the cap on the room binds: the
 	// ends and the middle are tried, every k near the end.
-	ks := []int{0, kmax / 2, kmax}
-	if len(pool) < st.kl.maxFresh+radixBlockMax/4 {
-		ks = ks[:0]
-		for k := range kmax + 1 {
-			ks = append(ks, k)
+	every := len(pool) < st.kl.maxFresh+radixBlockMax/4
+	for k := range kmax + 1 {
+		if !every && k != 0 && k != kmax/2 && k != kmax {
+			continue
 		}
-	}
-	for _, k := range slices.Compact(ks) {
 		m := float64(L) * math.Exp2(float64(k))
 		var u float64
 		if k == 0 {
@@ -132,10 +129,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
 		return nil, err
 	}
-	rest := pool[k:]
-	if a.opt.MaxBlock > 0 {
-		rest = rest[:min(len(rest), max(0, a.opt.MaxBlock-k))]
-	}
+	rest := pool[k:max(k, a.opt.blockCap(len(pool)))]
 	if bestU >= minRoom && len(rest) > 0 {
 		// The tail's digits span about u: its top digit's room, scaled
 		// once by the realized span.
@@ -224,7 +218,7 @@ func (st *klState) ask(q *klQuery, i int, half uint64, w float64) error {
 		return err
 	}
 	q.idx, q.s0, q.rows = append(q.idx, i), append(q.s0, half), append(q.rows, r)
-	q.c0, q.c1 = append(q.c0, bits.TrailingZeros64(half)), append(q.c1, bits.TrailingZeros64(st.a.mask[i]&^half))
+	q.c[0], q.c[1] = append(q.c[0], bits.TrailingZeros64(half)), append(q.c[1], bits.TrailingZeros64(st.a.mask[i]&^half))
 	return nil
 }
 
@@ -536,16 +530,11 @@ func (st *klState) tailRange(p *blockPlan, idx []int) (base, span *big.Float) {
 	base = new(big.Float).SetPrec(sumPrec)
 	span = new(big.Float).SetPrec(sumPrec)
 	for j, i := range idx {
-		var lo, hi *big.Float
+		var vs []*big.Float
 		for m := st.a.mask[i]; m != 0; m &= m - 1 {
-			v := p.v[j][bits.TrailingZeros64(m)]
-			if lo == nil || v.Cmp(lo) < 0 {
-				lo = v
-			}
-			if hi == nil || v.Cmp(hi) > 0 {
-				hi = v
-			}
+			vs = append(vs, p.v[j][bits.TrailingZeros64(m)])
 		}
+		lo, hi := slices.MinFunc(vs, (*big.Float).Cmp), slices.MaxFunc(vs, (*big.Float).Cmp)
 		base.Add(base, lo)
 		span.Add(span, new(big.Float).SetPrec(sumPrec).Sub(hi, lo))
 	}

@@ -36,10 +36,9 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 		}
 		return q.dv[j-nTop][s.tail[j-nTop]]
 	}
-	sigma := make([]int, len(q.idx))
+	sigma := slices.Repeat([]int{-1}, len(q.idx))
 	var open []int // positions still undecided
 	for j, i := range q.idx {
-		sigma[j] = -1
 		v0 := val(surv[0], j)
 		union, agree := v0, true
 		for _, s := range surv[1:] {

@@ -128,9 +128,8 @@ func maskAll(k int) uint64 { return 1<<k - 1 }
 // maskClasses lists the labels of a set in increasing order.
 func maskClasses(m uint64) []int {
 	var c []int
-	for m != 0 {
+	for ; m != 0; m &= m - 1 {
 		c = append(c, bits.TrailingZeros64(m))
-		m &= m - 1
 	}
 	return c
 }
