@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -357,8 +358,12 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 		return nil, true, nil
 	}
 	cst := new(big.Float).SetPrec(sumPrec)
-	for g, cnt := range counts {
-		cst.Add(cst, timesN(rp.info[g.id].t[g.class], cnt))
+	// In a fixed order: each addition rounds to sumPrec bits, and a map's
+	// order would make the sum's last bits vary from run to run.
+	for _, g := range slices.SortedFunc(maps.Keys(counts), func(x, y group) int {
+		return cmp.Or(cmp.Compare(x.id, y.id), cmp.Compare(x.class, y.class))
+	}) {
+		cst.Add(cst, timesN(rp.info[g.id].t[g.class], counts[g]))
 	}
 	target, _ := new(big.Float).SetPrec(sumPrec).Sub(nTimes(score, rp.n), cst).Float64()
 	// Increments of the unknowns, largest spread first; suffix ranges
