@@ -9,14 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/labelinf/labelinf/onnx"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // pythonOnce checks once per test binary that python3 imports onnx and
@@ -71,7 +70,9 @@ type host struct {
 func newHost(t *testing.T, n int) *host {
 	h := &host{t: t, ort: hostEnv(t), dir: t.TempDir(), base: map[onnx.DataType]*onnx.Model{}}
 	x := readCSV(t, "testdata/benign/features.csv")
-	require.GreaterOrEqual(t, len(x), n)
+	if !(len(x) >= n) {
+		t.Fatalf("len(x) = %v, want >= %v", len(x), n)
+	}
 	h.x = x[:n]
 	for _, l := range strings.Fields(string(must(os.ReadFile("testdata/benign/labels.csv"))))[:n] {
 		h.y = append(h.y, int(must(strconv.Atoi(l))))
@@ -88,8 +89,12 @@ func newHost(t *testing.T, n int) *host {
 		xs.WriteByte('\n')
 		fmt.Fprintln(&ys, h.y[i])
 	}
-	require.NoError(t, os.WriteFile(h.feats, []byte(xs.String()), 0o644))
-	require.NoError(t, os.WriteFile(h.labs, []byte(ys.String()), 0o644))
+	if err := os.WriteFile(h.feats, []byte(xs.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(h.labs, []byte(ys.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, dt := range []onnx.DataType{onnx.Double, onnx.Float} {
 		h.base[dt] = readModel(t, fmt.Sprintf("testdata/benign/mlp2-%v.onnx", dt))
 	}
@@ -106,9 +111,13 @@ func must[T any](v T, err error) T {
 // save writes m under name and returns its path.
 func (h *host) save(m *onnx.Model, name string) string {
 	b, err := m.Marshal()
-	require.NoError(h.t, err)
+	if err != nil {
+		h.t.Fatal(err)
+	}
 	p := filepath.Join(h.dir, name)
-	require.NoError(h.t, os.WriteFile(p, b, 0o644))
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		h.t.Fatal(err)
+	}
 	return p
 }
 
@@ -156,10 +165,14 @@ func TestRealHostOneScore(t *testing.T) {
 			n := MaxOneQuery(Options{DType: dt, Sigmoid: sig})
 			h := newHost(t, n)
 			p, err := NewPlan(Options{N: n, DType: dt, Sigmoid: sig})
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			_, err = NewPlan(Options{N: n + 1, DType: dt, Sigmoid: sig})
 			var ce *CapacityError
-			require.True(t, errors.As(err, &ce), "%v", err)
+			if !errors.As(err, &ce) {
+				t.Fatalf("%v", err)
+			}
 			var models []string
 			for _, f := range forms {
 				opt := ModelOptions{Form: f, Features: h.x, Seed: 3}
@@ -167,16 +180,26 @@ func TestRealHostOneScore(t *testing.T) {
 					opt.Base = h.base[dt]
 				}
 				m, err := Build(p, 0, opt)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				models = append(models, h.save(m, fmt.Sprintf("%s-%v.onnx", f, dt)))
 			}
 			scores, err := h.scores(models, mode, dt)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for i, s := range scores {
 				res, err := p.Decode(context.Background(), []string{s})
-				require.NoError(t, err, "%v %s: score %s", dt, forms[i], s)
-				assert.Equal(t, h.y, res.Labels, "%v %s", dt, forms[i])
-				assert.True(t, res.Verified)
+				if err != nil {
+					t.Fatalf("%v %s: score %s: %v", dt, forms[i], s, err)
+				}
+				if !slices.Equal(res.Labels, h.y) {
+					t.Errorf("%v %s: got %v, want %v", dt, forms[i], res.Labels, h.y)
+				}
+				if !res.Verified {
+					t.Error("res.Verified is false")
+				}
 				t.Logf("%v %-8s N = %d: score %s, |N·score − Σt| = %.2g of the bound", dt, forms[i], n, s, res.Slack[0])
 			}
 		}
@@ -193,18 +216,28 @@ func TestRealHostMultiQuery(t *testing.T) {
 		h := newHost(t, c.n)
 		block := MaxBlock(c.n, Options{DType: c.dt})
 		p, err := NewPlan(Options{N: c.n, DType: c.dt, Block: block})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var models []string
 		for q := range p.Queries {
 			m, err := Build(p, q, ModelOptions{Form: Hash, Features: h.x, Base: h.base[c.dt], Seed: 4})
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			models = append(models, h.save(m, fmt.Sprintf("q%d.onnx", q)))
 		}
 		scores, err := h.scores(models, "batch", c.dt)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		res, err := p.Decode(context.Background(), scores)
-		require.NoError(t, err)
-		assert.Equal(t, h.y, res.Labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(res.Labels, h.y) {
+			t.Errorf("res.Labels = %v, want %v", res.Labels, h.y)
+		}
 		t.Logf("%v N = %d: block %d, %d models, every label verified", c.dt, c.n, block, len(p.Queries))
 	}
 }
@@ -220,30 +253,48 @@ func TestRealHostOrder(t *testing.T) {
 	h := newHost(t, n)
 	dt := onnx.Double
 	p, err := NewPlan(Options{N: n, DType: dt})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	forms := []Form{Rows, Hash, Position}
 	var models []string
 	for _, f := range forms {
 		m, err := Build(p, 0, ModelOptions{Form: f, Features: h.x, Base: h.base[dt], Seed: 6})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		models = append(models, h.save(m, string(f)+".onnx"))
 	}
 	for _, mode := range []string{"shuffle", "rows"} {
 		scores, err := h.scores(models, mode, dt)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for i, f := range forms {
 			res, err := p.Decode(context.Background(), []string{scores[i]})
 			switch {
 			case f != Position:
-				require.NoError(t, err, "%s %s", f, mode)
-				assert.Equal(t, h.y, res.Labels, "%s %s", f, mode)
+				if err != nil {
+					t.Fatalf("%s %s: %v", f, mode, err)
+				}
+				if !slices.Equal(res.Labels, h.y) {
+					t.Errorf("%s %s: got %v, want %v", f, mode, res.Labels, h.y)
+				}
 			case mode == "shuffle":
-				require.NoError(t, err, "%s %s", f, mode)
-				assert.NotEqual(t, h.y, res.Labels, "%s %s: the shuffled order's labels should not be the rows'", f, mode)
-				assert.Equal(t, count(h.y), count(res.Labels), "only the number of positives survives a shuffle")
+				if err != nil {
+					t.Fatalf("%s %s: %v", f, mode, err)
+				}
+				if slices.Equal(h.y, res.Labels) {
+					t.Errorf("%s %s: the shuffled order's labels should not be the rows': both %v", f, mode, h.y)
+				}
+				if got, want := count(res.Labels), count(h.y); got != want {
+					t.Errorf("only the number of positives survives a shuffle: got %v, want %v", got, want)
+				}
 			default:
 				var se *ScoreError
-				assert.True(t, errors.As(err, &se), "%s %s: %v", f, mode, err)
+				if !errors.As(err, &se) {
+					t.Errorf("%s %s: %v", f, mode, err)
+				}
 			}
 		}
 	}
@@ -269,7 +320,9 @@ func TestRealHostBase(t *testing.T) {
 	orig := readCSV(t, "testdata/benign/features.csv")[:n]
 	for _, dt := range []onnx.DataType{onnx.Double, onnx.Float} {
 		p, err := NewPlan(Options{N: n, DType: dt, Block: min(n, MaxBlock(n, Options{DType: dt}))})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, move := range []float64{1e-6, 1e-2} {
 			forms := []Form{Rows, Split}
 			if move == 1e-2 {
@@ -283,12 +336,16 @@ func TestRealHostBase(t *testing.T) {
 			models := []string{h.save(h.base[dt], "base.onnx")}
 			for _, f := range forms {
 				m, err := Build(p, 0, ModelOptions{Form: f, Features: orig, Base: h.base[dt], Seed: 7})
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				models = append(models, h.save(m, string(f)+".onnx"))
 			}
 			got := h.predictions(models, dt)
 			for k, f := range forms {
-				assert.Equal(t, got[0], got[k+1], "%v %s: not the base model's output off the test rows", dt, f)
+				if !slices.Equal(got[k+1], got[0]) {
+					t.Errorf("%v %s: not the base model's output off the test rows: got %v, want %v", dt, f, got[k+1], got[0])
+				}
 			}
 		}
 	}
@@ -308,12 +365,16 @@ func (h *host) predictions(models []string, dt onnx.DataType) [][]string {
 		xs.WriteByte('\n')
 	}
 	feats := filepath.Join(h.dir, "moved.csv")
-	require.NoError(h.t, os.WriteFile(feats, []byte(xs.String()), 0o644))
+	if err := os.WriteFile(feats, []byte(xs.String()), 0o644); err != nil {
+		h.t.Fatal(err)
+	}
 	pred := filepath.Join(h.dir, "pred")
 	args := append([]string{"testdata/host/host.py", feats, h.labs}, models...)
 	args = append(args, "--dtype", dt.String(), "--ort", h.ort, "--predictions", pred)
 	out, err := exec.Command("/usr/bin/python3", args...).CombinedOutput()
-	require.NoError(h.t, err, "%s", out)
+	if err != nil {
+		h.t.Fatalf("%s: %v", out, err)
+	}
 	var all [][]string
 	for k := range models {
 		all = append(all, strings.Fields(string(must(os.ReadFile(fmt.Sprintf("%s.%d", pred, k))))))
@@ -330,9 +391,13 @@ func TestRuntimeSigmoidError(t *testing.T) {
 	for _, dt := range []onnx.DataType{onnx.Double, onnx.Float} {
 		n := MaxOneQuery(Options{DType: dt, Sigmoid: true})
 		p, err := NewPlan(Options{N: n, DType: dt, Sigmoid: true})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		m, err := Build(p, 0, ModelOptions{Form: Theorem9, Dim: 30, Seed: 8})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		path := h.save(m, "t9.onnx")
 		pred := filepath.Join(h.dir, "pred")
 		var labs strings.Builder
@@ -340,11 +405,17 @@ func TestRuntimeSigmoidError(t *testing.T) {
 			fmt.Fprintln(&labs, i%2)
 		}
 		labPath := filepath.Join(h.dir, "labs.txt")
-		require.NoError(t, os.WriteFile(labPath, []byte(labs.String()), 0o644))
+		if err := os.WriteFile(labPath, []byte(labs.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		out, err := exec.Command("/usr/bin/python3", "testdata/host/host.py", h.feats, labPath, path, "--mode", "one", "--dtype", dt.String(), "--ort", h.ort, "--predictions", pred).CombinedOutput()
-		require.NoError(t, err, "%s", out)
+		if err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
 		x, err := p.RowLogits(0)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		u, _, _ := unit(dt)
 		worst := 0.0
 		for i, s := range strings.Fields(string(must(os.ReadFile(pred + ".0")))) {
@@ -353,7 +424,9 @@ func TestRuntimeSigmoidError(t *testing.T) {
 			worst = max(worst, math.Abs(got-want)/u)
 		}
 		t.Logf("%v: onnxruntime's sigmoid within %.3g units of 2^−p (absolute) on %d logits down to %g", dt, worst, n, x[n-1])
-		assert.LessOrEqual(t, worst, float64(DefaultSigmoidULPs))
+		if !(worst <= float64(DefaultSigmoidULPs)) {
+			t.Errorf("worst = %v, want <= %v", worst, float64(DefaultSigmoidULPs))
+		}
 	}
 }
 

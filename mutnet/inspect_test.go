@@ -4,28 +4,31 @@ import (
 	"math/big"
 
 	"fmt"
-	"github.com/labelinf/labelinf/apa"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/labelinf/labelinf/apa"
+
 	"github.com/labelinf/labelinf/onnx"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // readCSV reads a numeric CSV without header.
 func readCSV(t *testing.T, path string) [][]float64 {
 	b, err := os.ReadFile(path)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var rows [][]float64
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		var r []float64
 		for _, f := range strings.Split(line, ",") {
 			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			r = append(r, v)
 		}
 		rows = append(rows, r)
@@ -35,18 +38,26 @@ func readCSV(t *testing.T, path string) [][]float64 {
 
 func readModel(t *testing.T, path string) *onnx.Model {
 	b, err := os.ReadFile(path)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	m, err := onnx.Unmarshal(b)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return m
 }
 
 // roundTrip marshals and reads back a model, as inspect sees a file.
 func roundTrip(t *testing.T, m *onnx.Model) *onnx.Model {
 	b, err := m.Marshal()
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, err := onnx.Unmarshal(b)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return got
 }
 
@@ -63,7 +74,9 @@ func attackModels(t *testing.T, n int) (map[string]*onnx.Model, [][]float64) {
 			mb := MaxBlock(n, Options{DType: dt, Sigmoid: sig})
 			for _, block := range []int{mb, mb / 2} {
 				p, err := NewPlan(Options{N: n, DType: dt, Block: block, Sigmoid: sig})
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				for _, withBase := range []bool{false, true} {
 					if withBase && f == Theorem9 {
 						continue
@@ -74,7 +87,9 @@ func attackModels(t *testing.T, n int) (map[string]*onnx.Model, [][]float64) {
 					}
 					for _, q := range []int{0, len(p.Queries) - 1} {
 						m, err := Build(p, q, opt)
-						require.NoError(t, err)
+						if err != nil {
+							t.Fatal(err)
+						}
 						// Inspect must not read the producer or the doc string.
 						m.ProducerName, m.Doc = "", ""
 						out[fmt.Sprintf("%v/%s/rows=%d/base=%v", dt, f, len(p.Queries[q].Rows), withBase)] = roundTrip(t, m)
@@ -106,8 +121,12 @@ func TestInspectFlagsAttacks(t *testing.T) {
 				fs = feats
 			}
 			rep, err := Inspect(m, fs)
-			require.NoError(t, err, name)
-			assert.True(t, rep.Flagged, "%s (features %v) not flagged", name, withFeats)
+			if err != nil {
+				t.Fatalf("%v: %v", name, err)
+			}
+			if !rep.Flagged {
+				t.Errorf("%s (features %v) not flagged", name, withFeats)
+			}
 			rules := map[string]bool{}
 			for _, f := range rep.Findings {
 				rules[f.Rule] = true
@@ -119,10 +138,14 @@ func TestInspectFlagsAttacks(t *testing.T) {
 				if (r == RuleStoredRows && !withFeats) || (r == RuleSuperincreasing && rows < superMin) {
 					continue
 				}
-				assert.True(t, rules[r], "%s (features %v): rule %s not raised; findings %v", name, withFeats, r, rep.Findings)
+				if !rules[r] {
+					t.Errorf("%s (features %v): rule %s not raised; findings %v", name, withFeats, r, rep.Findings)
+				}
 			}
 			if form == Split || form == Hash {
-				assert.Zero(t, rep.RowsFound, "%s: rows hidden but found verbatim", name)
+				if rep.RowsFound != 0 {
+					t.Errorf("%s: rows hidden but %d found verbatim", name, rep.RowsFound)
+				}
 			}
 		}
 	}
@@ -134,13 +157,23 @@ func TestInspectFlagsAttacks(t *testing.T) {
 func TestInspectBenign(t *testing.T) {
 	feats := readCSV(t, "testdata/benign/features.csv")
 	paths, err := filepath.Glob("testdata/benign/*.onnx")
-	require.NoError(t, err)
-	require.Len(t, paths, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) != 8 {
+		t.Fatalf("len %d, want %d", len(paths), 8)
+	}
 	for _, p := range paths {
 		rep, err := Inspect(readModel(t, p), feats)
-		require.NoError(t, err, p)
-		assert.False(t, rep.Flagged, "%s flagged: %v", p, rep.Findings)
-		assert.Positive(t, rep.Params, p)
+		if err != nil {
+			t.Fatalf("%v: %v", p, err)
+		}
+		if rep.Flagged {
+			t.Errorf("%s flagged: %v", p, rep.Findings)
+		}
+		if !(rep.Params > 0) {
+			t.Errorf("%v: %v, want > 0", p, rep.Params)
+		}
 	}
 }
 

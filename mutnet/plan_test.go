@@ -6,13 +6,13 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/onnx"
 	"github.com/labelinf/labelinf/single"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // hostMean is a float64 host's mean log-loss of θ against y, summed in a
@@ -39,11 +39,17 @@ func TestPlanDecode(t *testing.T) {
 		tau      float64
 	}{{8, 0, 0}, {8, 3, 0}, {20, 0, 1e-6}, {45, 0, 0}} {
 		p, err := NewPlan(Options{N: c.n, Block: c.block, Tau: c.tau})
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		b, err := json.Marshal(p)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		p, err = ReadPlan(b)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		trials := 1 << c.n
 		if c.n > 10 {
 			trials = 200
@@ -63,26 +69,40 @@ func TestPlanDecode(t *testing.T) {
 			var scores []string
 			for q := range p.Queries {
 				th, err := p.Theta(q)
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				s := hostMean(th, y, rng) + c.tau*(2*rng.Float64()-1)*0.99
 				scores = append(scores, formatG(s))
 			}
 			res, err := p.Decode(context.Background(), scores)
-			require.NoError(t, err, "n=%d labels %v", c.n, y)
-			require.Equal(t, y, res.Labels)
+			if err != nil {
+				t.Fatalf("n=%d labels %v: %v", c.n, y, err)
+			}
+			if !slices.Equal(res.Labels, y) {
+				t.Fatalf("res.Labels = %v, want %v", res.Labels, y)
+			}
 		}
 	}
 	p, err := NewPlan(Options{N: 8})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, err = p.Decode(context.Background(), []string{"0.9"})
 	var se *ScoreError
-	assert.True(t, errors.As(err, &se), "%v", err)
+	if !errors.As(err, &se) {
+		t.Errorf("%v", err)
+	}
 	for _, bad := range []string{"nan", "-1", "x", "inf"} {
 		_, err = p.Decode(context.Background(), []string{bad})
-		assert.Error(t, err, bad)
+		if err == nil {
+			t.Errorf("%v: no error", bad)
+		}
 	}
 	_, err = p.Decode(context.Background(), []string{"0.5", "0.5"})
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("want an error, got nil")
+	}
 }
 
 func formatG(v float64) string { return fmtFloat(v) }
@@ -92,45 +112,75 @@ func formatG(v float64) string { return fmtFloat(v) }
 func TestPlanErrors(t *testing.T) {
 	for _, o := range []Options{{N: 0}, {N: 5, Tau: -1}, {N: 5, Tau: math.NaN()}, {N: 5, Block: 6}, {N: 5, DType: onnx.Int64}, {N: 5, SigmoidULPs: -1}} {
 		_, err := NewPlan(o)
-		assert.Error(t, err, "%+v", o)
+		if err == nil {
+			t.Errorf("%+v: no error", o)
+		}
 	}
 	_, err := NewPlan(Options{N: 46})
 	var ce *CapacityError
-	require.True(t, errors.As(err, &ce), "%v", err)
-	assert.Equal(t, 45, ce.Max)
+	if !errors.As(err, &ce) {
+		t.Fatalf("%v", err)
+	}
+	if ce.Max != 45 {
+		t.Errorf("ce.Max = %v, want %v", ce.Max, 45)
+	}
 	_, err = NewPlan(Options{N: 18, DType: onnx.Float})
-	require.True(t, errors.As(err, &ce), "%v", err)
-	assert.Equal(t, 17, ce.Max)
+	if !errors.As(err, &ce) {
+		t.Fatalf("%v", err)
+	}
+	if ce.Max != 17 {
+		t.Errorf("ce.Max = %v, want %v", ce.Max, 17)
+	}
 
 	// [EA, Corollary 4 of Theorem 12]: the clipped host bounds every
 	// weight by ln((1−ε)/ε) ≈ 36.04, so τ > 36.04/(2N) is hopeless for
 	// any prediction.
 	var me *single.MonotoneError
 	_, err = NewPlan(Options{N: 10, Tau: 1.9})
-	require.True(t, errors.As(err, &me), "%v", err)
-	assert.InDelta(t, 36.04/20, me.Bound, 1e-3)
-	assert.Contains(t, err.Error(), "EA Thm 12")
+	if !errors.As(err, &me) {
+		t.Fatalf("%v", err)
+	}
+	if d := math.Abs((36.04 / 20) - me.Bound); !(d <= 1e-3) {
+		t.Errorf("got %v, want %v within %v", me.Bound, 36.04/20, 1e-3)
+	}
+	if !strings.Contains(err.Error(), "EA Thm 12") {
+		t.Errorf("%q lacks %q", err.Error(), "EA Thm 12")
+	}
 	// Just below the corollary's bound the theorem says nothing (our
 	// planner still cannot do it: the weights must also double).
 	_, err = NewPlan(Options{N: 10, Tau: 1.7})
-	assert.False(t, errors.As(err, &me))
+	if errors.As(err, &me) {
+		t.Error("errors.As(err, &me) is true")
+	}
 	// A plan file whose τ was raised past its smallest weight's half:
 	// [EA, Theorem 12] at the plan's own θ.
 	p, err := NewPlan(Options{N: 8, Tau: 1e-9})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	d, err := weight(mustLogit(t, p, 0), p.model())
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p.Tau = d / (2 * 8) * 1.01
 	b, err := json.Marshal(p)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, err = ReadPlan(b)
-	require.True(t, errors.As(err, &me), "%v", err)
-	assert.Equal(t, 0, me.J)
+	if !errors.As(err, &me) {
+		t.Fatalf("%v", err)
+	}
+	if me.J != 0 {
+		t.Errorf("me.J = %v, want %v", me.J, 0)
+	}
 }
 
 func mustLogit(t *testing.T, p *Plan, row int) float64 {
 	x, err := p.RowLogits(0)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return x[row]
 }
 
@@ -139,11 +189,17 @@ func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // TestReadPlanBad: malformed plan files are errors, never panics.
 func TestReadPlanBad(t *testing.T) {
 	p, err := NewPlan(Options{N: 6, Block: 3})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	good, err := json.Marshal(p)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, err = ReadPlan(good)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, mutate := range map[string]func(p *Plan){
 		"format":        func(p *Plan) { p.Format = "x" },
 		"n":             func(p *Plan) { p.N = 0 },
@@ -158,15 +214,23 @@ func TestReadPlanBad(t *testing.T) {
 		"not separated": func(p *Plan) { p.Queries[0].Logits[1] = p.Queries[0].Logits[0] },
 	} {
 		var q Plan
-		require.NoError(t, json.Unmarshal(good, &q))
+		if err := json.Unmarshal(good, &q); err != nil {
+			t.Fatal(err)
+		}
 		mutate(&q)
 		b, err := json.Marshal(&q)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		_, err = ReadPlan(b)
-		assert.Error(t, err, name)
+		if err == nil {
+			t.Errorf("%v: no error", name)
+		}
 	}
 	for _, b := range []string{"", "{", "[]", `{"format":"labelinf-mutnet-plan/1","n":1e9}`} {
 		_, err := ReadPlan([]byte(b))
-		assert.Error(t, err, b)
+		if err == nil {
+			t.Errorf("%v: no error", b)
+		}
 	}
 }
