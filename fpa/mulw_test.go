@@ -32,6 +32,7 @@ func randWords(r *rand.Rand, n int) []big.Word {
 // product (c ≤ 0) against big.Int's, and the short product's left-out
 // part against shortCut's bound 2c·β^(c+1).
 func TestMulShortKernels(t *testing.T) {
+	nwOnly(t)
 	r := testrand.New(t)
 	step := 1
 	if testing.Short() {
@@ -96,6 +97,7 @@ func TestSubMulKernels(t *testing.T) {
 // pure-Go path (useADX off) on random operands; the fallback allocates
 // nothing either.
 func TestMulWFallbacks(t *testing.T) {
+	nwOnly(t)
 	r := testrand.New(t)
 	for _, f := range nwFormats {
 		p := uint(f.Prec())

@@ -2,6 +2,7 @@ package fpa
 
 import (
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -17,6 +18,28 @@ var nwFormats = []Format{
 	{ExpBits: 11, FracBits: 2047},
 	{ExpBits: 4, FracBits: 191},
 	{ExpBits: 3, FracBits: 300},
+}
+
+// nwOnly skips t on 32-bit words: the n-word paths and their kernels
+// read big.Words as 64-bit ones, and Format.nw turns them off there
+// (TestNWOff checks).
+func nwOnly(t *testing.T) {
+	t.Helper()
+	if bits.UintSize != 64 {
+		t.Skip("the n-word paths run on 64-bit words only")
+	}
+}
+
+// TestNWOff checks that the n-word paths are on for nwFormats with
+// 64-bit words and off with 32-bit ones, whose words their kernels would
+// misread: there those formats take the big.Int paths, which
+// TestOracleFormats (e5m300) checks against the oracle.
+func TestNWOff(t *testing.T) {
+	for _, f := range nwFormats {
+		if got, want := f.nw(), bits.UintSize == 64; got != want {
+			t.Errorf("%v.nw() = %v with %d-bit words, want %v", f, got, bits.UintSize, want)
+		}
+	}
 }
 
 // randEdgeN is randEdge2 for the n-word formats, with exponents also
@@ -64,6 +87,7 @@ func randEdgeN(r *rand.Rand, f Format, ref *Float) *Float {
 // 40 words at exponents from below the subnormals to past Emax, with and
 // without a sticky bit, in every mode, value and Acc.
 func TestRoundW(t *testing.T) {
+	nwOnly(t)
 	r := testrand.New(t)
 	n := 20_000
 	if testing.Short() {
@@ -114,6 +138,7 @@ func sameFloat(x, y *Float) bool {
 // cancellation, the window's guard word, subnormals and overflow, with z
 // aliasing an operand half of the time.
 func TestNWPathsMatchBig(t *testing.T) {
+	nwOnly(t)
 	r := testrand.New(t)
 	n := 2000
 	if testing.Short() {

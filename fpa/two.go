@@ -2,7 +2,8 @@ package fpa
 
 // This file holds the two-word paths of Add, Sub and Mul for formats of
 // 65 to 126 bits (binary128 among them): significands of at most two
-// 64-bit words, sums and products on 256-bit integers from math/bits, one
+// 64-bit words (four big.Words on 32-bit targets: words2 and setWords2
+// convert), sums and products on 256-bit integers from math/bits, one
 // rounding (round256), and the result written into the words z already
 // owns, so no big.Int arithmetic and, after z's first wide result, no
 // allocation.
@@ -22,6 +23,13 @@ type u256 [4]uint64
 // words2 returns x's significand (x finite, x.f.two()) as hi:lo.
 func (x *Float) words2() (hi, lo uint64) {
 	w := x.hi.Bits()
+	if bits.UintSize == 32 { // up to four 32-bit words
+		var v [4]uint64
+		for i, d := range w {
+			v[i] = uint64(d)
+		}
+		return v[3]<<32 | v[2], v[1]<<32 | v[0]
+	}
 	switch len(w) {
 	case 2:
 		return uint64(w[1]), uint64(w[0])
@@ -34,6 +42,15 @@ func (x *Float) words2() (hi, lo uint64) {
 // setWords2 sets z's significand to hi:lo (not zero), reusing z.hi's words.
 func (z *Float) setWords2(hi, lo uint64) {
 	w := z.hi.Bits()
+	if bits.UintSize == 32 {
+		if cap(w) < 4 {
+			w = make([]big.Word, 4)
+		}
+		w = w[:4]
+		w[0], w[1], w[2], w[3] = big.Word(lo), big.Word(lo>>32), big.Word(hi), big.Word(hi>>32)
+		z.hi.SetBits(w) // drops zero top words
+		return
+	}
 	if cap(w) < 2 {
 		w = make([]big.Word, 2, 4)
 	}

@@ -95,8 +95,8 @@ func powWord(w uint64, e uint) (uint64, bool) {
 }
 
 // modWord returns x mod m for the natural number with little-endian words
-// x and m > 0, by word division from the top (each step's remainder stays
-// below m, as bits.Div64 needs).
+// x (of bits.UintSize bits) and m > 0, by word division from the top (each
+// step's remainder stays below m, as bits.Div64 needs).
 func modWord(x []big.Word, m uint64) uint64 {
 	var r uint64
 	k := len(x)
@@ -105,7 +105,11 @@ func modWord(x []big.Word, m uint64) uint64 {
 		k--
 	}
 	for k--; k >= 0; k-- {
-		_, r = bits.Div64(r, uint64(x[k]), m)
+		hi, lo := r, uint64(x[k]) // r·β + x[k], β = 2^64
+		if bits.UintSize == 32 {  // β = 2^32
+			hi, lo = r>>32, r<<32|uint64(x[k])
+		}
+		_, r = bits.Div64(hi, lo, m)
 	}
 	return r
 }

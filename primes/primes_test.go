@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	mbits "math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -88,10 +89,13 @@ func TestNthUpperBound(t *testing.T) {
 	}
 }
 
+// wordBits is big.Word's size.
+const wordBits = mbits.UintSize
+
 func randInts(r *rand.Rand, n, bits int) []*big.Int {
 	xs := make([]*big.Int, n)
 	for i := range xs {
-		w := make([]big.Word, (bits+63)/64)
+		w := make([]big.Word, (bits+wordBits-1)/wordBits)
 		for j := range w {
 			w[j] = big.Word(r.Uint64())
 		}

@@ -4,6 +4,7 @@ package primes
 
 import (
 	"math/big"
+	"math/bits"
 	"sync"
 
 	"github.com/labelinf/labelinf/internal/bigmul"
@@ -357,11 +358,11 @@ func modNewton(x, m *big.Int) *big.Int {
 // lowBits truncates z ≥ 0 to its n low bits in place and returns it.
 func lowBits(z *big.Int, n uint) *big.Int {
 	w := z.Bits()
-	k := int(n / 64)
+	k := int(n / bits.UintSize)
 	if k >= len(w) {
 		return z
 	}
 	w = w[:k+1]
-	w[k] &= big.Word(1)<<(n%64) - 1
+	w[k] &= big.Word(1)<<(n%bits.UintSize) - 1
 	return z.SetBits(w) // SetBits normalizes
 }

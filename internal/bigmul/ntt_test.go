@@ -3,6 +3,7 @@ package bigmul
 import (
 	"fmt"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -109,7 +110,7 @@ func TestNTTTransform(t *testing.T) {
 // randBits returns a random positive integer of exactly bits bits, with
 // long runs of ones or zeros when dense is set (carry-propagation cases).
 func randBitsD(r *rand.Rand, bits int, dense bool) *big.Int {
-	w := make([]big.Word, (bits+63)/64)
+	w := make([]big.Word, (bits+wordBits-1)/wordBits)
 	for i := range w {
 		switch {
 		case dense && r.IntN(3) == 0:
@@ -126,7 +127,21 @@ func randBitsD(r *rand.Rand, bits int, dense bool) *big.Int {
 	return x.Mod(x, mask)
 }
 
+// wordBits is big.Word's size.
+const wordBits = bits.UintSize
+
+// transformOnly skips t on 32-bit words: the transform reads big.Words
+// as 64-bit ones, and Mul, MulWrap and NewHeld never take it there (they
+// test bits.UintSize; TestHeld and TestChunked check that on 32-bit).
+func transformOnly(t *testing.T) {
+	t.Helper()
+	if wordBits != 64 {
+		t.Skip("the transform runs on 64-bit words only")
+	}
+}
+
 func TestNTTMulMatchesMathBig(t *testing.T) {
+	transformOnly(t)
 	r := rand.New(rand.NewPCG(7, 8))
 	sizes := []int{1, 63, 64, 65, 100, 1000, 4095, 4096, 10000, 50000}
 	if !testing.Short() {
@@ -256,17 +271,21 @@ func TestChunked(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	for _, sz := range [][2]int{{1, 1}, {200, 3}, {5000, 64}, {9000, 700}, {20000, 1100}} {
 		for _, dense := range []bool{false, true} {
-			x, y := randBitsD(r, sz[0]*64-r.IntN(30), dense), randBitsD(r, sz[1]*64-r.IntN(30), dense)
-			pl, cw, ok := chunkPlan(uint(y.BitLen()))
-			if !ok {
-				t.Fatalf("chunkPlan(%d bits): none", y.BitLen())
-			}
-			got := new(big.Int).SetBits(nttMulChunked(x.Bits(), y.Bits(), pl, cw))
+			x, y := randBitsD(r, sz[0]*wordBits-r.IntN(30), dense), randBitsD(r, sz[1]*wordBits-r.IntN(30), dense)
 			want := new(big.Int).Mul(x, y)
-			if got.Cmp(want) != 0 {
-				t.Errorf("chunked %d×%d words dense=%v", sz[0], sz[1], dense)
-			}
 			st, _, _ := choose(len(x.Bits()), len(y.Bits()), false)
+			if wordBits == 64 {
+				pl, cw, ok := chunkPlan(uint(y.BitLen()))
+				if !ok {
+					t.Fatalf("chunkPlan(%d bits): none", y.BitLen())
+				}
+				got := new(big.Int).SetBits(nttMulChunked(x.Bits(), y.Bits(), pl, cw))
+				if got.Cmp(want) != 0 {
+					t.Errorf("chunked %d×%d words dense=%v", sz[0], sz[1], dense)
+				}
+			} else if st == byNTT || st == byChunks {
+				t.Errorf("choose(%d, %d words) = %v on %d-bit words, which the transform cannot read", sz[0], sz[1], st, wordBits)
+			}
 			if got := Mul(new(big.Int), x, y).Cmp(want); got != 0 {
 				t.Errorf("Mul %d×%d words (strategy %d): got %v, want %v", sz[0], sz[1], st, got, 0)
 			}
@@ -276,7 +295,7 @@ func TestChunked(t *testing.T) {
 		}
 	}
 	st, _, _ := choose(30000, 300, false)
-	if st != byChunks {
+	if wordBits == 64 && st != byChunks {
 		t.Errorf("choose for 30000×300 words: got %v, want %v", st, byChunks)
 	}
 }
@@ -285,6 +304,7 @@ func TestChunked(t *testing.T) {
 // the twiddle tables grow while other goroutines read them and buffers
 // pass through the pool (run with -race).
 func TestConcurrent(t *testing.T) {
+	transformOnly(t)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
@@ -306,6 +326,7 @@ func TestConcurrent(t *testing.T) {
 // fit, against math/big, including all-ones operands (the largest
 // coefficients), and checks that planFor picks split plans at some sizes.
 func TestSplitPlan(t *testing.T) {
+	transformOnly(t)
 	r := rand.New(rand.NewPCG(7, 9))
 	sizes := []int{100, 2000, 20000, 90000}
 	if !testing.Short() {

@@ -2,13 +2,15 @@ package bigmul
 
 import (
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
 
-func randBits(r *rand.Rand, bits int) *big.Int {
-	x := randInt(r, (bits+63)/64)
-	x.Rsh(x, uint(64*((bits+63)/64)-bits))
+func randBits(r *rand.Rand, n int) *big.Int {
+	const W = bits.UintSize
+	x := randInt(r, (n+W-1)/W)
+	x.Rsh(x, uint(W*((n+W-1)/W)-n))
 	return x
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -19,8 +20,8 @@ func withToomThresholds(t3, t4 int, f func()) {
 // adversarial returns operands of n words that stress carries and signs:
 // all ones, a power of two, 2^k − 1 pieces, alternating patterns.
 func adversarial(r *rand.Rand, n int) []*big.Int {
-	ones := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(64*n)), big.NewInt(1))
-	pow := new(big.Int).Lsh(big.NewInt(1), uint(64*n-1))
+	ones := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(bits.UintSize*n)), big.NewInt(1))
+	pow := new(big.Int).Lsh(big.NewInt(1), uint(bits.UintSize*n-1))
 	alt := make([]big.Word, n)
 	sparse := make([]big.Word, n)
 	for i := range alt {
