@@ -152,6 +152,8 @@ func TestNotAppliedNotRun(t *testing.T) {
 		name, model string
 		k           int
 	}{{"kbin", "float64-sklearn", 2}, {"klist", "float64-sklearn", 2}, {"carry", "float64", 3}, {"hybrid", "leaderboard", 2},
+		// hybrid where its terms are brackets or the score summed (it ran carry).
+		{"hybrid", "float32-keras", 2}, {"hybrid", "float64-sklearn,reduce=sum", 2}, {"hybrid", "torch-bce,log=faithful", 2},
 		// KList's path where kbin covers it (the mean) is retired.
 		{"klist", "float64-sklearn", 6}, {"klist", "torch-bce", 3}} {
 		k := tt.k
@@ -171,6 +173,32 @@ func TestNotAppliedNotRun(t *testing.T) {
 		}
 		if p, err := Auto(tg); err != nil || p == a {
 			t.Errorf("Auto(%s, K = %d) = %v, %v", tt.model, k, p, err)
+		}
+	}
+}
+
+// TestAppliesAsDecode: carry's and hybrid's Applies hold exactly where
+// decode plans them (decode runs no other strategy in their place), over
+// the presets, their variants and the fpa grid.
+func TestAppliesAsDecode(t *testing.T) {
+	t.Parallel()
+	models := []string{scorer.Float64Sklearn, scorer.Float32Keras, scorer.TorchBCE, scorer.Leaderboard, "binary32", "binary64", "exact",
+		"float64-sklearn,reduce=sum", "float64-sklearn,log=faithful", "torch-bce,log=faithful", "float64-sklearn,dec=5", "binary32,sum=kahan"}
+	for _, e := range []int{5, 8, 11, 15} {
+		for _, m := range []int{10, 23, 52, 112} {
+			models = append(models, fmt.Sprintf("fpa:%d,%d", e, m))
+		}
+	}
+	for _, name := range []string{"carry", "hybrid"} {
+		a := Lookup(name)
+		for _, model := range models {
+			for _, k := range []int{2, 3} {
+				tg := target(t, model, 200, k)
+				_, err := decode.PlanMulti(context.Background(), decode.MultiOptions{N: tg.N, K: k, Strategy: a.Strategy, Model: tg.Model})
+				if aerr := a.Applies(tg); (aerr == nil) != (err == nil) {
+					t.Errorf("%s, %s K = %d: Applies %v, decode's plan %v", name, model, k, aerr, err)
+				}
+			}
 		}
 	}
 }

@@ -51,6 +51,22 @@ func needEmulated(name string) func(Target) error {
 	}
 }
 
+// needPointTerms: needEmulated's target whose model names its log (every
+// term the server's own) and means its terms (Hybrid's condition in
+// decode, hybridApplies).
+func needPointTerms(name string) func(Target) error {
+	emu := needEmulated(name)
+	return func(t Target) error {
+		if err := emu(t); err != nil {
+			return err
+		}
+		if !exactLog(t) || t.Model.Loss.Total {
+			return fmt.Errorf("%s needs a model that names its log and means its terms (float64-sklearn, torch-bce), not %s", name, t.Model.Name)
+		}
+		return nil
+	}
+}
+
 // needKary: K > 2 against an unrounded model that names its log.
 func needKary(name string) func(Target) error {
 	return func(t Target) error {
@@ -104,7 +120,7 @@ func exactLog(t Target) bool {
 // multiEntries are decode's strategies as the catalogue lists them, in
 // the order of labelinf attack -h.
 var multiEntries = []multiEntry{
-	{name: "hybrid", aliases: []string{"list-digits"}, kind: MultiQuery, applies: needEmulated("hybrid"),
+	{name: "hybrid", aliases: []string{"list-digits"}, kind: MultiQuery, applies: needPointTerms("hybrid"),
 		doc: "carry's list top over binary digits read from the residual; binary scorers whose model names its log (float64-sklearn, torch-bce): the fewest queries there"},
 	{name: "carry", kind: MultiQuery, applies: needEmulated("carry"),
 		doc: "list decoding across queries by emulated brackets; binary float scorers (float32-keras, binary32)"},

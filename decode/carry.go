@@ -6,6 +6,7 @@ package decode
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/big"
 	"slices"
@@ -52,10 +53,12 @@ import (
 // and a smaller list target, the window of the budget holding more
 // candidates per survivor there.
 //
-// Against a model that cannot be emulated (decimals, Kahan sums) or for
-// K > 2, Carry is [Cross]. catalog.Auto picks Carry for binary float32 models
-// only: a binary64 block carries about 45 labels, more than the meet in
-// the middle lists (at most carryMaxFresh fresh points a query).
+// Carry applies to a binary score whose model can be emulated
+// (catalog's Applies; decimals, Kahan sums and K > 2 cannot): elsewhere
+// its attack and plan return an error, it runs no other strategy.
+// catalog.Auto picks Carry for binary float32 models only: a binary64
+// block carries about 45 labels, more than the meet in the middle lists
+// (at most carryMaxFresh fresh points a query).
 var Carry Strategy = carry{}
 
 type carry struct{}
@@ -64,24 +67,17 @@ func init() { register(Carry) }
 
 func (carry) String() string { return "carry" }
 
-// setup is setupCarry's; without emulation, or for K > 2, the attack is
-// Cross's.
-func (s carry) setup(a *multi) Strategy {
-	if !a.setupCarry() {
-		return Cross
-	}
-	return s
-}
+func (s carry) setup(a *multi) Strategy { a.setupCarry(); return s }
 
 // setupCarry prepares Carry's state (the base of Hybrid's): Cross's (the
 // point order, the emulator, dithered known rows, the model's exact terms
 // where it names its log) without parity ties: the list holds what ties
-// would. It reports false, Cross's state left, without emulation or for
-// K > 2.
-func (a *multi) setupCarry() bool {
+// would. Without emulation or for K > 2 it leaves Cross's state, on which
+// carryApplies fails.
+func (a *multi) setupCarry() {
 	a.setupCross()
-	if a.emu == nil || a.k != 2 {
-		return false
+	if a.carryApplies(Carry) != nil {
+		return
 	}
 	a.leader, a.flip, a.follows = nil, nil, nil
 	if pointTerms(a, nil) {
@@ -98,7 +94,16 @@ func (a *multi) setupCarry() bool {
 			a.order[i] = i
 		}
 	}
-	return true
+}
+
+// carryApplies returns why list decoding by emulated brackets (Carry's,
+// Hybrid's) cannot run on a's state, or nil: it needs the emulator and
+// K = 2.
+func (a *multi) carryApplies(s Strategy) error {
+	if a.emu == nil || a.k != 2 {
+		return fmt.Errorf("decode: %v needs K = 2 and a model it can emulate, not %s with K = %d", s, a.m.Name, a.k)
+	}
+	return nil
 }
 
 // Carry's constants.
@@ -128,6 +133,9 @@ const (
 )
 
 func (carry) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+	if err := a.carryApplies(Carry); err != nil {
+		return nil, err
+	}
 	st := newLbState(a)
 	st.emu, st.tgt, st.maxFresh, st.passes = true, carryTarget, carryMaxFresh, carryPasses
 	if pointTerms(a, nil) {

@@ -61,5 +61,8 @@ func (carry) estimate(a *multi) (*QueryEstimate, error) {
 // plan returns Carry's plan for PlanMulti: no blocks, the first
 // query's resolution as its budget, and the estimate.
 func (c carry) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
+	if err := a.carryApplies(Carry); err != nil {
+		return nil, err
+	}
 	return estimatePlan(ctx, Carry, c.estimate, a)
 }

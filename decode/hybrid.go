@@ -52,8 +52,10 @@ import (
 // N = 25,000 where Cross takes 548 (BENCHMARKS.md, "List top over
 // digits").
 //
-// Against other models (brackets, decimals, a summed score) Hybrid is
-// Carry, and without emulation or for K > 2 it is Cross, as Carry is.
+// Hybrid applies where every term is the server's own and the score is
+// the float mean (catalog's Applies): against other models (brackets,
+// decimals, a summed score), without emulation or for K > 2 its attack
+// and plan return an error (hybridApplies), it runs no other strategy.
 var Hybrid Strategy = hybrid{}
 
 // hybrid is Hybrid; p, if set (tests), replaces its tuning.
@@ -63,17 +65,20 @@ func init() { register(Hybrid, "list-digits") }
 
 func (hybrid) String() string { return "hybrid" }
 
-// setup is Carry's; a model whose terms are not all the server's own, or
-// whose score is not its float mean, gets Carry (or Cross, as Carry's
-// setup decides).
-func (s hybrid) setup(a *multi) Strategy {
-	if !a.setupCarry() {
-		return Cross
+// setup is Carry's.
+func (s hybrid) setup(a *multi) Strategy { a.setupCarry(); return s }
+
+// hybridApplies returns why Hybrid cannot run on a's state, or nil: it
+// needs Carry's state with every term the server's own (pointTerms) and
+// the score the float mean of the terms.
+func hybridApplies(a *multi) error {
+	if err := a.carryApplies(Hybrid); err != nil {
+		return err
 	}
-	if !pointTerms(a, nil) || a.m.Decimals >= 0 || a.m.Loss.Total {
-		return Carry
+	if !pointTerms(a, nil) || a.m.Loss.Total {
+		return fmt.Errorf("decode: hybrid needs a model that names its log and means its terms, not %s", a.m.Name)
 	}
-	return s
+	return nil
 }
 
 // Hybrid's constants. float64-sklearn, N = 25,000, seed 1 and the
@@ -104,6 +109,9 @@ const (
 )
 
 func (s hybrid) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
+	if err := hybridApplies(a); err != nil {
+		return nil, err
+	}
 	st := newLbState(a)
 	st.emu, st.tgt, st.passes = true, hybTarget, carryPasses
 	q := &hybQuery{st: st, fresh: hybFresh}

@@ -61,5 +61,8 @@ func (hybrid) estimate(a *multi) (*QueryEstimate, error) {
 // plan returns Hybrid's plan for PlanMulti: no blocks, the first
 // query's resolution as its budget, and the estimate.
 func (h hybrid) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
+	if err := hybridApplies(a); err != nil {
+		return nil, err
+	}
 	return estimatePlan(ctx, Hybrid, h.estimate, a)
 }

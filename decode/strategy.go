@@ -29,8 +29,9 @@ type Strategy interface {
 	// setup prepares a new attack's state (point order, emulation, known
 	// points predicted neutral: multi.neutralKnown) and
 	// returns the strategy that runs it: itself, or where it does not
-	// apply the one it falls back to (a list decoder against a model it
-	// cannot emulate: Hybrid to Carry, KBin to KList, either to Cross).
+	// apply the one it falls back to (KBin to KList, either to Cross).
+	// Carry and Hybrid fall back to none: where they do not apply their
+	// attack and plan return an error.
 	setup(a *multi) Strategy
 	// attack runs the attack on a's state against s.
 	attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error)
