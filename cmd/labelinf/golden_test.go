@@ -48,7 +48,7 @@ var goldenCases = []struct {
 }{
 	{"demo", []string{"demo", "-n", "100", "-kn", "30", "-k", "3"}},
 	{"demo_json", []string{"demo", "-n", "100", "-kn", "30", "-k", "3", "-json", "-seed", "5"}},
-	{"demo_cost", []string{"demo", "-n", "1", "-kn", "100", "-k", "65536"}},
+	{"demo_cost", []string{"demo", "-n", "1", "-kn", "100", "-k", "65536", "-memlimit", "900"}}, // -memlimit: GOMEMLIMIT must not change the refusal
 	{"fpa", []string{"fpa", "-format", "binary32", "-op", "log", "10", "-acc"}},
 	{"fpa_flag_after_operands", []string{"fpa", "-op", "add", "1", "2", "-bogus"}},
 	{"plan", []string{"plan", "-n", "500", "-scorer", "float32-keras"}},
