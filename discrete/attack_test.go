@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/discrete"
 	"github.com/labelinf/labelinf/metric"
 	"github.com/labelinf/labelinf/oracle"
@@ -34,6 +35,31 @@ func sim(t testing.TB, name string, y []int, k, decimals int) *discrete.Sim {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// What wantRecovered requires beyond the labels, verified.
+const (
+	verified          = iota
+	checked           // and checked (Options.Check)
+	checkedDecisively // and the check decisive
+)
+
+// wantRecovered fails t unless res holds the labels y, verified, and as
+// checked as want says.
+func wantRecovered(t testing.TB, res *decode.Result, y []int, want int) {
+	t.Helper()
+	if !slices.Equal(res.Labels, y) {
+		t.Errorf("res.Labels = %v, want %v", res.Labels, y)
+	}
+	if !res.Verified {
+		t.Error("res.Verified is false")
+	}
+	if want >= checked && !res.Checked {
+		t.Error("res.Checked is false")
+	}
+	if want >= checkedDecisively && !res.CheckDecisive {
+		t.Error("res.CheckDecisive is false")
+	}
 }
 
 // TestAttacks: every strategy of every metric recovers all 1,000 labels,
@@ -71,18 +97,7 @@ func TestAttacks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(res.Labels, y) {
-				t.Errorf("res.Labels = %v, want %v", res.Labels, y)
-			}
-			if !res.Verified {
-				t.Error("res.Verified is false")
-			}
-			if !res.Checked {
-				t.Error("res.Checked is false")
-			}
-			if !res.CheckDecisive {
-				t.Error("res.CheckDecisive is false")
-			}
+			wantRecovered(t, res, y, checkedDecisively)
 			if !(res.Queries <= tc.maxQ) {
 				t.Errorf("res.Queries = %v, want <= %v", res.Queries, tc.maxQ)
 			}
@@ -154,18 +169,7 @@ func TestEdge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(res.Labels, y) {
-				t.Errorf("res.Labels = %v, want %v", res.Labels, y)
-			}
-			if !res.Verified {
-				t.Error("res.Verified is false")
-			}
-			if !res.Checked {
-				t.Error("res.Checked is false")
-			}
-			if !res.CheckDecisive {
-				t.Error("res.CheckDecisive is false")
-			}
+			wantRecovered(t, res, y, checkedDecisively)
 			plan, err := discrete.Plan(o)
 			if err != nil {
 				t.Fatal(err)
@@ -253,12 +257,7 @@ func testNoiseRepeats(t *testing.T, m discrete.Metric, sigma float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(res.Labels, y) {
-		t.Errorf("res.Labels = %v, want %v", res.Labels, y)
-	}
-	if !res.Verified {
-		t.Error("res.Verified is false")
-	}
+	wantRecovered(t, res, y, verified)
 	plan, err := discrete.Plan(o)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/discrete"
@@ -46,15 +45,7 @@ func TestSwap(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(res.Labels, y) {
-				t.Errorf("res.Labels = %v, want %v", res.Labels, y)
-			}
-			if !res.Verified {
-				t.Error("res.Verified is false")
-			}
-			if !res.Checked {
-				t.Error("res.Checked is false")
-			}
+			wantRecovered(t, res, y, checked)
 			plan, err := discrete.Plan(o)
 			if err != nil {
 				t.Fatal(err)
@@ -181,18 +172,7 @@ func TestRank(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(res.Labels, y) {
-				t.Errorf("res.Labels = %v, want %v", res.Labels, y)
-			}
-			if !res.Verified {
-				t.Error("res.Verified is false")
-			}
-			if !res.Checked {
-				t.Error("res.Checked is false")
-			}
-			if !res.CheckDecisive {
-				t.Error("res.CheckDecisive is false")
-			}
+			wantRecovered(t, res, y, checkedDecisively)
 			plan, err := discrete.Plan(o)
 			if err != nil {
 				t.Fatal(err)
@@ -223,12 +203,7 @@ func TestRank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(res.Labels, y) {
-		t.Errorf("res.Labels = %v, want %v", res.Labels, y)
-	}
-	if !res.Verified {
-		t.Error("res.Verified is false")
-	}
+	wantRecovered(t, res, y, verified)
 	plan, err := discrete.Plan(o)
 	if err != nil {
 		t.Fatal(err)

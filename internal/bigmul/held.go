@@ -130,37 +130,3 @@ func (h *Held) fwd(q *prime, a []uint64) {
 	}
 	q.forward(a, t)
 }
-
-// planHeadroom is planFor with g bits of headroom in the bound on the
-// coefficients: N·2^(2b+g) < p_1·p_2·p_3, for pieces of one operand that
-// are sums of up to 2^g pieces.
-func planHeadroom(xb, yb, g uint) nttPlan {
-	fits := func(b, cap uint) bool { return (xb+b-1)/b+(yb+b-1)/b-1 <= cap }
-	for lg := uint(1); ; lg++ {
-		n := uint(1) << lg
-		bmax := min(uint(maxPieceBits), (log2M-lg-g)/2)
-		b := (xb + yb + n - 1) / n
-		for b <= bmax && !fits(b, n) {
-			b++
-		}
-		if b > bmax {
-			continue
-		}
-		pl := nttPlan{b: max(b, 1), n: int(n)}
-		if lg < 3 {
-			return pl
-		}
-		hn := n / 2
-		cap := hn + hn/2
-		bs := (xb + yb + cap - 1) / cap
-		for bs <= bmax && !fits(bs, cap) {
-			bs++
-		}
-		if bs <= bmax {
-			if sp := (nttPlan{b: max(bs, 1), n: int(hn), h: int(hn / 2)}); sp.cost() < pl.cost() {
-				return sp
-			}
-		}
-		return pl
-	}
-}

@@ -452,11 +452,16 @@ const splitCost = 0.88
 // an xb-bit and a yb-bit operand without wrap-around: ⌈xb/b⌉ + ⌈yb/b⌉
 // − 1 pieces at most n (or n + n/2 for a split plan), and N·2^(2b) <
 // p_1·p_2·p_3 with N the next power of two at or above that count.
-func planFor(xb, yb uint) nttPlan {
+func planFor(xb, yb uint) nttPlan { return planHeadroom(xb, yb, 0) }
+
+// planHeadroom is planFor with g bits of headroom in the bound on the
+// coefficients: N·2^(2b+g) < p_1·p_2·p_3, for pieces of one operand that
+// are sums of up to 2^g pieces (a [Held] operand).
+func planHeadroom(xb, yb, g uint) nttPlan {
 	fits := func(b, cap uint) bool { return (xb+b-1)/b+(yb+b-1)/b-1 <= cap }
 	for lg := uint(1); ; lg++ {
 		n := uint(1) << lg
-		bmax := min(uint(maxPieceBits), (log2M-lg)/2)
+		bmax := min(uint(maxPieceBits), (log2M-lg-g)/2)
 		// The smallest b with ⌈xb/b⌉ + ⌈yb/b⌉ − 1 ≤ n.
 		b := (xb + yb + n - 1) / n
 		for b <= bmax && !fits(b, n) {

@@ -175,31 +175,34 @@ func TestNTTMulMatchesMathBig(t *testing.T) {
 	}
 }
 
-// TestPlanBound checks every plan against the CRT bound n·2^(2b) < M and
-// the no-wrap condition.
+// TestPlanBound checks every plan against the CRT bound n·2^(2b+g) < M,
+// g the headroom of a held operand's sums (0 for planFor), and the no-wrap
+// condition.
 func TestPlanBound(t *testing.T) {
 	for xb := uint(1); xb < 1<<26; xb = xb*5/4 + 1 {
 		for _, yb := range []uint{1, xb / 2, xb} {
-			if yb == 0 {
-				continue
-			}
-			pl := planFor(xb, yb)
-			lg := uint(0)
-			for 1<<lg < pl.coeffs() {
-				lg++
-			}
-			if !(2*pl.b+lg <= uint(log2M)) {
-				t.Errorf("plan %v for %d×%d", pl, xb, yb)
-			}
-			if !(pl.b <= uint(maxPieceBits)) {
-				t.Errorf("piece bits %d, want ≤ %d", pl.b, maxPieceBits)
-			}
-			if !(pl.h == 0 || pl.h == pl.n/2) {
-				t.Errorf("plan %v", pl)
-			}
-			nx, ny := (xb+pl.b-1)/pl.b, (yb+pl.b-1)/pl.b
-			if !(int(nx+ny-1) <= pl.coeffs()) {
-				t.Errorf("plan %v for %d×%d", pl, xb, yb)
+			for _, g := range []uint{0, heldGrowth} {
+				if yb == 0 {
+					continue
+				}
+				pl := planHeadroom(xb, yb, g)
+				lg := uint(0)
+				for 1<<lg < pl.coeffs() {
+					lg++
+				}
+				if !(2*pl.b+lg+g <= uint(log2M)) {
+					t.Errorf("plan %v for %d×%d, headroom %d", pl, xb, yb, g)
+				}
+				if !(pl.b <= uint(maxPieceBits)) {
+					t.Errorf("piece bits %d, want ≤ %d", pl.b, maxPieceBits)
+				}
+				if !(pl.h == 0 || pl.h == pl.n/2) {
+					t.Errorf("plan %v", pl)
+				}
+				nx, ny := (xb+pl.b-1)/pl.b, (yb+pl.b-1)/pl.b
+				if !(int(nx+ny-1) <= pl.coeffs()) {
+					t.Errorf("plan %v for %d×%d", pl, xb, yb)
+				}
 			}
 		}
 	}
