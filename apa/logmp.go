@@ -86,10 +86,13 @@ func logMPExps(m *xf, R uint) (e [mpN]int64, ok bool) {
 	var v xf
 	v.setFloat64(math.Log(m.float64()))
 	if R <= logMPFloatR {
-		e, _, ok = mpFindExps(&v, R)
+		// The stages gain about 33 bits each: asking for a few less than
+		// the first reaches keeps the search from a second stage, whose
+		// exponents math.Log's 53 bits cannot support.
+		e, _, ok = mpFindExps(&v, min(R, logMPFloatR-4))
 		return e, ok
 	}
-	e1, _, ok := mpFindExps(&v, logMPFloatR)
+	e1, _, ok := mpFindExps(&v, logMPFloatR-4)
 	if !ok || !logMPShort(&e1, 4096) {
 		return e, false
 	}
@@ -107,9 +110,10 @@ func logMPExps(m *xf, R uint) (e [mpN]int64, ok bool) {
 	return e, ok
 }
 
-// logMPShort reports whether Π p_i^|e_i| has at most W bits, so that the
-// exact products cost no more than the series.
+// logMPShort reports whether Π p_i^|e_i| has at most max(W, 1024) bits,
+// so that the exact products cost no more than the series.
 func logMPShort(e *[mpN]int64, W uint) bool {
+	W = max(W, 1024)
 	b := 0.0
 	for i, ei := range e[1:] {
 		b += float64(absInt64(ei)) * math.Log2(float64(mpPrimes[i+1]))
