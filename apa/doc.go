@@ -33,9 +33,12 @@
 //
 // # How it works
 //
-// Logarithms use the AGM, exponentials Newton's iteration on the
-// logarithm, and multiplications a number-theoretic transform above a
-// measured size (internal/bigmul), since big.Float has only Karatsuba. The
+// Logarithms through a [Consts] that has served one already use a
+// multi-prime argument reduction and a short atanh series [Joh22] from 64
+// to 400,000 working bits, and the AGM otherwise; exponentials Newton's
+// iteration on the logarithm, and multiplications a number-theoretic
+// transform above a measured size (internal/bigmul), since big.Float has
+// only Karatsuba. The
 // design note docs/design/apa.md in the repository has the algorithms, and
 // BENCHMARKS.md their speed against MPFR, measured in the same run.
 //
@@ -51,6 +54,8 @@
 //     series of rational numbers", ANTS-III, LNCS 1423, 1998.
 //   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
 //     with correctly rounded last bit", ACM TOMS 17(3), 1991.
+//   - [Joh22] F. Johansson, "Computing elementary functions using
+//     multi-prime argument reduction", arXiv:2207.02501, 2022.
 //   - [BIGNUM] math/big, bigfloat and bigfft measured against MPFR/GMP
 //     in one run: BENCHMARKS.md, "Numeric core against MPFR and GMP", and
 //     the internal/mpfr harness.

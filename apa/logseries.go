@@ -30,7 +30,7 @@ import (
 //
 // Error, proven. ε_j = 2^(−W_j), ε = ε_0; every operation floors a
 // non-negative value. (i) s: a quotient with absolute error below
-// 2^(−W−2) (W' ≤ W). (ii) V = ⌊s̃²/ε⌋: |Vε − v| < 2^(−W−2)·(2|s|+1) + ε
+// 2^(−max(W, W')−2). (ii) V = ⌊s̃²/ε⌋: |Vε − v| < 2^(−W−2)·(2|s|+1) + ε
 // < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3), both v and Vε are
 // below 2^(−b) (b ≥ 8 here). (iii) Powers by products of lower ones,
 // floored at scale W': err(v^i) ≤ (2i−1)·E·ε with E = e_v + 1 = 3 (by
@@ -47,10 +47,12 @@ import (
 // ≤ 1.01·v^N < ε/2 for bN ≥ W'+1: |S̃ − S| < ES·ε, ES = (J+1)(m+3)²·3 + 1.
 // (vi) z = 2s̃·S̃: |2s̃S̃ − 2sS| ≤ 2|s̃ − s|·1.01 + 2|s|·ES·ε <
 // 2^(−W) + 2^(1 − ⌊b/2⌋ + log2 ES − W') (|s| = √v < 2^(−b/2)), and z is
-// truncated to 2^(−W−2) absolute. W' = W − ⌊b/2⌋ + log2(ES) + 2 puts the
-// second term below 2^(−W−1): the series runs ⌊b/2⌋ ≈ R bits below W, as
-// the factor s restores them. In all |z − ln(a/b)| < 2^(2−W) (returned
-// exactly as the sum of the three terms' exponents allows).
+// truncated to 2^(−W−2) absolute. W' = max(W − ⌊b′/2⌋ + log2(ES) + 4,
+// b′ + 8, 32), b′ = −2·log2|s| bound ≤ b, puts the second term below
+// 2^(−W): the series runs about R bits below W, as the factor s restores
+// them (above W only for short reductions). The bound returned is
+// 2^(2 + max(−W, 1 − ⌊b/2⌋ + log2 ES − W')) with the measured b: below
+// 2^(2−W) (TestLogNear1Bound checks both).
 func logNear1(z, a, b *xf, W uint) (errExp int64, ok bool) {
 	var d, n xf
 	d.sub(a, b, 0)
