@@ -147,7 +147,7 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 		pw[i].Rsh(&pw[i], W)
 	}
 	J := (N - 1) / m
-	var acc, blk, t, vm, den big.Int
+	var acc, blk, t, u, vm, den big.Int
 	for j := J; j >= 0; j-- {
 		Wj := int64(W) - b*m*j // ≥ 0: bm·J ≤ b(N−1) < W+1
 		sh := uint(int64(W) - Wj)
@@ -156,12 +156,24 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 		blk.Lsh(bigOne, uint(Wj))
 		den.SetInt64(2*k0 + 1)
 		blk.Quo(&blk, &den)
-		for i := int64(1); i < m && k0+i < N; i++ {
+		// Two terms at a time over the common denominator d1·d2 (< 2^60:
+		// k < N ≤ W′/8 < 2^29): one division for two, and one floor, which
+		// keeps step (iv)'s bound.
+		for i := int64(1); i < m && k0+i < N; i += 2 {
 			t.Rsh(&pw[i], sh)
 			if t.Sign() == 0 {
 				break // the later terms floor to 0 too
 			}
-			divWordInPlace(&t, uint64(2*(k0+i)+1))
+			d1 := uint64(2*(k0+i) + 1)
+			if i+1 < m && k0+i+1 < N {
+				d2 := d1 + 2
+				u.Rsh(&pw[i+1], sh)
+				mulWordInPlace(&t, d2)
+				mulWordInPlace(&u, d1)
+				t.Add(&t, &u)
+				d1 *= d2
+			}
+			divWordInPlace(&t, d1)
 			blk.Add(&blk, &t)
 		}
 		if j == J {
