@@ -155,7 +155,8 @@ func TestCalibrateBase(t *testing.T) {
 
 // TestCalibrateToomSweep prints toomMul's median CPU time relative to
 // math/big for a grid of thresholds (toom3Words, toom4Words, the leaf:
-// math/big or the word-level Karatsuba). Run with -calibrate.
+// math/big or the word-level Karatsuba; for squares, toom3SqrWords and
+// toom4SqrWords). Run with -calibrate.
 func TestCalibrateToomSweep(t *testing.T) {
 	if !*calibrate {
 		t.Skip("run with -calibrate")
@@ -164,21 +165,23 @@ func TestCalibrateToomSweep(t *testing.T) {
 	defer runtime.UnlockOSThread()
 	r := rand.New(rand.NewPCG(3, 9))
 	o3, o4, ol := toom3Words, toom4Words, leafWords
-	defer func() { toom3Words, toom4Words, leafWords = o3, o4, ol }()
+	s3, s4 := toom3SqrWords, toom4SqrWords
+	defer func() { toom3Words, toom4Words, leafWords, toom3SqrWords, toom4SqrWords = o3, o4, ol, s3, s4 }()
 	type cfg struct {
 		t3, t4 int
 		leaf   bool
 	}
 	var cfgs []cfg
-	for _, t3 := range []int{100, 150, 200, 1 << 30} {
+	for _, t3 := range []int{100, 150, 200, 250, 300, 1 << 30} {
 		for _, t4 := range []int{250, 350, 500, 800, 1 << 30} {
 			for _, leaf := range []bool{useADX} {
 				cfgs = append(cfgs, cfg{t3, t4, leaf})
 			}
 		}
 	}
-	for _, words := range []int{200, 300, 450, 700, 1000, 1600, 2500} {
+	for _, words := range []int{157, 200, 300, 450, 700, 1000, 1600, 2500} {
 		x, y := randInt(r, words), randInt(r, words)
+		buf := make([]big.Word, 2*words) // the product's words, reused
 		for _, sq := range []bool{false, true} {
 			yy := y
 			if sq {
@@ -188,7 +191,8 @@ func TestCalibrateToomSweep(t *testing.T) {
 			for _, c := range cfgs {
 				fs = append(fs, func() {
 					toom3Words, toom4Words, leafWords = c.t3, c.t4, c.leaf
-					toomMul(nil, x.Bits(), yy.Bits(), sq)
+					toom3SqrWords, toom4SqrWords = c.t3, c.t4
+					toomMul(buf, x.Bits(), yy.Bits(), sq)
 				})
 			}
 			inner := max(1, 20000/words)
