@@ -254,14 +254,8 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 		}
 		rs = append(rs, r)
 	}
-	if st.err != nil {
-		return nil, nil, st.err
-	}
-	if len(idx) == 0 {
-		return nil, nil, errors.New("decode: hybrid: nothing left to query (internal error)")
-	}
 	h.k, h.l, h.gd = k, l, gd
-	return idx, rs, nil
+	return idx, rs, st.err
 }
 
 // decode keeps the candidates (list entry, top fresh labels, digits)

@@ -6,7 +6,6 @@ package decode
 
 import (
 	"context"
-	"errors"
 	"math"
 	"math/big"
 	"math/bits"
@@ -296,9 +295,6 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 		q.dv, q.rad = append(q.dv, dv), append(q.rad, r)
 		st.digits++
 		place *= float64(r)
-	}
-	if len(q.idx) == 0 {
-		return errors.New("decode: kbin: nothing left to query (internal error)")
 	}
 	return nil
 }

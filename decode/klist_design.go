@@ -7,7 +7,6 @@ package decode
 
 import (
 	"cmp"
-	"errors"
 	"math"
 	"math/big"
 	"math/bits"
@@ -31,7 +30,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 			}
 		}
 	}
-	pool := st.pool(st.kl.maxFresh + radixBlockMax)
+	pool := lb.fresh(st.kl.maxFresh + radixBlockMax)
 	// Points of an even number of labels first: they take the fresh
 	// binary questions, whose answers are then fair coins (one bit each),
 	// and points of an odd number go to the tail, whose mixed-radix digits
@@ -159,9 +158,6 @@ func (st *klState) designQuery() (*klQuery, error) {
 		}
 		q.idx = append(q.idx, q.tIdx...)
 		q.rows = append(q.rows, q.tail.rows...)
-	}
-	if len(q.idx) == 0 {
-		return nil, errors.New("decode: klist: nothing left to query (internal error)")
 	}
 	return q, nil
 }

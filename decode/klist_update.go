@@ -53,17 +53,9 @@ func (st *klState) update(q *klQuery, surv []lbSurv) int {
 			sigma[j] = bits.TrailingZeros64(a.mask[i])
 		}
 	}
-	for _, i := range lb.cD {
-		lb.inD[i] = false
-	}
-	lb.cD = lb.cD[:0]
-	for _, j := range open {
-		lb.cD = append(lb.cD, q.idx[j])
-		lb.inD[q.idx[j]] = true
-		if j >= nTop {
-			st.tailCarried++
-		}
-	}
+	lb.setCarried(q.idx, open)
+	tail, _ := slices.BinarySearch(open, nTop) // open ascends
+	st.tailCarried += len(open) - tail
 	seen := make(map[string]bool, len(surv))
 	var vals [][]uint64
 	key := make([]byte, 0, 8*len(open))

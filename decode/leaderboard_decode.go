@@ -211,6 +211,18 @@ func (st *lbState) windowRange(lo, hi, tf float64, vf []float64, k int, f func(l
 	}
 }
 
+// setCarried makes the points idx[j], j in open, the carried ones.
+func (st *lbState) setCarried(idx, open []int) {
+	for _, i := range st.cD {
+		st.inD[i] = false
+	}
+	st.cD = st.cD[:0]
+	for _, j := range open {
+		st.cD = append(st.cD, idx[j])
+		st.inD[idx[j]] = true
+	}
+}
+
 // update learns the points of the query idx (the carried points, k top
 // fresh points, then digits) on which every candidate of keep (at least
 // one) agrees, carries the others with the list of keep's distinct labels
@@ -239,15 +251,8 @@ func (st *lbState) update(idx []int, keep []lbSurv, k int) int {
 			}
 		}
 	}
-	for _, i := range st.cD {
-		st.inD[i] = false
-	}
+	st.setCarried(idx, open)
 	got := a.learn(idx, sigma)
-	st.cD = st.cD[:0]
-	for _, j := range open {
-		st.cD = append(st.cD, idx[j])
-		st.inD[idx[j]] = true
-	}
 	seen := make(map[string]bool, nk)
 	st.cand = nil
 	for s := range nk {
