@@ -6,6 +6,7 @@
 package decode
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/big"
@@ -239,31 +240,45 @@ func (st *lbState) update(idx []int, keep []lbSurv, k int) int {
 		}
 		return uint8(c.n >> (j - nd - k) & 1)
 	}
+	open, cand := listUpdate(len(idx), nk, label)
 	sigma := make([]int, len(idx))
-	var open []int // positions in idx still undecided
 	for j := range idx {
 		sigma[j] = int(label(0, j))
-		for s := 1; s < nk; s++ {
-			if label(s, j) != label(0, j) {
-				sigma[j] = -1
+	}
+	for _, j := range open {
+		sigma[j] = -1
+	}
+	st.setCarried(idx, open)
+	st.cand = cand
+	return a.learn(idx, sigma)
+}
+
+// listUpdate returns the positions j < n of a query on which the
+// survivors s < ns disagree (val(s, j) their values), in order, and the
+// survivors' distinct rows of values on them, in order of first
+// appearance: the next list.
+func listUpdate[T uint8 | uint64](n, ns int, val func(s, j int) T) (open []int, rows [][]T) {
+	for j := range n {
+		for s := 1; s < ns; s++ {
+			if val(s, j) != val(0, j) {
 				open = append(open, j)
 				break
 			}
 		}
 	}
-	st.setCarried(idx, open)
-	got := a.learn(idx, sigma)
-	seen := make(map[string]bool, nk)
-	st.cand = nil
-	for s := range nk {
-		c := make([]uint8, len(open))
+	seen := make(map[string]bool, ns)
+	var key []byte
+	for s := range ns {
+		e := make([]T, len(open))
+		key = key[:0]
 		for x, j := range open {
-			c[x] = label(s, j)
+			e[x] = val(s, j)
+			key = binary.LittleEndian.AppendUint64(key, uint64(e[x]))
 		}
-		if !seen[string(c)] {
-			seen[string(c)] = true
-			st.cand = append(st.cand, c)
+		if !seen[string(key)] {
+			seen[string(key)] = true
+			rows = append(rows, e)
 		}
 	}
-	return got
+	return open, rows
 }
