@@ -199,7 +199,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	// than a half and then a third (N = 500, 1,000, K = 6, seeds 1–3: 26,
 	// 26, 25 and 51, 52, 52 queries against 28, 27, 27 and 53, 53, 52
 	// without).
-	if len(pool) > 0 && len(pool) < st.kl.maxFresh+radixBlockMax && len(pool) == lcap {
+	if len(pool) > 0 && len(pool) < st.kb.klist.maxFresh+radixBlockMax && len(pool) == lcap {
 		all := 0.0
 		for _, i := range pool {
 			all += math.Log2(float64(bits.OnesCount64(a.mask[i])))

@@ -226,9 +226,8 @@ const klRowsMax = 1 << 14
 // klState is one KList attack.
 type klState struct {
 	a  *multi
-	lb *lbState    // the list, the carried points, the palette (nominal weights), the descent
-	kl klistParams // the list top's tuning
-	kb kbinParams  // KBin's (bin)
+	lb *lbState   // the list, the carried points, the palette (nominal weights), the descent
+	kb kbinParams // the tuning: KList's (its list top's, kb.klist) or KBin's
 	// wTop is the largest top weight W'.
 	wTop float64
 	// vals[l][j] is the labels list entry l allows carried point
@@ -304,7 +303,7 @@ func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result
 // newKlState starts a KList attack (bin: KBin's binary tail) tuned by kb
 // (KList's: its list top's, kb.klist, and its descent's).
 func newKlState(a *multi, kb kbinParams, bin bool) *klState {
-	st := &klState{a: a, lb: newLbState(a), kl: kb.klist, kb: kb, vals: [][]uint64{{}}, spanRatio: 1, bin: bin, left: -1}
+	st := &klState{a: a, lb: newLbState(a), kb: kb, vals: [][]uint64{{}}, spanRatio: 1, bin: bin, left: -1}
 	st.lb.passes, st.lb.opts = kb.passes, kb.opts
 	return st
 }
@@ -320,7 +319,7 @@ func (st *klState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 	if !(st.wTop > 0) {
 		return a.failed(res), &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
 	}
-	for j := range st.kl.palette {
+	for j := range st.kb.klist.palette {
 		var w float64
 		if j%2 == 0 {
 			w = st.wTop * (lbBeta + (1-lbBeta)*st.lb.rng.Float64())
