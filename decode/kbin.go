@@ -213,9 +213,6 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 		}
 	}
 	k, l := digitShape(sl, vf, L, delta, gd, st.wTop, tgt, lcap)
-	if k+l == 0 && nd == 0 && len(pool) > 0 {
-		l = 1 // a list of one and nothing carried: one digit at least
-	}
 	q := &klQuery{nd: nd, k: k, gd: gd}
 	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
 		return nil, err

@@ -111,12 +111,13 @@ type lbState struct {
 	cD   []int // carried points
 	inD  []bool
 	cand [][]uint8 // the list: labels of cD per candidate
-	cell float64   // Δ: twice the budget of a query with no block
-	tgt  float64   // lbTargetFew or lbTargetMany
-	// emu: decode by emulated brackets (Carry) rather than the rigorous
-	// budget; cell is then the width of sums one score leaves (carry.go,
-	// resolution), recomputed before each query.
-	emu bool
+	// cell is Δ, twice the budget of a query with no block; where the
+	// model is emulated (Carry, Hybrid: a.emu set; Leaderboard's setup
+	// makes no emulator) the width of sums one score leaves (carry.go,
+	// resolution), recomputed before each query, and the state decodes by
+	// emulated brackets rather than the rigorous budget.
+	cell float64
+	tgt  float64 // lbTargetFew or lbTargetMany
 	// err is the first error computing a palette row (row).
 	err error
 	// maxFresh caps the fresh points of a query (lbMaxFresh; at most 32:
@@ -324,7 +325,7 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 	a := st.a
 	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
-	if st.emu {
+	if a.emu != nil {
 		// The final query's separation is the rigorous budget's, far
 		// wider than an emulated bracket: Carry keeps listing.
 		st.cell = st.resolution()

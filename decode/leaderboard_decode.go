@@ -68,7 +68,7 @@ func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
 // decode keeps the candidates that explain the score, learns the points
 // they agree on and carries the others; it returns the labels learned. A
 // candidate explains the score when its exact sum lies within the
-// rigorous budget of N·score (Leaderboard) or, with st.emu, when the
+// rigorous budget of N·score (Leaderboard) or, under emulation, when the
 // emulated bracket of its reported score holds the score (Carry).
 func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) {
 	a := st.a
@@ -78,7 +78,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	t := a.residual(score, p)
 	v := increments(rs)
 	var explains func(l int, m uint32, above bool) bool
-	if st.emu {
+	if a.emu != nil {
 		explains = st.bracketTest(score, idx, rs)
 		defer a.neutralize(idx)
 	} else {
