@@ -10,7 +10,6 @@ import (
 	"slices"
 
 	"github.com/labelinf/labelinf/internal/bigint"
-	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -21,23 +20,13 @@ import (
 // budget of the scorer for that very query. Points already known get
 // their label's prediction, so they add almost nothing to the score's
 // magnitude and later blocks grow. Decoding is greedy, O(k).
-var Blocks Strategy = blocks{}
-
-type blocks struct{}
-
-func init() { register(Blocks) }
-
-func (blocks) String() string { return "blocks" }
-
-func (s blocks) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return a.runBlocks(ctx, srv, s)
+var Blocks Strategy = &designer{
+	name: "blocks",
+	init: (*multi).setupBlocks,
+	next: func(a *multi, kmax int) (*blockPlan, error) { return a.planDigits(kmax, false, 0) },
 }
 
-func (s blocks) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, s) }
-
-func (blocks) next(a *multi, kmax int) (*blockPlan, error) { return a.planDigits(kmax, false, 0) }
-
-func (s blocks) setup(a *multi) Strategy { a.setupBlocks(); return s }
+func init() { register(Blocks) }
 
 // setupBlocks orders the points and turns on decoding by emulated
 // brackets (the block code's, and the base of Cross's).
