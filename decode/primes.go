@@ -127,8 +127,23 @@ func (a *multi) decodePrimes(t *big.Float, p *blockPlan) []int {
 	if xi.Sign() <= 0 || xi.Cmp(p.xmax) > 0 {
 		return nil
 	}
-	sigma, err := primes.Multiplicities(xi, a.primeList[:len(p.rows)], a.k-1)
-	if err != nil {
+	sigma := make([]int, len(p.rows))
+	q, r := new(big.Int), new(big.Int)
+	for j := range sigma {
+		pj := new(big.Int).SetUint64(a.primeList[j])
+		for {
+			q.QuoRem(xi, pj, r)
+			if r.Sign() != 0 {
+				break
+			}
+			xi.Set(q)
+			sigma[j]++
+		}
+		if sigma[j] >= a.k {
+			return nil
+		}
+	}
+	if xi.Cmp(big.NewInt(1)) != 0 {
 		return nil
 	}
 	return sigma
