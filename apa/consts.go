@@ -29,6 +29,11 @@ type Consts struct {
 	mu              sync.Mutex
 	piPrec, ln2Prec uint
 	pi, ln2         xf
+
+	// The logarithms of the primes of the multi-prime argument reduction
+	// (mpreduce.go), to plPrec bits after the point; pl is nil until then.
+	plPrec uint
+	pl     *[mpN]xf
 }
 
 // cachePrec is the precision at which a constant is computed when wp bits

@@ -268,35 +268,17 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 // whose emulated score is the score, learns the points they agree on and
 // carries the others; it returns the labels learned.
 func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) {
-	st := h.st
-	a := st.a
-	nd, k, l := len(st.cD), h.k, h.l
-	if len(idx) != nd+k+l || len(rs) != len(idx) {
-		return 0, errors.New("decode: hybrid: the query does not match its design (internal error)")
-	}
-	budget := a.budgetFor(idx, rs, false)
-	p := &blockPlan{rows: rs}
-	t := a.residual(score, p)
 	v := increments(rs)
-	inc := make([][]*big.Float, l)
-	for j := range inc {
-		inc[j] = v[nd+k+j][1:2]
+	inc := make([][]*big.Float, len(v))
+	for j := range v {
+		inc[j] = v[j][1:]
 	}
-	vb := make([]*big.Float, nd+k)
-	for j := range vb {
-		vb[j] = v[j][1]
+	keep, err := h.st.readDigits(score, idx, rs, h.k, new(big.Float), inc, slices.Repeat([]int{2}, h.l), h.gd, false,
+		func(_ int, v uint64) int { return int(v) })
+	if err != nil {
+		return 0, err
 	}
-	a.fillBase()
-	defer a.neutralize(idx)
-	var keep []lbSurv
-	st.readTopDigits(score, t, vb, k, newDigitTail(inc, nil, h.gd), budget, false,
-		func(j int, b uint64) { a.lo.Set(idx[j], rs[j].lo[b]) },
-		func(j int, b uint64) { a.lo.Set(idx[nd+k+j], rs[nd+k+j].lo[b]) },
-		func(li int, m uint32, n uint64) { keep = append(keep, lbSurv{li, m, n}) })
-	if len(keep) == 0 {
-		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, k, l, a.m.Name)
-	}
-	return st.update(idx, keep, k), nil
+	return h.st.update(idx, keep, h.k), nil
 }
 
 // digitTail is the digits of a query, read from the exact residual
@@ -318,36 +300,53 @@ type digitTail struct {
 	gdb, q *big.Float
 }
 
-// readTopDigits lists the readings of a query whose top is the list's
-// carried points and k fresh points (vb[j] top position j's increment,
-// bit 1 over bit 0) and whose digits dt reads from the residual, r0 the
-// label-dependent sum N·score less every position at its value 0 (budget
-// b): for each list entry l and fresh bits m whose top sum leaves a
-// residual within b of dt's range (windowRange) and each reading n of the
-// digits, the report is emulated, the top set by setTop(j, bit) and the
-// digits by setDigit(j, value), and keep(l, m, n) is called where it lies
-// within the score's float64 bounds (widened by the assumed noise), where
-// the emulation fails (the list may only grow by it) or, with inexact,
-// where the report is not exact.
-func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float, k int, dt *digitTail, budget float64, inexact bool,
-	setTop, setDigit func(j int, v uint64), keep func(l int, m uint32, n uint64)) {
+// readDigits returns the readings of the query idx, rows rs, whose top
+// is the list's carried points and k fresh points and whose digits of
+// radices rad and unit gd (Hybrid's, KBin's) follow: t0 is the sum of the
+// positions' terms at value 0 over those at label 0, inc[j][v − 1]
+// position j's increment of value v over value 0, and label(j, v) the
+// label whose terms stand for value v. For each list entry l and fresh
+// bits m whose top sum leaves a residual within the rigorous budget b of
+// the digits' range (windowRange) and each reading n of the digits
+// (digitTail), the report is emulated with every position at its value,
+// and (l, m, n) kept where it lies within the score's float64 bounds
+// (widened by the assumed noise), where the emulation fails (the list may
+// only grow by it) or, with inexact, where the report is not exact. It
+// returns an error if the query does not match its design or no reading
+// is kept.
+func (st *lbState) readDigits(score *big.Rat, idx []int, rs []rowInfo, k int, t0 *big.Float, inc [][]*big.Float, rad []int, gd float64, inexact bool,
+	label func(j int, v uint64) int) ([]lbSurv, error) {
 	a := st.a
-	vf := make([]float64, len(vb))
-	for j := range vf {
-		vf[j], _ = vb[j].Float64()
+	nd := len(st.cD)
+	nTop := nd + k
+	if len(rs) != len(idx) || len(inc) != len(idx) || len(rad) != len(idx)-nTop {
+		return nil, errors.New("decode: a list top's query does not match its design (internal error)")
 	}
+	budget := a.budgetFor(idx, rs, false)
+	// The residual after every position's value 0: the top's bits and
+	// the digits' reading explain it.
+	r0 := new(big.Float).SetPrec(sumPrec).Sub(a.residual(score, &blockPlan{rows: rs}), t0)
+	a.fillBase()
+	defer a.neutralize(idx)
+	set := func(j int, v uint64) { a.lo.Set(idx[j], rs[j].lo[label(j, v)]) }
+	vf := make([]float64, nTop)
+	for j := range vf {
+		vf[j], _ = inc[j][0].Float64()
+	}
+	dt := newDigitTail(inc[nTop:], rad, gd)
 	tf, _ := r0.Float64()
 	lo, hi := dt.window(tf, budget, vf)
 	sLo, sHi := a.scoreRange(score)
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	rx := new(big.Float).SetPrec(sumPrec)
-	bs := make([]uint64, len(vb)) // the candidate's top bits
+	bs := make([]uint64, nTop) // the candidate's top bits
+	var keep []lbSurv
 	st.windowRange(lo, hi, tf, vf, k, func(l int, m uint32, _ bool) bool {
 		rx.Set(r0)
 		for j := range bs {
 			bs[j] = uint64(st.bit(l, m, j))
 			if bs[j] == 1 {
-				rx.Sub(rx, vb[j])
+				rx.Sub(rx, inc[j][0])
 			}
 		}
 		n0, n1, ok := dt.read(rx)
@@ -355,26 +354,26 @@ func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float,
 			return true
 		}
 		for j, b := range bs {
-			setTop(j, b)
+			set(j, b)
 		}
-		dt.each(n0, n1, setDigit, func(n uint64) {
+		dt.each(n0, n1, func(j int, v uint64) { set(nTop+j, v) }, func(n uint64) {
 			r, exact, err := a.emu.ReportFloat(a.lo)
 			if err != nil || inexact && !exact || (r >= fLo && r <= fHi) {
-				keep(l, m, n)
+				keep = append(keep, lbSurv{l: l, m: m, n: n})
 			}
 		})
 		return true
 	})
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, k, len(rad), a.m.Name)
+	}
+	return keep, nil
 }
 
-// newDigitTail returns the reader of the digits of radices rad (nil: all
-// 2) and realized increments inc (inc[j][v − 1] the increment of digit j's
+// newDigitTail returns the reader of the digits of radices rad and realized increments inc (inc[j][v − 1] the increment of digit j's
 // value v over its value 0, nominally v·p_j). It panics if a digit's
 // increments do not match its radix or Π rad exceeds 2^63.
 func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
-	if rad == nil {
-		rad = slices.Repeat([]int{2}, len(inc))
-	}
 	d := &digitTail{rad: rad, gd: gd, nmax: 1, dev: new(big.Float).SetPrec(sumPrec)}
 	e := new(big.Float).SetPrec(sumPrec)
 	mx := new(big.Float).SetPrec(sumPrec)

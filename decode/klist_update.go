@@ -13,12 +13,12 @@ import (
 // have (a top point's half, a tail point's label; one label left is
 // learned), and carries the points they disagree on with the list of
 // their distinct values. It returns the labels learned.
-func (st *klState) update(q *klQuery, surv []klSurv) int {
+func (st *klState) update(q *klQuery, surv []lbSurv) int {
 	a, lb := st.a, st.lb
 	nd, nTop := q.nd, q.nd+q.k
 	// A tail lister that stopped short leaves every tail label open.
-	short := q.tail != nil && slices.ContainsFunc(surv, func(s klSurv) bool { return s.tail == nil })
-	val := func(s klSurv, j int) uint64 {
+	short := q.tail != nil && slices.ContainsFunc(surv, func(s lbSurv) bool { return s.tail == nil })
+	val := func(s lbSurv, j int) uint64 {
 		i := q.idx[j]
 		switch {
 		case j < nd:

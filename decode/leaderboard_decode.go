@@ -112,12 +112,15 @@ func (st *lbState) bit(l int, m uint32, j int) uint8 {
 }
 
 // lbSurv is a candidate of a query: list entry l with fresh labels m
-// (bit j for fresh point j) and, below a list top (Hybrid), digits n (bit
-// j for digit j, weight g_d·2^j).
+// (bit j for fresh point j) and, below a list top, the reading n of its
+// digits (Hybrid's, KBin's) or its tail labeling, each tail position's
+// value (KList's; nil if the tail's lister stopped short: every tail
+// label is kept open).
 type lbSurv struct {
-	l int
-	m uint32
-	n uint64
+	l    int
+	m    uint32
+	n    uint64
+	tail []int
 }
 
 // window returns the candidates (list entry, fresh labels) of a query of

@@ -193,8 +193,14 @@ func sqrBasecase(z, x []big.Word) {
 	}
 	clear(z[:2*n])
 	sqrRowsADX(z, x)
-	// z = 2z + Σ x_i²·β^(2i) in one pass: cs is the bit shifted out of
-	// the previous word pair, carry the addition's carry.
+	sqrDiagADX(z, x)
+}
+
+// sqrDiagGo is the reference for sqrDiagADX: z[:2·len(x)] = 2·z +
+// Σ x_i²·β^(2i) in one pass, which must fit.
+func sqrDiagGo(z, x []big.Word) {
+	// cs is the bit shifted out of the previous word pair, carry the
+	// addition's carry.
 	var cs, carry uint
 	for i, xi := range x {
 		hi, lo := bits.Mul(uint(xi), uint(xi))

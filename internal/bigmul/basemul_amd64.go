@@ -47,3 +47,10 @@ func subVVAsm(z, x, y []big.Word) big.Word
 //
 //go:noescape
 func sqrRowsADX(z, x []big.Word)
+
+// sqrDiagADX sets z[:2·len(x)] = 2·z + Σ x_i²·β^(2i), which must fit
+// (BMI2 and ADX only): the diagonal pass of a schoolbook square after
+// sqrRowsADX's triangle.
+//
+//go:noescape
+func sqrDiagADX(z, x []big.Word)

@@ -137,3 +137,35 @@ func TestAddSubVV(t *testing.T) {
 		}
 	}
 }
+
+// TestSqrDiag checks sqrDiagADX against sqrDiagGo on every length up to
+// 40, on the triangles of random and all-ones words (whose doubled sum
+// with the squares is the square: it fits), and that the two make the
+// square with sqrRowsADX.
+func TestSqrDiag(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 4))
+	for n := 1; n <= 40; n++ {
+		for _, ones := range []bool{false, true} {
+			x := make([]big.Word, n)
+			for i := range x {
+				x[i] = big.Word(r.Uint64())
+				if ones {
+					x[i] = ^big.Word(0)
+				}
+			}
+			z1, z2 := make([]big.Word, 2*n+1), make([]big.Word, 2*n+1)
+			z1[2*n], z2[2*n] = 7, 7 // guard word
+			sqrRowsGo(z1[:2*n], x)
+			copy(z2, z1)
+			sqrDiagADX(z1[:2*n], x)
+			sqrDiagGo(z2[:2*n], x)
+			if !slices.Equal(z1, z2) {
+				t.Fatalf("sqrDiagADX(%d words, ones %v) = %v, want %v", n, ones, z1, z2)
+			}
+			xi := new(big.Int).SetBits(x)
+			if new(big.Int).SetBits(z1[:2*n]).Cmp(new(big.Int).Mul(xi, xi)) != 0 {
+				t.Fatalf("rows and diagonal of %d words (ones %v): not the square", n, ones)
+			}
+		}
+	}
+}

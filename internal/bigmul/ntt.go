@@ -432,21 +432,45 @@ type nttPlan struct {
 func (pl nttPlan) coeffs() int { return pl.n + pl.h }
 
 // cost returns the plan's work in units of one point of one butterfly
-// stage of a plain plan: n·log2 n for a plain plan, and splitCost times
-// that of the plain plan of length 2n for a split plan.
+// stage of a plain plan: n·log2 n for a plain plan, and splitCost(n)
+// times that of the plain plan of length 2n for a split plan.
 func (pl nttPlan) cost() float64 {
 	if pl.h > 0 {
-		return splitCost * float64(2*pl.n) * float64(bits.TrailingZeros(uint(pl.n))+1)
+		return splitCost(pl.n) * float64(2*pl.n) * float64(bits.TrailingZeros(uint(pl.n))+1)
 	}
 	return float64(pl.n) * float64(bits.TrailingZeros(uint(pl.n)))
 }
 
-// splitCost is the CPU time of a split plan of length n + n/2 relative to
-// the plain plan of length 2n: 0.86–0.88 from 3·10^4 to 3·10^6 bits
-// (BenchmarkSplitVsPlain, 2-core reference machine, 2026-11-23). The
-// transforms alone would give 0.72; the pieces, the CRT and the twists
-// are the rest.
-const splitCost = 0.88
+// splitCosts is the CPU time of a split plan of length n + n/2 relative
+// to the plain plan of length 2n, for n ≤ 512 and above; above 1,
+// planFor keeps the plain plan. Refitted 2026-11-28 on the medians of
+// TestCalibrateSplit (go test ./internal/bigmul -run CalibrateSplit
+// -calibrate -v: each product on one thread, split and plain alternated,
+// eleven sizes from 3·10^4 to 4·10^6 bits, three runs). Where AVX-512
+// runs the butterflies (and the split's fold and join), the plain
+// transform of length 1024 got cheaper than the split's extra passes:
+// 1.09–1.22 at n = 512 (two operands of 470–520 words: Mul of 500 words,
+// plain ÷ split 0.91–0.94 in one run), 0.74–1.07 above (median 0.86).
+// With the scalar stages 0.85–0.98 at every length (median 0.89), where
+// the single constant before, 0.88, came from. The transforms alone
+// would give 0.72; the pieces, the CRT and the twists are the rest.
+var splitCosts = splitCostTable()
+
+// splitCostTable returns splitCosts for this CPU.
+func splitCostTable() [2]float64 {
+	if useAVX512 {
+		return [2]float64{1.12, 0.86}
+	}
+	return [2]float64{0.89, 0.89}
+}
+
+// splitCost returns splitCosts' entry for a split plan of length n + n/2.
+func splitCost(n int) float64 {
+	if n <= 512 {
+		return splitCosts[0]
+	}
+	return splitCosts[1]
+}
 
 // planFor returns the cheapest transform that holds the full product of
 // an xb-bit and a yb-bit operand without wrap-around: ⌈xb/b⌉ + ⌈yb/b⌉

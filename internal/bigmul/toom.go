@@ -53,6 +53,17 @@ var (
 	toom4Words = 350
 )
 
+// toom3SqrWords and toom4SqrWords are the same for squares, whose
+// word-level Karatsuba (ksqr) holds longer against Toom-3: by
+// TestCalibrateToomSweep's medians (2026-11-28, same run), Toom-3 from
+// 250 words instead of 150 takes 0.87 of the time at 157 words, 0.93 at
+// 200 and at 700 (Toom-4 on pieces that no longer recurse into Toom-3),
+// 0.99–1.01 from 250 to 1,000.
+var (
+	toom3SqrWords = 250
+	toom4SqrWords = 350
+)
+
 // leafWords and sqrWordLeaves choose, below the Toom sizes and where the
 // amd64 kernels run, the word-level Karatsuba of basemul.go over
 // math/big for products and for squares.
@@ -138,12 +149,16 @@ func (s *arena) mul(z, x, y *big.Int, sq bool) {
 	if cap(z.Bits()) < len(x.Bits())+len(y.Bits()) {
 		s.int(z, len(x.Bits())+len(y.Bits()))
 	}
+	t3, t4 := toom3Words, toom4Words
+	if sq {
+		t3, t4 = toom3SqrWords, toom4SqrWords
+	}
 	switch {
-	case n >= toom4Words && 4*n > 3*nx:
+	case n >= t4 && 4*n > 3*nx:
 		s.toom4(z, x, y, sq)
-	case n >= toom3Words && 3*n > 2*nx:
+	case n >= t3 && 3*n > 2*nx:
 		s.toom3(z, x, y, sq)
-	case n >= toom3Words:
+	case n >= toom3Words && !sq:
 		s.mulChunks(z, x, y)
 	case useADX && (!sq || sqrWordLeaves) && leafWords:
 		xw, yw := x.Bits(), y.Bits()

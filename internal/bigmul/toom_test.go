@@ -9,11 +9,12 @@ import (
 	"testing"
 )
 
-// withToomThresholds runs f with the Toom thresholds set to t3 and t4.
+// withToomThresholds runs f with the Toom thresholds of products and
+// squares set to t3 and t4.
 func withToomThresholds(t3, t4 int, f func()) {
-	o3, o4 := toom3Words, toom4Words
-	toom3Words, toom4Words = t3, t4
-	defer func() { toom3Words, toom4Words = o3, o4 }()
+	o3, o4, s3, s4 := toom3Words, toom4Words, toom3SqrWords, toom4SqrWords
+	toom3Words, toom4Words, toom3SqrWords, toom4SqrWords = t3, t4, t3, t4
+	defer func() { toom3Words, toom4Words, toom3SqrWords, toom4SqrWords = o3, o4, s3, s4 }()
 	f()
 }
 
