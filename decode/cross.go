@@ -130,7 +130,6 @@ func (a *multi) setupCross() {
 	if a.k > 2 {
 		// The K-ary code (kties.go): label sets, ties mod K, mixed radix.
 		a.mask, a.neg = slices.Repeat([]uint64{maskAll(a.k)}, a.n), make([]bool, a.n)
-		a.radixRows = make(map[radixKey]rowInfo)
 		a.fac = a.radix.fac
 		a.emuFactor = a.fac.start
 	}
