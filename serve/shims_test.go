@@ -160,6 +160,7 @@ func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
 // TestCodabenchShim runs metadata.yaml's command in a temporary /app laid
 // out as Codabench's compute worker lays it out.
 func TestCodabenchShim(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	if testing.Short() {
 		t.Skip("builds labelinf-score")
 	}
@@ -214,6 +215,7 @@ func TestCodabenchShim(t *testing.T) {
 // TestEvalAIShim imports evaluation_script/main.py in python3 and calls
 // evaluate() as EvalAI's worker does.
 func TestEvalAIShim(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	if testing.Short() {
 		t.Skip("builds labelinf-score")
 	}
@@ -281,6 +283,7 @@ func formatAs(t *testing.T, got, want string) string {
 // hf_hub_download over a directory laid out as the private competition
 // repository.
 func TestHuggingFaceShim(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	if testing.Short() {
 		t.Skip("builds labelinf-score")
 	}
@@ -356,6 +359,7 @@ print(json.dumps(metric.compute(params)))`
 // what serve releases to a team's own key for the same defence and
 // prediction.
 func TestEvalAIShimServe(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	py := python(t)
 	b, err := platform.Read("../platform/testdata/evalai", platform.Options{Phase: "dev", Decimals: -1, Metric: "float64-sklearn"})
 	require.NoError(t, err)
@@ -512,6 +516,7 @@ func hostServe(t *testing.T, labels []int, def defence.Settings) (url, tokenFile
 // id>), a re-evaluation is charged once, and it equals the release to the
 // team's own key; without the host token it refuses.
 func TestHuggingFaceShimServe(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	if testing.Short() {
 		t.Skip("builds labelinf-score")
 	}
