@@ -113,7 +113,7 @@ func (s hybrid) attack(ctx context.Context, a *multi, srv scorer.Server) (*Resul
 		return nil, err
 	}
 	st := newLbState(a)
-	st.emu, st.tgt, st.passes = true, hybTarget, carryPasses
+	st.tgt, st.passes = hybTarget, carryPasses
 	q := &hybQuery{st: st, fresh: hybFresh}
 	if s.p != nil && s.p.fresh > 0 {
 		q.fresh = s.p.fresh
@@ -185,7 +185,8 @@ func (a *multi) digitUnit(delta, unit, least, w float64) (float64, error) {
 // L list entries) with L·2^k candidates of the top, a cell of 2^l·δ (a
 // wrong top survives when one of its readings rounds to the score) and
 // the digits' spread u²/12 added to the top's (vf[k], the variance of the
-// first k fresh sums); digit readings closer than δ add δ/g_d.
+// first k fresh sums); digit readings closer than δ add δ/g_d. A list of
+// one (nothing carried) gets one digit at least where lcap allows one.
 func digitShape(sl, vf []float64, L int, delta, gd, w, tgt float64, lcap int) (k, l int) {
 	expect := digitExpect(sl, vf, L, delta, gd)
 	k = len(vf) - 1
@@ -193,7 +194,11 @@ func digitShape(sl, vf []float64, L int, delta, gd, w, tgt float64, lcap int) (k
 		k--
 	}
 	// The digits: the most that fit the room, the cap and the target.
-	return k, lastFit(0, maxDigits(gd, w, lcap-k), func(l int) bool { return expect(k, float64(l)) <= tgt })
+	l = lastFit(0, maxDigits(gd, w, lcap-k), func(l int) bool { return expect(k, float64(l)) <= tgt })
+	if k+l == 0 && L == 1 && lcap > 0 {
+		l = 1 // a list of one (nothing carried): one digit at least
+	}
+	return k, l
 }
 
 // maxDigits returns the most binary digits of unit gd, at most
@@ -239,29 +244,20 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
 	sl := st.carriedSums(cw)
 	k, l := digitShape(sl, vf, L, delta, gd, a.wmax, st.tgt, a.opt.blockCap(nFresh))
-	if k+l == 0 && len(st.cD) == 0 && nFresh > 0 {
-		l = 1 // a list of one and nothing carried: one digit at least
-	}
 	idx := append(slices.Clone(st.cD), st.fresh(k+l)...)
 	if len(idx) != len(st.cD)+k+l {
 		return nil, nil, errors.New("decode: hybrid: fewer fresh points than designed (internal error)")
 	}
 	rs := st.palRows(cw, fw[:k])
 	for j := range l {
-		r, err := a.binRow(math.Ldexp(gd, j))
+		r, err := a.weightRows([]float64{math.Ldexp(gd, j)})
 		if err != nil {
 			return nil, nil, err
 		}
-		rs = append(rs, r)
-	}
-	if st.err != nil {
-		return nil, nil, st.err
-	}
-	if len(idx) == 0 {
-		return nil, nil, errors.New("decode: hybrid: nothing left to query (internal error)")
+		rs = append(rs, r...)
 	}
 	h.k, h.l, h.gd = k, l, gd
-	return idx, rs, nil
+	return idx, rs, st.err
 }
 
 // decode keeps the candidates (list entry, top fresh labels, digits)

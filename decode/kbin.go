@@ -6,7 +6,6 @@ package decode
 
 import (
 	"context"
-	"errors"
 	"math"
 	"math/big"
 	"math/bits"
@@ -200,7 +199,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	// than a half and then a third (N = 500, 1,000, K = 6, seeds 1–3: 26,
 	// 26, 25 and 51, 52, 52 queries against 28, 27, 27 and 53, 53, 52
 	// without).
-	if len(pool) > 0 && len(pool) < st.kl.maxFresh+radixBlockMax && len(pool) == lcap {
+	if len(pool) > 0 && len(pool) < st.kb.klist.maxFresh+radixBlockMax && len(pool) == lcap {
 		all := 0.0
 		for _, i := range pool {
 			all += math.Log2(float64(bits.OnesCount64(a.mask[i])))
@@ -214,9 +213,6 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 		}
 	}
 	k, l := digitShape(sl, vf, L, delta, gd, st.wTop, tgt, lcap)
-	if k+l == 0 && nd == 0 && len(pool) > 0 {
-		l = 1 // a list of one and nothing carried: one digit at least
-	}
 	q := &klQuery{nd: nd, k: k, gd: gd}
 	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
 		return nil, err
@@ -296,9 +292,6 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 		q.dv, q.rad = append(q.dv, dv), append(q.rad, r)
 		st.digits++
 		place *= float64(r)
-	}
-	if len(q.idx) == 0 {
-		return errors.New("decode: kbin: nothing left to query (internal error)")
 	}
 	return nil
 }

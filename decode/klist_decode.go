@@ -151,7 +151,6 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	if len(surv) == 0 {
 		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d tail points explains the score under %s", ErrInconsistent, nd, q.k, len(q.tIdx), a.m.Name)
 	}
-	a.neutralize(q.idx)
 	return st.update(q, surv), nil
 }
 

@@ -198,10 +198,4 @@ func (a *multi) walkQueries(fresh func(left int) int) int {
 }
 
 // ceilQueries counts the queries of k fresh points each, and the check.
-func (a *multi) ceilQueries(k int) int {
-	q := (a.nUnk + k - 1) / k
-	if a.opt.Check {
-		q++
-	}
-	return q
-}
+func (a *multi) ceilQueries(k int) int { return a.walkQueries(func(int) int { return k }) }
