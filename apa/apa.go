@@ -82,7 +82,6 @@ func (cc *Consts) Log(z, x *big.Float) (*big.Float, error) {
 		extra = uint(max(0, -d.top()))
 	}
 	c := consts{shared: cc}
-	c.useLogMP(cc)
 	var y xf
 	_, err = roundZivSet(z, prec, func(wp uint) (*xf, int64) {
 		e := logAny(&y, &xx, wp+extra, &c)
@@ -126,7 +125,6 @@ func (cc *Consts) LogRatio(z *big.Float, num, den *big.Int, d uint64) (*big.Floa
 	n.setInt(num)
 	dd.setInt(den)
 	c := consts{shared: cc}
-	c.useLogMP(cc)
 	dl := int64(bits.Len64(d))
 	_, err := roundZivSet(z, prec, func(wp uint) (*xf, int64) {
 		w := wp + extra + 8
@@ -186,7 +184,7 @@ func (cc *Consts) Exp(z, x *big.Float) (*big.Float, error) {
 	c := consts{shared: cc}
 	var y xf
 	_, err = roundZivSet(z, prec, func(wp uint) (*xf, int64) {
-		e, _ := expNewton(&y, &xx, wp, &c)
+		e, _ := expAt(&y, &xx, wp, &c)
 		return &y, y.top() + e + 1
 	})
 	if err == ErrRange {
@@ -300,7 +298,6 @@ func (cc *Consts) Log1p(z, x *big.Float) (*big.Float, error) {
 		return z.Sub(x, s), nil
 	}
 	c := consts{shared: cc}
-	c.useLogMP(cc)
 	var y xf
 	// log1p's error is already relative to |x| for small x (its series
 	// truncates each term to wp bits; its AGM path adds −top(x) bits for
@@ -350,7 +347,6 @@ func (cc *Consts) Softplus(z, x *big.Float) (*big.Float, error) {
 		return z.SetPrec(prec).SetInt64(0), ErrRange
 	}
 	c := consts{shared: cc}
-	c.useLogMP(cc)
 	var y, u, nx xf
 	nx.neg(&ax)
 	_, err = roundZivSet(z, prec, func(wp uint) (*xf, int64) {

@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"math/bits"
 	"sync"
-	"sync/atomic"
 
 	"github.com/labelinf/labelinf/internal/bigmul"
 )
@@ -35,12 +34,7 @@ type Consts struct {
 	// (mpreduce.go), to plPrec bits after the point; pl is nil until then.
 	plPrec uint
 	pl     *[mpN]xf
-
-	// logUses counts the top-level logarithms (Log, LogRatio, Log1p,
-	// Softplus) taken through this cache: they use logMP (logmp.go), whose
-	// prime logarithms cost several logarithms, only from the second, so
-	// that a single call keeps the AGM's cost.
-	logUses atomic.Uint64
+	plAsks int // calls that wanted them above plPrec (primeLogsWorth)
 }
 
 // cachePrec is the precision at which a constant is computed when wp bits
@@ -97,10 +91,6 @@ type consts struct {
 
 	wg      sync.WaitGroup // a prefetch in flight
 	pending bool
-
-	// logMP is set by the top-level functions whose logarithms may use
-	// logMP (see logAny): from the second such call through one Consts.
-	logMP bool
 }
 
 func (c *consts) cache() *Consts {

@@ -167,22 +167,14 @@ var (
 )
 
 // logAny sets z to ln x and returns the absolute error exponent: by logMP
-// at the precisions where it is faster, if the call allows it (c.logMP,
-// set by useLogMP), else by logAGM.
+// at the precisions where it is faster and the prime logarithms are at
+// hand or worth computing (Consts.primeLogsWorth: the table below
+// mpTabBits, else from a cache's second asking), by logAGM otherwise.
 func logAny(z, x *xf, wp uint, c *consts) int64 {
-	if c.logMP && wp >= logMPMinPrec && wp <= logMPMaxPrec {
+	if wp >= logMPMinPrec && wp <= logMPMaxPrec && c.cache().primeLogsWorth(wp+8) {
 		if e, ok := logMP(z, x, wp, logMPR(wp), c); ok {
 			return e
 		}
 	}
 	return logAGM(z, x, wp, c)
-}
-
-// useLogMP sets c.logMP for one top-level call through the cache cc: from
-// its second logarithm on, so that the prime logarithms, which cost
-// several logarithms to compute, are computed only for a cache that is
-// used again (the package-level functions, which use a fresh cache each
-// time, keep the AGM).
-func (c *consts) useLogMP(cc *Consts) {
-	c.logMP = cc.logUses.Add(1) > 1
 }

@@ -6,8 +6,6 @@ import (
 
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestBoundMulti: the fast lower bound is at most the dry run's count and
@@ -35,30 +33,50 @@ func TestBoundMulti(t *testing.T) {
 		{model: "fpa:8,23", k: 2, noise: scorer.Noise{Kind: scorer.Bounded, Tau: 1e-9}},
 	} {
 		m, err := scorer.ParseModel(c.model)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		opt := MultiOptions{N: n, K: c.k, Model: m, Noise: c.noise, NoEmulation: c.noEmu}
 		b, err := BoundMulti(ctx, opt)
-		require.NoError(t, err)
-		assert.True(t, b.Lower)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !b.Lower {
+			t.Error("b.Lower is false")
+		}
 		p, err := PlanMulti(ctx, opt)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		labels := seededLabels(t, n, c.k)
 		sim, err := oracle.NewSim(m, labels, c.k)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var s scorer.Server = sim
 		if c.noise.Kind != scorer.NoNoise {
 			s, err = oracle.NewNoisy(sim, c.noise, 3)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 		res, err := AttackMulti(ctx, s, opt)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if st, _ := newMulti(n, c.k, opt); st.mask == nil {
 			// The K-ary code's dry run decodes every block whole, which
 			// its units below the spacing do not: it is no upper bound.
-			assert.LessOrEqual(t, b.Queries, p.Queries, "%s K=%d: bound above the dry run", c.model, c.k)
+			if b.Queries > p.Queries {
+				t.Errorf("%s K=%d: bound above the dry run: b.Queries = %v, want <= p.Queries = %v", c.model, c.k, b.Queries, p.Queries)
+			}
 		}
-		assert.LessOrEqual(t, b.Queries, res.Queries, "%s K=%d: bound above the attack", c.model, c.k)
-		assert.GreaterOrEqual(t, 2*b.Queries, p.Queries, "%s K=%d: bound %d vacuous against the dry run's %d", c.model, c.k, b.Queries, p.Queries)
+		if b.Queries > res.Queries {
+			t.Errorf("%s K=%d: bound above the attack: b.Queries = %v, want <= res.Queries = %v", c.model, c.k, b.Queries, res.Queries)
+		}
+		if 2*b.Queries < p.Queries {
+			t.Errorf("%s K=%d: bound %d vacuous against the dry run's %d: 2*b.Queries = %v, want >= p.Queries = %v", c.model, c.k, b.Queries, p.Queries, 2*b.Queries, p.Queries)
+		}
 		t.Logf("%s K=%d noEmu=%v: bound %d, dry run %d, attack %d", c.model, c.k, c.noEmu, b.Queries, p.Queries, res.Queries)
 	}
 	// Cross (exact terms, paired tops, ties): below its attacks too.
@@ -66,20 +84,38 @@ func TestBoundMulti(t *testing.T) {
 		m, _ := scorer.ParseModel(model)
 		opt := MultiOptions{N: n, K: 2, Model: m, Strategy: Cross}
 		b, err := BoundMulti(ctx, opt)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		sim, err := oracle.NewSim(m, seededLabels(t, n, 2), 2)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		res, err := AttackMulti(ctx, sim, opt)
-		require.NoError(t, err)
-		assert.True(t, b.Lower)
-		assert.LessOrEqual(t, b.Queries, res.Queries, "%s Cross: bound above the attack", model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !b.Lower {
+			t.Error("b.Lower is false")
+		}
+		if b.Queries > res.Queries {
+			t.Errorf("%s Cross: bound above the attack: b.Queries = %v, want <= res.Queries = %v", model, b.Queries, res.Queries)
+		}
 		t.Logf("%s Cross: bound %d, attack %d", model, b.Queries, res.Queries)
 	}
 	m, _ := scorer.ParseModel("float64-sklearn")
 	b, err := BoundMulti(ctx, MultiOptions{N: n, K: 2, Model: m, Strategy: Alg3})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p, err := PlanMulti(ctx, MultiOptions{N: n, K: 2, Model: m, Strategy: Alg3})
-	require.NoError(t, err)
-	assert.True(t, b.Exact)
-	assert.Equal(t, p.Queries, b.Queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.Exact {
+		t.Error("b.Exact is false")
+	}
+	if b.Queries != p.Queries {
+		t.Errorf("b.Queries = %v, want %v", b.Queries, p.Queries)
+	}
 }

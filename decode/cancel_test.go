@@ -2,13 +2,12 @@ package decode
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"testing"
 
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // cancelAfter cancels its context once a number of queries are answered.
@@ -34,28 +33,50 @@ func TestAttackMultiCancel(t *testing.T) {
 	const n = 3000
 	labels := seededLabels(t, n, 2)
 	m, err := scorer.ParseModel(scorer.Float64Sklearn)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	sim, err := oracle.NewSim(m, labels, 2)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s := &cancelAfter{Server: sim, left: 3, cancel: cancel}
 	res, err := AttackMulti(ctx, s, MultiOptions{Model: m})
-	assert.ErrorIs(t, err, context.Canceled)
-	require.NotNil(t, res)
-	assert.False(t, res.Verified)
-	assert.Equal(t, 3, res.Queries)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want %v", err, context.Canceled)
+	}
+	if res == nil {
+		t.Fatal("res is nil")
+	}
+	if res.Verified {
+		t.Error("res.Verified is true")
+	}
+	if res.Queries != 3 {
+		t.Errorf("res.Queries = %v, want %v", res.Queries, 3)
+	}
 	known := 0
 	for i, k := range res.Known {
 		if k {
 			known++
-			assert.Equal(t, labels[i], res.Labels[i], "known label %d", i)
+			if res.Labels[i] != labels[i] {
+				t.Errorf("known label %d: res.Labels[i] = %v, want %v", i, res.Labels[i], labels[i])
+			}
 		} else {
-			assert.Equal(t, -1, res.Labels[i], "unknown label %d", i)
+			if res.Labels[i] != -1 {
+				t.Errorf("unknown label %d: res.Labels[i] = %v, want %v", i, res.Labels[i], -1)
+			}
 		}
 	}
-	assert.Positive(t, known)
-	assert.Less(t, known, n)
+	if known <= 0 {
+		t.Errorf("known = %v, want > 0", known)
+	}
+	if known >= n {
+		t.Errorf("known = %v, want < n = %v", known, n)
+	}
 	_, err = PlanMulti(ctx, MultiOptions{N: n, K: 2, Model: m})
-	assert.ErrorIs(t, err, context.Canceled, "PlanMulti on a done context")
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("PlanMulti on a done context: err = %v, want %v", err, context.Canceled)
+	}
 }

@@ -137,7 +137,7 @@ func (carry) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, er
 		return nil, err
 	}
 	st := newLbState(a)
-	st.emu, st.tgt, st.maxFresh, st.passes = true, carryTarget, carryMaxFresh, carryPasses
+	st.tgt, st.maxFresh, st.passes = carryTarget, carryMaxFresh, carryPasses
 	if pointTerms(a, nil) {
 		st.tgt = carryTargetPoint
 	}

@@ -7,7 +7,7 @@ package decode
 
 import "context"
 
-// estimate is Carry's plan (see QueryEstimate), from the construction it
+// plan is Carry's estimate (see QueryEstimate) for PlanMulti, from the construction it
 // shares with Leaderboard (lbState.design), with the cell replaced by
 // Carry's resolution: the width of sums one score leaves, the emulated
 // bracket of the first query's state (every point unknown, neutral) plus
@@ -28,7 +28,10 @@ import "context"
 // query (it shrinks as known points leave the neutral terms, and the
 // list's carried points widen what a query must separate).
 // TestPlanMeasured in cmd/labelinf checks measured runs against the band.
-func (carry) estimate(a *multi) (*QueryEstimate, error) {
+func (carry) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
+	if err := a.carryApplies(Carry); err != nil {
+		return nil, err
+	}
 	st := newLbState(a)
 	var err error
 	if st.cell, _, err = a.firstCell(); err != nil {
@@ -55,14 +58,5 @@ func (carry) estimate(a *multi) (*QueryEstimate, error) {
 		})
 	}
 	e.Lower, e.Low, e.High = a.ceilQueries(e.FreshCap), walk(false), walk(true)
-	return e, nil
-}
-
-// plan returns Carry's plan for PlanMulti: no blocks, the first
-// query's resolution as its budget, and the estimate.
-func (c carry) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
-	if err := a.carryApplies(Carry); err != nil {
-		return nil, err
-	}
-	return estimatePlan(ctx, Carry, c.estimate, a)
+	return estimatePlan(ctx, Carry, e)
 }

@@ -113,7 +113,7 @@ func (s hybrid) attack(ctx context.Context, a *multi, srv scorer.Server) (*Resul
 		return nil, err
 	}
 	st := newLbState(a)
-	st.emu, st.tgt, st.passes = true, hybTarget, carryPasses
+	st.tgt, st.passes = hybTarget, carryPasses
 	q := &hybQuery{st: st, fresh: hybFresh}
 	if s.p != nil && s.p.fresh > 0 {
 		q.fresh = s.p.fresh
@@ -185,7 +185,8 @@ func (a *multi) digitUnit(delta, unit, least, w float64) (float64, error) {
 // L list entries) with L·2^k candidates of the top, a cell of 2^l·δ (a
 // wrong top survives when one of its readings rounds to the score) and
 // the digits' spread u²/12 added to the top's (vf[k], the variance of the
-// first k fresh sums); digit readings closer than δ add δ/g_d.
+// first k fresh sums); digit readings closer than δ add δ/g_d. A list of
+// one (nothing carried) gets one digit at least where lcap allows one.
 func digitShape(sl, vf []float64, L int, delta, gd, w, tgt float64, lcap int) (k, l int) {
 	expect := digitExpect(sl, vf, L, delta, gd)
 	k = len(vf) - 1
@@ -193,7 +194,11 @@ func digitShape(sl, vf []float64, L int, delta, gd, w, tgt float64, lcap int) (k
 		k--
 	}
 	// The digits: the most that fit the room, the cap and the target.
-	return k, lastFit(0, maxDigits(gd, w, lcap-k), func(l int) bool { return expect(k, float64(l)) <= tgt })
+	l = lastFit(0, maxDigits(gd, w, lcap-k), func(l int) bool { return expect(k, float64(l)) <= tgt })
+	if k+l == 0 && L == 1 && lcap > 0 {
+		l = 1 // a list of one (nothing carried): one digit at least
+	}
+	return k, l
 }
 
 // maxDigits returns the most binary digits of unit gd, at most
@@ -239,64 +244,37 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
 	sl := st.carriedSums(cw)
 	k, l := digitShape(sl, vf, L, delta, gd, a.wmax, st.tgt, a.opt.blockCap(nFresh))
-	if k+l == 0 && len(st.cD) == 0 && nFresh > 0 {
-		l = 1 // a list of one and nothing carried: one digit at least
-	}
 	idx := append(slices.Clone(st.cD), st.fresh(k+l)...)
 	if len(idx) != len(st.cD)+k+l {
 		return nil, nil, errors.New("decode: hybrid: fewer fresh points than designed (internal error)")
 	}
 	rs := st.palRows(cw, fw[:k])
 	for j := range l {
-		r, err := a.binRow(math.Ldexp(gd, j))
+		r, err := a.weightRows([]float64{math.Ldexp(gd, j)})
 		if err != nil {
 			return nil, nil, err
 		}
-		rs = append(rs, r)
-	}
-	if st.err != nil {
-		return nil, nil, st.err
-	}
-	if len(idx) == 0 {
-		return nil, nil, errors.New("decode: hybrid: nothing left to query (internal error)")
+		rs = append(rs, r...)
 	}
 	h.k, h.l, h.gd = k, l, gd
-	return idx, rs, nil
+	return idx, rs, st.err
 }
 
 // decode keeps the candidates (list entry, top fresh labels, digits)
 // whose emulated score is the score, learns the points they agree on and
 // carries the others; it returns the labels learned.
 func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) {
-	st := h.st
-	a := st.a
-	nd, k, l := len(st.cD), h.k, h.l
-	if len(idx) != nd+k+l || len(rs) != len(idx) {
-		return 0, errors.New("decode: hybrid: the query does not match its design (internal error)")
-	}
-	budget := a.budgetFor(idx, rs, false)
-	p := &blockPlan{rows: rs}
-	t := a.residual(score, p)
 	v := increments(rs)
-	inc := make([][]*big.Float, l)
-	for j := range inc {
-		inc[j] = v[nd+k+j][1:2]
+	inc := make([][]*big.Float, len(v))
+	for j := range v {
+		inc[j] = v[j][1:]
 	}
-	vb := make([]*big.Float, nd+k)
-	for j := range vb {
-		vb[j] = v[j][1]
+	keep, err := h.st.readDigits(score, idx, rs, h.k, new(big.Float), inc, slices.Repeat([]int{2}, h.l), h.gd, false,
+		func(_ int, v uint64) int { return int(v) })
+	if err != nil {
+		return 0, err
 	}
-	a.fillBase()
-	defer a.neutralize(idx)
-	var keep []lbSurv
-	st.readTopDigits(score, t, vb, k, newDigitTail(inc, nil, h.gd), budget, false,
-		func(j int, b uint64) { a.lo.Set(idx[j], rs[j].lo[b]) },
-		func(j int, b uint64) { a.lo.Set(idx[nd+k+j], rs[nd+k+j].lo[b]) },
-		func(li int, m uint32, n uint64) { keep = append(keep, lbSurv{li, m, n}) })
-	if len(keep) == 0 {
-		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, k, l, a.m.Name)
-	}
-	return st.update(idx, keep, k), nil
+	return h.st.update(idx, keep, h.k), nil
 }
 
 // digitTail is the digits of a query, read from the exact residual
@@ -318,36 +296,53 @@ type digitTail struct {
 	gdb, q *big.Float
 }
 
-// readTopDigits lists the readings of a query whose top is the list's
-// carried points and k fresh points (vb[j] top position j's increment,
-// bit 1 over bit 0) and whose digits dt reads from the residual, r0 the
-// label-dependent sum N·score less every position at its value 0 (budget
-// b): for each list entry l and fresh bits m whose top sum leaves a
-// residual within b of dt's range (windowRange) and each reading n of the
-// digits, the report is emulated, the top set by setTop(j, bit) and the
-// digits by setDigit(j, value), and keep(l, m, n) is called where it lies
-// within the score's float64 bounds (widened by the assumed noise), where
-// the emulation fails (the list may only grow by it) or, with inexact,
-// where the report is not exact.
-func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float, k int, dt *digitTail, budget float64, inexact bool,
-	setTop, setDigit func(j int, v uint64), keep func(l int, m uint32, n uint64)) {
+// readDigits returns the readings of the query idx, rows rs, whose top
+// is the list's carried points and k fresh points and whose digits of
+// radices rad and unit gd (Hybrid's, KBin's) follow: t0 is the sum of the
+// positions' terms at value 0 over those at label 0, inc[j][v − 1]
+// position j's increment of value v over value 0, and label(j, v) the
+// label whose terms stand for value v. For each list entry l and fresh
+// bits m whose top sum leaves a residual within the rigorous budget b of
+// the digits' range (windowRange) and each reading n of the digits
+// (digitTail), the report is emulated with every position at its value,
+// and (l, m, n) kept where it lies within the score's float64 bounds
+// (widened by the assumed noise), where the emulation fails (the list may
+// only grow by it) or, with inexact, where the report is not exact. It
+// returns an error if the query does not match its design or no reading
+// is kept.
+func (st *lbState) readDigits(score *big.Rat, idx []int, rs []rowInfo, k int, t0 *big.Float, inc [][]*big.Float, rad []int, gd float64, inexact bool,
+	label func(j int, v uint64) int) ([]lbSurv, error) {
 	a := st.a
-	vf := make([]float64, len(vb))
-	for j := range vf {
-		vf[j], _ = vb[j].Float64()
+	nd := len(st.cD)
+	nTop := nd + k
+	if len(rs) != len(idx) || len(inc) != len(idx) || len(rad) != len(idx)-nTop {
+		return nil, errors.New("decode: a list top's query does not match its design (internal error)")
 	}
+	budget := a.budgetFor(idx, rs, false)
+	// The residual after every position's value 0: the top's bits and
+	// the digits' reading explain it.
+	r0 := new(big.Float).SetPrec(sumPrec).Sub(a.residual(score, &blockPlan{rows: rs}), t0)
+	a.fillBase()
+	defer a.neutralize(idx)
+	set := func(j int, v uint64) { a.lo.Set(idx[j], rs[j].lo[label(j, v)]) }
+	vf := make([]float64, nTop)
+	for j := range vf {
+		vf[j], _ = inc[j][0].Float64()
+	}
+	dt := newDigitTail(inc[nTop:], rad, gd)
 	tf, _ := r0.Float64()
 	lo, hi := dt.window(tf, budget, vf)
 	sLo, sHi := a.scoreRange(score)
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	rx := new(big.Float).SetPrec(sumPrec)
-	bs := make([]uint64, len(vb)) // the candidate's top bits
+	bs := make([]uint64, nTop) // the candidate's top bits
+	var keep []lbSurv
 	st.windowRange(lo, hi, tf, vf, k, func(l int, m uint32, _ bool) bool {
 		rx.Set(r0)
 		for j := range bs {
 			bs[j] = uint64(st.bit(l, m, j))
 			if bs[j] == 1 {
-				rx.Sub(rx, vb[j])
+				rx.Sub(rx, inc[j][0])
 			}
 		}
 		n0, n1, ok := dt.read(rx)
@@ -355,26 +350,26 @@ func (st *lbState) readTopDigits(score *big.Rat, r0 *big.Float, vb []*big.Float,
 			return true
 		}
 		for j, b := range bs {
-			setTop(j, b)
+			set(j, b)
 		}
-		dt.each(n0, n1, setDigit, func(n uint64) {
+		dt.each(n0, n1, func(j int, v uint64) { set(nTop+j, v) }, func(n uint64) {
 			r, exact, err := a.emu.ReportFloat(a.lo)
 			if err != nil || inexact && !exact || (r >= fLo && r <= fHi) {
-				keep(l, m, n)
+				keep = append(keep, lbSurv{l: l, m: m, n: n})
 			}
 		})
 		return true
 	})
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, k, len(rad), a.m.Name)
+	}
+	return keep, nil
 }
 
-// newDigitTail returns the reader of the digits of radices rad (nil: all
-// 2) and realized increments inc (inc[j][v − 1] the increment of digit j's
+// newDigitTail returns the reader of the digits of radices rad and realized increments inc (inc[j][v − 1] the increment of digit j's
 // value v over its value 0, nominally v·p_j). It panics if a digit's
 // increments do not match its radix or Π rad exceeds 2^63.
 func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
-	if rad == nil {
-		rad = slices.Repeat([]int{2}, len(inc))
-	}
 	d := &digitTail{rad: rad, gd: gd, nmax: 1, dev: new(big.Float).SetPrec(sumPrec)}
 	e := new(big.Float).SetPrec(sumPrec)
 	mx := new(big.Float).SetPrec(sumPrec)

@@ -10,7 +10,7 @@ import (
 	"math"
 )
 
-// estimate is Hybrid's plan (see QueryEstimate), from its design
+// plan is Hybrid's estimate (see QueryEstimate) for PlanMulti, from its design
 // (hybQuery.design): a query takes k ≤ hybFresh top fresh points and l
 // digits of unit g_d ≥ max(hybUnit·δ, minUnit), δ the resolution of the
 // sum, as many as keep the expected list at the target.
@@ -29,7 +29,10 @@ import (
 // points (the neutral terms make the sum whose spacing δ is); neither is
 // a bound. TestPlanMeasured in cmd/labelinf checks measured runs against
 // the band.
-func (hybrid) estimate(a *multi) (*QueryEstimate, error) {
+func (hybrid) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
+	if err := hybridApplies(a); err != nil {
+		return nil, err
+	}
 	st := newLbState(a)
 	var b0 float64
 	var err error
@@ -55,14 +58,5 @@ func (hybrid) estimate(a *multi) (*QueryEstimate, error) {
 		return a.walkQueries(func(left int) int { return fresh(delta*float64(left)/float64(n), list) })
 	}
 	e.Lower, e.Low, e.High = a.ceilQueries(e.FreshCap), walk(1), walk(t)
-	return e, nil
-}
-
-// plan returns Hybrid's plan for PlanMulti: no blocks, the first
-// query's resolution as its budget, and the estimate.
-func (h hybrid) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
-	if err := hybridApplies(a); err != nil {
-		return nil, err
-	}
-	return estimatePlan(ctx, Hybrid, h.estimate, a)
+	return estimatePlan(ctx, Hybrid, e)
 }

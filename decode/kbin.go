@@ -6,8 +6,6 @@ package decode
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"math"
 	"math/big"
 	"math/bits"
@@ -201,7 +199,7 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 	// than a half and then a third (N = 500, 1,000, K = 6, seeds 1–3: 26,
 	// 26, 25 and 51, 52, 52 queries against 28, 27, 27 and 53, 53, 52
 	// without).
-	if len(pool) > 0 && len(pool) < st.kl.maxFresh+radixBlockMax && len(pool) == lcap {
+	if len(pool) > 0 && len(pool) < st.kb.klist.maxFresh+radixBlockMax && len(pool) == lcap {
 		all := 0.0
 		for _, i := range pool {
 			all += math.Log2(float64(bits.OnesCount64(a.mask[i])))
@@ -215,9 +213,6 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 		}
 	}
 	k, l := digitShape(sl, vf, L, delta, gd, st.wTop, tgt, lcap)
-	if k+l == 0 && nd == 0 && len(pool) > 0 {
-		l = 1 // a list of one and nothing carried: one digit at least
-	}
 	q := &klQuery{nd: nd, k: k, gd: gd}
 	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
 		return nil, err
@@ -298,9 +293,6 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 		st.digits++
 		place *= float64(r)
 	}
-	if len(q.idx) == 0 {
-		return errors.New("decode: kbin: nothing left to query (internal error)")
-	}
 	return nil
 }
 
@@ -331,34 +323,19 @@ func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
 }
 
 // decodeBin keeps the readings (list entry, fresh halves, digits) whose
-// emulated score is the score, learns what they agree on and carries the
-// rest (update); it returns the labels learned.
+// emulated score is the score (lbState.readDigits), learns what they agree
+// on and carries the rest (update); it returns the labels learned.
 func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
-	a, lb := st.a, st.lb
-	a.fillBase()
-	defer a.neutralize(q.idx)
-	nd, nTop := q.nd, q.nd+q.k
-	if len(q.idx) != nTop+len(q.rad) || len(q.rows) != len(q.idx) {
-		return 0, errors.New("decode: kbin: the query does not match its design (internal error)")
-	}
-	budget := a.budgetFor(q.idx, q.rows, false)
-	t := a.residual(score, &blockPlan{rows: q.rows})
-	// The residual after every position's value 0: the top's bits and
-	// the digits' reading explain it.
+	nTop := q.nd + q.k
 	t0, inc := q.offsets()
-	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
-	vb := make([]*big.Float, nTop)
-	for j := range vb {
-		vb[j] = inc[j][0]
+	surv, err := st.lb.readDigits(score, q.idx, q.rows, q.k, t0, inc, q.rad, q.gd, true, func(j int, v uint64) int {
+		if j < nTop {
+			return q.c[v][j]
+		}
+		return bits.TrailingZeros64(q.dv[j-nTop][v])
+	})
+	if err != nil {
+		return 0, err
 	}
-	var surv []klSurv
-	lb.readTopDigits(score, r0, vb, q.k, newDigitTail(inc[nTop:], q.rad, q.gd), budget, true,
-		func(j int, b uint64) { a.lo.Set(q.idx[j], q.rows[j].lo[q.c[b][j]]) },
-		func(j int, v uint64) { a.lo.Set(q.idx[nTop+j], q.rows[nTop+j].lo[bits.TrailingZeros64(q.dv[j][v])]) },
-		func(l int, m uint32, n uint64) { surv = append(surv, klSurv{l: l, m: m, n: n}) })
-	if len(surv) == 0 {
-		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, q.k, len(q.rad), a.m.Name)
-	}
-	a.neutralize(q.idx)
 	return st.update(q, surv), nil
 }

@@ -10,7 +10,6 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-	"slices"
 
 	"github.com/labelinf/labelinf/scorer"
 )
@@ -227,9 +226,8 @@ const klRowsMax = 1 << 14
 // klState is one KList attack.
 type klState struct {
 	a  *multi
-	lb *lbState    // the list, the carried points, the palette (nominal weights), the descent
-	kl klistParams // the list top's tuning
-	kb kbinParams  // KBin's (bin)
+	lb *lbState   // the list, the carried points, the palette (nominal weights), the descent
+	kb kbinParams // the tuning: KList's (its list top's, kb.klist) or KBin's
 	// wTop is the largest top weight W'.
 	wTop float64
 	// vals[l][j] is the labels list entry l allows carried point
@@ -305,7 +303,7 @@ func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result
 // newKlState starts a KList attack (bin: KBin's binary tail) tuned by kb
 // (KList's: its list top's, kb.klist, and its descent's).
 func newKlState(a *multi, kb kbinParams, bin bool) *klState {
-	st := &klState{a: a, lb: newLbState(a), kl: kb.klist, kb: kb, vals: [][]uint64{{}}, rows: make(map[klKey]rowInfo), spanRatio: 1, bin: bin, left: -1}
+	st := &klState{a: a, lb: newLbState(a), kb: kb, vals: [][]uint64{{}}, spanRatio: 1, bin: bin, left: -1}
 	st.lb.passes, st.lb.opts = kb.passes, kb.opts
 	return st
 }
@@ -321,7 +319,7 @@ func (st *klState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 	if !(st.wTop > 0) {
 		return a.failed(res), &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
 	}
-	for j := range st.kl.palette {
+	for j := range st.kb.klist.palette {
 		var w float64
 		if j%2 == 0 {
 			w = st.wTop * (lbBeta + (1-lbBeta)*st.lb.rng.Float64())
@@ -359,14 +357,6 @@ func (st *klState) decode(score *big.Rat, _ []int, _ []rowInfo) (int, error) {
 		return st.decodeBin(score, st.q)
 	}
 	return st.decodeList(score, st.q)
-}
-
-// pool returns up to n free points (unknown, not followers, not carried)
-// in the block order: the engine's next free points, the carried ones
-// left out.
-func (st *klState) pool(n int) []int {
-	out := slices.DeleteFunc(st.a.nextIdx(n+len(st.lb.cD)), func(i int) bool { return st.lb.inD[i] })
-	return out[:min(n, len(out))]
 }
 
 // bisect returns the largest x in [lo, hi] that ok accepts, found in n
@@ -437,20 +427,11 @@ func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
 // cachedRow returns the row of key, made by fill (given K zeros) on
 // first use.
 func (st *klState) cachedRow(key klKey, fill func(row []float64)) (rowInfo, error) {
-	if r, ok := st.rows[key]; ok {
-		return r, nil
-	}
-	row := make([]float64, st.a.k)
-	fill(row)
-	r, err := st.a.rowInfo(row)
-	if err != nil {
-		return rowInfo{}, err
-	}
-	if len(st.rows) >= klRowsMax {
-		clear(st.rows)
-	}
-	st.rows[key] = r
-	return r, nil
+	return cachedRow(&st.rows, klRowsMax, key, func() (rowInfo, error) {
+		row := make([]float64, st.a.k)
+		fill(row)
+		return st.a.rowInfo(row)
+	})
 }
 
 // question returns the row of point i asked its binary question (bit 0:

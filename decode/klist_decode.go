@@ -11,16 +11,6 @@ import (
 	"slices"
 )
 
-// klSurv is a candidate that explains the score: list entry l, fresh bits
-// m, and its tail labeling, each tail position's value (nil if the tail's
-// lister stopped short: every tail label is kept open).
-type klSurv struct {
-	l    int
-	m    uint32
-	tail []int
-	n    uint64 // KBin: the binary digits' reading
-}
-
 // decode finds every candidate that explains the score, learns what they
 // agree on and carries the rest; it returns the labels learned.
 func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
@@ -82,7 +72,7 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		a.lo.Set(i, r.lo[c])
 		a.hi.Set(i, r.hi[c])
 	}
-	var surv []klSurv
+	var surv []lbSurv
 	sig := make([]int, len(q.tIdx))
 	if q.tail != nil {
 		tl = st.newTail(q)
@@ -136,7 +126,7 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 			if math.Abs(rf)-extra > budget || !match() {
 				return false
 			}
-			surv = append(surv, klSurv{l: l, m: m, tail: []int{}})
+			surv = append(surv, lbSurv{l: l, m: m, tail: []int{}})
 			return true
 		}
 		bf := budget + extra
@@ -147,12 +137,12 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 			set(nTop+j, c)
 		}, func() {
 			if match() {
-				surv = append(surv, klSurv{l: l, m: m, tail: slices.Clone(sig)})
+				surv = append(surv, lbSurv{l: l, m: m, tail: slices.Clone(sig)})
 				found = true
 			}
 		}, bracket, &n)
 		if !complete {
-			surv = append(surv, klSurv{l: l, m: m})
+			surv = append(surv, lbSurv{l: l, m: m})
 			return true
 		}
 		return found
@@ -161,7 +151,6 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	if len(surv) == 0 {
 		return 0, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d tail points explains the score under %s", ErrInconsistent, nd, q.k, len(q.tIdx), a.m.Name)
 	}
-	a.neutralize(q.idx)
 	return st.update(q, surv), nil
 }
 

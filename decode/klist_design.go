@@ -7,7 +7,6 @@ package decode
 
 import (
 	"cmp"
-	"errors"
 	"math"
 	"math/big"
 	"math/bits"
@@ -31,7 +30,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 			}
 		}
 	}
-	pool := st.pool(st.kl.maxFresh + radixBlockMax)
+	pool := lb.fresh(st.kb.klist.maxFresh + radixBlockMax)
 	// Points of an even number of labels first: they take the fresh
 	// binary questions, whose answers are then fair coins (one bit each),
 	// and points of an odd number go to the tail, whose mixed-radix digits
@@ -43,7 +42,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 	slices.SortStableFunc(pool, func(x, y int) int {
 		return bits.OnesCount64(a.mask[x])&1 - bits.OnesCount64(a.mask[y])&1
 	})
-	fw, used, vf := lb.freshRows(min(len(pool), st.kl.maxFresh), L, func(r int) float64 { return lb.pal[r].vf })
+	fw, used, vf := lb.freshRows(min(len(pool), st.kb.klist.maxFresh), L, func(r int) float64 { return lb.pal[r].vf })
 	kmax := len(fw)
 	if !st.bin && st.ending() {
 		// The drain: only points of two labels take fresh questions
@@ -57,7 +56,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 		}
 		kmax = min(kmax, n2)
 	}
-	ulpN, unit := a.radixSpacing(st.kl.rho)
+	ulpN, unit := a.radixSpacing(st.kb.klist.rho)
 	// The cell below which two top candidates are not told apart without
 	// a tail: a few spacings (the summation's rounding).
 	cell0 := 2 * ulpN
@@ -75,7 +74,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 	// few digits at the unit.
 	maxRoom := float64(a.k-1) * a.wmax * a.radix.room
 	minRoom := float64(a.k) * unit
-	tgt := st.kl.target
+	tgt := st.kb.klist.target
 	bestK, bestU, bestF := 0, 0.0, math.Inf(-1)
 	// The bits the tail's points can carry after k fresh ones, at most
 	// (their digits' log2 |M_i|): near the end of the attack the tail
@@ -86,7 +85,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 	}
 	// k + log2 u grows with k but where the cap on the room binds: the
 	// ends and the middle are tried, every k near the end.
-	every := len(pool) < st.kl.maxFresh+radixBlockMax/4
+	every := len(pool) < st.kb.klist.maxFresh+radixBlockMax/4
 	for k := range kmax + 1 {
 		if !every && k != 0 && k != kmax/2 && k != kmax {
 			continue
@@ -125,7 +124,6 @@ func (st *klState) designQuery() (*klQuery, error) {
 	}
 	k := bestK
 	q := &klQuery{nd: nd, k: k}
-	q.rows = make([]rowInfo, 0, len(pool)+nd)
 	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
 		return nil, err
 	}
@@ -137,7 +135,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 		// queries), scaled by the previous tail's span over its room.
 		room := math.Exp2(math.Floor(math.Log2(bestU/st.spanRatio)*klRoomGrid) / klRoomGrid)
 		rest = st.fitTail(rest, room)
-		p, err := a.planRadixOn(rest, room, st.kl.rho, false)
+		p, err := a.planRadixOn(rest, room, st.kb.klist.rho, false)
 		groups := a.digitGroups
 		a.digitGroups = nil
 		if err != nil {
@@ -159,9 +157,6 @@ func (st *klState) designQuery() (*klQuery, error) {
 		}
 		q.idx = append(q.idx, q.tIdx...)
 		q.rows = append(q.rows, q.tail.rows...)
-	}
-	if len(q.idx) == 0 {
-		return nil, errors.New("decode: klist: nothing left to query (internal error)")
 	}
 	return q, nil
 }
@@ -261,7 +256,7 @@ func (st *klState) ending() bool {
 		st.rate = st.left - b
 	}
 	st.left = b
-	return st.rate > 0 && b <= st.kl.endQueries*st.rate
+	return st.rate > 0 && b <= st.kb.klist.endQueries*st.rate
 }
 
 // klSplitMaxList is the largest list whose carried points' splits are
@@ -413,7 +408,7 @@ var klPow4 = func() (p [256]float64) {
 // arise. fitTail sets a.digitGroups for planRadixOn; design clears it.
 func (st *klState) fitTail(cand []int, room float64) []int {
 	a := st.a
-	_, target := a.radixSpacing(st.kl.rho)
+	_, target := a.radixSpacing(st.kb.klist.rho)
 	byR := make([][]int, a.k+1) // the points of each radix, in cand's order
 	for _, i := range cand {
 		if r := bits.OnesCount64(a.mask[i]); r >= 2 && r <= a.k {
@@ -449,7 +444,7 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 					n2 += len(byR[r]) - cnt[y]
 				}
 			}
-			for g2 := 0; g2 <= min(st.kl.group2, n2); g2++ {
+			for g2 := 0; g2 <= min(st.kb.klist.group2, n2); g2++ {
 				if l := lp + float64(g2); l <= lim(r0) && l > bestLP+1e-9 {
 					bestLP = l
 					copy(best, cnt)

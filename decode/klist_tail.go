@@ -53,7 +53,7 @@ func (st *klState) newTail(q *klQuery) *klTail {
 		tl.maxR[s] = tl.maxR[s+1] + slices.Max(tl.d[s])
 	}
 	tl.margin = (abs + 1) * 0x1p-40
-	tl.depth = st.kl.bracket
+	tl.depth = st.kb.klist.bracket
 	if nt > tl.depth+1 && len(tl.d[nt-1]) <= 2 {
 		tl.depth++
 	}

@@ -4,7 +4,6 @@
 package decode
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"slices"
 )
@@ -13,12 +12,12 @@ import (
 // have (a top point's half, a tail point's label; one label left is
 // learned), and carries the points they disagree on with the list of
 // their distinct values. It returns the labels learned.
-func (st *klState) update(q *klQuery, surv []klSurv) int {
+func (st *klState) update(q *klQuery, surv []lbSurv) int {
 	a, lb := st.a, st.lb
 	nd, nTop := q.nd, q.nd+q.k
 	// A tail lister that stopped short leaves every tail label open.
-	short := q.tail != nil && slices.ContainsFunc(surv, func(s klSurv) bool { return s.tail == nil })
-	val := func(s klSurv, j int) uint64 {
+	short := q.tail != nil && slices.ContainsFunc(surv, func(s lbSurv) bool { return s.tail == nil })
+	val := func(s lbSurv, j int) uint64 {
 		i := q.idx[j]
 		switch {
 		case j < nd:
@@ -36,49 +35,25 @@ func (st *klState) update(q *klQuery, surv []klSurv) int {
 		}
 		return q.dv[j-nTop][s.tail[j-nTop]]
 	}
+	// A top point's bit-1 value reads its set, but not as narrowed
+	// below: the list's values are the same either way.
+	open, vals := listUpdate(len(q.idx), len(surv), func(s, j int) uint64 { return val(surv[s], j) })
+	// Each point keeps the labels the survivors give it (disjoint values:
+	// one label left only where they agree).
 	sigma := slices.Repeat([]int{-1}, len(q.idx))
-	var open []int // positions still undecided
 	for j, i := range q.idx {
-		v0 := val(surv[0], j)
-		union, agree := v0, true
-		for _, s := range surv[1:] {
-			v := val(s, j)
-			union |= v
-			agree = agree && v == v0
+		var union uint64
+		for _, s := range surv {
+			union |= val(s, j)
 		}
 		a.mask[i] &= union
-		if !agree {
-			open = append(open, j)
-		} else if bits.OnesCount64(a.mask[i]) == 1 {
+		if bits.OnesCount64(a.mask[i]) == 1 {
 			sigma[j] = bits.TrailingZeros64(a.mask[i])
 		}
 	}
-	for _, i := range lb.cD {
-		lb.inD[i] = false
-	}
-	lb.cD = lb.cD[:0]
-	for _, j := range open {
-		lb.cD = append(lb.cD, q.idx[j])
-		lb.inD[q.idx[j]] = true
-		if j >= nTop {
-			st.tailCarried++
-		}
-	}
-	seen := make(map[string]bool, len(surv))
-	var vals [][]uint64
-	key := make([]byte, 0, 8*len(open))
-	for _, s := range surv {
-		e := make([]uint64, len(open))
-		key = key[:0]
-		for x, j := range open {
-			e[x] = val(s, j)
-			key = binary.LittleEndian.AppendUint64(key, e[x])
-		}
-		if !seen[string(key)] {
-			seen[string(key)] = true
-			vals = append(vals, e)
-		}
-	}
+	lb.setCarried(q.idx, open)
+	tail, _ := slices.BinarySearch(open, nTop) // open ascends
+	st.tailCarried += len(open) - tail
 	st.vals = vals
 	return a.learn(q.idx, sigma)
 }

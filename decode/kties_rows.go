@@ -62,40 +62,48 @@ func (a *multi) radixRowOf(i int, u float64) (rowInfo, error) {
 		}
 		key.g0, key.g1 = g[0], g[1]
 	}
-	if r, ok := a.radixRows[key]; ok {
+	return cachedRow(&a.radixRows, radixRowsMax, key, func() (rowInfo, error) {
+		if g == nil {
+			g = labelSets(key.mask)
+		}
+		q := make([]float64, len(g))
+		var z float64
+		for m := len(g) - 1; m >= 0; m-- {
+			q[m] = math.Exp(-float64(m) * u)
+			z += float64(bits.OnesCount64(g[m])) * q[m]
+		}
+		last := q[len(q)-1]
+		z += float64(a.k-bits.OnesCount64(key.mask)) * last
+		row := make([]float64, a.k)
+		for c := range row {
+			row[c] = last / z
+		}
+		for m, x := range g {
+			for _, c := range maskClasses(x) {
+				row[c] = q[m] / z
+			}
+		}
+		return a.rowInfo(row)
+	})
+}
+
+// cachedRow returns the row of key in cache, made by mk on first use; a
+// full cache (max rows) is cleared first.
+func cachedRow[K comparable](cache *map[K]rowInfo, max int, key K, mk func() (rowInfo, error)) (rowInfo, error) {
+	if r, ok := (*cache)[key]; ok {
 		return r, nil
 	}
-	if g == nil {
-		g = labelSets(key.mask)
-	}
-	q := make([]float64, len(g))
-	var z float64
-	for m := len(g) - 1; m >= 0; m-- {
-		q[m] = math.Exp(-float64(m) * u)
-		z += float64(bits.OnesCount64(g[m])) * q[m]
-	}
-	last := q[len(q)-1]
-	z += float64(a.k-bits.OnesCount64(key.mask)) * last
-	row := make([]float64, a.k)
-	for c := range row {
-		row[c] = last / z
-	}
-	for m, x := range g {
-		for _, c := range maskClasses(x) {
-			row[c] = q[m] / z
-		}
-	}
-	r, err := a.rowInfo(row)
+	r, err := mk()
 	if err != nil {
 		return rowInfo{}, err
 	}
-	if a.radixRows == nil {
-		a.radixRows = make(map[radixKey]rowInfo)
+	if *cache == nil {
+		*cache = make(map[K]rowInfo)
 	}
-	if len(a.radixRows) >= radixRowsMax {
-		clear(a.radixRows)
+	if len(*cache) >= max {
+		clear(*cache)
 	}
-	a.radixRows[key] = r
+	(*cache)[key] = r
 	return r, nil
 }
 

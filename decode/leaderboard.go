@@ -6,7 +6,6 @@ package decode
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -112,13 +111,13 @@ type lbState struct {
 	cD   []int // carried points
 	inD  []bool
 	cand [][]uint8 // the list: labels of cD per candidate
-	cur  int       // fresh cursor in a.order
-	cell float64   // Δ: twice the budget of a query with no block
-	tgt  float64   // lbTargetFew or lbTargetMany
-	// emu: decode by emulated brackets (Carry) rather than the rigorous
-	// budget; cell is then the width of sums one score leaves (carry.go,
-	// resolution), recomputed before each query.
-	emu bool
+	// cell is Δ, twice the budget of a query with no block; where the
+	// model is emulated (Carry, Hybrid: a.emu set; Leaderboard's setup
+	// makes no emulator) the width of sums one score leaves (carry.go,
+	// resolution), recomputed before each query, and the state decodes by
+	// emulated brackets rather than the rigorous budget.
+	cell float64
+	tgt  float64 // lbTargetFew or lbTargetMany
 	// err is the first error computing a palette row (row).
 	err error
 	// maxFresh caps the fresh points of a query (lbMaxFresh; at most 32:
@@ -194,6 +193,9 @@ func (st *lbState) queries(ctx context.Context, s scorer.Server, res *Result) (*
 			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
 		}
 		idx, rs, err := q.design()
+		if err == nil && len(idx) == 0 {
+			err = fmt.Errorf("decode: %v: nothing left to query (internal error)", a.st)
+		}
 		if err != nil {
 			return a.failed(res), err
 		}
@@ -283,19 +285,12 @@ func (st *lbState) palRows(rows ...[]int) []rowInfo {
 	return rs
 }
 
-// fresh returns up to k fresh points (unknown, not carried), in order.
-func (st *lbState) fresh(k int) []int {
-	a := st.a
-	for st.cur < a.n && (a.labels[a.order[st.cur]] >= 0 || st.inD[a.order[st.cur]]) {
-		st.cur++
-	}
-	var idx []int
-	for p := st.cur; p < a.n && len(idx) < k; p++ {
-		if i := a.order[p]; a.labels[i] < 0 && !st.inD[i] {
-			idx = append(idx, i)
-		}
-	}
-	return idx
+// fresh returns up to n fresh points (unknown, not followers, not
+// carried) in the block order: the engine's next free points, the
+// carried ones left out.
+func (st *lbState) fresh(n int) []int {
+	out := slices.DeleteFunc(st.a.nextIdx(n+len(st.cD)), func(i int) bool { return st.inD[i] })
+	return out[:min(n, len(out))]
 }
 
 // freshRows picks the rows of a query's fresh points: at most kmax (and
@@ -330,7 +325,7 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 	a := st.a
 	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
-	if st.emu {
+	if a.emu != nil {
 		// The final query's separation is the rigorous budget's, far
 		// wider than an emulated bracket: Carry keeps listing.
 		st.cell = st.resolution()
@@ -347,14 +342,7 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 		return lbExpected(sl, float64(L)*math.Exp2(float64(k)), math.Sqrt(vf[k]), st.cell) <= st.tgt
 	})
 	idx := append(slices.Clone(st.cD), st.fresh(k)...)
-	rs := st.palRows(cw, fw[:k])
-	if st.err != nil {
-		return nil, nil, st.err
-	}
-	if len(idx) == 0 {
-		return nil, nil, errors.New("decode: leaderboard: nothing left to query (internal error)")
-	}
-	return idx, rs, nil
+	return idx, st.palRows(cw, fw[:k]), st.err
 }
 
 // lastFit returns the largest x in [lo, hi] for which fits holds, by

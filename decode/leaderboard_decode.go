@@ -6,6 +6,7 @@
 package decode
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/big"
@@ -67,7 +68,7 @@ func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
 // decode keeps the candidates that explain the score, learns the points
 // they agree on and carries the others; it returns the labels learned. A
 // candidate explains the score when its exact sum lies within the
-// rigorous budget of N·score (Leaderboard) or, with st.emu, when the
+// rigorous budget of N·score (Leaderboard) or, under emulation, when the
 // emulated bracket of its reported score holds the score (Carry).
 func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) {
 	a := st.a
@@ -77,7 +78,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	t := a.residual(score, p)
 	v := increments(rs)
 	var explains func(l int, m uint32, above bool) bool
-	if st.emu {
+	if a.emu != nil {
 		explains = st.bracketTest(score, idx, rs)
 		defer a.neutralize(idx)
 	} else {
@@ -112,12 +113,15 @@ func (st *lbState) bit(l int, m uint32, j int) uint8 {
 }
 
 // lbSurv is a candidate of a query: list entry l with fresh labels m
-// (bit j for fresh point j) and, below a list top (Hybrid), digits n (bit
-// j for digit j, weight g_d·2^j).
+// (bit j for fresh point j) and, below a list top, the reading n of its
+// digits (Hybrid's, KBin's) or its tail labeling, each tail position's
+// value (KList's; nil if the tail's lister stopped short: every tail
+// label is kept open).
 type lbSurv struct {
-	l int
-	m uint32
-	n uint64
+	l    int
+	m    uint32
+	n    uint64
+	tail []int
 }
 
 // window returns the candidates (list entry, fresh labels) of a query of
@@ -208,6 +212,18 @@ func (st *lbState) windowRange(lo, hi, tf float64, vf []float64, k int, f func(l
 	}
 }
 
+// setCarried makes the points idx[j], j in open, the carried ones.
+func (st *lbState) setCarried(idx, open []int) {
+	for _, i := range st.cD {
+		st.inD[i] = false
+	}
+	st.cD = st.cD[:0]
+	for _, j := range open {
+		st.cD = append(st.cD, idx[j])
+		st.inD[idx[j]] = true
+	}
+}
+
 // update learns the points of the query idx (the carried points, k top
 // fresh points, then digits) on which every candidate of keep (at least
 // one) agrees, carries the others with the list of keep's distinct labels
@@ -224,38 +240,45 @@ func (st *lbState) update(idx []int, keep []lbSurv, k int) int {
 		}
 		return uint8(c.n >> (j - nd - k) & 1)
 	}
+	open, cand := listUpdate(len(idx), nk, label)
 	sigma := make([]int, len(idx))
-	var open []int // positions in idx still undecided
 	for j := range idx {
 		sigma[j] = int(label(0, j))
-		for s := 1; s < nk; s++ {
-			if label(s, j) != label(0, j) {
-				sigma[j] = -1
+	}
+	for _, j := range open {
+		sigma[j] = -1
+	}
+	st.setCarried(idx, open)
+	st.cand = cand
+	return a.learn(idx, sigma)
+}
+
+// listUpdate returns the positions j < n of a query on which the
+// survivors s < ns disagree (val(s, j) their values), in order, and the
+// survivors' distinct rows of values on them, in order of first
+// appearance: the next list.
+func listUpdate[T uint8 | uint64](n, ns int, val func(s, j int) T) (open []int, rows [][]T) {
+	for j := range n {
+		for s := 1; s < ns; s++ {
+			if val(s, j) != val(0, j) {
 				open = append(open, j)
 				break
 			}
 		}
 	}
-	for _, i := range st.cD {
-		st.inD[i] = false
-	}
-	got := a.learn(idx, sigma)
-	st.cD = st.cD[:0]
-	for _, j := range open {
-		st.cD = append(st.cD, idx[j])
-		st.inD[idx[j]] = true
-	}
-	seen := make(map[string]bool, nk)
-	st.cand = nil
-	for s := range nk {
-		c := make([]uint8, len(open))
+	seen := make(map[string]bool, ns)
+	var key []byte
+	for s := range ns {
+		e := make([]T, len(open))
+		key = key[:0]
 		for x, j := range open {
-			c[x] = label(s, j)
+			e[x] = val(s, j)
+			key = binary.LittleEndian.AppendUint64(key, uint64(e[x]))
 		}
-		if !seen[string(c)] {
-			seen[string(c)] = true
-			st.cand = append(st.cand, c)
+		if !seen[string(key)] {
+			seen[string(key)] = true
+			rows = append(rows, e)
 		}
 	}
-	return got
+	return open, rows
 }

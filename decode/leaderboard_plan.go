@@ -67,7 +67,7 @@ const lbFixedCell = 1 + 0x1p-6
 // ordered pairs, and the diagonal's share 1/L is no longer guaranteed.
 const lbDiagList = 45 // largest L with L²/lbPairs < 2
 
-// estimate is Leaderboard's plan (see QueryEstimate). The design of a
+// plan is Leaderboard's estimate (see QueryEstimate) for PlanMulti. The design of a
 // query (lbState.design) takes the largest k fresh points whose expected
 // list after the query, 1 + (L·2^k − 1)·Δ·m/(2·s·√π), is at most the
 // target, s² = Σ w²/4 over the fresh weights w ∈ [βW, W] and m the mean
@@ -87,7 +87,7 @@ const lbDiagList = 45 // largest L with L²/lbPairs < 2
 // query, and at most Final in the last (which ends the attack), take at
 // least min(⌈N/k⌉, 1 + ⌈(N − Final)/k⌉) queries (Lower, Low); High counts
 // k in every query and Final in the last, 1 + ⌈(N − Final)/k⌉.
-func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
+func (leaderboard) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	if a.k != 2 {
 		return nil, fmt.Errorf("decode: the leaderboard strategy needs K = 2, not %d", a.k)
 	}
@@ -135,13 +135,7 @@ func (leaderboard) estimate(a *multi) (*QueryEstimate, error) {
 	if a.m.Decimals >= 0 && e.CellRatio <= lbFixedCell {
 		e.High = count(e.FreshTarget, false)
 	}
-	return e, nil
-}
-
-// plan returns Leaderboard's plan for PlanMulti: no blocks, the
-// first query's budget, and the estimate.
-func (l leaderboard) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
-	return estimatePlan(ctx, Leaderboard, l.estimate, a)
+	return estimatePlan(ctx, Leaderboard, e)
 }
 
 // listFresh returns the fresh points a query of Leaderboard's design
@@ -168,15 +162,11 @@ func (e *QueryEstimate) listFresh(cell, w, ratio float64) (one, target int) {
 	return one, target
 }
 
-// estimatePlan is the plan PlanMulti returns for a strategy without a
+// estimatePlan is the plan PlanMulti returns for a strategy st without a
 // dry run: no blocks, half the estimate's cell as the budget, and the
-// estimate.
-func estimatePlan(ctx context.Context, st Strategy, estimate func(*multi) (*QueryEstimate, error), a *multi) (*MultiPlan, error) {
+// estimate e; ctx's error when ctx is done.
+func estimatePlan(ctx context.Context, st Strategy, e *QueryEstimate) (*MultiPlan, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	e, err := estimate(a)
-	if err != nil {
 		return nil, err
 	}
 	return &MultiPlan{Strategy: st, Budget: e.Cell / 2, Estimate: e}, nil
@@ -208,10 +198,4 @@ func (a *multi) walkQueries(fresh func(left int) int) int {
 }
 
 // ceilQueries counts the queries of k fresh points each, and the check.
-func (a *multi) ceilQueries(k int) int {
-	q := (a.nUnk + k - 1) / k
-	if a.opt.Check {
-		q++
-	}
-	return q
-}
+func (a *multi) ceilQueries(k int) int { return a.walkQueries(func(int) int { return k }) }

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func seededLabels(t *testing.T, n, k int) []int { return testrand.Labels(testrand.New(t), n, k) }
@@ -236,13 +235,25 @@ func TestMultiMaxBlock(t *testing.T) {
 		labels[i] = rng.IntN(2)
 	}
 	m, err := scorer.ParseModel(scorer.Float64Sklearn)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s, err := oracle.NewSim(m, labels, 2)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := AttackMulti(context.Background(), s, MultiOptions{Strategy: Primes, Model: m, MaxBlock: 5})
-	require.NoError(t, err)
-	assert.Equal(t, labels, res.Labels)
-	assert.Equal(t, (n+4)/5, res.Queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Labels, labels) {
+		t.Errorf("res.Labels = %v, want %v", res.Labels, labels)
+	}
+	if res.Queries != (n+4)/5 {
+		t.Errorf("res.Queries = %v, want %v", res.Queries, (n+4)/5)
+	}
 	_, err = AttackMulti(context.Background(), s, MultiOptions{Strategy: Primes, Model: m, MaxBlock: -1})
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("err is nil, want an error")
+	}
 }

@@ -2,13 +2,13 @@ package single
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/oracle"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestAttackSingleCancel cancels the exact single-query attack at
@@ -25,9 +25,13 @@ func TestAttackSingleCancel(t *testing.T) {
 	// once) returns the right labels, not ErrInconsistent: a cancelled
 	// attack returns context.Canceled, a finished one the truth.
 	q, err := Plan(context.Background(), PlanOptions{N: n, K: 2})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	o, err := oracle.NewExact(labels, 2, q.Prec())
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cancelled := 0
 	for _, at := range []time.Duration{after / 10, after, 2 * after} {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -39,12 +43,18 @@ func TestAttackSingleCancel(t *testing.T) {
 		if err == nil {
 			// Finished before the cancellation took effect (a fast
 			// machine, or the two at once): it must then be right.
-			assert.Equal(t, labels, res.Labels, "finished at %v, cancelled at %v", el, at)
+			if !slices.Equal(res.Labels, labels) {
+				t.Errorf("finished at %v, cancelled at %v: res.Labels = %v, want %v", el, at, res.Labels, labels)
+			}
 			continue
 		}
 		cancelled++
-		assert.ErrorIs(t, err, context.Canceled, "cancelled at %v", at)
-		assert.Less(t, el-at, time.Second, "returned %v after a cancellation at %v", el-at, at)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled at %v: err = %v, want %v", at, err, context.Canceled)
+		}
+		if el-at >= time.Second {
+			t.Errorf("returned %v after a cancellation at %v: el-at = %v, want < time.Second = %v", el-at, at, el-at, time.Second)
+		}
 	}
 	if cancelled == 0 {
 		t.Errorf("the attack at N = %d finished before every cancellation (%v and later): nothing was cancelled", n, after/10)

@@ -6,19 +6,21 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/fpa"
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/loss"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func newLoss(t *testing.T, k loss.Kind, alpha float64, a [4]float64) *loss.Binary {
 	t.Helper()
 	l, err := loss.NewBinary(k, alpha, a)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return l
 }
 
@@ -28,7 +30,9 @@ func familyScore(t *testing.T, p *FamilyPlan, labels []int, noise float64) *big.
 	s := new(big.Float).SetPrec(p.Prec() + 64)
 	for i, y := range labels {
 		term, err := p.Loss.Term(new(big.Float).SetPrec(p.Prec()+64), y, p.Theta[i])
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		s.Add(s, term)
 	}
 	s.Add(s, new(big.Float).SetFloat64(noise*float64(len(labels))))
@@ -65,10 +69,18 @@ func TestFamilyAttack(t *testing.T) {
 		}
 		t.Run(fmt.Sprintf("%v/n=%d/tau=%g", tt.l, tt.n, tt.tau), func(t *testing.T) {
 			p, err := PlanFamily(context.Background(), FamilyOptions{Loss: tt.l, N: tt.n, Tau: tt.tau})
-			require.NoError(t, err)
-			assert.Equal(t, tt.cg, p.ConwayGuy)
-			assert.Greater(t, familySeparation(p), 2*tt.tau, "Λ > 2τ")
-			assert.Less(t, familySeparation(p), 2*tt.tau*1.2, "Λ ≈ 2τ(1+δ)")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.ConwayGuy != tt.cg {
+				t.Errorf("p.ConwayGuy = %v, want %v", p.ConwayGuy, tt.cg)
+			}
+			if familySeparation(p) <= 2*tt.tau {
+				t.Errorf("Λ > 2τ: familySeparation(p) = %v, want > 2*tt.tau = %v", familySeparation(p), 2*tt.tau)
+			}
+			if familySeparation(p) >= 2*tt.tau*1.2 {
+				t.Errorf("Λ ≈ 2τ(1+δ): familySeparation(p) = %v, want < 2*tt.tau*1.2 = %v", familySeparation(p), 2*tt.tau*1.2)
+			}
 			for trial := range trials {
 				labels := make([]int, tt.n)
 				for i := range labels {
@@ -79,9 +91,15 @@ func TestFamilyAttack(t *testing.T) {
 					noise = tt.tau * (1 - 1e-9)
 				}
 				got, err := p.Decode(familyScore(t, p, labels, noise), 0)
-				require.NoError(t, err)
-				assert.Equal(t, labels, got.Labels)
-				assert.True(t, got.Verified)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got.Labels, labels) {
+					t.Errorf("got.Labels = %v, want %v", got.Labels, labels)
+				}
+				if !got.Verified {
+					t.Error("got.Verified is false")
+				}
 			}
 		})
 	}
@@ -95,7 +113,9 @@ func TestFamilyThroughFPA(t *testing.T) {
 	l := newLoss(t, loss.IS, 0, [4]float64{})
 	const n, tau = 20, 1e-3
 	p, err := PlanFamily(context.Background(), FamilyOptions{Loss: l, N: n, Tau: tau})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range 5 {
 		labels := make([]int, n)
 		for i := range labels {
@@ -106,7 +126,9 @@ func TestFamilyThroughFPA(t *testing.T) {
 		for i, y := range labels {
 			x, _ := p.Theta[i].Float64()
 			term, err := l.TermFPA(fpa.Binary64, y, x)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			sum.Add(sum, term)
 			f, _ := term.Float64()
 			mag += math.Abs(f)
@@ -117,8 +139,12 @@ func TestFamilyThroughFPA(t *testing.T) {
 		// per term from the terms themselves and the rounded θ.
 		serverErr := (float64(n)*0x1p-52 + 1e-12) * mag
 		got, err := p.Decode(score, serverErr)
-		require.NoError(t, err)
-		assert.Equal(t, labels, got.Labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Labels, labels) {
+			t.Errorf("got.Labels = %v, want %v", got.Labels, labels)
+		}
 	}
 }
 
@@ -128,26 +154,42 @@ func TestFamilyNegativeResults(t *testing.T) {
 	// labels under large noise.
 	_, err := PlanFamily(context.Background(), FamilyOptions{Loss: se, N: 20, Tau: 0.01})
 	var ns *NotSeparableError
-	require.True(t, errors.As(err, &ns), "%v", err)
-	assert.Contains(t, err.Error(), "not τ-separable")
-	assert.Equal(t, 1.0, ns.Sup)
+	if !errors.As(err, &ns) {
+		t.Fatalf("%v: errors.As(err, &ns) is false", err)
+	}
+	if !strings.Contains(err.Error(), "not τ-separable") {
+		t.Errorf("err.Error() = %q, want it to contain %q", err.Error(), "not τ-separable")
+	}
+	if ns.Sup != 1.0 {
+		t.Errorf("ns.Sup = %v, want %v", ns.Sup, 1.0)
+	}
 	mh := newLoss(t, loss.Mahalanobis, 0, [4]float64{2, 0.5, 0.5, 1})
 	// EA Thm 8 claims τ < α/N suffices (α = 2, N = 10: τ < 0.2); the
 	// bound says τ = 0.01 is already impossible.
 	_, err = PlanFamily(context.Background(), FamilyOptions{Loss: mh, N: 10, Tau: 0.01})
-	require.True(t, errors.As(err, &ns), "%v", err)
+	if !errors.As(err, &ns) {
+		t.Fatalf("%v: errors.As(err, &ns) is false", err)
+	}
 	// Between the lower bound and what our sets reach, no claim is made.
 	_, err = PlanFamily(context.Background(), FamilyOptions{Loss: se, N: 30, Tau: 1e-10})
-	require.Error(t, err)
-	assert.False(t, errors.As(err, &ns))
-	assert.Contains(t, err.Error(), "no construction found")
+	if err == nil {
+		t.Fatal("err is nil, want an error")
+	}
+	if errors.As(err, &ns) {
+		t.Error("errors.As(err, &ns) is true")
+	}
+	if !strings.Contains(err.Error(), "no construction found") {
+		t.Errorf("err.Error() = %q, want it to contain %q", err.Error(), "no construction found")
+	}
 
 	for _, bad := range []struct {
 		n   int
 		tau float64
 	}{{0, 1}, {5000, 1}, {5, 0}, {5, math.Inf(1)}} {
 		_, err := PlanFamily(context.Background(), FamilyOptions{Loss: se, N: bad.n, Tau: bad.tau})
-		assert.Error(t, err)
+		if err == nil {
+			t.Error("err is nil, want an error")
+		}
 	}
 }
 
@@ -169,20 +211,28 @@ func TestSeparationDiscreteLp(t *testing.T) {
 				}
 				return math.Pow(s, 1/p)
 			})
-			require.NoError(t, err)
-			assert.Zero(t, lam, "p=%g θ=%b", p, th)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lam != 0 {
+				t.Errorf("p=%g θ=%b: lam = %v, want 0", p, th, lam)
+			}
 		}
 	}
 	const ln = 10
 	l := newLoss(t, loss.IS, 0, [4]float64{})
 	plan, err := PlanFamily(context.Background(), FamilyOptions{Loss: l, N: ln, Tau: 0.01})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Each point's two terms, computed once for the 2^10 labelings.
 	var terms [ln][2]*big.Float
 	for i := range terms {
 		for y := range 2 {
 			terms[i][y], err = l.Term(new(big.Float).SetPrec(200), y, plan.Theta[i])
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	lam, err := separation(ln, func(sigma []int) float64 {
@@ -193,11 +243,19 @@ func TestSeparationDiscreteLp(t *testing.T) {
 		f, _ := s.Float64()
 		return f / float64(ln)
 	})
-	require.NoError(t, err)
-	assert.InEpsilon(t, familySeparation(plan), lam, 1e-9)
-	assert.Greater(t, lam, 0.02)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(lam-familySeparation(plan)) <= 1e-9*math.Abs(familySeparation(plan))) {
+		t.Errorf("lam = %v, want %v within a relative 1e-9", lam, familySeparation(plan))
+	}
+	if lam <= 0.02 {
+		t.Errorf("lam = %v, want > 0.02", lam)
+	}
 	_, err = separation(0, nil)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("err is nil, want an error")
+	}
 }
 
 // familyServer holds labels and answers θ with the exact loss of the
@@ -229,10 +287,20 @@ func TestAttackFamily(t *testing.T) {
 	}
 	s := &familyServer{t: t, l: l, labels: labels, noise: tau * 0.5}
 	res, err := AttackFamily(context.Background(), s, FamilyOptions{Loss: l, N: n, Tau: tau})
-	require.NoError(t, err)
-	assert.Equal(t, labels, res.Labels)
-	assert.Equal(t, 1, res.Queries)
-	assert.True(t, res.Verified)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Labels, labels) {
+		t.Errorf("res.Labels = %v, want %v", res.Labels, labels)
+	}
+	if res.Queries != 1 {
+		t.Errorf("res.Queries = %v, want %v", res.Queries, 1)
+	}
+	if !res.Verified {
+		t.Error("res.Verified is false")
+	}
 	_, err = AttackFamily(context.Background(), s, FamilyOptions{Loss: l, N: n + 1, Tau: tau})
-	assert.Error(t, err, "N mismatch accepted")
+	if err == nil {
+		t.Error("N mismatch accepted: err is nil, want an error")
+	}
 }

@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/loss"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // precServer holds labels and answers θ with the exact loss of the family
@@ -33,7 +34,9 @@ func (s *precServer) Score(ctx context.Context, theta []*big.Float) (*big.Float,
 	sum := new(big.Float).SetPrec(s.prec + 64)
 	for i, y := range s.labels {
 		term, err := s.l.Term(new(big.Float).SetPrec(s.prec+64), y, theta[i])
-		require.NoError(s.t, err)
+		if err != nil {
+			s.t.Fatal(err)
+		}
 		sum.Add(sum, term)
 	}
 	n := new(big.Float).SetInt64(int64(len(s.labels)))
@@ -78,12 +81,22 @@ func TestAttackFamilyMulti(t *testing.T) {
 			}}
 			res, err := AttackFamilyMulti(context.Background(), s, FamilyMultiOptions{
 				FamilyOptions: FamilyOptions{Loss: tt.l, N: n, Tau: tt.tau}, M: tt.m})
-			require.NoError(t, err)
-			assert.Equal(t, labels, res.Labels)
-			assert.True(t, res.Verified)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Labels, labels) {
+				t.Errorf("res.Labels = %v, want %v", res.Labels, labels)
+			}
+			if !res.Verified {
+				t.Error("res.Verified is false")
+			}
 			want := (n + tt.m - 1) / tt.m
-			assert.Equal(t, want, res.Queries, "queries")
-			assert.Equal(t, want, s.queries, "queries the server saw")
+			if res.Queries != want {
+				t.Errorf("queries: res.Queries = %v, want %v", res.Queries, want)
+			}
+			if s.queries != want {
+				t.Errorf("queries the server saw: s.queries = %v, want %v", s.queries, want)
+			}
 		})
 	}
 }
@@ -95,7 +108,9 @@ func TestAttackFamilyMultiSingleQueryFails(t *testing.T) {
 	l := newLoss(t, loss.SE, 0, [4]float64{})
 	_, err := PlanFamily(context.Background(), FamilyOptions{Loss: l, N: 60, Tau: 1e-9})
 	var ns *NotSeparableError
-	assert.ErrorAs(t, err, &ns, "one query over 60 points")
+	if !errors.As(err, &ns) {
+		t.Errorf("one query over 60 points: err = %v (%T), want a %T", err, err, ns)
+	}
 }
 
 // TestAttackFamilyMultiErrors covers bad options and a noise beyond τ.
@@ -112,17 +127,25 @@ func TestAttackFamilyMultiErrors(t *testing.T) {
 		{FamilyOptions: FamilyOptions{Loss: l, N: 8, Tau: 0}, M: 4},
 	} {
 		_, err := AttackFamilyMulti(ctx, s, opt)
-		assert.Error(t, err, "%+v", opt)
+		if err == nil {
+			t.Errorf("%+v: err is nil, want an error", opt)
+		}
 	}
 	// A noise far beyond τ: the attack must not return wrong labels as
 	// verified.
 	s.noise = func() float64 { return 0.3 }
 	res, err := AttackFamilyMulti(ctx, s, FamilyMultiOptions{FamilyOptions: FamilyOptions{Loss: l, N: 8, Tau: 1e-6}, M: 4})
 	if err == nil {
-		assert.Equal(t, labels, res.Labels, "verified labels under excess noise")
+		if !slices.Equal(res.Labels, labels) {
+			t.Errorf("verified labels under excess noise: res.Labels = %v, want %v", res.Labels, labels)
+		}
 	} else {
-		assert.True(t, errors.Is(err, decode.ErrInconsistent), "error %v", err)
-		assert.False(t, res.Verified)
+		if !errors.Is(err, decode.ErrInconsistent) {
+			t.Errorf("error %v: errors.Is(err, decode.ErrInconsistent) is false", err)
+		}
+		if res.Verified {
+			t.Error("res.Verified is true")
+		}
 	}
 }
 
@@ -148,8 +171,12 @@ func TestAttackFamilyMultiCostBound(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%v/n=%d/m=%d", tt.l, tt.n, tt.m), func(t *testing.T) {
 			p, err := PlanFamily(context.Background(), FamilyOptions{Loss: tt.l, N: tt.m, Tau: tt.tau * float64(tt.n) / float64(tt.m)})
-			require.NoError(t, err)
-			require.Equal(t, tt.cg, p.ConwayGuy, "weights of a full block")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.ConwayGuy != tt.cg {
+				t.Fatalf("weights of a full block: p.ConwayGuy = %v, want %v", p.ConwayGuy, tt.cg)
+			}
 			labels := make([]int, tt.n)
 			for i := range labels {
 				labels[i] = rng.IntN(2)
@@ -158,15 +185,29 @@ func TestAttackFamilyMultiCostBound(t *testing.T) {
 			opt := FamilyMultiOptions{FamilyOptions: FamilyOptions{Loss: tt.l, N: tt.n, Tau: tt.tau}, M: tt.m, MaxCandidates: tt.wantMax - 1}
 			_, err = AttackFamilyMulti(context.Background(), s, opt)
 			var ce *CostError
-			require.ErrorAs(t, err, &ce)
-			assert.Equal(t, CostError{What: "candidates", Need: tt.wantMax, Limit: tt.wantMax - 1}, *ce)
-			assert.Contains(t, err.Error(), fmt.Sprintf("over the cost bound (%d candidates > %d)", tt.wantMax, tt.wantMax-1))
-			assert.Zero(t, s.queries, "queries sent before the refusal")
+			if !errors.As(err, &ce) {
+				t.Fatalf("err = %v (%T), want a %T", err, err, ce)
+			}
+			if want := (CostError{What: "candidates", Need: tt.wantMax, Limit: tt.wantMax - 1}); *ce != want {
+				t.Errorf("*ce = %v, want %v", *ce, want)
+			}
+			if !strings.Contains(err.Error(), fmt.Sprintf("over the cost bound (%d candidates > %d)", tt.wantMax, tt.wantMax-1)) {
+				t.Errorf("err.Error() = %q, want it to contain %q", err.Error(), fmt.Sprintf("over the cost bound (%d candidates > %d)", tt.wantMax, tt.wantMax-1))
+			}
+			if s.queries != 0 {
+				t.Errorf("queries sent before the refusal: s.queries = %v, want 0", s.queries)
+			}
 			opt.MaxCandidates = tt.wantMax
 			res, err := AttackFamilyMulti(context.Background(), s, opt)
-			require.NoError(t, err)
-			assert.Equal(t, labels, res.Labels)
-			assert.True(t, res.Verified)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Labels, labels) {
+				t.Errorf("res.Labels = %v, want %v", res.Labels, labels)
+			}
+			if !res.Verified {
+				t.Error("res.Verified is false")
+			}
 		})
 	}
 }
@@ -199,29 +240,47 @@ func TestAttackPrimeLog(t *testing.T) {
 				labels[i] = rng.IntN(2)
 			}
 			p, err := PlanPrimeLog(context.Background(), PrimeLogOptions{Loss: l, N: n})
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if l.Kind == loss.SE {
 				// θ_1 = (1 − ln 2/N)/2.
 				want := 0.5 * (1 - 0.6931471805599453/float64(n))
 				got, _ := p.Theta[0].Float64()
-				assert.InDelta(t, want, got, 1e-15, "θ_1")
+				if !(math.Abs(got-want) <= 1e-15) {
+					t.Errorf("θ_1: got = %v, want %v within 1e-15", got, want)
+				}
 			}
 			s := &precServer{t: t, l: l, labels: labels, prec: p.Prec(), noise: func() float64 { return 0 }}
 			res, err := AttackPrimeLog(context.Background(), s, PrimeLogOptions{Loss: l, N: n})
-			require.NoError(t, err)
-			assert.Equal(t, labels, res.Labels)
-			assert.True(t, res.Verified)
-			assert.Equal(t, 1, res.Queries)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Labels, labels) {
+				t.Errorf("res.Labels = %v, want %v", res.Labels, labels)
+			}
+			if !res.Verified {
+				t.Error("res.Verified is false")
+			}
+			if res.Queries != 1 {
+				t.Errorf("res.Queries = %v, want %v", res.Queries, 1)
+			}
 			// One ulp-scale nudge of the score beyond the separation:
 			// rejected or still right, never a wrong verified labeling.
 			score, err := s.Score(context.Background(), p.Theta)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			bad := new(big.Float).SetPrec(p.Prec()+64).Add(score, new(big.Float).SetFloat64(1e-3))
 			r2, err := p.Decode(bad, 0)
 			if err == nil {
-				assert.Equal(t, labels, r2.Labels)
+				if !slices.Equal(r2.Labels, labels) {
+					t.Errorf("r2.Labels = %v, want %v", r2.Labels, labels)
+				}
 			} else {
-				assert.ErrorIs(t, err, decode.ErrInconsistent)
+				if !errors.Is(err, decode.ErrInconsistent) {
+					t.Errorf("err = %v, want %v", err, decode.ErrInconsistent)
+				}
 			}
 		})
 	}
@@ -240,10 +299,18 @@ func TestPlanPrimeLogErrors(t *testing.T) {
 		{Loss: l, N: 10, ServerErr: -1},
 	} {
 		_, err := PlanPrimeLog(ctx, opt)
-		assert.Error(t, err, "%+v", opt)
+		if err == nil {
+			t.Errorf("%+v: err is nil, want an error", opt)
+		}
 	}
 	p, err := PlanPrimeLog(ctx, PrimeLogOptions{Loss: l, N: 10})
-	require.NoError(t, err)
-	assert.Greater(t, primeLogSeparation(p), 0.0)
-	assert.Less(t, primeLogSeparation(p), 1e-11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if primeLogSeparation(p) <= 0.0 {
+		t.Errorf("primeLogSeparation(p) = %v, want > 0.0", primeLogSeparation(p))
+	}
+	if primeLogSeparation(p) >= 1e-11 {
+		t.Errorf("primeLogSeparation(p) = %v, want < 1e-11", primeLogSeparation(p))
+	}
 }

@@ -2,12 +2,11 @@ package single
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/loss"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestFamilyRootAccuracy: at N = 55 the Itakura–Saito weights reach
@@ -20,15 +19,23 @@ func TestFamilyRootAccuracy(t *testing.T) {
 	l := newLoss(t, loss.IS, 0, [4]float64{})
 	const n, tau = 55, 0.004
 	p, err := PlanFamily(context.Background(), FamilyOptions{Loss: l, N: n, Tau: tau})
-	require.NoError(t, err)
-	assert.Greater(t, familySeparation(p), 2*tau, "Λ > 2τ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if familySeparation(p) <= 2*tau {
+		t.Errorf("Λ > 2τ: familySeparation(p) = %v, want > 2*tau = %v", familySeparation(p), 2*tau)
+	}
 	labels := make([]int, n)
 	for i := range labels {
 		labels[i] = rng.IntN(2)
 	}
 	for _, noise := range []float64{-tau * 0.999, 0, tau * 0.999} {
 		r, err := p.Decode(familyScore(t, p, labels, noise), 0)
-		require.NoError(t, err, "noise %g", noise)
-		assert.Equal(t, labels, r.Labels)
+		if err != nil {
+			t.Fatalf("noise %g: %v", noise, err)
+		}
+		if !slices.Equal(r.Labels, labels) {
+			t.Errorf("r.Labels = %v, want %v", r.Labels, labels)
+		}
 	}
 }

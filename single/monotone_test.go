@@ -3,10 +3,9 @@ package single
 import (
 	"errors"
 	"math"
+	"slices"
+	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestMonotoneTheorem12 checks [EA, Theorem 12] on cross-entropy at fixed
@@ -32,31 +31,55 @@ func TestMonotoneTheorem12(t *testing.T) {
 		}
 	}
 	bound, set, j, ok, err := monotoneBound(n, ce(theta))
-	require.NoError(t, err)
-	require.True(t, ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		t.Fatal("ok is false")
+	}
 	d := make([]float64, n)
 	for i, th := range theta {
 		d[i] = math.Log((1 - th) / th)
 	}
 	cb, cj, cok := AdditiveMonotoneBound(d, n)
-	require.True(t, cok)
-	assert.InEpsilon(t, cb, bound, 1e-9)
-	assert.Equal(t, 2, j, "θ = 0.45 has the smallest weight")
-	assert.Equal(t, cj, j)
-	assert.NotContains(t, set, j)
+	if !cok {
+		t.Fatal("cok is false")
+	}
+	if !(math.Abs(bound-cb) <= 1e-9*math.Abs(cb)) {
+		t.Errorf("bound = %v, want %v within a relative 1e-9", bound, cb)
+	}
+	if j != 2 {
+		t.Errorf("θ = 0.45 has the smallest weight: j = %v, want %v", j, 2)
+	}
+	if j != cj {
+		t.Errorf("j = %v, want %v", j, cj)
+	}
+	if slices.Contains(set, j) {
+		t.Errorf("set %v contains j = %v", set, j)
+	}
 	lam, err := separation(n, ce(theta))
-	require.NoError(t, err)
-	assert.LessOrEqual(t, lam, 2*bound*(1+1e-12), "Λ ≤ 2·bound: two labelings one flip apart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lam > 2*bound*(1+1e-12) {
+		t.Errorf("Λ ≤ 2·bound: two labelings one flip apart: lam = %v, want <= 2*bound*(1+1e-12) = %v", lam, 2*bound*(1+1e-12))
+	}
 
 	// Mixed signs: θ_3 > ½ makes its weight negative; no claim.
 	mixed := append([]float64(nil), theta...)
 	mixed[3] = 0.9
 	_, _, _, ok, err = monotoneBound(n, ce(mixed))
-	require.NoError(t, err)
-	assert.False(t, ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok {
+		t.Error("ok is true")
+	}
 	d[3] = -1
 	_, _, ok = AdditiveMonotoneBound(d, n)
-	assert.False(t, ok)
+	if ok {
+		t.Error("ok is true")
+	}
 
 	// The mirror image (all θ > ½) is monotone non-increasing.
 	hi := make([]float64, n)
@@ -64,16 +87,30 @@ func TestMonotoneTheorem12(t *testing.T) {
 		hi[i] = 1 - th
 	}
 	b2, _, _, ok, err := monotoneBound(n, ce(hi))
-	require.NoError(t, err)
-	assert.True(t, ok)
-	assert.InEpsilon(t, bound, b2, 1e-9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		t.Error("ok is false")
+	}
+	if !(math.Abs(b2-bound) <= 1e-9*math.Abs(bound)) {
+		t.Errorf("b2 = %v, want %v within a relative 1e-9", b2, bound)
+	}
 
 	_, _, _, _, err = monotoneBound(0, nil)
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("err is nil, want an error")
+	}
 	_, _, _, _, err = monotoneBound(2, func([]int) float64 { return math.NaN() })
-	assert.Error(t, err)
+	if err == nil {
+		t.Error("err is nil, want an error")
+	}
 	var me *MonotoneError
-	assert.False(t, errors.As(err, &me))
+	if errors.As(err, &me) {
+		t.Error("errors.As(err, &me) is true")
+	}
 	msg := (&MonotoneError{N: 6, Tau: 1, Bound: 0.5, J: 2}).Error()
-	assert.Contains(t, msg, "EA Thm 12")
+	if !strings.Contains(msg, "EA Thm 12") {
+		t.Errorf("msg = %q, want it to contain %q", msg, "EA Thm 12")
+	}
 }

@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labelinf/labelinf/decode"
 	"github.com/labelinf/labelinf/internal/testrand"
 	"github.com/labelinf/labelinf/oracle"
 	"github.com/labelinf/labelinf/scorer"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestRobustRecovers(t *testing.T) {
@@ -41,7 +41,9 @@ func TestRobustRecovers(t *testing.T) {
 		t.Run(fmt.Sprintf("n=%d/k=%d/tau=%g/%v/w=%d/margin=%.3g", tt.n, tt.k, tt.tau, tt.enc, tt.w, tt.margin), func(t *testing.T) {
 			opt := RobustOptions{N: tt.n, K: tt.k, Tau: tt.tau, Encoding: tt.enc, Weights: tt.w, Margin: tt.margin}
 			p, err := PlanRobust(context.Background(), opt)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for trial := range 3 {
 				labels := make([]int, tt.n)
 				for i := range labels {
@@ -53,12 +55,22 @@ func TestRobustRecovers(t *testing.T) {
 					}
 				}
 				srv, err := oracle.NewBigExact(labels, tt.k, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: tt.tau}, rng.Uint64())
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				res, err := AttackRobust(context.Background(), srv, opt)
-				require.NoError(t, err)
-				assert.Equal(t, labels, res.Labels)
-				assert.Equal(t, 1, srv.Queries())
-				assert.Less(t, res.Residual, res.Budget)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(res.Labels, labels) {
+					t.Errorf("res.Labels = %v, want %v", res.Labels, labels)
+				}
+				if srv.Queries() != 1 {
+					t.Errorf("srv.Queries() = %v, want %v", srv.Queries(), 1)
+				}
+				if res.Residual >= res.Budget {
+					t.Errorf("res.Residual = %v, want < res.Budget = %v", res.Residual, res.Budget)
+				}
 			}
 		})
 	}
@@ -68,7 +80,9 @@ func TestRobustFailures(t *testing.T) {
 	rng := testrand.New(t)
 	opt := RobustOptions{N: 50, K: 2, Tau: 1}
 	p, err := PlanRobust(context.Background(), opt)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	labels := make([]int, 50)
 	// Noise beyond the bound the plan assumed: a returned labeling is
 	// still verified (its score is within the budget of the observed one,
@@ -79,34 +93,54 @@ func TestRobustFailures(t *testing.T) {
 			labels[i] = rng.IntN(2)
 		}
 		srv, err := oracle.NewBigExact(labels, 2, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: 40}, rng.Uint64())
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		res, err := AttackRobust(context.Background(), srv, opt)
 		if err != nil {
-			assert.ErrorIs(t, err, decode.ErrInconsistent)
+			if !errors.Is(err, decode.ErrInconsistent) {
+				t.Errorf("err = %v, want %v", err, decode.ErrInconsistent)
+			}
 			continue
 		}
-		assert.LessOrEqual(t, res.Residual, res.Budget)
+		if res.Residual > res.Budget {
+			t.Errorf("res.Residual = %v, want <= res.Budget = %v", res.Residual, res.Budget)
+		}
 		if fmt.Sprint(res.Labels) != fmt.Sprint(labels) {
 			wrong++
 		}
 	}
-	assert.Greater(t, wrong, 0, "noise 40× the bound must mislead some decodings")
+	if wrong <= 0 {
+		t.Errorf("noise 40× the bound must mislead some decodings: wrong = %v, want > 0", wrong)
+	}
 	// A score halfway between two labelings' scores is explained by none.
 	exact, err := oracle.NewBigExact(labels, 2, p.Prec()+64, scorer.Noise{}, 1)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	score, err := exact.Score(context.Background(), p.Pred())
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	shift := new(big.Float).SetPrec(p.Prec()+64).Quo(p.W, big.NewFloat(100)) // W/(2N), N = 50
 	score.Add(score, shift)
 	_, err = p.Decode(score, p.Prec()+64)
-	assert.ErrorIs(t, err, decode.ErrInconsistent)
+	if !errors.Is(err, decode.ErrInconsistent) {
+		t.Errorf("err = %v, want %v", err, decode.ErrInconsistent)
+	}
 	// Too few bits.
 	srv, err := oracle.NewBigExact(labels, 2, p.Prec()-1, scorer.Noise{}, 1)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, err = AttackRobust(context.Background(), srv, opt)
 	var pe *PrecisionError
-	require.True(t, errors.As(err, &pe))
-	assert.Equal(t, p.Prec(), pe.Need)
+	if !errors.As(err, &pe) {
+		t.Fatal("errors.As(err, &pe) is false")
+	}
+	if pe.Need != p.Prec() {
+		t.Errorf("pe.Need = %v, want %v", pe.Need, p.Prec())
+	}
 	// Bad options.
 	for _, bad := range []RobustOptions{
 		{N: 0, K: 2, Tau: 1}, {N: 10, K: 1, Tau: 1}, {N: 10, K: 2}, {N: 10, K: 2, Tau: -1},
@@ -114,7 +148,9 @@ func TestRobustFailures(t *testing.T) {
 		{N: 10, K: 2, Tau: 1, Margin: -1}, {N: 1000, K: 2, Tau: 1, Encoding: scorer.Probs}, {N: 10, K: 2, Tau: 1e-300},
 	} {
 		_, err := PlanRobust(context.Background(), bad)
-		assert.Error(t, err, "%+v", bad)
+		if err == nil {
+			t.Errorf("%+v: err is nil, want an error", bad)
+		}
 	}
 }
 
@@ -126,7 +162,9 @@ func TestMaxProbRows(t *testing.T) {
 		tau  float64
 		want int
 	}{{1e-9, 54}, {1e-6, 44}, {1e-3, 35}, {1, 25}, {1000, 16}} {
-		assert.Equal(t, tt.want, MaxProbRows(tt.tau, 0), "τ=%g", tt.tau)
+		if MaxProbRows(tt.tau, 0) != tt.want {
+			t.Errorf("τ=%g: MaxProbRows(tt.tau, 0) = %v, want %v", tt.tau, MaxProbRows(tt.tau, 0), tt.want)
+		}
 	}
 	rng := testrand.New(t)
 	const tau = 1.0
@@ -144,15 +182,25 @@ func TestMaxProbRows(t *testing.T) {
 		labels[i] = rng.IntN(2)
 	}
 	p, err := PlanRobust(context.Background(), opt)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv, err := oracle.NewBigExact(labels, 2, p.Prec(), scorer.Noise{Kind: scorer.Bounded, Tau: tau}, 1)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := p.Attack(context.Background(), srv)
-	require.NoError(t, err)
-	assert.Equal(t, labels, res.Labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Labels, labels) {
+		t.Errorf("res.Labels = %v, want %v", res.Labels, labels)
+	}
 	opt.N = limit + 1
 	_, err = PlanRobust(context.Background(), opt)
-	assert.ErrorContains(t, err, "exponent range")
+	if err == nil || !strings.Contains(err.Error(), "exponent range") {
+		t.Errorf("err = %v, want one containing %q", err, "exponent range")
+	}
 }
 
 // TestRobustFailureRate runs the one-query attack against unbounded noise
@@ -171,11 +219,17 @@ func TestRobustFailureRate(t *testing.T) {
 			rng := testrand.New(t)
 			tau := nz.HalfWidth(0, 1)
 			if nz.Kind == scorer.Laplace {
-				assert.InDelta(t, nz.Tau*math.Log(1/delta), tau, 1e-9)
-				assert.Less(t, tau, scorer.SubExpHalfWidth(2*nz.Tau, 2*nz.Tau, delta), "the exact tail beats the generic sub-exponential bound")
+				if !(math.Abs(tau-nz.Tau*math.Log(1/delta)) <= 1e-9) {
+					t.Errorf("tau = %v, want %v within 1e-9", tau, nz.Tau*math.Log(1/delta))
+				}
+				if tau >= scorer.SubExpHalfWidth(2*nz.Tau, 2*nz.Tau, delta) {
+					t.Errorf("the exact tail beats the generic sub-exponential bound: tau = %v, want < scorer.SubExpHalfWidth(2*nz.Tau, 2*nz.Tau, delta) = %v", tau, scorer.SubExpHalfWidth(2*nz.Tau, 2*nz.Tau, delta))
+				}
 			}
 			p, err := PlanRobust(context.Background(), RobustOptions{N: n, K: 2, Tau: tau})
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			fail := 0
 			labels := make([]int, n)
 			for range trials {
@@ -183,14 +237,18 @@ func TestRobustFailureRate(t *testing.T) {
 					labels[i] = rng.IntN(2)
 				}
 				srv, err := oracle.NewBigExact(labels, 2, p.Prec(), nz, rng.Uint64())
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				res, err := p.Attack(context.Background(), srv)
 				if err != nil || fmt.Sprint(res.Labels) != fmt.Sprint(labels) {
 					fail++
 				}
 			}
 			t.Logf("%d failures in %d trials (τ = %.4g)", fail, trials, tau)
-			assert.LessOrEqual(t, float64(fail), delta*trials+3*math.Sqrt(delta*(1-delta)*trials), "%d failures in %d trials", fail, trials)
+			if float64(fail) > delta*trials+3*math.Sqrt(delta*(1-delta)*trials) {
+				t.Errorf("%d failures in %d trials: float64(fail) = %v, want <= delta*trials+3*math.Sqrt(delta*(1-delta)*trials) = %v", fail, trials, float64(fail), delta*trials+3*math.Sqrt(delta*(1-delta)*trials))
+			}
 		})
 	}
 }

@@ -29,108 +29,6 @@ no:
 	MOVB $0, ret+0(FP)
 	RET
 
-// func mulRowsADX(z, x, y []big.Word)
-//
-// For every j < len(y): z[j : j+len(x)] += x·y[j], and the row's carry
-// word is stored (not added) in z[j+len(x)]. With z[:len(x)] zero on
-// entry this leaves z[:len(x)+len(y)] = x·y (schoolbook product, rows
-// of addmul_1). len(x) ≥ 1; the first n mod 4 words of a row are single
-// steps, the rest blocks of four.
-TEXT ·mulRowsADX(SB), NOSPLIT, $0-72
-	MOVQ z_base+0(FP), DI
-	MOVQ x_base+24(FP), SI
-	MOVQ x_len+32(FP), R13
-	MOVQ y_base+48(FP), R10
-	MOVQ y_len+56(FP), R12
-	LEAQ (DI)(R13*8), BX  // &z[n]: the blocks' end in row 0
-	LEAQ (SI)(R13*8), SI  // &x[n]
-	MOVQ R13, AX
-	ANDQ $7, AX           // r = n mod 8
-	LEAQ (DI)(AX*8), DI   // &z[r]: the singles' end in row 0
-	SUBQ AX, R13
-	NEGQ R13              // −(n − r)
-	LEAQ (SI)(R13*8), R11 // &x[r]
-
-row:
-	TESTQ R12, R12
-	JZ    done
-	MOVQ  (R10), DX // y[j]
-	LEAQ  8(R10), R10
-	MOVQ  x_len+32(FP), CX
-	ANDQ  $7, CX
-	NEGQ  CX        // −r
-	XORQ  R9, R9    // carry word; clears CF and OF
-	JCXZQ singlesdone
-
-singles:
-	MULXQ (R11)(CX*8), AX, R8
-	ADCXQ R9, AX
-	ADOXQ (DI)(CX*8), AX
-	MOVQ  AX, (DI)(CX*8)
-	MOVQ  R8, R9
-	LEAQ  1(CX), CX
-	JCXZQ singlesdone
-	JMP   singles
-
-singlesdone:
-	MOVQ  R13, CX // −(n − r)
-	JCXZQ noblocks // JCXZQ reaches only 127 bytes: jump on from here
-	JMP   blocks
-
-noblocks:
-	LEAQ (CX), CX // not a bare jump, which the assembler would thread
-	JMP  blocksdone
-
-blocks:
-	MULXQ (SI)(CX*8), AX, R8
-	ADCXQ R9, AX
-	ADOXQ (BX)(CX*8), AX
-	MOVQ  AX, (BX)(CX*8)
-	MULXQ 8(SI)(CX*8), AX, R9
-	ADCXQ R8, AX
-	ADOXQ 8(BX)(CX*8), AX
-	MOVQ  AX, 8(BX)(CX*8)
-	MULXQ 16(SI)(CX*8), AX, R8
-	ADCXQ R9, AX
-	ADOXQ 16(BX)(CX*8), AX
-	MOVQ  AX, 16(BX)(CX*8)
-	MULXQ 24(SI)(CX*8), AX, R9
-	ADCXQ R8, AX
-	ADOXQ 24(BX)(CX*8), AX
-	MOVQ  AX, 24(BX)(CX*8)
-	MULXQ 32(SI)(CX*8), AX, R8
-	ADCXQ R9, AX
-	ADOXQ 32(BX)(CX*8), AX
-	MOVQ  AX, 32(BX)(CX*8)
-	MULXQ 40(SI)(CX*8), AX, R9
-	ADCXQ R8, AX
-	ADOXQ 40(BX)(CX*8), AX
-	MOVQ  AX, 40(BX)(CX*8)
-	MULXQ 48(SI)(CX*8), AX, R8
-	ADCXQ R9, AX
-	ADOXQ 48(BX)(CX*8), AX
-	MOVQ  AX, 48(BX)(CX*8)
-	MULXQ 56(SI)(CX*8), AX, R9
-	ADCXQ R8, AX
-	ADOXQ 56(BX)(CX*8), AX
-	MOVQ  AX, 56(BX)(CX*8)
-	LEAQ  8(CX), CX
-	JCXZQ blocksdone
-	JMP   blocks
-
-blocksdone:
-	MOVQ  $0, AX
-	ADCXQ AX, R9 // x·y_j + carry + z < β^(n+1): no carry out
-	ADOXQ AX, R9
-	MOVQ  R9, (BX) // z[j+n]
-	LEAQ  8(DI), DI
-	LEAQ  8(BX), BX
-	DECQ  R12
-	JMP   row
-
-done:
-	RET
-
 // func addVVAsm(z, x, y []big.Word) big.Word
 //
 // z = x + y over len(z) words (len(x), len(y) ≥ len(z)); returns the
@@ -248,105 +146,401 @@ subbdone:
 	MOVQ  AX, ret+72(FP)
 	RET
 
+// func sqrDiagADX(z, x []big.Word)
+//
+// The diagonal of a schoolbook square: z[:2·len(x)] = 2·z +
+// Σ x_i²·β^(2i), which must fit. The doubling runs through CF (ADCX of a
+// word with itself shifts it left, the bit out into CF), the squares
+// through OF (ADOX); len(z) ≥ 2·len(x).
+TEXT ·sqrDiagADX(SB), NOSPLIT, $0-48
+	MOVQ z_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ x_len+32(FP), CX
+	NEGQ CX
+	XORQ AX, AX // clears CF and OF
+	JCXZQ ddone
+
+dloop:
+	MOVQ  (SI), DX
+	MULXQ DX, AX, BX // BX:AX = x_i²
+	MOVQ  (DI), R8
+	MOVQ  8(DI), R9
+	ADCXQ R8, R8
+	ADCXQ R9, R9
+	ADOXQ AX, R8
+	ADOXQ BX, R9
+	MOVQ  R8, (DI)
+	MOVQ  R9, 8(DI)
+	LEAQ  8(SI), SI
+	LEAQ  16(DI), DI
+	LEAQ  1(CX), CX
+	JCXZQ ddone
+	JMP   dloop
+
+ddone:
+	RET
+
 // func sqrRowsADX(z, x []big.Word)
 //
-// The triangle of a schoolbook square: for every i < len(x)−1,
-// z[2i+1 : i+len(x)] += x[i+1:]·x[i] and the row's carry word is stored
-// in z[i+len(x)]. z[:2·len(x)] must be zero on entry; the rows are
-// mulRowsADX's, each row's length n−1−i split into n−1−i mod 8 single
-// steps and blocks of eight. Locals: 0(SP) = −(blocks' words).
-TEXT ·sqrRowsADX(SB), NOSPLIT, $8-48
+// The triangle of a schoolbook square: z[:2·len(x)] = Σ_{i<j} x_i·x_j·
+// β^(i+j), by rows: row 0 writes z[1 : len(x)+1] = x[1:]·x[0], row
+// i ≥ 1 adds x[i+1:]·x[i] into z[2i+1 : i+len(x)] and stores its carry
+// word in z[i+len(x)]; z[0] and z[2·len(x)−1] are zeroed (no word of z
+// is read before it is written). A row of L words
+// is ⌈L/8⌉ blocks of eight steps, the first entered at step 8⌈L/8⌉ − L
+// (Duff's device: a branch tree on (L − 1) mod 8 picks one of eight
+// stubs, which clears the carry word that step reads, and CF and OF).
+TEXT ·sqrRowsADX(SB), NOSPLIT, $0-48
 	MOVQ z_base+0(FP), DI
 	MOVQ x_base+24(FP), SI
 	MOVQ x_len+32(FP), R13
-	XORQ R12, R12 // i
+	LEAQ (SI)(R13*8), BX  // &x[n]: every row's end in x
+	LEAQ (DI)(R13*8), R14 // &z[i+n]: row i's end in z
+	XORQ R12, R12         // i
+	TESTQ R13, R13
+	JZ   qdone
+	MOVQ R12, (DI)        // z[0] = 0
+	MOVQ R12, -8(R14)(R13*8) // z[2n−1] = 0
+	MOVQ R13, AX
+	SUBQ $1, AX           // row 0's length L = n − 1
+	JLE  qdone
 
-srow:
+	// Row 0 writes z[1 : n+1] = x[1:]·x[0] (no words to add yet).
+	MOVQ (SI), DX
+	ADDQ $7, AX
+	MOVQ AX, CX
+	ANDQ $-8, CX
+	NEGQ CX
+	ANDQ $7, AX
+
+	CMPQ AX, $3
+	JHI  rd4567
+	CMPQ AX, $1
+	JHI  rd23
+	JEQ  re1
+	JMP  re0
+rd23:
+	CMPQ AX, $2
+	JEQ  re2
+	JMP  re3
+rd4567:
+	CMPQ AX, $5
+	JHI  rd67
+	JEQ  re5
+	JMP  re4
+rd67:
+	CMPQ AX, $6
+	JEQ  re6
+	JMP  re7
+re0:
+	XORQ R8, R8 // clears CF
+	JMP  rp7
+re1:
+	XORQ R9, R9 // clears CF
+	JMP  rp6
+re2:
+	XORQ R8, R8 // clears CF
+	JMP  rp5
+re3:
+	XORQ R9, R9 // clears CF
+	JMP  rp4
+re4:
+	XORQ R8, R8 // clears CF
+	JMP  rp3
+re5:
+	XORQ R9, R9 // clears CF
+	JMP  rp2
+re6:
+	XORQ R8, R8 // clears CF
+	JMP  rp1
+re7:
+	XORQ R9, R9 // clears CF
+	JMP  rp0
+
+rblocks:
+rp0:
+	MULXQ (BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	MOVQ  AX, (R14)(CX*8)
+rp1:
+	MULXQ 8(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	MOVQ  AX, 8(R14)(CX*8)
+rp2:
+	MULXQ 16(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	MOVQ  AX, 16(R14)(CX*8)
+rp3:
+	MULXQ 24(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	MOVQ  AX, 24(R14)(CX*8)
+rp4:
+	MULXQ 32(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	MOVQ  AX, 32(R14)(CX*8)
+rp5:
+	MULXQ 40(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	MOVQ  AX, 40(R14)(CX*8)
+rp6:
+	MULXQ 48(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	MOVQ  AX, 48(R14)(CX*8)
+rp7:
+	MULXQ 56(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	MOVQ  AX, 56(R14)(CX*8)
+	LEAQ  8(CX), CX
+	JCXZQ rblocksdone
+	JMP   rblocks
+
+rblocksdone:
+	MOVQ  $0, AX
+	ADCXQ AX, R9
+	MOVQ  R9, (R14) // z[n]
+	INCQ  R12
+	LEAQ  8(R14), R14
+
+qrow:
 	MOVQ R13, AX
 	SUBQ R12, AX
-	SUBQ $1, AX           // L = n − 1 − i
-	JLE  sdone
-	MOVQ (SI)(R12*8), DX  // x[i]
+	SUBQ $1, AX          // L = n − 1 − i
+	JLE  qdone
+	MOVQ (SI)(R12*8), DX // x[i]
+	ADDQ $7, AX
 	MOVQ AX, CX
-	ANDQ $7, CX           // r
-	SUBQ CX, AX           // q = L − r
-	NEGQ AX
-	MOVQ AX, 0(SP)        // −q
-	LEAQ 8(SI)(R12*8), R10 // &x[i+1]
-	LEAQ (R12)(R12*1), R11
-	LEAQ 8(DI)(R11*8), R11 // &z[2i+1]
-	LEAQ (R10)(CX*8), R10  // singles' ends: &x[i+1+r], &z[2i+1+r]
-	LEAQ (R11)(CX*8), R11
-	NEGQ AX
-	LEAQ (R10)(AX*8), BX   // blocks' ends: &x[n], &z[i+n]
-	LEAQ (R11)(AX*8), R14
-	NEGQ CX                // −r
-	XORQ R9, R9            // carry word; clears CF and OF
-	JCXZQ ssinglesdone
+	ANDQ $-8, CX
+	NEGQ CX              // −8·⌈L/8⌉
+	ANDQ $7, AX          // j = (L − 1) mod 8
 
-ssingles:
-	MULXQ (R10)(CX*8), AX, R8
-	ADCXQ R9, AX
-	ADOXQ (R11)(CX*8), AX
-	MOVQ  AX, (R11)(CX*8)
-	MOVQ  R8, R9
-	LEAQ  1(CX), CX
-	JCXZQ ssinglesdone
-	JMP   ssingles
+	CMPQ AX, $3
+	JHI  qd4567
+	CMPQ AX, $1
+	JHI  qd23
+	JEQ  qe1
+	JMP  qe0
+qd23:
+	CMPQ AX, $2
+	JEQ  qe2
+	JMP  qe3
+qd4567:
+	CMPQ AX, $5
+	JHI  qd67
+	JEQ  qe5
+	JMP  qe4
+qd67:
+	CMPQ AX, $6
+	JEQ  qe6
+	JMP  qe7
+qe0:
+	XORQ R8, R8 // clears CF and OF
+	JMP  qp7
+qe1:
+	XORQ R9, R9 // clears CF and OF
+	JMP  qp6
+qe2:
+	XORQ R8, R8 // clears CF and OF
+	JMP  qp5
+qe3:
+	XORQ R9, R9 // clears CF and OF
+	JMP  qp4
+qe4:
+	XORQ R8, R8 // clears CF and OF
+	JMP  qp3
+qe5:
+	XORQ R9, R9 // clears CF and OF
+	JMP  qp2
+qe6:
+	XORQ R8, R8 // clears CF and OF
+	JMP  qp1
+qe7:
+	XORQ R9, R9 // clears CF and OF
+	JMP  qp0
 
-ssinglesdone:
-	MOVQ  0(SP), CX // −q
-	JCXZQ snoblocks
-	JMP   sblocks
-
-snoblocks:
-	LEAQ (CX), CX // not a bare jump, which the assembler would thread
-	JMP  sblocksdone
-
-sblocks:
+qblocks:
+qp0:
 	MULXQ (BX)(CX*8), AX, R8
 	ADCXQ R9, AX
 	ADOXQ (R14)(CX*8), AX
 	MOVQ  AX, (R14)(CX*8)
+qp1:
 	MULXQ 8(BX)(CX*8), AX, R9
 	ADCXQ R8, AX
 	ADOXQ 8(R14)(CX*8), AX
 	MOVQ  AX, 8(R14)(CX*8)
+qp2:
 	MULXQ 16(BX)(CX*8), AX, R8
 	ADCXQ R9, AX
 	ADOXQ 16(R14)(CX*8), AX
 	MOVQ  AX, 16(R14)(CX*8)
+qp3:
 	MULXQ 24(BX)(CX*8), AX, R9
 	ADCXQ R8, AX
 	ADOXQ 24(R14)(CX*8), AX
 	MOVQ  AX, 24(R14)(CX*8)
+qp4:
 	MULXQ 32(BX)(CX*8), AX, R8
 	ADCXQ R9, AX
 	ADOXQ 32(R14)(CX*8), AX
 	MOVQ  AX, 32(R14)(CX*8)
+qp5:
 	MULXQ 40(BX)(CX*8), AX, R9
 	ADCXQ R8, AX
 	ADOXQ 40(R14)(CX*8), AX
 	MOVQ  AX, 40(R14)(CX*8)
+qp6:
 	MULXQ 48(BX)(CX*8), AX, R8
 	ADCXQ R9, AX
 	ADOXQ 48(R14)(CX*8), AX
 	MOVQ  AX, 48(R14)(CX*8)
+qp7:
 	MULXQ 56(BX)(CX*8), AX, R9
 	ADCXQ R8, AX
 	ADOXQ 56(R14)(CX*8), AX
 	MOVQ  AX, 56(R14)(CX*8)
 	LEAQ  8(CX), CX
-	JCXZQ sblocksdone
-	JMP   sblocks
+	JCXZQ qblocksdone
+	JMP   qblocks
 
-sblocksdone:
+qblocksdone:
 	MOVQ  $0, AX
 	ADCXQ AX, R9
 	ADOXQ AX, R9
 	MOVQ  R9, (R14) // z[i+n]
 	INCQ  R12
-	JMP   srow
+	LEAQ  8(R14), R14
+	JMP   qrow
 
-sdone:
+qdone:
+	RET
+
+
+// func mulRowsADX(z, x, y []big.Word)
+//
+// For every j < len(y): z[j : j+len(x)] += x·y[j], and the row's carry
+// word is stored (not added) in z[j+len(x)]. With z[:len(x)] zero on
+// entry this leaves z[:len(x)+len(y)] = x·y (schoolbook product, rows
+// of addmul_1). len(x) ≥ 1; rows are entered into blocks of eight as in
+// sqrRowsADX.
+TEXT ·mulRowsADX(SB), NOSPLIT, $0-72
+	MOVQ z_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ x_len+32(FP), R13
+	MOVQ y_base+48(FP), R10
+	MOVQ y_len+56(FP), R12
+	LEAQ (SI)(R13*8), BX  // &x[n]
+	LEAQ (DI)(R13*8), R14 // &z[j+n]: row j's end in z
+	LEAQ 7(R13), R11
+	ANDQ $-8, R11
+	NEGQ R11              // −8·⌈n/8⌉
+	DECQ R13
+	ANDQ $7, R13          // (n − 1) mod 8
+
+mrow:
+	TESTQ R12, R12
+	JZ    mdone
+	MOVQ  (R10), DX // y[j]
+	LEAQ  8(R10), R10
+	MOVQ  R11, CX
+	MOVQ  R13, AX
+
+	CMPQ AX, $3
+	JHI  md4567
+	CMPQ AX, $1
+	JHI  md23
+	JEQ  me1
+	JMP  me0
+md23:
+	CMPQ AX, $2
+	JEQ  me2
+	JMP  me3
+md4567:
+	CMPQ AX, $5
+	JHI  md67
+	JEQ  me5
+	JMP  me4
+md67:
+	CMPQ AX, $6
+	JEQ  me6
+	JMP  me7
+me0:
+	XORQ R8, R8 // clears CF and OF
+	JMP  mp7
+me1:
+	XORQ R9, R9 // clears CF and OF
+	JMP  mp6
+me2:
+	XORQ R8, R8 // clears CF and OF
+	JMP  mp5
+me3:
+	XORQ R9, R9 // clears CF and OF
+	JMP  mp4
+me4:
+	XORQ R8, R8 // clears CF and OF
+	JMP  mp3
+me5:
+	XORQ R9, R9 // clears CF and OF
+	JMP  mp2
+me6:
+	XORQ R8, R8 // clears CF and OF
+	JMP  mp1
+me7:
+	XORQ R9, R9 // clears CF and OF
+	JMP  mp0
+
+mblocks:
+mp0:
+	MULXQ (BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	ADOXQ (R14)(CX*8), AX
+	MOVQ  AX, (R14)(CX*8)
+mp1:
+	MULXQ 8(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 8(R14)(CX*8), AX
+	MOVQ  AX, 8(R14)(CX*8)
+mp2:
+	MULXQ 16(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	ADOXQ 16(R14)(CX*8), AX
+	MOVQ  AX, 16(R14)(CX*8)
+mp3:
+	MULXQ 24(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 24(R14)(CX*8), AX
+	MOVQ  AX, 24(R14)(CX*8)
+mp4:
+	MULXQ 32(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	ADOXQ 32(R14)(CX*8), AX
+	MOVQ  AX, 32(R14)(CX*8)
+mp5:
+	MULXQ 40(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 40(R14)(CX*8), AX
+	MOVQ  AX, 40(R14)(CX*8)
+mp6:
+	MULXQ 48(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	ADOXQ 48(R14)(CX*8), AX
+	MOVQ  AX, 48(R14)(CX*8)
+mp7:
+	MULXQ 56(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	ADOXQ 56(R14)(CX*8), AX
+	MOVQ  AX, 56(R14)(CX*8)
+	LEAQ  8(CX), CX
+	JCXZQ mblocksdone
+	JMP   mblocks
+
+mblocksdone:
+	MOVQ  $0, AX
+	ADCXQ AX, R9
+	ADOXQ AX, R9
+	MOVQ  R9, (R14) // z[j+n]
+	LEAQ  8(R14), R14
+	DECQ  R12
+	JMP   mrow
+
+mdone:
 	RET

@@ -19,3 +19,6 @@ func subVV(z, x, y []big.Word) big.Word { return subVVGo(z, x, y) }
 
 // sqrRowsADX is sqrRowsGo where there is no assembly.
 func sqrRowsADX(z, x []big.Word) { sqrRowsGo(z, x) }
+
+// sqrDiagADX is sqrDiagGo where there is no assembly.
+func sqrDiagADX(z, x []big.Word) { sqrDiagGo(z, x) }

@@ -87,7 +87,7 @@ func TestKaratsubaWords(t *testing.T) {
 }
 
 // TestSqrRows checks sqrRowsADX against sqrRowsGo on every length up to
-// 40, random and all-ones words.
+// 40, random and all-ones words, z holding garbage on entry.
 func TestSqrRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 3))
 	for n := 1; n <= 40; n++ {
@@ -100,7 +100,10 @@ func TestSqrRows(t *testing.T) {
 				}
 			}
 			z1, z2 := make([]big.Word, 2*n+1), make([]big.Word, 2*n+1)
-			z1[2*n], z2[2*n] = 7, 7 // guard word
+			for i := range z1 {
+				z1[i], z2[i] = big.Word(r.Uint64()), 7 // garbage; guard word
+			}
+			z1[2*n] = 7
 			sqrRowsADX(z1[:2*n], x)
 			sqrRowsGo(z2[:2*n], x)
 			if !slices.Equal(z1, z2) {
@@ -133,6 +136,38 @@ func TestAddSubVV(t *testing.T) {
 			}
 			if b1, b2 := subVV(z1, y, x), subVVGo(z2, y, x); b1 != b2 || !slices.Equal(z1, z2) {
 				t.Fatalf("subVV, %d words (ones %v): %v %v, want %v %v", n, ones, z1, b1, z2, b2)
+			}
+		}
+	}
+}
+
+// TestSqrDiag checks sqrDiagADX against sqrDiagGo on every length up to
+// 40, on the triangles of random and all-ones words (whose doubled sum
+// with the squares is the square: it fits), and that the two make the
+// square with sqrRowsADX.
+func TestSqrDiag(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 4))
+	for n := 1; n <= 40; n++ {
+		for _, ones := range []bool{false, true} {
+			x := make([]big.Word, n)
+			for i := range x {
+				x[i] = big.Word(r.Uint64())
+				if ones {
+					x[i] = ^big.Word(0)
+				}
+			}
+			z1, z2 := make([]big.Word, 2*n+1), make([]big.Word, 2*n+1)
+			z1[2*n], z2[2*n] = 7, 7 // guard word
+			sqrRowsGo(z1[:2*n], x)
+			copy(z2, z1)
+			sqrDiagADX(z1[:2*n], x)
+			sqrDiagGo(z2[:2*n], x)
+			if !slices.Equal(z1, z2) {
+				t.Fatalf("sqrDiagADX(%d words, ones %v) = %v, want %v", n, ones, z1, z2)
+			}
+			xi := new(big.Int).SetBits(x)
+			if new(big.Int).SetBits(z1[:2*n]).Cmp(new(big.Int).Mul(xi, xi)) != 0 {
+				t.Fatalf("rows and diagonal of %d words (ones %v): not the square", n, ones)
 			}
 		}
 	}

@@ -1,5 +1,6 @@
-// Package bigmul multiplies big integers: Toom-4 and Toom-3 (toom.go)
-// over a word-level Karatsuba with amd64 BMI2/ADX schoolbook kernels
+// Package bigmul multiplies big integers: Toom-4, Toom-3 and, for
+// operands of about twice the other's length, Toom-4,2 (toom.go,
+// toomw.go) over a word-level Karatsuba with amd64 BMI2/ADX schoolbook kernels
 // (basemul.go, basemul_amd64.s) from a few dozen words, and a
 // three-prime number-theoretic transform (ntt.go; its butterfly stages
 // in amd64 assembly, ntt_amd64.s, or Go, ntt_stage.go) above a measured size,

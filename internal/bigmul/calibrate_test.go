@@ -8,8 +8,10 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/labelinf/labelinf/internal/cputime"
 
@@ -155,7 +157,8 @@ func TestCalibrateBase(t *testing.T) {
 
 // TestCalibrateToomSweep prints toomMul's median CPU time relative to
 // math/big for a grid of thresholds (toom3Words, toom4Words, the leaf:
-// math/big or the word-level Karatsuba). Run with -calibrate.
+// math/big or the word-level Karatsuba; for squares, toom3SqrWords and
+// toom4SqrWords). Run with -calibrate.
 func TestCalibrateToomSweep(t *testing.T) {
 	if !*calibrate {
 		t.Skip("run with -calibrate")
@@ -164,21 +167,23 @@ func TestCalibrateToomSweep(t *testing.T) {
 	defer runtime.UnlockOSThread()
 	r := rand.New(rand.NewPCG(3, 9))
 	o3, o4, ol := toom3Words, toom4Words, leafWords
-	defer func() { toom3Words, toom4Words, leafWords = o3, o4, ol }()
+	s3, s4 := toom3SqrWords, toom4SqrWords
+	defer func() { toom3Words, toom4Words, leafWords, toom3SqrWords, toom4SqrWords = o3, o4, ol, s3, s4 }()
 	type cfg struct {
 		t3, t4 int
 		leaf   bool
 	}
 	var cfgs []cfg
-	for _, t3 := range []int{100, 150, 200, 1 << 30} {
+	for _, t3 := range []int{100, 150, 200, 250, 300, 1 << 30} {
 		for _, t4 := range []int{250, 350, 500, 800, 1 << 30} {
 			for _, leaf := range []bool{useADX} {
 				cfgs = append(cfgs, cfg{t3, t4, leaf})
 			}
 		}
 	}
-	for _, words := range []int{200, 300, 450, 700, 1000, 1600, 2500} {
+	for _, words := range []int{157, 200, 300, 450, 700, 1000, 1600, 2500} {
 		x, y := randInt(r, words), randInt(r, words)
+		buf := make([]big.Word, 2*words) // the product's words, reused
 		for _, sq := range []bool{false, true} {
 			yy := y
 			if sq {
@@ -188,7 +193,8 @@ func TestCalibrateToomSweep(t *testing.T) {
 			for _, c := range cfgs {
 				fs = append(fs, func() {
 					toom3Words, toom4Words, leafWords = c.t3, c.t4, c.leaf
-					toomMul(nil, x.Bits(), yy.Bits(), sq)
+					toom3SqrWords, toom4SqrWords = c.t3, c.t4
+					toomMul(buf, x.Bits(), yy.Bits(), sq)
 				})
 			}
 			inner := max(1, 20000/words)
@@ -240,4 +246,150 @@ func rotatedMedians(fs []func(), reps, inner int) []float64 {
 		med[k] = float64(s[len(s)/2]) / 1e3
 	}
 	return med
+}
+
+// TestCalibrateSplit prints, for a sweep of balanced products, the
+// median CPU time of the split plan of length n/2 + n/4 against the
+// plain plan of length n that planFor weighs at the same size (both
+// where both hold the product), products and squares, with AVX-512 on
+// and off where the CPU has it. The three primes run on one thread so
+// that thread CPU time is the whole cost. Run with -calibrate;
+// splitCosts is fitted to its output.
+func TestCalibrateSplit(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(9, 11))
+	o, op := useAVX512, nttParallelLen
+	nttParallelLen = 1 << 30
+	defer func() { useAVX512, nttParallelLen = o, op }()
+	for _, bits := range []int{3e4, 4.5e4, 6e4, 1.1e5, 1.3e5, 1.8e5, 2.4e5, 4.8e5, 1e6, 2e6, 4e6} {
+		x, y := randBitsD(r, bits, false), randBitsD(r, bits, false)
+		pp, sp, ok := bothPlans(uint(bits), uint(bits))
+		if !ok {
+			continue
+		}
+		for _, avx := range []bool{true, false} {
+			if avx && !o {
+				continue
+			}
+			fs := []func(){
+				func() { useAVX512 = avx; nttMulPlan(x.Bits(), y.Bits(), pp) },
+				func() { useAVX512 = avx; nttMulPlan(x.Bits(), y.Bits(), sp) },
+				func() { useAVX512 = avx; nttMulPlan(x.Bits(), nil, pp) },
+				func() { useAVX512 = avx; nttMulPlan(x.Bits(), nil, sp) },
+			}
+			med := threadMedians(fs, 15, max(1, 3000000/bits))
+			fmt.Printf("bits=%8d avx512=%-5v plain n=%6d %9.1fus split %9.1fus split/plain=%.3f squares %.3f\n",
+				bits, avx, pp.n, med[0], med[1], med[1]/med[0], med[3]/med[2])
+		}
+	}
+}
+
+// bothPlans returns the plain plan and the split plan (ok: it holds the
+// product) that planFor weighs at the first length holding an xb×yb-bit
+// product.
+func bothPlans(xb, yb uint) (plain, split nttPlan, ok bool) {
+	fits := func(b, cap uint) bool { return (xb+b-1)/b+(yb+b-1)/b-1 <= cap }
+	for lg := uint(3); ; lg++ {
+		n := uint(1) << lg
+		bmax := min(uint(maxPieceBits), (log2M-lg)/2)
+		b := (xb + yb + n - 1) / n
+		for b <= bmax && !fits(b, n) {
+			b++
+		}
+		if b > bmax {
+			continue
+		}
+		plain = nttPlan{b: max(b, 1), n: int(n)}
+		hn := n / 2
+		cap := hn + hn/2
+		bs := (xb + yb + cap - 1) / cap
+		for bs <= bmax && !fits(bs, cap) {
+			bs++
+		}
+		if bs <= bmax {
+			return plain, nttPlan{b: max(bs, 1), n: int(hn), h: int(hn / 2)}, true
+		}
+		return plain, nttPlan{}, false
+	}
+}
+
+// threadMedians is rotatedMedians on the calling thread's CPU time
+// (clock_gettime of CLOCK_THREAD_CPUTIME_ID), for code that runs on one
+// thread: other threads' work (the runtime's, another test's) is left out.
+func threadMedians(fs []func(), reps, inner int) []float64 {
+	ds := make([][]time.Duration, len(fs))
+	for rep := range reps {
+		for j := range fs {
+			k := (j + rep) % len(fs)
+			c := threadNow()
+			for range inner {
+				fs[k]()
+			}
+			ds[k] = append(ds[k], (threadNow()-c)/time.Duration(inner))
+		}
+	}
+	med := make([]float64, len(fs))
+	for k, d := range ds {
+		s := slices.Clone(d)
+		slices.Sort(s)
+		med[k] = float64(s[len(s)/2]) / 1e3
+	}
+	return med
+}
+
+// threadNow returns the calling thread's CPU time.
+func threadNow() time.Duration {
+	const clockThreadCPUTime = 3 // CLOCK_THREAD_CPUTIME_ID
+	var ts syscall.Timespec
+	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0)
+	return time.Duration(ts.Nano())
+}
+
+// TestCalibrateToomWords prints Mul's median CPU time with the Toom-3
+// and Toom-4,2 of toomw.go against toom.go's Toom-3 on big.Int values
+// and balanced pieces (toomOnWords off), for balanced and unbalanced
+// products and squares, and toomMul's time for a sweep of toom42Words
+// on unbalanced shapes. Run with -calibrate; toomOnWords and
+// toom42Words come from its output.
+func TestCalibrateToomWords(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(3, 7))
+	o42, ow := toom42Words, toomOnWords
+	defer func() { toom42Words, toomOnWords = o42, ow }()
+	for _, w := range [][2]int{{157, 157}, {200, 200}, {300, 300}, {400, 400}, {300, 150}, {700, 350}, {1000, 400}, {600, 150}, {700, 175}, {800, 100}, {1000, 125}} {
+		x, y := randInt(r, w[0]), randInt(r, w[1])
+		var z big.Int
+		fs := []func(){
+			func() { toomOnWords = false; Mul(&z, x, y) },
+			func() { toomOnWords = true; Mul(&z, x, y) },
+			func() { toomOnWords = false; Mul(&z, x, x) },
+			func() { toomOnWords = true; Mul(&z, x, x) },
+		}
+		med := threadMedians(fs, 15, max(1, 3000000/(w[0]*w[1])))
+		fmt.Printf("%d×%d words: on÷off product %.3f, square of the first %.3f\n", w[0], w[1], med[1]/med[0], med[3]/med[2])
+	}
+	toomOnWords = true
+	ts := []int{150, 60, 80, 100, 120, 200, 1 << 30}
+	for _, sh := range [][2]int{{160, 80}, {200, 100}, {240, 120}, {300, 150}, {400, 200}, {600, 300}} {
+		x, y := randInt(r, sh[0]), randInt(r, sh[1])
+		buf := make([]big.Word, sh[0]+sh[1])
+		var fs []func()
+		for _, t42 := range ts {
+			fs = append(fs, func() { toom42Words = t42; toomMul(buf, x.Bits(), y.Bits(), false) })
+		}
+		med := threadMedians(fs, 11, max(1, 2000000/(sh[0]*sh[1])))
+		fmt.Printf("%d×%d words, time ÷ toom42Words=150's:", sh[0], sh[1])
+		for i, t42 := range ts[1:] {
+			fmt.Printf(" %d: %.2f", t42, med[i+1]/med[0])
+		}
+		fmt.Println()
+	}
 }

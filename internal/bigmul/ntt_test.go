@@ -400,3 +400,21 @@ func TestInverseTable(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitCosts checks that planFor weighs the split plans by
+// splitCosts: above 1 at n ≤ 512 it keeps the plain plan of length 1024
+// for two 500-word operands, below 1 it takes the split 512 + 256.
+func TestSplitCosts(t *testing.T) {
+	o := splitCosts
+	defer func() { splitCosts = o }()
+	for _, c := range []struct {
+		costs [2]float64
+		split bool
+	}{{[2]float64{1.12, 0.86}, false}, {[2]float64{0.88, 0.88}, true}} {
+		splitCosts = c.costs
+		pl := planFor(32000, 32000)
+		if got := pl.h > 0; got != c.split {
+			t.Errorf("splitCosts %v: planFor(32000, 32000) = %+v, split %v, want %v", c.costs, pl, got, c.split)
+		}
+	}
+}

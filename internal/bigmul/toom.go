@@ -11,8 +11,11 @@
 // ±1, 2 and ∞: five products instead of 3^log2(3) ≈ 5.7. The products
 // recurse (Toom-4 above toom4Words, Toom-3 above toom3Words, below them
 // the word-level Karatsuba of basemul.go where the amd64 kernels run,
-// else math/big); unbalanced operands are cut into balanced pieces
-// (mulChunks). The interpolation is a fixed sequence of additions,
+// else math/big); an operand two to four times the other's length takes
+// Toom-4,2, a longer one is cut into pieces of twice the other's length
+// (each a Toom-4,2) or of its length (mulChunks). Toom-3 and Toom-4,2
+// run on word slices (toomw.go) where the shorter operand's top piece
+// is not empty, else on big.Int values here. The interpolation is a fixed sequence of additions,
 // shifts and exact divisions by 3 and 5, done by multiplication by the
 // inverse modulo the word base (Jebelean's exact division [Jeb93]).
 //
@@ -51,6 +54,33 @@ import (
 var (
 	toom3Words = 150
 	toom4Words = 350
+)
+
+// toom3SqrWords and toom4SqrWords are the same for squares, whose
+// word-level Karatsuba (ksqr) holds longer against Toom-3: by
+// TestCalibrateToomSweep's medians (2026-11-28, same run), Toom-3 from
+// 250 words instead of 150 takes 0.87 of the time at 157 words, 0.93 at
+// 200 and at 700 (Toom-4 on pieces that no longer recurse into Toom-3),
+// 0.99–1.01 from 250 to 1,000.
+var (
+	toom3SqrWords = 250
+	toom4SqrWords = 350
+)
+
+// toomOnWords chooses the Toom-3 and Toom-4,2 of toomw.go (word slices)
+// over toom.go's Toom-3 on big.Int values and balanced pieces for
+// unbalanced operands; toom42Words is the shorter operand's size from
+// which a product takes Toom-4,2 (or pieces that do, chunkToom42). By
+// TestCalibrateToomWords's medians (2026-11-28, Mul, on ÷ off): products
+// 0.93 at 157 and 200 words, 0.98 at 300; n × n/2 words 0.80 (300 ×
+// 150), 0.85 (700 × 350), 0.86 (1000 × 400); n × n/4 … n/8 with the
+// pieces of 2n 0.84–0.95 (600 × 150, 700 × 175, 800 × 100, 1000 × 125);
+// Toom-4,2 from 100 words: 0.94 at 200 × 100, 0.90 at 240 × 120, none
+// at 160 × 80 (its sweep of the threshold from 60 to 200).
+var (
+	toomOnWords = true
+	toom42Words = 100
+	chunkToom42 = true
 )
 
 // leafWords and sqrWordLeaves choose, below the Toom sizes and where the
@@ -138,12 +168,34 @@ func (s *arena) mul(z, x, y *big.Int, sq bool) {
 	if cap(z.Bits()) < len(x.Bits())+len(y.Bits()) {
 		s.int(z, len(x.Bits())+len(y.Bits()))
 	}
+	t3, t4 := toom3Words, toom4Words
+	if sq {
+		t3, t4 = toom3SqrWords, toom4SqrWords
+	}
 	switch {
-	case n >= toom4Words && 4*n > 3*nx:
+	case n >= t4 && 4*n > 3*nx:
 		s.toom4(z, x, y, sq)
-	case n >= toom3Words && 3*n > 2*nx:
-		s.toom3(z, x, y, sq)
-	case n >= toom3Words:
+	case n >= t3 && 3*n > 2*nx:
+		xw, yw := x.Bits(), y.Bits()
+		if len(xw) < len(yw) {
+			xw, yw = yw, xw
+		}
+		if !toomOnWords || len(yw) <= 2*((len(xw)+2)/3) {
+			s.toom3(z, x, y, sq) // y's top piece is empty
+			return
+		}
+		zw := z.Bits()[:len(xw)+len(yw)]
+		s.toom3w(zw, xw, yw, sq)
+		z.SetBits(zw)
+	case n >= toom42Words && !sq && toomOnWords && n > (nx+3)/4 && n <= 2*((nx+3)/4) && nx > 3*((nx+3)/4):
+		xw, yw := x.Bits(), y.Bits()
+		if len(xw) < len(yw) {
+			xw, yw = yw, xw
+		}
+		zw := z.Bits()[:len(xw)+len(yw)]
+		s.toom42w(zw, xw, yw)
+		z.SetBits(zw)
+	case !sq && (n >= toom3Words || toomOnWords && n >= toom42Words && nx >= 4*n):
 		s.mulChunks(z, x, y)
 	case useADX && (!sq || sqrWordLeaves) && leafWords:
 		xw, yw := x.Bits(), y.Bits()
@@ -181,10 +233,14 @@ func (s *arena) mulChunks(z, x, y *big.Int) {
 	nx, ny := len(xw), len(yw)
 	zw := z.Bits()[:nx+ny]
 	clear(zw)
+	c := ny
+	if toomOnWords && chunkToom42 && ny >= toom42Words && nx >= 4*ny {
+		c = 2 * ny // each piece a Toom-4,2
+	}
 	var a, t big.Int
-	s.int(&t, 2*ny)
-	for i := 0; i < nx; i += ny {
-		a.SetBits(xw[i:min(i+ny, nx)])
+	s.int(&t, c+ny)
+	for i := 0; i < nx; i += c {
+		a.SetBits(xw[i:min(i+c, nx)])
 		if a.Sign() == 0 {
 			continue
 		}

@@ -9,12 +9,78 @@ import (
 	"testing"
 )
 
-// withToomThresholds runs f with the Toom thresholds set to t3 and t4.
+// withToomThresholds runs f with the Toom thresholds of products and
+// squares set to t3 and t4 (Toom-4,2's to t3).
 func withToomThresholds(t3, t4 int, f func()) {
-	o3, o4 := toom3Words, toom4Words
-	toom3Words, toom4Words = t3, t4
-	defer func() { toom3Words, toom4Words = o3, o4 }()
+	o3, o4, s3, s4, o42 := toom3Words, toom4Words, toom3SqrWords, toom4SqrWords, toom42Words
+	toom3Words, toom4Words, toom3SqrWords, toom4SqrWords, toom42Words = t3, t4, t3, t4, t3
+	defer func() {
+		toom3Words, toom4Words, toom3SqrWords, toom4SqrWords, toom42Words = o3, o4, s3, s4, o42
+	}()
 	f()
+}
+
+// oddPieces returns n words whose pieces of m words are all ones at odd
+// indices and zero at even ones but for their lowest word, 1 (and the
+// top word, odd).
+func oddPieces(n, m int) *big.Int {
+	w := make([]big.Word, n)
+	for i := range w {
+		switch {
+		case (i/m)%2 == 1:
+			w[i] = ^big.Word(0)
+		case i%m == 0:
+			w[i] = 1
+		}
+	}
+	w[n-1] |= 1 // n words long
+	return new(big.Int).SetBits(w)
+}
+
+// TestToomWords checks Toom-3 and Toom-4,2 on word slices (toomw.go)
+// against math/big on every shape they take at small sizes, one level
+// over the word-level Karatsuba, on random and adversarial operands
+// (all ones: the largest values at 1 and 2; oddPieces: negative values
+// at −1, alone and in pairs).
+func TestToomWords(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	s := getArena(toomScratchWords(200))
+	for nx := 9; nx <= 60; nx++ {
+		m3, m4 := (nx+2)/3, (nx+3)/4
+		for ny := 1; ny <= nx; ny++ {
+			t3 := ny > 2*m3
+			t42 := ny > m4 && ny <= 2*m4 && nx-3*m4 >= 1
+			if !t3 && !t42 {
+				continue
+			}
+			xs, ys := adversarial(r, nx), adversarial(r, ny)
+			// Odd pieces all ones, even ones nearly zero: negative at −1.
+			xs = append(xs, oddPieces(nx, m3), oddPieces(nx, m4))
+			ys = append(ys, oddPieces(ny, m3), oddPieces(ny, m4), oddPieces(ny, m4))
+			for i, x := range xs {
+				y := ys[(i+1)%len(ys)]
+				want := new(big.Int).Mul(x, y)
+				z := make([]big.Word, nx+ny+1)
+				z[nx+ny] = 99 // guard word
+				s.off = 0
+				if t3 {
+					s.toom3w(z[:nx+ny], x.Bits(), y.Bits(), false)
+				} else {
+					s.toom42w(z[:nx+ny], x.Bits(), y.Bits())
+				}
+				if z[nx+ny] != 99 || new(big.Int).SetBits(z[:nx+ny]).Cmp(want) != 0 {
+					t.Fatalf("%d×%d words (#%d, Toom-3 %v): wrong product", nx, ny, i, t3)
+				}
+				if ny == nx {
+					s.off = 0
+					s.toom3w(z[:2*nx], x.Bits(), x.Bits(), true)
+					if new(big.Int).SetBits(z[:2*nx]).Cmp(new(big.Int).Mul(x, x)) != 0 {
+						t.Fatalf("square of %d words (#%d): wrong", nx, i)
+					}
+				}
+			}
+		}
+	}
 }
 
 // adversarial returns operands of n words that stress carries and signs:

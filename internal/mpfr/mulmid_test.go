@@ -49,3 +49,51 @@ func BenchmarkMulMid(b *testing.B) {
 		gz.Free()
 	}
 }
+
+// BenchmarkMulSmall times internal/bigmul against mpz_mul at the sizes
+// of apa's series at 10^4–10^5 bits (150–2,000 words): balanced products
+// and squares, and unbalanced products of n×m words, m = n/8 … n/2 (a
+// full-size operand times a short one), alternated in every repetition.
+func BenchmarkMulSmall(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 4))
+	type shape struct{ n, m int }
+	var shapes []shape
+	for _, n := range []int{16, 27, 40, 53, 80, 110, 157, 300, 500, 700, 1000, 1600} {
+		shapes = append(shapes, shape{n, n})
+	}
+	for _, n := range []int{300, 700, 1600} {
+		for _, d := range []int{8, 4, 2} {
+			shapes = append(shapes, shape{n, n / d})
+		}
+	}
+	for _, sh := range shapes {
+		x, y := randInt(r, 64*sh.n), randInt(r, 64*sh.m)
+		gx, gy, gz := NewInt(x), NewInt(y), NewZero()
+		reps := max(1, 4000000/(sh.n*sh.m))
+		var z big.Int
+		loop := func(f func()) func() {
+			return func() {
+				for range reps {
+					f()
+				}
+			}
+		}
+		b.Run(fmt.Sprintf("op=mul/words=%dx%d", sh.n, sh.m), func(b *testing.B) {
+			compare(b, []*impl{
+				{name: "gmp", run: loop(func() { gz.Mul(gx, gy) })},
+				{name: "bigmul", run: loop(func() { bigmul.Mul(&z, x, y) })},
+			})
+		})
+		if sh.n == sh.m {
+			b.Run(fmt.Sprintf("op=sqr/words=%d", sh.n), func(b *testing.B) {
+				compare(b, []*impl{
+					{name: "gmp", run: loop(func() { gz.Mul(gx, gx) })},
+					{name: "bigmul", run: loop(func() { bigmul.Sqr(&z, x) })},
+				})
+			})
+		}
+		gx.Free()
+		gy.Free()
+		gz.Free()
+	}
+}
