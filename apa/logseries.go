@@ -81,7 +81,7 @@ func logNear1(z, a, b *xf, W uint) (errExp int64, ok bool) {
 	Wq := max(int64(W), Wp)
 	wq := uint(max(Wq+st+8, 32))
 	var s, s2 xf
-	s.quo(&d, &n, wq)
+	quoShort(&s, &d, &n, wq)
 	s2.mulExact(&s, &s)
 	// V = ⌊s̃²·2^W'⌋.
 	var V big.Int
@@ -194,4 +194,27 @@ func divWordInPlace(z *big.Int, d uint64) {
 	var dd big.Int
 	dd.SetUint64(d)
 	z.Quo(z, &dd)
+}
+
+// quoShort sets z to x/y (y > 0) with a relative error below 2^(3−wp)
+// (within xf.quo's 2^(6−wp), which logNear1's analysis assumes), by
+// bigmul.QuoFixed on the operands
+// truncated to wp+4 bits (each a relative 2^(−wp−3)): math/big's direct
+// division below a few thousand bits, where it beats a Newton reciprocal,
+// Newton on FFT products above. The quotient q, of at least wp+1 bits, is
+// within 2 units, 2^(1−wp) relative, and the final truncation to wp bits
+// adds 2^(1−wp): in all below 2^(−wp)·(2 + 1/4 + 2) < 2^(3−wp).
+func quoShort(z, x, y *xf, wp uint) *xf {
+	var xt, yt xf
+	xt.truncOf(x, wp+4)
+	yt.truncOf(y, wp+4)
+	neg := xt.m.Sign() < 0
+	xt.m.Abs(&xt.m)
+	f := max(int64(wp)+2+int64(yt.m.BitLen())-int64(xt.m.BitLen()), 0)
+	z.m.Set(bigmul.QuoFixed(&xt.m, &yt.m, uint(f)))
+	z.e = xt.e - yt.e - f
+	if neg {
+		z.m.Neg(&z.m)
+	}
+	return z.trunc(wp)
 }
