@@ -33,13 +33,13 @@
 //
 // # How it works
 //
-// Logarithms through a [Consts] that has served one already use a
-// multi-prime argument reduction and a short atanh series [Joh22] from 64
-// to 400,000 working bits, and the AGM otherwise; exponentials Newton's
-// iteration on the logarithm, and multiplications a number-theoretic
-// transform above a measured size (internal/bigmul), since big.Float has
-// only Karatsuba. The
-// design note docs/design/apa.md in the repository has the algorithms, and
+// Logarithms use a multi-prime argument reduction and a short atanh
+// series [Joh22] from 64 to 300,000 working bits (above 4,096 through a
+// [Consts] used more than once, which caches the primes' logarithms), and
+// the AGM otherwise; exponentials Newton's iteration on the logarithm, and
+// multiplications a number-theoretic transform above a measured size
+// (internal/bigmul), since big.Float has only Karatsuba. The design note
+// docs/design/apa.md in the repository has the algorithms, and
 // BENCHMARKS.md their speed against MPFR, measured in the same run.
 //
 // # References

@@ -2,6 +2,7 @@ package apa
 
 import (
 	"flag"
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"slices"
@@ -70,12 +71,17 @@ func TestLogMPBound(t *testing.T) {
 
 var crossoverR = flag.Bool("logmp.sweepR", false, "with -logmp.crossover, sweep the reduction depth R")
 
+var crossoverAll = flag.Bool("logmp.all", false, "with -logmp.crossover, time logMP at every precision")
+
 var crossover = flag.Bool("logmp.crossover", false, "time Consts.Log by logMP against the AGM (TestLogMPCrossover)")
 
-// TestLogMPCrossover times Consts.Log (warm: prime logarithms, π and ln 2
-// cached) with logMP against the AGM alone, alternated in one process, CPU
-// time, medians of odd repetitions: the ratio new ÷ AGM per precision, from
-// which logMPMinPrec and logMPMaxPrec are set. Run with
+// TestLogMPCrossover times Log with logMP against the AGM alone,
+// alternated in one process, CPU time, medians of 7: warm (one Consts,
+// prime logarithms cached) and cold (the package-level Log, a fresh cache
+// each call), new ÷ AGM per precision. "new" is logAny as shipped
+// (logMPMinPrec, logMPMaxPrec); with -logmp.all it is logMP at every
+// precision (how the thresholds were chosen), and with -logmp.sweepR it
+// sweeps the reduction depth R (how logMPR was chosen). Run with
 //
 //	go test -count=1 -v -run TestLogMPCrossover ./apa -args -logmp.crossover
 func TestLogMPCrossover(t *testing.T) {
@@ -84,7 +90,11 @@ func TestLogMPCrossover(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(41, 42))
 	oldMin, oldMax := logMPMinPrec, logMPMaxPrec
-	defer func() { logMPMinPrec, logMPMaxPrec = oldMin, oldMax }()
+	defer func() { logMPMinPrec, logMPMaxPrec, logMPRForce = oldMin, oldMax, 0 }()
+	newMin, newMax := oldMin, oldMax
+	if *crossoverAll || *crossoverR {
+		newMin, newMax = 0, 1<<40
+	}
 	precs := []uint{24, 53, 113, 200, 300, 500, 1000, 3000, 10000, 30000, 100000, 200000, 400000, 1000000}
 	Rs := []uint{0}
 	if *crossoverR {
@@ -100,52 +110,69 @@ func TestLogMPCrossover(t *testing.T) {
 				xs[i] = randFloat(r, prec, -20, 20)
 			}
 			z := new(big.Float).SetPrec(prec)
-			// inner calls take about 20 ms of CPU by the AGM.
-			reps := 7
-			inner := 1
-			for {
-				t0 := cputime.Now().Seconds()
-				for range inner {
-					cc.Log(z, xs[0])
-				}
-				if d := cputime.Now().Seconds() - t0; d > 0.004 || inner > 1<<20 {
-					inner = max(1, int(float64(inner)*0.02/max(d, 1e-6)/5))
-					break
-				}
-				inner *= 4
-			}
-			var tn, to []float64
-			for rep := range 2*reps + 1 {
-				mp := rep%2 == 0
-				if mp {
-					logMPMinPrec, logMPMaxPrec = 0, 1<<40
-				} else {
-					logMPMinPrec, logMPMaxPrec = 1<<40, 1<<40
-				}
-				t0 := cputime.Now().Seconds()
-				for range inner {
-					for _, x := range xs {
-						if _, err := cc.Log(z, x); err != nil {
-							t.Fatal(err)
-						}
+			warm := func() {
+				for _, x := range xs {
+					if _, err := cc.Log(z, x); err != nil {
+						t.Fatal(err)
 					}
 				}
-				d := cputime.Now().Seconds() - t0
-				if rep < 2 {
-					continue // warm-up: prime logarithms computed
-				}
-				if mp {
-					tn = append(tn, d)
-				} else {
-					to = append(to, d)
+			}
+			cold := func() {
+				for _, x := range xs {
+					if _, err := Log(z, x); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
-			slices.Sort(tn)
-			slices.Sort(to)
-			mn, mo := tn[len(tn)/2], to[len(to)/2]
-			t.Logf("prec %7d: logMP %.4g ms, AGM %.4g ms per call, ratio %.3f (R = %d)", prec,
-				mn*1e3/float64(5*inner), mo*1e3/float64(5*inner), mn/mo, logMPR(prec+guard(prec)))
+			line := fmt.Sprintf("prec %7d (R = %3d):", prec, logMPR(prec+guard(prec)))
+			for _, f := range []struct {
+				name string
+				run  func()
+			}{{"warm", warm}, {"cold", cold}} {
+				if f.name == "cold" && (*crossoverR || prec > 100000) {
+					continue
+				}
+				// inner runs take about 20 ms of CPU.
+				inner := 1
+				for {
+					t0 := cputime.Now()
+					for range inner {
+						f.run()
+					}
+					if d := (cputime.Now() - t0).Seconds(); d > 0.004 || inner > 1<<20 {
+						inner = max(1, int(float64(inner)*0.02/max(d, 1e-6)))
+						break
+					}
+					inner *= 4
+				}
+				var tn, to []float64
+				for rep := range 2*7 + 2 {
+					mp := rep%2 == 0
+					if mp {
+						logMPMinPrec, logMPMaxPrec = newMin, newMax
+					} else {
+						logMPMinPrec, logMPMaxPrec = 1<<40, 1<<40
+					}
+					t0 := cputime.Now()
+					for range inner {
+						f.run()
+					}
+					d := (cputime.Now() - t0).Seconds() / float64(5*inner)
+					if rep < 2 {
+						continue // warm-up: prime logarithms computed
+					}
+					if mp {
+						tn = append(tn, d)
+					} else {
+						to = append(to, d)
+					}
+				}
+				slices.Sort(tn)
+				slices.Sort(to)
+				mn, mo := tn[len(tn)/2], to[len(to)/2]
+				line += fmt.Sprintf(" %s new %.4g ms, AGM %.4g ms, ratio %.3f;", f.name, mn*1e3, mo*1e3, mn/mo)
+			}
+			t.Log(line)
 		}
 	}
-	logMPRForce = 0
 }
