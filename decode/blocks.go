@@ -269,19 +269,6 @@ func sigmoidNeg(w float64) float64 {
 // at or below it keep their original formula, bit for bit.
 const maxExpArg = 700
 
-// cgRows builds binary rows for Conway–Guy weights g·s_i, largest first.
-func (a *multi) cgRows(k int, g float64) ([]rowInfo, error) {
-	s, err := subsetsum.ConwayGuy(k)
-	if err != nil {
-		return nil, err
-	}
-	ws := make([]float64, k)
-	for j := range k {
-		ws[j] = g * float64(s[k-1-j])
-	}
-	return a.weightRows(ws)
-}
-
 // digitGap returns the minimum over points j and classes c ≥ 1 of
 // v_j(c) − v_j(c−1) − Σ_{i after j} v_i(K−1): the separation that makes
 // greedy decoding of superincreasing digits unique (nil if some step is
@@ -302,19 +289,6 @@ func digitGap(v [][]*big.Float) *big.Float {
 	if gap == nil || gap.Sign() <= 0 {
 		return nil
 	}
-	return gap
-}
-
-// cgGap returns a lower bound on the distance between distinct subset
-// sums of the binary increments v_j(1) ≈ g·s_j, s the Conway–Guy set
-// (intGap), or nil.
-func cgGap(v [][]*big.Float, g float64) *big.Float {
-	s, err := subsetsum.ConwayGuy(len(v))
-	if err != nil {
-		return nil
-	}
-	slices.Reverse(s) // point 0 carries the largest weight
-	gap, _ := intGap(v, g, s)
 	return gap
 }
 
