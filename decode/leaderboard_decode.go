@@ -74,8 +74,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	a := st.a
 	nd := len(st.cD)
 	budget := a.budgetFor(idx, rs, false)
-	p := &blockPlan{rows: rs}
-	t := a.residual(score, p)
+	t := a.residual(score, &blockPlan{rows: rs})
 	v := increments(rs)
 	var explains func(l int, m uint32, above bool) bool
 	if a.emu != nil {
