@@ -10,7 +10,6 @@ import (
 	"slices"
 
 	"github.com/labelinf/labelinf/internal/bigint"
-	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -21,23 +20,13 @@ import (
 // budget of the scorer for that very query. Points already known get
 // their label's prediction, so they add almost nothing to the score's
 // magnitude and later blocks grow. Decoding is greedy, O(k).
-var Blocks Strategy = blocks{}
-
-type blocks struct{}
-
-func init() { register(Blocks) }
-
-func (blocks) String() string { return "blocks" }
-
-func (s blocks) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return a.runBlocks(ctx, srv, s)
+var Blocks Strategy = &designer{
+	name: "blocks",
+	init: (*multi).setupBlocks,
+	next: func(a *multi, kmax int) (*blockPlan, error) { return a.planDigits(kmax, false, 0) },
 }
 
-func (s blocks) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, s) }
-
-func (blocks) next(a *multi, kmax int) (*blockPlan, error) { return a.planDigits(kmax, false, 0) }
-
-func (s blocks) setup(a *multi) Strategy { a.setupBlocks(); return s }
+func init() { register(Blocks) }
 
 // setupBlocks orders the points and turns on decoding by emulated
 // brackets (the block code's, and the base of Cross's).
@@ -215,11 +204,20 @@ func (a *multi) kConwayGuy(g float64, nmax int) int {
 }
 
 // digitRows builds rows for weights w_j = g·K^(k−1−j) (point 0 carries the
-// largest): row c ∝ e^(−c·w).
+// largest).
 func (a *multi) digitRows(k int, g float64) ([]rowInfo, error) {
-	rs := make([]rowInfo, k)
+	ws := make([]float64, k)
 	for j := range k {
-		w := g * math.Pow(float64(a.k), float64(k-1-j))
+		ws[j] = g * math.Pow(float64(a.k), float64(k-1-j))
+	}
+	return a.weightRows(ws)
+}
+
+// weightRows returns the rows of weights ws, each row c ∝ e^(−c·w), taken
+// from the row cache where it holds them.
+func (a *multi) weightRows(ws []float64) ([]rowInfo, error) {
+	rs := make([]rowInfo, len(ws))
+	for j, w := range ws {
 		if r, ok := a.rows[w]; ok {
 			rs[j] = r
 			continue
@@ -278,16 +276,11 @@ func (a *multi) cgRows(k int, g float64) ([]rowInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs := make([]rowInfo, k)
+	ws := make([]float64, k)
 	for j := range k {
-		w := g * float64(s[k-1-j])
-		row := []float64{0, sigmoidNeg(w)}
-		row[0] = 1 - row[1]
-		if rs[j], err = a.rowInfo(row); err != nil {
-			return nil, err
-		}
+		ws[j] = g * float64(s[k-1-j])
 	}
-	return rs, nil
+	return a.weightRows(ws)
 }
 
 // digitGap returns the minimum over points j and classes c ≥ 1 of
@@ -314,28 +307,37 @@ func digitGap(v [][]*big.Float) *big.Float {
 }
 
 // cgGap returns a lower bound on the distance between distinct subset
-// sums of the binary increments v_j(1) ≈ g·s_j, s the Conway–Guy set: the
-// integer subset sums of s are distinct, so the realized ones are at
-// least g − 2·Σ_j |v_j(1) − g·s_j| apart. It returns nil if that is not
-// positive.
+// sums of the binary increments v_j(1) ≈ g·s_j, s the Conway–Guy set
+// (intGap), or nil.
 func cgGap(v [][]*big.Float, g float64) *big.Float {
 	s, err := subsetsum.ConwayGuy(len(v))
 	if err != nil {
 		return nil
 	}
+	slices.Reverse(s) // point 0 carries the largest weight
+	gap, _ := intGap(v, g, s)
+	return gap
+}
+
+// intGap returns a lower bound on the distance between distinct subset
+// sums of the binary increments v_j(1) ≈ g·c_j, c integers whose subset
+// sums are distinct: the realized increments are g·c_j + e_j, and with
+// D = Σ_j |e_j| two labelings' sums are at least g − 2D apart. It returns
+// that bound (nil if not positive) and D.
+func intGap(v [][]*big.Float, g float64, c []int64) (gap, dev *big.Float) {
 	gb := new(big.Float).SetPrec(incPrec).SetFloat64(g)
-	dev := new(big.Float).SetPrec(incPrec)
+	dev = new(big.Float).SetPrec(incPrec)
 	d := new(big.Float).SetPrec(incPrec)
-	for j := range v {
-		d.Mul(gb, new(big.Float).SetInt64(s[len(v)-1-j]))
+	for j, cj := range c {
+		d.Mul(gb, new(big.Float).SetInt64(cj))
 		d.Sub(v[j][1], d)
 		dev.Add(dev, d.Abs(d))
 	}
-	gap := new(big.Float).SetPrec(incPrec).Sub(gb, dev.Mul(dev, big.NewFloat(2)))
+	gap = new(big.Float).SetPrec(incPrec).Sub(gb, new(big.Float).Mul(dev, big.NewFloat(2)))
 	if gap.Sign() <= 0 {
-		return nil
+		return nil, dev
 	}
-	return gap
+	return gap, dev
 }
 
 // decodeDigits reads superincreasing digits greedily, largest first: class

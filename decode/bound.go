@@ -94,7 +94,16 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		if f, err = FloorMulti(ctx, opt); f != nil {
 			q = f.AnyCode
 		}
-	case blocks, cross:
+	case *designer:
+		if a.neutralKnown {
+			// One design for the whole attack (Primes, Alg3): the dry
+			// run is fast.
+			p, err := PlanMulti(ctx, opt)
+			if err != nil {
+				return nil, err
+			}
+			return &QueryBound{Strategy: a.st, Queries: p.Queries, Exact: true}, nil
+		}
 		if a.mask == nil {
 			q, err = a.blockBound(ctx, opt)
 			break
@@ -105,18 +114,11 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 		// at least minUnit).
 		q, err = RangeFloor(ctx, opt, float64(2*a.k-1)/float64(a.k-1), radixBlockMax)
 	default:
-		if _, ok := a.st.(designer); !ok {
-			p, err := a.st.plan(ctx, a) // an estimate
-			if err != nil {
-				return nil, err
-			}
-			return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
-		}
-		p, err := PlanMulti(ctx, opt)
+		p, err := a.st.plan(ctx, a) // an estimate
 		if err != nil {
 			return nil, err
 		}
-		return &QueryBound{Strategy: a.st, Queries: p.Queries, Exact: true}, nil
+		return &QueryBound{Strategy: a.st, Queries: p.Estimate.Lower, Lower: true}, nil
 	}
 	if err != nil {
 		return nil, err

@@ -219,7 +219,7 @@ func TestCarryErrors(t *testing.T) {
 	if e := p.Estimate; !(e.Lower >= 1000/carryMaxFresh && e.Lower <= e.Low && e.Low <= e.High) {
 		t.Errorf("estimate %+v: want ⌈N/%d⌉ ≤ Lower ≤ Low ≤ High", e, carryMaxFresh)
 	}
-	if _, ok := Carry.(designer); ok {
+	if _, ok := Carry.(*designer); ok {
 		t.Error("Carry is a block designer; want a list decoder (no dry run)")
 	}
 	if s, err := ParseStrategy("carry"); err != nil || s != Carry {

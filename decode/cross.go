@@ -6,11 +6,8 @@
 package decode
 
 import (
-	"context"
 	"math/big"
 	"slices"
-
-	"github.com/labelinf/labelinf/scorer"
 )
 
 // Cross is the block code ([Blocks]: the same digit weights, point order,
@@ -71,28 +68,20 @@ import (
 // queries instead of being lost (BENCHMARKS.md, "K-ary ties").
 //
 // Without emulation (the leaderboard) Cross is exactly Blocks.
-var Cross Strategy = cross{}
+var Cross Strategy = newCross(nil)
 
-// cross is Cross; p, if set (tests), replaces its K-ary code's tuning.
-type cross struct{ p *radixParams }
+// newCross returns Cross; p, if set (tests), replaces its K-ary code's
+// tuning.
+func newCross(p *radixParams) *designer {
+	return &designer{name: "cross", next: (*multi).nextCross, init: func(a *multi) {
+		if p != nil {
+			a.radix = *p
+		}
+		a.setupCross()
+	}}
+}
 
 func init() { register(Cross) }
-
-func (cross) String() string { return "cross" }
-
-func (s cross) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return a.runBlocks(ctx, srv, s)
-}
-
-func (s cross) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, s) }
-
-func (s cross) setup(a *multi) Strategy {
-	if s.p != nil {
-		a.radix = *s.p
-	}
-	a.setupCross()
-	return s
-}
 
 // tieState is Cross's parity ties (K = 2) and ties mod K (kties.go); nil
 // slices where the attack has none: leader[j] ≥ 0 means that every
@@ -148,7 +137,9 @@ func (a *multi) setupCross() {
 	a.baseExact = !slices.ContainsFunc(base, func(r rowInfo) bool { return !r.exact })
 }
 
-func (cross) next(a *multi, kmax int) (*blockPlan, error) {
+// nextCross designs Cross's next block: the K-ary code's, or a digit
+// block with a paired top.
+func (a *multi) nextCross(kmax int) (*blockPlan, error) {
 	if a.mask != nil {
 		return a.planRadix(kmax)
 	}

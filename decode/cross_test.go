@@ -52,7 +52,7 @@ func TestCrossAllScorers(t *testing.T) {
 // decoding (partialBlocks, the retired Lean), against torch-bce, where
 // exact terms remove a bracket of 2–7 spacings (BENCHMARKS.md §22 has
 // N = 25,000: about 9% fewer).
-func TestCrossBeatsPartial(t *testing.T) { t.Parallel(); beats(t, "torch-bce", Cross, partialBlocks{}) }
+func TestCrossBeatsPartial(t *testing.T) { t.Parallel(); beats(t, "torch-bce", Cross, partialBlocks) }
 
 // tieCands ties exactly the disagreeing points whose parity is the same
 // in every explaining labeling, and learning a leader learns its

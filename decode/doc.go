@@ -77,19 +77,20 @@
 //
 // # How to extend
 //
-//   - A multi-query strategy: one new file in this package with a type
-//     implementing [Strategy] (a block designer's next method designs a
-//     block: rows, their increments, the gap, a reader of the score; its
-//     attack and plan are the engine's runBlocks and dryRun; a list
-//     decoder's attack runs the list engine, lbState, with its own query
-//     design and decoding, an lbQuery, as hybrid.go's hybQuery), an
-//     exported value of it and an init that calls register with its
-//     names; its state beyond the engine's (multi) in a struct of its own
-//     (a block designer's embedded in multi and declared beside its code,
-//     as tieState in cross.go; a list decoder's in its lbQuery); its
-//     tuning values, if any, in an unexported parameter struct that the
-//     type holds by pointer (nil: the defaults; its attack passes a
-//     test's to its state, as kbin{p: &kbinParams{…}} does), never in
+//   - A multi-query strategy: one new file in this package with an
+//     exported value implementing [Strategy] (a block designer is a
+//     designer, whose next function designs a block: rows, their
+//     increments, the gap, a reader of the score; its attack and plan are
+//     the engine's runBlocks and dryRun; a list decoder is a type whose
+//     attack runs the list engine, lbState, with its own query design and
+//     decoding, an lbQuery, as hybrid.go's hybQuery) and an init that
+//     calls register with its names; its state beyond the engine's
+//     (multi) in a struct of its own (a block designer's embedded in multi
+//     and declared beside its code, as tieState in cross.go; a list
+//     decoder's in its lbQuery); its tuning values, if any, in an
+//     unexported parameter struct that the value holds by pointer (nil:
+//     the defaults; its setup passes a test's to its state, as
+//     kbin{p: &kbinParams{…}} and newCross(p) do), never in
 //     package variables, so that tests pass their own and run in
 //     parallel. blocks.go, primes.go and alg3.go are the three examples
 //     of block designers, hybrid.go of a list decoder; then one entry in

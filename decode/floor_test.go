@@ -48,7 +48,7 @@ func TestFloorMulti(t *testing.T) {
 			// the spacing, its dry run decodes every block whole): the
 			// block code's dry run is that of its base, the block code
 			// with partial decoding.
-			small.Strategy = partialBlocks{}
+			small.Strategy = partialBlocks
 		}
 		fs, err := FloorMulti(context.Background(), small)
 		if err != nil {

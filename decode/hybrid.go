@@ -249,11 +249,11 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	}
 	rs := st.palRows(cw, fw[:k])
 	for j := range l {
-		r, err := a.binRow(math.Ldexp(gd, j))
+		r, err := a.weightRows([]float64{math.Ldexp(gd, j)})
 		if err != nil {
 			return nil, nil, err
 		}
-		rs = append(rs, r)
+		rs = append(rs, r...)
 	}
 	h.k, h.l, h.gd = k, l, gd
 	return idx, rs, st.err

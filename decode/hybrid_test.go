@@ -126,7 +126,7 @@ func TestHybridErrors(t *testing.T) {
 	if e := p.Estimate; !(e.Lower >= 1 && e.Lower <= e.Low && e.Low <= e.High) {
 		t.Errorf("estimate %+v: want 1 ≤ Lower ≤ Low ≤ High", e)
 	}
-	if _, ok := Hybrid.(designer); ok {
+	if _, ok := Hybrid.(*designer); ok {
 		t.Error("Hybrid is a block designer; want a list decoder (no dry run)")
 	}
 	for _, name := range []string{"hybrid", "list-digits"} {

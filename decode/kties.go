@@ -69,7 +69,7 @@ const radixBlockMax = 64
 
 // radixParams tunes Cross's K-ary code (kties.go); KList's and KBin's
 // tails read it too. Tests pass their own in a strategy value
-// (cross{p: …}, klist{p: …}.radix, kbin{p: …}.klist.radix) to shrink the
+// (newCross(p), klist{p: …}.radix, kbin{p: …}.klist.radix) to shrink the
 // room at small N.
 type radixParams struct {
 	// rho is the unit's target in spacings of the reported score

@@ -45,7 +45,7 @@ func TestKtiesStrict(t *testing.T) {
 	carried, tiedSeen, negSeen := 0, 0, 0
 	for _, room := range rooms {
 		tune.room = room
-		strat := cross{p: &tune}
+		strat := newCross(&tune)
 		for name, y := range labelings {
 			for q := 1; ; q++ {
 				sim, err := oracle.NewSim(m, y, k)

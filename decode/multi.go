@@ -121,7 +121,7 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 // runBlocks is a block designer's attack: it queries the blocks d
 // designs, one a query, decoding and verifying each, shrinking a block
 // that fails verification, until every label is known.
-func (a *multi) runBlocks(ctx context.Context, s scorer.Server, d designer) (*Result, error) {
+func (a *multi) runBlocks(ctx context.Context, s scorer.Server, d *designer) (*Result, error) {
 	opt := a.opt
 	res := &Result{Verified: true}
 	kmax := opt.blockCap(a.n)
@@ -264,7 +264,7 @@ func PlanMulti(ctx context.Context, opt MultiOptions) (*MultiPlan, error) {
 
 // dryRun is a block designer's plan: the blocks d designs if every query
 // verifies, known points counted at the class with the largest term.
-func (a *multi) dryRun(ctx context.Context, d designer) (*MultiPlan, error) {
+func (a *multi) dryRun(ctx context.Context, d *designer) (*MultiPlan, error) {
 	opt, k := a.opt, a.k
 	worst := 0
 	for c := range k {

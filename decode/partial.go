@@ -196,29 +196,19 @@ func (a *multi) mixedDesign(m, l int, g float64) (*blockPlan, error) {
 	for j := range l {
 		mx.c[m+j] = 1 << (l - 1 - j)
 	}
-	p := &blockPlan{g: g, rows: make([]rowInfo, k)}
+	ws := make([]float64, k)
 	for j, c := range mx.c {
-		if p.rows[j], err = a.binRow(g * float64(c)); err != nil {
-			return nil, err
-		}
+		ws[j] = g * float64(c)
+	}
+	p := &blockPlan{g: g}
+	if p.rows, err = a.weightRows(ws); err != nil {
+		return nil, err
 	}
 	p.v = increments(p.rows)
-	// The realized increments are g·c_j + e_j; with D = Σ|e_j| two
-	// labelings' sums are at least g − 2D apart, and a sum in [lo, hi]
-	// has its integer in [(lo − D)/g, (hi + D)/g].
-	gb := new(big.Float).SetPrec(incPrec).SetFloat64(g)
-	dev := new(big.Float).SetPrec(incPrec)
-	d := new(big.Float).SetPrec(incPrec)
-	for j, c := range mx.c {
-		d.Mul(gb, new(big.Float).SetInt64(c))
-		d.Sub(p.v[j][1], d)
-		dev.Add(dev, d.Abs(d))
-	}
-	p.gap = new(big.Float).SetPrec(incPrec).Sub(gb, new(big.Float).Mul(dev, big.NewFloat(2)))
-	if p.gap.Sign() <= 0 {
+	// A sum in [lo, hi] has its integer in [(lo − D)/g, (hi + D)/g].
+	if p.gap, mx.dev = intGap(p.v, g, mx.c); p.gap == nil {
 		return nil, nil
 	}
-	mx.dev = dev
 	p.each = mx.each
 	p.read = mx.read
 	return p, nil
@@ -307,22 +297,4 @@ func (mx *mixed) read(a *multi, t *big.Float, p *blockPlan) []int {
 		return nil
 	}
 	return got
-}
-
-// binRow returns the binary row of weight w (row c ∝ e^(−c·w)), cached.
-func (a *multi) binRow(w float64) (rowInfo, error) {
-	if r, ok := a.rows[w]; ok {
-		return r, nil
-	}
-	row := []float64{0, 1 / (1 + math.Exp(w))}
-	if w >= a.wmax {
-		row[1] = a.pExt // as digitRows: the extreme row itself
-	}
-	row[0] = 1 - row[1]
-	r, err := a.rowInfo(row)
-	if err != nil {
-		return rowInfo{}, err
-	}
-	a.rows.put(w, r)
-	return r, nil
 }

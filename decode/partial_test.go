@@ -1,7 +1,6 @@
 package decode
 
 import (
-	"context"
 	"math"
 	"math/big"
 	"testing"
@@ -15,21 +14,7 @@ import (
 // whose blocks are sized by the faithful bracket. The tests of the
 // machinery it shares with Cross (partial decoding, mixed blocks, the
 // replay of a transcript) run it.
-type partialBlocks struct{}
-
-func (partialBlocks) String() string            { return "partial-blocks" }
-func (s partialBlocks) setup(a *multi) Strategy { a.setupPartial(); return s }
-func (partialBlocks) next(a *multi, kmax int) (*blockPlan, error) {
-	return a.planDigits(kmax, false, 0)
-}
-
-func (s partialBlocks) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return a.runBlocks(ctx, srv, s)
-}
-
-func (s partialBlocks) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
-	return a.dryRun(ctx, s)
-}
+var partialBlocks = &designer{name: "partial-blocks", init: (*multi).setupPartial, next: Blocks.(*designer).next}
 
 // The block code with partial decoding recovers every label, verified,
 // from every emulable scorer and from the leaderboard (where it is
@@ -52,7 +37,7 @@ func TestPartialAllScorers(t *testing.T) {
 	}
 	for _, tt := range cases {
 		labels := seededLabels(t, n, tt.k)
-		res := attackSim(t, tt.model, labels, tt.k, MultiOptions{Strategy: partialBlocks{}, Check: true})
+		res := attackSim(t, tt.model, labels, tt.k, MultiOptions{Strategy: partialBlocks, Check: true})
 		if !res.Checked || !res.CheckDecisive {
 			t.Errorf("%s K=%d: check %v decisive %v", tt.model, tt.k, res.Checked, res.CheckDecisive)
 		}
@@ -71,7 +56,7 @@ func TestPartialAllScorers(t *testing.T) {
 // the float32 scorer, where the mixed blocks gain most (one label of
 // about 13); at N = 3,000 they save about 7% (BENCHMARKS.md §17 has
 // N = 25,000).
-func TestPartialBeatsBlocks(t *testing.T) { beats(t, "float32-keras", partialBlocks{}, Blocks) }
+func TestPartialBeatsBlocks(t *testing.T) { beats(t, "float32-keras", partialBlocks, Blocks) }
 
 // beats checks that strategy a needs fewer queries than b against the
 // named scorer on one seeded labeling (N = 3000, 500 under -short).
@@ -100,7 +85,7 @@ func TestMixedEachComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := newMulti(1000, 2, MultiOptions{Model: m, Strategy: partialBlocks{}})
+	a, err := newMulti(1000, 2, MultiOptions{Model: m, Strategy: partialBlocks})
 	if err != nil {
 		t.Fatal(err)
 	}

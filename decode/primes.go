@@ -4,42 +4,22 @@
 package decode
 
 import (
-	"context"
 	"math"
 	"math/big"
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/primes"
-	"github.com/labelinf/labelinf/scorer"
 )
 
 // Primes is ICML Alg 1: the block's points get prime predictions (row c
 // ∝ p^c), every other point the neutral 1/K; the score gives
 // X = Π p_j^σ_j, read by rounding exp and factoring. k is fixed, the
 // largest whose X_max the scorer's precision separates.
-var Primes Strategy = primesStrategy{}
-
-type primesStrategy struct{}
+var Primes Strategy = &designer{name: "primes", init: setNeutralKnown, next: func(a *multi, kmax int) (*blockPlan, error) {
+	return a.fixedPlan(kmax, func(kmax int, _ *blockPlan) (*blockPlan, error) { return a.planPrimes(kmax) })
+}}
 
 func init() { register(Primes, "alg1") }
-
-func (primesStrategy) String() string { return "primes" }
-
-func (s primesStrategy) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return a.runBlocks(ctx, srv, s)
-}
-
-func (s primesStrategy) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
-	return a.dryRun(ctx, s)
-}
-func (s primesStrategy) setup(a *multi) Strategy {
-	a.neutralKnown = true
-	return s
-}
-
-func (primesStrategy) next(a *multi, kmax int) (*blockPlan, error) {
-	return a.fixedPlan(kmax, func(kmax int, _ *blockPlan) (*blockPlan, error) { return a.planPrimes(kmax) })
-}
 
 // planPrimes designs ICML Alg 1's block: the first k primes, row c ∝ p^c,
 // k the largest whose products the budget separates.

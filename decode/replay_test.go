@@ -13,7 +13,7 @@ import (
 // assume, recording every query.
 func recordAttack(t *testing.T, truth, assume string, labels []int, k int) (*Result, error, *Transcript) {
 	t.Helper()
-	return recordAttackWith(t, partialBlocks{}, truth, assume, labels, k)
+	return recordAttackWith(t, partialBlocks, truth, assume, labels, k)
 }
 
 // recordAttackWith is recordAttack with strategy st. recordAttack records

@@ -1,7 +1,8 @@
 // This file defines the multi-query strategies' interface and registry.
-// A strategy is one file: a type implementing Strategy, an exported value
-// of it, and an init that registers its names (see blocks.go, primes.go,
-// alg3.go for block designers, leaderboard.go for a list decoder).
+// A strategy is one file: an exported value implementing Strategy (a
+// block designer's a designer: its setup and block design) and an init
+// that registers its names (see blocks.go, primes.go, alg3.go for block
+// designers, leaderboard.go for a list decoder).
 
 package decode
 
@@ -40,11 +41,30 @@ type Strategy interface {
 	plan(ctx context.Context, a *multi) (*MultiPlan, error)
 }
 
-// A designer is a block designer's one method beyond [Strategy]: next
-// designs the next block of at most kmax unknown points.
-type designer interface {
-	next(a *multi, kmax int) (*blockPlan, error)
+// A designer is a block designer: init prepares its attack's state
+// (setup; nil: the engine's alone) and next designs the next block of at
+// most kmax unknown points. Its attack and plan are the engine's
+// runBlocks and dryRun.
+type designer struct {
+	name string
+	init func(a *multi)
+	next func(a *multi, kmax int) (*blockPlan, error)
 }
+
+func (d *designer) String() string { return d.name }
+
+func (d *designer) setup(a *multi) Strategy {
+	if d.init != nil {
+		d.init(a)
+	}
+	return d
+}
+
+func (d *designer) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
+	return a.runBlocks(ctx, s, d)
+}
+
+func (d *designer) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, d) }
 
 // registry lists the strategies in the order they registered, each with
 // the names ParseStrategy accepts for it.
@@ -142,6 +162,10 @@ type fixedState struct {
 	fixed     *blockPlan // the design
 	primeList []uint64   // Primes: the primes of its rows
 }
+
+// setNeutralKnown is the setup of the strategies that predict known
+// points neutral (Primes, Alg3: multi.neutralKnown).
+func setNeutralKnown(a *multi) { a.neutralKnown = true }
 
 // fixedPlan is the planning of the strategies with one block design for
 // the whole attack (Primes, Alg3): design makes it, for at most kmax

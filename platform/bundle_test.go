@@ -4,14 +4,12 @@ import (
 	"archive/zip"
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // sources maps each setting's name to "value (source)".
@@ -26,125 +24,279 @@ func sources(b *Bundle) map[string]string {
 func TestReadCodabench(t *testing.T) {
 	_, err := Read("testdata/codabench", Options{Decimals: -1, Metric: "float64-sklearn"})
 	var fe *FieldError
-	require.ErrorAs(t, err, &fe, "two phases and no -phase")
-	assert.Equal(t, "phases", fe.Field)
-	assert.Contains(t, err.Error(), "Development, Final")
+	if !errors.As(err, &fe) {
+		t.Fatalf("two phases and no -phase: err = %v (%T), want a %T", err, err, fe)
+	}
+	if fe.Field != "phases" {
+		t.Errorf("fe.Field = %v, want %v", fe.Field, "phases")
+	}
+	if !strings.Contains(err.Error(), "Development, Final") {
+		t.Errorf("err.Error() = %q, want it to contain %q", err.Error(), "Development, Final")
+	}
 
 	b, err := Read("testdata/codabench/competition.yaml", Options{Phase: "Development", Decimals: -1, Metric: "float64-sklearn"})
-	require.NoError(t, err)
-	assert.Equal(t, Codabench, b.Platform)
-	assert.Equal(t, "Development", b.Phase)
-	assert.Len(t, b.Labels, 40)
-	assert.Equal(t, 2, b.K)
-	assert.Equal(t, CodabenchStoredDecimals, *b.Decimals, "what Codabench stores, not the 4 it shows")
-	assert.Equal(t, 10, b.DailyLimit)
-	assert.Equal(t, 300, b.TotalLimit)
-	assert.Equal(t, "logloss", b.Key)
-	assert.False(t, b.HigherIsBetter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Platform != Codabench {
+		t.Errorf("b.Platform = %v, want %v", b.Platform, Codabench)
+	}
+	if b.Phase != "Development" {
+		t.Errorf("b.Phase = %v, want %v", b.Phase, "Development")
+	}
+	if len(b.Labels) != 40 {
+		t.Errorf("len(b.Labels) = %d, want %d", len(b.Labels), 40)
+	}
+	if b.K != 2 {
+		t.Errorf("b.K = %v, want %v", b.K, 2)
+	}
+	if *b.Decimals != CodabenchStoredDecimals {
+		t.Errorf("what Codabench stores, not the 4 it shows: *b.Decimals = %v, want %v", *b.Decimals, CodabenchStoredDecimals)
+	}
+	if b.DailyLimit != 10 {
+		t.Errorf("b.DailyLimit = %v, want %v", b.DailyLimit, 10)
+	}
+	if b.TotalLimit != 300 {
+		t.Errorf("b.TotalLimit = %v, want %v", b.TotalLimit, 300)
+	}
+	if b.Key != "logloss" {
+		t.Errorf("b.Key = %v, want %v", b.Key, "logloss")
+	}
+	if b.HigherIsBetter {
+		t.Error("b.HigherIsBetter is true")
+	}
 	s := sources(b)
-	assert.Contains(t, s["decimals"], "10 (Codabench stores scores.json's value to 10 decimals (SubmissionScore) and shows 4 (leaderboards[0].columns[0].precision)")
-	assert.Equal(t, "10 (phases[0].max_submissions_per_day)", s["daily_limit"])
-	assert.Equal(t, "300 (phases[0].max_submissions)", s["total_limit"])
-	assert.Equal(t, `40 rows, 2 classes (reference_data/dev/solution.csv column "target" (tasks[0].reference_data))`, s["labels"])
-	assert.Equal(t, "float64-sklearn (-metric)", s["metric"])
+	if !strings.Contains(s["decimals"], "10 (Codabench stores scores.json's value to 10 decimals (SubmissionScore) and shows 4 (leaderboards[0].columns[0].precision)") {
+		t.Errorf("s[\"decimals\"] = %q, want it to contain %q", s["decimals"], "10 (Codabench stores scores.json's value to 10 decimals (SubmissionScore) and shows 4 (leaderboards[0].columns[0].precision)")
+	}
+	if s["daily_limit"] != "10 (phases[0].max_submissions_per_day)" {
+		t.Errorf("s[\"daily_limit\"] = %v, want %v", s["daily_limit"], "10 (phases[0].max_submissions_per_day)")
+	}
+	if s["total_limit"] != "300 (phases[0].max_submissions)" {
+		t.Errorf("s[\"total_limit\"] = %v, want %v", s["total_limit"], "300 (phases[0].max_submissions)")
+	}
+	if s["labels"] != `40 rows, 2 classes (reference_data/dev/solution.csv column "target" (tasks[0].reference_data))` {
+		t.Errorf("s[\"labels\"] = %v, want %v", s["labels"], `40 rows, 2 classes (reference_data/dev/solution.csv column "target" (tasks[0].reference_data))`)
+	}
+	if s["metric"] != "float64-sklearn (-metric)" {
+		t.Errorf("s[\"metric\"] = %v, want %v", s["metric"], "float64-sklearn (-metric)")
+	}
 
 	// The final phase: one-hot reference rows, Codabench's default limits.
 	b, err = Read("testdata/codabench", Options{Phase: "1", Decimals: -1, Metric: "float64-sklearn"})
-	require.NoError(t, err)
-	assert.Equal(t, "Final", b.Phase)
-	assert.Len(t, b.Labels, 30)
-	assert.Equal(t, CodabenchDailyDefault, b.DailyLimit)
-	assert.Equal(t, CodabenchTotalDefault, b.TotalLimit)
-	assert.Contains(t, sources(b)["daily_limit"], "Codabench's default (phases[1] sets no max_submissions_per_day)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Phase != "Final" {
+		t.Errorf("b.Phase = %v, want %v", b.Phase, "Final")
+	}
+	if len(b.Labels) != 30 {
+		t.Errorf("len(b.Labels) = %d, want %d", len(b.Labels), 30)
+	}
+	if b.DailyLimit != CodabenchDailyDefault {
+		t.Errorf("b.DailyLimit = %v, want %v", b.DailyLimit, CodabenchDailyDefault)
+	}
+	if b.TotalLimit != CodabenchTotalDefault {
+		t.Errorf("b.TotalLimit = %v, want %v", b.TotalLimit, CodabenchTotalDefault)
+	}
+	if !strings.Contains(sources(b)["daily_limit"], "Codabench's default (phases[1] sets no max_submissions_per_day)") {
+		t.Errorf("sources(b)[\"daily_limit\"] = %q, want it to contain %q", sources(b)["daily_limit"], "Codabench's default (phases[1] sets no max_submissions_per_day)")
+	}
 
 	// The metric is not in the bundle.
 	_, err = Read("testdata/codabench", Options{Phase: "Development", Decimals: -1})
-	require.ErrorAs(t, err, &fe)
-	assert.Equal(t, "tasks[0].scoring_program", fe.Field)
-	assert.Contains(t, err.Error(), "-metric")
+	if !errors.As(err, &fe) {
+		t.Fatalf("err = %v (%T), want a %T", err, err, fe)
+	}
+	if fe.Field != "tasks[0].scoring_program" {
+		t.Errorf("fe.Field = %v, want %v", fe.Field, "tasks[0].scoring_program")
+	}
+	if !strings.Contains(err.Error(), "-metric") {
+		t.Errorf("err.Error() = %q, want it to contain %q", err.Error(), "-metric")
+	}
 }
 
 // TestReadZip reads the Codabench bundle as the zip a host uploads.
 func TestReadZip(t *testing.T) {
 	zp := filepath.Join(t.TempDir(), "bundle.zip")
 	f, err := os.Create(zp)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	zw := zip.NewWriter(f)
-	require.NoError(t, zw.AddFS(os.DirFS("testdata/codabench")))
-	require.NoError(t, zw.Close())
-	require.NoError(t, f.Close())
+	if err := zw.AddFS(os.DirFS("testdata/codabench")); err != nil {
+		t.Fatalf("%v", err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatalf("%v", err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatalf("%v", err)
+	}
 	b, err := Read(zp, Options{Phase: "Development", Decimals: -1, Metric: "float64-sklearn"})
-	require.NoError(t, err)
-	assert.Len(t, b.Labels, 40)
-	assert.Equal(t, 10, *b.Decimals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Labels) != 40 {
+		t.Errorf("len(b.Labels) = %d, want %d", len(b.Labels), 40)
+	}
+	if *b.Decimals != 10 {
+		t.Errorf("*b.Decimals = %v, want %v", *b.Decimals, 10)
+	}
 	// -decimals: the host's scorer rounds.
 	b, err = Read(zp, Options{Phase: "Development", Decimals: 4, Metric: "float64-sklearn"})
-	require.NoError(t, err)
-	assert.Equal(t, 4, *b.Decimals)
-	assert.Contains(t, sources(b)["decimals"], "-decimals")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *b.Decimals != 4 {
+		t.Errorf("*b.Decimals = %v, want %v", *b.Decimals, 4)
+	}
+	if !strings.Contains(sources(b)["decimals"], "-decimals") {
+		t.Errorf("sources(b)[\"decimals\"] = %q, want it to contain %q", sources(b)["decimals"], "-decimals")
+	}
 }
 
 func TestReadEvalAI(t *testing.T) {
 	b, err := Read("testdata/evalai", Options{Phase: "dev", Decimals: -1, Metric: "float64-sklearn"})
-	require.NoError(t, err)
-	assert.Equal(t, EvalAI, b.Platform)
-	assert.Equal(t, 3, *b.Decimals)
-	assert.Equal(t, 20, b.DailyLimit)
-	assert.Equal(t, 500, b.TotalLimit)
-	assert.Equal(t, "dev_split", b.Split)
-	assert.Equal(t, "logloss", b.Key)
-	assert.Len(t, b.Labels, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Platform != EvalAI {
+		t.Errorf("b.Platform = %v, want %v", b.Platform, EvalAI)
+	}
+	if *b.Decimals != 3 {
+		t.Errorf("*b.Decimals = %v, want %v", *b.Decimals, 3)
+	}
+	if b.DailyLimit != 20 {
+		t.Errorf("b.DailyLimit = %v, want %v", b.DailyLimit, 20)
+	}
+	if b.TotalLimit != 500 {
+		t.Errorf("b.TotalLimit = %v, want %v", b.TotalLimit, 500)
+	}
+	if b.Split != "dev_split" {
+		t.Errorf("b.Split = %v, want %v", b.Split, "dev_split")
+	}
+	if b.Key != "logloss" {
+		t.Errorf("b.Key = %v, want %v", b.Key, "logloss")
+	}
+	if len(b.Labels) != 50 {
+		t.Errorf("len(b.Labels) = %d, want %d", len(b.Labels), 50)
+	}
 	s := sources(b)
-	assert.Equal(t, "3 (challenge_phase_splits[0].leaderboard_decimal_precision)", s["decimals"])
-	assert.Equal(t, "20 (challenge_phases[0].max_submissions_per_day)", s["daily_limit"])
-	assert.Contains(t, s["monthly_limit"], "200 (challenge_phases[0].max_submissions_per_month")
-	assert.Contains(t, s["public_fraction"], "every row taken as public")
+	if s["decimals"] != "3 (challenge_phase_splits[0].leaderboard_decimal_precision)" {
+		t.Errorf("s[\"decimals\"] = %v, want %v", s["decimals"], "3 (challenge_phase_splits[0].leaderboard_decimal_precision)")
+	}
+	if s["daily_limit"] != "20 (challenge_phases[0].max_submissions_per_day)" {
+		t.Errorf("s[\"daily_limit\"] = %v, want %v", s["daily_limit"], "20 (challenge_phases[0].max_submissions_per_day)")
+	}
+	if !strings.Contains(s["monthly_limit"], "200 (challenge_phases[0].max_submissions_per_month") {
+		t.Errorf("s[\"monthly_limit\"] = %q, want it to contain %q", s["monthly_limit"], "200 (challenge_phases[0].max_submissions_per_month")
+	}
+	if !strings.Contains(s["public_fraction"], "every row taken as public") {
+		t.Errorf("s[\"public_fraction\"] = %q, want it to contain %q", s["public_fraction"], "every row taken as public")
+	}
 
 	// The test phase: JSON annotations need -labels; its public split
 	// has no precision (EvalAI's default 2) and the limits default.
 	_, err = Read("testdata/evalai", Options{Phase: "test", Decimals: -1, Metric: "float64-sklearn"})
 	var fe *FieldError
-	require.ErrorAs(t, err, &fe)
-	assert.Equal(t, "challenge_phases[1].test_annotation_file", fe.Field)
-	assert.Contains(t, err.Error(), "-labels")
+	if !errors.As(err, &fe) {
+		t.Fatalf("err = %v (%T), want a %T", err, err, fe)
+	}
+	if fe.Field != "challenge_phases[1].test_annotation_file" {
+		t.Errorf("fe.Field = %v, want %v", fe.Field, "challenge_phases[1].test_annotation_file")
+	}
+	if !strings.Contains(err.Error(), "-labels") {
+		t.Errorf("err.Error() = %q, want it to contain %q", err.Error(), "-labels")
+	}
 	b, err = Read("testdata/evalai", Options{Phase: "Test Phase", Labels: "testdata/evalai/annotations/dev_split.csv", Decimals: -1, Metric: "float64-sklearn"})
-	require.NoError(t, err)
-	assert.Equal(t, 2, *b.Decimals)
-	assert.Contains(t, sources(b)["decimals"], "EvalAI's default (challenge_phase_splits[2] sets no leaderboard_decimal_precision)")
-	assert.Equal(t, 3, b.DailyLimit)
-	assert.Equal(t, EvalAILimitDefault, b.TotalLimit)
-	assert.Equal(t, "dev_split", b.Split, "the public split of the phase (visibility 3)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *b.Decimals != 2 {
+		t.Errorf("*b.Decimals = %v, want %v", *b.Decimals, 2)
+	}
+	if !strings.Contains(sources(b)["decimals"], "EvalAI's default (challenge_phase_splits[2] sets no leaderboard_decimal_precision)") {
+		t.Errorf("sources(b)[\"decimals\"] = %q, want it to contain %q", sources(b)["decimals"], "EvalAI's default (challenge_phase_splits[2] sets no leaderboard_decimal_precision)")
+	}
+	if b.DailyLimit != 3 {
+		t.Errorf("b.DailyLimit = %v, want %v", b.DailyLimit, 3)
+	}
+	if b.TotalLimit != EvalAILimitDefault {
+		t.Errorf("b.TotalLimit = %v, want %v", b.TotalLimit, EvalAILimitDefault)
+	}
+	if b.Split != "dev_split" {
+		t.Errorf("the public split of the phase (visibility 3): b.Split = %v, want %v", b.Split, "dev_split")
+	}
 }
 
 func TestReadHuggingFace(t *testing.T) {
 	b, err := Read("testdata/huggingface/conf.json", Options{Decimals: -1})
-	require.NoError(t, err)
-	assert.Equal(t, HuggingFace, b.Platform)
-	assert.Nil(t, b.Decimals)
-	assert.Equal(t, 5, b.DailyLimit)
-	assert.Equal(t, "float64-sklearn", b.Metric)
-	assert.Equal(t, "log_loss", b.Key)
-	assert.Len(t, b.Labels, 60)
-	assert.InDelta(t, 20.0/60, b.PublicFraction, 1e-12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Platform != HuggingFace {
+		t.Errorf("b.Platform = %v, want %v", b.Platform, HuggingFace)
+	}
+	if b.Decimals != nil {
+		t.Errorf("b.Decimals = %v, want nil", b.Decimals)
+	}
+	if b.DailyLimit != 5 {
+		t.Errorf("b.DailyLimit = %v, want %v", b.DailyLimit, 5)
+	}
+	if b.Metric != "float64-sklearn" {
+		t.Errorf("b.Metric = %v, want %v", b.Metric, "float64-sklearn")
+	}
+	if b.Key != "log_loss" {
+		t.Errorf("b.Key = %v, want %v", b.Key, "log_loss")
+	}
+	if len(b.Labels) != 60 {
+		t.Errorf("len(b.Labels) = %d, want %d", len(b.Labels), 60)
+	}
+	if !(math.Abs(b.PublicFraction-20.0/60) <= 1e-12) {
+		t.Errorf("b.PublicFraction = %v, want %v within 1e-12", b.PublicFraction, 20.0/60)
+	}
 	s := sources(b)
-	assert.Equal(t, "5 (SUBMISSION_LIMIT (per day))", s["daily_limit"])
-	assert.Equal(t, `float64-sklearn (EVAL_METRIC "log_loss")`, s["metric"])
-	assert.Equal(t, `0.333333 (solution.csv column "split": 20 of 60 rows public)`, s["public_fraction"])
+	if s["daily_limit"] != "5 (SUBMISSION_LIMIT (per day))" {
+		t.Errorf("s[\"daily_limit\"] = %v, want %v", s["daily_limit"], "5 (SUBMISSION_LIMIT (per day))")
+	}
+	if s["metric"] != `float64-sklearn (EVAL_METRIC "log_loss")` {
+		t.Errorf("s[\"metric\"] = %v, want %v", s["metric"], `float64-sklearn (EVAL_METRIC "log_loss")`)
+	}
+	if s["public_fraction"] != `0.333333 (solution.csv column "split": 20 of 60 rows public)` {
+		t.Errorf("s[\"public_fraction\"] = %v, want %v", s["public_fraction"], `0.333333 (solution.csv column "split": 20 of 60 rows public)`)
+	}
 }
 
 func TestReadKaggle(t *testing.T) {
 	_, err := Read("testdata/kaggle/solution.csv", Options{Platform: Kaggle, Decimals: -1, Metric: "leaderboard"})
 	var fe *FieldError
-	require.ErrorAs(t, err, &fe)
-	assert.Equal(t, "-daily-limit", fe.Field)
+	if !errors.As(err, &fe) {
+		t.Fatalf("err = %v (%T), want a %T", err, err, fe)
+	}
+	if fe.Field != "-daily-limit" {
+		t.Errorf("fe.Field = %v, want %v", fe.Field, "-daily-limit")
+	}
 	b, err := Read("testdata/kaggle/solution.csv", Options{Platform: Kaggle, Decimals: -1, DailyLimit: 5, Metric: "leaderboard"})
-	require.NoError(t, err)
-	assert.Equal(t, KaggleDecimals, *b.Decimals)
-	assert.InDelta(t, 0.4, b.PublicFraction, 1e-12)
-	assert.Contains(t, sources(b)["public_fraction"], `column "Usage": 20 of 50 rows public`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *b.Decimals != KaggleDecimals {
+		t.Errorf("*b.Decimals = %v, want %v", *b.Decimals, KaggleDecimals)
+	}
+	if !(math.Abs(b.PublicFraction-0.4) <= 1e-12) {
+		t.Errorf("b.PublicFraction = %v, want %v within 1e-12", b.PublicFraction, 0.4)
+	}
+	if !strings.Contains(sources(b)["public_fraction"], `column "Usage": 20 of 50 rows public`) {
+		t.Errorf("sources(b)[\"public_fraction\"] = %q, want it to contain %q", sources(b)["public_fraction"], `column "Usage": 20 of 50 rows public`)
+	}
 	_, err = Read("testdata/kaggle/solution.csv", Options{Platform: Kaggle, Decimals: 3, DailyLimit: 5, Metric: "leaderboard"})
-	require.ErrorAs(t, err, &fe)
-	assert.Equal(t, "-decimals", fe.Field)
+	if !errors.As(err, &fe) {
+		t.Fatalf("err = %v (%T), want a %T", err, err, fe)
+	}
+	if fe.Field != "-decimals" {
+		t.Errorf("fe.Field = %v, want %v", fe.Field, "-decimals")
+	}
 }
 
 // TestMalformed: each malformed bundle is an error naming its field.
@@ -171,13 +323,21 @@ func TestMalformed(t *testing.T) {
 			data, _ := fs.ReadFile(fsys, "competition.yaml")
 			_, err := readCodabench(fsys, "competition.yaml", data, Options{Decimals: -1, Metric: "leaderboard"})
 			var fe *FieldError
-			require.ErrorAs(t, err, &fe)
-			assert.Equal(t, c.field, fe.Field, "%v", err)
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v (%T), want a %T", err, err, fe)
+			}
+			if fe.Field != c.field {
+				t.Errorf("%v: fe.Field = %v, want %v", err, fe.Field, c.field)
+			}
 		})
 	}
 	b, err := readCodabench(cb(good), "competition.yaml", []byte(good), Options{Decimals: -1, Metric: "leaderboard"})
-	require.NoError(t, err, "the good bundle the cases break")
-	assert.Len(t, b.Labels, 2)
+	if err != nil {
+		t.Fatalf("the good bundle the cases break: %v", err)
+	}
+	if len(b.Labels) != 2 {
+		t.Errorf("len(b.Labels) = %d, want %d", len(b.Labels), 2)
+	}
 
 	for _, c := range []struct{ name, data, want string }{
 		{"empty", "", "no rows"},
@@ -195,18 +355,28 @@ func TestMalformed(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, _, _, err := ParseReference([]byte(c.data), "f", "")
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), c.want)
+			if err == nil {
+				t.Fatal("err is nil, want an error")
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err.Error() = %q, want it to contain %q", err.Error(), c.want)
+			}
 		})
 	}
 }
 
 func TestReadUnknown(t *testing.T) {
 	_, err := Read(t.TempDir(), Options{Decimals: -1})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "-platform kaggle")
+	if err == nil {
+		t.Fatal("err is nil, want an error")
+	}
+	if !strings.Contains(err.Error(), "-platform kaggle") {
+		t.Errorf("err.Error() = %q, want it to contain %q", err.Error(), "-platform kaggle")
+	}
 	_, err = Read("testdata/nowhere", Options{Decimals: -1})
-	assert.True(t, errors.Is(err, fs.ErrNotExist), "%v", err)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%v: errors.Is(err, fs.ErrNotExist) is false", err)
+	}
 }
 
 // FuzzCodabench, FuzzEvalAI and FuzzHF feed arbitrary configs to the
@@ -279,7 +449,9 @@ func FuzzReference(f *testing.F) {
 func TestReadCodabenchUpstream(t *testing.T) {
 	const zp = "testdata/codabench-upstream/competition.zip"
 	_, err := Read(zp, Options{Decimals: -1, Metric: "leaderboard"})
-	require.ErrorContains(t, err, "2 phases (Development Phase, Testing Phase)")
+	if err == nil || !strings.Contains(err.Error(), "2 phases (Development Phase, Testing Phase)") {
+		t.Fatalf("err = %v, want one containing %q", err, "2 phases (Development Phase, Testing Phase)")
+	}
 	for _, c := range []struct {
 		phase string
 		rows  int
@@ -289,17 +461,39 @@ func TestReadCodabenchUpstream(t *testing.T) {
 		{"Testing Phase", 53, "final_phase/reference_data/testing_label (tasks[1].reference_data)"},
 	} {
 		b, err := Read(zp, Options{Phase: c.phase, Decimals: -1, Metric: "leaderboard"})
-		require.NoError(t, err, c.phase)
-		assert.Equal(t, "Classify Wheat Seeds", b.Title)
-		assert.Len(t, b.Labels, c.rows)
-		assert.Equal(t, 3, b.K, "wheat seeds: classes 0, 1, 2")
-		assert.Equal(t, "accuracy", b.Key)
-		assert.True(t, b.HigherIsBetter)
-		assert.Equal(t, CodabenchDailyDefault, b.DailyLimit)
-		assert.Equal(t, CodabenchTotalDefault, b.TotalLimit)
-		assert.Equal(t, CodabenchStoredDecimals, *b.Decimals)
+		if err != nil {
+			t.Fatalf("%s: %v", c.phase, err)
+		}
+		if b.Title != "Classify Wheat Seeds" {
+			t.Errorf("b.Title = %v, want %v", b.Title, "Classify Wheat Seeds")
+		}
+		if len(b.Labels) != c.rows {
+			t.Errorf("len(b.Labels) = %d, want %d", len(b.Labels), c.rows)
+		}
+		if b.K != 3 {
+			t.Errorf("wheat seeds: classes 0, 1, 2: b.K = %v, want %v", b.K, 3)
+		}
+		if b.Key != "accuracy" {
+			t.Errorf("b.Key = %v, want %v", b.Key, "accuracy")
+		}
+		if !b.HigherIsBetter {
+			t.Error("b.HigherIsBetter is false")
+		}
+		if b.DailyLimit != CodabenchDailyDefault {
+			t.Errorf("b.DailyLimit = %v, want %v", b.DailyLimit, CodabenchDailyDefault)
+		}
+		if b.TotalLimit != CodabenchTotalDefault {
+			t.Errorf("b.TotalLimit = %v, want %v", b.TotalLimit, CodabenchTotalDefault)
+		}
+		if *b.Decimals != CodabenchStoredDecimals {
+			t.Errorf("*b.Decimals = %v, want %v", *b.Decimals, CodabenchStoredDecimals)
+		}
 		s := sources(b)
-		assert.Contains(t, s["labels"], c.ref)
-		assert.Contains(t, s["decimals"], "shows 2 (Codabench's default column precision (leaderboards[0].columns[0] sets none))")
+		if !strings.Contains(s["labels"], c.ref) {
+			t.Errorf("s[\"labels\"] = %q, want it to contain %q", s["labels"], c.ref)
+		}
+		if !strings.Contains(s["decimals"], "shows 2 (Codabench's default column precision (leaderboards[0].columns[0] sets none))") {
+			t.Errorf("s[\"decimals\"] = %q, want it to contain %q", s["decimals"], "shows 2 (Codabench's default column precision (leaderboards[0].columns[0] sets none))")
+		}
 	}
 }

@@ -193,17 +193,8 @@ func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*decode.Resu
 		return nil, err
 	}
 	xi := bigint.Round(x)
-	labels := make([]int, p.N)
-	q, r := new(big.Int), new(big.Int)
-	for i, pr := range p.p {
-		pb := new(big.Int).SetUint64(pr)
-		q.QuoRem(xi, pb, r)
-		if r.Sign() == 0 {
-			labels[i] = 1
-			xi.Set(q)
-		}
-	}
-	if xi.Cmp(big.NewInt(1)) != 0 {
+	labels, err := primes.Multiplicities(xi, p.p, 1)
+	if err != nil {
 		return nil, fmt.Errorf("%w: exp(N·(N·ℓ − c)) rounds to an integer that is not a product of distinct primes p_1 … p_N", decode.ErrInconsistent)
 	}
 	sf, _ := score.Float64()

@@ -28,9 +28,11 @@ func mulRowsGo(z, x, y []big.Word) {
 	}
 }
 
-// sqrRowsGo is the reference for sqrRowsADX: for every i < len(x)−1,
+// sqrRowsGo is the reference for sqrRowsADX: z[:2·len(x)] = the sum of
+// the products x_i·x_j·β^(i+j), i < j, by rows: for every i < len(x)−1,
 // z[2i+1 : i+len(x)] += x[i+1:]·x[i], and z[i+len(x)] = the row's carry.
 func sqrRowsGo(z, x []big.Word) {
+	clear(z[:2*len(x)])
 	for i := 0; i < len(x)-1; i++ {
 		mulRowsGo(z[2*i+1:], x[i+1:], x[i:i+1])
 	}
@@ -191,7 +193,6 @@ func sqrBasecase(z, x []big.Word) {
 		mulRowsADX(z, x, x)
 		return
 	}
-	clear(z[:2*n])
 	sqrRowsADX(z, x)
 	sqrDiagADX(z, x)
 }

@@ -41,9 +41,9 @@ func addVVAsm(z, x, y []big.Word) big.Word
 //go:noescape
 func subVVAsm(z, x, y []big.Word) big.Word
 
-// sqrRowsADX adds, for every i < len(x)−1, x[i+1:]·x[i] into
-// z[2i+1:i+len(x)] and stores the row's carry word in z[i+len(x)]
-// (BMI2 and ADX only); z[:2·len(x)] must be zero on entry.
+// sqrRowsADX sets z[:2·len(x)] to the sum of the products x_i·x_j·
+// β^(i+j), i < j (the triangle of a schoolbook square; BMI2 and ADX
+// only); z's words need not be zero on entry.
 //
 //go:noescape
 func sqrRowsADX(z, x []big.Word)

@@ -182,9 +182,11 @@ ddone:
 
 // func sqrRowsADX(z, x []big.Word)
 //
-// The triangle of a schoolbook square: for every i < len(x)−1,
-// z[2i+1 : i+len(x)] += x[i+1:]·x[i] and the row's carry word is stored
-// in z[i+len(x)]. z[:2·len(x)] must be zero on entry. A row of L words
+// The triangle of a schoolbook square: z[:2·len(x)] = Σ_{i<j} x_i·x_j·
+// β^(i+j), by rows: row 0 writes z[1 : len(x)+1] = x[1:]·x[0], row
+// i ≥ 1 adds x[i+1:]·x[i] into z[2i+1 : i+len(x)] and stores its carry
+// word in z[i+len(x)]; z[0] and z[2·len(x)−1] are zeroed (no word of z
+// is read before it is written). A row of L words
 // is ⌈L/8⌉ blocks of eight steps, the first entered at step 8⌈L/8⌉ − L
 // (Duff's device: a branch tree on (L − 1) mod 8 picks one of eight
 // stubs, which clears the carry word that step reads, and CF and OF).
@@ -195,6 +197,109 @@ TEXT ·sqrRowsADX(SB), NOSPLIT, $0-48
 	LEAQ (SI)(R13*8), BX  // &x[n]: every row's end in x
 	LEAQ (DI)(R13*8), R14 // &z[i+n]: row i's end in z
 	XORQ R12, R12         // i
+	TESTQ R13, R13
+	JZ   qdone
+	MOVQ R12, (DI)        // z[0] = 0
+	MOVQ R12, -8(R14)(R13*8) // z[2n−1] = 0
+	MOVQ R13, AX
+	SUBQ $1, AX           // row 0's length L = n − 1
+	JLE  qdone
+
+	// Row 0 writes z[1 : n+1] = x[1:]·x[0] (no words to add yet).
+	MOVQ (SI), DX
+	ADDQ $7, AX
+	MOVQ AX, CX
+	ANDQ $-8, CX
+	NEGQ CX
+	ANDQ $7, AX
+
+	CMPQ AX, $3
+	JHI  rd4567
+	CMPQ AX, $1
+	JHI  rd23
+	JEQ  re1
+	JMP  re0
+rd23:
+	CMPQ AX, $2
+	JEQ  re2
+	JMP  re3
+rd4567:
+	CMPQ AX, $5
+	JHI  rd67
+	JEQ  re5
+	JMP  re4
+rd67:
+	CMPQ AX, $6
+	JEQ  re6
+	JMP  re7
+re0:
+	XORQ R8, R8 // clears CF
+	JMP  rp7
+re1:
+	XORQ R9, R9 // clears CF
+	JMP  rp6
+re2:
+	XORQ R8, R8 // clears CF
+	JMP  rp5
+re3:
+	XORQ R9, R9 // clears CF
+	JMP  rp4
+re4:
+	XORQ R8, R8 // clears CF
+	JMP  rp3
+re5:
+	XORQ R9, R9 // clears CF
+	JMP  rp2
+re6:
+	XORQ R8, R8 // clears CF
+	JMP  rp1
+re7:
+	XORQ R9, R9 // clears CF
+	JMP  rp0
+
+rblocks:
+rp0:
+	MULXQ (BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	MOVQ  AX, (R14)(CX*8)
+rp1:
+	MULXQ 8(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	MOVQ  AX, 8(R14)(CX*8)
+rp2:
+	MULXQ 16(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	MOVQ  AX, 16(R14)(CX*8)
+rp3:
+	MULXQ 24(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	MOVQ  AX, 24(R14)(CX*8)
+rp4:
+	MULXQ 32(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	MOVQ  AX, 32(R14)(CX*8)
+rp5:
+	MULXQ 40(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	MOVQ  AX, 40(R14)(CX*8)
+rp6:
+	MULXQ 48(BX)(CX*8), AX, R8
+	ADCXQ R9, AX
+	MOVQ  AX, 48(R14)(CX*8)
+rp7:
+	MULXQ 56(BX)(CX*8), AX, R9
+	ADCXQ R8, AX
+	MOVQ  AX, 56(R14)(CX*8)
+	LEAQ  8(CX), CX
+	JCXZQ rblocksdone
+	JMP   rblocks
+
+rblocksdone:
+	MOVQ  $0, AX
+	ADCXQ AX, R9
+	MOVQ  R9, (R14) // z[n]
+	INCQ  R12
+	LEAQ  8(R14), R14
 
 qrow:
 	MOVQ R13, AX

@@ -87,7 +87,7 @@ func TestKaratsubaWords(t *testing.T) {
 }
 
 // TestSqrRows checks sqrRowsADX against sqrRowsGo on every length up to
-// 40, random and all-ones words.
+// 40, random and all-ones words, z holding garbage on entry.
 func TestSqrRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 3))
 	for n := 1; n <= 40; n++ {
@@ -100,7 +100,10 @@ func TestSqrRows(t *testing.T) {
 				}
 			}
 			z1, z2 := make([]big.Word, 2*n+1), make([]big.Word, 2*n+1)
-			z1[2*n], z2[2*n] = 7, 7 // guard word
+			for i := range z1 {
+				z1[i], z2[i] = big.Word(r.Uint64()), 7 // garbage; guard word
+			}
+			z1[2*n] = 7
 			sqrRowsADX(z1[:2*n], x)
 			sqrRowsGo(z2[:2*n], x)
 			if !slices.Equal(z1, z2) {

@@ -306,7 +306,8 @@ func (q *prime) inverse(a []uint64, t *twiddles) {
 // (A” − B”)·w2^−1, C' = C” + D”, D' = (C” − D”)·w3^−1, then A = A'
 // + C', C = (A' − C')·w1^−1 (same for B, D). Values in [0, 2p). With the
 // factors tabulated, the butterflies are inverse4Stage's (ntt_amd64.s, or
-// ntt_stage.go); longer transforms derive them (inverse4Derived).
+// ntt_stage.go); longer transforms derive them (inverse4Derived) and
+// run the same stages.
 func (q *prime) inverse4(a []uint64, t *twiddles, s int) {
 	blocks := 1 << s
 	qs := len(a) >> (s + 2)
@@ -319,59 +320,29 @@ func (q *prime) inverse4(a []uint64, t *twiddles, s int) {
 }
 
 // inverse4Derived is inverse4 for transforms longer than the inverse
-// table: each block's factors are derived from the forward table.
+// table: the factors of derivedChunk blocks at a time are derived from
+// the forward table into a buffer, and the blocks run through
+// inverse4Stage (assembly where it runs, else ntt_stage.go's loop).
 func (q *prime) inverse4Derived(a []uint64, t *twiddles, s int) {
-	p, p2 := q.p, 2*q.p
-	n := len(a)
 	blocks := 1 << s
-	qs := n >> (s + 2)
-	for k := range blocks {
-		w1, w1p := t.invAt(s, k, p)
-		w2, w2p := t.invAt(s+1, 2*k, p)
-		w3, w3p := t.invAt(s+1, 2*k+1, p)
-		base := 4 * qs * k
-		qa := a[base : base+qs]
-		qb := a[base+qs : base+2*qs]
-		qc := a[base+2*qs : base+3*qs]
-		qd := a[base+3*qs : base+4*qs]
-		qb, qc, qd = qb[:len(qa)], qc[:len(qa)], qd[:len(qa)]
-		for j, A := range qa {
-			B, C, D := qb[j], qc[j], qd[j]
-			x := A + B
-			if x >= p2 {
-				x -= p2
-			}
-			d := A - B + p2
-			qq, _ := bits.Mul64(d, w2p)
-			B = d*w2 - qq*p
-			A = x
-			x = C + D
-			if x >= p2 {
-				x -= p2
-			}
-			d = C - D + p2
-			qq, _ = bits.Mul64(d, w3p)
-			D = d*w3 - qq*p
-			C = x
-			x = A + C
-			if x >= p2 {
-				x -= p2
-			}
-			d = A - C + p2
-			qq, _ = bits.Mul64(d, w1p)
-			qc[j] = d*w1 - qq*p
-			qa[j] = x
-			x = B + D
-			if x >= p2 {
-				x -= p2
-			}
-			d = B - D + p2
-			qq, _ = bits.Mul64(d, w1p)
-			qd[j] = d*w1 - qq*p
-			qb[j] = x
+	qs := len(a) >> (s + 2)
+	var w, wp [derivedChunk]uint64
+	var w2, wp2 [2 * derivedChunk]uint64
+	for k0 := 0; k0 < blocks; k0 += derivedChunk {
+		c := min(derivedChunk, blocks-k0)
+		for i := range c {
+			k := k0 + i
+			w[i], wp[i] = t.invAt(s, k, q.p)
+			w2[2*i], wp2[2*i] = t.invAt(s+1, 2*k, q.p)
+			w2[2*i+1], wp2[2*i+1] = t.invAt(s+1, 2*k+1, q.p)
 		}
+		inverse4Stage(a[4*qs*k0:4*qs*(k0+c)], w[:c], wp[:c], w2[:2*c], wp2[:2*c], c, qs, q.p)
 	}
 }
+
+// derivedChunk is the number of blocks whose factors inverse4Derived
+// derives at a time (a multiple of 8, for the AVX-512 stages).
+const derivedChunk = 64
 
 // reduce4 maps x in [0, 4p) to [0, p).
 func reduce4(x, p uint64) uint64 {

@@ -1,4 +1,4 @@
-package platform
+package serve_test
 
 import (
 	"bytes"
@@ -22,12 +22,16 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/labelinf/labelinf/defence"
+	"github.com/labelinf/labelinf/platform"
 	"github.com/labelinf/labelinf/serve"
 )
 
 // These tests run the real shims (platform/shims) around the real
 // labelinf-score binary and check that each releases what labelinf serve
-// releases for the same defence, secret and prediction.
+// releases for the same defence, secret and prediction; the stateful
+// shims submit to a serve. They are serve's, not package platform's, so
+// that platform's test binary links no server, database or net/http,
+// as the slim scorer does not.
 
 var (
 	binOnce sync.Once
@@ -74,7 +78,7 @@ const testSecret = "a host secret of more than thirty-two bytes, for tests only"
 
 // shimDefence is the shims' defence.json.
 func shimDefence(t *testing.T) defence.Settings {
-	b, err := os.ReadFile("shims/codabench/defence.json")
+	b, err := os.ReadFile("../platform/shims/codabench/defence.json")
 	require.NoError(t, err)
 	s, err := defence.ParseSettings(b)
 	require.NoError(t, err)
@@ -156,18 +160,19 @@ func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
 // TestCodabenchShim runs metadata.yaml's command in a temporary /app laid
 // out as Codabench's compute worker lays it out.
 func TestCodabenchShim(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	if testing.Short() {
 		t.Skip("builds labelinf-score")
 	}
 	bin := scoreBinary(t)
-	b, err := Read("testdata/codabench", Options{Phase: "Development", Decimals: -1, Metric: "float64-sklearn"})
+	b, err := platform.Read("../platform/testdata/codabench", platform.Options{Phase: "Development", Decimals: -1, Metric: "float64-sklearn"})
 	require.NoError(t, err)
 	root := t.TempDir()
 	app := filepath.Join(root, "app")
 	copyFile(t, bin, filepath.Join(app, "program", "labelinf-score"), 0o755)
-	copyFile(t, "shims/codabench/metadata.yaml", filepath.Join(app, "program", "metadata.yaml"), 0o644)
-	copyFile(t, "shims/codabench/defence.json", filepath.Join(app, "program", "defence.json"), 0o644)
-	copyFile(t, "testdata/codabench/reference_data/dev/solution.csv", filepath.Join(app, "input", "ref", "solution.csv"), 0o644)
+	copyFile(t, "../platform/shims/codabench/metadata.yaml", filepath.Join(app, "program", "metadata.yaml"), 0o644)
+	copyFile(t, "../platform/shims/codabench/defence.json", filepath.Join(app, "program", "defence.json"), 0o644)
+	copyFile(t, "../platform/testdata/codabench/reference_data/dev/solution.csv", filepath.Join(app, "input", "ref", "solution.csv"), 0o644)
 	pred := predictions(b.Labels, 1)
 	writeCSV(t, filepath.Join(app, "input", "res", "predictions.csv"), b.IDs, pred)
 	require.NoError(t, os.MkdirAll(filepath.Join(app, "output"), 0o755))
@@ -175,7 +180,7 @@ func TestCodabenchShim(t *testing.T) {
 	var meta struct {
 		Command string `yaml:"command"`
 	}
-	mb, err := os.ReadFile("shims/codabench/metadata.yaml")
+	mb, err := os.ReadFile("../platform/shims/codabench/metadata.yaml")
 	require.NoError(t, err)
 	require.NoError(t, yaml.Unmarshal(mb, &meta))
 	args := strings.Fields(strings.ReplaceAll(meta.Command, "/app/", app+"/"))
@@ -210,23 +215,24 @@ func TestCodabenchShim(t *testing.T) {
 // TestEvalAIShim imports evaluation_script/main.py in python3 and calls
 // evaluate() as EvalAI's worker does.
 func TestEvalAIShim(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	if testing.Short() {
 		t.Skip("builds labelinf-score")
 	}
 	py := python(t)
 	bin := scoreBinary(t)
-	b, err := Read("testdata/evalai", Options{Phase: "dev", Decimals: -1, Metric: "float64-sklearn"})
+	b, err := platform.Read("../platform/testdata/evalai", platform.Options{Phase: "dev", Decimals: -1, Metric: "float64-sklearn"})
 	require.NoError(t, err)
 	root := t.TempDir()
 	es := filepath.Join(root, "evaluation_script")
 	for _, f := range []string{"main.py", "__init__.py", "defence.json"} {
-		copyFile(t, "shims/evalai/"+f, filepath.Join(es, f), 0o644)
+		copyFile(t, "../platform/shims/evalai/"+f, filepath.Join(es, f), 0o644)
 	}
 	copyFile(t, bin, filepath.Join(es, "labelinf-score"), 0o755)
 	pred := predictions(b.Labels, 2)
 	sub := filepath.Join(root, "submission.csv")
 	writeCSV(t, sub, b.IDs, pred)
-	ann, err := filepath.Abs("testdata/evalai/annotations/dev_split.csv")
+	ann, err := filepath.Abs("../platform/testdata/evalai/annotations/dev_split.csv")
 	require.NoError(t, err)
 	script := `import json, sys
 sys.path.insert(0, sys.argv[1])
@@ -277,19 +283,20 @@ func formatAs(t *testing.T, got, want string) string {
 // hf_hub_download over a directory laid out as the private competition
 // repository.
 func TestHuggingFaceShim(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	if testing.Short() {
 		t.Skip("builds labelinf-score")
 	}
 	py := python(t)
 	bin := scoreBinary(t)
-	b, err := Read("testdata/huggingface", Options{Decimals: -1})
+	b, err := platform.Read("../platform/testdata/huggingface", platform.Options{Decimals: -1})
 	require.NoError(t, err)
 	root := t.TempDir()
 	repo := filepath.Join(root, "repo")
-	copyFile(t, "testdata/huggingface/solution.csv", filepath.Join(repo, "solution.csv"), 0o644)
-	copyFile(t, "testdata/huggingface/conf.json", filepath.Join(repo, "conf.json"), 0o644)
-	copyFile(t, "shims/huggingface/metric.py", filepath.Join(repo, "metric.py"), 0o644)
-	copyFile(t, "shims/huggingface/defence.json", filepath.Join(repo, "defence.json"), 0o644)
+	copyFile(t, "../platform/testdata/huggingface/solution.csv", filepath.Join(repo, "solution.csv"), 0o644)
+	copyFile(t, "../platform/testdata/huggingface/conf.json", filepath.Join(repo, "conf.json"), 0o644)
+	copyFile(t, "../platform/shims/huggingface/metric.py", filepath.Join(repo, "metric.py"), 0o644)
+	copyFile(t, "../platform/shims/huggingface/defence.json", filepath.Join(repo, "defence.json"), 0o644)
 	copyFile(t, bin, filepath.Join(repo, "labelinf-score"), 0o644) // the hub loses the mode
 	pred := predictions(b.Labels, 3)
 	writeCSV(t, filepath.Join(repo, "submissions", "team7-sub42.csv"), b.IDs, pred)
@@ -339,7 +346,7 @@ print(json.dumps(metric.compute(params)))`
 	want := serveScore(t, pl, pp, shimDefence(t), "float64-sklearn")
 	assert.Equal(t, want, formatAs(t, res["public_score"]["log_loss"].String(), want), out)
 	// The private score is the exact metric on the private rows, rounded.
-	r, err := Score(b.Labels, 2, pred, b.Public, ScoreOptions{Metric: "float64-sklearn", Defence: shimDefence(t), Secret: []byte(testSecret)})
+	r, err := platform.Score(b.Labels, 2, pred, b.Public, platform.ScoreOptions{Metric: "float64-sklearn", Defence: shimDefence(t), Secret: []byte(testSecret)})
 	require.NoError(t, err)
 	assert.Equal(t, r.Private, formatAs(t, res["private_score"]["log_loss"].String(), r.Private))
 	assert.NotEqual(t, res["public_score"]["log_loss"], res["private_score"]["log_loss"])
@@ -352,8 +359,9 @@ print(json.dumps(metric.compute(params)))`
 // what serve releases to a team's own key for the same defence and
 // prediction.
 func TestEvalAIShimServe(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	py := python(t)
-	b, err := Read("testdata/evalai", Options{Phase: "dev", Decimals: -1, Metric: "float64-sklearn"})
+	b, err := platform.Read("../platform/testdata/evalai", platform.Options{Phase: "dev", Decimals: -1, Metric: "float64-sklearn"})
 	require.NoError(t, err)
 	dir := t.TempDir()
 	var lb strings.Builder
@@ -387,7 +395,7 @@ func TestEvalAIShimServe(t *testing.T) {
 	root := t.TempDir()
 	es := filepath.Join(root, "evaluation_script")
 	for _, f := range []string{"main.py", "__init__.py", "defence.json"} {
-		copyFile(t, "shims/evalai/"+f, filepath.Join(es, f), 0o644)
+		copyFile(t, "../platform/shims/evalai/"+f, filepath.Join(es, f), 0o644)
 	}
 	pred := predictions(b.Labels, 4)
 	sub := filepath.Join(root, "submission.csv")
@@ -399,7 +407,7 @@ func TestEvalAIShimServe(t *testing.T) {
 		fmt.Fprintf(&sb, "%s,%s\n", b.IDs[i], strconv.FormatFloat(pred[i], 'g', -1, 64))
 	}
 	require.NoError(t, os.WriteFile(sub, []byte(sb.String()), 0o644))
-	ann, err := filepath.Abs("testdata/evalai/annotations/dev_split.csv")
+	ann, err := filepath.Abs("../platform/testdata/evalai/annotations/dev_split.csv")
 	require.NoError(t, err)
 	script := `import json, sys
 sys.path.insert(0, sys.argv[1])
@@ -448,18 +456,6 @@ print(json.dumps(evaluate(sys.argv[2], sys.argv[3], "dev", **meta)))`
 	require.NoError(t, dec.Decode(&res), first)
 	want := string(rc.Score)
 	assert.Equal(t, want, formatAs(t, res.Result[0]["dev_split"]["logloss"].String(), want), first)
-}
-
-// TestSlimScorer: the scorer a bundle ships links no database and no
-// plotting (BENCHMARKS.md, "Platform scorer", has its size).
-func TestSlimScorer(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "github.com/labelinf/labelinf/cmd/labelinf-score").CombinedOutput()
-	require.NoError(t, err, string(out))
-	for _, p := range strings.Fields(string(out)) {
-		for _, bad := range []string{"modernc.org/sqlite", "github.com/jackc/pgx", "gonum.org/v1/plot", "github.com/labelinf/labelinf/serve", "github.com/labelinf/labelinf/audit"} {
-			assert.False(t, strings.HasPrefix(p, bad), "labelinf-score links %s", p)
-		}
-	}
 }
 
 // hostServe starts a labelinf serve over labels with the defence def
@@ -520,12 +516,13 @@ func hostServe(t *testing.T, labels []int, def defence.Settings) (url, tokenFile
 // id>), a re-evaluation is charged once, and it equals the release to the
 // team's own key; without the host token it refuses.
 func TestHuggingFaceShimServe(t *testing.T) {
+	t.Parallel() // sets no package state, environment or working directory
 	if testing.Short() {
 		t.Skip("builds labelinf-score")
 	}
 	py := python(t)
 	bin := scoreBinary(t)
-	b, err := Read("testdata/huggingface", Options{Decimals: -1})
+	b, err := platform.Read("../platform/testdata/huggingface", platform.Options{Decimals: -1})
 	require.NoError(t, err)
 	var pl []int
 	for i, pub := range b.Public {
@@ -538,10 +535,10 @@ func TestHuggingFaceShimServe(t *testing.T) {
 	root := t.TempDir()
 	repo := filepath.Join(root, "repo")
 	for _, f := range []string{"solution.csv", "conf.json"} {
-		copyFile(t, "testdata/huggingface/"+f, filepath.Join(repo, f), 0o644)
+		copyFile(t, "../platform/testdata/huggingface/"+f, filepath.Join(repo, f), 0o644)
 	}
 	for _, f := range []string{"metric.py", "defence.json"} {
-		copyFile(t, "shims/huggingface/"+f, filepath.Join(repo, f), 0o644)
+		copyFile(t, "../platform/shims/huggingface/"+f, filepath.Join(repo, f), 0o644)
 	}
 	copyFile(t, bin, filepath.Join(repo, "labelinf-score"), 0o644)
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "labelinf.secret"), []byte(testSecret), 0o600))
