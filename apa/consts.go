@@ -34,6 +34,7 @@ type Consts struct {
 	// (mpreduce.go), to plPrec bits after the point; pl is nil until then.
 	plPrec uint
 	pl     *[mpN]xf
+	plAsks int // calls that wanted them above plPrec (primeLogsWorth)
 }
 
 // cachePrec is the precision at which a constant is computed when wp bits
