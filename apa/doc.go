@@ -33,10 +33,12 @@
 //
 // # How it works
 //
-// Logarithms use a multi-prime argument reduction and a short atanh
-// series [Joh22] from 64 to 300,000 working bits (above 4,096 through a
-// [Consts] used more than once, which caches the primes' logarithms), and
-// the AGM otherwise; exponentials Newton's iteration on the logarithm, and
+// Logarithms and exponentials use a multi-prime argument reduction
+// (x = Σ e_i·ln p_i + r over the primes 2 … 37, r tiny) and a short series
+// [Joh22]: logarithms an atanh series from 64 to 300,000 working bits
+// (above 4,096 through a [Consts] used more than once, which caches the
+// primes' logarithms), the AGM otherwise; exponentials a Taylor series
+// below 250,000 bits, Newton's iteration on the logarithm above;
 // multiplications a number-theoretic transform above a measured size
 // (internal/bigmul), since big.Float has only Karatsuba. The design note
 // docs/design/apa.md in the repository has the algorithms, and
@@ -52,10 +54,10 @@
 //     root", ACM TOMS 23(4), 1997.
 //   - [HP98] B. Haible, T. Papanikolaou, "Fast multiprecision evaluation of
 //     series of rational numbers", ANTS-III, LNCS 1423, 1998.
-//   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
-//     with correctly rounded last bit", ACM TOMS 17(3), 1991.
 //   - [Joh22] F. Johansson, "Computing elementary functions using
 //     multi-prime argument reduction", arXiv:2207.02501, 2022.
+//   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
+//     with correctly rounded last bit", ACM TOMS 17(3), 1991.
 //   - [BIGNUM] math/big, bigfloat and bigfft measured against MPFR/GMP
 //     in one run: BENCHMARKS.md, "Numeric core against MPFR and GMP", and
 //     the internal/mpfr harness.

@@ -286,9 +286,10 @@ func TestLogExpTable(t *testing.T) {
 				var tr *MulTrace
 				if policy == "warm" {
 					// apa's products in one warm call, replayed on bigmul
-					// and on GMP in the same rotation. Two calls first: a
-					// Consts computes the prime logarithms of apa's Log
-					// (logmp.go) at its second logarithm.
+					// and on GMP in the same rotation. Two calls first
+					// fill apa's cache: a Consts computes the prime
+					// logarithms of Log's and Exp's reductions at the
+					// second call that wants them (apa.Consts' doc).
 					impls[1].run()
 					impls[1].run()
 					tr = RecordMuls(impls[1].run)
