@@ -30,20 +30,16 @@ func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
 			if a.kConwayGuy(g, nFresh) < nFresh {
 				return nil, nil, false
 			}
-			var err error
-			if frs, err = a.cgRows(nFresh, g); err != nil {
+			p, err := a.mixedDesign(nFresh, 0, g) // a Conway–Guy block
+			if p == nil || err != nil {
 				return nil, nil, false
 			}
-			v := increments(frs)
-			gap := cgGap(v, g)
-			if gap == nil {
-				return nil, nil, false
-			}
-			for _, x := range v {
+			for _, x := range p.v {
 				f, _ := x[1].Float64()
 				span += f
 			}
-			gf, _ = gap.Float64()
+			frs = p.rows
+			gf, _ = p.gap.Float64()
 		}
 		// The carried points' weights (none, and a list of one, if no
 		// point is carried).
