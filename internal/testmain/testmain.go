@@ -61,7 +61,10 @@ func TmpfsTempDir() (cleanup func()) {
 	if err != nil {
 		return none
 	}
-	if err := os.Setenv("TMPDIR", dir); err != nil {
+	// Open to all as /tmp is (sticky): the PostgreSQL a test starts runs
+	// as another user (package internal/pgtest) and must reach its
+	// directory inside.
+	if os.Chmod(dir, os.ModeSticky|0o777) != nil || os.Setenv("TMPDIR", dir) != nil {
 		os.Remove(dir)
 		return none
 	}
