@@ -184,7 +184,7 @@ func (cc *Consts) Exp(z, x *big.Float) (*big.Float, error) {
 	c := consts{shared: cc}
 	var y xf
 	_, err = roundZivSet(z, prec, func(wp uint) (*xf, int64) {
-		e, _ := expNewton(&y, &xx, wp, &c)
+		e, _ := expAt(&y, &xx, wp, &c)
 		return &y, y.top() + e + 1
 	})
 	if err == ErrRange {

@@ -146,6 +146,15 @@ func mpPrimeLogErr() [mpN]float64 {
 // getPrimeLogs sets dst to the logarithms of mpPrimes, each with an
 // absolute error below 2^-wp, on the grid 2^-(wp+1), from the cache.
 func (c *Consts) getPrimeLogs(dst *[mpN]xf, wp uint) {
+	if wp <= mpTabBits {
+		// The process-wide table (within 2^-(mpTabBits+2)), floored to
+		// the grid 2^-(wp+1): below 2^-wp.
+		mpTabInit()
+		for i := range dst {
+			dst[i].truncOf(&mpTab[i], uint(max(mpTab[i].top()+int64(wp)+1, 1)))
+		}
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.plPrec < wp {
@@ -171,6 +180,29 @@ func (c *Consts) getPrimeLogs(dst *[mpN]xf, wp uint) {
 	}
 }
 
+// mpSlack bounds the bits mpReduce asks beyond its wp (2 + log2 Σ|e_i|,
+// with |x| < 2^33 for Exp: Σ|e_i| < 2^40).
+const mpSlack = 48
+
+// primeLogsWorth reports whether the prime logarithms at wp + mpSlack bits
+// are at hand (the table or the cache) or worth computing: at the second
+// call that asks for them, so that one call with a fresh cache (the
+// package-level functions) takes the path that needs only π and ln 2 (read
+// from a table up to 2^19 bits), while a caller that keeps its Consts pays
+// for them once.
+func (c *Consts) primeLogsWorth(wp uint) bool {
+	if wp+mpSlack <= mpTabBits {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.plPrec >= wp+mpSlack {
+		return true
+	}
+	c.plAsks++
+	return c.plAsks > 1
+}
+
 // primeLogs returns ln p_i for every i < mpN, each with an absolute error
 // below 2^-wp, on the grid 2^-(wp+1) (positive values: floored).
 func (c *consts) primeLogs(wp uint) *[mpN]xf {
@@ -191,43 +223,71 @@ type mpStage struct {
 	scale float64               // K/S: the last coordinate of row j is scale·Σ_k coef[j][k]·γ_k
 }
 
+// mpTabBits is the precision of the process-wide table of the prime
+// logarithms, computed once at first use (under a millisecond) and never
+// changed: below it neither a Consts nor a package-level call computes
+// them (a cold Exp at 53 bits would otherwise pay 11 atanh series).
+const mpTabBits = 4096
+
 var (
-	mpOnce   sync.Once
-	mpStages []*mpStage
-	mpLogLow [mpN]xf // ln p_i to mpLowBits bits (absolute error below 2^-mpLowBits)
+	mpLowOnce, mpTabOnce sync.Once
+	mpStageOnce          [mpMaxStages]sync.Once
+	mpStageTab           [mpMaxStages]*mpStage // nil past the last stage
+	mpTab                [mpN]xf               // ln p_i within 2^-(mpTabBits+2), read-only after mpTabInit
+	mpLogLow             [mpN]xf               // ln p_i within 2^-(mpLowBits+2), read-only after mpInit
 )
 
-// mpInit computes the low-precision logarithms and the stages' reduced
-// lattices, once per process (about a millisecond).
+// mpInit computes the low-precision logarithms that find the exponents,
+// once per process (about 0.1 ms).
 func mpInit() {
-	mpOnce.Do(func() {
+	mpLowOnce.Do(func() {
 		var c Consts
 		computePrimeLogs(&mpLogLow, mpLowBits, &c)
+	})
+}
+
+// mpTabInit computes the table of prime logarithms, once per process.
+func mpTabInit() {
+	mpTabOnce.Do(func() {
+		var c Consts
+		computePrimeLogs(&mpTab, mpTabBits, &c)
+	})
+}
+
+// mpStageAt returns stage s's reduced lattice, computed at its first use
+// (about 0.4 ms each: a call at 53 bits needs one stage), or nil if the
+// stages end before s.
+func mpStageAt(s int) *mpStage {
+	if s >= mpMaxStages {
+		return nil
+	}
+	mpStageOnce[s].Do(func() {
+		mpInit()
 		var gen [mpN][mpN]int64
-		for i := range gen {
-			gen[i][i] = 1
-		}
-		for s := 0; s < mpMaxStages; s++ {
-			st := newStage(&gen)
-			if st == nil {
-				break
+		if s == 0 {
+			for i := range gen {
+				gen[i][i] = 1
 			}
-			mpStages = append(mpStages, st)
-			// The next stage's generators are this stage's reduced rows.
-			var next [mpN][mpN]int64
-			for j := range next {
+		} else {
+			prev := mpStageAt(s - 1)
+			if prev == nil {
+				return
+			}
+			// This stage's generators are the previous stage's reduced
+			// rows.
+			for j := range gen {
 				for k := 0; k < mpN; k++ {
-					if st.coef[j][k] == 0 {
-						continue
-					}
-					for i := 0; i < mpN; i++ {
-						next[j][i] += st.coef[j][k] * gen[k][i]
+					if c := prev.coef[j][k]; c != 0 {
+						for i := 0; i < mpN; i++ {
+							gen[j][i] += c * prev.gen[k][i]
+						}
 					}
 				}
 			}
-			gen = next
 		}
+		mpStageTab[s] = newStage(&gen)
 	})
+	return mpStageTab[s]
 }
 
 // genValue sets z to Σ_i g[i]·ln p_i at mpLowBits.
@@ -405,8 +465,12 @@ func mpFindExps(v *xf, R uint) (e [mpN]int64, reached int64, ok bool) {
 	var t xf
 	e[0] = int64(math.Round(vt.float64() / math.Ln2))
 	residual(&e, &t)
-	for _, st := range mpStages {
+	for s := 0; ; s++ {
 		if t.sign() == 0 || -t.top() >= int64(R) {
+			break
+		}
+		st := mpStageAt(s)
+		if st == nil {
 			break
 		}
 		m := st.babai(t.float64())
@@ -467,7 +531,17 @@ func mpReduce(red *mpReduction, v *xf, R, wp uint, c *consts) bool {
 		red.sumE += absInt64(ei)
 	}
 	w := wp + 2 + uint(bits.Len64(uint64(red.sumE)))
-	L := c.primeLogs(w)
+	var L *[mpN]xf
+	if red.sumE == absInt64(e[0]) {
+		// Only ln 2 (or nothing: |v| tiny): from the π/ln 2 cache or
+		// table, within 0.7·2^-w (relative 2^-(w+2)); no prime logs.
+		L = new([mpN]xf)
+		if e[0] != 0 {
+			L[0].set(c.getLn2(w + 2))
+		}
+	} else {
+		L = c.primeLogs(w)
+	}
 	var s, t xf
 	// v's bits below 2^-(w+2) are dropped: below 2^-(w+2) ≤ 2^-(wp+4).
 	s.truncOf(v, uint(max(v.top()+int64(w)+2, 1)))
@@ -478,6 +552,9 @@ func mpReduce(red *mpReduction, v *xf, R, wp uint, c *consts) bool {
 		}
 	}
 	red.r.truncOf(&s, uint(max(s.top()+int64(wp)+1, 1)))
+	if g := -int64(wp) - 1; red.r.sign() != 0 && red.r.e < g {
+		red.r.toGrid(g) // an r with few bits (v short): floors, below 2^g
+	}
 	red.errExp = -int64(wp)
 	red.rTop = red.r.top()
 	if red.r.sign() == 0 {

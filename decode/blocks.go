@@ -3,13 +3,11 @@
 package decode
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/big"
 	"slices"
 
-	"github.com/labelinf/labelinf/internal/bigint"
 	"github.com/labelinf/labelinf/subsetsum"
 )
 
@@ -95,15 +93,16 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 			// Conway–Guy can only gain on a coarse unit: at g ≤ wmax·2^−24
 			// the binary digits already fit 25 labels, more than maxCG.
 			if kc := a.kConwayGuy(gk, min(kmax, maxCG)); kc > k {
-				cp := &blockPlan{read: decodeCG, g: gk}
-				if cp.rows, err = a.cgRows(kc, gk); err != nil {
+				// A mixed block with no digits below its top.
+				cp, err := a.mixedDesign(kc, 0, gk)
+				if err != nil {
 					return nil, err
 				}
-				cp.v = increments(cp.rows)
-				cp.gap = cgGap(cp.v, gk)
-				cp.budget = a.budgetFor(a.nextIdx(kc), cp.rows, neutralKnown)
-				if cp.gap != nil && gapOK(cp.gap, cp.budget) {
-					return cp, nil
+				if cp != nil {
+					cp.budget = a.budgetFor(a.nextIdx(kc), cp.rows, neutralKnown)
+					if gapOK(cp.gap, cp.budget) {
+						return cp, nil
+					}
 				}
 			}
 		}
@@ -171,7 +170,7 @@ const (
 	// comparison runs of the CLI at N = 25,000) need at most 7; reaching
 	// the cap is an error, not a silent answer.
 	maxDesignIter = 200
-	// maxCG is the largest Conway–Guy block: decodeCG's meet in the
+	// maxCG is the largest Conway–Guy block: its reader's meet in the
 	// middle holds 2^10 sums a half, and the labels gained over binary
 	// digits (one or two) do not pay for more.
 	maxCG = 20
@@ -270,19 +269,6 @@ func sigmoidNeg(w float64) float64 {
 // at or below it keep their original formula, bit for bit.
 const maxExpArg = 700
 
-// cgRows builds binary rows for Conway–Guy weights g·s_i, largest first.
-func (a *multi) cgRows(k int, g float64) ([]rowInfo, error) {
-	s, err := subsetsum.ConwayGuy(k)
-	if err != nil {
-		return nil, err
-	}
-	ws := make([]float64, k)
-	for j := range k {
-		ws[j] = g * float64(s[k-1-j])
-	}
-	return a.weightRows(ws)
-}
-
 // digitGap returns the minimum over points j and classes c ≥ 1 of
 // v_j(c) − v_j(c−1) − Σ_{i after j} v_i(K−1): the separation that makes
 // greedy decoding of superincreasing digits unique (nil if some step is
@@ -303,19 +289,6 @@ func digitGap(v [][]*big.Float) *big.Float {
 	if gap == nil || gap.Sign() <= 0 {
 		return nil
 	}
-	return gap
-}
-
-// cgGap returns a lower bound on the distance between distinct subset
-// sums of the binary increments v_j(1) ≈ g·s_j, s the Conway–Guy set
-// (intGap), or nil.
-func cgGap(v [][]*big.Float, g float64) *big.Float {
-	s, err := subsetsum.ConwayGuy(len(v))
-	if err != nil {
-		return nil
-	}
-	slices.Reverse(s) // point 0 carries the largest weight
-	gap, _ := intGap(v, g, s)
 	return gap
 }
 
@@ -346,34 +319,4 @@ func intGap(v [][]*big.Float, g float64, c []int64) (gap, dev *big.Float) {
 func decodeDigits(_ *multi, t *big.Float, p *blockPlan) []int {
 	half := new(big.Float).SetPrec(incPrec).Quo(p.gap, big.NewFloat(2))
 	return floorDigits(new(big.Float).SetPrec(sumPrec).Add(t, half), p)
-}
-
-// decodeCG reads a Conway–Guy block: the realized increments are
-// v_j(1) = g·s_j + e_j with Σ|e_j| = (g − gap)/2 (cgGap), and the plan
-// holds only if gap > 2·budget. The labeling that verifies is then within
-// budget + Σ|e_j| < g/2 of t, so its integer subset sum S is the one
-// nearest t/g: the closest subset sum of the integer weights s_j to
-// round(t/g), found by [subsetsum.Closest] (meet in the middle, k ≤ 20),
-// is it. Verification checks the result exactly, as for every reader.
-func decodeCG(_ *multi, t *big.Float, p *blockPlan) []int {
-	k := len(p.v)
-	s, err := subsetsum.ConwayGuy(k)
-	if err != nil {
-		return nil
-	}
-	slices.Reverse(s) // point 0 carries the largest weight
-	q := new(big.Float).SetPrec(t.Prec()).Quo(t, new(big.Float).SetFloat64(p.g))
-	target := bigint.Round(q)
-	if !target.IsInt64() {
-		return nil // far outside every subset sum: nothing verifies
-	}
-	mask, _, err := subsetsum.Closest(context.Background(), s, target.Int64())
-	if err != nil {
-		return nil
-	}
-	sigma := make([]int, k)
-	for j := range sigma {
-		sigma[j] = int(mask >> j & 1)
-	}
-	return sigma
 }

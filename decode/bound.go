@@ -147,12 +147,10 @@ func (a *multi) blockBound(ctx context.Context, opt MultiOptions) (int, error) {
 			uSp = 0x1p-24
 		}
 	}
-	// fmin is the least safety factor on the emulated need: Blocks'
-	// start, or partial decoding's floor (partialCtl().min).
-	fmin := emuFactorStart
-	if a.fac.partial {
-		fmin = a.fac.min
-	}
+	// fmin is the least safety factor on the emulated need (under
+	// emulation the strategy's: Blocks' start, or partial decoding's
+	// floor, partialCtl().min).
+	fmin := a.fac.min
 	// The mixed blocks (K = 2, under emulation) carry a Conway–Guy top
 	// whose largest weight u_m·2^l is at least 2^(k−2) units (u_m ≥
 	// 0.51·2^(m−1) for m ≤ 20): half the digits' M.

@@ -230,7 +230,6 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
 	fw, used, vf := st.freshRows(min(nFresh, h.fresh), L, func(r int) float64 { return st.row(r).vf })
-	kmax := len(fw)
 	room := 0.0
 	for _, r := range fw {
 		room += st.row(r).vf
@@ -241,7 +240,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
+	cw := st.carryWeights(math.Sqrt(vf[len(fw)]), used, 0)
 	sl := st.carriedSums(cw)
 	k, l := digitShape(sl, vf, L, delta, gd, a.wmax, st.tgt, a.opt.blockCap(nFresh))
 	idx := append(slices.Clone(st.cD), st.fresh(k+l)...)
@@ -264,10 +263,9 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 // whose emulated score is the score, learns the points they agree on and
 // carries the others; it returns the labels learned.
 func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) {
-	v := increments(rs)
-	inc := make([][]*big.Float, len(v))
-	for j := range v {
-		inc[j] = v[j][1:]
+	inc := increments(rs)
+	for j := range inc {
+		inc[j] = inc[j][1:] // bit 1's increment
 	}
 	keep, err := h.st.readDigits(score, idx, rs, h.k, new(big.Float), inc, slices.Repeat([]int{2}, h.l), h.gd, false,
 		func(_ int, v uint64) int { return int(v) })

@@ -305,7 +305,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 // labelings at N = 25,000, K = 6: i mod 6 1,351 against 1,350, seed 9
 // 1,348 against 1,350), so KBin keeps its own.
 func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
-	return st.cachedRow(klKey{hi: m, w: p, radix: true}, func(row []float64) {
+	return cachedRow(st.a, &st.rows, klRowsMax, klKey{hi: m, w: p, radix: true}, func(row []float64) {
 		ls := maskClasses(m)
 		tot := 0.0
 		for c := range row {

@@ -408,32 +408,6 @@ func splitAt(m uint64, key uint64) uint64 {
 	return out
 }
 
-// topRow returns the row of a binary question: the labels of hi at
-// probability q, the others at q·e^(−w), w ≥ 0. Rows are cached.
-func (st *klState) topRow(hi uint64, w float64) (rowInfo, error) {
-	return st.cachedRow(klKey{hi: hi, w: w}, func(row []float64) {
-		h := bits.OnesCount64(hi)
-		e := math.Exp(-w)
-		q := 1 / (float64(h) + float64(len(row)-h)*e)
-		for c := range row {
-			row[c] = q * e
-			if hi>>c&1 == 1 {
-				row[c] = q
-			}
-		}
-	})
-}
-
-// cachedRow returns the row of key, made by fill (given K zeros) on
-// first use.
-func (st *klState) cachedRow(key klKey, fill func(row []float64)) (rowInfo, error) {
-	return cachedRow(&st.rows, klRowsMax, key, func() (rowInfo, error) {
-		row := make([]float64, st.a.k)
-		fill(row)
-		return st.a.rowInfo(row)
-	})
-}
-
 // question returns the row of point i asked its binary question (bit 0:
 // the labels of half, bit 1: the rest of its set) with nominal increment
 // w (bit 1's term minus bit 0's).
@@ -445,9 +419,20 @@ func (st *klState) question(i int, half uint64, w float64) (rowInfo, error) {
 	}
 	hi := half
 	if w < 0 {
-		hi = maskAll(a.k) &^ half
+		hi, w = maskAll(a.k)&^half, -w
 	}
-	r, err := st.topRow(hi, math.Abs(w))
+	// The labels of hi at probability q, the others at q·e^(−w) (cached).
+	r, err := cachedRow(a, &st.rows, klRowsMax, klKey{hi: hi, w: w}, func(row []float64) {
+		h := bits.OnesCount64(hi)
+		e := math.Exp(-w)
+		q := 1 / (float64(h) + float64(len(row)-h)*e)
+		for c := range row {
+			row[c] = q * e
+			if hi>>c&1 == 1 {
+				row[c] = q
+			}
+		}
+	})
 	if err != nil {
 		return rowInfo{}, err
 	}

@@ -37,16 +37,12 @@ func (st *klState) update(q *klQuery, surv []lbSurv) int {
 	}
 	// A top point's bit-1 value reads its set, but not as narrowed
 	// below: the list's values are the same either way.
-	open, vals := listUpdate(len(q.idx), len(surv), func(s, j int) uint64 { return val(surv[s], j) })
+	union, open, vals := listUpdate(len(q.idx), len(surv), func(s, j int) uint64 { return val(surv[s], j) })
 	// Each point keeps the labels the survivors give it (disjoint values:
 	// one label left only where they agree).
 	sigma := slices.Repeat([]int{-1}, len(q.idx))
 	for j, i := range q.idx {
-		var union uint64
-		for _, s := range surv {
-			union |= val(s, j)
-		}
-		a.mask[i] &= union
+		a.mask[i] &= union[j]
 		if bits.OnesCount64(a.mask[i]) == 1 {
 			sigma[j] = bits.TrailingZeros64(a.mask[i])
 		}

@@ -62,7 +62,7 @@ func (a *multi) radixRowOf(i int, u float64) (rowInfo, error) {
 		}
 		key.g0, key.g1 = g[0], g[1]
 	}
-	return cachedRow(&a.radixRows, radixRowsMax, key, func() (rowInfo, error) {
+	return cachedRow(a, &a.radixRows, radixRowsMax, key, func(row []float64) {
 		if g == nil {
 			g = labelSets(key.mask)
 		}
@@ -74,7 +74,6 @@ func (a *multi) radixRowOf(i int, u float64) (rowInfo, error) {
 		}
 		last := q[len(q)-1]
 		z += float64(a.k-bits.OnesCount64(key.mask)) * last
-		row := make([]float64, a.k)
 		for c := range row {
 			row[c] = last / z
 		}
@@ -83,17 +82,18 @@ func (a *multi) radixRowOf(i int, u float64) (rowInfo, error) {
 				row[c] = q[m] / z
 			}
 		}
-		return a.rowInfo(row)
 	})
 }
 
-// cachedRow returns the row of key in cache, made by mk on first use; a
-// full cache (max rows) is cleared first.
-func cachedRow[K comparable](cache *map[K]rowInfo, max int, key K, mk func() (rowInfo, error)) (rowInfo, error) {
+// cachedRow returns the row of key in cache, made on first use by fill
+// (given K zeros) and a.rowInfo; a full cache (max rows) is cleared first.
+func cachedRow[K comparable](a *multi, cache *map[K]rowInfo, max int, key K, fill func(row []float64)) (rowInfo, error) {
 	if r, ok := (*cache)[key]; ok {
 		return r, nil
 	}
-	r, err := mk()
+	row := make([]float64, a.k)
+	fill(row)
+	r, err := a.rowInfo(row)
 	if err != nil {
 		return rowInfo{}, err
 	}

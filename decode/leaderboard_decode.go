@@ -30,20 +30,16 @@ func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
 			if a.kConwayGuy(g, nFresh) < nFresh {
 				return nil, nil, false
 			}
-			var err error
-			if frs, err = a.cgRows(nFresh, g); err != nil {
+			p, err := a.mixedDesign(nFresh, 0, g) // a Conway–Guy block
+			if p == nil || err != nil {
 				return nil, nil, false
 			}
-			v := increments(frs)
-			gap := cgGap(v, g)
-			if gap == nil {
-				return nil, nil, false
-			}
-			for _, x := range v {
+			for _, x := range p.v {
 				f, _ := x[1].Float64()
 				span += f
 			}
-			gf, _ = gap.Float64()
+			frs = p.rows
+			gf, _ = p.gap.Float64()
 		}
 		// The carried points' weights (none, and a list of one, if no
 		// point is carried).
@@ -74,8 +70,7 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 	a := st.a
 	nd := len(st.cD)
 	budget := a.budgetFor(idx, rs, false)
-	p := &blockPlan{rows: rs}
-	t := a.residual(score, p)
+	t := a.residual(score, &blockPlan{rows: rs})
 	v := increments(rs)
 	var explains func(l int, m uint32, above bool) bool
 	if a.emu != nil {
@@ -240,7 +235,7 @@ func (st *lbState) update(idx []int, keep []lbSurv, k int) int {
 		}
 		return uint8(c.n >> (j - nd - k) & 1)
 	}
-	open, cand := listUpdate(len(idx), nk, label)
+	_, open, cand := listUpdate(len(idx), nk, label)
 	sigma := make([]int, len(idx))
 	for j := range idx {
 		sigma[j] = int(label(0, j))
@@ -253,17 +248,23 @@ func (st *lbState) update(idx []int, keep []lbSurv, k int) int {
 	return a.learn(idx, sigma)
 }
 
-// listUpdate returns the positions j < n of a query on which the
-// survivors s < ns disagree (val(s, j) their values), in order, and the
-// survivors' distinct rows of values on them, in order of first
-// appearance: the next list.
-func listUpdate[T uint8 | uint64](n, ns int, val func(s, j int) T) (open []int, rows [][]T) {
+// listUpdate returns, over the survivors s < ns of a query (val(s, j)
+// their values on its positions j < n), the union of each position's
+// values, the positions on which they disagree, in order, and their
+// distinct rows of values on those, in order of first appearance: the
+// next list.
+func listUpdate[T uint8 | uint64](n, ns int, val func(s, j int) T) (union []T, open []int, rows [][]T) {
+	union = make([]T, n)
 	for j := range n {
+		v0, agree := val(0, j), true
+		union[j] = v0
 		for s := 1; s < ns; s++ {
-			if val(s, j) != val(0, j) {
-				open = append(open, j)
-				break
-			}
+			v := val(s, j)
+			union[j] |= v
+			agree = agree && v == v0
+		}
+		if !agree {
+			open = append(open, j)
 		}
 	}
 	seen := make(map[string]bool, ns)
@@ -280,5 +281,5 @@ func listUpdate[T uint8 | uint64](n, ns int, val func(s, j int) T) (open []int, 
 			rows = append(rows, e)
 		}
 	}
-	return open, rows
+	return union, open, rows
 }

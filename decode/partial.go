@@ -179,8 +179,8 @@ func (a *multi) tryMixed(kd, kmax int, g float64) (*blockPlan, error) {
 }
 
 // mixedDesign builds the mixed block of a Conway–Guy top of m points over
-// l binary digits at unit g (see tryMixed): its rows, increments, realized
-// gap and candidate lister. It returns nil if the realized weights stray
+// l binary digits at unit g (see tryMixed; l = 0 is planDigits' Conway–Guy
+// block): its rows, increments, realized gap, candidate lister and reader. It returns nil if the realized weights stray
 // so far from g·c that the gap is not positive.
 func (a *multi) mixedDesign(m, l int, g float64) (*blockPlan, error) {
 	k := m + l

@@ -11,7 +11,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -319,12 +318,8 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 	rp.unk = rp.unk[:0]
 	rp.elo, rp.ehi, rp.eset = nil, nil, rp.eset[:0]
 	// The constant part: known points at their label's term, neutral and
-	// unknown points at their base class's.
-	type group struct {
-		id    int32
-		class int
-	}
-	counts := map[group]int64{}
+	// unknown points at their base class's, counted by row and class.
+	counts := make([]int64, len(rp.info)*rp.k)
 	b := scorer.Budget{N: rp.n, MaxD: rp.maxD}
 	for i := range rp.n {
 		ri := &rp.info[rp.id[i]]
@@ -340,7 +335,7 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 		} else if ri.t[c].IsInf() {
 			return nil, false, fmt.Errorf("point %d: its label %d has an infinite term (the log of 0), but the score is finite", i, c)
 		}
-		counts[group{rp.id[i], c}]++
+		counts[int(rp.id[i])*rp.k+c]++
 		tm := ri.tf[c]
 		if rp.labels[i] < 0 {
 			tm = ri.max
@@ -358,12 +353,11 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 		return nil, true, nil
 	}
 	cst := new(big.Float).SetPrec(sumPrec)
-	// In a fixed order: each addition rounds to sumPrec bits, and a map's
-	// order would make the sum's last bits vary from run to run.
-	for _, g := range slices.SortedFunc(maps.Keys(counts), func(x, y group) int {
-		return cmp.Or(cmp.Compare(x.id, y.id), cmp.Compare(x.class, y.class))
-	}) {
-		cst.Add(cst, timesN(rp.info[g.id].t[g.class], counts[g]))
+	// In a fixed order (each addition rounds to sumPrec bits).
+	for g, cnt := range counts {
+		if cnt > 0 {
+			cst.Add(cst, timesN(rp.info[g/rp.k].t[g%rp.k], cnt))
+		}
 	}
 	target, _ := new(big.Float).SetPrec(sumPrec).Sub(nTimes(score, rp.n), cst).Float64()
 	// Increments of the unknowns, largest spread first; suffix ranges

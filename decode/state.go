@@ -232,10 +232,8 @@ func (a *multi) setWmax() error {
 		if err != nil {
 			return err
 		}
-		if clip.Eps != nil {
-			pmin = 0 // clipped up to eps
-		} else if clip.Floor != nil {
-			pmin = 0 // log clamped
+		if clip.Eps != nil || clip.Floor != nil {
+			pmin = 0 // clipped up to eps, or the log clamped
 		} else {
 			// The smallest positive value of the format that float64 holds.
 			f := a.m.Loss.Format

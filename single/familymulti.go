@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/labelinf/labelinf/decode"
 )
@@ -113,10 +114,7 @@ func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptio
 		if err != nil {
 			return res, err
 		}
-		theta := make([]*big.Float, n)
-		for i := range theta {
-			theta[i] = theta0
-		}
+		theta := slices.Repeat([]*big.Float{theta0}, n)
 		copy(theta[lo:hi], p.Theta)
 		score, err := s.Score(ctx, theta)
 		res.Queries++

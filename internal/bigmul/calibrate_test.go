@@ -348,3 +348,48 @@ func threadNow() time.Duration {
 	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0)
 	return time.Duration(ts.Nano())
 }
+
+// TestCalibrateToomWords prints Mul's median CPU time with the Toom-3
+// and Toom-4,2 of toomw.go against toom.go's Toom-3 on big.Int values
+// and balanced pieces (toomOnWords off), for balanced and unbalanced
+// products and squares, and toomMul's time for a sweep of toom42Words
+// on unbalanced shapes. Run with -calibrate; toomOnWords and
+// toom42Words come from its output.
+func TestCalibrateToomWords(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r := rand.New(rand.NewPCG(3, 7))
+	o42, ow := toom42Words, toomOnWords
+	defer func() { toom42Words, toomOnWords = o42, ow }()
+	for _, w := range [][2]int{{157, 157}, {200, 200}, {300, 300}, {400, 400}, {300, 150}, {700, 350}, {1000, 400}, {600, 150}, {700, 175}, {800, 100}, {1000, 125}} {
+		x, y := randInt(r, w[0]), randInt(r, w[1])
+		var z big.Int
+		fs := []func(){
+			func() { toomOnWords = false; Mul(&z, x, y) },
+			func() { toomOnWords = true; Mul(&z, x, y) },
+			func() { toomOnWords = false; Mul(&z, x, x) },
+			func() { toomOnWords = true; Mul(&z, x, x) },
+		}
+		med := threadMedians(fs, 15, max(1, 3000000/(w[0]*w[1])))
+		fmt.Printf("%d×%d words: on÷off product %.3f, square of the first %.3f\n", w[0], w[1], med[1]/med[0], med[3]/med[2])
+	}
+	toomOnWords = true
+	ts := []int{150, 60, 80, 100, 120, 200, 1 << 30}
+	for _, sh := range [][2]int{{160, 80}, {200, 100}, {240, 120}, {300, 150}, {400, 200}, {600, 300}} {
+		x, y := randInt(r, sh[0]), randInt(r, sh[1])
+		buf := make([]big.Word, sh[0]+sh[1])
+		var fs []func()
+		for _, t42 := range ts {
+			fs = append(fs, func() { toom42Words = t42; toomMul(buf, x.Bits(), y.Bits(), false) })
+		}
+		med := threadMedians(fs, 11, max(1, 2000000/(sh[0]*sh[1])))
+		fmt.Printf("%d×%d words, time ÷ toom42Words=150's:", sh[0], sh[1])
+		for i, t42 := range ts[1:] {
+			fmt.Printf(" %d: %.2f", t42, med[i+1]/med[0])
+		}
+		fmt.Println()
+	}
+}

@@ -71,12 +71,12 @@ var (
 // over toom.go's Toom-3 on big.Int values and balanced pieces for
 // unbalanced operands; toom42Words is the shorter operand's size from
 // which a product takes Toom-4,2 (or pieces that do, chunkToom42). By
-// same-run medians (2026-11-28, Mul, toomOnWords off ÷ on): products
+// TestCalibrateToomWords's medians (2026-11-28, Mul, on ÷ off): products
 // 0.93 at 157 and 200 words, 0.98 at 300; n × n/2 words 0.80 (300 ×
 // 150), 0.85 (700 × 350), 0.86 (1000 × 400); n × n/4 … n/8 with the
 // pieces of 2n 0.84–0.95 (600 × 150, 700 × 175, 800 × 100, 1000 × 125);
 // Toom-4,2 from 100 words: 0.94 at 200 × 100, 0.90 at 240 × 120, none
-// at 160 × 80 (a same-run sweep of the threshold from 60 to 200).
+// at 160 × 80 (its sweep of the threshold from 60 to 200).
 var (
 	toomOnWords = true
 	toom42Words = 100

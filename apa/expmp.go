@@ -1,0 +1,246 @@
+// This file implements the exponential by multi-prime argument reduction
+// and a Taylor series by rectangular splitting.
+
+package apa
+
+import (
+	"math/big"
+	"math/bits"
+
+	"github.com/labelinf/labelinf/internal/bigmul"
+)
+
+// expMP sets z to e^x and returns k such that the relative error is below
+// 2^k, by the multi-prime argument reduction of mpreduce.go [Joh22]:
+//
+//	x = Σ e_i·ln p_i + r,   e^x = 2^e_2 · (P/Q) · (e^(r/2^s))^(2^s),
+//
+// P = Π p_i^e_i over e_i > 0 and Q = Π p_i^−e_i over e_i < 0 (odd p_i),
+// |r| < 2^-ρ with ρ of about expMPReach(wp) bits, then s optional
+// squarings, and e^t, t = r/2^s, by its Taylor series in fixed point with
+// W bits after the point, evaluated by rectangular splitting [MCA, §4.4.3]
+// (Paterson–Stockmeyer): the powers t, …, t^m once, then the series from
+// the top in blocks of m terms, each block a combination of the powers with
+// integer coefficients, one product by t^m and one division by a short
+// integer. It returns ok = false if |x| ≥ 2^60.
+//
+// Error, relative, in units of 2^-w (w = wp + 8):
+//
+//   - r is within 2^-w of x − Σ e_i·ln p_i (mpReduce), so e^r within a
+//     factor e^(2^-w): 1.01.
+//   - the series: t·2^W is exact (r lies on the grid 2^-(w+1), W ≥
+//     w+1+s). Each power t^j (a product of two lower powers, floored) is
+//     within 1.1 units of 2^-W of t^j (the lower powers' errors are
+//     multiplied by |t|^i < 2^-ρ ≤ 1/2^8, one more unit for the floor).
+//     A block of terms k0 … k0+mm−1 starts from u = t^mm·acc (acc ≤ 2:
+//     within 1.1·2 + 1 units plus 2^-ρ·δ_acc) and runs Horner's rule
+//     u ← t^i + u/a_i, a_i = k0+i+1, i from mm−1 down to 0, in groups
+//     whose a_i multiply to one word D ≥ 2 (a_0 = 1 for k0 = 0 joins the
+//     group of a_1): D·u_new = Σ_i c_i·t^i + u, c_i ≤ D exact words, then
+//     one division by D, floored. So δ_new ≤ 1.1·Σ_i c_i/D + δ/D + 1 ≤
+//     1.1·e + 1 + δ/2 (Σ_i c_i/D ≤ Σ_q 1/q! = e): δ stays below 8 units
+//     from any start below 8. Block b (k0 = b·m) works on the coarser
+//     grid 2^-(W−s_b), s_b = max(0, k0·ρ − 4b − 8) (at most W − 64; 0
+//     while W < 4096, where the shifted copies cost more than they save): its
+//     powers, shifted, are within 2.1 units of that grid, so there δ ≤
+//     2.1·e + 1 + δ/2 stays below 14; the next block down shifts acc left
+//     by s_b − s_{b−1} ≤ m·ρ − 4 and multiplies it by t^m < 2^(−m·ρ),
+//     which brings its 14 units to below 1 unit of the finer grid: block
+//     0 (s_0 = 0) then starts below 4.1 units and ends below 8. The tail
+//     below 2^-(W+2) by the choice of N. e^t ∈ [1/2, 2], so the series is
+//     within 8.25 units of 2^-W absolute, 2^(4.1−W) relative.
+//   - s squarings at W bits: ε ← 2ε + ε² + 6·2^-W each (xf.mul), so
+//     ε ≤ 2^s·(2^(4.1−W) + 6·2^-W)·1.01 < 2^(s+4.6−W) = 2^(−w−3.4) with W =
+//     w + s + 8.
+//   - P and Q (mpPowProd at w bits, each below 2^-w relative, 0 if exact),
+//     the product by P (6 units, xf.mul at w bits), the quotient by Q
+//     (2^6 units: xf.quo at w bits).
+//
+// In all below 1.01 + 0.1 + 2 + 6 + 64 < 2^7 units: a relative error below
+// 2^(7−w) = 2^(−1−wp), the k returned. TestExpMPBound checks it against
+// expNewton 64 bits deeper (it fails if the series runs 16 guard bits
+// short).
+//
+// The reduction reach, the number of squarings and the block length m are
+// chosen by expMPParams from the precision (measured: BenchmarkExpPaths).
+func expMP(z, x *xf, wp uint, c *consts) (k int64, ok bool) {
+	R, s := expMPParams(wp)
+	return expMPWith(z, x, wp, R, s, c)
+}
+
+// expMPWith is expMP with the reduction reach R and s squarings.
+func expMPWith(z, x *xf, wp, R, s uint, c *consts) (k int64, ok bool) {
+	w := wp + 8
+	var red mpReduction
+	if !mpReduce(&red, x, R, w, c) {
+		return 0, false
+	}
+	W := w + s + 8
+	// t·2^W = r·2^(W−s), an integer: r.e ≥ −(w+1).
+	var T big.Int
+	T.Lsh(&red.r.m, uint(red.r.e+int64(W)-int64(s)))
+	rho := -red.rTop + int64(s) // |t| < 2^-rho
+	if red.r.sign() == 0 {
+		rho = int64(W) + 2
+	}
+	var y xf
+	expSeriesFixed(&y.m, &T, W, rho)
+	y.e = -int64(W)
+	for i := uint(0); i < s; i++ {
+		y.mul(&y, &y, W)
+	}
+	e2 := red.e[0]
+	ep := red.e
+	ep[0] = 0
+	var P, Q xf
+	_, pExact := mpPowProd(&P, &ep, 1, w)
+	_, qExact := mpPowProd(&Q, &ep, -1, w)
+	if !(pExact && P.m.BitLen() == 1) {
+		y.mul(&y, &P, w)
+	}
+	switch {
+	case qExact && Q.m.BitLen() == 1:
+	case qExact && uint(Q.m.BitLen()) <= w/2:
+		// A short exact Q: one integer division, O(w·|Q|) instead of a
+		// reciprocal at w bits. y·2^k/Q floored, with k such that the
+		// quotient has at least w+1 bits: within 1 unit of its w+1 bits,
+		// below 2^(1−w) relative.
+		k := int64(w) + 2 + int64(Q.m.BitLen()) - int64(y.m.BitLen())
+		var t big.Int
+		t.Lsh(&y.m, uint(max(k, 0)))
+		y.m.Quo(&t, &Q.m)
+		y.e -= max(k, 0)
+		y.trunc(w)
+	default:
+		y.quo(&y, &Q, w)
+	}
+	z.lsh(&y, e2)
+	z.trunc(w)
+	return 7 - int64(w), true
+}
+
+// expAt sets z to e^x by expMP below expMPMaxBits and by expNewton from
+// there, and returns the relative error exponent of either. Above the
+// process-wide table of prime logarithms (mpTabBits), a first call with
+// an empty cache takes expNewton too: computing the prime logarithms costs
+// several exponentials (about 11 atanh series at wp bits), which only a
+// cache that is used again repays (primeLogsWorth).
+func expAt(z, x *xf, wp uint, c *consts) (k int64, ok bool) {
+	if wp < expMPMaxBits && c.cache().primeLogsWorth(wp+8) {
+		return expMP(z, x, wp, c)
+	}
+	return expNewton(z, x, wp, c)
+}
+
+// expMPMaxBits is the precision from which expNewton is faster than expMP
+// (TestExpPathsCPU -exppaths: process CPU, alternated, medians of 7 pairs,
+// loaded machine: expMP ÷ expNewton 0.70 at 10^5 bits, 0.76 at 2·10^5,
+// 1.11 at 3·10^5, 1.37 at 5·10^5, 1.99 at 10^6).
+const expMPMaxBits = 250000
+
+// expMPParams returns the reduction reach R and the number of squarings
+// for a precision of wp bits. Larger R means fewer series terms but larger
+// exponents (P and Q longer); measured by BenchmarkExpPaths.
+func expMPParams(wp uint) (R, s uint) {
+	switch {
+	case wp < 600:
+		return 30, 0
+	case wp < 2000:
+		return 64, 0
+	case wp < 6000:
+		return 100, 0
+	case wp < 60000:
+		return 130, 0
+	case wp < 200000:
+		return 200, 0
+	default:
+		return 235, 0
+	}
+}
+
+// expSeriesFixed sets y to an approximation of e^t·2^W, t = T·2^-W with
+// |t| < 2^-rho (rho ≥ 8), within 8.25 units (expMP's comment).
+func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
+	// N terms: the tail 2·|t|^N/N! < 2^-(W+2).
+	N := int64(1)
+	for lg := int64(0); N*rho+lg < int64(W)+3; N++ {
+		lg += int64(bits.Len64(uint64(N+1))) - 1 // ⌊log2(N+1)⌋ ≤ log2(N+1)
+	}
+	if T.Sign() == 0 || N <= 1 {
+		y.Lsh(bigOne, W)
+		if N > 1 || T.Sign() != 0 {
+			y.Add(y, T)
+		}
+		return
+	}
+	// m powers: about √N balances m products against N/m.
+	m := int64(1)
+	for m*m < N {
+		m++
+	}
+	pw := make([]big.Int, m+1)
+	pw[0].Lsh(bigOne, W)
+	pw[1].Set(T)
+	for j := int64(2); j <= m; j++ {
+		a, b := j/2, j-j/2
+		bigmul.Mul(&pw[j], &pw[a], &pw[b])
+		pw[j].Rsh(&pw[j], W)
+	}
+	// Blocks from the top: the last block ends at N (terms k < N). Block
+	// b (k0 = b·m) works on the grid 2^-(W−s_b): its value reaches the
+	// sum multiplied by t^k0 and divided by k0!, so its low bits matter
+	// less and less (see expMP's comment for s_b).
+	var acc, u, t, cw big.Int
+	ps := make([]big.Int, m+1)
+	sPrev := uint(0)
+	for k0 := ((N - 1) / m) * m; k0 >= 0; k0 -= m {
+		mm := min(m, N-k0) // this block's terms: k0 … k0+mm−1
+		sb := uint(max(0, min(k0*rho-4*(k0/m)-8, int64(W)-64)))
+		if W < 4096 {
+			sb = 0 // short: the shifted copies cost more than they save
+		}
+		Wb := W - sb
+		for i := int64(0); i <= mm; i++ {
+			ps[i].Rsh(&pw[i], sb)
+		}
+		if sPrev > sb {
+			acc.Lsh(&acc, sPrev-sb)
+		}
+		sPrev = sb
+		// u = t^mm·acc, then u_i = t^i + u_{i+1}/a_i, a_i = k0+i+1,
+		// down to u_0, the block's value, in groups of i whose a_i
+		// multiply to one word D: D·u_j0 = Σ_i c_i·t^i + u_{j+1} with
+		// c_i = a_i…a_j ≤ D.
+		u.SetInt64(0)
+		if acc.Sign() != 0 {
+			bigmul.Mul(&u, &ps[mm], &acc)
+			u.Rsh(&u, Wb)
+		}
+		for j := mm - 1; j >= 0; {
+			j0 := j
+			D := uint64(k0 + j + 1)
+			for j0 > 0 {
+				hi, lo := bits.Mul64(D, uint64(k0+j0))
+				if hi != 0 {
+					break
+				}
+				D = lo
+				j0--
+			}
+			c := uint64(1)
+			for i := j; i >= j0; i-- {
+				c *= uint64(k0 + i + 1)
+				cw.SetUint64(c)
+				t.Mul(&ps[i], &cw)
+				u.Add(&u, &t)
+			}
+			if D != 1 {
+				cw.SetUint64(D)
+				u.Quo(&u, &cw)
+			}
+			j = j0 - 1
+		}
+		acc.Set(&u)
+	}
+	y.Set(&acc)
+}
