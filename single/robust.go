@@ -207,8 +207,8 @@ func (p *RobustPlan) build(ctx context.Context, logits []*big.Float) error {
 	p.base = new(big.Float).SetPrec(p.prec + 64)
 	lse := new(big.Float)
 	for i := range n {
-		if err := pollRow(ctx, i); err != nil {
-			return err
+		if i%pollRowEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
 		}
 		z, row := logits[i*k:(i+1)*k], p.pred.V[i*k:(i+1)*k]
 		if err := p.logSumExp(lse, z); err != nil {
@@ -393,11 +393,3 @@ func (p *RobustPlan) Attack(ctx context.Context, s scorer.BigServer) (*decode.Re
 // logsumexp, an exp), so 64 of them stay well below the second a
 // cancellation may take even at N·(K−1) = 2^26 bits.
 const pollRowEvery = 64
-
-// pollRow returns ctx's error every pollRowEvery rows.
-func pollRow(ctx context.Context, i int) error {
-	if i%pollRowEvery != 0 {
-		return nil
-	}
-	return ctx.Err()
-}
