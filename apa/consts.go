@@ -24,7 +24,12 @@ import (
 // ln 2 are read from a generated table (consttab.go, 256 KiB of hexadecimal,
 // checked by TestConstTable), so a single call at up to 2^19 bits does not
 // pay for them (at 413,000 bits, the exact single query for N = 25,000,
-// they cost about 30% of the run's CPU).
+// they cost about 30% of the run's CPU). A Consts also keeps the
+// logarithms of the primes 2 … 37 that [Exp] reduces its argument by
+// (mpreduce.go): up to 4096 bits they come from a table computed once per
+// process; above, a Consts computes them at the second call that wants
+// them, so that a single call (the package-level functions) does not pay
+// for them and takes the path that needs only π and ln 2.
 type Consts struct {
 	mu              sync.Mutex
 	piPrec, ln2Prec uint

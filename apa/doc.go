@@ -33,8 +33,10 @@
 //
 // # How it works
 //
-// Logarithms use the AGM, exponentials Newton's iteration on the
-// logarithm, and multiplications a number-theoretic transform above a
+// Logarithms use the AGM; exponentials a multi-prime argument reduction
+// (x = Σ e_i·ln p_i + r over the primes 2 … 37, r tiny) and a Taylor
+// series below 250,000 bits [Joh22], Newton's iteration on the logarithm
+// above; multiplications a number-theoretic transform above a
 // measured size (internal/bigmul), since big.Float has only Karatsuba. The
 // design note docs/design/apa.md in the repository has the algorithms, and
 // BENCHMARKS.md their speed against MPFR, measured in the same run.
@@ -49,6 +51,8 @@
 //     root", ACM TOMS 23(4), 1997.
 //   - [HP98] B. Haible, T. Papanikolaou, "Fast multiprecision evaluation of
 //     series of rational numbers", ANTS-III, LNCS 1423, 1998.
+//   - [Joh22] F. Johansson, "Computing elementary functions using
+//     multi-prime argument reduction", arXiv:2207.02501, 2022.
 //   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
 //     with correctly rounded last bit", ACM TOMS 17(3), 1991.
 //   - [BIGNUM] math/big, bigfloat and bigfft measured against MPFR/GMP

@@ -39,7 +39,14 @@ import (
 //     group of a_1): D·u_new = Σ_i c_i·t^i + u, c_i ≤ D exact words, then
 //     one division by D, floored. So δ_new ≤ 1.1·Σ_i c_i/D + δ/D + 1 ≤
 //     1.1·e + 1 + δ/2 (Σ_i c_i/D ≤ Σ_q 1/q! = e): δ stays below 8 units
-//     from any start below 8. The tail Σ_{k≥N} |t|^k/k! ≤ 2·|t|^N/N! is kept
+//     from any start below 8. Block b (k0 = b·m) works on the coarser
+//     grid 2^-(W−s_b), s_b = max(0, k0·ρ − 4b − 8) (at most W − 64; 0
+//     while W < 4096, where the shifted copies cost more than they save): its
+//     powers, shifted, are within 2.1 units of that grid, so there δ ≤
+//     2.1·e + 1 + δ/2 stays below 14; the next block down shifts acc left
+//     by s_b − s_{b−1} ≤ m·ρ − 4 and multiplies it by t^m < 2^(−m·ρ),
+//     which brings its 14 units to below 1 unit of the finer grid: block
+//     0 (s_0 = 0) then starts below 4.1 units and ends below 8. The tail
 //     below 2^-(W+2) by the choice of N. e^t ∈ [1/2, 2], so the series is
 //     within 8.25 units of 2^-W absolute, 2^(4.1−W) relative.
 //   - s squarings at W bits: ε ← 2ε + ε² + 6·2^-W each (xf.mul), so
@@ -91,7 +98,20 @@ func expMPWith(z, x *xf, wp, R, s uint, c *consts) (k int64, ok bool) {
 	if !(pExact && P.m.BitLen() == 1) {
 		y.mul(&y, &P, w)
 	}
-	if !(qExact && Q.m.BitLen() == 1) {
+	switch {
+	case qExact && Q.m.BitLen() == 1:
+	case qExact && uint(Q.m.BitLen()) <= w/2:
+		// A short exact Q: one integer division, O(w·|Q|) instead of a
+		// reciprocal at w bits. y·2^k/Q floored, with k such that the
+		// quotient has at least w+1 bits: within 1 unit of its w+1 bits,
+		// below 2^(1−w) relative.
+		k := int64(w) + 2 + int64(Q.m.BitLen()) - int64(y.m.BitLen())
+		var t big.Int
+		t.Lsh(&y.m, uint(max(k, 0)))
+		y.m.Quo(&t, &Q.m)
+		y.e -= max(k, 0)
+		y.trunc(w)
+	default:
 		y.quo(&y, &Q, w)
 	}
 	z.lsh(&y, e2)
@@ -166,18 +186,35 @@ func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
 		bigmul.Mul(&pw[j], &pw[a], &pw[b])
 		pw[j].Rsh(&pw[j], W)
 	}
-	// Blocks from the top: the last block ends at N (terms k < N).
+	// Blocks from the top: the last block ends at N (terms k < N). Block
+	// b (k0 = b·m) works on the grid 2^-(W−s_b): its value reaches the
+	// sum multiplied by t^k0 and divided by k0!, so its low bits matter
+	// less and less (see expMP's comment for s_b).
 	var acc, u, t, cw big.Int
+	ps := make([]big.Int, m+1)
+	sPrev := uint(0)
 	for k0 := ((N - 1) / m) * m; k0 >= 0; k0 -= m {
 		mm := min(m, N-k0) // this block's terms: k0 … k0+mm−1
+		sb := uint(max(0, min(k0*rho-4*(k0/m)-8, int64(W)-64)))
+		if W < 4096 {
+			sb = 0 // short: the shifted copies cost more than they save
+		}
+		Wb := W - sb
+		for i := int64(0); i <= mm; i++ {
+			ps[i].Rsh(&pw[i], sb)
+		}
+		if sPrev > sb {
+			acc.Lsh(&acc, sPrev-sb)
+		}
+		sPrev = sb
 		// u = t^mm·acc, then u_i = t^i + u_{i+1}/a_i, a_i = k0+i+1,
 		// down to u_0, the block's value, in groups of i whose a_i
 		// multiply to one word D: D·u_j0 = Σ_i c_i·t^i + u_{j+1} with
 		// c_i = a_i…a_j ≤ D.
 		u.SetInt64(0)
 		if acc.Sign() != 0 {
-			bigmul.Mul(&u, &pw[mm], &acc)
-			u.Rsh(&u, W)
+			bigmul.Mul(&u, &ps[mm], &acc)
+			u.Rsh(&u, Wb)
 		}
 		for j := mm - 1; j >= 0; {
 			j0 := j
@@ -194,7 +231,7 @@ func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
 			for i := j; i >= j0; i-- {
 				c *= uint64(k0 + i + 1)
 				cw.SetUint64(c)
-				t.Mul(&pw[i], &cw)
+				t.Mul(&ps[i], &cw)
 				u.Add(&u, &t)
 			}
 			if D != 1 {
