@@ -229,7 +229,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	a := st.a
 	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
-	fw, used, vf := st.freshRows(min(nFresh, h.fresh), L, func(r int) float64 { return st.row(r).vf })
+	fw, used, vf := st.freshRows(min(nFresh, h.fresh))
 	room := 0.0
 	for _, r := range fw {
 		room += st.row(r).vf

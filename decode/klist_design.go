@@ -42,7 +42,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 	slices.SortStableFunc(pool, func(x, y int) int {
 		return bits.OnesCount64(a.mask[x])&1 - bits.OnesCount64(a.mask[y])&1
 	})
-	fw, used, vf := lb.freshRows(min(len(pool), st.kb.klist.maxFresh), L, func(r int) float64 { return lb.pal[r].vf })
+	fw, used, vf := lb.freshRows(min(len(pool), st.kb.klist.maxFresh))
 	kmax := len(fw)
 	if !st.bin && st.ending() {
 		// The drain: only points of two labels take fresh questions
@@ -330,13 +330,8 @@ func (st *klState) splits() []uint64 {
 		}
 		part := uint32(1) // the values in bit 0's group
 		if nv > 12 {
-			random(j)
-			part = 0
-			for x, v := range vs {
-				if v&s0[j] != 0 {
-					part |= 1 << x
-				}
-			}
+			random(j) // bit 0's group: the first half of vs, shuffled
+			part = 1<<((nv+1)/2) - 1
 		} else if nv > 2 {
 			m = slices.Grow(m[:0], nv*nv)[:nv*nv]
 			clear(m)

@@ -298,9 +298,9 @@ func (st *lbState) fresh(n int) []int {
 // list of L entries exceeds lbMaxList, and fewer while the meet in the
 // middle's L·2^⌈k/2⌉ exceeds lbMaxWork; distinct rows of large weight
 // in random order. used marks them, and vf[k] is the variance of the
-// first k fresh points' sum under uniform labels, vinc(r) the
-// increment of row r.
-func (st *lbState) freshRows(kmax, L int, vinc func(r int) float64) (fw []int, used map[int]bool, vf []float64) {
+// first k fresh points' sum under uniform labels.
+func (st *lbState) freshRows(kmax int) (fw []int, used map[int]bool, vf []float64) {
+	L := len(st.cand)
 	kmax = min(st.a.opt.blockCap(kmax), len(st.pos)/2)
 	if L > lbMaxList {
 		kmax = 0
@@ -314,7 +314,7 @@ func (st *lbState) freshRows(kmax, L int, vinc func(r int) float64) (fw []int, u
 	for j := range fw {
 		fw[j] = st.pos[perm[j]]
 		used[fw[j]] = true
-		v := vinc(fw[j])
+		v := st.row(fw[j]).vf
 		vf[j+1] = vf[j] + v*v/4
 	}
 	return fw, used, vf
@@ -332,7 +332,7 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 	} else if idx, rs, ok := st.final(nFresh); ok || st.err != nil {
 		return idx, rs, st.err
 	}
-	fw, used, vf := st.freshRows(min(nFresh, st.maxFresh), L, func(r int) float64 { return st.row(r).vf })
+	fw, used, vf := st.freshRows(min(nFresh, st.maxFresh))
 	kmax := len(fw)
 	cw := st.carryWeights(math.Sqrt(vf[kmax]), used, 0)
 	sl := st.carriedSums(cw)

@@ -105,11 +105,17 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	// Shutdown closes the listener, then runs this: the replacement may
 	// start while the requests in flight finish (servelock.go).
+	// Shutdown runs it in a goroutine of its own and does not wait for
+	// it: released is closed when it is done.
+	released := make(chan struct{})
 	if lock != nil {
 		hs.RegisterOnShutdown(func() {
+			defer close(released)
 			lock.release()
 			log.Info("released the database lock; draining")
 		})
+	} else {
+		close(released)
 	}
 	addr := ln.Addr().String()
 	if *addrFile != "" {
@@ -130,7 +136,9 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout.or(20*time.Second))
 	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
+	err = hs.Shutdown(sctx)
+	<-released // else the process may exit before the hook has logged
+	if err != nil {
 		return fmt.Errorf("serve: shutdown: %w", err)
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {

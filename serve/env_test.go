@@ -2,9 +2,11 @@ package serve
 
 import (
 	"os"
+	"runtime"
 	"testing"
 
 	"github.com/labelinf/labelinf/internal/pgtest"
+	"github.com/labelinf/labelinf/internal/testmain"
 )
 
 // need fails the test under CI=true when an outside tool is missing, and
@@ -19,7 +21,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv("LABELINF_SERVE_HELPER") == "1" {
 		os.Exit(helperMain())
 	}
+	removeTmp := testmain.TmpfsTempDir() // the SQLite stores' fsyncs, see there
+	testmain.Parallel(4 * runtime.GOMAXPROCS(0))
 	code := m.Run()
 	pgtest.StopShared()
+	removeTmp()
 	os.Exit(code)
 }

@@ -1,6 +1,7 @@
 // Package testmain is the TestMain of the module's test binaries that
 // allocate heavily: it sets the garbage collector's target before the
-// tests run, and nothing else.
+// tests run. For the test binaries whose servers commit every write to
+// SQLite it also puts the temporary directories on tmpfs (TmpfsTempDir).
 //
 // The numeric tests (decode, fpa, scorer, apa, …) allocate short-lived
 // big.Int and big.Float temporaries at a high rate over a small live heap,
