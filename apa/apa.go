@@ -84,7 +84,7 @@ func (cc *Consts) Log(z, x *big.Float) (*big.Float, error) {
 	c := consts{shared: cc}
 	var y xf
 	_, err = roundZivSet(z, prec, func(wp uint) (*xf, int64) {
-		e := logAGM(&y, &xx, wp+extra, &c)
+		e := logAny(&y, &xx, wp+extra, &c)
 		return &y, e
 	})
 	return z, err
@@ -129,7 +129,7 @@ func (cc *Consts) LogRatio(z *big.Float, num, den *big.Int, d uint64) (*big.Floa
 	_, err := roundZivSet(z, prec, func(wp uint) (*xf, int64) {
 		w := wp + extra + 8
 		q.quo(&n, &dd, w+8)
-		e := logAGM(&y, &q, w, &c)
+		e := logAny(&y, &q, w, &c)
 		// ln q has relative error 2^(6-w) from q, so absolute error below
 		// 2^(7-w) more (|ln(1+δ)| < 2|δ|).
 		e = max(e, 7-int64(w)) + 1
@@ -253,7 +253,7 @@ func log1p(z, x *xf, wp uint, c *consts) int64 {
 	var one, u xf
 	one.setInt64(1)
 	u.add(&one, x, w)
-	e := logAGM(z, &u, w, c)
+	e := logAny(z, &u, w, c)
 	// Rounding 1+x costs a relative 2^(1-w), an absolute 2^(2-w) in the log.
 	return max(e, 2-int64(w)) + 1
 }

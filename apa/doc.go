@@ -33,12 +33,15 @@
 //
 // # How it works
 //
-// Logarithms use the AGM; exponentials a multi-prime argument reduction
-// (x = Σ e_i·ln p_i + r over the primes 2 … 37, r tiny) and a Taylor
-// series below 250,000 bits [Joh22], Newton's iteration on the logarithm
-// above; multiplications a number-theoretic transform above a
-// measured size (internal/bigmul), since big.Float has only Karatsuba. The
-// design note docs/design/apa.md in the repository has the algorithms, and
+// Logarithms and exponentials use a multi-prime argument reduction
+// (x = Σ e_i·ln p_i + r over the primes 2 … 37, r tiny) and a short series
+// [Joh22]: logarithms an atanh series from 64 to 300,000 working bits
+// (above 4,096 through a [Consts] used more than once, which caches the
+// primes' logarithms), the AGM otherwise; exponentials a Taylor series
+// below 250,000 bits, Newton's iteration on the logarithm above;
+// multiplications a number-theoretic transform above a measured size
+// (internal/bigmul), since big.Float has only Karatsuba. The design note
+// docs/design/apa.md in the repository has the algorithms, and
 // BENCHMARKS.md their speed against MPFR, measured in the same run.
 //
 // # References

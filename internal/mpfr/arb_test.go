@@ -170,7 +170,8 @@ func (c *logExpCase) check() bool {
 // repetition calls an implementation inner times in a row (so that one
 // measurement spans at least about 20 ms at small precisions).
 func sameRun(impls []*impl, reps int) {
-	for _, im := range impls { // warm up (fills the warm caches)
+	for _, im := range impls { // warm up (fills the warm caches; apa's Consts takes two logarithms to)
+		im.run()
 		im.run()
 	}
 	t0 := time.Now()
@@ -285,10 +286,10 @@ func TestLogExpTable(t *testing.T) {
 				var tr *MulTrace
 				if policy == "warm" {
 					// apa's products in one warm call, replayed on bigmul
-					// and on GMP in the same rotation.
-					// Two calls fill apa's cache: a Consts computes the
-					// prime logarithms of Exp's reduction at the second
-					// call that wants them (apa.Consts' doc).
+					// and on GMP in the same rotation. Two calls first
+					// fill apa's cache: a Consts computes the prime
+					// logarithms of Log's and Exp's reductions at the
+					// second call that wants them (apa.Consts' doc).
 					impls[1].run()
 					impls[1].run()
 					tr = RecordMuls(impls[1].run)

@@ -1,0 +1,220 @@
+// This file implements ln(a/b) for a/b near 1 by the atanh series, the
+// short series that follows a multi-prime argument reduction (logmp.go).
+
+package apa
+
+import (
+	"math/big"
+	"math/bits"
+
+	"github.com/labelinf/labelinf/internal/bigmul"
+)
+
+// logNear1 sets z to ln(a/b) for exact a, b > 0 with a/b near 1 and returns
+// e such that |z − ln(a/b)| < 2^e, below 2^(2−W); ok is false (z unset) if
+// a/b is not within a factor of about 1.06 of 1.
+//
+// With d = a − b and n = a + b (both exact), s = d/n and
+//
+//	ln(a/b) = 2·atanh(s) = 2s·Σ_{k≥0} v^k/(2k+1),   v = s²,
+//
+// a series in v that gains −log2 v = b bits a term: after a reduction to
+// |a/b − 1| ≈ 2^-R, b ≈ 2R+2. S = Σ_{k<N} v^k/(2k+1) is summed in fixed
+// point (integers scaled by 2^W', W' below) by rectangular splitting [MCA,
+// §4.4.3]: the powers v, …, v^m, then blocks B_j = Σ_{i<m} v^i/(2(jm+i)+1)
+// combined by Horner's rule in v^m, S = B_0 + v^m(B_1 + v^m(B_2 + …)). The
+// inner levels are multiplied by (v^m)^j < 2^(−bmj) at the end, so level j
+// runs at scale W_j = W' − bmj: its block and its product by v^m shrink
+// with j (precision falls term by term, as in a plain sum), and the m + N/m
+// products are of falling size.
+//
+// Error, proven. ε_j = 2^(−W_j), ε = ε_0; every operation floors a
+// non-negative value. (i) s: a quotient with absolute error below
+// 2^(−max(W, W')−2). (ii) V = ⌊s̃²/ε⌋: |Vε − v| < 2^(−W−2)·(2|s|+1) + ε
+// < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3), both v and Vε are
+// below 2^(−b) (b ≥ 8 here). (iii) Powers by products of lower ones,
+// floored at scale W': err(v^i) ≤ (2i−1)·E·ε with E = e_v + 1 = 3 (by
+// induction, err(v^(a+c)) ≤ err(v^a) + err(v^c) + ε as all values are
+// below 1), and the computed powers never exceed (Vε)^i < 2^(−bi). (iv) A
+// block at level j: each term floors v^i to ε_j, divides by 2k+1 ≥ 1 and
+// floors again, below ((2i−1)E + 2)·ε_j; the block's m terms below
+// (m²E + 2m)·ε_j. (v) Horner: acc_j = B_j + ⌊acc_(j+1)·ṽ^m⌋ at ε_j, with
+// ṽ^m (v^m floored to ε_j) within ((2m−1)E + 1)·ε_j of v^m, |ṽ^m| <
+// 2^(−bm) and the exact tail A_(j+1) = Σ_(l>j) v^(m(l−j−1))·B_l ≤ 1/(1−v)
+// < 1.01: err_j/ε_j ≤ err_(j+1)/ε_(j+1) + m²E + 2m + 1.01((2m−1)E + 1) +
+// 1 ≤ err_(j+1)/ε_(j+1) + (m+3)²·E, since err_(j+1)·2^(−bm) =
+// (err_(j+1)/ε_(j+1))·ε_j. Over J+1 levels, with the tail Σ_(k≥N) v^k/(2k+1)
+// ≤ 1.01·v^N < ε/2 for bN ≥ W'+1: |S̃ − S| < ES·ε, ES = (J+1)(m+3)²·3 + 1.
+// (vi) z = 2s̃·S̃: |2s̃S̃ − 2sS| ≤ 2|s̃ − s|·1.01 + 2|s|·ES·ε <
+// 2^(−W) + 2^(1 − ⌊b/2⌋ + log2 ES − W') (|s| = √v < 2^(−b/2)), and z is
+// truncated to 2^(−W−2) absolute. W' = max(W − ⌊b′/2⌋ + log2(ES) + 4,
+// b′ + 8, 32), b′ = −2·log2|s| bound ≤ b, puts the second term below
+// 2^(−W): the series runs about R bits below W, as the factor s restores
+// them (above W only for short reductions). The bound returned is
+// 2^(2 + max(−W, 1 − ⌊b/2⌋ + log2 ES − W')) with the measured b: below
+// 2^(2−W) (TestLogNear1Bound checks both).
+func logNear1(z, a, b *xf, W uint) (errExp int64, ok bool) {
+	var d, n xf
+	d.sub(a, b, 0)
+	if d.sign() == 0 {
+		z.setInt64(0)
+		return -1 << 40, true
+	}
+	n.add(a, b, 0)
+	// |s| < 2^st; st ≤ −5 keeps v < 2^-10 (b ≥ 8 below with margin).
+	st := d.top() - n.top() + 1
+	if st > -5 {
+		return 0, false
+	}
+	if st < -int64(W)-4 {
+		// |s| < 2^(−W−4): ln(a/b) = 2s + O(s³), and 2s itself is below
+		// 2^(−W−3); z = 0 is within 2^(−W−2).
+		z.setInt64(0)
+		return -int64(W) - 2, true
+	}
+	// v < 2^(2·st): b ≥ bEst = −2·st fixes ES, then the scale W' of
+	// the series (above W only for short reductions, b ≤ 2·log2 ES).
+	bEst := -2 * st
+	_, _, es0 := atanhPlan(W, bEst)
+	Wp := max(int64(W)-bEst/2+int64(bits.Len64(es0))+4, bEst+8, 32)
+	// quo's relative error 2^(6−wq) on |s| < 2^st: below 2^(−max(W,W')−2).
+	Wq := max(int64(W), Wp)
+	wq := uint(max(Wq+st+8, 32))
+	var s, s2 xf
+	quoShort(&s, &d, &n, wq)
+	s2.mulExact(&s, &s)
+	// V = ⌊s̃²·2^W'⌋.
+	var V big.Int
+	if sh := s2.e + Wp; sh >= 0 {
+		V.Lsh(&s2.m, uint(sh))
+	} else {
+		V.Rsh(&s2.m, uint(-sh))
+	}
+	var V3 big.Int
+	V3.Add(&V, big.NewInt(3))
+	bb := Wp - int64(V3.BitLen())
+	if bb < 8 {
+		return 0, false
+	}
+	S, es := atanhSum(&V, uint(Wp), bb)
+	// z = 2·s̃·S̃·2^(−W'), truncated to 2^(−W−2) absolute.
+	var sf xf
+	sf.m.Set(S)
+	sf.e = -Wp
+	z.mulExact(&s, &sf)
+	z.e++
+	if t := z.top() + int64(W) + 2; t >= 1 {
+		z.trunc(uint(t))
+	} else {
+		z.setInt64(0)
+	}
+	// The three terms of (vi): 2^(−W), 2^(1−⌊b/2⌋+log2 ES−W'), 2^(−W−2).
+	e2 := 1 - bb/2 + int64(bits.Len64(es)) - Wp
+	return max(-int64(W), e2) + 2, true
+}
+
+// atanhPlan returns the number of terms N, the block length m and the
+// error bound ES (in units of the scale) of atanhSum at scale W for
+// v < 2^(−b).
+func atanhPlan(W uint, b int64) (N, m int64, es uint64) {
+	N = (int64(W) + 1 + b - 1) / b
+	if N < 1 {
+		N = 1
+	}
+	m = 1
+	for m*m < N {
+		m++
+	}
+	J := (N - 1) / m
+	es = uint64(J+1)*uint64((m+3)*(m+3))*3 + 1
+	return N, m, es
+}
+
+// atanhSum returns ⌊Σ_{k<N} v^k/(2k+1)⌋ at scale 2^W for v = V·2^(−W) <
+// 2^(−b), b ≥ 8, and the error bound ES in units of 2^(−W) (logNear1's
+// derivation, steps iii–v). N and m come from atanhPlan.
+func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
+	N, m, es := atanhPlan(W, b)
+	// pw[i] ≈ v^i at scale W, i ≤ m.
+	pw := make([]big.Int, m+1)
+	pw[0].Lsh(bigOne, W)
+	if m >= 1 {
+		pw[1].Set(V)
+	}
+	for i := int64(2); i <= m; i++ {
+		h := i / 2
+		bigmul.Mul(&pw[i], &pw[h], &pw[i-h])
+		pw[i].Rsh(&pw[i], W)
+	}
+	J := (N - 1) / m
+	var acc, blk, t, u, vm, den big.Int
+	for j := J; j >= 0; j-- {
+		Wj := int64(W) - b*m*j // ≥ 0: bm·J ≤ b(N−1) < W+1
+		sh := uint(int64(W) - Wj)
+		// B_j at scale W_j.
+		k0 := j * m
+		blk.Lsh(bigOne, uint(Wj))
+		den.SetInt64(2*k0 + 1)
+		blk.Quo(&blk, &den)
+		// Two terms at a time over the common denominator d1·d2 (< 2^60:
+		// k < N ≤ W′/8 < 2^29): one division for two, and one floor, which
+		// keeps step (iv)'s bound.
+		for i := int64(1); i < m && k0+i < N; i += 2 {
+			t.Rsh(&pw[i], sh)
+			if t.Sign() == 0 {
+				break // the later terms floor to 0 too
+			}
+			d1 := uint64(2*(k0+i) + 1)
+			if i+1 < m && k0+i+1 < N {
+				d2 := d1 + 2
+				u.Rsh(&pw[i+1], sh)
+				mulWordInPlace(&t, d2)
+				mulWordInPlace(&u, d1)
+				t.Add(&t, &u)
+				d1 *= d2
+			}
+			divWordInPlace(&t, d1)
+			blk.Add(&blk, &t)
+		}
+		if j == J {
+			acc.Set(&blk)
+			continue
+		}
+		// acc ← B_j + ⌊acc·ṽ^m⌋ at scale W_j (acc at W_(j+1)).
+		vm.Rsh(&pw[m], sh)
+		bigmul.Mul(&acc, &acc, &vm)
+		acc.Rsh(&acc, uint(Wj-b*m))
+		acc.Add(&acc, &blk)
+	}
+	return &acc, es
+}
+
+// divWordInPlace sets z to ⌊z/d⌋ for z ≥ 0 and a word d > 0.
+func divWordInPlace(z *big.Int, d uint64) {
+	var dd big.Int
+	dd.SetUint64(d)
+	z.Quo(z, &dd)
+}
+
+// quoShort sets z to x/y (y > 0) with a relative error below 2^(3−wp)
+// (within xf.quo's 2^(6−wp), which logNear1's analysis assumes), by
+// bigmul.QuoFixed on the operands
+// truncated to wp+4 bits (each a relative 2^(−wp−3)): math/big's direct
+// division below a few thousand bits, where it beats a Newton reciprocal,
+// Newton on FFT products above. The quotient q, of at least wp+1 bits, is
+// within 2 units, 2^(1−wp) relative, and the final truncation to wp bits
+// adds 2^(1−wp): in all below 2^(−wp)·(2 + 1/4 + 2) < 2^(3−wp).
+func quoShort(z, x, y *xf, wp uint) *xf {
+	var xt, yt xf
+	xt.truncOf(x, wp+4)
+	yt.truncOf(y, wp+4)
+	neg := xt.m.Sign() < 0
+	xt.m.Abs(&xt.m)
+	f := max(int64(wp)+2+int64(yt.m.BitLen())-int64(xt.m.BitLen()), 0)
+	z.m.Set(bigmul.QuoFixed(&xt.m, &yt.m, uint(f)))
+	z.e = xt.e - yt.e - f
+	if neg {
+		z.m.Neg(&z.m)
+	}
+	return z.trunc(wp)
+}
