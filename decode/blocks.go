@@ -69,8 +69,8 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 		}
 	}
 	for iter := 0; iter < maxDesignIter; iter++ {
-		if a.rows != nil && fixedG == 0 {
-			g = a.rows.grid(g)
+		if a.onGrid && fixedG == 0 {
+			g = gridUp(g)
 		}
 		k := min(a.kDigits(g), kmax)
 		if k < 1 {
@@ -217,21 +217,19 @@ func (a *multi) digitRows(k int, g float64) ([]rowInfo, error) {
 func (a *multi) weightRows(ws []float64) ([]rowInfo, error) {
 	rs := make([]rowInfo, len(ws))
 	for j, w := range ws {
-		if r, ok := a.rows[w]; ok {
-			rs[j] = r
-			continue
-		}
-		row := make([]float64, a.k)
-		if a.k == 2 {
-			row[1] = sigmoidNeg(w)
-			if w >= a.wmax {
-				// The top weight: the extreme row itself, which clipping or
-				// clamping realizes exactly, where 1/(1+e^w) may be a
-				// subnormal with few bits.
-				row[1] = a.pExt
+		var err error
+		rs[j], err = cachedRow(a, &a.rows, rowCacheMax, w, func(row []float64) {
+			if a.k == 2 {
+				row[1] = sigmoidNeg(w)
+				if w >= a.wmax {
+					// The top weight: the extreme row itself, which clipping
+					// or clamping realizes exactly, where 1/(1+e^w) may be a
+					// subnormal with few bits.
+					row[1] = a.pExt
+				}
+				row[0] = 1 - row[1]
+				return
 			}
-			row[0] = 1 - row[1]
-		} else {
 			r := math.Exp(-w)
 			// (1−r)/(1−r^K) = 1/Σ r^c.
 			var z float64
@@ -241,12 +239,10 @@ func (a *multi) weightRows(ws []float64) ([]rowInfo, error) {
 			for c := range row {
 				row[c] = math.Pow(r, float64(c)) / z
 			}
-		}
-		var err error
-		if rs[j], err = a.rowInfo(row); err != nil {
+		})
+		if err != nil {
 			return nil, err
 		}
-		a.rows.put(w, rs[j])
 	}
 	return rs, nil
 }

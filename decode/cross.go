@@ -130,7 +130,6 @@ func (a *multi) setupCross() {
 	if a.dither != nil {
 		a.setDither()
 	}
-	a.rows = newRowCache()
 	// Whether every row outside a block is the server's own term (one
 	// emulation brackets a candidate, decodeEmu).
 	base := slices.Concat([]rowInfo{a.neutral}, a.known, slices.Concat(a.dither...))

@@ -168,8 +168,8 @@ func (st *lbState) sumDelta(top float64) float64 {
 func (a *multi) digitUnit(delta, unit, least, w float64) (float64, error) {
 	b0 := a.budgetFor(nil, nil, false)
 	gd := max(unit*delta, 2*b0/hybReadings, least)
-	if a.rows != nil {
-		gd = a.rows.grid(gd)
+	if a.onGrid {
+		gd = gridUp(gd)
 	}
 	if !(gd > 0) || gd > w || math.IsInf(gd, 0) {
 		return 0, &BudgetError{Model: a.m.Name, Budget: 2 * b0, Room: w}

@@ -230,7 +230,7 @@ func (a *multi) planRadixOn(cand []int, room, rho float64, pair bool) (*blockPla
 	return nil, fmt.Errorf("decode: no block design converged for %s", a.m.Name)
 }
 
-// gridDown rounds g down to the grid 2^(i/rowGridSteps) (rowCache.grid
+// gridDown rounds g down to the grid 2^(i/rowGridSteps) (gridUp
 // rounds up), so that units, and with them rows, recur across blocks.
 func gridDown(g float64) float64 {
 	if !(g > 0) || math.IsInf(g, 0) {

@@ -30,8 +30,11 @@ func partialCtl() factorCtl {
 // partialState is partial decoding's state (Cross's, and the dithered
 // known rows every strategy of an emulated scorer reads through knownRow).
 type partialState struct {
-	rows  rowCache // nil, or digit rows by weight on a grid of units
-	mixed bool     // try mixed Conway–Guy blocks under emulation
+	// onGrid: the units lie on gridUp's grid (under emulation); rows
+	// caches the rows of the recent blocks by weight (weightRows).
+	onGrid bool
+	rows   map[float64]rowInfo
+	mixed  bool // try mixed Conway–Guy blocks under emulation
 	// dither[c] (nil: none) are the rows known points of class c get in
 	// turn (ditherIdx), dcount[c][j] how many points have row j, and
 	// ditherMax[c] the largest of their class-c terms.
@@ -55,7 +58,7 @@ func (a *multi) setupPartial() {
 	if a.emu == nil {
 		return
 	}
-	a.rows = newRowCache()
+	a.onGrid = true
 	a.mixed = a.k == 2
 	a.setDither()
 }
@@ -92,14 +95,12 @@ func (a *multi) setDither() {
 	}
 }
 
-// rowCache keeps the digit rows of the recent blocks by weight. The block
-// design puts its unit g on a geometric grid (grid), so that the weights
-// g·K^j of one block recur in the next ones, whose units differ by a few
-// grid steps at most; a row's exact terms (K logarithms at 128 bits) and
-// emulated ranges are then computed once. Rounding g up to the grid costs
-// at most log_K(2^(1/rowGridSteps)) labels a block. A nil cache holds
-// nothing.
-type rowCache map[float64]rowInfo
+// The block design of partial decoding puts its unit g on a geometric
+// grid (gridUp), so that the weights g·K^j of one block recur in the next
+// ones, whose units differ by a few grid steps at most; a row's exact terms
+// (K logarithms at 128 bits) and emulated ranges are then computed once
+// (multi.rows, weightRows). Rounding g up to the grid costs at most
+// log_K(2^(1/rowGridSteps)) labels a block.
 
 // rowGridSteps is the number of grid units per octave: 64 steps round g up
 // by at most 1.1%, less than planDigits' smallest raise (1%), and cost at
@@ -110,24 +111,12 @@ const rowGridSteps = 64
 // the blocks before are unlikely to recur once the unit has moved on).
 const rowCacheMax = 1 << 12
 
-func newRowCache() rowCache { return make(rowCache) }
-
-// grid rounds g up to the grid 2^(i/rowGridSteps).
-func (rowCache) grid(g float64) float64 {
+// gridUp rounds g up to the grid 2^(i/rowGridSteps).
+func gridUp(g float64) float64 {
 	if !(g > 0) || math.IsInf(g, 0) {
 		return g
 	}
 	return math.Exp2(math.Ceil(math.Log2(g)*rowGridSteps-1e-9) / rowGridSteps)
-}
-
-func (c rowCache) put(w float64, r rowInfo) {
-	if c == nil {
-		return
-	}
-	if len(c) >= rowCacheMax {
-		clear(c)
-	}
-	c[w] = r
 }
 
 // tryMixed designs a binary block of more than kd points at unit g (kd

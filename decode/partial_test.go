@@ -141,14 +141,13 @@ func TestMixedEachComplete(t *testing.T) {
 
 func TestRowCacheGrid(t *testing.T) {
 	t.Parallel()
-	c := newRowCache()
 	for _, g := range []float64{1e-12, 0.3, 1, 2, 3.7e5, math.Exp2(5.0 / rowGridSteps)} {
-		q := c.grid(g)
+		q := gridUp(g)
 		if !(q >= g && q <= g*math.Exp2(1.0/rowGridSteps)*(1+1e-12)) {
-			t.Errorf("grid(%g) = %g; want in [g, g·2^(1/%d)]", g, q, rowGridSteps)
+			t.Errorf("gridUp(%g) = %g; want in [g, g·2^(1/%d)]", g, q, rowGridSteps)
 		}
-		if c.grid(q) != q {
-			t.Errorf("grid(grid(%g)) = %g; want %g", g, c.grid(q), q)
+		if gridUp(q) != q {
+			t.Errorf("gridUp(gridUp(%g)) = %g; want %g", g, gridUp(q), q)
 		}
 	}
 }

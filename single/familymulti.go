@@ -80,7 +80,7 @@ func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptio
 	if m < 1 || m > n {
 		return nil, fmt.Errorf("single: M = %d points per query outside [1, N = %d]", m, n)
 	}
-	res := newResult(n)
+	res := &decode.Result{Labels: slices.Repeat([]int{-1}, n), Known: make([]bool, n)}
 	// The neutral prediction, whose weight d is 0, so that a point
 	// predicted there adds the same loss whatever its label: ½ for
 	// probabilities, 0 for logits (see loss.Binary.Invert).

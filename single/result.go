@@ -14,11 +14,6 @@ import (
 	"github.com/labelinf/labelinf/internal/ctxwait"
 )
 
-// newResult returns a result of n labels, all unknown.
-func newResult(n int) *decode.Result {
-	return &decode.Result{Labels: slices.Repeat([]int{-1}, n), Known: make([]bool, n)}
-}
-
 // allKnown returns a verified result holding labels.
 func allKnown(labels []int) *decode.Result {
 	return &decode.Result{Labels: labels, Known: slices.Repeat([]bool{true}, len(labels)), Verified: true}

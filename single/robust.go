@@ -207,11 +207,13 @@ func (p *RobustPlan) build(ctx context.Context, logits []*big.Float) error {
 	p.base = new(big.Float).SetPrec(p.prec + 64)
 	lse := new(big.Float)
 	for i := range n {
-		if err := pollRow(ctx, i); err != nil {
-			return err
+		if i%pollRowEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
 		}
 		z, row := logits[i*k:(i+1)*k], p.pred.V[i*k:(i+1)*k]
-		if err := p.logSumExp(lse, z); err != nil {
+		// logsumexp(z_i), exact to an absolute 2^absLg.
+		lse.SetPrec(p.bitsFor(slices.MaxFunc(z, (*big.Float).Cmp)))
+		if _, err := apa.LogSumExp(lse, z); err != nil {
 			return err
 		}
 		for c := range k {
@@ -265,13 +267,6 @@ func (p *RobustPlan) build(ctx context.Context, logits []*big.Float) error {
 func (p *RobustPlan) bitsFor(x *big.Float) uint {
 	e := x.MantExp(nil)
 	return uint(max(64, e-p.absLg+8))
-}
-
-// logSumExp sets z to logsumexp(row), exact to an absolute 2^absLg.
-func (p *RobustPlan) logSumExp(z *big.Float, row []*big.Float) error {
-	z.SetPrec(p.bitsFor(slices.MaxFunc(row, (*big.Float).Cmp)))
-	_, err := apa.LogSumExp(z, row)
-	return err
 }
 
 // Prec returns the score precision, in bits, the plan needs: about
@@ -393,11 +388,3 @@ func (p *RobustPlan) Attack(ctx context.Context, s scorer.BigServer) (*decode.Re
 // logsumexp, an exp), so 64 of them stay well below the second a
 // cancellation may take even at N·(K−1) = 2^26 bits.
 const pollRowEvery = 64
-
-// pollRow returns ctx's error every pollRowEvery rows.
-func pollRow(ctx context.Context, i int) error {
-	if i%pollRowEvery != 0 {
-		return nil
-	}
-	return ctx.Err()
-}
