@@ -176,3 +176,39 @@ func TestLogMPCrossover(t *testing.T) {
 		}
 	}
 }
+
+// TestLogAnyRetry checks logAny's retry after a refused reduction: at
+// 3,000 bits a depth of 160 bits is refused (the exponents' products
+// would outgrow the precision), and the shallower depths it then tries
+// must still give a result within its bound.
+func TestLogAnyRetry(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	var cc Consts
+	c := consts{shared: &cc}
+	defer func() { logMPRForce = 0 }()
+	wp := uint(3000)
+	for i := range 6 {
+		var x, y, ref, d xf
+		x.setBig(randFloat(r, wp, -10, 10))
+		if _, ok := logMP(&y, &x, wp, 160, &c); ok {
+			t.Errorf("case %d: depth 160 at %d bits not refused", i, wp)
+		}
+		// The bound of logMP at some depth, not logAGM's (which differs).
+		e64, ok := logMP(&y, &x, wp, 64, &c)
+		if !ok {
+			t.Fatalf("case %d: depth 64 refused", i)
+		}
+		logMPRForce = 160
+		cc.primeLogsWorth(wp + 8) // an earlier asking: the next is worth it
+		e := logAny(&y, &x, wp, &c)
+		logMPRForce = 0
+		logAGM(&ref, &x, 2*wp+64, &c)
+		d.sub(&y, &ref, 0)
+		if d.sign() != 0 && !(d.top() < e) || e > -int64(wp) {
+			t.Errorf("case %d: error 2^%d, bound 2^%d", i, d.top(), e)
+		}
+		if e != e64 {
+			t.Errorf("case %d: bound 2^%d, not logMP's 2^%d (the AGM was taken)", i, e, e64)
+		}
+	}
+}
