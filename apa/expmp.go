@@ -271,6 +271,16 @@ func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
 	// less and less (see expMP's comment for s_b).
 	var acc, u, t, cw big.Int
 	ps := make([]big.Int, m+1)
+	// Scratch with room for the finest grid (W bits) from the start, so
+	// that the blocks reuse its words; u takes the products.
+	nw := len(pw[0].Bits()) + 2
+	for i := range ps {
+		ps[i].SetBits(make([]big.Word, 0, nw))
+	}
+	acc.SetBits(make([]big.Word, 0, nw))
+	t.SetBits(make([]big.Word, 0, nw))
+	u.SetBits(make([]big.Word, 0, 2*nw))
+	var wd wordDiv
 	sPrev := uint(0)
 	for k0 := ((N - 1) / m) * m; k0 >= 0; k0 -= m {
 		mm := min(m, N-k0) // this block's terms: k0 … k0+mm−1
@@ -314,8 +324,7 @@ func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
 				u.Add(&u, &t)
 			}
 			if D != 1 {
-				cw.SetUint64(D)
-				u.Quo(&u, &cw)
+				wd.quo(&u, D)
 			}
 			j = j0 - 1
 		}

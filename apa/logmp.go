@@ -58,16 +58,17 @@ func logMP(z, x *xf, wp, R uint, c *consts) (errExp int64, ok bool) {
 		sum += uint64(absInt64(ei))
 	}
 	wc := W + 2 + uint(bits.Len64(sum))
-	L := c.primeLogs(wc)
+	c.wait()
+	src := c.cache().primeLogsSrc(wc) // read-only; each ln p_i floored to 2^-(wc+1) below
 	z.set(&t)
-	var u xf
+	var u, Li xf
 	if K != 0 {
-		u.mulInt64(&L[0], K, 0)
+		u.mulInt64(primeLogAt(&Li, src, 0, wc), K, 0)
 		z.add(z, &u, 0)
 	}
 	for i, ei := range e[1:] {
 		if ei != 0 {
-			u.mulInt64(&L[i+1], ei, 0)
+			u.mulInt64(primeLogAt(&Li, src, i+1, wc), ei, 0)
 			z.add(z, &u, 0)
 		}
 	}

@@ -147,15 +147,22 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 		pw[i].Rsh(&pw[i], W)
 	}
 	J := (N - 1) / m
-	var acc, blk, t, u, vm, den big.Int
+	var acc, blk, t, u, vm, prod big.Int
+	// Scratch with room for the widest level (scale W) from the start, so
+	// that the shifts and sums below reuse their words level after level.
+	nw := len(pw[0].Bits()) + 2
+	for _, x := range []*big.Int{&acc, &blk, &t, &u, &vm} {
+		x.SetBits(make([]big.Word, 0, nw))
+	}
+	prod.SetBits(make([]big.Word, 0, 2*nw))
+	var wd wordDiv
 	for j := J; j >= 0; j-- {
 		Wj := int64(W) - b*m*j // ≥ 0: bm·J ≤ b(N−1) < W+1
 		sh := uint(int64(W) - Wj)
 		// B_j at scale W_j.
 		k0 := j * m
 		blk.Lsh(bigOne, uint(Wj))
-		den.SetInt64(2*k0 + 1)
-		blk.Quo(&blk, &den)
+		wd.quo(&blk, uint64(2*k0+1))
 		// Two terms at a time over the common denominator d1·d2 (< 2^60:
 		// k < N ≤ W′/8 < 2^29): one division for two, and one floor, which
 		// keeps step (iv)'s bound.
@@ -173,7 +180,7 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 				t.Add(&t, &u)
 				d1 *= d2
 			}
-			divWordInPlace(&t, d1)
+			wd.quo(&t, d1)
 			blk.Add(&blk, &t)
 		}
 		if j == J {
@@ -182,18 +189,22 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 		}
 		// acc ← B_j + ⌊acc·ṽ^m⌋ at scale W_j (acc at W_(j+1)).
 		vm.Rsh(&pw[m], sh)
-		bigmul.Mul(&acc, &acc, &vm)
-		acc.Rsh(&acc, uint(Wj-b*m))
+		bigmul.Mul(&prod, &acc, &vm) // not in place: prod's words are reused
+		acc.Rsh(&prod, uint(Wj-b*m))
 		acc.Add(&acc, &blk)
 	}
 	return &acc, es
 }
 
-// divWordInPlace sets z to ⌊z/d⌋ for z ≥ 0 and a word d > 0.
-func divWordInPlace(z *big.Int, d uint64) {
-	var dd big.Int
-	dd.SetUint64(d)
-	z.Quo(z, &dd)
+// wordDiv divides by words without allocating: its divisor and remainder
+// keep their words from one call to the next (big.Int.Quo allocates both).
+type wordDiv struct{ d, r big.Int }
+
+// quo sets z to z/d truncated toward zero (as big.Int.Quo; ⌊z/d⌋ for
+// z ≥ 0) for a word d > 0.
+func (w *wordDiv) quo(z *big.Int, d uint64) {
+	w.d.SetUint64(d)
+	z.QuoRem(z, &w.d, &w.r)
 }
 
 // quoShort sets z to x/y (y > 0) with a relative error below 2^(3−wp)

@@ -25,7 +25,10 @@ import (
 //   - mpPrimes: the primes 2, 3, …, 37 (mpN = 12 of them).
 //   - (*consts).primeLogs(wp): ln p_i for every i, each with an absolute
 //     error below 2^-wp, fixed point (exponent ≥ −wp−1), from the cache
-//     (computed once per precision; see computePrimeLogs).
+//     (computed once per precision; see computePrimeLogs). The hot paths
+//     take (*Consts).primeLogsSrc(wp), the read-only cached array, and
+//     floor only the logarithms they multiply (primeLogAt) into one
+//     scratch, instead of copying all twelve.
 //   - mpFindExps(v, R): the exponents e_i alone, found in float64 and
 //     640-bit arithmetic from v's leading bits, such that |v − Σ e_i·ln
 //     p_i| is about 2^-R or less (not guaranteed: the size of r is measured
@@ -146,38 +149,45 @@ func mpPrimeLogErr() [mpN]float64 {
 // getPrimeLogs sets dst to the logarithms of mpPrimes, each with an
 // absolute error below 2^-wp, on the grid 2^-(wp+1), from the cache.
 func (c *Consts) getPrimeLogs(dst *[mpN]xf, wp uint) {
+	src := c.primeLogsSrc(wp)
+	for i := range dst {
+		primeLogAt(&dst[i], src, i, wp)
+	}
+}
+
+// primeLogsSrc returns the logarithms of mpPrimes, each within
+// 2^-(wp+2): the process-wide table (within 2^-(mpTabBits+2)) up to
+// mpTabBits, else the cache's array, computed or extended here. The array
+// is read-only: a cache that grows replaces its array, never writes into
+// it, so a caller may read it without the lock.
+func (c *Consts) primeLogsSrc(wp uint) *[mpN]xf {
 	if wp <= mpTabBits {
-		// The process-wide table (within 2^-(mpTabBits+2)), floored to
-		// the grid 2^-(wp+1): below 2^-wp.
 		mpTabInit()
-		for i := range dst {
-			dst[i].truncOf(&mpTab[i], uint(max(mpTab[i].top()+int64(wp)+1, 1)))
-		}
-		return
+		return &mpTab
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.plPrec < wp {
 		p := cachePrec(wp)
-		if c.pl == nil {
-			c.pl = new([mpN]xf)
-		}
 		// computePrimeLogs takes ln 2 through c.getLn2, which locks c.mu:
 		// compute into a fresh array with the lock released.
 		c.mu.Unlock()
-		var fresh [mpN]xf
-		computePrimeLogs(&fresh, p, c)
+		fresh := new([mpN]xf)
+		computePrimeLogs(fresh, p, c)
 		c.mu.Lock()
 		if c.plPrec < p {
-			*c.pl = fresh
+			c.pl = fresh
 			c.plPrec = p
 		}
 	}
-	// The cached values are within 2^-(plPrec+2) ≤ 2^-(wp+2); flooring
-	// to the grid 2^-(wp+1) adds below 2^-(wp+1).
-	for i := range dst {
-		dst[i].truncOf(&c.pl[i], uint(max(c.pl[i].top()+int64(wp)+1, 1)))
-	}
+	return c.pl
+}
+
+// primeLogAt sets z to ln p_i from src (primeLogsSrc(wp'), wp' ≥ wp)
+// floored to the grid 2^-(wp+1) and returns z: src[i] is within
+// 2^-(wp+2), and the floor adds below 2^-(wp+1), so z is within 2^-wp.
+func primeLogAt(z *xf, src *[mpN]xf, i int, wp uint) *xf {
+	return z.truncOf(&src[i], uint(max(src[i].top()+int64(wp)+1, 1)))
 }
 
 // mpSlack bounds the bits mpReduce asks beyond its wp (2 + log2 Σ|e_i|,
@@ -531,24 +541,24 @@ func mpReduce(red *mpReduction, v *xf, R, wp uint, c *consts) bool {
 		red.sumE += absInt64(ei)
 	}
 	w := wp + 2 + uint(bits.Len64(uint64(red.sumE)))
-	var L *[mpN]xf
+	var s, t, Li xf
+	// v's bits below 2^-(w+2) are dropped: below 2^-(w+2) ≤ 2^-(wp+4).
+	s.truncOf(v, uint(max(v.top()+int64(w)+2, 1)))
 	if red.sumE == absInt64(e[0]) {
 		// Only ln 2 (or nothing: |v| tiny): from the π/ln 2 cache or
 		// table, within 0.7·2^-w (relative 2^-(w+2)); no prime logs.
-		L = new([mpN]xf)
 		if e[0] != 0 {
-			L[0].set(c.getLn2(w + 2))
+			t.mulInt64(c.getLn2(w+2), e[0], 0)
+			s.sub(&s, &t, 0)
 		}
 	} else {
-		L = c.primeLogs(w)
-	}
-	var s, t xf
-	// v's bits below 2^-(w+2) are dropped: below 2^-(w+2) ≤ 2^-(wp+4).
-	s.truncOf(v, uint(max(v.top()+int64(w)+2, 1)))
-	for i, ei := range e {
-		if ei != 0 {
-			t.mulInt64(&L[i], ei, 0)
-			s.sub(&s, &t, 0)
+		c.wait()
+		src := c.cache().primeLogsSrc(w)
+		for i, ei := range e {
+			if ei != 0 {
+				t.mulInt64(primeLogAt(&Li, src, i, w), ei, 0)
+				s.sub(&s, &t, 0)
+			}
 		}
 	}
 	red.r.truncOf(&s, uint(max(s.top()+int64(wp)+1, 1)))
