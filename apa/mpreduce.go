@@ -5,6 +5,7 @@ package apa
 
 import (
 	"math"
+	"math/big"
 	"math/bits"
 	"sync"
 )
@@ -253,6 +254,7 @@ func mpInit() {
 	mpLowOnce.Do(func() {
 		var c Consts
 		computePrimeLogs(&mpLogLow, mpLowBits, &c)
+		mpLowFixInit()
 	})
 }
 
@@ -300,8 +302,82 @@ func mpStageAt(s int) *mpStage {
 	return mpStageTab[s]
 }
 
-// genValue sets z to Σ_i g[i]·ln p_i at mpLowBits.
+// genValue sets z to Σ_i g[i]·ln p_i at mpLowBits, exactly (the sum of
+// the exact products of mpLogLow), by word arithmetic on the logarithms
+// aligned to one exponent (mpLowFix): no allocation but z's words.
 func genValue(z *xf, g *[mpN]int64) *xf {
+	if bits.UintSize != 64 {
+		return genValueXf(z, g)
+	}
+	// Positive and negative terms apart; each term is below 2^(64·
+	// mpLowWords+64) and there are mpN < 2^4 of them: mpLowWords+2 words
+	// hold either sum.
+	var pos, neg [mpLowWords + 2]uint64
+	nz := false
+	for i, gi := range g {
+		if gi == 0 {
+			continue
+		}
+		nz = true
+		acc, a := &pos, uint64(gi)
+		if gi < 0 {
+			acc, a = &neg, -uint64(gi)
+		}
+		var carry uint64
+		for k, w := range mpLowFix[i] {
+			hi, lo := bits.Mul64(w, a)
+			lo, c := bits.Add64(lo, acc[k], 0)
+			hi += c
+			lo, c = bits.Add64(lo, carry, 0)
+			acc[k] = lo
+			carry = hi + c
+		}
+		for k := mpLowWords; carry != 0; k++ {
+			acc[k], carry = bits.Add64(acc[k], carry, 0)
+		}
+	}
+	if !nz {
+		return z.setInt64(0)
+	}
+	// z = pos − neg, as a sign and magnitude.
+	var d [mpLowWords + 2]uint64
+	sign := 1
+	a, b := &pos, &neg
+	for k := len(pos) - 1; k >= 0; k-- {
+		if pos[k] != neg[k] {
+			if pos[k] < neg[k] {
+				sign, a, b = -1, &neg, &pos
+			}
+			break
+		}
+	}
+	var borrow uint64
+	for k := range d {
+		d[k], borrow = bits.Sub64(a[k], b[k], borrow)
+	}
+	n := len(d)
+	for n > 0 && d[n-1] == 0 {
+		n--
+	}
+	ws := z.m.Bits()
+	if cap(ws) < n {
+		ws = make([]big.Word, n)
+	}
+	ws = ws[:n]
+	for k := range ws {
+		ws[k] = big.Word(d[k])
+	}
+	z.m.SetBits(ws)
+	if sign < 0 {
+		z.m.Neg(&z.m)
+	}
+	z.e = mpLowExp
+	return z
+}
+
+// genValueXf is genValue by xf arithmetic (32-bit platforms; the reference
+// of TestGenValue).
+func genValueXf(z *xf, g *[mpN]int64) *xf {
 	z.setInt64(0)
 	var t xf
 	for i, gi := range g {
@@ -311,6 +387,34 @@ func genValue(z *xf, g *[mpN]int64) *xf {
 		}
 	}
 	return z
+}
+
+// mpLowWords is the number of 64-bit words of mpLowFix's entries.
+const mpLowWords = (mpLowBits + 8 + 8 + 63) / 64
+
+var (
+	mpLowFix [mpN][mpLowWords]uint64 // mpLogLow[i] = mpLowFix[i]·2^mpLowExp, read-only after mpInit
+	mpLowExp int64
+)
+
+// mpLowFixInit sets mpLowFix and mpLowExp from mpLogLow (in mpInit).
+func mpLowFixInit() {
+	mpLowExp = mpLogLow[0].e
+	for i := range mpLogLow {
+		mpLowExp = min(mpLowExp, mpLogLow[i].e)
+	}
+	for i := range mpLogLow {
+		var m big.Int
+		m.Lsh(&mpLogLow[i].m, uint(mpLogLow[i].e-mpLowExp))
+		if m.Sign() < 0 || m.BitLen() > 64*mpLowWords {
+			panic("apa: mpLogLow out of mpLowFix's range")
+		}
+		for k := range mpLowFix[i] {
+			var t big.Int
+			t.Rsh(&m, uint(64*k))
+			mpLowFix[i][k] = t.Uint64() // low 64 bits (32-bit platforms too)
+		}
+	}
 }
 
 // newStage reduces the lattice of the generators gen, or returns nil if

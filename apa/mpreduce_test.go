@@ -1,6 +1,7 @@
 package apa
 
 import (
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -160,6 +161,46 @@ func TestMpPowProd(t *testing.T) {
 					t.Errorf("e %v sign %d wp %d: relative error 2^%d, bound 2^%d", e, sign, wp, d.MantExp(nil), k)
 				}
 			}
+		}
+	}
+}
+
+// TestGenValue checks genValue's word arithmetic against the exact xf sum
+// (genValueXf) on random, extreme and cancelling exponents: the same value,
+// so the exponent search finds the same exponents.
+func TestGenValue(t *testing.T) {
+	mpInit()
+	r := rand.New(rand.NewPCG(9, 9))
+	var cases [][mpN]int64
+	cases = append(cases, [mpN]int64{}, [mpN]int64{1}, [mpN]int64{-1})
+	var ext, cancel [mpN]int64
+	for i := range ext {
+		ext[i] = math.MaxInt64
+		if i%2 == 1 {
+			ext[i] = math.MinInt64
+		}
+	}
+	cancel[0], cancel[1] = 3, -2 // 3·ln 2 − 2·ln 3 < 0
+	cases = append(cases, ext, cancel)
+	for n := 0; n < 2000; n++ {
+		var g [mpN]int64
+		sh := r.IntN(63)
+		for i := range g {
+			if r.IntN(3) > 0 {
+				g[i] = r.Int64()>>sh - r.Int64()>>sh
+			}
+		}
+		cases = append(cases, g)
+	}
+	for _, g := range cases {
+		var a, b, d xf
+		genValue(&a, &g)
+		genValueXf(&b, &g)
+		if d.sub(&a, &b, 0); d.sign() != 0 {
+			t.Fatalf("g %v: genValue differs from the exact sum by 2^%d", g, d.top())
+		}
+		if a.top() != b.top() || a.float64() != b.float64() {
+			t.Fatalf("g %v: top/float64 differ", g)
 		}
 	}
 }
