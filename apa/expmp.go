@@ -260,26 +260,27 @@ func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
 	pw := make([]big.Int, m+1)
 	pw[0].Lsh(bigOne, W)
 	pw[1].Set(T)
+	// Scratch with room for the finest grid (W bits) from the start, so
+	// that the blocks reuse its words; u takes the products (the powers'
+	// too, then shifted out of it).
+	var acc, u, t, cw big.Int
+	nw := len(pw[0].Bits()) + 2
+	u.SetBits(make([]big.Word, 0, 2*nw))
 	for j := int64(2); j <= m; j++ {
 		a, b := j/2, j-j/2
-		bigmul.Mul(&pw[j], &pw[a], &pw[b])
-		pw[j].Rsh(&pw[j], W)
+		bigmul.Mul(&u, &pw[a], &pw[b])
+		pw[j].Rsh(&u, W)
 	}
 	// Blocks from the top: the last block ends at N (terms k < N). Block
 	// b (k0 = b·m) works on the grid 2^-(W−s_b): its value reaches the
 	// sum multiplied by t^k0 and divided by k0!, so its low bits matter
 	// less and less (see expMP's comment for s_b).
-	var acc, u, t, cw big.Int
 	ps := make([]big.Int, m+1)
-	// Scratch with room for the finest grid (W bits) from the start, so
-	// that the blocks reuse its words; u takes the products.
-	nw := len(pw[0].Bits()) + 2
 	for i := range ps {
 		ps[i].SetBits(make([]big.Word, 0, nw))
 	}
 	acc.SetBits(make([]big.Word, 0, nw))
 	t.SetBits(make([]big.Word, 0, nw))
-	u.SetBits(make([]big.Word, 0, 2*nw))
 	var wd wordDiv
 	sPrev := uint(0)
 	for k0 := ((N - 1) / m) * m; k0 >= 0; k0 -= m {

@@ -141,20 +141,21 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 	if m >= 1 {
 		pw[1].Set(V)
 	}
-	for i := int64(2); i <= m; i++ {
-		h := i / 2
-		bigmul.Mul(&pw[i], &pw[h], &pw[i-h])
-		pw[i].Rsh(&pw[i], W)
-	}
-	J := (N - 1) / m
-	var acc, blk, t, u, vm, prod big.Int
 	// Scratch with room for the widest level (scale W) from the start, so
-	// that the shifts and sums below reuse their words level after level.
+	// that the shifts and sums below reuse their words level after level;
+	// prod takes every product (the powers' too), then shifted out of it.
 	nw := len(pw[0].Bits()) + 2
+	var acc, blk, t, u, vm, prod big.Int
 	for _, x := range []*big.Int{&acc, &blk, &t, &u, &vm} {
 		x.SetBits(make([]big.Word, 0, nw))
 	}
 	prod.SetBits(make([]big.Word, 0, 2*nw))
+	for i := int64(2); i <= m; i++ {
+		h := i / 2
+		bigmul.Mul(&prod, &pw[h], &pw[i-h])
+		pw[i].Rsh(&prod, W)
+	}
+	J := (N - 1) / m
 	var wd wordDiv
 	for j := J; j >= 0; j-- {
 		Wj := int64(W) - b*m*j // ≥ 0: bm·J ≤ b(N−1) < W+1
