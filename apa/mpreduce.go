@@ -571,12 +571,12 @@ func mpFindExps(v *xf, R uint) (e [mpN]int64, reached int64, ok bool) {
 	// t = v − Σ e_i·ln p_i at 640 bits after the point (v truncated there).
 	var vt xf
 	vt.truncOf(v, uint(max(v.top()+mpLowBits+8, 1)))
+	var gs xf // genValue's result, its words reused from call to call
 	residual := func(e *[mpN]int64, t *xf) *xf {
-		var s xf
-		genValue(&s, e)
-		return t.sub(&vt, &s, 0)
+		genValue(&gs, e)
+		return t.sub(&vt, &gs, 0)
 	}
-	var t xf
+	var t, nt xf
 	e[0] = int64(math.Round(vt.float64() / math.Ln2))
 	residual(&e, &t)
 	for s := 0; ; s++ {
@@ -600,7 +600,6 @@ func mpFindExps(v *xf, R uint) (e [mpN]int64, reached int64, ok bool) {
 				ne[i] += mj * st.gen[j][i]
 			}
 		}
-		var nt xf
 		residual(&ne, &nt)
 		if nt.sign() != 0 && nt.top() >= t.top() {
 			continue // no gain (float64 rounding near the stage's limit)
