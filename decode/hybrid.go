@@ -247,7 +247,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	if len(idx) != len(st.cD)+k+l {
 		return nil, nil, errors.New("decode: hybrid: fewer fresh points than designed (internal error)")
 	}
-	rs := st.palRows(cw, fw[:k])
+	rs := st.palRows(l, cw, fw[:k])
 	for j := range l {
 		r, err := a.weightRows([]float64{math.Ldexp(gd, j)})
 		if err != nil {

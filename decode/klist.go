@@ -235,6 +235,7 @@ type klState struct {
 	// values of one point in the list are disjoint. lb.cand holds, for
 	// each query, the bits of vals on its split (klQuery.s0).
 	vals [][]uint64
+	vm   []uint64 // update's buffer of the survivors' values
 	rows map[klKey]rowInfo
 	// spanRatio is the last tail's span over its room.
 	spanRatio float64

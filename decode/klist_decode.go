@@ -85,8 +85,9 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	v := make([][]*big.Float, nTop) // the window's increments: bit 0's and bit 1's
 	mag := 0.0
 	r0h, r0l := ddSplit(r0)
+	zero := new(big.Float)
 	for j := range nTop {
-		v[j] = []*big.Float{new(big.Float), inc[j][0]}
+		v[j] = []*big.Float{zero, inc[j][0]}
 		dh[j], dl[j] = ddSplit(inc[j][0])
 		mag += math.Abs(dh[j])
 	}
@@ -95,16 +96,18 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	// topCur[j] is the label top position j's terms are set to (−1:
 	// none yet): a candidate sets only the positions it changes.
 	topCur := slices.Repeat([]int{-1}, nTop)
-	carried := make([]ddSum, len(lb.cand)) // each list entry's
-	for l, e := range lb.cand {
-		carried[l] = ddSum{h: r0h, l: r0l}
-		for j, b := range e {
-			if b == 1 {
-				carried[l].sub(dh[j], dl[j])
+	// Each list entry's, summed when the window first reads it (most
+	// entries it never reads).
+	carried, summed := make([]ddSum, len(lb.cand)), make([]bool, len(lb.cand))
+	explains := func(l int, m uint32, _ bool) bool {
+		if !summed[l] {
+			carried[l], summed[l] = ddSum{h: r0h, l: r0l}, true
+			for j, b := range lb.cand[l] {
+				if b == 1 {
+					carried[l].sub(dh[j], dl[j])
+				}
 			}
 		}
-	}
-	explains := func(l int, m uint32, _ bool) bool {
 		res := carried[l]
 		for j := range nTop {
 			c := q.c[0][j]

@@ -35,9 +35,17 @@ func (st *klState) update(q *klQuery, surv []lbSurv) int {
 		}
 		return q.dv[j-nTop][s.tail[j-nTop]]
 	}
-	// A top point's bit-1 value reads its set, but not as narrowed
-	// below: the list's values are the same either way.
-	union, open, vals := listUpdate(len(q.idx), len(surv), func(s, j int) uint64 { return val(surv[s], j) })
+	// Each survivor's values, read once. A top point's bit-1 value reads
+	// its set, but not as narrowed below: the list's values are the same
+	// either way.
+	vm := slices.Grow(st.vm[:0], len(surv)*len(q.idx))
+	defer func() { st.vm = vm }()
+	for _, s := range surv {
+		for j := range q.idx {
+			vm = append(vm, val(s, j))
+		}
+	}
+	union, open, vals := listUpdate(len(q.idx), len(surv), vm)
 	// Each point keeps the labels the survivors give it (disjoint values:
 	// one label left only where they agree).
 	sigma := slices.Repeat([]int{-1}, len(q.idx))

@@ -276,11 +276,17 @@ func (st *lbState) row(r int) *lbRow {
 	return p
 }
 
-// palRows returns the rows of palette rows rows[0], then rows[1], …
-func (st *lbState) palRows(rows ...[]int) []rowInfo {
-	var rs []rowInfo
-	for _, r := range slices.Concat(rows...) {
-		rs = append(rs, st.row(r).ri)
+// palRows returns the rows of palette rows rows[0], then rows[1], …,
+// with room for spare more (one allocation: a row is 160 bytes).
+func (st *lbState) palRows(spare int, rows ...[]int) []rowInfo {
+	for _, r := range rows {
+		spare += len(r)
+	}
+	rs := make([]rowInfo, 0, spare)
+	for _, r := range rows {
+		for _, p := range r {
+			rs = append(rs, st.row(p).ri)
+		}
 	}
 	return rs
 }
@@ -342,7 +348,7 @@ func (st *lbState) design() ([]int, []rowInfo, error) {
 		return lbExpected(sl, float64(L)*math.Exp2(float64(k)), math.Sqrt(vf[k]), st.cell) <= st.tgt
 	})
 	idx := append(slices.Clone(st.cD), st.fresh(k)...)
-	return idx, st.palRows(cw, fw[:k]), st.err
+	return idx, st.palRows(0, cw, fw[:k]), st.err
 }
 
 // lastFit returns the largest x in [lo, hi] for which fits holds, by

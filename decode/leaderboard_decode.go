@@ -52,7 +52,7 @@ func (st *lbState) final(nFresh int) ([]int, []rowInfo, bool) {
 				return nil, nil, false
 			}
 		}
-		rs := append(st.palRows(cw), frs...)
+		rs := append(st.palRows(len(frs), cw), frs...)
 		if b := a.budgetFor(idx, rs, false); gf > 2*b*(1+0x1p-12) && g > 2*b*(1+0x1p-12) {
 			return idx, rs, true
 		}
@@ -224,21 +224,24 @@ func (st *lbState) setCarried(idx, open []int) {
 // one) agrees, carries the others with the list of keep's distinct labels
 // on them, and returns the number of labels learned.
 func (st *lbState) update(idx []int, keep []lbSurv, k int) int {
-	a, nd, old, nk := st.a, len(st.cD), st.cand, len(keep)
-	label := func(s, j int) uint8 {
-		c := keep[s]
-		switch {
-		case j < nd:
-			return old[c.l][j]
-		case j < nd+k:
-			return uint8(c.m >> (j - nd) & 1)
+	a, nd, n := st.a, len(st.cD), len(idx)
+	vm := make([]uint8, 0, len(keep)*n) // each survivor's labels
+	for _, c := range keep {
+		for j := range n {
+			switch {
+			case j < nd:
+				vm = append(vm, st.cand[c.l][j])
+			case j < nd+k:
+				vm = append(vm, uint8(c.m>>(j-nd)&1))
+			default:
+				vm = append(vm, uint8(c.n>>(j-nd-k)&1))
+			}
 		}
-		return uint8(c.n >> (j - nd - k) & 1)
 	}
-	_, open, cand := listUpdate(len(idx), nk, label)
-	sigma := make([]int, len(idx))
+	_, open, cand := listUpdate(n, len(keep), vm)
+	sigma := make([]int, n)
 	for j := range idx {
-		sigma[j] = int(label(0, j))
+		sigma[j] = int(vm[j])
 	}
 	for _, j := range open {
 		sigma[j] = -1
@@ -248,18 +251,18 @@ func (st *lbState) update(idx []int, keep []lbSurv, k int) int {
 	return a.learn(idx, sigma)
 }
 
-// listUpdate returns, over the survivors s < ns of a query (val(s, j)
-// their values on its positions j < n), the union of each position's
-// values, the positions on which they disagree, in order, and their
-// distinct rows of values on those, in order of first appearance: the
-// next list.
-func listUpdate[T uint8 | uint64](n, ns int, val func(s, j int) T) (union []T, open []int, rows [][]T) {
+// listUpdate returns, over the survivors s < ns of a query (vm[s·n + j]
+// their values on its positions j < n, read once by the caller), the
+// union of each position's values, the positions on which they disagree,
+// in order, and their distinct rows of values on those, in order of first
+// appearance: the next list.
+func listUpdate[T uint8 | uint64](n, ns int, vm []T) (union []T, open []int, rows [][]T) {
 	union = make([]T, n)
 	for j := range n {
-		v0, agree := val(0, j), true
+		v0, agree := vm[j], true
 		union[j] = v0
 		for s := 1; s < ns; s++ {
-			v := val(s, j)
+			v := vm[s*n+j]
 			union[j] |= v
 			agree = agree && v == v0
 		}
@@ -273,7 +276,7 @@ func listUpdate[T uint8 | uint64](n, ns int, val func(s, j int) T) (union []T, o
 		e := make([]T, len(open))
 		key = key[:0]
 		for x, j := range open {
-			e[x] = val(s, j)
+			e[x] = vm[s*n+j]
 			key = binary.LittleEndian.AppendUint64(key, uint64(e[x]))
 		}
 		if !seen[string(key)] {

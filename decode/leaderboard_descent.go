@@ -45,8 +45,14 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			e := max(0, sep-math.Abs(d))
 			return e * e
 		}
-		t := max(1-d*d/s16, 0)
-		return t * t
+		// A test, not max(1 − u, 0)²: most pairs are apart (u ≥ 1), and
+		// the test is the cheaper there (1.7 % of this function's
+		// instructions in KList at N = 5,000).
+		u := d * d / s16
+		if u >= 1 {
+			return 0
+		}
+		return (1 - u) * (1 - u)
 	}
 	buf := &st.cwBuf
 	pairs := buf.pairs[:0]

@@ -75,11 +75,11 @@ func (a *multi) setupPartial() {
 func (a *multi) setDither() {
 	a.kSum = nil
 	a.dither = make([][]rowInfo, a.k)
-	a.dcount = make([][]int, a.k)
+	a.dcount, a.kProd = make([][]int, a.k), make([][]countProd, a.k)
 	a.ditherMax = make([]float64, a.k)
 	for c := range a.k {
 		a.dither[c] = make([]rowInfo, ditherRows)
-		a.dcount[c] = make([]int, ditherRows)
+		a.dcount[c], a.kProd[c] = make([]int, ditherRows), make([]countProd, ditherRows)
 		for j := range ditherRows {
 			eps := 1e-4 * (1 + float64(j)/ditherRows)
 			row := slices.Repeat([]float64{eps / float64(a.k-1)}, a.k)

@@ -76,6 +76,7 @@ type multi struct {
 	exactLog   bool          // rows take the server's computed terms (a model naming its log)
 	baseExact  bool          // the rows outside a block (neutral, known, dither) are all exact
 	kSum       *big.Float    // knownSum's cache (nil: to compute)
+	kProd      [][]countProd // knownSum's products of the dither rows' terms by their counts, as dcount
 	// skipTo links the positions of the block order that nextIdx skips
 	// (known points, followers) to the next one (findPos); posOf is each
 	// point's position. Both nil until the first mark.

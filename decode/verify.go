@@ -70,9 +70,14 @@ func (a *multi) knownSum() *big.Float {
 		switch {
 		case a.neutralKnown:
 		case a.dither != nil:
+			// A product whose count did not change since the last sum
+			// is kept (a query learns a few dozen labels).
 			for j, n := range a.dcount[cl] {
-				if n > 0 {
-					c.Add(c, timesN(a.dither[cl][j].t[cl], n))
+				if p := &a.kProd[cl][j]; n > 0 {
+					if p.n != n {
+						p.x, p.n = timesN(a.dither[cl][j].t[cl], n), n
+					}
+					c.Add(c, p.x)
 				}
 			}
 		case a.nKnown[cl] > 0:
@@ -81,6 +86,12 @@ func (a *multi) knownSum() *big.Float {
 	}
 	a.kSum = c
 	return c
+}
+
+// countProd is a product x = n·t knownSum keeps while the count n stays.
+type countProd struct {
+	x *big.Float
+	n int
 }
 
 // timesN returns n·x exactly (sumPrec).
