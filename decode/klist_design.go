@@ -123,7 +123,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 		}
 	}
 	k := bestK
-	q := &klQuery{nd: nd, k: k}
+	q := &klQuery{nd: nd, k: k, rows: make([]rowInfo, 0, nd+len(pool))} // one allocation: a row is 160 bytes
 	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
 		return nil, err
 	}
