@@ -322,7 +322,20 @@ func (st *lbState) readDigits(score *big.Rat, idx []int, rs []rowInfo, k int, t0
 	r0 := new(big.Float).SetPrec(sumPrec).Sub(a.residual(score, &blockPlan{rows: rs}), t0)
 	a.fillBase()
 	defer a.neutralize(idx)
-	set := func(j int, v uint64) { a.lo.Set(idx[j], rs[j].lo[label(j, v)]) }
+	// Each position's computed term at each of its values, read once per
+	// query: set runs for every digit of every reading.
+	at := make([][]float64, len(idx))
+	for j := range at {
+		nv := 2
+		if j >= nTop {
+			nv = rad[j-nTop]
+		}
+		at[j] = make([]float64, nv)
+		for v := range at[j] {
+			at[j][v] = rs[j].lo[label(j, uint64(v))]
+		}
+	}
+	set := func(j int, v uint64) { a.lo.Set(idx[j], at[j][v]) }
 	vf := make([]float64, nTop)
 	for j := range vf {
 		vf[j], _ = inc[j][0].Float64()
