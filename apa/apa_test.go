@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -119,7 +120,7 @@ func gaussLegendrePi(prec uint) *big.Float {
 // randFloat returns m·2^e with a random prec-bit mantissa m in [1, 2) and e
 // in [emin, emax].
 func randFloat(r *rand.Rand, prec uint, emin, emax int) *big.Float {
-	words := make([]big.Word, (prec+63)/64)
+	words := make([]big.Word, (prec+bits.UintSize-1)/bits.UintSize)
 	for i := range words {
 		words[i] = big.Word(r.Uint64())
 	}

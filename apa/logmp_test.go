@@ -93,7 +93,7 @@ func TestLogMPCrossover(t *testing.T) {
 	defer func() { logMPMinPrec, logMPMaxPrec, logMPRForce = oldMin, oldMax, 0 }()
 	newMin, newMax := oldMin, oldMax
 	if *crossoverAll || *crossoverR {
-		newMin, newMax = 0, 1<<40
+		newMin, newMax = 0, ^uint(0)
 	}
 	precs := []uint{24, 53, 113, 200, 300, 500, 1000, 3000, 10000, 30000, 100000, 200000, 400000, 1000000}
 	Rs := []uint{0}
@@ -151,7 +151,7 @@ func TestLogMPCrossover(t *testing.T) {
 					if mp {
 						logMPMinPrec, logMPMaxPrec = newMin, newMax
 					} else {
-						logMPMinPrec, logMPMaxPrec = 1<<40, 1<<40
+						logMPMinPrec, logMPMaxPrec = ^uint(0), ^uint(0)
 					}
 					t0 := cputime.Now()
 					for range inner {
