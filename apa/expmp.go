@@ -257,20 +257,13 @@ func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
 	for m*m < N {
 		m++
 	}
-	pw := make([]big.Int, m+1)
-	pw[0].Lsh(bigOne, W)
-	pw[1].Set(T)
 	// Scratch with room for the finest grid (W bits) from the start, so
 	// that the blocks reuse its words; u takes the products (the powers'
 	// too, then shifted out of it).
 	var acc, u, t, cw big.Int
-	nw := len(pw[0].Bits()) + 2
+	nw := int(W)/bits.UintSize + 3
 	u.SetBits(make([]big.Word, 0, 2*nw))
-	for j := int64(2); j <= m; j++ {
-		a, b := j/2, j-j/2
-		bigmul.Mul(&u, &pw[a], &pw[b])
-		pw[j].Rsh(&u, W)
-	}
+	pw := fixedPowers(T, W, m, &u)
 	// Blocks from the top: the last block ends at N (terms k < N). Block
 	// b (k0 = b·m) works on the grid 2^-(W−s_b): its value reaches the
 	// sum multiplied by t^k0 and divided by k0!, so its low bits matter

@@ -135,26 +135,16 @@ func atanhPlan(W uint, b int64) (N, m int64, es uint64) {
 // derivation, steps iii–v). N and m come from atanhPlan.
 func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 	N, m, es := atanhPlan(W, b)
-	// pw[i] ≈ v^i at scale W, i ≤ m.
-	pw := make([]big.Int, m+1)
-	pw[0].Lsh(bigOne, W)
-	if m >= 1 {
-		pw[1].Set(V)
-	}
 	// Scratch with room for the widest level (scale W) from the start, so
 	// that the shifts and sums below reuse their words level after level;
 	// prod takes every product (the powers' too), then shifted out of it.
-	nw := len(pw[0].Bits()) + 2
+	nw := int(W)/bits.UintSize + 3
 	var acc, blk, t, u, vm, prod big.Int
 	for _, x := range []*big.Int{&acc, &blk, &t, &u, &vm} {
 		x.SetBits(make([]big.Word, 0, nw))
 	}
 	prod.SetBits(make([]big.Word, 0, 2*nw))
-	for i := int64(2); i <= m; i++ {
-		h := i / 2
-		bigmul.Mul(&prod, &pw[h], &pw[i-h])
-		pw[i].Rsh(&prod, W)
-	}
+	pw := fixedPowers(V, W, m, &prod) // pw[i] ≈ v^i at scale W
 	J := (N - 1) / m
 	var wd wordDiv
 	for j := J; j >= 0; j-- {
@@ -195,6 +185,22 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 		acc.Add(&acc, &blk)
 	}
 	return &acc, es
+}
+
+// fixedPowers returns x^0, …, x^m at scale 2^W for x = X·2^-W, each power
+// above x the floor of the product of two lower ones, x^⌊i/2⌋·x^⌈i/2⌉
+// (atanhSum's and expSeriesFixed's), taking the products in prod.
+func fixedPowers(X *big.Int, W uint, m int64, prod *big.Int) []big.Int {
+	pw := make([]big.Int, m+1)
+	pw[0].Lsh(bigOne, W)
+	if m >= 1 {
+		pw[1].Set(X)
+	}
+	for i := int64(2); i <= m; i++ {
+		bigmul.Mul(prod, &pw[i/2], &pw[i-i/2])
+		pw[i].Rsh(prod, W)
+	}
+	return pw
 }
 
 // wordDiv divides by words without allocating: its divisor and remainder
