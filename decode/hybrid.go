@@ -377,9 +377,10 @@ func (st *lbState) readDigits(score *big.Rat, idx []int, rs []rowInfo, k int, t0
 	return keep, nil
 }
 
-// newDigitTail returns the reader of the digits of radices rad and realized increments inc (inc[j][v − 1] the increment of digit j's
-// value v over its value 0, nominally v·p_j). It panics if a digit's
-// increments do not match its radix or Π rad exceeds 2^63.
+// newDigitTail returns the reader of the digits of radices rad and
+// realized increments inc (inc[j][v − 1] the increment of digit j's value
+// v over its value 0, nominally v·p_j). It panics if a digit's increments
+// do not match its radix or Π rad exceeds 2^63.
 func newDigitTail(inc [][]*big.Float, rad []int, gd float64) *digitTail {
 	d := &digitTail{rad: rad, gd: gd, nmax: 1, dev: new(big.Float).SetPrec(sumPrec)}
 	e := new(big.Float).SetPrec(sumPrec)
