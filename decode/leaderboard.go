@@ -256,12 +256,8 @@ func (st *lbState) row(r int) *lbRow {
 	}
 	p.done = true
 	a := st.a
-	row := []float64{0, sigmoidNeg(p.w)}
-	if p.w >= a.wmax {
-		row[1] = a.pExt
-	}
-	row[0] = 1 - row[1]
-	ri, err := a.rowInfo(row)
+	p1 := a.binP(p.w)
+	ri, err := a.rowInfo([]float64{1 - p1, p1})
 	if err != nil {
 		st.err = cmp.Or(st.err, err)
 		return p
