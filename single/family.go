@@ -221,18 +221,14 @@ func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*decode.Result
 		// Scale so that the smallest weight has 64 integer bits, round,
 		// and decode; rounding moves each weight by ≤ ½, the target too.
 		shift := 64 - p.d[0].MantExp(nil)
+		scaled := func(x *big.Float) *big.Int { return bigint.Round(new(big.Float).SetPrec(wp).SetMantExp(x, shift)) }
 		ws := make([]*big.Int, p.N)
 		for i, di := range p.d {
-			v := new(big.Float).SetPrec(wp).SetMantExp(di, shift)
-			ws[i] = bigint.Round(v)
+			ws[i] = scaled(di)
 		}
-		tv := new(big.Float).SetPrec(wp).SetMantExp(s, shift)
-		t := bigint.Round(tv)
-		rf := new(big.Float).SetPrec(64).SetFloat64(bound)
-		rf.SetMantExp(rf, shift)
-		r := bigint.Round(rf)
+		r := scaled(new(big.Float).SetFloat64(bound))
 		r.Add(r, big.NewInt(int64(p.N)+1)) // the roundings
-		bits, err := subsetsum.DecodeSuperincreasing(ws, t, r)
+		bits, err := subsetsum.DecodeSuperincreasing(ws, scaled(s), r)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", decode.ErrInconsistent, err)
 		}

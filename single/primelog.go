@@ -71,11 +71,7 @@ func PlanPrimeLog(ctx context.Context, opt PrimeLogOptions) (*PrimeLogPlan, erro
 	if err != nil {
 		return nil, err
 	}
-	prod := big.NewInt(1)
-	for _, q := range ps {
-		prod.Mul(prod, new(big.Int).SetUint64(q))
-	}
-	p := &PrimeLogPlan{Loss: l, N: n, p: ps, bits: prod.BitLen()}
+	p := &PrimeLogPlan{Loss: l, N: n, p: ps, bits: primes.NewPowerTree(ps, 1).Root().BitLen()}
 	// Λ·N (N·ℓ units) ≥ ln(1 + 1/Π p)/N ≥ 2^−bits/(2N), as ln(1+x) ≥ x/2
 	// for x ≤ 1; half of it bounds the error (0 is always accepted).
 	if sepN := math.Ldexp(1, -p.bits) / float64(n) / 4; opt.ServerErr < 0 || opt.ServerErr > 0 && !(opt.ServerErr < sepN) {
