@@ -135,7 +135,8 @@ func (a *multi) blockBound(ctx context.Context, opt MultiOptions) (int, error) {
 	n := opt.N
 	t0, _ := a.neutral.t[0].Float64()
 	t0 = math.Nextafter(t0, 0) // a float64 below the exact term
-	var tauH float64 // the additive noise's half-width, independent of the score
+	// tauH is the additive noise's half-width, independent of the score.
+	var tauH float64
 	if opt.Noise.Kind != scorer.Multiplicative {
 		tauH = opt.Noise.HalfWidth(0, n)
 	}
