@@ -11,9 +11,12 @@
 //
 // Every package of labelinf that multiplies large integers (apa, primes)
 // goes through [Mul] and [Sqr] so that the crossover is measured once.
-// [Recip] and [QuoFixed] divide by Newton reciprocals on these products
-// [MCA, §3.4.1], for the scaled remainder tree of package primes and the
-// divisions of apa. The transform needs 64-bit words; on 32-bit platforms
+// [MulHigh] is the short product: the top of x·y without its low words
+// (Mulders' recursion over the same products, short.go), within one unit
+// plus 2^−32 of the truncated product, for fixed-point products whose low
+// half is discarded. [Recip] and [QuoFixed] divide by Newton reciprocals
+// on these products [MCA, §3.4.1], for the scaled remainder tree of
+// package primes and the divisions of apa. The transform needs 64-bit words; on 32-bit platforms
 // every product is math/big's.
 //
 // [MCA]: R. P. Brent, P. Zimmermann, "Modern Computer Arithmetic",
@@ -176,12 +179,21 @@ func choose(xw, yw int, sq bool) (strategy, nttPlan, int) {
 
 // Mul sets z to x·y and returns z. Aliasing is allowed; x == y squares.
 func Mul(z, x, y *big.Int) *big.Int {
+	if len(x.Bits()) < len(y.Bits()) {
+		trace(Product{XWords: len(y.Bits()), YWords: len(x.Bits()), Square: x == y})
+	} else {
+		trace(Product{XWords: len(x.Bits()), YWords: len(y.Bits()), Square: x == y})
+	}
+	return mul(z, x, y)
+}
+
+// mul is Mul without the trace (for MulHigh's full products).
+func mul(z, x, y *big.Int) *big.Int {
 	sq := x == y
 	if len(x.Bits()) < len(y.Bits()) {
 		x, y = y, x
 	}
 	xw, yw := x.Bits(), y.Bits()
-	trace(Product{XWords: len(xw), YWords: len(yw), Square: sq})
 	st, pl, cw := choose(len(xw), len(yw), sq)
 	neg := x.Sign()*y.Sign() < 0
 	var w []big.Word

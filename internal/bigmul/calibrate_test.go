@@ -393,3 +393,51 @@ func TestCalibrateToomWords(t *testing.T) {
 		fmt.Println()
 	}
 }
+
+// TestCalibrateShort prints MulHigh's median thread CPU time over that of
+// Mul and the shift, for balanced top halves (products and squares) and
+// a sweep of shortBaseWords and shortSplit, rotated in every repetition.
+// Run with -calibrate; shortBaseWords and shortSplit come from its output.
+func TestCalibrateShort(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer forceShort(shortBaseWords, shortSplit)()
+	r := rand.New(rand.NewPCG(34, 5))
+	type cfg struct{ base, split int }
+	var cfgs []cfg
+	for _, base := range []int{24, 32, 40, 56, 72} {
+		for _, split := range []int{14, 18, 22, 26} {
+			cfgs = append(cfgs, cfg{base, split})
+		}
+	}
+	for _, n := range []int{60, 100, 157, 250, 350, 470} {
+		for _, sq := range []bool{false, true} {
+			x, y := randInt(r, n), randInt(r, n)
+			if sq {
+				y = x
+			}
+			sh := uint(n) * 64
+			var z big.Int
+			fs := []func(){func() { Mul(&z, x, y); z.Rsh(&z, sh) }}
+			for _, c := range cfgs {
+				fs = append(fs, func() {
+					shortBaseWords, shortSplit = c.base, c.split
+					MulHigh(&z, x, y, sh)
+				})
+			}
+			med := threadMedians(fs, 7, max(1, 1000000/(n*n)))
+			line := fmt.Sprintf("n=%3d sq=%-5v", n, sq)
+			best := 0
+			for i, c := range cfgs {
+				line += fmt.Sprintf(" %d/%d:%.3f", c.base, c.split, med[i+1]/med[0])
+				if med[i+1] < med[best+1] {
+					best = i
+				}
+			}
+			fmt.Printf("%s best %v\n", line, cfgs[best])
+		}
+	}
+}

@@ -12,12 +12,15 @@ type Product struct {
 	// product modulo 2^N − 1 made by the transform (a MulWrap that falls
 	// back to Mul reports that Mul instead).
 	WrapBits uint
+	// HighShift is, for MulHigh, its sh: the product's bits below 2^sh
+	// are not wanted (a short product), and 0 for any other product.
+	HighShift uint
 }
 
 // traceHook is the function that SetTrace installed, or nil.
 var traceHook atomic.Pointer[func(Product)]
 
-// SetTrace makes every later product of Mul (and so Sqr) and MulWrap
+// SetTrace makes every later product of Mul (and so Sqr), MulWrap and MulHigh
 // report its shape to f before multiplying, and SetTrace(nil) stops it.
 // It is for measurement harnesses: internal/mpfr records the products of
 // one apa.Log call and replays them on GMP, to tell the cost of the

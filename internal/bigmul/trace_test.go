@@ -19,6 +19,7 @@ func TestSetTrace(t *testing.T) {
 	Sqr(&z, x)
 	big1 := new(big.Int).Lsh(big.NewInt(1), wordBits*3000-1) // 3,000 words: a transform
 	MulWrap(&z, big1, big1, wordBits*3000)
+	MulHigh(&z, x, y, wordBits*20)
 	// On 32-bit words there is no transform: MulWrap reports Mul's square.
 	wrap := uint(0)
 	if wordBits == 64 {
@@ -26,7 +27,7 @@ func TestSetTrace(t *testing.T) {
 	}
 	SetTrace(nil)
 	Mul(&z, x, y)
-	if want := []Product{{40, 3, false, 0}, {40, 40, true, 0}, {3000, 3000, true, wrap}}; !slices.Equal(got, want) {
+	if want := []Product{{40, 3, false, 0, 0}, {40, 40, true, 0, 0}, {3000, 3000, true, wrap, 0}, {40, 3, false, 0, wordBits * 20}}; !slices.Equal(got, want) {
 		t.Errorf("traced %v, want %v", got, want)
 	}
 }

@@ -37,11 +37,14 @@ import (
 // ARF_USE_FFT_MUL), so the GMP replay is also what the products would cost
 // Arb. A product modulo 2^N − 1 (bigmul.MulWrap) is replayed on bigmul as
 // such, and on GMP, whose mpn_mulmod_bnm1 is not public, as the full
-// product of two N/2-bit operands, which has as many result bits.
+// product of two N/2-bit operands, which has as many result bits. A short
+// product (bigmul.MulHigh) is replayed on bigmul as such and on GMP as the
+// full product (mpn_mulhigh is not public; Arb's own products are full).
 type MulTrace struct {
 	xn, yn []int64
 	sq     []uint8
 	wrap   []uint     // bigmul.Product.WrapBits
+	high   []uint     // bigmul.Product.HighShift
 	a, b   []big.Word // operand pools: a product of x by y words reads a[:x], b[:y]
 	r      []big.Word
 	gx, gy []int64 // the GMP replay's sizes (gx ≥ gy)
@@ -63,6 +66,7 @@ func RecordMuls(f func()) *MulTrace {
 		}
 		t.sq = append(t.sq, s)
 		t.wrap = append(t.wrap, p.WrapBits)
+		t.high = append(t.high, p.HighShift)
 		gx, gy := int64(p.XWords), int64(p.YWords)
 		if p.WrapBits > 0 {
 			gx = int64(p.WrapBits+127) / 128
@@ -116,7 +120,8 @@ func (t *MulTrace) ReplayGMP() {
 		(*C.mp_limb_t)(unsafe.Pointer(&t.r[0])))
 }
 
-// ReplayBigmul makes the recorded products again with bigmul.Mul.
+// ReplayBigmul makes the recorded products again with bigmul (Mul,
+// MulWrap or MulHigh, as recorded).
 func (t *MulTrace) ReplayBigmul() {
 	var x, y, z big.Int
 	for i := range t.xn {
@@ -130,6 +135,15 @@ func (t *MulTrace) ReplayBigmul() {
 				ys = &y
 			}
 			bigmul.MulWrap(&z, &x, ys, max(w, 64*uint(t.xn[i])))
+			continue
+		}
+		if h := t.high[i]; h > 0 {
+			ys := &x
+			if t.sq[i] == 0 {
+				y.SetBits(t.b[:t.yn[i]])
+				ys = &y
+			}
+			bigmul.MulHigh(&z, &x, ys, h)
 			continue
 		}
 		if t.sq[i] != 0 {
