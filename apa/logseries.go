@@ -36,8 +36,12 @@ import (
 // floored at scale W': err(v^i) ≤ (2i−1)·E·ε with E = e_v + 1 = 3 (by
 // induction, err(v^(a+c)) ≤ err(v^a) + err(v^c) + ε as all values are
 // below 1), and the computed powers never exceed (Vε)^i < 2^(−bi). (iv) A
-// block at level j: each term floors v^i to ε_j, divides by 2k+1 ≥ 1 and
-// floors again, below ((2i−1)E + 2)·ε_j; the block's m terms below
+// block at level j: each term floors v^i to ε_j, T_i = ⌊ṽ^i/ε_j⌋ within
+// ((2i−1)E + 1)·ε_j of v^i; a run of terms i ∈ G with D = lcm(2k+1) in
+// one word is summed exactly as Σ T_i·(D/(2k+1)) and divided by D with
+// one floor, so the run is within Σ_G ((2i−1)E + 1)/(2k+1)·ε_j + ε_j of
+// its exact sum, below Σ_G ((2i−1)E + 2)·ε_j (the bound of one floor a
+// term, which runs only tighten); the block's m terms below
 // (m²E + 2m)·ε_j. (v) Horner: acc_j = B_j + ⌊acc_(j+1)·ṽ^m⌋ at ε_j, with
 // ṽ^m (v^m floored to ε_j) within ((2m−1)E + 1)·ε_j of v^m, |ṽ^m| <
 // 2^(−bm) and the exact tail A_(j+1) = Σ_(l>j) v^(m(l−j−1))·B_l ≤ 1/(1−v)
@@ -139,8 +143,8 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 	// that the shifts and sums below reuse their words level after level;
 	// prod takes every product (the powers' too), then shifted out of it.
 	nw := int(W)/bits.UintSize + 3
-	var acc, blk, t, u, vm, prod big.Int
-	for _, x := range []*big.Int{&acc, &blk, &t, &u, &vm} {
+	var acc, blk, t, vm, prod big.Int
+	for _, x := range []*big.Int{&acc, &blk, &t, &vm} {
 		x.SetBits(make([]big.Word, 0, nw))
 	}
 	prod.SetBits(make([]big.Word, 0, 2*nw))
@@ -150,29 +154,27 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 	for j := J; j >= 0; j-- {
 		Wj := int64(W) - b*m*j // ≥ 0: bm·J ≤ b(N−1) < W+1
 		sh := uint(int64(W) - Wj)
-		// B_j at scale W_j.
+		// B_j at scale W_j, its terms in groups over a common
+		// denominator D (lcm of the group's 2k+1, one word): one
+		// division and one floor a group (step iv).
 		k0 := j * m
-		blk.Lsh(bigOne, uint(Wj))
-		wd.quo(&blk, uint64(2*k0+1))
-		// Two terms at a time over the common denominator d1·d2 (< 2^60:
-		// k < N ≤ W′/8 < 2^29): one division for two, and one floor, which
-		// keeps step (iv)'s bound.
-		for i := int64(1); i < m && k0+i < N; i += 2 {
-			t.Rsh(&pw[i], sh)
-			if t.Sign() == 0 {
-				break // the later terms floor to 0 too
+		iEnd := min(m, N-k0)
+		for i := int64(1); i < iEnd; i++ {
+			if uint(pw[i].BitLen()) <= sh {
+				iEnd = i // this and the later terms floor to 0
+				break
 			}
-			d1 := uint64(2*(k0+i) + 1)
-			if i+1 < m && k0+i+1 < N {
-				d2 := d1 + 2
-				u.Rsh(&pw[i+1], sh)
-				mulWordInPlace(&t, d2)
-				mulWordInPlace(&u, d1)
-				t.Add(&t, &u)
-				d1 *= d2
+		}
+		blk.SetBits(blk.Bits()[:0])
+		for i := int64(0); i < iEnd; {
+			D, g := oddLcmRun(k0+i, k0+iEnd)
+			t.SetBits(t.Bits()[:0])
+			for l := i; l < g-k0; l++ {
+				addMulShr(&t, &pw[l], sh, D/uint64(2*(k0+l)+1))
 			}
-			wd.quo(&t, d1)
+			wd.quo(&t, D)
 			blk.Add(&blk, &t)
+			i = g - k0
 		}
 		if j == J {
 			acc.Set(&blk)
@@ -185,6 +187,80 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 		acc.Add(&acc, &blk)
 	}
 	return &acc, es
+}
+
+// oddLcmRun returns a common multiple D of 2k+1 for k from k0 up to the
+// largest g ≤ kEnd (g > k0) that keeps D within a word (64 bits), and g:
+// atanhSum divides a run of terms by D at once. D grows by the product
+// while that fits (no gcd for short series), then by the least common
+// multiple.
+func oddLcmRun(k0, kEnd int64) (D uint64, g int64) {
+	D = uint64(2*k0 + 1)
+	for g = k0 + 1; g < kEnd; g++ {
+		d := uint64(2*g + 1)
+		hi, l := bits.Mul64(D, d)
+		if hi != 0 {
+			a, b := D, d
+			for b != 0 {
+				a, b = b, a%b
+			}
+			if hi, l = bits.Mul64(D/a, d); hi != 0 {
+				break
+			}
+		}
+		D = l
+	}
+	return D, g
+}
+
+// addMulShr adds ⌊x/2^sh⌋·c to z, for x, z ≥ 0, reusing z's words.
+func addMulShr(z, x *big.Int, sh uint, c uint64) {
+	xs := x.Bits()
+	ws := int(sh / bits.UintSize)
+	if ws >= len(xs) {
+		return
+	}
+	if bits.UintSize == 32 { // the word loop below takes 64-bit words
+		var t big.Int
+		t.Rsh(x, sh)
+		t.Mul(&t, new(big.Int).SetUint64(c))
+		z.Add(z, &t)
+		return
+	}
+	bs := sh % bits.UintSize
+	xs = xs[ws:]
+	n := len(xs)
+	zs := z.Bits()
+	if len(zs) < n+1 {
+		if cap(zs) < n+1 {
+			zs = append(make([]big.Word, 0, n+n/4+2), zs...)
+		}
+		clear(zs[len(zs) : n+1])
+		zs = zs[:n+1]
+	}
+	var mc, ac uint64 // the product's carry word, the sum's carry bit
+	for i := range n {
+		w := uint64(xs[i]) >> bs
+		if i+1 < n {
+			w |= uint64(xs[i+1]) << (64 - bs) // 0 when bs = 0
+		}
+		hi, lo := bits.Mul64(w, c)
+		lo, cc := bits.Add64(lo, mc, 0)
+		mc = hi + cc
+		var s uint64
+		s, ac = bits.Add64(uint64(zs[i]), lo, ac)
+		zs[i] = big.Word(s)
+	}
+	s, c2 := bits.Add64(uint64(zs[n]), mc, ac)
+	zs[n] = big.Word(s)
+	for i := n + 1; c2 != 0; i++ {
+		if i == len(zs) {
+			zs = append(zs, 0)
+		}
+		s, c2 = bits.Add64(uint64(zs[i]), 0, c2)
+		zs[i] = big.Word(s)
+	}
+	z.SetBits(zs)
 }
 
 // fixedPowers returns x^0, …, x^m at scale 2^W for x = X·2^-W, each power

@@ -220,13 +220,7 @@ func (a *multi) weightRows(ws []float64) ([]rowInfo, error) {
 		var err error
 		rs[j], err = cachedRow(a, &a.rows, rowCacheMax, w, func(row []float64) {
 			if a.k == 2 {
-				row[1] = sigmoidNeg(w)
-				if w >= a.wmax {
-					// The top weight: the extreme row itself, which clipping
-					// or clamping realizes exactly, where 1/(1+e^w) may be a
-					// subnormal with few bits.
-					row[1] = a.pExt
-				}
+				row[1] = a.binP(w)
 				row[0] = 1 - row[1]
 				return
 			}
@@ -247,14 +241,20 @@ func (a *multi) weightRows(ws []float64) ([]rowInfo, error) {
 	return rs, nil
 }
 
-// sigmoidNeg returns 1/(1+e^w), the class-1 probability of a binary row of
-// weight w. Past w ≈ 709.78 e^w overflows and 1/(1+e^w) is 0, whose term
-// −log 0 is +Inf when nothing clips (binary64 alone allows weights up to
-// −log 2^−1074 ≈ 744.44): the budget is then infinite and the design gives
-// up. Above maxExpArg it takes e^−w/(1+e^−w), the same value, a subnormal
-// there; its realized weight is checked exactly like every row's.
-func sigmoidNeg(w float64) float64 {
-	if w > maxExpArg {
+// binP returns the class-1 probability of a binary row of weight w,
+// 1/(1+e^w). At the top weight (w ≥ wmax) it is the extreme row itself,
+// which clipping or clamping realizes exactly, where 1/(1+e^w) may be a
+// subnormal with few bits. Past w ≈ 709.78 e^w overflows and 1/(1+e^w)
+// is 0, whose term −log 0 is +Inf when nothing clips (binary64 alone
+// allows weights up to −log 2^−1074 ≈ 744.44): the budget is then
+// infinite and the design gives up. Above maxExpArg it takes
+// e^−w/(1+e^−w), the same value, a subnormal there; its realized weight
+// is checked exactly like every row's.
+func (a *multi) binP(w float64) float64 {
+	switch {
+	case w >= a.wmax:
+		return a.pExt
+	case w > maxExpArg:
 		q := math.Exp(-w)
 		return q / (1 + q)
 	}

@@ -42,21 +42,9 @@ func (carry) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	if pointTerms(a, nil) {
 		e.Target = carryTargetPoint
 	}
-	e.FreshOne, e.FreshTarget = e.listFresh(cell, a.wmax, 1)
-	n := a.nUnk
-	// walk counts the queries when the resolution shrinks in proportion
-	// to the unknown points (their neutral terms make the sum whose
-	// bracket and spacing the resolution is) and each query takes
-	// FreshOne (or, with target, FreshTarget) of that resolution.
-	walk := func(target bool) int {
-		return a.walkQueries(func(left int) int {
-			one, tg := e.listFresh(cell*float64(left)/float64(n), a.wmax, 1)
-			if target {
-				return tg
-			}
-			return one
-		})
-	}
-	e.Lower, e.Low, e.High = a.ceilQueries(e.FreshCap), walk(false), walk(true)
+	one := func(c float64) int { return e.freshOne(c, a.wmax) }
+	target := func(c float64) int { return e.freshTarget(c, a.wmax, 1) }
+	e.FreshOne, e.FreshTarget = one(cell), target(cell)
+	e.Lower, e.Low, e.High = a.ceilQueries(e.FreshCap), a.walkCell(cell, one), a.walkCell(cell, target)
 	return estimatePlan(ctx, Carry, e)
 }

@@ -173,22 +173,19 @@ func (a *multi) withPartner(p *blockPlan) *blockPlan {
 		sig := make([]int, k+1)
 		lo := new(big.Float).SetPrec(sumPrec)
 		hi := new(big.Float).SetPrec(sumPrec)
-		for xp := range pp.v[k] {
+		more := true // f has not stopped the listing
+		for xp := 0; more && xp < len(pp.v[k]); xp++ {
 			// The block's labelings with the partner at xp: the others'
 			// sum lies in [low, high] − v_partner(xp).
 			lo.Sub(low, pp.v[k][xp])
 			hi.Sub(high, pp.v[k][xp])
-			stop := false
 			if !eachDigits(a, &in, lo, hi, func(s []int) bool {
 				copy(sig, s)
 				sig[k] = xp
-				stop = !f(sig)
-				return !stop
+				more = f(sig)
+				return more
 			}) {
 				return false
-			}
-			if stop {
-				return true
 			}
 		}
 		return true
@@ -204,33 +201,32 @@ func (a *multi) withPartner(p *blockPlan) *blockPlan {
 // its paired top was made to lose (one group holding points 0 and
 // p.pair): a separation too short.
 func (a *multi) tieCands(idx []int, p *blockPlan, cands [][]int, found []int) bool {
-	var groups [][]int // disagreeing positions, grouped by their columns
+	// σ_j ⊕ σ_e is the same in every labeling iff the columns σ_j ⊕ σ_j⁰
+	// and σ_e ⊕ σ_e⁰ (σ⁰ the first labeling) are equal: the disagreeing
+	// positions grouped by that column, the groups in order of first
+	// position.
+	var keys []string
+	groups := map[string][]int{}
+	col := make([]byte, len(cands))
 	for j, c := range found {
 		if c >= 0 {
 			continue
 		}
-		g := slices.IndexFunc(groups, func(gr []int) bool {
-			e := gr[0]
-			for _, s := range cands {
-				if s[j]^s[e] != cands[0][j]^cands[0][e] {
-					return false
-				}
-			}
-			return true
-		})
-		if g < 0 {
-			groups = append(groups, []int{j})
-		} else {
-			groups[g] = append(groups[g], j)
+		for s, sig := range cands {
+			col[s] = byte(sig[j] ^ cands[0][j])
 		}
+		if groups[string(col)] == nil {
+			keys = append(keys, string(col))
+		}
+		groups[string(col)] = append(groups[string(col)], j)
 	}
-	for _, gr := range groups {
-		l := idx[gr[0]]
+	for _, key := range keys {
+		gr := groups[key]
 		for _, j := range gr[1:] {
-			a.tie(l, idx[j], uint8(cands[0][j]^cands[0][gr[0]]))
+			a.tie(idx[gr[0]], idx[j], uint8(cands[0][j]^cands[0][gr[0]]))
 		}
 	}
-	return !(p.pair > 0 && len(groups) == 1 && len(groups[0]) == 2 && groups[0][0] == 0 && groups[0][1] == p.pair)
+	return !(p.pair > 0 && len(keys) == 1 && slices.Equal(groups[keys[0]], []int{0, p.pair}))
 }
 
 // tie records σ_f = σ_l + flip mod K (σ_l ⊕ flip for K = 2): f waits,

@@ -113,12 +113,11 @@ func (s hybrid) attack(ctx context.Context, a *multi, srv scorer.Server) (*Resul
 		return nil, err
 	}
 	st := newLbState(a)
-	st.tgt, st.passes = hybTarget, carryPasses
-	q := &hybQuery{st: st, fresh: hybFresh}
+	st.tgt, st.passes, st.maxFresh = hybTarget, carryPasses, hybFresh
 	if s.p != nil && s.p.fresh > 0 {
-		q.fresh = s.p.fresh
+		st.maxFresh = s.p.fresh
 	}
-	st.query = q
+	st.query = &hybQuery{st: st}
 	return st.run(ctx, srv)
 }
 
@@ -131,13 +130,13 @@ type hybridParams struct {
 }
 
 // hybQuery is Hybrid's query design and decoding over a list decoder's
-// state: the current query has k top fresh points and l digits of unit
-// gd after the carried ones.
+// state (its maxFresh the cap on the top's fresh points, hybFresh): the
+// current query has k top fresh points and l digits of unit gd after the
+// carried ones.
 type hybQuery struct {
-	st    *lbState
-	fresh int // the cap on the top's fresh points (hybFresh)
-	k, l  int
-	gd    float64
+	st   *lbState
+	k, l int
+	gd   float64
 }
 
 // sumDelta returns the resolution of a query's sum (sum units) for a
@@ -148,8 +147,7 @@ type hybQuery struct {
 // plus half the room of the query's top.
 func (st *lbState) sumDelta(top float64) float64 {
 	a := st.a
-	res := st.resolution()
-	a.fillBase()
+	res := st.resolution() // fills the base terms
 	mean, ok, err := a.emu.ReportFloat(a.lo)
 	if !ok || err != nil {
 		return res
@@ -229,7 +227,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	a := st.a
 	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
-	fw, used, vf := st.freshRows(min(nFresh, h.fresh))
+	fw, used, vf := st.freshRows(min(nFresh, st.maxFresh))
 	room := 0.0
 	for _, r := range fw {
 		room += st.row(r).vf
@@ -326,11 +324,7 @@ func (st *lbState) readDigits(score *big.Rat, idx []int, rs []rowInfo, k int, t0
 	// query: set runs for every digit of every reading.
 	at := make([][]float64, len(idx))
 	for j := range at {
-		nv := 2
-		if j >= nTop {
-			nv = rad[j-nTop]
-		}
-		at[j] = make([]float64, nv)
+		at[j] = make([]float64, len(inc[j])+1)
 		for v := range at[j] {
 			at[j][v] = rs[j].lo[label(j, uint64(v))]
 		}

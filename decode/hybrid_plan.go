@@ -52,11 +52,9 @@ func (hybrid) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 		kl := math.Floor(math.Log2(((t-1)*2*s*math.Sqrt(math.Pi)/delta + 1) / list))
 		return max(1, min(e.FreshCap, k+maxDigits(gd, w, hybMaxDigits), int(kl)))
 	}
-	e.FreshOne, e.FreshTarget = fresh(delta, 1), fresh(delta, t)
-	n := a.nUnk
-	walk := func(list float64) int {
-		return a.walkQueries(func(left int) int { return fresh(delta*float64(left)/float64(n), list) })
-	}
-	e.Lower, e.Low, e.High = a.ceilQueries(e.FreshCap), walk(1), walk(t)
+	one := func(delta float64) int { return fresh(delta, 1) }
+	target := func(delta float64) int { return fresh(delta, t) }
+	e.FreshOne, e.FreshTarget = one(delta), target(delta)
+	e.Lower, e.Low, e.High = a.ceilQueries(e.FreshCap), a.walkCell(delta, one), a.walkCell(delta, target)
 	return estimatePlan(ctx, Hybrid, e)
 }

@@ -231,7 +231,7 @@ func (st *lbState) palette() error {
 		} else {
 			w = a.wmax * (2*st.rng.Float64() - 1)
 			if w < 0 && a.wneg < a.wmax {
-				// Within what the model can represent (setWneg):
+				// Within what the model can represent (setWmax):
 				// no row whose 1 − p rounds to 0.
 				w *= a.wneg / a.wmax
 			}
@@ -256,12 +256,8 @@ func (st *lbState) row(r int) *lbRow {
 	}
 	p.done = true
 	a := st.a
-	row := []float64{0, sigmoidNeg(p.w)}
-	if p.w >= a.wmax {
-		row[1] = a.pExt
-	}
-	row[0] = 1 - row[1]
-	ri, err := a.rowInfo(row)
+	p1 := a.binP(p.w)
+	ri, err := a.rowInfo([]float64{1 - p1, p1})
 	if err != nil {
 		st.err = cmp.Or(st.err, err)
 		return p

@@ -116,7 +116,7 @@ func (leaderboard) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 		return nil, err
 	}
 	e.CellRatio = max(1, 2*a.budgetFor(a.order[:kq], slices.Repeat([]rowInfo{row}, kq), false)/cell)
-	e.FreshOne, e.FreshTarget = e.listFresh(cell, a.wmax, e.CellRatio)
+	e.FreshOne, e.FreshTarget = e.freshOne(cell, a.wmax), e.freshTarget(cell, a.wmax, e.CellRatio)
 	n := a.nUnk
 	// count returns the queries for k fresh points a query: with a last
 	// query of at most Final (1 + ⌈(n − Final)/k⌉), or, for a bound
@@ -138,28 +138,34 @@ func (leaderboard) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	return estimatePlan(ctx, Leaderboard, e)
 }
 
-// listFresh returns the fresh points a query of Leaderboard's design
-// (and Carry's) takes for a cell and the largest weight w, at most
-// e.FreshCap and at least 1: with a list of one, the largest k with
-// 1 + (2^k − 1)·cell/(√(πk)·w) ≤ T, and with a list at ratio times the
-// target T whose sums coincide, the largest k with
-// 1 + (ratio·T·2^k − 1)·cell/(2·s·√π) ≤ T, s = √(7k/48)·w (see
-// leaderboard.estimate).
-func (e *QueryEstimate) listFresh(cell, w, ratio float64) (one, target int) {
+// freshOne returns the fresh points a query of Leaderboard's design (and
+// Carry's) takes for a cell and the largest weight w with a list of one:
+// the largest k with 1 + (2^k − 1)·cell/(√(πk)·w) ≤ T, the target (see
+// leaderboard.plan), at most e.FreshCap and at least 1.
+func (e *QueryEstimate) freshOne(cell, w float64) int {
+	return e.largest(func(k float64) bool { return 1+(math.Exp2(k)-1)*cell/(math.Sqrt(math.Pi*k)*w) <= float64(e.Target) })
+}
+
+// freshTarget returns the fresh points a query of Leaderboard's design
+// (and Carry's) takes with a list at ratio times the target T whose sums
+// coincide: the largest k with 1 + (ratio·T·2^k − 1)·cell/(2·s·√π) ≤ T,
+// s = √(7k/48)·w, at most e.FreshCap and at least 1.
+func (e *QueryEstimate) freshTarget(cell, w, ratio float64) int {
 	t := float64(e.Target)
-	largest := func(fits func(k float64) bool) int {
-		k := 0
-		for k < e.FreshCap && fits(float64(k+1)) {
-			k++
-		}
-		return max(k, 1)
-	}
-	one = largest(func(k float64) bool { return 1+(math.Exp2(k)-1)*cell/(math.Sqrt(math.Pi*k)*w) <= t })
-	target = largest(func(k float64) bool {
+	return e.largest(func(k float64) bool {
 		s := math.Sqrt(7*k/48) * w
 		return 1+(ratio*t*math.Exp2(k)-1)*cell/(2*s*math.Sqrt(math.Pi)) <= t
 	})
-	return one, target
+}
+
+// largest returns the largest k ≤ e.FreshCap for which fits holds (it
+// holds up to some k), and 1 if there is none.
+func (e *QueryEstimate) largest(fits func(k float64) bool) int {
+	k := 0
+	for k < e.FreshCap && fits(float64(k+1)) {
+		k++
+	}
+	return max(k, 1)
 }
 
 // estimatePlan is the plan PlanMulti returns for a strategy st without a
@@ -195,6 +201,15 @@ func (a *multi) walkQueries(fresh func(left int) int) int {
 		q++
 	}
 	return q
+}
+
+// walkCell counts the queries of an attack whose query takes fresh(c) of
+// the unknown points, c the cell shrunk from cell in proportion to the
+// points left (their neutral terms make the sum whose spacing the cell
+// is), and the check.
+func (a *multi) walkCell(cell float64, fresh func(c float64) int) int {
+	n := a.nUnk
+	return a.walkQueries(func(left int) int { return fresh(cell * float64(left) / float64(n)) })
 }
 
 // ceilQueries counts the queries of k fresh points each, and the check.

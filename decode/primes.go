@@ -6,6 +6,7 @@ package decode
 import (
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/labelinf/labelinf/apa"
 	"github.com/labelinf/labelinf/primes"
@@ -21,8 +22,9 @@ var Primes Strategy = &designer{name: "primes", init: setNeutralKnown, next: fun
 
 func init() { register(Primes, "alg1") }
 
-// planPrimes designs ICML Alg 1's block: the first k primes, row c ∝ p^c,
-// k the largest whose products the budget separates.
+// planPrimes designs ICML Alg 1's block: the first k primes, row c ∝
+// p^(K−1−c), k the largest whose products the budget separates (the rows
+// made once, the block grown a prime at a time).
 func (a *multi) planPrimes(kmax int) (*blockPlan, error) {
 	kmax = min(kmax, a.nUnk)
 	if a.primeList == nil {
@@ -36,31 +38,12 @@ func (a *multi) planPrimes(kmax int) (*blockPlan, error) {
 		}
 	}
 	var best *blockPlan
-	for k := 1; k <= min(kmax, len(a.primeList)); k++ {
-		p, err := a.primeBlock(k)
-		if err != nil {
-			return nil, err
-		}
-		if p == nil {
-			break
-		}
-		best = p
-	}
-	if best == nil {
-		b0 := a.budgetFor(nil, nil, true)
-		return nil, &BudgetError{Model: a.m.Name, Budget: 2 * b0, Room: math.Log(2)}
-	}
-	return best, nil
-}
-
-// primeBlock returns Alg 1's design for k points, or nil if the budget
-// does not separate it.
-func (a *multi) primeBlock(k int) (*blockPlan, error) {
-	p := &blockPlan{read: (*multi).decodePrimes, xmax: big.NewInt(1)}
-	p.rows = make([]rowInfo, k)
-	dev := 0.0 // max over points and classes of |v_j(c) − c·ln p_j|; ×k below bounds the sum
-	for j := range k {
-		pr := float64(a.primeList[j])
+	var rows []rowInfo
+	xmax := big.NewInt(1)
+	dev := 0.0 // max over points and classes of |v_j(c) − c·ln p_j|
+	for j := range min(kmax, len(a.primeList)) {
+		pj := a.primeList[j]
+		pr := float64(pj)
 		row := make([]float64, a.k)
 		var z float64
 		for c := range a.k {
@@ -71,43 +54,46 @@ func (a *multi) primeBlock(k int) (*blockPlan, error) {
 			row[c] = math.Pow(pr, float64(a.k-1-c)) / z
 		}
 		if math.IsInf(z, 0) || row[a.k-1] == 0 {
-			return nil, nil
+			break
 		}
-		var err error
-		if p.rows[j], err = a.rowInfo(row); err != nil {
+		ri, err := a.rowInfo(row)
+		if err != nil {
 			return nil, err
 		}
+		rows = append(rows, ri)
 		lnp := new(big.Float).SetPrec(incPrec)
-		if _, err := apa.Log(lnp, new(big.Float).SetUint64(a.primeList[j])); err != nil {
+		if _, err := apa.Log(lnp, new(big.Float).SetUint64(pj)); err != nil {
 			return nil, err
 		}
 		for c := 1; c < a.k; c++ {
-			d := new(big.Float).SetPrec(incPrec).Sub(p.rows[j].t[c], p.rows[j].t[0])
+			d := new(big.Float).SetPrec(incPrec).Sub(ri.t[c], ri.t[0])
 			d.Sub(d, new(big.Float).Mul(lnp, big.NewFloat(float64(c))))
 			f, _ := d.Float64()
-			dev = max(dev, math.Abs(f)) // per point
+			dev = max(dev, math.Abs(f))
 		}
-		for range a.k - 1 {
-			p.xmax.Mul(p.xmax, new(big.Int).SetUint64(a.primeList[j]))
+		b := new(big.Int).SetUint64(pj)
+		xmax.Mul(xmax, b.Exp(b, big.NewInt(int64(a.k-1)), nil))
+		// The block of the first j + 1 primes. Distinct products X ≠ X' ≤
+		// X_max: |ln X − ln X'| ≥ ln(1 + 1/X_max), less twice the sum's
+		// deviation, at most k·dev (1e−9 rounds the float64 product up).
+		p := &blockPlan{read: (*multi).decodePrimes, rows: slices.Clip(rows), v: increments(rows), xmax: new(big.Int).Set(xmax)}
+		p.budget = a.budgetFor(a.nextIdx(j+1), p.rows, true)
+		inv := new(big.Float).SetPrec(incPrec).Quo(big.NewFloat(1), new(big.Float).SetInt(xmax))
+		p.gap = new(big.Float).SetPrec(incPrec)
+		if _, err := apa.Log1p(p.gap, inv); err != nil {
+			return nil, err
 		}
+		p.gap.Sub(p.gap, new(big.Float).SetFloat64(2*(dev*(float64(j+1)*(1+1e-9)))))
+		if p.gap.Sign() <= 0 || !gapOK(p.gap, p.budget) {
+			break
+		}
+		best = p
 	}
-	dev *= float64(k) * (1 + 1e-9) // ×k points; 1e−9 rounds the float64 product up
-	p.v = increments(p.rows)
-	idx := a.nextIdx(k)
-	p.budget = a.budgetFor(idx, p.rows, true)
-	// Distinct products X ≠ X' ≤ X_max: |ln X − ln X'| ≥ ln(1 + 1/X_max).
-	xm := new(big.Float).SetInt(p.xmax)
-	inv := new(big.Float).SetPrec(incPrec).Quo(big.NewFloat(1), xm)
-	l1p := new(big.Float).SetPrec(incPrec)
-	if _, err := apa.Log1p(l1p, inv); err != nil {
-		return nil, err
+	if best == nil {
+		b0 := a.budgetFor(nil, nil, true)
+		return nil, &BudgetError{Model: a.m.Name, Budget: 2 * b0, Room: math.Log(2)}
 	}
-	l1p.Sub(l1p, new(big.Float).SetFloat64(2*dev))
-	if l1p.Sign() <= 0 || !gapOK(l1p, p.budget) {
-		return nil, nil
-	}
-	p.gap = l1p
-	return p, nil
+	return best, nil
 }
 
 // decodePrimes reads X = Π p_j^σ_j: row c ∝ p^(K−1−c) makes the increments
