@@ -32,10 +32,12 @@ import (
 // non-negative value. (i) s: a quotient with absolute error below
 // 2^(−max(W, W')−2). (ii) V = ⌊s̃²/ε⌋: |Vε − v| < 2^(−W−2)·(2|s|+1) + ε
 // < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3), both v and Vε are
-// below 2^(−b) (b ≥ 8 here). (iii) Powers by products of lower ones,
-// floored at scale W': err(v^i) ≤ (2i−1)·E·ε with E = e_v + 1 = 3 (by
-// induction, err(v^(a+c)) ≤ err(v^a) + err(v^c) + ε as all values are
-// below 1), and the computed powers never exceed (Vε)^i < 2^(−bi). (iv) A
+// below 2^(−b) (b ≥ 8 here). (iii) Powers by short products of lower
+// ones at scale W' (fixedPowers: truncated, within (1 + 2^−32)·ε):
+// err(v^i) ≤ (2i−1)·E·ε with E = e_v + 1 = 3 (by induction,
+// err(v^(a+c)) ≤ err(v^a) + err(v^c) + (1 + 2^−32)·ε as all values are
+// below 1, and (2a−1)E + (2c−1)E + 1 + 2^−32 ≤ (2i−1)E), and the
+// computed powers never exceed (Vε)^i < 2^(−bi). (iv) A
 // block at level j: each term floors v^i to ε_j, T_i = ⌊ṽ^i/ε_j⌋ within
 // ((2i−1)E + 1)·ε_j of v^i; a run of terms i ∈ G with D = lcm(2k+1) in
 // one word is summed exactly as Σ T_i·(D/(2k+1)) and divided by D with
@@ -141,14 +143,14 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 	N, m, es := atanhPlan(W, b)
 	// Scratch with room for the widest level (scale W) from the start, so
 	// that the shifts and sums below reuse their words level after level;
-	// prod takes every product (the powers' too), then shifted out of it.
+	// prod takes every product of Horner's rule, then shifted out of it.
 	nw := int(W)/bits.UintSize + 3
 	var acc, blk, t, vm, prod big.Int
 	for _, x := range []*big.Int{&acc, &blk, &t, &vm} {
 		x.SetBits(make([]big.Word, 0, nw))
 	}
 	prod.SetBits(make([]big.Word, 0, 2*nw))
-	pw := fixedPowers(V, W, m, &prod) // pw[i] ≈ v^i at scale W
+	pw := fixedPowers(V, W, m) // pw[i] ≈ v^i at scale W
 	J := (N - 1) / m
 	var wd wordDiv
 	for j := J; j >= 0; j-- {
@@ -263,18 +265,21 @@ func addMulShr(z, x *big.Int, sh uint, c uint64) {
 	z.SetBits(zs)
 }
 
-// fixedPowers returns x^0, …, x^m at scale 2^W for x = X·2^-W, each power
-// above x the floor of the product of two lower ones, x^⌊i/2⌋·x^⌈i/2⌉
-// (atanhSum's and expSeriesFixed's), taking the products in prod.
-func fixedPowers(X *big.Int, W uint, m int64, prod *big.Int) []big.Int {
+// fixedPowers returns x^0, …, x^m at scale 2^W for x = X·2^-W (atanhSum's
+// and expSeriesFixed's). Each power above x is the product of two lower
+// ones, x^⌊i/2⌋·x^⌈i/2⌉, shifted right by W by bigmul.MulHigh: truncated
+// toward zero, below the exact product of the two in magnitude by less
+// than 1 + 2^−32 units of 2^−W (its low half is not computed). So for
+// |x| ≤ 1, with the computed powers p_a of error err_a: err_(a+c) ≤ err_a
+// + err_c + 1 + 2^−32, and |p_i| ≤ |x|^i (TestFixedPowersBound).
+func fixedPowers(X *big.Int, W uint, m int64) []big.Int {
 	pw := make([]big.Int, m+1)
 	pw[0].Lsh(bigOne, W)
 	if m >= 1 {
 		pw[1].Set(X)
 	}
 	for i := int64(2); i <= m; i++ {
-		bigmul.Mul(prod, &pw[i/2], &pw[i-i/2])
-		pw[i].Rsh(prod, W)
+		bigmul.MulHigh(&pw[i], &pw[i/2], &pw[i-i/2], W)
 	}
 	return pw
 }
