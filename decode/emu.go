@@ -107,8 +107,7 @@ func nTimes(r *big.Rat, n int) *big.Float {
 func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
 	a.fillBase()
 	defer a.setBlock(idx, p, nil)
-	k := len(idx)
-	sig := make([]int, k)
+	sig := make([]int, len(idx))
 	a.setBlock(idx, p, sig)
 	rlo, err1 := a.emu.Report(a.lo)
 	rhi, err2 := a.emu.Report(a.hi)
@@ -198,36 +197,33 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, idx []int, p *blockPlan)
 		}
 		return true
 	})
-	if twice || !complete {
-		// Two labelings explain the score, or too many candidates to
-		// bracket them all: nothing is decoded.
+	if twice || !complete || found == nil {
+		// Two labelings explain the score, too many candidates to
+		// bracket them all, or none: nothing is decoded.
 		a.emuFactor *= a.fac.grow
 		return nil, false
 	}
-	if ambiguous && a.mask != nil {
+	if !ambiguous {
+		return found, true
+	}
+	common := slices.ContainsFunc(found, func(c int) bool { return c >= 0 })
+	switch {
+	case a.mask != nil:
 		// The K-ary code: label sets and ties mod K carry the rest. Only
 		// a score that teaches nothing is a retry.
-		changed := a.tieSets(idx, cands, found)
-		if !changed && !slices.ContainsFunc(found, func(c int) bool { return c >= 0 }) {
+		if !a.tieSets(idx, cands, found) && !common {
 			a.emuFactor *= a.fac.grow
 			return nil, false
 		}
 		return found, true
-	}
-	if ambiguous && a.leader != nil && !a.tieCands(idx, p, cands, found) {
+	case a.leader != nil && !a.tieCands(idx, p, cands, found):
 		// Only the tie the paired top was made for, not a short
 		// separation: the safety factor stays.
 		return found, true
 	}
-	if ambiguous {
-		a.emuFactor *= a.fac.amb
-		if !slices.ContainsFunc(found, func(c int) bool { return c >= 0 }) {
-			return nil, false // no label common to them all: a retry
-		}
-	}
-	if found == nil {
-		a.emuFactor *= a.fac.grow
-		return nil, false
+	a.emuFactor *= a.fac.amb
+	if !common {
+		return nil, false // no label common to them all: a retry
 	}
 	return found, true
 }
@@ -250,7 +246,7 @@ func eachDigits(_ *multi, p *blockPlan, low, high *big.Float, f func(sigma []int
 		if sum.Cmp(low) >= 0 && !f(sigma) {
 			return true
 		}
-		if !nextDigits(sigma, p.k()) {
+		if !nextDigits(sigma, len(p.v[0])) {
 			return true
 		}
 	}

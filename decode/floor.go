@@ -76,7 +76,12 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 	f.ScoreBits = a.log2Values(f.TMin, f.TMax)
 	f.AnyCode = int(math.Ceil(float64(a.n) * lk / f.ScoreBits))
 	n := float64(a.n)
-	largest := largestMemo{}
+	// largest memoizes Frenkel's lower bound C(kb−1, ⌊(kb−1)/2⌋) [Fre98]
+	// on max_j w_j/δ for kb reals w_j whose 2^kb subset sums are pairwise
+	// at least δ apart (the proof holds for real weights with gap δ; see
+	// subsetsum.MinLargestBound), a binomial in big.Int asked for at
+	// every block size of every query.
+	largest := map[int]float64{}
 	// s0 is the smallest sum of the terms outside a block of kb points
 	// with nUnk unknown: the others neutral, the known ones at tmin.
 	s0 := func(nUnk, kb int) float64 {
@@ -97,13 +102,14 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 	// at the smallest sum, times N: the variance bound
 	// K^(2kb) ≤ 1 + 3·kb·(W/δ)², and for K = 2 max weight ≥ δ·L(kb).
 	fitsSep := func(nUnk, kb int) bool {
-		lo := s0(nUnk, kb)
-		d := n * a.spacing(lo/n)
-		r := w / d
+		r := w / (n * a.spacing(s0(nUnk, kb)/n))
 		if 2*float64(kb)*lk > math.Log2(1+3*float64(kb)*r*r) {
 			return false
 		}
-		return a.k > 2 || largest.get(kb) <= r
+		if a.k == 2 && largest[kb] == 0 { // a binomial is at least 1
+			largest[kb], _ = new(big.Float).SetInt(new(big.Int).Binomial(int64(kb-1), int64((kb-1)/2))).Float64()
+		}
+		return a.k > 2 || largest[kb] <= r
 	}
 	if f.FirstCount, f.BlockCount, err = blockWalk(ctx, a.n, fitsCount, nil); err != nil {
 		return nil, err
@@ -135,22 +141,6 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 func roundedFits(kb, k int, w, delta float64) bool {
 	lhs := 0.5*math.Log2(math.Exp2(2*float64(kb)*math.Log2(float64(k)))-1) - 0.5*math.Log2(12)
 	return lhs <= math.Log2(math.Sqrt(float64(kb))*w/(2*delta)+0.5)
-}
-
-// largestMemo memoizes Frenkel's lower bound C(k−1, ⌊(k−1)/2⌋) [Fre98]
-// on max_j w_j/δ for k reals w_j whose 2^k subset sums are pairwise at
-// least δ apart (the proof holds for real weights with gap δ; see
-// subsetsum.MinLargestBound): FloorMulti asks for it at every block
-// size of every query, and each value is a binomial in big.Int.
-type largestMemo map[int]float64
-
-func (m largestMemo) get(k int) float64 {
-	v, ok := m[k]
-	if !ok {
-		v, _ = new(big.Float).SetInt(new(big.Int).Binomial(int64(k-1), int64((k-1)/2))).Float64()
-		m[k] = v
-	}
-	return v
 }
 
 // log2Values returns log2 of (an upper bound on) the number of scores the
@@ -244,10 +234,8 @@ func (a *multi) precEmin() (p, emin int) {
 // error.
 func blockWalk(ctx context.Context, n int, fits func(nUnk, kb int) bool, more func(nUnk, kb int) int) (first, count int, err error) {
 	for nUnk := n; nUnk > 0; count++ {
-		if count%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, 0, err
-			}
+		if count%1024 == 0 && ctx.Err() != nil {
+			return 0, 0, ctx.Err()
 		}
 		kb := 1
 		for kb < nUnk && fits(nUnk, kb+1) {

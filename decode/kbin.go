@@ -112,7 +112,7 @@ func (s kbin) setup(a *multi) Strategy {
 func (s kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
 func (s kbin) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return newKlState(a, tuned(s.p, defaultKBin), true).run(ctx, srv)
+	return runKList(ctx, a, srv, tuned(s.p, defaultKBin), true)
 }
 
 // kbinParams tunes KBin: choices for the CPU target (< 2 s at N = 25,000),

@@ -280,14 +280,6 @@ type klQuery struct {
 	rad []int
 }
 
-// digit returns digit j of the reading n of q's digits.
-func (q *klQuery) digit(n uint64, j int) uint64 {
-	for _, r := range q.rad[:j] {
-		n /= uint64(r)
-	}
-	return n % uint64(q.rad[j])
-}
-
 func (s klist) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
 // noDryRun is what PlanMulti returns for s, a strategy whose queries
@@ -298,20 +290,15 @@ func noDryRun(s Strategy) error {
 }
 
 func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return newKlState(a, kbinParams{klist: tuned(s.p, defaultKList), passes: klPasses, opts: klOpts}, false).run(ctx, srv)
+	return runKList(ctx, a, srv, kbinParams{klist: tuned(s.p, defaultKList), passes: klPasses, opts: klOpts}, false)
 }
 
-// newKlState starts a KList attack (bin: KBin's binary tail) tuned by kb
-// (KList's: its list top's, kb.klist, and its descent's).
-func newKlState(a *multi, kb kbinParams, bin bool) *klState {
+// runKList runs a KList attack (bin: KBin's binary tail) tuned by kb
+// (KList's: its list top's, kb.klist, and its descent's) on s: a query
+// designed and decoded at a time.
+func runKList(ctx context.Context, a *multi, s scorer.Server, kb kbinParams, bin bool) (*Result, error) {
 	st := &klState{a: a, lb: newLbState(a), kb: kb, vals: [][]uint64{{}}, spanRatio: 1, bin: bin, left: -1}
 	st.lb.passes, st.lb.opts = kb.passes, kb.opts
-	return st
-}
-
-// run is the attack: a query designed and decoded at a time.
-func (st *klState) run(ctx context.Context, s scorer.Server) (*Result, error) {
-	a := st.a
 	if a.opt.debugKList != nil {
 		a.opt.debugKList(st)
 	}

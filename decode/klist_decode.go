@@ -46,14 +46,9 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	// from s on reports between the reports with each of them at its
 	// least and at its largest computed term.
 	bracket := func(s int) bool {
-		for _, hi := range []bool{false, true} {
-			for x := s; x < len(tl.ord); x++ {
-				j := nTop + tl.ord[x]
-				if hi {
-					a.lo.Set(q.idx[j], q.rows[j].hi[tl.cMax[x]])
-				} else {
-					a.lo.Set(q.idx[j], q.rows[j].lo[tl.cMin[x]])
-				}
+		for h, hi := range []bool{false, true} {
+			for x := s; x < len(tl.pos); x++ {
+				a.lo.Set(tl.pos[x].i, tl.pos[x].t[h])
 			}
 			// The report at the least terms above the score, or at the
 			// largest below it, rules the subtree out.
@@ -134,7 +129,6 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		}
 		bf := budget + extra
 		found := false
-		n := 0
 		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, x, c int) {
 			sig[j] = x
 			set(nTop+j, c)
@@ -143,7 +137,7 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 				surv = append(surv, lbSurv{l: l, m: m, tail: slices.Clone(sig)})
 				found = true
 			}
-		}, bracket, &n)
+		}, bracket)
 		if !complete {
 			surv = append(surv, lbSurv{l: l, m: m})
 			return true

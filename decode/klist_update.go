@@ -28,8 +28,12 @@ func (st *klState) update(q *klQuery, surv []lbSurv) int {
 			}
 			return a.mask[i] &^ q.s0[j]
 		case q.rad != nil:
-			// A digit's labels (KBin).
-			return q.dv[j-nTop][q.digit(s.n, j-nTop)]
+			// A digit's labels (KBin): digit j − nTop of the reading n.
+			n := s.n
+			for _, r := range q.rad[:j-nTop] {
+				n /= uint64(r)
+			}
+			return q.dv[j-nTop][n%uint64(q.rad[j-nTop])]
 		case short:
 			return a.mask[i]
 		}

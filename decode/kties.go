@@ -134,20 +134,6 @@ func maskClasses(m uint64) []int {
 	return c
 }
 
-// sumEst returns a float64 estimate of the exact terms' sum outside any
-// block: every unknown point neutral, known points at their rows.
-func (a *multi) sumEst() float64 {
-	s := float64(a.nUnk) * a.neutral.tf[0]
-	for c := range a.k {
-		tf := a.known[c].tf[c]
-		if a.dither != nil {
-			tf = a.ditherMax[c]
-		}
-		s += float64(a.nKnown[c]) * tf
-	}
-	return s
-}
-
 // planRadix designs the next mixed-radix block of at most kmax points.
 func (a *multi) planRadix(kmax int) (*blockPlan, error) {
 	kmax = min(kmax, a.nUnk-a.tied)
@@ -162,7 +148,16 @@ func (a *multi) planRadix(kmax int) (*blockPlan, error) {
 // (N·ulp of the expected score, every unknown point neutral) and the
 // digits' least unit: rho of it, times the safety factor.
 func (a *multi) radixSpacing(rho float64) (ulpN, target float64) {
-	s := a.sumEst()
+	// A float64 estimate of the exact terms' sum outside any block:
+	// every unknown point neutral, known points at their rows.
+	s := float64(a.nUnk) * a.neutral.tf[0]
+	for c := range a.k {
+		tf := a.known[c].tf[c]
+		if a.dither != nil {
+			tf = a.ditherMax[c]
+		}
+		s += float64(a.nKnown[c]) * tf
+	}
 	ulpN = a.emu.Spacing(s/float64(a.n)) * float64(a.n)
 	return ulpN, max(a.radix.minUnit, rho*ulpN*a.emuFactor)
 }
@@ -181,11 +176,15 @@ func (a *multi) planRadixOn(cand []int, room, rho float64, pair bool) (*blockPla
 		// the unit is room·r_0/((r_0 − 1)·P).
 		k, r0, prod := 0, a.k+1, 1.0
 		for k < len(cand) {
-			r := a.radixOf(cand[k])
-			nr, np := r0, prod*float64(r)
-			if a.digitGroups[cand[k]] == nil {
+			// A grouped digit's radix is its number of groups; it is
+			// never the top.
+			r, nr := bits.OnesCount64(a.mask[cand[k]]), r0
+			if g := a.digitGroups[cand[k]]; g != nil {
+				r = len(g)
+			} else {
 				nr = min(r0, r)
 			}
+			np := prod * float64(r)
 			if k > 0 && room*float64(nr)/(float64(nr-1)*np) < target {
 				break
 			}
@@ -250,8 +249,12 @@ func (a *multi) radixDesign(idx []int, g float64, pair bool) (*blockPlan, error)
 	top := -1
 	var full []int // the points of K labels
 	for j, i := range idx {
-		rp.cls[j] = a.digitClasses(i)
-		if a.digitGroups[i] == nil && (top < 0 || len(rp.cls[j]) < len(rp.cls[top])) {
+		// A digit's values by increasing term: its labels, or each
+		// group's least label (the labels of a group share its term).
+		rp.cls[j] = maskClasses(a.mask[i])
+		if g := a.digitGroups[i]; g != nil {
+			rp.cls[j] = leastLabels(g)
+		} else if top < 0 || len(rp.cls[j]) < len(rp.cls[top]) {
 			top = j
 		}
 		if len(rp.cls[j]) == a.k {
@@ -328,14 +331,7 @@ func (rp *radixPlan) gap() *big.Float {
 	var gap *big.Float
 	rest := new(big.Float).SetPrec(incPrec)
 	d := new(big.Float).SetPrec(incPrec)
-	var below *big.Float // the digits' below the pair
 	for s := len(rp.ord) - 1; s >= 0; s-- {
-		if rp.pair >= 0 && s == 1 {
-			below = new(big.Float).SetPrec(incPrec).Set(rest)
-		}
-		if rp.pair >= 0 && s == 0 {
-			rest = below
-		}
 		dj := rp.d[rp.ord[s]]
 		for m := 1; m < len(dj); m++ {
 			d.Sub(dj[m], dj[m-1])
@@ -344,7 +340,7 @@ func (rp *radixPlan) gap() *big.Float {
 				gap = new(big.Float).SetPrec(incPrec).Set(d)
 			}
 		}
-		if s > 0 {
+		if s > 1 || s == 1 && rp.pair < 0 { // a paired top's partner is not below it
 			rest.Add(rest, dj[len(dj)-1])
 		}
 	}
@@ -403,20 +399,18 @@ func (rp *radixPlan) eachFrom(from int, low, high *big.Float, sigma []int, n *in
 	ord := rp.ord[from:]
 	k := len(ord)
 	dig := make([]int, k)
+	// The first labeling, greedily: the largest whose sum is at most low
+	// (the steps d_j(m) are positive and superincreasing: gap).
 	rem := new(big.Float).SetPrec(sumPrec).Sub(low, rp.base)
-	if rem.Sign() > 0 {
-		for s, j := range ord {
-			for m := len(rp.d[j]) - 1; m >= 1; m-- {
-				if rem.Cmp(rp.d[j][m]) >= 0 {
-					dig[s] = m
-					break
-				}
-			}
-			rem.Sub(rem, rp.d[j][dig[s]])
-		}
-	}
 	sum := new(big.Float).SetPrec(sumPrec).Set(rp.base)
 	for s, j := range ord {
+		for m := len(rp.d[j]) - 1; m >= 1; m-- {
+			if rem.Cmp(rp.d[j][m]) >= 0 {
+				dig[s] = m
+				break
+			}
+		}
+		rem.Sub(rem, rp.d[j][dig[s]])
 		sum.Add(sum, rp.d[j][dig[s]])
 		sigma[j] = rp.cls[j][dig[s]]
 	}

@@ -231,7 +231,7 @@ func (st *lbState) palette() error {
 		} else {
 			w = a.wmax * (2*st.rng.Float64() - 1)
 			if w < 0 && a.wneg < a.wmax {
-				// Within what the model can represent (setWneg):
+				// Within what the model can represent (setWmax):
 				// no row whose 1 − p rounds to 0.
 				w *= a.wneg / a.wmax
 			}

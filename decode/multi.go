@@ -221,9 +221,7 @@ func (a *multi) partial(res *Result) *Result {
 		res.Known[i] = c >= 0
 	}
 	res.Queries = a.queries
-	if a.nUnk > 0 {
-		res.Verified = false
-	}
+	res.Verified = res.Verified && a.nUnk == 0
 	return res
 }
 
@@ -265,9 +263,8 @@ func PlanMulti(ctx context.Context, opt MultiOptions) (*MultiPlan, error) {
 // dryRun is a block designer's plan: the blocks d designs if every query
 // verifies, known points counted at the class with the largest term.
 func (a *multi) dryRun(ctx context.Context, d *designer) (*MultiPlan, error) {
-	opt, k := a.opt, a.k
 	worst := 0
-	for c := range k {
+	for c := range a.k {
 		if a.known[c].tf[c] > a.known[worst].tf[worst] {
 			worst = c
 		}
@@ -277,7 +274,7 @@ func (a *multi) dryRun(ctx context.Context, d *designer) (*MultiPlan, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p, err := d.next(a, opt.blockCap(a.n))
+		p, err := d.next(a, a.opt.blockCap(a.n))
 		if err != nil {
 			return nil, err
 		}
@@ -295,7 +292,7 @@ func (a *multi) dryRun(ctx context.Context, d *designer) (*MultiPlan, error) {
 			return nil, fmt.Errorf("decode: plan exceeds %d queries", a.maxQ)
 		}
 	}
-	if opt.Check {
+	if a.opt.Check {
 		out.Queries++
 	}
 	return out, nil

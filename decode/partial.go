@@ -131,8 +131,6 @@ func gridUp(g float64) float64 {
 // returns nil when no such block fits or its realized gap is short of the
 // need (the caller keeps the digit block).
 func (a *multi) tryMixed(kd, kmax int, g float64) (*blockPlan, error) {
-	k := 0
-	var m, l int
 	// The largest Conway–Guy top is maxCG's: its subset sums are distinct
 	// (TestConwayGuyDistinct checks every n ≤ 20 exhaustively), and
 	// subsetsum.Window lists the few top subsets a score allows from two
@@ -142,18 +140,17 @@ func (a *multi) tryMixed(kd, kmax int, g float64) (*blockPlan, error) {
 		return nil, err
 	}
 	// u_m ≥ 2^(m−2) for m ≥ 2, so no mixed block holds more than kd + 2
-	// points where kd binary digits fit.
-	for kk := min(kmax, kd+2); kk > kd; kk-- {
-		mm := min(kk, maxCG)
-		if math.Ldexp(float64(u[mm]), kk-mm)*g <= a.wmax {
-			k, m, l = kk, mm, kk-mm
-			break
-		}
+	// points where kd binary digits fit: the largest k whose top weight
+	// u_m·2^(k−m), m = min(k, maxCG), fits.
+	k := min(kmax, kd+2)
+	for k > kd && math.Ldexp(float64(u[min(k, maxCG)]), k-min(k, maxCG))*g > a.wmax {
+		k--
 	}
-	if k == 0 {
+	if k == kd {
 		return nil, nil
 	}
-	p, err := a.mixedDesign(m, l, g)
+	m := min(k, maxCG)
+	p, err := a.mixedDesign(m, k-m, g)
 	if p == nil || err != nil {
 		return nil, err
 	}
@@ -177,17 +174,15 @@ func (a *multi) mixedDesign(m, l int, g float64) (*blockPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	mx := &mixed{c: make([]int64, k), top: make([]int64, m), l: l}
-	for i := range m {
-		mx.top[i] = s[m-1-i] // point 0 carries the largest weight
-		mx.c[i] = mx.top[i] << l
-	}
-	for j := range l {
-		mx.c[m+j] = 1 << (l - 1 - j)
-	}
+	mx := &mixed{c: make([]int64, k), top: s, l: l}
+	slices.Reverse(mx.top) // point 0 carries the largest weight
 	ws := make([]float64, k)
-	for j, c := range mx.c {
-		ws[j] = g * float64(c)
+	for j := range k {
+		mx.c[j] = 1 << (k - 1 - j) // a digit
+		if j < m {
+			mx.c[j] = mx.top[j] << l
+		}
+		ws[j] = g * float64(mx.c[j])
 	}
 	p := &blockPlan{g: g}
 	if p.rows, err = a.weightRows(ws); err != nil {

@@ -139,11 +139,7 @@ func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Mo
 	if from < 0 || from > len(t.steps) {
 		return nil, fmt.Errorf("decode: replay from query %d of %d", from, len(t.steps))
 	}
-	n, k := t.n, t.k
-	w := 1
-	if k > 2 {
-		w = k
-	}
+	n, k, w := t.n, t.k, predWidth(t.k)
 	rp := &replayer{n: n, k: k, w: w, m: m, rows: map[string]int32{}, labels: slices.Repeat([]int{-1}, n), id: slices.Repeat([]int32{-1}, n), cur: make([]float64, n*w)}
 	if known != nil {
 		if err := checkKnown(known, n, k); err != nil {
@@ -233,8 +229,12 @@ type rowTerms struct {
 	max     float64
 	neutral bool // every class has the same finite term
 	base    int  // the first class whose term is finite (−1: none)
-	lo, hi  []float64
-	err     error
+	// inc[c] is t[c] − t[base] (NaN where t[c] is infinite: not a
+	// possible label), between incLo and incHi.
+	inc          []float64
+	incLo, incHi float64
+	lo, hi       []float64
+	err          error
 }
 
 // refresh updates the row ids of the changed points (all on the first
@@ -281,13 +281,14 @@ func (rp *replayer) terms(row []float64) rowTerms {
 	}
 	// A class whose term is infinite (the log of 0, unclipped) cannot be
 	// a point's label when the score is finite: it is left out.
-	ri := rowTerms{t: t, tf: make([]float64, len(t)), neutral: true, base: -1}
+	ri := rowTerms{t: t, tf: make([]float64, len(t)), neutral: true, base: -1,
+		inc: make([]float64, len(t)), incLo: math.Inf(1), incHi: math.Inf(-1)}
 	if rp.emu != nil {
 		ri.lo, ri.hi = make([]float64, len(t)), make([]float64, len(t))
 	}
 	for c, v := range t {
 		if v.IsInf() {
-			ri.tf[c], ri.neutral = math.Inf(1), false
+			ri.tf[c], ri.neutral, ri.inc[c] = math.Inf(1), false, math.NaN()
 			continue
 		}
 		if rp.emu != nil {
@@ -299,6 +300,8 @@ func (rp *replayer) terms(row []float64) rowTerms {
 		f, _ := v.Float64()
 		ri.tf[c] = math.Nextafter(f, math.Inf(1))
 		ri.max = max(ri.max, ri.tf[c])
+		ri.inc[c], _ = new(big.Float).SetPrec(incPrec).Sub(v, t[ri.base]).Float64()
+		ri.incLo, ri.incHi = min(ri.incLo, ri.inc[c]), max(ri.incHi, ri.inc[c])
 		if v.Cmp(t[ri.base]) != 0 {
 			ri.neutral = false
 		}
@@ -326,7 +329,7 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 		if ri.err != nil {
 			return nil, false, fmt.Errorf("point %d: %v", i, ri.err)
 		}
-		c := rp.labels[i]
+		c, tm := rp.labels[i], ri.max // an unknown point's largest term
 		if c < 0 {
 			if !ri.neutral {
 				rp.unk = append(rp.unk, i)
@@ -334,12 +337,10 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 			c = ri.base
 		} else if ri.t[c].IsInf() {
 			return nil, false, fmt.Errorf("point %d: its label %d has an infinite term (the log of 0), but the score is finite", i, c)
+		} else {
+			tm = ri.tf[c]
 		}
 		counts[int(rp.id[i])*rp.k+c]++
-		tm := ri.tf[c]
-		if rp.labels[i] < 0 {
-			tm = ri.max
-		}
 		b.SumT += tm
 		b.SumDT += float64(rp.depth[i]) * tm
 		b.Max = max(b.Max, tm)
@@ -363,29 +364,16 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 	// Increments of the unknowns, largest spread first; suffix ranges
 	// for pruning.
 	u := len(rp.unk)
-	order := make([]int, u)
-	inc := make([][]float64, u)
-	incLo, incHi := make([]float64, u), make([]float64, u)
+	order, rows := make([]int, u), make([]*rowTerms, u)
 	for j, i := range rp.unk {
-		ri := &rp.info[rp.id[i]]
-		order[j] = j
-		inc[j] = make([]float64, rp.k)
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for c := range rp.k {
-			if ri.t[c].IsInf() {
-				inc[j][c] = math.NaN() // not a possible label
-				continue
-			}
-			d, _ := new(big.Float).SetPrec(incPrec).Sub(ri.t[c], ri.t[ri.base]).Float64()
-			inc[j][c] = d
-			lo, hi = min(lo, d), max(hi, d)
-		}
-		incLo[j], incHi[j] = lo, hi
+		order[j], rows[j] = j, &rp.info[rp.id[i]]
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(incHi[b]-incLo[b], incHi[a]-incLo[a]) })
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Compare(rows[b].incHi-rows[b].incLo, rows[a].incHi-rows[a].incLo)
+	})
 	sufLo, sufHi := make([]float64, u+1), make([]float64, u+1)
 	for x := u - 1; x >= 0; x-- {
-		sufLo[x], sufHi[x] = sufLo[x+1]+incLo[order[x]], sufHi[x+1]+incHi[order[x]]
+		sufLo[x], sufHi[x] = sufLo[x+1]+rows[order[x]].incLo, sufHi[x+1]+rows[order[x]].incHi
 	}
 	// The float64 sums of increments are off by at most u·2^−50·Σ|inc|:
 	// widen the budget by that (and the target's rounding).
@@ -408,12 +396,12 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 			return true
 		}
 		j := order[x]
-		for c := range rp.k {
-			if math.IsNaN(inc[j][c]) {
+		for c, d := range rows[j].inc {
+			if math.IsNaN(d) {
 				continue // an infinite term: not this point's label
 			}
 			sigma[j] = c
-			if !dfs(x+1, rem-inc[j][c]) {
+			if !dfs(x+1, rem-d) {
 				return false
 			}
 		}

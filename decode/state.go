@@ -5,6 +5,7 @@
 package decode
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -115,10 +116,7 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 	if err := opt.Noise.Validate(); err != nil {
 		return nil, err
 	}
-	st := opt.Strategy
-	if st == nil {
-		st = Cross
-	}
+	st := cmp.Or(opt.Strategy, Cross)
 	a := &multi{n: n, k: k, m: opt.Model, opt: opt, st: st, nUnk: n}
 	a.radix = defaultRadix()
 	a.maxQ = opt.MaxQueries
@@ -144,10 +142,8 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 	if a.neutral, err = a.rowInfo(slices.Repeat([]float64{1 / float64(k)}, k)); err != nil {
 		return nil, err
 	}
-	for c := 1; c < k; c++ {
-		if a.neutral.t[c].Cmp(a.neutral.t[0]) != 0 {
-			return nil, fmt.Errorf("decode: the uniform prediction is not neutral under %s (its classes' terms differ)", a.m.Name)
-		}
+	if slices.ContainsFunc(a.neutral.t, func(t *big.Float) bool { return t.Cmp(a.neutral.t[0]) != 0 }) {
+		return nil, fmt.Errorf("decode: the uniform prediction is not neutral under %s (its classes' terms differ)", a.m.Name)
 	}
 	a.known = make([]rowInfo, k)
 	for c := range k {
@@ -223,29 +219,29 @@ func (a *multi) rowInfo(row []float64) (rowInfo, error) {
 	return ri, nil
 }
 
-// setWmax finds the largest increment one point can carry: the terms of the
-// most extreme row the scorer accepts (class K−1 at the smallest
-// probability that survives clipping), split over K−1 steps.
+// setWmax finds the largest increment one point can carry, wmax: the
+// terms of the most extreme row the scorer accepts (class K−1 at the
+// smallest probability that survives clipping), split over K−1 steps; and
+// the largest decrement of a binary point, wneg.
 func (a *multi) setWmax() error {
-	pmin := math.SmallestNonzeroFloat64
+	a.pExt = math.SmallestNonzeroFloat64
 	if !a.m.Exact {
 		clip, err := a.m.Clip()
 		if err != nil {
 			return err
 		}
 		if clip.Eps != nil || clip.Floor != nil {
-			pmin = 0 // clipped up to eps, or the log clamped
+			a.pExt = 0 // clipped up to eps, or the log clamped
 		} else {
 			// The smallest positive value of the format that float64 holds.
 			f := a.m.Loss.Format
 			e := f.Emin() - int64(f.Prec()) + 1
-			pmin = math.Ldexp(1, int(max(e, -1074)))
+			a.pExt = math.Ldexp(1, int(max(e, -1074)))
 		}
 	}
-	a.pExt = pmin
 	row := make([]float64, a.k)
-	row[a.k-1] = pmin
-	row[0] = 1 - pmin
+	row[a.k-1] = a.pExt
+	row[0] = 1 - a.pExt
 	ri, err := a.rowInfo(row)
 	if err != nil {
 		return err
@@ -269,20 +265,17 @@ func (a *multi) setWmax() error {
 	if !(a.wmax > 0) {
 		return fmt.Errorf("decode: %s leaves no room for a weight", a.m.Name)
 	}
-	return a.setWneg()
-}
-
-// setWneg finds the largest decrement one binary point can carry. A model
-// that clips its probabilities or floors its log (pExt = 0) gives every
-// row finite terms, and a row of weight −wmax mirrors the extreme row:
-// wneg = wmax. An unclipped model computes the class-0 probability as
-// 1 − p in its format from p = row[1], a float64 rounded to the format,
-// so the mirrored row [q, 1 − q] is representable only for q at least
-// 2^−P, P the format's precision (at most float64's 53): binary32 gives
-// at most 24·ln 2 ≈ 16.6 nats where its positive side reaches 103.3 (a
-// palette drawing weights in [−wmax, wmax] designed rows whose 1 − p
-// rounds to 0, an infinite term).
-func (a *multi) setWneg() error {
+	// The largest decrement one binary point can carry, wneg. A model
+	// that clips its probabilities or floors its log (pExt = 0) gives
+	// every row finite terms, and a row of weight −wmax mirrors the
+	// extreme row: wneg = wmax. An unclipped model computes the class-0
+	// probability as 1 − p in its format from p = row[1], a float64
+	// rounded to the format, so the mirrored row [q, 1 − q] is
+	// representable only for q at least 2^−P, P the format's precision
+	// (at most float64's 53): binary32 gives at most 24·ln 2 ≈ 16.6 nats
+	// where its positive side reaches 103.3 (a palette drawing weights in
+	// [−wmax, wmax] designed rows whose 1 − p rounds to 0, an infinite
+	// term).
 	a.wneg = a.wmax
 	if a.k != 2 || a.pExt == 0 {
 		return nil
@@ -292,11 +285,10 @@ func (a *multi) setWneg() error {
 		prec = min(prec, int(a.m.Loss.Format.Prec()))
 	}
 	q := max(a.pExt, math.Ldexp(1, -prec))
-	ri, err := a.rowInfo([]float64{q, 1 - q})
-	if err != nil {
+	if ri, err = a.rowInfo([]float64{q, 1 - q}); err != nil {
 		return err
 	}
-	w, _ := new(big.Float).Sub(ri.t[0], ri.t[1]).Float64()
+	w, _ = new(big.Float).Sub(ri.t[0], ri.t[1]).Float64()
 	if ri.t[0].IsInf() || !(w > 0) {
 		return fmt.Errorf("decode: %s leaves no room for a negative weight", a.m.Name)
 	}
@@ -416,20 +408,22 @@ func increments(rs []rowInfo) [][]*big.Float {
 // the points that changed are rewritten; release undoes the block.
 func (a *multi) prediction(idx []int, p *blockPlan) *scorer.Pred {
 	if a.pred == nil {
-		a.pred = &scorer.Pred{K: a.k, P: make([]float64, a.n*a.width())}
+		a.pred = &scorer.Pred{K: a.k, P: make([]float64, a.n*predWidth(a.k))}
 		for i := range a.labels {
 			a.putRow(i)
 		}
 	}
 	for j, i := range idx {
-		copy(a.pred.P[i*a.width():(i+1)*a.width()], p.rows[j].row)
+		copy(a.pred.P[i*predWidth(a.k):(i+1)*predWidth(a.k)], p.rows[j].row)
 	}
 	return a.pred
 }
 
-func (a *multi) width() int {
-	if a.k > 2 {
-		return a.k
+// predWidth returns the entries of a point in a prediction of k classes
+// (scorer.Pred: one for binary, k otherwise).
+func predWidth(k int) int {
+	if k > 2 {
+		return k
 	}
 	return 1
 }
@@ -458,6 +452,6 @@ func (a *multi) putRow(i int) {
 	if c := a.labels[i]; c >= 0 && !a.neutralKnown {
 		r = a.knownRow(i, c)
 	}
-	w := a.width()
+	w := predWidth(a.k)
 	copy(a.pred.P[i*w:(i+1)*w], r.row)
 }

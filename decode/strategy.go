@@ -42,7 +42,7 @@ type Strategy interface {
 }
 
 // A designer is a block designer: init prepares its attack's state
-// (setup; nil: the engine's alone) and next designs the next block of at
+// (setup) and next designs the next block of at
 // most kmax unknown points. Its attack and plan are the engine's
 // runBlocks and dryRun.
 type designer struct {
@@ -54,9 +54,7 @@ type designer struct {
 func (d *designer) String() string { return d.name }
 
 func (d *designer) setup(a *multi) Strategy {
-	if d.init != nil {
-		d.init(a)
-	}
+	d.init(a)
 	return d
 }
 
@@ -152,9 +150,6 @@ type blockPlan struct {
 	// it could not list them all.
 	each func(a *multi, p *blockPlan, low, high *big.Float, f func(sigma []int) bool) bool
 }
-
-// k returns the number of classes of the block's rows.
-func (p *blockPlan) k() int { return len(p.v[0]) }
 
 // fixedState is the state of the strategies with one block design for
 // the whole attack (Primes, Alg3).

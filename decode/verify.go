@@ -25,11 +25,10 @@ func (a *multi) decode(score *big.Rat, idx []int, p *blockPlan) ([]int, bool) {
 	if sigma == nil {
 		return nil, false
 	}
-	rem := new(big.Float).SetPrec(sumPrec).Set(t)
 	for j, cl := range sigma {
-		rem.Sub(rem, p.v[j][cl])
+		t.Sub(t, p.v[j][cl]) // the remainder
 	}
-	if rem.Abs(rem).Cmp(new(big.Float).SetFloat64(p.budget)) > 0 {
+	if t.Abs(t).Cmp(new(big.Float).SetFloat64(p.budget)) > 0 {
 		return nil, false
 	}
 	return sigma, true
@@ -172,7 +171,7 @@ func checkKnown(known []int, n, k int) error {
 // score with the exact sum of those rows' terms. It is decisive when one
 // wrong label would move the sum by more than twice the budget.
 func (a *multi) check(ctx context.Context, s scorer.Server) (ok, decisive bool, err error) {
-	w := a.width()
+	w := predWidth(a.k)
 	pr := &scorer.Pred{K: a.k, P: make([]float64, a.n*w)}
 	c := new(big.Float).SetPrec(sumPrec)
 	for i, cl := range a.labels {

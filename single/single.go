@@ -121,11 +121,10 @@ type PlanOptions struct {
 // primes are one big-number step, abandoned to finish in the background).
 func Plan(ctx context.Context, opt PlanOptions) (*Query, error) {
 	var q *Query
-	err := ctxwait.Do(ctx, func() (err error) {
+	if err := ctxwait.Do(ctx, func() (err error) {
 		q, err = NewQuery(opt.N, opt.K)
 		return err
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -241,11 +240,9 @@ func (q *Query) Decode(score *big.Float, opts Options) (*decode.Result, error) {
 		return nil, fmt.Errorf("%w: %v", decode.ErrInconsistent, err)
 	}
 	// Ŷ = v·2^s exactly, with v = D·mant(e^t).
-	var m big.Int
 	s := ex.MantExp(nil) - int(wp)
-	mf := new(big.Float).SetMantExp(ex, int(wp)-ex.MantExp(nil))
-	mf.Int(&m)
-	v := bigmul.Mul(new(big.Int), q.den, &m)
+	m, _ := new(big.Float).SetMantExp(ex, -s).Int(nil)
+	v := bigmul.Mul(new(big.Int), q.den, m)
 	// X' = round(Ŷ).
 	x := roundShift(v, s)
 	if x.Sign() <= 0 {
@@ -257,7 +254,6 @@ func (q *Query) Decode(score *big.Float, opts Options) (*decode.Result, error) {
 		return nil, fmt.Errorf("%w: %v", decode.ErrInconsistent, err)
 	}
 	ok, sure := verifyExp(x, v, s, wp, score, p, q.N)
-	exact := !sure
 	if !sure {
 		// The fast bound was inconclusive: recompute the score exactly.
 		got, err := loss.CrossEntropy(new(big.Float).SetPrec(p), labels, q.pred)
@@ -270,7 +266,7 @@ func (q *Query) Decode(score *big.Float, opts Options) (*decode.Result, error) {
 		return nil, fmt.Errorf("%w: the decoded labeling does not reproduce the score", decode.ErrInconsistent)
 	}
 	res := allKnown(labels)
-	res.ExactCheck = exact
+	res.ExactCheck = !sure
 	return res, nil
 }
 
