@@ -29,9 +29,10 @@ import (
 //   - r is within 2^-w of x − Σ e_i·ln p_i (mpReduce), so e^r within a
 //     factor e^(2^-w): 1.01.
 //   - the series: t·2^W is exact (r lies on the grid 2^-(w+1), W ≥
-//     w+1+s). Each power t^j (a product of two lower powers, floored) is
-//     within 1.1 units of 2^-W of t^j (the lower powers' errors are
-//     multiplied by |t|^i < 2^-ρ ≤ 1/2^8, one more unit for the floor).
+//     w+1+s). Each power t^j (a short product of two lower powers,
+//     truncated: fixedPowers) is within 1.1 units of 2^-W of t^j (the
+//     lower powers' errors are multiplied by |t|^i < 2^-ρ ≤ 1/2^8, and
+//     1 + 2^−32 units more for the truncation).
 //     A block of terms k0 … k0+mm−1 starts from u = t^mm·acc (acc ≤ 2; a
 //     short product, bigmul.MulHigh, within 1 + 2^-32 units: in all within
 //     1.1·2 + 1.01 units plus 2^-ρ·δ_acc) and runs Horner's rule
@@ -340,12 +341,11 @@ func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
 		m = max(2, m*3/4)
 	}
 	// Scratch with room for the finest grid (W bits) from the start, so
-	// that the blocks reuse its words; u takes the products (the powers'
-	// too, then shifted out of it).
+	// that the blocks reuse its words; u takes the short products by acc.
 	var acc, u, t, cw big.Int
 	nw := int(W)/bits.UintSize + 3
 	u.SetBits(make([]big.Word, 0, 2*nw))
-	pw := fixedPowers(T, W, m, &u)
+	pw := fixedPowers(T, W, m)
 	// Blocks from the top: the last block ends at N (terms k < N). Block
 	// b (k0 = b·m) works on the grid 2^-(W−s_b): its value reaches the
 	// sum multiplied by t^k0 and divided by k0!, so its low bits matter
