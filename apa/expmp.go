@@ -70,8 +70,9 @@ import (
 // expNewton 64 bits deeper (it fails if the series runs 16 guard bits
 // short).
 //
-// The reduction reach, the number of squarings and the block length m are
-// chosen by expMPParams from the precision (measured: BenchmarkExpPaths).
+// The reduction reach, its metric and the number of squarings are chosen
+// by expMPParams from the precision (measured: TestExpMPParamsCPU), the
+// block length m by expSeriesFixed.
 func expMP(z, x *xf, wp uint, c *consts) (k int64, ok bool) {
 	R, s, height := expMPParams(wp)
 	return expMPWith(z, x, wp, R, s, height, c)
