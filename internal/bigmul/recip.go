@@ -8,10 +8,10 @@ import "math/big"
 // directRecipBits is the precision below which [Recip] divides directly
 // (math/big's schoolbook/Burnikel–Ziegler division) instead of recursing.
 // With the Newton step's correction a short product, TestCalibrateRecip
-// (2026-11-28, thread CPU, medians of 11, relative to 4096): 2048 takes
-// 0.74 at 3,800 bits, 0.84 at 5,000, 0.91 at 3,000, 7,508 and 15,000,
-// 1.00 at 10^4 and 3·10^4 (1024 and 3000 lose at some ladders). A
-// variable so that tests can force the Newton path at small sizes.
+// (2026-11-28, thread CPU, medians of 11, two runs on a loaded machine):
+// 4096 ÷ 2048 at 3,000–15,000 bits 1.04–1.37 (where the ladders differ),
+// 1.0 at 3·10^4; 1024 and 3000 lose at some ladders. A variable so that
+// tests can force the Newton path at small sizes.
 var directRecipBits uint = 2048
 
 // Recip returns v with |v − 2^(B+n)/x| < 3, where x > 0 has B = x.BitLen()
