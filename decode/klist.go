@@ -237,7 +237,8 @@ type klState struct {
 	vals [][]uint64
 	vm   []uint64 // update's buffer of the survivors' values
 	rows map[klKey]rowInfo
-	// spanRatio is the last tail's span over its room.
+	// spanRatio is the last tail's span over its room (its decoding
+	// measures it).
 	spanRatio float64
 	// tailCarried counts the tail points carried into the list,
 	// tailGrouped the tail's grouped digits, digits KBin's digits and
@@ -270,6 +271,7 @@ type klQuery struct {
 	c     [2][]int   // c[b][j]: top position j's label of bit b
 	tail  *blockPlan // nil: no tail
 	tIdx  []int      // the tail's points
+	room  float64    // the tail's room (design)
 	// dv[j][v] is the labels of value v of position nd+k+j after the
 	// top (a label of them its least): a tail digit's (KList; its groups,
 	// or a label each) or one of len(rad) digits of unit gd (KBin,

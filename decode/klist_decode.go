@@ -19,21 +19,22 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	defer a.neutralize(q.idx)
 	nd, nTop := q.nd, q.nd+q.k
 	budget := a.budgetFor(q.idx, q.rows, false)
-	t := a.residual(score, &blockPlan{rows: q.rows})
 	t0, inc := q.offsets()
-	// The residual the tail must explain: t − T0 − top bits' sum, within
-	// [base − b, base + span + b].
-	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
-	base, span := st.tailRange(q.tail, q.tIdx) // 0, 0 without a tail
-	half := new(big.Float).SetPrec(sumPrec).Quo(span, big.NewFloat(2))
-	center := new(big.Float).SetPrec(sumPrec).Sub(r0, base)
+	// The residual the tail must explain: t − T0 − top bits' sum (t the
+	// score's residual), within [base − b, base + span + b].
+	r0 := new(big.Float).SetPrec(sumPrec).Sub(a.residual(score, &blockPlan{rows: q.rows}), t0)
+	tl := st.newTail(q) // no positions, base and span 0, without a tail
+	if sf, _ := tl.span.Float64(); sf > 0 {
+		st.spanRatio = sf / q.room // the next tail's room is scaled by it
+	}
+	half := new(big.Float).SetPrec(sumPrec).Quo(tl.span, big.NewFloat(2))
+	center := new(big.Float).SetPrec(sumPrec).Sub(r0, tl.base)
 	center.Sub(center, half)
 	hf, _ := half.Float64()
 	// The score's float64 bounds, rounded outward (the noise widens them).
 	sLo, sHi := a.scoreRange(score)
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	exact := pointTerms(a, q.rows)
-	var tl *klTail
 	match := func() bool {
 		if r, ok, err := a.emu.ReportFloat(a.lo); ok && exact {
 			return err != nil || (r >= fLo && r <= fHi)
@@ -69,9 +70,6 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	}
 	var surv []lbSurv
 	sig := make([]int, len(q.tIdx))
-	if q.tail != nil {
-		tl = st.newTail(q)
-	}
 	// The residual r0 − Σ (top bits' increments) in double-double
 	// arithmetic (ddSum): the carried bits' part once per list entry,
 	// the fresh bits' per candidate, with err bounding its distance from
@@ -128,21 +126,19 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 			return true
 		}
 		bf := budget + extra
-		found := false
+		n0 := len(surv)
 		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, x, c int) {
 			sig[j] = x
 			set(nTop+j, c)
 		}, func() {
 			if match() {
 				surv = append(surv, lbSurv{l: l, m: m, tail: slices.Clone(sig)})
-				found = true
 			}
 		}, bracket)
 		if !complete {
 			surv = append(surv, lbSurv{l: l, m: m})
-			return true
 		}
-		return found
+		return !complete || len(surv) > n0
 	}
 	lb.window(center, hf+budget, v, q.k, explains)
 	if len(surv) == 0 {

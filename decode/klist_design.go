@@ -8,7 +8,6 @@ package decode
 import (
 	"cmp"
 	"math"
-	"math/big"
 	"math/bits"
 	"slices"
 )
@@ -150,10 +149,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 			}
 			q.dv = append(q.dv, g)
 		}
-		_, span := st.tailRange(p, q.tIdx)
-		if sf, _ := span.Float64(); sf > 0 {
-			st.spanRatio = sf / room
-		}
+		q.room = room
 		q.idx = append(q.idx, q.tIdx...)
 		q.rows = append(q.rows, q.tail.rows...)
 	}
@@ -475,21 +471,4 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 		}
 	}
 	return append(out, slices.DeleteFunc(slices.Clone(cand), func(i int) bool { return take[i] })...)
-}
-
-// tailRange returns the least exact sum of the tail p's increments over
-// its points' label sets (its base) and the span above it.
-func (st *klState) tailRange(p *blockPlan, idx []int) (base, span *big.Float) {
-	base = new(big.Float).SetPrec(sumPrec)
-	span = new(big.Float).SetPrec(sumPrec)
-	for j, i := range idx {
-		var vs []*big.Float
-		for m := st.a.mask[i]; m != 0; m &= m - 1 {
-			vs = append(vs, p.v[j][bits.TrailingZeros64(m)])
-		}
-		lo, hi := slices.MinFunc(vs, (*big.Float).Cmp), slices.MaxFunc(vs, (*big.Float).Cmp)
-		base.Add(base, lo)
-		span.Add(span, new(big.Float).SetPrec(sumPrec).Sub(hi, lo))
-	}
-	return base, span
 }
