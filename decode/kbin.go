@@ -320,13 +320,9 @@ func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
 // emulated score is the score (lbState.readDigits), learns what they agree
 // on and carries the rest (update); it returns the labels learned.
 func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
-	nTop := q.nd + q.k
 	t0, inc := q.offsets()
 	surv, err := st.lb.readDigits(score, q.idx, q.rows, q.k, t0, inc, q.rad, q.gd, true, func(j int, v uint64) int {
-		if j < nTop {
-			return q.c[v][j]
-		}
-		return bits.TrailingZeros64(q.dv[j-nTop][v])
+		return bits.TrailingZeros64(q.dv[j][v])
 	})
 	if err != nil {
 		return 0, err

@@ -49,11 +49,9 @@ func (st *klState) designQuery() (*klQuery, error) {
 		slices.SortStableFunc(pool, func(x, y int) int {
 			return cmp.Compare(min(1, bits.OnesCount64(a.mask[x])^2), min(1, bits.OnesCount64(a.mask[y])^2))
 		})
-		n2 := 0
-		for n2 < len(pool) && bits.OnesCount64(a.mask[pool[n2]]) == 2 {
-			n2++
+		if n2 := slices.IndexFunc(pool, func(i int) bool { return bits.OnesCount64(a.mask[i]) != 2 }); n2 >= 0 {
+			kmax = min(kmax, n2)
 		}
-		kmax = min(kmax, n2)
 	}
 	ulpN, unit := a.radixSpacing(st.kb.klist.rho)
 	// The cell below which two top candidates are not told apart without
@@ -200,8 +198,7 @@ func (st *klState) askTop(q *klQuery, s0 []uint64, fresh, fw, cw []int) error {
 		if err != nil {
 			return err
 		}
-		q.idx, q.s0, q.rows = append(q.idx, i), append(q.s0, half), append(q.rows, r)
-		q.c[0], q.c[1] = append(q.c[0], bits.TrailingZeros64(half)), append(q.c[1], bits.TrailingZeros64(a.mask[i]&^half))
+		q.idx, q.rows, q.dv = append(q.idx, i), append(q.rows, r), append(q.dv, []uint64{half, a.mask[i] &^ half})
 	}
 	return nil
 }
@@ -436,7 +433,6 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 			cnt[x] = c
 			rec(x+1, l, nr)
 		}
-		cnt[x] = 0
 	}
 	rec(0, 0, a.k+1)
 	if math.IsInf(bestLP, -1) {

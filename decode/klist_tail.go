@@ -39,7 +39,7 @@ func (st *klState) newTail(q *klQuery) *klTail {
 	abs := 0.0
 	for j := range tl.pos {
 		p, r, v := &tl.pos[j], &q.rows[q.nd+q.k+j], q.tail.v[j]
-		p.j, p.i, p.cls = j, q.tIdx[j], leastLabels(q.dv[j])
+		p.j, p.i, p.cls = j, q.tIdx[j], leastLabels(q.dv[q.nd+q.k+j])
 		for _, c := range p.cls {
 			f, _ := v[c].Float64()
 			p.d = append(p.d, f)
