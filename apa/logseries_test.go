@@ -136,3 +136,32 @@ func randBitsInt(r *rand.Rand, n int) *big.Int {
 	}
 	return v.Rsh(v, uint((n+63)/64*64-n))
 }
+
+// TestQuoKM checks quoKM's contract, |q − X·2^f/Y| < 2, against the exact
+// quotient: random and all-ones operands, quotients of 65 bits to 40,000,
+// f from 0 to beyond the operands' sizes.
+func TestQuoKM(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	for i := range 300 {
+		xb := 1 + r.IntN(20000)
+		yb := 1 + r.IntN(20000)
+		X, Y := randBitsInt(r, xb), randBitsInt(r, yb)
+		if i%7 == 0 {
+			X.Sub(X.Lsh(bigOne, uint(xb)), bigOne)
+		}
+		if i%5 == 0 {
+			Y.Sub(Y.Lsh(bigOne, uint(yb)), bigOne)
+		}
+		X.SetBit(X, xb-1, 1)
+		Y.SetBit(Y, yb-1, 1)
+		f := uint(max(0, yb-xb+r.IntN(20000)))
+		var q, want, d big.Int
+		quoKM(&q, X, Y, f)
+		want.Lsh(X, f)
+		want.Quo(&want, Y)
+		d.Sub(&q, &want)
+		if d.CmpAbs(big.NewInt(1)) > 0 {
+			t.Fatalf("case %d: X %d bits, Y %d bits, f %d: q − ⌊X·2^f/Y⌋ = %v", i, xb, yb, f, &d)
+		}
+	}
+}

@@ -102,9 +102,7 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 	// at the smallest sum, times N: the variance bound
 	// K^(2kb) ≤ 1 + 3·kb·(W/δ)², and for K = 2 max weight ≥ δ·L(kb).
 	fitsSep := func(nUnk, kb int) bool {
-		lo := s0(nUnk, kb)
-		d := n * a.spacing(lo/n)
-		r := w / d
+		r := w / (n * a.spacing(s0(nUnk, kb)/n))
 		if 2*float64(kb)*lk > math.Log2(1+3*float64(kb)*r*r) {
 			return false
 		}

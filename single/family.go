@@ -190,8 +190,7 @@ func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*decode.Result
 			f, _ := di.Float64()
 			r += math.Abs(f/p.W - float64(p.cg[i]))
 		}
-		t := new(big.Float).SetPrec(wp).Quo(s, new(big.Float).SetFloat64(p.W))
-		tf, _ := t.Float64()
+		tf, _ := new(big.Float).SetPrec(wp).Quo(s, new(big.Float).SetFloat64(p.W)).Float64()
 		lo, hi := int64(math.Ceil(tf-r)), int64(math.Floor(tf+r))
 		masks, err := subsetsum.Window(context.Background(), p.cg, lo, hi, 2)
 		if err != nil || len(masks) != 1 {

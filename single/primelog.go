@@ -201,8 +201,7 @@ func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*decode.Resu
 	if err != nil {
 		return nil, err
 	}
-	xi := bigint.Round(x)
-	labels, err := primes.Multiplicities(xi, p.p, 1)
+	labels, err := primes.Multiplicities(bigint.Round(x), p.p, 1)
 	if err != nil {
 		return nil, fmt.Errorf("%w: exp(N·(N·ℓ − c)) rounds to an integer that is not a product of distinct primes p_1 … p_N", decode.ErrInconsistent)
 	}

@@ -151,10 +151,8 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 	// The score's scale: N·ℓ ≤ C ≲ (largest logit)·2 + N·ln K. The noise
 	// budget Nτ leaves Nτδ for rounding errors; the server's (2^(1−P)·N·ℓ
 	// plus 2^(−P)·N) and ours (N·2^absLg) each get a quarter of it.
-	top := logits[n*k-1]
-	scaleExp := top.MantExp(nil) + 2 + bits.Len(uint(n*k))
-	slack := new(big.Float).SetFloat64(float64(n) * opt.Tau * delta / 4)
-	slackExp := slack.MantExp(nil) - 1
+	scaleExp := logits[n*k-1].MantExp(nil) + 2 + bits.Len(uint(n*k))
+	slackExp := new(big.Float).SetFloat64(float64(n)*opt.Tau*delta/4).MantExp(nil) - 1
 	p.prec = uint(max(scaleExp-slackExp+2, 24))
 	p.absLg = slackExp - bits.Len(uint(n)) - 2
 	if err := p.build(ctx, logits); err != nil {
@@ -164,18 +162,15 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 }
 
 // MaxProbRows returns the largest N for which [PlanRobust] can submit
-// binary probabilities as big.Floats: the smallest probability,
-// e^(−W·2^(N−1)) with W = 2Nτ(1+δ), must stay above big.Float's least
-// exponent, 2^(−2³¹): W·2^(N−1)·log₂e < 2³¹. It is N = 54, 44, 35, 25
-// and 16 at τ = 1e−9, 1e−6, 1e−3, 1 and 1000 (TestMaxProbRows);
-// logits and log-probabilities have no such limit.
-func MaxProbRows(tau, margin float64) int {
-	if margin == 0 {
-		margin = 1.0 / 16
-	}
+// binary probabilities as big.Floats at the default margin: the smallest
+// probability, e^(−W·2^(N−1)) with W = 2Nτ(1+1/16), must stay above
+// big.Float's least exponent, 2^(−2³¹): W·2^(N−1)·log₂e < 2³¹. It is
+// N = 54, 44, 35, 25 and 16 at τ = 1e−9, 1e−6, 1e−3, 1 and 1000
+// (TestMaxProbRows); logits and log-probabilities have no such limit.
+func MaxProbRows(tau float64) int {
 	n := 0
 	for m := 1; m < 64; m++ {
-		w := 2 * float64(m) * tau * (1 + margin)
+		w := 2 * float64(m) * tau * (1 + 1.0/16)
 		if w*math.Ldexp(1, m-1)*math.Log2E >= float64(math.MaxInt32)-1e6 {
 			break
 		}
@@ -189,9 +184,9 @@ func MaxProbRows(tau, margin float64) int {
 // submitted values, to an absolute 2^absLg.
 func (p *RobustPlan) build(ctx context.Context, logits []*big.Float) error {
 	n, k := p.N, p.K
-	if p.Enc == scorer.Probs && n > MaxProbRows(p.Tau, 0) && p.cg == nil {
+	if p.Enc == scorer.Probs && n > MaxProbRows(p.Tau) && p.cg == nil {
 		// A quick, conservative check; the exact one is apa.Exp's error below.
-		return fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, p.Tau, MaxProbRows(p.Tau, 0))
+		return fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, p.Tau, MaxProbRows(p.Tau))
 	}
 	p.pred = &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
 	p.rowL = make([]*big.Float, n*k)

@@ -95,6 +95,9 @@ func MulHigh(z, x, y *big.Int, sh uint) *big.Int {
 	trace(Product{XWords: len(xw), YWords: len(yw), Square: sq, HighShift: sh})
 	neg := x.Sign()*y.Sign() < 0
 	c := int(sh/bits.UintSize) - shortGuard
+	if c < 2 {
+		return fullHigh(z, xw, yw, sq, sh, neg) // nothing to save
+	}
 	// Trim the words no pair of diagonal ≥ c reads: x_i with
 	// i + len(y) − 1 < c, then y_j likewise (for a square both by the
 	// same count, so it stays a square).
