@@ -30,8 +30,9 @@ import (
 //
 // Error, proven. ε_j = 2^(−W_j), ε = ε_0; every operation floors a
 // non-negative value. (i) s: a quotient with absolute error below
-// 2^(−max(W, W')−2). (ii) V = ⌊s̃²/ε⌋: |Vε − v| < 2^(−W−2)·(2|s|+1) + ε
-// < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3), both v and Vε are
+// 2^(−max(W, W')−2). (ii) V = s̃²/ε by a short product (below it by
+// less than 1 + 2^−32 units, bigmul.MulHigh): |Vε − v| < 2^(−W−2)·(2|s|+1)
+// + (1 + 2^−32)·ε < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3), both v and Vε are
 // below 2^(−b) (b ≥ 8 here). (iii) Powers by short products of lower
 // ones at scale W' (fixedPowers: truncated, within (1 + 2^−32)·ε):
 // err(v^i) ≤ (2i−1)·E·ε with E = e_v + 1 = 3 (by induction,
@@ -44,16 +45,19 @@ import (
 // one floor, so the run is within Σ_G ((2i−1)E + 1)/(2k+1)·ε_j + ε_j of
 // its exact sum, below Σ_G ((2i−1)E + 2)·ε_j (the bound of one floor a
 // term, which runs only tighten); the block's m terms below
-// (m²E + 2m)·ε_j. (v) Horner: acc_j = B_j + ⌊acc_(j+1)·ṽ^m⌋ at ε_j, with
-// ṽ^m (v^m floored to ε_j) within ((2m−1)E + 1)·ε_j of v^m, |ṽ^m| <
-// 2^(−bm) and the exact tail A_(j+1) = Σ_(l>j) v^(m(l−j−1))·B_l ≤ 1/(1−v)
-// < 1.01: err_j/ε_j ≤ err_(j+1)/ε_(j+1) + m²E + 2m + 1.01((2m−1)E + 1) +
-// 1 ≤ err_(j+1)/ε_(j+1) + (m+3)²·E, since err_(j+1)·2^(−bm) =
+// (m²E + 2m)·ε_j. (v) Horner: acc_j = B_j + acc_(j+1)·ṽ^m at ε_j by a short
+// product (below it by less than 1 + 2^−32 units), with ṽ^m (v^m floored
+// to ε_j) within ((2m−1)E + 1)·ε_j of v^m, |ṽ^m| < 2^(−bm) and the exact
+// tail A_(j+1) = Σ_(l>j) v^(m(l−j−1))·B_l ≤ 1/(1−v) < 1.01: err_j/ε_j ≤
+// err_(j+1)/ε_(j+1) + m²E + 2m + 1.01((2m−1)E + 1) + 1 + 2^−32 ≤
+// err_(j+1)/ε_(j+1) + (m+3)²·E (3m² + 8.06m − 1.01 against 3m² + 18m + 27), since err_(j+1)·2^(−bm) =
 // (err_(j+1)/ε_(j+1))·ε_j. Over J+1 levels, with the tail Σ_(k≥N) v^k/(2k+1)
 // ≤ 1.01·v^N < ε/2 for bN ≥ W'+1: |S̃ − S| < ES·ε, ES = (J+1)(m+3)²·3 + 1.
 // (vi) z = 2s̃·S̃: |2s̃S̃ − 2sS| ≤ 2|s̃ − s|·1.01 + 2|s|·ES·ε <
-// 2^(−W) + 2^(1 − ⌊b/2⌋ + log2 ES − W') (|s| = √v < 2^(−b/2)), and z is
-// truncated to 2^(−W−2) absolute. W' = max(W − ⌊b′/2⌋ + log2(ES) + 4,
+// 2^(−W) + 2^(1 − ⌊b/2⌋ + log2 ES − W') (|s| = √v < 2^(−b/2)); z is
+// computed to 2^(−W−4) by a short product, (1 + 2^−32)·2^(−W−4), then
+// truncated to 2^(−W−2) absolute: with t the larger of the two terms,
+// 2t + 2^(−W−2) + 1.01·2^(−W−4) < 4t. W' = max(W − ⌊b′/2⌋ + log2(ES) + 4,
 // b′ + 8, 32), b′ = −2·log2|s| bound ≤ b, puts the second term below
 // 2^(−W): the series runs about R bits below W, as the factor s restores
 // them (above W only for short reductions). The bound returned is
@@ -86,15 +90,15 @@ func logNear1(z, a, b *xf, W uint) (errExp int64, ok bool) {
 	// quo's relative error 2^(6−wq) on |s| < 2^st: below 2^(−max(W,W')−2).
 	Wq := max(int64(W), Wp)
 	wq := uint(max(Wq+st+8, 32))
-	var s, s2 xf
+	var s xf
 	quoShort(&s, &d, &n, wq)
-	s2.mulExact(&s, &s)
-	// V = ⌊s̃²·2^W'⌋.
+	// V = s̃²·2^W' truncated, by a short product (step ii).
 	var V big.Int
-	if sh := s2.e + Wp; sh >= 0 {
-		V.Lsh(&s2.m, uint(sh))
+	if sh := 2*s.e + Wp; sh >= 0 {
+		V.Mul(&s.m, &s.m)
+		V.Lsh(&V, uint(sh))
 	} else {
-		V.Rsh(&s2.m, uint(-sh))
+		bigmul.MulHigh(&V, &s.m, &s.m, uint(-sh))
 	}
 	var V3 big.Int
 	V3.Add(&V, big.NewInt(3))
@@ -103,18 +107,24 @@ func logNear1(z, a, b *xf, W uint) (errExp int64, ok bool) {
 		return 0, false
 	}
 	S, es := atanhSum(&V, uint(Wp), bb)
-	// z = 2·s̃·S̃·2^(−W'), truncated to 2^(−W−2) absolute.
-	var sf xf
-	sf.m.Set(S)
-	sf.e = -Wp
-	z.mulExact(&s, &sf)
-	z.e++
+	// z = 2·s̃·S̃·2^(−W'), to 2^(−W−4) by a short product where that
+	// drops bits, then truncated to 2^(−W−2) absolute (step vi).
+	if sh := Wp - s.e - 1 - int64(W) - 4; sh > 0 {
+		bigmul.MulHigh(&z.m, &s.m, S, uint(sh))
+		z.e = -int64(W) - 4
+	} else {
+		var sf xf
+		sf.m.Set(S)
+		sf.e = -Wp
+		z.mulExact(&s, &sf)
+		z.e++
+	}
 	if t := z.top() + int64(W) + 2; t >= 1 {
 		z.trunc(uint(t))
 	} else {
 		z.setInt64(0)
 	}
-	// The three terms of (vi): 2^(−W), 2^(1−⌊b/2⌋+log2 ES−W'), 2^(−W−2).
+	// The terms of (vi): 2^(−W), 2^(1−⌊b/2⌋+log2 ES−W'), 2^(−W−2), 2^(−W−3.98).
 	e2 := 1 - bb/2 + int64(bits.Len64(es)) - Wp
 	return max(-int64(W), e2) + 2, true
 }
@@ -142,14 +152,12 @@ func atanhPlan(W uint, b int64) (N, m int64, es uint64) {
 func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 	N, m, es := atanhPlan(W, b)
 	// Scratch with room for the widest level (scale W) from the start, so
-	// that the shifts and sums below reuse their words level after level;
-	// prod takes every product of Horner's rule, then shifted out of it.
+	// that the shifts and sums below reuse their words level after level.
 	nw := int(W)/bits.UintSize + 3
-	var acc, blk, t, vm, prod big.Int
+	var acc, blk, t, vm big.Int
 	for _, x := range []*big.Int{&acc, &blk, &t, &vm} {
 		x.SetBits(make([]big.Word, 0, nw))
 	}
-	prod.SetBits(make([]big.Word, 0, 2*nw))
 	pw := fixedPowers(V, W, m) // pw[i] ≈ v^i at scale W
 	J := (N - 1) / m
 	var wd wordDiv
@@ -184,8 +192,7 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 		}
 		// acc ← B_j + ⌊acc·ṽ^m⌋ at scale W_j (acc at W_(j+1)).
 		vm.Rsh(&pw[m], sh)
-		bigmul.Mul(&prod, &acc, &vm) // not in place: prod's words are reused
-		acc.Rsh(&prod, uint(Wj-b*m))
+		bigmul.MulHigh(&acc, &acc, &vm, uint(Wj-b*m))
 		acc.Add(&acc, &blk)
 	}
 	return &acc, es

@@ -135,12 +135,12 @@ type lbState struct {
 	countPartial bool
 	// cwBuf is carryWeights' scratch, reused across queries.
 	cwBuf struct {
-		pairs         [][2]int32
-		pv, dd0       []float64
-		rb            []uint64
-		off, aff, fix []int32
-		live          []int32
-		sg, pl        []float64
+		pairs   [][2]int32
+		pv, dd0 []float64
+		rb      []uint64
+		aff     [][]int32
+		live    []int32
+		sg, pl  []float64
 	}
 }
 

@@ -243,8 +243,14 @@ func (q *Query) Decode(score *big.Float, opts Options) (*decode.Result, error) {
 	s := ex.MantExp(nil) - int(wp)
 	m, _ := new(big.Float).SetMantExp(ex, -s).Int(nil)
 	v := bigmul.Mul(new(big.Int), q.den, m)
-	// X' = round(Ŷ).
-	x := roundShift(v, s)
+	// X' = round(Ŷ) = round(v·2^s), ties up.
+	x := new(big.Int)
+	if s >= 0 {
+		x.Lsh(v, uint(s))
+	} else {
+		x.Rsh(v, uint(-s-1)) // floor(v·2^(s+1))
+		x.Rsh(x.Add(x, big.NewInt(1)), 1)
+	}
 	if x.Sign() <= 0 {
 		return nil, fmt.Errorf("%w: decoded integer %v", decode.ErrInconsistent, x.Sign())
 	}
@@ -268,17 +274,6 @@ func (q *Query) Decode(score *big.Float, opts Options) (*decode.Result, error) {
 	res := allKnown(labels)
 	res.ExactCheck = !sure
 	return res, nil
-}
-
-// roundShift returns v·2^s rounded to the nearest integer (ties up).
-func roundShift(v *big.Int, s int) *big.Int {
-	x := new(big.Int)
-	if s >= 0 {
-		return x.Lsh(v, uint(s))
-	}
-	x.Rsh(v, uint(-s-1)) // floor(v·2^(s+1))
-	x.Add(x, big.NewInt(1))
-	return x.Rsh(x, 1)
 }
 
 // verifyExp decides, in the exponential domain, whether the integer X' =
