@@ -70,8 +70,9 @@ import (
 // expNewton 64 bits deeper (it fails if the series runs 16 guard bits
 // short).
 //
-// The reduction reach, the number of squarings and the block length m are
-// chosen by expMPParams from the precision (measured: BenchmarkExpPaths).
+// The reduction reach, its metric and the number of squarings are chosen
+// by expMPParams from the precision (measured: TestExpMPParamsCPU), the
+// block length m by expSeriesFixed.
 func expMP(z, x *xf, wp uint, c *consts) (k int64, ok bool) {
 	R, s, height := expMPParams(wp)
 	return expMPWith(z, x, wp, R, s, height, c)
@@ -307,6 +308,10 @@ func expMPParams(wp uint) (R, s uint, height bool) {
 // they save).
 const expSeriesCoarseBits = 4096
 
+// expSeriesFewPowersBits bounds the precisions where the series takes ¾√N
+// powers (expSeriesFixed).
+const expSeriesFewPowersBits = 65536
+
 // expSeriesFixed sets y to an approximation of e^t·2^W, t = T·2^-W with
 // |t| < 2^-rho (rho ≥ 8), within 8.25 units (expMP's comment).
 func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
@@ -322,10 +327,19 @@ func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
 		}
 		return
 	}
-	// m powers: about √N balances m products against N/m.
+	// m powers: about √N balances m products against N/m; on coarser
+	// grids the blocks' products shrink (and are short products), so
+	// fewer powers pay: ¾√N there, up to expSeriesFewPowersBits. Process
+	// CPU of expMP, m = ¾⌈√N⌉ ÷ m = ⌈√N⌉, 4 arguments, medians of 7, two
+	// runs, loaded: 0.99–1.01 at 6,000 bits, 0.91–0.94 at 10^4, 0.93–0.95
+	// at 3·10^4, 0.96 at 10^5 (but the harness's argument there 1.08:
+	// kept at √N from 65,536 bits).
 	m := int64(1)
 	for m*m < N {
 		m++
+	}
+	if W >= expSeriesCoarseBits && W < expSeriesFewPowersBits {
+		m = max(2, m*3/4)
 	}
 	// Scratch with room for the finest grid (W bits) from the start, so
 	// that the blocks reuse its words; u takes the short products by acc.

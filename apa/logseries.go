@@ -30,8 +30,9 @@ import (
 //
 // Error, proven. ε_j = 2^(−W_j), ε = ε_0; every operation floors a
 // non-negative value. (i) s: a quotient with absolute error below
-// 2^(−max(W, W')−2). (ii) V = ⌊s̃²/ε⌋: |Vε − v| < 2^(−W−2)·(2|s|+1) + ε
-// < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3), both v and Vε are
+// 2^(−max(W, W')−2). (ii) V = s̃²/ε by a short product (below it by
+// less than 1 + 2^−32 units, bigmul.MulHigh): |Vε − v| < 2^(−W−2)·(2|s|+1)
+// + (1 + 2^−32)·ε < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3), both v and Vε are
 // below 2^(−b) (b ≥ 8 here). (iii) Powers by short products of lower
 // ones at scale W' (fixedPowers: truncated, within (1 + 2^−32)·ε):
 // err(v^i) ≤ (2i−1)·E·ε with E = e_v + 1 = 3 (by induction,
@@ -44,16 +45,19 @@ import (
 // one floor, so the run is within Σ_G ((2i−1)E + 1)/(2k+1)·ε_j + ε_j of
 // its exact sum, below Σ_G ((2i−1)E + 2)·ε_j (the bound of one floor a
 // term, which runs only tighten); the block's m terms below
-// (m²E + 2m)·ε_j. (v) Horner: acc_j = B_j + ⌊acc_(j+1)·ṽ^m⌋ at ε_j, with
-// ṽ^m (v^m floored to ε_j) within ((2m−1)E + 1)·ε_j of v^m, |ṽ^m| <
-// 2^(−bm) and the exact tail A_(j+1) = Σ_(l>j) v^(m(l−j−1))·B_l ≤ 1/(1−v)
-// < 1.01: err_j/ε_j ≤ err_(j+1)/ε_(j+1) + m²E + 2m + 1.01((2m−1)E + 1) +
-// 1 ≤ err_(j+1)/ε_(j+1) + (m+3)²·E, since err_(j+1)·2^(−bm) =
+// (m²E + 2m)·ε_j. (v) Horner: acc_j = B_j + acc_(j+1)·ṽ^m at ε_j by a short
+// product (below it by less than 1 + 2^−32 units), with ṽ^m (v^m floored
+// to ε_j) within ((2m−1)E + 1)·ε_j of v^m, |ṽ^m| < 2^(−bm) and the exact
+// tail A_(j+1) = Σ_(l>j) v^(m(l−j−1))·B_l ≤ 1/(1−v) < 1.01: err_j/ε_j ≤
+// err_(j+1)/ε_(j+1) + m²E + 2m + 1.01((2m−1)E + 1) + 1 + 2^−32 ≤
+// err_(j+1)/ε_(j+1) + (m+3)²·E (3m² + 8.06m − 1.01 against 3m² + 18m + 27), since err_(j+1)·2^(−bm) =
 // (err_(j+1)/ε_(j+1))·ε_j. Over J+1 levels, with the tail Σ_(k≥N) v^k/(2k+1)
 // ≤ 1.01·v^N < ε/2 for bN ≥ W'+1: |S̃ − S| < ES·ε, ES = (J+1)(m+3)²·3 + 1.
 // (vi) z = 2s̃·S̃: |2s̃S̃ − 2sS| ≤ 2|s̃ − s|·1.01 + 2|s|·ES·ε <
-// 2^(−W) + 2^(1 − ⌊b/2⌋ + log2 ES − W') (|s| = √v < 2^(−b/2)), and z is
-// truncated to 2^(−W−2) absolute. W' = max(W − ⌊b′/2⌋ + log2(ES) + 4,
+// 2^(−W) + 2^(1 − ⌊b/2⌋ + log2 ES − W') (|s| = √v < 2^(−b/2)); z is
+// computed to 2^(−W−4) by a short product, (1 + 2^−32)·2^(−W−4), then
+// truncated to 2^(−W−2) absolute: with t the larger of the two terms,
+// 2t + 2^(−W−2) + 1.01·2^(−W−4) < 4t. W' = max(W − ⌊b′/2⌋ + log2(ES) + 4,
 // b′ + 8, 32), b′ = −2·log2|s| bound ≤ b, puts the second term below
 // 2^(−W): the series runs about R bits below W, as the factor s restores
 // them (above W only for short reductions). The bound returned is
@@ -86,15 +90,15 @@ func logNear1(z, a, b *xf, W uint) (errExp int64, ok bool) {
 	// quo's relative error 2^(6−wq) on |s| < 2^st: below 2^(−max(W,W')−2).
 	Wq := max(int64(W), Wp)
 	wq := uint(max(Wq+st+8, 32))
-	var s, s2 xf
+	var s xf
 	quoShort(&s, &d, &n, wq)
-	s2.mulExact(&s, &s)
-	// V = ⌊s̃²·2^W'⌋.
+	// V = s̃²·2^W' truncated, by a short product (step ii).
 	var V big.Int
-	if sh := s2.e + Wp; sh >= 0 {
-		V.Lsh(&s2.m, uint(sh))
+	if sh := 2*s.e + Wp; sh >= 0 {
+		V.Mul(&s.m, &s.m)
+		V.Lsh(&V, uint(sh))
 	} else {
-		V.Rsh(&s2.m, uint(-sh))
+		bigmul.MulHigh(&V, &s.m, &s.m, uint(-sh))
 	}
 	var V3 big.Int
 	V3.Add(&V, big.NewInt(3))
@@ -103,18 +107,24 @@ func logNear1(z, a, b *xf, W uint) (errExp int64, ok bool) {
 		return 0, false
 	}
 	S, es := atanhSum(&V, uint(Wp), bb)
-	// z = 2·s̃·S̃·2^(−W'), truncated to 2^(−W−2) absolute.
-	var sf xf
-	sf.m.Set(S)
-	sf.e = -Wp
-	z.mulExact(&s, &sf)
-	z.e++
+	// z = 2·s̃·S̃·2^(−W'), to 2^(−W−4) by a short product where that
+	// drops bits, then truncated to 2^(−W−2) absolute (step vi).
+	if sh := Wp - s.e - 1 - int64(W) - 4; sh > 0 {
+		bigmul.MulHigh(&z.m, &s.m, S, uint(sh))
+		z.e = -int64(W) - 4
+	} else {
+		var sf xf
+		sf.m.Set(S)
+		sf.e = -Wp
+		z.mulExact(&s, &sf)
+		z.e++
+	}
 	if t := z.top() + int64(W) + 2; t >= 1 {
 		z.trunc(uint(t))
 	} else {
 		z.setInt64(0)
 	}
-	// The three terms of (vi): 2^(−W), 2^(1−⌊b/2⌋+log2 ES−W'), 2^(−W−2).
+	// The terms of (vi): 2^(−W), 2^(1−⌊b/2⌋+log2 ES−W'), 2^(−W−2), 2^(−W−3.98).
 	e2 := 1 - bb/2 + int64(bits.Len64(es)) - Wp
 	return max(-int64(W), e2) + 2, true
 }
@@ -142,14 +152,12 @@ func atanhPlan(W uint, b int64) (N, m int64, es uint64) {
 func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 	N, m, es := atanhPlan(W, b)
 	// Scratch with room for the widest level (scale W) from the start, so
-	// that the shifts and sums below reuse their words level after level;
-	// prod takes every product of Horner's rule, then shifted out of it.
+	// that the shifts and sums below reuse their words level after level.
 	nw := int(W)/bits.UintSize + 3
-	var acc, blk, t, vm, prod big.Int
+	var acc, blk, t, vm big.Int
 	for _, x := range []*big.Int{&acc, &blk, &t, &vm} {
 		x.SetBits(make([]big.Word, 0, nw))
 	}
-	prod.SetBits(make([]big.Word, 0, 2*nw))
 	pw := fixedPowers(V, W, m) // pw[i] ≈ v^i at scale W
 	J := (N - 1) / m
 	var wd wordDiv
@@ -184,8 +192,7 @@ func atanhSum(V *big.Int, W uint, b int64) (*big.Int, uint64) {
 		}
 		// acc ← B_j + ⌊acc·ṽ^m⌋ at scale W_j (acc at W_(j+1)).
 		vm.Rsh(&pw[m], sh)
-		bigmul.Mul(&prod, &acc, &vm) // not in place: prod's words are reused
-		acc.Rsh(&prod, uint(Wj-b*m))
+		bigmul.MulHigh(&acc, &acc, &vm, uint(Wj-b*m))
 		acc.Add(&acc, &blk)
 	}
 	return &acc, es
@@ -284,17 +291,6 @@ func fixedPowers(X *big.Int, W uint, m int64) []big.Int {
 	return pw
 }
 
-// wordDiv divides by words without allocating: its divisor and remainder
-// keep their words from one call to the next (big.Int.Quo allocates both).
-type wordDiv struct{ d, r big.Int }
-
-// quo sets z to z/d truncated toward zero (as big.Int.Quo; ⌊z/d⌋ for
-// z ≥ 0) for a word d > 0.
-func (w *wordDiv) quo(z *big.Int, d uint64) {
-	w.d.SetUint64(d)
-	z.QuoRem(z, &w.d, &w.r)
-}
-
 // quoShort sets z to x/y (y > 0) with a relative error below 2^(3−wp)
 // (within xf.quo's 2^(6−wp), which logNear1's analysis assumes), by
 // bigmul.QuoFixed on the operands truncated to wp+4 bits (each a relative
@@ -340,14 +336,16 @@ var quoKMBits uint = 4096
 // r = Recip(Y, h) = (2^(B+h)/Y)(1 + η) with |η| < 3·2^−h (|r − 2^(B+h)/Y|
 // < 3, 2^(B+h)/Y > 2^h). q0 = 2^c·⌊Xh·r/2^e⌋, Xh = ⌊X/2^sx⌋ with h+4
 // bits (sx = bits(X) − h − 4, or 0), c = min(n − h − 2, f) (or 0), e =
-// B + h − sx − f + c: |Q − q0| < 2^(sx+f)/Y (Xh's truncation) + Q·3·2^−h
-// (η) + 2^c (the floor) < 2^(n−h)·(1/16 + 3 + 1/4) < 2^(n−h+2). The
-// residual ρ = X·2^f − q0·Y is exact, ρ/Y = Q − q0, and q = q0 +
-// ⌊ρ·r/2^(B+h)⌋ = Q + (Q − q0)·η − θ: |(Q − q0)·η| < 2^(n−2h+4)·3/4 ≤
+// B + h − sx − f + c, the product by bigmul.MulHigh (below it by less
+// than 1 + 2^−32 units): |Q − q0| < 2^(sx+f)/Y (Xh's truncation) +
+// Q·3·2^−h (η) + (1 + 2^−32)·2^c < 2^(n−h)·(1/16 + 3 + 0.26) < 2^(n−h+2).
+// The residual ρ = X·2^f − q0·Y is exact, ρ/Y = Q − q0, and q = q0 +
+// ρ·r/2^(B+h) + θ = Q + (Q − q0)·η + θ: |(Q − q0)·η| < 2^(n−2h+4)·3/4 ≤
 // 3/4·2^−12 (n − 2h ≤ −16). ρ is floored to 2^sd before its product, sd =
-// B − 5 − c (or 0), which lowers q by below 2^(sd+c)·r/2^(B+h) < 2^(sd+c+1−B)
-// ·(1 + 3·2^−h) < 1/8; with the final floor θ < 1 in all −1.13 < q − Q <
-// 0.001: within 2.
+// B − 5 − c (or 0), which lowers q by below 2^(sd+c)·r/2^(B+h) <
+// 2^(sd+c+1−B)·(1 + 3·2^−h) < 1/8; the product, by MulHigh, is truncated
+// toward zero, |θ| < 1 + 2^−32 (either sign, as ρ): in all |q − Q| <
+// 1.13 + 0.001: within 2.
 func quoKM(z, X, Y *big.Int, f uint) {
 	B := int64(Y.BitLen())
 	Xb := int64(X.BitLen())
@@ -362,10 +360,10 @@ func quoKM(z, X, Y *big.Int, f uint) {
 	c := max(min(n-h-2, int64(f)), 0)
 	var xh, q0, rho big.Int
 	xh.Rsh(X, uint(sx))
-	bigmul.Mul(&q0, &xh, r)
 	if e := B + h - sx - int64(f) + c; e >= 0 {
-		q0.Rsh(&q0, uint(e))
+		bigmul.MulHigh(&q0, &xh, r, uint(e))
 	} else {
+		bigmul.Mul(&q0, &xh, r)
 		q0.Lsh(&q0, uint(-e))
 	}
 	// ρ/2^c = X·2^(f−c) − q0'·Y, exact.
@@ -374,8 +372,7 @@ func quoKM(z, X, Y *big.Int, f uint) {
 	rho.Sub(&xh, &rho)
 	sd := max(B-5-c, 0)
 	rho.Rsh(&rho, uint(sd)) // floors toward −∞
-	bigmul.Mul(&xh, &rho, r)
-	xh.Rsh(&xh, uint(B+h-c-sd))
+	bigmul.MulHigh(&xh, &rho, r, uint(B+h-c-sd))
 	q0.Lsh(&q0, uint(c))
 	z.Add(&q0, &xh)
 }

@@ -105,7 +105,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 			return &QueryBound{Strategy: a.st, Queries: p.Queries, Exact: true}, nil
 		}
 		if a.mask == nil {
-			q, err = a.blockBound(ctx, opt)
+			q, err = a.blockBound(ctx)
 			break
 		}
 		// Cross's K-ary code: its blocks' sums span at most
@@ -131,14 +131,14 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 
 // blockBound returns BoundMulti's bound for Blocks and Cross's block
 // codes, the check query not counted (see BoundMulti).
-func (a *multi) blockBound(ctx context.Context, opt MultiOptions) (int, error) {
-	n := opt.N
+func (a *multi) blockBound(ctx context.Context) (int, error) {
+	n := a.n
 	t0, _ := a.neutral.t[0].Float64()
 	t0 = math.Nextafter(t0, 0) // a float64 below the exact term
 	// tauH is the additive noise's half-width, independent of the score.
 	var tauH float64
-	if opt.Noise.Kind != scorer.Multiplicative {
-		tauH = opt.Noise.HalfWidth(0, n)
+	if a.opt.Noise.Kind != scorer.Multiplicative {
+		tauH = a.opt.Noise.HalfWidth(0, n)
 	}
 	uSp := 0x1p-53 // under emulation, the format's spacing relative to the score
 	if a.m.Loss.Format == fpa.Binary32 {

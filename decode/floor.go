@@ -98,11 +98,17 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		}
 		return float64(kb)*lk <= a.log2Values(lo/n, (lo+float64(kb)*w)/n)
 	}
-	// fitsSep: sums at least δ apart, δ the spacing of reported scores
-	// at the smallest sum, times N: the variance bound
+	// fitsSep: sums at least δ apart, δ the smallest spacing of reported
+	// scores at or above the smallest sum, times N: the variance bound
 	// K^(2kb) ≤ 1 + 3·kb·(W/δ)², and for K = 2 max weight ≥ δ·L(kb).
+	p, emin := a.precEmin()
 	fitsSep := func(nUnk, kb int) bool {
-		r := w / (n * a.spacing(s0(nUnk, kb)/n))
+		_, e := math.Frexp(s0(nUnk, kb) / n)
+		sp := math.Ldexp(1, max(e-1, emin)-p+1)
+		if a.m.Decimals >= 0 {
+			sp = max(sp, math.Pow(10, -float64(a.m.Decimals)))
+		}
+		r := w / (n * sp)
 		if 2*float64(kb)*lk > math.Log2(1+3*float64(kb)*r*r) {
 			return false
 		}
@@ -144,13 +150,29 @@ func roundedFits(kb, k int, w, delta float64) bool {
 }
 
 // log2Values returns log2 of (an upper bound on) the number of scores the
-// server can report in [x, y]: values of the format, or multiples of
-// 10^−D for a score rounded to D decimals, whichever is fewer.
+// server can report in [x, y], 0 ≤ x ≤ y: values of the model's format
+// (binary, p bits of significand: a binade [2^e, 2^(e+1)) holds 2^(p−1)
+// values, spaced 2^(e−p+1)), or multiples of 10^−D for a score rounded to
+// D decimals, whichever is fewer.
 func (a *multi) log2Values(x, y float64) float64 {
 	// Widen by the sum's relative error: the attack's own rounding might
 	// reach just outside [x, y].
 	x, y = x*(1-0x1p-20), y*(1+0x1p-20)
-	return a.capDecimals(a.log2Format(x, y), x, y)
+	p, emin := a.precEmin()
+	_, ey := math.Frexp(y) // y < 2^ey
+	ey--
+	// All the binades from x's (or the subnormals') to y's.
+	ex := emin - 1
+	if x > 0 {
+		_, e := math.Frexp(x)
+		ex = max(e-1, emin-1)
+	}
+	v := math.Log2(float64(ey-ex+1)) + float64(p-1)
+	if x > 0 && ex == ey {
+		// One binade: (y − x)/spacing + 1.
+		v = min(v, math.Log2((y-x)/math.Ldexp(1, ex-p+1)+1))
+	}
+	return a.capDecimals(v, x, y)
 }
 
 // capDecimals returns v, or for a score rounded to decimals log2 of the
@@ -163,31 +185,8 @@ func (a *multi) capDecimals(v, x, y float64) float64 {
 	return min(v, math.Log2(math.Floor(y*p)-math.Ceil(x*p)+1))
 }
 
-// log2Format returns log2 of an upper bound on the values of the model's
-// format (binary, p bits of significand) in [x, y], 0 ≤ x ≤ y: a binade
-// [2^e, 2^(e+1)) holds 2^(p−1) values, spaced 2^(e−p+1).
-func (a *multi) log2Format(x, y float64) float64 {
-	p, emin := a.precEmin()
-	_, ey := math.Frexp(y) // y < 2^ey
-	ey--
-	// All the binades from x's (or the subnormals') to y's.
-	ex := emin - 1
-	if x > 0 {
-		_, e := math.Frexp(x)
-		ex = max(e-1, emin-1)
-	}
-	binades := float64(ey - ex + 1)
-	v := math.Log2(binades) + float64(p-1)
-	if x > 0 && ex == ey {
-		// One binade: (y − x)/spacing + 1.
-		sp := math.Ldexp(1, ex-p+1)
-		v = min(v, math.Log2((y-x)/sp+1))
-	}
-	return v
-}
-
 // log2Count is log2Values with the values of a window that straddles
-// binades counted binade by binade (log2Format counts whole binades).
+// binades counted binade by binade (log2Values counts whole binades).
 func (a *multi) log2Count(x, y float64) float64 {
 	x, y = x*(1-0x1p-20), y*(1+0x1p-20)
 	p, emin := a.precEmin()
@@ -203,17 +202,6 @@ func (a *multi) log2Count(x, y float64) float64 {
 		lo = hi
 	}
 	return a.capDecimals(math.Log2(max(cnt, 1)), x, y)
-}
-
-// spacing returns the smallest spacing of reported scores at or above x.
-func (a *multi) spacing(x float64) float64 {
-	p, emin := a.precEmin()
-	_, e := math.Frexp(x)
-	sp := math.Ldexp(1, max(e-1, emin)-p+1)
-	if a.m.Decimals >= 0 {
-		sp = max(sp, math.Pow(10, -float64(a.m.Decimals)))
-	}
-	return sp
 }
 
 // precEmin returns the significand bits and least normal exponent of the

@@ -116,6 +116,9 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 		return nil, fmt.Errorf("single: unknown weight set %d", opt.Weights)
 	case opt.Weights == ConwayGuyWeights && (k != 2 || n > 50):
 		return nil, fmt.Errorf("single: Conway–Guy weights need K = 2 and N ≤ 50 (meet-in-the-middle decoding), got K = %d, N = %d", k, n)
+	case opt.Encoding == scorer.Probs && opt.Weights == PowerWeights && n > MaxProbRows(opt.Tau):
+		// A quick, conservative check; the exact one is apa.Exp's error.
+		return nil, fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, opt.Tau, MaxProbRows(opt.Tau))
 	}
 	delta := opt.Margin
 	if delta == 0 {
@@ -155,8 +158,50 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 	slackExp := new(big.Float).SetFloat64(float64(n)*opt.Tau*delta/4).MantExp(nil) - 1
 	p.prec = uint(max(scaleExp-slackExp+2, 24))
 	p.absLg = slackExp - bits.Len(uint(n)) - 2
-	if err := p.build(ctx, logits); err != nil {
-		return nil, err
+	// The submitted prediction and, for every row and label, the loss the
+	// server would compute from the submitted values, to an absolute 2^absLg.
+	p.pred = &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
+	p.rowL = make([]*big.Float, n*k)
+	p.base = new(big.Float).SetPrec(p.prec + 64)
+	lse := new(big.Float)
+	for i := range n {
+		if i%pollRowEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		z, row := logits[i*k:(i+1)*k], p.pred.V[i*k:(i+1)*k]
+		// logsumexp(z_i), exact to an absolute 2^absLg.
+		lse.SetPrec(p.bitsFor(slices.MaxFunc(z, (*big.Float).Cmp)))
+		if _, err := apa.LogSumExp(lse, z); err != nil {
+			return nil, err
+		}
+		for c := range k {
+			// The submitted value: the logit, or ln θ_{i,c} = z_{i,c} −
+			// logsumexp(z_i) exact to 2^absLg, or θ_{i,c}; and the loss
+			// as the server defines it from it (scorer.Encoding.RowLoss),
+			// at a precision that holds it to 2^absLg.
+			v, prec := z[c], p.bitsFor(lse)
+			if p.Enc != scorer.Logits {
+				v = new(big.Float).SetPrec(prec).Sub(z[c], lse)
+				if p.Enc == scorer.LogProbs && v.Sign() > 0 {
+					v.SetInt64(0)
+				}
+			}
+			if p.Enc == scorer.Probs {
+				prec = uint(max(64, -p.absLg+16))
+				prob := new(big.Float).SetPrec(prec)
+				if _, err := apa.Exp(prob, v); err != nil {
+					return nil, fmt.Errorf("single: probability of row %d, class %d: %w (submit logits or log-probabilities)", i, c, err)
+				}
+				v = prob
+			}
+			row[c] = v
+			l := new(big.Float).SetPrec(prec)
+			if _, err := p.Enc.RowLoss(l, row, c, lse); err != nil {
+				return nil, fmt.Errorf("single: row %d: %w", i, err)
+			}
+			p.rowL[i*k+c] = l
+		}
+		p.base.Add(p.base, p.rowL[i*k])
 	}
 	return p, nil
 }
@@ -177,61 +222,6 @@ func MaxProbRows(tau float64) int {
 		n = m
 	}
 	return n
-}
-
-// build turns the logits into the submitted prediction and computes,
-// for every row and label, the loss the server would compute from the
-// submitted values, to an absolute 2^absLg.
-func (p *RobustPlan) build(ctx context.Context, logits []*big.Float) error {
-	n, k := p.N, p.K
-	if p.Enc == scorer.Probs && n > MaxProbRows(p.Tau) && p.cg == nil {
-		// A quick, conservative check; the exact one is apa.Exp's error below.
-		return fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, p.Tau, MaxProbRows(p.Tau))
-	}
-	p.pred = &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
-	p.rowL = make([]*big.Float, n*k)
-	p.base = new(big.Float).SetPrec(p.prec + 64)
-	lse := new(big.Float)
-	for i := range n {
-		if i%pollRowEvery == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		z, row := logits[i*k:(i+1)*k], p.pred.V[i*k:(i+1)*k]
-		// logsumexp(z_i), exact to an absolute 2^absLg.
-		lse.SetPrec(p.bitsFor(slices.MaxFunc(z, (*big.Float).Cmp)))
-		if _, err := apa.LogSumExp(lse, z); err != nil {
-			return err
-		}
-		for c := range k {
-			// The submitted value: the logit, or ln θ_{i,c} = z_{i,c} −
-			// logsumexp(z_i) exact to 2^absLg, or θ_{i,c}; and the loss
-			// as the server defines it from it (scorer.Encoding.RowLoss),
-			// at a precision that holds it to 2^absLg.
-			v, prec := z[c], p.bitsFor(lse)
-			if p.Enc != scorer.Logits {
-				v = new(big.Float).SetPrec(prec).Sub(z[c], lse)
-				if p.Enc == scorer.LogProbs && v.Sign() > 0 {
-					v.SetInt64(0)
-				}
-			}
-			if p.Enc == scorer.Probs {
-				prec = uint(max(64, -p.absLg+16))
-				prob := new(big.Float).SetPrec(prec)
-				if _, err := apa.Exp(prob, v); err != nil {
-					return fmt.Errorf("single: probability of row %d, class %d: %w (submit logits or log-probabilities)", i, c, err)
-				}
-				v = prob
-			}
-			row[c] = v
-			l := new(big.Float).SetPrec(prec)
-			if _, err := p.Enc.RowLoss(l, row, c, lse); err != nil {
-				return fmt.Errorf("single: row %d: %w", i, err)
-			}
-			p.rowL[i*k+c] = l
-		}
-		p.base.Add(p.base, p.rowL[i*k])
-	}
-	return nil
 }
 
 // bitsFor returns a precision that holds values of x's magnitude to an
@@ -280,13 +270,12 @@ func (p *RobustPlan) Decode(score *big.Float, prec uint) (*decode.Result, error)
 	labels := make([]int, p.N)
 	if p.cg != nil {
 		r := new(big.Float).SetPrec(wp).Quo(budget, p.W)
-		lo := new(big.Float).SetPrec(wp).Sub(mReal, r)
-		hi := new(big.Float).SetPrec(wp).Add(mReal, r)
-		li, hiI := bigint.Ceil(lo), bigint.Floor(hi)
-		if !li.IsInt64() || !hiI.IsInt64() || li.Cmp(hiI) > 0 {
+		lo := bigint.Ceil(new(big.Float).SetPrec(wp).Sub(mReal, r))
+		hi := bigint.Floor(new(big.Float).SetPrec(wp).Add(mReal, r))
+		if !lo.IsInt64() || !hi.IsInt64() || lo.Cmp(hi) > 0 {
 			return nil, fmt.Errorf("%w: no subset sum in the window", decode.ErrInconsistent)
 		}
-		masks, err := subsetsum.Window(context.Background(), p.cg, li.Int64(), hiI.Int64(), 2)
+		masks, err := subsetsum.Window(context.Background(), p.cg, lo.Int64(), hi.Int64(), 2)
 		if err != nil || len(masks) != 1 {
 			return nil, fmt.Errorf("%w: %d labelings in the noise window", decode.ErrInconsistent, len(masks))
 		}

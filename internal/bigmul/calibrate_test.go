@@ -396,8 +396,10 @@ func TestCalibrateToomWords(t *testing.T) {
 
 // TestCalibrateShort prints MulHigh's median thread CPU time over that of
 // Mul and the shift, for balanced top halves (products and squares) and
-// a sweep of shortBaseWords and shortSplit, rotated in every repetition.
-// Run with -calibrate; shortBaseWords and shortSplit come from its output.
+// a sweep of shortBaseWords and shortSplit (for squares, 40 and 24
+// fixed), rotated in every repetition. Run with -calibrate; the shipped
+// values come from its output (for squares, with the same sweep applied
+// to shortSqrBaseWords and shortSqrSplit).
 func TestCalibrateShort(t *testing.T) {
 	if !*calibrate {
 		t.Skip("run with -calibrate")
@@ -405,11 +407,12 @@ func TestCalibrateShort(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	defer forceShort(shortBaseWords, shortSplit)()
+	shortSqrBaseWords, shortSqrSplit = 40, 24 // the squares' own
 	r := rand.New(rand.NewPCG(34, 5))
 	type cfg struct{ base, split int }
 	var cfgs []cfg
-	for _, base := range []int{24, 32, 40, 56, 72} {
-		for _, split := range []int{14, 18, 22, 26} {
+	for _, base := range []int{40, 56, 80, 110} {
+		for _, split := range []int{16, 20, 24, 28} {
 			cfgs = append(cfgs, cfg{base, split})
 		}
 	}

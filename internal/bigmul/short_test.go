@@ -15,9 +15,11 @@ import (
 // schoolbook rows below base words and the split fraction split/64, until
 // the returned function restores the thresholds.
 func forceShort(base, split int) func() {
-	m, b, s := shortMinWords, shortBaseWords, shortSplit
-	shortMinWords, shortBaseWords, shortSplit = 1, base, split
-	return func() { shortMinWords, shortBaseWords, shortSplit = m, b, s }
+	m, b, bs, s, ss := shortMinWords, shortBaseWords, shortSqrBaseWords, shortSplit, shortSqrSplit
+	shortMinWords, shortBaseWords, shortSqrBaseWords, shortSplit, shortSqrSplit = 1, base, base, split, split
+	return func() {
+		shortMinWords, shortBaseWords, shortSqrBaseWords, shortSplit, shortSqrSplit = m, b, bs, s, ss
+	}
 }
 
 // checkHigh fails t unless z = MulHigh(x, y, sh) meets its contract:
