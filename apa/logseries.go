@@ -291,17 +291,6 @@ func fixedPowers(X *big.Int, W uint, m int64) []big.Int {
 	return pw
 }
 
-// wordDiv divides by words without allocating: its divisor and remainder
-// keep their words from one call to the next (big.Int.Quo allocates both).
-type wordDiv struct{ d, r big.Int }
-
-// quo sets z to z/d truncated toward zero (as big.Int.Quo; ⌊z/d⌋ for
-// z ≥ 0) for a word d > 0.
-func (w *wordDiv) quo(z *big.Int, d uint64) {
-	w.d.SetUint64(d)
-	z.QuoRem(z, &w.d, &w.r)
-}
-
 // quoShort sets z to x/y (y > 0) with a relative error below 2^(3−wp)
 // (within xf.quo's 2^(6−wp), which logNear1's analysis assumes), by
 // bigmul.QuoFixed on the operands truncated to wp+4 bits (each a relative
