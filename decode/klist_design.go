@@ -8,7 +8,6 @@ package decode
 import (
 	"cmp"
 	"math"
-	"math/big"
 	"math/bits"
 	"slices"
 )
@@ -50,11 +49,9 @@ func (st *klState) designQuery() (*klQuery, error) {
 		slices.SortStableFunc(pool, func(x, y int) int {
 			return cmp.Compare(min(1, bits.OnesCount64(a.mask[x])^2), min(1, bits.OnesCount64(a.mask[y])^2))
 		})
-		n2 := 0
-		for n2 < len(pool) && bits.OnesCount64(a.mask[pool[n2]]) == 2 {
-			n2++
+		if n2 := slices.IndexFunc(pool, func(i int) bool { return bits.OnesCount64(a.mask[i]) != 2 }); n2 >= 0 {
+			kmax = min(kmax, n2)
 		}
-		kmax = min(kmax, n2)
 	}
 	ulpN, unit := a.radixSpacing(st.kb.klist.rho)
 	// The cell below which two top candidates are not told apart without
@@ -150,10 +147,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 			}
 			q.dv = append(q.dv, g)
 		}
-		_, span := st.tailRange(p, q.tIdx)
-		if sf, _ := span.Float64(); sf > 0 {
-			st.spanRatio = sf / room
-		}
+		q.room = room
 		q.idx = append(q.idx, q.tIdx...)
 		q.rows = append(q.rows, q.tail.rows...)
 	}
@@ -204,8 +198,7 @@ func (st *klState) askTop(q *klQuery, s0 []uint64, fresh, fw, cw []int) error {
 		if err != nil {
 			return err
 		}
-		q.idx, q.s0, q.rows = append(q.idx, i), append(q.s0, half), append(q.rows, r)
-		q.c[0], q.c[1] = append(q.c[0], bits.TrailingZeros64(half)), append(q.c[1], bits.TrailingZeros64(a.mask[i]&^half))
+		q.idx, q.rows, q.dv = append(q.idx, i), append(q.rows, r), append(q.dv, []uint64{half, a.mask[i] &^ half})
 	}
 	return nil
 }
@@ -440,7 +433,6 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 			cnt[x] = c
 			rec(x+1, l, nr)
 		}
-		cnt[x] = 0
 	}
 	rec(0, 0, a.k+1)
 	if math.IsInf(bestLP, -1) {
@@ -475,21 +467,4 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 		}
 	}
 	return append(out, slices.DeleteFunc(slices.Clone(cand), func(i int) bool { return take[i] })...)
-}
-
-// tailRange returns the least exact sum of the tail p's increments over
-// its points' label sets (its base) and the span above it.
-func (st *klState) tailRange(p *blockPlan, idx []int) (base, span *big.Float) {
-	base = new(big.Float).SetPrec(sumPrec)
-	span = new(big.Float).SetPrec(sumPrec)
-	for j, i := range idx {
-		var vs []*big.Float
-		for m := st.a.mask[i]; m != 0; m &= m - 1 {
-			vs = append(vs, p.v[j][bits.TrailingZeros64(m)])
-		}
-		lo, hi := slices.MinFunc(vs, (*big.Float).Cmp), slices.MaxFunc(vs, (*big.Float).Cmp)
-		base.Add(base, lo)
-		span.Add(span, new(big.Float).SetPrec(sumPrec).Sub(hi, lo))
-	}
-	return base, span
 }

@@ -6,6 +6,7 @@ package decode
 import (
 	"cmp"
 	"math"
+	"math/big"
 	"slices"
 )
 
@@ -17,6 +18,9 @@ type klTail struct {
 	minR, maxR []float64 // the least and largest sum of pos[s:]
 	margin     float64
 	depth      int // the bracketed subtrees' depth (klistParams.bracket, or one more)
+	// base is the least exact sum of the tail's increments over its
+	// points' label sets, span the range above it.
+	base, span *big.Float
 }
 
 // klPos is a position of a query's tail.
@@ -30,15 +34,22 @@ type klPos struct {
 // newTail prepares the lister of q's tail.
 func (st *klState) newTail(q *klQuery) *klTail {
 	nt := len(q.tIdx)
-	tl := &klTail{pos: make([]klPos, nt), minR: make([]float64, nt+1), maxR: make([]float64, nt+1)}
+	tl := &klTail{pos: make([]klPos, nt), minR: make([]float64, nt+1), maxR: make([]float64, nt+1),
+		base: new(big.Float).SetPrec(sumPrec), span: new(big.Float).SetPrec(sumPrec)}
 	abs := 0.0
 	for j := range tl.pos {
-		p, r := &tl.pos[j], &q.rows[q.nd+q.k+j]
-		p.j, p.i, p.cls = j, q.tIdx[j], leastLabels(q.dv[j])
+		p, r, v := &tl.pos[j], &q.rows[q.nd+q.k+j], q.tail.v[j]
+		p.j, p.i, p.cls = j, q.tIdx[j], leastLabels(q.dv[q.nd+q.k+j])
 		for _, c := range p.cls {
-			f, _ := q.tail.v[j][c].Float64()
+			f, _ := v[c].Float64()
 			p.d = append(p.d, f)
 		}
+		// The labels of a group share its term: its least label stands
+		// for it.
+		lo := slices.MinFunc(p.cls, func(x, y int) int { return v[x].Cmp(v[y]) })
+		hi := slices.MaxFunc(p.cls, func(x, y int) int { return v[x].Cmp(v[y]) })
+		tl.base.Add(tl.base, v[lo])
+		tl.span.Add(tl.span, new(big.Float).SetPrec(sumPrec).Sub(v[hi], v[lo]))
 		abs += max(math.Abs(slices.Min(p.d)), math.Abs(slices.Max(p.d)))
 		p.t[0] = r.lo[slices.MinFunc(p.cls, func(x, y int) int { return cmp.Compare(r.lo[x], r.lo[y]) })]
 		p.t[1] = r.hi[slices.MaxFunc(p.cls, func(x, y int) int { return cmp.Compare(r.hi[x], r.hi[y]) })]

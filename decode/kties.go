@@ -15,7 +15,7 @@ import (
 
 // The K-ary code (Cross, K > 2, a model that names its log) differs from
 // the digit blocks of partial decoding (partial.go) in three ways, and adds a paired top
-// (radixPair):
+// (planRadix):
 //
 //   - Label sets. Each unknown point i keeps the set M_i of labels that
 //     the scores so far allow it (a.mask; all K at first). When several
@@ -82,15 +82,6 @@ type radixParams struct {
 	// ρ = 0.25, 0.35, 0.5 took 1,472–1,473, 1,470–1,472 and 1,478 (seeds 1,
 	// 11, 12); a larger ρ lists fewer candidates a score (attacker CPU).
 	rho float64
-	// pair turns on the paired top: unless a point of two labels can be
-	// the top (2·W), two points of all K labels get the top's row. The score
-	// then reads the count σ_top + σ_partner ∈ [0, 2K−2] above the other
-	// digits, and a count that leaves several pairs ties the two by their
-	// sum (σ_partner = count − σ_top) with the top's set narrowed to the
-	// pairs' labels: the block's sums span (2K − 1)/(K − 1)·W (2.2·W for
-	// K = 6) instead of K/(K − 1)·W. At N = 25,000, K = 6 (the test
-	// generator's seed 1): 1,482 queries without it, 1,470 with it.
-	pair bool
 	// minUnit is the least unit: minUnit, but in tests at small N,
 	// whose spacing is below it (the realized steps are then coarse, and
 	// the gap check keeps the design only if they stay superincreasing).
@@ -107,7 +98,7 @@ type radixParams struct {
 
 // defaultRadix returns the K-ary code's tuning.
 func defaultRadix() radixParams {
-	return radixParams{rho: 0.35, pair: true, minUnit: minUnit, room: 1,
+	return radixParams{rho: 0.35, minUnit: minUnit, room: 1,
 		fac: factorCtl{start: 1, min: 1, grow: 1.5, amb: 1, decay: 0.97, partial: true}}
 }
 
@@ -134,14 +125,22 @@ func maskClasses(m uint64) []int {
 	return c
 }
 
-// planRadix designs the next mixed-radix block of at most kmax points.
+// planRadix designs the next mixed-radix block of at most kmax points,
+// a paired top allowed: unless a point of two labels can be the top
+// (2·W), two points of all K labels get the top's row. The score then
+// reads the count σ_top + σ_partner ∈ [0, 2K−2] above the other digits,
+// and a count that leaves several pairs ties the two by their sum
+// (σ_partner = count − σ_top) with the top's set narrowed to the pairs'
+// labels: the block's sums span (2K − 1)/(K − 1)·W (2.2·W for K = 6)
+// instead of K/(K − 1)·W. At N = 25,000, K = 6 (the test generator's
+// seed 1): 1,482 queries without it, 1,470 with it.
 func (a *multi) planRadix(kmax int) (*blockPlan, error) {
 	kmax = min(kmax, a.nUnk-a.tied)
 	cand := a.nextIdx(kmax)
 	if len(cand) == 0 {
 		return nil, &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
 	}
-	return a.planRadixOn(cand, float64(a.k-1)*a.wmax*a.radix.room, a.radix.rho, a.radix.pair)
+	return a.planRadixOn(cand, float64(a.k-1)*a.wmax*a.radix.room, a.radix.rho, true)
 }
 
 // radixSpacing returns the spacing of the reported score in sum units
@@ -166,7 +165,7 @@ func (a *multi) radixSpacing(rho float64) (ulpN, target float64) {
 // cand whose top digit fills room (sum units): as many points as keep the
 // unit at or above rho spacings (radixSpacing). Cross's blocks have the room of
 // one point, (K − 1)·wmax; KList's digit tail the room its list top
-// leaves (klist.go). pair allows a paired top (radixPair), whose ties
+// leaves (klist.go). pair allows a paired top (planRadix), whose ties
 // KList's tail does not want: every tail labeling has its own sum there.
 func (a *multi) planRadixOn(cand []int, room, rho float64, pair bool) (*blockPlan, error) {
 	_, target := a.radixSpacing(rho)
@@ -462,41 +461,38 @@ func (a *multi) tieSets(idx []int, cands [][]int, found []int) bool {
 		}
 		return d, true
 	}
-	type member struct{ j, d, sgn int }
+	// Each open point joins the first group (its leader's index in
+	// leaders) to which it is tied, its tie made at once; or it leads a
+	// group of its own, its set narrowed to the labels the labelings give
+	// it. No tie reads another's, so the order is immaterial.
 	changed := false
-	var groups [][]member
+	var leaders []int
 points:
 	for j, c := range found {
 		if c >= 0 {
 			continue
 		}
-		for g, gr := range groups {
+		for _, e := range leaders {
 			for _, sgn := range []int{1, -1} {
-				if d, ok := rel(j, gr[0].j, sgn); ok {
-					groups[g] = append(gr, member{j, d, sgn})
+				if d, ok := rel(j, e, sgn); ok {
+					if f := idx[j]; a.tie(idx[e], f, uint8(d)) {
+						a.neg[f] = sgn < 0
+						changed = true
+					}
 					continue points
 				}
 			}
 		}
-		groups = append(groups, []member{{j, 0, 1}})
-	}
-	for _, gr := range groups {
-		l := idx[gr[0].j]
+		leaders = append(leaders, j)
+		l := idx[j]
 		var m uint64
 		for _, s := range cands {
-			m |= 1 << s[gr[0].j]
+			m |= 1 << s[j]
 		}
 		m &= a.mask[l]
 		if m != a.mask[l] {
 			a.mask[l] = m
 			changed = true
-		}
-		for _, mb := range gr[1:] {
-			f := idx[mb.j]
-			if a.tie(l, f, uint8(mb.d)) {
-				a.neg[f] = mb.sgn < 0
-				changed = true
-			}
 		}
 	}
 	return changed

@@ -270,13 +270,12 @@ func (p *RobustPlan) Decode(score *big.Float, prec uint) (*decode.Result, error)
 	labels := make([]int, p.N)
 	if p.cg != nil {
 		r := new(big.Float).SetPrec(wp).Quo(budget, p.W)
-		lo := new(big.Float).SetPrec(wp).Sub(mReal, r)
-		hi := new(big.Float).SetPrec(wp).Add(mReal, r)
-		li, hiI := bigint.Ceil(lo), bigint.Floor(hi)
-		if !li.IsInt64() || !hiI.IsInt64() || li.Cmp(hiI) > 0 {
+		lo := bigint.Ceil(new(big.Float).SetPrec(wp).Sub(mReal, r))
+		hi := bigint.Floor(new(big.Float).SetPrec(wp).Add(mReal, r))
+		if !lo.IsInt64() || !hi.IsInt64() || lo.Cmp(hi) > 0 {
 			return nil, fmt.Errorf("%w: no subset sum in the window", decode.ErrInconsistent)
 		}
-		masks, err := subsetsum.Window(context.Background(), p.cg, li.Int64(), hiI.Int64(), 2)
+		masks, err := subsetsum.Window(context.Background(), p.cg, lo.Int64(), hi.Int64(), 2)
 		if err != nil || len(masks) != 1 {
 			return nil, fmt.Errorf("%w: %d labelings in the noise window", decode.ErrInconsistent, len(masks))
 		}

@@ -81,9 +81,8 @@ func NewQuery(n, k int) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Query{N: n, K: k, Primes: ps}
-	q.pred = primePrediction(ps, k)
-	q.den = primes.Product(q.pred.Den)
+	pred := primePrediction(ps, k)
+	q := &Query{N: n, K: k, Primes: ps, pred: pred, den: primes.Product(pred.Den)}
 	// D_i = Σ_c p_i^c > p_i^(K−1), so X ≤ X_max < D. The tree that
 	// factors X is built by Decode, after its exponential: while the
 	// server's logarithm and the exponential run, their memory peaks,
@@ -106,8 +105,7 @@ func NewQuery(n, k int) (*Query, error) {
 	if lmin > 1 {
 		g = lmin * math.Exp(-lmin)
 	}
-	p := q.den.BitLen() + int(math.Ceil(math.Log2(g)+1e-9)) + 3
-	q.prec = uint(max(p, 2))
+	q.prec = uint(max(q.den.BitLen()+int(math.Ceil(math.Log2(g)+1e-9))+3, 2))
 	return q, nil
 }
 
