@@ -56,6 +56,8 @@
 //     series of rational numbers", ANTS-III, LNCS 1423, 1998.
 //   - [Joh22] F. Johansson, "Computing elementary functions using
 //     multi-prime argument reduction", arXiv:2207.02501, 2022.
+//   - [MG11] N. Möller, T. Granlund, "Improved division by invariant
+//     integers", IEEE Trans. Computers 60(2), 2011.
 //   - [Ziv91] A. Ziv, "Fast evaluation of elementary mathematical functions
 //     with correctly rounded last bit", ACM TOMS 17(3), 1991.
 //   - [BIGNUM] math/big, bigfloat and bigfft measured against MPFR/GMP

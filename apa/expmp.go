@@ -29,11 +29,13 @@ import (
 //   - r is within 2^-w of x − Σ e_i·ln p_i (mpReduce), so e^r within a
 //     factor e^(2^-w): 1.01.
 //   - the series: t·2^W is exact (r lies on the grid 2^-(w+1), W ≥
-//     w+1+s). Each power t^j (a product of two lower powers, floored) is
-//     within 1.1 units of 2^-W of t^j (the lower powers' errors are
-//     multiplied by |t|^i < 2^-ρ ≤ 1/2^8, one more unit for the floor).
-//     A block of terms k0 … k0+mm−1 starts from u = t^mm·acc (acc ≤ 2:
-//     within 1.1·2 + 1 units plus 2^-ρ·δ_acc) and runs Horner's rule
+//     w+1+s). Each power t^j (a short product of two lower powers,
+//     truncated: fixedPowers) is within 1.1 units of 2^-W of t^j (the
+//     lower powers' errors are multiplied by |t|^i < 2^-ρ ≤ 1/2^8, and
+//     1 + 2^−32 units more for the truncation).
+//     A block of terms k0 … k0+mm−1 starts from u = t^mm·acc (acc ≤ 2; a
+//     short product, bigmul.MulHigh, within 1 + 2^-32 units: in all within
+//     1.1·2 + 1.01 units plus 2^-ρ·δ_acc) and runs Horner's rule
 //     u ← t^i + u/a_i, a_i = k0+i+1, i from mm−1 down to 0, in groups
 //     whose a_i multiply to one word D ≥ 2 (a_0 = 1 for k0 = 0 joins the
 //     group of a_1): D·u_new = Σ_i c_i·t^i + u, c_i ≤ D exact words, then
@@ -68,18 +70,24 @@ import (
 // expNewton 64 bits deeper (it fails if the series runs 16 guard bits
 // short).
 //
-// The reduction reach, the number of squarings and the block length m are
-// chosen by expMPParams from the precision (measured: BenchmarkExpPaths).
+// The reduction reach, its metric and the number of squarings are chosen
+// by expMPParams from the precision (measured: TestExpMPParamsCPU), the
+// block length m by expSeriesFixed.
 func expMP(z, x *xf, wp uint, c *consts) (k int64, ok bool) {
-	R, s := expMPParams(wp)
-	return expMPWith(z, x, wp, R, s, c)
+	R, s, height := expMPParams(wp)
+	return expMPWith(z, x, wp, R, s, height, c)
 }
 
-// expMPWith is expMP with the reduction reach R and s squarings.
-func expMPWith(z, x *xf, wp, R, s uint, c *consts) (k int64, ok bool) {
+// expMPWith is expMP with the reduction reach R, s squarings and the
+// height metric or not (expMPParams).
+func expMPWith(z, x *xf, wp, R, s uint, height bool, c *consts) (k int64, ok bool) {
 	w := wp + 8
 	var red mpReduction
-	if !mpReduce(&red, x, R, w, c) {
+	stages := mpStageAt
+	if height {
+		stages = mpStageHeightAt
+	}
+	if !mpReduceWith(&red, x, R, w, c, stages) {
 		return 0, false
 	}
 	// From expSeriesCoarseBits on, W a whole number of words: the series'
@@ -150,7 +158,9 @@ func expMPWith(z, x *xf, wp, R, s uint, c *consts) (k int64, ok bool) {
 // divisor of at most wq/4 bits, cheaper there than a reciprocal at wq
 // bits; from expRatioDivMaxBits xf.quo). Error, relative, in units of
 // 2^-wq: the switch 1 (ratioDiv) or 64 (xf.quo);
-// each later bit 2ε + ε² plus 6 (the square) + 2 (the word product) + 4
+// each later bit 2ε + ε² plus 6 (the square: a short product within
+// 1 + 2^-32 units of its last place, 2.02 of 2^-wq, and the truncation
+// to wq bits 2 more) + 2 (the word product) + 4
 // (the word quotient, 2 ulps), so ε + 12 at most doubles (times 1.01)
 // per bit: after k ≤ L bits ε ≤ 2^k·76·1.01 < 2^(L+6.3) units, below
 // 2^(−w−1.7).
@@ -197,7 +207,12 @@ func expRatio(z *xf, e *[mpN]int64, w uint) bool {
 			}
 			continue
 		}
-		z.mul(z, z, wq)
+		// z² truncated to wq bits by a short product: the discarded low
+		// half not computed, within 1 + 2^-32 units.
+		sh := uint(max(2*z.m.BitLen()-int(wq), 0))
+		bigmul.MulHigh(&z.m, &z.m, &z.m, sh)
+		z.e = 2*z.e + int64(sh)
+		z.trunc(wq)
 		if A != 1 {
 			mulWordInPlace(&z.m, A)
 			z.trunc(wq)
@@ -256,23 +271,35 @@ func expAt(z, x *xf, wp uint, c *consts) (k int64, ok bool) {
 // 1.11 at 3·10^5, 1.37 at 5·10^5, 1.99 at 10^6).
 const expMPMaxBits = 250000
 
-// expMPParams returns the reduction reach R and the number of squarings
-// for a precision of wp bits. Larger R means fewer series terms but larger
-// exponents (P and Q longer); measured by BenchmarkExpPaths.
-func expMPParams(wp uint) (R, s uint) {
+// expMPParams returns the reduction reach R, the number of squarings and
+// the lattice metric (height: mpStageHeightAt, else mpStageAt) for a
+// precision of wp bits. Larger R means fewer series terms but larger
+// exponents (P and Q longer); the height metric finds exponents with
+// shorter P and Q for a reach (|e_i| about 4× smaller at 2^-100), which
+// pays from 6,000 bits. The stages gain about 30 bits each, so R only
+// picks the stage: the plain stages reach about 2^-65, 2^-98, 2^-134,
+// 2^-165, 2^-200 and the height ones 2^-88, 2^-116, 2^-141, 2^-155.
+// Process CPU of expMP, 4 arguments, medians of 7, loaded machine, each
+// choice ÷ the previous table (30, 64, 100 from 2,000, 130 from 6,000,
+// 200 from 60,000): plain 64 at 2,000 / 3,000 / 6,000 bits 0.60 / 0.65 /
+// 0.74 (plain 100 there 0.96); height 64 at 6,000 0.69, at 10^4 0.91
+// (height 100: 0.92); height 150 at 2·10^4 0.94–0.96, at 3·10^4 0.90
+// (plain 130 1.00, height 64 1.05); at 6·10^4 height 145 0.98 (plain 200
+// kept). Measured by TestExpMPParamsCPU.
+func expMPParams(wp uint) (R, s uint, height bool) {
 	switch {
 	case wp < 600:
-		return 30, 0
-	case wp < 2000:
-		return 64, 0
+		return 30, 0, false
 	case wp < 6000:
-		return 100, 0
+		return 64, 0, false
+	case wp < 15000:
+		return 64, 0, true
 	case wp < 60000:
-		return 130, 0
+		return 150, 0, true
 	case wp < 200000:
-		return 200, 0
+		return 200, 0, false
 	default:
-		return 235, 0
+		return 235, 0, false
 	}
 }
 
@@ -280,6 +307,10 @@ func expMPParams(wp uint) (R, s uint) {
 // blocks work on coarser grids (below, the views and shifts cost more than
 // they save).
 const expSeriesCoarseBits = 4096
+
+// expSeriesFewPowersBits bounds the precisions where the series takes ¾√N
+// powers (expSeriesFixed).
+const expSeriesFewPowersBits = 65536
 
 // expSeriesFixed sets y to an approximation of e^t·2^W, t = T·2^-W with
 // |t| < 2^-rho (rho ≥ 8), within 8.25 units (expMP's comment).
@@ -296,18 +327,26 @@ func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
 		}
 		return
 	}
-	// m powers: about √N balances m products against N/m.
+	// m powers: about √N balances m products against N/m; on coarser
+	// grids the blocks' products shrink (and are short products), so
+	// fewer powers pay: ¾√N there, up to expSeriesFewPowersBits. Process
+	// CPU of expMP, m = ¾⌈√N⌉ ÷ m = ⌈√N⌉, 4 arguments, medians of 7, two
+	// runs, loaded: 0.99–1.01 at 6,000 bits, 0.91–0.94 at 10^4, 0.93–0.95
+	// at 3·10^4, 0.96 at 10^5 (but the harness's argument there 1.08:
+	// kept at √N from 65,536 bits).
 	m := int64(1)
 	for m*m < N {
 		m++
 	}
+	if W >= expSeriesCoarseBits && W < expSeriesFewPowersBits {
+		m = max(2, m*3/4)
+	}
 	// Scratch with room for the finest grid (W bits) from the start, so
-	// that the blocks reuse its words; u takes the products (the powers'
-	// too, then shifted out of it).
+	// that the blocks reuse its words; u takes the short products by acc.
 	var acc, u, t, cw big.Int
 	nw := int(W)/bits.UintSize + 3
 	u.SetBits(make([]big.Word, 0, 2*nw))
-	pw := fixedPowers(T, W, m, &u)
+	pw := fixedPowers(T, W, m)
 	// Blocks from the top: the last block ends at N (terms k < N). Block
 	// b (k0 = b·m) works on the grid 2^-(W−s_b): its value reaches the
 	// sum multiplied by t^k0 and divided by k0!, so its low bits matter
@@ -342,8 +381,7 @@ func expSeriesFixed(y, T *big.Int, W uint, rho int64) {
 		// c_i = a_i…a_j ≤ D.
 		u.SetInt64(0)
 		if acc.Sign() != 0 {
-			bigmul.Mul(&u, &ps[mm], &acc)
-			u.Rsh(&u, Wb)
+			bigmul.MulHigh(&u, &ps[mm], &acc, Wb)
 		}
 		for j := mm - 1; j >= 0; {
 			j0 := j

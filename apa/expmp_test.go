@@ -109,8 +109,9 @@ func BenchmarkExpPaths(b *testing.B) {
 	}
 }
 
-// BenchmarkExpMPParams times expMP's reduction reach R and squarings s
-// at each precision (the table of expMPParams).
+// BenchmarkExpMPParams times expMP's reduction reach R and metric at each
+// precision (the table of expMPParams; TestExpMPParamsCPU compares them in
+// process CPU time).
 func BenchmarkExpMPParams(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, prec := range []uint{24, 53, 200, 1000, 3000, 10000, 30000, 100000, 300000} {
@@ -122,15 +123,87 @@ func BenchmarkExpMPParams(b *testing.B) {
 		c := consts{shared: &cc}
 		var y xf
 		for _, R := range []uint{30, 64, 100, 130, 165, 200, 235} {
-			for _, s := range []uint{0} {
-				expMPWith(&y, &x, prec+32, R, s, &c)
-				b.Run(fmt.Sprintf("bits=%d/R=%d/s=%d", prec, R, s), func(b *testing.B) {
+			for _, height := range []bool{false, true} {
+				expMPWith(&y, &x, prec+32, R, 0, height, &c)
+				b.Run(fmt.Sprintf("bits=%d/R=%d/height=%v", prec, R, height), func(b *testing.B) {
 					for b.Loop() {
-						expMPWith(&y, &x, prec+32, R, s, &c)
+						expMPWith(&y, &x, prec+32, R, 0, height, &c)
 					}
 				})
 			}
 		}
+	}
+}
+
+var expParamsSizes = flag.String("expparams", "", "run TestExpMPParamsCPU at these comma-separated precisions")
+
+// TestExpMPParamsCPU times expMP with each reach R and metric against
+// expMPParams' choice, in one process, process CPU time per call over 4
+// arguments, medians of 7 rounds (alternated), at the precisions of
+// -expparams (e.g. -expparams 2000,3000,6000,1e4,3e4,6e4): the
+// measurement behind expMPParams. "h" marks the height metric.
+func TestExpMPParamsCPU(t *testing.T) {
+	if *expParamsSizes == "" {
+		t.Skip("run with -expparams 1e4,3e4")
+	}
+	type choice struct {
+		R      uint
+		height bool
+	}
+	for _, f := range strings.Split(*expParamsSizes, ",") {
+		pf, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prec := uint(pf)
+		wp := prec + guard(prec)
+		R0, _, h0 := expMPParams(wp)
+		cs := []choice{{R0, h0}}
+		for _, R := range []uint{64, 100, 130, 150, 200} {
+			for _, h := range []bool{false, true} {
+				if (choice{R, h}) != cs[0] {
+					cs = append(cs, choice{R, h})
+				}
+			}
+		}
+		r := rand.New(rand.NewPCG(1, 1))
+		var xs []xf
+		for range 4 {
+			xb := randFloat(r, prec, 0, 0)
+			xb.Quo(xb, big.NewFloat(1.25))
+			var x xf
+			x.setBig(xb)
+			xs = append(xs, x)
+		}
+		var cc Consts
+		c := consts{shared: &cc}
+		var y xf
+		for _, ch := range cs {
+			expMPWith(&y, &xs[0], wp, ch.R, 0, ch.height, &c)
+		}
+		n := max(1, int(2e6/prec))
+		ts := make([][]float64, len(cs))
+		for range 7 {
+			for i, ch := range cs {
+				c0 := cputime.Now()
+				for k := range n {
+					expMPWith(&y, &xs[k%4], wp, ch.R, 0, ch.height, &c)
+				}
+				ts[i] = append(ts[i], float64(cputime.Now()-c0)/float64(n))
+			}
+		}
+		for i := range ts {
+			slices.Sort(ts[i])
+		}
+		line := fmt.Sprintf("bits %d: chosen R %d height %v %.0f ns;", prec, R0, h0, ts[0][3])
+		for i, ch := range cs[1:] {
+			h := ""
+			if ch.height {
+				h = "h"
+			}
+			line += fmt.Sprintf(" %s%d %.2f", h, ch.R, ts[i+1][3]/ts[0][3])
+		}
+		t.Log(line)
 	}
 }
 

@@ -1,9 +1,11 @@
 package apa
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -58,6 +60,16 @@ func TestPrimeLogs(t *testing.T) {
 // is compared with v − Σ e_i·ln p_i computed from logarithms 64 bits more
 // precise, and the reduction reached is reported.
 func TestMpReduce(t *testing.T) {
+	for _, height := range []bool{false, true} {
+		t.Run(fmt.Sprintf("height=%v", height), func(t *testing.T) { testMpReduce(t, height) })
+	}
+}
+
+func testMpReduce(t *testing.T, height bool) {
+	stages := mpStageAt
+	if height {
+		stages = mpStageHeightAt
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	var cc Consts
 	c := consts{shared: &cc}
@@ -80,7 +92,7 @@ func TestMpReduce(t *testing.T) {
 			v.setBig(vb)
 			for _, wp := range []uint{64, 500} {
 				var red mpReduction
-				if !mpReduce(&red, &v, R, wp, &c) {
+				if !mpReduceWith(&red, &v, R, wp, &c, stages) {
 					t.Fatalf("mpReduce(%v) failed", vb)
 				}
 				// Exact check at wp+64.
@@ -114,8 +126,50 @@ func TestMpReduce(t *testing.T) {
 		t.Logf("R = %d: worst reached %d bits", R, lo)
 		// Not a bound of the algorithm but its measured quality: a stage
 		// lost or a worse lattice would show here.
-		if lo < int64(R)-4 {
+		// The height stages end near 2^-190 (their generators outgrow
+		// int64 sooner): Exp takes them only up to R = 150.
+		if lo < int64(R)-4 && !(height && R > 150) {
 			t.Errorf("R = %d: worst reduction reached only %d bits", R, lo)
+		}
+	}
+}
+
+// mpHeight returns Σ_{i≥1} |e_i|·log2 p_i, the bits of P·Q.
+func mpHeight(e *[mpN]int64) float64 {
+	h := 0.0
+	for i := 1; i < mpN; i++ {
+		h += float64(absInt64(e[i])) * math.Log2(float64(mpPrimes[i]))
+	}
+	return h
+}
+
+// TestMpHeightMetric checks the claim of mpStageHeightAt: at the stages'
+// depths the height metric's exponents make P·Q shorter per bit of reach
+// than the plain stages' (median over 200 arguments).
+func TestMpHeightMetric(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var vs []xf
+	for i := 0; i < 200; i++ {
+		var v xf
+		v.setBig(randFloat(r, 300, -4, 4))
+		vs = append(vs, v)
+	}
+	for _, R := range []uint{60, 100, 140} {
+		var per [2][]float64
+		for k, stages := range []func(int) *mpStage{mpStageAt, mpStageHeightAt} {
+			for _, v := range vs {
+				e, reached, ok := mpFindExpsWith(&v, R, stages)
+				if !ok {
+					t.Fatal("mpFindExpsWith failed")
+				}
+				per[k] = append(per[k], mpHeight(&e)/float64(max(reached, 1)))
+			}
+			slices.Sort(per[k])
+		}
+		plain, height := per[0][100], per[1][100]
+		t.Logf("R %d: bits of P·Q per bit of reach, median: plain %.1f, height %.1f", R, plain, height)
+		if height > 0.6*plain {
+			t.Errorf("R %d: height metric %.1f bits per bit of reach, plain %.1f", R, height, plain)
 		}
 	}
 }

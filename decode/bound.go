@@ -105,7 +105,7 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 			return &QueryBound{Strategy: a.st, Queries: p.Queries, Exact: true}, nil
 		}
 		if a.mask == nil {
-			q, err = a.blockBound(ctx, opt)
+			q, err = a.blockBound(ctx)
 			break
 		}
 		// Cross's K-ary code: its blocks' sums span at most
@@ -131,26 +131,19 @@ func BoundMulti(ctx context.Context, opt MultiOptions) (*QueryBound, error) {
 
 // blockBound returns BoundMulti's bound for Blocks and Cross's block
 // codes, the check query not counted (see BoundMulti).
-func (a *multi) blockBound(ctx context.Context, opt MultiOptions) (int, error) {
-	n := opt.N
+func (a *multi) blockBound(ctx context.Context) (int, error) {
+	n := a.n
 	t0, _ := a.neutral.t[0].Float64()
 	t0 = math.Nextafter(t0, 0) // a float64 below the exact term
+	// tauH is the additive noise's half-width, independent of the score.
 	var tauH float64
-	switch opt.Noise.Kind {
-	case scorer.Bounded, scorer.Gaussian, scorer.Laplace:
-		tauH = opt.Noise.HalfWidth(0, n) // independent of the score
+	if a.opt.Noise.Kind != scorer.Multiplicative {
+		tauH = a.opt.Noise.HalfWidth(0, n)
 	}
-	uSp := 0.0 // no emulation: the rigorous need alone
-	if a.emu != nil {
-		uSp = 0x1p-53
-		if a.m.Loss.Format == fpa.Binary32 {
-			uSp = 0x1p-24
-		}
+	uSp := 0x1p-53 // under emulation, the format's spacing relative to the score
+	if a.m.Loss.Format == fpa.Binary32 {
+		uSp = 0x1p-24
 	}
-	// fmin is the least safety factor on the emulated need (under
-	// emulation the strategy's: Blocks' start, or partial decoding's
-	// floor, partialCtl().min).
-	fmin := a.fac.min
 	// The mixed blocks (K = 2, under emulation) carry a Conway–Guy top
 	// whose largest weight u_m·2^l is at least 2^(k−2) units (u_m ≥
 	// 0.51·2^(m−1) for m ≤ 20): half the digits' M.
@@ -159,7 +152,6 @@ func (a *multi) blockBound(ctx context.Context, opt MultiOptions) (int, error) {
 		mixedHalf = math.Ln2
 	}
 	wb := (a.tTop-a.tBot+max(a.tBot, 0))*(1+0x1p-40) + 0x1p-40
-	cg := a.k == 2 && a.emu == nil
 	// rounded is the step of N·score for a score rounded to decimals:
 	// every block, whatever its design, passes the variance bound on
 	// distinct steps (roundedFits) with wb as the width
@@ -169,13 +161,16 @@ func (a *multi) blockBound(ctx context.Context, opt MultiOptions) (int, error) {
 		rounded = float64(n) * math.Pow(10, -float64(a.m.Decimals))
 	}
 	// need is a lower bound on the gap a block needs when the exact terms
-	// of the query sum to at least t.
+	// of the query sum to at least t: the rigorous need, or under
+	// emulation the emulated one if smaller, with the least safety factor
+	// of the strategy (Blocks' start, or partial decoding's floor,
+	// partialCtl().min).
 	need := func(t float64) float64 {
 		rig := 2*a.m.Bound(scorer.Budget{N: n, SumT: t}) + 2*float64(n)*tauH
 		if a.emu == nil {
 			return rig
 		}
-		return min(rig, fmin*(t*uSp+2*float64(n)*tauH))
+		return min(rig, a.fac.min*(t*uSp+2*float64(n)*tauH))
 	}
 	// fits reports whether a block of kb points can be accepted with nUnk
 	// labels unknown (see the doc comment): with M·γ ≤ W ≤ wb the largest
@@ -193,7 +188,7 @@ func (a *multi) blockBound(ctx context.Context, opt MultiOptions) (int, error) {
 		}
 		// Conway–Guy: Σ weights W' ≥ (2^kb − 1)·γ, W' ≤ kb·wb.
 		w := float64(kb) * wb
-		return cg && kb <= maxCG && w/(math.Ldexp(1, kb)-1) > need(s+w)
+		return a.k == 2 && a.emu == nil && kb <= maxCG && w/(math.Ldexp(1, kb)-1) > need(s+w)
 	}
 	// The sizes that fit form a prefix: the need only falls by the terms
 	// of the points the block takes from S, while M grows K-fold a point

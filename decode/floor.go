@@ -76,7 +76,12 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 	f.ScoreBits = a.log2Values(f.TMin, f.TMax)
 	f.AnyCode = int(math.Ceil(float64(a.n) * lk / f.ScoreBits))
 	n := float64(a.n)
-	largest := largestMemo{}
+	// largest memoizes Frenkel's lower bound C(kb−1, ⌊(kb−1)/2⌋) [Fre98]
+	// on max_j w_j/δ for kb reals w_j whose 2^kb subset sums are pairwise
+	// at least δ apart (the proof holds for real weights with gap δ; see
+	// subsetsum.MinLargestBound), a binomial in big.Int asked for at
+	// every block size of every query.
+	largest := map[int]float64{}
 	// s0 is the smallest sum of the terms outside a block of kb points
 	// with nUnk unknown: the others neutral, the known ones at tmin.
 	s0 := func(nUnk, kb int) float64 {
@@ -93,17 +98,24 @@ func FloorMulti(ctx context.Context, opt MultiOptions) (*Floor, error) {
 		}
 		return float64(kb)*lk <= a.log2Values(lo/n, (lo+float64(kb)*w)/n)
 	}
-	// fitsSep: sums at least δ apart, δ the spacing of reported scores
-	// at the smallest sum, times N: the variance bound
+	// fitsSep: sums at least δ apart, δ the smallest spacing of reported
+	// scores at or above the smallest sum, times N: the variance bound
 	// K^(2kb) ≤ 1 + 3·kb·(W/δ)², and for K = 2 max weight ≥ δ·L(kb).
+	p, emin := a.precEmin()
 	fitsSep := func(nUnk, kb int) bool {
-		lo := s0(nUnk, kb)
-		d := n * a.spacing(lo/n)
-		r := w / d
+		_, e := math.Frexp(s0(nUnk, kb) / n)
+		sp := math.Ldexp(1, max(e-1, emin)-p+1)
+		if a.m.Decimals >= 0 {
+			sp = max(sp, math.Pow(10, -float64(a.m.Decimals)))
+		}
+		r := w / (n * sp)
 		if 2*float64(kb)*lk > math.Log2(1+3*float64(kb)*r*r) {
 			return false
 		}
-		return a.k > 2 || largest.get(kb) <= r
+		if a.k == 2 && largest[kb] == 0 { // a binomial is at least 1
+			largest[kb], _ = new(big.Float).SetInt(new(big.Int).Binomial(int64(kb-1), int64((kb-1)/2))).Float64()
+		}
+		return a.k > 2 || largest[kb] <= r
 	}
 	if f.FirstCount, f.BlockCount, err = blockWalk(ctx, a.n, fitsCount, nil); err != nil {
 		return nil, err
@@ -137,30 +149,30 @@ func roundedFits(kb, k int, w, delta float64) bool {
 	return lhs <= math.Log2(math.Sqrt(float64(kb))*w/(2*delta)+0.5)
 }
 
-// largestMemo memoizes Frenkel's lower bound C(k−1, ⌊(k−1)/2⌋) [Fre98]
-// on max_j w_j/δ for k reals w_j whose 2^k subset sums are pairwise at
-// least δ apart (the proof holds for real weights with gap δ; see
-// subsetsum.MinLargestBound): FloorMulti asks for it at every block
-// size of every query, and each value is a binomial in big.Int.
-type largestMemo map[int]float64
-
-func (m largestMemo) get(k int) float64 {
-	v, ok := m[k]
-	if !ok {
-		v, _ = new(big.Float).SetInt(new(big.Int).Binomial(int64(k-1), int64((k-1)/2))).Float64()
-		m[k] = v
-	}
-	return v
-}
-
 // log2Values returns log2 of (an upper bound on) the number of scores the
-// server can report in [x, y]: values of the format, or multiples of
-// 10^−D for a score rounded to D decimals, whichever is fewer.
+// server can report in [x, y], 0 ≤ x ≤ y: values of the model's format
+// (binary, p bits of significand: a binade [2^e, 2^(e+1)) holds 2^(p−1)
+// values, spaced 2^(e−p+1)), or multiples of 10^−D for a score rounded to
+// D decimals, whichever is fewer.
 func (a *multi) log2Values(x, y float64) float64 {
 	// Widen by the sum's relative error: the attack's own rounding might
 	// reach just outside [x, y].
 	x, y = x*(1-0x1p-20), y*(1+0x1p-20)
-	return a.capDecimals(a.log2Format(x, y), x, y)
+	p, emin := a.precEmin()
+	_, ey := math.Frexp(y) // y < 2^ey
+	ey--
+	// All the binades from x's (or the subnormals') to y's.
+	ex := emin - 1
+	if x > 0 {
+		_, e := math.Frexp(x)
+		ex = max(e-1, emin-1)
+	}
+	v := math.Log2(float64(ey-ex+1)) + float64(p-1)
+	if x > 0 && ex == ey {
+		// One binade: (y − x)/spacing + 1.
+		v = min(v, math.Log2((y-x)/math.Ldexp(1, ex-p+1)+1))
+	}
+	return a.capDecimals(v, x, y)
 }
 
 // capDecimals returns v, or for a score rounded to decimals log2 of the
@@ -173,31 +185,8 @@ func (a *multi) capDecimals(v, x, y float64) float64 {
 	return min(v, math.Log2(math.Floor(y*p)-math.Ceil(x*p)+1))
 }
 
-// log2Format returns log2 of an upper bound on the values of the model's
-// format (binary, p bits of significand) in [x, y], 0 ≤ x ≤ y: a binade
-// [2^e, 2^(e+1)) holds 2^(p−1) values, spaced 2^(e−p+1).
-func (a *multi) log2Format(x, y float64) float64 {
-	p, emin := a.precEmin()
-	_, ey := math.Frexp(y) // y < 2^ey
-	ey--
-	// All the binades from x's (or the subnormals') to y's.
-	ex := emin - 1
-	if x > 0 {
-		_, e := math.Frexp(x)
-		ex = max(e-1, emin-1)
-	}
-	binades := float64(ey - ex + 1)
-	v := math.Log2(binades) + float64(p-1)
-	if x > 0 && ex == ey {
-		// One binade: (y − x)/spacing + 1.
-		sp := math.Ldexp(1, ex-p+1)
-		v = min(v, math.Log2((y-x)/sp+1))
-	}
-	return v
-}
-
 // log2Count is log2Values with the values of a window that straddles
-// binades counted binade by binade (log2Format counts whole binades).
+// binades counted binade by binade (log2Values counts whole binades).
 func (a *multi) log2Count(x, y float64) float64 {
 	x, y = x*(1-0x1p-20), y*(1+0x1p-20)
 	p, emin := a.precEmin()
@@ -215,17 +204,6 @@ func (a *multi) log2Count(x, y float64) float64 {
 	return a.capDecimals(math.Log2(max(cnt, 1)), x, y)
 }
 
-// spacing returns the smallest spacing of reported scores at or above x.
-func (a *multi) spacing(x float64) float64 {
-	p, emin := a.precEmin()
-	_, e := math.Frexp(x)
-	sp := math.Ldexp(1, max(e-1, emin)-p+1)
-	if a.m.Decimals >= 0 {
-		sp = max(sp, math.Pow(10, -float64(a.m.Decimals)))
-	}
-	return sp
-}
-
 // precEmin returns the significand bits and least normal exponent of the
 // model's score (an exact server: Prec bits, and float64's range, which
 // holds every score a float64 prediction gives).
@@ -233,8 +211,7 @@ func (a *multi) precEmin() (p, emin int) {
 	if a.m.Exact {
 		return int(a.m.Prec), -1022
 	}
-	f := a.m.Loss.Format
-	return int(f.Prec()), int(f.Emin())
+	return int(a.m.Loss.Format.Prec()), int(a.m.Loss.Format.Emin())
 }
 
 // blockWalk walks an attack on n points whose every block is the largest
@@ -244,10 +221,8 @@ func (a *multi) precEmin() (p, emin int) {
 // error.
 func blockWalk(ctx context.Context, n int, fits func(nUnk, kb int) bool, more func(nUnk, kb int) int) (first, count int, err error) {
 	for nUnk := n; nUnk > 0; count++ {
-		if count%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, 0, err
-			}
+		if count%1024 == 0 && ctx.Err() != nil {
+			return 0, 0, ctx.Err()
 		}
 		kb := 1
 		for kb < nUnk && fits(nUnk, kb+1) {

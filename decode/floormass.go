@@ -41,15 +41,12 @@ func (a *multi) backgroundFloor(ctx context.Context, f *Floor) (q int, first flo
 	n := float64(a.n)
 	lnM := n * math.Log1p(float64(a.k)*math.Exp(-f.TMax))
 	lc := n * math.Log2(float64(a.k)) // log2 c
-	ts := []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32}
 	for ; lc > 0; q++ {
-		if q%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, 0, err
-			}
+		if q%256 == 0 && ctx.Err() != nil {
+			return 0, 0, ctx.Err()
 		}
 		best, bits := math.Inf(-1), 0.0
-		for _, t := range ts {
+		for _, t := range []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32} {
 			s := lc*math.Ln2 - lnM - t
 			lo := f.TMin
 			if s > 0 {

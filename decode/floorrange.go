@@ -37,14 +37,11 @@ func RangeFloor(ctx context.Context, opt MultiOptions, c float64, blockMax int) 
 	n := float64(a.n)
 	q := 0
 	for nUnk := n; nUnk > 1e-9; q++ {
-		if q%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
+		if q%1024 == 0 && ctx.Err() != nil {
+			return 0, ctx.Err()
 		}
 		s0 := max(0, nUnk-float64(blockMax))*lnK + (n-nUnk)*tmin
-		bits := a.log2Count(s0/n, (s0+c*w)/n)
-		nUnk -= bits / lk
+		nUnk -= a.log2Count(s0/n, (s0+c*w)/n) / lk
 	}
 	return q, nil
 }

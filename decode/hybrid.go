@@ -340,22 +340,20 @@ func (st *lbState) readDigits(score *big.Rat, idx []int, rs []rowInfo, k int, t0
 	sLo, sHi := a.scoreRange(score)
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	rx := new(big.Float).SetPrec(sumPrec)
-	bs := make([]uint64, nTop) // the candidate's top bits
 	var keep []lbSurv
-	st.windowRange(lo, hi, tf, vf, k, func(l int, m uint32, _ bool) bool {
+	st.windowRange(lo, hi, tf, vf, k, func(l int, m uint32, _ bool) {
+		// The top at the candidate's bits, the residual they leave.
 		rx.Set(r0)
-		for j := range bs {
-			bs[j] = uint64(st.bit(l, m, j))
-			if bs[j] == 1 {
+		for j := range nTop {
+			b := st.bit(l, m, j)
+			set(j, uint64(b))
+			if b == 1 {
 				rx.Sub(rx, inc[j][0])
 			}
 		}
 		n0, n1, ok := dt.read(rx)
 		if !ok {
-			return true
-		}
-		for j, b := range bs {
-			set(j, b)
+			return
 		}
 		dt.each(n0, n1, func(j int, v uint64) { set(nTop+j, v) }, func(n uint64) {
 			r, exact, err := a.emu.ReportFloat(a.lo)
@@ -363,7 +361,6 @@ func (st *lbState) readDigits(score *big.Rat, idx []int, rs []rowInfo, k int, t0
 				keep = append(keep, lbSurv{l: l, m: m, n: n})
 			}
 		})
-		return true
 	})
 	if len(keep) == 0 {
 		return nil, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, k, len(rad), a.m.Name)

@@ -112,7 +112,7 @@ func (s kbin) setup(a *multi) Strategy {
 func (s kbin) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
 
 func (s kbin) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return newKlState(a, tuned(s.p, defaultKBin), true).run(ctx, srv)
+	return runKList(ctx, a, srv, tuned(s.p, defaultKBin), true)
 }
 
 // kbinParams tunes KBin: choices for the CPU target (< 2 s at N = 25,000),
@@ -239,19 +239,13 @@ func (st *klState) designBin(s0 []uint64, pool, fw []int, vf []float64, cw []int
 func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) error {
 	a := st.a
 	size := func(i int) int { return bits.OnesCount64(a.mask[i]) }
-	var digits []int
+	is3 := func(i int) bool { return st.kb.radix3 && size(i) == 3 }
+	digits := slices.Clone(cand)
 	if whole {
-		digits = slices.Clone(cand)
 		slices.SortStableFunc(digits, func(x, y int) int { return size(y) - size(x) })
 	} else {
-		var two, three []int
-		for _, i := range cand {
-			if st.kb.radix3 && size(i) == 3 {
-				three = append(three, i)
-			} else {
-				two = append(two, i)
-			}
-		}
+		three := slices.DeleteFunc(slices.Clone(cand), func(i int) bool { return !is3(i) })
+		two := slices.DeleteFunc(digits, is3)
 		nb, na, best := 0, 0, -1.0
 		for b := min(len(three), int(l/math.Log2(3))); b >= 0; b-- {
 			x := min(len(two), int(math.Floor(l-float64(b)*math.Log2(3)+1e-9)))
@@ -265,7 +259,7 @@ func (st *klState) askDigits(q *klQuery, cand []int, l float64, whole bool) erro
 	for _, i := range digits {
 		m := a.mask[i]
 		r := 2
-		if whole || st.kb.radix3 && size(i) == 3 {
+		if whole || is3(i) {
 			r = size(i)
 		}
 		if float64(r-1)*place > st.wTop {
@@ -326,13 +320,9 @@ func (st *klState) radixRow(m uint64, p float64) (rowInfo, error) {
 // emulated score is the score (lbState.readDigits), learns what they agree
 // on and carries the rest (update); it returns the labels learned.
 func (st *klState) decodeBin(score *big.Rat, q *klQuery) (int, error) {
-	nTop := q.nd + q.k
 	t0, inc := q.offsets()
 	surv, err := st.lb.readDigits(score, q.idx, q.rows, q.k, t0, inc, q.rad, q.gd, true, func(j int, v uint64) int {
-		if j < nTop {
-			return q.c[v][j]
-		}
-		return bits.TrailingZeros64(q.dv[j-nTop][v])
+		return bits.TrailingZeros64(q.dv[j][v])
 	})
 	if err != nil {
 		return 0, err

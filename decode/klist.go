@@ -233,11 +233,12 @@ type klState struct {
 	// vals[l][j] is the labels list entry l allows carried point
 	// lb.cD[j]: a half of a binary question or one label of a tail. The
 	// values of one point in the list are disjoint. lb.cand holds, for
-	// each query, the bits of vals on its split (klQuery.s0).
+	// each query, the bits of vals on its split (klQuery.dv).
 	vals [][]uint64
 	vm   []uint64 // update's buffer of the survivors' values
 	rows map[klKey]rowInfo
-	// spanRatio is the last tail's span over its room.
+	// spanRatio is the last tail's span over its room (its decoding
+	// measures it).
 	spanRatio float64
 	// tailCarried counts the tail points carried into the list,
 	// tailGrouped the tail's grouped digits, digits KBin's digits and
@@ -266,26 +267,18 @@ type klQuery struct {
 	idx   []int // carried, fresh, tail points
 	rows  []rowInfo
 	nd, k int        // carried and fresh points
-	s0    []uint64   // top position j: the labels of bit 0 (the rest of its set: bit 1)
-	c     [2][]int   // c[b][j]: top position j's label of bit b
 	tail  *blockPlan // nil: no tail
 	tIdx  []int      // the tail's points
-	// dv[j][v] is the labels of value v of position nd+k+j after the
-	// top (a label of them its least): a tail digit's (KList; its groups,
-	// or a label each) or one of len(rad) digits of unit gd (KBin,
-	// kbin.go) of radix rad[j], its increment over value 0 about
-	// v·gd·Π_{i<j} rad[i].
+	room  float64    // the tail's room (design)
+	// dv[j][v] is the labels of position j's value v (a label of them
+	// its least): a top position's bits 0 and 1 (the two halves of its
+	// set: its split), then a tail digit's (KList; its groups, or a label
+	// each) or, for x = j − nd − k, one of len(rad) digits of unit gd
+	// (KBin, kbin.go) of radix rad[x], its increment over value 0 about
+	// v·gd·Π_{i<x} rad[i].
 	dv  [][]uint64
 	gd  float64
 	rad []int
-}
-
-// digit returns digit j of the reading n of q's digits.
-func (q *klQuery) digit(n uint64, j int) uint64 {
-	for _, r := range q.rad[:j] {
-		n /= uint64(r)
-	}
-	return n % uint64(q.rad[j])
 }
 
 func (s klist) plan(context.Context, *multi) (*MultiPlan, error) { return nil, noDryRun(s) }
@@ -298,20 +291,15 @@ func noDryRun(s Strategy) error {
 }
 
 func (s klist) attack(ctx context.Context, a *multi, srv scorer.Server) (*Result, error) {
-	return newKlState(a, kbinParams{klist: tuned(s.p, defaultKList), passes: klPasses, opts: klOpts}, false).run(ctx, srv)
+	return runKList(ctx, a, srv, kbinParams{klist: tuned(s.p, defaultKList), passes: klPasses, opts: klOpts}, false)
 }
 
-// newKlState starts a KList attack (bin: KBin's binary tail) tuned by kb
-// (KList's: its list top's, kb.klist, and its descent's).
-func newKlState(a *multi, kb kbinParams, bin bool) *klState {
+// runKList runs a KList attack (bin: KBin's binary tail) tuned by kb
+// (KList's: its list top's, kb.klist, and its descent's) on s: a query
+// designed and decoded at a time.
+func runKList(ctx context.Context, a *multi, s scorer.Server, kb kbinParams, bin bool) (*Result, error) {
 	st := &klState{a: a, lb: newLbState(a), kb: kb, vals: [][]uint64{{}}, spanRatio: 1, bin: bin, left: -1}
 	st.lb.passes, st.lb.opts = kb.passes, kb.opts
-	return st
-}
-
-// run is the attack: a query designed and decoded at a time.
-func (st *klState) run(ctx context.Context, s scorer.Server) (*Result, error) {
-	a := st.a
 	if a.opt.debugKList != nil {
 		a.opt.debugKList(st)
 	}

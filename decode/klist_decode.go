@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"slices"
 )
 
@@ -19,21 +20,22 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	defer a.neutralize(q.idx)
 	nd, nTop := q.nd, q.nd+q.k
 	budget := a.budgetFor(q.idx, q.rows, false)
-	t := a.residual(score, &blockPlan{rows: q.rows})
 	t0, inc := q.offsets()
-	// The residual the tail must explain: t − T0 − top bits' sum, within
-	// [base − b, base + span + b].
-	r0 := new(big.Float).SetPrec(sumPrec).Sub(t, t0)
-	base, span := st.tailRange(q.tail, q.tIdx) // 0, 0 without a tail
-	half := new(big.Float).SetPrec(sumPrec).Quo(span, big.NewFloat(2))
-	center := new(big.Float).SetPrec(sumPrec).Sub(r0, base)
+	// The residual the tail must explain: t − T0 − top bits' sum (t the
+	// score's residual), within [base − b, base + span + b].
+	r0 := new(big.Float).SetPrec(sumPrec).Sub(a.residual(score, &blockPlan{rows: q.rows}), t0)
+	tl := st.newTail(q) // no positions, base and span 0, without a tail
+	if sf, _ := tl.span.Float64(); sf > 0 {
+		st.spanRatio = sf / q.room // the next tail's room is scaled by it
+	}
+	half := new(big.Float).SetPrec(sumPrec).Quo(tl.span, big.NewFloat(2))
+	center := new(big.Float).SetPrec(sumPrec).Sub(r0, tl.base)
 	center.Sub(center, half)
 	hf, _ := half.Float64()
 	// The score's float64 bounds, rounded outward (the noise widens them).
 	sLo, sHi := a.scoreRange(score)
 	fLo, fHi := ratDown(sLo), ratUp(sHi)
 	exact := pointTerms(a, q.rows)
-	var tl *klTail
 	match := func() bool {
 		if r, ok, err := a.emu.ReportFloat(a.lo); ok && exact {
 			return err != nil || (r >= fLo && r <= fHi)
@@ -46,14 +48,9 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	// from s on reports between the reports with each of them at its
 	// least and at its largest computed term.
 	bracket := func(s int) bool {
-		for _, hi := range []bool{false, true} {
-			for x := s; x < len(tl.ord); x++ {
-				j := nTop + tl.ord[x]
-				if hi {
-					a.lo.Set(q.idx[j], q.rows[j].hi[tl.cMax[x]])
-				} else {
-					a.lo.Set(q.idx[j], q.rows[j].lo[tl.cMin[x]])
-				}
+		for h, hi := range []bool{false, true} {
+			for x := s; x < len(tl.pos); x++ {
+				a.lo.Set(tl.pos[x].i, tl.pos[x].t[h])
 			}
 			// The report at the least terms above the score, or at the
 			// largest below it, rules the subtree out.
@@ -74,21 +71,21 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 	}
 	var surv []lbSurv
 	sig := make([]int, len(q.tIdx))
-	if q.tail != nil {
-		tl = st.newTail(q)
-	}
 	// The residual r0 − Σ (top bits' increments) in double-double
 	// arithmetic (ddSum): the carried bits' part once per list entry,
 	// the fresh bits' per candidate, with err bounding its distance from
 	// the exact residual (far below the margin the windows keep).
-	dh, dl := make([]float64, nTop), make([]float64, nTop)
-	v := make([][]*big.Float, nTop) // the window's increments: bit 0's and bit 1's
+	// cs[j] is top position j's labels of bits 0 and 1, v[j] its
+	// increments for the window (bit 0's and bit 1's).
+	dh, dl, cs := make([]float64, nTop), make([]float64, nTop), make([][2]int, nTop)
+	v := make([][]*big.Float, nTop)
 	mag := 0.0
 	r0h, r0l := ddSplit(r0)
 	zero := new(big.Float)
 	for j := range nTop {
 		v[j] = []*big.Float{zero, inc[j][0]}
 		dh[j], dl[j] = ddSplit(inc[j][0])
+		cs[j] = [2]int{bits.TrailingZeros64(q.dv[j][0]), bits.TrailingZeros64(q.dv[j][1])}
 		mag += math.Abs(dh[j])
 	}
 	mag += math.Abs(r0h)
@@ -110,14 +107,14 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 		}
 		res := carried[l]
 		for j := range nTop {
-			c := q.c[0][j]
+			b := 0
 			if j < nd && lb.cand[l][j] == 1 {
-				c = q.c[1][j]
+				b = 1
 			} else if j >= nd && m>>(j-nd)&1 == 1 {
 				res.sub(dh[j], dl[j])
-				c = q.c[1][j]
+				b = 1
 			}
-			if topCur[j] != c {
+			if c := cs[j][b]; topCur[j] != c {
 				set(j, c)
 				topCur[j] = c
 			}
@@ -133,22 +130,19 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 			return true
 		}
 		bf := budget + extra
-		found := false
-		n := 0
+		n0 := len(surv)
 		complete := tl.list(rf-bf-tl.margin, rf+bf+tl.margin, func(j, x, c int) {
 			sig[j] = x
 			set(nTop+j, c)
 		}, func() {
 			if match() {
 				surv = append(surv, lbSurv{l: l, m: m, tail: slices.Clone(sig)})
-				found = true
 			}
-		}, bracket, &n)
+		}, bracket)
 		if !complete {
 			surv = append(surv, lbSurv{l: l, m: m})
-			return true
 		}
-		return found
+		return !complete || len(surv) > n0
 	}
 	lb.window(center, hf+budget, v, q.k, explains)
 	if len(surv) == 0 {
@@ -159,21 +153,16 @@ func (st *klState) decodeList(score *big.Rat, q *klQuery) (int, error) {
 
 // offsets returns the sum T0 of the top's and the digits' value-0 terms
 // (over the terms of label 0, which constC counts) and each position's
-// increments over its value 0, inc[j][v − 1] for value v: a top
-// position's values are bits 0 and 1 (labels c[0][j], c[1][j]), a
-// digit's its groups dv, each read at its least label.
+// increments over its value 0, inc[j][v − 1] for value v: its values
+// are dv[j] (a top position's bits 0 and 1, a digit's groups), each read
+// at its least label.
 func (q *klQuery) offsets() (*big.Float, [][]*big.Float) {
 	nTop := q.nd + q.k
 	t0 := new(big.Float).SetPrec(sumPrec)
 	inc := make([][]*big.Float, nTop+len(q.rad))
 	for j := range inc {
 		r := &q.rows[j]
-		var cs []int
-		if j < nTop {
-			cs = []int{q.c[0][j], q.c[1][j]}
-		} else {
-			cs = leastLabels(q.dv[j-nTop])
-		}
+		cs := leastLabels(q.dv[j])
 		t0.Add(t0, new(big.Float).SetPrec(incPrec).Sub(r.t[cs[0]], r.t[0]))
 		for _, c := range cs[1:] {
 			inc[j] = append(inc[j], new(big.Float).SetPrec(incPrec).Sub(r.t[c], r.t[cs[0]]))

@@ -8,7 +8,6 @@ package decode
 import (
 	"cmp"
 	"math"
-	"math/big"
 	"math/bits"
 	"slices"
 )
@@ -50,11 +49,9 @@ func (st *klState) designQuery() (*klQuery, error) {
 		slices.SortStableFunc(pool, func(x, y int) int {
 			return cmp.Compare(min(1, bits.OnesCount64(a.mask[x])^2), min(1, bits.OnesCount64(a.mask[y])^2))
 		})
-		n2 := 0
-		for n2 < len(pool) && bits.OnesCount64(a.mask[pool[n2]]) == 2 {
-			n2++
+		if n2 := slices.IndexFunc(pool, func(i int) bool { return bits.OnesCount64(a.mask[i]) != 2 }); n2 >= 0 {
+			kmax = min(kmax, n2)
 		}
-		kmax = min(kmax, n2)
 	}
 	ulpN, unit := a.radixSpacing(st.kb.klist.rho)
 	// The cell below which two top candidates are not told apart without
@@ -122,12 +119,11 @@ func (st *klState) designQuery() (*klQuery, error) {
 			bestK, bestU, bestF = k, u, f
 		}
 	}
-	k := bestK
-	q := &klQuery{nd: nd, k: k, rows: make([]rowInfo, 0, nd+len(pool))} // one allocation: a row is 160 bytes
-	if err := st.askTop(q, s0, pool[:k], fw, cw); err != nil {
+	q := &klQuery{nd: nd, k: bestK, rows: make([]rowInfo, 0, nd+len(pool))} // one allocation: a row is 160 bytes
+	if err := st.askTop(q, s0, pool[:bestK], fw, cw); err != nil {
 		return nil, err
 	}
-	rest := pool[k:max(k, a.opt.blockCap(len(pool)))]
+	rest := pool[bestK:max(bestK, a.opt.blockCap(len(pool)))]
 	if bestU >= minRoom && len(rest) > 0 {
 		// The tail's digits span about u: its top digit's room, scaled
 		// once by the realized span.
@@ -151,10 +147,7 @@ func (st *klState) designQuery() (*klQuery, error) {
 			}
 			q.dv = append(q.dv, g)
 		}
-		_, span := st.tailRange(p, q.tIdx)
-		if sf, _ := span.Float64(); sf > 0 {
-			st.spanRatio = sf / room
-		}
+		q.room = room
 		q.idx = append(q.idx, q.tIdx...)
 		q.rows = append(q.rows, q.tail.rows...)
 	}
@@ -163,17 +156,20 @@ func (st *klState) designQuery() (*klQuery, error) {
 
 // askTop appends to q the top's questions: the carried points (splits
 // s0, palette rows cw) and the fresh points fresh (their sets' halves,
-// palette rows fw).
+// palette rows fw), each point asked its binary question (bit 0: the
+// labels of its half) with the palette row's nominal increment.
 func (st *klState) askTop(q *klQuery, s0 []uint64, fresh, fw, cw []int) error {
 	a, lb := st.a, st.lb
-	for j, i := range lb.cD {
-		if err := st.ask(q, i, s0[j], lb.pal[cw[j]].vf); err != nil {
-			return err
+	nd := len(lb.cD)
+	for j, i := range slices.Concat(lb.cD, fresh) {
+		var half uint64
+		var w float64
+		if j < nd {
+			half, w = s0[j], lb.pal[cw[j]].vf
+		} else {
+			half, w = split(a.mask[i]), lb.pal[fw[j-nd]].vf
 		}
-	}
-	for j, i := range fresh {
-		half, w := split(a.mask[i]), lb.pal[fw[j]].vf
-		if !st.bin {
+		if j >= nd && !st.bin {
 			// Neither which half takes bit 0 nor which labels of an odd
 			// set share the larger half follows the labels' order: a
 			// hash of the point and the query picks them, so that a
@@ -198,45 +194,13 @@ func (st *klState) askTop(q *klQuery, s0 []uint64, fresh, fw, cw []int) error {
 				w = -w
 			}
 		}
-		if err := st.ask(q, i, half, w); err != nil {
+		r, err := st.question(i, half, w)
+		if err != nil {
 			return err
 		}
+		q.idx, q.rows, q.dv = append(q.idx, i), append(q.rows, r), append(q.dv, []uint64{half, a.mask[i] &^ half})
 	}
 	return nil
-}
-
-// ask appends to q point i asked its binary question (bit 0: the labels
-// of half) with nominal increment w.
-func (st *klState) ask(q *klQuery, i int, half uint64, w float64) error {
-	r, err := st.question(i, half, w)
-	if err != nil {
-		return err
-	}
-	q.idx, q.s0, q.rows = append(q.idx, i), append(q.s0, half), append(q.rows, r)
-	q.c[0], q.c[1] = append(q.c[0], bits.TrailingZeros64(half)), append(q.c[1], bits.TrailingZeros64(st.a.mask[i]&^half))
-	return nil
-}
-
-// leftBits returns log2 of the number of labelings left: the list's
-// (the sum over its entries of the product of their values' sizes) times
-// those of the other unknown points (Π |M_i|).
-func (st *klState) leftBits() float64 {
-	a := st.a
-	free := 0.0
-	for i, c := range a.labels {
-		if c < 0 && !st.lb.inD[i] {
-			free += math.Log2(float64(bits.OnesCount64(a.mask[i])))
-		}
-	}
-	n := 0.0
-	for _, e := range st.vals {
-		p := 1.0
-		for _, v := range e {
-			p *= float64(bits.OnesCount64(v))
-		}
-		n += p
-	}
-	return free + math.Log2(n)
 }
 
 // ending reports whether the attack drains: the labelings left are fewer
@@ -248,10 +212,27 @@ func (st *klState) leftBits() float64 {
 // those before). Draining leaves the last queries tail digits and points
 // of two labels, each settled by one query.
 func (st *klState) ending() bool {
-	if st.a.nUnk > klEndScan {
+	a := st.a
+	if a.nUnk > klEndScan {
 		return false
 	}
-	b := st.leftBits()
+	// b is log2 of the number of labelings left: the list's (the sum
+	// over its entries of the product of their values' sizes) times
+	// those of the other unknown points (Π |M_i|).
+	b, n := 0.0, 0.0
+	for i, c := range a.labels {
+		if c < 0 && !st.lb.inD[i] {
+			b += math.Log2(float64(bits.OnesCount64(a.mask[i])))
+		}
+	}
+	for _, e := range st.vals {
+		p := 1.0
+		for _, v := range e {
+			p *= float64(bits.OnesCount64(v))
+		}
+		n += p
+	}
+	b += math.Log2(n)
 	if st.left >= 0 {
 		st.rate = st.left - b
 	}
@@ -287,24 +268,13 @@ func (st *klState) splits() []uint64 {
 			}
 		}
 	}
-	random := func(j int) {
-		vs := vals[j]
-		lb.rng.Shuffle(len(vs), func(x, y int) { vs[x], vs[y] = vs[y], vs[x] })
-		for _, v := range vs[:(len(vs)+1)/2] {
-			s0[j] |= v
-		}
-	}
-	if L > klSplitMaxList {
-		for j := range nd {
-			random(j)
-		}
-		return s0
-	}
-	ord := make([]int, nd)
+	ord := make([]int, nd) // the points in index order above klSplitMaxList
 	for j := range ord {
 		ord[j] = j
 	}
-	slices.SortStableFunc(ord, func(x, y int) int { return cmp.Compare(len(vals[x]), len(vals[y])) })
+	if L <= klSplitMaxList {
+		slices.SortStableFunc(ord, func(x, y int) int { return cmp.Compare(len(vals[x]), len(vals[y])) })
+	}
 	// The points so far that tell entries x and y apart, h(x, y), are
 	// the bits in which their group vectors differ (entry x's group on
 	// the t-th point so far in bit t of grp[x·words:]), at most 255.
@@ -329,8 +299,9 @@ func (st *klState) splits() []uint64 {
 			vid[l] = slices.Index(vs, e[j])
 		}
 		part := uint32(1) // the values in bit 0's group
-		if nv > 12 {
-			random(j) // bit 0's group: the first half of vs, shuffled
+		if nv > 12 || L > klSplitMaxList {
+			// Random groups: bit 0's the first half of vs, shuffled.
+			lb.rng.Shuffle(nv, func(x, y int) { vs[x], vs[y] = vs[y], vs[x] })
 			part = 1<<((nv+1)/2) - 1
 		} else if nv > 2 {
 			m = slices.Grow(m[:0], nv*nv)[:nv*nv]
@@ -360,7 +331,7 @@ func (st *klState) splits() []uint64 {
 		}
 		for x, v := range vs {
 			if part>>x&1 == 1 {
-				s0[j] |= v // (random's already, above 12 values)
+				s0[j] |= v
 			}
 		}
 		for x := range L {
@@ -462,7 +433,6 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 			cnt[x] = c
 			rec(x+1, l, nr)
 		}
-		cnt[x] = 0
 	}
 	rec(0, 0, a.k+1)
 	if math.IsInf(bestLP, -1) {
@@ -474,23 +444,16 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 			take[i] = true
 		}
 	}
-	out := make([]int, 0, len(cand))
-	for _, i := range cand {
-		if take[i] {
-			out = append(out, i)
-		}
-	}
+	out := slices.DeleteFunc(slices.Clone(cand), func(i int) bool { return !take[i] })
 	// The grouped digits, last (the least significant): points of an
-	// even number of labels first (halves: one bit), then of three (one
-	// label against two: H(1/3) = 0.918 bits).
+	// even number of labels above two first (halves: one bit), then of
+	// three (one label against two: H(1/3) = 0.918 bits).
 	a.digitGroups = make(map[int][]uint64)
-	group := func(want int, ok func(n int) bool) int {
+	want := bestG2
+	for _, three := range []bool{false, true} {
 		for _, i := range cand {
-			if want == 0 {
-				break
-			}
 			n := bits.OnesCount64(a.mask[i])
-			if take[i] || !ok(n) {
+			if want == 0 || take[i] || three && n != 3 || !three && (n%2 == 1 || n == 2) {
 				continue
 			}
 			take[i] = true
@@ -502,31 +465,6 @@ func (st *klState) fitTail(cand []int, room float64) []int {
 			a.digitGroups[i] = g[:]
 			out = append(out, i)
 		}
-		return want
 	}
-	left := group(bestG2, func(n int) bool { return n%2 == 0 && n > 2 })
-	group(left, func(n int) bool { return n == 3 })
-	for _, i := range cand {
-		if !take[i] {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// tailRange returns the least exact sum of the tail p's increments over
-// its points' label sets (its base) and the span above it.
-func (st *klState) tailRange(p *blockPlan, idx []int) (base, span *big.Float) {
-	base = new(big.Float).SetPrec(sumPrec)
-	span = new(big.Float).SetPrec(sumPrec)
-	for j, i := range idx {
-		var vs []*big.Float
-		for m := st.a.mask[i]; m != 0; m &= m - 1 {
-			vs = append(vs, p.v[j][bits.TrailingZeros64(m)])
-		}
-		lo, hi := slices.MinFunc(vs, (*big.Float).Cmp), slices.MaxFunc(vs, (*big.Float).Cmp)
-		base.Add(base, lo)
-		span.Add(span, new(big.Float).SetPrec(sumPrec).Sub(hi, lo))
-	}
-	return base, span
+	return append(out, slices.DeleteFunc(slices.Clone(cand), func(i int) bool { return take[i] })...)
 }

@@ -6,6 +6,7 @@ package decode
 import (
 	"cmp"
 	"math"
+	"math/big"
 	"slices"
 )
 
@@ -13,80 +14,89 @@ import (
 // in a window: a superset of those whose exact sums do, the window
 // widened by margin, far above float64's rounding of the sums.
 type klTail struct {
-	ord        []int       // tail positions, largest span first
-	cls        [][]int     // cls[s]: the labels of position ord[s]
-	d          [][]float64 // d[s][x]: the increment of label cls[s][x]
-	minR, maxR []float64   // the least and largest sum of ord[s:]
-	cMin, cMax []int       // the labels of ord[s] with the least and largest computed term
+	pos        []klPos   // the tail's positions, largest span first
+	minR, maxR []float64 // the least and largest sum of pos[s:]
 	margin     float64
 	depth      int // the bracketed subtrees' depth (klistParams.bracket, or one more)
+	// base is the least exact sum of the tail's increments over its
+	// points' label sets, span the range above it.
+	base, span *big.Float
+}
+
+// klPos is a position of a query's tail.
+type klPos struct {
+	j, i int        // its place in the tail and its point
+	cls  []int      // its labels (a grouped digit's: its groups' least)
+	d    []float64  // d[x]: the increment of label cls[x]
+	t    [2]float64 // its least and largest computed term over cls (brackets)
 }
 
 // newTail prepares the lister of q's tail.
 func (st *klState) newTail(q *klQuery) *klTail {
-	p := q.tail
 	nt := len(q.tIdx)
-	tl := &klTail{ord: make([]int, nt), cls: make([][]int, nt), d: make([][]float64, nt), minR: make([]float64, nt+1), maxR: make([]float64, nt+1), cMin: make([]int, nt), cMax: make([]int, nt)}
-	// Each position's labels (a grouped digit's: its groups' least) and
-	// their increments, in tail order, then the positions by span.
-	cls, d := make([][]int, nt), make([][]float64, nt)
+	tl := &klTail{pos: make([]klPos, nt), minR: make([]float64, nt+1), maxR: make([]float64, nt+1),
+		base: new(big.Float).SetPrec(sumPrec), span: new(big.Float).SetPrec(sumPrec)}
 	abs := 0.0
-	for j := range q.tIdx {
-		tl.ord[j] = j
-		cls[j] = leastLabels(q.dv[j])
-		for _, c := range cls[j] {
-			f, _ := p.v[j][c].Float64()
-			d[j] = append(d[j], f)
+	for j := range tl.pos {
+		p, r, v := &tl.pos[j], &q.rows[q.nd+q.k+j], q.tail.v[j]
+		p.j, p.i, p.cls = j, q.tIdx[j], leastLabels(q.dv[q.nd+q.k+j])
+		for _, c := range p.cls {
+			f, _ := v[c].Float64()
+			p.d = append(p.d, f)
 		}
-		abs += max(math.Abs(slices.Min(d[j])), math.Abs(slices.Max(d[j])))
+		// The labels of a group share its term: its least label stands
+		// for it.
+		lo := slices.MinFunc(p.cls, func(x, y int) int { return v[x].Cmp(v[y]) })
+		hi := slices.MaxFunc(p.cls, func(x, y int) int { return v[x].Cmp(v[y]) })
+		tl.base.Add(tl.base, v[lo])
+		tl.span.Add(tl.span, new(big.Float).SetPrec(sumPrec).Sub(v[hi], v[lo]))
+		abs += max(math.Abs(slices.Min(p.d)), math.Abs(slices.Max(p.d)))
+		p.t[0] = r.lo[slices.MinFunc(p.cls, func(x, y int) int { return cmp.Compare(r.lo[x], r.lo[y]) })]
+		p.t[1] = r.hi[slices.MaxFunc(p.cls, func(x, y int) int { return cmp.Compare(r.hi[x], r.hi[y]) })]
 	}
-	span := func(j int) float64 { return slices.Max(d[j]) - slices.Min(d[j]) }
-	slices.SortStableFunc(tl.ord, func(x, y int) int { return cmp.Compare(span(y), span(x)) })
-	for s, j := range tl.ord {
-		r := &q.rows[q.nd+q.k+j]
-		tl.cls[s], tl.d[s] = cls[j], d[j]
-		tl.cMin[s] = slices.MinFunc(cls[j], func(x, y int) int { return cmp.Compare(r.lo[x], r.lo[y]) })
-		tl.cMax[s] = slices.MaxFunc(cls[j], func(x, y int) int { return cmp.Compare(r.hi[x], r.hi[y]) })
-	}
+	span := func(p klPos) float64 { return slices.Max(p.d) - slices.Min(p.d) }
+	slices.SortStableFunc(tl.pos, func(x, y klPos) int { return cmp.Compare(span(y), span(x)) })
 	for s := nt - 1; s >= 0; s-- {
-		tl.minR[s] = tl.minR[s+1] + slices.Min(tl.d[s])
-		tl.maxR[s] = tl.maxR[s+1] + slices.Max(tl.d[s])
+		tl.minR[s] = tl.minR[s+1] + slices.Min(tl.pos[s].d)
+		tl.maxR[s] = tl.maxR[s+1] + slices.Max(tl.pos[s].d)
 	}
 	tl.margin = (abs + 1) * 0x1p-40
 	tl.depth = st.kb.klist.bracket
-	if nt > tl.depth+1 && len(tl.d[nt-1]) <= 2 {
+	if nt > tl.depth+1 && len(tl.pos[nt-1].d) <= 2 {
 		tl.depth++
 	}
 	return tl
 }
 
-// list calls set(position, value, its label) for each position of a
+// list calls set(tail position, value, its label) for each position of a
 // labeling whose sum lies in [lo, hi] (widened by the caller), then leaf,
 // depth first with the digits of largest span first, skipping the
 // subtrees of the last tl.depth positions that bracket rules out; it
-// reports false if it stopped after maxCand labelings (*n counts them).
-func (tl *klTail) list(lo, hi float64, set func(j, x, c int), leaf func(), bracket func(s int) bool, n *int) bool {
+// reports false if it stopped after maxCand labelings.
+func (tl *klTail) list(lo, hi float64, set func(j, x, c int), leaf func(), bracket func(s int) bool) bool {
+	n := 0
 	var rec func(s int, p float64) bool
 	rec = func(s int, p float64) bool {
 		// A bracket costs two emulations: a last digit with at most two
 		// labels in the window is emulated directly (the bracket only
 		// skips labelings that cannot explain the score).
-		if s == len(tl.ord)-tl.depth && s > 0 && (tl.depth > 1 || tl.within(s, p, lo, hi) > 2) && !bracket(s) {
+		if s == len(tl.pos)-tl.depth && s > 0 && (tl.depth > 1 || tl.within(s, p, lo, hi) > 2) && !bracket(s) {
 			return true
 		}
-		if s == len(tl.ord) {
-			if *n++; *n > maxCand {
+		if s == len(tl.pos) {
+			if n++; n > maxCand {
 				return false
 			}
 			leaf()
 			return true
 		}
-		for x, dv := range tl.d[s] {
+		ps := &tl.pos[s]
+		for x, dv := range ps.d {
 			q := p + dv
 			if q+tl.minR[s+1] > hi || q+tl.maxR[s+1] < lo {
 				continue
 			}
-			set(tl.ord[s], x, tl.cls[s][x])
+			set(ps.j, x, ps.cls[x])
 			if !rec(s+1, q) {
 				return false
 			}
@@ -100,7 +110,7 @@ func (tl *klTail) list(lo, hi float64, set func(j, x, c int), leaf func(), brack
 // sum p of the positions before it, lies in [lo, hi].
 func (tl *klTail) within(s int, p, lo, hi float64) int {
 	n := 0
-	for _, dv := range tl.d[s] {
+	for _, dv := range tl.pos[s].d {
 		if q := p + dv; q >= lo && q <= hi {
 			n++
 		}

@@ -23,17 +23,18 @@ func (st *klState) update(q *klQuery, surv []lbSurv) int {
 		case j < nd:
 			return st.vals[s.l][j]
 		case j < nTop:
-			if s.m>>(j-nd)&1 == 0 {
-				return q.s0[j]
-			}
-			return a.mask[i] &^ q.s0[j]
+			return q.dv[j][s.m>>(j-nd)&1]
 		case q.rad != nil:
-			// A digit's labels (KBin).
-			return q.dv[j-nTop][q.digit(s.n, j-nTop)]
+			// A digit's labels (KBin): digit j − nTop of the reading n.
+			n := s.n
+			for _, r := range q.rad[:j-nTop] {
+				n /= uint64(r)
+			}
+			return q.dv[j][n%uint64(q.rad[j-nTop])]
 		case short:
 			return a.mask[i]
 		}
-		return q.dv[j-nTop][s.tail[j-nTop]]
+		return q.dv[j][s.tail[j-nTop]]
 	}
 	// Each survivor's values, read once. A top point's bit-1 value reads
 	// its set, but not as narrowed below: the list's values are the same

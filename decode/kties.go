@@ -15,7 +15,7 @@ import (
 
 // The K-ary code (Cross, K > 2, a model that names its log) differs from
 // the digit blocks of partial decoding (partial.go) in three ways, and adds a paired top
-// (radixPair):
+// (planRadix):
 //
 //   - Label sets. Each unknown point i keeps the set M_i of labels that
 //     the scores so far allow it (a.mask; all K at first). When several
@@ -82,15 +82,6 @@ type radixParams struct {
 	// ρ = 0.25, 0.35, 0.5 took 1,472–1,473, 1,470–1,472 and 1,478 (seeds 1,
 	// 11, 12); a larger ρ lists fewer candidates a score (attacker CPU).
 	rho float64
-	// pair turns on the paired top: unless a point of two labels can be
-	// the top (2·W), two points of all K labels get the top's row. The score
-	// then reads the count σ_top + σ_partner ∈ [0, 2K−2] above the other
-	// digits, and a count that leaves several pairs ties the two by their
-	// sum (σ_partner = count − σ_top) with the top's set narrowed to the
-	// pairs' labels: the block's sums span (2K − 1)/(K − 1)·W (2.2·W for
-	// K = 6) instead of K/(K − 1)·W. At N = 25,000, K = 6 (the test
-	// generator's seed 1): 1,482 queries without it, 1,470 with it.
-	pair bool
 	// minUnit is the least unit: minUnit, but in tests at small N,
 	// whose spacing is below it (the realized steps are then coarse, and
 	// the gap check keeps the design only if they stay superincreasing).
@@ -107,7 +98,7 @@ type radixParams struct {
 
 // defaultRadix returns the K-ary code's tuning.
 func defaultRadix() radixParams {
-	return radixParams{rho: 0.35, pair: true, minUnit: minUnit, room: 1,
+	return radixParams{rho: 0.35, minUnit: minUnit, room: 1,
 		fac: factorCtl{start: 1, min: 1, grow: 1.5, amb: 1, decay: 0.97, partial: true}}
 }
 
@@ -134,9 +125,30 @@ func maskClasses(m uint64) []int {
 	return c
 }
 
-// sumEst returns a float64 estimate of the exact terms' sum outside any
-// block: every unknown point neutral, known points at their rows.
-func (a *multi) sumEst() float64 {
+// planRadix designs the next mixed-radix block of at most kmax points,
+// a paired top allowed: unless a point of two labels can be the top
+// (2·W), two points of all K labels get the top's row. The score then
+// reads the count σ_top + σ_partner ∈ [0, 2K−2] above the other digits,
+// and a count that leaves several pairs ties the two by their sum
+// (σ_partner = count − σ_top) with the top's set narrowed to the pairs'
+// labels: the block's sums span (2K − 1)/(K − 1)·W (2.2·W for K = 6)
+// instead of K/(K − 1)·W. At N = 25,000, K = 6 (the test generator's
+// seed 1): 1,482 queries without it, 1,470 with it.
+func (a *multi) planRadix(kmax int) (*blockPlan, error) {
+	kmax = min(kmax, a.nUnk-a.tied)
+	cand := a.nextIdx(kmax)
+	if len(cand) == 0 {
+		return nil, &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
+	}
+	return a.planRadixOn(cand, float64(a.k-1)*a.wmax*a.radix.room, a.radix.rho, true)
+}
+
+// radixSpacing returns the spacing of the reported score in sum units
+// (N·ulp of the expected score, every unknown point neutral) and the
+// digits' least unit: rho of it, times the safety factor.
+func (a *multi) radixSpacing(rho float64) (ulpN, target float64) {
+	// A float64 estimate of the exact terms' sum outside any block:
+	// every unknown point neutral, known points at their rows.
 	s := float64(a.nUnk) * a.neutral.tf[0]
 	for c := range a.k {
 		tf := a.known[c].tf[c]
@@ -145,24 +157,6 @@ func (a *multi) sumEst() float64 {
 		}
 		s += float64(a.nKnown[c]) * tf
 	}
-	return s
-}
-
-// planRadix designs the next mixed-radix block of at most kmax points.
-func (a *multi) planRadix(kmax int) (*blockPlan, error) {
-	kmax = min(kmax, a.nUnk-a.tied)
-	cand := a.nextIdx(kmax)
-	if len(cand) == 0 {
-		return nil, &BudgetError{Model: a.m.Name, Budget: 0, Room: a.wmax}
-	}
-	return a.planRadixOn(cand, float64(a.k-1)*a.wmax*a.radix.room, a.radix.rho, a.radix.pair)
-}
-
-// radixSpacing returns the spacing of the reported score in sum units
-// (N·ulp of the expected score, every unknown point neutral) and the
-// digits' least unit: rho of it, times the safety factor.
-func (a *multi) radixSpacing(rho float64) (ulpN, target float64) {
-	s := a.sumEst()
 	ulpN = a.emu.Spacing(s/float64(a.n)) * float64(a.n)
 	return ulpN, max(a.radix.minUnit, rho*ulpN*a.emuFactor)
 }
@@ -171,7 +165,7 @@ func (a *multi) radixSpacing(rho float64) (ulpN, target float64) {
 // cand whose top digit fills room (sum units): as many points as keep the
 // unit at or above rho spacings (radixSpacing). Cross's blocks have the room of
 // one point, (K − 1)·wmax; KList's digit tail the room its list top
-// leaves (klist.go). pair allows a paired top (radixPair), whose ties
+// leaves (klist.go). pair allows a paired top (planRadix), whose ties
 // KList's tail does not want: every tail labeling has its own sum there.
 func (a *multi) planRadixOn(cand []int, room, rho float64, pair bool) (*blockPlan, error) {
 	_, target := a.radixSpacing(rho)
@@ -181,11 +175,15 @@ func (a *multi) planRadixOn(cand []int, room, rho float64, pair bool) (*blockPla
 		// the unit is room·r_0/((r_0 − 1)·P).
 		k, r0, prod := 0, a.k+1, 1.0
 		for k < len(cand) {
-			r := a.radixOf(cand[k])
-			nr, np := r0, prod*float64(r)
-			if a.digitGroups[cand[k]] == nil {
+			// A grouped digit's radix is its number of groups; it is
+			// never the top.
+			r, nr := bits.OnesCount64(a.mask[cand[k]]), r0
+			if g := a.digitGroups[cand[k]]; g != nil {
+				r = len(g)
+			} else {
 				nr = min(r0, r)
 			}
+			np := prod * float64(r)
 			if k > 0 && room*float64(nr)/(float64(nr-1)*np) < target {
 				break
 			}
@@ -250,8 +248,12 @@ func (a *multi) radixDesign(idx []int, g float64, pair bool) (*blockPlan, error)
 	top := -1
 	var full []int // the points of K labels
 	for j, i := range idx {
-		rp.cls[j] = a.digitClasses(i)
-		if a.digitGroups[i] == nil && (top < 0 || len(rp.cls[j]) < len(rp.cls[top])) {
+		// A digit's values by increasing term: its labels, or each
+		// group's least label (the labels of a group share its term).
+		rp.cls[j] = maskClasses(a.mask[i])
+		if g := a.digitGroups[i]; g != nil {
+			rp.cls[j] = leastLabels(g)
+		} else if top < 0 || len(rp.cls[j]) < len(rp.cls[top]) {
 			top = j
 		}
 		if len(rp.cls[j]) == a.k {
@@ -328,14 +330,7 @@ func (rp *radixPlan) gap() *big.Float {
 	var gap *big.Float
 	rest := new(big.Float).SetPrec(incPrec)
 	d := new(big.Float).SetPrec(incPrec)
-	var below *big.Float // the digits' below the pair
 	for s := len(rp.ord) - 1; s >= 0; s-- {
-		if rp.pair >= 0 && s == 1 {
-			below = new(big.Float).SetPrec(incPrec).Set(rest)
-		}
-		if rp.pair >= 0 && s == 0 {
-			rest = below
-		}
 		dj := rp.d[rp.ord[s]]
 		for m := 1; m < len(dj); m++ {
 			d.Sub(dj[m], dj[m-1])
@@ -344,7 +339,7 @@ func (rp *radixPlan) gap() *big.Float {
 				gap = new(big.Float).SetPrec(incPrec).Set(d)
 			}
 		}
-		if s > 0 {
+		if s > 1 || s == 1 && rp.pair < 0 { // a paired top's partner is not below it
 			rest.Add(rest, dj[len(dj)-1])
 		}
 	}
@@ -403,20 +398,18 @@ func (rp *radixPlan) eachFrom(from int, low, high *big.Float, sigma []int, n *in
 	ord := rp.ord[from:]
 	k := len(ord)
 	dig := make([]int, k)
+	// The first labeling, greedily: the largest whose sum is at most low
+	// (the steps d_j(m) are positive and superincreasing: gap).
 	rem := new(big.Float).SetPrec(sumPrec).Sub(low, rp.base)
-	if rem.Sign() > 0 {
-		for s, j := range ord {
-			for m := len(rp.d[j]) - 1; m >= 1; m-- {
-				if rem.Cmp(rp.d[j][m]) >= 0 {
-					dig[s] = m
-					break
-				}
-			}
-			rem.Sub(rem, rp.d[j][dig[s]])
-		}
-	}
 	sum := new(big.Float).SetPrec(sumPrec).Set(rp.base)
 	for s, j := range ord {
+		for m := len(rp.d[j]) - 1; m >= 1; m-- {
+			if rem.Cmp(rp.d[j][m]) >= 0 {
+				dig[s] = m
+				break
+			}
+		}
+		rem.Sub(rem, rp.d[j][dig[s]])
 		sum.Add(sum, rp.d[j][dig[s]])
 		sigma[j] = rp.cls[j][dig[s]]
 	}
@@ -468,41 +461,38 @@ func (a *multi) tieSets(idx []int, cands [][]int, found []int) bool {
 		}
 		return d, true
 	}
-	type member struct{ j, d, sgn int }
+	// Each open point joins the first group (its leader's index in
+	// leaders) to which it is tied, its tie made at once; or it leads a
+	// group of its own, its set narrowed to the labels the labelings give
+	// it. No tie reads another's, so the order is immaterial.
 	changed := false
-	var groups [][]member
+	var leaders []int
 points:
 	for j, c := range found {
 		if c >= 0 {
 			continue
 		}
-		for g, gr := range groups {
+		for _, e := range leaders {
 			for _, sgn := range []int{1, -1} {
-				if d, ok := rel(j, gr[0].j, sgn); ok {
-					groups[g] = append(gr, member{j, d, sgn})
+				if d, ok := rel(j, e, sgn); ok {
+					if f := idx[j]; a.tie(idx[e], f, uint8(d)) {
+						a.neg[f] = sgn < 0
+						changed = true
+					}
 					continue points
 				}
 			}
 		}
-		groups = append(groups, []member{{j, 0, 1}})
-	}
-	for _, gr := range groups {
-		l := idx[gr[0].j]
+		leaders = append(leaders, j)
+		l := idx[j]
 		var m uint64
 		for _, s := range cands {
-			m |= 1 << s[gr[0].j]
+			m |= 1 << s[j]
 		}
 		m &= a.mask[l]
 		if m != a.mask[l] {
 			a.mask[l] = m
 			changed = true
-		}
-		for _, mb := range gr[1:] {
-			f := idx[mb.j]
-			if a.tie(l, f, uint8(mb.d)) {
-				a.neg[f] = mb.sgn < 0
-				changed = true
-			}
 		}
 	}
 	return changed

@@ -10,25 +10,6 @@ import (
 	"math/bits"
 )
 
-// radixOf returns point i's radix as a digit: its number of labels, or
-// of groups (digitGroups).
-func (a *multi) radixOf(i int) int {
-	if g := a.digitGroups[i]; g != nil {
-		return len(g)
-	}
-	return bits.OnesCount64(a.mask[i])
-}
-
-// digitClasses returns the labels of point i's digit values by
-// increasing term: its labels, or each group's least label
-// (digitGroups; the labels of a group share its term).
-func (a *multi) digitClasses(i int) []int {
-	if g := a.digitGroups[i]; g != nil {
-		return leastLabels(g)
-	}
-	return maskClasses(a.mask[i])
-}
-
 // labelSets returns the set of each label of m, in increasing order.
 func labelSets(m uint64) []uint64 {
 	var g []uint64

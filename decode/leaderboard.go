@@ -135,12 +135,12 @@ type lbState struct {
 	countPartial bool
 	// cwBuf is carryWeights' scratch, reused across queries.
 	cwBuf struct {
-		pairs         [][2]int32
-		pv, dd0       []float64
-		rb            []uint64
-		off, aff, fix []int32
-		live          []int32
-		sg, pl        []float64
+		pairs   [][2]int32
+		pv, dd0 []float64
+		rb      []uint64
+		aff     [][]int32
+		live    []int32
+		sg, pl  []float64
 	}
 }
 
@@ -370,16 +370,14 @@ func lbExpected(sl []float64, m, sf, cell float64) float64 {
 		return 1 + p/float64(L)
 	}
 	// The mean of exp(−d²/(4·sf²)) over ordered pairs (the diagonal
-	// included), over every pair or a fixed stride of them.
+	// included), over every pair or a fixed stride of them (⌈L²/step⌉).
 	var sum float64
 	step := max(1, L*L/lbPairs)
-	cnt := 0
 	for q := 0; q < L*L; q += step {
 		d := sl[q/L] - sl[q%L]
 		sum += math.Exp(-d * d / (4 * sf * sf))
-		cnt++
 	}
-	sum /= float64(cnt)
+	sum /= float64((L*L + step - 1) / step)
 	return 1 + (m-1)*cell*sum/(2*sf*math.Sqrt(math.Pi))
 }
 

@@ -93,31 +93,17 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			}
 		}
 	}
-	off := slices.Grow(buf.off[:0], nd+1)[:nd+1]
-	clear(off)
-	buf.off = off
-	for _, p := range pairs {
-		x, y := int(p[0])*nw, int(p[1])*nw
-		for w := range nw {
-			for diff := rb[x+w] ^ rb[y+w]; diff != 0; diff &= diff - 1 {
-				off[w*64+bits.TrailingZeros64(diff)+1]++
-			}
-		}
+	aff := slices.Grow(buf.aff[:0], nd)[:nd]
+	buf.aff = aff
+	for j := range aff {
+		aff[j] = aff[j][:0]
 	}
-	for j := range nd {
-		off[j+1] += off[j]
-	}
-	affAll := slices.Grow(buf.aff[:0], int(off[nd]))[:off[nd]]
-	buf.aff = affAll
-	fill := append(buf.fix[:0], off[:nd]...)
-	buf.fix = fill
 	for q, p := range pairs {
 		x, y := int(p[0])*nw, int(p[1])*nw
 		for w := range nw {
 			for diff := rb[x+w] ^ rb[y+w]; diff != 0; diff &= diff - 1 {
 				j := w*64 + bits.TrailingZeros64(diff)
-				affAll[fill[j]] = int32(q)<<1 | int32(rb[x+w]>>(j%64)&1)
-				fill[j]++
+				aff[j] = append(aff[j], int32(q)<<1|int32(rb[x+w]>>(j%64)&1))
 			}
 		}
 	}
@@ -141,7 +127,6 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 			if cur == 0 {
 				break
 			}
-			aff := affAll[off[j]:off[j+1]]
 			dmax := 0.0
 			for o := range rs {
 				rs[o] = free()
@@ -149,7 +134,7 @@ func (st *lbState) carryWeights(sf float64, used map[int]bool, sep float64) []in
 				dmax = max(dmax, math.Abs(ds[o]))
 			}
 			live, dd0, sg, pl = live[:0], dd0[:0], sg[:0], pl[:0]
-			for _, e := range aff {
+			for _, e := range aff[j] {
 				p := pairs[e>>1]
 				dd := sl[p[0]] - sl[p[1]]
 				if pv[e>>1] == 0 && math.Abs(dd)-dmax >= zeroAt {

@@ -67,7 +67,7 @@ func runRobustTau(ctx context.Context, c *Config, r *Result) error {
 	bf := Series{Name: "exact server, big.Float probabilities (≤ 64 shown)", Color: len(encs) + 1, Dashed: true}
 	var got []string
 	for _, tau := range taus {
-		n := single.MaxProbRows(tau, 0)
+		n := single.MaxProbRows(tau)
 		bf.X, bf.Y = append(bf.X, tau), append(bf.Y, float64(min(n, maxN)))
 		got = append(got, fmt.Sprint(n))
 	}

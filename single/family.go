@@ -102,13 +102,12 @@ const familyMargin = 1.0 / 8
 // ctx's error when ctx is done (it polls it every row).
 func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 	l, n, tau := opt.Loss, opt.N, opt.Tau
-	if l == nil {
+	switch {
+	case l == nil:
 		return nil, errors.New("single: no loss to plan for")
-	}
-	if n < 1 || n > 4096 {
+	case n < 1 || n > 4096:
 		return nil, fmt.Errorf("single: N = %d outside [1, 4096]", n)
-	}
-	if !(tau > 0) || math.IsInf(tau, 0) {
+	case !(tau > 0) || math.IsInf(tau, 0):
 		return nil, fmt.Errorf("single: τ = %v; want τ > 0", tau)
 	}
 	w := 2 * float64(n) * tau * (1 + familyMargin)
@@ -137,36 +136,19 @@ func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 	scaleExp := math.Ilogb(w) + n + 2
 	slackExp := math.Ilogb(float64(n)*tau*familyMargin/4) - 1
 	p.prec = uint(max(scaleExp-slackExp+8, 53))
-	tp := p.prec + 32 // θ's precision
-	p.Theta = make([]*big.Float, n)
-	p.d = make([]*big.Float, n)
-	p.c = new(big.Float).SetPrec(p.prec + 64)
-	for i := range n {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	// Invert is good to a relative 2^(−tp/2) (bisection); the weight
+	// W·2^i needs 2^−i·δ, so the root is refined to tp = P + 32 bits
+	// (TestFamilyRootAccuracy).
+	var err error
+	p.Theta, p.d, p.c, err = invertAll(ctx, l, n, p.prec+32, p.prec+64, func(i int) *big.Float {
 		y := new(big.Float).SetPrec(64).SetFloat64(w)
 		if p.ConwayGuy {
-			y.Mul(y, new(big.Float).SetInt64(p.cg[i]))
-		} else {
-			y.SetMantExp(y, i)
+			return y.Mul(y, new(big.Float).SetInt64(p.cg[i]))
 		}
-		// Invert is good to a relative 2^(−tp/2) (bisection); the weight
-		// W·2^i needs 2^−i·δ, so refine the root to tp bits
-		// (TestFamilyRootAccuracy).
-		x, _, err := invertExact(l, y, tp)
-		if err != nil {
-			return nil, err
-		}
-		p.Theta[i] = x
-		if p.d[i], err = l.D(new(big.Float).SetPrec(p.prec+64), x); err != nil {
-			return nil, err
-		}
-		t0, err := l.Term(new(big.Float).SetPrec(p.prec+64), 0, x)
-		if err != nil {
-			return nil, err
-		}
-		apa.Add(p.c, p.c, t0) // terms down to e^(−2^31): no exact alignment
+		return y.SetMantExp(y, i)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -207,8 +189,7 @@ func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*decode.Result
 			f, _ := di.Float64()
 			r += math.Abs(f/p.W - float64(p.cg[i]))
 		}
-		t := new(big.Float).SetPrec(wp).Quo(s, new(big.Float).SetFloat64(p.W))
-		tf, _ := t.Float64()
+		tf, _ := new(big.Float).SetPrec(wp).Quo(s, new(big.Float).SetFloat64(p.W)).Float64()
 		lo, hi := int64(math.Ceil(tf-r)), int64(math.Floor(tf+r))
 		masks, err := subsetsum.Window(context.Background(), p.cg, lo, hi, 2)
 		if err != nil || len(masks) != 1 {
@@ -221,18 +202,14 @@ func (p *FamilyPlan) Decode(score *big.Float, serverErr float64) (*decode.Result
 		// Scale so that the smallest weight has 64 integer bits, round,
 		// and decode; rounding moves each weight by ≤ ½, the target too.
 		shift := 64 - p.d[0].MantExp(nil)
+		scaled := func(x *big.Float) *big.Int { return bigint.Round(new(big.Float).SetPrec(wp).SetMantExp(x, shift)) }
 		ws := make([]*big.Int, p.N)
 		for i, di := range p.d {
-			v := new(big.Float).SetPrec(wp).SetMantExp(di, shift)
-			ws[i] = bigint.Round(v)
+			ws[i] = scaled(di)
 		}
-		tv := new(big.Float).SetPrec(wp).SetMantExp(s, shift)
-		t := bigint.Round(tv)
-		rf := new(big.Float).SetPrec(64).SetFloat64(bound)
-		rf.SetMantExp(rf, shift)
-		r := bigint.Round(rf)
+		r := scaled(new(big.Float).SetFloat64(bound))
 		r.Add(r, big.NewInt(int64(p.N)+1)) // the roundings
-		bits, err := subsetsum.DecodeSuperincreasing(ws, t, r)
+		bits, err := subsetsum.DecodeSuperincreasing(ws, scaled(s), r)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", decode.ErrInconsistent, err)
 		}

@@ -67,12 +67,6 @@ func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptio
 	if s.N() != n {
 		return nil, errors.New("single: options do not match the scorer's N")
 	}
-	if opt.Loss == nil {
-		return nil, errors.New("single: no loss to plan for")
-	}
-	if n < 1 {
-		return nil, fmt.Errorf("single: N = %d; want N ≥ 1", n)
-	}
 	m := opt.M
 	if m == 0 {
 		m = min(n, 16)
@@ -81,13 +75,6 @@ func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptio
 		return nil, fmt.Errorf("single: M = %d points per query outside [1, N = %d]", m, n)
 	}
 	res := &decode.Result{Labels: slices.Repeat([]int{-1}, n), Known: make([]bool, n)}
-	// The neutral prediction, whose weight d is 0, so that a point
-	// predicted there adds the same loss whatever its label: ½ for
-	// probabilities, 0 for logits (see loss.Binary.Invert).
-	theta0 := big.NewFloat(0.5)
-	if opt.Loss.LogitDomain() {
-		theta0 = new(big.Float)
-	}
 	// One plan per block size: M, and N mod M for the last block.
 	plans := map[int]*FamilyPlan{}
 	var need int64
@@ -104,6 +91,13 @@ func AttackFamilyMulti(ctx context.Context, s FamilyServer, opt FamilyMultiOptio
 	}
 	if opt.MaxCandidates > 0 && need > opt.MaxCandidates {
 		return res, &CostError{What: "candidates", Need: need, Limit: opt.MaxCandidates}
+	}
+	// The neutral prediction, whose weight d is 0, so that a point
+	// predicted there adds the same loss whatever its label: ½ for
+	// probabilities, 0 for logits (see loss.Binary.Invert).
+	theta0 := big.NewFloat(0.5)
+	if opt.Loss.LogitDomain() {
+		theta0 = new(big.Float)
 	}
 	for lo := 0; lo < n; lo += m {
 		hi := min(lo+m, n)

@@ -68,9 +68,8 @@ func (m *MutNet) Logits(v []float64) ([]*big.Float, error) {
 	if len(v) != len(m.M1) {
 		return nil, fmt.Errorf("single: MUTNET input has %d entries, want %d", len(v), len(m.M1))
 	}
-	h := len(m.M2)
-	u := make([]*big.Float, h)
-	for j := range h {
+	u := make([]*big.Float, len(m.M2))
+	for j := range u {
 		s := new(big.Float).SetPrec(256)
 		for i, vi := range v {
 			if math.IsNaN(vi) || math.IsInf(vi, 0) {
@@ -87,10 +86,10 @@ func (m *MutNet) Logits(v []float64) ([]*big.Float, error) {
 	out := make([]*big.Float, len(m.X))
 	for k, x := range m.X {
 		z := new(big.Float).SetPrec(max(x.Prec(), 256) + 64).Set(x)
-		for j := range h {
-			if u[j].Sign() != 0 {
+		for j, uj := range u {
+			if uj.Sign() != 0 {
 				t := new(big.Float).SetPrec(z.Prec()).SetFloat64(m.M2[j][k])
-				z.Add(z, t.Mul(t, u[j]))
+				z.Add(z, t.Mul(t, uj))
 			}
 		}
 		out[k] = z

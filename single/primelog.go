@@ -71,11 +71,7 @@ func PlanPrimeLog(ctx context.Context, opt PrimeLogOptions) (*PrimeLogPlan, erro
 	if err != nil {
 		return nil, err
 	}
-	prod := big.NewInt(1)
-	for _, q := range ps {
-		prod.Mul(prod, new(big.Int).SetUint64(q))
-	}
-	p := &PrimeLogPlan{Loss: l, N: n, p: ps, bits: prod.BitLen()}
+	p := &PrimeLogPlan{Loss: l, N: n, p: ps, bits: primes.NewPowerTree(ps, 1).Root().BitLen()}
 	// Λ·N (N·ℓ units) ≥ ln(1 + 1/Π p)/N ≥ 2^−bits/(2N), as ln(1+x) ≥ x/2
 	// for x ≤ 1; half of it bounds the error (0 is always accepted).
 	if sepN := math.Ldexp(1, -p.bits) / float64(n) / 4; opt.ServerErr < 0 || opt.ServerErr > 0 && !(opt.ServerErr < sepN) {
@@ -93,27 +89,40 @@ func PlanPrimeLog(ctx context.Context, opt PrimeLogOptions) (*PrimeLogPlan, erro
 		return nil, err
 	}
 	wp := p.prec + 64
-	p.Theta = make([]*big.Float, n)
-	p.d = make([]*big.Float, n)
-	p.c = new(big.Float).SetPrec(wp)
 	nf := new(big.Float).SetInt64(int64(n))
-	for i := range n {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		y := new(big.Float).SetPrec(wp).Quo(logs[i], nf)
-		x, di, err := invertExact(l, y, wp)
-		if err != nil {
-			return nil, err
-		}
-		p.Theta[i], p.d[i] = x, di
-		t0, err := l.Term(new(big.Float).SetPrec(wp), 0, x)
-		if err != nil {
-			return nil, err
-		}
-		p.c.Add(p.c, t0)
+	p.Theta, p.d, p.c, err = invertAll(ctx, l, n, wp, wp, func(i int) *big.Float { return logs[i].Quo(logs[i], nf) })
+	if err != nil {
+		return nil, err
 	}
 	return p, nil
+}
+
+// invertAll returns the predictions θ_i = x*(y(i)), i < n, refined to tp
+// bits by invertExact, their weights d(θ_i) at wp ≥ tp bits (invertExact's
+// own where wp = tp) and c = Σ_i Term(0, θ_i) at wp bits; or the first
+// error, ctx's when ctx is done.
+func invertAll(ctx context.Context, l *loss.Binary, n int, tp, wp uint, y func(i int) *big.Float) (theta, d []*big.Float, c *big.Float, err error) {
+	theta, d = make([]*big.Float, n), make([]*big.Float, n)
+	c = new(big.Float).SetPrec(wp)
+	for i := range n {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, nil, err
+		}
+		x, di, err := invertExact(l, y(i), tp)
+		if err == nil && wp != tp {
+			di, err = l.D(new(big.Float).SetPrec(wp), x)
+		}
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		t0, err := l.Term(new(big.Float).SetPrec(wp), 0, x)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		theta[i], d[i] = x, di
+		apa.Add(c, c, t0) // terms down to e^(−2^31): no exact alignment
+	}
+	return theta, d, c, nil
 }
 
 // invertExact returns x with d(x) = y to a relative 2^−(prec−8) where
@@ -192,8 +201,7 @@ func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*decode.Resu
 	if err != nil {
 		return nil, err
 	}
-	xi := bigint.Round(x)
-	labels, err := primes.Multiplicities(xi, p.p, 1)
+	labels, err := primes.Multiplicities(bigint.Round(x), p.p, 1)
 	if err != nil {
 		return nil, fmt.Errorf("%w: exp(N·(N·ℓ − c)) rounds to an integer that is not a product of distinct primes p_1 … p_N", decode.ErrInconsistent)
 	}

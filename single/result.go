@@ -6,7 +6,6 @@ package single
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/big"
 	"slices"
 
@@ -50,12 +49,11 @@ func verifyWeights(labels []int, d []*big.Float, s *big.Float, wp uint, bound fl
 			got.Add(got, d[i])
 		}
 	}
-	got.Sub(got, s)
-	f, _ := got.Float64()
-	if math.Abs(f) > bound {
-		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", decode.ErrInconsistent, math.Abs(f), bound)
+	f, _ := got.Sub(got, s).Abs(got).Float64()
+	if f > bound {
+		return nil, fmt.Errorf("%w: the decoded labeling is %g from the score, beyond %g", decode.ErrInconsistent, f, bound)
 	}
 	res := allKnown(labels)
-	res.Residual, res.Budget = math.Abs(f), bound
+	res.Residual, res.Budget = f, bound
 	return res, nil
 }

@@ -67,8 +67,8 @@ type RobustPlan struct {
 
 	prec  uint            // score bits needed
 	pred  *scorer.BigPred // the submitted prediction
-	rowL  [][]*big.Float  // rowL[n][k]: loss of row n if its label were k, from the submitted values
-	base  *big.Float      // Σ_n rowL[n][0]
+	rowL  []*big.Float    // rowL[n·K+k]: loss of row n if its label were k, from the submitted values
+	base  *big.Float      // Σ_n rowL[n·K]
 	cg    []int64         // Conway–Guy weights (ConwayGuyWeights)
 	absLg int             // rowL is exact to 2^absLg
 }
@@ -110,9 +110,15 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 		return nil, fmt.Errorf("single: margin δ = %v; want δ ≥ 0", opt.Margin)
 	case opt.Encoding < scorer.Logits || opt.Encoding > scorer.Probs:
 		return nil, fmt.Errorf("single: unknown encoding %v", opt.Encoding)
-	}
-	if uint64(n)*uint64(k-1) > 1<<26 {
+	case uint64(n)*uint64(k-1) > 1<<26:
 		return nil, fmt.Errorf("single: N·(K−1) = %d bits of score exceed 2^26", n*(k-1))
+	case opt.Weights != PowerWeights && opt.Weights != ConwayGuyWeights:
+		return nil, fmt.Errorf("single: unknown weight set %d", opt.Weights)
+	case opt.Weights == ConwayGuyWeights && (k != 2 || n > 50):
+		return nil, fmt.Errorf("single: Conway–Guy weights need K = 2 and N ≤ 50 (meet-in-the-middle decoding), got K = %d, N = %d", k, n)
+	case opt.Encoding == scorer.Probs && opt.Weights == PowerWeights && n > MaxProbRows(opt.Tau):
+		// A quick, conservative check; the exact one is apa.Exp's error.
+		return nil, fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, opt.Tau, MaxProbRows(opt.Tau))
 	}
 	delta := opt.Margin
 	if delta == 0 {
@@ -127,64 +133,89 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 	}
 	w = math.Nextafter(w, math.Inf(1))
 	p.W = new(big.Float).SetFloat64(w)
-	switch opt.Weights {
-	case PowerWeights:
-	case ConwayGuyWeights:
-		if k != 2 || n > 50 {
-			return nil, fmt.Errorf("single: Conway–Guy weights need K = 2 and N ≤ 50 (meet-in-the-middle decoding), got K = %d, N = %d", k, n)
-		}
+	if opt.Weights == ConwayGuyWeights {
 		cg, err := subsetsum.ConwayGuy(n)
 		if err != nil {
 			return nil, err
 		}
 		p.cg = cg
-	default:
-		return nil, fmt.Errorf("single: unknown weight set %d", opt.Weights)
 	}
-	// Logits, exact in 64 + log2(K) bits.
-	zp := uint(64)
+	// Logits z_{i,c} at index i·K + c, exact in 64 + log2(K) bits.
 	logits := make([]*big.Float, n*k)
-	for i := range n {
-		logits[i*k] = new(big.Float).SetPrec(zp)
-		for c := 1; c < k; c++ {
-			z := new(big.Float).SetPrec(zp)
-			if p.cg != nil {
-				z.SetInt64(p.cg[i])
-				z.Mul(z, p.W)
-			} else {
-				z.SetMantExp(p.W, p.weightExp(i, c))
-			}
-			logits[i*k+c] = z
+	for j := range logits {
+		z, i, c := new(big.Float).SetPrec(64), j/k, j%k
+		if c > 0 && p.cg != nil {
+			z.SetInt64(p.cg[i]).Mul(z, p.W)
+		} else if c > 0 {
+			z.SetMantExp(p.W, p.weightExp(i, c))
 		}
+		logits[j] = z
 	}
 	// The score's scale: N·ℓ ≤ C ≲ (largest logit)·2 + N·ln K. The noise
 	// budget Nτ leaves Nτδ for rounding errors; the server's (2^(1−P)·N·ℓ
 	// plus 2^(−P)·N) and ours (N·2^absLg) each get a quarter of it.
-	top := logits[n*k-1]
-	scaleExp := top.MantExp(nil) + 2 + bits.Len(uint(n*k))
-	slack := new(big.Float).SetFloat64(float64(n) * opt.Tau * delta / 4)
-	slackExp := slack.MantExp(nil) - 1
+	scaleExp := logits[n*k-1].MantExp(nil) + 2 + bits.Len(uint(n*k))
+	slackExp := new(big.Float).SetFloat64(float64(n)*opt.Tau*delta/4).MantExp(nil) - 1
 	p.prec = uint(max(scaleExp-slackExp+2, 24))
 	p.absLg = slackExp - bits.Len(uint(n)) - 2
-	if err := p.build(ctx, logits); err != nil {
-		return nil, err
+	// The submitted prediction and, for every row and label, the loss the
+	// server would compute from the submitted values, to an absolute 2^absLg.
+	p.pred = &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
+	p.rowL = make([]*big.Float, n*k)
+	p.base = new(big.Float).SetPrec(p.prec + 64)
+	lse := new(big.Float)
+	for i := range n {
+		if i%pollRowEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		z, row := logits[i*k:(i+1)*k], p.pred.V[i*k:(i+1)*k]
+		// logsumexp(z_i), exact to an absolute 2^absLg.
+		lse.SetPrec(p.bitsFor(slices.MaxFunc(z, (*big.Float).Cmp)))
+		if _, err := apa.LogSumExp(lse, z); err != nil {
+			return nil, err
+		}
+		for c := range k {
+			// The submitted value: the logit, or ln θ_{i,c} = z_{i,c} −
+			// logsumexp(z_i) exact to 2^absLg, or θ_{i,c}; and the loss
+			// as the server defines it from it (scorer.Encoding.RowLoss),
+			// at a precision that holds it to 2^absLg.
+			v, prec := z[c], p.bitsFor(lse)
+			if p.Enc != scorer.Logits {
+				v = new(big.Float).SetPrec(prec).Sub(z[c], lse)
+				if p.Enc == scorer.LogProbs && v.Sign() > 0 {
+					v.SetInt64(0)
+				}
+			}
+			if p.Enc == scorer.Probs {
+				prec = uint(max(64, -p.absLg+16))
+				prob := new(big.Float).SetPrec(prec)
+				if _, err := apa.Exp(prob, v); err != nil {
+					return nil, fmt.Errorf("single: probability of row %d, class %d: %w (submit logits or log-probabilities)", i, c, err)
+				}
+				v = prob
+			}
+			row[c] = v
+			l := new(big.Float).SetPrec(prec)
+			if _, err := p.Enc.RowLoss(l, row, c, lse); err != nil {
+				return nil, fmt.Errorf("single: row %d: %w", i, err)
+			}
+			p.rowL[i*k+c] = l
+		}
+		p.base.Add(p.base, p.rowL[i*k])
 	}
 	return p, nil
 }
 
 // MaxProbRows returns the largest N for which [PlanRobust] can submit
-// binary probabilities as big.Floats: the smallest probability,
-// e^(−W·2^(N−1)) with W = 2Nτ(1+δ), must stay above big.Float's least
-// exponent, 2^(−2³¹): W·2^(N−1)·log₂e < 2³¹. It is N = 54, 44, 35, 25
-// and 16 at τ = 1e−9, 1e−6, 1e−3, 1 and 1000 (TestMaxProbRows);
-// logits and log-probabilities have no such limit.
-func MaxProbRows(tau, margin float64) int {
-	if margin == 0 {
-		margin = 1.0 / 16
-	}
+// binary probabilities as big.Floats at the default margin: the smallest
+// probability, e^(−W·2^(N−1)) with W = 2Nτ(1+1/16), must stay above
+// big.Float's least exponent, 2^(−2³¹): W·2^(N−1)·log₂e < 2³¹. It is
+// N = 54, 44, 35, 25 and 16 at τ = 1e−9, 1e−6, 1e−3, 1 and 1000
+// (TestMaxProbRows); logits and log-probabilities have no such limit.
+func MaxProbRows(tau float64) int {
 	n := 0
 	for m := 1; m < 64; m++ {
-		w := 2 * float64(m) * tau * (1 + margin)
+		w := 2 * float64(m) * tau * (1 + 1.0/16)
 		if w*math.Ldexp(1, m-1)*math.Log2E >= float64(math.MaxInt32)-1e6 {
 			break
 		}
@@ -193,80 +224,10 @@ func MaxProbRows(tau, margin float64) int {
 	return n
 }
 
-// build turns the logits into the submitted prediction and computes,
-// for every row and label, the loss the server would compute from the
-// submitted values, to an absolute 2^absLg.
-func (p *RobustPlan) build(ctx context.Context, logits []*big.Float) error {
-	n, k := p.N, p.K
-	if p.Enc == scorer.Probs && n > MaxProbRows(p.Tau, 0) && p.cg == nil {
-		// A quick, conservative check; the exact one is apa.Exp's error below.
-		return fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, p.Tau, MaxProbRows(p.Tau, 0))
-	}
-	p.pred = &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
-	p.rowL = make([][]*big.Float, n)
-	p.base = new(big.Float).SetPrec(p.prec + 64)
-	lse := new(big.Float)
-	for i := range n {
-		if i%pollRowEvery == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		z, row := logits[i*k:(i+1)*k], p.pred.V[i*k:(i+1)*k]
-		// logsumexp(z_i), exact to an absolute 2^absLg.
-		lse.SetPrec(p.bitsFor(slices.MaxFunc(z, (*big.Float).Cmp)))
-		if _, err := apa.LogSumExp(lse, z); err != nil {
-			return err
-		}
-		for c := range k {
-			if p.Enc == scorer.Logits {
-				row[c] = z[c]
-				continue
-			}
-			// ln θ_{i,c} = z_{i,c} − logsumexp(z_i), exact to 2^absLg.
-			a := new(big.Float).SetPrec(p.bitsFor(lse))
-			a.Sub(z[c], lse)
-			if p.Enc == scorer.LogProbs {
-				if a.Sign() > 0 {
-					a.SetInt64(0)
-				}
-				row[c] = a
-				continue
-			}
-			prob := new(big.Float).SetPrec(uint(max(64, -p.absLg+16)))
-			if _, err := apa.Exp(prob, a); err != nil {
-				return fmt.Errorf("single: probability of row %d, class %d: %w (submit logits or log-probabilities)", i, c, err)
-			}
-			row[c] = prob
-		}
-		p.rowL[i] = make([]*big.Float, k)
-		for c := range k {
-			// The loss as the server defines it (scorer.Encoding.RowLoss),
-			// at a precision that holds it to 2^absLg.
-			l := new(big.Float)
-			var lseRow *big.Float
-			switch p.Enc {
-			case scorer.Logits:
-				l.SetPrec(p.bitsFor(lse))
-				lseRow = lse
-			case scorer.LogProbs:
-				l.SetPrec(row[c].Prec())
-			case scorer.Probs:
-				l.SetPrec(uint(max(64, -p.absLg+16)))
-			}
-			if _, err := p.Enc.RowLoss(l, row, c, lseRow); err != nil {
-				return fmt.Errorf("single: row %d: %w", i, err)
-			}
-			p.rowL[i][c] = l
-		}
-		p.base.Add(p.base, p.rowL[i][0])
-	}
-	return nil
-}
-
 // bitsFor returns a precision that holds values of x's magnitude to an
 // absolute 2^absLg.
 func (p *RobustPlan) bitsFor(x *big.Float) uint {
-	e := x.MantExp(nil)
-	return uint(max(64, e-p.absLg+8))
+	return uint(max(64, x.MantExp(nil)-p.absLg+8))
 }
 
 // Prec returns the score precision, in bits, the plan needs: about
@@ -309,13 +270,12 @@ func (p *RobustPlan) Decode(score *big.Float, prec uint) (*decode.Result, error)
 	labels := make([]int, p.N)
 	if p.cg != nil {
 		r := new(big.Float).SetPrec(wp).Quo(budget, p.W)
-		lo := new(big.Float).SetPrec(wp).Sub(mReal, r)
-		hi := new(big.Float).SetPrec(wp).Add(mReal, r)
-		li, hiI := bigint.Ceil(lo), bigint.Floor(hi)
-		if !li.IsInt64() || !hiI.IsInt64() || li.Cmp(hiI) > 0 {
+		lo := bigint.Ceil(new(big.Float).SetPrec(wp).Sub(mReal, r))
+		hi := bigint.Floor(new(big.Float).SetPrec(wp).Add(mReal, r))
+		if !lo.IsInt64() || !hi.IsInt64() || lo.Cmp(hi) > 0 {
 			return nil, fmt.Errorf("%w: no subset sum in the window", decode.ErrInconsistent)
 		}
-		masks, err := subsetsum.Window(context.Background(), p.cg, li.Int64(), hiI.Int64(), 2)
+		masks, err := subsetsum.Window(context.Background(), p.cg, lo.Int64(), hi.Int64(), 2)
 		if err != nil || len(masks) != 1 {
 			return nil, fmt.Errorf("%w: %d labelings in the noise window", decode.ErrInconsistent, len(masks))
 		}
@@ -341,10 +301,9 @@ func (p *RobustPlan) Decode(score *big.Float, prec uint) (*decode.Result, error)
 	// Verify against the submitted values.
 	got := new(big.Float).SetPrec(wp)
 	for i, y := range labels {
-		got.Add(got, p.rowL[i][y])
+		got.Add(got, p.rowL[i*p.K+y])
 	}
-	res := new(big.Float).SetPrec(wp).Sub(got, nl)
-	res.Abs(res)
+	res := got.Sub(got, nl).Abs(got)
 	r64, _ := res.Float64()
 	b64, _ := budget.Float64()
 	if res.Cmp(budget) > 0 {
@@ -358,9 +317,6 @@ func (p *RobustPlan) Decode(score *big.Float, prec uint) (*decode.Result, error)
 // AttackRobust plans the attack for s's N and K with [PlanRobust] and runs
 // it with [RobustPlan.Attack].
 func AttackRobust(ctx context.Context, s scorer.BigServer, opt RobustOptions) (*decode.Result, error) {
-	if s.N() != opt.N || s.K() != opt.K {
-		return nil, errors.New("single: options do not match the scorer's N and K")
-	}
 	p, err := PlanRobust(ctx, opt)
 	if err != nil {
 		return nil, err

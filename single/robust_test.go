@@ -162,13 +162,13 @@ func TestMaxProbRows(t *testing.T) {
 		tau  float64
 		want int
 	}{{1e-9, 54}, {1e-6, 44}, {1e-3, 35}, {1, 25}, {1000, 16}} {
-		if MaxProbRows(tt.tau, 0) != tt.want {
-			t.Errorf("τ=%g: MaxProbRows(tt.tau, 0) = %v, want %v", tt.tau, MaxProbRows(tt.tau, 0), tt.want)
+		if MaxProbRows(tt.tau) != tt.want {
+			t.Errorf("τ=%g: MaxProbRows(tt.tau) = %v, want %v", tt.tau, MaxProbRows(tt.tau), tt.want)
 		}
 	}
 	rng := testrand.New(t)
 	const tau = 1.0
-	limit := MaxProbRows(tau, 0)
+	limit := MaxProbRows(tau)
 	n := limit
 	if testing.Short() {
 		// 8 rows below the limit: probabilities down to e^(−2^22) rather

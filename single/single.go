@@ -81,9 +81,8 @@ func NewQuery(n, k int) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Query{N: n, K: k, Primes: ps}
-	q.pred = primePrediction(ps, k)
-	q.den = primes.Product(q.pred.Den)
+	pred := primePrediction(ps, k)
+	q := &Query{N: n, K: k, Primes: ps, pred: pred, den: primes.Product(pred.Den)}
 	// D_i = Σ_c p_i^c > p_i^(K−1), so X ≤ X_max < D. The tree that
 	// factors X is built by Decode, after its exponential: while the
 	// server's logarithm and the exponential run, their memory peaks,
@@ -106,8 +105,7 @@ func NewQuery(n, k int) (*Query, error) {
 	if lmin > 1 {
 		g = lmin * math.Exp(-lmin)
 	}
-	p := q.den.BitLen() + int(math.Ceil(math.Log2(g)+1e-9)) + 3
-	q.prec = uint(max(p, 2))
+	q.prec = uint(max(q.den.BitLen()+int(math.Ceil(math.Log2(g)+1e-9))+3, 2))
 	return q, nil
 }
 
@@ -121,11 +119,10 @@ type PlanOptions struct {
 // primes are one big-number step, abandoned to finish in the background).
 func Plan(ctx context.Context, opt PlanOptions) (*Query, error) {
 	var q *Query
-	err := ctxwait.Do(ctx, func() (err error) {
+	if err := ctxwait.Do(ctx, func() (err error) {
 		q, err = NewQuery(opt.N, opt.K)
 		return err
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -241,13 +238,17 @@ func (q *Query) Decode(score *big.Float, opts Options) (*decode.Result, error) {
 		return nil, fmt.Errorf("%w: %v", decode.ErrInconsistent, err)
 	}
 	// Ŷ = v·2^s exactly, with v = D·mant(e^t).
-	var m big.Int
 	s := ex.MantExp(nil) - int(wp)
-	mf := new(big.Float).SetMantExp(ex, int(wp)-ex.MantExp(nil))
-	mf.Int(&m)
-	v := bigmul.Mul(new(big.Int), q.den, &m)
-	// X' = round(Ŷ).
-	x := roundShift(v, s)
+	m, _ := new(big.Float).SetMantExp(ex, -s).Int(nil)
+	v := bigmul.Mul(new(big.Int), q.den, m)
+	// X' = round(Ŷ) = round(v·2^s), ties up.
+	x := new(big.Int)
+	if s >= 0 {
+		x.Lsh(v, uint(s))
+	} else {
+		x.Rsh(v, uint(-s-1)) // floor(v·2^(s+1))
+		x.Rsh(x.Add(x, big.NewInt(1)), 1)
+	}
 	if x.Sign() <= 0 {
 		return nil, fmt.Errorf("%w: decoded integer %v", decode.ErrInconsistent, x.Sign())
 	}
@@ -257,7 +258,6 @@ func (q *Query) Decode(score *big.Float, opts Options) (*decode.Result, error) {
 		return nil, fmt.Errorf("%w: %v", decode.ErrInconsistent, err)
 	}
 	ok, sure := verifyExp(x, v, s, wp, score, p, q.N)
-	exact := !sure
 	if !sure {
 		// The fast bound was inconclusive: recompute the score exactly.
 		got, err := loss.CrossEntropy(new(big.Float).SetPrec(p), labels, q.pred)
@@ -270,19 +270,8 @@ func (q *Query) Decode(score *big.Float, opts Options) (*decode.Result, error) {
 		return nil, fmt.Errorf("%w: the decoded labeling does not reproduce the score", decode.ErrInconsistent)
 	}
 	res := allKnown(labels)
-	res.ExactCheck = exact
+	res.ExactCheck = !sure
 	return res, nil
-}
-
-// roundShift returns v·2^s rounded to the nearest integer (ties up).
-func roundShift(v *big.Int, s int) *big.Int {
-	x := new(big.Int)
-	if s >= 0 {
-		return x.Lsh(v, uint(s))
-	}
-	x.Rsh(v, uint(-s-1)) // floor(v·2^(s+1))
-	x.Add(x, big.NewInt(1))
-	return x.Rsh(x, 1)
 }
 
 // verifyExp decides, in the exponential domain, whether the integer X' =

@@ -396,8 +396,10 @@ func TestCalibrateToomWords(t *testing.T) {
 
 // TestCalibrateShort prints MulHigh's median thread CPU time over that of
 // Mul and the shift, for balanced top halves (products and squares) and
-// a sweep of shortBaseWords and shortSplit, rotated in every repetition.
-// Run with -calibrate; shortBaseWords and shortSplit come from its output.
+// a sweep of shortBaseWords and shortSplit (for squares, 40 and 24
+// fixed), rotated in every repetition. Run with -calibrate; the shipped
+// values come from its output (for squares, with the same sweep applied
+// to shortSqrBaseWords and shortSqrSplit).
 func TestCalibrateShort(t *testing.T) {
 	if !*calibrate {
 		t.Skip("run with -calibrate")
@@ -405,11 +407,12 @@ func TestCalibrateShort(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	defer forceShort(shortBaseWords, shortSplit)()
+	shortSqrBaseWords, shortSqrSplit = 40, 24 // the squares' own
 	r := rand.New(rand.NewPCG(34, 5))
 	type cfg struct{ base, split int }
 	var cfgs []cfg
-	for _, base := range []int{24, 32, 40, 56, 72} {
-		for _, split := range []int{14, 18, 22, 26} {
+	for _, base := range []int{40, 56, 80, 110} {
+		for _, split := range []int{16, 20, 24, 28} {
 			cfgs = append(cfgs, cfg{base, split})
 		}
 	}
@@ -439,5 +442,34 @@ func TestCalibrateShort(t *testing.T) {
 			}
 			fmt.Printf("%s best %v\n", line, cfgs[best])
 		}
+	}
+}
+
+// TestCalibrateRecip prints Recip's median thread CPU time for a sweep of
+// directRecipBits relative to the shipped value, at precisions whose
+// Newton ladders end at different sizes, rotated in every repetition.
+// Run with -calibrate; directRecipBits comes from its output.
+func TestCalibrateRecip(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	old := directRecipBits
+	defer func() { directRecipBits = old }()
+	r := rand.New(rand.NewPCG(34, 6))
+	ds := []uint{1024, 2048, 3000, 4096, old}
+	for _, n := range []uint{3000, 3800, 5000, 7508, 10000, 15000, 30000} {
+		x := randBits(r, int(n)+8)
+		var fs []func()
+		for _, d := range ds {
+			fs = append(fs, func() { directRecipBits = d; Recip(x, n) })
+		}
+		med := threadMedians(fs, 11, 20)
+		line := fmt.Sprintf("n=%5d (%.1fus at %d):", n, med[len(ds)-1], old)
+		for i, d := range ds[:len(ds)-1] {
+			line += fmt.Sprintf(" %d:%.3f", d, med[i]/med[len(ds)-1])
+		}
+		fmt.Println(line)
 	}
 }

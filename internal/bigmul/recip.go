@@ -6,11 +6,13 @@ package bigmul
 import "math/big"
 
 // directRecipBits is the precision below which [Recip] divides directly
-// (math/big's schoolbook/Burnikel–Ziegler division) instead of recursing:
-// at a few thousand bits, where bigmul is Karatsuba too, division and one
-// Newton step cost about the same. A variable so that tests can force the
-// Newton path at small sizes.
-var directRecipBits uint = 4096
+// (math/big's schoolbook/Burnikel–Ziegler division) instead of recursing.
+// With the Newton step's correction a short product, TestCalibrateRecip
+// (2026-11-28, thread CPU, medians of 11, two runs on a loaded machine):
+// 4096 ÷ 2048 at 3,000–15,000 bits 1.04–1.37 (where the ladders differ),
+// 1.0 at 3·10^4; 1024 and 3000 lose at some ladders. A variable so that
+// tests can force the Newton path at small sizes.
+var directRecipBits uint = 2048
 
 // Recip returns v with |v − 2^(B+n)/x| < 3, where x > 0 has B = x.BitLen()
 // bits: an (n+1)-bit fixed-point reciprocal of x. It uses Newton's
@@ -18,11 +20,18 @@ var directRecipBits uint = 4096
 // §3.4.1], with x truncated to the precision of each step, so its cost is
 // a few multiplications at n bits. It panics if x ≤ 0.
 //
-// Error: with x truncated to h = n+8 leading bits (x_h ≤ x/2^(B−h) <
-// x_h + 1) and v_m within 3 units of 2^(h+m)/x_h at precision m = n/2+8,
-// one Newton step leaves a relative error below 9·2^(−2m) + 2^(1−h), i.e.
-// below 2^−n·(9·2^−16 + 2^−7) units' worth, plus 1 for the final floor and
-// 2^(1−h)·2^(n+1) < 1/32 from the truncation of x.
+// Error, in units of the result (recipTop, by induction on n): below
+// directRecipBits the quotient is floored, < 1. A Newton step at n takes
+// v_m within 1.1 units of r = 2^(h+m)/x_h, m = n/2+8 (the recursion's
+// bound plus 2^−6 for its truncation of x_h to m+8 bits), so v_m = r(1+δ)
+// with |δ| < 1.1·2^(1−m) (r ≥ 2^m), and e = 2^(h+m) − x_h·v_m = −2^(h+m)·δ
+// exactly, |e| < 2^(h+2). The exact step would give 2^(n−m)·r·(1 − δ²),
+// within 2^(n+1)·δ² < 2^−10 of R = 2^(h+n)/x_h. Computed: e floored to
+// its top n−m+8 bits (drop ≤ h+2−(n−m+8) bits) costs below
+// 2^drop·v_m·2^(n−m)/2^(h+m) ≤ 2^−5; the product e·v_m shifted by
+// MulHigh, below 1 + 2^−32. So v is within 1 + 2^−5 + 2^−10 + 2^−32 <
+// 1.04 units of R, and Recip, which truncates x to h = n+8 bits (a
+// relative 2^(1−h)), adds 2^(n+1)·2^(1−h) = 2^−6: below 1.06 < 3 in all.
 func Recip(x *big.Int, n uint) *big.Int {
 	if x.Sign() <= 0 {
 		panic("bigmul: Recip of a non-positive integer")
@@ -53,12 +62,14 @@ func recipTop(xh *big.Int, h, n uint) *big.Int {
 	if eb := uint(e.BitLen()); eb > n-m+8 {
 		drop = eb - (n - m + 8)
 	}
-	e.Rsh(e, drop) // floors toward −∞ for negative e: off by one unit, absorbed
-	t := Mul(e, e, vm)
-	sh := int(h+m) - int(n-m) - int(drop)
-	if sh >= 0 {
-		t.Rsh(t, uint(sh))
+	e.Rsh(e, drop) // floors toward −∞ for negative e: within 2^drop below
+	// t = e·vm·2^(n−m)/2^(h+m−drop): only its top half is kept, so the
+	// short product (within 1 + 2^−32 units, toward zero).
+	var t *big.Int
+	if sh := int(h+m) - int(n-m) - int(drop); sh >= 0 {
+		t = MulHigh(e, e, vm, uint(sh))
 	} else {
+		t = Mul(e, e, vm)
 		t.Lsh(t, uint(-sh))
 	}
 	v := vm.Lsh(vm, n-m)
@@ -86,12 +97,19 @@ func QuoFixed(x, y *big.Int, n uint) *big.Int {
 	if qb <= 0 {
 		return new(big.Int) // x·2^n/y < 1
 	}
-	// v = 2^(B+g)/y + δ, |δ| < 3; then q = ⌊x·v/2^(B+g−n)⌋ is off by
-	// x·|δ|/2^(B+g−n) < 3·2^(qb−1−g) = 3/32 plus the floor.
+	// v = 2^(B+g)/y + δ, |δ| < 3; then x·v/2^(B+g−n) is off by
+	// x·|δ|/2^(B+g−n) < 3·2^(qb−1−g) = 3/32. The product's low half is
+	// not needed: q = ⌊MulHigh(x, v, sh−2)/4⌋ is below x·v/2^sh by less
+	// than (1 + 2^−32)/4 + 3/4 (MulHigh, then the floor), so x·2^n/y − q
+	// lies in (−3/32, 1 + 2^−34 + 3/32): within 2.
 	g := uint(qb) + 4
 	v := Recip(y, g)
-	t := Mul(new(big.Int), x, v)
 	sh := int(B) + int(g) - int(n)
+	if sh >= 2 {
+		t := MulHigh(new(big.Int), x, v, uint(sh-2))
+		return t.Rsh(t, 2)
+	}
+	t := Mul(new(big.Int), x, v)
 	if sh >= 0 {
 		return t.Rsh(t, uint(sh))
 	}

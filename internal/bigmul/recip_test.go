@@ -15,12 +15,17 @@ func randBits(r *rand.Rand, n int) *big.Int {
 }
 
 // TestRecipAgainstDivision checks Recip and QuoFixed against exact
-// division (math/big's Quo), with the Newton path forced at small sizes.
+// division (math/big's Quo), with the Newton path forced at small sizes
+// and, in a third pass, MulHigh's short products forced from one word
+// (they fail it if MulHigh's bound slips by a few units).
 func TestRecipAgainstDivision(t *testing.T) {
 	old := directRecipBits
 	defer func() { directRecipBits = old }()
 	r := rand.New(rand.NewPCG(7, 8))
-	for _, direct := range []uint{64, 4096} {
+	for pass, direct := range []uint{64, 4096, 64} {
+		if pass == 2 {
+			defer forceShort(4, 20)()
+		}
 		directRecipBits = direct
 		for _, xb := range []int{1, 2, 63, 64, 65, 700, 5000, 30000} {
 			for _, n := range []uint{1, 10, 64, 100, 1000, 9000, 200000} {

@@ -47,15 +47,19 @@ import (
 var shortGuard = 2 + (64-bits.UintSize)/32
 
 // shortBaseWords is the shorter operand's size below which mulShort
-// multiplies by schoolbook rows, and shortSplit/64 the fraction of c+1
-// that Mulders' step leaves to the two short products (l). By
-// TestCalibrateShort's medians (2026-11-28, thread CPU, MulHigh ÷ Mul and
-// shift, top halves from 60 to 470 words): products 0.79–0.84, squares
-// 0.71–0.75 near 56/20; the schoolbook size changes little from 24 to 72
-// words, the split 18–22 is best, 14 and 26 lose up to 0.06.
+// multiplies by schoolbook rows (a square: by its full square, below
+// shortSqrBaseWords), and shortSplit/64 (squares: shortSqrSplit/64) the
+// fraction of c+1 that Mulders' step leaves to the short products (l).
+// By TestCalibrateShort's medians (2026-11-28, thread CPU, MulHigh ÷ Mul
+// and shift, top halves from 60 to 470 words, rows in blocks of 8):
+// products 0.75–0.79 at 80/20 (0.77–0.84 with the schoolbook from 40 or
+// 56 words), squares 0.66–0.73 at 40–80/24 (a square of 60 words takes
+// its full square, 1.0, when the schoolbook starts at 80).
 var (
-	shortBaseWords = 56
-	shortSplit     = 20
+	shortBaseWords    = 80
+	shortSqrBaseWords = 40
+	shortSplit        = 20
+	shortSqrSplit     = 24
 )
 
 // shortMinWords is the shorter operand's size (after trimming) from which
@@ -80,8 +84,8 @@ func shortMinFor() int {
 // one less when the discarded fraction of |x·y|/2^sh is below 2^−32: the
 // low part of the product is not computed (Mulders' short product, file
 // comment of short.go), which saves up to half of a schoolbook product
-// and about a fifth of a Karatsuba or Toom one when the discarded part is
-// half of the product. Above the Toom sizes it is the full product,
+// and a fifth to a quarter of a Karatsuba or Toom one (squares: a quarter
+// to a third) when the discarded part is half of the product. Above the Toom sizes it is the full product,
 // shifted. Aliasing is allowed; x == y squares.
 func MulHigh(z, x, y *big.Int, sh uint) *big.Int {
 	sq := x == y
@@ -95,6 +99,9 @@ func MulHigh(z, x, y *big.Int, sh uint) *big.Int {
 	trace(Product{XWords: len(xw), YWords: len(yw), Square: sq, HighShift: sh})
 	neg := x.Sign()*y.Sign() < 0
 	c := int(sh/bits.UintSize) - shortGuard
+	if c < 2 {
+		return fullHigh(z, xw, yw, sq, sh, neg) // nothing to save
+	}
 	// Trim the words no pair of diagonal ≥ c reads: x_i with
 	// i + len(y) − 1 < c, then y_j likewise (for a square both by the
 	// same count, so it stays a square).
@@ -112,12 +119,13 @@ func MulHigh(z, x, y *big.Int, sh uint) *big.Int {
 	case len(xt) == 0 || len(yt) == 0:
 		return z.SetInt64(0)
 	case c <= 0 || 4*c < min(len(xt), len(yt)) || min(len(xt), len(yt)) < shortMinWords ||
-		sq && len(xt) < shortBaseWords:
-		// Few pairs to save (a square below shortBaseWords: mulShort's
-		// full square): the full product of the trimmed operands.
+		sq && len(xt) < shortSqrBaseWords:
+		// Few pairs to save (a square below shortSqrBaseWords:
+		// mulShort's full square): the full product of the trimmed
+		// operands.
 		return fullHigh(z, xt, yt, sq, rsh, neg)
 	default:
-		if st, _, _ := choose(len(xt), len(yt), sq); st == byNTT || st == byChunks {
+		if st, pl, _ := choose(len(xt), len(yt), sq); st == byChunks || st == byNTT && !shortBeatsNTT(len(xt), len(yt), sq, pl) {
 			return fullHigh(z, xt, yt, sq, rsh, neg)
 		}
 		s := getArena(toomScratchWords(len(xt)) + 2*(len(xt)+len(yt)))
@@ -136,6 +144,23 @@ func MulHigh(z, x, y *big.Int, sh uint) *big.Int {
 		}
 		return z
 	}
+}
+
+// shortGain is MulHigh's cost relative to the full product below the
+// transform for a top half (BenchmarkMulHigh: 0.74–0.81 for products,
+// 0.69–0.75 for squares at 40–470 words; 0.84–0.87 at 700).
+const shortGain = 0.8
+
+// shortBeatsNTT reports whether the cost model of choose expects Mulders'
+// short product over Toom (shortGain of Toom's full product) to beat the
+// transform's full product with plan pl, for an xw×yw-word product.
+func shortBeatsNTT(xw, yw int, sq bool, pl nttPlan) bool {
+	k, _ := schoolCost(xw, yw, sq)
+	f := nttUS * pl.cost()
+	if sq {
+		f *= 0.76
+	}
+	return shortGain*k < f
 }
 
 // fullHigh sets z to ±(x·y >> rsh) (minus if neg) by the full product of
@@ -185,19 +210,22 @@ func (s *arena) mulShort(z, x, y []big.Word, c int, sq bool) {
 		s.mulInto(z, x, y, sq)
 		return
 	}
-	if ny < shortBaseWords {
-		if sq {
-			// Rows of the pairs i < j one call each lose to the
-			// whole triangle in one (TestCalibrateShort: 0.99–1.12
-			// at 24–40 words): the full square.
-			s.mulInto(z, x, x, true)
-		} else {
-			shortRows(z, x, y, c)
-		}
+	if sq && ny < shortSqrBaseWords {
+		// The triangle of a square's pairs i < j as rows lost to the
+		// full square's (0.99–1.12 at 24–40 words).
+		s.mulInto(z, x, x, true)
+		return
+	}
+	if !sq && ny < shortBaseWords {
+		shortRows(z, x, y, c)
 		return
 	}
 	// Mulders' step: l ≤ (c+1)/2, so c − l + 1 ≥ l.
-	l := max(1, min((c+1)*shortSplit/64, (c+1)/2))
+	split := shortSplit
+	if sq {
+		split = shortSqrSplit
+	}
+	l := max(1, min((c+1)*split/64, (c+1)/2))
 	o := c - l + 1
 	s.mulInto(z[2*l:], x[l:], y[l:], sq)
 	clear(z[:2*l])
@@ -215,17 +243,27 @@ func (s *arena) mulShort(z, x, y []big.Word, c int, sq bool) {
 	s.off = mark
 }
 
-// shortRows sets z[:len(x)+len(y)] to the sum of x_i·y_j·β^(i+j) over
-// the pairs with i + j ≥ c, 0 ≤ c < len(x), by schoolbook rows: row j < c
-// adds x[c−j:]·y_j at β^c, the rows j ≥ c are whole.
+// shortRows sets z[:len(x)+len(y)] to the sum of x_i·y_j·β^(i+j) over a
+// set of pairs holding those with i + j ≥ c, 0 ≤ c < len(x), by schoolbook
+// rows: the rows j < c in blocks of shortRowBlock, each block one call of
+// mulRowsADX on the words of x that its last row needs (i ≥ c − j for its
+// first row j0 … j0+B−1: pairs down to diagonal c − B + 1, exact, so the
+// set only grows), then the rows j ≥ c whole. A row j ends at word
+// j + len(x), which it sets (mulRowsADX's carry), so the rows go up.
 func shortRows(z, x, y []big.Word, c int) {
 	nx := len(x)
 	clear(z[:nx])
-	for j := 0; j < c && j < len(y); j++ {
-		// Row j ends at word j + nx, which it sets (mulRowsADX's carry).
-		mulRowsADX(z[c:], x[c-j:], y[j:j+1])
+	for j0 := 0; j0 < c && j0 < len(y); j0 += shortRowBlock {
+		j1 := min(j0+shortRowBlock, c, len(y))
+		s := max(0, c-j1+1) // the first word of x that row j1−1 needs
+		mulRowsADX(z[s+j0:], x[s:], y[j0:j1])
 	}
 	if c < len(y) {
 		mulRowsADX(z[c:], x, y[c:])
 	}
 }
+
+// shortRowBlock is the number of rows of shortRows' triangle per call of
+// mulRowsADX: each call costs a few dozen cycles, each block about
+// B²/2 pairs more than the triangle.
+var shortRowBlock = 8

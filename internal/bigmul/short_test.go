@@ -15,9 +15,11 @@ import (
 // schoolbook rows below base words and the split fraction split/64, until
 // the returned function restores the thresholds.
 func forceShort(base, split int) func() {
-	m, b, s := shortMinWords, shortBaseWords, shortSplit
-	shortMinWords, shortBaseWords, shortSplit = 1, base, split
-	return func() { shortMinWords, shortBaseWords, shortSplit = m, b, s }
+	m, b, bs, s, ss := shortMinWords, shortBaseWords, shortSqrBaseWords, shortSplit, shortSqrSplit
+	shortMinWords, shortBaseWords, shortSqrBaseWords, shortSplit, shortSqrSplit = 1, base, base, split, split
+	return func() {
+		shortMinWords, shortBaseWords, shortSqrBaseWords, shortSplit, shortSqrSplit = m, b, bs, s, ss
+	}
 }
 
 // checkHigh fails t unless z = MulHigh(x, y, sh) meets its contract:
@@ -188,7 +190,7 @@ func BenchmarkMulHigh(b *testing.B) {
 		sh     int // words
 	}
 	var shapes []shape
-	for _, n := range []int{12, 24, 40, 80, 157, 250, 350, 470} {
+	for _, n := range []int{12, 24, 40, 80, 157, 250, 350, 470, 550, 700, 850, 1000, 1600} {
 		shapes = append(shapes, shape{n, n, false, n}, shape{n, n, true, n})
 	}
 	shapes = append(shapes, shape{131, 131, true, 157}, shape{400, 380, false, 470})
