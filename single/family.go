@@ -102,13 +102,12 @@ const familyMargin = 1.0 / 8
 // ctx's error when ctx is done (it polls it every row).
 func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 	l, n, tau := opt.Loss, opt.N, opt.Tau
-	if l == nil {
+	switch {
+	case l == nil:
 		return nil, errors.New("single: no loss to plan for")
-	}
-	if n < 1 || n > 4096 {
+	case n < 1 || n > 4096:
 		return nil, fmt.Errorf("single: N = %d outside [1, 4096]", n)
-	}
-	if !(tau > 0) || math.IsInf(tau, 0) {
+	case !(tau > 0) || math.IsInf(tau, 0):
 		return nil, fmt.Errorf("single: τ = %v; want τ > 0", tau)
 	}
 	w := 2 * float64(n) * tau * (1 + familyMargin)
