@@ -66,7 +66,7 @@ func init() {
 	Register(&Attack{
 		Name: "exact", Aliases: []string{"single"}, Kind: SingleQuery,
 		Doc:     "ICML 2021 Thms 1, 3, 8: one noise-free score in arbitrary precision factors into the labels (rows of prime powers); labelinf demo runs it",
-		Applies: singleApplies(false),
+		Applies: singleApplies("exact", false),
 		Estimate: func(ctx context.Context, t Target, _ EstimateOptions) (*Estimate, error) {
 			q, err := single.Plan(ctx, single.PlanOptions{N: t.N, K: t.K})
 			if err != nil {
@@ -93,7 +93,7 @@ func init() {
 	Register(&Attack{
 		Name: "robust-single", Aliases: []string{"robust"}, Kind: SingleQuery,
 		Doc:     "ICML 2021 Alg 2, EA Thm 3: one score with bounded, Gaussian or Laplace noise below τ gives every label (-scorer apa)",
-		Applies: singleApplies(true),
+		Applies: singleApplies("robust-single", true),
 		Estimate: func(ctx context.Context, t Target, _ EstimateOptions) (*Estimate, error) {
 			p, err := robustPlan(ctx, t)
 			if err != nil {
@@ -122,7 +122,7 @@ func init() {
 	Register(&Attack{
 		Name: "loss-family", Kind: SingleQuery,
 		Doc:     "EA Appendix F: one noisy score of a binary loss of the family (cross-entropy, squared, Bregman …) gives every label (single.AttackFamily); K = 2",
-		Applies: binaryApplies(true),
+		Applies: binaryApplies("loss-family", true),
 		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
 			return &Estimate{Queries: 1, Lower: 1}, nil
 		},
@@ -135,7 +135,7 @@ func init() {
 	Register(&Attack{
 		Name: "prime-log", Kind: SingleQuery,
 		Doc:     "one noise-free binary score whose logs of primes separate every labeling (single.AttackPrimeLog); K = 2",
-		Applies: binaryApplies(false),
+		Applies: binaryApplies("prime-log", false),
 		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
 			return &Estimate{Queries: 1, Lower: 1}, nil
 		},
@@ -148,7 +148,7 @@ func init() {
 	Register(&Attack{
 		Name: "mutnet", Kind: SingleQuery,
 		Doc:     "EA Thm 9: the robust attack submitted as a two-layer network whose output is the attack's prediction whatever its input (single.NewMutNet); K = 2",
-		Applies: binaryApplies(true),
+		Applies: binaryApplies("mutnet", true),
 		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
 			return &Estimate{Queries: 1, Lower: 1}, nil
 		},
@@ -190,13 +190,10 @@ func familyRun(ctx context.Context, o Oracle, name string, logits bool, plan fun
 // singleApplies is the condition of the single-query attacks: a log-loss
 // target whose model is exact (an arbitrary-precision server), noisy or
 // noise-free as the attack needs, whose precision carries the plan.
-func singleApplies(noisy bool) func(Target) error {
+func singleApplies(name string, noisy bool) func(Target) error {
 	return func(t Target) error {
-		if err := t.check(); err != nil {
+		if err := t.checkLogLoss(name); err != nil {
 			return err
-		}
-		if t.metric() != LogLoss {
-			return fmt.Errorf("a single-query attack reads log-loss scores, not %s", t.metric())
 		}
 		if !t.Model.Exact {
 			return fmt.Errorf("one score carries every label only in arbitrary precision: %s has %d bits", t.Model.Name, t.Model.Loss.Format.Prec())
@@ -250,8 +247,8 @@ func robustPlan(ctx context.Context, t Target) (*single.RobustPlan, error) {
 }
 
 // binaryApplies is singleApplies for an attack on binary labels.
-func binaryApplies(noisy bool) func(Target) error {
-	a := singleApplies(noisy)
+func binaryApplies(name string, noisy bool) func(Target) error {
+	a := singleApplies(name, noisy)
 	return func(t Target) error {
 		if t.K != 2 && t.K >= 2 {
 			return fmt.Errorf("attacks binary labels (the loss family), not K = %d", t.K)
