@@ -14,7 +14,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/labelinf/labelinf/decode"
-	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/single"
@@ -88,25 +87,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			if err := sameShape(rs.N(), rs.K(), t); err != nil {
-				return nil, err
-			}
-			if err := enoughBits(rs, q.Prec()); err != nil {
-				return nil, err
-			}
-			score, err := rs.Score(ctx, q.Prediction())
-			if err != nil {
-				return nil, err
-			}
-			var res *decode.Result
-			if err := ctxwait.Do(ctx, func() (err error) {
-				res, err = q.Decode(score, single.Options{})
-				return err
-			}); err != nil {
-				return nil, err
-			}
-			res.Queries = 1
-			return res, nil
+			return q.Attack(ctx, rs, single.Options{})
 		},
 	})
 	Register(&Attack{
@@ -146,13 +127,8 @@ func init() {
 			return &Estimate{Queries: 1, Lower: 1}, nil
 		},
 		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
-			return familyAttack(o, "loss-family", true, func(l *loss.Binary) (uint, func(scorer.FamilyServer) (*decode.Result, error), error) {
-				opt := single.FamilyOptions{Loss: l, N: t.N, Tau: robustOptions(t).Tau}
-				p, err := single.PlanFamily(ctx, opt)
-				if err != nil {
-					return 0, nil, err
-				}
-				return p.Prec(), func(fs scorer.FamilyServer) (*decode.Result, error) { return single.AttackFamily(ctx, fs, opt) }, nil
+			return familyRun(ctx, o, "loss-family", true, func(l *loss.Binary) (familyPlan, error) {
+				return single.PlanFamily(ctx, single.FamilyOptions{Loss: l, N: t.N, Tau: robustOptions(t).Tau})
 			})
 		},
 	})
@@ -164,13 +140,8 @@ func init() {
 			return &Estimate{Queries: 1, Lower: 1}, nil
 		},
 		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
-			return familyAttack(o, "prime-log", false, func(l *loss.Binary) (uint, func(scorer.FamilyServer) (*decode.Result, error), error) {
-				opt := single.PrimeLogOptions{Loss: l, N: t.N}
-				p, err := single.PlanPrimeLog(ctx, opt)
-				if err != nil {
-					return 0, nil, err
-				}
-				return p.Prec(), func(fs scorer.FamilyServer) (*decode.Result, error) { return single.AttackPrimeLog(ctx, fs, opt) }, nil
+			return familyRun(ctx, o, "prime-log", false, func(l *loss.Binary) (familyPlan, error) {
+				return single.PlanPrimeLog(ctx, single.PrimeLogOptions{Loss: l, N: t.N})
 			})
 		},
 	})
@@ -185,11 +156,18 @@ func init() {
 	})
 }
 
-// familyAttack runs a single-query attack of package single on the
-// cross-entropy (logits or probabilities) of a precise oracle: plan gives
-// the precision the attack needs and the attack itself; the oracle's
-// family server at that precision must carry those bits.
-func familyAttack(o Oracle, name string, logits bool, plan func(*loss.Binary) (uint, func(scorer.FamilyServer) (*decode.Result, error), error)) (*decode.Result, error) {
+// A familyPlan is a planned single-query attack on a loss of the family
+// (single.FamilyPlan, single.PrimeLogPlan).
+type familyPlan interface {
+	Prec() uint
+	Attack(context.Context, scorer.FamilyServer) (*decode.Result, error)
+}
+
+// familyRun runs a single-query attack of package single on the
+// cross-entropy (logits or probabilities) of a precise oracle: plan plans
+// it for that loss, once, and the plan queries the oracle's family view
+// at the plan's precision.
+func familyRun(ctx context.Context, o Oracle, name string, logits bool, plan func(*loss.Binary) (familyPlan, error)) (*decode.Result, error) {
 	po, err := precise(o, name)
 	if err != nil {
 		return nil, err
@@ -198,18 +176,15 @@ func familyAttack(o Oracle, name string, logits bool, plan func(*loss.Binary) (u
 	if err != nil {
 		return nil, err
 	}
-	prec, attack, err := plan(l)
+	p, err := plan(l)
 	if err != nil {
 		return nil, err
 	}
-	fs, err := po.Family(l, prec)
+	fs, err := po.Family(l, p.Prec())
 	if err != nil {
 		return nil, err
 	}
-	if err := enoughBits(fs, prec); err != nil {
-		return nil, err
-	}
-	return attack(fs)
+	return p.Attack(ctx, fs)
 }
 
 // singleApplies is the condition of the single-query attacks: a log-loss
@@ -285,24 +260,6 @@ func binaryApplies(noisy bool) func(Target) error {
 	}
 }
 
-// enoughBits returns a *single.PrecisionError if s tells its precision
-// and it is below need (a view that does not tell is taken at its word).
-func enoughBits(s any, need uint) error {
-	if p, ok := s.(interface{ Prec() uint }); ok && p.Prec() < need {
-		return &single.PrecisionError{Have: p.Prec(), Need: need}
-	}
-	return nil
-}
-
-// sameShape returns an error if a scorer of n labels of k classes is not
-// t's.
-func sameShape(n, k int, t Target) error {
-	if n != t.N || k != t.K {
-		return fmt.Errorf("catalog: the scorer holds N = %d, K = %d, the target N = %d, K = %d", n, k, t.N, t.K)
-	}
-	return nil
-}
-
 // runMutNet is the mutnet entry's run: the robust attack's logits (K = 2,
 // class 0's logit 0) as the biases of a MUTNET (EA Thm 9), which the
 // scorer's view runs on a private input drawn from opt.Seed; its outputs
@@ -339,32 +296,11 @@ func runMutNet(ctx context.Context, o Oracle, t Target, opt Options) (*decode.Re
 	}
 	sub := &scorer.BigPred{Enc: scorer.Logits, K: 2, V: make([]*big.Float, 2*t.N)}
 	for i, z := range out {
-		if z.Cmp(x[i]) != 0 {
-			return nil, fmt.Errorf("catalog: mutnet: output %d depends on the input", i)
-		}
 		sub.V[2*i], sub.V[2*i+1] = new(big.Float), z
 	}
 	bs, err := po.Big(p.Prec())
 	if err != nil {
 		return nil, err
 	}
-	if err := sameShape(bs.N(), bs.K(), t); err != nil {
-		return nil, err
-	}
-	if bs.Prec() < p.Prec() {
-		return nil, &single.PrecisionError{Have: bs.Prec(), Need: p.Prec()}
-	}
-	score, err := bs.Score(ctx, sub)
-	if err != nil {
-		return nil, err
-	}
-	var res *decode.Result
-	if err := ctxwait.Do(ctx, func() (err error) {
-		res, err = p.Decode(score, bs.Prec())
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	res.Queries = 1
-	return res, nil
+	return p.AttackWith(ctx, bs, sub) // an output that depends on v is not the plan's
 }
