@@ -251,8 +251,7 @@ func (st *lbState) row(r int) *lbRow {
 		st.err = cmp.Or(st.err, err)
 		return p
 	}
-	v := new(big.Float).SetPrec(incPrec).Sub(ri.t[1], ri.t[0])
-	vf, _ := v.Float64()
+	vf, _ := new(big.Float).SetPrec(incPrec).Sub(ri.t[1], ri.t[0]).Float64()
 	if math.IsInf(vf, 0) || math.IsNaN(vf) {
 		st.err = cmp.Or(st.err, fmt.Errorf("decode: %s: a row of weight %.3g has an infinite term", a.m.Name, p.w))
 		return p
