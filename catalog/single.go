@@ -121,11 +121,9 @@ func init() {
 	})
 	Register(&Attack{
 		Name: "loss-family", Kind: SingleQuery,
-		Doc:     "EA Appendix F: one noisy score of a binary loss of the family (cross-entropy, squared, Bregman …) gives every label (single.AttackFamily); K = 2",
-		Applies: binaryApplies("loss-family", true),
-		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
-			return &Estimate{Queries: 1, Lower: 1}, nil
-		},
+		Doc:      "EA Appendix F: one noisy score of a binary loss of the family (cross-entropy, squared, Bregman …) gives every label (single.AttackFamily); K = 2",
+		Applies:  binaryApplies("loss-family", true),
+		Estimate: oneQuery,
 		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
 			return familyRun(ctx, o, "loss-family", true, func(l *loss.Binary) (familyPlan, error) {
 				return single.PlanFamily(ctx, single.FamilyOptions{Loss: l, N: t.N, Tau: robustOptions(t).Tau})
@@ -134,11 +132,9 @@ func init() {
 	})
 	Register(&Attack{
 		Name: "prime-log", Kind: SingleQuery,
-		Doc:     "one noise-free binary score whose logs of primes separate every labeling (single.AttackPrimeLog); K = 2",
-		Applies: binaryApplies("prime-log", false),
-		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
-			return &Estimate{Queries: 1, Lower: 1}, nil
-		},
+		Doc:      "one noise-free binary score whose logs of primes separate every labeling (single.AttackPrimeLog); K = 2",
+		Applies:  binaryApplies("prime-log", false),
+		Estimate: oneQuery,
 		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
 			return familyRun(ctx, o, "prime-log", false, func(l *loss.Binary) (familyPlan, error) {
 				return single.PlanPrimeLog(ctx, single.PrimeLogOptions{Loss: l, N: t.N})
@@ -147,13 +143,17 @@ func init() {
 	})
 	Register(&Attack{
 		Name: "mutnet", Kind: SingleQuery,
-		Doc:     "EA Thm 9: the robust attack submitted as a two-layer network whose output is the attack's prediction whatever its input (single.NewMutNet); K = 2",
-		Applies: binaryApplies("mutnet", true),
-		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
-			return &Estimate{Queries: 1, Lower: 1}, nil
-		},
-		Run: runMutNet,
+		Doc:      "EA Thm 9: the robust attack submitted as a two-layer network whose output is the attack's prediction whatever its input (single.NewMutNet); K = 2",
+		Applies:  binaryApplies("mutnet", true),
+		Estimate: oneQuery,
+		Run:      runMutNet,
 	})
+}
+
+// oneQuery is the estimate of a single-query entry that shows no plan:
+// one query.
+func oneQuery(context.Context, Target, EstimateOptions) (*Estimate, error) {
+	return &Estimate{Queries: 1, Lower: 1}, nil
 }
 
 // A familyPlan is a planned single-query attack on a loss of the family
