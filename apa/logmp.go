@@ -60,18 +60,35 @@ func logMP(z, x *xf, wp, R uint, c *consts) (errExp int64, ok bool) {
 	wc := W + 2 + uint(bits.Len64(sum))
 	c.wait()
 	src := c.cache().primeLogsSrc(wc) // read-only; each ln p_i floored to 2^-(wc+1) below
-	z.set(&t)
-	var u, Li xf
-	if K != 0 {
-		u.mulInt64(primeLogAt(&Li, src, 0, wc), K, 0)
-		z.add(z, &u, 0)
-	}
-	for i, ei := range e[1:] {
-		if ei != 0 {
-			u.mulInt64(primeLogAt(&Li, src, i+1, wc), ei, 0)
-			z.add(z, &u, 0)
+	// Σ e_i·ln p_i (e_0 → K) with each ln p_i floored to 2^-(wc+1), as
+	// primeLogAt does, summed exactly on that grid: the positive and the
+	// negative multiples in one pass each over the words of ln p_i.
+	var pos, neg xf
+	g := -int64(wc) - 1
+	pos.e, neg.e = g, g
+	var u, Li, rest xf
+	for i := range mpN {
+		ei := K
+		if i > 0 {
+			ei = e[i]
+		}
+		if ei == 0 {
+			continue
+		}
+		acc := &pos
+		if ei < 0 {
+			acc = &neg
+		}
+		if L := &src[i]; L.e <= g && L.m.Sign() > 0 {
+			addMulShr(&acc.m, &L.m, uint(g-L.e), uint64(absInt64(ei)))
+		} else { // a coarser value (not met: the cache holds wc+2 bits or more)
+			u.mulInt64(primeLogAt(&Li, src, i, wc), ei, 0)
+			rest.add(&rest, &u, 0)
 		}
 	}
+	z.sub(&pos, &neg, 0)
+	z.add(z, &rest, 0)
+	z.add(z, &t, 0)
 	if tp := z.top() + int64(W) + 2; z.sign() != 0 && tp >= 1 {
 		z.trunc(uint(tp))
 	}
@@ -162,12 +179,13 @@ var logMPRForce uint
 // logMPMinPrec and logMPMaxPrec bound the working precisions at which
 // logAny uses logMP; outside them the AGM is as fast or faster.
 // TestLogMPCrossover -logmp.all, same-run CPU, logMP ÷ AGM warm
-// (2026-11-28, loaded machine): 1.36 at 24 bits (wp 53), 0.65–0.27 from
-// 53 to 500 bits, 0.31–0.57 from 10^3 to 10^5, 0.69 at 2·10^5, 1.03 at
-// 4·10^5, 2.1 at 10^6 (the exponents' products outgrow the series' gain).
+// (2026-11-28 20:45 UTC, loaded machine): 0.64 at 24 bits (wp 53),
+// 0.41–0.17 from 53 to 10^3 bits, 0.25–0.46 from 3·10^3 to 10^5, 0.52 at
+// 2·10^5, 0.79 at 4·10^5, 1.35 at 10^6 (the exponents' products outgrow
+// the series' gain).
 var (
-	logMPMinPrec uint = 64
-	logMPMaxPrec uint = 300000
+	logMPMinPrec uint = 53
+	logMPMaxPrec uint = 500000
 )
 
 // logAny sets z to ln x and returns the absolute error exponent: by logMP

@@ -291,17 +291,6 @@ func fixedPowers(X *big.Int, W uint, m int64) []big.Int {
 	return pw
 }
 
-// wordDiv divides by words without allocating: its divisor and remainder
-// keep their words from one call to the next (big.Int.Quo allocates both).
-type wordDiv struct{ d, r big.Int }
-
-// quo sets z to z/d truncated toward zero (as big.Int.Quo; ⌊z/d⌋ for
-// z ≥ 0) for a word d > 0.
-func (w *wordDiv) quo(z *big.Int, d uint64) {
-	w.d.SetUint64(d)
-	z.QuoRem(z, &w.d, &w.r)
-}
-
 // quoShort sets z to x/y (y > 0) with a relative error below 2^(3−wp)
 // (within xf.quo's 2^(6−wp), which logNear1's analysis assumes), by
 // bigmul.QuoFixed on the operands truncated to wp+4 bits (each a relative
@@ -347,14 +336,16 @@ var quoKMBits uint = 4096
 // r = Recip(Y, h) = (2^(B+h)/Y)(1 + η) with |η| < 3·2^−h (|r − 2^(B+h)/Y|
 // < 3, 2^(B+h)/Y > 2^h). q0 = 2^c·⌊Xh·r/2^e⌋, Xh = ⌊X/2^sx⌋ with h+4
 // bits (sx = bits(X) − h − 4, or 0), c = min(n − h − 2, f) (or 0), e =
-// B + h − sx − f + c: |Q − q0| < 2^(sx+f)/Y (Xh's truncation) + Q·3·2^−h
-// (η) + 2^c (the floor) < 2^(n−h)·(1/16 + 3 + 1/4) < 2^(n−h+2). The
-// residual ρ = X·2^f − q0·Y is exact, ρ/Y = Q − q0, and q = q0 +
-// ⌊ρ·r/2^(B+h)⌋ = Q + (Q − q0)·η − θ: |(Q − q0)·η| < 2^(n−2h+4)·3/4 ≤
+// B + h − sx − f + c, the product by bigmul.MulHigh (below it by less
+// than 1 + 2^−32 units): |Q − q0| < 2^(sx+f)/Y (Xh's truncation) +
+// Q·3·2^−h (η) + (1 + 2^−32)·2^c < 2^(n−h)·(1/16 + 3 + 0.26) < 2^(n−h+2).
+// The residual ρ = X·2^f − q0·Y is exact, ρ/Y = Q − q0, and q = q0 +
+// ρ·r/2^(B+h) + θ = Q + (Q − q0)·η + θ: |(Q − q0)·η| < 2^(n−2h+4)·3/4 ≤
 // 3/4·2^−12 (n − 2h ≤ −16). ρ is floored to 2^sd before its product, sd =
-// B − 5 − c (or 0), which lowers q by below 2^(sd+c)·r/2^(B+h) < 2^(sd+c+1−B)
-// ·(1 + 3·2^−h) < 1/8; with the final floor θ < 1 in all −1.13 < q − Q <
-// 0.001: within 2.
+// B − 5 − c (or 0), which lowers q by below 2^(sd+c)·r/2^(B+h) <
+// 2^(sd+c+1−B)·(1 + 3·2^−h) < 1/8; the product, by MulHigh, is truncated
+// toward zero, |θ| < 1 + 2^−32 (either sign, as ρ): in all |q − Q| <
+// 1.13 + 0.001: within 2.
 func quoKM(z, X, Y *big.Int, f uint) {
 	B := int64(Y.BitLen())
 	Xb := int64(X.BitLen())
@@ -369,10 +360,10 @@ func quoKM(z, X, Y *big.Int, f uint) {
 	c := max(min(n-h-2, int64(f)), 0)
 	var xh, q0, rho big.Int
 	xh.Rsh(X, uint(sx))
-	bigmul.Mul(&q0, &xh, r)
 	if e := B + h - sx - int64(f) + c; e >= 0 {
-		q0.Rsh(&q0, uint(e))
+		bigmul.MulHigh(&q0, &xh, r, uint(e))
 	} else {
+		bigmul.Mul(&q0, &xh, r)
 		q0.Lsh(&q0, uint(-e))
 	}
 	// ρ/2^c = X·2^(f−c) − q0'·Y, exact.
@@ -381,8 +372,7 @@ func quoKM(z, X, Y *big.Int, f uint) {
 	rho.Sub(&xh, &rho)
 	sd := max(B-5-c, 0)
 	rho.Rsh(&rho, uint(sd)) // floors toward −∞
-	bigmul.Mul(&xh, &rho, r)
-	xh.Rsh(&xh, uint(B+h-c-sd))
+	bigmul.MulHigh(&xh, &rho, r, uint(B+h-c-sd))
 	q0.Lsh(&q0, uint(c))
 	z.Add(&q0, &xh)
 }

@@ -82,7 +82,12 @@ func (a *multi) planDigits(kmax int, neutralKnown bool, fixedG float64) (*blockP
 			gk = a.wmax / math.Pow(float64(a.k), float64(k-1))
 		}
 		idx := a.nextIdx(k)
-		rows, err := a.digitRows(k, gk)
+		// Weights g·K^(k−1−j): point 0 carries the largest.
+		ws := make([]float64, k)
+		for j := range ws {
+			ws[j] = gk * math.Pow(float64(a.k), float64(k-1-j))
+		}
+		rows, err := a.weightRows(ws)
 		if err != nil {
 			return nil, err
 		}
@@ -200,16 +205,6 @@ func (a *multi) kConwayGuy(g float64, nmax int) int {
 		k++
 	}
 	return k
-}
-
-// digitRows builds rows for weights w_j = g·K^(k−1−j) (point 0 carries the
-// largest).
-func (a *multi) digitRows(k int, g float64) ([]rowInfo, error) {
-	ws := make([]float64, k)
-	for j := range k {
-		ws[j] = g * math.Pow(float64(a.k), float64(k-1-j))
-	}
-	return a.weightRows(ws)
 }
 
 // weightRows returns the rows of weights ws, each row c ∝ e^(−c·w), taken

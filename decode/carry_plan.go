@@ -32,12 +32,11 @@ func (carry) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	if err := a.carryApplies(Carry); err != nil {
 		return nil, err
 	}
-	st := newLbState(a)
-	var err error
-	if st.cell, _, err = a.firstCell(); err != nil {
+	c0, _, err := a.firstCell()
+	if err != nil {
 		return nil, err
 	}
-	cell := st.resolution()
+	cell := (&lbState{a: a, cell: c0}).resolution()
 	e := &QueryEstimate{Cell: cell, Target: carryTarget, FreshCap: a.opt.blockCap(carryMaxFresh), CellRatio: 1}
 	if pointTerms(a, nil) {
 		e.Target = carryTargetPoint

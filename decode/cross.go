@@ -107,21 +107,20 @@ func (a *multi) setupCross() {
 	if a.k == 2 || exact {
 		a.leader, a.flip, a.follows = slices.Repeat([]int{-1}, a.n), make([]uint8, a.n), make([][]int, a.n)
 	}
-	if a.k == 2 {
+	switch {
+	case a.k == 2:
 		// Partial blocks cost less with ties (K = 2 only).
 		a.fac = crossCtl()
-		a.emuFactor = a.fac.start
+	case exact:
+		// The K-ary code (kties.go): label sets, ties mod K, mixed radix.
+		a.mask, a.neg = slices.Repeat([]uint64{maskAll(a.k)}, a.n), make([]bool, a.n)
+		a.fac = a.radix.fac
 	}
+	a.emuFactor = a.fac.start // setupBlocks' where neither applies
 	if !exact {
 		return
 	}
 	a.exactLog = true
-	if a.k > 2 {
-		// The K-ary code (kties.go): label sets, ties mod K, mixed radix.
-		a.mask, a.neg = slices.Repeat([]uint64{maskAll(a.k)}, a.n), make([]bool, a.n)
-		a.fac = a.radix.fac
-		a.emuFactor = a.fac.start
-	}
 	// Recompute the rows made before: their terms become the server's.
 	a.emuRow(&a.neutral)
 	for c := range a.known {

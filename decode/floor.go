@@ -211,8 +211,7 @@ func (a *multi) precEmin() (p, emin int) {
 	if a.m.Exact {
 		return int(a.m.Prec), -1022
 	}
-	f := a.m.Loss.Format
-	return int(f.Prec()), int(f.Emin())
+	return int(a.m.Loss.Format.Prec()), int(a.m.Loss.Format.Emin())
 }
 
 // blockWalk walks an attack on n points whose every block is the largest

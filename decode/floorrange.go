@@ -41,8 +41,7 @@ func RangeFloor(ctx context.Context, opt MultiOptions, c float64, blockMax int) 
 			return 0, ctx.Err()
 		}
 		s0 := max(0, nUnk-float64(blockMax))*lnK + (n-nUnk)*tmin
-		bits := a.log2Count(s0/n, (s0+c*w)/n)
-		nUnk -= bits / lk
+		nUnk -= a.log2Count(s0/n, (s0+c*w)/n) / lk
 	}
 	return q, nil
 }

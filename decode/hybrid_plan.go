@@ -33,12 +33,11 @@ func (hybrid) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	if err := hybridApplies(a); err != nil {
 		return nil, err
 	}
-	st := newLbState(a)
-	var b0 float64
-	var err error
-	if st.cell, b0, err = a.firstCell(); err != nil {
+	cell, b0, err := a.firstCell()
+	if err != nil {
 		return nil, err
 	}
+	st := &lbState{a: a, cell: cell} // sumDelta's
 	w := a.wmax
 	k := min(hybFresh, a.n)
 	delta := st.sumDelta(float64(k) * 0.75 * w)

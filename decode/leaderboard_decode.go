@@ -78,16 +78,15 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 		defer a.neutralize(idx)
 	} else {
 		bud := new(big.Float).SetFloat64(budget)
-		exact := new(big.Float).SetPrec(sumPrec)
-		diff := new(big.Float).SetPrec(sumPrec)
+		x := new(big.Float).SetPrec(sumPrec)
 		explains = func(l int, m uint32, _ bool) bool {
-			exact.SetInt64(0)
+			x.SetInt64(0) // the candidate's exact sum, then its distance from t
 			for j := range v {
 				if st.bit(l, m, j) == 1 {
-					exact.Add(exact, v[j][1])
+					x.Add(x, v[j][1])
 				}
 			}
-			return diff.Sub(t, exact).Abs(diff).Cmp(bud) <= 0
+			return x.Sub(t, x).Abs(x).Cmp(bud) <= 0
 		}
 	}
 	keep := st.window(t, budget, v, len(idx)-nd, explains)
@@ -137,11 +136,10 @@ func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int,
 	// The float64 filter keeps a superset: its sums are off by far less
 	// than 2^−40 of the magnitudes involved; explains decides.
 	margin := abs * 0x1p-40
-	st.windowRange(tf-budget-margin, tf+budget+margin, tf, vf, k, func(l int, m uint32, above bool) bool {
+	st.windowRange(tf-budget-margin, tf+budget+margin, tf, vf, k, func(l int, m uint32, above bool) {
 		if explains(l, m, above) {
 			keep = append(keep, lbSurv{l: l, m: m})
 		}
-		return true
 	})
 	return keep
 }
@@ -149,8 +147,8 @@ func (st *lbState) window(t *big.Float, budget float64, v [][]*big.Float, k int,
 // windowRange calls f on every candidate (list entry l, fresh labels m)
 // of a query of the carried points and k fresh points, float64
 // increments vf, whose float64 sum lies in [lo, hi] (above: the sum is
-// at least tf), until f returns false: the meet in the middle of window.
-func (st *lbState) windowRange(lo, hi, tf float64, vf []float64, k int, f func(l int, m uint32, above bool) bool) {
+// at least tf): the meet in the middle of window.
+func (st *lbState) windowRange(lo, hi, tf float64, vf []float64, k int, f func(l int, m uint32, above bool)) {
 	nd := len(st.cD)
 	kA := k / 2
 	type sm struct {
@@ -198,10 +196,7 @@ func (st *lbState) windowRange(lo, hi, tf float64, vf []float64, k int, f func(l
 				x--
 			}
 			for y := x; y < len(sortedB) && sortedB[y].s <= hi-base; y++ {
-				m := a.m | sortedB[y].m<<kA
-				if !f(l, m, base+sortedB[y].s >= tf) {
-					return
-				}
+				f(l, a.m|sortedB[y].m<<kA, base+sortedB[y].s >= tf)
 			}
 		}
 	}
@@ -227,15 +222,12 @@ func (st *lbState) update(idx []int, keep []lbSurv, k int) int {
 	a, nd, n := st.a, len(st.cD), len(idx)
 	vm := make([]uint8, 0, len(keep)*n) // each survivor's labels
 	for _, c := range keep {
-		for j := range n {
-			switch {
-			case j < nd:
-				vm = append(vm, st.cand[c.l][j])
-			case j < nd+k:
-				vm = append(vm, uint8(c.m>>(j-nd)&1))
-			default:
-				vm = append(vm, uint8(c.n>>(j-nd-k)&1))
-			}
+		vm = append(vm, st.cand[c.l]...)
+		for j := range k {
+			vm = append(vm, uint8(c.m>>j&1))
+		}
+		for j := range n - nd - k {
+			vm = append(vm, uint8(c.n>>j&1))
 		}
 	}
 	_, open, cand := listUpdate(n, len(keep), vm)

@@ -444,3 +444,32 @@ func TestCalibrateShort(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateRecip prints Recip's median thread CPU time for a sweep of
+// directRecipBits relative to the shipped value, at precisions whose
+// Newton ladders end at different sizes, rotated in every repetition.
+// Run with -calibrate; directRecipBits comes from its output.
+func TestCalibrateRecip(t *testing.T) {
+	if !*calibrate {
+		t.Skip("run with -calibrate")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	old := directRecipBits
+	defer func() { directRecipBits = old }()
+	r := rand.New(rand.NewPCG(34, 6))
+	ds := []uint{1024, 2048, 3000, 4096, old}
+	for _, n := range []uint{3000, 3800, 5000, 7508, 10000, 15000, 30000} {
+		x := randBits(r, int(n)+8)
+		var fs []func()
+		for _, d := range ds {
+			fs = append(fs, func() { directRecipBits = d; Recip(x, n) })
+		}
+		med := threadMedians(fs, 11, 20)
+		line := fmt.Sprintf("n=%5d (%.1fus at %d):", n, med[len(ds)-1], old)
+		for i, d := range ds[:len(ds)-1] {
+			line += fmt.Sprintf(" %d:%.3f", d, med[i]/med[len(ds)-1])
+		}
+		fmt.Println(line)
+	}
+}

@@ -6,11 +6,13 @@ package bigmul
 import "math/big"
 
 // directRecipBits is the precision below which [Recip] divides directly
-// (math/big's schoolbook/Burnikel–Ziegler division) instead of recursing:
-// at a few thousand bits, where bigmul is Karatsuba too, division and one
-// Newton step cost about the same. A variable so that tests can force the
-// Newton path at small sizes.
-var directRecipBits uint = 4096
+// (math/big's schoolbook/Burnikel–Ziegler division) instead of recursing.
+// With the Newton step's correction a short product, TestCalibrateRecip
+// (2026-11-28, thread CPU, medians of 11, two runs on a loaded machine):
+// 4096 ÷ 2048 at 3,000–15,000 bits 1.04–1.37 (where the ladders differ),
+// 1.0 at 3·10^4; 1024 and 3000 lose at some ladders. A variable so that
+// tests can force the Newton path at small sizes.
+var directRecipBits uint = 2048
 
 // Recip returns v with |v − 2^(B+n)/x| < 3, where x > 0 has B = x.BitLen()
 // bits: an (n+1)-bit fixed-point reciprocal of x. It uses Newton's

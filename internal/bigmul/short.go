@@ -125,7 +125,7 @@ func MulHigh(z, x, y *big.Int, sh uint) *big.Int {
 		// operands.
 		return fullHigh(z, xt, yt, sq, rsh, neg)
 	default:
-		if st, _, _ := choose(len(xt), len(yt), sq); st == byNTT || st == byChunks {
+		if st, pl, _ := choose(len(xt), len(yt), sq); st == byChunks || st == byNTT && !shortBeatsNTT(len(xt), len(yt), sq, pl) {
 			return fullHigh(z, xt, yt, sq, rsh, neg)
 		}
 		s := getArena(toomScratchWords(len(xt)) + 2*(len(xt)+len(yt)))
@@ -144,6 +144,23 @@ func MulHigh(z, x, y *big.Int, sh uint) *big.Int {
 		}
 		return z
 	}
+}
+
+// shortGain is MulHigh's cost relative to the full product below the
+// transform for a top half (BenchmarkMulHigh: 0.74–0.81 for products,
+// 0.69–0.75 for squares at 40–470 words; 0.84–0.87 at 700).
+const shortGain = 0.8
+
+// shortBeatsNTT reports whether the cost model of choose expects Mulders'
+// short product over Toom (shortGain of Toom's full product) to beat the
+// transform's full product with plan pl, for an xw×yw-word product.
+func shortBeatsNTT(xw, yw int, sq bool, pl nttPlan) bool {
+	k, _ := schoolCost(xw, yw, sq)
+	f := nttUS * pl.cost()
+	if sq {
+		f *= 0.76
+	}
+	return shortGain*k < f
 }
 
 // fullHigh sets z to ±(x·y >> rsh) (minus if neg) by the full product of

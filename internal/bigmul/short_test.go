@@ -190,7 +190,7 @@ func BenchmarkMulHigh(b *testing.B) {
 		sh     int // words
 	}
 	var shapes []shape
-	for _, n := range []int{12, 24, 40, 80, 157, 250, 350, 470} {
+	for _, n := range []int{12, 24, 40, 80, 157, 250, 350, 470, 550, 700, 850, 1000, 1600} {
 		shapes = append(shapes, shape{n, n, false, n}, shape{n, n, true, n})
 	}
 	shapes = append(shapes, shape{131, 131, true, 157}, shape{400, 380, false, 470})

@@ -260,7 +260,8 @@ func logExpPrecs(t *testing.T) []uint {
 // ratios. Warm rows also time apa's own products: those of one call,
 // recorded (RecordMuls) and replayed on bigmul and on GMP's mpn_mul in the
 // same rotation, which gives their number, their share of apa's time, the
-// cost of bigmul against GMP on exactly that work, and what apa would cost
+// cost of bigmul against GMP on exactly that work (a short product,
+// bigmul.MulHigh, against GMP's full product: "n short"), and what apa would cost
 // against MPFR and Arb if its products cost what GMP's do (apa − bigmul +
 // GMP; Arb multiplies with GMP at these sizes, see MulTrace). It runs only when given -logexp.reps (it takes minutes):
 //
@@ -310,7 +311,7 @@ func TestLogExpTable(t *testing.T) {
 					continue
 				}
 				onGMP := cpu("apa") - cpu("bigmul") + cpu("gmp")
-				fmt.Fprintf(tw, " %d\t %.2f\t %.2f\t %.2f\t %.2f\t\n", tr.Len(), cpu("bigmul")/cpu("apa"),
+				fmt.Fprintf(tw, " %d (%d short)\t %.2f\t %.2f\t %.2f\t %.2f\t\n", tr.Len(), tr.Shorts(), cpu("bigmul")/cpu("apa"),
 					cpu("bigmul")/cpu("gmp"), onGMP/cpu("mpfr"), onGMP/cpu("arb"))
 			}
 			c.free()

@@ -68,9 +68,9 @@ func mpfrExp(prec uint, x *big.Float) *big.Float {
 // MPFR's, bit for bit, on random inputs over a range of magnitudes.
 func TestAgreeLogExp(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 1))
-	precs := []uint{53, 200, 3000, 1e4, 1e5}
+	precs := []uint{24, 53, 200, 3000, 1e4, 1e5}
 	if testing.Short() {
-		precs = precs[:4]
+		precs = precs[:5]
 	}
 	var cache apa.Consts
 	for _, prec := range precs {
@@ -332,5 +332,31 @@ func BenchmarkTrees(b *testing.B) {
 		})
 		gx.Free()
 		gt.Free()
+	}
+}
+
+// TestAgreeExpMP checks apa's Exp against MPFR, bit for bit, at random
+// precisions from 600 to 65,000 bits through one Consts: expMP's
+// parameter ranges (plain and height-metric reductions, the series'
+// coarse grids and ¾√N powers, expRatio's integer-division switch), on
+// inputs of random magnitude from 2^-40 to 2^20, both signs.
+func TestAgreeExpMP(t *testing.T) {
+	r := rand.New(rand.NewPCG(34, 5))
+	n := 48
+	if testing.Short() {
+		n = 12
+	}
+	var cache apa.Consts
+	for i := range n {
+		prec := uint(600 + r.IntN(64400))
+		x := randFloat(r, prec)
+		x.SetMantExp(x, r.IntN(61)-40)
+		if i%2 == 1 {
+			x.Neg(x)
+		}
+		want := mpfrExp(prec, x)
+		got, err := cache.Exp(new(big.Float).SetPrec(prec), x)
+		require.NoError(t, err)
+		assert.Equal(t, 0, got.Cmp(want), "Consts.Exp at %d bits, x = %.10g", prec, x)
 	}
 }

@@ -94,6 +94,18 @@ func RecordMuls(f func()) *MulTrace {
 // Len returns the number of products recorded.
 func (t *MulTrace) Len() int { return len(t.xn) }
 
+// Shorts returns the number of short products (bigmul.MulHigh) recorded:
+// the bigmul replay makes them short, the GMP replay full.
+func (t *MulTrace) Shorts() int {
+	n := 0
+	for _, h := range t.high {
+		if h > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // Words returns the sum over the products of their operands' words.
 func (t *MulTrace) Words() int64 {
 	var s int64
