@@ -35,7 +35,7 @@
 //
 // Logarithms and exponentials use a multi-prime argument reduction
 // (x = Σ e_i·ln p_i + r over the primes 2 … 37, r tiny) and a short series
-// [Joh22]: logarithms an atanh series from 64 to 300,000 working bits
+// [Joh22]: logarithms an atanh series from 53 to 500,000 working bits
 // (above 4,096 through a [Consts] used more than once, which caches the
 // primes' logarithms), the AGM otherwise; exponentials a Taylor series
 // below 250,000 bits, Newton's iteration on the logarithm above;

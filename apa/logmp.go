@@ -179,12 +179,13 @@ var logMPRForce uint
 // logMPMinPrec and logMPMaxPrec bound the working precisions at which
 // logAny uses logMP; outside them the AGM is as fast or faster.
 // TestLogMPCrossover -logmp.all, same-run CPU, logMP ÷ AGM warm
-// (2026-11-28, loaded machine): 1.36 at 24 bits (wp 53), 0.65–0.27 from
-// 53 to 500 bits, 0.31–0.57 from 10^3 to 10^5, 0.69 at 2·10^5, 1.03 at
-// 4·10^5, 2.1 at 10^6 (the exponents' products outgrow the series' gain).
+// (2026-11-28 20:45 UTC, loaded machine): 0.64 at 24 bits (wp 53),
+// 0.41–0.17 from 53 to 10^3 bits, 0.25–0.46 from 3·10^3 to 10^5, 0.52 at
+// 2·10^5, 0.79 at 4·10^5, 1.35 at 10^6 (the exponents' products outgrow
+// the series' gain).
 var (
-	logMPMinPrec uint = 64
-	logMPMaxPrec uint = 300000
+	logMPMinPrec uint = 53
+	logMPMaxPrec uint = 500000
 )
 
 // logAny sets z to ln x and returns the absolute error exponent: by logMP

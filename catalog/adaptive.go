@@ -120,11 +120,8 @@ func init() {
 // probability of class 1 per row.
 func binaryLogLoss(name string) func(Target) error {
 	return func(t Target) error {
-		if err := t.check(); err != nil {
+		if err := t.checkLogLoss(name); err != nil {
 			return err
-		}
-		if t.metric() != LogLoss {
-			return fmt.Errorf("%s attacks log-loss scores, not %s", name, t.metric())
 		}
 		if t.K != 2 {
 			return fmt.Errorf("%s submits binary predictions: K = 2, not %d", name, t.K)

@@ -68,6 +68,18 @@ func (t Target) check() error {
 	return t.Noise.Validate()
 }
 
+// checkLogLoss is check for an attack on log-loss scores: an error
+// naming the attack for another metric.
+func (t Target) checkLogLoss(name string) error {
+	if err := t.check(); err != nil {
+		return err
+	}
+	if m := t.metric(); m != LogLoss {
+		return fmt.Errorf("%s attacks log-loss scores, not %s", name, m)
+	}
+	return nil
+}
+
 // decimals returns the decimals t's score is rounded to (−1: none).
 func (t Target) decimals() int {
 	if t.metric() == LogLoss {

@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -233,7 +232,7 @@ func TestAutoGrid(t *testing.T) {
 			formats = append(formats, fmt.Sprintf("fpa:%d,%d", e, m))
 		}
 	}
-	labelings := []string{"seed 1", "all K-1", "i mod K"}
+	labelings := []string{"seed1", "allK-1", "imodK"} // BenchLabeling's
 	if testing.Short() {
 		for _, p := range presets {
 			cells = append(cells, cell{p, 2, 300}, cell{p, 6, 300})
@@ -263,7 +262,10 @@ func TestAutoGrid(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
 					tg := target(t, c.model, c.n, c.k)
-					labels := gridLabels(t, lab, c.n, c.k)
+					labels, err := BenchLabeling(lab, c.n, c.k)
+					if err != nil {
+						t.Fatal(err)
+					}
 					t1 := time.Now()
 					auto, aerr := gridRunAuto(tg, labels)
 					if d := time.Since(t1); d > time.Second/4 {
@@ -286,29 +288,6 @@ func TestAutoGrid(t *testing.T) {
 		}
 	})
 	t.Logf("%d cells × %d labelings in %v", len(cells), len(labelings), time.Since(t0).Round(time.Millisecond))
-}
-
-// gridLabels returns the labeling called lab.
-func gridLabels(t *testing.T, lab string, n, k int) []int {
-	labels := make([]int, n)
-	switch lab {
-	case "seed 1":
-		r := rand.New(rand.NewPCG(1, 0x6c6162656c73)) // labelinf attack -seed 1
-		for i := range labels {
-			labels[i] = r.IntN(k)
-		}
-	case "all K-1":
-		for i := range labels {
-			labels[i] = k - 1
-		}
-	case "i mod K":
-		for i := range labels {
-			labels[i] = i % k
-		}
-	default:
-		t.Fatalf("labeling %q", lab)
-	}
-	return labels
 }
 
 // gridRunAuto runs RunAuto (labelinf attack -strategy auto) against a

@@ -37,7 +37,7 @@ func TestDiscreteEntries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		labels := gridLabels(t, "seed 1", tg.N, tg.K)
+		labels := SeededLabels(1, tg.N, tg.K)
 		sim, err := discrete.NewSim(m, labels, tg.K, -1)
 		if err != nil {
 			t.Fatal(err)
@@ -70,7 +70,7 @@ func TestSwapEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	labels := gridLabels(t, "seed 1", tg.N, tg.K)
+	labels := SeededLabels(1, tg.N, tg.K)
 	sim, err := discrete.NewSim(m, labels, tg.K, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -156,11 +156,8 @@ func multiAttack(e multiEntry, s decode.Strategy) *Attack {
 	a = &Attack{
 		Name: e.name, Aliases: e.aliases, Doc: e.doc, Kind: e.kind, Strategy: s,
 		Applies: func(t Target) error {
-			if err := t.check(); err != nil {
+			if err := t.checkLogLoss(e.name); err != nil {
 				return err
-			}
-			if t.metric() != LogLoss {
-				return fmt.Errorf("%s attacks log-loss scores, not %s", e.name, t.metric())
 			}
 			if e.applies != nil {
 				return e.applies(t)

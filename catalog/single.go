@@ -14,7 +14,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/labelinf/labelinf/decode"
-	"github.com/labelinf/labelinf/internal/ctxwait"
 	"github.com/labelinf/labelinf/loss"
 	"github.com/labelinf/labelinf/scorer"
 	"github.com/labelinf/labelinf/single"
@@ -67,7 +66,7 @@ func init() {
 	Register(&Attack{
 		Name: "exact", Aliases: []string{"single"}, Kind: SingleQuery,
 		Doc:     "ICML 2021 Thms 1, 3, 8: one noise-free score in arbitrary precision factors into the labels (rows of prime powers); labelinf demo runs it",
-		Applies: singleApplies(false),
+		Applies: singleApplies("exact", false),
 		Estimate: func(ctx context.Context, t Target, _ EstimateOptions) (*Estimate, error) {
 			q, err := single.Plan(ctx, single.PlanOptions{N: t.N, K: t.K})
 			if err != nil {
@@ -88,31 +87,13 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			if err := sameShape(rs.N(), rs.K(), t); err != nil {
-				return nil, err
-			}
-			if err := enoughBits(rs, q.Prec()); err != nil {
-				return nil, err
-			}
-			score, err := rs.Score(ctx, q.Prediction())
-			if err != nil {
-				return nil, err
-			}
-			var res *decode.Result
-			if err := ctxwait.Do(ctx, func() (err error) {
-				res, err = q.Decode(score, single.Options{})
-				return err
-			}); err != nil {
-				return nil, err
-			}
-			res.Queries = 1
-			return res, nil
+			return q.Attack(ctx, rs, single.Options{})
 		},
 	})
 	Register(&Attack{
 		Name: "robust-single", Aliases: []string{"robust"}, Kind: SingleQuery,
 		Doc:     "ICML 2021 Alg 2, EA Thm 3: one score with bounded, Gaussian or Laplace noise below τ gives every label (-scorer apa)",
-		Applies: singleApplies(true),
+		Applies: singleApplies("robust-single", true),
 		Estimate: func(ctx context.Context, t Target, _ EstimateOptions) (*Estimate, error) {
 			p, err := robustPlan(ctx, t)
 			if err != nil {
@@ -140,56 +121,53 @@ func init() {
 	})
 	Register(&Attack{
 		Name: "loss-family", Kind: SingleQuery,
-		Doc:     "EA Appendix F: one noisy score of a binary loss of the family (cross-entropy, squared, Bregman …) gives every label (single.AttackFamily); K = 2",
-		Applies: binaryApplies(true),
-		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
-			return &Estimate{Queries: 1, Lower: 1}, nil
-		},
+		Doc:      "EA Appendix F: one noisy score of a binary loss of the family (cross-entropy, squared, Bregman …) gives every label (single.AttackFamily); K = 2",
+		Applies:  binaryApplies("loss-family", true),
+		Estimate: oneQuery,
 		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
-			return familyAttack(o, "loss-family", true, func(l *loss.Binary) (uint, func(scorer.FamilyServer) (*decode.Result, error), error) {
-				opt := single.FamilyOptions{Loss: l, N: t.N, Tau: robustOptions(t).Tau}
-				p, err := single.PlanFamily(ctx, opt)
-				if err != nil {
-					return 0, nil, err
-				}
-				return p.Prec(), func(fs scorer.FamilyServer) (*decode.Result, error) { return single.AttackFamily(ctx, fs, opt) }, nil
+			return familyRun(ctx, o, "loss-family", true, func(l *loss.Binary) (familyPlan, error) {
+				return single.PlanFamily(ctx, single.FamilyOptions{Loss: l, N: t.N, Tau: robustOptions(t).Tau})
 			})
 		},
 	})
 	Register(&Attack{
 		Name: "prime-log", Kind: SingleQuery,
-		Doc:     "one noise-free binary score whose logs of primes separate every labeling (single.AttackPrimeLog); K = 2",
-		Applies: binaryApplies(false),
-		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
-			return &Estimate{Queries: 1, Lower: 1}, nil
-		},
+		Doc:      "one noise-free binary score whose logs of primes separate every labeling (single.AttackPrimeLog); K = 2",
+		Applies:  binaryApplies("prime-log", false),
+		Estimate: oneQuery,
 		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
-			return familyAttack(o, "prime-log", false, func(l *loss.Binary) (uint, func(scorer.FamilyServer) (*decode.Result, error), error) {
-				opt := single.PrimeLogOptions{Loss: l, N: t.N}
-				p, err := single.PlanPrimeLog(ctx, opt)
-				if err != nil {
-					return 0, nil, err
-				}
-				return p.Prec(), func(fs scorer.FamilyServer) (*decode.Result, error) { return single.AttackPrimeLog(ctx, fs, opt) }, nil
+			return familyRun(ctx, o, "prime-log", false, func(l *loss.Binary) (familyPlan, error) {
+				return single.PlanPrimeLog(ctx, single.PrimeLogOptions{Loss: l, N: t.N})
 			})
 		},
 	})
 	Register(&Attack{
 		Name: "mutnet", Kind: SingleQuery,
-		Doc:     "EA Thm 9: the robust attack submitted as a two-layer network whose output is the attack's prediction whatever its input (single.NewMutNet); K = 2",
-		Applies: binaryApplies(true),
-		Estimate: func(context.Context, Target, EstimateOptions) (*Estimate, error) {
-			return &Estimate{Queries: 1, Lower: 1}, nil
-		},
-		Run: runMutNet,
+		Doc:      "EA Thm 9: the robust attack submitted as a two-layer network whose output is the attack's prediction whatever its input (single.NewMutNet); K = 2",
+		Applies:  binaryApplies("mutnet", true),
+		Estimate: oneQuery,
+		Run:      runMutNet,
 	})
 }
 
-// familyAttack runs a single-query attack of package single on the
-// cross-entropy (logits or probabilities) of a precise oracle: plan gives
-// the precision the attack needs and the attack itself; the oracle's
-// family server at that precision must carry those bits.
-func familyAttack(o Oracle, name string, logits bool, plan func(*loss.Binary) (uint, func(scorer.FamilyServer) (*decode.Result, error), error)) (*decode.Result, error) {
+// oneQuery is the estimate of a single-query entry that shows no plan:
+// one query.
+func oneQuery(context.Context, Target, EstimateOptions) (*Estimate, error) {
+	return &Estimate{Queries: 1, Lower: 1}, nil
+}
+
+// A familyPlan is a planned single-query attack on a loss of the family
+// (single.FamilyPlan, single.PrimeLogPlan).
+type familyPlan interface {
+	Prec() uint
+	Attack(context.Context, scorer.FamilyServer) (*decode.Result, error)
+}
+
+// familyRun runs a single-query attack of package single on the
+// cross-entropy (logits or probabilities) of a precise oracle: plan plans
+// it for that loss, once, and the plan queries the oracle's family view
+// at the plan's precision.
+func familyRun(ctx context.Context, o Oracle, name string, logits bool, plan func(*loss.Binary) (familyPlan, error)) (*decode.Result, error) {
 	po, err := precise(o, name)
 	if err != nil {
 		return nil, err
@@ -198,30 +176,24 @@ func familyAttack(o Oracle, name string, logits bool, plan func(*loss.Binary) (u
 	if err != nil {
 		return nil, err
 	}
-	prec, attack, err := plan(l)
+	p, err := plan(l)
 	if err != nil {
 		return nil, err
 	}
-	fs, err := po.Family(l, prec)
+	fs, err := po.Family(l, p.Prec())
 	if err != nil {
 		return nil, err
 	}
-	if err := enoughBits(fs, prec); err != nil {
-		return nil, err
-	}
-	return attack(fs)
+	return p.Attack(ctx, fs)
 }
 
 // singleApplies is the condition of the single-query attacks: a log-loss
 // target whose model is exact (an arbitrary-precision server), noisy or
 // noise-free as the attack needs, whose precision carries the plan.
-func singleApplies(noisy bool) func(Target) error {
+func singleApplies(name string, noisy bool) func(Target) error {
 	return func(t Target) error {
-		if err := t.check(); err != nil {
+		if err := t.checkLogLoss(name); err != nil {
 			return err
-		}
-		if t.metric() != LogLoss {
-			return fmt.Errorf("a single-query attack reads log-loss scores, not %s", t.metric())
 		}
 		if !t.Model.Exact {
 			return fmt.Errorf("one score carries every label only in arbitrary precision: %s has %d bits", t.Model.Name, t.Model.Loss.Format.Prec())
@@ -275,32 +247,14 @@ func robustPlan(ctx context.Context, t Target) (*single.RobustPlan, error) {
 }
 
 // binaryApplies is singleApplies for an attack on binary labels.
-func binaryApplies(noisy bool) func(Target) error {
-	a := singleApplies(noisy)
+func binaryApplies(name string, noisy bool) func(Target) error {
+	a := singleApplies(name, noisy)
 	return func(t Target) error {
 		if t.K != 2 && t.K >= 2 {
 			return fmt.Errorf("attacks binary labels (the loss family), not K = %d", t.K)
 		}
 		return a(t)
 	}
-}
-
-// enoughBits returns a *single.PrecisionError if s tells its precision
-// and it is below need (a view that does not tell is taken at its word).
-func enoughBits(s any, need uint) error {
-	if p, ok := s.(interface{ Prec() uint }); ok && p.Prec() < need {
-		return &single.PrecisionError{Have: p.Prec(), Need: need}
-	}
-	return nil
-}
-
-// sameShape returns an error if a scorer of n labels of k classes is not
-// t's.
-func sameShape(n, k int, t Target) error {
-	if n != t.N || k != t.K {
-		return fmt.Errorf("catalog: the scorer holds N = %d, K = %d, the target N = %d, K = %d", n, k, t.N, t.K)
-	}
-	return nil
 }
 
 // runMutNet is the mutnet entry's run: the robust attack's logits (K = 2,
@@ -339,32 +293,11 @@ func runMutNet(ctx context.Context, o Oracle, t Target, opt Options) (*decode.Re
 	}
 	sub := &scorer.BigPred{Enc: scorer.Logits, K: 2, V: make([]*big.Float, 2*t.N)}
 	for i, z := range out {
-		if z.Cmp(x[i]) != 0 {
-			return nil, fmt.Errorf("catalog: mutnet: output %d depends on the input", i)
-		}
 		sub.V[2*i], sub.V[2*i+1] = new(big.Float), z
 	}
 	bs, err := po.Big(p.Prec())
 	if err != nil {
 		return nil, err
 	}
-	if err := sameShape(bs.N(), bs.K(), t); err != nil {
-		return nil, err
-	}
-	if bs.Prec() < p.Prec() {
-		return nil, &single.PrecisionError{Have: bs.Prec(), Need: p.Prec()}
-	}
-	score, err := bs.Score(ctx, sub)
-	if err != nil {
-		return nil, err
-	}
-	var res *decode.Result
-	if err := ctxwait.Do(ctx, func() (err error) {
-		res, err = p.Decode(score, bs.Prec())
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	res.Queries = 1
-	return res, nil
+	return p.AttackWith(ctx, bs, sub) // an output that depends on v is not the plan's
 }

@@ -81,9 +81,10 @@
 //     exported value implementing [Strategy] (a block designer is a
 //     designer, whose next function designs a block: rows, their
 //     increments, the gap, a reader of the score; its attack and plan are
-//     the engine's runBlocks and dryRun; a list decoder is a type whose
-//     attack runs the list engine, lbState, with its own query design and
-//     decoding, an lbQuery, as hybrid.go's hybQuery) and an init that
+//     the engine's block loop and dry run, designer.attack and plan; a
+//     list decoder is a type whose attack runs the list engine, lbState,
+//     with its own query design and decoding, an lbQuery, as hybrid.go's
+//     hybQuery) and an init that
 //     calls register with its names; its state beyond the engine's
 //     (multi) in a struct of its own (a block designer's embedded in multi
 //     and declared beside its code, as tieState in cross.go; a list

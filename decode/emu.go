@@ -9,21 +9,11 @@ import (
 	"slices"
 )
 
-// The safety factor on the emulated separation ([multi.emuNeed]) starts
-// at emuFactorStart, grows by emuFactorGrow after a block whose brackets
-// overlapped (a retry: the estimate was short), and shrinks by
-// emuFactorDecay after each decoded block, never below the start. The
-// estimate sums the spreads seen on four probe labelings; the labelings
-// not probed may spread further, so it gets 1/8 of headroom. A short
-// estimate costs one query (the block is retried smaller), a long one
-// costs labels in every block, hence a quick rise and a slow decay. These
-// are choices, not calibrated optima; the query counts they give are
-// pinned by BENCHMARKS.md §6.
-const (
-	emuFactorStart = 1.125
-	emuFactorGrow  = 1.5
-	emuFactorDecay = 0.95
-)
+// emuFactorStart is where the safety factor on the emulated separation
+// ([multi.emuNeed]) starts: the estimate sums the spreads seen on four
+// probe labelings; the labelings not probed may spread further, so it
+// gets 1/8 of headroom.
+const emuFactorStart = 1.125
 
 // factorCtl is how a strategy steers the safety factor on the emulated
 // separation (multi.emuFactor): it starts at start, is multiplied by grow
@@ -36,10 +26,15 @@ type factorCtl struct {
 	partial                      bool
 }
 
-// blocksCtl returns the block code's: no partial decoding, a quick rise
-// and a slow decay back to the start.
+// blocksCtl returns the block code's: no partial decoding; ×1.5 after a
+// block whose brackets overlapped (a retry: the estimate was short), ×0.95
+// after each decoded block, never below the start. A short estimate costs
+// one query (the block is retried smaller), a long one costs labels in
+// every block, hence a quick rise and a slow decay. These are choices,
+// not calibrated optima; the query counts they give are pinned by
+// BENCHMARKS.md §6.
 func blocksCtl() factorCtl {
-	return factorCtl{start: emuFactorStart, min: emuFactorStart, grow: emuFactorGrow, amb: emuFactorGrow, decay: emuFactorDecay}
+	return factorCtl{start: emuFactorStart, min: emuFactorStart, grow: 1.5, amb: 1.5, decay: 0.95}
 }
 
 // maxCand bounds the labelings decodeEmu brackets for one block: the
@@ -100,8 +95,8 @@ func nTimes(r *big.Rat, n int) *big.Float {
 // brackets of the block's labelings apart: the width of one bracket, the
 // spread of the label-dependent rounding seen on four probe labelings
 // (correctly rounded terms), the spacing of reported scores and twice the
-// noise, times a safety factor (emuFactorStart, ×emuFactorGrow after a
-// failed decode, decaying back by emuFactorDecay a block). It is
+// noise, times a safety factor (the strategy's factorCtl: it grows after
+// a failed decode and decays back after each decoded block). It is
 // an estimate: decoding checks the brackets exactly and shrinks the block
 // if two of them overlap.
 func (a *multi) emuNeed(idx []int, p *blockPlan) float64 {
@@ -156,9 +151,7 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, idx []int, p *blockPlan)
 	low := new(big.Float).SetPrec(sumPrec).Sub(t, b)
 	high := new(big.Float).SetPrec(sumPrec).Add(t, b)
 	sLo, sHi := a.scoreRange(score)
-	var found []int
-	ambiguous, twice := false, false
-	var cands [][]int // every explaining labeling, if ties are kept (Cross)
+	var cands [][]int // the labelings that explain the score
 	each := eachDigits
 	if p.each != nil {
 		each = p.each
@@ -176,35 +169,27 @@ func (a *multi) decodeEmu(score *big.Rat, t *big.Float, idx []int, p *blockPlan)
 		if err1 != nil || err2 != nil || sHi.Cmp(rlo) < 0 || sLo.Cmp(rhi) > 0 {
 			return true
 		}
-		if a.leader != nil {
-			cands = append(cands, slices.Clone(sigma))
-		}
-		switch {
-		case found == nil:
-			found = append([]int(nil), sigma...)
-		case !a.fac.partial:
-			twice = true // two labelings explain the score
-			return false
-		default:
-			// Partial decoding: keep only the labels every labeling
-			// that explains the score agrees on.
-			ambiguous = true
-			for j, c := range sigma {
-				if found[j] != c {
-					found[j] = -1
-				}
-			}
-		}
-		return true
+		cands = append(cands, slices.Clone(sigma))
+		return a.fac.partial || len(cands) < 2 // without partial decoding, two are a retry
 	})
-	if twice || !complete || found == nil {
-		// Two labelings explain the score, too many candidates to
-		// bracket them all, or none: nothing is decoded.
+	if !complete || len(cands) == 0 || (!a.fac.partial && len(cands) > 1) {
+		// Too many candidates to bracket them all, none, or two without
+		// partial decoding: nothing is decoded.
 		a.emuFactor *= a.fac.grow
 		return nil, false
 	}
-	if !ambiguous {
-		return found, true
+	if len(cands) == 1 {
+		return cands[0], true
+	}
+	// Partial decoding: keep only the labels every labeling that explains
+	// the score agrees on.
+	found := slices.Clone(cands[0])
+	for _, s := range cands[1:] {
+		for j, c := range s {
+			if found[j] != c {
+				found[j] = -1
+			}
+		}
 	}
 	common := slices.ContainsFunc(found, func(c int) bool { return c >= 0 })
 	switch {
@@ -240,13 +225,8 @@ func eachDigits(_ *multi, p *blockPlan, low, high *big.Float, f func(sigma []int
 		for j, c := range sigma {
 			sum.Add(sum, p.v[j][c])
 		}
-		if sum.Cmp(high) > 0 {
-			return true
-		}
-		if sum.Cmp(low) >= 0 && !f(sigma) {
-			return true
-		}
-		if !nextDigits(sigma, len(p.v[0])) {
+		// Past high, stopped by f, or past the last labeling.
+		if sum.Cmp(high) > 0 || sum.Cmp(low) >= 0 && !f(sigma) || !nextDigits(sigma, len(p.v[0])) {
 			return true
 		}
 	}
@@ -290,10 +270,7 @@ func nextDigits(sigma []int, k int) bool {
 // between for an observed score: the score itself, or the score widened
 // by the assumed noise's half-width on both sides.
 func (a *multi) scoreRange(score *big.Rat) (lo, hi *big.Rat) {
-	tau := new(big.Rat)
-	if a.opt.Noise.Kind != 0 {
-		sf, _ := score.Float64()
-		tau.SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n))
-	}
+	sf, _ := score.Float64()
+	tau := new(big.Rat).SetFloat64(a.opt.Noise.HalfWidth(math.Abs(sf)*2+1, a.n)) // 0 without noise
 	return new(big.Rat).Sub(score, tau), new(big.Rat).Add(score, tau)
 }

@@ -225,7 +225,6 @@ func digitExpect(sl, vf []float64, L int, delta, gd float64) func(k int, l float
 func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	st := h.st
 	a := st.a
-	L := len(st.cand)
 	nFresh := a.nUnk - len(st.cD)
 	fw, used, vf := st.freshRows(min(nFresh, st.maxFresh))
 	room := 0.0
@@ -240,7 +239,7 @@ func (h *hybQuery) design() ([]int, []rowInfo, error) {
 	}
 	cw := st.carryWeights(math.Sqrt(vf[len(fw)]), used, 0)
 	sl := st.carriedSums(cw)
-	k, l := digitShape(sl, vf, L, delta, gd, a.wmax, st.tgt, a.opt.blockCap(nFresh))
+	k, l := digitShape(sl, vf, len(st.cand), delta, gd, a.wmax, st.tgt, a.opt.blockCap(nFresh))
 	idx := append(slices.Clone(st.cD), st.fresh(k+l)...)
 	if len(idx) != len(st.cD)+k+l {
 		return nil, nil, errors.New("decode: hybrid: fewer fresh points than designed (internal error)")
@@ -274,7 +273,7 @@ func (h *hybQuery) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 }
 
 // digitTail is the digits of a query, read from the exact residual
-// (Hybrid's decoding, and KBin's): digits of radices rad (nil: all 2)
+// (Hybrid's decoding, and KBin's): digits of radices rad
 // above the unit gd, digit j of place value p_j = g_d·Π_{i<j} rad_i, its
 // value v realized as the increment v·p_j + e_{j,v}, D = Σ_j max_v
 // |e_{j,v}|. A top candidate whose exact residual is r is read as every
@@ -351,16 +350,25 @@ func (st *lbState) readDigits(score *big.Rat, idx []int, rs []rowInfo, k int, t0
 				rx.Sub(rx, inc[j][0])
 			}
 		}
+		// Each reading n: the digits at n's mixed-radix digits.
 		n0, n1, ok := dt.read(rx)
 		if !ok {
 			return
 		}
-		dt.each(n0, n1, func(j int, v uint64) { set(nTop+j, v) }, func(n uint64) {
+		for n := n0; n <= n1; n++ {
+			x := n
+			for j, rd := range rad {
+				set(nTop+j, x%uint64(rd))
+				x /= uint64(rd)
+			}
 			r, exact, err := a.emu.ReportFloat(a.lo)
 			if err != nil || inexact && !exact || (r >= fLo && r <= fHi) {
 				keep = append(keep, lbSurv{l: l, m: m, n: n})
 			}
-		})
+			if n == n1 {
+				break // n1 may be 2^64 − 1
+			}
+		}
 	})
 	if len(keep) == 0 {
 		return nil, fmt.Errorf("%w: no labeling of the %d carried, %d fresh and %d digit points explains the score under %s", ErrInconsistent, nd, k, len(rad), a.m.Name)
@@ -426,8 +434,9 @@ func (d *digitTail) window(tf, budget float64, vf []float64) (lo, hi float64) {
 	return tf - budget - d.devf - umax - margin, tf + budget + d.devf + margin
 }
 
-// read returns the readings [n0, n1] of the exact residual rx, ok false
-// if there are none.
+// read returns the readings [n0, n1] of the exact residual rx, the
+// integers n ∈ [0, Π rad − 1] with n·g_d within the slack b + D of rx;
+// ok false if there are none.
 func (d *digitTail) read(rx *big.Float) (n0, n1 uint64, ok bool) {
 	d.q.Sub(rx, d.slack).Quo(d.q, d.gdb)
 	nlo := bigint.Ceil(d.q)
@@ -444,20 +453,4 @@ func (d *digitTail) read(rx *big.Float) (n0, n1 uint64, ok bool) {
 		n1 = min(n1, nhi.Uint64())
 	}
 	return n0, n1, true
-}
-
-// each calls set(j, v) for every digit j of each reading n in [n0, n1]
-// (v its mixed-radix digit), then f(n).
-func (d *digitTail) each(n0, n1 uint64, set func(j int, v uint64), f func(n uint64)) {
-	for n := n0; n <= n1; n++ {
-		x := n
-		for j, r := range d.rad {
-			set(j, x%uint64(r))
-			x /= uint64(r)
-		}
-		f(n)
-		if n == n1 {
-			break // n1 may be 2^64 − 1
-		}
-	}
 }

@@ -185,32 +185,21 @@ func (st *lbState) run(ctx context.Context, s scorer.Server) (*Result, error) {
 // queries runs the queries of st.query until every label is learned.
 func (st *lbState) queries(ctx context.Context, s scorer.Server, res *Result) (*Result, error) {
 	a, q := st.a, st.query
-	for a.nUnk > 0 {
-		if err := ctx.Err(); err != nil {
-			return a.partial(res), err
-		}
-		if a.queries >= a.maxQ {
-			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
-		}
+	design := func() ([]int, *blockPlan, error) {
 		idx, rs, err := q.design()
 		if err == nil && len(idx) == 0 {
 			err = fmt.Errorf("decode: %v: nothing left to query (internal error)", a.st)
 		}
-		if err != nil {
-			return a.failed(res), err
-		}
-		score, stop, err := a.ask(ctx, s, idx, &blockPlan{rows: rs}, res)
-		if err != nil {
-			return stop, err
-		}
-		got, err := q.decode(score, idx, rs)
+		return idx, &blockPlan{rows: rs}, err
+	}
+	return a.queryLoop(ctx, s, res, st.countPartial, design, func(score *big.Rat, idx []int, p *blockPlan) (int, error) {
+		got, err := q.decode(score, idx, p.rows)
 		if err != nil {
 			// OnFail's error, if any, stops the attack in place of err.
-			return a.failed(res), cmp.Or(a.onFail(), err)
+			return 0, cmp.Or(a.onFail(), err)
 		}
-		a.record(res, got, len(idx), st.countPartial)
-	}
-	return a.finish(ctx, s, res)
+		return got, nil
+	})
 }
 
 // palette draws the weights of the rows the queries draw from: lbPalette
@@ -262,8 +251,7 @@ func (st *lbState) row(r int) *lbRow {
 		st.err = cmp.Or(st.err, err)
 		return p
 	}
-	v := new(big.Float).SetPrec(incPrec).Sub(ri.t[1], ri.t[0])
-	vf, _ := v.Float64()
+	vf, _ := new(big.Float).SetPrec(incPrec).Sub(ri.t[1], ri.t[0]).Float64()
 	if math.IsInf(vf, 0) || math.IsNaN(vf) {
 		st.err = cmp.Or(st.err, fmt.Errorf("decode: %s: a row of weight %.3g has an infinite term", a.m.Name, p.w))
 		return p

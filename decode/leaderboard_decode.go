@@ -78,16 +78,15 @@ func (st *lbState) decode(score *big.Rat, idx []int, rs []rowInfo) (int, error) 
 		defer a.neutralize(idx)
 	} else {
 		bud := new(big.Float).SetFloat64(budget)
-		exact := new(big.Float).SetPrec(sumPrec)
-		diff := new(big.Float).SetPrec(sumPrec)
+		x := new(big.Float).SetPrec(sumPrec)
 		explains = func(l int, m uint32, _ bool) bool {
-			exact.SetInt64(0)
+			x.SetInt64(0) // the candidate's exact sum, then its distance from t
 			for j := range v {
 				if st.bit(l, m, j) == 1 {
-					exact.Add(exact, v[j][1])
+					x.Add(x, v[j][1])
 				}
 			}
-			return diff.Sub(t, exact).Abs(diff).Cmp(bud) <= 0
+			return x.Sub(t, x).Abs(x).Cmp(bud) <= 0
 		}
 	}
 	keep := st.window(t, budget, v, len(idx)-nd, explains)

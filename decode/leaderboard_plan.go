@@ -117,23 +117,17 @@ func (leaderboard) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	}
 	e.CellRatio = max(1, 2*a.budgetFor(a.order[:kq], slices.Repeat([]rowInfo{row}, kq), false)/cell)
 	e.FreshOne, e.FreshTarget = e.freshOne(cell, a.wmax), e.freshTarget(cell, a.wmax, e.CellRatio)
-	n := a.nUnk
-	// count returns the queries for k fresh points a query: with a last
-	// query of at most Final (1 + ⌈(n − Final)/k⌉), or, for a bound
-	// (least), also without one (⌈n/k⌉), whichever is fewer.
-	count := func(k int, least bool) int {
-		q := 1 + (max(0, n-e.Final)+k-1)/k
-		if least {
-			q = min(q, (n+k-1)/k)
-		}
-		if a.opt.Check {
-			q++
-		}
-		return q
+	n, check := a.nUnk, 0
+	if a.opt.Check {
+		check = 1
 	}
-	e.Lower, e.Low = count(e.FreshCap, true), count(e.FreshOne, true)
+	// last counts the queries for k fresh points a query and a last one
+	// of at most Final, 1 + ⌈(n − Final)/k⌉, and the check; a bound is
+	// the fewer of it and ⌈n/k⌉ (ceilQueries: no last query).
+	last := func(k int) int { return 1 + (max(0, n-e.Final)+k-1)/k + check }
+	e.Lower, e.Low = min(last(e.FreshCap), a.ceilQueries(e.FreshCap)), min(last(e.FreshOne), a.ceilQueries(e.FreshOne))
 	if a.m.Decimals >= 0 && e.CellRatio <= lbFixedCell {
-		e.High = count(e.FreshTarget, false)
+		e.High = last(e.FreshTarget)
 	}
 	return estimatePlan(ctx, Leaderboard, e)
 }

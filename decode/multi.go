@@ -109,8 +109,20 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	if opt.MaxBlock < 0 {
 		return nil, fmt.Errorf("decode: MaxBlock = %d; want ≥ 0", opt.MaxBlock)
 	}
-	if err := a.learnKnown(opt.Known); err != nil {
-		return nil, err
+	if opt.Known != nil {
+		// Labels known before the attack.
+		if err := checkKnown(opt.Known, a.n, a.k); err != nil {
+			return nil, err
+		}
+		var idx, sigma []int
+		for i, c := range opt.Known {
+			if c >= 0 {
+				idx, sigma = append(idx, i), append(sigma, c)
+			}
+		}
+		if len(idx) > 0 {
+			a.learn(idx, sigma)
+		}
 	}
 	if opt.debugState != nil {
 		opt.debugState(a)
@@ -118,92 +130,105 @@ func AttackMulti(ctx context.Context, s scorer.Server, opt MultiOptions) (*Resul
 	return a.st.attack(ctx, a, s)
 }
 
-// runBlocks is a block designer's attack: it queries the blocks d
-// designs, one a query, decoding and verifying each, shrinking a block
-// that fails verification, until every label is known.
-func (a *multi) runBlocks(ctx context.Context, s scorer.Server, d *designer) (*Result, error) {
-	opt := a.opt
+// attack is a block designer's attack, the engine's: it queries the
+// blocks d designs, one a query, decoding and verifying each, shrinking a
+// block that fails verification, until every label is known.
+func (d *designer) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
 	res := &Result{Verified: true}
-	kmax := opt.blockCap(a.n)
-	fails := 0
+	kmax, fails := a.opt.blockCap(a.n), 0
+	design := func() ([]int, *blockPlan, error) {
+		p, err := d.next(a, kmax)
+		if err != nil {
+			return nil, nil, err
+		}
+		return a.nextIdx(len(p.rows)), p, nil
+	}
+	return a.queryLoop(ctx, s, res, true, design, func(score *big.Rat, idx []int, p *blockPlan) (int, error) {
+		if sigma, ok := a.decode(score, idx, p); ok {
+			fails, kmax = 0, a.opt.blockCap(a.n)
+			return a.learn(idx, sigma), nil
+		}
+		// Too large a block for what the scorer really does: shrink it
+		// and query again.
+		if err := a.onFail(); err != nil {
+			return 0, err
+		}
+		res.Retries++
+		if fails++; fails > maxFails {
+			return 0, fmt.Errorf("%w: %d consecutive blocks failed verification against %s (is the scorer model right?)", ErrInconsistent, fails, a.m.Name)
+		}
+		kmax = max(1, len(idx)/2)
+		if p.emu {
+			// The bracket check failed: the emulated separation was
+			// estimated short. Its factor has grown; shrink by one.
+			kmax = max(1, len(idx)-1)
+		}
+		return -1, nil
+	})
+}
+
+// queryLoop is the engine's attack loop (a block designer's,
+// designer.attack, and the list engine's, lbState.queries): until every label is known,
+// design returns the points of the next query and their rows, the query
+// is sent (and its block undone in the prediction: learning rewrites the
+// known points' rows), and decode reads its score: the labels it learned
+// (−1: none, the query is a retry) or an error that stops the attack;
+// then the final check query (MultiOptions.Check). A query that learned
+// part of its points counts in res.Partial if countPartial. A failed
+// score stops the attack: the result returned then has the labels known
+// so far if ctx is done (cancelled: what is known stays known), none
+// otherwise.
+func (a *multi) queryLoop(ctx context.Context, s scorer.Server, res *Result, countPartial bool,
+	design func() ([]int, *blockPlan, error), decode func(score *big.Rat, idx []int, p *blockPlan) (int, error)) (*Result, error) {
 	for a.nUnk > 0 {
 		if err := ctx.Err(); err != nil {
 			return a.partial(res), err
 		}
-		p, err := d.next(a, kmax)
-		if err != nil {
-			return a.failed(res), err
-		}
-		idx := a.nextIdx(len(p.rows))
 		if a.queries >= a.maxQ {
 			return a.partial(res), fmt.Errorf("decode: query limit %d reached with %d labels unknown", a.maxQ, a.nUnk)
 		}
-		score, stop, err := a.ask(ctx, s, idx, p, res)
+		idx, p, err := design()
 		if err != nil {
-			return stop, err
+			return a.failed(res), err
 		}
-		sigma, ok := a.decode(score, idx, p)
+		score, err := s.Score(ctx, a.prediction(idx, p))
+		a.queries++
+		for _, i := range idx {
+			a.putRow(i)
+		}
+		if err != nil && ctx.Err() != nil {
+			return a.partial(res), err
+		}
+		if err != nil {
+			return a.failed(res), err
+		}
+		got, err := decode(score, idx, p)
+		if err != nil {
+			return a.failed(res), err
+		}
+		if got >= 0 {
+			res.Blocks = append(res.Blocks, got)
+		}
+		if countPartial && got >= 0 && got < len(idx) {
+			res.Partial++
+		}
+		if a.opt.Progress != nil {
+			a.opt.Progress(a.n-a.nUnk, a.queries)
+		}
+	}
+	// The result is the failed one with ErrInconsistent when the check
+	// does not match the recovered labels.
+	if a.opt.Check {
+		ok, decisive, err := a.check(ctx, s)
+		if err != nil {
+			return a.failed(res), err
+		}
+		res.Checked, res.CheckDecisive = true, decisive
 		if !ok {
-			// Too large a block for what the scorer really does: shrink
-			// it and query again.
-			if err := a.onFail(); err != nil {
-				return a.failed(res), err
-			}
-			res.Retries++
-			fails++
-			if fails > maxFails {
-				return a.failed(res), fmt.Errorf("%w: %d consecutive blocks failed verification against %s (is the scorer model right?)", ErrInconsistent, fails, a.m.Name)
-			}
-			kmax = max(1, len(idx)/2)
-			if p.emu {
-				// The bracket check failed: the emulated separation was
-				// estimated short. Its factor has grown; shrink by one.
-				kmax = max(1, len(idx)-1)
-			}
-			if a.opt.Progress != nil {
-				a.opt.Progress(a.n-a.nUnk, a.queries)
-			}
-			continue
+			return a.failed(res), fmt.Errorf("%w: the final check query does not match the recovered labels", ErrInconsistent)
 		}
-		fails = 0
-		kmax = opt.blockCap(a.n)
-		got := a.learn(idx, sigma)
-		a.record(res, got, len(idx), true)
 	}
-	return a.finish(ctx, s, res)
-}
-
-// ask sends the query of rows p at points idx and restores the points'
-// rows in the prediction (the block is undone; learning rewrites the
-// known points'). A failed score stops the attack: the result returned
-// then has the labels known so far if ctx is done (cancelled: what is
-// known stays known), none otherwise.
-func (a *multi) ask(ctx context.Context, s scorer.Server, idx []int, p *blockPlan, res *Result) (*big.Rat, *Result, error) {
-	score, err := s.Score(ctx, a.prediction(idx, p))
-	a.queries++
-	for _, i := range idx {
-		a.putRow(i)
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, a.partial(res), err
-		}
-		return nil, a.failed(res), err
-	}
-	return score, nil, nil
-}
-
-// record adds a decoded query, which learned got of its asked points'
-// labels, to res (a partial one counted if countPartial) and reports the
-// progress.
-func (a *multi) record(res *Result, got, asked int, countPartial bool) {
-	if countPartial && got < asked {
-		res.Partial++
-	}
-	res.Blocks = append(res.Blocks, got)
-	if a.opt.Progress != nil {
-		a.opt.Progress(a.n-a.nUnk, a.queries)
-	}
+	return a.partial(res), nil
 }
 
 // maxFails is the number of consecutive blocks that may fail verification
@@ -260,9 +285,10 @@ func PlanMulti(ctx context.Context, opt MultiOptions) (*MultiPlan, error) {
 	return a.st.plan(ctx, a)
 }
 
-// dryRun is a block designer's plan: the blocks d designs if every query
-// verifies, known points counted at the class with the largest term.
-func (a *multi) dryRun(ctx context.Context, d *designer) (*MultiPlan, error) {
+// plan is a block designer's plan, the engine's dry run: the blocks d
+// designs if every query verifies, known points counted at the class with
+// the largest term.
+func (d *designer) plan(ctx context.Context, a *multi) (*MultiPlan, error) {
 	worst := 0
 	for c := range a.k {
 		if a.known[c].tf[c] > a.known[worst].tf[worst] {
@@ -308,24 +334,6 @@ type BudgetError struct {
 
 func (e *BudgetError) Error() string {
 	return fmt.Sprintf("decode: %s: the score's error budget needs labelings %.3g apart in N·score, one point can move it by at most %.3g: not even one label per query is recoverable", e.Model, e.Budget, e.Room)
-}
-
-// finish ends an attack that decoded every query: it sends the final
-// check query when the options ask for it and returns the result, the
-// failed one with ErrInconsistent when the check does not match the
-// recovered labels.
-func (a *multi) finish(ctx context.Context, s scorer.Server, res *Result) (*Result, error) {
-	if a.opt.Check {
-		ok, decisive, err := a.check(ctx, s)
-		if err != nil {
-			return a.failed(res), err
-		}
-		res.Checked, res.CheckDecisive = true, decisive
-		if !ok {
-			return a.failed(res), fmt.Errorf("%w: the final check query does not match the recovered labels", ErrInconsistent)
-		}
-	}
-	return a.partial(res), nil
 }
 
 // onFail tells MultiOptions.OnFail, if set, that a score failed

@@ -55,12 +55,10 @@ type partialState struct {
 func (a *multi) setupPartial() {
 	a.fac = partialCtl()
 	a.setupBlocks()
-	if a.emu == nil {
-		return
+	if a.emu != nil {
+		a.onGrid, a.mixed = true, a.k == 2
+		a.setDither()
 	}
-	a.onGrid = true
-	a.mixed = a.k == 2
-	a.setDither()
 }
 
 // setDither gives known points of class c rows with class-c probability
@@ -184,7 +182,7 @@ func (a *multi) mixedDesign(m, l int, g float64) (*blockPlan, error) {
 		}
 		ws[j] = g * float64(mx.c[j])
 	}
-	p := &blockPlan{g: g}
+	p := &blockPlan{g: g, each: mx.each, read: mx.read}
 	if p.rows, err = a.weightRows(ws); err != nil {
 		return nil, err
 	}
@@ -193,8 +191,6 @@ func (a *multi) mixedDesign(m, l int, g float64) (*blockPlan, error) {
 	if p.gap, mx.dev = intGap(p.v, g, mx.c); p.gap == nil {
 		return nil, nil
 	}
-	p.each = mx.each
-	p.read = mx.read
 	return p, nil
 }
 
@@ -271,14 +267,12 @@ func (mx *mixed) read(a *multi, t *big.Float, p *blockPlan) []int {
 	b := new(big.Float).SetFloat64(p.budget)
 	low := new(big.Float).SetPrec(sumPrec).Sub(t, b)
 	high := new(big.Float).SetPrec(sumPrec).Add(t, b)
-	var got []int
-	n := 0
+	var got [][]int
 	if !mx.each(a, p, low, high, func(sigma []int) bool {
-		n++
-		got = slices.Clone(sigma)
-		return n < 2
-	}) || n != 1 {
+		got = append(got, slices.Clone(sigma))
+		return len(got) < 2
+	}) || len(got) != 1 {
 		return nil
 	}
-	return got
+	return got[0]
 }

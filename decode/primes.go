@@ -117,11 +117,7 @@ func (a *multi) decodePrimes(t *big.Float, p *blockPlan) []int {
 	q, r := new(big.Int), new(big.Int)
 	for j := range sigma {
 		pj := new(big.Int).SetUint64(a.primeList[j])
-		for {
-			q.QuoRem(xi, pj, r)
-			if r.Sign() != 0 {
-				break
-			}
+		for q.QuoRem(xi, pj, r); r.Sign() == 0; q.QuoRem(xi, pj, r) {
 			xi.Set(q)
 			sigma[j]++
 		}

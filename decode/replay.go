@@ -67,7 +67,7 @@ func (r *Recorder) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) 
 	if len(p.P) != len(r.last) {
 		return s, nil // a malformed prediction the server accepted: not evidence we can replay
 	}
-	var st step
+	st := step{score: new(big.Rat).Set(s)}
 	for i, v := range p.P {
 		if math.Float64bits(v) != math.Float64bits(r.last[i]) {
 			st.idx = append(st.idx, int32(i))
@@ -75,7 +75,6 @@ func (r *Recorder) Score(ctx context.Context, p *scorer.Pred) (*big.Rat, error) 
 			r.last[i] = v
 		}
 	}
-	st.score = new(big.Rat).Set(s)
 	r.t.steps = append(r.t.steps, st)
 	return s, nil
 }
@@ -147,10 +146,8 @@ func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Mo
 		}
 		copy(rp.labels, known)
 	}
-	if !noEmulation {
-		if e, err := m.NewEmulator(); err == nil {
-			rp.emu = e
-		}
+	if e, err := m.NewEmulator(); err == nil && !noEmulation {
+		rp.emu = e
 	}
 	rp.depth = m.Depths(n)
 	for _, d := range rp.depth {
@@ -185,8 +182,7 @@ func ReplayTranscript(ctx context.Context, t *Transcript, from int, m *scorer.Mo
 		}
 		if len(sols) == 0 {
 			f, _ := st.score.Float64()
-			out.Refuted = q
-			out.Reason = fmt.Sprintf("query %d: no labeling of its %d unknown rows explains the score %v under %s", q+1, len(rp.unk), f, m.Name)
+			out.Refuted, out.Reason = q, fmt.Sprintf("query %d: no labeling of its %d unknown rows explains the score %v under %s", q+1, len(rp.unk), f, m.Name)
 			break
 		}
 		for j, i := range rp.unk {
@@ -211,7 +207,7 @@ type replayer struct {
 	info    []rowTerms
 	id      []int32 // row id of each point (−1: not yet seen)
 	labels  []int
-	unk     []int // the current query's unknowns
+	unk     []int // the current query's unknowns, in the search's order (solve)
 	// elo, ehi: the current query's term brackets in the server's cached
 	// summation tree, every point at its label or base class; fitsEmu
 	// sets only the unknowns (nil: not built for this query yet).
@@ -267,15 +263,11 @@ func (rp *replayer) refresh(st *step, all bool) {
 	}
 }
 
-// terms computes a row's exact terms (an error is kept: the model
-// predicts a server error for the row, and a query holding it refutes
-// the model).
+// terms computes the exact terms of a row of the prediction ([p] for
+// binary, K values otherwise); an error is kept: the model predicts a
+// server error for the row, and a query holding it refutes the model.
 func (rp *replayer) terms(row []float64) rowTerms {
-	r := row
-	if rp.k == 2 {
-		r = []float64{row[0]}
-	}
-	t, err := rp.m.Terms(r)
+	t, err := rp.m.Terms(row)
 	if err != nil {
 		return rowTerms{err: err}
 	}
@@ -319,7 +311,7 @@ func (rp *replayer) terms(row []float64) rowTerms {
 func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err error) {
 	rp.sDown, rp.sUp = floatBounds(score)
 	rp.unk = rp.unk[:0]
-	rp.elo, rp.ehi, rp.eset = nil, nil, rp.eset[:0]
+	rp.elo, rp.ehi = nil, nil
 	// The constant part: known points at their label's term, neutral and
 	// unknown points at their base class's, counted by row and class.
 	counts := make([]int64, len(rp.info)*rp.k)
@@ -361,19 +353,18 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 		}
 	}
 	target, _ := new(big.Float).SetPrec(sumPrec).Sub(nTimes(score, rp.n), cst).Float64()
-	// Increments of the unknowns, largest spread first; suffix ranges
-	// for pruning.
-	u := len(rp.unk)
-	order, rows := make([]int, u), make([]*rowTerms, u)
-	for j, i := range rp.unk {
-		order[j], rows[j] = j, &rp.info[rp.id[i]]
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Compare(rows[b].incHi-rows[b].incLo, rows[a].incHi-rows[a].incLo)
+	// The unknowns by the spread of their increments, largest first;
+	// suffix ranges for pruning.
+	slices.SortStableFunc(rp.unk, func(a, b int) int {
+		ra, rb := &rp.info[rp.id[a]], &rp.info[rp.id[b]]
+		return cmp.Compare(rb.incHi-rb.incLo, ra.incHi-ra.incLo)
 	})
+	u := len(rp.unk)
+	rows := make([]*rowTerms, u)
 	sufLo, sufHi := make([]float64, u+1), make([]float64, u+1)
 	for x := u - 1; x >= 0; x-- {
-		sufLo[x], sufHi[x] = sufLo[x+1]+rows[order[x]].incLo, sufHi[x+1]+rows[order[x]].incHi
+		rows[x] = &rp.info[rp.id[rp.unk[x]]]
+		sufLo[x], sufHi[x] = sufLo[x+1]+rows[x].incLo, sufHi[x+1]+rows[x].incHi
 	}
 	// The float64 sums of increments are off by at most u·2^−50·Σ|inc|:
 	// widen the budget by that (and the target's rounding).
@@ -395,12 +386,11 @@ func (rp *replayer) solve(score *big.Rat) (sols [][]int, undecided bool, err err
 			}
 			return true
 		}
-		j := order[x]
-		for c, d := range rows[j].inc {
+		for c, d := range rows[x].inc {
 			if math.IsNaN(d) {
 				continue // an infinite term: not this point's label
 			}
-			sigma[j] = c
+			sigma[x] = c
 			if !dfs(x+1, rem-d) {
 				return false
 			}
@@ -427,9 +417,6 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 			rp.elo.Set(i, ri.lo[c])
 			rp.ehi.Set(i, ri.hi[c])
 		}
-	}
-	lo, hi := rp.elo, rp.ehi
-	if len(rp.eset) != len(rp.unk) {
 		rp.eset = slices.Repeat([]int{-1}, len(rp.unk)) // not set yet
 	}
 	// The search moves sigma's suffix between calls: only the points
@@ -439,19 +426,19 @@ func (rp *replayer) fitsEmu(score *big.Rat, sigma []int) bool {
 			continue
 		}
 		ri := &rp.info[rp.id[i]]
-		lo.Set(i, ri.lo[sigma[j]])
-		hi.Set(i, ri.hi[sigma[j]])
+		rp.elo.Set(i, ri.lo[sigma[j]])
+		rp.ehi.Set(i, ri.hi[sigma[j]])
 		rp.eset[j] = sigma[j]
 	}
-	if fa, ok, errA := rp.emu.ReportFloat(lo); ok || errA != nil {
-		fb, _, errB := rp.emu.ReportFloat(hi)
+	if fa, ok, errA := rp.emu.ReportFloat(rp.elo); ok || errA != nil {
+		fb, _, errB := rp.emu.ReportFloat(rp.ehi)
 		if errA != nil || errB != nil {
 			return true // no bracket: the budget alone decides
 		}
 		return rp.sDown >= fa && rp.sUp <= fb // score ≥ fa and score ≤ fb
 	}
-	a, errA := rp.emu.Report(lo)
-	b, errB := rp.emu.Report(hi)
+	a, errA := rp.emu.Report(rp.elo)
+	b, errB := rp.emu.Report(rp.ehi)
 	if errA != nil || errB != nil {
 		return true // no bracket: the budget alone decides
 	}

@@ -47,7 +47,6 @@ type multi struct {
 	maxD   int
 	order  []int
 	labels []int // −1: unknown
-	pos    int   // next candidate in order
 
 	neutral rowInfo
 	known   []rowInfo // known[c]: the row given to a point of class c
@@ -116,8 +115,8 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 	if err := opt.Noise.Validate(); err != nil {
 		return nil, err
 	}
-	st := cmp.Or(opt.Strategy, Cross)
-	a := &multi{n: n, k: k, m: opt.Model, opt: opt, st: st, nUnk: n}
+	a := &multi{n: n, k: k, m: opt.Model, opt: opt, st: cmp.Or(opt.Strategy, Cross), nUnk: n,
+		labels: slices.Repeat([]int{-1}, n), nKnown: make([]int, k), dKnown: make([]float64, k)}
 	a.radix = defaultRadix()
 	a.maxQ = opt.MaxQueries
 	if a.maxQ <= 0 {
@@ -135,9 +134,6 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 	for i := range a.order {
 		a.order[i] = i
 	}
-	a.labels = slices.Repeat([]int{-1}, n)
-	a.nKnown = make([]int, k)
-	a.dKnown = make([]float64, k)
 	var err error
 	if a.neutral, err = a.rowInfo(slices.Repeat([]float64{1 / float64(k)}, k)); err != nil {
 		return nil, err
@@ -156,7 +152,7 @@ func newMulti(n, k int, opt MultiOptions) (*multi, error) {
 	if err := a.setWmax(); err != nil {
 		return nil, err
 	}
-	a.st = st.setup(a)
+	a.st = a.st.setup(a)
 	return a, nil
 }
 
@@ -347,7 +343,7 @@ func (a *multi) budgetFor(idx []int, rs []rowInfo, neutralKnown bool) float64 {
 // of ties skipped.
 func (a *multi) nextIdx(k int) []int {
 	idx := make([]int, 0, k)
-	for p := a.findPos(a.pos); p < a.n && len(idx) < k; p = a.findPos(p + 1) {
+	for p := a.findPos(0); p < a.n && len(idx) < k; p = a.findPos(p + 1) {
 		if i := a.order[p]; a.labels[i] < 0 && (a.leader == nil || a.leader[i] < 0) {
 			idx = append(idx, i)
 		}
@@ -358,8 +354,8 @@ func (a *multi) nextIdx(k int) []int {
 // findPos returns the first position q ≥ p in the block order whose point
 // nextIdx has not marked skipped (a.n if none): a union-find over the
 // positions, each skipped one linked to the next, with path halving, so
-// that nextIdx does not walk the long runs of known points that ties
-// leave between followers (they hold a.pos back).
+// that nextIdx does not walk the runs of known points and followers
+// before the next unknown point.
 func (a *multi) findPos(p int) int {
 	if a.skipTo == nil {
 		return p

@@ -18,8 +18,8 @@ import (
 // A Strategy is a multi-query attack. There are two kinds: a block
 // designer ([Blocks], [Cross], [Primes], [Alg3]) designs one block of
 // unknown points a query, and the engine queries, decodes and verifies
-// it (runBlocks) and dry-runs its design (dryRun); a list decoder
-// ([Leaderboard], [Carry], [Hybrid], [KList], [KBin]) runs the whole
+// it and dry-runs its design (designer.attack and plan, multi.go); a list
+// decoder ([Leaderboard], [Carry], [Hybrid], [KList], [KBin]) runs the whole
 // attack on the list engine (lbState, leaderboard.go), every query
 // following the scores before it, and has an estimate instead of a dry
 // run. [Strategies] lists them; [ParseStrategy] finds one by name. A nil
@@ -42,9 +42,8 @@ type Strategy interface {
 }
 
 // A designer is a block designer: init prepares its attack's state
-// (setup) and next designs the next block of at
-// most kmax unknown points. Its attack and plan are the engine's
-// runBlocks and dryRun.
+// (setup) and next designs the next block of at most kmax unknown points.
+// Its attack and plan are the engine's block loop and dry run (multi.go).
 type designer struct {
 	name string
 	init func(a *multi)
@@ -57,12 +56,6 @@ func (d *designer) setup(a *multi) Strategy {
 	d.init(a)
 	return d
 }
-
-func (d *designer) attack(ctx context.Context, a *multi, s scorer.Server) (*Result, error) {
-	return a.runBlocks(ctx, s, d)
-}
-
-func (d *designer) plan(ctx context.Context, a *multi) (*MultiPlan, error) { return a.dryRun(ctx, d) }
 
 // registry lists the strategies in the order they registered, each with
 // the names ParseStrategy accepts for it.
@@ -170,11 +163,10 @@ func setNeutralKnown(a *multi) { a.neutralKnown = true }
 func (a *multi) fixedPlan(kmax int, design func(kmax int, prev *blockPlan) (*blockPlan, error)) (*blockPlan, error) {
 	for {
 		if a.fixed == nil || kmax < len(a.fixed.rows) || len(a.fixed.rows) > a.nUnk {
-			p, err := design(kmax, a.fixed)
-			if err != nil {
+			var err error
+			if a.fixed, err = design(kmax, a.fixed); err != nil {
 				return nil, err
 			}
-			a.fixed = p
 		}
 		p := *a.fixed
 		p.budget = a.budgetFor(a.nextIdx(len(p.rows)), p.rows, true)

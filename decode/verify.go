@@ -21,14 +21,11 @@ func (a *multi) decode(score *big.Rat, idx []int, p *blockPlan) ([]int, bool) {
 	if p.emu {
 		return a.decodeEmu(score, t, idx, p)
 	}
-	sigma := p.read(a, t, p)
-	if sigma == nil {
-		return nil, false
-	}
+	sigma := p.read(a, t, p) // nil: t does not decode
 	for j, cl := range sigma {
 		t.Sub(t, p.v[j][cl]) // the remainder
 	}
-	if t.Abs(t).Cmp(new(big.Float).SetFloat64(p.budget)) > 0 {
+	if sigma == nil || t.Abs(t).Cmp(new(big.Float).SetFloat64(p.budget)) > 0 {
 		return nil, false
 	}
 	return sigma, true
@@ -45,9 +42,7 @@ func (a *multi) residual(score *big.Rat, p *blockPlan) *big.Float {
 func (a *multi) constC(p *blockPlan) *big.Float {
 	nNeutral := int64(a.nUnk - len(p.rows))
 	if a.neutralKnown {
-		for cl := range a.k {
-			nNeutral += int64(a.nKnown[cl])
-		}
+		nNeutral = int64(a.n - len(p.rows)) // the known points too
 	}
 	c := new(big.Float).SetPrec(sumPrec).Set(a.knownSum())
 	c.Add(c, timesN(a.neutral.t[0], nNeutral))
@@ -124,33 +119,10 @@ func (a *multi) learn(idx, sigma []int) (got int) {
 	if a.leader != nil {
 		a.learnFollowers(idx, sigma)
 	}
-	for a.pos < a.n && a.labels[a.order[a.pos]] >= 0 {
-		a.pos++
-	}
 	if a.emu != nil {
 		a.emuFactor = max(a.fac.min, a.emuFactor*a.fac.decay)
 	}
 	return got
-}
-
-// learnKnown records labels known before the attack (nil: none).
-func (a *multi) learnKnown(known []int) error {
-	if known == nil {
-		return nil
-	}
-	if err := checkKnown(known, a.n, a.k); err != nil {
-		return err
-	}
-	var idx, sigma []int
-	for i, c := range known {
-		if c >= 0 {
-			idx, sigma = append(idx, i), append(sigma, c)
-		}
-	}
-	if len(idx) > 0 {
-		a.learn(idx, sigma)
-	}
-	return nil
 }
 
 // checkKnown returns an error unless known holds n labels, each a class

@@ -27,6 +27,13 @@
 //     [AttackRobust], [AttackFamily], [AttackFamilyMulti],
 //     [AttackPrimeLog]. The server is what the attack sees of a scorer
 //     (package scorer's Oracle: BigServer, RatServer, FamilyServer).
+//     Each but AttackFamilyMulti is its plan's Attack method, which a
+//     caller that planned already (to learn the precision to ask a
+//     server for) calls instead: [Query.Attack], [RobustPlan.Attack]
+//     ([RobustPlan.AttackWith] submits the plan's values as made
+//     elsewhere: a [MutNet]'s outputs), [FamilyPlan.Attack],
+//     [PrimeLogPlan.Attack]. Before querying, they refuse a server of
+//     another N or K, or one that tells fewer bits than the plan needs.
 //
 // Every long operation takes a context.Context and returns ctx's error
 // within a second of its cancellation. A big-number step that cannot

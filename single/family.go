@@ -50,19 +50,14 @@ type FamilyOptions struct {
 // (scorer.FamilyServer).
 type FamilyServer = scorer.FamilyServer
 
-// AttackFamily plans the attack with [PlanFamily], submits θ to s and
-// decodes its one score. It returns ctx's error within a second of ctx
-// being done.
+// AttackFamily plans the attack with [PlanFamily] and runs it with
+// [FamilyPlan.Attack].
 func AttackFamily(ctx context.Context, s FamilyServer, opt FamilyOptions) (*decode.Result, error) {
-	if s.N() != opt.N || s.K() != 2 {
-		return nil, errors.New("single: options do not match the scorer's N (or its K is not 2)")
-	}
 	p, err := PlanFamily(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
-	return oneQuery(ctx, func() (*big.Float, error) { return s.Score(ctx, p.Theta) },
-		func(x *big.Float) (*decode.Result, error) { return p.Decode(x, opt.ServerErr) })
+	return p.Attack(ctx, s)
 }
 
 // FamilyPlan is a planned single-query attack on a loss of the family.
@@ -82,6 +77,8 @@ type FamilyPlan struct {
 	c    *big.Float   // Σ_i Term(0, θ_i)
 	cg   []int64
 	prec uint
+	// serverErr is FamilyOptions.ServerErr, for [FamilyPlan.Attack].
+	serverErr float64
 }
 
 // familyMargin is δ in W = 2Nτ(1+δ): the root finder's relative error
@@ -111,7 +108,7 @@ func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 		return nil, fmt.Errorf("single: τ = %v; want τ > 0", tau)
 	}
 	w := 2 * float64(n) * tau * (1 + familyMargin)
-	p := &FamilyPlan{Loss: l, N: n, Tau: tau, W: w}
+	p := &FamilyPlan{Loss: l, N: n, Tau: tau, W: w, serverErr: opt.ServerErr}
 	sup := l.DSup()
 	if !math.IsInf(sup, 1) {
 		b, err := subsetsum.MinLargestBound(n)
@@ -155,6 +152,20 @@ func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 
 // Prec returns the score precision, in bits, the plan needs.
 func (p *FamilyPlan) Prec() uint { return p.prec }
+
+// Attack submits θ to s and decodes its one score, whose server error is
+// the options' ServerErr. Before querying, it returns an error if s does
+// not hold the plan's N binary labels, or a *PrecisionError if s tells
+// its precision and it is below [FamilyPlan.Prec]; then the scorer's
+// error, [FamilyPlan.Decode]'s, or ctx's within a second of ctx being
+// done.
+func (p *FamilyPlan) Attack(ctx context.Context, s FamilyServer) (*decode.Result, error) {
+	if err := fits(s, p.N, 2, p.prec); err != nil {
+		return nil, err
+	}
+	return oneQuery(ctx, func() (*big.Float, error) { return s.Score(ctx, p.Theta) },
+		func(x *big.Float) (*decode.Result, error) { return p.Decode(x, p.serverErr) })
+}
 
 // Candidates returns the number of subset sums [FamilyPlan.Decode]
 // examines, a count fixed by the plan: N for powers of two (the

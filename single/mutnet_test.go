@@ -55,16 +55,12 @@ func TestMutNetAttack(t *testing.T) {
 			}
 			pred.V[2*i], pred.V[2*i+1] = new(big.Float), z
 		}
-		score, err := srv.Score(context.Background(), pred)
+		res, err := p.AttackWith(context.Background(), srv, pred)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := p.Decode(score, srv.Prec())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(res.Labels, labels) {
-			t.Errorf("res.Labels = %v, want %v", res.Labels, labels)
+		if !slices.Equal(res.Labels, labels) || res.Queries != 1 {
+			t.Errorf("res.Labels = %v in %d queries, want %v in 1", res.Labels, res.Queries, labels)
 		}
 	}
 	_, err = net.Logits(make([]float64, d+1))

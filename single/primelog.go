@@ -42,6 +42,8 @@ type PrimeLogPlan struct {
 	c    *big.Float   // Σ_i Term(0, θ_i)
 	bits int          // bit length of Π p_i
 	prec uint
+	// serverErr is PrimeLogOptions.ServerErr, for [PrimeLogPlan.Attack].
+	serverErr float64
 }
 
 // MaxPrimeLogN bounds N for [PlanPrimeLog]: the score needs about
@@ -71,7 +73,7 @@ func PlanPrimeLog(ctx context.Context, opt PrimeLogOptions) (*PrimeLogPlan, erro
 	if err != nil {
 		return nil, err
 	}
-	p := &PrimeLogPlan{Loss: l, N: n, p: ps, bits: primes.NewPowerTree(ps, 1).Root().BitLen()}
+	p := &PrimeLogPlan{Loss: l, N: n, p: ps, bits: primes.NewPowerTree(ps, 1).Root().BitLen(), serverErr: opt.ServerErr}
 	// Λ·N (N·ℓ units) ≥ ln(1 + 1/Π p)/N ≥ 2^−bits/(2N), as ln(1+x) ≥ x/2
 	// for x ≤ 1; half of it bounds the error (0 is always accepted).
 	if sepN := math.Ldexp(1, -p.bits) / float64(n) / 4; opt.ServerErr < 0 || opt.ServerErr > 0 && !(opt.ServerErr < sepN) {
@@ -209,16 +211,26 @@ func (p *PrimeLogPlan) Decode(score *big.Float, serverErr float64) (*decode.Resu
 	return verifyWeights(labels, p.d, s, wp, serverErr+math.Abs(sf)*float64(p.N)*math.Ldexp(1, -int(p.prec)+1))
 }
 
-// AttackPrimeLog plans the attack with [PlanPrimeLog], submits θ to s
-// (whose score must be exact to Prec bits) and decodes its one score.
+// AttackPrimeLog plans the attack with [PlanPrimeLog] and runs it with
+// [PrimeLogPlan.Attack].
 func AttackPrimeLog(ctx context.Context, s FamilyServer, opt PrimeLogOptions) (*decode.Result, error) {
-	if s.N() != opt.N || s.K() != 2 {
-		return nil, errors.New("single: options do not match the scorer's N (or its K is not 2)")
-	}
 	p, err := PlanPrimeLog(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
+	return p.Attack(ctx, s)
+}
+
+// Attack submits θ to s (whose score must be exact to Prec bits, but for
+// the options' ServerErr) and decodes its one score. Before querying, it
+// returns an error if s does not hold the plan's N binary labels, or a
+// *PrecisionError if s tells its precision and it is below
+// [PrimeLogPlan.Prec]; then the scorer's error, [PrimeLogPlan.Decode]'s,
+// or ctx's within a second of ctx being done.
+func (p *PrimeLogPlan) Attack(ctx context.Context, s FamilyServer) (*decode.Result, error) {
+	if err := fits(s, p.N, 2, p.prec); err != nil {
+		return nil, err
+	}
 	return oneQuery(ctx, func() (*big.Float, error) { return s.Score(ctx, p.Theta) },
-		func(x *big.Float) (*decode.Result, error) { return p.Decode(x, opt.ServerErr) })
+		func(x *big.Float) (*decode.Result, error) { return p.Decode(x, p.serverErr) })
 }

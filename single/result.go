@@ -18,6 +18,24 @@ func allKnown(labels []int) *decode.Result {
 	return &decode.Result{Labels: labels, Known: slices.Repeat([]bool{true}, len(labels)), Verified: true}
 }
 
+// fits returns an error if s does not hold n labels of k classes, or a
+// *PrecisionError if s tells its precision (a Prec method, as
+// scorer.BigServer and package oracle's views have) and it is below
+// need; a server that does not tell is taken at its word. The plans'
+// Attack methods call it before their one query.
+func fits(s interface {
+	N() int
+	K() int
+}, n, k int, need uint) error {
+	if s.N() != n || s.K() != k {
+		return fmt.Errorf("single: the plan is for N = %d, K = %d; the scorer holds N = %d, K = %d", n, k, s.N(), s.K())
+	}
+	if p, ok := s.(interface{ Prec() uint }); ok && p.Prec() < need {
+		return &PrecisionError{Have: p.Prec(), Need: need}
+	}
+	return nil
+}
+
 // oneQuery is a single-query attack's query: it gets the score of its one
 // prediction and decodes it with read, returning ctx's error within a
 // second of ctx being done (a decoding still running is left to finish in

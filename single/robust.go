@@ -325,17 +325,37 @@ func AttackRobust(ctx context.Context, s scorer.BigServer, opt RobustOptions) (*
 }
 
 // Attack submits the plan's one prediction to s and decodes the score. It
-// returns a *PrecisionError before querying if s.Prec() is below
-// [RobustPlan.Prec], the scorer's error, [RobustPlan.Decode]'s, or ctx's
-// within a second of ctx being done.
+// returns an error before querying if s does not hold the plan's N and K
+// or a *PrecisionError if s.Prec() is below [RobustPlan.Prec], then the
+// scorer's error, [RobustPlan.Decode]'s, or ctx's within a second of ctx
+// being done.
 func (p *RobustPlan) Attack(ctx context.Context, s scorer.BigServer) (*decode.Result, error) {
-	if s.N() != p.N || s.K() != p.K {
-		return nil, errors.New("single: the plan does not match the scorer's N and K")
+	return p.AttackWith(ctx, s, p.pred)
+}
+
+// AttackWith is [RobustPlan.Attack] submitting pred, the plan's values
+// however they were made (the outputs of a [MutNet] whose biases are the
+// plan's logits): it returns an error before querying if pred's
+// encoding, K or any value is not the plan's, whose weights the decoder
+// reads.
+func (p *RobustPlan) AttackWith(ctx context.Context, s scorer.BigServer, pred *scorer.BigPred) (*decode.Result, error) {
+	if err := fits(s, p.N, p.K, p.prec); err != nil {
+		return nil, err
 	}
-	if s.Prec() < p.Prec() {
-		return nil, &PrecisionError{Have: s.Prec(), Need: p.Prec()}
+	if pred == nil {
+		return nil, errors.New("single: no prediction to submit")
 	}
-	return oneQuery(ctx, func() (*big.Float, error) { return s.Score(ctx, p.Pred()) },
+	if pred != p.pred {
+		if pred.Enc != p.pred.Enc || pred.K != p.pred.K || len(pred.V) != len(p.pred.V) {
+			return nil, fmt.Errorf("single: the prediction (%v, K = %d, %d values) is not the plan's (%v, K = %d, %d values)", pred.Enc, pred.K, len(pred.V), p.pred.Enc, p.pred.K, len(p.pred.V))
+		}
+		for i, v := range pred.V {
+			if v == nil || v.Cmp(p.pred.V[i]) != 0 {
+				return nil, fmt.Errorf("single: the prediction's value %d is not the plan's", i)
+			}
+		}
+	}
+	return oneQuery(ctx, func() (*big.Float, error) { return s.Score(ctx, pred) },
 		func(x *big.Float) (*decode.Result, error) { return p.Decode(x, s.Prec()) })
 }
 

@@ -336,7 +336,7 @@ func verifyExp(x, v *big.Int, s int, wp uint, score *big.Float, p uint, n int) (
 }
 
 // Attack runs the exact single-query attack against s: it plans for
-// s.N() labels and s.K() classes, submits one query and decodes it. It
+// s.N() labels and s.K() classes and runs the plan ([Query.Attack]). It
 // returns ctx's error within a second of ctx being done: each of its
 // three long steps (planning, the server's score, decoding) is one
 // big-number computation that is abandoned, left to finish in the
@@ -344,6 +344,23 @@ func verifyExp(x, v *big.Int, s int, wp uint, score *big.Float, p uint, n int) (
 func Attack(ctx context.Context, s scorer.RatServer, opts Options) (*decode.Result, error) {
 	q, err := Plan(ctx, PlanOptions{N: s.N(), K: s.K()})
 	if err != nil {
+		return nil, err
+	}
+	return q.Attack(ctx, s, opts)
+}
+
+// Attack submits the plan's prediction to s and decodes the score with
+// opts. Before querying, it returns an error if s does not hold the
+// plan's N and K, or a *PrecisionError if s tells its precision and it
+// is below [Query.Prec] (unless opts.AllowLowPrecision); then the
+// scorer's error, [Query.Decode]'s, or ctx's within a second of ctx being
+// done.
+func (q *Query) Attack(ctx context.Context, s scorer.RatServer, opts Options) (*decode.Result, error) {
+	need := q.prec
+	if opts.AllowLowPrecision {
+		need = 0
+	}
+	if err := fits(s, q.N, q.K, need); err != nil {
 		return nil, err
 	}
 	return oneQuery(ctx, func() (*big.Float, error) { return s.Score(ctx, q.Prediction()) },

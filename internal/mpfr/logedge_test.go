@@ -20,7 +20,7 @@ import (
 // exponents, and random arguments.
 func TestAgreeLogEdges(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 1))
-	precs := []uint{64, 150, 1000, 5000, 20000}
+	precs := []uint{24, 64, 150, 1000, 5000, 20000}
 	if !testing.Short() {
 		precs = append(precs, 100000)
 	}
