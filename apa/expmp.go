@@ -59,7 +59,8 @@ import (
 //     ε ≤ 2^s·(2^(4.1−W) + 6·2^-W)·1.01 < 2^(s+4.6−W) ≤ 2^(−w−3.4) with W
 //     ≥ w + s + 8 (W is rounded up to whole words from
 //     expSeriesCoarseBits).
-//   - P and Q (mpPowProd at w bits, each below 2^-w relative, 0 if exact),
+//   - P and Q (mpPowProd at w bits, each below 2^-w relative, 0 if exact;
+//     from expRatioMinBits exact from expRatio),
 //     the product by P (6 units, xf.mul at w bits), the quotient by Q
 //     (2^6 units: xf.quo at w bits); or, when they grow long, P/Q as one
 //     float (expRatio, below 2^(−w−1.7) and 1 more for its truncation to
@@ -114,14 +115,21 @@ func expMPWith(z, x *xf, wp, R, s uint, height bool, c *consts) (k int64, ok boo
 	ep := red.e
 	ep[0] = 0
 	var P, Q xf
-	if w >= expRatioMinBits && expRatio(&P, &ep, w) {
-		y.mul(&y, &P, w)
-		z.lsh(&y, e2)
-		z.trunc(w)
-		return 7 - int64(w), true
+	var pExact, qExact bool
+	if w >= expRatioMinBits {
+		if expRatio(&P, &Q.m, &ep, w) {
+			y.mul(&y, &P, w)
+			z.lsh(&y, e2)
+			z.trunc(w)
+			return 7 - int64(w), true
+		}
+		// P and Q short: expRatio left them exact, mpPowProd's values.
+		P.e, Q.e = 0, 0
+		pExact, qExact = true, true
+	} else {
+		_, pExact = mpPowProd(&P, &ep, 1, w)
+		_, qExact = mpPowProd(&Q, &ep, -1, w)
 	}
-	_, pExact := mpPowProd(&P, &ep, 1, w)
-	_, qExact := mpPowProd(&Q, &ep, -1, w)
 	if !(pExact && P.m.BitLen() == 1) {
 		y.mul(&y, &P, w)
 	}
@@ -147,10 +155,11 @@ func expMPWith(z, x *xf, wp, R, s uint, height bool, c *consts) (k int64, ok boo
 }
 
 // expRatio sets z to Π p_i^e_i (e_0 = 0) within a relative 2^(−w−1) and
-// returns true, or returns false (z unset) when the powers stay short
-// enough for expMP's exact P and Q. It powers numerator and denominator
-// together, from the top bit of the largest |e_i| down, exactly while both
-// are below wq/4 bits (wq/2 from expRatioDivMaxBits; wq = w + L + 8, L
+// returns true, or returns false when the powers stay short enough for
+// expMP's exact P and Q: then z.m = P = Π p_i^e_i over e_i > 0 and q = Q =
+// Π p_i^−e_i over e_i < 0, exact (mpPowProd's values, not recomputed).
+// It powers numerator and denominator together, from the top bit of the
+// largest |e_i| down, exactly while both are below wq/4 bits (wq/2 from expRatioDivMaxBits; wq = w + L + 8, L
 // the number of bits), then as one float at wq bits, z ← z²·A/B with A and B one word
 // each (the primes whose exponent has that bit, by sign): one square per
 // bit instead of two, and no reciprocal. The switch divides the short
@@ -168,7 +177,7 @@ func expMPWith(z, x *xf, wp, R, s uint, height bool, c *consts) (k int64, ok boo
 // Same-run CPU of expMP with it ÷ without (alternated, medians of 7,
 // loaded): 1.07 at 10^3 bits, 0.98–1.00 at 3·10^3–3·10^4, 0.92–0.95 at
 // 10^5–2·10^5; so expMP uses it from expRatioMinBits.
-func expRatio(z *xf, e *[mpN]int64, w uint) bool {
+func expRatio(z *xf, q *big.Int, e *[mpN]int64, w uint) bool {
 	var top uint64
 	for _, ei := range e {
 		top |= uint64(absInt64(ei))
@@ -222,6 +231,8 @@ func expRatio(z *xf, e *[mpN]int64, w uint) bool {
 		}
 	}
 	if exact {
+		z.m.Set(&P)
+		q.Set(&Q)
 		return false
 	}
 	z.trunc(w + 2)

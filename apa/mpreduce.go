@@ -721,12 +721,30 @@ func mpReduceWith(red *mpReduction, v *xf, R, wp uint, c *consts, stageAt func(i
 	} else {
 		c.wait()
 		src := c.cache().primeLogsSrc(w)
+		// Σ e_i·L_i with each L_i floored to the grid 2^-(w+1) (as
+		// primeLogAt does), summed exactly on that grid in one fused
+		// shift·word·add pass per prime into a positive and a negative
+		// sum (no copy of L_i, no product): the same exact value.
+		var pos, neg xf
+		g := -int64(w) - 1
+		pos.e, neg.e = g, g
 		for i, ei := range e {
-			if ei != 0 {
+			if ei == 0 {
+				continue
+			}
+			acc := &pos
+			if ei < 0 {
+				acc = &neg
+			}
+			if L := &src[i]; L.e <= g && L.m.Sign() > 0 {
+				addMulShr(&acc.m, &L.m, uint(g-L.e), uint64(absInt64(ei)))
+			} else { // a coarser value (not met: the cache holds w+2 bits or more)
 				t.mulInt64(primeLogAt(&Li, src, i, w), ei, 0)
 				s.sub(&s, &t, 0)
 			}
 		}
+		s.sub(&s, &pos, 0)
+		s.add(&s, &neg, 0)
 	}
 	red.r.truncOf(&s, uint(max(s.top()+int64(wp)+1, 1)))
 	if g := -int64(wp) - 1; red.r.sign() != 0 && red.r.e < g {

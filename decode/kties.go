@@ -57,7 +57,7 @@ type kcodeState struct {
 	// in the strategy value (its setup copies it).
 	radix radixParams
 	// digitGroups[i], when set, makes point i a digit over groups of
-	// its labels (KList's tail, klist.go groupTail): nil elsewhere.
+	// its labels (KList's tail, klist_design.go fitTail): nil elsewhere.
 	digitGroups map[int][]uint64
 }
 
