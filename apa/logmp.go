@@ -154,15 +154,16 @@ func logMPRatio(a, b, m *xf, e *[mpN]int64) {
 // logMPR is the reduction, in bits, that logMP aims at for a working
 // precision of wp bits: larger R shortens the series (about W/(2R) terms)
 // but lengthens the products Π p_i^e_i (the exponents grow by about 10
-// per 33 bits of R) and the search. R = 96 from 9,000 bits: at 10^4
-// bits logMP ÷ (R = 64) 0.93, at 1.4·10^4 0.87, a tie at 8,500 (same
-// run, alternated, medians of 7).
+// per 33 bits of R) and the search. Same run, alternated, medians of 7:
+// R = 32 ÷ R = 64 0.83 at 2,000 bits, 0.93 at 3,000, 1.00 at 3,400,
+// 1.06 at 5,000; R = 96 from 9,000 bits: at 10^4 bits ÷ (R = 64) 0.93,
+// at 1.4·10^4 0.87, a tie at 8,500.
 func logMPR(wp uint) uint {
 	if logMPRForce != 0 {
 		return logMPRForce
 	}
 	switch {
-	case wp < 2000:
+	case wp < 3500:
 		return 32
 	case wp < 9000:
 		return 64

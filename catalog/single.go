@@ -65,8 +65,17 @@ const mutnetInputs, mutnetHidden = 8, 16
 func init() {
 	Register(&Attack{
 		Name: "exact", Aliases: []string{"single"}, Kind: SingleQuery,
-		Doc:     "ICML 2021 Thms 1, 3, 8: one noise-free score in arbitrary precision factors into the labels (rows of prime powers); labelinf demo runs it",
-		Applies: singleApplies("exact", false),
+		Doc: "ICML 2021 Thms 1, 3, 8: one noise-free score in arbitrary precision factors into the labels (rows of prime powers); labelinf demo runs it",
+		Applies: singleApplies("exact", false, func(t Target) (uint, error) {
+			if t.Model.Prec == 0 {
+				return 0, nil // no plan to build for a free precision (0.7 s at N = 10^6)
+			}
+			q, err := single.NewQuery(t.N, t.K)
+			if err != nil {
+				return 0, err
+			}
+			return q.Prec(), nil
+		}),
 		Estimate: func(ctx context.Context, t Target, _ EstimateOptions) (*Estimate, error) {
 			q, err := single.Plan(ctx, single.PlanOptions{N: t.N, K: t.K})
 			if err != nil {
@@ -93,7 +102,7 @@ func init() {
 	Register(&Attack{
 		Name: "robust-single", Aliases: []string{"robust"}, Kind: SingleQuery,
 		Doc:     "ICML 2021 Alg 2, EA Thm 3: one score with bounded, Gaussian or Laplace noise below τ gives every label (-scorer apa)",
-		Applies: singleApplies("robust-single", true),
+		Applies: singleApplies("robust-single", true, robustNeed),
 		Estimate: func(ctx context.Context, t Target, _ EstimateOptions) (*Estimate, error) {
 			p, err := robustPlan(ctx, t)
 			if err != nil {
@@ -122,29 +131,29 @@ func init() {
 	Register(&Attack{
 		Name: "loss-family", Kind: SingleQuery,
 		Doc:      "EA Appendix F: one noisy score of a binary loss of the family (cross-entropy, squared, Bregman …) gives every label (single.AttackFamily); K = 2",
-		Applies:  binaryApplies("loss-family", true),
+		Applies:  binaryApplies("loss-family", true, familyNeed(true, lossFamily)),
 		Estimate: oneQuery,
 		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
 			return familyRun(ctx, o, "loss-family", true, func(l *loss.Binary) (familyPlan, error) {
-				return single.PlanFamily(ctx, single.FamilyOptions{Loss: l, N: t.N, Tau: robustOptions(t).Tau})
+				return single.PlanFamily(ctx, lossFamily(t, l))
 			})
 		},
 	})
 	Register(&Attack{
 		Name: "prime-log", Kind: SingleQuery,
 		Doc:      "one noise-free binary score whose logs of primes separate every labeling (single.AttackPrimeLog); K = 2",
-		Applies:  binaryApplies("prime-log", false),
+		Applies:  binaryApplies("prime-log", false, familyNeed(false, primeLog)),
 		Estimate: oneQuery,
 		Run: func(ctx context.Context, o Oracle, t Target, _ Options) (*decode.Result, error) {
 			return familyRun(ctx, o, "prime-log", false, func(l *loss.Binary) (familyPlan, error) {
-				return single.PlanPrimeLog(ctx, single.PrimeLogOptions{Loss: l, N: t.N})
+				return single.PlanPrimeLog(ctx, primeLog(t, l))
 			})
 		},
 	})
 	Register(&Attack{
 		Name: "mutnet", Kind: SingleQuery,
 		Doc:      "EA Thm 9: the robust attack submitted as a two-layer network whose output is the attack's prediction whatever its input (single.NewMutNet); K = 2",
-		Applies:  binaryApplies("mutnet", true),
+		Applies:  binaryApplies("mutnet", true, robustNeed),
 		Estimate: oneQuery,
 		Run:      runMutNet,
 	})
@@ -161,6 +170,28 @@ func oneQuery(context.Context, Target, EstimateOptions) (*Estimate, error) {
 type familyPlan interface {
 	Prec() uint
 	Attack(context.Context, scorer.FamilyServer) (*decode.Result, error)
+}
+
+// lossFamily and primeLog are the options the loss-family and prime-log
+// entries plan with on l.
+func lossFamily(t Target, l *loss.Binary) single.FamilyOptions {
+	return single.FamilyOptions{Loss: l, N: t.N, Tau: robustOptions(t).Tau}
+}
+
+func primeLog(t Target, l *loss.Binary) single.PrimeLogOptions {
+	return single.PrimeLogOptions{Loss: l, N: t.N}
+}
+
+// familyNeed is the precision need of an entry on the cross-entropy
+// (logits or probabilities) that plans with opts: its options' Prec.
+func familyNeed[O interface{ Prec() (uint, error) }](logits bool, opts func(Target, *loss.Binary) O) func(Target) (uint, error) {
+	return func(t Target) (uint, error) {
+		l, err := crossEntropy(logits)
+		if err != nil {
+			return 0, err
+		}
+		return opts(t, l).Prec()
+	}
 }
 
 // familyRun runs a single-query attack of package single on the
@@ -187,10 +218,12 @@ func familyRun(ctx context.Context, o Oracle, name string, logits bool, plan fun
 	return p.Attack(ctx, fs)
 }
 
-// singleApplies is the condition of the single-query attacks: a log-loss
+// singleApplies is the condition of a single-query attack: a log-loss
 // target whose model is exact (an arbitrary-precision server), noisy or
-// noise-free as the attack needs, whose precision carries the plan.
-func singleApplies(name string, noisy bool) func(Target) error {
+// noise-free as the attack needs, whose precision carries need(t): the
+// precision the attack's own plan needs (single's Prec of its options,
+// cheap: no prediction is built), or why that plan cannot be built.
+func singleApplies(name string, noisy bool, need func(Target) (uint, error)) func(Target) error {
 	return func(t Target) error {
 		if err := t.checkLogLoss(name); err != nil {
 			return err
@@ -206,25 +239,12 @@ func singleApplies(name string, noisy bool) func(Target) error {
 		case t.Noise.Kind == scorer.Multiplicative:
 			return errors.New("multiplicative noise grows with the score: one query cannot separate it (ICML Thm 11)")
 		}
-		if t.Model.Prec == 0 {
-			return nil // the server answers with the bits the plan asks for
+		bits, err := need(t)
+		if err != nil {
+			return err
 		}
-		var need uint
-		if noisy {
-			p, err := robustPlan(context.Background(), t)
-			if err != nil {
-				return err
-			}
-			need = p.Prec()
-		} else {
-			q, err := single.NewQuery(t.N, t.K)
-			if err != nil {
-				return err
-			}
-			need = q.Prec()
-		}
-		if t.Model.Prec < need {
-			return fmt.Errorf("the plan needs %d bits of the score, %s has %d", need, t.Model.Name, t.Model.Prec)
+		if t.Model.Prec != 0 && t.Model.Prec < bits { // 0: the server answers with the bits the plan asks for
+			return fmt.Errorf("the plan needs %d bits of the score, %s has %d", bits, t.Model.Name, t.Model.Prec)
 		}
 		return nil
 	}
@@ -241,14 +261,17 @@ func robustOptions(t Target) single.RobustOptions {
 	return single.RobustOptions{N: t.N, K: t.K, Tau: tau}
 }
 
+// robustNeed is the precision the robust plan for t's noise needs.
+func robustNeed(t Target) (uint, error) { return robustOptions(t).Prec() }
+
 // robustPlan plans the robust attack for t's noise (robustOptions).
 func robustPlan(ctx context.Context, t Target) (*single.RobustPlan, error) {
 	return single.PlanRobust(ctx, robustOptions(t))
 }
 
 // binaryApplies is singleApplies for an attack on binary labels.
-func binaryApplies(name string, noisy bool) func(Target) error {
-	a := singleApplies(name, noisy)
+func binaryApplies(name string, noisy bool, need func(Target) (uint, error)) func(Target) error {
+	a := singleApplies(name, noisy, need)
 	return func(t Target) error {
 		if t.K != 2 && t.K >= 2 {
 			return fmt.Errorf("attacks binary labels (the loss family), not K = %d", t.K)

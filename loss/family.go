@@ -461,7 +461,8 @@ func (l *Binary) Invert(y *big.Float, prec uint) (*big.Float, error) {
 	if y.Sign() <= 0 || y.IsInf() {
 		return nil, fmt.Errorf("loss: weight %v must be positive and finite", y)
 	}
-	if yf, _ := y.Float64(); yf >= l.dSup {
+	// (A weight past float64's range is below an unbounded sup.)
+	if yf, _ := y.Float64(); yf >= l.dSup && !math.IsInf(l.dSup, 1) {
 		return nil, fmt.Errorf("loss: weight %g is not below sup |d| = %g of %v", yf, l.dSup, l)
 	}
 	x := new(big.Float).SetPrec(prec)

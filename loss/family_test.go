@@ -131,6 +131,12 @@ func TestWeightsAndInvert(t *testing.T) {
 		if err == nil {
 			t.Error("want an error, got nil")
 		}
+		if l.Kind == SigmoidCE { // a weight past float64 (loss-family's at N = 2,000)
+			y := new(big.Float).SetMantExp(big.NewFloat(1), 2000)
+			if x, err := l.Invert(y, 128); err != nil || x.Cmp(new(big.Float).Neg(y)) != 0 {
+				t.Errorf("%v: Invert(2^2000) = %v, %v; want −2^2000", l, x, err)
+			}
+		}
 		if !math.IsInf(l.DSup(), 1) {
 			_, err = l.Invert(big.NewFloat(l.DSup()), 64)
 			if err == nil {

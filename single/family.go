@@ -98,6 +98,35 @@ const familyMargin = 1.0 / 8
 // It returns an error if N is outside [1, 4096] or τ is not positive, and
 // ctx's error when ctx is done (it polls it every row).
 func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
+	p, err := opt.shape()
+	if err != nil {
+		return nil, err
+	}
+	// Invert is good to a relative 2^(−tp/2) (bisection); the weight
+	// W·2^i needs 2^−i·δ, so the root is refined to tp = P + 32 bits
+	// (TestFamilyRootAccuracy).
+	p.Theta, p.d, p.c, err = invertAll(ctx, p.Loss, p.N, p.prec+32, p.prec+64, func(i int) *big.Float {
+		y := new(big.Float).SetPrec(64).SetFloat64(p.W)
+		if p.ConwayGuy {
+			return y.Mul(y, new(big.Float).SetInt64(p.cg[i]))
+		}
+		return y.SetMantExp(y, i)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Prec returns the score precision, in bits, that [PlanFamily] plans for
+// opt, or the error it returns before finding its roots (N or τ out of
+// range, a loss that no prediction separates, weights that do not fit
+// below sup |d|): what the plan needs, cheaply, without the plan.
+func (opt FamilyOptions) Prec() (uint, error) { return precOf(opt.shape()) }
+
+// shape is [PlanFamily] up to its roots: the checks, the weights and the
+// precision.
+func (opt FamilyOptions) shape() (*FamilyPlan, error) {
 	l, n, tau := opt.Loss, opt.N, opt.Tau
 	switch {
 	case l == nil:
@@ -133,20 +162,6 @@ func PlanFamily(ctx context.Context, opt FamilyOptions) (*FamilyPlan, error) {
 	scaleExp := math.Ilogb(w) + n + 2
 	slackExp := math.Ilogb(float64(n)*tau*familyMargin/4) - 1
 	p.prec = uint(max(scaleExp-slackExp+8, 53))
-	// Invert is good to a relative 2^(−tp/2) (bisection); the weight
-	// W·2^i needs 2^−i·δ, so the root is refined to tp = P + 32 bits
-	// (TestFamilyRootAccuracy).
-	var err error
-	p.Theta, p.d, p.c, err = invertAll(ctx, l, n, p.prec+32, p.prec+64, func(i int) *big.Float {
-		y := new(big.Float).SetPrec(64).SetFloat64(w)
-		if p.ConwayGuy {
-			return y.Mul(y, new(big.Float).SetInt64(p.cg[i]))
-		}
-		return y.SetMantExp(y, i)
-	})
-	if err != nil {
-		return nil, err
-	}
 	return p, nil
 }
 

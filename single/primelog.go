@@ -62,6 +62,31 @@ const MaxPrimeLogN = 2048
 // MaxPrimeLogN], if ServerErr is not below half the separation, if a
 // weight exceeds sup |d|, or ctx's error.
 func PlanPrimeLog(ctx context.Context, opt PrimeLogOptions) (*PrimeLogPlan, error) {
+	p, err := opt.shape()
+	if err != nil {
+		return nil, err
+	}
+	logs, err := subsetsum.PrimeLogs(p.N, p.prec+64)
+	if err != nil {
+		return nil, err
+	}
+	wp := p.prec + 64
+	nf := new(big.Float).SetInt64(int64(p.N))
+	p.Theta, p.d, p.c, err = invertAll(ctx, p.Loss, p.N, wp, wp, func(i int) *big.Float { return logs[i].Quo(logs[i], nf) })
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Prec returns the score precision, in bits, that [PlanPrimeLog] plans
+// for opt, or the error it returns before finding its roots: what the
+// plan needs, cheaply (the product of N primes), without the plan.
+func (opt PrimeLogOptions) Prec() (uint, error) { return precOf(opt.shape()) }
+
+// shape is [PlanPrimeLog] up to its roots: the checks, the primes and the
+// precision.
+func (opt PrimeLogOptions) shape() (*PrimeLogPlan, error) {
 	l, n := opt.Loss, opt.N
 	if l == nil {
 		return nil, errors.New("single: no loss to plan for")
@@ -85,16 +110,6 @@ func PlanPrimeLog(ctx context.Context, opt PrimeLogOptions) (*PrimeLogPlan, erro
 	p.prec = uint(p.bits + 3*bits.Len(uint(n)) + 24)
 	if sup := l.DSup(); math.Log(float64(ps[n-1]))/float64(n) >= sup {
 		return nil, fmt.Errorf("single: %v: the weight ln(%d)/%d exceeds sup |d| = %g", l, ps[n-1], n, sup)
-	}
-	logs, err := subsetsum.PrimeLogs(n, p.prec+64)
-	if err != nil {
-		return nil, err
-	}
-	wp := p.prec + 64
-	nf := new(big.Float).SetInt64(int64(n))
-	p.Theta, p.d, p.c, err = invertAll(ctx, l, n, wp, wp, func(i int) *big.Float { return logs[i].Quo(logs[i], nf) })
-	if err != nil {
-		return nil, err
 	}
 	return p, nil
 }

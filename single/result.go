@@ -36,6 +36,15 @@ func fits(s interface {
 	return nil
 }
 
+// precOf returns the precision of a plan built up to its precision, or
+// the error that stopped it: the options' Prec methods.
+func precOf(p interface{ Prec() uint }, err error) (uint, error) {
+	if err != nil {
+		return 0, err
+	}
+	return p.Prec(), nil
+}
+
 // oneQuery is a single-query attack's query: it gets the score of its one
 // prediction and decodes it with read, returning ctx's error within a
 // second of ctx being done (a decoding still running is left to finish in

@@ -98,66 +98,15 @@ func (p *RobustPlan) weightExp(n, k int) int { return n*(p.K-1) + k - 1 }
 // would underflow big.Float's exponent range (use logits or
 // log-probabilities then; [MaxProbRows] gives the limit).
 func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
-	n, k := opt.N, opt.K
-	switch {
-	case n < 1 || n > MaxRobustN:
-		return nil, fmt.Errorf("single: N = %d outside [1, %d]", n, MaxRobustN)
-	case k < 2 || k > 1<<10:
-		return nil, fmt.Errorf("single: K = %d outside [2, 1024]", k)
-	case !(opt.Tau > 0) || math.IsInf(opt.Tau, 0):
-		return nil, fmt.Errorf("single: robust attack needs a noise bound τ > 0, got %v (without noise use the exact prime attack)", opt.Tau)
-	case opt.Margin < 0 || math.IsNaN(opt.Margin) || math.IsInf(opt.Margin, 0):
-		return nil, fmt.Errorf("single: margin δ = %v; want δ ≥ 0", opt.Margin)
-	case opt.Encoding < scorer.Logits || opt.Encoding > scorer.Probs:
-		return nil, fmt.Errorf("single: unknown encoding %v", opt.Encoding)
-	case uint64(n)*uint64(k-1) > 1<<26:
-		return nil, fmt.Errorf("single: N·(K−1) = %d bits of score exceed 2^26", n*(k-1))
-	case opt.Weights != PowerWeights && opt.Weights != ConwayGuyWeights:
-		return nil, fmt.Errorf("single: unknown weight set %d", opt.Weights)
-	case opt.Weights == ConwayGuyWeights && (k != 2 || n > 50):
-		return nil, fmt.Errorf("single: Conway–Guy weights need K = 2 and N ≤ 50 (meet-in-the-middle decoding), got K = %d, N = %d", k, n)
-	case opt.Encoding == scorer.Probs && opt.Weights == PowerWeights && n > MaxProbRows(opt.Tau):
-		// A quick, conservative check; the exact one is apa.Exp's error.
-		return nil, fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, opt.Tau, MaxProbRows(opt.Tau))
+	p, err := opt.shape()
+	if err != nil {
+		return nil, err
 	}
-	delta := opt.Margin
-	if delta == 0 {
-		delta = 1.0 / 16
-	}
-	p := &RobustPlan{N: n, K: k, Tau: opt.Tau, Enc: opt.Encoding, Weights: opt.Weights}
-	// W = 2Nτ(1+δ), rounded up to a float64 so that every weight W·2^j is
-	// exact in 53 bits.
-	w := 2 * float64(n) * opt.Tau * (1 + delta)
-	if math.IsInf(w, 0) || w < 0x1p-900 {
-		return nil, fmt.Errorf("single: weight unit 2Nτ(1+δ) = %g is outside float64's comfortable range [2^−900, max]", w)
-	}
-	w = math.Nextafter(w, math.Inf(1))
-	p.W = new(big.Float).SetFloat64(w)
-	if opt.Weights == ConwayGuyWeights {
-		cg, err := subsetsum.ConwayGuy(n)
-		if err != nil {
-			return nil, err
-		}
-		p.cg = cg
-	}
-	// Logits z_{i,c} at index i·K + c, exact in 64 + log2(K) bits.
+	n, k := p.N, p.K
 	logits := make([]*big.Float, n*k)
 	for j := range logits {
-		z, i, c := new(big.Float).SetPrec(64), j/k, j%k
-		if c > 0 && p.cg != nil {
-			z.SetInt64(p.cg[i]).Mul(z, p.W)
-		} else if c > 0 {
-			z.SetMantExp(p.W, p.weightExp(i, c))
-		}
-		logits[j] = z
+		logits[j] = p.logit(j)
 	}
-	// The score's scale: N·ℓ ≤ C ≲ (largest logit)·2 + N·ln K. The noise
-	// budget Nτ leaves Nτδ for rounding errors; the server's (2^(1−P)·N·ℓ
-	// plus 2^(−P)·N) and ours (N·2^absLg) each get a quarter of it.
-	scaleExp := logits[n*k-1].MantExp(nil) + 2 + bits.Len(uint(n*k))
-	slackExp := new(big.Float).SetFloat64(float64(n)*opt.Tau*delta/4).MantExp(nil) - 1
-	p.prec = uint(max(scaleExp-slackExp+2, 24))
-	p.absLg = slackExp - bits.Len(uint(n)) - 2
 	// The submitted prediction and, for every row and label, the loss the
 	// server would compute from the submitted values, to an absolute 2^absLg.
 	p.pred = &scorer.BigPred{Enc: p.Enc, K: k, V: make([]*big.Float, n*k)}
@@ -204,6 +153,78 @@ func PlanRobust(ctx context.Context, opt RobustOptions) (*RobustPlan, error) {
 		p.base.Add(p.base, p.rowL[i*k])
 	}
 	return p, nil
+}
+
+// Prec returns the score precision, in bits, that [PlanRobust] plans for
+// opt, or the error it returns before building the prediction: what the
+// plan needs, cheaply (no row's logsumexp), without the plan.
+func (opt RobustOptions) Prec() (uint, error) { return precOf(opt.shape()) }
+
+// shape is [PlanRobust] up to its prediction: the checks, the weights and
+// the precision.
+func (opt RobustOptions) shape() (*RobustPlan, error) {
+	n, k := opt.N, opt.K
+	switch {
+	case n < 1 || n > MaxRobustN:
+		return nil, fmt.Errorf("single: N = %d outside [1, %d]", n, MaxRobustN)
+	case k < 2 || k > 1<<10:
+		return nil, fmt.Errorf("single: K = %d outside [2, 1024]", k)
+	case !(opt.Tau > 0) || math.IsInf(opt.Tau, 0):
+		return nil, fmt.Errorf("single: robust attack needs a noise bound τ > 0, got %v (without noise use the exact prime attack)", opt.Tau)
+	case opt.Margin < 0 || math.IsNaN(opt.Margin) || math.IsInf(opt.Margin, 0):
+		return nil, fmt.Errorf("single: margin δ = %v; want δ ≥ 0", opt.Margin)
+	case opt.Encoding < scorer.Logits || opt.Encoding > scorer.Probs:
+		return nil, fmt.Errorf("single: unknown encoding %v", opt.Encoding)
+	case uint64(n)*uint64(k-1) > 1<<26:
+		return nil, fmt.Errorf("single: N·(K−1) = %d bits of score exceed 2^26", n*(k-1))
+	case opt.Weights != PowerWeights && opt.Weights != ConwayGuyWeights:
+		return nil, fmt.Errorf("single: unknown weight set %d", opt.Weights)
+	case opt.Weights == ConwayGuyWeights && (k != 2 || n > 50):
+		return nil, fmt.Errorf("single: Conway–Guy weights need K = 2 and N ≤ 50 (meet-in-the-middle decoding), got K = %d, N = %d", k, n)
+	case opt.Encoding == scorer.Probs && opt.Weights == PowerWeights && n > MaxProbRows(opt.Tau):
+		// A quick, conservative check; the exact one is apa.Exp's error.
+		return nil, fmt.Errorf("single: probability predictions for N = %d underflow big.Float's exponent range (the smallest is e^(−W·2^(N−1)); at τ = %g the limit is about N = %d); submit logits or log-probabilities", n, opt.Tau, MaxProbRows(opt.Tau))
+	}
+	delta := opt.Margin
+	if delta == 0 {
+		delta = 1.0 / 16
+	}
+	p := &RobustPlan{N: n, K: k, Tau: opt.Tau, Enc: opt.Encoding, Weights: opt.Weights}
+	// W = 2Nτ(1+δ), rounded up to a float64 so that every weight W·2^j is
+	// exact in 53 bits.
+	w := 2 * float64(n) * opt.Tau * (1 + delta)
+	if math.IsInf(w, 0) || w < 0x1p-900 {
+		return nil, fmt.Errorf("single: weight unit 2Nτ(1+δ) = %g is outside float64's comfortable range [2^−900, max]", w)
+	}
+	w = math.Nextafter(w, math.Inf(1))
+	p.W = new(big.Float).SetFloat64(w)
+	if opt.Weights == ConwayGuyWeights {
+		cg, err := subsetsum.ConwayGuy(n)
+		if err != nil {
+			return nil, err
+		}
+		p.cg = cg
+	}
+	// The score's scale: N·ℓ ≤ C ≲ (largest logit)·2 + N·ln K. The noise
+	// budget Nτ leaves Nτδ for rounding errors; the server's (2^(1−P)·N·ℓ
+	// plus 2^(−P)·N) and ours (N·2^absLg) each get a quarter of it.
+	scaleExp := p.logit(n*k-1).MantExp(nil) + 2 + bits.Len(uint(n*k))
+	slackExp := new(big.Float).SetFloat64(float64(n)*opt.Tau*delta/4).MantExp(nil) - 1
+	p.prec = uint(max(scaleExp-slackExp+2, 24))
+	p.absLg = slackExp - bits.Len(uint(n)) - 2
+	return p, nil
+}
+
+// logit returns the logit z_{i,c} at index j = i·K + c, exact in 64 +
+// log2(K) bits.
+func (p *RobustPlan) logit(j int) *big.Float {
+	z, i, c := new(big.Float).SetPrec(64), j/p.K, j%p.K
+	if c > 0 && p.cg != nil {
+		z.SetInt64(p.cg[i]).Mul(z, p.W)
+	} else if c > 0 {
+		z.SetMantExp(p.W, p.weightExp(i, c))
+	}
+	return z
 }
 
 // MaxProbRows returns the largest N for which [PlanRobust] can submit
