@@ -280,12 +280,20 @@ func addMulShr(z, x *big.Int, sh uint, c uint64) {
 // |x| ≤ 1, with the computed powers p_a of error err_a: err_(a+c) ≤ err_a
 // + err_c + 1 + 2^−32, and |p_i| ≤ |x|^i (TestFixedPowersBound).
 func fixedPowers(X *big.Int, W uint, m int64) []big.Int {
-	pw := make([]big.Int, m+1)
-	pw[0].Lsh(bigOne, W)
+	return fixedPowersInto(make([]big.Int, m+1), X, W)
+}
+
+// fixedPowersInto is fixedPowers into pw (x^0 … x^(len(pw)−1)), reusing
+// its words, and returns pw.
+func fixedPowersInto(pw []big.Int, X *big.Int, W uint) []big.Int {
+	m := len(pw) - 1
+	if m >= 0 {
+		pw[0].Lsh(bigOne, W)
+	}
 	if m >= 1 {
 		pw[1].Set(X)
 	}
-	for i := int64(2); i <= m; i++ {
+	for i := 2; i <= m; i++ {
 		bigmul.MulHigh(&pw[i], &pw[i/2], &pw[i-i/2], W)
 	}
 	return pw
