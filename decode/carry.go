@@ -67,7 +67,10 @@ func init() { register(Carry) }
 
 func (carry) String() string { return "carry" }
 
-func (s carry) setup(a *multi) Strategy { a.setupCarry(); return s }
+func (s carry) setup(a *multi) Strategy {
+	a.setupCarry()
+	return s
+}
 
 // setupCarry prepares Carry's state (the base of Hybrid's): Cross's (the
 // point order, the emulator, dithered known rows, the model's exact terms

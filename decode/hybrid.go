@@ -66,7 +66,10 @@ func init() { register(Hybrid, "list-digits") }
 func (hybrid) String() string { return "hybrid" }
 
 // setup is Carry's.
-func (s hybrid) setup(a *multi) Strategy { a.setupCarry(); return s }
+func (s hybrid) setup(a *multi) Strategy {
+	a.setupCarry()
+	return s
+}
 
 // hybridApplies returns why Hybrid cannot run on a's state, or nil: it
 // needs Carry's state with every term the server's own (pointTerms) and
