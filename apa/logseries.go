@@ -300,13 +300,14 @@ func fixedPowersInto(pw []big.Int, X *big.Int, W uint) []big.Int {
 }
 
 // quoShort sets z to x/y (y > 0) with a relative error below 2^(3−wp)
-// (within xf.quo's 2^(6−wp), which logNear1's analysis assumes), by
-// bigmul.QuoFixed on the operands truncated to wp+4 bits (each a relative
-// 2^(−wp−3)): math/big's direct division below a few thousand bits,
-// where it beats a Newton reciprocal; above, quoKM (a half-precision
-// reciprocal and one correction), within the same 2 units. The quotient q, of at least wp+1 bits, is
-// within 2 units, 2^(1−wp) relative, and the final truncation to wp bits
-// adds 2^(1−wp): in all below 2^(−wp)·(2 + 1/4 + 2) < 2^(3−wp).
+// (within xf.quo's 2^(6−wp), which logNear1's analysis assumes). It
+// divides the operands truncated to wp+4 bits (each a relative
+// 2^(−wp−3)) by bigmul.QuoFixed below quoKMBits (math/big's direct
+// division where it beats a Newton reciprocal) and by quoKM above (a
+// half-precision reciprocal and one correction): either quotient q, of
+// at least wp+1 bits, is within 2 units, 2^(1−wp) relative, and the final
+// truncation to wp bits adds 2^(1−wp): in all below
+// 2^(−wp)·(2 + 1/4 + 2) < 2^(3−wp).
 func quoShort(z, x, y *xf, wp uint) *xf {
 	var xt, yt xf
 	xt.truncOf(x, wp+4)
@@ -329,8 +330,8 @@ func quoShort(z, x, y *xf, wp uint) *xf {
 // quoKMBits is the quotient precision from which quoShort divides by
 // quoKM instead of bigmul.QuoFixed (a variable for tests). Log, quoKM ÷
 // QuoFixed, same run, CPU medians of 7: 0.95 at 5·10^3 and 10^4 bits,
-// 0.97 at 3·10^4, 0.96 at 10^5; below 4,096 bits, where Recip divides
-// directly, no difference (1.00 ± 0.02 at 10^3–3·10^3).
+// 0.97 at 3·10^4, 0.96 at 10^5; below 4,096 bits no difference (1.00 ±
+// 0.02 at 10^3–3·10^3).
 var quoKMBits uint = 4096
 
 // quoKM sets z to q with |q − X·2^f/Y| < 2 for X > 0, Y > 0 (QuoFixed's
