@@ -32,8 +32,9 @@ import (
 // non-negative value. (i) s: a quotient with absolute error below
 // 2^(−max(W, W')−2). (ii) V = s̃²/ε by a short product (below it by
 // less than 1 + 2^−32 units, bigmul.MulHigh): |Vε − v| < 2^(−W−2)·(2|s|+1)
-// + (1 + 2^−32)·ε < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3), both v and Vε are
-// below 2^(−b) (b ≥ 8 here). (iii) Powers by short products of lower
+// + (1 + 2^−32)·ε < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3),
+// both v and Vε are below 2^(−b) (b ≥ 8 here). (iii) Powers by short
+// products of lower
 // ones at scale W' (fixedPowers: truncated, within (1 + 2^−32)·ε):
 // err(v^i) ≤ (2i−1)·E·ε with E = e_v + 1 = 3 (by induction,
 // err(v^(a+c)) ≤ err(v^a) + err(v^c) + (1 + 2^−32)·ε as all values are
@@ -50,8 +51,8 @@ import (
 // to ε_j) within ((2m−1)E + 1)·ε_j of v^m, |ṽ^m| < 2^(−bm) and the exact
 // tail A_(j+1) = Σ_(l>j) v^(m(l−j−1))·B_l ≤ 1/(1−v) < 1.01: err_j/ε_j ≤
 // err_(j+1)/ε_(j+1) + m²E + 2m + 1.01((2m−1)E + 1) + 1 + 2^−32 ≤
-// err_(j+1)/ε_(j+1) + (m+3)²·E (3m² + 8.06m − 1.01 against 3m² + 18m + 27), since err_(j+1)·2^(−bm) =
-// (err_(j+1)/ε_(j+1))·ε_j. Over J+1 levels, with the tail Σ_(k≥N) v^k/(2k+1)
+// err_(j+1)/ε_(j+1) + (m+3)²·E (3m² + 8.06m − 1.01 against
+// 3m² + 18m + 27), since err_(j+1)·2^(−bm) = (err_(j+1)/ε_(j+1))·ε_j. Over J+1 levels, with the tail Σ_(k≥N) v^k/(2k+1)
 // ≤ 1.01·v^N < ε/2 for bN ≥ W'+1: |S̃ − S| < ES·ε, ES = (J+1)(m+3)²·3 + 1.
 // (vi) z = 2s̃·S̃: |2s̃S̃ − 2sS| ≤ 2|s̃ − s|·1.01 + 2|s|·ES·ε <
 // 2^(−W) + 2^(1 − ⌊b/2⌋ + log2 ES − W') (|s| = √v < 2^(−b/2)); z is
