@@ -34,8 +34,8 @@ import (
 // less than 1 + 2^−32 units, bigmul.MulHigh): |Vε − v| < 2^(−W−2)·(2|s|+1)
 // + (1 + 2^−32)·ε < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3),
 // both v and Vε are below 2^(−b) (b ≥ 8 here). (iii) Powers by short
-// products of lower
-// ones at scale W' (fixedPowers: truncated, within (1 + 2^−32)·ε):
+// products of lower ones at scale W' (fixedPowers: truncated, within
+// (1 + 2^−32)·ε):
 // err(v^i) ≤ (2i−1)·E·ε with E = e_v + 1 = 3 (by induction,
 // err(v^(a+c)) ≤ err(v^a) + err(v^c) + (1 + 2^−32)·ε as all values are
 // below 1, and (2a−1)E + (2c−1)E + 1 + 2^−32 ≤ (2i−1)E), and the
