@@ -157,21 +157,21 @@ func expMPWith(z, x *xf, wp, R, s uint, height bool, c *consts) (k int64, ok boo
 
 // expRatio sets z to Π p_i^e_i (e_0 = 0) within a relative 2^(−w−1) and
 // returns true, or returns false when the powers stay short enough for
-// expMP's exact P and Q: then z.m = P = Π p_i^e_i over e_i > 0 and q = Q =
-// Π p_i^−e_i over e_i < 0, exact (mpPowProd's values, not recomputed).
+// expMP's exact P and Q: then z.m = P = Π p_i^e_i over e_i > 0 and q = Q
+// = Π p_i^−e_i over e_i < 0, exact (mpPowProd's values, not recomputed).
 // It powers numerator and denominator together, from the top bit of the
-// largest |e_i| down, exactly while both are below wq/4 bits (wq/2 from expRatioDivMaxBits; wq = w + L + 8, L
-// the number of bits), then as one float at wq bits, z ← z²·A/B with A and B one word
-// each (the primes whose exponent has that bit, by sign): one square per
-// bit instead of two, and no reciprocal. The switch divides the short
-// exact P by the short exact Q (ratioDiv: an integer division by a
-// divisor of at most wq/4 bits, cheaper there than a reciprocal at wq
-// bits; from expRatioDivMaxBits xf.quo). Error, relative, in units of
-// 2^-wq: the switch 1 (ratioDiv) or 64 (xf.quo);
-// each later bit 2ε + ε² plus 6 (the square: a short product within
-// 1 + 2^-32 units of its last place, 2.02 of 2^-wq, and the truncation
-// to wq bits 2 more) + 2 (the word product) + 4
-// (the word quotient, 2 ulps), so ε + 12 at most doubles (times 1.01)
+// largest |e_i| down, exactly while both are below wq/4 bits (wq/2 from
+// expRatioDivMaxBits; wq = w + L + 8, L the number of bits), then as one
+// float at wq bits, z ← z²·A/B with A and B one word each (the primes
+// whose exponent has that bit, by sign): one square per bit instead of
+// two, and no reciprocal. The switch divides the short exact P by the
+// short exact Q (ratioDiv: an integer division by a divisor of at most
+// wq/4 bits, cheaper there than a reciprocal at wq bits; from
+// expRatioDivMaxBits xf.quo). Error, relative, in units of 2^-wq: the
+// switch 1 (ratioDiv) or 64 (xf.quo); each later bit 2ε + ε² plus 6 (the
+// square: a short product within 1 + 2^-32 units of its last place, 2.02
+// of 2^-wq, and the truncation to wq bits 2 more) + 2 (the word product)
+// + 4 (the word quotient, 2 ulps), so ε + 12 at most doubles (times 1.01)
 // per bit: after k ≤ L bits ε ≤ 2^k·76·1.01 < 2^(L+6.3) units, below
 // 2^(−w−1.7).
 //

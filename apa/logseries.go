@@ -32,9 +32,10 @@ import (
 // non-negative value. (i) s: a quotient with absolute error below
 // 2^(−max(W, W')−2). (ii) V = s̃²/ε by a short product (below it by
 // less than 1 + 2^−32 units, bigmul.MulHigh): |Vε − v| < 2^(−W−2)·(2|s|+1)
-// + (1 + 2^−32)·ε < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3), both v and Vε are
-// below 2^(−b) (b ≥ 8 here). (iii) Powers by short products of lower
-// ones at scale W' (fixedPowers: truncated, within (1 + 2^−32)·ε):
+// + (1 + 2^−32)·ε < 2ε, so e_v ≤ 2 and, with b = W' − bitlen(V+3),
+// both v and Vε are below 2^(−b) (b ≥ 8 here). (iii) Powers by short
+// products of lower ones at scale W' (fixedPowers: truncated, within
+// (1 + 2^−32)·ε):
 // err(v^i) ≤ (2i−1)·E·ε with E = e_v + 1 = 3 (by induction,
 // err(v^(a+c)) ≤ err(v^a) + err(v^c) + (1 + 2^−32)·ε as all values are
 // below 1, and (2a−1)E + (2c−1)E + 1 + 2^−32 ≤ (2i−1)E), and the
@@ -50,8 +51,8 @@ import (
 // to ε_j) within ((2m−1)E + 1)·ε_j of v^m, |ṽ^m| < 2^(−bm) and the exact
 // tail A_(j+1) = Σ_(l>j) v^(m(l−j−1))·B_l ≤ 1/(1−v) < 1.01: err_j/ε_j ≤
 // err_(j+1)/ε_(j+1) + m²E + 2m + 1.01((2m−1)E + 1) + 1 + 2^−32 ≤
-// err_(j+1)/ε_(j+1) + (m+3)²·E (3m² + 8.06m − 1.01 against 3m² + 18m + 27), since err_(j+1)·2^(−bm) =
-// (err_(j+1)/ε_(j+1))·ε_j. Over J+1 levels, with the tail Σ_(k≥N) v^k/(2k+1)
+// err_(j+1)/ε_(j+1) + (m+3)²·E (3m² + 8.06m − 1.01 against
+// 3m² + 18m + 27), since err_(j+1)·2^(−bm) = (err_(j+1)/ε_(j+1))·ε_j. Over J+1 levels, with the tail Σ_(k≥N) v^k/(2k+1)
 // ≤ 1.01·v^N < ε/2 for bN ≥ W'+1: |S̃ − S| < ES·ε, ES = (J+1)(m+3)²·3 + 1.
 // (vi) z = 2s̃·S̃: |2s̃S̃ − 2sS| ≤ 2|s̃ − s|·1.01 + 2|s|·ES·ε <
 // 2^(−W) + 2^(1 − ⌊b/2⌋ + log2 ES − W') (|s| = √v < 2^(−b/2)); z is
@@ -300,13 +301,14 @@ func fixedPowersInto(pw []big.Int, X *big.Int, W uint) []big.Int {
 }
 
 // quoShort sets z to x/y (y > 0) with a relative error below 2^(3−wp)
-// (within xf.quo's 2^(6−wp), which logNear1's analysis assumes), by
-// bigmul.QuoFixed on the operands truncated to wp+4 bits (each a relative
-// 2^(−wp−3)): math/big's direct division below a few thousand bits,
-// where it beats a Newton reciprocal; above, quoKM (a half-precision
-// reciprocal and one correction), within the same 2 units. The quotient q, of at least wp+1 bits, is
-// within 2 units, 2^(1−wp) relative, and the final truncation to wp bits
-// adds 2^(1−wp): in all below 2^(−wp)·(2 + 1/4 + 2) < 2^(3−wp).
+// (within xf.quo's 2^(6−wp), which logNear1's analysis assumes). It
+// divides the operands truncated to wp+4 bits (each a relative
+// 2^(−wp−3)) by bigmul.QuoFixed below quoKMBits (math/big's direct
+// division where it beats a Newton reciprocal) and by quoKM above (a
+// half-precision reciprocal and one correction): either quotient q, of
+// at least wp+1 bits, is within 2 units, 2^(1−wp) relative, and the final
+// truncation to wp bits adds 2^(1−wp): in all below
+// 2^(−wp)·(2 + 1/4 + 2) < 2^(3−wp).
 func quoShort(z, x, y *xf, wp uint) *xf {
 	var xt, yt xf
 	xt.truncOf(x, wp+4)
@@ -329,8 +331,8 @@ func quoShort(z, x, y *xf, wp uint) *xf {
 // quoKMBits is the quotient precision from which quoShort divides by
 // quoKM instead of bigmul.QuoFixed (a variable for tests). Log, quoKM ÷
 // QuoFixed, same run, CPU medians of 7: 0.95 at 5·10^3 and 10^4 bits,
-// 0.97 at 3·10^4, 0.96 at 10^5; below 4,096 bits, where Recip divides
-// directly, no difference (1.00 ± 0.02 at 10^3–3·10^3).
+// 0.97 at 3·10^4, 0.96 at 10^5; below 4,096 bits no difference (1.00 ±
+// 0.02 at 10^3–3·10^3).
 var quoKMBits uint = 4096
 
 // quoKM sets z to q with |q − X·2^f/Y| < 2 for X > 0, Y > 0 (QuoFixed's

@@ -168,16 +168,16 @@ func (d *designer) attack(ctx context.Context, a *multi, s scorer.Server) (*Resu
 }
 
 // queryLoop is the engine's attack loop (a block designer's,
-// designer.attack, and the list engine's, lbState.queries): until every label is known,
-// design returns the points of the next query and their rows, the query
-// is sent (and its block undone in the prediction: learning rewrites the
-// known points' rows), and decode reads its score: the labels it learned
-// (−1: none, the query is a retry) or an error that stops the attack;
-// then the final check query (MultiOptions.Check). A query that learned
-// part of its points counts in res.Partial if countPartial. A failed
-// score stops the attack: the result returned then has the labels known
-// so far if ctx is done (cancelled: what is known stays known), none
-// otherwise.
+// designer.attack, and the list engine's, lbState.queries): until every
+// label is known, design returns the points of the next query and their
+// rows, the query is sent (and its block undone in the prediction:
+// learning rewrites the known points' rows), and decode reads its score:
+// the labels it learned (−1: none, the query is a retry) or an error that
+// stops the attack; then the final check query (MultiOptions.Check). A
+// query that learned part of its points counts in res.Partial if
+// countPartial. A failed score stops the attack: the result returned then
+// has the labels known so far if ctx is done (cancelled: what is known
+// stays known), none otherwise.
 func (a *multi) queryLoop(ctx context.Context, s scorer.Server, res *Result, countPartial bool,
 	design func() ([]int, *blockPlan, error), decode func(score *big.Rat, idx []int, p *blockPlan) (int, error)) (*Result, error) {
 	for a.nUnk > 0 {
