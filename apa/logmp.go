@@ -60,34 +60,10 @@ func logMP(z, x *xf, wp, R uint, c *consts) (errExp int64, ok bool) {
 	wc := W + 2 + uint(bits.Len64(sum))
 	c.wait()
 	src := c.cache().primeLogsSrc(wc) // read-only; each ln p_i floored to 2^-(wc+1) below
-	// Σ e_i·ln p_i (e_0 → K) with each ln p_i floored to 2^-(wc+1), as
-	// primeLogAt does, summed exactly on that grid: the positive and the
-	// negative multiples in one pass each over the words of ln p_i.
-	var pos, neg xf
-	g := -int64(wc) - 1
-	pos.e, neg.e = g, g
-	var u, Li, rest xf
-	for i := range mpN {
-		ei := K
-		if i > 0 {
-			ei = e[i]
-		}
-		if ei == 0 {
-			continue
-		}
-		acc := &pos
-		if ei < 0 {
-			acc = &neg
-		}
-		if L := &src[i]; L.e <= g && L.m.Sign() > 0 {
-			addMulShr(&acc.m, &L.m, uint(g-L.e), uint64(absInt64(ei)))
-		} else { // a coarser value (not met: the cache holds wc+2 bits or more)
-			u.mulInt64(primeLogAt(&Li, src, i, wc), ei, 0)
-			rest.add(&rest, &u, 0)
-		}
-	}
-	z.sub(&pos, &neg, 0)
-	z.add(z, &rest, 0)
+	// Σ e_i·ln p_i (e_0 → K), each ln p_i floored to 2^-(wc+1), exact.
+	eK := e
+	eK[0] = K
+	primeLogSum(z, src, &eK, wc)
 	z.add(z, &t, 0)
 	if tp := z.top() + int64(W) + 2; z.sign() != 0 && tp >= 1 {
 		z.trunc(uint(tp))

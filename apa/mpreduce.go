@@ -708,7 +708,7 @@ func mpReduceWith(red *mpReduction, v *xf, R, wp uint, c *consts, stageAt func(i
 		red.sumE += absInt64(ei)
 	}
 	w := wp + 2 + uint(bits.Len64(uint64(red.sumE)))
-	var s, t, Li xf
+	var s, t xf
 	// v's bits below 2^-(w+2) are dropped: below 2^-(w+2) ≤ 2^-(wp+4).
 	s.truncOf(v, uint(max(v.top()+int64(w)+2, 1)))
 	if red.sumE == absInt64(e[0]) {
@@ -721,30 +721,7 @@ func mpReduceWith(red *mpReduction, v *xf, R, wp uint, c *consts, stageAt func(i
 	} else {
 		c.wait()
 		src := c.cache().primeLogsSrc(w)
-		// Σ e_i·L_i with each L_i floored to the grid 2^-(w+1) (as
-		// primeLogAt does), summed exactly on that grid in one fused
-		// shift·word·add pass per prime into a positive and a negative
-		// sum (no copy of L_i, no product): the same exact value.
-		var pos, neg xf
-		g := -int64(w) - 1
-		pos.e, neg.e = g, g
-		for i, ei := range e {
-			if ei == 0 {
-				continue
-			}
-			acc := &pos
-			if ei < 0 {
-				acc = &neg
-			}
-			if L := &src[i]; L.e <= g && L.m.Sign() > 0 {
-				addMulShr(&acc.m, &L.m, uint(g-L.e), uint64(absInt64(ei)))
-			} else { // a coarser value (not met: the cache holds w+2 bits or more)
-				t.mulInt64(primeLogAt(&Li, src, i, w), ei, 0)
-				s.sub(&s, &t, 0)
-			}
-		}
-		s.sub(&s, &pos, 0)
-		s.add(&s, &neg, 0)
+		s.sub(&s, primeLogSum(&t, src, &e, w), 0)
 	}
 	red.r.truncOf(&s, uint(max(s.top()+int64(wp)+1, 1)))
 	if g := -int64(wp) - 1; red.r.sign() != 0 && red.r.e < g {
@@ -756,6 +733,34 @@ func mpReduceWith(red *mpReduction, v *xf, R, wp uint, c *consts, stageAt func(i
 		red.rTop = -int64(wp)
 	}
 	return true
+}
+
+// primeLogSum sets z to Σ e_i·L_i, each ln p_i of src floored to the grid
+// 2^-(w+1) as primeLogAt does, exactly, and returns z: the positive and the
+// negative multiples summed in one fused shift·word·add pass each over the
+// words of ln p_i (addMulShr: no copy of L_i, no product).
+func primeLogSum(z *xf, src *[mpN]xf, e *[mpN]int64, w uint) *xf {
+	var pos, neg, t, Li xf
+	g := -int64(w) - 1
+	pos.e, neg.e = g, g
+	z.setInt64(0)
+	for i, ei := range e {
+		if ei == 0 {
+			continue
+		}
+		acc := &pos
+		if ei < 0 {
+			acc = &neg
+		}
+		if L := &src[i]; L.e <= g && L.m.Sign() > 0 {
+			addMulShr(&acc.m, &L.m, uint(g-L.e), uint64(absInt64(ei)))
+		} else { // a coarser value (not met: the cache holds w+2 bits or more)
+			t.mulInt64(primeLogAt(&Li, src, i, w), ei, 0)
+			z.add(z, &t, 0)
+		}
+	}
+	z.add(z, &pos, 0)
+	return z.sub(z, &neg, 0)
 }
 
 // mpPowProd sets z to Π p_i^|e_i| over the i with sign·e_i > 0 (z = 1 if
