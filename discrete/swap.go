@@ -329,15 +329,25 @@ func (r *run) swap(ctx context.Context) (err error) {
 		v  *big.Rat
 	}{{eHi, vPlus}, {eLo, vMinus}} {
 		u2, pos, neg := auc2U(r.res.Labels, e.lv)
-		if pos == 0 || neg == 0 {
-			return fmt.Errorf("discrete: the recovered labels hold one class only: %w", errInconsistent)
-		}
-		x := new(big.Rat).SetFrac(big.NewInt(u2), new(big.Int).Mul(big.NewInt(2*pos), big.NewInt(neg)))
-		if !r.matches(x, e.v) {
-			return fmt.Errorf("discrete: the recovered labels give the edge ranking AUC %s, released %s: %w", x.FloatString(8), e.v.FloatString(8), errInconsistent)
+		if err := r.explainsEdge(u2, pos, neg, e.v, "the recovered labels"); err != nil {
+			return err
 		}
 	}
 	r.total = r.knownOnes()
+	return nil
+}
+
+// explainsEdge returns nil if the labels whose counts are u2 (twice the
+// Mann–Whitney U), pos and neg give an edge ranking the released AUC v,
+// else an error wrapping errInconsistent that names them (what).
+func (r *run) explainsEdge(u2, pos, neg int64, v *big.Rat, what string) error {
+	if pos == 0 || neg == 0 {
+		return fmt.Errorf("discrete: %s hold one class only: %w", what, errInconsistent)
+	}
+	x := new(big.Rat).SetFrac(big.NewInt(u2), new(big.Int).Mul(big.NewInt(2*pos), big.NewInt(neg)))
+	if !r.matches(x, v) {
+		return fmt.Errorf("discrete: %s give the edge ranking AUC %s, released %s: %w", what, x.FloatString(8), v.FloatString(8), errInconsistent)
+	}
 	return nil
 }
 

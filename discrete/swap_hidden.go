@@ -287,12 +287,8 @@ func (r *run) swapHidden(ctx context.Context) (err error) {
 			v  *big.Rat
 		}{{e.hi, e.vPlus}, {e.lo, e.vMinus}} {
 			u2, p, q := auc2UKnown(r.res.Labels, r.res.Known, s.lv)
-			if p == 0 || q == 0 {
-				return fmt.Errorf("discrete: the rows read hold one class only: %w", errInconsistent)
-			}
-			x := new(big.Rat).SetFrac(big.NewInt(u2), new(big.Int).Mul(big.NewInt(2*p), big.NewInt(q)))
-			if !r.matches(x, s.v) {
-				return fmt.Errorf("discrete: the rows read give an edge ranking AUC %s, released %s: %w", x.FloatString(8), s.v.FloatString(8), errInconsistent)
+			if err := r.explainsEdge(u2, p, q, s.v, "the rows read"); err != nil {
+				return err
 			}
 		}
 	}

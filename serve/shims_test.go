@@ -300,30 +300,7 @@ func TestHuggingFaceShim(t *testing.T) {
 	copyFile(t, bin, filepath.Join(repo, "labelinf-score"), 0o644) // the hub loses the mode
 	pred := predictions(b.Labels, 3)
 	writeCSV(t, filepath.Join(repo, "submissions", "team7-sub42.csv"), b.IDs, pred)
-	stub := filepath.Join(root, "stub", "huggingface_hub")
-	require.NoError(t, os.MkdirAll(stub, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(stub, "__init__.py"), []byte(`import os
-def hf_hub_download(repo_id, filename, token=None, repo_type=None):
-    p = os.path.join(os.environ["HF_STANDIN_REPO"], filename)
-    if not os.path.isfile(p):
-        raise FileNotFoundError("404 " + filename)
-    return p
-`), 0o644))
-	script := `import json, sys, types
-sys.path.insert(0, sys.argv[1])
-sys.path.insert(0, sys.argv[2])
-import metric
-params = types.SimpleNamespace(competition_id="org/comp", competition_type="generic", metric="custom",
-    token="hf_x", team_id="team7", submission_id="sub42", submission_id_col="id",
-    submission_cols=["id", "pred"], submission_rows=60, output_path="/tmp", submission_repo="",
-    time_limit=10, dataset="", submission_filenames=["submission.csv"])
-print(json.dumps(metric.compute(params)))`
-	run := func() (string, error) {
-		cmd := exec.Command(py, "-c", script, filepath.Dir(stub), repo)
-		cmd.Env = append(os.Environ(), "HF_STANDIN_REPO="+repo, "PYTHONDONTWRITEBYTECODE=1")
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
+	run := hfStandIn(t, py, root, repo)
 	out, err := run()
 	require.Error(t, err, "scored without the host's secret")
 	assert.Contains(t, out, "labelinf.secret is missing")
@@ -545,30 +522,7 @@ func TestHuggingFaceShimServe(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "labelinf.serve"), []byte(url+"\n"), 0o600))
 	pred := predictions(b.Labels, 5)
 	writeCSV(t, filepath.Join(repo, "submissions", "team7-sub42.csv"), b.IDs, pred)
-	stub := filepath.Join(root, "stub", "huggingface_hub")
-	require.NoError(t, os.MkdirAll(stub, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(stub, "__init__.py"), []byte(`import os
-def hf_hub_download(repo_id, filename, token=None, repo_type=None):
-    p = os.path.join(os.environ["HF_STANDIN_REPO"], filename)
-    if not os.path.isfile(p):
-        raise FileNotFoundError("404 " + filename)
-    return p
-`), 0o644))
-	script := `import json, sys, types
-sys.path.insert(0, sys.argv[1])
-sys.path.insert(0, sys.argv[2])
-import metric
-params = types.SimpleNamespace(competition_id="org/comp", competition_type="generic", metric="custom",
-    token="hf_x", team_id="team7", submission_id="sub42", submission_id_col="id",
-    submission_cols=["id", "pred"], submission_rows=60, output_path="/tmp", submission_repo="",
-    time_limit=10, dataset="", submission_filenames=["submission.csv"])
-print(json.dumps(metric.compute(params)))`
-	run := func() (string, error) {
-		cmd := exec.Command(py, "-c", script, filepath.Dir(stub), repo)
-		cmd.Env = append(os.Environ(), "HF_STANDIN_REPO="+repo, "PYTHONDONTWRITEBYTECODE=1")
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
+	run := hfStandIn(t, py, root, repo)
 	out, err := run()
 	require.Error(t, err, "submitted without the host token")
 	assert.Contains(t, out, "labelinf.token is missing")
@@ -593,4 +547,37 @@ print(json.dumps(metric.compute(params)))`
 	}
 	want := own("team7", pp)
 	assert.Equal(t, want, formatAs(t, res["public_score"]["log_loss"].String(), want), first)
+}
+
+// hfStandIn returns a run of the Hugging Face shim's metric.compute, as
+// the competitions runner calls it, against repo standing in for the
+// hub's dataset repository (a huggingface_hub stub under root serves its
+// files): run's output and error.
+func hfStandIn(t *testing.T, py, root, repo string) func() (string, error) {
+	t.Helper()
+	stub := filepath.Join(root, "stub", "huggingface_hub")
+	require.NoError(t, os.MkdirAll(stub, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(stub, "__init__.py"), []byte(`import os
+def hf_hub_download(repo_id, filename, token=None, repo_type=None):
+    p = os.path.join(os.environ["HF_STANDIN_REPO"], filename)
+    if not os.path.isfile(p):
+        raise FileNotFoundError("404 " + filename)
+    return p
+`), 0o644))
+	script := `import json, sys, types
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+import metric
+params = types.SimpleNamespace(competition_id="org/comp", competition_type="generic", metric="custom",
+    token="hf_x", team_id="team7", submission_id="sub42", submission_id_col="id",
+    submission_cols=["id", "pred"], submission_rows=60, output_path="/tmp", submission_repo="",
+    time_limit=10, dataset="", submission_filenames=["submission.csv"])
+print(json.dumps(metric.compute(params)))`
+	run := func() (string, error) {
+		cmd := exec.Command(py, "-c", script, filepath.Dir(stub), repo)
+		cmd.Env = append(os.Environ(), "HF_STANDIN_REPO="+repo, "PYTHONDONTWRITEBYTECODE=1")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	return run
 }

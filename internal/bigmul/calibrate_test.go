@@ -267,7 +267,7 @@ func TestCalibrateSplit(t *testing.T) {
 	defer func() { useAVX512, nttParallelLen = o, op }()
 	for _, bits := range []int{3e4, 4.5e4, 6e4, 1.1e5, 1.3e5, 1.8e5, 2.4e5, 4.8e5, 1e6, 2e6, 4e6} {
 		x, y := randBitsD(r, bits, false), randBitsD(r, bits, false)
-		pp, sp, ok := bothPlans(uint(bits), uint(bits))
+		pp, sp, ok := planPair(uint(bits), uint(bits), 0)
 		if !ok {
 			continue
 		}
@@ -285,35 +285,6 @@ func TestCalibrateSplit(t *testing.T) {
 			fmt.Printf("bits=%8d avx512=%-5v plain n=%6d %9.1fus split %9.1fus split/plain=%.3f squares %.3f\n",
 				bits, avx, pp.n, med[0], med[1], med[1]/med[0], med[3]/med[2])
 		}
-	}
-}
-
-// bothPlans returns the plain plan and the split plan (ok: it holds the
-// product) that planFor weighs at the first length holding an xb×yb-bit
-// product.
-func bothPlans(xb, yb uint) (plain, split nttPlan, ok bool) {
-	fits := func(b, cap uint) bool { return (xb+b-1)/b+(yb+b-1)/b-1 <= cap }
-	for lg := uint(3); ; lg++ {
-		n := uint(1) << lg
-		bmax := min(uint(maxPieceBits), (log2M-lg)/2)
-		b := (xb + yb + n - 1) / n
-		for b <= bmax && !fits(b, n) {
-			b++
-		}
-		if b > bmax {
-			continue
-		}
-		plain = nttPlan{b: max(b, 1), n: int(n)}
-		hn := n / 2
-		cap := hn + hn/2
-		bs := (xb + yb + cap - 1) / cap
-		for bs <= bmax && !fits(bs, cap) {
-			bs++
-		}
-		if bs <= bmax {
-			return plain, nttPlan{b: max(bs, 1), n: int(hn), h: int(hn / 2)}, true
-		}
-		return plain, nttPlan{}, false
 	}
 }
 

@@ -453,6 +453,18 @@ func planFor(xb, yb uint) nttPlan { return planHeadroom(xb, yb, 0) }
 // coefficients: N·2^(2b+g) < p_1·p_2·p_3, for pieces of one operand that
 // are sums of up to 2^g pieces (a [Held] operand).
 func planHeadroom(xb, yb, g uint) nttPlan {
+	pl, sp, ok := planPair(xb, yb, g)
+	if ok && sp.cost() < pl.cost() {
+		return sp
+	}
+	return pl
+}
+
+// planPair returns the plans planHeadroom weighs: the plain plan at the
+// first length n that holds the product, and the split plan of length
+// n/2 + n/4 under the same bound (its coefficient count is below n) if
+// it holds the product too (ok; never below n = 8).
+func planPair(xb, yb, g uint) (plain, split nttPlan, ok bool) {
 	fits := func(b, cap uint) bool { return (xb+b-1)/b+(yb+b-1)/b-1 <= cap }
 	for lg := uint(1); ; lg++ {
 		n := uint(1) << lg
@@ -465,12 +477,10 @@ func planHeadroom(xb, yb, g uint) nttPlan {
 		if b > bmax {
 			continue
 		}
-		pl := nttPlan{b: max(b, 1), n: int(n)}
+		plain = nttPlan{b: max(b, 1), n: int(n)}
 		if lg < 3 {
-			return pl
+			return plain, nttPlan{}, false
 		}
-		// The split plan of length n/2 + n/4, same bound (its
-		// coefficient count is below n).
 		hn := n / 2
 		cap := hn + hn/2
 		bs := (xb + yb + cap - 1) / cap
@@ -478,11 +488,9 @@ func planHeadroom(xb, yb, g uint) nttPlan {
 			bs++
 		}
 		if bs <= bmax {
-			if sp := (nttPlan{b: max(bs, 1), n: int(hn), h: int(hn / 2)}); sp.cost() < pl.cost() {
-				return sp
-			}
+			return plain, nttPlan{b: max(bs, 1), n: int(hn), h: int(hn / 2)}, true
 		}
-		return pl
+		return plain, nttPlan{}, false
 	}
 }
 

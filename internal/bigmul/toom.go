@@ -480,17 +480,23 @@ func divExact(z, x *big.Int, d uint) {
 		}
 		zw = zw[:len(xw)]
 	}
-	var h uint
-	for i, v := range xw {
-		p1, p0 := bits.Mul(uint(v), m)
-		var b uint
-		h, b = bits.Sub(h, p0, 0)
-		zw[i] = big.Word(h)
-		h, _ = bits.Sub(h, p1, b)
-	}
+	divExactWords(zw, xw, m)
 	z.SetBits(zw)
 	if neg {
 		z.Neg(z)
+	}
+}
+
+// divExactWords sets z = x/d, x a multiple of d, given m = (β − 1)/d for
+// a divisor d of β − 1 (divExact): z must have x's length and may be x.
+func divExactWords(z, x []big.Word, m uint) {
+	var h uint
+	for i, v := range x {
+		p1, p0 := bits.Mul(uint(v), m)
+		var b uint
+		h, b = bits.Sub(h, p0, 0)
+		z[i] = big.Word(h)
+		h, _ = bits.Sub(h, p1, b)
 	}
 }
 

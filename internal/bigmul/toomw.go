@@ -144,17 +144,7 @@ func rsh1(z []big.Word) {
 }
 
 // div3 divides z by 3 in place (z a multiple of 3), as divExact.
-func div3(z []big.Word) {
-	const m = ^uint(0) / 3
-	var h uint
-	for i, v := range z {
-		p1, p0 := bits.Mul(uint(v), m)
-		var b uint
-		h, b = bits.Sub(h, p0, 0)
-		z[i] = big.Word(h)
-		h, _ = bits.Sub(h, p1, b)
-	}
-}
+func div3(z []big.Word) { divExactWords(z, z, ^uint(0)/3) }
 
 // interpolate5 multiplies the five values of a Toom-3 or Toom-4,2
 // evaluation (0: a0·b0, ∞: a∞·b∞, and ea_t·eb_t at t = 1, −1, 2, the
